@@ -1,0 +1,71 @@
+import type { Database } from '../storage/database.js';
+import type { Logger } from '../logger.js';
+import { generatePassword, hashPassword, verifyPassword } from './password.js';
+
+export interface Account {
+  id: number;
+  username: string;
+  role: string;
+}
+
+interface AccountRow extends Account {
+  password_hash: string;
+}
+
+/**
+ * The runtime's administrator accounts, shared by every service's console and admin API
+ * (Basic credentials, session sign-in). Passwords are stored as scrypt hashes only.
+ */
+export class Accounts {
+  constructor(private readonly db: Database, private readonly logger: Logger) {}
+
+  /**
+   * Make sure the configured administrator exists. Without a configured password one is generated
+   * on first start and printed once; a configured password that differs from the stored one
+   * replaces it, so an operator can reset it through VELA_ADMIN_PASSWORD.
+   */
+  async ensureAdministrator(username: string, password: string | null): Promise<void> {
+    const existing = await this.db<AccountRow>('runtime_users').where({ username }).first();
+    if (!existing) {
+      const chosen = password ?? generatePassword();
+      await this.db('runtime_users').insert({ username, password_hash: await hashPassword(chosen), role: 'admin' });
+      if (password) this.logger.info({ user: username }, 'administrator created with the configured password');
+      // The one time a secret reaches the log, by design: there is no other way to learn it.
+      else this.logger.warn(`administrator "${username}" created; generated password (shown only this once): ${chosen}`);
+      return;
+    }
+    if (password && !(await verifyPassword(password, existing.password_hash))) {
+      await this.db('runtime_users').where({ id: existing.id }).update({ password_hash: await hashPassword(password), updated_at: this.db.fn.now() });
+      this.logger.info({ user: username }, 'administrator password replaced by the configured one');
+    }
+  }
+
+  /** The account when the password is right; null otherwise (same work either way). */
+  async authenticate(username: string, password: string): Promise<Account | null> {
+    const row = await this.db<AccountRow>('runtime_users').where({ username }).first();
+    // Hash even for an unknown user, so timing does not tell which usernames exist.
+    const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
+    return row && ok ? { id: row.id, username: row.username, role: row.role } : null;
+  }
+
+  /** Check an `Authorization: Basic ...` header. */
+  async authenticateBasic(header: string | undefined): Promise<Account | null> {
+    const credentials = parseBasic(header);
+    return credentials ? this.authenticate(credentials.username, credentials.password) : null;
+  }
+
+  async find(username: string): Promise<Account | null> {
+    const row = await this.db<AccountRow>('runtime_users').select('id', 'username', 'role').where({ username }).first();
+    return row ?? null;
+  }
+}
+
+export function parseBasic(header: string | undefined): { username: string; password: string } | null {
+  if (!header || !/^basic /i.test(header)) return null;
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return null;
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';

@@ -1,0 +1,156 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig, type ConfigFlags } from '../config/load-config.js';
+import { isVelaError, VelaError } from '../errors.js';
+import { RUNTIME_VERSION } from '../paths.js';
+import { packPlugin } from '../plugins/archive.js';
+import { scanLoaderPath } from '../plugins/discover.js';
+import { checkRuntimeRange } from '../plugins/manifest.js';
+import { Runtime } from '../lifecycle/runtime.js';
+import { USAGE } from './usage.js';
+
+const commonOptions = {
+  'loader-path': { type: 'string' },
+  config: { type: 'string' },
+  plugins: { type: 'string' },
+  'data-dir': { type: 'string' },
+} as const;
+
+const commandOptions = {
+  start: commonOptions,
+  plugins: commonOptions,
+  migrate: commonOptions,
+  pack: { out: { type: 'string' }, 'loader-path': { type: 'string' }, config: { type: 'string' } },
+  help: {},
+  version: {},
+} as const;
+
+type Command = keyof typeof commandOptions;
+
+class UsageError extends Error {}
+
+const list = (value: string | undefined) => value?.split(',').map((s) => s.trim()).filter(Boolean);
+
+function flagsOf(values: Record<string, string | boolean | undefined>): ConfigFlags {
+  return {
+    configFile: values.config as string | undefined,
+    loaderPath: list(values['loader-path'] as string | undefined),
+    plugins: list(values.plugins as string | undefined),
+    dataDir: values['data-dir'] as string | undefined,
+  };
+}
+
+function parse(argv: string[]): { command: Command; values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  const first = argv[0];
+  const command = (first && !first.startsWith('-') ? first : 'start') as Command;
+  if (!(command in commandOptions)) throw new UsageError(`unknown command "${command}"`);
+  const rest = first && !first.startsWith('-') ? argv.slice(1) : argv;
+  try {
+    const { values, positionals } = parseArgs({ args: rest, options: commandOptions[command], strict: true, allowPositionals: command === 'pack' });
+    return { command, values: values as Record<string, string | boolean | undefined>, positionals };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** Returns the exit code: 0 ok, 1 failure, 2 bad usage. */
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    process.stderr.write(`vela: ${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  try {
+    switch (parsed.command) {
+      case 'help':
+        process.stdout.write(`${USAGE}\n`);
+        return 0;
+      case 'version':
+        process.stdout.write(`${RUNTIME_VERSION}\n`);
+        return 0;
+      case 'plugins':
+        return await listPlugins(flagsOf(parsed.values));
+      case 'migrate':
+        return await migrate(flagsOf(parsed.values));
+      case 'pack':
+        return await pack(parsed.positionals, parsed.values);
+      case 'start':
+        return await start(flagsOf(parsed.values));
+    }
+  } catch (error) {
+    // Boot errors are one line for the operator; anything else is a bug and keeps its stack.
+    process.stderr.write(`vela: ${isVelaError(error) ? error.message : (error as Error).stack ?? String(error)}\n`);
+    return 1;
+  }
+}
+
+async function start(flags: ConfigFlags): Promise<number> {
+  const runtime = new Runtime({ flags });
+  await runtime.start();
+  return new Promise<number>((resolve) => {
+    let firstSignalAt = 0;
+    const onSignal = (signal: NodeJS.Signals) => {
+      // npm and the terminal may both deliver one Ctrl-C; only a repeat after a pause forces the exit.
+      if (firstSignalAt && Date.now() - firstSignalAt < 1500) return;
+      if (firstSignalAt) {
+        runtime.logger.warn({ signal }, 'second signal: exiting without waiting');
+        process.exit(1);
+      }
+      firstSignalAt = Date.now();
+      runtime.logger.info({ signal }, 'signal received');
+      runtime.stop().then(() => resolve(0), (error: Error) => {
+        runtime.logger.error({ err: error }, 'stop failed');
+        resolve(1);
+      });
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+async function migrate(flags: ConfigFlags): Promise<number> {
+  const runtime = new Runtime({ flags });
+  await runtime.migrateOnly();
+  process.stdout.write(`migrations are up to date for runtime${runtime.pluginNames.map((n) => `, ${n}`).join('')}\n`);
+  return 0;
+}
+
+async function listPlugins(flags: ConfigFlags): Promise<number> {
+  const config = loadConfig({ flags });
+  const { plugins, problems } = await scanLoaderPath(config.runtime.loaderPath, path.join(config.runtime.dataDir, 'plugin-cache'), false);
+  const rows = plugins.map((d) => {
+    let validity = 'valid';
+    try {
+      checkRuntimeRange(d);
+      if (!config.services[d.manifest.service]) validity = `invalid: unknown service "${d.manifest.service}"`;
+    } catch (error) {
+      validity = `invalid: ${(error as Error).message}`;
+    }
+    return [d.manifest.name, d.manifest.version, d.manifest.service, d.origin.kind, validity, d.origin.path];
+  });
+  for (const problem of problems) rows.push(['?', '?', '?', problem.path.endsWith('.tgz') ? 'archive' : 'folder', `invalid: ${problem.message}`, problem.path]);
+  const header = ['NAME', 'VERSION', 'SERVICE', 'KIND', 'STATUS', 'PATH'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  process.stdout.write(`${[line(header), ...rows.map(line)].join('\n')}\n`);
+  return rows.some((r) => r[4]!.startsWith('invalid')) ? 1 : 0;
+}
+
+async function pack(positionals: string[], values: Record<string, string | boolean | undefined>): Promise<number> {
+  if (positionals.length !== 1) throw new VelaError('E_USAGE', 'pack takes one plugin folder or name');
+  const target = positionals[0]!;
+  let dir = path.resolve(target);
+  if (!existsSync(path.join(dir, 'plugin.json'))) {
+    const config = loadConfig({ flags: { loaderPath: list(values['loader-path'] as string | undefined), configFile: values.config as string | undefined } });
+    const { plugins } = await scanLoaderPath(config.runtime.loaderPath, path.join(config.runtime.dataDir, 'plugin-cache'), false);
+    const found = plugins.find((p) => p.manifest.name === target && p.origin.kind === 'folder');
+    if (!found) throw new VelaError('E_USAGE', `"${target}" is neither a plugin folder nor the name of a plugin folder on the loader path`);
+    dir = found.dir;
+  }
+  const out = await packPlugin(dir, path.resolve((values.out as string | undefined) ?? '.'));
+  process.stdout.write(`${out}\n`);
+  return 0;
+}

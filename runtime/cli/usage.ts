@@ -1,0 +1,21 @@
+export const USAGE = `Usage: vela <command> [options]
+
+Commands:
+  start      start the services of the chosen plugins (default command)
+  plugins    list the plugins on the loader path, with versions and validity
+  migrate    apply every pending database migration, then exit
+  pack NAME  pack a plugin folder (a path, or a plugin's name on the loader path) into NAME-VERSION.tgz
+  help       show this text
+  version    print the runtime version
+
+Options (start, plugins, migrate):
+  --loader-path DIR[,DIR...]  folders of plugin folders and .tgz archives (default: the bundled plugins/)
+  --config FILE               JSON configuration layered over config/default.json
+  --plugins NAME[,NAME...]    load only these plugins and their dependencies
+  --data-dir DIR              data folder: SQLite file, index snapshots, uploads, plugin cache (default ./data)
+
+Options (pack):
+  --out DIR                   where to write the archive (default: the working directory)
+
+Environment: VELA_DATA_DIR, VELA_LOADER_PATH, VELA_PLUGINS, VELA_GATEWAY_PORT, VELA_SEARCH_PORT,
+VELA_CONNECTOR_PORT, DATABASE_URL, VELA_LOG_LEVEL, VELA_ADMIN_USER, VELA_ADMIN_PASSWORD (see README).`;

@@ -1,0 +1,87 @@
+import { Validator, type Schema, type ValidationError } from 'jsonschema';
+
+export type JsonSchema = Schema;
+
+export interface ValidationOptions {
+  /** Fill members left out with the schema's `default` (on a copy; the input is not changed). */
+  applyDefaults?: boolean;
+  /** Prefix for member paths in messages, e.g. `plugins.search`. */
+  root?: string;
+}
+
+export interface ValidationResult<T> {
+  valid: boolean;
+  value: T;
+  /** One sentence a problem, naming the member, the value and what was expected. */
+  problems: string[];
+}
+
+const validator = new Validator();
+
+/** Validate `instance` against `schema`, returning messages an operator or API client can act on. */
+export function validateAgainst<T = unknown>(schema: JsonSchema, instance: unknown, options: ValidationOptions = {}): ValidationResult<T> {
+  const value = options.applyDefaults ? structuredClone(instance) : instance;
+  const result = validator.validate(value, schema, {
+    nestedErrors: false,
+    preValidateProperty: options.applyDefaults ? fillDefault : undefined,
+  });
+  const problems = dedupe(result.errors.map((e) => describe(e, options.root)));
+  return { valid: problems.length === 0, value: value as T, problems };
+}
+
+function fillDefault(object: unknown, key: string, propertySchema: Schema): void {
+  if (object && typeof object === 'object' && (object as Record<string, unknown>)[key] === undefined && propertySchema.default !== undefined) {
+    (object as Record<string, unknown>)[key] = structuredClone(propertySchema.default);
+  }
+}
+
+function memberPath(property: string, root?: string): string {
+  // jsonschema names the checked value `instance`, `instance.a.b` or `instance.a[0]`.
+  const rest = property.replace(/^instance/, '').replace(/^\./, '');
+  if (root) return rest ? `${root}.${rest}`.replace('.[', '[') : root;
+  return rest || '(the whole value)';
+}
+
+function shown(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function describe(error: ValidationError, root?: string): string {
+  const at = memberPath(error.property, root);
+  const arg = error.argument as unknown;
+  const got = `got ${shown(error.instance)}`;
+  switch (error.name) {
+    case 'required':
+      return `${at === '(the whole value)' ? '' : `${at}.`}${String(arg)} is required`;
+    case 'additionalProperties':
+      return `${at === '(the whole value)' ? '' : `${at}.`}${String(arg)} is not a known member (allowed: ${Object.keys(error.schema && typeof error.schema === 'object' ? (error.schema.properties ?? {}) : {}).join(', ') || 'none'})`;
+    case 'type':
+      return `${at} must be of type ${(arg as string[]).join(' or ')}, ${got}`;
+    case 'enum':
+      return `${at} must be one of ${(arg as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, ${got}`;
+    case 'minimum':
+      return `${at} must be at least ${String(arg)}, ${got}`;
+    case 'maximum':
+      return `${at} must be at most ${String(arg)}, ${got}`;
+    case 'minLength':
+      return `${at} must be at least ${String(arg)} characters long, ${got}`;
+    case 'maxLength':
+      return `${at} must be at most ${String(arg)} characters long, ${got}`;
+    case 'minItems':
+      return `${at} must have at least ${String(arg)} items, ${got}`;
+    case 'maxItems':
+      return `${at} must have at most ${String(arg)} items, ${got}`;
+    case 'pattern':
+      return `${at} must match ${String(arg)}, ${got}`;
+    case 'format':
+      return `${at} must be a valid ${String(arg)}, ${got}`;
+    default:
+      return `${at} ${error.message}, ${got}`;
+  }
+}
+
+function dedupe(items: string[]): string[] {
+  return [...new Set(items)];
+}

@@ -1,0 +1,41 @@
+import { isVelaError } from '../errors.js';
+
+export interface ErrorBody {
+  error: string;
+  message: string;
+}
+
+const bodyParserErrors: Record<string, { code: string; message: (err: { limit?: number; message: string }) => string }> = {
+  'entity.too.large': { code: 'payload_too_large', message: (e) => `request body is larger than the limit of ${e.limit ?? '?'} bytes` },
+  'entity.parse.failed': { code: 'invalid_json', message: (e) => `request body is not valid JSON: ${e.message}` },
+  'encoding.unsupported': { code: 'unsupported_media_type', message: (e) => e.message },
+  'charset.unsupported': { code: 'unsupported_media_type', message: (e) => e.message },
+  'request.aborted': { code: 'request_aborted', message: () => 'the client aborted the request' },
+  'request.size.invalid': { code: 'bad_request', message: () => 'request size did not match Content-Length' },
+  'parameters.too.many': { code: 'bad_request', message: () => 'too many parameters in the request body' },
+};
+
+const statusCodes: Record<number, string> = {
+  400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed',
+  406: 'not_acceptable', 409: 'conflict', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'too_many_requests',
+};
+
+/**
+ * Map anything thrown in a handler to the one error shape. 4xx errors keep their message; anything
+ * else becomes a 500 with a generic message, and the cause goes to the log only.
+ */
+export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; internal: boolean } {
+  if (isVelaError(error)) {
+    return { status: error.status, body: { error: error.code, message: error.message }, internal: error.status >= 500 };
+  }
+  const e = error as { type?: string; status?: number; statusCode?: number; message?: string; limit?: number; expose?: boolean };
+  const status = e?.status ?? e?.statusCode;
+  if (e?.type && bodyParserErrors[e.type] && typeof status === 'number' && status < 500) {
+    const known = bodyParserErrors[e.type]!;
+    return { status, body: { error: known.code, message: known.message(e as { message: string; limit?: number }) }, internal: false };
+  }
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return { status, body: { error: statusCodes[status] ?? 'bad_request', message: e.expose !== false && e.message ? e.message : 'the request was refused' }, internal: false };
+  }
+  return { status: 500, body: { error: 'internal_error', message: 'the server failed to answer this request; the cause is in its log' }, internal: true };
+}

@@ -1,0 +1,138 @@
+import type { JsonSchema } from '../config/schema-validation.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options';
+
+export interface ResponseSpec {
+  description: string;
+  schema?: JsonSchema;
+  /** Defaults to application/json. */
+  contentType?: string;
+}
+
+/** What a route says about itself: the same schemas validate requests and describe the API. */
+export interface RouteSpec {
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  operationId?: string;
+  params?: JsonSchema;
+  query?: JsonSchema;
+  body?: JsonSchema;
+  /** Content types accepted for the body (default application/json). */
+  bodyContentTypes?: string[];
+  responses?: Partial<Record<number | 'default', ResponseSpec>>;
+  /** Security requirement names (see `addSecurityScheme`); [] for a public route. */
+  security?: string[];
+  /** Leave this route out of /v3/api-docs (console pages, static files). */
+  hidden?: boolean;
+}
+
+type OpenApiObject = Record<string, unknown>;
+
+const errorSchema: JsonSchema = {
+  type: 'object',
+  required: ['error', 'message'],
+  properties: {
+    error: { type: 'string', description: 'machine-readable error code' },
+    message: { type: 'string', description: 'what was wrong and how to fix it' },
+  },
+};
+
+/** `/api/sn/:id/field/:fieldId` → `/api/sn/{id}/field/{fieldId}`; `/{*rest}` → `/{rest}`. */
+export function toOpenApiPath(expressPath: string): string {
+  return expressPath.replace(/\{\*(\w+)\}/g, '{$1}').replace(/\*(\w+)/g, '{$1}').replace(/:(\w+)/g, '{$1}');
+}
+
+/** Strip JSON Schema keywords OpenAPI 3.0 does not know. */
+function toOpenApiSchema(schema: JsonSchema | undefined): OpenApiObject | undefined {
+  if (!schema) return undefined;
+  const json = JSON.parse(JSON.stringify(schema, (key, value) => (key === '$schema' || key === '$id' ? undefined : value))) as OpenApiObject;
+  return fixTypeArrays(json);
+}
+
+/** OpenAPI 3.0 has no type arrays: `["string","null"]` becomes `type: string, nullable: true`. */
+function fixTypeArrays(node: unknown): OpenApiObject {
+  if (Array.isArray(node)) return node.map(fixTypeArrays) as unknown as OpenApiObject;
+  if (!node || typeof node !== 'object') return node as OpenApiObject;
+  const out: OpenApiObject = {};
+  for (const [key, value] of Object.entries(node)) out[key] = typeof value === 'object' ? fixTypeArrays(value) : value;
+  if (Array.isArray(out.type)) {
+    const types = (out.type as string[]).filter((t) => t !== 'null');
+    if (types.length < (out.type as string[]).length) out.nullable = true;
+    if (types.length === 1) out.type = types[0];
+    else { delete out.type; out.oneOf = types.map((t) => ({ type: t })); }
+  }
+  return out;
+}
+
+function parameters(where: 'path' | 'query', schema: JsonSchema | undefined): OpenApiObject[] {
+  if (!schema?.properties) return [];
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  return Object.entries(schema.properties).map(([name, s]) => ({
+    name,
+    in: where,
+    required: where === 'path' ? true : required.has(name),
+    description: (s as JsonSchema).description,
+    schema: toOpenApiSchema({ ...(s as JsonSchema), description: undefined }),
+  }));
+}
+
+/** The OpenAPI 3.0 description of one service, filled by the routes its plugins mount. */
+export class OpenApiRegistry {
+  private readonly paths: Record<string, Record<string, OpenApiObject>> = {};
+  private readonly schemas: Record<string, OpenApiObject> = { Error: toOpenApiSchema(errorSchema)! };
+  private readonly securitySchemes: Record<string, OpenApiObject> = {};
+  private readonly tags = new Map<string, string>();
+
+  constructor(private readonly service: string, private readonly version: string) {}
+
+  addRoute(method: HttpMethod, path: string, spec: RouteSpec, plugin: string): void {
+    if (spec.hidden) return;
+    const key = toOpenApiPath(path);
+    const pathParams = [...key.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+    const declared = parameters('path', spec.params);
+    const implicit = pathParams.filter((p) => !declared.some((d) => d.name === p)).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    const responses: Record<string, OpenApiObject> = {};
+    for (const [status, response] of Object.entries(spec.responses ?? { 200: { description: "OK" } }) as Array<[string, ResponseSpec]>) {
+      const schema = toOpenApiSchema(response.schema);
+      responses[status] = { description: response.description, ...(schema ? { content: { [response.contentType ?? 'application/json']: { schema } } } : {}) };
+    }
+    responses.default ??= { description: 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    const operation: OpenApiObject = {
+      tags: spec.tags ?? [plugin],
+      summary: spec.summary,
+      description: spec.description,
+      operationId: spec.operationId,
+      parameters: [...declared, ...implicit, ...parameters('query', spec.query)],
+      responses,
+    };
+    if (spec.body) {
+      const schema = toOpenApiSchema(spec.body);
+      operation.requestBody = { required: true, content: Object.fromEntries((spec.bodyContentTypes ?? ['application/json']).map((t) => [t, { schema }])) };
+    }
+    if (spec.security) operation.security = spec.security.map((name) => ({ [name]: [] }));
+    (this.paths[key] ??= {})[method] = JSON.parse(JSON.stringify(operation)) as OpenApiObject;
+  }
+
+  addSchema(name: string, schema: JsonSchema): void {
+    this.schemas[name] = toOpenApiSchema(schema)!;
+  }
+
+  addSecurityScheme(name: string, scheme: OpenApiObject): void {
+    this.securitySchemes[name] = scheme;
+  }
+
+  addTag(name: string, description: string): void {
+    this.tags.set(name, description);
+  }
+
+  document(): OpenApiObject {
+    return {
+      openapi: '3.0.3',
+      info: { title: `Vela ${this.service} service`, version: this.version },
+      tags: [...this.tags].map(([name, description]) => ({ name, description })),
+      paths: this.paths,
+      components: { schemas: this.schemas, securitySchemes: this.securitySchemes },
+    };
+  }
+}

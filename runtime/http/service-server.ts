@@ -1,0 +1,189 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { ServiceConfig } from '../config/load-config.js';
+import { bootErrors, httpErrors } from '../errors.js';
+import type { RuntimeHooks, HealthCheckResult } from '../hooks/runtime-hooks.js';
+import type { Logger } from '../logger.js';
+import { RUNTIME_VERSION } from '../paths.js';
+import { cors } from './cors.js';
+import { toErrorResponse } from './error-response.js';
+import { OpenApiRegistry } from './openapi-registry.js';
+
+/** Runs before express for every request of a service; returns true when it answered the request. */
+export type Interceptor = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+let requestCounter = 0;
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/**
+ * One HTTP service (gateway, search, connector): its own port, express app, OpenAPI document,
+ * health endpoint and error shape. Plugins mount routers into it; interceptors see raw requests
+ * first, for hot paths that must not pay for express routing.
+ */
+export class ServiceServer {
+  readonly app = express();
+  readonly openapi: OpenApiRegistry;
+  private readonly interceptors: Array<{ name: string; fn: Interceptor }> = [];
+  private readonly pluginRouter = express.Router();
+  private readonly plugins: string[] = [];
+  private server: http.Server | null = null;
+  private stopping = false;
+  private readonly startedAt = Date.now();
+
+  constructor(
+    readonly name: string,
+    private readonly config: ServiceConfig,
+    private readonly hooks: RuntimeHooks,
+    private readonly logger: Logger,
+  ) {
+    this.openapi = new OpenApiRegistry(name, RUNTIME_VERSION);
+    this.configureApp();
+  }
+
+  addPlugin(plugin: string): void {
+    this.plugins.push(plugin);
+  }
+
+  mount(router: Router): void {
+    this.pluginRouter.use(router);
+  }
+
+  intercept(name: string, fn: Interceptor): void {
+    this.interceptors.push({ name, fn });
+  }
+
+  get pluginNames(): readonly string[] {
+    return this.plugins;
+  }
+
+  address(): { host: string; port: number; url: string } {
+    const addr = this.server?.address() as AddressInfo | null;
+    const port = addr?.port ?? this.config.port;
+    const host = this.config.host;
+    const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+    return { host, port, url: `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}` };
+  }
+
+  async listen(): Promise<void> {
+    const server = http.createServer({ keepAliveTimeout: 5000 }, (req, res) => this.handle(req, res));
+    await new Promise<void>((resolve, reject) => {
+      const onError = (error: NodeJS.ErrnoException) => {
+        server.off('listening', onListening);
+        reject(error.code === 'EADDRINUSE'
+          ? bootErrors.portInUse(this.name, this.config.host, this.config.port)
+          : bootErrors.listen(this.name, this.config.port, error.message));
+      };
+      const onListening = () => {
+        server.off('error', onError);
+        resolve();
+      };
+      server.once('error', onError);
+      server.once('listening', onListening);
+      server.listen({ port: this.config.port, host: this.config.host });
+    });
+    this.server = server;
+  }
+
+  /** Stop accepting connections, let in-flight requests finish (up to timeoutMs), then close the rest. */
+  async close(timeoutMs: number): Promise<void> {
+    this.stopping = true;
+    const server = this.server;
+    if (!server) return;
+    this.server = null;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // A keep-alive connection turns idle when its in-flight response ends; close it then, not at the deadline.
+    server.closeIdleConnections();
+    const sweeper = setInterval(() => server.closeIdleConnections(), 25);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      closed.then(() => false),
+      new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(true), timeoutMs); }),
+    ]);
+    clearTimeout(timer);
+    clearInterval(sweeper);
+    if (timedOut) {
+      this.logger.warn({ service: this.name, timeoutMs }, 'requests still in flight at the shutdown deadline were cut off');
+      server.closeAllConnections();
+      await closed;
+    }
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    // During shutdown, finish this request but do not keep its connection open for another.
+    if (this.stopping) res.shouldKeepAlive = false;
+    const { httpRequest, httpResponse } = this.hooks;
+    if (httpRequest.isUsed()) {
+      const decision = httpRequest.call({ service: this.name, req, res });
+      if (decision) return sendJson(res, decision.status, { error: decision.error, message: decision.message }, decision.headers);
+    }
+    if (httpResponse.isUsed()) this.observe(req, res);
+    for (const interceptor of this.interceptors) {
+      if (interceptor.fn(req, res)) return;
+    }
+    this.app(req as Request, res as Response);
+  }
+
+  private observe(req: IncomingMessage, res: ServerResponse): void {
+    const started = performance.now();
+    const requestId = (req.headers['x-request-id'] as string | undefined) ?? `${this.name}-${++requestCounter}`;
+    res.once('finish', () => {
+      const r = req as Request;
+      const path = (req.url ?? '/').split('?')[0]!;
+      this.hooks.httpResponse.call({
+        service: this.name,
+        method: req.method ?? 'GET',
+        route: r.route?.path ? `${r.baseUrl ?? ''}${String(r.route.path)}` : path,
+        path,
+        status: res.statusCode,
+        durationMs: performance.now() - started,
+        requestId,
+      });
+    });
+  }
+
+  private configureApp(): void {
+    const app = this.app;
+    app.disable('x-powered-by');
+    app.set('trust proxy', this.config.trustProxy);
+    if (this.config.cors.origins.length > 0) app.use(cors(this.config.cors));
+    app.use(express.json({ limit: this.config.bodyLimit, type: ['application/json', 'application/*+json'] }));
+    app.use(express.urlencoded({ limit: this.config.bodyLimit, extended: false }));
+    app.get('/health', (_req, res, next) => this.health().then(({ status, body }) => res.status(status).json(body), next));
+    app.get('/v3/api-docs', (_req, res) => res.json(this.openapi.document()));
+    app.use(this.pluginRouter);
+    app.use((req: Request, _res: Response, next: NextFunction) => next(httpErrors.notFound(`no route for ${req.method} ${req.path} on the ${this.name} service`)));
+    app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+      const { status, body, internal } = toErrorResponse(error);
+      if (internal) this.logger.error({ err: error, method: req.method, path: req.path }, 'request failed');
+      else this.logger.debug({ status, error: body.error, method: req.method, path: req.path }, 'request refused');
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      res.status(status).json(body);
+    });
+  }
+
+  private async health(): Promise<{ status: number; body: unknown }> {
+    const results: HealthCheckResult[] = [];
+    await this.hooks.health.promise({ service: this.name, add: (r) => results.push(r) });
+    const plugins: Record<string, { status: 'UP' | 'DOWN'; checks: HealthCheckResult[] }> = {};
+    for (const name of this.plugins) plugins[name] = { status: 'UP', checks: [] };
+    for (const result of results) {
+      const entry = (plugins[result.plugin] ??= { status: 'UP', checks: [] });
+      entry.checks.push(result);
+      if (result.status === 'DOWN') entry.status = 'DOWN';
+    }
+    const up = Object.values(plugins).every((p) => p.status === 'UP');
+    return {
+      status: up ? 200 : 503,
+      body: { status: up ? 'UP' : 'DOWN', service: this.name, version: RUNTIME_VERSION, uptimeSeconds: Math.round((Date.now() - this.startedAt) / 1000), plugins },
+    };
+  }
+}

@@ -1,0 +1,352 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { AwilixContainer } from 'awilix';
+import { Accounts } from '../auth/accounts.js';
+import { loadConfig, type ConfigSources, type RuntimeConfig } from '../config/load-config.js';
+import { validateAgainst, type JsonSchema } from '../config/schema-validation.js';
+import { createRootContainer, registerSingleton, registerValue, type PluginScope } from '../di/container.js';
+import { bootErrors, VelaError } from '../errors.js';
+import { HookBus } from '../hooks/hook-bus.js';
+import { createRuntimeHooks, type RuntimeHooks } from '../hooks/runtime-hooks.js';
+import { HttpClient } from '../http/http-client.js';
+import { ServiceServer } from '../http/service-server.js';
+import { createLogger, type Logger } from '../logger.js';
+import { packageRoot, RUNTIME_VERSION } from '../paths.js';
+import { selectAndOrder } from '../plugins/dependency-order.js';
+import { scanLoaderPath } from '../plugins/discover.js';
+import { checkRuntimeRange, readJsonSchema, resolveInPlugin, type PluginDescriptor } from '../plugins/manifest.js';
+import type { PluginContext, PluginDefinition } from '../plugins/plugin-api.js';
+import { createPluginContext } from '../plugins/plugin-context.js';
+import { Scheduler } from '../scheduler/scheduler.js';
+import { createDatabase, type Database } from '../storage/database.js';
+import { migrateOwner } from '../storage/migrations.js';
+import { WorkerPool } from '../workers/worker-pool.js';
+import { renderBootTree, type BootTree, type Phase, type PluginTiming } from './boot-tree.js';
+
+interface LoadedPlugin {
+  descriptor: PluginDescriptor;
+  definition: PluginDefinition;
+  ctx: PluginContext;
+  scope: PluginScope;
+  timing: PluginTiming;
+  started: boolean;
+}
+
+export interface RuntimeOptions extends ConfigSources {
+  /** Use this configuration as it is instead of loading one. */
+  config?: RuntimeConfig;
+  logger?: Logger;
+  logDestination?: NodeJS.WritableStream;
+}
+
+export type RuntimeState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
+
+export const RUNTIME_MIGRATIONS = path.join(packageRoot, 'runtime', 'migrations');
+
+/**
+ * The plugin host. start(): find plugins → check manifests and config → import entries → register
+ * (sync) → apply taps → migrate → start (dependency order) → listen → ready. stop(): shutdown hook
+ * → close listeners (in-flight requests finish) → plugins stop in reverse → jobs, workers, db.
+ */
+export class Runtime {
+  readonly config: RuntimeConfig;
+  readonly logger: Logger;
+  readonly hookBus = new HookBus();
+  readonly hooks: RuntimeHooks;
+  readonly services = new Map<string, ServiceServer>();
+  readonly container: AwilixContainer = createRootContainer();
+  private plugins: LoadedPlugin[] = [];
+  private state: RuntimeState = 'new';
+  private bootTree: BootTree | null = null;
+  private stopPromise: Promise<void> | null = null;
+
+  constructor(options: RuntimeOptions = {}) {
+    this.config = options.config ?? loadConfig(options);
+    this.logger = options.logger ?? createLogger({ level: this.config.runtime.logLevel, destination: options.logDestination });
+    this.hooks = this.hookBus.declare('runtime', createRuntimeHooks());
+    this.registerCoreServices();
+  }
+
+  get status(): RuntimeState {
+    return this.state;
+  }
+
+  get pluginNames(): string[] {
+    return this.plugins.map((p) => p.descriptor.manifest.name);
+  }
+
+  get db(): Database {
+    return this.container.resolve<Database>('db');
+  }
+
+  /** Resolve a root service (core or plugin-provided): for tests and the CLI. */
+  resolve<T>(name: string): T {
+    return this.container.resolve<T>(name);
+  }
+
+  url(service: string): string {
+    const server = this.services.get(service);
+    if (!server) throw new Error(`service "${service}" is not running (running: ${[...this.services.keys()].join(', ') || 'none'})`);
+    return server.address().url;
+  }
+
+  tree(): BootTree | null {
+    return this.bootTree;
+  }
+
+  async start(): Promise<void> {
+    if (this.state !== 'new') throw new Error(`runtime cannot start from state ${this.state}`);
+    this.state = 'starting';
+    const began = performance.now();
+    try {
+      const descriptors = await this.discover();
+      await this.load(descriptors);
+      this.register();
+      const runtimeMigrateMs = await this.migrate();
+      await this.startPlugins();
+      await this.listen();
+      this.container.resolve<Scheduler>('scheduler').start();
+      this.state = 'running';
+      this.bootTree = this.buildTree(performance.now() - began, runtimeMigrateMs);
+      this.logger.info({ bootTree: this.bootTree }, renderBootTree(this.bootTree));
+      await this.hooks.ready.promise({
+        services: Object.fromEntries([...this.services].map(([name, s]) => [name, s.address()])),
+        plugins: this.pluginNames,
+      });
+    } catch (error) {
+      this.state = 'failed';
+      await this.teardown().catch((e: Error) => this.logger.error({ err: e }, 'cleanup after a failed start failed'));
+      throw error;
+    }
+  }
+
+  /** register and migrate every plugin, then release everything: `vela migrate`. */
+  async migrateOnly(): Promise<void> {
+    if (this.state !== 'new') throw new Error(`runtime cannot migrate from state ${this.state}`);
+    this.state = 'starting';
+    try {
+      await this.load(await this.discover());
+      this.register();
+      await this.migrate();
+    } finally {
+      this.state = 'stopped';
+      await this.teardown();
+    }
+  }
+
+  /** Idempotent; a second call waits for the first. */
+  stop(): Promise<void> {
+    this.stopPromise ??= this.doStop();
+    return this.stopPromise;
+  }
+
+  private async doStop(): Promise<void> {
+    if (this.state === 'new' || this.state === 'stopped') {
+      this.state = 'stopped';
+      return;
+    }
+    this.state = 'stopping';
+    this.logger.info('stopping');
+    await this.hooks.shutdown.promise().catch((e: Error) => this.logger.error({ err: e }, 'a shutdown tap failed'));
+    await this.teardown();
+    this.state = 'stopped';
+    this.logger.info('stopped');
+  }
+
+  private async teardown(): Promise<void> {
+    const { shutdownTimeoutMs } = this.config.runtime;
+    await Promise.all([...this.services.values()].map((s) => s.close(shutdownTimeoutMs)));
+    for (const plugin of [...this.plugins].reverse()) {
+      if (!plugin.started || !plugin.definition.stop) continue;
+      await this.phase(plugin, 'stop', shutdownTimeoutMs, () => plugin.definition.stop!(plugin.ctx))
+        .catch((e: Error) => this.logger.error({ err: e, plugin: plugin.descriptor.manifest.name }, 'plugin stop failed'));
+      plugin.started = false;
+    }
+    await this.container.resolve<Scheduler>('scheduler').stop(shutdownTimeoutMs);
+    // Disposers close the worker pool, the database and plugin-provided services.
+    await this.container.dispose();
+  }
+
+  private registerCoreServices(): void {
+    const c = this.container;
+    const rt = this.config.runtime;
+    registerValue(c, 'config', this.config);
+    registerValue(c, 'logger', this.logger);
+    registerValue(c, 'hooks', this.hookBus);
+    registerSingleton(c, 'db', () => createDatabase(rt, this.logger.child({ component: 'db' })), (db) => db.destroy());
+    registerSingleton(c, 'workers', () => new WorkerPool(rt.workers, this.logger.child({ component: 'workers' })), (pool) => pool.close());
+    registerSingleton(c, 'scheduler', () => new Scheduler(this.logger.child({ component: 'scheduler' })));
+    registerSingleton(c, 'httpClient', () => new HttpClient());
+    registerSingleton(c, 'accounts', () => new Accounts(c.resolve<Database>('db'), this.logger.child({ component: 'accounts' })));
+  }
+
+  private async discover(): Promise<PluginDescriptor[]> {
+    const rt = this.config.runtime;
+    const { plugins: found } = await scanLoaderPath(rt.loaderPath, path.join(rt.dataDir, 'plugin-cache'));
+    const ordered = selectAndOrder(found, rt.plugins, rt.loaderPath);
+    for (const descriptor of ordered) {
+      checkRuntimeRange(descriptor);
+      if (!this.config.services[descriptor.manifest.service]) {
+        throw bootErrors.unknownService(descriptor.manifest.name, descriptor.manifest.service, Object.keys(this.config.services));
+      }
+    }
+    return ordered;
+  }
+
+  /** Validate each plugin's config section, then import its entry module. */
+  private async load(descriptors: PluginDescriptor[]): Promise<void> {
+    const sections = descriptors.map((d) => this.pluginConfig(d));
+    for (const [i, descriptor] of descriptors.entries()) {
+      const definition = await importEntry(descriptor);
+      const { manifest } = descriptor;
+      const server = this.serviceFor(manifest.service);
+      server.addPlugin(manifest.name);
+      const { ctx, scope } = createPluginContext(descriptor, {
+        root: this.container,
+        hooks: this.hookBus,
+        server,
+        logger: this.logger,
+        dataDir: this.config.runtime.dataDir,
+        config: sections[i]!,
+      });
+      this.plugins.push({
+        descriptor,
+        definition,
+        ctx,
+        scope,
+        started: false,
+        timing: { plugin: manifest.name, version: manifest.version, service: manifest.service, origin: descriptor.origin.kind, ms: {} },
+      });
+    }
+  }
+
+  private pluginConfig(descriptor: PluginDescriptor): Record<string, unknown> {
+    const { manifest } = descriptor;
+    const section = this.config.plugins[manifest.name] ?? {};
+    if (!manifest.configSchema) {
+      if (Object.keys(section).length > 0) {
+        throw bootErrors.configInvalid(`plugins.${manifest.name}`, [`plugin "${manifest.name}" takes no configuration, got ${Object.keys(section).join(', ')}`]);
+      }
+      return {};
+    }
+    const schema = readJsonSchema(resolveInPlugin(descriptor, manifest.configSchema), descriptor.manifestFile);
+    const result = validateAgainst<Record<string, unknown>>(schema, section, { applyDefaults: true, root: `plugins.${manifest.name}` });
+    if (!result.valid) throw bootErrors.configInvalid(`plugins.${manifest.name}`, result.problems);
+    return result.value;
+  }
+
+  private serviceFor(name: string): ServiceServer {
+    let server = this.services.get(name);
+    if (!server) {
+      server = new ServiceServer(name, this.config.services[name]!, this.hooks, this.logger.child({ service: name }));
+      this.services.set(name, server);
+    }
+    return server;
+  }
+
+  private register(): void {
+    for (const plugin of this.plugins) {
+      const began = performance.now();
+      const result = plugin.definition.register(plugin.ctx) as unknown;
+      if (result && typeof (result as Promise<unknown>).then === 'function') {
+        throw bootErrors.pluginEntry(plugin.descriptor.manifestFile, 'register() must be synchronous (do I/O in start())');
+      }
+      plugin.timing.ms.register = round(performance.now() - began);
+    }
+    for (const plugin of this.plugins) {
+      const { manifest } = plugin.descriptor;
+      const undeclared = this.hookBus.missingDeclarations(manifest.name, manifest.hooks);
+      if (undeclared.length > 0) {
+        throw bootErrors.hookDeclaration(manifest.name, `manifest lists hooks it never declared in register(): ${undeclared.join(', ')}`);
+      }
+      const notProvided = manifest.provides.filter((s) => !this.container.hasRegistration(s));
+      if (notProvided.length > 0) throw bootErrors.serviceUndeclared(manifest.name, `${notProvided.join(', ')} (listed in "provides" but never provided)`);
+    }
+    for (const plugin of this.plugins) {
+      const missing = plugin.scope.unprovided();
+      if (missing.length > 0) throw bootErrors.serviceNotProvided(plugin.descriptor.manifest.name, missing.join(', '));
+    }
+    this.hookBus.applyPendingTaps();
+  }
+
+  private async migrate(): Promise<number> {
+    const db = this.db;
+    const began = performance.now();
+    await migrateOwner(db, 'runtime', RUNTIME_MIGRATIONS);
+    const { admin } = this.config.runtime;
+    await this.container.resolve<Accounts>('accounts').ensureAdministrator(admin.user, admin.password);
+    const runtimeMs = performance.now() - began;
+    for (const plugin of this.plugins) {
+      const dir = plugin.descriptor.manifest.migrations;
+      if (!dir) continue;
+      await this.phase(plugin, 'migrate', this.config.runtime.phaseTimeoutMs, async () => {
+        const report = await migrateOwner(db, plugin.descriptor.manifest.name, resolveInPlugin(plugin.descriptor, dir));
+        if (report.applied.length > 0) plugin.ctx.logger.info({ migrations: report.applied }, 'migrations applied');
+      });
+    }
+    return runtimeMs;
+  }
+
+  private async startPlugins(): Promise<void> {
+    for (const plugin of this.plugins) {
+      mkdirSync(plugin.ctx.dataDir, { recursive: true });
+      plugin.started = true;
+      if (plugin.definition.start) {
+        await this.phase(plugin, 'start', this.config.runtime.phaseTimeoutMs, () => plugin.definition.start!(plugin.ctx));
+      }
+    }
+  }
+
+  private async listen(): Promise<void> {
+    for (const server of this.services.values()) await server.listen();
+  }
+
+  private async phase(plugin: LoadedPlugin, phase: Phase, timeoutMs: number, work: () => unknown): Promise<void> {
+    const began = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        Promise.resolve().then(work),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(bootErrors.phaseTimeout(plugin.descriptor.manifest.name, phase, timeoutMs)), timeoutMs);
+        }),
+      ]);
+    } catch (error) {
+      if (error instanceof VelaError) throw error;
+      throw bootErrors.pluginEntry(plugin.descriptor.manifestFile, `${phase} failed: ${(error as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+      plugin.timing.ms[phase] = round(performance.now() - began);
+    }
+  }
+
+  private buildTree(totalMs: number, runtimeMigrateMs: number): BootTree {
+    return {
+      totalMs: round(totalMs),
+      runtimeMigrateMs: round(runtimeMigrateMs),
+      services: [...this.services.values()].map((s) => ({
+        name: s.name,
+        url: s.address().url,
+        plugins: this.plugins.filter((p) => p.descriptor.manifest.service === s.name).map((p) => p.timing),
+      })),
+    };
+  }
+}
+
+const round = (ms: number) => Math.round(ms * 10) / 10;
+
+async function importEntry(descriptor: PluginDescriptor): Promise<PluginDefinition> {
+  const entry = resolveInPlugin(descriptor, descriptor.manifest.main);
+  let mod: { default?: unknown };
+  try {
+    mod = (await import(pathToFileURL(entry).href)) as { default?: unknown };
+  } catch (error) {
+    throw bootErrors.pluginEntry(descriptor.manifestFile, `cannot load main ${descriptor.manifest.main}: ${(error as Error).message}`);
+  }
+  const definition = mod.default as PluginDefinition | undefined;
+  if (!definition || typeof definition.register !== 'function') {
+    throw bootErrors.pluginEntry(descriptor.manifestFile, `main ${descriptor.manifest.main} must export default a plugin definition with register(ctx)`);
+  }
+  return definition;
+}

@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Knex } from 'knex';
+import { bootErrors, VelaError } from '../errors.js';
+import { listTables, tablePrefix, type Database } from './database.js';
+
+interface MigrationModule {
+  up(db: Knex): Promise<unknown>;
+  down?(db: Knex): Promise<unknown>;
+}
+
+/** Files of a migrations folder, oldest first by name (`001_sites.ts`, `002_fields.ts`, ...). */
+class FolderMigrationSource implements Knex.MigrationSource<string> {
+  constructor(private readonly dir: string) {}
+
+  async getMigrations(): Promise<string[]> {
+    if (!existsSync(this.dir)) return [];
+    return (await readdir(this.dir))
+      .filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.endsWith('.d.ts'))
+      .sort();
+  }
+
+  getMigrationName(file: string): string {
+    // Names are stored without extension, so a migration keeps its identity after a build to .js.
+    return file.replace(/\.(ts|js|mjs)$/, '');
+  }
+
+  async getMigration(file: string): Promise<Knex.Migration> {
+    const mod = (await import(pathToFileURL(path.join(this.dir, file)).href)) as MigrationModule;
+    if (typeof mod.up !== 'function') throw new Error(`${path.join(this.dir, file)} exports no up(db) function`);
+    return { up: (db) => mod.up(db), down: (db) => (mod.down ? mod.down(db) : Promise.resolve()) };
+  }
+}
+
+export interface MigrationReport {
+  owner: string;
+  applied: string[];
+}
+
+/**
+ * Bring the owner's tables up to date. Each owner has its own migrations table, so plugins migrate
+ * independently, and every table it creates must carry its prefix.
+ */
+export async function migrateOwner(db: Database, owner: string, dir: string): Promise<MigrationReport> {
+  const prefix = tablePrefix(owner);
+  const before = new Set(await listTables(db));
+  let applied: string[];
+  try {
+    const [, log] = (await db.migrate.latest({
+      migrationSource: new FolderMigrationSource(dir),
+      tableName: `${prefix}knex_migrations`,
+    })) as [number, string[]];
+    applied = log;
+  } catch (error) {
+    if (error instanceof VelaError) throw error;
+    throw bootErrors.migration(owner, (error as Error).message);
+  }
+  const foreign = (await listTables(db)).filter((t) => !before.has(t) && !t.startsWith(prefix));
+  if (foreign.length > 0) throw bootErrors.tablePrefix(owner, foreign, prefix);
+  return { owner, applied };
+}
+
+/** Undo every migration of one owner (tests and `vela migrate --rollback`). */
+export async function rollbackOwner(db: Database, owner: string, dir: string): Promise<void> {
+  await db.migrate.rollback({ migrationSource: new FolderMigrationSource(dir), tableName: `${tablePrefix(owner)}knex_migrations` }, true);
+}

@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import knexFactory from 'knex';
+
+/** The server the PostgreSQL tests use: TEST_DATABASE_URL, else the local trust-auth cluster. */
+export const POSTGRES_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface TestPostgres {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh database on the local PostgreSQL server, dropped afterwards; null when no server answers
+ * (the caller skips, unless VELA_REQUIRE_POSTGRES=1, as CI sets, turns that into a failure).
+ */
+export async function createTestPostgres(): Promise<TestPostgres | null> {
+  const admin = knexFactory({ client: 'pg', connection: POSTGRES_ADMIN_URL, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 3000 });
+  const name = `vela_test_${randomBytes(6).toString('hex')}`;
+  try {
+    await admin.raw(`create database ${name}`);
+  } catch (error) {
+    await admin.destroy();
+    if (process.env.VELA_REQUIRE_POSTGRES === '1') throw new Error(`PostgreSQL is required (VELA_REQUIRE_POSTGRES=1) but ${POSTGRES_ADMIN_URL} failed: ${(error as Error).message}`);
+    return null;
+  }
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      try {
+        await admin.raw(`drop database if exists ${name} with (force)`);
+      } finally {
+        await admin.destroy();
+      }
+    },
+  };
+}

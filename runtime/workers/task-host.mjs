@@ -1,0 +1,35 @@
+// Runs inside each piscina worker thread: loads the task module a plugin named and calls its export.
+// Plain JavaScript on purpose, so the pool starts the same way under tsx (tests), after a build, or
+// from a plugin archive; TypeScript task files get the tsx loader registered once, on first need.
+import { pathToFileURL } from 'node:url';
+
+const modules = new Map();
+let tsxRegistered = false;
+
+async function load(file) {
+  let mod = modules.get(file);
+  if (mod) return mod;
+  const url = pathToFileURL(file).href;
+  try {
+    mod = await import(url);
+  } catch (error) {
+    if (!/\.[cm]?ts$/.test(file) || tsxRegistered || error?.code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
+    // Module hooks of the main thread do not reach worker threads on Node 20; register tsx's ESM
+    // and CommonJS hooks here (a task folder may lack a package.json saying "type": "module").
+    const [esm, cjs] = await Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]);
+    esm.register();
+    cjs.register();
+    tsxRegistered = true;
+    // The failed import stays cached under its URL; a query string makes a new module record.
+    mod = await import(`${url}?tsx`);
+  }
+  modules.set(file, mod);
+  return mod;
+}
+
+export default async function runTask({ file, exportName, payload }) {
+  const mod = await load(file);
+  const fn = mod[exportName];
+  if (typeof fn !== 'function') throw new Error(`task module ${file} has no exported function "${exportName}"`);
+  return fn(payload);
+}

@@ -1,0 +1,137 @@
+import test from 'ava';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { packageRoot } from '../../runtime/paths.js';
+import { copyPlugin, manifest, writePlugins } from '../../runtime/testing/test-runtime.js';
+
+const bin = path.join(packageRoot, 'bin', 'vela.mjs');
+const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'vela-cli-'));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Environment for a child runtime: every service on a free port, quiet unless asked. */
+function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, VELA_GATEWAY_PORT: '0', VELA_SEARCH_PORT: '0', VELA_CONNECTOR_PORT: '0', VELA_ADMIN_PASSWORD: 'cli-test-password', ...extra };
+  delete env.DATABASE_URL;
+  delete env.NODE_OPTIONS;
+  return env;
+}
+
+function run(args: string[], env = childEnv(), cwd = tmp()): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { env, cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d; });
+    child.stderr.on('data', (d: Buffer) => { stderr += d; });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Start `vela start ...`, wait for the ready log line, and return the URLs and a stopper. */
+function startChild(args: string[], env = childEnv()): Promise<{ urls: Record<string, string>; plugins: string[]; stop(signal?: NodeJS.Signals): Promise<Run> }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'start', ...args], { env, cwd: tmp() });
+    let stdout = '';
+    let stderr = '';
+    const closed = new Promise<Run>((done) => child.on('close', (code) => done({ code, stdout, stderr })));
+    child.stderr.on('data', (d: Buffer) => { stderr += d; });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+      for (const line of stdout.split('\n')) {
+        if (!line.includes('"bootTree"')) continue;
+        const tree = (JSON.parse(line) as { bootTree: { services: Array<{ name: string; url: string; plugins: Array<{ plugin: string }> }> } }).bootTree;
+        resolve({
+          urls: Object.fromEntries(tree.services.map((s) => [s.name, s.url])),
+          plugins: tree.services.flatMap((s) => s.plugins.map((p) => p.plugin)),
+          stop: (signal = 'SIGTERM') => { child.kill(signal); return closed; },
+        });
+      }
+    });
+    void closed.then((r) => reject(new Error(`vela exited with ${r.code} before it was ready: ${r.stderr}`)));
+  });
+}
+
+test('an unknown flag prints the usage and exits with code 2', async (t) => {
+  const result = await run(['start', '--colour', 'blue']);
+  t.is(result.code, 2);
+  t.regex(result.stderr, /^vela: Unknown option '--colour'/);
+  t.regex(result.stderr, /Usage: vela <command> \[options\]/);
+  const unknownCommand = await run(['launch']);
+  t.is(unknownCommand.code, 2);
+  t.regex(unknownCommand.stderr, /unknown command "launch"/);
+});
+
+test('a broken manifest exits non-zero with one line naming the file', async (t) => {
+  const loaderPath = await writePlugins([{ manifest: { name: 'broken', version: '1.0.0' }, files: {} }]);
+  const result = await run(['start', '--loader-path', loaderPath, '--data-dir', tmp()]);
+  t.is(result.code, 1);
+  const lines = result.stderr.trim().split('\n');
+  t.is(lines.length, 1);
+  t.is(lines[0], `vela: ${path.join(loaderPath, 'broken', 'plugin.json')}: runtime is required; main is required; service is required`);
+});
+
+test('a port in use exits non-zero with one line naming the service and the port', async (t) => {
+  const blocker = net.createServer();
+  await new Promise<void>((ok) => blocker.listen(0, '0.0.0.0', ok));
+  t.teardown(() => blocker.close());
+  const port = (blocker.address() as net.AddressInfo).port;
+  const result = await run(['start', '--plugins', 'gateway', '--data-dir', tmp()], childEnv({ VELA_GATEWAY_PORT: String(port) }));
+  t.is(result.code, 1);
+  t.is(result.stderr.trim(), `vela: the gateway service cannot listen on 0.0.0.0:${port}: the port is already in use`);
+});
+
+test('vela start serves the three services, and stops cleanly on SIGTERM', async (t) => {
+  const vela = await startChild(['--data-dir', tmp()]);
+  t.deepEqual(Object.keys(vela.urls).sort(), ['connector', 'gateway', 'search']);
+  for (const url of Object.values(vela.urls)) t.is((await fetch(`${url}/health`)).status, 200);
+  const result = await vela.stop('SIGTERM');
+  t.is(result.code, 0);
+  t.regex(result.stdout, /"msg":"stopped"/);
+});
+
+test('an external plugin folder and a packed archive given with --loader-path are loaded', async (t) => {
+  const external = await copyPlugin(path.join(packageRoot, 'docs', 'examples', 'greeter'));
+  const archiveSource = await writePlugins([{
+    manifest: manifest('archived', { service: 'connector', version: '0.3.0' }),
+    files: { 'index.ts': `export default { register(ctx) { ctx.routes((r) => r.get('/archived', {}, (_q, res) => res.json({ from: 'archive' }))); } };` },
+  }]);
+  const archives = tmp();
+  const packed = await run(['pack', path.join(archiveSource, 'archived'), '--out', archives]);
+  t.is(packed.code, 0, packed.stderr);
+  t.is(packed.stdout.trim(), path.join(archives, 'archived-0.3.0.tgz'));
+
+  const listed = await run(['plugins', '--loader-path', `${external},${archives}`, '--data-dir', tmp()]);
+  t.is(listed.code, 0, listed.stderr);
+  t.regex(listed.stdout, /^NAME\s+VERSION\s+SERVICE\s+KIND\s+STATUS\s+PATH/);
+  t.regex(listed.stdout, /greeter\s+1\.2\.0\s+search\s+folder\s+valid/);
+  t.regex(listed.stdout, /archived\s+0\.3\.0\s+connector\s+archive\s+valid/);
+
+  const vela = await startChild(['--loader-path', `${external},${archives}`, '--data-dir', tmp()]);
+  t.teardown(() => vela.stop());
+  t.deepEqual(vela.plugins.sort(), ['archived', 'greeter']);
+  t.deepEqual(await (await fetch(`${vela.urls.search}/api/greeter/hello?name=CLI`)).json(), { name: 'CLI', text: 'Hello, CLI!' });
+  t.deepEqual(await (await fetch(`${vela.urls.connector}/archived`)).json(), { from: 'archive' });
+});
+
+test('vela plugins marks an invalid manifest and exits 1', async (t) => {
+  const loaderPath = await writePlugins([{ manifest: manifest('ok'), files: { 'index.ts': 'export default { register() {} };' } }, { manifest: { name: 'bad' }, files: {} }]);
+  const result = await run(['plugins', '--loader-path', loaderPath, '--data-dir', tmp()]);
+  t.is(result.code, 1);
+  t.regex(result.stdout, /ok\s+1\.0\.0\s+search\s+folder\s+valid/);
+  t.regex(result.stdout, /invalid: .*bad\/plugin\.json: version is required/);
+});
+
+test('vela migrate applies migrations and exits', async (t) => {
+  const dataDir = tmp();
+  const result = await run(['migrate', '--data-dir', dataDir]);
+  t.is(result.code, 0, result.stderr);
+  t.regex(result.stdout, /migrations are up to date for runtime, connector, gateway, search/);
+});

@@ -1,0 +1,34 @@
+import test from 'ava';
+import path from 'node:path';
+import { packageRoot } from '../../runtime/paths.js';
+import { copyPlugin, startTestRuntime } from '../../runtime/testing/test-runtime.js';
+
+const example = path.join(packageRoot, 'docs', 'examples', 'greeter');
+
+test('the plugin guide example loads from a folder given on the loader path, and all its parts work', async (t) => {
+  const loaderPath = await copyPlugin(example);
+  const vela = await startTestRuntime({ loaderPath: [loaderPath], config: { plugins: { greeter: { greeting: 'Hi' } } } });
+  t.teardown(() => vela.stop());
+
+  const hello = await vela.fetch('search', '/api/greeter/hello?name=Ada');
+  t.is(hello.status, 200);
+  t.deepEqual(await hello.json(), { name: 'Ada', text: 'Hi, Ada!' });
+
+  const loud = await vela.fetch('search', '/api/greeter/hello?name=Bob&loud=true');
+  t.deepEqual(await loud.json(), { name: 'Bob', text: 'HI, BOB!' }, 'the TypeScript task ran in the worker pool');
+
+  const missing = await vela.fetch('search', '/api/greeter/hello');
+  t.is(missing.status, 400);
+  t.deepEqual(await missing.json(), { error: 'validation_failed', message: 'query.name is required' });
+
+  const stats = (await (await vela.fetch('search', '/api/greeter/stats')).json()) as { greetings: number; requestsSeen: number };
+  t.is(stats.greetings, 2, 'greetings were stored in the plugin\'s own table');
+  t.true(stats.requestsSeen >= 3, 'the runtime.httpResponse tap saw the earlier responses');
+
+  const health = (await (await vela.fetch('search', '/health')).json()) as { plugins: Record<string, { checks: Array<{ name: string; status: string }> }> };
+  t.deepEqual(health.plugins.greeter!.checks.map((c) => [c.name, c.status]), [['greetings-table', 'UP']]);
+
+  const docs = (await (await vela.fetch('search', '/v3/api-docs')).json()) as { paths: Record<string, unknown> };
+  t.truthy(docs.paths['/api/greeter/hello'], 'the route is described in the OpenAPI document');
+  t.true(vela.runtime.hookBus.describe().some((h) => h.name === 'greeter.beforeGreet' && h.owner === 'greeter'));
+});
