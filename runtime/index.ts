@@ -1,6 +1,6 @@
 // The runtime's public surface for plugin authors and tests.
 export { definePlugin } from './plugins/plugin-api.js';
-export type { PluginContext, PluginDefinition, PluginHooks, HealthCheckOutcome, Tapable } from './plugins/plugin-api.js';
+export type { PluginContext, PluginDefinition, PluginHooks, PluginErrors, HealthCheckOutcome, Tapable } from './plugins/plugin-api.js';
 export type { PluginManifest } from './plugins/manifest.js';
 export type { HookRegistry, HookName } from './hooks/hook-registry.js';
 export type { RuntimeHooks, ReadyEvent, HealthCollector, HttpRequestEvent, HttpResponseEvent, GateDecision } from './hooks/runtime-hooks.js';

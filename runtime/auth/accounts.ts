@@ -28,7 +28,13 @@ export class Accounts {
     const existing = await this.db<AccountRow>('runtime_users').where({ username }).first();
     if (!existing) {
       const chosen = password ?? generatePassword();
-      await this.db('runtime_users').insert({ username, password_hash: await hashPassword(chosen), role: 'admin' });
+      try {
+        await this.db('runtime_users').insert({ username, password_hash: await hashPassword(chosen), role: 'admin' });
+      } catch (error) {
+        // Another process sharing this database created the administrator first: use theirs.
+        if (await this.db('runtime_users').where({ username }).first()) return;
+        throw error;
+      }
       if (password) this.logger.info({ user: username }, 'administrator created with the configured password');
       // The one time a secret reaches the log, by design: there is no other way to learn it.
       else this.logger.warn(`administrator "${username}" created; generated password (shown only this once): ${chosen}`);

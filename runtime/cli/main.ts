@@ -42,16 +42,20 @@ function flagsOf(values: Record<string, string | boolean | undefined>): ConfigFl
 }
 
 function parse(argv: string[]): { command: Command; values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  if (argv.includes('--help') || argv.includes('-h')) return { command: 'help', values: {}, positionals: [] };
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) return { command: 'version', values: {}, positionals: [] };
   const first = argv[0];
   const command = (first && !first.startsWith('-') ? first : 'start') as Command;
   if (!(command in commandOptions)) throw new UsageError(`unknown command "${command}"`);
   const rest = first && !first.startsWith('-') ? argv.slice(1) : argv;
+  let parsed;
   try {
-    const { values, positionals } = parseArgs({ args: rest, options: commandOptions[command], strict: true, allowPositionals: command === 'pack' });
-    return { command, values: values as Record<string, string | boolean | undefined>, positionals };
+    parsed = parseArgs({ args: rest, options: commandOptions[command], strict: true, allowPositionals: command === 'pack' });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  if (command === 'pack' && parsed.positionals.length !== 1) throw new UsageError('pack takes exactly one plugin folder or plugin name');
+  return { command, values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
 }
 
 /** Returns the exit code: 0 ok, 1 failure, 2 bad usage. */
@@ -140,7 +144,6 @@ async function listPlugins(flags: ConfigFlags): Promise<number> {
 }
 
 async function pack(positionals: string[], values: Record<string, string | boolean | undefined>): Promise<number> {
-  if (positionals.length !== 1) throw new VelaError('E_USAGE', 'pack takes one plugin folder or name');
   const target = positionals[0]!;
   let dir = path.resolve(target);
   if (!existsSync(path.join(dir, 'plugin.json'))) {

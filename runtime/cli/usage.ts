@@ -16,6 +16,9 @@ Options (start, plugins, migrate):
 
 Options (pack):
   --out DIR                   where to write the archive (default: the working directory)
+  --loader-path, --config     where to look a plugin up by name
+
+  --help, -h                  show this text;  --version, -v  print the runtime version
 
 Environment: VELA_DATA_DIR, VELA_LOADER_PATH, VELA_PLUGINS, VELA_GATEWAY_PORT, VELA_SEARCH_PORT,
 VELA_CONNECTOR_PORT, DATABASE_URL, VELA_LOG_LEVEL, VELA_ADMIN_USER, VELA_ADMIN_PASSWORD (see README).`;

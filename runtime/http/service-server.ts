@@ -122,7 +122,7 @@ export class ServiceServer {
       const decision = httpRequest.call({ service: this.name, req, res });
       if (decision) return sendJson(res, decision.status, { error: decision.error, message: decision.message }, decision.headers);
     }
-    if (httpResponse.isUsed()) this.observe(req, res);
+    if (httpResponse.isUsed() || this.logger.isLevelEnabled('debug')) this.observe(req, res);
     for (const interceptor of this.interceptors) {
       if (interceptor.fn(req, res)) return;
     }
@@ -135,7 +135,7 @@ export class ServiceServer {
     res.once('finish', () => {
       const r = req as Request;
       const path = (req.url ?? '/').split('?')[0]!;
-      this.hooks.httpResponse.call({
+      const event = {
         service: this.name,
         method: req.method ?? 'GET',
         route: r.route?.path ? `${r.baseUrl ?? ''}${String(r.route.path)}` : path,
@@ -143,7 +143,10 @@ export class ServiceServer {
         status: res.statusCode,
         durationMs: performance.now() - started,
         requestId,
-      });
+      };
+      // Request logs are debug level: per-request detail, off the default path.
+      this.logger.debug({ reqId: requestId, method: event.method, path, status: event.status, ms: Math.round(event.durationMs * 10) / 10 }, 'request');
+      if (this.hooks.httpResponse.isUsed()) this.hooks.httpResponse.call(event);
     });
   }
 

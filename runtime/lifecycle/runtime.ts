@@ -248,7 +248,13 @@ export class Runtime {
   private register(): void {
     for (const plugin of this.plugins) {
       const began = performance.now();
-      const result = plugin.definition.register(plugin.ctx) as unknown;
+      let result: unknown;
+      try {
+        result = plugin.definition.register(plugin.ctx);
+      } catch (error) {
+        if (error instanceof VelaError) throw error;
+        throw bootErrors.pluginEntry(plugin.descriptor.manifestFile, `register failed: ${(error as Error).message}`);
+      }
       if (result && typeof (result as Promise<unknown>).then === 'function') {
         throw bootErrors.pluginEntry(plugin.descriptor.manifestFile, 'register() must be synchronous (do I/O in start())');
       }

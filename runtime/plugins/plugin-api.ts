@@ -7,8 +7,11 @@ import type { HealthStatus } from '../hooks/runtime-hooks.js';
 import type { JobOptions } from '../scheduler/scheduler.js';
 import type { TaskRunner } from '../workers/worker-pool.js';
 import type { PluginManifest } from './manifest.js';
+import type { httpErrors, VelaError } from '../errors.js';
 
 export type Tapable = typeof import('tapable');
+
+export type PluginErrors = typeof httpErrors & { create(code: string, message: string, status: number): VelaError };
 
 export interface HealthCheckOutcome {
   status: HealthStatus;
@@ -51,6 +54,11 @@ export interface PluginContext<Config = Record<string, unknown>> {
   readonly tablePrefix: string;
   readonly hooks: PluginHooks;
   readonly openapi: OpenApiRegistry;
+  /**
+   * Coded HTTP errors (`throw ctx.errors.notFound('...')`, or `ctx.errors.create(code, message, status)`),
+   * so a plugin that imports only types from the runtime can still answer in the one error shape.
+   */
+  readonly errors: PluginErrors;
 
   /** A service listed in the manifest's `consumes`; anything else fails with E_SERVICE_NOT_CONSUMED. */
   resolve<T = unknown>(service: string): T;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { AwilixContainer } from 'awilix';
 import * as tapable from 'tapable';
 import { PluginScope, registerSingleton } from '../di/container.js';
-import { bootErrors } from '../errors.js';
+import { bootErrors, httpErrors, VelaError } from '../errors.js';
 import { createApiRouter } from '../http/api-router.js';
 import type { ServiceServer } from '../http/service-server.js';
 import type { HookBus } from '../hooks/hook-bus.js';
@@ -26,6 +26,8 @@ function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => T): Promi
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([work, new Promise<T>((resolve) => { timer = setTimeout(() => resolve(onTimeout()), ms); })]).finally(() => clearTimeout(timer));
 }
+
+const pluginErrors = { ...httpErrors, create: (code: string, message: string, status: number) => new VelaError(code, message, status) };
 
 export function createPluginContext(descriptor: PluginDescriptor, deps: ContextDeps): { ctx: PluginContext; scope: PluginScope } {
   const { manifest } = descriptor;
@@ -56,6 +58,7 @@ export function createPluginContext(descriptor: PluginDescriptor, deps: ContextD
     tablePrefix: tablePrefix(name),
     hooks,
     openapi: deps.server.openapi,
+    errors: pluginErrors,
     resolve: (service) => scope.resolve(service),
     tryResolve: (service) => scope.tryResolve(service),
     provide: (service, factory, options) => {

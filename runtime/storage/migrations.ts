@@ -11,9 +11,13 @@ interface MigrationModule {
   down?(db: Knex): Promise<unknown>;
 }
 
-/** Files of a migrations folder, oldest first by name (`001_sites.ts`, `002_fields.ts`, ...). */
+/**
+ * Files of a migrations folder, oldest first by name (`001_sites.ts`, `002_fields.ts`, ...). Each
+ * migration checks, inside its own transaction, that it created only tables with the owner's
+ * prefix, so a migration that breaks the rule is rolled back and never recorded as applied.
+ */
 class FolderMigrationSource implements Knex.MigrationSource<string> {
-  constructor(private readonly dir: string) {}
+  constructor(private readonly dir: string, private readonly owner: string) {}
 
   async getMigrations(): Promise<string[]> {
     if (!existsSync(this.dir)) return [];
@@ -30,7 +34,16 @@ class FolderMigrationSource implements Knex.MigrationSource<string> {
   async getMigration(file: string): Promise<Knex.Migration> {
     const mod = (await import(pathToFileURL(path.join(this.dir, file)).href)) as MigrationModule;
     if (typeof mod.up !== 'function') throw new Error(`${path.join(this.dir, file)} exports no up(db) function`);
-    return { up: (db) => mod.up(db), down: (db) => (mod.down ? mod.down(db) : Promise.resolve()) };
+    const prefix = tablePrefix(this.owner);
+    return {
+      up: async (db) => {
+        const before = new Set(await listTables(db));
+        await mod.up(db);
+        const foreign = (await listTables(db)).filter((t) => !before.has(t) && !t.startsWith(prefix));
+        if (foreign.length > 0) throw bootErrors.tablePrefix(this.owner, foreign, prefix);
+      },
+      down: (db) => (mod.down ? mod.down(db) : Promise.resolve()),
+    };
   }
 }
 
@@ -44,25 +57,15 @@ export interface MigrationReport {
  * independently, and every table it creates must carry its prefix.
  */
 export async function migrateOwner(db: Database, owner: string, dir: string): Promise<MigrationReport> {
-  const prefix = tablePrefix(owner);
-  const before = new Set(await listTables(db));
-  let applied: string[];
   try {
-    const [, log] = (await db.migrate.latest({
-      migrationSource: new FolderMigrationSource(dir),
-      tableName: `${prefix}knex_migrations`,
+    const [, applied] = (await db.migrate.latest({
+      migrationSource: new FolderMigrationSource(dir, owner),
+      tableName: `${tablePrefix(owner)}knex_migrations`,
     })) as [number, string[]];
-    applied = log;
+    return { owner, applied };
   } catch (error) {
     if (error instanceof VelaError) throw error;
     throw bootErrors.migration(owner, (error as Error).message);
   }
-  const foreign = (await listTables(db)).filter((t) => !before.has(t) && !t.startsWith(prefix));
-  if (foreign.length > 0) throw bootErrors.tablePrefix(owner, foreign, prefix);
-  return { owner, applied };
 }
 
-/** Undo every migration of one owner (tests and `vela migrate --rollback`). */
-export async function rollbackOwner(db: Database, owner: string, dir: string): Promise<void> {
-  await db.migrate.rollback({ migrationSource: new FolderMigrationSource(dir), tableName: `${tablePrefix(owner)}knex_migrations` }, true);
-}

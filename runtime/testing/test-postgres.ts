@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
 
@@ -35,4 +36,17 @@ export async function createTestPostgres(): Promise<TestPostgres | null> {
       }
     },
   };
+}
+
+/**
+ * Whether the PostgreSQL server accepts TCP connections, answered synchronously so a test file can
+ * choose `test` or `test.skip` while it declares its tests (ava wants them declared synchronously).
+ * With VELA_REQUIRE_POSTGRES=1 the answer is always yes: the test then runs and fails loudly.
+ */
+export function postgresReachable(): boolean {
+  if (process.env.VELA_REQUIRE_POSTGRES === '1') return true;
+  const url = new URL(POSTGRES_ADMIN_URL);
+  const probe = `const s = require('node:net').connect(${Number(url.port || 5432)}, ${JSON.stringify(url.hostname)});
+    s.on('connect', () => process.exit(0)); s.on('error', () => process.exit(1)); setTimeout(() => process.exit(1), 2000);`;
+  return spawnSync(process.execPath, ['-e', probe], { stdio: 'ignore', timeout: 5000 }).status === 0;
 }

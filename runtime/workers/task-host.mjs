@@ -29,7 +29,8 @@ async function load(file) {
 
 export default async function runTask({ file, exportName, payload }) {
   const mod = await load(file);
-  const fn = mod[exportName];
+  // A task module loaded as CommonJS (no "type": "module" near it) keeps its exports under default.
+  const fn = typeof mod[exportName] === 'function' ? mod[exportName] : mod.default?.[exportName];
   if (typeof fn !== 'function') throw new Error(`task module ${file} has no exported function "${exportName}"`);
   return fn(payload);
 }

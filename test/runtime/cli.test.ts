@@ -64,6 +64,10 @@ test('an unknown flag prints the usage and exits with code 2', async (t) => {
   t.is(result.code, 2);
   t.regex(result.stderr, /^vela: Unknown option '--colour'/);
   t.regex(result.stderr, /Usage: vela <command> \[options\]/);
+  const help = await run(['--help']);
+  t.is(help.code, 0);
+  t.regex(help.stdout, /^Usage: vela/);
+  t.is((await run(['pack'])).code, 2, 'pack without a plugin is a usage error');
   const unknownCommand = await run(['launch']);
   t.is(unknownCommand.code, 2);
   t.regex(unknownCommand.stderr, /unknown command "launch"/);

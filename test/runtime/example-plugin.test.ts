@@ -1,6 +1,9 @@
 import test from 'ava';
 import path from 'node:path';
 import { packageRoot } from '../../runtime/paths.js';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import { packPlugin } from '../../runtime/plugins/archive.js';
 import { copyPlugin, startTestRuntime } from '../../runtime/testing/test-runtime.js';
 
 const example = path.join(packageRoot, 'docs', 'examples', 'greeter');
@@ -31,4 +34,14 @@ test('the plugin guide example loads from a folder given on the loader path, and
   const docs = (await (await vela.fetch('search', '/v3/api-docs')).json()) as { paths: Record<string, unknown> };
   t.truthy(docs.paths['/api/greeter/hello'], 'the route is described in the OpenAPI document');
   t.true(vela.runtime.hookBus.describe().some((h) => h.name === 'greeter.beforeGreet' && h.owner === 'greeter'));
+});
+
+test('the plugin guide example also loads as a packed archive', async (t) => {
+  const archives = mkdtempSync(path.join(os.tmpdir(), 'vela-archives-'));
+  const archive = await packPlugin(example, archives);
+  t.is(path.basename(archive), 'greeter-1.2.0.tgz');
+  const vela = await startTestRuntime({ loaderPath: [archives] });
+  t.teardown(() => vela.stop());
+  t.deepEqual(await (await vela.fetch('search', '/api/greeter/hello?name=Tar&loud=true')).json(), { name: 'Tar', text: 'HELLO, TAR!' });
+  t.is(vela.runtime.tree()!.services[0]!.plugins[0]!.origin, 'archive');
 });

@@ -101,6 +101,12 @@ test('a plugin whose start throws fails the start with its manifest named, and s
   t.true(readFileSync(journal, 'utf8').includes('good:stop'));
 });
 
+test('an error thrown in register names the plugin\'s manifest', async (t) => {
+  const loaderPath = await writePlugins([{ manifest: manifest('clumsy'), files: { 'index.ts': 'export default { register() { throw new Error("oops"); } };' } }]);
+  const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath] }));
+  t.is(error?.message, `${path.join(loaderPath, 'clumsy', 'plugin.json')}: register failed: oops`);
+});
+
 test('register must be synchronous', async (t) => {
   const loaderPath = await writePlugins([{ manifest: manifest('eager'), files: { 'index.ts': 'export default { async register() {} };' } }]);
   const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath] }));

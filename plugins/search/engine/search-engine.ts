@@ -1,0 +1,113 @@
+/**
+ * The search engine behind the search service, one instance per site + locale. It knows documents
+ * only as an id, a combined text, facet values and sortable values; everything Vela-specific
+ * (links, operators, spotlights, highlighting) lives above it. See ../../../docs/ARCHITECTURE.md.
+ */
+
+/** What the engine indexes of one document. */
+export interface IndexableDocument {
+  id: string;
+  /** Combined searchable text (title, abstract, text and the other text/string fields). */
+  text: string;
+  /** Facet field → its values (a single-valued field has at most one). Values are compared exactly. */
+  facets: Record<string, string[]>;
+  /** Numeric sort/range field → value (DATE as epoch milliseconds); null when absent. */
+  numbers: Record<string, number | null>;
+  /** String sort field → value; null when absent. */
+  strings: Record<string, string | null>;
+}
+
+/** Which fields the engine keeps columns for; changing it means a rebuild. */
+export interface EngineSchema {
+  facetFields: string[];
+  numberFields: string[];
+  stringFields: string[];
+}
+
+/** Values of one field a document must carry: any of them (OR) or all of them (AND). */
+export interface FieldFilter {
+  field: string;
+  /** Exact facet values. */
+  values: string[];
+  /** Inclusive numeric ranges over a number field (null = open end). */
+  ranges?: Array<[number | null, number | null]>;
+  itemOp: 'AND' | 'OR';
+  /** Also let through documents that have no value at all for the field (targeting rules). */
+  matchMissing?: boolean;
+}
+
+/**
+ * A document passes when (every `and` filter passes) OR (some `or` filter passes); a part with no
+ * filters is left out, and no filters at all lets every document pass.
+ */
+export interface FilterSpec {
+  and: FieldFilter[];
+  or: FieldFilter[];
+}
+
+export interface FacetRequest {
+  field: string;
+  /** Filters left out when counting this facet: none, the ones on these fields, or all ('*'). */
+  ignoreFilters: string[] | '*';
+  /** Keep at most this many values (after sorting); 0 = all. */
+  limit: number;
+  /** By count (desc, ties by value asc) or by value (asc). */
+  sort: 'count' | 'index';
+  /** Values that must be reported even with count 0 (selected values). */
+  include?: string[];
+}
+
+export type SortSpec = { by: 'relevance' } | { by: 'number' | 'string'; field: string; direction: 'asc' | 'desc' };
+
+export interface EngineQuery {
+  /** Terms all of which a document must contain; null or '*' matches every document. */
+  text: string | null;
+  filter: FilterSpec;
+  facets: FacetRequest[];
+  sort: SortSpec;
+  offset: number;
+  limit: number;
+  /** Group the hits by a facet field's value (each group paged by offset/limit). */
+  group?: string;
+}
+
+export interface EngineHit {
+  id: string;
+  /** 0 for the best match; lower is better. Only meaningful for relevance order. */
+  rank: number;
+}
+
+export interface EngineGroup {
+  value: string;
+  total: number;
+  hits: EngineHit[];
+}
+
+export interface EngineResult {
+  total: number;
+  hits: EngineHit[];
+  /** Field → [value, count] pairs, sorted and limited as requested. */
+  facets: Record<string, Array<[string, number]>>;
+  groups?: EngineGroup[];
+}
+
+export interface SearchEngine {
+  readonly schema: EngineSchema;
+  /** Number of live documents. */
+  readonly size: number;
+  /** Add or replace documents (by id). */
+  upsert(documents: IndexableDocument[]): void;
+  remove(ids: string[]): void;
+  has(id: string): boolean;
+  query(query: EngineQuery): EngineResult;
+  /** Distinct indexed terms with their document frequency (for spell check and autocomplete). */
+  vocabulary(): Iterable<[string, number]>;
+  /** Serialize the whole engine (text index, columns, dictionaries) for a snapshot file. */
+  exportSnapshot(): Promise<Buffer>;
+}
+
+export interface SearchEngineFactory {
+  create(schema: EngineSchema): SearchEngine;
+  /** Rebuild from exportSnapshot() output; throws when the data is not a snapshot of this version. */
+  restore(snapshot: Buffer): Promise<SearchEngine>;
+}

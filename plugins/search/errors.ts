@@ -1,0 +1,18 @@
+import { VelaError } from '../../runtime/index.js';
+
+/** Every error the search plugin answers with: code, status, message. */
+export const searchErrors = {
+  siteNotFound: (site: string) => new VelaError('site_not_found', `no site named or with id "${site}"`, 404),
+  localeNotFound: (site: string, locale: string, known: string[]) =>
+    new VelaError('locale_not_found', `site "${site}" has no locale "${locale}" (it has: ${known.join(', ') || 'none'})`, 404),
+  fieldNotFound: (site: string, field: string) => new VelaError('field_not_found', `site "${site}" has no field with id "${field}"`, 404),
+  tokenNotFound: (id: string) => new VelaError('token_not_found', `no API token with id "${id}"`, 404),
+  siteNameTaken: (name: string) => new VelaError('site_exists', `a site named "${name}" already exists`, 409),
+  fieldNameTaken: (site: string, name: string) => new VelaError('field_exists', `site "${site}" already has a field named "${name}"`, 409),
+  localeTaken: (site: string, locale: string) => new VelaError('locale_exists', `site "${site}" already has locale "${locale}"`, 409),
+  lastLocale: (site: string) => new VelaError('last_locale', `site "${site}" must keep at least one locale`, 409),
+  missingParameter: (name: string, hint: string) => new VelaError('missing_parameter', `${name} is required: ${hint}`, 400),
+  invalidParameter: (name: string, message: string) => new VelaError('invalid_parameter', `${name} ${message}`, 400),
+  unauthorized: (message: string) => new VelaError('unauthorized', message, 401),
+  csrf: () => new VelaError('csrf_token_invalid', 'a write signed in with the session cookie needs the X-CSRF-Token header from GET /api/login', 403),
+} as const;

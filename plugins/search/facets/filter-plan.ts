@@ -1,0 +1,117 @@
+import { searchErrors } from '../errors.js';
+import type { FacetRequest, FieldFilter, FilterSpec } from '../engine/search-engine.js';
+import type { SearchParams } from '../search/search-params.js';
+import type { Field, SiteConfig } from '../store/site-types.js';
+import { resolveOperators, type FieldOperators } from './operators.js';
+
+/** Everything the search needs to know about facets and filters for one request. */
+export interface FilterPlan {
+  filter: FilterSpec;
+  facetRequests: FacetRequest[];
+  /** Facet fields in display order, with their resolved operators. */
+  facets: Array<{ field: Field; ops: FieldOperators }>;
+  /** Fields named by any filter of the request (fq, fqAnd, fqOr) that are facets. */
+  filteredFacetFields: Set<string>;
+  /** Raw fq[] values per field. */
+  selectedByField: Map<string, string[]>;
+}
+
+const RANGE = /^\[\s*(\*|-?[\d.]+|[\d-]+T[\d:.]+Z?)\s+TO\s+(\*|-?[\d.]+|[\d-]+T[\d:.]+Z?)\s*\]$/i;
+
+function splitFq(fq: string): [string, string] {
+  const colon = fq.indexOf(':');
+  return [fq.slice(0, colon), fq.slice(colon + 1)];
+}
+
+/** `"News"` and `News` filter the same value. */
+function unquote(value: string): string {
+  return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+}
+
+function bound(text: string): number | null {
+  if (text === '*') return null;
+  const n = /^-?[\d.]+$/.test(text) ? Number(text) : Date.parse(text);
+  return Number.isNaN(n) ? null : n;
+}
+
+const NUMERIC = new Set(['INT', 'LONG', 'FLOAT', 'DATE']);
+
+function fieldFilter(config: SiteConfig, name: string, values: string[], itemOp: 'AND' | 'OR', param: string): FieldFilter {
+  const field = config.fieldsByName.get(name);
+  if (!field || !field.enabled) throw searchErrors.invalidParameter(param, `names field "${name}", which site "${config.site.name}" does not have`);
+  const exact: string[] = [];
+  const ranges: Array<[number | null, number | null]> = [];
+  for (const value of values) {
+    const range = RANGE.exec(value);
+    if (range && NUMERIC.has(field.type)) ranges.push([bound(range[1]!), bound(range[2]!)]);
+    else if (field.facet) exact.push(unquote(value));
+    else throw searchErrors.invalidParameter(param, `filters on "${name}", which is not a facet (filter numbers and dates with ${name}:[from TO to])`);
+  }
+  return ranges.length > 0 ? { field: name, values: exact, ranges, itemOp } : { field: name, values: exact, itemOp };
+}
+
+function byPosition(a: Field, b: Field): number {
+  return (a.facetPosition ?? Number.MAX_SAFE_INTEGER) - (b.facetPosition ?? Number.MAX_SAFE_INTEGER);
+}
+
+/**
+ * Group the request's filters by field and operator into the engine's FilterSpec, and say for each
+ * facet what its counts ignore: an OR-within facet is counted with its own filter removed
+ * (multi-select); an OR-between facet as the original did (every filter removed while it is not
+ * itself filtered).
+ */
+export function planFilters(config: SiteConfig, params: SearchParams): FilterPlan {
+  const { site } = config;
+  const groups = new Map<string, { facetType: 'AND' | 'OR'; itemType: 'AND' | 'OR'; values: string[]; param: string }>();
+  const selectedByField = new Map<string, string[]>();
+  const add = (fq: string, param: string, forcedFacetType: 'AND' | 'OR' | null) => {
+    const [name, value] = splitFq(fq);
+    const ops = resolveOperators(site, config.fieldsByName.get(name), params.fqOperator, params.fqItemOperator);
+    const facetType = forcedFacetType ?? ops.facetType;
+    const key = `${facetType}\u0000${name}`;
+    const group = groups.get(key) ?? { facetType, itemType: ops.itemType, values: [], param };
+    if (!group.values.includes(value)) group.values.push(value);
+    groups.set(key, group);
+  };
+  for (const fq of params.fq) {
+    add(fq, 'fq[]', null);
+    const [name] = splitFq(fq);
+    selectedByField.set(name, [...(selectedByField.get(name) ?? []), fq]);
+  }
+  for (const fq of params.fqAnd) add(fq, 'fqAnd', 'AND');
+  for (const fq of params.fqOr) add(fq, 'fqOr', 'OR');
+
+  const filter: FilterSpec = { and: [], or: [] };
+  const filteredFields = new Set<string>();
+  for (const [key, group] of groups) {
+    const name = key.slice(key.indexOf('\u0000') + 1);
+    filteredFields.add(name);
+    filter[group.facetType === 'AND' ? 'and' : 'or'].push(fieldFilter(config, name, group.values, group.itemType, group.param));
+  }
+  for (const rule of params.targetingRules) {
+    const [name, value] = splitFq(rule);
+    const field = config.fieldsByName.get(name);
+    if (!field?.facet) throw searchErrors.invalidParameter('targetingRules', `names "${name}", which is not a facet field of site "${site.name}"`);
+    // A targeting rule lets through documents with one of its values or without the attribute at all.
+    filter.and.push({ field: name, values: [unquote(value)], itemOp: 'OR', matchMissing: true });
+  }
+
+  const facets = site.facet
+    ? config.fields.filter((f) => f.facet && f.enabled).sort(byPosition).map((field) => ({ field, ops: resolveOperators(site, field, params.fqOperator, params.fqItemOperator) }))
+    : [];
+  const filteredFacetFields = new Set([...filteredFields].filter((name) => config.fieldsByName.get(name)?.facet));
+  const facetRequests: FacetRequest[] = facets.map(({ field, ops }) => ({
+    field: field.name,
+    ignoreFilters: ignoredFor(field.name, ops, filteredFields),
+    limit: field.showAllFacetItems ? 0 : site.itemsPerFacet,
+    sort: (field.facetSort === 'DEFAULT' ? site.facetSort : field.facetSort) === 'ALPHABETICAL' ? 'index' : 'count',
+    include: (selectedByField.get(field.name) ?? []).map((fq) => unquote(splitFq(fq)[1])),
+  }));
+  return { filter, facetRequests, facets, filteredFacetFields, selectedByField };
+}
+
+function ignoredFor(field: string, ops: FieldOperators, filtered: Set<string>): string[] | '*' {
+  if (ops.facetType === 'OR' && (ops.itemType === 'OR' || !filtered.has(field))) return '*';
+  if (ops.itemType === 'OR') return [field];
+  return [];
+}

@@ -1,0 +1,41 @@
+import { replaceParam, toLink, type LinkBase } from './query-string.js';
+
+export type PaginationType = 'FIRST' | 'PREVIOUS' | 'PAGE' | 'CURRENT' | 'NEXT' | 'LAST';
+
+export interface PaginationItem {
+  type: PaginationType;
+  text: string;
+  href: string;
+  page: number;
+}
+
+/** Pages shown on each side of the current one. */
+const WINDOW = 3;
+
+/**
+ * FIRST and PREVIOUS after page 1; the pages from current−3 to current+3 (CURRENT for this one);
+ * NEXT and LAST before the last page. Past the last page: FIRST and LAST only, so a client can
+ * always get back. No results: no items.
+ */
+export function buildPagination(base: LinkBase, current: number, pageCount: number): PaginationItem[] {
+  const item = (type: PaginationType, page: number, text = String(page)): PaginationItem => ({
+    type,
+    text,
+    href: toLink(replaceParam(base, 'p', String(page))),
+    page,
+  });
+  if (pageCount <= 0) return [];
+  const items: PaginationItem[] = [];
+  if (current > 1) {
+    items.push(item('FIRST', 1, 'First'));
+    if (current <= pageCount) items.push(item('PREVIOUS', current - 1, 'Previous'));
+  }
+  for (let n = Math.max(1, current - WINDOW); n <= Math.min(current + WINDOW, pageCount); n++) {
+    items.push(item(n === current ? 'CURRENT' : 'PAGE', n));
+  }
+  if (current !== pageCount && pageCount > 1) {
+    if (current < pageCount) items.push(item('NEXT', current + 1, 'Next'));
+    items.push(item('LAST', pageCount, 'Last'));
+  }
+  return items;
+}

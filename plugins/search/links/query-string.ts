@@ -1,0 +1,96 @@
+/**
+ * The query string of a search link, kept as an ordered list of decoded (name, value) pairs so a
+ * link can be rebuilt with one change and every other parameter in its original place.
+ */
+export type Param = readonly [name: string, value: string];
+
+export interface LinkBase {
+  path: string;
+  params: Param[];
+}
+
+function decode(part: string): string {
+  try {
+    return decodeURIComponent(part.replace(/\+/g, ' '));
+  } catch {
+    return part; // a stray % is kept as written rather than failing the whole search
+  }
+}
+
+/** `q=a+b&fq[]=type:News` → [['q','a b'],['fq[]','type:News']]; empty pieces are dropped. */
+export function parseQueryString(query: string): Param[] {
+  const params: Param[] = [];
+  for (const piece of query.replace(/^\?/, '').split('&')) {
+    if (!piece) continue;
+    const eq = piece.indexOf('=');
+    params.push(eq < 0 ? [decode(piece), ''] : [decode(piece.slice(0, eq)), decode(piece.slice(eq + 1))]);
+  }
+  return params;
+}
+
+export function linkBaseFromUrl(url: string, path?: string): LinkBase {
+  const q = url.indexOf('?');
+  return { path: path ?? (q < 0 ? url : url.slice(0, q)), params: q < 0 ? [] : parseQueryString(url.slice(q + 1)) };
+}
+
+// Readable links: `[]` in names and `:`, `/`, `,` in values stay literal; everything else that
+// could break the query string (space, &, #, %, quotes, non-ASCII) is percent-encoded.
+const encodeName = (name: string) => encodeURIComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']');
+const encodeValue = (value: string) => encodeURIComponent(value).replace(/%3A/g, ':').replace(/%2F/g, '/').replace(/%2C/g, ',');
+
+/** Path plus the re-serialized parameters: links are path-only (no scheme or host). */
+export function toLink(base: LinkBase): string {
+  if (base.params.length === 0) return base.path;
+  return `${base.path}?${base.params.map(([n, v]) => `${encodeName(n)}=${encodeValue(v)}`).join('&')}`;
+}
+
+/** Replace the first `name` in place (later duplicates stay), or append it at the end. */
+export function replaceParam(base: LinkBase, name: string, value: string): LinkBase {
+  const i = base.params.findIndex(([n]) => n === name);
+  const params = base.params.slice();
+  if (i < 0) params.push([name, value]);
+  else params[i] = [name, value];
+  return { path: base.path, params };
+}
+
+export function removeParam(base: LinkBase, name: string): LinkBase {
+  return { path: base.path, params: base.params.filter(([n]) => n !== name) };
+}
+
+export const FQ = 'fq[]';
+
+/** Changing the filters starts over at page 1; `p` is reset where present, never added. */
+function resetPage(params: Param[]): Param[] {
+  return params.map((param) => (param[0] === 'p' ? ['p', '1'] as const : param));
+}
+
+/** Add the filter `field:value` (unless the same fq[] is already there), back to page 1. */
+export function addFq(base: LinkBase, fq: string): LinkBase {
+  const params = resetPage(base.params);
+  if (!params.some(([n, v]) => n === FQ && v === fq)) params.push([FQ, fq]);
+  return { path: base.path, params };
+}
+
+/** Drop every fq[] equal to `fq`, back to page 1. */
+export function removeFq(base: LinkBase, fq: string): LinkBase {
+  return { path: base.path, params: resetPage(base.params.filter(([n, v]) => !(n === FQ && v === fq))) };
+}
+
+/** The field a filter query names: the text before its first colon (null when there is none). */
+export function fqField(fq: string): string | null {
+  const colon = fq.indexOf(':');
+  return colon < 0 ? null : fq.slice(0, colon);
+}
+
+/** Drop the fq[] of these fields (and any fq[] without a field); the page is kept. */
+export function removeFqByFields(base: LinkBase, fields: Iterable<string>): LinkBase {
+  const drop = new Set(fields);
+  return {
+    path: base.path,
+    params: base.params.filter(([n, v]) => {
+      if (n !== FQ) return true;
+      const field = fqField(v);
+      return field !== null && !drop.has(field);
+    }),
+  };
+}

@@ -1,0 +1,70 @@
+import type { JsonSchema } from '../../../runtime/index.js';
+
+export const FIELD_TYPES = ['STRING', 'TEXT', 'INT', 'LONG', 'FLOAT', 'DATE', 'BOOL'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+const operator = { enum: ['DEFAULT', 'AND', 'OR'] };
+
+export const fieldSettingsProperties: Record<string, JsonSchema> = {
+  description: { type: 'string', maxLength: 1000, default: '' },
+  type: { enum: [...FIELD_TYPES], default: 'STRING' },
+  multiValued: { type: 'boolean', default: false },
+  enabled: { type: 'boolean', default: true },
+  required: { type: 'boolean', default: false },
+  defaultValue: { type: ['string', 'null'], maxLength: 200, default: null, description: 'value shown when a document lacks the field' },
+  facet: { type: 'boolean', default: false, description: 'offer this field as a facet' },
+  facetName: { type: ['string', 'null'], maxLength: 100, default: null, description: 'facet label when no locale label matches (default: the field name)' },
+  facetLabels: { type: 'object', additionalProperties: { type: 'string', maxLength: 100 }, propertyNames: { pattern: '^[a-z]{2,3}_[A-Z]{2}$' }, default: {}, description: 'facet label per locale, e.g. {"pt_BR": "Tipos"}' },
+  facetPosition: { type: ['integer', 'null'], minimum: 1, default: null, description: 'order among facets (lower first; unset last)' },
+  secondaryFacet: { type: 'boolean', default: false, description: 'show in widget.secondaryFacet instead of widget.facet' },
+  facetType: { ...operator, default: 'DEFAULT', description: 'overrides the site facetType for this field' },
+  facetItemType: { ...operator, default: 'DEFAULT', description: 'overrides the site facetItemType for this field' },
+  facetSort: { enum: ['DEFAULT', 'COUNT', 'ALPHABETICAL'], default: 'DEFAULT' },
+  showAllFacetItems: { type: 'boolean', default: false, description: 'show facet values with zero hits too' },
+  hl: { type: 'boolean', default: false, description: 'highlight matched terms in this field' },
+  mlt: { type: 'boolean', default: false, description: 'use this field for More Like This' },
+  boost: { type: 'number', minimum: 0, maximum: 100, default: 1 },
+};
+
+const name = { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_.-]{0,99}$', description: 'attribute name in imported documents' };
+
+export const fieldCreateSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: { id: { type: 'string' }, name, ...fieldSettingsProperties, createdAt: {}, updatedAt: {} },
+};
+
+export const fieldUpdateSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string' },
+    name,
+    ...Object.fromEntries(Object.entries(fieldSettingsProperties).map(([k, v]) => [k, { ...v, default: undefined }])),
+    createdAt: {},
+    updatedAt: {},
+  },
+};
+
+export const fieldSchema: JsonSchema = {
+  type: 'object',
+  properties: { id: { type: 'string' }, name: { type: 'string' }, ...fieldSettingsProperties },
+};
+
+/** The fields a new site gets unless it names its own (after the original's site template). */
+export const TEMPLATE_FIELDS: Array<{ name: string; type: FieldType; multiValued?: boolean; facetName: string; hl?: boolean }> = [
+  { name: 'id', type: 'STRING', facetName: 'Ids' },
+  { name: 'title', type: 'TEXT', facetName: 'Titles', hl: true },
+  { name: 'text', type: 'TEXT', facetName: 'Texts', hl: true },
+  { name: 'abstract', type: 'TEXT', facetName: 'Abstracts', hl: true },
+  { name: 'type', type: 'STRING', facetName: 'Types' },
+  { name: 'image', type: 'STRING', facetName: 'Images' },
+  { name: 'url', type: 'STRING', facetName: 'URLs' },
+  { name: 'publication_date', type: 'DATE', facetName: 'Publication Dates' },
+  { name: 'modification_date', type: 'DATE', facetName: 'Modification Dates' },
+  { name: 'site', type: 'STRING', facetName: 'Sites' },
+  { name: 'author', type: 'STRING', facetName: 'Authors' },
+  { name: 'section', type: 'STRING', facetName: 'Sections' },
+  { name: 'source_apps', type: 'STRING', multiValued: true, facetName: 'Source Apps' },
+];

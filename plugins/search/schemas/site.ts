@@ -1,0 +1,84 @@
+import type { JsonSchema } from '../../../runtime/index.js';
+
+export const LOCALE_PATTERN = '^[a-z]{2,3}_[A-Z]{2}$';
+const operator = { enum: ['AND', 'OR'] };
+const fieldName = { type: ['string', 'null'], maxLength: 100 };
+
+/** Settings of a site with their defaults: the same schema validates input and fills what is left out. */
+export const siteSettingsProperties: Record<string, JsonSchema> = {
+  description: { type: 'string', maxLength: 1000, default: '' },
+  rowsPerPage: { type: 'integer', minimum: 1, maximum: 1000, default: 10, description: 'results per page when the request gives no rows' },
+  facet: { type: 'boolean', default: true, description: 'compute widget.facet and widget.secondaryFacet' },
+  itemsPerFacet: { type: 'integer', minimum: 1, maximum: 1000, default: 10, description: 'values shown per facet' },
+  facetType: { ...operator, default: 'AND', description: 'operator between facets' },
+  facetItemType: { ...operator, default: 'AND', description: 'operator between values of one facet' },
+  facetSort: { enum: ['COUNT', 'ALPHABETICAL'], default: 'COUNT' },
+  hl: { type: 'boolean', default: true, description: 'highlight matched terms in fields with hl' },
+  hlPre: { type: 'string', maxLength: 50, default: '<mark>' },
+  hlPost: { type: 'string', maxLength: 50, default: '</mark>' },
+  mlt: { type: 'boolean', default: false, description: 'More Like This (widget.similar)' },
+  spellCheck: { type: 'boolean', default: false, description: 'spell check (widget.spellCheck)' },
+  spellCheckFixes: { type: 'boolean', default: false, description: 'search the corrected text automatically' },
+  spotlightWithResults: { type: 'boolean', default: false, description: 'inject spotlight documents into the results' },
+  exactMatch: { type: 'boolean', default: false, description: 'a query in double quotes matches the phrase exactly' },
+  wildcardNoResults: { type: 'boolean', default: false, description: 'retry a query without results as a prefix query' },
+  wildcardAlways: { type: 'boolean', default: false, description: 'always treat the last query term as a prefix' },
+  defaultTitleField: { ...fieldName, default: 'title' },
+  defaultTextField: { ...fieldName, default: 'text' },
+  defaultDescriptionField: { ...fieldName, default: 'abstract' },
+  defaultDateField: { ...fieldName, default: 'publication_date' },
+  defaultImageField: { ...fieldName, default: 'image' },
+  defaultURLField: { ...fieldName, default: 'url' },
+};
+
+export const siteSettingKeys = Object.keys(siteSettingsProperties);
+
+const name = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9 _.-]{0,99}$', description: 'used in search URLs: letters, digits, space, _ . -' };
+
+export const siteCreateSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: {
+    id: { type: 'string' },
+    name,
+    ...siteSettingsProperties,
+    locales: { type: 'array', items: { type: 'string', pattern: LOCALE_PATTERN }, uniqueItems: true, minItems: 1, default: ['en_US'] },
+    fields: { type: 'array', description: 'fields to create instead of the template fields', items: { type: 'object' } },
+    createdAt: {},
+    updatedAt: {},
+  },
+};
+
+/** PUT replaces the settings it names; members left out keep their values. */
+export const siteUpdateSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string' },
+    name,
+    ...Object.fromEntries(Object.entries(siteSettingsProperties).map(([k, v]) => [k, { ...v, default: undefined }])),
+    locales: { type: 'array', items: { type: 'string', pattern: LOCALE_PATTERN }, uniqueItems: true, minItems: 1 },
+    createdAt: {},
+    updatedAt: {},
+  },
+};
+
+export const siteSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    ...siteSettingsProperties,
+    locales: { type: 'array', items: { type: 'string' } },
+    createdAt: { type: 'string', format: 'date-time' },
+    updatedAt: { type: 'string', format: 'date-time' },
+  },
+};
+
+export const localeBodySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['locale'],
+  properties: { locale: { type: 'string', pattern: LOCALE_PATTERN }, id: {}, createdAt: {} },
+};

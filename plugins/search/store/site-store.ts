@@ -1,0 +1,252 @@
+import { randomUUID } from 'node:crypto';
+import type { Database, JsonSchema } from '../../../runtime/index.js';
+import { validateAgainst } from '../../../runtime/config/schema-validation.js';
+import { searchErrors } from '../errors.js';
+import { fieldSettingsProperties, TEMPLATE_FIELDS } from '../schemas/field.js';
+import { siteSettingKeys, siteSettingsProperties } from '../schemas/site.js';
+import type { Field, FieldSettings, Site, SiteConfig, SiteSettings } from './site-types.js';
+import { now, toIso } from './timestamps.js';
+
+interface SiteRow { id: string; name: string; settings: string; created_at: unknown; updated_at: unknown }
+interface FieldRow { id: string; site_id: string; name: string; settings: string; created_at: unknown; updated_at: unknown }
+interface LocaleRow { id: string; site_id: string; locale: string; created_at: unknown }
+
+export type SiteChange = { kind: 'site-created' | 'site-updated' | 'site-deleted' | 'fields-changed' | 'locales-changed'; siteId: string };
+
+const fieldKeys = Object.keys(fieldSettingsProperties);
+
+function withDefaults<T>(properties: Record<string, JsonSchema>, value: Record<string, unknown>): T {
+  return validateAgainst<T>({ type: 'object', properties }, value, { applyDefaults: true }).value;
+}
+
+function pick(source: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
+  return out;
+}
+
+/**
+ * Sites, their locales and fields: stored through knex and held in memory, so a search reads its
+ * site's configuration without a database round trip. Every write goes to the database first.
+ */
+export class SiteStore {
+  private readonly sites = new Map<string, SiteConfig>();
+  private readonly listeners: Array<(change: SiteChange) => void> = [];
+
+  constructor(private readonly db: Database) {}
+
+  onChange(listener: (change: SiteChange) => void): void {
+    this.listeners.push(listener);
+  }
+
+  async load(): Promise<void> {
+    const [sites, fields, locales] = await Promise.all([
+      this.db<SiteRow>('search_sites').select(),
+      this.db<FieldRow>('search_fields').select().orderBy('created_at').orderBy('name'),
+      this.db<LocaleRow>('search_site_locales').select().orderBy('created_at').orderBy('locale'),
+    ]);
+    this.sites.clear();
+    for (const row of sites) {
+      const site = this.siteFromRow(row, locales.filter((l) => l.site_id === row.id).map((l) => l.locale));
+      const siteFields = fields.filter((f) => f.site_id === row.id).map((f) => this.fieldFromRow(f));
+      this.sites.set(site.id, this.config(site, siteFields));
+    }
+  }
+
+  list(): Site[] {
+    return [...this.sites.values()].map((c) => c.site).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** By id, then exact name, then name ignoring case. */
+  find(idOrName: string): SiteConfig | undefined {
+    const byId = this.sites.get(idOrName);
+    if (byId) return byId;
+    let caseless: SiteConfig | undefined;
+    for (const config of this.sites.values()) {
+      if (config.site.name === idOrName) return config;
+      if (!caseless && config.site.name.toLowerCase() === idOrName.toLowerCase()) caseless = config;
+    }
+    return caseless;
+  }
+
+  get(idOrName: string): SiteConfig {
+    const config = this.find(idOrName);
+    if (!config) throw searchErrors.siteNotFound(idOrName);
+    return config;
+  }
+
+  async create(input: Record<string, unknown>): Promise<Site> {
+    const name = String(input.name);
+    if (this.find(name)?.site.name.toLowerCase() === name.toLowerCase()) throw searchErrors.siteNameTaken(name);
+    const id = typeof input.id === 'string' && input.id ? input.id : randomUUID();
+    if (this.sites.has(id)) throw searchErrors.siteNameTaken(name);
+    const settings = withDefaults<SiteSettings>(siteSettingsProperties, pick(input, siteSettingKeys));
+    const locales = (input.locales as string[] | undefined) ?? ['en_US'];
+    const fieldInputs = (input.fields as Array<Record<string, unknown>> | undefined) ?? TEMPLATE_FIELDS.map((f) => ({ ...f }));
+    const stamp = now();
+    await this.db.transaction(async (trx) => {
+      await trx('search_sites').insert({ id, name, settings: JSON.stringify(settings), created_at: stamp, updated_at: stamp });
+      for (const locale of locales) await trx('search_site_locales').insert({ id: randomUUID(), site_id: id, locale, created_at: stamp });
+      const seen = new Set<string>();
+      for (const fieldInput of fieldInputs) {
+        const fieldName = String(fieldInput.name);
+        if (seen.has(fieldName)) throw searchErrors.fieldNameTaken(name, fieldName);
+        seen.add(fieldName);
+        const fieldSettings = withDefaults<FieldSettings>(fieldSettingsProperties, pick(fieldInput, fieldKeys));
+        await trx('search_fields').insert({ id: randomUUID(), site_id: id, name: fieldName, settings: JSON.stringify(fieldSettings), created_at: stamp, updated_at: stamp });
+      }
+    });
+    await this.reloadSite(id);
+    this.emit({ kind: 'site-created', siteId: id });
+    return this.get(id).site;
+  }
+
+  async update(idOrName: string, patch: Record<string, unknown>): Promise<Site> {
+    const { site } = this.get(idOrName);
+    const name = typeof patch.name === 'string' ? patch.name : site.name;
+    const clash = this.find(name);
+    if (clash && clash.site.id !== site.id && clash.site.name.toLowerCase() === name.toLowerCase()) throw searchErrors.siteNameTaken(name);
+    const settings = { ...pick(site as unknown as Record<string, unknown>, siteSettingKeys), ...pick(patch, siteSettingKeys) };
+    await this.db.transaction(async (trx) => {
+      await trx('search_sites').where({ id: site.id }).update({ name, settings: JSON.stringify(settings), updated_at: now() });
+      if (Array.isArray(patch.locales)) await this.replaceLocales(trx, site.id, patch.locales as string[]);
+    });
+    await this.reloadSite(site.id);
+    this.emit({ kind: 'site-updated', siteId: site.id });
+    if (Array.isArray(patch.locales)) this.emit({ kind: 'locales-changed', siteId: site.id });
+    return this.get(site.id).site;
+  }
+
+  async delete(idOrName: string): Promise<Site> {
+    const { site } = this.get(idOrName);
+    await this.db.transaction(async (trx) => {
+      // Children first: SQLite enforces foreign keys only with the pragma, so do not rely on cascades.
+      await trx('search_documents').where({ site_id: site.id }).delete();
+      await trx('search_changes').where({ site_id: site.id }).delete();
+      await trx('search_fields').where({ site_id: site.id }).delete();
+      await trx('search_site_locales').where({ site_id: site.id }).delete();
+      await trx('search_sites').where({ id: site.id }).delete();
+    });
+    this.sites.delete(site.id);
+    this.emit({ kind: 'site-deleted', siteId: site.id });
+    return site;
+  }
+
+  async addLocale(idOrName: string, locale: string): Promise<Site> {
+    const { site } = this.get(idOrName);
+    if (site.locales.includes(locale)) throw searchErrors.localeTaken(site.name, locale);
+    await this.db('search_site_locales').insert({ id: randomUUID(), site_id: site.id, locale, created_at: now() });
+    await this.reloadSite(site.id);
+    this.emit({ kind: 'locales-changed', siteId: site.id });
+    return this.get(site.id).site;
+  }
+
+  async removeLocale(idOrName: string, locale: string): Promise<Site> {
+    const { site } = this.get(idOrName);
+    if (!site.locales.includes(locale)) throw searchErrors.localeNotFound(site.name, locale, site.locales);
+    if (site.locales.length === 1) throw searchErrors.lastLocale(site.name);
+    await this.db.transaction(async (trx) => {
+      await trx('search_documents').where({ site_id: site.id, locale }).delete();
+      await trx('search_changes').where({ site_id: site.id, locale }).delete();
+      await trx('search_site_locales').where({ site_id: site.id, locale }).delete();
+    });
+    await this.reloadSite(site.id);
+    this.emit({ kind: 'locales-changed', siteId: site.id });
+    return this.get(site.id).site;
+  }
+
+  field(siteIdOrName: string, fieldId: string): Field {
+    const config = this.get(siteIdOrName);
+    const field = config.fields.find((f) => f.id === fieldId) ?? config.fieldsByName.get(fieldId);
+    if (!field) throw searchErrors.fieldNotFound(config.site.name, fieldId);
+    return field;
+  }
+
+  async createField(siteIdOrName: string, input: Record<string, unknown>): Promise<Field> {
+    const { site, fieldsByName } = this.get(siteIdOrName);
+    const name = String(input.name);
+    if (fieldsByName.has(name)) throw searchErrors.fieldNameTaken(site.name, name);
+    const id = typeof input.id === 'string' && input.id ? input.id : randomUUID();
+    const settings = withDefaults<FieldSettings>(fieldSettingsProperties, pick(input, fieldKeys));
+    const stamp = now();
+    await this.db('search_fields').insert({ id, site_id: site.id, name, settings: JSON.stringify(settings), created_at: stamp, updated_at: stamp });
+    await this.reloadSite(site.id);
+    this.emit({ kind: 'fields-changed', siteId: site.id });
+    return this.field(site.id, id);
+  }
+
+  /** Create the fields a batch of documents declares in `specs` that the site does not have yet. */
+  async ensureFields(siteId: string, specs: Array<Record<string, unknown>>): Promise<number> {
+    const { fieldsByName } = this.get(siteId);
+    let created = 0;
+    for (const spec of specs) {
+      if (fieldsByName.has(String(spec.name))) continue;
+      await this.createField(siteId, spec);
+      created += 1;
+    }
+    return created;
+  }
+
+  async updateField(siteIdOrName: string, fieldId: string, patch: Record<string, unknown>): Promise<Field> {
+    const { site, fieldsByName } = this.get(siteIdOrName);
+    const field = this.field(site.id, fieldId);
+    const name = typeof patch.name === 'string' ? patch.name : field.name;
+    if (name !== field.name && fieldsByName.has(name)) throw searchErrors.fieldNameTaken(site.name, name);
+    const settings = { ...pick(field as unknown as Record<string, unknown>, fieldKeys), ...pick(patch, fieldKeys) };
+    await this.db('search_fields').where({ id: field.id }).update({ name, settings: JSON.stringify(settings), updated_at: now() });
+    await this.reloadSite(site.id);
+    this.emit({ kind: 'fields-changed', siteId: site.id });
+    return this.field(site.id, field.id);
+  }
+
+  async deleteField(siteIdOrName: string, fieldId: string): Promise<Field> {
+    const { site } = this.get(siteIdOrName);
+    const field = this.field(site.id, fieldId);
+    await this.db('search_fields').where({ id: field.id }).delete();
+    await this.reloadSite(site.id);
+    this.emit({ kind: 'fields-changed', siteId: site.id });
+    return field;
+  }
+
+  private async replaceLocales(trx: Database, siteId: string, locales: string[]): Promise<void> {
+    const current = (await trx<LocaleRow>('search_site_locales').where({ site_id: siteId })).map((r) => r.locale);
+    const removed = current.filter((l) => !locales.includes(l));
+    if (removed.length > 0) {
+      await trx('search_documents').where({ site_id: siteId }).whereIn('locale', removed).delete();
+      await trx('search_changes').where({ site_id: siteId }).whereIn('locale', removed).delete();
+      await trx('search_site_locales').where({ site_id: siteId }).whereIn('locale', removed).delete();
+    }
+    for (const locale of locales.filter((l) => !current.includes(l))) {
+      await trx('search_site_locales').insert({ id: randomUUID(), site_id: siteId, locale, created_at: now() });
+    }
+  }
+
+  private async reloadSite(siteId: string): Promise<void> {
+    const row = await this.db<SiteRow>('search_sites').where({ id: siteId }).first();
+    if (!row) {
+      this.sites.delete(siteId);
+      return;
+    }
+    const locales = (await this.db<LocaleRow>('search_site_locales').where({ site_id: siteId }).orderBy('created_at').orderBy('locale')).map((l) => l.locale);
+    const fields = (await this.db<FieldRow>('search_fields').where({ site_id: siteId }).orderBy('created_at').orderBy('name')).map((f) => this.fieldFromRow(f));
+    this.sites.set(siteId, this.config(this.siteFromRow(row, locales), fields));
+  }
+
+  private config(site: Site, fields: Field[]): SiteConfig {
+    return { site, fields, fieldsByName: new Map(fields.map((f) => [f.name, f])) };
+  }
+
+  private siteFromRow(row: SiteRow, locales: string[]): Site {
+    const settings = withDefaults<SiteSettings>(siteSettingsProperties, JSON.parse(row.settings) as Record<string, unknown>);
+    return { id: row.id, name: row.name, ...settings, locales, createdAt: toIso(row.created_at), updatedAt: toIso(row.updated_at) };
+  }
+
+  private fieldFromRow(row: FieldRow): Field {
+    const settings = withDefaults<FieldSettings>(fieldSettingsProperties, JSON.parse(row.settings) as Record<string, unknown>);
+    return { id: row.id, siteId: row.site_id, name: row.name, ...settings, createdAt: toIso(row.created_at), updatedAt: toIso(row.updated_at) };
+  }
+
+  private emit(change: SiteChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+}

@@ -1,0 +1,73 @@
+import type { FieldType } from '../schemas/field.js';
+
+export type Operator = 'AND' | 'OR';
+
+export interface SiteSettings {
+  description: string;
+  rowsPerPage: number;
+  facet: boolean;
+  itemsPerFacet: number;
+  facetType: Operator;
+  facetItemType: Operator;
+  facetSort: 'COUNT' | 'ALPHABETICAL';
+  hl: boolean;
+  hlPre: string;
+  hlPost: string;
+  mlt: boolean;
+  spellCheck: boolean;
+  spellCheckFixes: boolean;
+  spotlightWithResults: boolean;
+  exactMatch: boolean;
+  wildcardNoResults: boolean;
+  wildcardAlways: boolean;
+  defaultTitleField: string | null;
+  defaultTextField: string | null;
+  defaultDescriptionField: string | null;
+  defaultDateField: string | null;
+  defaultImageField: string | null;
+  defaultURLField: string | null;
+}
+
+export interface FieldSettings {
+  description: string;
+  type: FieldType;
+  multiValued: boolean;
+  enabled: boolean;
+  required: boolean;
+  defaultValue: string | null;
+  facet: boolean;
+  facetName: string | null;
+  facetLabels: Record<string, string>;
+  facetPosition: number | null;
+  secondaryFacet: boolean;
+  facetType: Operator | 'DEFAULT';
+  facetItemType: Operator | 'DEFAULT';
+  facetSort: 'DEFAULT' | 'COUNT' | 'ALPHABETICAL';
+  showAllFacetItems: boolean;
+  hl: boolean;
+  mlt: boolean;
+  boost: number;
+}
+
+export interface Field extends FieldSettings {
+  id: string;
+  siteId: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Site extends SiteSettings {
+  id: string;
+  name: string;
+  locales: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A site with its fields, as the search path reads it (from memory). */
+export interface SiteConfig {
+  site: Site;
+  fields: Field[];
+  fieldsByName: Map<string, Field>;
+}
