@@ -1,3 +1,4 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../storage/database.js';
 import type { Logger } from '../logger.js';
 import { generatePassword, hashPassword, verifyPassword } from './password.js';
@@ -11,6 +12,19 @@ export interface Account {
 interface AccountRow extends Account {
   password_hash: string;
 }
+
+/** A console session: the cookie value (shown once, stored hashed) and its CSRF token. */
+export interface Session {
+  token: string;
+  csrfToken: string;
+  username: string;
+  expiresAt: string;
+}
+
+export const SESSION_COOKIE = 'vela_session';
+const SESSION_TTL_MS = 8 * 60 * 60 * 1000;
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /**
  * The runtime's administrator accounts, shared by every service's console and admin API
@@ -60,6 +74,32 @@ export class Accounts {
     return credentials ? this.authenticate(credentials.username, credentials.password) : null;
   }
 
+  /** Open a console session for a signed-in account (cookie value and CSRF token). */
+  async createSession(account: Account): Promise<Session> {
+    const token = randomBytes(32).toString('base64url');
+    const csrfToken = randomBytes(24).toString('base64url');
+    const created = new Date();
+    const expiresAt = new Date(created.getTime() + SESSION_TTL_MS).toISOString();
+    await this.db('runtime_sessions').where('expires_at', '<', created.toISOString()).delete();
+    await this.db('runtime_sessions').insert({ id_hash: sha256(token), username: account.username, csrf_token: csrfToken, created_at: created.toISOString(), expires_at: expiresAt });
+    return { token, csrfToken, username: account.username, expiresAt };
+  }
+
+  /** The session a cookie value names, while it has not expired. */
+  async findSession(token: string | undefined): Promise<(Session & { account: Account }) | null> {
+    if (!token) return null;
+    const row = (await this.db('runtime_sessions').where({ id_hash: sha256(token) }).first()) as { username: string; csrf_token: string; expires_at: unknown } | undefined;
+    if (!row) return null;
+    const expiresAt = row.expires_at instanceof Date ? row.expires_at.toISOString() : String(row.expires_at);
+    if (Date.parse(expiresAt) < Date.now()) return null;
+    const account = await this.find(row.username);
+    return account ? { token, csrfToken: row.csrf_token, username: row.username, expiresAt, account } : null;
+  }
+
+  async deleteSession(token: string): Promise<void> {
+    await this.db('runtime_sessions').where({ id_hash: sha256(token) }).delete();
+  }
+
   async find(username: string): Promise<Account | null> {
     const row = await this.db<AccountRow>('runtime_users').select('id', 'username', 'role').where({ username }).first();
     return row ?? null;
@@ -75,3 +115,20 @@ export function parseBasic(header: string | undefined): { username: string; pass
 }
 
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+/** Compare two secrets without leaking where they differ through timing. */
+export function sameSecret(a: string, b: string): boolean {
+  const left = Buffer.from(sha256(a));
+  const right = Buffer.from(sha256(b));
+  return timingSafeEqual(left, right);
+}
+
+/** The value of one cookie from a Cookie header. */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}

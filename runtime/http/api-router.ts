@@ -6,8 +6,9 @@ type Route = (path: string, spec: RouteSpec, ...handlers: RequestHandler[]) => A
 
 /**
  * A plugin's router: each route states its schemas once, and they both validate the request and
- * describe it in the service's OpenAPI document. `raw` is the plain express router for what is
- * not an API (static pages, console).
+ * describe it in the service's OpenAPI document. Routes with a body method parse JSON and form
+ * bodies up to the service's limit (or the route's `bodyLimit`). `raw` is the plain express router
+ * for what is not an API (static pages, console); it parses no bodies.
  */
 export interface ApiRouter {
   get: Route;
@@ -21,12 +22,23 @@ export interface ApiRouter {
   readonly raw: Router;
 }
 
-export function createApiRouter(openapi: OpenApiRegistry, plugin: string): ApiRouter {
+const WITH_BODY = new Set<HttpMethod>(['post', 'put', 'patch', 'delete']);
+
+function bodyParsers(limit: string): RequestHandler[] {
+  return [
+    express.json({ limit, type: ['application/json', 'application/*+json'] }),
+    express.urlencoded({ limit, extended: false }),
+  ];
+}
+
+export function createApiRouter(openapi: OpenApiRegistry, plugin: string, defaultBodyLimit: string): ApiRouter {
   const raw = express.Router();
+  const defaultParsers = bodyParsers(defaultBodyLimit);
   const route = (method: HttpMethod): Route => (path, spec, ...handlers) => {
     openapi.addRoute(method, path, spec, plugin);
-    const validation = spec.params || spec.query || spec.body ? [validateRequest(spec)] : [];
-    raw[method](path, ...validation, ...handlers);
+    const parsers = WITH_BODY.has(method) ? (spec.bodyLimit ? bodyParsers(spec.bodyLimit) : defaultParsers) : [];
+    const validation = spec.validate !== false && (spec.params || spec.query || spec.body) ? [validateRequest(spec)] : [];
+    raw[method](path, ...parsers, ...validation, ...handlers);
     return api;
   };
   const api: ApiRouter = {

@@ -18,11 +18,15 @@ export interface RouteSpec {
   params?: JsonSchema;
   query?: JsonSchema;
   body?: JsonSchema;
+  /** Largest body this route takes, e.g. "200mb" (default: the service's bodyLimit). */
+  bodyLimit?: string;
   /** Content types accepted for the body (default application/json). */
   bodyContentTypes?: string[];
   responses?: Partial<Record<number | 'default', ResponseSpec>>;
   /** Security requirement names (see `addSecurityScheme`); [] for a public route. */
   security?: string[];
+  /** false: the schemas only describe the route; the handler reads and checks the request itself. */
+  validate?: boolean;
   /** Leave this route out of /v3/api-docs (console pages, static files). */
   hidden?: boolean;
 }

@@ -58,6 +58,10 @@ export class ServiceServer {
     this.interceptors.push({ name, fn });
   }
 
+  get bodyLimit(): string {
+    return this.config.bodyLimit;
+  }
+
   get pluginNames(): readonly string[] {
     return this.plugins;
   }
@@ -155,8 +159,8 @@ export class ServiceServer {
     app.disable('x-powered-by');
     app.set('trust proxy', this.config.trustProxy);
     if (this.config.cors.origins.length > 0) app.use(cors(this.config.cors));
-    app.use(express.json({ limit: this.config.bodyLimit, type: ['application/json', 'application/*+json'] }));
-    app.use(express.urlencoded({ limit: this.config.bodyLimit, extended: false }));
+    // Bodies are parsed per route (ApiRouter), with the route's own limit: an import route can take
+    // megabytes while the rest keep the service's limit, and a streaming route parses nothing.
     app.get('/health', (_req, res, next) => this.health().then(({ status, body }) => res.status(status).json(body), next));
     app.get('/v3/api-docs', (_req, res) => res.json(this.openapi.document()));
     app.use(this.pluginRouter);

@@ -66,7 +66,7 @@ export function createPluginContext(descriptor: PluginDescriptor, deps: ContextD
       registerSingleton(deps.root, service, factory, options?.dispose);
     },
     routes: (mount) => {
-      const router = createApiRouter(deps.server.openapi, name);
+      const router = createApiRouter(deps.server.openapi, name, deps.server.bodyLimit);
       mount(router);
       deps.server.mount(router.raw);
     },

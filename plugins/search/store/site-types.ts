@@ -17,9 +17,6 @@ export interface SiteSettings {
   spellCheck: boolean;
   spellCheckFixes: boolean;
   spotlightWithResults: boolean;
-  exactMatch: boolean;
-  wildcardNoResults: boolean;
-  wildcardAlways: boolean;
   defaultTitleField: string | null;
   defaultTextField: string | null;
   defaultDescriptionField: string | null;

@@ -1,0 +1,115 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Database } from '../../../runtime/index.js';
+import { searchErrors } from '../errors.js';
+import { now, toIso } from '../store/timestamps.js';
+
+export interface ApiToken {
+  id: string;
+  title: string;
+  description: string;
+  /** The first characters of the token, to tell tokens apart in a list. */
+  tokenHint: string;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  lastUsedAt: string | null;
+}
+
+interface TokenRow {
+  id: string;
+  title: string;
+  description: string | null;
+  token_hash: string;
+  token_hint: string;
+  created_by: string;
+  created_at: unknown;
+  updated_at: unknown;
+  last_used_at: unknown;
+}
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/**
+ * API tokens for the Key header. The value is 192 bits from the CSPRNG, shown once when created;
+ * only its SHA-256 is stored, and the hashes are held in memory so a request is checked without a
+ * database round trip.
+ */
+export class ApiTokens {
+  private readonly byHash = new Map<string, { id: string; createdBy: string }>();
+  private readonly lastTouched = new Map<string, number>();
+
+  constructor(private readonly db: Database) {}
+
+  async load(): Promise<void> {
+    this.byHash.clear();
+    for (const row of (await this.db<TokenRow>('search_api_tokens').select('id', 'token_hash', 'created_by'))) {
+      this.byHash.set(row.token_hash, { id: row.id, createdBy: row.created_by });
+    }
+  }
+
+  async list(): Promise<ApiToken[]> {
+    return (await this.db<TokenRow>('search_api_tokens').select().orderBy('created_at')).map(toToken);
+  }
+
+  async get(id: string): Promise<ApiToken> {
+    const row = await this.db<TokenRow>('search_api_tokens').where({ id }).first();
+    if (!row) throw searchErrors.tokenNotFound(id);
+    return toToken(row);
+  }
+
+  /** Create a token; the returned `token` is the only time its value is shown. */
+  async create(title: string, description: string, createdBy: string): Promise<ApiToken & { token: string }> {
+    const token = randomBytes(24).toString('base64url');
+    const id = randomUUID();
+    const stamp = now();
+    const hash = sha256(token);
+    await this.db('search_api_tokens').insert({ id, title, description, token_hash: hash, token_hint: token.slice(0, 6), created_by: createdBy, created_at: stamp, updated_at: stamp });
+    this.byHash.set(hash, { id, createdBy });
+    return { ...(await this.get(id)), token };
+  }
+
+  async update(id: string, patch: { title?: string; description?: string }): Promise<ApiToken> {
+    await this.get(id);
+    const changes: Record<string, unknown> = { updated_at: now() };
+    if (patch.title !== undefined) changes.title = patch.title;
+    if (patch.description !== undefined) changes.description = patch.description;
+    await this.db('search_api_tokens').where({ id }).update(changes);
+    return this.get(id);
+  }
+
+  async delete(id: string): Promise<ApiToken> {
+    const token = await this.get(id);
+    const row = await this.db<TokenRow>('search_api_tokens').where({ id }).first();
+    await this.db('search_api_tokens').where({ id }).delete();
+    if (row) this.byHash.delete(row.token_hash);
+    return token;
+  }
+
+  /** The token a Key header value names, if any. A map lookup by hash: no timing signal on the value. */
+  verify(key: string): { id: string; createdBy: string } | null {
+    const found = this.byHash.get(sha256(key)) ?? null;
+    if (found) this.touch(found.id);
+    return found;
+  }
+
+  /** Record use at most once a minute per token, off the request path. */
+  private touch(id: string): void {
+    const last = this.lastTouched.get(id) ?? 0;
+    if (Date.now() - last < 60_000) return;
+    this.lastTouched.set(id, Date.now());
+    void this.db('search_api_tokens').where({ id }).update({ last_used_at: now() }).catch(() => undefined);
+  }
+}
+
+function toToken(row: TokenRow): ApiToken {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description ?? '',
+    tokenHint: row.token_hint,
+    createdBy: row.created_by,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+    lastUsedAt: row.last_used_at ? toIso(row.last_used_at) : null,
+  };
+}

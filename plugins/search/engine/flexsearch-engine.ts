@@ -1,0 +1,277 @@
+import { collectBits } from './bitset.js';
+import { FacetColumn } from './facet-column.js';
+import { facetValues } from './facet-values.js';
+import { passes, planFilters, type ColumnLookup, type FilterPlan } from './filter-plan.js';
+import { groupHits } from './grouping.js';
+import { hitOrder } from './hit-order.js';
+import { NumberColumn } from './number-column.js';
+import { OrdinalMap } from './ordinals.js';
+import type {
+  EngineGroup,
+  EngineHit,
+  EngineQuery,
+  EngineResult,
+  EngineSchema,
+  IndexableDocument,
+  SearchEngine,
+  SearchEngineFactory,
+} from './search-engine.js';
+import { readEngineSnapshot, writeEngineSnapshot, type EngineState } from './engine-snapshot.js';
+import { StringColumn } from './string-column.js';
+import { analyze, tokenize } from './text-analyzer.js';
+import { TextIndex, type QueryTermPostings } from './text-index.js';
+import { TextMatcher } from './text-matcher.js';
+import { selectTop } from './top-k.js';
+
+export interface FlexsearchEngineOptions {
+  /**
+   * Match the last query term as a prefix too when it has at least 3 characters ("sear" finds "search"),
+   * for search as you type. Every other term matches exactly. Default: false.
+   */
+  prefixLastTerm?: boolean;
+  /** Relevance slots per term (flexsearch `resolution`); a term near the start of a text gets slot 0. Default: 9. */
+  resolution?: number;
+}
+
+const MIN_PREFIX_LENGTH = 3;
+const DEFAULT_RESOLUTION = 9;
+
+/**
+ * The default SearchEngine: full text in a flexsearch Index (see TextIndex), everything else in typed
+ * columns keyed by a dense document ordinal. A query is one pass over the text candidates that applies the
+ * filters, counts every facet request and keeps the hits; the page is then picked with a bounded heap.
+ */
+export class FlexsearchEngine implements SearchEngine {
+  readonly schema: EngineSchema;
+  private readonly prefixLastTerm: boolean;
+  private readonly ordinals: OrdinalMap;
+  private readonly text: TextIndex;
+  private readonly facetColumns: Map<string, FacetColumn>;
+  private readonly numberColumns: Map<string, NumberColumn>;
+  private readonly stringColumns: Map<string, StringColumn>;
+  private readonly columns: ColumnLookup;
+  private readonly matcher = new TextMatcher();
+  /** Query scratch: candidate ordinals and ranks, compacted in place to the hits. */
+  private hitOrdinals = new Uint32Array(0);
+  private hitRanks = new Uint32Array(0);
+
+  constructor(schema: EngineSchema, options: FlexsearchEngineOptions = {}, state?: EngineState) {
+    this.schema = checkSchema(schema);
+    this.prefixLastTerm = options.prefixLastTerm ?? false;
+    this.ordinals = state?.ordinals ?? new OrdinalMap();
+    this.text = state?.text ?? new TextIndex(options.resolution ?? DEFAULT_RESOLUTION);
+    const capacity = this.ordinals.capacity;
+    this.facetColumns = state?.facets ?? new Map(schema.facetFields.map((field) => [field, new FacetColumn(capacity)]));
+    this.numberColumns = state?.numbers ?? new Map(schema.numberFields.map((field) => [field, new NumberColumn(capacity)]));
+    this.stringColumns = state?.strings ?? new Map(schema.stringFields.map((field) => [field, new StringColumn(capacity)]));
+    this.columns = {
+      facet: (field) => this.facetColumns.get(field),
+      number: (field) => this.numberColumns.get(field),
+      string: (field) => this.stringColumns.get(field),
+    };
+  }
+
+  get size(): number {
+    return this.ordinals.size;
+  }
+
+  has(id: string): boolean {
+    return this.ordinals.ordinalOf(id) !== undefined;
+  }
+
+  upsert(documents: IndexableDocument[]): void {
+    for (const document of documents) {
+      checkDocument(document);
+      let ordinal = this.ordinals.ordinalOf(document.id);
+      if (ordinal === undefined) {
+        ordinal = this.ordinals.allocate(document.id);
+        this.growColumns();
+      } else {
+        this.text.remove(ordinal);
+      }
+      this.text.add(ordinal, analyze(document.text, this.text.resolution));
+      for (const [field, column] of this.facetColumns) column.set(ordinal, document.facets?.[field] ?? []);
+      for (const [field, column] of this.numberColumns) column.set(ordinal, document.numbers?.[field]);
+      for (const [field, column] of this.stringColumns) column.set(ordinal, document.strings?.[field]);
+    }
+  }
+
+  remove(ids: string[]): void {
+    for (const id of ids) {
+      const ordinal = this.ordinals.ordinalOf(id);
+      if (ordinal === undefined) continue;
+      this.text.remove(ordinal);
+      for (const column of this.facetColumns.values()) column.clear(ordinal);
+      for (const column of this.numberColumns.values()) column.clear(ordinal);
+      for (const column of this.stringColumns.values()) column.clear(ordinal);
+      this.ordinals.release(ordinal);
+    }
+  }
+
+  query(query: EngineQuery): EngineResult {
+    checkPaging(query);
+    const plan = planFilters(query.filter, query.facets, this.columns);
+    const facetColumns = query.facets.map((request) => this.facetColumn(request.field, 'facet counts'));
+    const groupColumn = query.group === undefined ? null : this.facetColumn(query.group, 'group');
+    const counts = facetColumns.map((column) => new Uint32Array(column.dictionary.size));
+
+    const candidates = this.findCandidates(query.text, plan);
+    const total = this.filterAndCount(candidates, plan, facetColumns, counts);
+
+    const ordinals = this.hitOrdinals;
+    const order = hitOrder(query.sort, ordinals, this.hitRanks, this.columns);
+    const top = selectTop(total, query.offset + query.limit, order);
+    const result: EngineResult = { total, hits: this.toHits(top.subarray(Math.min(query.offset, top.length))), facets: {} };
+    query.facets.forEach((request, r) => {
+      result.facets[request.field] = facetValues(request, facetColumns[r]!, counts[r]!);
+    });
+    if (groupColumn) {
+      result.groups = groupHits(groupColumn, ordinals, total, order, query.offset, query.limit).map(
+        (group): EngineGroup => ({ value: groupColumn.dictionary.values[group.code]!, total: group.total, hits: this.toHits(group.page) }),
+      );
+    }
+    return result;
+  }
+
+  vocabulary(): Iterable<[string, number]> {
+    return this.text.vocabulary();
+  }
+
+  async exportSnapshot(): Promise<Buffer> {
+    return writeEngineSnapshot(this.schema, this.state());
+  }
+
+  private state(): EngineState {
+    return { ordinals: this.ordinals, text: this.text, facets: this.facetColumns, numbers: this.numberColumns, strings: this.stringColumns };
+  }
+
+  /**
+   * Fills the scratch arrays with the documents the text matches and returns how many. Without text every
+   * live document is a candidate, narrowed first by the postings of filters that every consumer applies.
+   */
+  private findCandidates(text: string | null, plan: FilterPlan): number {
+    const capacity = this.ordinals.capacity;
+    if (this.hitOrdinals.length < capacity) {
+      this.hitOrdinals = new Uint32Array(capacity);
+      this.hitRanks = new Uint32Array(capacity);
+    }
+    const { terms, lastTypedLast } = queryTerms(text);
+    if (terms.length === 0) {
+      const found = collectBits(this.requiredBits(plan), this.hitOrdinals);
+      this.hitRanks.fill(0, 0, found);
+      return found;
+    }
+    const postings: QueryTermPostings[] = [];
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i]!;
+      const prefix = this.prefixLastTerm && lastTypedLast && i === terms.length - 1 && term.length >= MIN_PREFIX_LENGTH;
+      const found = this.text.lookup(term, prefix);
+      if (found === null) return 0;
+      postings.push(found);
+    }
+    return this.matcher.match(postings, capacity, this.hitOrdinals, this.hitRanks);
+  }
+
+  private requiredBits(plan: FilterPlan): Uint32Array {
+    let bits = this.ordinals.live;
+    plan.filters.forEach((filter, bit) => {
+      if ((plan.required & (1 << bit)) === 0) return;
+      const passing = filter.bitset(bits, this.ordinals.end);
+      if (passing !== null) bits = passing;
+    });
+    return bits;
+  }
+
+  /**
+   * One pass over the candidates: which filters each fails (one bit each), whether it is a hit (then it is
+   * moved down to the hit prefix of the scratch arrays) and which facet requests count it.
+   */
+  private filterAndCount(candidates: number, plan: FilterPlan, columns: FacetColumn[], counts: Uint32Array[]): number {
+    const ordinals = this.hitOrdinals;
+    const ranks = this.hitRanks;
+    const filters = plan.filters;
+    const masks = plan.facets;
+    let hits = 0;
+    for (let i = 0; i < candidates; i++) {
+      const ordinal = ordinals[i]!;
+      let failed = 0;
+      for (let f = 0; f < filters.length; f++) if (!filters[f]!.test(ordinal)) failed |= 1 << f;
+      if (passes(plan.main, failed)) {
+        ordinals[hits] = ordinal;
+        ranks[hits] = ranks[i]!;
+        hits++;
+      }
+      for (let r = 0; r < columns.length; r++) if (passes(masks[r]!, failed)) columns[r]!.countInto(ordinal, counts[r]!);
+    }
+    return hits;
+  }
+
+  private toHits(page: Uint32Array): EngineHit[] {
+    const hits: EngineHit[] = [];
+    for (const i of page) hits.push({ id: this.ordinals.idAt(this.hitOrdinals[i]!), rank: this.hitRanks[i]! });
+    return hits;
+  }
+
+  private facetColumn(field: string, use: string): FacetColumn {
+    const column = this.facetColumns.get(field);
+    if (!column) throw new Error(`${use} on "${field}": the engine schema has no such facet field`);
+    return column;
+  }
+
+  private growColumns(): void {
+    const capacity = this.ordinals.capacity;
+    for (const column of this.facetColumns.values()) column.grow(capacity);
+    for (const column of this.numberColumns.values()) column.grow(capacity);
+    for (const column of this.stringColumns.values()) column.grow(capacity);
+  }
+}
+
+export function createFlexsearchEngineFactory(options: FlexsearchEngineOptions = {}): SearchEngineFactory {
+  return {
+    create: (schema) => new FlexsearchEngine(schema, options),
+    restore: async (snapshot) => {
+      const { schema, state } = readEngineSnapshot(snapshot);
+      return new FlexsearchEngine(schema, options, state);
+    },
+  };
+}
+
+export const flexsearchEngineFactory: SearchEngineFactory = createFlexsearchEngineFactory();
+
+interface QueryTerms {
+  /** Distinct terms in query order; none for null, '' and '*' (every document). */
+  terms: string[];
+  /** Whether the last term is the one typed last (and only there), so it may be matched as a prefix. */
+  lastTypedLast: boolean;
+}
+
+function queryTerms(text: string | null): QueryTerms {
+  const trimmed = text?.trim() ?? '';
+  if (trimmed === '' || trimmed === '*') return { terms: [], lastTypedLast: false };
+  const tokens = tokenize(trimmed);
+  const terms = [...new Set(tokens)];
+  return { terms, lastTypedLast: tokens.indexOf(terms[terms.length - 1]!) === tokens.length - 1 };
+}
+
+function checkSchema(schema: EngineSchema): EngineSchema {
+  for (const key of ['facetFields', 'numberFields', 'stringFields'] as const) {
+    const fields = schema?.[key];
+    if (!Array.isArray(fields) || fields.some((field) => typeof field !== 'string' || field === '')) {
+      throw new Error(`engine schema: ${key} must be an array of field names`);
+    }
+    if (new Set(fields).size !== fields.length) throw new Error(`engine schema: ${key} lists a field twice`);
+  }
+  return { facetFields: [...schema.facetFields], numberFields: [...schema.numberFields], stringFields: [...schema.stringFields] };
+}
+
+function checkDocument(document: IndexableDocument): void {
+  if (typeof document?.id !== 'string' || document.id === '') throw new Error('document id must be a non-empty string');
+  if (typeof document.text !== 'string') throw new Error(`document "${document.id}": text must be a string`);
+}
+
+function checkPaging(query: EngineQuery): void {
+  for (const key of ['offset', 'limit'] as const) {
+    if (!Number.isInteger(query[key]) || query[key] < 0) throw new Error(`query ${key} must be an integer ≥ 0, got ${String(query[key])}`);
+  }
+}
+

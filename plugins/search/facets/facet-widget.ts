@@ -1,0 +1,71 @@
+import { addFq, fqField, FQ, removeFq, removeFqByFields, toLink, type LinkBase } from '../links/query-string.js';
+import type { FacetGroup, FacetItem } from '../search/search-response.js';
+import type { Field } from '../store/site-types.js';
+import type { FilterPlan } from './filter-plan.js';
+
+export function facetLabel(field: Field, locale: string): string {
+  return field.facetLabels[locale] ?? (field.facetName || field.name);
+}
+
+const unquote = (value: string) => (value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value);
+
+/**
+ * widget.facet and widget.secondaryFacet. A facet already filtered with AND between its values is
+ * hidden (there is nothing left to choose); with OR its values stay, each a toggle. Links follow the
+ * original: choosing a value of an AND facet replaces that facet's value, of an OR facet adds to it.
+ */
+export function buildFacetGroups(plan: FilterPlan, counts: Record<string, Array<[string, number]>>, base: LinkBase, locale: string): { facet: FacetGroup[]; secondaryFacet: FacetGroup[] } {
+  const facet: FacetGroup[] = [];
+  const secondaryFacet: FacetGroup[] = [];
+  for (const { field, ops } of plan.facets) {
+    const selected = plan.selectedByField.get(field.name) ?? [];
+    if (selected.length > 0 && ops.itemType === 'AND') continue;
+    const selectedValues = new Set(selected.map((fq) => unquote(fq.slice(fq.indexOf(':') + 1))));
+    const items: FacetItem[] = [];
+    for (const [value, count] of counts[field.name] ?? []) {
+      const isSelected = selectedValues.has(value);
+      if (count === 0 && !field.showAllFacetItems && !(isSelected && ops.itemType === 'OR')) continue;
+      const fq = `${field.name}:${value}`;
+      const raw = selected.find((s) => unquote(s.slice(s.indexOf(':') + 1)) === value) ?? fq;
+      const link = isSelected
+        ? removeFq(base, raw)
+        : ops.itemType === 'AND' ? addFq(removeFqByFields(base, [field.name]), fq) : addFq(base, fq);
+      items.push({ count, link: toLink(link), label: value, filterQuery: fq, selected: isSelected });
+    }
+    if (items.length === 0) continue;
+    const group: FacetGroup = {
+      facets: items,
+      label: { lang: locale, text: facetLabel(field, locale) },
+      name: field.name,
+      description: field.description || null,
+      type: field.type,
+      multiValued: field.multiValued,
+      cleanUpLink: toLink(removeFqByFields(base, [field.name])),
+      selectedFilterQueries: selected,
+      facetType: ops.facetType,
+      facetItemType: ops.itemType,
+    };
+    (field.secondaryFacet ? secondaryFacet : facet).push(group);
+  }
+  return { facet, secondaryFacet };
+}
+
+/** widget.facetToRemove: one item per active facet filter, each linking to the search without it. */
+export function buildFacetToRemove(plan: FilterPlan, base: LinkBase): FacetGroup {
+  const facets: FacetItem[] = [];
+  for (const [name, value] of base.params) {
+    if (name !== FQ) continue;
+    const field = fqField(value);
+    if (field === null || !plan.filteredFacetFields.has(field)) continue;
+    facets.push({ count: 0, link: toLink(removeFq(base, value)), label: value.slice(field.length + 1).replace(/"/g, ''), filterQuery: value, selected: true });
+  }
+  return { facets, label: { lang: 'en', text: 'Facets To Remove' }, name: null, description: null, type: null, multiValued: false, cleanUpLink: null, selectedFilterQueries: null };
+}
+
+export function selectedFilterQueries(plan: FilterPlan, base: LinkBase): string[] {
+  return base.params.filter(([n, v]) => n === FQ && plan.filteredFacetFields.has(fqField(v) ?? '')).map(([, v]) => v);
+}
+
+export function cleanUpFacetsLink(plan: FilterPlan, base: LinkBase): string {
+  return toLink(removeFqByFields(base, plan.filteredFacetFields));
+}

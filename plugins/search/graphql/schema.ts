@@ -1,0 +1,117 @@
+import {
+  GraphQLBoolean, GraphQLEnumType, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType,
+  GraphQLScalarType, GraphQLSchema, GraphQLString, type GraphQLFieldConfigMap,
+} from 'graphql';
+import { FQ, type Param } from '../links/query-string.js';
+import { parseSearchParams } from '../search/search-params.js';
+import type { SearchService } from '../search/search-service.js';
+import type { SiteStore } from '../store/site-store.js';
+import { siteEnumValues } from './site-name-enum.js';
+
+const JSONScalar = new GraphQLScalarType({ name: 'JSON', description: 'Any JSON value', serialize: (v) => v, parseValue: (v) => v });
+
+const str = { type: GraphQLString };
+const int = { type: GraphQLInt };
+const list = <T extends import('graphql').GraphQLOutputType>(t: T) => ({ type: new GraphQLList(t) });
+
+const Pagination = new GraphQLObjectType({ name: 'SearchPagination', fields: { type: str, text: str, href: str, page: int } });
+const QueryInfo = new GraphQLObjectType({ name: 'SearchQuery', fields: { queryString: str, sort: str, locale: str } });
+const DefaultFields = new GraphQLObjectType({ name: 'SearchDefaultFields', fields: { title: str, date: str, description: str, text: str, image: str, url: str } });
+const QueryContext = new GraphQLObjectType({
+  name: 'SearchQueryContext',
+  fields: {
+    count: int, index: str, limit: int, offset: int, page: int, pageCount: int, pageEnd: int, pageStart: int, responseTime: int,
+    query: { type: QueryInfo }, defaultFields: { type: DefaultFields }, facetType: str, facetItemType: str,
+  },
+});
+const MetadataValue = new GraphQLObjectType({ name: 'SearchMetadataValue', fields: { label: str, link: str } });
+const Metadata = new GraphQLObjectType({ name: 'SearchDocumentMetadata', fields: { name: str, values: list(MetadataValue) } });
+const Document = new GraphQLObjectType({
+  name: 'SearchDocument',
+  fields: { source: str, elevate: { type: GraphQLBoolean }, fields: { type: JSONScalar, description: 'stored fields (only those of fl when given)' }, metadata: list(Metadata) },
+});
+const Results = new GraphQLObjectType({ name: 'SearchResults', fields: { document: list(Document) } });
+const FacetItem = new GraphQLObjectType({ name: 'SearchFacetItem', fields: { count: int, link: str, label: str, filterQuery: str, selected: { type: GraphQLBoolean } } });
+const FacetLabel = new GraphQLObjectType({ name: 'SearchFacetLabel', fields: { lang: str, text: str } });
+const Facet = new GraphQLObjectType({
+  name: 'SearchFacet',
+  fields: {
+    facets: list(FacetItem), label: { type: FacetLabel }, name: str, description: str, type: str, multiValued: { type: GraphQLBoolean },
+    cleanUpLink: str, selectedFilterQueries: list(GraphQLString), facetType: str, facetItemType: str,
+  },
+});
+const Locale = new GraphQLObjectType({ name: 'SearchLocale', fields: { locale: str, link: str } });
+const Widget = new GraphQLObjectType({
+  name: 'SearchWidget',
+  fields: {
+    cleanUpFacets: str, selectedFilterQueries: list(GraphQLString), facet: list(Facet), secondaryFacet: list(Facet),
+    facetToRemove: { type: Facet }, locales: list(Locale),
+  },
+});
+const Group = new GraphQLObjectType({
+  name: 'SearchGroup',
+  fields: { name: str, count: int, page: int, pageCount: int, pageEnd: int, pageStart: int, limit: int, results: { type: Results }, pagination: list(Pagination) },
+});
+const Result = new GraphQLObjectType({
+  name: 'SiteSearchResult',
+  fields: { pagination: list(Pagination), queryContext: { type: QueryContext }, results: { type: Results }, widget: { type: Widget }, groups: list(Group) },
+});
+const SearchParamsInput = new GraphQLInputObjectType({
+  name: 'SearchParamsInput',
+  fields: {
+    q: str, rows: int, p: int, sort: str, group: str,
+    fq: { type: new GraphQLList(GraphQLString) }, fqAnd: { type: new GraphQLList(GraphQLString) }, fqOr: { type: new GraphQLList(GraphQLString) },
+    fqOp: str, fqiOp: str, locale: str, fl: { type: new GraphQLList(GraphQLString) },
+  },
+});
+
+interface SearchArgs {
+  siteName: string;
+  locale?: string | null;
+  searchParams?: {
+    q?: string | null; rows?: number | null; p?: number | null; sort?: string | null; group?: string | null;
+    fq?: string[] | null; fqAnd?: string[] | null; fqOr?: string[] | null; fqOp?: string | null; fqiOp?: string | null; locale?: string | null; fl?: string[] | null;
+  } | null;
+}
+
+/** The GraphQL arguments as the query string of the equivalent REST search (so links are REST links). */
+function toQueryString(args: SearchArgs): string {
+  const sp = args.searchParams ?? {};
+  const params: Param[] = [['q', sp.q ?? '*']];
+  const locale = sp.locale ?? args.locale;
+  if (locale) params.push(['_setlocale', locale]);
+  params.push(['p', String(sp.p ?? 1)]);
+  if (sp.rows != null) params.push(['rows', String(sp.rows)]);
+  if (sp.sort) params.push(['sort', sp.sort]);
+  if (sp.group) params.push(['group', sp.group]);
+  if (sp.fqOp) params.push(['fq.op', sp.fqOp]);
+  if (sp.fqiOp) params.push(['fqi.op', sp.fqiOp]);
+  for (const fq of sp.fq ?? []) params.push([FQ, fq]);
+  for (const fq of sp.fqAnd ?? []) params.push(['fq.and[]', fq]);
+  for (const fq of sp.fqOr ?? []) params.push(['fq.or[]', fq]);
+  if (sp.fl && sp.fl.length > 0) params.push(['fl', sp.fl.join(',')]);
+  return params.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join('&');
+}
+
+/** The schema for the sites that exist now (the siteName enum lists them). */
+export function buildSchema(sites: SiteStore, search: SearchService): GraphQLSchema {
+  const enumValues = siteEnumValues(sites.list().map((s) => s.name));
+  const SiteName = new GraphQLEnumType({
+    name: 'SiteName',
+    description: 'A site, written as an unquoted identifier (the site name in upper case, other characters as _)',
+    values: { UNKNOWN: { value: '' }, ...Object.fromEntries([...enumValues].map(([name, value]) => [value, { value: name, description: name }])) },
+  });
+  const fields: GraphQLFieldConfigMap<unknown, unknown> = {
+    siteNames: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(GraphQLString))), resolve: () => sites.list().map((s) => s.name) },
+    siteSearch: {
+      type: Result,
+      args: { siteName: { type: new GraphQLNonNull(SiteName) }, searchParams: { type: SearchParamsInput }, locale: { type: GraphQLString } },
+      resolve: async (_root, args) => {
+        const a = args as SearchArgs;
+        const path = `/api/sn/${encodeURIComponent(a.siteName)}/search`;
+        return search.search(a.siteName, parseSearchParams(path, toQueryString(a)));
+      },
+    },
+  };
+  return new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields }) });
+}

@@ -1,0 +1,142 @@
+import type { SiteConfig } from '../store/site-types.js';
+import { normalizeLocale } from '../search/search-params.js';
+import { toNumber, type Attributes } from '../search/indexable.js';
+import type { SiteStore } from '../store/site-store.js';
+
+/** One document action of an import batch, in the original's job-item shape. */
+export interface ImportItem {
+  locale?: unknown;
+  turSNJobAction?: unknown;
+  siteNames?: unknown;
+  attributes?: unknown;
+  specs?: unknown;
+  [other: string]: unknown;
+}
+
+export interface AcceptedChange {
+  siteId: string;
+  locale: string;
+  action: 'CREATE' | 'DELETE';
+  docId: string | null;
+  /** DELETE without an id removes every document of this type. */
+  docType: string | null;
+  attributes: Attributes | null;
+}
+
+export interface Rejection {
+  index: number;
+  id: string | null;
+  site: string | null;
+  reason: string;
+}
+
+export interface CheckedBatch {
+  changes: AcceptedChange[];
+  rejected: Rejection[];
+  /** Items accepted (a document sent to two sites counts once). */
+  accepted: number;
+  commits: number;
+  /** Fields to create before the batch is stored, from the items' specs, per site id. */
+  specs: Map<string, Array<Record<string, unknown>>>;
+}
+
+const ACTIONS = new Set(['CREATE', 'DELETE', 'COMMIT']);
+const MAX_ID_LENGTH = 400;
+
+function idOf(attributes: Attributes): string | null {
+  const id = attributes.id;
+  if (typeof id === 'string' && id.trim() !== '') return id;
+  if (typeof id === 'number' && Number.isFinite(id)) return String(id);
+  return null;
+}
+
+/** Check typed attributes against the site's fields; returns the first problem or null. */
+function typeProblem(attributes: Attributes, config: SiteConfig): string | null {
+  for (const [name, value] of Object.entries(attributes)) {
+    const field = config.fieldsByName.get(name);
+    if (!field || value === null || value === undefined) continue;
+    const list = Array.isArray(value) ? value : [value];
+    if (Array.isArray(value) && !field.multiValued && ['INT', 'LONG', 'FLOAT', 'DATE', 'BOOL'].includes(field.type) && value.length > 1) {
+      return `attribute "${name}" is a single ${field.type} but got ${value.length} values`;
+    }
+    for (const v of list) {
+      if (field.type === 'BOOL' && typeof v !== 'boolean' && v !== 'true' && v !== 'false') return `attribute "${name}" must be a boolean, got ${JSON.stringify(v)}`;
+      if ((field.type === 'INT' || field.type === 'LONG') && !Number.isInteger(toNumber(v, field))) return `attribute "${name}" must be an integer, got ${JSON.stringify(v)}`;
+      if (field.type === 'FLOAT' && toNumber(v, field) === null) return `attribute "${name}" must be a number, got ${JSON.stringify(v)}`;
+      if (field.type === 'DATE' && toNumber(v, field) === null) return `attribute "${name}" must be a date (ISO 8601 or epoch milliseconds), got ${JSON.stringify(v)}`;
+    }
+  }
+  return null;
+}
+
+/**
+ * Check every item of an import batch on its own: a bad item (or a bad site of an item) is rejected
+ * with its reason and the rest of the batch goes on.
+ */
+export function checkImportItems(items: ImportItem[], sites: SiteStore, forceAction?: 'DELETE'): CheckedBatch {
+  const batch: CheckedBatch = { changes: [], rejected: [], accepted: 0, commits: 0, specs: new Map() };
+  items.forEach((item, index) => {
+    const attributes = (item.attributes && typeof item.attributes === 'object' && !Array.isArray(item.attributes) ? item.attributes : {}) as Attributes;
+    const id = idOf(attributes);
+    const reject = (reason: string, site: string | null = null) => batch.rejected.push({ index, id, site, reason });
+    const action = forceAction ?? (typeof item.turSNJobAction === 'string' ? item.turSNJobAction.toUpperCase() : 'CREATE');
+    if (!ACTIONS.has(action)) return reject(`turSNJobAction must be CREATE, DELETE or COMMIT, got ${JSON.stringify(item.turSNJobAction)}`);
+    if (action === 'COMMIT') {
+      batch.commits += 1;
+      return;
+    }
+    if (typeof item.locale !== 'string' || !/^[a-zA-Z]{2,3}[-_][a-zA-Z]{2}$/.test(item.locale)) return reject(`locale must be a code like en_US, got ${JSON.stringify(item.locale)}`);
+    const locale = normalizeLocale(item.locale);
+    if (!Array.isArray(item.siteNames) || item.siteNames.length === 0 || item.siteNames.some((s) => typeof s !== 'string')) {
+      return reject('siteNames must be a non-empty array of site names');
+    }
+    if (id !== null && id.length > MAX_ID_LENGTH) return reject(`attribute "id" is longer than ${MAX_ID_LENGTH} characters`);
+    const type = typeof attributes.type === 'string' ? attributes.type : null;
+    if (action === 'CREATE' && id === null) return reject('attribute "id" is required to create a document');
+    if (action === 'DELETE' && id === null && type === null) return reject('attribute "id" (or "type", to delete every document of a type) is required to delete');
+    let acceptedHere = false;
+    for (const siteName of item.siteNames as string[]) {
+      const config = sites.find(siteName);
+      if (!config) {
+        reject(`site "${siteName}" does not exist`, siteName);
+        continue;
+      }
+      if (!config.site.locales.includes(locale)) {
+        reject(`site "${siteName}" has no locale ${locale} (it has: ${config.site.locales.join(', ')})`, siteName);
+        continue;
+      }
+      if (action === 'CREATE') {
+        const problem = typeProblem(attributes, config);
+        if (problem) {
+          reject(problem, siteName);
+          continue;
+        }
+        if (Array.isArray(item.specs)) {
+          const specs = item.specs.filter((s): s is Record<string, unknown> => !!s && typeof s === 'object' && typeof (s as { name?: unknown }).name === 'string');
+          if (specs.length > 0) batch.specs.set(config.site.id, [...(batch.specs.get(config.site.id) ?? []), ...specs]);
+        }
+      }
+      batch.changes.push({ siteId: config.site.id, locale, action: action as 'CREATE' | 'DELETE', docId: id, docType: action === 'DELETE' && id === null ? type : null, attributes: action === 'CREATE' ? attributes : null });
+      acceptedHere = true;
+    }
+    if (acceptedHere) batch.accepted += 1;
+  });
+  return batch;
+}
+
+/** An item's `specs` entry (the original's attribute spec) as a field to create. */
+export function specToField(spec: Record<string, unknown>): Record<string, unknown> {
+  const type = typeof spec.type === 'string' && ['STRING', 'TEXT', 'INT', 'LONG', 'FLOAT', 'DATE', 'BOOL'].includes(spec.type.toUpperCase()) ? spec.type.toUpperCase() : 'STRING';
+  const facetName = spec.facetName && typeof spec.facetName === 'object' ? (spec.facetName as Record<string, string>) : {};
+  const labels = Object.fromEntries(Object.entries(facetName).filter(([k, v]) => k !== 'default' && /^[a-z]{2,3}_[A-Z]{2}$/.test(k) && typeof v === 'string'));
+  return {
+    name: spec.name,
+    type,
+    description: typeof spec.description === 'string' ? spec.description : '',
+    multiValued: spec.multiValued === true,
+    facet: spec.facet === true,
+    required: spec.mandatory === true,
+    facetName: typeof facetName.default === 'string' ? facetName.default : null,
+    facetLabels: labels,
+  };
+}

@@ -1,0 +1,267 @@
+import type { Logger } from '../../../runtime/index.js';
+import type { SearchEngine, SearchEngineFactory } from '../engine/search-engine.js';
+import { engineSchemaFor, toIndexable } from '../search/indexable.js';
+import type { ChangeRow, DocumentStore } from '../store/document-store.js';
+import type { SiteStore } from '../store/site-store.js';
+import type { SiteConfig } from '../store/site-types.js';
+import { SerialQueue } from './serial-queue.js';
+import type { SnapshotFiles } from './snapshot-files.js';
+
+interface EngineEntry {
+  siteId: string;
+  locale: string;
+  indexKey: string;
+  engine: SearchEngine;
+}
+
+export interface IndexManagerOptions {
+  /** Changes read per step of the indexer. */
+  batchSize: number;
+  /** How often to look for changes written by other processes (PostgreSQL mode); 0 turns polling off. */
+  pollMs: number;
+  /** Quiet time after the last applied change before a snapshot is written; 0 turns snapshots off. */
+  snapshotDelayMs: number;
+}
+
+const engineKey = (siteId: string, locale: string) => `${siteId}:${locale}`;
+
+/** What decides an engine's content beyond the documents: columns, and which fields feed the text. */
+export function indexKeyOf(config: SiteConfig): string {
+  const schema = engineSchemaFor(config);
+  const fields = config.fields.map((f) => [f.name, f.type, f.enabled, f.multiValued]).sort();
+  return JSON.stringify({ schema, fields, title: config.site.defaultTitleField });
+}
+
+/**
+ * Keeps one engine per site and locale in step with the document store: applies the change log in
+ * order (one step at a time), rebuilds an engine when its site's fields change, and snapshots the
+ * engines so a restart loads them instead of re-indexing.
+ */
+export class IndexManager {
+  private readonly engines = new Map<string, EngineEntry>();
+  private readonly queue = new SerialQueue();
+  private applied = 0;
+  private draining = false;
+  private drainAgain = false;
+  private snapshotTimer: NodeJS.Timeout | null = null;
+  private pollTimer: NodeJS.Timeout | null = null;
+  private dirty = false;
+  private readonly waiters: Array<{ seq: number; resolve: () => void }> = [];
+  private stopped = false;
+
+  constructor(
+    private readonly sites: SiteStore,
+    private readonly docs: DocumentStore,
+    private readonly factory: SearchEngineFactory,
+    private readonly snapshots: SnapshotFiles,
+    private readonly logger: Logger,
+    private readonly options: IndexManagerOptions,
+  ) {}
+
+  get appliedSeq(): number {
+    return this.applied;
+  }
+
+  /** The engine of a site and locale (empty when it has no documents yet). */
+  engine(siteId: string, locale: string): SearchEngine {
+    const entry = this.engines.get(engineKey(siteId, locale));
+    if (entry) return entry.engine;
+    const config = this.sites.get(siteId);
+    return this.install(config, locale, this.factory.create(engineSchemaFor(config))).engine;
+  }
+
+  async start(): Promise<void> {
+    await this.queue.run(async () => {
+      const maxSeq = await this.docs.maxSeq();
+      const manifest = await this.snapshots.readManifest();
+      const usable = manifest && manifest.seq <= maxSeq && (await this.docs.minSeq()) <= manifest.seq + 1 ? manifest : null;
+      if (manifest && !usable) this.logger.warn({ snapshotSeq: manifest.seq, maxSeq }, 'index snapshots do not match the document store; rebuilding');
+      this.applied = usable ? usable.seq : maxSeq;
+      for (const site of this.sites.list()) {
+        const config = this.sites.get(site.id);
+        for (const locale of site.locales) {
+          const saved = usable?.engines.find((e) => e.siteId === site.id && e.locale === locale);
+          const restored = saved && saved.indexKey === indexKeyOf(config) ? await this.restore(saved.file) : null;
+          if (restored) this.install(config, locale, restored);
+          else await this.rebuildLocale(config, locale);
+        }
+      }
+      this.logger.info({ engines: this.engines.size, fromSeq: this.applied, snapshot: usable ? usable.seq : null }, 'search indexes loaded');
+    });
+    await this.drain();
+    this.sites.onChange((change) => {
+      if (change.kind === 'site-deleted') void this.queue.run(async () => this.dropSite(change.siteId));
+      else void this.queue.run(async () => this.reconcileSite(change.siteId));
+    });
+    if (this.options.pollMs > 0) {
+      this.pollTimer = setInterval(() => void this.drain(), this.options.pollMs);
+      this.pollTimer.unref();
+    }
+  }
+
+  /** Apply every change written so far; safe to call often (calls while running coalesce). */
+  async drain(): Promise<void> {
+    if (this.draining) {
+      this.drainAgain = true;
+      return this.queue.idle();
+    }
+    this.draining = true;
+    try {
+      do {
+        this.drainAgain = false;
+        await this.queue.run(() => this.applyPending());
+      } while (this.drainAgain && !this.stopped);
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /** Resolves once every change up to `seq` is searchable. */
+  waitFor(seq: number): Promise<void> {
+    if (this.applied >= seq) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ seq, resolve }));
+  }
+
+  /** Changes accepted but not yet applied, per locale of a site. */
+  async queueSizes(siteId: string): Promise<Record<string, number>> {
+    const pending = await this.docs.pendingCounts(this.applied);
+    const { site } = this.sites.get(siteId);
+    return Object.fromEntries(site.locales.map((l) => [l, pending.get(engineKey(siteId, l)) ?? 0]));
+  }
+
+  async snapshot(): Promise<void> {
+    await this.queue.run(async () => {
+      if (!this.dirty) return;
+      const engines = [];
+      for (const entry of this.engines.values()) engines.push({ siteId: entry.siteId, locale: entry.locale, indexKey: entry.indexKey, data: await entry.engine.exportSnapshot() });
+      await this.snapshots.write(engines, this.applied);
+      await this.docs.pruneChanges(this.applied);
+      this.dirty = false;
+      this.logger.info({ engines: engines.length, seq: this.applied }, 'search index snapshot written');
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
+    await this.queue.idle();
+    if (this.options.snapshotDelayMs > 0) await this.snapshot();
+  }
+
+  private async applyPending(): Promise<void> {
+    for (;;) {
+      const changes = await this.docs.changesAfter(this.applied, this.options.batchSize);
+      if (changes.length === 0) break;
+      await this.applyChanges(changes);
+      this.applied = changes[changes.length - 1]!.seq;
+      this.dirty = true;
+      this.release();
+      // Let searches in between steps of a large import.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.scheduleSnapshot();
+  }
+
+  private async applyChanges(changes: ChangeRow[]): Promise<void> {
+    const groups = new Map<string, ChangeRow[]>();
+    for (const change of changes) {
+      const k = engineKey(change.site_id, change.locale);
+      const list = groups.get(k);
+      if (list) list.push(change);
+      else groups.set(k, [change]);
+    }
+    for (const group of groups.values()) {
+      const { site_id: siteId, locale } = group[0]!;
+      const config = this.sites.find(siteId);
+      if (!config || !config.site.locales.includes(locale)) continue;
+      const entry = this.engines.get(engineKey(siteId, locale)) ?? this.install(config, locale, this.factory.create(engineSchemaFor(config)));
+      // The stored document is the truth: a CREATE applies its current version, or removes it when
+      // a later change deleted it; so replaying a change twice does no harm.
+      const ids = [...new Set(group.map((c) => c.doc_id))];
+      const current = await this.docs.get(siteId, locale, ids);
+      const schema = entry.engine.schema;
+      const upserts = ids.filter((id) => current.has(id)).map((id) => toIndexable(id, current.get(id)!, config, schema));
+      const removals = ids.filter((id) => !current.has(id) && entry.engine.has(id));
+      if (removals.length > 0) entry.engine.remove(removals);
+      if (upserts.length > 0) entry.engine.upsert(upserts);
+    }
+  }
+
+  private install(config: SiteConfig, locale: string, engine: SearchEngine): EngineEntry {
+    const entry = { siteId: config.site.id, locale, indexKey: indexKeyOf(config), engine };
+    this.engines.set(engineKey(config.site.id, locale), entry);
+    return entry;
+  }
+
+  private async restore(file: string): Promise<SearchEngine | null> {
+    const data = await this.snapshots.read(file);
+    if (!data) return null;
+    try {
+      return await this.factory.restore(data);
+    } catch (error) {
+      this.logger.warn({ file, err: error }, 'index snapshot unreadable; rebuilding from the document store');
+      return null;
+    }
+  }
+
+  /** Build a fresh engine from the stored documents, then swap it in. */
+  private async rebuildLocale(config: SiteConfig, locale: string): Promise<void> {
+    const schema = engineSchemaFor(config);
+    const engine = this.factory.create(schema);
+    let count = 0;
+    for await (const page of this.docs.scan(config.site.id, locale)) {
+      engine.upsert(page.map((d) => toIndexable(d.id, d.attributes, config, schema)));
+      count += page.length;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.install(config, locale, engine);
+    this.dirty = true;
+    if (count > 0) this.logger.info({ site: config.site.name, locale, documents: count }, 'search index rebuilt');
+  }
+
+  /** After a site's fields or locales changed: rebuild engines whose content depends on them. */
+  private async reconcileSite(siteId: string): Promise<void> {
+    const config = this.sites.find(siteId);
+    if (!config) return this.dropSite(siteId);
+    const key = indexKeyOf(config);
+    for (const [k, entry] of this.engines) {
+      if (entry.siteId === siteId && !config.site.locales.includes(entry.locale)) {
+        this.engines.delete(k);
+        await this.snapshots.remove(siteId, entry.locale);
+        this.dirty = true;
+      }
+    }
+    for (const locale of config.site.locales) {
+      const entry = this.engines.get(engineKey(siteId, locale));
+      if (!entry || entry.indexKey !== key) await this.rebuildLocale(config, locale);
+    }
+    this.scheduleSnapshot();
+  }
+
+  private async dropSite(siteId: string): Promise<void> {
+    for (const [k, entry] of this.engines) {
+      if (entry.siteId !== siteId) continue;
+      this.engines.delete(k);
+      await this.snapshots.remove(siteId, entry.locale);
+    }
+    this.dirty = true;
+    this.scheduleSnapshot();
+  }
+
+  private release(): void {
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      if (this.waiters[i]!.seq <= this.applied) this.waiters.splice(i, 1)[0]!.resolve();
+    }
+  }
+
+  private scheduleSnapshot(): void {
+    if (this.options.snapshotDelayMs <= 0 || !this.dirty || this.stopped) return;
+    if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = setTimeout(() => {
+      this.snapshotTimer = null;
+      this.snapshot().catch((error: Error) => this.logger.error({ err: error }, 'index snapshot failed'));
+    }, this.options.snapshotDelayMs);
+    this.snapshotTimer.unref();
+  }
+}

@@ -1,0 +1,37 @@
+import type { JsonSchema } from '../../../runtime/index.js';
+
+/** The original's job-item batch. Items are checked one by one in code, so their members stay open here. */
+export const importBodySchema: JsonSchema = {
+  type: 'object',
+  required: ['turingDocuments'],
+  properties: {
+    turingDocuments: {
+      type: 'array',
+      maxItems: 200000,
+      items: {
+        type: 'object',
+        properties: {
+          locale: { type: 'string', description: 'xx_XX' },
+          turSNJobAction: { enum: ['CREATE', 'DELETE', 'COMMIT'] },
+          siteNames: { type: 'array', items: { type: 'string' } },
+          attributes: { type: 'object', description: 'document attributes; id is required to create' },
+          specs: { type: 'array', items: { type: 'object' }, description: 'fields to create when the site lacks them' },
+        },
+      },
+    },
+  },
+};
+
+export const importResultSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    accepted: { type: 'integer', description: 'items stored for indexing' },
+    rejected: {
+      type: 'array',
+      items: { type: 'object', properties: { index: { type: 'integer' }, id: { type: ['string', 'null'] }, site: { type: ['string', 'null'] }, reason: { type: 'string' } } },
+    },
+    commits: { type: 'integer' },
+    seq: { type: 'integer', description: 'change sequence number of the batch; monitoring shows when it is indexed' },
+    indexed: { type: 'boolean', description: 'true when ?wait=true and the batch is searchable' },
+  },
+};

@@ -1,0 +1,16 @@
+/** Query terms as the engine sees them: lower-case runs of letters and digits. */
+export function queryTerms(q: string): string[] {
+  if (q.trim() === '*') return [];
+  return [...new Set(q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A highlighter for one query: wraps whole-word matches (and prefix matches of the last term). */
+export function highlighter(terms: string[], pre: string, post: string): ((text: string) => string) | null {
+  if (terms.length === 0) return null;
+  const last = terms[terms.length - 1]!;
+  const whole = terms.map(escapeRegExp).join('|');
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:(?:${whole})(?![\\p{L}\\p{N}])|${escapeRegExp(last)}[\\p{L}\\p{N}]*)`, 'giu');
+  return (text) => text.replace(pattern, (m) => `${pre}${m}${post}`);
+}

@@ -1,0 +1,76 @@
+import type { EngineSchema, IndexableDocument } from '../engine/search-engine.js';
+import type { Field, SiteConfig } from '../store/site-types.js';
+
+export type Attributes = Record<string, unknown>;
+
+const NUMERIC = new Set(['INT', 'LONG', 'FLOAT', 'DATE']);
+/** Attributes that identify rather than describe: kept out of the searchable text. */
+const NOT_TEXT = new Set(['id', 'image', 'url', 'source_apps']);
+
+/** Which columns an engine of this site keeps: facets, numbers and string sort keys. */
+export function engineSchemaFor(config: SiteConfig): EngineSchema {
+  const enabled = config.fields.filter((f) => f.enabled);
+  const title = config.site.defaultTitleField;
+  return {
+    facetFields: enabled.filter((f) => f.facet).map((f) => f.name).sort(),
+    numberFields: enabled.filter((f) => NUMERIC.has(f.type)).map((f) => f.name).sort(),
+    stringFields: enabled.filter((f) => !f.multiValued && (f.type === 'STRING' || f.name === title)).map((f) => f.name).sort(),
+  };
+}
+
+/** A stable fingerprint of the schema: a snapshot built with another one is rebuilt. */
+export function schemaKey(schema: EngineSchema): string {
+  return JSON.stringify([schema.facetFields, schema.numberFields, schema.stringFields]);
+}
+
+function values(value: unknown): unknown[] {
+  if (value === null || value === undefined) return [];
+  return Array.isArray(value) ? value.filter((v) => v !== null && v !== undefined) : [value];
+}
+
+/** The text a facet or a metadata link shows for a value: dates as ISO instants without milliseconds. */
+export function valueText(value: unknown, field: Field | undefined): string {
+  if (field?.type === 'DATE') {
+    const time = toNumber(value, field);
+    if (time !== null) return new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+  if (typeof value === 'object' && value !== null) return JSON.stringify(value);
+  return String(value);
+}
+
+export function toNumber(value: unknown, field: Field | undefined): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  if (field?.type === 'DATE') {
+    const time = /^-?\d+$/.test(value.trim()) ? Number(value) : Date.parse(value);
+    return Number.isNaN(time) ? null : time;
+  }
+  const n = Number(value);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** What the engine indexes of a stored document, under the site's current field settings. */
+export function toIndexable(id: string, attributes: Attributes, config: SiteConfig, schema: EngineSchema): IndexableDocument {
+  const text: string[] = [];
+  for (const [name, value] of Object.entries(attributes)) {
+    if (NOT_TEXT.has(name)) continue;
+    const field = config.fieldsByName.get(name);
+    if (field && (!field.enabled || NUMERIC.has(field.type) || field.type === 'BOOL')) continue;
+    for (const v of values(value)) if (typeof v === 'string' || typeof v === 'number') text.push(String(v));
+  }
+  const facets: Record<string, string[]> = {};
+  for (const name of schema.facetFields) {
+    const field = config.fieldsByName.get(name);
+    const list = values(attributes[name]).map((v) => valueText(v, field));
+    if (list.length > 0) facets[name] = field?.multiValued ? [...new Set(list)] : [list[0]!];
+  }
+  const numbers: Record<string, number | null> = {};
+  for (const name of schema.numberFields) numbers[name] = toNumber(values(attributes[name])[0], config.fieldsByName.get(name));
+  const strings: Record<string, string | null> = {};
+  for (const name of schema.stringFields) {
+    const first = values(attributes[name])[0];
+    strings[name] = first === undefined ? null : String(first);
+  }
+  return { id, text: text.join('\n'), facets, numbers, strings };
+}

@@ -1,0 +1,50 @@
+import { addFq, toLink, type LinkBase } from '../links/query-string.js';
+import type { SiteConfig } from '../store/site-types.js';
+import { valueText, type Attributes } from './indexable.js';
+import type { MetadataEntry, ResultDocument } from './search-response.js';
+
+export interface DocumentOptions {
+  base: LinkBase;
+  highlight: ((text: string) => string) | null;
+  fieldList: string[] | null;
+}
+
+/**
+ * One result: its stored fields (matched terms highlighted in hl fields, required fields filled
+ * with their default), its URL as `source`, and `metadata` linking each facet value it carries to
+ * the search filtered by it.
+ */
+export function toResultDocument(attributes: Attributes, config: SiteConfig, options: DocumentOptions): ResultDocument {
+  const { site } = config;
+  const fields: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(attributes)) {
+    if (options.fieldList && !options.fieldList.includes(name)) continue;
+    const field = config.fieldsByName.get(name);
+    const highlightIt = options.highlight && site.hl && field?.hl && (field.type === 'TEXT' || field.type === 'STRING');
+    fields[name] = highlightIt
+      ? Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? options.highlight!(v) : v)) : typeof value === 'string' ? options.highlight!(value) : value
+      : value;
+  }
+  for (const field of config.fields) {
+    if (field.required && field.defaultValue !== null && fields[field.name] === undefined && (!options.fieldList || options.fieldList.includes(field.name))) {
+      fields[field.name] = field.defaultValue;
+    }
+  }
+  const metadata: MetadataEntry[] = [];
+  for (const field of config.fields) {
+    if (!field.facet || !field.enabled) continue;
+    const raw = attributes[field.name];
+    if (raw === undefined || raw === null) continue;
+    const list = (Array.isArray(raw) ? raw : [raw]).filter((v) => v !== null && v !== undefined);
+    if (list.length === 0) continue;
+    metadata.push({
+      name: field.name,
+      values: list.map((v) => {
+        const label = valueText(v, field);
+        return { label, link: toLink(addFq(options.base, `${field.name}:${label}`)) };
+      }),
+    });
+  }
+  const url = site.defaultURLField ? attributes[site.defaultURLField] : undefined;
+  return { source: typeof url === 'string' ? url : null, elevate: false, fields, metadata };
+}

@@ -1,0 +1,123 @@
+import type { Database } from '../../../runtime/index.js';
+import type { AcceptedChange } from '../indexing/import-items.js';
+import type { Attributes } from '../search/indexable.js';
+import { now } from './timestamps.js';
+
+export interface ChangeRow {
+  seq: number;
+  site_id: string;
+  locale: string;
+  action: 'CREATE' | 'DELETE';
+  doc_id: string;
+}
+
+const CHUNK = 400;
+
+function chunks<T>(items: T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+const key = (c: { siteId: string; locale: string; docId: string | null }) => `${c.siteId}\u0000${c.locale}\u0000${c.docId}`;
+
+/**
+ * The documents of every site (so an index can always be rebuilt) and the change log the indexer
+ * follows. A batch is written in one transaction: documents and change rows land together or not.
+ */
+export class DocumentStore {
+  constructor(private readonly db: Database) {}
+
+  /** Store an accepted batch; returns the last sequence number it wrote (0 when nothing changed). */
+  async write(changes: AcceptedChange[]): Promise<number> {
+    if (changes.length === 0) return 0;
+    return this.db.transaction(async (trx) => {
+      const log: Array<Omit<ChangeRow, 'seq'>> = [];
+      let pending: AcceptedChange[] = [];
+      const flush = async () => {
+        // Within one statement a key may appear once: the last version of a document wins.
+        const latest = new Map(pending.map((c) => [key(c), c]));
+        for (const part of chunks([...latest.values()])) {
+          const stamp = now();
+          await trx('search_documents')
+            .insert(part.map((c) => ({ site_id: c.siteId, locale: c.locale, doc_id: c.docId, doc_type: typeof c.attributes?.type === 'string' ? c.attributes.type.slice(0, 200) : null, attributes: JSON.stringify(c.attributes), updated_at: stamp })))
+            .onConflict(['site_id', 'locale', 'doc_id'])
+            .merge(['doc_type', 'attributes', 'updated_at']);
+        }
+        for (const c of pending) log.push({ site_id: c.siteId, locale: c.locale, action: 'CREATE', doc_id: c.docId! });
+        pending = [];
+      };
+      for (const change of changes) {
+        if (change.action === 'CREATE') {
+          pending.push(change);
+          continue;
+        }
+        await flush();
+        const ids = change.docId !== null
+          ? [change.docId]
+          : (await trx('search_documents').select('doc_id').where({ site_id: change.siteId, locale: change.locale, doc_type: change.docType })).map((r: { doc_id: string }) => r.doc_id);
+        for (const part of chunks(ids)) await trx('search_documents').where({ site_id: change.siteId, locale: change.locale }).whereIn('doc_id', part).delete();
+        for (const id of ids) log.push({ site_id: change.siteId, locale: change.locale, action: 'DELETE', doc_id: id });
+      }
+      await flush();
+      for (const part of chunks(log, 800)) await trx('search_changes').insert(part.map((c) => ({ ...c, created_at: now() })));
+      const row = await trx('search_changes').max({ seq: 'seq' }).first();
+      return Number(row?.seq ?? 0);
+    });
+  }
+
+  async get(siteId: string, locale: string, ids: string[]): Promise<Map<string, Attributes>> {
+    const out = new Map<string, Attributes>();
+    for (const part of chunks(ids)) {
+      const rows = await this.db('search_documents').select('doc_id', 'attributes').where({ site_id: siteId, locale }).whereIn('doc_id', part);
+      for (const row of rows as Array<{ doc_id: string; attributes: string }>) out.set(row.doc_id, JSON.parse(row.attributes) as Attributes);
+    }
+    return out;
+  }
+
+  /** Every document of a site and locale, a page at a time (for rebuilds and validation). */
+  async *scan(siteId: string, locale: string, pageSize = 2000): AsyncGenerator<Array<{ id: string; attributes: Attributes }>> {
+    let after = '';
+    for (;;) {
+      const rows = (await this.db('search_documents').select('doc_id', 'attributes')
+        .where({ site_id: siteId, locale }).andWhere('doc_id', '>', after).orderBy('doc_id').limit(pageSize)) as Array<{ doc_id: string; attributes: string }>;
+      if (rows.length === 0) return;
+      yield rows.map((r) => ({ id: r.doc_id, attributes: JSON.parse(r.attributes) as Attributes }));
+      after = rows[rows.length - 1]!.doc_id;
+    }
+  }
+
+  async count(siteId: string, locale?: string): Promise<number> {
+    const query = this.db('search_documents').where({ site_id: siteId });
+    if (locale) query.andWhere({ locale });
+    const row = await query.count({ n: '*' }).first();
+    return Number(row?.n ?? 0);
+  }
+
+  async changesAfter(seq: number, limit: number): Promise<ChangeRow[]> {
+    const rows = await this.db('search_changes').select('seq', 'site_id', 'locale', 'action', 'doc_id').where('seq', '>', seq).orderBy('seq').limit(limit);
+    return (rows as ChangeRow[]).map((r) => ({ ...r, seq: Number(r.seq) }));
+  }
+
+  /** Changes not yet applied by an indexer that has applied up to `seq`, per site and locale. */
+  async pendingCounts(seq: number): Promise<Map<string, number>> {
+    const rows = (await this.db('search_changes').select('site_id', 'locale').count({ n: '*' }).where('seq', '>', seq).groupBy('site_id', 'locale')) as Array<{ site_id: string; locale: string; n: number | string }>;
+    return new Map(rows.map((r) => [`${r.site_id}:${r.locale}`, Number(r.n)]));
+  }
+
+  async maxSeq(): Promise<number> {
+    const row = await this.db('search_changes').max({ seq: 'seq' }).first();
+    return Number(row?.seq ?? 0);
+  }
+
+  async minSeq(): Promise<number> {
+    const row = await this.db('search_changes').min({ seq: 'seq' }).first();
+    return Number(row?.seq ?? 0);
+  }
+
+  /** Drop change rows a snapshot already covers. */
+  async pruneChanges(upTo: number): Promise<void> {
+    // The row at upTo stays, so the highest sequence number survives a prune (stale-snapshot check).
+    await this.db('search_changes').where('seq', '<', upTo).delete();
+  }
+}

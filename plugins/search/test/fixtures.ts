@@ -1,0 +1,82 @@
+import type { TestRuntime } from '../../../runtime/testing/test-runtime.js';
+
+export interface Doc {
+  id: string;
+  title: string;
+  text: string;
+  section: string;
+  arch: string;
+  tags: string[];
+  size: number;
+  publication_date: string;
+  url: string;
+}
+
+const WORDS = ['editor', 'browser', 'library', 'server', 'python', 'terminal', 'graphics', 'audio', 'network', 'database', 'tool', 'font'];
+const SECTIONS = ['editors', 'web', 'libs', 'net', 'sound', 'devel'];
+const TAGS = ['role::program', 'role::shared-lib', 'interface::x11', 'interface::commandline', 'use::editing', 'implemented-in::c'];
+
+/** A seeded pseudo-random generator, so generated corpora are the same on every run. */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+export function makeDocs(count: number, seed = 7): Doc[] {
+  const r = rng(seed);
+  const pick = <T>(list: T[]) => list[Math.floor(r() * list.length)]!;
+  return Array.from({ length: count }, (_, i) => {
+    const words = [pick(WORDS), pick(WORDS), pick(WORDS)];
+    const tags = [...new Set(Array.from({ length: Math.floor(r() * 3) }, () => pick(TAGS)))];
+    return {
+      id: `doc-${String(i).padStart(4, '0')}`,
+      title: `${words[0]} ${words[1]} package ${i}`,
+      text: `A ${words[2]} for people who like ${words[0]}s.`,
+      section: pick(SECTIONS),
+      arch: r() < 0.3 ? 'all' : 'amd64',
+      tags,
+      size: Math.floor(r() * 5000),
+      publication_date: new Date(Date.UTC(2024, 0, 1) + i * 86_400_000).toISOString(),
+      url: `https://packages.example/${i}`,
+    };
+  });
+}
+
+export const SITE_FIELDS = [
+  { name: 'id', type: 'STRING' },
+  { name: 'title', type: 'TEXT', hl: true },
+  { name: 'text', type: 'TEXT', hl: true },
+  { name: 'section', type: 'STRING', facet: true, facetName: 'Sections', facetLabels: { pt_BR: 'Seções' }, facetPosition: 1 },
+  { name: 'arch', type: 'STRING', facet: true, facetName: 'Architectures', facetPosition: 2 },
+  { name: 'tags', type: 'STRING', multiValued: true, facet: true, facetName: 'Tags', facetItemType: 'OR', facetPosition: 3 },
+  { name: 'size', type: 'INT' },
+  { name: 'publication_date', type: 'DATE' },
+  { name: 'url', type: 'STRING' },
+];
+
+export function json(vela: TestRuntime, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  return vela.fetch('search', path, {
+    method,
+    headers: { authorization: vela.adminAuth, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).then(async (r) => ({ status: r.status, body: r.headers.get('content-type')?.includes('json') ? await r.json() : await r.text() }));
+}
+
+export async function createSite(vela: TestRuntime, name = 'Sample', extra: Record<string, unknown> = {}): Promise<any> {
+  const created = await json(vela, 'POST', '/api/sn', { name, fields: SITE_FIELDS, locales: ['en_US', 'pt_BR'], ...extra });
+  if (created.status !== 201) throw new Error(`site creation failed: ${JSON.stringify(created.body)}`);
+  return created.body;
+}
+
+export async function importDocs(vela: TestRuntime, docs: Doc[], site = 'Sample', locale = 'en_US'): Promise<any> {
+  const result = await json(vela, 'POST', '/api/sn/import?wait=true', {
+    turingDocuments: docs.map((attributes) => ({ locale, turSNJobAction: 'CREATE', siteNames: [site], attributes })),
+  });
+  if (result.status !== 200) throw new Error(`import failed: ${JSON.stringify(result.body)}`);
+  return result.body;
+}
+
+export const search = (vela: TestRuntime, query: string) => json(vela, 'GET', `/api/sn/Sample/search?${query}`, undefined, { authorization: '' });

@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { tokenize } from '../../plugins/search/engine/text-analyzer.js';
+
+/** One Debian package record of the benchmark corpus (shared/corpus/build-debian-corpus.mjs). */
+export interface CorpusDocument {
+  id: number;
+  name: string;
+  title: string;
+  body: string;
+  section: string;
+  priority: string;
+  arch: string;
+  maintainer: string;
+  tags: string[];
+  version: string;
+  size: number;
+}
+
+/** A timed query: two words from one real title, filtered on that package's arch=all or its section. */
+export interface BenchQuery {
+  text: string;
+  words: [string, string];
+  filter: { field: 'arch' | 'section'; value: string };
+}
+
+export function loadCorpus(file: string): CorpusDocument[] {
+  const lines = gunzipSync(readFileSync(file)).toString('utf8').split('\n');
+  const documents: CorpusDocument[] = [];
+  for (const line of lines) if (line.trim() !== '') documents.push(JSON.parse(line) as CorpusDocument);
+  return documents;
+}
+
+/** The text every system indexes for a document. */
+export function searchableText(document: CorpusDocument): string {
+  return `${document.name} ${document.title} ${document.body}`;
+}
+
+/** Deterministic 32-bit PRNG (mulberry32), so every run and every system gets the same queries. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function makeQueries(documents: CorpusDocument[], count: number, seed: number): BenchQuery[] {
+  const random = seededRandom(seed);
+  const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)]!;
+  const queries: BenchQuery[] = [];
+  while (queries.length < count) {
+    const document = pick(documents);
+    // Words of 3+ letters, not numbers: the words people type, and ones every system tokenises alike.
+    const words = [...new Set(tokenize(document.title))].filter((word) => word.length >= 3 && !/^\d+$/.test(word));
+    if (words.length < 2) continue;
+    const first = pick(words);
+    const second = pick(words.filter((word) => word !== first));
+    const filter = random() < 0.5 ? { field: 'arch' as const, value: 'all' } : { field: 'section' as const, value: document.section };
+    queries.push({ text: `${first} ${second}`, words: [first, second], filter });
+  }
+  return queries;
+}
