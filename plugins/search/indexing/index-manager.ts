@@ -89,10 +89,8 @@ export class IndexManager {
       this.logger.info({ engines: this.engines.size, fromSeq: this.applied, snapshot: usable ? usable.seq : null }, 'search indexes loaded');
     });
     await this.drain();
-    this.sites.onChange((change) => {
-      if (change.kind === 'site-deleted') void this.queue.run(async () => this.dropSite(change.siteId));
-      else void this.queue.run(async () => this.reconcileSite(change.siteId));
-    });
+    this.sites.onChange((change) =>
+      this.queue.run(() => (change.kind === 'site-deleted' ? this.dropSite(change.siteId) : this.reconcileSite(change.siteId))));
     if (this.options.pollMs > 0) {
       this.pollTimer = setInterval(() => void this.drain(), this.options.pollMs);
       this.pollTimer.unref();

@@ -8,7 +8,9 @@ export function mountGraphqlRoute(router: ApiRouter, domain: SearchDomain): void
   // The siteName enum lists the sites, so the schema is rebuilt (lazily) after a site changes.
   let schema: GraphQLSchema | null = null;
   let handler: ReturnType<typeof createHandler> | null = null;
-  domain.sites.onChange(() => { schema = null; });
+  domain.sites.onChange(() => {
+    schema = null;
+  });
   const current = () => {
     if (!schema || !handler) {
       schema = buildSchema(domain.sites, domain.search);

@@ -12,7 +12,7 @@ export const importBodySchema: JsonSchema = {
         type: 'object',
         properties: {
           locale: { type: 'string', description: 'xx_XX' },
-          turSNJobAction: { enum: ['CREATE', 'DELETE', 'COMMIT'] },
+          turSNJobAction: { type: 'string', description: 'CREATE (default), DELETE or COMMIT' },
           siteNames: { type: 'array', items: { type: 'string' } },
           attributes: { type: 'object', description: 'document attributes; id is required to create' },
           specs: { type: 'array', items: { type: 'object' }, description: 'fields to create when the site lacks them' },

@@ -31,11 +31,12 @@ function pick(source: Record<string, unknown>, keys: string[]): Record<string, u
  */
 export class SiteStore {
   private readonly sites = new Map<string, SiteConfig>();
-  private readonly listeners: Array<(change: SiteChange) => void> = [];
+  private readonly listeners: Array<(change: SiteChange) => Promise<void> | void> = [];
 
   constructor(private readonly db: Database) {}
 
-  onChange(listener: (change: SiteChange) => void): void {
+  /** Listeners run after each write, and the write waits for them (an index rebuild, say). */
+  onChange(listener: (change: SiteChange) => Promise<void> | void): void {
     this.listeners.push(listener);
   }
 
@@ -97,7 +98,7 @@ export class SiteStore {
       }
     });
     await this.reloadSite(id);
-    this.emit({ kind: 'site-created', siteId: id });
+    await this.emit({ kind: 'site-created', siteId: id });
     return this.get(id).site;
   }
 
@@ -112,8 +113,7 @@ export class SiteStore {
       if (Array.isArray(patch.locales)) await this.replaceLocales(trx, site.id, patch.locales as string[]);
     });
     await this.reloadSite(site.id);
-    this.emit({ kind: 'site-updated', siteId: site.id });
-    if (Array.isArray(patch.locales)) this.emit({ kind: 'locales-changed', siteId: site.id });
+    await this.emit({ kind: 'site-updated', siteId: site.id });
     return this.get(site.id).site;
   }
 
@@ -128,7 +128,7 @@ export class SiteStore {
       await trx('search_sites').where({ id: site.id }).delete();
     });
     this.sites.delete(site.id);
-    this.emit({ kind: 'site-deleted', siteId: site.id });
+    await this.emit({ kind: 'site-deleted', siteId: site.id });
     return site;
   }
 
@@ -137,7 +137,7 @@ export class SiteStore {
     if (site.locales.includes(locale)) throw searchErrors.localeTaken(site.name, locale);
     await this.db('search_site_locales').insert({ id: randomUUID(), site_id: site.id, locale, created_at: now() });
     await this.reloadSite(site.id);
-    this.emit({ kind: 'locales-changed', siteId: site.id });
+    await this.emit({ kind: 'locales-changed', siteId: site.id });
     return this.get(site.id).site;
   }
 
@@ -151,7 +151,7 @@ export class SiteStore {
       await trx('search_site_locales').where({ site_id: site.id, locale }).delete();
     });
     await this.reloadSite(site.id);
-    this.emit({ kind: 'locales-changed', siteId: site.id });
+    await this.emit({ kind: 'locales-changed', siteId: site.id });
     return this.get(site.id).site;
   }
 
@@ -171,7 +171,7 @@ export class SiteStore {
     const stamp = now();
     await this.db('search_fields').insert({ id, site_id: site.id, name, settings: JSON.stringify(settings), created_at: stamp, updated_at: stamp });
     await this.reloadSite(site.id);
-    this.emit({ kind: 'fields-changed', siteId: site.id });
+    await this.emit({ kind: 'fields-changed', siteId: site.id });
     return this.field(site.id, id);
   }
 
@@ -195,7 +195,7 @@ export class SiteStore {
     const settings = { ...pick(field as unknown as Record<string, unknown>, fieldKeys), ...pick(patch, fieldKeys) };
     await this.db('search_fields').where({ id: field.id }).update({ name, settings: JSON.stringify(settings), updated_at: now() });
     await this.reloadSite(site.id);
-    this.emit({ kind: 'fields-changed', siteId: site.id });
+    await this.emit({ kind: 'fields-changed', siteId: site.id });
     return this.field(site.id, field.id);
   }
 
@@ -204,7 +204,7 @@ export class SiteStore {
     const field = this.field(site.id, fieldId);
     await this.db('search_fields').where({ id: field.id }).delete();
     await this.reloadSite(site.id);
-    this.emit({ kind: 'fields-changed', siteId: site.id });
+    await this.emit({ kind: 'fields-changed', siteId: site.id });
     return field;
   }
 
@@ -246,7 +246,7 @@ export class SiteStore {
     return { id: row.id, siteId: row.site_id, name: row.name, ...settings, createdAt: toIso(row.created_at), updatedAt: toIso(row.updated_at) };
   }
 
-  private emit(change: SiteChange): void {
-    for (const listener of this.listeners) listener(change);
+  private async emit(change: SiteChange): Promise<void> {
+    for (const listener of this.listeners) await listener(change);
   }
 }
