@@ -1,63 +1,15 @@
 import test from 'ava';
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../runtime/paths.js';
+import { childEnv, runVela, startChildRuntime } from '../../runtime/testing/child-runtime.js';
 import { copyPlugin, manifest, writePlugins } from '../../runtime/testing/test-runtime.js';
 
-const bin = path.join(packageRoot, 'bin', 'vela.mjs');
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'vela-cli-'));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Environment for a child runtime: every service on a free port, quiet unless asked. */
-function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, VELA_GATEWAY_PORT: '0', VELA_SEARCH_PORT: '0', VELA_CONNECTOR_PORT: '0', VELA_ADMIN_PASSWORD: 'cli-test-password', ...extra };
-  delete env.DATABASE_URL;
-  delete env.NODE_OPTIONS;
-  return env;
-}
-
-function run(args: string[], env = childEnv(), cwd = tmp()): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { env, cwd });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d; });
-    child.stderr.on('data', (d: Buffer) => { stderr += d; });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** Start `vela start ...`, wait for the ready log line, and return the URLs and a stopper. */
-function startChild(args: string[], env = childEnv()): Promise<{ urls: Record<string, string>; plugins: string[]; stop(signal?: NodeJS.Signals): Promise<Run> }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'start', ...args], { env, cwd: tmp() });
-    let stdout = '';
-    let stderr = '';
-    const closed = new Promise<Run>((done) => child.on('close', (code) => done({ code, stdout, stderr })));
-    child.stderr.on('data', (d: Buffer) => { stderr += d; });
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d;
-      for (const line of stdout.split('\n')) {
-        if (!line.includes('"bootTree"')) continue;
-        const tree = (JSON.parse(line) as { bootTree: { services: Array<{ name: string; url: string; plugins: Array<{ plugin: string }> }> } }).bootTree;
-        resolve({
-          urls: Object.fromEntries(tree.services.map((s) => [s.name, s.url])),
-          plugins: tree.services.flatMap((s) => s.plugins.map((p) => p.plugin)),
-          stop: (signal = 'SIGTERM') => { child.kill(signal); return closed; },
-        });
-      }
-    });
-    void closed.then((r) => reject(new Error(`vela exited with ${r.code} before it was ready: ${r.stderr}`)));
-  });
-}
+const run = (args: string[], env = childEnv()) => runVela(args, env, tmp());
+const startChild = (args: string[], env = childEnv()) => startChildRuntime(args, env, tmp());
 
 test('an unknown flag prints the usage and exits with code 2', async (t) => {
   const result = await run(['start', '--colour', 'blue']);

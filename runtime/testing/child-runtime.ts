@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { packageRoot } from '../paths.js';
+
+export const VELA_BIN = path.join(packageRoot, 'bin', 'vela.mjs');
+
+export interface ChildRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface ChildRuntime {
+  /** service name → base URL */
+  urls: Record<string, string>;
+  plugins: string[];
+  /** Send a signal (SIGTERM by default; SIGKILL to simulate a crash) and wait for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<ChildRun>;
+  /** Everything logged so far (JSON lines). */
+  output(): string;
+}
+
+/** Environment for a child runtime: every service on a free port, a known administrator password. */
+export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, VELA_GATEWAY_PORT: '0', VELA_SEARCH_PORT: '0', VELA_CONNECTOR_PORT: '0', VELA_ADMIN_PASSWORD: 'child-test-password', ...extra };
+  delete env.DATABASE_URL;
+  delete env.NODE_OPTIONS;
+  return env;
+}
+
+/** Run `vela <args>` to its end. */
+export function runVela(args: string[], env = childEnv(), cwd = packageRoot): Promise<ChildRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [VELA_BIN, ...args], { env, cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d; });
+    child.stderr.on('data', (d: Buffer) => { stderr += d; });
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** Start `vela start <args>` as a separate process and resolve once its boot tree is logged. */
+export function startChildRuntime(args: string[], env = childEnv(), cwd = packageRoot): Promise<ChildRuntime> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [VELA_BIN, 'start', ...args], { env, cwd });
+    let stdout = '';
+    let stderr = '';
+    let ready = false;
+    const closed = new Promise<ChildRun>((done) => child.on('close', (code, signal) => done({ code, signal, stdout, stderr })));
+    child.stderr.on('data', (d: Buffer) => { stderr += d; });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+      if (ready) return;
+      for (const line of stdout.split('\n')) {
+        if (!line.includes('"bootTree"')) continue;
+        ready = true;
+        const tree = (JSON.parse(line) as { bootTree: { services: Array<{ name: string; url: string; plugins: Array<{ plugin: string }> }> } }).bootTree;
+        resolve({
+          urls: Object.fromEntries(tree.services.map((s) => [s.name, s.url])),
+          plugins: tree.services.flatMap((s) => s.plugins.map((p) => p.plugin)),
+          stop: (signal = 'SIGTERM') => {
+            if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+            return closed;
+          },
+          output: () => stdout,
+        });
+        return;
+      }
+    });
+    void closed.then((r) => {
+      if (!ready) reject(new Error(`vela exited with ${r.code ?? r.signal} before it was ready: ${r.stderr}`));
+    });
+  });
+}

@@ -1,0 +1,13 @@
+import { loadCorpus } from './search-corpus.js';
+import { toIndexable } from './search-systems.js';
+import { flexsearchEngineFactory } from '../../plugins/search/engine/flexsearch-engine.js';
+const gc = (globalThis as any).gc;
+const heap = () => { gc(); gc(); return process.memoryUsage().heapUsed / 1048576; };
+const docs = loadCorpus('/work/shared/corpus/debian.jsonl.gz');
+const facets = process.argv[2] === 'facets' ? ['section', 'arch', 'priority', 'tags'] : [];
+const textOff = process.argv[3] === 'notext';
+let h0 = heap();
+const e = flexsearchEngineFactory.create({ facetFields: facets, numberFields: [], stringFields: [] });
+for (let from = 0; from < docs.length; from += 2000) e.upsert(docs.slice(from, from + 2000).map((d) => { const x = toIndexable(d); if (textOff) x.text = ''; return x; }));
+console.log(process.argv.slice(2).join(' '), (heap() - h0).toFixed(1));
+(globalThis as any).keep = e;
