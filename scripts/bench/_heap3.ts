@@ -13,3 +13,5 @@ if (mode === 'c') { for (let f = 0; f < docs.length; f += 2000) { const texts = 
 console.log(mode, (heap() - h0).toFixed(1));
 const s = process.memoryUsage(); console.log(s);
 (globalThis as any).keep = t;
+import v8 from 'node:v8';
+for (const s of v8.getHeapSpaceStatistics()) console.log(s.space_name, (s.space_used_size/1048576).toFixed(1));
