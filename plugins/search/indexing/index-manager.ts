@@ -153,6 +153,7 @@ export class IndexManager {
       if (changes.length === 0) break;
       await this.applyChanges(changes);
       this.applied = changes[changes.length - 1]!.seq;
+      this.docs.forgetUpTo(this.applied);
       this.dirty = true;
       this.release();
       // Let searches in between steps of a large import.
@@ -176,11 +177,16 @@ export class IndexManager {
       const entry = this.engines.get(engineKey(siteId, locale)) ?? this.install(config, locale, this.factory.create(engineSchemaFor(config)));
       // The stored document is the truth: a CREATE applies its current version, or removes it when
       // a later change deleted it; so replaying a change twice does no harm.
-      const ids = [...new Set(group.map((c) => c.doc_id))];
-      const current = await this.docs.get(siteId, locale, ids);
+      const latestSeq = new Map<string, number>();
+      for (const c of group) latestSeq.set(c.doc_id, c.seq);
+      const current = await this.docs.currentVersions(siteId, locale, [...latestSeq].map(([id, seq]) => ({ id, seq })));
       const schema = entry.engine.schema;
-      const upserts = ids.filter((id) => current.has(id)).map((id) => toIndexable(id, current.get(id)!, config, schema));
-      const removals = ids.filter((id) => !current.has(id) && entry.engine.has(id));
+      const upserts = [];
+      const removals = [];
+      for (const [id, attributes] of current) {
+        if (attributes) upserts.push(toIndexable(id, attributes, config, schema));
+        else if (entry.engine.has(id)) removals.push(id);
+      }
       if (removals.length > 0) entry.engine.remove(removals);
       if (upserts.length > 0) entry.engine.upsert(upserts);
     }

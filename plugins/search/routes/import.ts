@@ -11,6 +11,18 @@ const query = { type: 'object', properties: { wait: { type: 'boolean', default: 
  * Store a batch durably (documents and change log in one transaction), answer, and let the indexer
  * apply it in order. Each bad item is rejected with its reason; the others go on.
  */
+function itemsOf(body: unknown): ImportItem[] {
+  const items = (body as { turingDocuments?: unknown } | undefined)?.turingDocuments;
+  if (!Array.isArray(items)) throw searchErrors.invalidParameter('turingDocuments', 'must be an array of documents: {"turingDocuments": [{"locale", "turSNJobAction", "siteNames", "attributes"}]}');
+  if (items.some((item) => !item || typeof item !== 'object' || Array.isArray(item))) throw searchErrors.invalidParameter('turingDocuments', 'must hold objects only');
+  return items as ImportItem[];
+}
+
+function waitOf(query: unknown): boolean {
+  const wait = (query as { wait?: unknown }).wait;
+  return wait === 'true' || wait === '1' || wait === '';
+}
+
 async function importBatch(domain: SearchDomain, items: ImportItem[], wait: boolean, forceDelete: boolean) {
   const batch = checkImportItems(items, domain.sites, forceDelete ? 'DELETE' : undefined);
   if (batch.accepted === 0 && batch.rejected.length > 0) {
@@ -27,17 +39,15 @@ async function importBatch(domain: SearchDomain, items: ImportItem[], wait: bool
 export function mountImportRoutes(router: ApiRouter, domain: SearchDomain): void {
   router.post('/api/sn/import', {
     tags, summary: 'Import documents: {"turingDocuments":[{locale, turSNJobAction, siteNames, attributes}]}',
-    query, body: importBodySchema, bodyLimit: '256mb', responses: { 200: { description: 'what was accepted and rejected', schema: importResultSchema } },
+    query, body: importBodySchema, validate: false, bodyLimit: '256mb', responses: { 200: { description: 'what was accepted and rejected', schema: importResultSchema } },
   }, async (req, res) => {
-    const body = req.body as { turingDocuments: ImportItem[] };
-    res.json(await importBatch(domain, body.turingDocuments, (req.query as { wait?: boolean }).wait === true, false));
+    res.json(await importBatch(domain, itemsOf(req.body), waitOf(req.query), false));
   });
 
   router.post('/api/sn/deindex', {
     tags, summary: 'Remove documents: the same body as import; every item is a DELETE (by id, or by type without id)',
-    query, body: importBodySchema, bodyLimit: '64mb', responses: { 200: { description: 'what was accepted and rejected', schema: importResultSchema } },
+    query, body: importBodySchema, validate: false, bodyLimit: '64mb', responses: { 200: { description: 'what was accepted and rejected', schema: importResultSchema } },
   }, async (req, res) => {
-    const body = req.body as { turingDocuments: ImportItem[] };
-    res.json(await importBatch(domain, body.turingDocuments, (req.query as { wait?: boolean }).wait === true, true));
+    res.json(await importBatch(domain, itemsOf(req.body), waitOf(req.query), true));
   });
 }

@@ -11,6 +11,7 @@ export interface ChangeRow {
   doc_id: string;
 }
 
+// SQLite allows 500 terms in a compound SELECT, which knex uses for multi-row inserts.
 const CHUNK = 400;
 
 function chunks<T>(items: T[], size = CHUNK): T[][] {
@@ -26,12 +27,20 @@ const key = (c: { siteId: string; locale: string; docId: string | null }) => `${
  * follows. A batch is written in one transaction: documents and change rows land together or not.
  */
 export class DocumentStore {
+  /**
+   * What this process last wrote per document, tagged with the batch's last sequence number: the
+   * indexer takes a version from here instead of reading it back, when it is at least as new as
+   * the change it applies. Entries go once the indexer has passed them.
+   */
+  private readonly recent = new Map<string, { seq: number; attributes: Attributes | null }>();
+
   constructor(private readonly db: Database) {}
 
   /** Store an accepted batch; returns the last sequence number it wrote (0 when nothing changed). */
   async write(changes: AcceptedChange[]): Promise<number> {
     if (changes.length === 0) return 0;
-    return this.db.transaction(async (trx) => {
+    const written: Array<[string, Attributes | null]> = [];
+    const seq = await this.db.transaction(async (trx) => {
       const log: Array<Omit<ChangeRow, 'seq'>> = [];
       let pending: AcceptedChange[] = [];
       const flush = async () => {
@@ -45,6 +54,7 @@ export class DocumentStore {
             .merge(['doc_type', 'attributes', 'updated_at']);
         }
         for (const c of pending) log.push({ site_id: c.siteId, locale: c.locale, action: 'CREATE', doc_id: c.docId! });
+        for (const [k, c] of latest) written.push([k, c.attributes]);
         pending = [];
       };
       for (const change of changes) {
@@ -57,13 +67,43 @@ export class DocumentStore {
           ? [change.docId]
           : (await trx('search_documents').select('doc_id').where({ site_id: change.siteId, locale: change.locale, doc_type: change.docType })).map((r: { doc_id: string }) => r.doc_id);
         for (const part of chunks(ids)) await trx('search_documents').where({ site_id: change.siteId, locale: change.locale }).whereIn('doc_id', part).delete();
-        for (const id of ids) log.push({ site_id: change.siteId, locale: change.locale, action: 'DELETE', doc_id: id });
+        for (const id of ids) {
+          log.push({ site_id: change.siteId, locale: change.locale, action: 'DELETE', doc_id: id });
+          written.push([key({ siteId: change.siteId, locale: change.locale, docId: id }), null]);
+        }
       }
       await flush();
-      for (const part of chunks(log, 800)) await trx('search_changes').insert(part.map((c) => ({ ...c, created_at: now() })));
+      for (const part of chunks(log)) await trx('search_changes').insert(part.map((c) => ({ ...c, created_at: now() })));
       const row = await trx('search_changes').max({ seq: 'seq' }).first();
       return Number(row?.seq ?? 0);
     });
+    // Only after the commit: the cache never holds what the database does not.
+    for (const [k, attributes] of written) this.recent.set(k, { seq, attributes });
+    return seq;
+  }
+
+  /**
+   * The current version of each changed document, for the indexer: from what this process just
+   * wrote when that is at least as new as the change, else from the database. null: deleted.
+   */
+  async currentVersions(siteId: string, locale: string, changes: Array<{ id: string; seq: number }>): Promise<Map<string, Attributes | null>> {
+    const out = new Map<string, Attributes | null>();
+    const missing: string[] = [];
+    for (const { id, seq } of changes) {
+      const cached = this.recent.get(key({ siteId, locale, docId: id }));
+      if (cached && cached.seq >= seq) out.set(id, cached.attributes);
+      else missing.push(id);
+    }
+    if (missing.length > 0) {
+      const stored = await this.get(siteId, locale, missing);
+      for (const id of missing) out.set(id, stored.get(id) ?? null);
+    }
+    return out;
+  }
+
+  /** The indexer has applied every change up to `seq`. */
+  forgetUpTo(seq: number): void {
+    for (const [k, entry] of this.recent) if (entry.seq <= seq) this.recent.delete(k);
   }
 
   async get(siteId: string, locale: string, ids: string[]): Promise<Map<string, Attributes>> {

@@ -1,0 +1,15 @@
+import { loadCorpus } from './search-corpus.js';
+import { toIndexable } from './search-systems.js';
+import { createFlexsearchEngineFactory } from '../../plugins/search/engine/flexsearch-engine.js';
+const gc = (globalThis as any).gc;
+const heap = () => { gc(); gc(); return process.memoryUsage().heapUsed / 1048576; };
+const docs = loadCorpus('/work/shared/corpus/debian.jsonl.gz');
+(globalThis as any).docs = docs;
+const resolution = Number(process.argv[2]);
+const h0 = heap();
+const t0 = performance.now();
+const e = createFlexsearchEngineFactory({ resolution }).create({ facetFields: ['section', 'arch', 'priority', 'tags'], numberFields: ['size'], stringFields: [] });
+for (let from = 0; from < docs.length; from += 2000) e.upsert(docs.slice(from, from + 2000).map(toIndexable));
+const ms = performance.now() - t0;
+console.log(JSON.stringify({ resolution, heapMB: +(heap() - h0).toFixed(1), ms: Math.round(ms) }));
+(globalThis as any).keep = e;

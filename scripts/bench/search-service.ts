@@ -1,0 +1,127 @@
+// The search service end to end on the Debian corpus: import through the import API until searchable,
+// then the same faceted queries answered by the search service in-process and over HTTP, with Orama
+// in-process in the same run as the peer.
+//
+//   node --expose-gc --import tsx scripts/bench/search-service.ts [corpus.jsonl.gz] [--queries N]
+//
+// Prints one JSON line per measurement and a ratio line (see docs/BENCHMARKS.md).
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../runtime/config/load-config.js';
+import { Runtime } from '../../runtime/lifecycle/runtime.js';
+import { packageRoot } from '../../runtime/paths.js';
+import { parseSearchParams } from '../../plugins/search/search/search-params.js';
+import type { SearchService } from '../../plugins/search/search/search-service.js';
+import { loadCorpus, makeQueries, type BenchQuery, type CorpusDocument } from './search-corpus.js';
+import { OramaSystem } from './search-systems.js';
+
+const args = process.argv.slice(2);
+const queriesAt = args.indexOf('--queries');
+const queryCount = queriesAt >= 0 ? Number(args[queriesAt + 1]) : 500;
+const positional = args.filter((a, i) => !a.startsWith('--') && i !== queriesAt + 1);
+const corpusFile = path.resolve(positional[0] ?? path.join(packageRoot, '..', 'shared', 'corpus', 'debian.jsonl.gz'));
+const BATCH = 10_000;
+
+const FIELDS = [
+  { name: 'id', type: 'STRING' },
+  { name: 'name', type: 'STRING' },
+  { name: 'title', type: 'TEXT', hl: true },
+  { name: 'body', type: 'TEXT', hl: true },
+  { name: 'section', type: 'STRING', facet: true, facetPosition: 1 },
+  { name: 'arch', type: 'STRING', facet: true, facetPosition: 2 },
+  { name: 'priority', type: 'STRING', facet: true, facetPosition: 3 },
+  { name: 'tags', type: 'STRING', multiValued: true, facet: true, facetPosition: 4, facetItemType: 'OR' },
+  { name: 'maintainer', type: 'STRING' },
+  { name: 'version', type: 'STRING' },
+  { name: 'size', type: 'INT' },
+];
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+function summary(system: string, times: number[], extra: Record<string, unknown> = {}) {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { system, p50Ms: round(percentile(sorted, 50)), p90Ms: round(percentile(sorted, 90)), p99Ms: round(percentile(sorted, 99)), ...extra };
+}
+
+function queryString(q: BenchQuery): string {
+  return `q=${encodeURIComponent(q.text)}&_setlocale=en_US&fq[]=${q.filter.field}:${encodeURIComponent(q.filter.value)}`;
+}
+
+async function main(): Promise<void> {
+  const documents: CorpusDocument[] = loadCorpus(corpusFile);
+  const queries = makeQueries(documents, queryCount, 20261122);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-bench-'));
+  const config = loadConfig({ env: {}, overrides: {
+    runtime: { dataDir, logLevel: (process.env.VELA_LOG_LEVEL as 'warn') ?? 'warn', admin: { user: 'admin', password: 'bench-password' }, plugins: ['search'] },
+    services: { search: { port: 0, host: '127.0.0.1' } },
+  } });
+  const runtime = new Runtime({ config });
+  await runtime.start();
+  const base = runtime.url('search');
+  const headers = { authorization: `Basic ${Buffer.from('admin:bench-password').toString('base64')}`, 'content-type': 'application/json' };
+  try {
+    const created = await fetch(`${base}/api/sn`, { method: 'POST', headers, body: JSON.stringify({ name: 'Debian', fields: FIELDS, defaultTitleField: 'title', defaultTextField: 'body', defaultDescriptionField: 'body', defaultURLField: null }) });
+    if (created.status !== 201) throw new Error(`site: ${await created.text()}`);
+
+    // Import: batches through the HTTP import API; the last one waits until everything is searchable.
+    const importStart = performance.now();
+    for (let from = 0; from < documents.length; from += BATCH) {
+      const last = from + BATCH >= documents.length;
+      const body = JSON.stringify({ turingDocuments: documents.slice(from, from + BATCH).map((d) => ({ locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Debian'], attributes: { ...d, id: String(d.id) } })) });
+      const r = await fetch(`${base}/api/sn/import${last ? '?wait=true' : ''}`, { method: 'POST', headers, body });
+      if (r.status !== 200) throw new Error(`import: ${await r.text()}`);
+    }
+    const importMs = performance.now() - importStart;
+    const searchService = runtime.resolve<SearchService>('search.service');
+    const check = await searchService.search('Debian', parseSearchParams('/api/sn/Debian/search', 'q=*&_setlocale=en_US&rows=1'));
+    console.log(JSON.stringify({ measure: 'import', system: 'vela (HTTP import API → searchable)', documents: check.queryContext.count, importMs: Math.round(importMs), docsPerSecond: Math.round(check.queryContext.count / (importMs / 1000)) }));
+
+    // In-process: the whole search service (params, filter plan, engine, page documents from the store, links).
+    for (const q of queries.slice(0, 50)) await searchService.search('Debian', parseSearchParams('/api/sn/Debian/search', queryString(q)));
+    const inProcess: number[] = [];
+    let hits = 0;
+    for (const q of queries) {
+      const t0 = performance.now();
+      const r = await searchService.search('Debian', parseSearchParams('/api/sn/Debian/search', queryString(q)));
+      inProcess.push(performance.now() - t0);
+      hits += r.queryContext.count;
+    }
+    const vela = summary('vela search service, in-process', inProcess, { avgHits: round(hits / queries.length) });
+    console.log(JSON.stringify(vela));
+
+    // Over HTTP: one keep-alive client, one request at a time, the full JSON response read.
+    for (const q of queries.slice(0, 50)) await (await fetch(`${base}/api/sn/Debian/search?${queryString(q)}`)).arrayBuffer();
+    const overHttp: number[] = [];
+    for (const q of queries) {
+      const t0 = performance.now();
+      const r = await fetch(`${base}/api/sn/Debian/search?${queryString(q)}`);
+      await r.arrayBuffer();
+      overHttp.push(performance.now() - t0);
+    }
+    const http = summary('vela search service, HTTP', overHttp);
+    console.log(JSON.stringify(http));
+
+    const orama = new OramaSystem();
+    const buildStart = performance.now();
+    await orama.build(documents);
+    const oramaBuildMs = performance.now() - buildStart;
+    for (const q of queries.slice(0, 50)) await orama.run(q);
+    const oramaTimes: number[] = [];
+    for (const q of queries) {
+      const t0 = performance.now();
+      await orama.run(q);
+      oramaTimes.push(performance.now() - t0);
+    }
+    const peer = summary('orama, in-process', oramaTimes, { indexMs: Math.round(oramaBuildMs) });
+    console.log(JSON.stringify(peer));
+    console.log(JSON.stringify({ ratio: 'vela HTTP p50 / orama in-process p50', value: round(http.p50Ms / peer.p50Ms), goal: '< 1' }));
+    console.log(JSON.stringify({ ratio: 'vela in-process p50 / orama in-process p50', value: round(vela.p50Ms / peer.p50Ms) }));
+  } finally {
+    await runtime.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
