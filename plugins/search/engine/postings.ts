@@ -10,8 +10,6 @@ export interface Posting {
   readonly data: Uint32Array;
 }
 
-export const EMPTY_POSTING: Posting = { dense: false, data: new Uint32Array(0) };
-
 export function choosesBitset(count: number, words: number): boolean {
   return count > words;
 }

@@ -18,7 +18,7 @@ export class ReferenceSearch {
   }
 
   /** Matching ids with their rank (sum of the query terms' slots), for the text alone. */
-  textMatches(text: string | null, resolution = 9): Map<string, number> {
+  textMatches(text: string | null, resolution = 5): Map<string, number> {
     const terms = text === null || text.trim() === '' || text.trim() === '*' ? [] : [...new Set(tokenize(text))];
     const out = new Map<string, number>();
     for (const document of this.documents.values()) {
