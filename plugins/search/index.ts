@@ -24,6 +24,7 @@ interface SearchConfig {
 
 // One domain per runtime (tests run several runtimes in one process).
 const domains = new WeakMap<PluginContext<SearchConfig>, SearchDomain>();
+const refreshTimers = new WeakMap<PluginContext<SearchConfig>, NodeJS.Timeout>();
 
 /** Build the plugin's objects; constructors do no I/O, so this is fine in register. */
 function createDomain(ctx: PluginContext<SearchConfig>): SearchDomain {
@@ -68,9 +69,18 @@ const plugin: PluginDefinition<SearchConfig> = {
     await domain.sites.load();
     await domain.tokens.load();
     await domain.indexes.start();
+    // Processes sharing one database see each other's sites, fields and tokens within a poll.
+    if (ctx.config.indexer.pollMs > 0) {
+      const timer = setInterval(() => {
+        Promise.all([domain.sites.refresh(), domain.tokens.load()]).catch((error: Error) => ctx.logger.warn({ err: error }, 'refreshing sites and tokens failed'));
+      }, ctx.config.indexer.pollMs);
+      timer.unref();
+      refreshTimers.set(ctx, timer);
+    }
   },
 
   async stop(ctx) {
+    clearInterval(refreshTimers.get(ctx));
     await domains.get(ctx)?.indexes.stop();
   },
 };

@@ -40,11 +40,12 @@ export class ApiTokens {
 
   constructor(private readonly db: Database) {}
 
+  /** (Re)load the hashes; a token revoked by another process stops working here at the next load. */
   async load(): Promise<void> {
+    const rows = await this.db<TokenRow>('search_api_tokens').select('id', 'token_hash', 'created_by');
+    const fresh = new Map(rows.map((row) => [row.token_hash, { id: row.id, createdBy: row.created_by }]));
     this.byHash.clear();
-    for (const row of (await this.db<TokenRow>('search_api_tokens').select('id', 'token_hash', 'created_by'))) {
-      this.byHash.set(row.token_hash, { id: row.id, createdBy: row.created_by });
-    }
+    for (const [hash, token] of fresh) this.byHash.set(hash, token);
   }
 
   async list(): Promise<ApiToken[]> {

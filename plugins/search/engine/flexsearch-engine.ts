@@ -151,10 +151,11 @@ export class FlexsearchEngine implements SearchEngine {
   }
 
   /**
-   * Fills the scratch arrays with the documents the text matches and returns how many. Without text every
-   * live document is a candidate, narrowed first by the postings of filters that every consumer applies.
+   * Fills the scratch arrays with the documents the text matches and returns them. Without text every live
+   * document is a candidate, narrowed first by the postings of filters that every consumer applies; those
+   * filters are then `settled` (every candidate passes them).
    */
-  private findCandidates(text: string | null, plan: FilterPlan): number {
+  private findCandidates(text: string | null, plan: FilterPlan): Candidates {
     const capacity = this.ordinals.capacity;
     if (this.hitOrdinals.length < capacity) {
       this.hitOrdinals = new Uint32Array(capacity);
@@ -162,51 +163,61 @@ export class FlexsearchEngine implements SearchEngine {
     }
     const { terms, lastTypedLast } = queryTerms(text);
     if (terms.length === 0) {
-      const found = collectBits(this.requiredBits(plan), this.hitOrdinals);
-      this.hitRanks.fill(0, 0, found);
-      return found;
+      const { bits, settled } = this.requiredBits(plan);
+      const count = collectBits(bits, this.hitOrdinals);
+      this.hitRanks.fill(0, 0, count);
+      return { count, settled };
     }
     const postings: QueryTermPostings[] = [];
     for (let i = 0; i < terms.length; i++) {
       const term = terms[i]!;
       const prefix = this.prefixLastTerm && lastTypedLast && i === terms.length - 1 && term.length >= MIN_PREFIX_LENGTH;
       const found = this.text.lookup(term, prefix);
-      if (found === null) return 0;
+      if (found === null) return { count: 0, settled: 0 };
       postings.push(found);
     }
-    return this.matcher.match(postings, capacity, this.hitOrdinals, this.hitRanks);
+    return { count: this.matcher.match(postings, capacity, this.hitOrdinals, this.hitRanks), settled: 0 };
   }
 
-  private requiredBits(plan: FilterPlan): Uint32Array {
+  /** Live ordinals that pass every required filter that has postings (those are `settled`). */
+  private requiredBits(plan: FilterPlan): { bits: Uint32Array; settled: number } {
     let bits = this.ordinals.live;
+    let settled = 0;
     plan.filters.forEach((filter, bit) => {
       if ((plan.required & (1 << bit)) === 0) return;
       const passing = filter.bitset(bits, this.ordinals.end);
-      if (passing !== null) bits = passing;
+      if (passing === null) return;
+      bits = passing;
+      settled |= 1 << bit;
     });
-    return bits;
+    return { bits, settled };
   }
 
   /**
    * One pass over the candidates: which filters each fails (one bit each), whether it is a hit (then it is
    * moved down to the hit prefix of the scratch arrays) and which facet requests count it.
    */
-  private filterAndCount(candidates: number, plan: FilterPlan, columns: FacetColumn[], counts: Uint32Array[]): number {
+  private filterAndCount(candidates: Candidates, plan: FilterPlan, columns: FacetColumn[], counts: Uint32Array[]): number {
     const ordinals = this.hitOrdinals;
     const ranks = this.hitRanks;
-    const filters = plan.filters;
+    const bits: number[] = [];
+    plan.filters.forEach((_, bit) => (candidates.settled & (1 << bit)) === 0 && bits.push(bit));
+    const tests = bits.map((bit) => plan.filters[bit]!);
     const masks = plan.facets;
+    // A local alias: under tsx modules become CommonJS, where each call of an imported function goes
+    // through an export getter, which cost a third of this loop.
+    const pass = passes;
     let hits = 0;
-    for (let i = 0; i < candidates; i++) {
+    for (let i = 0; i < candidates.count; i++) {
       const ordinal = ordinals[i]!;
       let failed = 0;
-      for (let f = 0; f < filters.length; f++) if (!filters[f]!.test(ordinal)) failed |= 1 << f;
-      if (passes(plan.main, failed)) {
+      for (let t = 0; t < tests.length; t++) if (!tests[t]!.test(ordinal)) failed |= 1 << bits[t]!;
+      if (pass(plan.main, failed)) {
         ordinals[hits] = ordinal;
         ranks[hits] = ranks[i]!;
         hits++;
       }
-      for (let r = 0; r < columns.length; r++) if (passes(masks[r]!, failed)) columns[r]!.countInto(ordinal, counts[r]!);
+      for (let r = 0; r < columns.length; r++) if (pass(masks[r]!, failed)) columns[r]!.countInto(ordinal, counts[r]!);
     }
     return hits;
   }
@@ -263,6 +274,12 @@ export function createFlexsearchEngineFactory(options: FlexsearchEngineOptions =
 }
 
 export const flexsearchEngineFactory: SearchEngineFactory = createFlexsearchEngineFactory();
+
+/** How many candidates the scratch arrays hold, and the filters they are known to pass (bits). */
+interface Candidates {
+  count: number;
+  settled: number;
+}
 
 interface QueryTerms {
   /** Distinct terms in query order; none for null, '' and '*' (every document). */

@@ -1,4 +1,4 @@
-import { addFq, fqField, FQ, removeFq, removeFqByFields, toLink, type LinkBase } from '../links/query-string.js';
+import { addFq, FILTER_PARAMS, fqField, removeFq, removeFqByFields, toLink, type LinkBase } from '../links/query-string.js';
 import type { FacetGroup, FacetItem } from '../search/search-response.js';
 import type { Field } from '../store/site-types.js';
 import type { FilterPlan } from './filter-plan.js';
@@ -53,8 +53,10 @@ export function buildFacetGroups(plan: FilterPlan, counts: Record<string, Array<
 /** widget.facetToRemove: one item per active facet filter, each linking to the search without it. */
 export function buildFacetToRemove(plan: FilterPlan, base: LinkBase): FacetGroup {
   const facets: FacetItem[] = [];
+  const seen = new Set<string>();
   for (const [name, value] of base.params) {
-    if (name !== FQ) continue;
+    if (!FILTER_PARAMS.has(name) || seen.has(value)) continue;
+    seen.add(value);
     const field = fqField(value);
     if (field === null || !plan.filteredFacetFields.has(field)) continue;
     facets.push({ count: 0, link: toLink(removeFq(base, value)), label: value.slice(field.length + 1).replace(/"/g, ''), filterQuery: value, selected: true });
@@ -63,7 +65,7 @@ export function buildFacetToRemove(plan: FilterPlan, base: LinkBase): FacetGroup
 }
 
 export function selectedFilterQueries(plan: FilterPlan, base: LinkBase): string[] {
-  return base.params.filter(([n, v]) => n === FQ && plan.filteredFacetFields.has(fqField(v) ?? '')).map(([, v]) => v);
+  return [...new Set(base.params.filter(([n, v]) => FILTER_PARAMS.has(n) && plan.filteredFacetFields.has(fqField(v) ?? '')).map(([, v]) => v))];
 }
 
 export function cleanUpFacetsLink(plan: FilterPlan, base: LinkBase): string {

@@ -16,7 +16,8 @@ export interface FilterPlan {
   selectedByField: Map<string, string[]>;
 }
 
-const RANGE = /^\[\s*(\*|-?[\d.]+|[\d-]+T[\d:.]+Z?)\s+TO\s+(\*|-?[\d.]+|[\d-]+T[\d:.]+Z?)\s*\]$/i;
+const BOUND = '\\*|-?\\d+(?:\\.\\d+)?|\\d{4}-\\d{2}-\\d{2}(?:T[\\d:.]+(?:Z|[+-]\\d{2}:?\\d{2})?)?';
+const RANGE = new RegExp(`^\\[\\s*(${BOUND})\\s+TO\\s+(${BOUND})\\s*\\]$`, 'i');
 
 function splitFq(fq: string): [string, string] {
   const colon = fq.indexOf(':');
@@ -28,9 +29,11 @@ function unquote(value: string): string {
   return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
 }
 
-function bound(text: string): number | null {
+function bound(text: string, end: 'from' | 'to'): number | null {
   if (text === '*') return null;
-  const n = /^-?[\d.]+$/.test(text) ? Number(text) : Date.parse(text);
+  // A day without a time covers the whole day: from its first to its last millisecond (UTC).
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T${end === 'from' ? '00:00:00.000' : '23:59:59.999'}Z` : null;
+  const n = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : Date.parse(day ?? text);
   return Number.isNaN(n) ? null : n;
 }
 
@@ -43,7 +46,7 @@ function fieldFilter(config: SiteConfig, name: string, values: string[], itemOp:
   const ranges: Array<[number | null, number | null]> = [];
   for (const value of values) {
     const range = RANGE.exec(value);
-    if (range && NUMERIC.has(field.type)) ranges.push([bound(range[1]!), bound(range[2]!)]);
+    if (range && NUMERIC.has(field.type)) ranges.push([bound(range[1]!, 'from'), bound(range[2]!, 'to')]);
     else if (field.facet) exact.push(unquote(value));
     else throw searchErrors.invalidParameter(param, `filters on "${name}", which is not a facet (filter numbers and dates with ${name}:[from TO to])`);
   }

@@ -148,6 +148,7 @@ export class IndexManager {
   }
 
   private async applyPending(): Promise<void> {
+    let appliedAny = false;
     for (;;) {
       const changes = await this.docs.changesAfter(this.applied, this.options.batchSize);
       if (changes.length === 0) break;
@@ -156,10 +157,12 @@ export class IndexManager {
       this.docs.forgetUpTo(this.applied);
       this.dirty = true;
       this.release();
+      appliedAny = true;
       // Let searches in between steps of a large import.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    this.scheduleSnapshot();
+    // Only new changes restart the quiet period: an idle poll must not keep postponing the snapshot.
+    if (appliedAny) this.scheduleSnapshot();
   }
 
   private async applyChanges(changes: ChangeRow[]): Promise<void> {

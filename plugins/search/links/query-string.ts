@@ -59,6 +59,9 @@ export function removeParam(base: LinkBase, name: string): LinkBase {
 
 export const FQ = 'fq[]';
 
+/** Every parameter name a filter query may come under (REST, the original's and its SDKs' spellings). */
+export const FILTER_PARAMS: ReadonlySet<string> = new Set(['fq[]', 'fq', 'fq.and[]', 'fq.and', 'fqAnd[]', 'fqAnd', 'fq.or[]', 'fq.or', 'fqOr[]', 'fqOr']);
+
 /** Changing the filters starts over at page 1; `p` is reset where present, never added. */
 function resetPage(params: Param[]): Param[] {
   return params.map((param) => (param[0] === 'p' ? ['p', '1'] as const : param));
@@ -71,9 +74,9 @@ export function addFq(base: LinkBase, fq: string): LinkBase {
   return { path: base.path, params };
 }
 
-/** Drop every fq[] equal to `fq`, back to page 1. */
+/** Drop every filter equal to `fq` (whichever filter parameter carries it), back to page 1. */
 export function removeFq(base: LinkBase, fq: string): LinkBase {
-  return { path: base.path, params: resetPage(base.params.filter(([n, v]) => !(n === FQ && v === fq))) };
+  return { path: base.path, params: resetPage(base.params.filter(([n, v]) => !(FILTER_PARAMS.has(n) && v === fq))) };
 }
 
 /** The field a filter query names: the text before its first colon (null when there is none). */
@@ -82,13 +85,13 @@ export function fqField(fq: string): string | null {
   return colon < 0 ? null : fq.slice(0, colon);
 }
 
-/** Drop the fq[] of these fields (and any fq[] without a field); the page is kept. */
+/** Drop the filters of these fields (and any filter without a field); the page is kept. */
 export function removeFqByFields(base: LinkBase, fields: Iterable<string>): LinkBase {
   const drop = new Set(fields);
   return {
     path: base.path,
     params: base.params.filter(([n, v]) => {
-      if (n !== FQ) return true;
+      if (!FILTER_PARAMS.has(n)) return true;
       const field = fqField(v);
       return field !== null && !drop.has(field);
     }),

@@ -29,11 +29,12 @@ async function importBatch(domain: SearchDomain, items: ImportItem[], wait: bool
     const reasons = batch.rejected.slice(0, 5).map((r) => `#${r.index}${r.id ? ` (${r.id})` : ''}: ${r.reason}`).join('; ');
     throw searchErrors.invalidParameter('turingDocuments', `were all rejected: ${reasons}${batch.rejected.length > 5 ? `; and ${batch.rejected.length - 5} more` : ''}`);
   }
-  for (const [siteId, specs] of batch.specs) await domain.sites.ensureFields(siteId, specs.map(specToField));
+  const specProblems: string[] = [];
+  for (const [siteId, specs] of batch.specs) specProblems.push(...(await domain.sites.ensureFields(siteId, specs.map(specToField))));
   const seq = await domain.docs.write(batch.changes);
   void domain.indexes.drain();
   if (wait && seq > 0) await domain.indexes.waitFor(seq);
-  return { accepted: batch.accepted, rejected: batch.rejected, commits: batch.commits, seq, indexed: wait };
+  return { accepted: batch.accepted, rejected: batch.rejected, commits: batch.commits, seq, indexed: wait, ...(specProblems.length > 0 ? { ignoredSpecs: specProblems } : {}) };
 }
 
 export function mountImportRoutes(router: ApiRouter, domain: SearchDomain): void {

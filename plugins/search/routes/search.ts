@@ -61,10 +61,11 @@ export function mountSearchRoutes(router: ApiRouter, domain: SearchDomain): void
   });
 
   router.get('/api/sn/:siteName/search/locales', {
-    tags, summary: 'The locales of a site, each with a link to search in it', params: siteParam,
+    tags, summary: 'The locales of a site, each with a link to the match-all search in it', params: siteParam,
     responses: { 200: { description: 'locales', schema: { type: 'array', items: { type: 'object', properties: { locale: { type: 'string' }, link: { type: 'string' } } } } } },
   }, (req, res) => {
     const config = domain.sites.get(String(req.params.siteName));
-    res.json(domain.search.localeLinks(config, linkBaseFromUrl(`/api/sn/${encodeURIComponent(config.site.name)}/search`)));
+    // q=* so that following a link is a valid search (q is required).
+    res.json(domain.search.localeLinks(config, linkBaseFromUrl(`/api/sn/${encodeURIComponent(config.site.name)}/search?q=*`)));
   });
 }

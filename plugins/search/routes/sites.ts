@@ -1,5 +1,5 @@
 import type { ApiRouter } from '../../../runtime/index.js';
-import { localeBodySchema, siteCreateSchema, siteSchema, siteUpdateSchema } from '../schemas/site.js';
+import { importConfigSchema, localeBodySchema, siteCreateSchema, siteSchema, siteUpdateSchema } from '../schemas/site.js';
 import type { SearchDomain } from './route-context.js';
 
 const idParam = { type: 'object', properties: { id: { type: 'string', description: 'site id (or name)' } } };
@@ -37,25 +37,14 @@ export function mountSiteRoutes(router: ApiRouter, domain: SearchDomain): void {
 
   router.post('/api/sn/import-config', {
     tags, summary: 'Restore site configurations from an export: sites are matched by name, created or replaced',
-    body: { type: 'object', required: ['sites'], properties: { version: { type: 'integer' }, exportedAt: {}, sites: { type: 'array', items: { type: 'object', required: ['name'] } } } },
+    body: importConfigSchema,
   }, async (req, res) => {
     const restored = [];
     for (const entry of (req.body as { sites: Array<Record<string, unknown>> }).sites) {
-      const { fields, id: _id, createdAt: _c, updatedAt: _u, ...settings } = entry;
-      const existing = sites.find(String(entry.name));
-      if (existing) {
-        await sites.update(existing.site.id, settings);
-        for (const field of existing.fields) await sites.deleteField(existing.site.id, field.id);
-        for (const field of (fields as Array<Record<string, unknown>>) ?? []) {
-          const { id: _fid, createdAt: _fc, updatedAt: _fu, ...fieldSettings } = field;
-          await sites.createField(existing.site.id, fieldSettings);
-        }
-        restored.push({ name: entry.name, action: 'replaced' });
-      } else {
-        const cleanFields = ((fields as Array<Record<string, unknown>>) ?? []).map(({ id: _fid, createdAt: _fc, updatedAt: _fu, ...f }) => f);
-        await sites.create({ ...settings, fields: cleanFields });
-        restored.push({ name: entry.name, action: 'created' });
-      }
+      const { id: _id, createdAt: _c, updatedAt: _u, ...site } = entry;
+      const fields = ((site.fields as Array<Record<string, unknown>> | undefined) ?? []).map(({ id: _fid, siteId: _s, createdAt: _fc, updatedAt: _fu, ...f }) => f);
+      const { action } = await sites.restore({ ...site, fields });
+      restored.push({ name: entry.name, action });
     }
     res.json({ restored });
   });

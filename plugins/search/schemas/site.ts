@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../../../runtime/index.js';
+import { fieldCreateSchema } from './field.js';
 
 export const LOCALE_PATTERN = '^[a-z]{2,3}_[A-Z]{2}$';
 const operator = { enum: ['AND', 'OR'] };
@@ -41,7 +42,7 @@ export const siteCreateSchema: JsonSchema = {
     name,
     ...siteSettingsProperties,
     locales: { type: 'array', items: { type: 'string', pattern: LOCALE_PATTERN }, uniqueItems: true, minItems: 1, default: ['en_US'] },
-    fields: { type: 'array', description: 'fields to create instead of the template fields', items: { type: 'object' } },
+    fields: { type: 'array', description: 'fields to create instead of the template fields', items: fieldCreateSchema },
     createdAt: {},
     updatedAt: {},
   },
@@ -78,4 +79,16 @@ export const localeBodySchema: JsonSchema = {
   additionalProperties: false,
   required: ['locale'],
   properties: { locale: { type: 'string', pattern: LOCALE_PATTERN }, id: {}, createdAt: {} },
+};
+
+/** One site of an export: its settings and fields, as GET /api/sn/export writes them. */
+export const siteExportSchema: JsonSchema = {
+  ...siteCreateSchema,
+  properties: { ...siteCreateSchema.properties, fields: { type: 'array', items: { ...fieldCreateSchema, properties: { ...fieldCreateSchema.properties, siteId: {} } } } },
+};
+
+export const importConfigSchema: JsonSchema = {
+  type: 'object',
+  required: ['sites'],
+  properties: { version: { type: 'integer' }, exportedAt: {}, sites: { type: 'array', items: siteExportSchema } },
 };

@@ -167,5 +167,6 @@ function linkBaseFor(path: string, p: SearchParams): LinkBase {
   for (const fq of p.fqAnd) out.push(['fq.and[]', fq]);
   for (const fq of p.fqOr) out.push(['fq.or[]', fq]);
   for (const tr of p.targetingRules) out.push(['tr[]', tr]);
+  if (p.fieldList) out.push(['fl', p.fieldList.join(',')]);
   return { path, params: out };
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Database, JsonSchema } from '../../../runtime/index.js';
 import { validateAgainst } from '../../../runtime/config/schema-validation.js';
 import { searchErrors } from '../errors.js';
-import { fieldSettingsProperties, TEMPLATE_FIELDS } from '../schemas/field.js';
+import { httpErrors } from '../../../runtime/index.js';
+import { fieldCreateSchema, fieldSettingsProperties, TEMPLATE_FIELDS } from '../schemas/field.js';
 import { siteSettingKeys, siteSettingsProperties } from '../schemas/site.js';
 import type { Field, FieldSettings, Site, SiteConfig, SiteSettings } from './site-types.js';
 import { now, toIso } from './timestamps.js';
@@ -52,6 +53,45 @@ export class SiteStore {
       const siteFields = fields.filter((f) => f.site_id === row.id).map((f) => this.fieldFromRow(f));
       this.sites.set(site.id, this.config(site, siteFields));
     }
+  }
+
+  /**
+   * Pick up what other processes sharing the database changed (PostgreSQL mode): sites whose
+   * settings, fields or locales differ from memory are reloaded and announced like local writes.
+   */
+  async refresh(): Promise<void> {
+    const stored = await this.fingerprints();
+    for (const [siteId, print] of stored) {
+      const known = this.sites.get(siteId);
+      if (known && this.fingerprintOf(known) === print) continue;
+      await this.reloadSite(siteId);
+      await this.emit({ kind: known ? 'site-updated' : 'site-created', siteId });
+    }
+    for (const siteId of [...this.sites.keys()]) {
+      if (stored.has(siteId)) continue;
+      this.sites.delete(siteId);
+      await this.emit({ kind: 'site-deleted', siteId });
+    }
+  }
+
+  private async fingerprints(): Promise<Map<string, string>> {
+    const [sites, fields, locales] = await Promise.all([
+      this.db<SiteRow>('search_sites').select('id', 'name', 'updated_at'),
+      this.db('search_fields').select('site_id', 'id', 'updated_at'),
+      this.db<LocaleRow>('search_site_locales').select('site_id', 'locale'),
+    ]);
+    const out = new Map<string, string>();
+    for (const site of sites) {
+      const f = (fields as FieldRow[]).filter((x) => x.site_id === site.id).map((x) => `${x.id}@${toIso(x.updated_at)}`).sort();
+      const l = locales.filter((x) => x.site_id === site.id).map((x) => x.locale).sort();
+      out.set(site.id, JSON.stringify([site.name, toIso(site.updated_at), f, l]));
+    }
+    return out;
+  }
+
+  private fingerprintOf(config: SiteConfig): string {
+    const f = config.fields.map((x) => `${x.id}@${x.updatedAt}`).sort();
+    return JSON.stringify([config.site.name, config.site.updatedAt, f, [...config.site.locales].sort()]);
   }
 
   list(): Site[] {
@@ -163,6 +203,7 @@ export class SiteStore {
   }
 
   async createField(siteIdOrName: string, input: Record<string, unknown>): Promise<Field> {
+    checkField(input);
     const { site, fieldsByName } = this.get(siteIdOrName);
     const name = String(input.name);
     if (fieldsByName.has(name)) throw searchErrors.fieldNameTaken(site.name, name);
@@ -175,19 +216,51 @@ export class SiteStore {
     return this.field(site.id, id);
   }
 
-  /** Create the fields a batch of documents declares in `specs` that the site does not have yet. */
-  async ensureFields(siteId: string, specs: Array<Record<string, unknown>>): Promise<number> {
-    const { fieldsByName } = this.get(siteId);
-    let created = 0;
+  /**
+   * Create the fields a batch of documents declares in `specs` that the site does not have yet.
+   * A spec that is not a valid field is passed over (the documents keep the attribute as stored data).
+   */
+  async ensureFields(siteId: string, specs: Array<Record<string, unknown>>): Promise<string[]> {
+    const problems: string[] = [];
     for (const spec of specs) {
-      if (fieldsByName.has(String(spec.name))) continue;
+      if (this.get(siteId).fieldsByName.has(String(spec.name))) continue;
+      const result = validateAgainst(fieldCreateSchema, spec, { root: `spec ${JSON.stringify(spec.name)}` });
+      if (!result.valid) {
+        problems.push(...result.problems);
+        continue;
+      }
       await this.createField(siteId, spec);
-      created += 1;
     }
-    return created;
+    return problems;
+  }
+
+  /**
+   * Restore a site from an export: settings, locales and fields replaced in one transaction, so
+   * its index is rebuilt once.
+   */
+  async restore(entry: Record<string, unknown>): Promise<{ site: Site; action: 'created' | 'replaced' }> {
+    const existing = this.find(String(entry.name));
+    if (!existing) return { site: await this.create(entry), action: 'created' };
+    const siteId = existing.site.id;
+    const settings = withDefaults<SiteSettings>(siteSettingsProperties, pick(entry, siteSettingKeys));
+    const fields = (entry.fields as Array<Record<string, unknown>> | undefined) ?? [];
+    const stamp = now();
+    await this.db.transaction(async (trx) => {
+      await trx('search_sites').where({ id: siteId }).update({ settings: JSON.stringify(settings), updated_at: stamp });
+      if (Array.isArray(entry.locales)) await this.replaceLocales(trx, siteId, entry.locales as string[]);
+      await trx('search_fields').where({ site_id: siteId }).delete();
+      for (const field of fields) {
+        const fieldSettings = withDefaults<FieldSettings>(fieldSettingsProperties, pick(field, fieldKeys));
+        await trx('search_fields').insert({ id: randomUUID(), site_id: siteId, name: String(field.name), settings: JSON.stringify(fieldSettings), created_at: stamp, updated_at: stamp });
+      }
+    });
+    await this.reloadSite(siteId);
+    await this.emit({ kind: 'site-updated', siteId });
+    return { site: this.get(siteId).site, action: 'replaced' };
   }
 
   async updateField(siteIdOrName: string, fieldId: string, patch: Record<string, unknown>): Promise<Field> {
+    checkField({ ...patch, name: patch.name ?? 'x' });
     const { site, fieldsByName } = this.get(siteIdOrName);
     const field = this.field(site.id, fieldId);
     const name = typeof patch.name === 'string' ? patch.name : field.name;
@@ -249,4 +322,10 @@ export class SiteStore {
   private async emit(change: SiteChange): Promise<void> {
     for (const listener of this.listeners) await listener(change);
   }
+}
+
+/** The store checks field input itself too: fields also arrive from import specs and restores. */
+function checkField(input: Record<string, unknown>): void {
+  const result = validateAgainst(fieldCreateSchema, input, { root: 'field' });
+  if (!result.valid) throw httpErrors.validation(result.problems.join('; '));
 }

@@ -21,6 +21,14 @@ test('a new site gets the defaults, the template fields and en_US', async (t) =>
 
 test('site validation names the member; a duplicate name is a 409', async (t) => {
   const vela = await fresh(t);
+  const badFields = await json(vela, 'POST', '/api/sn', { name: 'F', fields: [{ type: 'NUMBER' }, { name: 'n', facet: 'yes' }] });
+  t.is(badFields.status, 400);
+  t.regex(badFields.body.message, /body\.fields\[0\]\.name is required/);
+  t.regex(badFields.body.message, /body\.fields\[1\]\.facet must be of type boolean/);
+  const badRestore = await json(vela, 'POST', '/api/sn/import-config', { sites: [{ name: 'Loose', rowsPerPage: 'ten', locales: ['english'] }] });
+  t.is(badRestore.status, 400);
+  t.regex(badRestore.body.message, /body\.sites\[0\]\.rowsPerPage must be of type integer/);
+  t.is((await json(vela, 'GET', '/api/sn/Loose')).status, 404, 'nothing was stored');
   const bad = await json(vela, 'POST', '/api/sn', { name: 'X', rowsPerPage: 'ten', locales: ['english'] });
   t.is(bad.status, 400);
   t.regex(bad.body.message, /body\.rowsPerPage must be of type integer, got "ten"/);

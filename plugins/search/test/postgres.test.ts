@@ -28,3 +28,30 @@ pgTest('on PostgreSQL the search service stores, indexes, searches and survives 
   t.is(token.status, 201);
   t.is((await second.fetch('search', '/api/sn', { headers: { key: token.body.token } })).status, 200);
 });
+
+pgTest('processes sharing one PostgreSQL database see each other\'s sites, documents and token revocations', async (t) => {
+  const pg = await createTestPostgres();
+  if (!pg) return t.fail('PostgreSQL refused to create a test database');
+  t.teardown(() => pg.drop());
+  const config = { plugins: { search: { indexer: { pollMs: 150 } } } };
+  const a = await startTestRuntime({ plugins: ['search'], databaseUrl: pg.url, config });
+  const b = await startTestRuntime({ plugins: ['search'], databaseUrl: pg.url, config });
+  t.teardown(async () => { await a.stop(); await b.stop(); });
+  await createSite(a);
+  await importDocs(a, makeDocs(40));
+  const token = (await json(a, 'POST', '/api/dev/token', { title: 'shared' })).body.token as string;
+  const eventually = async (check: () => Promise<boolean>, what: string) => {
+    for (let i = 0; i < 50; i++) {
+      if (await check()) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    t.fail(`${what} did not happen within 5 s`);
+  };
+  await eventually(async () => (await search(b, 'q=*&_setlocale=en_US')).body.queryContext?.count === 40, 'B seeing the site and its documents');
+  await eventually(async () => (await b.fetch('search', '/api/sn', { headers: { key: token } })).status === 200, 'B accepting the new token');
+  await json(a, 'DELETE', `/api/dev/token/${(await json(a, 'GET', '/api/dev/token')).body[0].id}`);
+  await eventually(async () => (await b.fetch('search', '/api/sn', { headers: { key: token } })).status === 401, 'B refusing the revoked token');
+  await json(a, 'PUT', '/api/sn/Sample', { rowsPerPage: 4 });
+  await eventually(async () => (await search(b, 'q=*&_setlocale=en_US')).body.queryContext?.limit === 4, 'B using the new site settings');
+  t.pass();
+});

@@ -157,11 +157,23 @@ test('fqAnd and fqOr filters combine as (AND part) OR (OR part)', async (t) => {
   t.is(r.body.queryContext.count, docs.filter((d) => (d.section === 'web' && d.arch === 'all') || d.section === 'sound').length);
 });
 
+test('fq.and[] and fq.or[] filters show in the widget like fq[] and are removed by its links', async (t) => {
+  const r = await search(vela, 'q=*&_setlocale=en_US&fq.and[]=section:web&fq.or[]=arch:all');
+  t.deepEqual(r.body.widget.selectedFilterQueries, ['section:web', 'arch:all']);
+  t.deepEqual(r.body.widget.facetToRemove.facets.map((f: any) => [f.filterQuery, f.link]), [
+    ['section:web', '/api/sn/Sample/search?q=*&_setlocale=en_US&fq.or[]=arch:all'],
+    ['arch:all', '/api/sn/Sample/search?q=*&_setlocale=en_US&fq.and[]=section:web'],
+  ]);
+  t.is(r.body.widget.cleanUpFacets, '/api/sn/Sample/search?q=*&_setlocale=en_US');
+});
+
 test('numeric and date ranges filter with field:[from TO to]', async (t) => {
   const r = await search(vela, 'q=*&_setlocale=en_US&fq[]=size:[100 TO 999]');
   t.is(r.body.queryContext.count, docs.filter((d) => d.size >= 100 && d.size <= 999).length);
   const dates = await search(vela, `q=*&_setlocale=en_US&fq[]=publication_date:[2024-02-01T00:00:00Z TO *]`);
   t.is(dates.body.queryContext.count, docs.filter((d) => d.publication_date >= '2024-02-01').length);
+  const dayOnly = await search(vela, `q=*&_setlocale=en_US&fq[]=publication_date:[2024-02-01 TO 2024-02-10]`);
+  t.is(dayOnly.body.queryContext.count, docs.filter((d) => d.publication_date >= '2024-02-01' && d.publication_date < '2024-02-11').length, 'a day-only bound covers that whole day');
 });
 
 test('sorting: newest, oldest and field:asc|desc', async (t) => {
@@ -198,9 +210,11 @@ test('locale links replace _setlocale; the locales endpoint lists every locale',
   ]);
   const locales = await json(vela, 'GET', '/api/sn/Sample/search/locales');
   t.deepEqual(locales.body, [
-    { locale: 'en_US', link: '/api/sn/Sample/search?_setlocale=en_US' },
-    { locale: 'pt_BR', link: '/api/sn/Sample/search?_setlocale=pt_BR' },
+    { locale: 'en_US', link: '/api/sn/Sample/search?q=*&_setlocale=en_US' },
+    { locale: 'pt_BR', link: '/api/sn/Sample/search?q=*&_setlocale=pt_BR' },
   ]);
+  const followed = await json(vela, 'GET', locales.body[0].link, undefined, { authorization: '' });
+  t.is(followed.body.queryContext.count, 300, 'a locale link is a valid search');
   const pt = await search(vela, 'q=*&_setlocale=pt-BR');
   t.is(pt.body.queryContext.count, 0, 'documents live per locale');
   t.is(pt.body.queryContext.query.locale, 'pt_BR', 'en-US style codes are accepted');
@@ -213,6 +227,8 @@ test('POST search: body members override the query string, and links carry the e
   t.is(r.body.queryContext.limit, 2);
   t.deepEqual(r.body.widget.selectedFilterQueries, ['arch:all']);
   const next = r.body.pagination.find((p: any) => p.type === 'NEXT');
+  const withFields = await json(vela, 'POST', '/api/sn/Sample/search', { query: '*', locale: 'en_US', rows: 1, fieldList: ['id'] }, { authorization: '' });
+  t.regex(withFields.body.pagination.find((p: any) => p.type === 'NEXT').href, /&fl=id/, 'the field list is kept in links');
   const followed = await search(vela, next.href.slice(next.href.indexOf('?') + 1));
   t.is(followed.body.queryContext.page, 2);
   t.is(followed.body.queryContext.count, r.body.queryContext.count);
