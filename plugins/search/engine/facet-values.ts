@@ -5,16 +5,19 @@ import { compareStrings } from './value-dictionary.js';
 
 /**
  * Turns one request's counts (indexed by value code) into [value, count] pairs: values with a count, sorted
- * by count (desc, ties by value) or by value, cut to `limit`; then every `include` value that did not make
+ * by count (desc, ties by value) or by value, cut to `limit` (with `allValues`, values with a zero count
+ * compete too, after every counted one); then every `include` value that did not make
  * it is added with its real count (possibly 0) and the list is sorted again the same way.
  */
 export function facetValues(request: FacetRequest, column: FacetColumn, counts: Uint32Array): Array<[string, number]> {
   const values = column.dictionary.values;
   const rankOf = column.dictionary.rankByCode();
+  const size = request.allValues ? Math.min(values.length, counts.length) : counts.length;
+  const keep = (code: number) => request.allValues === true || counts[code]! > 0;
   let present = 0;
-  for (let code = 0; code < counts.length; code++) if (counts[code]! > 0) present++;
+  for (let code = 0; code < size; code++) if (keep(code)) present++;
   const codes = new Uint32Array(present);
-  for (let code = 0, i = 0; code < counts.length; code++) if (counts[code]! > 0) codes[i++] = code;
+  for (let code = 0, i = 0; code < size; code++) if (keep(code)) codes[i++] = code;
 
   const byCount = request.sort === 'count';
   const order = byCount

@@ -124,3 +124,20 @@ export class StringValueFilter implements CompiledFilter {
     return null;
   }
 }
+
+/** Passes what the inner filter passes, and documents with no value for the field (targeting rules). */
+export class OrMissingFilter implements CompiledFilter {
+  readonly field: string;
+
+  constructor(private readonly inner: CompiledFilter, private readonly missing: (ordinal: number) => boolean) {
+    this.field = inner.field;
+  }
+
+  test(ordinal: number): boolean {
+    return this.inner.test(ordinal) || this.missing(ordinal);
+  }
+
+  bitset(): null {
+    return null;
+  }
+}

@@ -1,5 +1,5 @@
-import type { FacetColumn } from './facet-column.js';
-import { FacetValueFilter, NumberRangeFilter, StringValueFilter, type CompiledFilter } from './field-filters.js';
+import { NO_VALUE, type FacetColumn } from './facet-column.js';
+import { FacetValueFilter, NumberRangeFilter, OrMissingFilter, StringValueFilter, type CompiledFilter } from './field-filters.js';
 import type { NumberColumn } from './number-column.js';
 import type { FacetRequest, FieldFilter, FilterSpec } from './search-engine.js';
 import type { StringColumn } from './string-column.js';
@@ -68,14 +68,31 @@ function constrains(filter: FieldFilter): boolean {
 }
 
 function compileFilter(filter: FieldFilter, columns: ColumnLookup): CompiledFilter {
+  const compiled = compileValues(filter, columns);
+  return filter.matchMissing ? new OrMissingFilter(compiled, missingTest(filter.field, columns)) : compiled;
+}
+
+/** Whether a document has no value at all for the field, from whichever column holds it. */
+function missingTest(field: string, columns: ColumnLookup): (ordinal: number) => boolean {
+  const facet = columns.facet(field);
+  if (facet) return (ordinal) => facet.valueCount(ordinal) === 0;
+  const number = columns.number(field);
+  if (number) return (ordinal) => Number.isNaN(number.values[ordinal]!);
+  const string = columns.string(field);
+  if (string) return (ordinal) => string.codes[ordinal] === NO_VALUE;
+  return () => true;
+}
+
+function compileValues(filter: FieldFilter, columns: ColumnLookup): CompiledFilter {
   const all = filter.itemOp === 'AND';
   const hasRanges = (filter.ranges?.length ?? 0) > 0;
   const facet = columns.facet(filter.field);
-  if (facet) {
+  const number = columns.number(filter.field);
+  // Ranges need the number column; a field that is both a facet and a number takes ranges there.
+  if (facet && !(hasRanges && number)) {
     if (hasRanges) throw new Error(`filter on "${filter.field}": ranges need a number field, and "${filter.field}" is a facet field`);
     return new FacetValueFilter(filter.field, facet, filter.values, all);
   }
-  const number = columns.number(filter.field);
   if (number) {
     const ranges: Array<[number, number]> = (filter.ranges ?? []).map(([low, high]) => [low ?? -Infinity, high ?? Infinity]);
     for (const value of filter.values) {

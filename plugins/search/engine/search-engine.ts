@@ -55,6 +55,8 @@ export interface FacetRequest {
   sort: 'count' | 'index';
   /** Values that must be reported even with count 0 (selected values). */
   include?: string[];
+  /** Report values with count 0 too (every value the field has in the index), within `limit`. */
+  allValues?: boolean;
 }
 
 export type SortSpec = { by: 'relevance' } | { by: 'number' | 'string'; field: string; direction: 'asc' | 'desc' };
@@ -69,6 +71,8 @@ export interface EngineQuery {
   limit: number;
   /** Group the hits by a facet field's value (each group paged by offset/limit). */
   group?: string;
+  /** Match the last query term as a prefix too (when it has 3+ characters); default: the engine's option. */
+  prefixLastTerm?: boolean;
 }
 
 export interface EngineHit {

@@ -1,4 +1,5 @@
 import { searchErrors } from '../errors.js';
+import { MAX_FILTERS } from '../engine/filter-plan.js';
 import type { FacetRequest, FieldFilter, FilterSpec } from '../engine/search-engine.js';
 import type { SearchParams } from '../search/search-params.js';
 import type { Field, SiteConfig } from '../store/site-types.js';
@@ -91,12 +92,19 @@ export function planFilters(config: SiteConfig, params: SearchParams): FilterPla
     filteredFields.add(name);
     filter[group.facetType === 'AND' ? 'and' : 'or'].push(fieldFilter(config, name, group.values, group.itemType, group.param));
   }
+  // Targeting rules: per attribute, a document passes with one of the rule values or without the
+  // attribute at all; attributes are ANDed (after the original's rule form).
+  const rules = new Map<string, string[]>();
   for (const rule of params.targetingRules) {
     const [name, value] = splitFq(rule);
     const field = config.fieldsByName.get(name);
     if (!field?.facet) throw searchErrors.invalidParameter('targetingRules', `names "${name}", which is not a facet field of site "${site.name}"`);
-    // A targeting rule lets through documents with one of its values or without the attribute at all.
-    filter.and.push({ field: name, values: [unquote(value)], itemOp: 'OR', matchMissing: true });
+    rules.set(name, [...(rules.get(name) ?? []), unquote(value)]);
+  }
+  for (const [name, values] of rules) filter.and.push({ field: name, values: [...new Set(values)], itemOp: 'OR', matchMissing: true });
+
+  if (filter.and.length + filter.or.length > MAX_FILTERS) {
+    throw searchErrors.invalidParameter('fq[]', `names ${filter.and.length + filter.or.length} filtered fields; a search takes at most ${MAX_FILTERS} (targeting rules count too)`);
   }
 
   const facets = site.facet
@@ -106,7 +114,8 @@ export function planFilters(config: SiteConfig, params: SearchParams): FilterPla
   const facetRequests: FacetRequest[] = facets.map(({ field, ops }) => ({
     field: field.name,
     ignoreFilters: ignoredFor(field.name, ops, filteredFields),
-    limit: field.showAllFacetItems ? 0 : site.itemsPerFacet,
+    limit: site.itemsPerFacet,
+    allValues: field.showAllFacetItems,
     sort: (field.facetSort === 'DEFAULT' ? site.facetSort : field.facetSort) === 'ALPHABETICAL' ? 'index' : 'count',
     include: (selectedByField.get(field.name) ?? []).map((fq) => unquote(splitFq(fq)[1])),
   }));

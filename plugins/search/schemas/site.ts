@@ -21,6 +21,8 @@ export const siteSettingsProperties: Record<string, JsonSchema> = {
   spellCheck: { type: 'boolean', default: false, description: 'spell check (widget.spellCheck)' },
   spellCheckFixes: { type: 'boolean', default: false, description: 'search the corrected text automatically' },
   spotlightWithResults: { type: 'boolean', default: false, description: 'inject spotlight documents into the results' },
+  wildcardAlways: { type: 'boolean', default: false, description: 'always match the last query word as a prefix too (search as you type)' },
+  wildcardNoResults: { type: 'boolean', default: true, description: 'when a query finds nothing, retry it matching the last word as a prefix' },
   defaultTitleField: { ...fieldName, default: 'title' },
   defaultTextField: { ...fieldName, default: 'text' },
   defaultDescriptionField: { ...fieldName, default: 'abstract' },

@@ -6,11 +6,15 @@ export function queryTerms(q: string): string[] {
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A highlighter for one query: wraps whole-word matches (and prefix matches of the last term). */
-export function highlighter(terms: string[], pre: string, post: string): ((text: string) => string) | null {
+/**
+ * A highlighter for one query: wraps whole-word matches, and words starting with the last term when
+ * the search matched it as a prefix (3+ characters, as the engine does).
+ */
+export function highlighter(terms: string[], pre: string, post: string, prefixLastTerm = false): ((text: string) => string) | null {
   if (terms.length === 0) return null;
   const last = terms[terms.length - 1]!;
   const whole = terms.map(escapeRegExp).join('|');
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:(?:${whole})(?![\\p{L}\\p{N}])|${escapeRegExp(last)}[\\p{L}\\p{N}]*)`, 'giu');
+  const prefix = prefixLastTerm && last.length >= 3 ? `|${escapeRegExp(last)}[\\p{L}\\p{N}]*` : '';
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:(?:${whole})(?![\\p{L}\\p{N}])${prefix})`, 'giu');
   return (text) => text.replace(pattern, (m) => `${pre}${m}${post}`);
 }

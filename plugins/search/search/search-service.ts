@@ -45,9 +45,14 @@ export class SearchService {
       if (!engine.schema.facetFields.includes(params.group)) throw searchErrors.invalidParameter('group', `must name a facet field of site "${site.name}", got ${JSON.stringify(params.group)}`);
       query.group = params.group;
     }
-    const result = engine.query(query);
+    query.prefixLastTerm = site.wildcardAlways;
+    let result = engine.query(query);
+    if (result.total === 0 && query.text !== null && !site.wildcardAlways && site.wildcardNoResults) {
+      query.prefixLastTerm = true;
+      result = engine.query(query);
+    }
     const base = params.linkBase;
-    const highlight = site.hl ? highlighter(queryTerms(params.q), site.hlPre, site.hlPost) : null;
+    const highlight = site.hl ? highlighter(queryTerms(params.q), site.hlPre, site.hlPost, query.prefixLastTerm) : null;
     const toDocuments = async (hits: EngineHit[]): Promise<ResultDocument[]> => {
       const stored = await this.docs.get(site.id, params.locale, hits.map((h) => h.id));
       return hits.filter((h) => stored.has(h.id)).map((h) => toResultDocument(stored.get(h.id)!, config, { base, highlight, fieldList: params.fieldList }));

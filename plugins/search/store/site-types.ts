@@ -17,6 +17,8 @@ export interface SiteSettings {
   spellCheck: boolean;
   spellCheckFixes: boolean;
   spotlightWithResults: boolean;
+  wildcardAlways: boolean;
+  wildcardNoResults: boolean;
   defaultTitleField: string | null;
   defaultTextField: string | null;
   defaultDescriptionField: string | null;

@@ -7,7 +7,8 @@ const docs = makeDocs(300);
 
 test.before(async () => {
   vela = await startTestRuntime({ plugins: ['search'] });
-  await createSite(vela);
+  // Exact matching only, so that the brute-force model's text rule holds; the prefix retry has its own test.
+  await createSite(vela, 'Sample', { wildcardNoResults: false });
   await importDocs(vela, docs);
 });
 test.after.always(() => vela?.stop());
@@ -267,4 +268,58 @@ test('rows above the maximum is capped at 1000; a page past the end is empty wit
   t.deepEqual(beyond.body.results.document, []);
   t.is(beyond.body.queryContext.count, 300);
   t.deepEqual(beyond.body.pagination.map((p: any) => `${p.type}:${p.page}`), ['FIRST:1', 'LAST:3']);
+});
+
+test('targeting rules let through documents with one of the rule values or without the attribute', async (t) => {
+  const r = await search(vela, 'q=*&_setlocale=en_US&rows=1&tr[]=tags:use::editing&tr[]=tags:interface::x11');
+  t.is(r.body.queryContext.count, docs.filter((d) => d.tags.length === 0 || d.tags.includes('use::editing') || d.tags.includes('interface::x11')).length);
+  const post = await json(vela, 'POST', '/api/sn/Sample/search?q=*&_setlocale=en_US', { targetingRules: ['tags:use::editing', 'section:web'] }, { authorization: '' });
+  t.is(post.body.queryContext.count, docs.filter((d) => (d.tags.length === 0 || d.tags.includes('use::editing')) && d.section === 'web').length);
+});
+
+test('more filtered fields than a search takes is a 400 naming the limit, not a crash', async (t) => {
+  const fields = [{ name: 'id' }, ...Array.from({ length: 33 }, (_, i) => ({ name: `f${i}`, facet: true }))];
+  await json(vela, 'POST', '/api/sn', { name: 'Wide', fields });
+  const filters = Array.from({ length: 33 }, (_, i) => `fq[]=f${i}:x`).join('&');
+  const r = await json(vela, 'GET', `/api/sn/Wide/search?q=*&_setlocale=en_US&${filters}`, undefined, { authorization: '' });
+  t.is(r.status, 400);
+  t.regex(r.body.message, /names 33 filtered fields; a search takes at most 31/);
+});
+
+test('a facet that shows all items lists values without hits too', async (t) => {
+  await json(vela, 'POST', '/api/sn', { name: 'ShowAll', fields: [{ name: 'id' }, { name: 'title', type: 'TEXT' }, { name: 'type', facet: true, showAllFacetItems: true }, { name: 'kind', facet: true }] });
+  await json(vela, 'POST', '/api/sn/import?wait=true', { turingDocuments: [
+    { locale: 'en_US', siteNames: ['ShowAll'], attributes: { id: '1', title: 'docker guide', type: 'Guide', kind: 'a' } },
+    { locale: 'en_US', siteNames: ['ShowAll'], attributes: { id: '2', title: 'kubernetes reference', type: 'Reference', kind: 'b' } },
+  ] });
+  const r = await json(vela, 'GET', '/api/sn/ShowAll/search?q=docker&_setlocale=en_US', undefined, { authorization: '' });
+  const facet = (name: string) => r.body.widget.facet.find((g: any) => g.name === name).facets.map((f: any) => [f.label, f.count]);
+  t.deepEqual(facet('type'), [['Guide', 1], ['Reference', 0]]);
+  t.deepEqual(facet('kind'), [['a', 1]]);
+});
+
+test('a range on a number field that is also a facet filters by value', async (t) => {
+  await json(vela, 'POST', '/api/sn', { name: 'Views', fields: [{ name: 'id' }, { name: 'views', type: 'INT', facet: true }] });
+  await json(vela, 'POST', '/api/sn/import?wait=true', { turingDocuments: [5, 50, 500, 5000].map((views, i) => ({ locale: 'en_US', siteNames: ['Views'], attributes: { id: String(i), views } })) });
+  const r = await json(vela, 'GET', '/api/sn/Views/search?q=*&_setlocale=en_US&fq[]=views:[10 TO 1000]', undefined, { authorization: '' });
+  t.is(r.status, 200);
+  t.is(r.body.queryContext.count, 2);
+  const exact = await json(vela, 'GET', '/api/sn/Views/search?q=*&_setlocale=en_US&fq[]=views:500', undefined, { authorization: '' });
+  t.is(exact.body.queryContext.count, 1);
+});
+
+test('a query that finds nothing is retried with its last word as a prefix; wildcardAlways does that always', async (t) => {
+  await createSite(vela, 'Retry');
+  await importDocs(vela, docs, 'Retry');
+  const retry = (q: string) => json(vela, 'GET', `/api/sn/Retry/search?q=${q}&_setlocale=en_US&rows=300`, undefined, { authorization: '' });
+  const prefix = await retry('edi');
+  const searchable = (d: Doc) => `${d.title} ${d.text} ${d.section} ${d.arch} ${d.tags.join(' ')}`;
+  t.is(prefix.body.queryContext.count, docs.filter((d) => /(^|[^\p{L}\p{N}])edi/iu.test(searchable(d))).length);
+  t.regex(prefix.body.results.document[0].fields.title, /<mark>edi\w*<\/mark>/i);
+  const exact = await retry('editor');
+  t.is(exact.body.queryContext.count, docs.filter((d) => /\beditor\b/i.test(searchable(d))).length, 'a query with hits stays exact');
+  await json(vela, 'POST', '/api/sn', { name: 'Typeahead', wildcardAlways: true, fields: [{ name: 'id' }, { name: 'title', type: 'TEXT', hl: true }] });
+  await json(vela, 'POST', '/api/sn/import?wait=true', { turingDocuments: ['editor', 'editors', 'editing'].map((title, i) => ({ locale: 'en_US', siteNames: ['Typeahead'], attributes: { id: String(i), title } })) });
+  const always = await json(vela, 'GET', '/api/sn/Typeahead/search?q=editor&_setlocale=en_US', undefined, { authorization: '' });
+  t.is(always.body.queryContext.count, 2);
 });
