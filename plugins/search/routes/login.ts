@@ -1,44 +1,7 @@
-import type { ApiRouter } from '../../../runtime/index.js';
-import { readCookie, SESSION_COOKIE } from '../../../runtime/index.js';
-import { principalOf } from '../auth/access-control.js';
-import { searchErrors } from '../errors.js';
+import { AdminAccess, mountSessionRoutes, type ApiRouter } from '../../../runtime/index.js';
 import type { SearchDomain } from './route-context.js';
 
-const tags = ['console'];
-const sessionSchema = {
-  type: 'object',
-  properties: { username: { type: 'string' }, csrfToken: { type: 'string', description: 'send as X-CSRF-Token on writes made with the session cookie' }, expiresAt: { type: 'string' } },
-};
-
-function cookie(token: string, maxAgeSeconds: number, secure: boolean): string {
-  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`;
-}
-
+/** Console sign-in and sign-out: the runtime's session routes, shared with the other services. */
 export function mountLoginRoutes(router: ApiRouter, { accounts }: SearchDomain): void {
-  router.get('/api/login', {
-    tags, summary: 'Sign in the administrator with Basic credentials: answers the user and sets the console session cookie',
-    description: 'With a valid session cookie and no credentials, answers the signed-in user.',
-    responses: { 200: { description: 'the session', schema: sessionSchema } },
-  }, async (req, res) => {
-    const principal = principalOf(res);
-    if (principal?.via === 'session') {
-      const session = await accounts.findSession(readCookie(req.headers.cookie, SESSION_COOKIE));
-      return res.json({ username: principal.username, csrfToken: principal.csrfToken, expiresAt: session?.expiresAt });
-    }
-    const account = principal?.via === 'basic' ? await accounts.find(principal.username) : null;
-    if (!account) {
-      res.setHeader('WWW-Authenticate', 'Basic realm="Vela", charset="UTF-8"');
-      throw searchErrors.unauthorized('sign in with the administrator\'s user name and password (HTTP Basic)');
-    }
-    const session = await accounts.createSession(account);
-    res.setHeader('Set-Cookie', cookie(session.token, Math.round((Date.parse(session.expiresAt) - Date.now()) / 1000), req.secure));
-    res.json({ username: session.username, csrfToken: session.csrfToken, expiresAt: session.expiresAt });
-  });
-
-  router.post('/api/logout', { tags, summary: 'End the console session' }, async (req, res) => {
-    const token = readCookie(req.headers.cookie, SESSION_COOKIE);
-    if (token) await accounts.deleteSession(token);
-    res.setHeader('Set-Cookie', cookie('', 0, req.secure));
-    res.json({ signedOut: true });
-  });
+  mountSessionRoutes(router, accounts, new AdminAccess(accounts));
 }

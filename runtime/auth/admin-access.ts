@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { readCookie, SESSION_COOKIE, type Accounts } from './accounts.js';
+
+/** The administrator behind a request: Basic credentials, or a console session and its CSRF token. */
+export interface AdminPrincipal {
+  username: string;
+  via: 'basic' | 'session';
+  csrfToken?: string;
+}
+
+const BASIC_CACHE_MS = 60_000;
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Who of the runtime's administrators is calling, shared by every plugin's admin API and console:
+ * HTTP Basic (an scrypt per check, so a verified header is remembered by its hash for a minute) or
+ * the session cookie from sign-in, whose writes must carry the session's CSRF token.
+ */
+export class AdminAccess {
+  private readonly basicCache = new Map<string, { username: string; until: number }>();
+
+  constructor(private readonly accounts: Accounts) {}
+
+  async authenticate(req: IncomingMessage): Promise<AdminPrincipal | null> {
+    const authorization = req.headers.authorization;
+    if (authorization && /^basic /i.test(authorization)) return this.basic(authorization);
+    const session = await this.accounts.findSession(readCookie(req.headers.cookie, SESSION_COOKIE));
+    if (session) return { username: session.username, via: 'session', csrfToken: session.csrfToken };
+    return null;
+  }
+
+  /** A write made with the session cookie must echo the session's CSRF token in X-CSRF-Token. */
+  csrfMissing(principal: { via: string; csrfToken?: string }, req: IncomingMessage): boolean {
+    return principal.via === 'session' && UNSAFE.has(req.method ?? 'GET') && req.headers['x-csrf-token'] !== principal.csrfToken;
+  }
+
+  private async basic(header: string): Promise<AdminPrincipal | null> {
+    const cacheKey = createHash('sha256').update(header).digest('hex');
+    const cached = this.basicCache.get(cacheKey);
+    if (cached && cached.until > Date.now()) return { username: cached.username, via: 'basic' };
+    const account = await this.accounts.authenticateBasic(header);
+    if (!account) return null;
+    if (this.basicCache.size > 1000) this.basicCache.clear();
+    this.basicCache.set(cacheKey, { username: account.username, until: Date.now() + BASIC_CACHE_MS });
+    return { username: account.username, via: 'basic' };
+  }
+}
