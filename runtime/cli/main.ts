@@ -15,6 +15,7 @@ const commonOptions = {
   config: { type: 'string' },
   plugins: { type: 'string' },
   'data-dir': { type: 'string' },
+  'no-seed': { type: 'boolean' },
 } as const;
 
 const commandOptions = {
@@ -38,6 +39,7 @@ function flagsOf(values: Record<string, string | boolean | undefined>): ConfigFl
     loaderPath: list(values['loader-path'] as string | undefined),
     plugins: list(values.plugins as string | undefined),
     dataDir: values['data-dir'] as string | undefined,
+    seed: values['no-seed'] === true ? false : undefined,
   };
 }
 

@@ -13,6 +13,7 @@ Options (start, plugins, migrate):
   --config FILE               JSON configuration layered over config/default.json
   --plugins NAME[,NAME...]    load only these plugins and their dependencies
   --data-dir DIR              data folder: SQLite file, index snapshots, uploads, plugin cache (default ./data)
+  --no-seed                   skip the sample data plugins seed on first start (the connector's Sample site)
 
 Options (pack):
   --out DIR                   where to write the archive (default: the working directory)

@@ -27,6 +27,8 @@ export interface RuntimeConfig {
     loaderPath: string[];
     plugins: string[] | null;
     logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+    /** Plugins may seed sample data on first start (the connector's sample source). */
+    seed: boolean;
     database: { url: string | null; pool: { min: number; max: number } };
     admin: { user: string; password: string | null };
     phaseTimeoutMs: number;
@@ -43,6 +45,8 @@ export interface ConfigFlags {
   loaderPath?: string[];
   plugins?: string[];
   dataDir?: string;
+  /** false: --no-seed. */
+  seed?: boolean;
 }
 
 export interface ConfigSources {
@@ -138,6 +142,7 @@ function fromFlags(flags: ConfigFlags): Layer {
   if (flags.loaderPath) setPath(layer, 'runtime.loaderPath', flags.loaderPath);
   if (flags.plugins) setPath(layer, 'runtime.plugins', flags.plugins);
   if (flags.dataDir) setPath(layer, 'runtime.dataDir', flags.dataDir);
+  if (flags.seed === false) setPath(layer, 'runtime.seed', false);
   return layer;
 }
 

@@ -65,6 +65,8 @@ export async function startTestRuntime(options: TestRuntimeOptions = {}): Promis
         admin: { user: TEST_ADMIN.user, password: TEST_ADMIN.password },
         database: { url: options.databaseUrl ?? null },
         shutdownTimeoutMs: 3000,
+        // Test runtimes start empty unless a test asks for the sample data.
+        seed: false,
       },
       services: ephemeral,
     },

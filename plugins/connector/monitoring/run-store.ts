@@ -1,0 +1,86 @@
+import type { Database } from '../../../runtime/index.js';
+
+export type RunOperation = 'INDEX_ALL' | 'REINDEX_ALL' | 'INDEX_IDS' | 'REINDEX_IDS';
+export type RunTrigger = 'api' | 'schedule' | 'seed';
+/** RUNNING until it ends; INTERRUPTED when the process stopped or died during the run. */
+export type RunStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'INTERRUPTED';
+
+export interface RunCounts {
+  /** Documents the source yielded (read errors included). */
+  documents: number;
+  indexed: number;
+  unchanged: number;
+  ignored: number;
+  deindexed: number;
+  errors: number;
+}
+
+/** The statistics of one run, as the monitoring endpoints answer them. */
+export interface RunStats extends RunCounts {
+  id: string;
+  source: string;
+  provider: string;
+  operationType: RunOperation;
+  trigger: RunTrigger;
+  status: RunStatus;
+  startTime: string;
+  endTime: string | null;
+  /** The document count of the run (as the original's statistics name it). */
+  documentCount: number;
+  durationMs: number | null;
+  documentsPerSecond: number | null;
+  documentsPerMinute: number | null;
+  error: string | null;
+}
+
+interface Row { id: string; source: string; kind: string; operation: RunOperation; trigger: RunTrigger; status: RunStatus; start_time: string; end_time: string | null; counts: string; error: string | null }
+
+const TABLE = 'connector_runs';
+
+export const emptyCounts = (): RunCounts => ({ documents: 0, indexed: 0, unchanged: 0, ignored: 0, deindexed: 0, errors: 0 });
+
+function fromRow(r: Row): RunStats {
+  const counts = { ...emptyCounts(), ...(JSON.parse(r.counts) as Partial<RunCounts>) };
+  const durationMs = r.end_time ? Math.max(0, Date.parse(r.end_time) - Date.parse(r.start_time)) : null;
+  const perSecond = durationMs ? Math.round((counts.documents / (durationMs / 1000)) * 10) / 10 : durationMs === 0 ? counts.documents : null;
+  return {
+    id: r.id, source: r.source, provider: r.kind, operationType: r.operation, trigger: r.trigger, status: r.status,
+    startTime: r.start_time, endTime: r.end_time, ...counts, documentCount: counts.documents, durationMs,
+    documentsPerSecond: perSecond, documentsPerMinute: perSecond === null ? null : Math.round(perSecond * 60), error: r.error,
+  };
+}
+
+/** One row per run: when, what, how many, how fast, and how it ended. */
+export class RunStore {
+  constructor(private readonly db: Database) {}
+
+  async begin(run: { id: string; source: string; kind: string; operation: RunOperation; trigger: RunTrigger }): Promise<string> {
+    const start = new Date().toISOString();
+    await this.db(TABLE).insert({ id: run.id, source: run.source, kind: run.kind, operation: run.operation, trigger: run.trigger, status: 'RUNNING', start_time: start, counts: JSON.stringify(emptyCounts()) });
+    return start;
+  }
+
+  async finish(id: string, status: Exclude<RunStatus, 'RUNNING'>, counts: RunCounts, error: string | null): Promise<void> {
+    await this.db(TABLE).where({ id }).update({ status, end_time: new Date().toISOString(), counts: JSON.stringify(counts), error });
+  }
+
+  /** Runs a stopped or killed process left RUNNING; called at start, before any new run. */
+  async markInterrupted(): Promise<number> {
+    return this.db(TABLE).where({ status: 'RUNNING' }).update({ status: 'INTERRUPTED', end_time: new Date().toISOString(), error: 'the runtime stopped during the run' });
+  }
+
+  async list(source: string | undefined, limit = 50): Promise<RunStats[]> {
+    const query = this.db<Row>(TABLE).select().orderBy('start_time', 'desc').limit(limit);
+    if (source !== undefined) query.where({ source });
+    return ((await query) as Row[]).map(fromRow);
+  }
+
+  async get(id: string): Promise<RunStats | undefined> {
+    const row = (await this.db<Row>(TABLE).where({ id }).first()) as Row | undefined;
+    return row ? fromRow(row) : undefined;
+  }
+
+  async removeSource(source: string): Promise<void> {
+    await this.db(TABLE).where({ source }).delete();
+  }
+}

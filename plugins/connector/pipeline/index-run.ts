@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../../../runtime/index.js';
+import type { RuleStore } from '../rules/rule-store.js';
+import { ignoreMatcher } from '../rules/ignore-rules.js';
+import type { JobItem, SearchTarget } from '../search-target/search-target.js';
+import { emptyCounts, type RunCounts, type RunOperation, type RunStats, type RunStore, type RunTrigger } from '../monitoring/run-store.js';
+import { isReadError, type ExtractedContent, type ExtractInput } from '../sources/source-kind.js';
+import type { SourceKindRegistry } from '../sources/source-kind-registry.js';
+import type { Source } from '../sources/source-store.js';
+import { documentChecksum } from './checksum.js';
+import type { DocumentStatus, StatusStore, StatusUpdate } from './status-store.js';
+
+export interface RunRequest {
+  source: Source;
+  operation: RunOperation;
+  trigger: RunTrigger;
+  /** INDEX_IDS / REINDEX_IDS: just these documents. */
+  ids?: string[];
+}
+
+export interface RunDependencies {
+  kinds: SourceKindRegistry;
+  statuses: StatusStore;
+  runs: RunStore;
+  rules: RuleStore;
+  target: SearchTarget;
+  extract(input: ExtractInput): Promise<ExtractedContent>;
+  logger: Logger;
+  batchSize: number;
+}
+
+interface Pending {
+  item: JobItem;
+  /** The record written once the search service accepted the item. */
+  update: StatusUpdate;
+}
+
+/** Marks a failure of the search service itself: the batch is recorded, and the run stops. */
+class TargetFailure extends Error {}
+
+const DELETE_ATTRIBUTES = (id: string, kind: string) => ({ id, source_apps: kind });
+
+/**
+ * One run of one source: read → IGNORE rules → checksum → compare with the status records → send
+ * new and changed documents in batches → record statuses; then, after a complete run without
+ * errors, de-index what vanished. A record says INDEXED only once the search service accepted it.
+ */
+export class IndexRun {
+  readonly id = randomUUID();
+  private readonly counts: RunCounts = emptyCounts();
+  private buffer: Pending[] = [];
+  private readonly source: Source;
+  private readonly provider: string;
+
+  constructor(private readonly request: RunRequest, private readonly deps: RunDependencies, private readonly signal: AbortSignal) {
+    this.source = request.source;
+    this.provider = request.source.kind;
+  }
+
+  get full(): boolean {
+    return this.request.operation === 'INDEX_ALL' || this.request.operation === 'REINDEX_ALL';
+  }
+
+  async execute(): Promise<RunStats> {
+    const { runs, logger } = this.deps;
+    await runs.begin({ id: this.id, source: this.source.name, kind: this.provider, operation: this.request.operation, trigger: this.request.trigger });
+    let status: 'COMPLETED' | 'FAILED' | 'INTERRUPTED' = 'COMPLETED';
+    let error: string | null = null;
+    try {
+      await this.run();
+    } catch (caught) {
+      status = this.signal.aborted ? 'INTERRUPTED' : 'FAILED';
+      error = this.signal.aborted ? 'the run was interrupted (the runtime is stopping)' : (caught as Error).message;
+      logger.warn({ source: this.source.name, run: this.id, err: caught }, 'indexing run did not complete; nothing vanished is de-indexed');
+    }
+    await runs.finish(this.id, status, this.counts, error);
+    const stats = (await runs.get(this.id))!;
+    logger.info({ source: this.source.name, run: this.id, status, ...this.counts, durationMs: stats.durationMs, documentsPerSecond: stats.documentsPerSecond }, 'indexing run ended');
+    return stats;
+  }
+
+  private async run(): Promise<void> {
+    const { statuses, rules, kinds } = this.deps;
+    const kind = kinds.get(this.source.kind);
+    const ids = this.request.ids;
+    if (this.request.operation === 'REINDEX_ALL' || this.request.operation === 'REINDEX_IDS') await this.deindexTracked(ids);
+    const previous = await statuses.snapshot(this.source.name, ids);
+    const matcher = ignoreMatcher(await rules.list(this.source.name));
+    const seen = new Set<string>();
+    const reader = kind.read({
+      source: { name: this.source.name, locale: this.source.locale, settings: this.source.settings },
+      signal: this.signal,
+      logger: this.deps.logger.child({ source: this.source.name }),
+      extract: this.deps.extract,
+      onlyIds: ids,
+    });
+    for await (const item of reader) {
+      this.checkAborted();
+      this.counts.documents += 1;
+      seen.add(item.id);
+      if (isReadError(item)) {
+        this.counts.errors += 1;
+        await this.deps.statuses.record(this.source.name, this.id, [{ objectId: item.id, status: 'ERROR', checksum: null, locale: this.source.locale, sites: this.source.sites, error: item.error }]);
+        continue;
+      }
+      const locale = item.locale ?? this.source.locale;
+      const attributes = { ...item.attributes, id: item.id };
+      const before = previous.get(item.id);
+      const rule = matcher.match(attributes);
+      if (rule !== null) {
+        this.counts.ignored += 1;
+        if (before?.status === 'IGNORED') continue;
+        const update: StatusUpdate = { objectId: item.id, status: 'IGNORED', checksum: null, locale, sites: this.source.sites, error: null };
+        // Only a document the search service may hold needs a DELETE; the rest is just recorded.
+        if (before) await this.add({ item: this.deleteItem(item.id, locale, this.source.sites), update });
+        else await this.deps.statuses.record(this.source.name, this.id, [update]);
+        continue;
+      }
+      const checksum = documentChecksum(locale, this.source.sites, attributes);
+      if (before?.status === 'INDEXED' && before.checksum === checksum) {
+        this.counts.unchanged += 1;
+        continue;
+      }
+      await this.add({
+        item: { locale, turSNJobAction: 'CREATE', siteNames: this.source.sites, attributes, checksum, providerName: this.provider },
+        update: { objectId: item.id, status: 'INDEXED', checksum, locale, sites: this.source.sites, error: null },
+      });
+    }
+    this.checkAborted();
+    await this.flush(true);
+    const vanished = this.full ? [...previous.keys()].filter((id) => !seen.has(id)) : (ids ?? []).filter((id) => previous.has(id) && !seen.has(id));
+    if (vanished.length === 0) return;
+    if (this.counts.errors > 0) {
+      this.deps.logger.warn({ source: this.source.name, run: this.id, vanished: vanished.length, errors: this.counts.errors }, 'documents vanished, but the run had errors: they stay indexed until a run without errors');
+      return;
+    }
+    await this.deindexVanished(vanished);
+  }
+
+  private checkAborted(): void {
+    if (this.signal.aborted) throw this.signal.reason instanceof Error ? this.signal.reason : new Error('the run was interrupted');
+  }
+
+  private deleteItem(id: string, locale: string, sites: string[]): JobItem {
+    return { locale, turSNJobAction: 'DELETE', siteNames: sites, attributes: DELETE_ATTRIBUTES(id, this.provider), providerName: this.provider };
+  }
+
+  private async add(pending: Pending): Promise<void> {
+    if (this.buffer.length >= this.deps.batchSize) await this.flush(false);
+    this.buffer.push(pending);
+  }
+
+  /** Send the buffered items and record what the search service accepted and refused. */
+  private async flush(wait: boolean): Promise<void> {
+    const batch = this.buffer;
+    this.buffer = [];
+    if (batch.length === 0) return;
+    let refused: Map<number, string>;
+    try {
+      refused = await this.deps.target.send(batch.map((p) => p.item), wait);
+    } catch (error) {
+      const message = (error as Error).message;
+      this.counts.errors += batch.length;
+      await this.deps.statuses.record(this.source.name, this.id, batch.map((p) => ({ ...p.update, status: 'ERROR' as DocumentStatus, checksum: null, error: message })));
+      throw new TargetFailure(message);
+    }
+    const updates = batch.map((p, i) => {
+      const reason = refused.get(i);
+      if (reason !== undefined) {
+        this.counts.errors += 1;
+        return { ...p.update, status: 'ERROR' as DocumentStatus, checksum: null, error: reason };
+      }
+      if (p.item.turSNJobAction === 'DELETE') this.counts.deindexed += 1;
+      else this.counts.indexed += 1;
+      return p.update;
+    });
+    await this.deps.statuses.record(this.source.name, this.id, updates);
+  }
+
+  /** reindex: remove the source's documents (or the given ones) from the search service and forget them. */
+  private async deindexTracked(ids?: string[]): Promise<void> {
+    const tracked = await this.deps.statuses.targets(this.source.name, ids);
+    const removable = tracked.filter((t) => t.status !== 'IGNORED');
+    for (let i = 0; i < removable.length; i += this.deps.batchSize) {
+      this.checkAborted();
+      const part = removable.slice(i, i + this.deps.batchSize);
+      await this.deps.target.send(part.map((t) => this.deleteItem(t.objectId, t.locale, t.sites)), false);
+    }
+    await this.deps.statuses.remove(this.source.name, tracked.map((t) => t.objectId));
+  }
+
+  /** De-index documents that are gone from the source; a refused DELETE keeps its record, as ERROR. */
+  private async deindexVanished(vanished: string[]): Promise<void> {
+    const tracked = await this.deps.statuses.targets(this.source.name, vanished);
+    for (let i = 0; i < tracked.length; i += this.deps.batchSize) {
+      this.checkAborted();
+      const part = tracked.slice(i, i + this.deps.batchSize);
+      const needsDelete = part.filter((t) => t.status !== 'IGNORED');
+      const refused = needsDelete.length > 0 ? await this.deps.target.send(needsDelete.map((t) => this.deleteItem(t.objectId, t.locale, t.sites)), true) : new Map<number, string>();
+      const failed = needsDelete.flatMap((t, index) => (refused.has(index) ? [{ t, reason: refused.get(index)! }] : []));
+      const failedIds = new Set(failed.map((f) => f.t.objectId));
+      this.counts.deindexed += needsDelete.length - failed.length;
+      this.counts.errors += failed.length;
+      await this.deps.statuses.remove(this.source.name, part.map((t) => t.objectId).filter((id) => !failedIds.has(id)));
+      await this.deps.statuses.record(this.source.name, this.id, failed.map(({ t, reason }) => ({ objectId: t.objectId, status: 'ERROR', checksum: null, locale: t.locale, sites: t.sites, error: `could not be de-indexed: ${reason}` })));
+    }
+  }
+}

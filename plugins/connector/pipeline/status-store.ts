@@ -1,0 +1,155 @@
+import type { Database } from '../../../runtime/index.js';
+
+/**
+ * A document's state in its source:
+ * INDEXED: the search service accepted its current version; IGNORED: an IGNORE rule matched (and it
+ * was de-indexed); ERROR: reading or sending it failed (retried next run).
+ */
+export type DocumentStatus = 'INDEXED' | 'IGNORED' | 'ERROR';
+
+export interface StatusRecord {
+  id: number;
+  objectId: string;
+  source: string;
+  status: DocumentStatus;
+  checksum: string | null;
+  locale: string;
+  sites: string[];
+  error: string | null;
+  transactionId: string | null;
+  created: string;
+  modificationDate: string;
+}
+
+export interface StatusUpdate {
+  objectId: string;
+  status: DocumentStatus;
+  checksum: string | null;
+  locale: string;
+  sites: string[];
+  error: string | null;
+}
+
+export interface StatusFilter {
+  source?: string;
+  statuses?: string[];
+  objectId?: string;
+  locale?: string;
+  site?: string;
+}
+
+interface Row { id: number; source: string; object_id: string; status: DocumentStatus; checksum: string | null; locale: string; sites: string; error: string | null; run_id: string | null; created_at: string; modified_at: string }
+
+const TABLE = 'connector_documents';
+// Rows per statement: 10 columns each stays far below SQLite's limit on bound variables.
+const CHUNK = 300;
+
+const fromRow = (r: Row): StatusRecord => ({
+  id: Number(r.id), objectId: r.object_id, source: r.source, status: r.status, checksum: r.checksum, locale: r.locale,
+  sites: JSON.parse(r.sites) as string[], error: r.error, transactionId: r.run_id, created: r.created_at, modificationDate: r.modified_at,
+});
+
+const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function chunks<T>(items: T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The indexing status of every document of every source (the monitoring records). */
+export class StatusStore {
+  constructor(private readonly db: Database) {}
+
+  /** objectId → what was last recorded, for comparing a run with the previous one. */
+  async snapshot(source: string, objectIds?: readonly string[]): Promise<Map<string, { status: DocumentStatus; checksum: string | null }>> {
+    const out = new Map<string, { status: DocumentStatus; checksum: string | null }>();
+    const read = async (ids?: string[]) => {
+      const query = this.db<Row>(TABLE).select('object_id', 'status', 'checksum').where({ source });
+      if (ids) query.whereIn('object_id', ids);
+      for (const r of (await query) as Row[]) out.set(r.object_id, { status: r.status, checksum: r.checksum });
+    };
+    if (objectIds) for (const part of chunks([...objectIds], 500)) await read(part);
+    else await read();
+    return out;
+  }
+
+  /** Insert or update the records of a batch, in one transaction. */
+  async record(source: string, runId: string, updates: StatusUpdate[]): Promise<void> {
+    if (updates.length === 0) return;
+    const stamp = new Date().toISOString();
+    await this.db.transaction(async (trx) => {
+      for (const part of chunks(updates)) {
+        await trx(TABLE)
+          .insert(part.map((u) => ({ source, object_id: u.objectId, status: u.status, checksum: u.checksum, locale: u.locale, sites: JSON.stringify(u.sites), error: u.error, run_id: runId, created_at: stamp, modified_at: stamp })))
+          .onConflict(['source', 'object_id'])
+          .merge(['status', 'checksum', 'locale', 'sites', 'error', 'run_id', 'modified_at']);
+      }
+    });
+  }
+
+  async remove(source: string, objectIds: string[]): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      for (const part of chunks(objectIds, 500)) await trx(TABLE).where({ source }).whereIn('object_id', part).delete();
+    });
+  }
+
+  async removeSource(source: string): Promise<void> {
+    await this.db(TABLE).where({ source }).delete();
+  }
+
+  /** Records of a source to de-index: object id, locale and sites. */
+  async targets(source: string, objectIds?: string[]): Promise<Array<{ objectId: string; locale: string; sites: string[]; status: DocumentStatus }>> {
+    const rows: Row[] = [];
+    if (objectIds) for (const part of chunks(objectIds, 500)) rows.push(...((await this.db<Row>(TABLE).select().where({ source }).whereIn('object_id', part)) as Row[]));
+    else rows.push(...((await this.db<Row>(TABLE).select().where({ source })) as Row[]));
+    return rows.map((r) => ({ objectId: r.object_id, locale: r.locale, sites: JSON.parse(r.sites) as string[], status: r.status }));
+  }
+
+  async latest(source: string | undefined, limit: number): Promise<StatusRecord[]> {
+    const query = this.db<Row>(TABLE).select().orderBy('modified_at', 'desc').orderBy('id', 'desc').limit(limit);
+    if (source !== undefined) query.where({ source });
+    return ((await query) as Row[]).map(fromRow);
+  }
+
+  async byObjectIds(objectIds: string[]): Promise<StatusRecord[]> {
+    const out: StatusRecord[] = [];
+    for (const part of chunks(objectIds, 500)) out.push(...((await this.db<Row>(TABLE).select().whereIn('object_id', part).orderBy('source').orderBy('object_id')) as Row[]).map(fromRow));
+    return out;
+  }
+
+  async sources(): Promise<string[]> {
+    return ((await this.db(TABLE).distinct('source').orderBy('source')) as Array<{ source: string }>).map((r) => r.source);
+  }
+
+  async search(filter: StatusFilter, page: number, size: number): Promise<{ content: StatusRecord[]; total: number }> {
+    const where = (query: ReturnType<Database>) => {
+      if (filter.source) query.where({ source: filter.source });
+      if (filter.statuses && filter.statuses.length > 0) query.whereIn('status', filter.statuses);
+      if (filter.locale) query.where({ locale: filter.locale });
+      if (filter.objectId) query.whereRaw("lower(object_id) like ? escape '\\'", [`%${likeEscape(filter.objectId.toLowerCase())}%`]);
+      if (filter.site) query.whereRaw("sites like ? escape '\\'", [`%${likeEscape(JSON.stringify(filter.site))}%`]);
+      return query;
+    };
+    const countRow = await where(this.db(TABLE)).count({ n: '*' }).first();
+    const rows = (await where(this.db(TABLE)).select().orderBy('modified_at', 'desc').orderBy('id', 'desc').offset(page * size).limit(size)) as Row[];
+    return { content: rows.map(fromRow), total: Number((countRow as { n?: unknown } | undefined)?.n ?? 0) };
+  }
+
+  /** Documents per status of a source. */
+  async counts(source: string): Promise<Record<string, number>> {
+    const rows = (await this.db(TABLE).select('status').count({ n: '*' }).where({ source }).groupBy('status')) as Array<{ status: string; n: number | string }>;
+    return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  }
+
+  /** Object ids of a source not ignored (what the search index should hold), per locale and site. */
+  async expected(source: string): Promise<Array<{ objectId: string; locale: string; sites: string[] }>> {
+    const rows = (await this.db<Row>(TABLE).select('object_id', 'locale', 'sites').where({ source }).andWhere('status', 'INDEXED')) as Row[];
+    return rows.map((r) => ({ objectId: r.object_id, locale: r.locale, sites: JSON.parse(r.sites) as string[] }));
+  }
+
+  /** Every tracked object id (of any source), for telling a source's documents from others in a site. */
+  async trackedIds(): Promise<Set<string>> {
+    return new Set(((await this.db(TABLE).select('object_id')) as Array<{ object_id: string }>).map((r) => r.object_id));
+  }
+}

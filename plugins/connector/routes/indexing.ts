@@ -1,0 +1,75 @@
+import express, { type Request } from 'express';
+import type { ApiRouter } from '../../../runtime/index.js';
+import { connectorErrors } from '../errors.js';
+import { validateSource } from '../monitoring/validate-source.js';
+import type { RunOperation } from '../monitoring/run-store.js';
+import { idListSchema, nameParam, sentSchema, sourceParam } from '../schemas/common.js';
+import { API, type ConnectorDomain } from './route-context.js';
+
+const tags = ['indexing'];
+const sent = { 200: { description: 'the run is queued and goes on in the background', schema: sentSchema }, 404: { description: 'no such source' }, 409: { description: 'a full run of the source is already running' } };
+
+/** Content ids from a JSON array body, or from ?id= (repeatable) when there is no body. */
+function idsOf(req: Request): string[] {
+  const body: unknown = req.body;
+  const fromQuery = ([] as unknown[]).concat(req.query.id ?? []).filter((v): v is string => typeof v === 'string' && v !== '');
+  const hasBody = body !== undefined && !(typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);
+  if (!hasBody) {
+    if (fromQuery.length > 0) return fromQuery;
+    throw connectorErrors.invalidParameter('body', 'must be a JSON array of content ids, e.g. ["42","43"] (or give ?id=42)');
+  }
+  if (!Array.isArray(body) || body.length === 0) throw connectorErrors.invalidParameter('body', `must be a non-empty JSON array of content ids, got ${JSON.stringify(body).slice(0, 80)}`);
+  body.forEach((id, i) => {
+    if (typeof id !== 'string' || id === '' || id.length > 400) throw connectorErrors.invalidParameter(`body[${i}]`, `must be a content id (a string of 1 to 400 characters), got ${JSON.stringify(id)}`);
+  });
+  return [...new Set(body as string[])];
+}
+
+export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain): void {
+  const { coordinator } = domain;
+  const start = (name: string, operation: RunOperation, ids?: string[]) => {
+    domain.target();
+    return { status: 'sent' as const, runId: coordinator.trigger(name, operation, 'api', ids).runId };
+  };
+  // GET with a body (as the spec has it for reindex by ids): parse it ourselves.
+  const jsonBody = express.json({ limit: '16mb', type: () => true });
+
+  router.get(`${API}/status`, {
+    tags: ['status'], summary: 'Liveness of the connector (no authentication)', security: [],
+    responses: { 200: { description: 'the connector answers', schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } } } },
+  }, (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  router.get(`${API}/index/:name/all`, { tags, summary: 'Index every document of a source (new and changed ones are sent)', params: nameParam, responses: sent }, (req, res) => {
+    res.json(start(String(req.params.name), 'INDEX_ALL'));
+  });
+
+  router.post(`${API}/index/:name`, { tags, summary: 'Index the documents with these ids', params: nameParam, body: idListSchema, validate: false, responses: sent }, (req, res) => {
+    res.json(start(String(req.params.name), 'INDEX_IDS', idsOf(req)));
+  });
+
+  router.get(`${API}/index/:name`, { tags, summary: 'Index one document: ?id=', params: nameParam, query: { type: 'object', properties: { id: { type: 'string' } } }, validate: false, responses: sent }, (req, res) => {
+    res.json(start(String(req.params.name), 'INDEX_IDS', idsOf(req)));
+  });
+
+  router.get(`${API}/reindex/:name/all`, { tags, summary: 'Delete the source\'s documents from the index, then index all of them again', params: nameParam, responses: sent }, (req, res) => {
+    res.json(start(String(req.params.name), 'REINDEX_ALL'));
+  });
+
+  for (const method of ['get', 'post'] as const) {
+    router[method](`${API}/reindex/:name`, {
+      tags, summary: 'Delete and index again the documents with these ids (JSON array body, or ?id=)', params: nameParam, body: idListSchema, validate: false, responses: sent,
+    }, jsonBody, (req, res) => {
+      res.json(start(String(req.params.name), 'REINDEX_IDS', idsOf(req)));
+    });
+  }
+
+  router.get(`${API}/validate/:source`, {
+    tags: ['monitoring'], summary: 'Compare a source with the search index: documents missing from the index, and extra ones', params: sourceParam,
+    responses: { 200: { description: 'missing and extra ids per "<site>/<locale>"' }, 404: { description: 'no such source' } },
+  }, async (req, res) => {
+    const source = domain.sources.get(String(req.params.source));
+    res.json(await validateSource(source, domain.statuses, domain.target()));
+  });
+}

@@ -1,0 +1,43 @@
+import type { ApiRouter } from '../../../runtime/index.js';
+import { connectorErrors } from '../errors.js';
+import type { RuleInput } from '../rules/rule-store.js';
+import { ruleIdParam, ruleInputSchema, ruleSchema } from '../schemas/rule.js';
+import { sourceParam } from '../schemas/common.js';
+import { API, type ConnectorDomain } from './route-context.js';
+
+const tags = ['indexing rules'];
+const BASE = `${API}/indexing-rule`;
+const list = { 200: { description: 'rules', schema: { type: 'array', items: ruleSchema } } };
+
+export function mountRuleRoutes(router: ApiRouter, { rules }: ConnectorDomain): void {
+  router.get(BASE, { tags, summary: 'List every indexing rule', responses: list }, async (_req, res) => {
+    res.json(await rules.list());
+  });
+
+  router.get(`${BASE}/structure`, { tags, summary: 'An empty rule, as a model for a new one', responses: { 200: { description: 'an empty rule', schema: ruleSchema } } }, (_req, res) => {
+    res.json({ id: null, name: '', description: '', source: '', attribute: '', ruleType: 'IGNORE', values: [], lastModifiedDate: null });
+  });
+
+  router.get(`${BASE}/source/:source`, { tags, summary: 'List the rules of a source', params: sourceParam, responses: list }, async (req, res) => {
+    res.json(await rules.list(String(req.params.source)));
+  });
+
+  router.get(`${BASE}/:id`, { tags, summary: 'Get a rule', params: ruleIdParam, responses: { 200: { description: 'the rule', schema: ruleSchema }, 404: { description: 'no such rule' } } }, async (req, res) => {
+    res.json(await rules.get(String(req.params.id)));
+  });
+
+  router.post(BASE, { tags, summary: 'Create a rule', body: ruleInputSchema, responses: { 201: { description: 'the rule', schema: ruleSchema } } }, async (req, res) => {
+    res.status(201).json(await rules.create(req.body as RuleInput));
+  });
+
+  router.put(`${BASE}/:id`, { tags, summary: 'Replace a rule', params: ruleIdParam, body: ruleInputSchema, responses: { 200: { description: 'the rule', schema: ruleSchema }, 404: { description: 'no such rule' } } }, async (req, res) => {
+    const id = String(req.params.id);
+    const bodyId = (req.body as { id?: unknown }).id;
+    if (typeof bodyId === 'string' && bodyId !== '' && bodyId !== id) throw connectorErrors.invalidParameter('id', `in the body ("${bodyId}") must match the id in the path ("${id}")`);
+    res.json(await rules.update(id, req.body as RuleInput));
+  });
+
+  router.delete(`${BASE}/:id`, { tags, summary: 'Delete a rule: true, or false when no rule has that id', params: ruleIdParam, responses: { 200: { description: 'whether a rule was deleted', schema: { type: 'boolean' } } } }, async (req, res) => {
+    res.json(await rules.delete(String(req.params.id)));
+  });
+}

@@ -1,0 +1,52 @@
+import type { ApiRouter } from '../../../runtime/index.js';
+import { connectorErrors } from '../errors.js';
+import { nameParam } from '../schemas/common.js';
+import { sourceInputSchema, sourceSchema, sourceUpdateSchema } from '../schemas/source.js';
+import type { SourceInput } from '../sources/source-store.js';
+import { API, type ConnectorDomain } from './route-context.js';
+
+const tags = ['sources'];
+const BASE = `${API}/source`;
+const one = { 200: { description: 'the source', schema: sourceSchema }, 404: { description: 'no such source' } };
+
+export function mountSourceRoutes(router: ApiRouter, { sources, kinds, statuses, runs, coordinator }: ConnectorDomain): void {
+  router.get(BASE, { tags, summary: 'List the sources', responses: { 200: { description: 'sources', schema: { type: 'array', items: sourceSchema } } } }, (_req, res) => {
+    res.json(sources.list());
+  });
+
+  router.get(`${BASE}/structure`, { tags, summary: 'An empty source, as a model for a new one', responses: { 200: { description: 'an empty source', schema: sourceSchema } } }, (_req, res) => {
+    res.json({ name: '', kind: 'jsonl', description: '', sites: [], locale: 'en_US', schedule: null, settings: {} });
+  });
+
+  router.get(`${BASE}/kinds`, { tags, summary: 'The kinds of source, with the JSON Schema of their settings' }, (_req, res) => {
+    res.json(kinds.describe());
+  });
+
+  router.get(`${BASE}/:name`, { tags, summary: 'Get a source', params: nameParam, responses: one }, (req, res) => {
+    res.json(sources.get(String(req.params.name)));
+  });
+
+  router.post(BASE, { tags, summary: 'Create a source (settings are checked against its kind\'s schema)', body: sourceInputSchema, responses: { 201: { description: 'the source', schema: sourceSchema }, 409: { description: 'the name is taken' } } }, async (req, res) => {
+    res.status(201).json(await sources.create(req.body as SourceInput));
+  });
+
+  router.put(`${BASE}/:name`, { tags, summary: 'Replace a source (its name stays)', params: nameParam, body: sourceUpdateSchema, responses: one }, async (req, res) => {
+    const name = String(req.params.name);
+    const body = req.body as SourceInput;
+    if (body.name !== undefined && body.name !== name) throw connectorErrors.nameMismatch(name, body.name);
+    res.json(await sources.update(name, { ...body, name }));
+  });
+
+  router.delete(`${BASE}/:name`, {
+    tags, summary: 'Delete a source with its status records and statistics (its documents stay in the search index)', params: nameParam,
+    responses: { 200: { description: 'true', schema: { type: 'boolean' } }, 404: { description: 'no such source' }, 409: { description: 'a run is going, or the source comes from the configuration file' } },
+  }, async (req, res) => {
+    const name = String(req.params.name);
+    sources.get(name);
+    if (coordinator.isRunning(name)) throw connectorErrors.sourceRunning(name);
+    await sources.delete(name);
+    await statuses.removeSource(name);
+    await runs.removeSource(name);
+    res.json(true);
+  });
+}

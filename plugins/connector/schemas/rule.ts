@@ -1,0 +1,33 @@
+import type { JsonSchema } from '../../../runtime/index.js';
+
+/** Body of POST and PUT /api/v2/connector/indexing-rule: an indexing rule without id. */
+export const ruleInputSchema: JsonSchema = {
+  type: 'object',
+  required: ['name', 'source', 'attribute', 'values'],
+  properties: {
+    id: { type: ['string', 'null'], description: 'ignored on create; on update it must match the path when given' },
+    name: { type: 'string', minLength: 1, maxLength: 100 },
+    description: { type: 'string', maxLength: 1000, default: '' },
+    source: { type: 'string', minLength: 1, maxLength: 100, description: 'the source the rule applies to' },
+    attribute: { type: 'string', minLength: 1, maxLength: 200, description: 'the document attribute the values are tested against' },
+    ruleType: { enum: ['IGNORE'], default: 'IGNORE', description: 'IGNORE: a matching document is not indexed (and is de-indexed if it was)' },
+    values: { type: 'array', minItems: 1, maxItems: 200, items: { type: 'string', minLength: 1, maxLength: 1000 }, description: 'regular expressions, matched from the start of the value' },
+    lastModifiedDate: { type: ['string', 'null'], description: 'ignored; set by the server' },
+  },
+};
+
+export const ruleSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    description: { type: 'string' },
+    source: { type: 'string' },
+    attribute: { type: 'string' },
+    ruleType: { type: 'string' },
+    values: { type: 'array', items: { type: 'string' } },
+    lastModifiedDate: { type: 'string', format: 'date-time' },
+  },
+};
+
+export const ruleIdParam: JsonSchema = { type: 'object', properties: { id: { type: 'string', minLength: 1 } } };

@@ -1,0 +1,80 @@
+import type { JobItem, SearchTarget, SiteDefinition } from './search-target.js';
+
+export interface HttpTargetOptions {
+  url: string;
+  key: string | null;
+  timeoutMs: number;
+}
+
+interface ImportAnswer {
+  rejected?: Array<{ index: number; reason: string }>;
+}
+
+const PAGE = 1000;
+
+/** A search service elsewhere: POST /api/sn/import with the Key header and the turingDocuments body. */
+export class HttpTarget implements SearchTarget {
+  readonly mode = 'http' as const;
+  private readonly base: string;
+
+  constructor(private readonly options: HttpTargetOptions) {
+    this.base = options.url.replace(/\/+$/, '');
+  }
+
+  async send(items: JobItem[], wait: boolean): Promise<Map<number, string>> {
+    const res = await this.call('POST', `/api/sn/import${wait ? '?wait=true' : ''}`, { turingDocuments: items });
+    const refused = new Map<number, string>();
+    if (res.status === 400) {
+      // Every item was refused: the message lists the first reasons.
+      const message = await this.message(res);
+      items.forEach((_, i) => refused.set(i, message));
+      return refused;
+    }
+    if (res.status !== 200) throw new Error(`the search service at ${this.base} answered ${res.status} to the import: ${await this.message(res)}`);
+    const answer = (await res.json()) as ImportAnswer;
+    for (const r of answer.rejected ?? []) refused.set(r.index, refused.has(r.index) ? `${refused.get(r.index)}; ${r.reason}` : r.reason);
+    return refused;
+  }
+
+  async *listIds(site: string, locale: string): AsyncIterable<string[]> {
+    for (let page = 1; ; page++) {
+      const res = await this.call('GET', `/api/sn/${encodeURIComponent(site)}/search?q=*&_setlocale=${encodeURIComponent(locale)}&fl=id&rows=${PAGE}&p=${page}`);
+      if (res.status === 404) return;
+      if (res.status !== 200) throw new Error(`the search service at ${this.base} answered ${res.status} listing site "${site}": ${await this.message(res)}`);
+      const body = (await res.json()) as { results?: { document?: Array<{ fields?: { id?: unknown } }> } };
+      const ids = (body.results?.document ?? []).map((d) => String(d.fields?.id ?? '')).filter(Boolean);
+      if (ids.length > 0) yield ids;
+      if (ids.length < PAGE) return;
+    }
+  }
+
+  async ensureSite(definition: SiteDefinition): Promise<boolean> {
+    const existing = await this.call('GET', `/api/sn/${encodeURIComponent(definition.name)}`);
+    if (existing.status === 200) return false;
+    const created = await this.call('POST', '/api/sn', definition);
+    if (created.status === 409) return false;
+    if (created.status !== 201) throw new Error(`the search service at ${this.base} answered ${created.status} creating site "${definition.name}": ${await this.message(created)}`);
+    return true;
+  }
+
+  private async call(method: string, pathname: string, body?: unknown): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.options.key) headers.key = this.options.key;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    try {
+      return await fetch(`${this.base}${pathname}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(this.options.timeoutMs) });
+    } catch (error) {
+      throw new Error(`the search service at ${this.base} cannot be reached: ${(error as Error).message}`);
+    }
+  }
+
+  private async message(res: Response): Promise<string> {
+    const text = await res.text();
+    try {
+      const parsed = JSON.parse(text) as { message?: unknown };
+      return typeof parsed.message === 'string' ? parsed.message : text.slice(0, 500);
+    } catch {
+      return text.slice(0, 500);
+    }
+  }
+}

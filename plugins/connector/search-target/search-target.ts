@@ -1,0 +1,34 @@
+/** One document action in the original's job-item shape (the body of POST /api/sn/import). */
+export interface JobItem {
+  locale: string;
+  turSNJobAction: 'CREATE' | 'DELETE';
+  siteNames: string[];
+  attributes: Record<string, unknown>;
+  checksum?: string | null;
+  providerName?: string;
+}
+
+/** A site the connector creates when it is missing (the sample's Sample site). */
+export interface SiteDefinition {
+  name: string;
+  locales: string[];
+  fields: Array<Record<string, unknown>>;
+  [setting: string]: unknown;
+}
+
+/**
+ * Where documents go: the search plugin of this runtime, or a search service over HTTP. Both take
+ * the same job items and report which items the service refused, and why.
+ */
+export interface SearchTarget {
+  readonly mode: 'in-process' | 'http';
+  /**
+   * Send a batch; resolves with the refused items (index in `items` → reason). A failure of the
+   * whole call (service down, bad key) rejects. `wait`: resolve only once the batch is searchable.
+   */
+  send(items: JobItem[], wait: boolean): Promise<Map<number, string>>;
+  /** Every document id of a site and locale, a page at a time. */
+  listIds(site: string, locale: string): AsyncIterable<string[]>;
+  /** Create the site unless one of that name exists; true when it was created. */
+  ensureSite(definition: SiteDefinition): Promise<boolean>;
+}

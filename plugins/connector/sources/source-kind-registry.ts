@@ -1,0 +1,43 @@
+import { validateAgainst } from '../../../runtime/config/schema-validation.js';
+import { connectorErrors } from '../errors.js';
+import type { SourceKind } from './source-kind.js';
+
+/** The kinds of source the connector can read, by name: the built-ins and those plugins add. */
+export class SourceKindRegistry {
+  private readonly kinds = new Map<string, SourceKind<never>>();
+
+  register<Settings>(kind: SourceKind<Settings>): void {
+    if (!/^[a-z][a-z0-9-]{0,39}$/.test(kind.name)) throw new Error(`a source kind's name must match ^[a-z][a-z0-9-]{0,39}$, got ${JSON.stringify(kind.name)}`);
+    if (this.kinds.has(kind.name)) throw new Error(`source kind "${kind.name}" is registered twice`);
+    this.kinds.set(kind.name, kind as unknown as SourceKind<never>);
+  }
+
+  has(name: string): boolean {
+    return this.kinds.has(name);
+  }
+
+  names(): string[] {
+    return [...this.kinds.keys()].sort();
+  }
+
+  get(name: string): SourceKind<Record<string, unknown>> {
+    const kind = this.kinds.get(name);
+    if (!kind) throw connectorErrors.unknownKind(name, this.names());
+    return kind as unknown as SourceKind<Record<string, unknown>>;
+  }
+
+  /** The kind's settings with defaults filled, or a 400 naming each problem. */
+  checkSettings(kindName: string, settings: unknown): Record<string, unknown> {
+    const kind = this.get(kindName);
+    const result = validateAgainst<Record<string, unknown>>(kind.settingsSchema, settings ?? {}, { applyDefaults: true, root: 'settings' });
+    if (!result.valid) throw connectorErrors.invalidSettings(kindName, result.problems);
+    return result.value;
+  }
+
+  describe(): Array<{ name: string; description: string; settingsSchema: Record<string, unknown> }> {
+    return this.names().map((name) => {
+      const kind = this.kinds.get(name)!;
+      return { name, description: kind.description, settingsSchema: kind.settingsSchema };
+    });
+  }
+}

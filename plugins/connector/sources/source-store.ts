@@ -1,0 +1,137 @@
+import cron from 'node-cron';
+import type { Database, Logger } from '../../../runtime/index.js';
+import { connectorErrors } from '../errors.js';
+import type { SourceKindRegistry } from './source-kind-registry.js';
+
+export type SourceOrigin = 'config' | 'api' | 'seed';
+
+/** A named source: what to read (kind, settings), where it goes (sites, locale) and when (schedule). */
+export interface Source {
+  name: string;
+  kind: string;
+  description: string;
+  sites: string[];
+  locale: string;
+  schedule: string | null;
+  settings: Record<string, unknown>;
+  origin: SourceOrigin;
+  created: string;
+  modified: string;
+}
+
+export type SourceInput = Pick<Source, 'name' | 'kind' | 'sites'> & Partial<Pick<Source, 'description' | 'locale' | 'schedule' | 'settings'>>;
+
+interface SourceRow { name: string; kind: string; description: string; sites: string; locale: string; schedule: string | null; settings: string; origin: SourceOrigin; created_at: string; updated_at: string }
+
+const TABLE = 'connector_sources';
+
+/**
+ * Sources from the configuration file (read-only here) and from the admin API (stored), held in
+ * memory. Every write checks the kind's settings and the cron expression before it is stored.
+ */
+export class SourceStore {
+  private readonly sources = new Map<string, Source>();
+  private readonly listeners: Array<(name: string, source: Source | null) => void> = [];
+
+  constructor(private readonly db: Database, private readonly kinds: SourceKindRegistry, private readonly logger: Logger) {}
+
+  onChange(listener: (name: string, source: Source | null) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Stored sources, then the configuration's (a configured name replaces a stored one). */
+  async load(configured: SourceInput[]): Promise<void> {
+    this.sources.clear();
+    for (const row of (await this.db<SourceRow>(TABLE).select()) as SourceRow[]) {
+      try {
+        this.sources.set(row.name, this.fromRow(row));
+      } catch (error) {
+        this.logger.warn({ source: row.name, err: error }, 'stored source skipped: its kind is not loaded or its settings no longer fit');
+      }
+    }
+    const stamp = new Date().toISOString();
+    for (const input of configured) {
+      const source = this.check({ ...input }, 'config', stamp, stamp);
+      if (this.sources.has(source.name)) this.logger.warn({ source: source.name }, 'a configured source replaces the stored one of the same name');
+      this.sources.set(source.name, source);
+    }
+    for (const source of this.sources.values()) this.emit(source.name, source);
+  }
+
+  list(): Source[] {
+    return [...this.sources.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  find(name: string): Source | undefined {
+    return this.sources.get(name);
+  }
+
+  get(name: string): Source {
+    const source = this.sources.get(name);
+    if (!source) throw connectorErrors.sourceNotFound(name);
+    return source;
+  }
+
+  async create(input: SourceInput, origin: Exclude<SourceOrigin, 'config'> = 'api'): Promise<Source> {
+    if (this.sources.has(input.name)) throw connectorErrors.sourceExists(input.name);
+    const stamp = new Date().toISOString();
+    const source = this.check(input, origin, stamp, stamp);
+    await this.db(TABLE).insert(this.toRow(source));
+    this.sources.set(source.name, source);
+    this.emit(source.name, source);
+    return source;
+  }
+
+  async update(name: string, input: SourceInput): Promise<Source> {
+    const existing = this.get(name);
+    if (existing.origin === 'config') throw connectorErrors.sourceReadOnly(name);
+    const source = this.check({ ...input, name }, existing.origin, existing.created, new Date().toISOString());
+    await this.db(TABLE).where({ name }).update(this.toRow(source));
+    this.sources.set(name, source);
+    this.emit(name, source);
+    return source;
+  }
+
+  async delete(name: string): Promise<Source> {
+    const existing = this.get(name);
+    if (existing.origin === 'config') throw connectorErrors.sourceReadOnly(name);
+    await this.db(TABLE).where({ name }).delete();
+    this.sources.delete(name);
+    this.emit(name, null);
+    return existing;
+  }
+
+  private check(input: SourceInput, origin: SourceOrigin, created: string, modified: string): Source {
+    const schedule = input.schedule ?? null;
+    if (schedule !== null && !cron.validate(schedule)) throw connectorErrors.invalidParameter('schedule', `must be a cron expression such as "0 3 * * *", got ${JSON.stringify(schedule)}`);
+    return {
+      name: input.name,
+      kind: input.kind,
+      description: input.description ?? '',
+      sites: [...input.sites],
+      locale: input.locale ?? 'en_US',
+      schedule,
+      settings: this.kinds.checkSettings(input.kind, input.settings ?? {}),
+      origin,
+      created,
+      modified,
+    };
+  }
+
+  private fromRow(row: SourceRow): Source {
+    const sites = JSON.parse(row.sites) as string[];
+    const settings = JSON.parse(row.settings) as Record<string, unknown>;
+    return this.check({ name: row.name, kind: row.kind, description: row.description, sites, locale: row.locale, schedule: row.schedule, settings }, row.origin, row.created_at, row.updated_at);
+  }
+
+  private toRow(source: Source): SourceRow {
+    return {
+      name: source.name, kind: source.kind, description: source.description, sites: JSON.stringify(source.sites), locale: source.locale,
+      schedule: source.schedule, settings: JSON.stringify(source.settings), origin: source.origin, created_at: source.created, updated_at: source.modified,
+    };
+  }
+
+  private emit(name: string, source: Source | null): void {
+    for (const listener of this.listeners) listener(name, source);
+  }
+}

@@ -1,0 +1,37 @@
+import test from 'ava';
+import path from 'node:path';
+import { call, createSite, createSource, makePackages, runAndWait, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
+
+test('a run indexes new documents, skips unchanged ones, re-sends changed ones and de-indexes vanished ones', async (t) => {
+  const vela = await startConnector();
+  t.teardown(() => vela.stop());
+  await createSite(vela, 'Docs');
+  const file = path.join(tempDir(), 'packages.jsonl.gz');
+  const first = makePackages(300);
+  writeJsonl(file, first);
+  await createSource(vela, 'pkgs', file, 'Docs');
+
+  const run1 = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
+  t.like(run1, { status: 'COMPLETED', operationType: 'INDEX_ALL', documentCount: 300, indexed: 300, unchanged: 0, deindexed: 0, errors: 0 });
+  t.deepEqual(await searchIds(vela, 'Docs'), first.map((d) => d.id));
+
+  const run2 = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
+  t.like(run2, { status: 'COMPLETED', documentCount: 300, indexed: 0, unchanged: 300 }, 'nothing changed, nothing is sent');
+
+  // Change two, drop ten, add five.
+  const second = [...first.slice(0, 290), ...makePackages(5, 1000)];
+  second[0] = { ...second[0]!, title: 'a renamed package' };
+  second[1] = { ...second[1]!, tags: ['tag-new'] };
+  writeJsonl(file, second);
+  const run3 = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
+  t.like(run3, { status: 'COMPLETED', documentCount: 295, indexed: 7, unchanged: 288, deindexed: 10, errors: 0 });
+  t.deepEqual(await searchIds(vela, 'Docs'), second.map((d) => d.id).sort());
+
+  const renamed = await vela.fetch('search', '/api/sn/Docs/search?q=renamed&_setlocale=en_US').then((r) => r.json() as Promise<any>);
+  t.deepEqual(renamed.results.document.map((d: any) => d.fields.id), ['pkg-00000']);
+
+  const records = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'pkgs', status: 'INDEXED', page: 0, size: 1 });
+  t.is(records.body.totalElements, 295, 'one INDEXED record per document the search service holds');
+  t.like(records.body.content[0], { source: 'pkgs', status: 'INDEXED', locale: 'en_US', sites: ['Docs'] });
+  t.regex(records.body.content[0].checksum, /^[0-9a-f]{40}$/);
+});

@@ -1,0 +1,135 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { startTestRuntime, type TestRuntime, type TestRuntimeOptions } from '../../../runtime/testing/test-runtime.js';
+
+export const KEY = 'connector-test-key-0123456789';
+
+export interface Answer {
+  status: number;
+  body: any;
+}
+
+/** A runtime with the search and connector plugins, the connector accepting KEY. */
+export function startConnector(options: TestRuntimeOptions & { connector?: Record<string, unknown> } = {}): Promise<TestRuntime> {
+  const { connector, ...rest } = options;
+  return startTestRuntime({
+    plugins: ['search', 'connector'],
+    ...rest,
+    config: { ...(rest.config ?? {}), plugins: { ...(rest.config?.plugins ?? {}), connector: { apiKeys: [KEY], batchSize: 200, ...connector } } },
+  });
+}
+
+async function answer(res: Response): Promise<Answer> {
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, body };
+}
+
+/** Call the connector service with the Key header (or the headers given). */
+export async function call(vela: TestRuntime, method: string, pathname: string, body?: unknown, headers: Record<string, string> = { key: KEY }): Promise<Answer> {
+  const res = await vela.fetch('connector', pathname, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return answer(res);
+}
+
+/** Call the search service as the administrator. */
+export async function searchCall(vela: TestRuntime, method: string, pathname: string, body?: unknown): Promise<Answer> {
+  const res = await vela.fetch('search', pathname, {
+    method,
+    headers: { authorization: vela.adminAuth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return answer(res);
+}
+
+export const SITE_FIELDS = [
+  { name: 'id', type: 'STRING' },
+  { name: 'title', type: 'TEXT', hl: true },
+  { name: 'text', type: 'TEXT', hl: true },
+  { name: 'section', type: 'STRING', facet: true, facetName: 'Sections' },
+  { name: 'tags', type: 'STRING', multiValued: true, facet: true, facetName: 'Tags' },
+  { name: 'size', type: 'INT' },
+];
+
+export async function createSite(vela: TestRuntime, name: string): Promise<void> {
+  const created = await searchCall(vela, 'POST', '/api/sn', { name, fields: SITE_FIELDS, locales: ['en_US'] });
+  if (created.status !== 201) throw new Error(`site creation failed: ${JSON.stringify(created.body)}`);
+}
+
+export interface Pkg {
+  id: string;
+  title: string;
+  body: string;
+  section: string;
+  tags: string[];
+  size: number;
+}
+
+export function makePackages(count: number, from = 0): Pkg[] {
+  const sections = ['editors', 'web', 'libs', 'net'];
+  return Array.from({ length: count }, (_, k) => {
+    const i = from + k;
+    return { id: `pkg-${String(i).padStart(5, '0')}`, title: `package ${i}`, body: `the body of package number ${i}`, section: sections[i % sections.length]!, tags: [`tag${i % 3}`], size: i };
+  });
+}
+
+export function tempDir(): string {
+  return mkdtempSync(path.join(os.tmpdir(), 'vela-connector-'));
+}
+
+/** Write records as JSON lines (gzipped when the name ends in .gz). */
+export function writeJsonl(file: string, records: unknown[]): string {
+  const text = records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n';
+  writeFileSync(file, file.endsWith('.gz') ? gzipSync(text) : text);
+  return file;
+}
+
+export const MAPPING = { idField: 'id', fields: { title: 'title', text: 'body', section: 'section', tags: 'tags', size: 'size' } };
+
+/** Create a jsonl source over `file` targeting `site`. */
+export async function createSource(vela: TestRuntime, name: string, file: string, site: string, extra: Record<string, unknown> = {}): Promise<Answer> {
+  const created = await call(vela, 'POST', '/api/v2/connector/source', { name, kind: 'jsonl', sites: [site], locale: 'en_US', settings: { path: file, ...MAPPING }, ...extra });
+  if (created.status !== 201) throw new Error(`source creation failed: ${JSON.stringify(created.body)}`);
+  return created;
+}
+
+/** Poll a run's statistics until it has ended (a deadline, never a fixed sleep). */
+export async function waitForRun(vela: TestRuntime, source: string, runId: string, timeoutMs = 30_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const stats = await call(vela, 'GET', `/api/v2/connector/monitoring/indexing/stats/${source}`);
+    const run = stats.status === 200 ? (stats.body as any[]).find((r) => r.id === runId) : undefined;
+    if (run && run.status !== 'RUNNING') return run;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`run ${runId} of ${source} did not end within ${timeoutMs} ms`);
+}
+
+/** Trigger a run and wait for its end. */
+export async function runAndWait(vela: TestRuntime, pathname: string, source: string, body?: unknown): Promise<any> {
+  const sent = await call(vela, body === undefined ? 'GET' : 'POST', pathname, body);
+  if (sent.status !== 200 || sent.body.status !== 'sent') throw new Error(`trigger failed: ${sent.status} ${JSON.stringify(sent.body)}`);
+  return waitForRun(vela, source, sent.body.runId);
+}
+
+/** Ids the search service holds for a site (match-all, 1000 at a time). */
+export async function searchIds(vela: TestRuntime, site: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let p = 1; ; p++) {
+    const r = await searchCall(vela, 'GET', `/api/sn/${site}/search?q=*&_setlocale=en_US&fl=id&rows=1000&p=${p}`);
+    if (r.status !== 200) throw new Error(`search failed: ${JSON.stringify(r.body)}`);
+    const page = (r.body.results?.document ?? []).map((d: any) => String(d.fields.id));
+    ids.push(...page);
+    if (page.length < 1000) return ids.sort();
+  }
+}
