@@ -1,0 +1,149 @@
+// Shared by the console's page scripts: the admin API client (session cookie + CSRF token), DOM
+// building without innerHTML for data, messages, dialogs and small formatters.
+
+const csrfToken = () => document.querySelector('meta[name="csrf-token"]')?.getAttribute('content') ?? '';
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Call the gateway's JSON API as the signed-in administrator; a lost session goes back to sign-in. */
+export async function api(method, path, body) {
+  const headers = { Accept: 'application/json' };
+  if (method !== 'GET') headers['X-CSRF-Token'] = csrfToken();
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+  } catch {
+    throw new ApiError(0, 'network_error', 'the gateway did not answer; check that it is running and try again');
+  }
+  if (response.status === 401) {
+    location.assign('/console/login?next=' + encodeURIComponent(location.pathname + location.search));
+    throw new ApiError(401, 'unauthorized', 'the session has ended; sign in again');
+  }
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!response.ok) {
+    throw new ApiError(response.status, data?.error ?? 'http_' + response.status, data?.message ?? `the gateway answered ${response.status} ${response.statusText}`);
+  }
+  return data;
+}
+
+/** Build an element: attributes (on* are listeners, `text` sets textContent) and children. */
+export function h(tag, attributes = {}, ...children) {
+  const svg = ['svg', 'g', 'path', 'line', 'rect', 'circle', 'text', 'title', 'polyline'].includes(tag);
+  const node = svg ? document.createElementNS('http://www.w3.org/2000/svg', tag) : document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === 'text') node.textContent = String(value);
+    else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? '' : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export const $ = (id) => document.getElementById(id);
+
+export function showError(error) {
+  const box = $('error');
+  $('saved')?.setAttribute('hidden', '');
+  if (!box) return;
+  box.textContent = error instanceof ApiError ? `${error.message} (${error.code})` : String(error?.message ?? error);
+  box.hidden = false;
+  box.scrollIntoView({ block: 'nearest' });
+}
+
+export function showSaved(message) {
+  $('error')?.setAttribute('hidden', '');
+  const box = $('saved');
+  if (!box) return;
+  box.textContent = message;
+  box.hidden = false;
+}
+
+export function clearMessages(form) {
+  $('error')?.setAttribute('hidden', '');
+  $('saved')?.setAttribute('hidden', '');
+  form?.querySelectorAll('[aria-invalid]').forEach((field) => field.removeAttribute('aria-invalid'));
+}
+
+/** The API's messages start with the member they are about: mark that field and move focus to it. */
+export function markInvalid(form, error) {
+  if (!(error instanceof ApiError)) return;
+  const member = /^(?:body\.)?([A-Za-z_][\w]*)/.exec(error.message)?.[1];
+  const field = member ? form.elements.namedItem(member) : null;
+  if (field instanceof HTMLElement) {
+    field.setAttribute('aria-invalid', 'true');
+    field.focus();
+  }
+}
+
+/** Run a write with its button disabled, reporting a failure on the page. */
+export async function busy(button, work) {
+  button.disabled = true;
+  try {
+    return await work();
+  } catch (error) {
+    showError(error);
+    return undefined;
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** Open a <dialog> and resolve to whether its confirming button was pressed. */
+export function confirmWith(dialog, confirmValue) {
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === confirmValue), { once: true });
+    dialog.returnValue = '';
+    dialog.showModal();
+  });
+}
+
+/** Today's times as a time of day; other days with their date. */
+export function formatDate(iso) {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return String(iso);
+  const today = date.toDateString() === new Date().toDateString();
+  return today ? date.toLocaleTimeString() : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function formatMs(ms) {
+  if (ms === null || ms === undefined || Number.isNaN(ms)) return '—';
+  if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
+  return `${Number.isInteger(ms) || ms >= 10 ? Math.round(ms) : ms.toFixed(1)} ms`;
+}
+
+export const lines = (text) => text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+
+/** Copy buttons: `data-copy` names the element whose text they copy. */
+export function wireCopyButtons(root = document) {
+  root.querySelectorAll('button[data-copy]').forEach((button) => {
+    button.addEventListener('click', async () => {
+      const text = $(button.dataset.copy)?.textContent ?? '';
+      try {
+        await navigator.clipboard.writeText(text);
+        button.textContent = 'Copied';
+      } catch {
+        // Clipboard access needs a secure context; selecting the text lets the user copy it by hand.
+        const range = document.createRange();
+        range.selectNodeContents($(button.dataset.copy));
+        getSelection()?.removeAllRanges();
+        getSelection()?.addRange(range);
+        button.textContent = 'Selected';
+      }
+      setTimeout(() => { button.textContent = 'Copy'; }, 1500);
+    });
+  });
+}

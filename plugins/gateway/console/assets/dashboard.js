@@ -1,0 +1,92 @@
+import { $, api, formatDate, formatMs, h, showError } from './console.js';
+import { chartSeries, latencyChart, requestChart } from './chart-model.js';
+import { drawLatencyChart, drawRequestChart } from './chart-svg.js';
+
+const REFRESH_MS = 15000;
+let metric = 'p50Ms';
+let report = null;
+let timer = null;
+
+const percent = (rate) => (typeof rate === 'number' ? `${(rate * 100).toFixed(rate > 0 && rate < 0.1 ? 1 : 0)}%` : '—');
+
+function draw() {
+  if (!report) return;
+  const width = Math.max(320, Math.round($('latency-chart').clientWidth || 900));
+  drawLatencyChart($('latency-chart'), latencyChart(report, metric, { width, height: 260 }), formatMs);
+  drawRequestChart($('requests-chart'), requestChart(report, { width, height: 140 }));
+  $('chart-range').textContent = `${formatDate(report.window.from)} – ${formatDate(report.window.to)}, one point per ${report.window.bucketSeconds} s`;
+  $('legend').replaceChildren(...chartSeries(report).map((s) => {
+    const swatch = h('span', { class: 'swatch', 'aria-hidden': 'true' });
+    swatch.style.background = s.color;
+    return h('li', {}, swatch, h('code', { text: s.context }));
+  }));
+}
+
+function summary() {
+  const rows = chartSeries(report).map((m) => h('tr', { 'data-mapping-id': m.mappingId },
+    h('td', {}, m.name ?? ''),
+    h('td', {}, h('code', { text: m.context })),
+    h('td', { class: 'num count', text: m.count }),
+    h('td', { class: 'num', text: percent(m.errorRate) }),
+    h('td', { class: 'num', text: formatMs(m.p50Ms) }),
+    h('td', { class: 'num', text: formatMs(m.p95Ms) }),
+    h('td', { class: 'num', text: formatMs(m.p99Ms) })));
+  document.querySelector('#summary tbody').replaceChildren(...rows);
+  const total = report.mappings.reduce((sum, m) => sum + (m.count ?? 0), 0);
+  $('summary-status').textContent = report.mappings.length ? `${total} proxied request${total === 1 ? '' : 's'} in this window` : 'No mappings yet.';
+}
+
+function monitoring(checks) {
+  const rows = checks
+    .slice()
+    .sort((a, b) => String(a.context).localeCompare(String(b.context)))
+    .map((c) => h('tr', { 'data-mapping-id': c.mappingId },
+      h('td', {}, c.name ?? ''),
+      h('td', { class: 'url' }, c.url ?? ''),
+      h('td', {}, h('span', { class: `badge ${String(c.status).toLowerCase()}`, text: c.status })),
+      h('td', { class: 'num', text: formatMs(c.latencyMs) }),
+      h('td', { text: formatDate(c.lastCheckedAt) }),
+      h('td', { text: formatDate(c.lastChangeAt) }),
+      h('td', { text: c.message ?? '' })));
+  document.querySelector('#monitoring tbody').replaceChildren(...rows);
+  const down = checks.filter((c) => c.status === 'DOWN').length;
+  $('monitoring-status').textContent = checks.length ? `${checks.length - down} of ${checks.length} upstreams up` : 'No mappings to check yet.';
+}
+
+async function load() {
+  clearTimeout(timer);
+  try {
+    const [responseTime, checks] = await Promise.all([
+      api('GET', `/api/v2/access/response_time?window=${encodeURIComponent($('window').value)}`),
+      api('GET', '/api/v2/monitoring'),
+    ]);
+    report = responseTime;
+    $('error').hidden = true;
+    draw();
+    summary();
+    monitoring(checks);
+    document.body.dataset.loadedAt = String(Date.now());
+  } catch (error) {
+    showError(error);
+  }
+  // Keep the numbers fresh while the page is looked at; a hidden tab does not poll.
+  if (!document.hidden) timer = setTimeout(load, REFRESH_MS);
+}
+
+$('window').addEventListener('change', load);
+$('refresh').addEventListener('click', load);
+document.addEventListener('visibilitychange', () => { if (!document.hidden) load(); });
+document.querySelectorAll('.segmented button').forEach((button) => {
+  button.addEventListener('click', () => {
+    metric = button.dataset.metric;
+    document.querySelectorAll('.segmented button').forEach((b) => b.setAttribute('aria-pressed', String(b === button)));
+    draw();
+  });
+});
+let resizing = null;
+window.addEventListener('resize', () => {
+  clearTimeout(resizing);
+  resizing = setTimeout(draw, 150);
+});
+
+load();

@@ -1,0 +1,73 @@
+import { $, api, busy, clearMessages, confirmWith, markInvalid, showError, showSaved } from './console.js';
+
+const form = $('mapping-form');
+const id = form.dataset.mappingId;
+const PREFIX = '/proxy/';
+
+// The context field shows what follows /proxy/; the API takes the whole context.
+const toField = (context) => String(context ?? '').replace(/^\/proxy\//, '');
+const toContext = (value) => PREFIX + value.trim().replace(/^\/?(proxy\/)?/, '');
+
+function read() {
+  const value = (name) => form.elements.namedItem(name).value.trim();
+  const body = { context: toContext(value('context')), url: value('url'), description: value('description') };
+  if (value('timeoutMs')) body.timeoutMs = Number(value('timeoutMs'));
+  body.healthCheckPath = value('healthCheckPath') || null;
+  return body;
+}
+
+function fill(mapping) {
+  const set = (name, value) => { form.elements.namedItem(name).value = value ?? ''; };
+  set('context', toField(mapping.context));
+  set('url', mapping.url);
+  set('description', mapping.description);
+  set('timeoutMs', mapping.timeoutMs);
+  set('healthCheckPath', mapping.healthCheckPath);
+  $('form-title').textContent = `Mapping ${mapping.context}`;
+  $('confirm-delete-context').textContent = String(mapping.context).replace(/^\/proxy(?=\/)/, '');
+}
+
+async function start() {
+  if (!id) {
+    $('form-title').textContent = 'New mapping';
+    form.elements.namedItem('context').focus();
+    return;
+  }
+  $('delete').hidden = false;
+  try {
+    fill(await api('GET', `/api/v2/mapping/${encodeURIComponent(id)}`));
+  } catch (error) {
+    showError(error);
+  }
+}
+
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  clearMessages(form);
+  busy($('save'), async () => {
+    try {
+      if (id) {
+        fill(await api('PUT', `/api/v2/mapping/${encodeURIComponent(id)}`, read()));
+        showSaved('Mapping saved.');
+      } else {
+        await api('POST', '/api/v2/mapping', read());
+        location.assign('/console/mapping');
+      }
+    } catch (error) {
+      markInvalid(form, error);
+      throw error;
+    }
+  });
+});
+
+$('delete').addEventListener('click', async () => {
+  if (!(await confirmWith($('confirm-delete'), 'delete'))) return;
+  try {
+    await api('DELETE', `/api/v2/mapping/${encodeURIComponent(id)}`);
+    location.assign('/console/mapping');
+  } catch (error) {
+    showError(error);
+  }
+});
+
+start();
