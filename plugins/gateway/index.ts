@@ -1,13 +1,101 @@
-import { definePlugin } from '../../runtime/index.js';
-import type { Database } from '../../runtime/index.js';
+import { AdminAccess, definePlugin, mountSessionRoutes, type Accounts, type Database, type PluginContext } from '../../runtime/index.js';
+import type { GatewayConfig } from './config.js';
+import { createGatewayHooks } from './hooks.js';
+import { ResponseTimeRecorder } from './metrics/response-time-recorder.js';
+import { ResponseTimeReports } from './metrics/response-time-report.js';
+import { UpstreamMonitor } from './monitoring/upstream-monitor.js';
+import { CodeStore } from './oauth/code-store.js';
+import { TokenEndpoint } from './oauth/token-endpoint.js';
+import { TokenStore } from './oauth/token-store.js';
+import { GatewayProxy } from './proxy/gateway-proxy.js';
+import { RouteTable } from './proxy/route-table.js';
+import { UpstreamAgents } from './proxy/upstream-agents.js';
+import { adminGuard } from './routes/admin-guard.js';
+import { mountAppRoutes } from './routes/apps.js';
+import { mountMappingRoutes } from './routes/mappings.js';
+import { mountOAuthRoutes } from './routes/oauth.js';
+import { mountReportRoutes } from './routes/reports.js';
+import type { GatewayDomain } from './routes/route-context.js';
+import { StateSync } from './state-sync.js';
+import { AppStore } from './store/app-store.js';
+import { ChangeVersions } from './store/change-versions.js';
+import { MappingStore } from './store/mapping-store.js';
 
-// The gateway service's home. Its API arrives with its own issue; for now it joins the gateway
-// listener and reports whether its storage answers.
-export default definePlugin({
+interface GatewayRuntime {
+  domain: GatewayDomain;
+  sync: StateSync;
+  agents: UpstreamAgents;
+}
+
+// One gateway per runtime (tests run several runtimes in one process).
+const runtimes = new WeakMap<PluginContext<GatewayConfig>, GatewayRuntime>();
+
+/** Build the plugin's objects; constructors do no I/O, so this is fine in register. */
+function createGateway(ctx: PluginContext<GatewayConfig>, hooks: ReturnType<typeof createGatewayHooks>): GatewayRuntime & { proxy: GatewayProxy } {
+  const db = ctx.resolve<Database>('db');
+  const accounts = ctx.resolve<Accounts>('accounts');
+  const config = ctx.config;
+  const versions = new ChangeVersions(db);
+  const mappings = new MappingStore(db, versions, config.proxy.defaultTimeoutMs);
+  const apps = new AppStore(db, versions);
+  const tokens = new TokenStore(db, apps);
+  const codes = new CodeStore(db);
+  const recorder = new ResponseTimeRecorder(db, ctx.logger, config.responseTimes.bufferSize, (id) => mappings.list().some((m) => m.id === id));
+  const agents = new UpstreamAgents(config.proxy.maxSocketsPerUpstream);
+  const table = new RouteTable(agents, (id) => recorder.slotOf(id));
+  mappings.onChange((list) => table.rebuild(list));
+  const access = new AdminAccess(accounts);
+  const domain: GatewayDomain = {
+    config, mappings, apps, tokens, codes, recorder, accounts, access, logger: ctx.logger,
+    tokenEndpoint: new TokenEndpoint({ apps, codes, tokens, accessTokenTtlSeconds: config.accessTokenTtlSeconds, refreshTokenTtlSeconds: config.refreshTokenTtlSeconds }),
+    reports: new ResponseTimeReports(db, recorder),
+    monitor: new UpstreamMonitor(db, mappings, hooks, config.monitoring.timeoutMs, ctx.logger),
+    requireAdmin: adminGuard(access),
+  };
+  return { domain, agents, sync: new StateSync(versions, mappings, apps, tokens, ctx.logger), proxy: new GatewayProxy(table, tokens, recorder, ctx.logger) };
+}
+
+export default definePlugin<GatewayConfig>({
   register(ctx) {
+    const hooks = ctx.hooks.declare(createGatewayHooks);
+    const gateway = createGateway(ctx, hooks);
+    runtimes.set(ctx, gateway);
+    const { domain } = gateway;
+
+    // The hot path: proxied requests are answered here, before express (see proxy/gateway-proxy.ts).
+    ctx.intercept('proxy', gateway.proxy.intercept);
+
+    ctx.openapi.addSecurityScheme('Basic', { type: 'http', scheme: 'basic' });
+    ctx.routes((router) => {
+      mountSessionRoutes(router, domain.accounts, domain.access);
+      router.raw.use('/api/v2', domain.requireAdmin);
+      mountMappingRoutes(router, domain);
+      mountAppRoutes(router, domain);
+      mountReportRoutes(router, domain);
+      mountOAuthRoutes(router, domain);
+    });
+
     ctx.health('database', async () => {
       await ctx.resolve<Database>('db').raw('select 1');
-      return { status: 'UP' };
+      return { status: 'UP', details: { mappings: domain.mappings.list().length, apps: domain.apps.list().length } };
     });
+    ctx.schedule('monitor-upstreams', ctx.config.monitoring.cron, () => domain.monitor.checkAll());
+    ctx.schedule('prune-response-times', '17 3 * * *', () => domain.reports.prune(ctx.config.responseTimes.retentionDays));
+  },
+
+  async start(ctx) {
+    const { domain, sync } = runtimes.get(ctx)!;
+    await sync.load();
+    await domain.monitor.load();
+    domain.recorder.start(ctx.config.responseTimes.flushMs);
+    sync.start(ctx.config.syncMs);
+  },
+
+  async stop(ctx) {
+    const gateway = runtimes.get(ctx);
+    if (!gateway) return;
+    gateway.sync.stop();
+    await gateway.domain.recorder.stop();
+    gateway.agents.destroyAll();
   },
 });

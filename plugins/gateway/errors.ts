@@ -1,0 +1,19 @@
+import { VelaError } from '../../runtime/index.js';
+
+/** Every error the gateway's admin API and proxy answer with: code, status, message. */
+export const gatewayErrors = {
+  mappingNotFound: (id: string) => new VelaError('mapping_not_found', `no mapping with id "${id}"`, 404),
+  appNotFound: (id: string) => new VelaError('app_not_found', `no app with id "${id}"`, 404),
+  contextTaken: (context: string) => new VelaError('mapping_exists', `a mapping with context "${context}" already exists`, 409),
+  invalidField: (field: string, expectation: string) => new VelaError('invalid_field', `${field} ${expectation}`, 400),
+  unauthorized: (message: string) => new VelaError('unauthorized', message, 401),
+  csrf: () => new VelaError('csrf_token_invalid', 'a write signed in with the session cookie needs the X-CSRF-Token header from GET /api/login', 403),
+} as const;
+
+/** Bodies of the errors the proxy writes itself (it answers before express). */
+export const proxyErrors = {
+  noRoute: (name: string, path: string) => ({ status: 404, error: 'mapping_not_found', message: `no mapping of "${name}" serves the path ${path}` }),
+  badPath: () => ({ status: 400, error: 'invalid_path', message: 'the path must not contain "." or ".." segments' }),
+  unreachable: (name: string, cause: string) => ({ status: 502, error: 'bad_gateway', message: `the upstream of mapping "${name}" could not be reached (${cause})` }),
+  timeout: (name: string, ms: number) => ({ status: 504, error: 'gateway_timeout', message: `the upstream of mapping "${name}" did not answer within its timeout of ${ms} ms` }),
+} as const;

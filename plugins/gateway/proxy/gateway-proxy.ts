@@ -1,0 +1,130 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { Logger } from '../../../runtime/index.js';
+import { proxyErrors } from '../errors.js';
+import type { ResponseTimeRecorder } from '../metrics/response-time-recorder.js';
+import type { TokenStore } from '../oauth/token-store.js';
+import { clientResponseHeaders, upstreamRequestHeaders } from './forwarded-headers.js';
+import { matchRoute, upstreamPath, type ProxyRoute, type RouteTable } from './route-table.js';
+
+const BEARER = /^bearer +([^\s,]+) *$/i;
+const UNAUTHORIZED_NO_TOKEN = { 'WWW-Authenticate': 'Bearer realm="vela-gateway"', 'Content-Length': '0' };
+const UNAUTHORIZED_BAD_TOKEN = { 'WWW-Authenticate': 'Bearer realm="vela-gateway", error="invalid_token"', 'Content-Length': '0' };
+
+function sendError(res: ServerResponse, failure: { status: number; error: string; message: string }, close = false): void {
+  const body = JSON.stringify({ error: failure.error, message: failure.message });
+  res.writeHead(failure.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), ...(close ? { Connection: 'close' } : {}) });
+  res.end(body);
+}
+
+/** A path segment "." or ".." (also percent-encoded) would let a request climb out of the upstream's base path. */
+function hasDotSegment(path: string): boolean {
+  if (!path.includes('.') && !path.includes('%')) return false;
+  return path.split('/').some((segment) => {
+    const s = segment.replace(/%2e/gi, '.');
+    return s === '.' || s === '..';
+  });
+}
+
+/**
+ * The bearer-token proxy, on the service's raw request path (ctx.intercept): it claims a request
+ * whose first path segment names a mapping (`/<name>/...`, or `/proxy/<name>/...` as the original
+ * wrote it), checks the token from memory, and streams the request to the upstream and the answer
+ * back. Everything else falls through to express.
+ */
+export class GatewayProxy {
+  constructor(private readonly table: RouteTable, private readonly tokens: TokenStore, private readonly recorder: ResponseTimeRecorder, private readonly logger: Logger) {}
+
+  readonly intercept = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    let path = q < 0 ? url : url.slice(0, q);
+    let slash = path.indexOf('/', 1);
+    let name = slash < 0 ? path.slice(1) : path.slice(1, slash);
+    if (name === 'proxy' && slash > 0) {
+      path = path.slice(slash);
+      slash = path.indexOf('/', 1);
+      name = slash < 0 ? path.slice(1) : path.slice(1, slash);
+    }
+    const routes = this.table.routesFor(name);
+    if (!routes) return false;
+
+    const authorization = req.headers.authorization;
+    const bearer = authorization ? BEARER.exec(authorization) : null;
+    if (!bearer || this.tokens.appOfBearer(bearer[1]!) === null) {
+      // The spec's "empty response" for an invalid token, with the status and challenge of RFC 6750.
+      res.writeHead(401, bearer || authorization ? UNAUTHORIZED_BAD_TOKEN : UNAUTHORIZED_NO_TOKEN);
+      res.end();
+      return true;
+    }
+    const rest = slash < 0 ? '' : path.slice(slash);
+    if (hasDotSegment(rest)) {
+      sendError(res, proxyErrors.badPath());
+      return true;
+    }
+    const matched = matchRoute(routes, rest);
+    if (!matched) {
+      sendError(res, proxyErrors.noRoute(name, path));
+      return true;
+    }
+    this.forward(req, res, matched.route, upstreamPath(matched.route, matched.remainder, q < 0 ? '' : url.slice(q + 1)));
+    return true;
+  };
+
+  private forward(req: IncomingMessage, res: ServerResponse, route: ProxyRoute, path: string): void {
+    const started = performance.now();
+    const options = { hostname: route.hostname, port: route.port, method: req.method, path, headers: upstreamRequestHeaders(req), agent: route.agent };
+    const upstream = route.https ? https.request(options) : http.request(options);
+    let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
+    let clientGone = false;
+
+    upstream.on('response', (answer) => {
+      clearTimeout(timer);
+      this.recorder.record(route.slot, answer.statusCode ?? 502, (performance.now() - started) * 1000);
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, clientResponseHeaders(answer.headers));
+      answer.pipe(res);
+      answer.on('error', () => res.destroy());
+      answer.on('aborted', () => res.destroy());
+    });
+    upstream.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      if (clientGone) return;
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const failure = timedOut ? proxyErrors.timeout(route.name, route.timeoutMs) : proxyErrors.unreachable(route.name, error.code ?? error.message);
+      this.recorder.record(route.slot, failure.status, (performance.now() - started) * 1000);
+      this.logger.debug({ mapping: route.name, status: failure.status, cause: error.code ?? error.message }, 'upstream failed');
+      // The client may still be sending a body the upstream will never read: answer and close.
+      const unread = !req.readableEnded;
+      if (unread) {
+        req.unpipe(upstream);
+        req.resume();
+      }
+      sendError(res, failure, unread);
+    });
+    // The timeout is the upstream's time to answer once it has the whole request.
+    upstream.on('finish', () => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        upstream.destroy(new Error('timeout'));
+      }, route.timeoutMs);
+    });
+    // A client gone before the end takes the upstream request with it.
+    res.on('close', () => {
+      if (res.writableFinished) return;
+      clientGone = true;
+      upstream.destroy();
+    });
+    req.on('error', () => upstream.destroy());
+
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+      upstream.end();
+      req.resume();
+    } else {
+      req.pipe(upstream);
+    }
+  }
+}

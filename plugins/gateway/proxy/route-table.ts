@@ -1,0 +1,87 @@
+import type http from 'node:http';
+import { parseContext } from '../mappings/mapping-fields.js';
+import type { Mapping } from '../store/mapping-store.js';
+import type { UpstreamAgents } from './upstream-agents.js';
+
+/** A mapping compiled for the proxy: everything a request needs, computed once per change. */
+export interface ProxyRoute {
+  mappingId: string;
+  name: string;
+  /** `/<sub_path>` after the name, or '' when the mapping takes every path under the name. */
+  subPath: string;
+  https: boolean;
+  hostname: string;
+  port: string;
+  /** The upstream URL's path without a trailing slash ('' for the root). */
+  basePath: string;
+  /** The upstream URL's own path, used as is when the request adds nothing after the sub-path. */
+  fullPath: string;
+  /** The upstream URL's own query (without '?'), or ''. */
+  baseQuery: string;
+  timeoutMs: number;
+  agent: http.Agent;
+  /** The response-time recorder's slot of this mapping. */
+  slot: number;
+}
+
+/**
+ * Mapping name → its compiled routes, longest sub-path first, rebuilt from the mapping store on
+ * every change: the proxy looks up a request's first path segment here without touching express.
+ */
+export class RouteTable {
+  private byName = new Map<string, ProxyRoute[]>();
+
+  constructor(private readonly agents: UpstreamAgents, private readonly slotOf: (mappingId: string) => number) {}
+
+  rebuild(mappings: readonly Mapping[]): void {
+    const next = new Map<string, ProxyRoute[]>();
+    const origins = new Set<string>();
+    for (const mapping of mappings) {
+      const { name, subPath } = parseContext(mapping.context);
+      const url = new URL(mapping.url);
+      origins.add(url.origin);
+      const route: ProxyRoute = {
+        mappingId: mapping.id,
+        name,
+        subPath,
+        https: url.protocol === 'https:',
+        hostname: url.hostname.replace(/^\[|\]$/g, ''),
+        port: url.port,
+        basePath: url.pathname.replace(/\/+$/, ''),
+        fullPath: url.pathname,
+        baseQuery: url.search.slice(1),
+        timeoutMs: mapping.timeoutMs,
+        agent: this.agents.agentFor(url),
+        slot: this.slotOf(mapping.id),
+      };
+      const list = next.get(name) ?? [];
+      list.push(route);
+      next.set(name, list);
+    }
+    for (const list of next.values()) list.sort((a, b) => b.subPath.length - a.subPath.length);
+    this.byName = next;
+    this.agents.retain(origins);
+  }
+
+  routesFor(name: string): ProxyRoute[] | undefined {
+    return this.byName.get(name);
+  }
+}
+
+/** The route serving `rest` (the path after `/<name>`) and what follows its sub-path, if any. */
+export function matchRoute(routes: ProxyRoute[], rest: string): { route: ProxyRoute; remainder: string } | null {
+  for (const route of routes) {
+    const sub = route.subPath;
+    if (sub === '' || rest === sub || (rest.startsWith(sub) && rest.charCodeAt(sub.length) === 47 /* / */)) {
+      return { route, remainder: rest.slice(sub.length) };
+    }
+  }
+  return null;
+}
+
+/** The upstream request path: the upstream URL's path plus the rest of the request path and both queries. */
+export function upstreamPath(route: ProxyRoute, remainder: string, query: string): string {
+  const path = remainder === '' || (remainder === '/' && route.fullPath.endsWith('/')) ? route.fullPath : route.basePath + remainder;
+  const q = route.baseQuery && query ? `${route.baseQuery}&${query}` : route.baseQuery || query;
+  return q ? `${path || '/'}?${q}` : path || '/';
+}

@@ -1,0 +1,33 @@
+import type { JsonSchema } from '../../../runtime/index.js';
+
+const credential = (what: string): JsonSchema => ({ type: ['string', 'null'], description: `${what}: 32 lowercase hex characters` });
+
+export const appSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    description: { type: 'string' },
+    callbackUrls: { type: 'array', items: { type: 'string' } },
+    apiKey: credential('Consumer Key, the OAuth2 client_id'),
+    apiSecret: credential('Consumer Secret, the client_secret'),
+    accessToken: credential('the app\'s own bearer token (null after DELETE /{id}/accessTokens)'),
+    accessTokenSecret: credential('secret of the access token'),
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
+  },
+};
+
+const fields = {
+  name: { type: 'string', minLength: 1, maxLength: 200 },
+  description: { type: 'string', maxLength: 2000 },
+  callbackUrls: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 2000 } },
+};
+
+export const appCreateBody: JsonSchema = { type: 'object', additionalProperties: false, required: ['name'], properties: fields };
+
+/** Credentials and timestamps are read-only: sent back unchanged they are ignored. */
+export const appUpdateBody: JsonSchema = {
+  type: 'object', additionalProperties: false,
+  properties: { ...fields, id: {}, apiKey: {}, apiSecret: {}, accessToken: {}, accessTokenSecret: {}, createdAt: {}, updatedAt: {} },
+};

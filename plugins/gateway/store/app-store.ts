@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../../../runtime/index.js';
+import { gatewayErrors } from '../errors.js';
+import { newSecret, sha256Hex } from '../oauth/secrets.js';
+import type { ChangeVersions } from './change-versions.js';
+import { nowIso } from './clock.js';
+
+/** An application: its OAuth2 client credentials and its own bearer token, as the administrator sees them. */
+export interface App {
+  id: string;
+  name: string;
+  description: string;
+  callbackUrls: string[];
+  /** Consumer Key: the client_id. */
+  apiKey: string;
+  /** Consumer Secret: the client_secret. */
+  apiSecret: string;
+  /** The app's own bearer token; null after DELETE /{id}/accessTokens until gen_token. */
+  accessToken: string | null;
+  accessTokenSecret: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AppInput {
+  name: string;
+  description?: string;
+  callbackUrls?: string[];
+}
+
+interface AppRow {
+  id: string;
+  name: string;
+  description: string;
+  callback_urls: string;
+  api_key: string;
+  api_secret: string;
+  access_token: string | null;
+  access_token_secret: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * The apps, in the store and in memory: the authorize and token endpoints find a client by its
+ * key, and the proxy finds an app's own token by the token's hash, without a database round trip.
+ */
+export class AppStore {
+  private byId = new Map<string, App>();
+  private byApiKey = new Map<string, App>();
+  private byOwnTokenHash = new Map<string, string>();
+
+  constructor(private readonly db: Database, private readonly versions: ChangeVersions) {}
+
+  async load(): Promise<void> {
+    const apps = (await this.db<AppRow>('gateway_apps').select().orderBy('created_at')).map(toApp);
+    this.byId = new Map(apps.map((a) => [a.id, a]));
+    this.byApiKey = new Map(apps.map((a) => [a.apiKey, a]));
+    this.byOwnTokenHash = new Map(apps.filter((a) => a.accessToken).map((a) => [sha256Hex(a.accessToken!), a.id]));
+  }
+
+  list(): App[] {
+    return [...this.byId.values()];
+  }
+
+  get(id: string): App {
+    const app = this.byId.get(id);
+    if (!app) throw gatewayErrors.appNotFound(id);
+    return app;
+  }
+
+  find(id: string): App | undefined {
+    return this.byId.get(id);
+  }
+
+  /** The app whose Consumer Key this is (the key is an identifier, not a secret). */
+  findByApiKey(apiKey: string): App | undefined {
+    return this.byApiKey.get(apiKey);
+  }
+
+  /** The app whose own Access Token has this SHA-256. */
+  appOfOwnToken(tokenHash: string): string | undefined {
+    return this.byOwnTokenHash.get(tokenHash);
+  }
+
+  async create(input: AppInput): Promise<App> {
+    const stamp = nowIso();
+    const row: AppRow = {
+      id: randomUUID(),
+      name: input.name,
+      description: input.description ?? '',
+      callback_urls: JSON.stringify(checkCallbackUrls(input.callbackUrls ?? [])),
+      api_key: newSecret(),
+      api_secret: newSecret(),
+      access_token: newSecret(),
+      access_token_secret: newSecret(),
+      created_at: stamp,
+      updated_at: stamp,
+    };
+    await this.db('gateway_apps').insert(row);
+    await this.changed();
+    return this.get(row.id);
+  }
+
+  async update(id: string, input: Partial<AppInput>): Promise<App> {
+    this.get(id);
+    const changes: Partial<AppRow> = { updated_at: nowIso() };
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.description !== undefined) changes.description = input.description;
+    if (input.callbackUrls !== undefined) changes.callback_urls = JSON.stringify(checkCallbackUrls(input.callbackUrls));
+    return this.change(id, changes);
+  }
+
+  /** New Consumer Key and Secret; tokens already issued to the app stay valid. */
+  genKey(id: string): Promise<App> {
+    return this.change(id, { api_key: newSecret(), api_secret: newSecret(), updated_at: nowIso() });
+  }
+
+  /** New own Access Token and its secret; the old one stops working at once. */
+  genToken(id: string): Promise<App> {
+    return this.change(id, { access_token: newSecret(), access_token_secret: newSecret(), updated_at: nowIso() });
+  }
+
+  /** Withdraw the app's own Access Token (issued tokens are revoked by the token store). */
+  clearOwnToken(id: string): Promise<App> {
+    return this.change(id, { access_token: null, access_token_secret: null, updated_at: nowIso() });
+  }
+
+  async delete(id: string): Promise<App> {
+    const app = this.get(id);
+    await this.db.transaction(async (trx) => {
+      await trx('gateway_codes').where({ app_id: id }).delete();
+      await trx('gateway_tokens').where({ app_id: id }).update({ revoked: true, changed_at: Date.now() });
+      await trx('gateway_apps').where({ id }).delete();
+    });
+    await this.changed();
+    return app;
+  }
+
+  private async change(id: string, changes: Partial<AppRow>): Promise<App> {
+    this.get(id);
+    await this.db('gateway_apps').where({ id }).update(changes);
+    await this.changed();
+    return this.get(id);
+  }
+
+  private async changed(): Promise<void> {
+    await this.versions.bump('apps');
+    await this.load();
+  }
+}
+
+/** Callback URLs are compared exactly at authorize time; each must be absolute and without a fragment. */
+function checkCallbackUrls(urls: string[]): string[] {
+  urls.forEach((value, i) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw gatewayErrors.invalidField(`callbackUrls[${i}]`, `must be an absolute URL, got ${JSON.stringify(value)}`);
+    }
+    if (url.hash) throw gatewayErrors.invalidField(`callbackUrls[${i}]`, 'must not have a #fragment');
+    if (/^(javascript|data|vbscript):$/i.test(url.protocol)) throw gatewayErrors.invalidField(`callbackUrls[${i}]`, `must not use the ${url.protocol} scheme`);
+  });
+  return urls;
+}
+
+function toApp(row: AppRow): App {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description ?? '',
+    callbackUrls: JSON.parse(row.callback_urls) as string[],
+    apiKey: row.api_key,
+    apiSecret: row.api_secret,
+    accessToken: row.access_token ?? null,
+    accessTokenSecret: row.access_token_secret ?? null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

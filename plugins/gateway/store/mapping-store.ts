@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../../../runtime/index.js';
+import { gatewayErrors } from '../errors.js';
+import { checkHealthCheckPath, parseContext, parseUpstreamUrl } from '../mappings/mapping-fields.js';
+import type { ChangeVersions } from './change-versions.js';
+import { nowIso } from './clock.js';
+
+/** A registered upstream: called as `/<name>/<sub>` when its context is `/proxy/<name>/<sub>`. */
+export interface Mapping {
+  id: string;
+  name: string;
+  context: string;
+  url: string;
+  description: string;
+  timeoutMs: number;
+  healthCheckPath: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MappingInput {
+  context: string;
+  url: string;
+  description?: string;
+  timeoutMs?: number;
+  healthCheckPath?: string | null;
+}
+
+interface MappingRow {
+  id: string;
+  name: string;
+  context: string;
+  url: string;
+  description: string;
+  timeout_ms: number | null;
+  health_check_path: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * The mappings, in the store and in memory (the proxy routes from memory). Every write updates
+ * memory, bumps the shared version and tells the listeners (the route table, the monitor).
+ */
+export class MappingStore {
+  private mappings: Mapping[] = [];
+  private readonly listeners: Array<(mappings: readonly Mapping[]) => void> = [];
+
+  constructor(private readonly db: Database, private readonly versions: ChangeVersions, private readonly defaultTimeoutMs: number) {}
+
+  onChange(listener: (mappings: readonly Mapping[]) => void): void {
+    this.listeners.push(listener);
+  }
+
+  async load(): Promise<void> {
+    const rows = await this.db<MappingRow>('gateway_mappings').select().orderBy('context');
+    this.mappings = rows.map(toMapping);
+    for (const listener of this.listeners) listener(this.mappings);
+  }
+
+  list(): readonly Mapping[] {
+    return this.mappings;
+  }
+
+  get(id: string): Mapping {
+    const found = this.mappings.find((m) => m.id === id);
+    if (!found) throw gatewayErrors.mappingNotFound(id);
+    return found;
+  }
+
+  async create(input: MappingInput): Promise<Mapping> {
+    const row = this.toRow(input, randomUUID(), nowIso());
+    this.refuseDuplicate(row.context, null);
+    await this.write(() => this.db('gateway_mappings').insert(row), row.context);
+    return this.get(row.id);
+  }
+
+  /** Replace a mapping's fields (members left out keep their value). */
+  async update(id: string, input: Partial<MappingInput>): Promise<Mapping> {
+    const current = this.get(id);
+    const merged: MappingInput = {
+      context: input.context ?? current.context,
+      url: input.url ?? current.url,
+      description: input.description ?? current.description,
+      timeoutMs: input.timeoutMs ?? current.timeoutMs,
+      healthCheckPath: input.healthCheckPath === undefined ? current.healthCheckPath : input.healthCheckPath,
+    };
+    const row = this.toRow(merged, id, current.createdAt);
+    this.refuseDuplicate(row.context, id);
+    await this.write(() => this.db('gateway_mappings').where({ id }).update(row), row.context);
+    return this.get(id);
+  }
+
+  async delete(id: string): Promise<Mapping> {
+    const mapping = this.get(id);
+    await this.db.transaction(async (trx) => {
+      await trx('gateway_mappings').where({ id }).delete();
+      await trx('gateway_response_times').where({ mapping_id: id }).delete();
+      await trx('gateway_upstream_status').where({ mapping_id: id }).delete();
+    });
+    await this.changed();
+    return mapping;
+  }
+
+  private toRow(input: MappingInput, id: string, createdAt: string): MappingRow {
+    const { context, name } = parseContext(input.context);
+    const url = parseUpstreamUrl(input.url);
+    return {
+      id,
+      name,
+      context,
+      url: url.toString(),
+      description: input.description ?? '',
+      timeout_ms: input.timeoutMs ?? this.defaultTimeoutMs,
+      health_check_path: checkHealthCheckPath(input.healthCheckPath ?? null),
+      created_at: createdAt,
+      updated_at: nowIso(),
+    };
+  }
+
+  private refuseDuplicate(context: string, exceptId: string | null): void {
+    if (this.mappings.some((m) => m.context === context && m.id !== exceptId)) throw gatewayErrors.contextTaken(context);
+  }
+
+  /** Write, turning the unique index's refusal (another process got there first) into a 409. */
+  private async write(op: () => Promise<unknown>, context: string): Promise<void> {
+    try {
+      await op();
+    } catch (error) {
+      if (/unique|duplicate/i.test((error as Error).message)) throw gatewayErrors.contextTaken(context);
+      throw error;
+    }
+    await this.changed();
+  }
+
+  private async changed(): Promise<void> {
+    await this.versions.bump('mappings');
+    await this.load();
+  }
+}
+
+function toMapping(row: MappingRow): Mapping {
+  return {
+    id: row.id,
+    name: row.name,
+    context: row.context,
+    url: row.url,
+    description: row.description ?? '',
+    timeoutMs: Number(row.timeout_ms),
+    healthCheckPath: row.health_check_path ?? null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

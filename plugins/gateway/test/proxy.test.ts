@@ -1,0 +1,186 @@
+import test from 'ava';
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { TestRuntime } from '../../../runtime/testing/test-runtime.js';
+import { admin, closedPort, createApp, createMapping, startGateway, startServer, type LocalServer } from './fixtures.js';
+
+let vela: TestRuntime;
+let upstream: LocalServer;
+let token: string;
+const seen: Array<{ method: string; url: string; headers: http.IncomingHttpHeaders }> = [];
+
+const FIFTY_MB = 50 * 1024 * 1024;
+
+/** Deterministic bytes made chunk by chunk, never held whole. */
+function generated(total: number): Readable {
+  let sent = 0;
+  const chunk = Buffer.alloc(64 * 1024);
+  return new Readable({
+    read() {
+      if (sent >= total) return this.push(null);
+      const n = Math.min(chunk.length, total - sent);
+      for (let i = 0; i < n; i += 4) chunk.writeUInt32LE((sent + i) >>> 0, i);
+      sent += n;
+      this.push(Buffer.from(chunk.subarray(0, n)));
+    },
+  });
+}
+
+async function digestOf(stream: Readable): Promise<{ hash: string; bytes: number }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const part of stream) {
+    hash.update(part as Buffer);
+    bytes += (part as Buffer).length;
+  }
+  return { hash: hash.digest('hex'), bytes };
+}
+
+test.before(async () => {
+  upstream = await startServer((req, res) => {
+    seen.push({ method: req.method!, url: req.url!, headers: req.headers });
+    if (req.url!.startsWith('/api/big-download')) {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      return void pipeline(generated(FIFTY_MB), res).catch(() => undefined);
+    }
+    if (req.url!.startsWith('/api/slow')) {
+      const timer = setTimeout(() => res.end('late'), 2000);
+      res.on('close', () => clearTimeout(timer));
+      return;
+    }
+    // Echo: the request body's SHA-256 and size, plus what the upstream saw.
+    void digestOf(req).then(({ hash, bytes }) => {
+      const body = JSON.stringify({ method: req.method, url: req.url, sha256: hash, bytes });
+      res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', 'x-upstream': 'yes', connection: 'keep-alive, x-hop', 'x-hop': 'drop me', 'set-cookie': ['a=1', 'b=2'] });
+      res.end(body);
+    });
+  });
+  vela = await startGateway();
+  await createMapping(vela, { context: '/proxy/shop/v1', url: `${upstream.url}/api`, timeoutMs: 300 });
+  await createMapping(vela, { context: '/proxy/shop/v1/orders', url: `${upstream.url}/orders-service` });
+  await createMapping(vela, { context: '/proxy/down/x', url: `http://127.0.0.1:${await closedPort()}/` });
+  token = (await createApp(vela)).accessToken!;
+});
+
+test.after.always(async () => {
+  await vela?.stop();
+  await upstream?.close();
+});
+
+const bearer = () => ({ authorization: `Bearer ${token}` });
+
+test('GET /<name>/<sub>/more?x=1 reaches the upstream URL + /more?x=1 with the upstream status and headers', async (t) => {
+  const res = await vela.fetch('gateway', '/shop/v1/items/42?x=1&y=a%20b', { headers: { ...bearer(), accept: 'application/json', 'content-type': 'application/json', 'x-custom': 'kept' } });
+  t.is(res.status, 200);
+  t.is(res.headers.get('x-upstream'), 'yes');
+  t.is(res.headers.get('x-hop'), null, 'a header the upstream\'s Connection names is hop-by-hop');
+  t.deepEqual(res.headers.getSetCookie(), ['a=1', 'b=2']);
+  const body = (await res.json()) as { url: string; method: string };
+  t.is(body.url, '/api/items/42?x=1&y=a%20b');
+  const request = seen.find((s) => s.url === '/api/items/42?x=1&y=a%20b')!;
+  t.is(request.headers['x-custom'], 'kept');
+  t.is(request.headers.accept, 'application/json');
+  t.is(request.headers.authorization, undefined, 'the gateway\'s bearer token stays at the gateway');
+  t.is(request.headers.host, `127.0.0.1:${upstream.port}`);
+  t.is(request.headers['x-forwarded-for'], '127.0.0.1');
+  t.is(request.headers['x-forwarded-proto'], 'http');
+  t.is(request.headers['x-forwarded-host'], new URL(vela.url('gateway')).host);
+});
+
+test('the longest matching sub-path wins, and the original /proxy/ prefix is accepted too', async (t) => {
+  const orders = (await (await vela.fetch('gateway', '/shop/v1/orders/7', { headers: bearer() })).json()) as { url: string };
+  t.is(orders.url, '/orders-service/7');
+  const prefixed = (await (await vela.fetch('gateway', '/proxy/shop/v1/x', { headers: bearer() })).json()) as { url: string };
+  t.is(prefixed.url, '/api/x');
+  const exact = (await (await vela.fetch('gateway', '/shop/v1', { headers: bearer() })).json()) as { url: string };
+  t.is(exact.url, '/api');
+});
+
+for (const method of ['POST', 'PUT', 'DELETE'] as const) {
+  test(`${method} forwards the method, body and status`, async (t) => {
+    const payload = JSON.stringify({ hello: method });
+    const res = await vela.fetch('gateway', '/shop/v1/things?id=3', { method, headers: { ...bearer(), 'content-type': 'application/json' }, body: payload });
+    t.is(res.status, method === 'POST' ? 201 : 200);
+    const body = (await res.json()) as { method: string; url: string; sha256: string; bytes: number };
+    t.is(body.method, method);
+    t.is(body.url, '/api/things?id=3');
+    t.is(body.sha256, createHash('sha256').update(payload).digest('hex'));
+    t.is(body.bytes, Buffer.byteLength(payload));
+  });
+}
+
+test('a 50 MB request body streams to the upstream and a 50 MB response streams back', async (t) => {
+  const target = new URL(vela.url('gateway', '/shop/v1/upload'));
+  const upload = await new Promise<{ status: number; body: { sha256: string; bytes: number } }>((resolve, reject) => {
+    const req = http.request(target, { method: 'PUT', headers: { ...bearer(), 'content-type': 'application/octet-stream' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    generated(FIFTY_MB).pipe(req);
+  });
+  const expected = await digestOf(generated(FIFTY_MB));
+  t.is(upload.status, 200);
+  t.deepEqual(upload.body, { ...upload.body, sha256: expected.hash, bytes: FIFTY_MB });
+  t.is(seen.find((s) => s.url === '/api/upload')!.headers['transfer-encoding'], 'chunked', 'streamed, not buffered into a Content-Length');
+
+  const download = await new Promise<{ hash: string; bytes: number }>((resolve, reject) => {
+    http.get(new URL(vela.url('gateway', '/shop/v1/big-download')), { headers: bearer() }, (res) => digestOf(res).then(resolve, reject)).on('error', reject);
+  });
+  t.deepEqual(download, expected);
+});
+
+test('a missing, malformed, unknown or revoked token gets 401 with an empty body and WWW-Authenticate: Bearer', async (t) => {
+  const app = await createApp(vela, { name: 'short-lived' });
+  const cases: Array<[string, Record<string, string>]> = [
+    ['no header', {}],
+    ['basic scheme', { authorization: 'Basic Zm9vOmJhcg==' }],
+    ['malformed', { authorization: 'Bearer' }],
+    ['unknown token', { authorization: 'Bearer 0123456789abcdef0123456789abcdef' }],
+    ['not hex', { authorization: `Bearer ${'z'.repeat(32)}` }],
+  ];
+  for (const [what, headers] of cases) {
+    const res = await vela.fetch('gateway', '/shop/v1/a', { headers });
+    t.is(res.status, 401, what);
+    t.is(await res.text(), '', what);
+    t.regex(res.headers.get('www-authenticate') ?? '', /^Bearer realm="vela-gateway"/, what);
+  }
+  t.is((await vela.fetch('gateway', '/shop/v1/a', { headers: { authorization: `Bearer ${app.accessToken}` } })).status, 200);
+  t.is((await admin(vela, 'DELETE', `/api/v2/app/${app.id}/accessTokens`)).status, 200);
+  const revoked = await vela.fetch('gateway', '/shop/v1/a', { headers: { authorization: `Bearer ${app.accessToken}` } });
+  t.is(revoked.status, 401);
+  t.is(revoked.headers.get('www-authenticate'), 'Bearer realm="vela-gateway", error="invalid_token"');
+});
+
+test('a path no mapping of the name serves gets 404 JSON; an unknown name falls through to the 404 of the service', async (t) => {
+  const res = await vela.fetch('gateway', '/shop/v2/a', { headers: bearer() });
+  t.is(res.status, 404);
+  t.like(await res.json(), { error: 'mapping_not_found' });
+  const other = await vela.fetch('gateway', '/nothing-here/a', { headers: bearer() });
+  t.is(other.status, 404);
+  t.like(await other.json(), { error: 'not_found' });
+  // node:http sends the path as written (fetch would normalize the dots away).
+  const { port } = new URL(vela.url('gateway'));
+  for (const path of ['/shop/v1/../secret', '/shop/v1/%2E%2e/secret']) {
+    const status = await new Promise<number>((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port, path, headers: bearer() }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      }).on('error', reject);
+    });
+    t.is(status, 400, path);
+  }
+});
+
+test('an upstream that refuses the connection gives 502 JSON; one slower than the mapping timeout gives 504 JSON', async (t) => {
+  const down = await vela.fetch('gateway', '/down/x/y', { headers: bearer() });
+  t.is(down.status, 502);
+  t.like(await down.json(), { error: 'bad_gateway' });
+  const started = Date.now();
+  const slow = await vela.fetch('gateway', '/shop/v1/slow', { headers: bearer() });
+  t.is(slow.status, 504);
+  t.like(await slow.json(), { error: 'gateway_timeout' });
+  t.true(Date.now() - started < 1900, 'the gateway gave up at the mapping timeout, before the upstream answered');
+});
