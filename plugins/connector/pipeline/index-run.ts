@@ -199,7 +199,9 @@ export class IndexRun {
       const refused = needsDelete.length > 0 ? await this.deps.target.send(needsDelete.map((t) => this.deleteItem(t.objectId, t.locale, t.sites)), true) : new Map<number, string>();
       const failed = needsDelete.flatMap((t, index) => (refused.has(index) ? [{ t, reason: refused.get(index)! }] : []));
       const failedIds = new Set(failed.map((f) => f.t.objectId));
-      this.counts.deindexed += needsDelete.length - failed.length;
+      // An ERROR record may stand for a version the index still holds, so it gets a DELETE too, but
+      // only documents that were INDEXED count as de-indexed.
+      this.counts.deindexed += needsDelete.filter((t) => t.status === 'INDEXED' && !failedIds.has(t.objectId)).length;
       this.counts.errors += failed.length;
       await this.deps.statuses.remove(this.source.name, part.map((t) => t.objectId).filter((id) => !failedIds.has(id)));
       await this.deps.statuses.record(this.source.name, this.id, failed.map(({ t, reason }) => ({ objectId: t.objectId, status: 'ERROR', checksum: null, locale: t.locale, sites: t.sites, error: `could not be de-indexed: ${reason}` })));

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import readline from 'node:readline';
 import { createGunzip } from 'node:zlib';
@@ -32,7 +32,9 @@ const settingsSchema = {
   },
 };
 
+/** By content for a regular file; a pipe cannot be peeked at, so there the name decides. */
 async function isGzip(file: string): Promise<boolean> {
+  if (!(await stat(file)).isFile()) return file.endsWith('.gz');
   const handle = await open(file, 'r');
   try {
     const { bytesRead, buffer } = await handle.read(Buffer.alloc(2), 0, 2, 0);
@@ -52,6 +54,9 @@ export const jsonlSourceKind: SourceKind<JsonlSettings> = {
     const stream = createReadStream(file);
     const input = (await isGzip(file)) ? stream.pipe(createGunzip()) : stream;
     stream.on('error', (error) => input.destroy(error));
+    // A source that stalls (a pipe, a slow disk) still stops at once when the run is interrupted.
+    const stop = () => input.destroy(ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error('the run was interrupted'));
+    ctx.signal.addEventListener('abort', stop, { once: true });
     const lines = readline.createInterface({ input, crlfDelay: Infinity });
     const only = ctx.onlyIds ? new Set(ctx.onlyIds) : null;
     let lineNumber = 0;
@@ -76,6 +81,7 @@ export const jsonlSourceKind: SourceKind<JsonlSettings> = {
         yield mapped;
       }
     } finally {
+      ctx.signal.removeEventListener('abort', stop);
       lines.close();
       input.destroy();
       stream.destroy();

@@ -1,0 +1,214 @@
+import test from 'ava';
+import path from 'node:path';
+import type { TestRuntime } from '../../../runtime/testing/test-runtime.js';
+import { call, createSite, createSource, KEY, makePackages, runAndWait, searchCall, startConnector, tempDir, writeJsonl } from './helpers.js';
+
+let vela: TestRuntime;
+let file: string;
+
+test.before(async () => {
+  vela = await startConnector();
+  await createSite(vela, 'Docs');
+  file = writeJsonl(path.join(tempDir(), 'packages.jsonl'), makePackages(120));
+  await createSource(vela, 'pkgs', file, 'Docs');
+  await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
+});
+
+test.after.always(() => vela?.stop());
+
+test('status is public; every other connector endpoint needs the Key header (401 JSON)', async (t) => {
+  t.deepEqual((await call(vela, 'GET', '/api/v2/connector/status', undefined, {})).body, { status: 'ok' });
+  const none = await call(vela, 'GET', '/api/v2/connector/source', undefined, {});
+  t.is(none.status, 401);
+  t.is(none.body.error, 'unauthorized');
+  t.regex(none.body.message, /Key header/);
+  const wrong = await call(vela, 'GET', '/api/v2/connector/monitoring/indexing', undefined, { key: 'not-a-key' });
+  t.is(wrong.status, 401);
+  t.is((await call(vela, 'GET', '/api/v2/connector/index/pkgs/all', undefined, {})).status, 401);
+  t.is((await call(vela, 'GET', '/api/v2/connector/source', undefined, { key: KEY })).status, 200);
+});
+
+test('an API token of the co-hosted search service is accepted as the Key', async (t) => {
+  const token = await searchCall(vela, 'POST', '/api/dev/token', { title: 'connector' });
+  t.is(token.status, 201, JSON.stringify(token.body));
+  const r = await call(vela, 'GET', '/api/v2/connector/source', undefined, { key: token.body.token });
+  t.is(r.status, 200);
+});
+
+test('unknown sources answer 404 JSON on triggers, validation and monitoring', async (t) => {
+  for (const [method, p] of [['GET', '/api/v2/connector/index/nope/all'], ['GET', '/api/v2/connector/reindex/nope/all'], ['POST', '/api/v2/connector/index/nope'], ['GET', '/api/v2/connector/validate/nope'], ['GET', '/api/v2/connector/monitoring/indexing/nope'], ['GET', '/api/v2/connector/source/nope']] as const) {
+    const r = await call(vela, method, p, method === 'POST' ? ['1'] : undefined);
+    t.is(r.status, 404, `${method} ${p}`);
+    t.is(r.body.error, 'source_not_found', `${method} ${p}`);
+  }
+  const records = await call(vela, 'GET', '/api/v2/connector/monitoring/index/nope');
+  t.is(records.status, 404);
+  t.is(records.body.error, 'not_found');
+  const stats = await call(vela, 'GET', '/api/v2/connector/monitoring/indexing/stats/nope');
+  t.is(stats.status, 404);
+});
+
+test('index by ids refuses a body that is not a list of ids (400 naming the member)', async (t) => {
+  const notArray = await call(vela, 'POST', '/api/v2/connector/index/pkgs', { ids: ['1'] });
+  t.is(notArray.status, 400);
+  t.regex(notArray.body.message, /body must be a non-empty JSON array/);
+  const badItem = await call(vela, 'POST', '/api/v2/connector/index/pkgs', ['ok', 42]);
+  t.is(badItem.status, 400);
+  t.regex(badItem.body.message, /body\[1\] must be a content id/);
+  const empty = await call(vela, 'POST', '/api/v2/connector/index/pkgs', []);
+  t.is(empty.status, 400);
+});
+
+test('a second full run of a running source is refused with 409 JSON', async (t) => {
+  const big = writeJsonl(path.join(tempDir(), 'big.jsonl'), makePackages(3000));
+  await createSite(vela, 'Busy');
+  await createSource(vela, 'busy', big, 'Busy');
+  const first = await call(vela, 'GET', '/api/v2/connector/index/busy/all');
+  t.is(first.status, 200);
+  t.is(first.body.status, 'sent');
+  const second = await call(vela, 'GET', '/api/v2/connector/reindex/busy/all');
+  t.is(second.status, 409);
+  t.is(second.body.error, 'source_running');
+  // Runs by id are queued behind it, not refused.
+  const byId = await call(vela, 'POST', '/api/v2/connector/index/busy', ['pkg-00001']);
+  t.is(byId.status, 200);
+});
+
+test('sources: create, read, update and delete, with the kind\'s settings checked', async (t) => {
+  const badKind = await call(vela, 'POST', '/api/v2/connector/source', { name: 'x', kind: 'ftp', sites: ['Docs'] });
+  t.is(badKind.status, 400);
+  t.regex(badKind.body.message, /kind must be one of .*jsonl/);
+  const badSettings = await call(vela, 'POST', '/api/v2/connector/source', { name: 'x', kind: 'jsonl', sites: ['Docs'], settings: { idField: 'id' } });
+  t.is(badSettings.status, 400);
+  t.regex(badSettings.body.message, /settings\.path is required/);
+  const badCron = await call(vela, 'POST', '/api/v2/connector/source', { name: 'x', kind: 'jsonl', sites: ['Docs'], schedule: 'every day', settings: { path: file } });
+  t.is(badCron.status, 400);
+  t.regex(badCron.body.message, /schedule must be a cron expression/);
+  const noSites = await call(vela, 'POST', '/api/v2/connector/source', { name: 'x', kind: 'jsonl', settings: { path: file } });
+  t.is(noSites.status, 400);
+
+  const created = await call(vela, 'POST', '/api/v2/connector/source', { name: 'crud', kind: 'jsonl', sites: ['Docs'], settings: { path: file }, schedule: '0 3 * * *' });
+  t.is(created.status, 201);
+  t.like(created.body, { name: 'crud', kind: 'jsonl', locale: 'en_US', schedule: '0 3 * * *', origin: 'api', settings: { path: file, idField: 'id' } });
+  t.is((await call(vela, 'POST', '/api/v2/connector/source', created.body)).status, 409);
+
+  const got = await call(vela, 'GET', '/api/v2/connector/source/crud');
+  t.is(got.body.name, 'crud');
+  const updated = await call(vela, 'PUT', '/api/v2/connector/source/crud', { ...got.body, description: 'changed', schedule: null });
+  t.is(updated.status, 200);
+  t.like(updated.body, { description: 'changed', schedule: null });
+  const mismatch = await call(vela, 'PUT', '/api/v2/connector/source/crud', { ...got.body, name: 'other' });
+  t.is(mismatch.status, 400);
+  t.is((await call(vela, 'PUT', '/api/v2/connector/source/missing', { kind: 'jsonl', sites: ['Docs'], settings: { path: file } })).status, 404);
+  t.true((await call(vela, 'GET', '/api/v2/connector/source')).body.some((s: any) => s.name === 'crud'));
+  t.deepEqual((await call(vela, 'DELETE', '/api/v2/connector/source/crud')).body, true);
+  t.is((await call(vela, 'GET', '/api/v2/connector/source/crud')).status, 404);
+  t.is((await call(vela, 'DELETE', '/api/v2/connector/source/crud')).status, 404);
+  const structure = await call(vela, 'GET', '/api/v2/connector/source/structure');
+  t.like(structure.body, { name: '', kind: 'jsonl' });
+});
+
+test('indexing rules: CRUD, structure, rules per source, and DELETE of an unknown rule answers false', async (t) => {
+  const structure = await call(vela, 'GET', '/api/v2/connector/indexing-rule/structure');
+  t.like(structure.body, { id: null, ruleType: 'IGNORE', values: [] });
+  const bad = await call(vela, 'POST', '/api/v2/connector/indexing-rule', { name: 'r', source: 'pkgs', attribute: 'title', ruleType: 'IGNORE', values: ['(unclosed'] });
+  t.is(bad.status, 400);
+  t.regex(bad.body.message, /values\[0\] must be a regular expression/);
+  const badType = await call(vela, 'POST', '/api/v2/connector/indexing-rule', { name: 'r', source: 'pkgs', attribute: 'title', ruleType: 'BOOST', values: ['x'] });
+  t.is(badType.status, 400);
+
+  const created = await call(vela, 'POST', '/api/v2/connector/indexing-rule', { name: 'drafts', source: 'rules-src', attribute: 'title', ruleType: 'IGNORE', values: ['draft'] });
+  t.is(created.status, 201);
+  t.like(created.body, { name: 'drafts', source: 'rules-src', ruleType: 'IGNORE', values: ['draft'] });
+  const id = created.body.id as string;
+  t.like((await call(vela, 'GET', `/api/v2/connector/indexing-rule/${id}`)).body, { id, name: 'drafts' });
+  t.deepEqual((await call(vela, 'GET', '/api/v2/connector/indexing-rule/source/rules-src')).body.map((r: any) => r.id), [id]);
+  t.deepEqual((await call(vela, 'GET', '/api/v2/connector/indexing-rule/source/other')).body, []);
+  const updated = await call(vela, 'PUT', `/api/v2/connector/indexing-rule/${id}`, { name: 'drafts', source: 'rules-src', attribute: 'section', ruleType: 'IGNORE', values: ['web', 'net'] });
+  t.like(updated.body, { id, attribute: 'section', values: ['web', 'net'] });
+  t.is((await call(vela, 'PUT', '/api/v2/connector/indexing-rule/unknown', { name: 'x', source: 's', attribute: 'a', values: ['v'] })).status, 404);
+  t.true((await call(vela, 'GET', '/api/v2/connector/indexing-rule')).body.some((r: any) => r.id === id));
+  const deleted = await call(vela, 'DELETE', `/api/v2/connector/indexing-rule/${id}`);
+  t.is(deleted.status, 200);
+  t.is(deleted.body, true);
+  const again = await call(vela, 'DELETE', `/api/v2/connector/indexing-rule/${id}`);
+  t.is(again.status, 200);
+  t.is(again.body, false);
+  t.is((await call(vela, 'GET', `/api/v2/connector/indexing-rule/${id}`)).status, 404);
+});
+
+test('monitoring search pages through the records from page 0 with the total', async (t) => {
+  const page0 = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'pkgs', status: 'INDEXED', page: 0, size: 50 });
+  t.is(page0.status, 200);
+  t.like(page0.body, { page: 0, size: 50, totalElements: 120, totalPages: 3 });
+  t.is(page0.body.content.length, 50);
+  const page2 = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'pkgs', status: 'INDEXED', page: 2, size: 50 });
+  t.is(page2.body.content.length, 20);
+  const all = new Set([...page0.body.content, ...page2.body.content].map((r: any) => r.objectId));
+  t.is(all.size, 70, 'pages do not overlap');
+  const none = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'pkgs', status: 'ERROR', page: 0, size: 10 });
+  t.like(none.body, { totalElements: 0, totalPages: 0, content: [] });
+  const byId = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { objectId: 'PKG-0001', page: 0, size: 100 });
+  t.true(byId.body.content.every((r: any) => r.objectId.startsWith('pkg-0001')));
+  const badSize = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { page: -1, size: 10 });
+  t.is(badSize.status, 400);
+  t.regex(badSize.body.message, /page must be at least 0/);
+});
+
+test('monitoring lists records per source, by ids, and the newest 50', async (t) => {
+  const latest = await call(vela, 'GET', '/api/v2/connector/monitoring/index/pkgs');
+  t.is(latest.status, 200);
+  t.is(latest.body.length, 50);
+  t.like(latest.body[0], { source: 'pkgs', status: 'INDEXED' });
+  const perSource = await call(vela, 'GET', '/api/v2/connector/monitoring/indexing/pkgs');
+  t.deepEqual(perSource.body.sources, ['pkgs']);
+  t.is(perSource.body.indexing.length, 50);
+  const all = await call(vela, 'GET', '/api/v2/connector/monitoring/indexing');
+  t.true(all.body.sources.includes('pkgs'));
+  const byIds = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing', ['pkg-00003', 'pkg-00004', 'nothing']);
+  t.deepEqual(byIds.body.indexing.map((r: any) => r.objectId), ['pkg-00003', 'pkg-00004']);
+});
+
+test('statistics per run: start time, document count, duration, throughput and errors, per source and overall', async (t) => {
+  const perSource = await call(vela, 'GET', '/api/v2/connector/monitoring/indexing/stats/pkgs');
+  t.is(perSource.status, 200);
+  const run = perSource.body.at(-1);
+  t.like(run, { source: 'pkgs', provider: 'jsonl', operationType: 'INDEX_ALL', trigger: 'api', status: 'COMPLETED', documentCount: 120, indexed: 120, errors: 0 });
+  t.true(Date.parse(run.startTime) <= Date.parse(run.endTime));
+  t.is(typeof run.durationMs, 'number');
+  t.true(run.documentsPerSecond > 0);
+  const overall = await call(vela, 'GET', '/api/v2/connector/monitoring/indexing/stats');
+  t.true(overall.body.some((r: any) => r.source === 'pkgs'));
+});
+
+test('validate lists documents missing from the index and extra ones', async (t) => {
+  const clean = await call(vela, 'GET', '/api/v2/connector/validate/pkgs');
+  t.is(clean.status, 200);
+  t.deepEqual(clean.body.missing, { 'Docs/en_US': [] });
+  // Remove one document behind the connector's back and add one it does not know.
+  await searchCall(vela, 'POST', '/api/sn/deindex?wait=true', { turingDocuments: [{ locale: 'en_US', siteNames: ['Docs'], attributes: { id: 'pkg-00007' } }] });
+  await searchCall(vela, 'POST', '/api/sn/import?wait=true', { turingDocuments: [{ locale: 'en_US', siteNames: ['Docs'], attributes: { id: 'stranger', title: 'not from a source' } }] });
+  const diff = await call(vela, 'GET', '/api/v2/connector/validate/pkgs');
+  t.deepEqual(diff.body.missing, { 'Docs/en_US': ['pkg-00007'] });
+  t.deepEqual(diff.body.extra, { 'Docs/en_US': ['stranger'] });
+  t.like(diff.body.counts, { missing: 1, extra: 1 });
+  // Indexing that id again repairs it.
+  await runAndWait(vela, '/api/v2/connector/reindex/pkgs', 'pkgs', ['pkg-00007']);
+  t.deepEqual((await call(vela, 'GET', '/api/v2/connector/validate/pkgs')).body.missing, { 'Docs/en_US': [] });
+});
+
+test('system-info reports the application, Node.js, the OS, memory, heap and disk', async (t) => {
+  const r = await call(vela, 'GET', '/api/v2/connector/system-info');
+  t.is(r.status, 200);
+  t.is(r.body.runtime.name, 'Node.js');
+  t.is(r.body.runtime.version, process.version);
+  t.is(r.body.runtime.v8, process.versions.v8);
+  t.truthy(r.body.application.name);
+  t.truthy(r.body.application.version);
+  t.truthy(r.body.os.name);
+  t.truthy(r.body.os.version);
+  for (const space of [r.body.memory.physical, r.body.memory.heap, r.body.disk]) {
+    t.true(space.total > 0);
+    t.is(space.used + space.free <= space.total + 1, true);
+  }
+});

@@ -1,0 +1,40 @@
+import test from 'ava';
+import path from 'node:path';
+import { call, createSite, createSource, makePackages, runAndWait, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
+
+test('IGNORE rules keep matching documents out, de-index ones already indexed, and let them back when removed', async (t) => {
+  const vela = await startConnector();
+  t.teardown(() => vela.stop());
+  await createSite(vela, 'Docs');
+  const docs = makePackages(40);
+  const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), docs);
+  await createSource(vela, 'pkgs', file, 'Docs');
+  await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
+  t.is((await searchIds(vela, 'Docs')).length, 40);
+
+  // Sections cycle editors, web, libs, net: ignore web and net (anchored at the start: "we" matches "web").
+  const rule = await call(vela, 'POST', '/api/v2/connector/indexing-rule', { name: 'no network', source: 'pkgs', attribute: 'section', ruleType: 'IGNORE', values: ['we', 'net$'] });
+  t.is(rule.status, 201);
+  // A rule of another source changes nothing here.
+  await call(vela, 'POST', '/api/v2/connector/indexing-rule', { name: 'other', source: 'elsewhere', attribute: 'section', ruleType: 'IGNORE', values: ['.*'] });
+  const ruled = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
+  t.like(ruled, { status: 'COMPLETED', ignored: 20, deindexed: 20, unchanged: 20, errors: 0 });
+  const kept = docs.filter((d) => d.section === 'editors' || d.section === 'libs').map((d) => d.id);
+  t.deepEqual(await searchIds(vela, 'Docs'), kept);
+  const ignored = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'pkgs', status: 'IGNORED', page: 0, size: 100 });
+  t.is(ignored.body.totalElements, 20);
+
+  // Again: ignored documents stay ignored, nothing is sent.
+  t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), { ignored: 20, deindexed: 0, indexed: 0 });
+
+  // Tags are a list: a rule on a list attribute matches when any value does.
+  await call(vela, 'PUT', `/api/v2/connector/indexing-rule/${rule.body.id}`, { name: 'no tag0', source: 'pkgs', attribute: 'tags', ruleType: 'IGNORE', values: ['tag0'] });
+  const retagged = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
+  const tag0 = docs.filter((d) => d.tags.includes('tag0')).map((d) => d.id);
+  t.deepEqual(await searchIds(vela, 'Docs'), docs.map((d) => d.id).filter((id) => !tag0.includes(id)));
+  t.is(retagged.ignored, tag0.length);
+
+  await call(vela, 'DELETE', `/api/v2/connector/indexing-rule/${rule.body.id}`);
+  t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), { ignored: 0, indexed: tag0.length, errors: 0 });
+  t.deepEqual(await searchIds(vela, 'Docs'), docs.map((d) => d.id));
+});
