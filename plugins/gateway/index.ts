@@ -1,5 +1,6 @@
 import { AdminAccess, definePlugin, mountSessionRoutes, type Accounts, type Database, type PluginContext } from '../../runtime/index.js';
 import type { GatewayConfig } from './config.js';
+import { mountConsole } from './console/mount-console.js';
 import { createGatewayHooks } from './hooks.js';
 import { ResponseTimeRecorder } from './metrics/response-time-recorder.js';
 import { ResponseTimeReports } from './metrics/response-time-report.js';
@@ -73,6 +74,7 @@ export default definePlugin<GatewayConfig>({
       mountAppRoutes(router, domain);
       mountReportRoutes(router, domain);
       mountOAuthRoutes(router, domain);
+      mountConsole(router, domain);
     });
 
     ctx.health('database', async () => {
