@@ -1,0 +1,71 @@
+import test from 'ava';
+import path from 'node:path';
+import { startTestRuntime } from '../../../runtime/testing/test-runtime.js';
+import { call, createSite, createSource, makePackages, runAndWait, searchCall, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
+
+test('with a search URL, documents go over HTTP with the Key header to a separately started search service', async (t) => {
+  const search = await startTestRuntime({ plugins: ['search'] });
+  t.teardown(() => search.stop());
+  await createSite(search, 'Remote');
+  const token = await searchCall(search, 'POST', '/api/dev/token', { title: 'connector' });
+  const vela = await startConnector({ plugins: ['connector'], connector: { batchSize: 150, search: { url: search.url('search'), key: token.body.token } } });
+  t.teardown(() => vela.stop());
+
+  const docs = makePackages(400);
+  const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), docs);
+  await createSource(vela, 'pkgs', file, 'Remote');
+  const first = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
+  t.like(first, { status: 'COMPLETED', indexed: 400, errors: 0 });
+  t.deepEqual(await searchIds(search, 'Remote'), docs.map((d) => d.id), 'searchable when the run ends');
+
+  writeJsonl(file, docs.slice(0, 350));
+  t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), { unchanged: 350, indexed: 0, deindexed: 50 });
+  t.deepEqual(await searchIds(search, 'Remote'), docs.slice(0, 350).map((d) => d.id));
+
+  const diff = await call(vela, 'GET', '/api/v2/connector/validate/pkgs');
+  t.deepEqual(diff.body.missing, { 'Remote/en_US': [] });
+  t.deepEqual(diff.body.extra, { 'Remote/en_US': [] });
+  t.is(diff.body.counts.inSearch, 350);
+
+  // Reindex by ids deletes and sends just those.
+  t.like(await runAndWait(vela, '/api/v2/connector/reindex/pkgs', 'pkgs', ['pkg-00001', 'pkg-00002']), { status: 'COMPLETED', operationType: 'REINDEX_IDS', documentCount: 2, indexed: 2 });
+  t.is((await searchIds(search, 'Remote')).length, 350);
+});
+
+test('a wrong key or an unreachable search service fails the run with the reason, and the next good run catches up', async (t) => {
+  const search = await startTestRuntime({ plugins: ['search'] });
+  t.teardown(() => search.stop());
+  await createSite(search, 'Remote');
+  const docs = makePackages(50);
+  const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), docs);
+
+  const wrongKey = await startConnector({ plugins: ['connector'], connector: { search: { url: search.url('search'), key: 'not-a-token' } } });
+  t.teardown(() => wrongKey.stop());
+  await createSource(wrongKey, 'pkgs', file, 'Remote');
+  const refused = await runAndWait(wrongKey, '/api/v2/connector/index/pkgs/all', 'pkgs');
+  t.is(refused.status, 'FAILED');
+  t.regex(refused.error, /answered 401/);
+  const errors = await call(wrongKey, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'pkgs', status: 'ERROR', page: 0, size: 1 });
+  t.is(errors.body.totalElements, 50, 'the refused batch is recorded, never INDEXED');
+
+  const unreachable = await startConnector({ plugins: ['connector'], connector: { search: { url: 'http://127.0.0.1:9', key: 'x' } } });
+  t.teardown(() => unreachable.stop());
+  await createSource(unreachable, 'pkgs', file, 'Remote');
+  const down = await runAndWait(unreachable, '/api/v2/connector/index/pkgs/all', 'pkgs');
+  t.is(down.status, 'FAILED');
+  t.regex(down.error, /cannot be reached/);
+
+  const token = await searchCall(search, 'POST', '/api/dev/token', { title: 'connector' });
+  const good = await startConnector({ plugins: ['connector'], connector: { search: { url: search.url('search'), key: token.body.token } } });
+  t.teardown(() => good.stop());
+  await createSource(good, 'pkgs', file, 'Remote');
+  t.like(await runAndWait(good, '/api/v2/connector/index/pkgs/all', 'pkgs'), { status: 'COMPLETED', indexed: 50 });
+  t.is((await searchIds(search, 'Remote')).length, 50);
+});
+
+test('without a co-hosted search plugin only the configured keys are accepted', async (t) => {
+  const vela = await startConnector({ plugins: ['connector'], connector: { search: { url: 'http://127.0.0.1:9', key: null } } });
+  t.teardown(() => vela.stop());
+  t.is((await call(vela, 'GET', '/api/v2/connector/source')).status, 200);
+  t.is((await call(vela, 'GET', '/api/v2/connector/source', undefined, { key: 'something-else' })).status, 401);
+});

@@ -1,0 +1,36 @@
+import test from 'ava';
+import { rmSync } from 'node:fs';
+import { call, searchCall, startConnector, tempDir, waitForRun } from './helpers.js';
+
+test('the first start seeds the sample source into a Sample site with facets; a restart does not seed again', async (t) => {
+  const dataDir = tempDir();
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const vela = await startConnector({ dataDir, config: { runtime: { seed: true } } });
+  const sources = await call(vela, 'GET', '/api/v2/connector/source');
+  t.like(sources.body.find((s: any) => s.name === 'sample'), { kind: 'jsonl', sites: ['Sample'], locale: 'en_US', origin: 'seed' });
+  const runs = await call(vela, 'GET', '/api/v2/connector/monitoring/indexing/stats/sample');
+  const run = await waitForRun(vela, 'sample', runs.body[0].id);
+  t.like(run, { status: 'COMPLETED', trigger: 'seed', documentCount: 3000, indexed: 3000, errors: 0 });
+
+  const page = await searchCall(vela, 'GET', '/api/sn/Sample/search?q=*&_setlocale=en_US');
+  t.is(page.body.queryContext.count, 3000);
+  const facets = page.body.widget.facet.map((f: any) => f.name ?? f.facet?.name ?? f.label?.text);
+  t.is(page.body.widget.facet.length, 4, JSON.stringify(facets));
+  const found = await searchCall(vela, 'GET', '/api/sn/Sample/search?q=editor&_setlocale=en_US&rows=3');
+  t.true(found.body.queryContext.count > 0);
+  t.regex(found.body.results.document[0].fields.url, /^https:\/\/packages\.debian\.org\/sid\//);
+  await vela.stop();
+
+  const again = await startConnector({ dataDir, config: { runtime: { seed: true } } });
+  t.teardown(() => again.stop());
+  const after = await call(again, 'GET', '/api/v2/connector/monitoring/indexing/stats/sample');
+  t.is(after.body.length, 1, 'no second run');
+  t.is((await searchCall(again, 'GET', '/api/sn/Sample/search?q=*&_setlocale=en_US')).body.queryContext.count, 3000);
+});
+
+test('with seeding off (--no-seed, and in test runtimes) nothing is seeded', async (t) => {
+  const vela = await startConnector();
+  t.teardown(() => vela.stop());
+  t.deepEqual((await call(vela, 'GET', '/api/v2/connector/source')).body, []);
+  t.is((await searchCall(vela, 'GET', '/api/sn/Sample')).status, 404);
+});
