@@ -4,17 +4,32 @@ export function queryTerms(q: string): string[] {
   return [...new Set(q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
 }
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
  * A highlighter for one query: wraps whole-word matches, and words starting with the last term when
  * the search matched it as a prefix (3+ characters, as the engine does).
+ *
+ * It walks the text's word runs and compares each, lower-cased, with the terms: one alternation regex
+ * with look-arounds did the same but backtracked at every character, which made highlighting the
+ * costliest step of a search. Texts that contain no term at all are returned untouched after one scan.
  */
 export function highlighter(terms: string[], pre: string, post: string, prefixLastTerm = false): ((text: string) => string) | null {
   if (terms.length === 0) return null;
+  const whole = new Set(terms);
   const last = terms[terms.length - 1]!;
-  const whole = terms.map(escapeRegExp).join('|');
-  const prefix = prefixLastTerm && last.length >= 3 ? `|${escapeRegExp(last)}[\\p{L}\\p{N}]*` : '';
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:(?:${whole})(?![\\p{L}\\p{N}])${prefix})`, 'giu');
-  return (text) => text.replace(pattern, (m) => `${pre}${m}${post}`);
+  const prefix = prefixLastTerm && last.length >= 3 ? last : null;
+  const matches = (word: string) => whole.has(word) || (prefix !== null && word.startsWith(prefix));
+  return (text) => {
+    const lower = text.toLowerCase();
+    if (!terms.some((t) => lower.includes(t))) return text;
+    let out = '';
+    let from = 0;
+    for (const m of text.matchAll(WORD)) {
+      if (!matches(m[0].toLowerCase())) continue;
+      out += `${text.slice(from, m.index)}${pre}${m[0]}${post}`;
+      from = m.index + m[0].length;
+    }
+    return from === 0 ? text : out + text.slice(from);
+  };
 }

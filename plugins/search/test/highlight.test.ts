@@ -1,0 +1,24 @@
+import test from 'ava';
+import { highlighter, queryTerms } from '../search/highlight.js';
+
+const mark = (terms: string[], prefix = false) => highlighter(terms, '<b>', '</b>', prefix)!;
+
+test('whole words are wrapped whatever their case; parts of words are not', (t) => {
+  const hl = mark(queryTerms('Perl module'));
+  t.is(hl('Perl Module for perl-modules, PERL and superperl'), '<b>Perl</b> <b>Module</b> for <b>perl</b>-modules, <b>PERL</b> and superperl');
+});
+
+test('the last term matches as a prefix only when the search used it as one (3+ characters)', (t) => {
+  t.is(mark(['perl', 'mod'], true)('perl modules and a model'), '<b>perl</b> <b>modules</b> and a <b>model</b>');
+  t.is(mark(['perl', 'mod'], false)('perl modules and a model'), '<b>perl</b> modules and a model');
+  t.is(mark(['perl', 'mo'], true)('perl modules'), '<b>perl</b> modules');
+});
+
+test('letters and digits of any script make words; a text without a term comes back as the same string', (t) => {
+  t.is(mark(['café', 'x11'])('Le Café, x11-apps et CAFÉS'), 'Le <b>Café</b>, <b>x11</b>-apps et CAFÉS');
+  const text = 'nothing to see here';
+  t.is(mark(['perl'])(text), text);
+  t.is(highlighter([], '<b>', '</b>'), null);
+  t.deepEqual(queryTerms('*'), []);
+  t.deepEqual(queryTerms('Perl perl, MODULE'), ['perl', 'module']);
+});
