@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import type { ApiRouter } from '../../../runtime/index.js';
 import { consoleUser, type ConsoleDeps } from './console-session.js';
 import { sendPage } from './render-page.js';
@@ -7,34 +8,43 @@ export const RECEIVE_IMPLICIT_TOKEN = '/console/oauth2/receive_implicit_token';
 
 const first = (value: unknown): string => (Array.isArray(value) ? first(value[0]) : typeof value === 'string' ? value : '');
 
+interface Receiver {
+  path: string;
+  title: string;
+  name: string;
+  /** Query parameters shown, by template placeholder. */
+  shows: Record<string, string>;
+}
+
+const RECEIVERS: Receiver[] = [
+  { path: RECEIVE_AUTHCODE, title: 'Authorization code received', name: 'receive-authcode', shows: { code: 'code', state: 'state' } },
+  {
+    path: RECEIVE_IMPLICIT_TOKEN, title: 'Access token received', name: 'receive-implicit-token',
+    shows: { accessToken: 'access_token', state: 'state', tokenType: 'token_type', expiresIn: 'expires_in' },
+  },
+];
+
+function shown(req: Request, receiver: Receiver): Record<string, string> {
+  const values: Record<string, string> = { error: first(req.query.error), errorDescription: first(req.query.error_description) };
+  for (const [placeholder, parameter] of Object.entries(receiver.shows)) values[placeholder] = first(req.query[parameter]);
+  return values;
+}
+
 /**
  * The two redirect targets the console offers to OAuth2 clients (spec rule 3). They show what the
  * authorization server sent in the query; they need no session, because a client developer may run a
  * grant from any browser, and what they show is already in the URL.
  */
 export function mountReceiverRoutes(router: ApiRouter, { accounts }: ConsoleDeps): void {
-  router.get(RECEIVE_AUTHCODE, { hidden: true, summary: 'Console: shows the authorization code received and exchanges it for a token' }, async (req, res) => {
-    const q = req.query;
-    sendPage(res, 200, {
-      title: 'Authorization code received',
-      user: await consoleUser(req, accounts),
-      template: 'receive-authcode.html',
-      script: 'receive-authcode.js',
-      values: { code: first(q.code), state: first(q.state), error: first(q.error), errorDescription: first(q.error_description) },
+  for (const receiver of RECEIVERS) {
+    router.get(receiver.path, { hidden: true, summary: `Console: ${receiver.title}` }, async (req, res) => {
+      sendPage(res, 200, {
+        title: receiver.title,
+        user: await consoleUser(req, accounts),
+        template: `${receiver.name}.html`,
+        script: `${receiver.name}.js`,
+        values: shown(req, receiver),
+      });
     });
-  });
-
-  router.get(RECEIVE_IMPLICIT_TOKEN, { hidden: true, summary: 'Console: shows the access token received by the implicit grant' }, async (req, res) => {
-    const q = req.query;
-    sendPage(res, 200, {
-      title: 'Access token received',
-      user: await consoleUser(req, accounts),
-      template: 'receive-implicit-token.html',
-      script: 'receive-implicit-token.js',
-      values: {
-        accessToken: first(q.access_token), state: first(q.state), tokenType: first(q.token_type), expiresIn: first(q.expires_in),
-        error: first(q.error), errorDescription: first(q.error_description),
-      },
-    });
-  });
+  }
 }

@@ -183,6 +183,17 @@ browserTest('the implicit grant lands on receive_implicit_token, which shows the
   await shot('receive-implicit-token');
 });
 
+browserTest('a code grant started from the console is exchanged with its PKCE verifier alone, no secret typed', async (t) => {
+  await page.goto(appKeysUrl);
+  await page.waitForFunction((v) => document.getElementById('apiKey')?.textContent === v, credentials.apiKey);
+  await page.getByRole('link', { name: 'Authorization-code grant' }).click();
+  await page.waitForURL(/\/console\/oauth2\/receive_authcode\?code=/);
+  t.is(await page.inputValue('#client_secret'), '');
+  await page.getByRole('button', { name: 'Get access token' }).click();
+  await page.waitForSelector('#token-result:not([hidden])');
+  t.regex(await text('#access_token'), HEX32);
+});
+
 browserTest('requests proxied with the three kinds of token reach the upstream and the dashboard counts them', async (t) => {
   const calls: Array<[string, string]> = [
     ['/echo/api/items?page=1', codeToken], ['/echo/api/items?page=2', codeToken], ['/echo/api/items/7', codeToken],
@@ -250,6 +261,25 @@ browserTest('revoking all access tokens stops every token of the app at the prox
   await shot('app-keys-revoked');
 });
 
+browserTest('an app\'s details are edited on its Details tab, and the app is deleted', async (t) => {
+  await page.getByRole('link', { name: 'Details' }).click();
+  await page.waitForFunction(() => (document.getElementById('name') as HTMLInputElement | null)?.value === 'Console app');
+  t.is(await page.inputValue('#callbackUrls'), 'http://127.0.0.1:1/callback');
+  await page.fill('#name', 'Console app, renamed');
+  await page.fill('#callbackUrls', 'http://127.0.0.1:1/callback\nhttp://127.0.0.1:2/other');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.waitForSelector('text=App saved.');
+  t.is(await text('#app-name'), 'Console app, renamed');
+  await shot('app-details');
+  await page.reload();
+  await page.waitForFunction(() => (document.getElementById('callbackUrls') as HTMLTextAreaElement | null)?.value.split('\n').length === 2);
+  await page.getByRole('button', { name: 'Delete app' }).click();
+  await confirm('#confirm-button');
+  await page.waitForURL(url('/console/app'));
+  await page.waitForFunction(() => document.getElementById('apps-status')?.textContent?.startsWith('No apps yet'));
+  t.is(await page.locator('#apps tbody tr').count(), 0);
+});
+
 browserTest('a mapping is edited and deleted from its page', async (t) => {
   await page.goto(url('/console/mapping'));
   await page.getByRole('link', { name: 'Edit /proxy/echo/api' }).click();
@@ -261,7 +291,7 @@ browserTest('a mapping is edited and deleted from its page', async (t) => {
   await page.reload();
   await page.waitForFunction(() => (document.getElementById('description') as HTMLTextAreaElement | null)?.value === 'Loopback echo, edited');
   await page.click('#delete');
-  await confirm('#confirm-delete-button');
+  await confirm('#confirm-button');
   await page.waitForURL(url('/console/mapping'));
   await page.waitForFunction(() => document.getElementById('mappings-status')?.textContent?.startsWith('No mappings yet'));
   t.is(await page.locator('#mappings tbody tr').count(), 0);

@@ -1,4 +1,4 @@
-import { $, api, busy, clearMessages, confirmWith, markInvalid, showError, showSaved } from './console.js';
+import { $, api, busy, clearMessages, markInvalid, showError, showSaved, wireDelete } from './console.js';
 import { fillAppForm, readAppForm } from './app-form.js';
 
 const form = $('app-form');
@@ -24,14 +24,11 @@ form.addEventListener('submit', (event) => {
   });
 });
 
-$('delete').addEventListener('click', async () => {
-  if (!(await confirmWith($('confirm-delete'), 'delete'))) return;
-  try {
-    await api('DELETE', path);
-    location.assign('/console/app');
-  } catch (error) {
-    showError(error);
-  }
+wireDelete($('delete'), {
+  title: 'Delete this app?',
+  text: () => 'Its keys and every token it was given stop working at once.',
+  path,
+  then: '/console/app',
 });
 
 api('GET', path).then(show, showError);

@@ -1,4 +1,4 @@
-import { $, api, busy, confirmWith, showError, showSaved, wireCopyButtons } from './console.js';
+import { $, api, busy, confirmAction, showError, showSaved, wireCopyButtons } from './console.js';
 import { startGrant } from './grant-flow.js';
 
 const root = $('keys');
@@ -22,8 +22,7 @@ function show(app) {
 
 /** A write on the app that answers the app, after the administrator confirms it. */
 async function act(button, question, method, suffix, done) {
-  $('confirm-text').textContent = question;
-  if (!(await confirmWith($('confirm'), 'confirm'))) return;
+  if (!(await confirmAction({ ...question, confirmLabel: button.textContent }))) return;
   await busy(button, async () => {
     const answer = await api(method, path + suffix);
     // Some writes answer the app, others nothing: read it again to show what is stored now.
@@ -32,12 +31,18 @@ async function act(button, question, method, suffix, done) {
   });
 }
 
-$('gen-key').addEventListener('click', (event) => act(event.currentTarget,
-  'A new Consumer Key and Secret replace the current ones; clients using the old ones must be updated.', 'PUT', '/gen_key', 'New Consumer Key and Secret generated.'));
-$('gen-token').addEventListener('click', (event) => act(event.currentTarget,
-  'A new Access Token and Secret replace the current ones; the old Access Token stops working.', 'PUT', '/gen_token', 'New Access Token and Secret generated.'));
-$('revoke-tokens').addEventListener('click', (event) => act(event.currentTarget,
-  'Every access token of this app stops working: its own Access Token and every token issued by the grants.', 'DELETE', '/accessTokens', 'All access tokens of this app were revoked.'));
+$('gen-key').addEventListener('click', (event) => act(event.currentTarget, {
+  title: 'Regenerate the Consumer Key and Secret?',
+  text: 'New ones replace the current ones; clients using the old ones must be updated.',
+}, 'PUT', '/gen_key', 'New Consumer Key and Secret generated.'));
+$('gen-token').addEventListener('click', (event) => act(event.currentTarget, {
+  title: 'Regenerate the Access Token and Secret?',
+  text: 'New ones replace the current ones; the old Access Token stops working at once.',
+}, 'PUT', '/gen_token', 'New Access Token and Secret generated.'));
+$('revoke-tokens').addEventListener('click', (event) => act(event.currentTarget, {
+  title: 'Revoke every access token of this app?',
+  text: 'Its own Access Token and every token issued to it by the grants stop working at once.',
+}, 'DELETE', '/accessTokens', 'All access tokens of this app were revoked.'));
 
 for (const [id, responseType] of [['try-code', 'code'], ['try-implicit', 'token']]) {
   $(id).addEventListener('click', async (event) => {

@@ -101,13 +101,50 @@ export async function busy(button, work) {
   }
 }
 
-/** Open a <dialog> and resolve to whether its confirming button was pressed. */
-export function confirmWith(dialog, confirmValue) {
+/**
+ * Ask before a destructive write: one modal <dialog> built on demand, resolving to whether the
+ * administrator pressed the confirming button (Escape and Cancel say no).
+ */
+export function confirmAction({ title, text, confirmLabel }) {
+  const dialog = h('dialog', { 'aria-labelledby': 'confirm-title', id: 'confirm' },
+    h('form', { method: 'dialog' },
+      h('h2', { id: 'confirm-title', text: title }),
+      h('p', { text }),
+      h('div', { class: 'actions' },
+        h('button', { value: 'cancel', class: 'button subtle', text: 'Cancel' }),
+        h('button', { value: 'confirm', class: 'button danger', id: 'confirm-button', text: confirmLabel }))));
+  document.body.append(dialog);
   return new Promise((resolve) => {
-    dialog.addEventListener('close', () => resolve(dialog.returnValue === confirmValue), { once: true });
-    dialog.returnValue = '';
+    dialog.addEventListener('close', () => {
+      dialog.remove();
+      resolve(dialog.returnValue === 'confirm');
+    }, { once: true });
     dialog.showModal();
   });
+}
+
+/** A Delete button: confirm, DELETE the resource, then go back to its list. */
+export function wireDelete(button, { title, text, path, then }) {
+  button.addEventListener('click', async () => {
+    if (!(await confirmAction({ title, text: text(), confirmLabel: 'Delete' }))) return;
+    await busy(button, async () => {
+      await api('DELETE', path);
+      location.assign(then);
+    });
+  });
+}
+
+/** Fill a list page's table from an API list, with a status line that counts or explains emptiness. */
+export async function loadList({ path, table, status, sortBy, row, noun, empty }) {
+  try {
+    const items = await api('GET', path);
+    const sorted = items.slice().sort((a, b) => String(sortBy(a)).localeCompare(String(sortBy(b))));
+    document.querySelector(`#${table} tbody`).replaceChildren(...sorted.map(row));
+    $(status).textContent = items.length ? `${items.length} ${noun}${items.length === 1 ? '' : 's'}` : empty;
+  } catch (error) {
+    $(status).textContent = '';
+    showError(error);
+  }
 }
 
 /** Today's times as a time of day; other days with their date. */

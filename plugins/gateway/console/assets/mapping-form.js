@@ -1,4 +1,4 @@
-import { $, api, busy, clearMessages, confirmWith, markInvalid, showError, showSaved } from './console.js';
+import { $, api, busy, clearMessages, markInvalid, showError, showSaved, wireDelete } from './console.js';
 
 const form = $('mapping-form');
 const id = form.dataset.mappingId;
@@ -24,7 +24,6 @@ function fill(mapping) {
   set('timeoutMs', mapping.timeoutMs);
   set('healthCheckPath', mapping.healthCheckPath);
   $('form-title').textContent = `Mapping ${mapping.context}`;
-  $('confirm-delete-context').textContent = String(mapping.context).replace(/^\/proxy(?=\/)/, '');
 }
 
 async function start() {
@@ -60,14 +59,11 @@ form.addEventListener('submit', (event) => {
   });
 });
 
-$('delete').addEventListener('click', async () => {
-  if (!(await confirmWith($('confirm-delete'), 'delete'))) return;
-  try {
-    await api('DELETE', `/api/v2/mapping/${encodeURIComponent(id)}`);
-    location.assign('/console/mapping');
-  } catch (error) {
-    showError(error);
-  }
+wireDelete($('delete'), {
+  title: 'Delete this mapping?',
+  text: () => `Requests to ${toContext(form.elements.namedItem('context').value).replace(/^\/proxy/, '')} will answer 404 from now on.`,
+  path: `/api/v2/mapping/${encodeURIComponent(id)}`,
+  then: '/console/mapping',
 });
 
 start();
