@@ -120,7 +120,7 @@ test('a cancelled run throws instead of ending as if complete', async (t) => {
   const controller = new AbortController();
   const seen: string[] = [];
   await t.throwsAsync(async () => {
-    for await (const item of filesystemSourceKind.read(readContext<Settings>({ root }, { signal: controller.signal }))) {
+    for await (const item of filesystemSourceKind.read(readContext({ root } as FilesystemSettings, { signal: controller.signal }))) {
       seen.push(item.id);
       controller.abort(new Error('run cancelled'));
     }
