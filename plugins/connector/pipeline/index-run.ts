@@ -49,6 +49,7 @@ export class IndexRun {
   readonly id = randomUUID();
   private readonly counts: RunCounts = emptyCounts();
   private buffer: Pending[] = [];
+  private inFlight: Promise<void> = Promise.resolve();
   private readonly source: Source;
   private readonly provider: string;
 
@@ -69,6 +70,8 @@ export class IndexRun {
     try {
       await this.run();
     } catch (caught) {
+      // A batch still on its way records its outcome before the run is closed.
+      await this.inFlight.catch(() => undefined);
       status = this.signal.aborted ? 'INTERRUPTED' : 'FAILED';
       error = this.signal.aborted ? 'the run was interrupted (the runtime is stopping)' : (caught as Error).message;
       logger.warn({ source: this.source.name, run: this.id, err: caught }, 'indexing run did not complete; nothing vanished is de-indexed');
@@ -150,11 +153,25 @@ export class IndexRun {
     this.buffer.push(pending);
   }
 
-  /** Send the buffered items and record what the search service accepted and refused. */
+  /**
+   * Send the buffered items. One batch is on its way while the next is read (the database work of
+   * the search service overlaps with reading and checksums); `wait` sends and waits until searchable.
+   */
   private async flush(wait: boolean): Promise<void> {
     const batch = this.buffer;
     this.buffer = [];
+    // Rethrows the failure of the batch before, which ends the run.
+    await this.inFlight;
     if (batch.length === 0) return;
+    const sending = this.sendBatch(batch, wait);
+    if (wait) return sending;
+    this.inFlight = sending;
+    // Observed by the next flush or by execute(); never an unhandled rejection meanwhile.
+    sending.catch(() => undefined);
+  }
+
+  /** Send one batch and record what the search service accepted and refused. */
+  private async sendBatch(batch: Pending[], wait: boolean): Promise<void> {
     let refused: Map<number, string>;
     try {
       refused = await this.deps.target.send(batch.map((p) => p.item), wait);

@@ -1,0 +1,149 @@
+// The connector end to end on the Debian corpus: a jsonl source read, checked against its status
+// records and sent to the search service until searchable; then the same run again with nothing
+// changed. In-process (search plugin in the same runtime) and over HTTP (a search-only runtime and a
+// connector-only runtime talking through POST /api/sn/import), with the search service's own import
+// API fed the same documents as the peer (what the connector adds on top of a bare import).
+//
+//   node --import tsx scripts/bench/connector-index.ts [corpus.jsonl.gz] [--only in-process|http]
+//
+// Prints one JSON line per measurement and ratio lines (see docs/BENCHMARKS.md, "Connector").
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { loadConfig, type DeepPartial, type RuntimeConfig } from '../../runtime/config/load-config.js';
+import { Runtime } from '../../runtime/lifecycle/runtime.js';
+import { packageRoot } from '../../runtime/paths.js';
+import type { RunStats } from '../../plugins/connector/monitoring/run-store.js';
+import type { RunCoordinator } from '../../plugins/connector/pipeline/run-coordinator.js';
+
+const args = process.argv.slice(2);
+const onlyAt = args.indexOf('--only');
+const only = onlyAt >= 0 ? args[onlyAt + 1] : null;
+const positional = args.filter((a, i) => !a.startsWith('--') && i !== onlyAt + 1);
+const corpusFile = path.resolve(positional[0] ?? path.join(packageRoot, '..', 'shared', 'corpus', 'debian.jsonl.gz'));
+const ADMIN = { user: 'admin', password: 'bench-password' };
+const adminHeaders = { authorization: `Basic ${Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64')}`, 'content-type': 'application/json' };
+const KEY = 'connector-bench-key-0123456789';
+
+const FIELDS = [
+  { name: 'id', type: 'STRING' },
+  { name: 'name', type: 'STRING' },
+  { name: 'title', type: 'TEXT', hl: true },
+  { name: 'text', type: 'TEXT', hl: true },
+  { name: 'section', type: 'STRING', facet: true, facetPosition: 1 },
+  { name: 'arch', type: 'STRING', facet: true, facetPosition: 2 },
+  { name: 'priority', type: 'STRING', facet: true, facetPosition: 3 },
+  { name: 'tags', type: 'STRING', multiValued: true, facet: true, facetPosition: 4, facetItemType: 'OR' },
+  { name: 'maintainer', type: 'STRING' },
+  { name: 'version', type: 'STRING' },
+  { name: 'size', type: 'INT' },
+];
+const SITE = { name: 'Debian', fields: FIELDS, locales: ['en_US'], defaultTextField: 'text', defaultDescriptionField: 'text', defaultURLField: null };
+const MAPPING = { idField: 'id', fields: { name: 'name', title: 'title', text: 'body', section: 'section', arch: 'arch', priority: 'priority', tags: 'tags', maintainer: 'maintainer', version: 'version', size: 'size' } };
+
+async function startRuntime(plugins: string[], dataDir: string, connector: Record<string, unknown> = {}): Promise<Runtime> {
+  const overrides: DeepPartial<RuntimeConfig> = {
+    runtime: { dataDir, logLevel: (process.env.VELA_LOG_LEVEL as 'warn') ?? 'warn', admin: ADMIN, plugins, seed: false },
+    services: { search: { port: 0, host: '127.0.0.1' }, connector: { port: 0, host: '127.0.0.1' }, gateway: { port: 0, host: '127.0.0.1' } },
+    plugins: plugins.includes('connector') ? { connector: { apiKeys: [KEY], ...connector } } : {},
+  };
+  const runtime = new Runtime({ config: loadConfig({ env: {}, overrides }) });
+  await runtime.start();
+  return runtime;
+}
+
+async function createSite(searchBase: string): Promise<void> {
+  const r = await fetch(`${searchBase}/api/sn`, { method: 'POST', headers: adminHeaders, body: JSON.stringify(SITE) });
+  if (r.status !== 201) throw new Error(`site: ${await r.text()}`);
+}
+
+async function searchableCount(searchBase: string): Promise<number> {
+  const r = await fetch(`${searchBase}/api/sn/Debian/search?q=*&_setlocale=en_US&rows=1`);
+  return ((await r.json()) as { queryContext: { count: number } }).queryContext.count;
+}
+
+/** Two runs of one source through a connector runtime: full, then unchanged. */
+async function connectorRuns(system: string, connector: Runtime, searchBase: string): Promise<RunStats[]> {
+  const created = await fetch(`${connector.url('connector')}/api/v2/connector/source`, { method: 'POST', headers: { key: KEY, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'debian', kind: 'jsonl', sites: ['Debian'], settings: { path: corpusFile, ...MAPPING } }) });
+  if (created.status !== 201) throw new Error(`source: ${await created.text()}`);
+  const coordinator = connector.resolve<RunCoordinator>('connector.runs');
+  const out: RunStats[] = [];
+  for (const run of ['full', 'unchanged']) {
+    const t0 = performance.now();
+    const stats = await coordinator.trigger('debian', 'INDEX_ALL', 'api').done;
+    const wallMs = performance.now() - t0;
+    const searchable = await searchableCount(searchBase);
+    console.log(JSON.stringify({ measure: `connector ${run} run`, system, status: stats.status, documents: stats.documentCount, indexed: stats.indexed, unchanged: stats.unchanged, errors: stats.errors, searchable, wallMs: Math.round(wallMs), documentsPerSecond: stats.documentsPerSecond, goalMs: run === 'full' ? 15000 : 3000 }));
+    out.push(stats);
+  }
+  return out;
+}
+
+/** The peer: the same documents through the search service's import API, no connector. */
+async function directImport(searchBase: string): Promise<number> {
+  const docs = gunzipSync(readFileSync(corpusFile)).toString('utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const BATCH = 2000;
+  const t0 = performance.now();
+  for (let from = 0; from < docs.length; from += BATCH) {
+    const last = from + BATCH >= docs.length;
+    const items = docs.slice(from, from + BATCH).map(({ body, ...d }) => ({ locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Debian'], attributes: { ...d, text: body, id: String(d.id) } }));
+    const r = await fetch(`${searchBase}/api/sn/import${last ? '?wait=true' : ''}`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ turingDocuments: items }) });
+    if (r.status !== 200) throw new Error(`import: ${await r.text()}`);
+  }
+  const ms = performance.now() - t0;
+  console.log(JSON.stringify({ measure: 'direct import (peer)', system: 'search import API over HTTP, no connector', documents: await searchableCount(searchBase), wallMs: Math.round(ms), documentsPerSecond: Math.round(docs.length / (ms / 1000)) }));
+  return ms;
+}
+
+async function main(): Promise<void> {
+  const dirs: string[] = [];
+  const tmp = () => {
+    const d = mkdtempSync(path.join(os.tmpdir(), 'vela-bench-connector-'));
+    dirs.push(d);
+    return d;
+  };
+  const results: Record<string, RunStats[]> = {};
+  try {
+    if (only !== 'http') {
+      const runtime = await startRuntime(['search', 'connector'], tmp());
+      try {
+        await createSite(runtime.url('search'));
+        results.inProcess = await connectorRuns('vela connector → search, in-process', runtime, runtime.url('search'));
+      } finally {
+        await runtime.stop();
+      }
+    }
+    if (only !== 'in-process') {
+      const search = await startRuntime(['search'], tmp());
+      try {
+        await createSite(search.url('search'));
+        const token = await fetch(`${search.url('search')}/api/dev/token`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ title: 'bench' }) }).then((r) => r.json() as Promise<{ token: string }>);
+        const connector = await startRuntime(['connector'], tmp(), { search: { url: search.url('search'), key: token.token } });
+        try {
+          results.http = await connectorRuns('vela connector → search, HTTP', connector, search.url('search'));
+        } finally {
+          await connector.stop();
+        }
+      } finally {
+        await search.stop();
+      }
+      const peer = await startRuntime(['search'], tmp());
+      try {
+        await createSite(peer.url('search'));
+        const peerMs = await directImport(peer.url('search'));
+        const connectorFull = (results.http ?? results.inProcess)?.[0];
+        if (connectorFull?.durationMs) console.log(JSON.stringify({ ratio: 'connector full run over HTTP / direct import over HTTP', value: Math.round((connectorFull.durationMs / peerMs) * 100) / 100 }));
+      } finally {
+        await peer.stop();
+      }
+    }
+    for (const [mode, [full, unchanged]] of Object.entries(results)) {
+      if (full?.durationMs && unchanged?.durationMs) console.log(JSON.stringify({ ratio: `${mode}: unchanged re-run / full run`, value: Math.round((unchanged.durationMs / full.durationMs) * 1000) / 1000 }));
+    }
+  } finally {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+await main();
