@@ -1,4 +1,5 @@
 import type { Logger } from '../../../runtime/index.js';
+import type { ExtractedContent, ExtractInput } from '../extraction/types.js';
 
 // The contract between the connector's pipeline and the kinds of source it can read. Built-in kinds
 // (jsonl, filesystem, web) and kinds from other plugins (cms, through the connector's source-kind hook)
@@ -14,25 +15,9 @@ export interface SourceDocument {
   locale?: string;
 }
 
-/** What extraction of one file or page gives back (see plugins/connector/extraction/). */
-export interface ExtractedContent {
-  title?: string;
-  text: string;
-  /** The media type that was extracted: text/html, application/pdf, ... */
-  contentType: string;
-  /** Links found in the content, absolute where a base URL was known (HTML only). */
-  links?: string[];
-  /** Other fields the format carries: description, keywords, author, language, page count, ... */
-  metadata: Record<string, unknown>;
-}
-
-export interface ExtractInput {
-  bytes: Uint8Array;
-  contentType?: string;
-  fileName?: string;
-  /** Base for resolving relative links in HTML. */
-  url?: string;
-}
+// What extraction of one file or page gives back, and what it takes: declared by the extraction module,
+// which imports nothing from the connector so that the search service's OCR endpoint can reuse it.
+export type { ExtractedContent, ExtractInput };
 
 export interface SourceReadContext<Settings> {
   source: { name: string; locale: string; settings: Settings };
