@@ -1,0 +1,257 @@
+/**
+ * Authenticated proxy throughput and added latency: Vela's gateway (bearer token + proxy) against a
+ * bare node:http proxy and express-gateway (OAuth2 bearer + proxy), all in front of the same
+ * loopback upstream, each in its own process, loaded in turn by autocannon in one run.
+ *
+ *   npx tsx scripts/bench/gateway-proxy.ts            # BENCH_SECONDS=10 BENCH_CONNECTIONS=50 by default
+ *
+ * express-gateway (about 700 packages) is not a dependency of Vela: the first run installs it into
+ * scripts/bench/.peers/ (git-ignored). Prints one JSON line per system and a ratio line.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { childEnv, startChildRuntime, type ChildRuntime } from '../../runtime/testing/child-runtime.js';
+
+interface LoadResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number; average: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+type Autocannon = (options: { url: string; connections: number; duration: number; headers?: Record<string, string> }) => Promise<LoadResult>;
+
+const require = createRequire(import.meta.url);
+const autocannon = require('autocannon') as Autocannon;
+const here = path.dirname(fileURLToPath(import.meta.url));
+const peersDir = path.join(here, '.peers');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const EG_VERSION = '1.16.11';
+const children: ChildProcess[] = [];
+
+const UPSTREAM = `
+const http = require('node:http');
+const body = JSON.stringify({ ok: true, service: 'upstream', n: 12345 });
+const server = http.createServer({ keepAliveTimeout: 60000 }, (req, res) => {
+  req.resume();
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+});
+server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: server.address().port })));
+`;
+
+// The floor: what any Node proxy must do (keep-alive agent, forward method, path, headers, pipe both ways).
+const BARE_PROXY = `
+const http = require('node:http');
+const upstreamPort = Number(process.env.UPSTREAM_PORT);
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+const server = http.createServer({ keepAliveTimeout: 60000 }, (req, res) => {
+  const up = http.request({ host: '127.0.0.1', port: upstreamPort, method: req.method, path: req.url, headers: req.headers, agent }, (answer) => {
+    res.writeHead(answer.statusCode, answer.headers);
+    answer.pipe(res);
+  });
+  up.on('error', () => { res.statusCode = 502; res.end(); });
+  req.pipe(up);
+});
+server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: server.address().port })));
+`;
+
+/** Run a node script that prints {"port"} once it listens. */
+function startNode(code: string, env: Record<string, string> = {}, cwd = process.cwd()): Promise<{ port: number; child: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', code], { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(child);
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.startsWith('{"port"'));
+      if (line) resolve({ port: (JSON.parse(line) as { port: number }).port, child });
+    });
+    child.on('exit', (code) => reject(new Error(`a benchmark process exited early (${code})`)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+async function json<T>(url: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+async function startVela(upstreamPort: number, dataDir: string): Promise<{ url: string; token: string; runtime: ChildRuntime }> {
+  const runtime = await startChildRuntime(['--plugins', 'gateway'], childEnv({ VELA_DATA_DIR: dataDir }));
+  const base = runtime.urls.gateway!;
+  const auth = { authorization: `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`, 'content-type': 'application/json' };
+  await json(`${base}/api/v2/mapping`, { method: 'POST', headers: auth, body: JSON.stringify({ context: '/proxy/bench/v1', url: `http://127.0.0.1:${upstreamPort}/v1` }) });
+  const app = await json<{ apiKey: string; apiSecret: string }>(`${base}/api/v2/app`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'bench' }) });
+  // An OAuth2-issued token (client credentials), like the one express-gateway checks.
+  const token = await json<{ access_token: string }>(`${base}/api/token`, {
+    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: app.apiKey, client_secret: app.apiSecret }).toString(),
+  });
+  return { url: `${base}/bench/v1/items`, token: token.access_token, runtime };
+}
+
+function installExpressGateway(): string {
+  const entry = path.join(peersDir, 'node_modules', 'express-gateway');
+  if (!existsSync(entry)) {
+    mkdirSync(peersDir, { recursive: true });
+    writeFileSync(path.join(peersDir, '.gitignore'), '*\n');
+    console.error(`installing express-gateway@${EG_VERSION} into ${peersDir} (once)...`);
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', peersDir, `express-gateway@${EG_VERSION}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  return entry;
+}
+
+async function startExpressGateway(upstreamPort: number, workDir: string): Promise<{ url: string; token: string }> {
+  const entry = installExpressGateway();
+  const [httpPort, adminPort] = [await freePort(), await freePort()];
+  const config = path.join(workDir, 'eg-config');
+  mkdirSync(path.join(config, 'models'), { recursive: true });
+  cpSync(path.join(entry, 'lib', 'config', 'models'), path.join(config, 'models'), { recursive: true });
+  writeFileSync(path.join(config, 'gateway.config.yml'), `http:
+  port: ${httpPort}
+  hostname: 127.0.0.1
+admin:
+  port: ${adminPort}
+  host: 127.0.0.1
+apiEndpoints:
+  bench:
+    host: '*'
+    paths: ['/bench/v1', '/bench/v1/*']
+serviceEndpoints:
+  upstream:
+    url: 'http://127.0.0.1:${upstreamPort}'
+policies:
+  - oauth2
+  - proxy
+pipelines:
+  bench:
+    apiEndpoints: [bench]
+    policies:
+      - oauth2:
+      - proxy:
+          - action:
+              serviceEndpoint: upstream
+`);
+  writeFileSync(path.join(config, 'system.config.yml'), `db:
+  redis:
+    emulate: true
+    namespace: EG
+crypto:
+  cipherKey: benchmarkCipherKey
+  algorithm: aes256
+  saltRounds: 10
+session:
+  secret: benchmark-session-secret
+  resave: false
+  saveUninitialized: false
+accessTokens:
+  timeToExpiry: 7200000
+refreshTokens:
+  timeToExpiry: 7200000
+authorizationCodes:
+  timeToExpiry: 300000
+`);
+  const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(entry)})().load(${JSON.stringify(config)}).run()`], {
+    cwd: workDir, env: { ...process.env, LOG_LEVEL: 'error', NODE_ENV: 'production' }, stdio: ['ignore', 'ignore', 'ignore'],
+  });
+  children.push(child);
+  const admin = `http://127.0.0.1:${adminPort}`;
+  await waitFor(`${admin}/users`);
+  const headers = { 'content-type': 'application/json' };
+  const user = await json<{ id: string }>(`${admin}/users`, { method: 'POST', headers, body: JSON.stringify({ username: 'bench', firstname: 'Bench', lastname: 'Mark' }) });
+  const app = await json<{ id: string }>(`${admin}/apps`, { method: 'POST', headers, body: JSON.stringify({ userId: user.id, name: 'bench', redirectUri: 'http://127.0.0.1/cb' }) });
+  const credential = await json<{ id: string; secret: string }>(`${admin}/credentials`, { method: 'POST', headers, body: JSON.stringify({ type: 'oauth2', consumerId: app.id, credential: {} }) });
+  const token = await json<{ access_token: string }>(`http://127.0.0.1:${httpPort}/oauth2/token`, {
+    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: credential.id, client_secret: credential.secret }).toString(),
+  });
+  return { url: `http://127.0.0.1:${httpPort}/bench/v1/items`, token: token.access_token };
+}
+
+interface Measured {
+  system: string;
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  meanMs: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function measure(system: string, url: string, token?: string): Promise<Measured> {
+  const headers = token ? { authorization: `Bearer ${token}` } : undefined;
+  const check = await fetch(url, { headers });
+  if (check.status !== 200) throw new Error(`${system} answered ${check.status} before the run: ${await check.text()}`);
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers }); // warm-up: JIT, keep-alive pools
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+  const result = { system, reqPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, meanMs: r.latency.average, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+  console.log(JSON.stringify(result));
+  return result;
+}
+
+async function main(): Promise<void> {
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'vela-bench-gateway-'));
+  let vela: ChildRuntime | null = null;
+  try {
+    const upstream = await startNode(UPSTREAM);
+    const bare = await startNode(BARE_PROXY, { UPSTREAM_PORT: String(upstream.port) });
+    const velaRun = await startVela(upstream.port, path.join(workDir, 'vela-data'));
+    vela = velaRun.runtime;
+    const eg = await startExpressGateway(upstream.port, workDir);
+    console.log(JSON.stringify({ machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}`, node: process.version, connections: CONNECTIONS, seconds: SECONDS, date: new Date().toISOString() }));
+
+    const direct = await measure('direct', `http://127.0.0.1:${upstream.port}/v1/items`);
+    const bareResult = await measure('bare-node-http-proxy', `http://127.0.0.1:${bare.port}/v1/items`);
+    const velaResult = await measure('vela-gateway', velaRun.url, velaRun.token);
+    const egResult = await measure('express-gateway', eg.url, eg.token);
+    const added = (m: Measured) => ({ addedP50Ms: Math.round((m.p50Ms - direct.p50Ms) * 100) / 100, addedP99Ms: Math.round((m.p99Ms - direct.p99Ms) * 100) / 100 });
+    console.log(JSON.stringify({
+      ratio: {
+        velaVsBare: Math.round((velaResult.reqPerSec / bareResult.reqPerSec) * 100) / 100,
+        velaVsExpressGateway: Math.round((velaResult.reqPerSec / egResult.reqPerSec) * 100) / 100,
+        goals: { velaVsBare: 0.8, velaVsExpressGateway: 3 },
+      },
+      addedLatency: { bare: added(bareResult), vela: added(velaResult), expressGateway: added(egResult) },
+    }));
+  } finally {
+    await vela?.stop();
+    for (const child of children) child.kill();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(error.stack ?? error.message);
+  for (const child of children) child.kill();
+  process.exitCode = 1;
+});
