@@ -19,10 +19,12 @@ import { HttpTarget } from './search-target/http-target.js';
 import { InProcessTarget, type SearchImporter } from './search-target/in-process-target.js';
 import type { SearchTarget } from './search-target/search-target.js';
 import { seedSample } from './seed/sample-seed.js';
+import { filesystemSourceKind } from './sources/filesystem/filesystem-kind.js';
 import { jsonlSourceKind } from './sources/jsonl/jsonl-kind.js';
 import type { ExtractedContent, ExtractInput } from './sources/source-kind.js';
 import { SourceKindRegistry } from './sources/source-kind-registry.js';
 import { SourceStore, type Source, type SourceInput } from './sources/source-store.js';
+import { webSourceKind } from './sources/web/web-kind.js';
 
 export interface ConnectorConfig {
   apiKeys: string[];
@@ -63,6 +65,8 @@ function createWiring(ctx: PluginContext<ConnectorConfig>, hooks: Readonly<Conne
   const db = ctx.resolve<Database>('db');
   const kinds = new SourceKindRegistry();
   kinds.register(jsonlSourceKind);
+  kinds.register(filesystemSourceKind);
+  kinds.register(webSourceKind);
   const sources = new SourceStore(db, kinds, ctx.logger);
   const statuses = new StatusStore(db);
   const runs = new RunStore(db);

@@ -1,0 +1,54 @@
+import test from 'ava';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startTestSite } from './fixtures/test-site.js';
+import { call, createSite, runAndWait, searchCall, searchIds, startConnector, tempDir } from './helpers.js';
+
+test('the filesystem kind runs through the pipeline: files extracted on the worker pool, indexed, and de-indexed when deleted', async (t) => {
+  const vela = await startConnector();
+  t.teardown(() => vela.stop());
+  await createSite(vela, 'Files');
+  const root = path.join(tempDir(), 'docs');
+  mkdirSync(root);
+  writeFileSync(path.join(root, 'guide.html'), '<html><head><title>Operator guide</title></head><body><p>Rotate the flux capacitor weekly.</p><script>ignored()</script></body></html>');
+  writeFileSync(path.join(root, 'notes.md'), '# Release notes\n\nThe *zeppelin* release adds schedules.\n');
+  writeFileSync(path.join(root, 'plain.txt'), 'A plain text file about walruses.');
+  const created = await call(vela, 'POST', '/api/v2/connector/source', { name: 'files', kind: 'filesystem', sites: ['Files'], settings: { root } });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  t.like(created.body.settings, { root, includeHidden: false });
+
+  const first = await runAndWait(vela, '/api/v2/connector/index/files/all', 'files');
+  t.like(first, { status: 'COMPLETED', documentCount: 3, indexed: 3, errors: 0 });
+  t.deepEqual(await searchIds(vela, 'Files'), ['guide.html', 'notes.md', 'plain.txt']);
+  const flux = await searchCall(vela, 'GET', '/api/sn/Files/search?q=capacitor&_setlocale=en_US');
+  t.deepEqual(flux.body.results.document.map((d: any) => d.fields.id), ['guide.html']);
+  t.is(flux.body.results.document[0].fields.title, 'Operator guide');
+
+  rmSync(path.join(root, 'plain.txt'));
+  t.like(await runAndWait(vela, '/api/v2/connector/index/files/all', 'files'), { documentCount: 2, unchanged: 2, deindexed: 1 });
+  t.deepEqual(await searchIds(vela, 'Files'), ['guide.html', 'notes.md']);
+});
+
+test('the web kind runs through the pipeline: crawled pages are indexed and a second crawl sends nothing unchanged', async (t) => {
+  const site = await startTestSite((origin) => ({
+    '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow: /private\n' },
+    '/': { type: 'text/html', body: `<html><head><title>Home</title></head><body>Welcome aboard. <a href="/a">A</a> <a href="${origin}/private/x">secret</a></body></html>` },
+    '/a': { type: 'text/html', body: '<html><head><title>Page A</title></head><body>About aardvarks. <a href="/b">B</a></body></html>' },
+    '/b': { type: 'text/html', body: '<html><head><title>Page B</title></head><body>Beyond the bend.</body></html>' },
+    '/private/x': { type: 'text/html', body: '<html><body>never</body></html>' },
+  }));
+  t.teardown(() => site.close());
+  const vela = await startConnector();
+  t.teardown(() => vela.stop());
+  await createSite(vela, 'Web');
+  const created = await call(vela, 'POST', '/api/v2/connector/source', { name: 'web', kind: 'web', sites: ['Web'], settings: { seeds: [`${site.origin}/`], delayMs: 0, sitemaps: false } });
+  t.is(created.status, 201, JSON.stringify(created.body));
+
+  const first = await runAndWait(vela, '/api/v2/connector/index/web/all', 'web');
+  t.like(first, { status: 'COMPLETED', indexed: 3, errors: 0 });
+  t.deepEqual(await searchIds(vela, 'Web'), [`${site.origin}/`, `${site.origin}/a`, `${site.origin}/b`]);
+  t.false(site.paths().includes('/private/x'), 'robots.txt is obeyed');
+  const found = await searchCall(vela, 'GET', '/api/sn/Web/search?q=aardvarks&_setlocale=en_US');
+  t.deepEqual(found.body.results.document.map((d: any) => d.fields.id), [`${site.origin}/a`]);
+  t.like(await runAndWait(vela, '/api/v2/connector/index/web/all', 'web'), { status: 'COMPLETED', indexed: 0, unchanged: 3 });
+});
