@@ -1,4 +1,4 @@
-import { $, api, busy, clearMessages, markInvalid, showError, showSaved, wireDelete } from './console.js';
+import { $, api, busy, clearMessages, markInvalid, showLoadError, showSaved, wireDelete } from './console.js';
 import { fillAppForm, readAppForm } from './app-form.js';
 
 const form = $('app-form');
@@ -31,4 +31,4 @@ wireDelete($('delete'), {
   then: '/console/app',
 });
 
-api('GET', path).then(show, showError);
+api('GET', path).then(show, (error) => showLoadError(error, form));

@@ -1,4 +1,4 @@
-import { $, api, busy, confirmAction, showError, showSaved, wireCopyButtons } from './console.js';
+import { $, api, busy, confirmAction, showError, showLoadError, showSaved, wireCopyButtons } from './console.js';
 import { startGrant } from './grant-flow.js';
 
 const root = $('keys');
@@ -57,4 +57,4 @@ for (const [id, responseType] of [['try-code', 'code'], ['try-implicit', 'token'
 }
 
 wireCopyButtons();
-api('GET', path).then(show, showError);
+api('GET', path).then(show, (error) => showLoadError(error, root));

@@ -31,6 +31,9 @@ export function timeTicks(from, to, count = 6) {
   return ticks;
 }
 
+// As many time labels as fit side by side without touching (a label is about 70 px wide).
+const labelRoom = (width) => Math.max(2, Math.floor(width / 90));
+
 function frame(report, size) {
   const from = toMillis(report.window.from);
   const to = toMillis(report.window.to);
@@ -76,7 +79,7 @@ export function latencyChart(report, metric, size) {
   });
   return {
     kind: 'latency', metric, size, from, to,
-    xTicks: timeTicks(from, to).map((t) => ({ t, x: x(t) })),
+    xTicks: timeTicks(from, to, labelRoom(inner.width)).map((t) => ({ t, x: x(t) })),
     yTicks: yTicks.map((v) => ({ value: v, y: y(v) })),
     lines,
     empty: values.length === 0,
@@ -116,7 +119,7 @@ export function requestChart(report, size) {
   });
   return {
     kind: 'requests', size, from, to,
-    xTicks: timeTicks(from, to).map((t) => ({ t, x: x(t) })),
+    xTicks: timeTicks(from, to, labelRoom(inner.width)).map((t) => ({ t, x: x(t) })),
     yTicks: yTicks.map((v) => ({ value: v, y: MARGIN.top + inner.height - height(v) })),
     bars,
     total: bars.reduce((sum, bar) => sum + bar.count, 0),

@@ -58,9 +58,16 @@ export function showError(error) {
   const box = $('error');
   $('saved')?.setAttribute('hidden', '');
   if (!box) return;
-  box.textContent = error instanceof ApiError ? `${error.message} (${error.code})` : String(error?.message ?? error);
+  box.textContent = String(error?.message ?? error);
+  box.dataset.code = error instanceof ApiError ? error.code : '';
   box.hidden = false;
   box.scrollIntoView({ block: 'nearest' });
+}
+
+/** A page about one resource that does not exist: say so and hide the forms that would act on it. */
+export function showLoadError(error, content) {
+  showError(error);
+  if (error instanceof ApiError && error.status === 404) content.hidden = true;
 }
 
 export function showSaved(message) {

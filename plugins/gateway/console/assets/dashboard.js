@@ -7,7 +7,7 @@ let metric = 'p50Ms';
 let report = null;
 let timer = null;
 
-const percent = (rate) => (typeof rate === 'number' ? `${(rate * 100).toFixed(rate > 0 && rate < 0.1 ? 1 : 0)}%` : '—');
+const percent = (rate, count) => (typeof rate === 'number' && count > 0 ? `${(rate * 100).toFixed(rate > 0 && rate < 0.1 ? 1 : 0)}%` : '—');
 
 function draw() {
   if (!report) return;
@@ -27,7 +27,7 @@ function summary() {
     h('td', {}, m.name ?? ''),
     h('td', {}, h('code', { text: m.context })),
     h('td', { class: 'num count', text: m.count }),
-    h('td', { class: 'num', text: percent(m.errorRate) }),
+    h('td', { class: 'num', text: percent(m.errorRate, m.count) }),
     h('td', { class: 'num', text: formatMs(m.p50Ms) }),
     h('td', { class: 'num', text: formatMs(m.p95Ms) }),
     h('td', { class: 'num', text: formatMs(m.p99Ms) })));
@@ -49,8 +49,11 @@ function monitoring(checks) {
       h('td', { text: formatDate(c.lastChangeAt) }),
       h('td', { text: c.message ?? '' })));
   document.querySelector('#monitoring tbody').replaceChildren(...rows);
-  const down = checks.filter((c) => c.status === 'DOWN').length;
-  $('monitoring-status').textContent = checks.length ? `${checks.length - down} of ${checks.length} upstreams up` : 'No mappings to check yet.';
+  const count = (status) => checks.filter((c) => c.status === status).length;
+  const unknown = count('UNKNOWN');
+  $('monitoring-status').textContent = checks.length
+    ? `${count('UP')} of ${checks.length} upstreams up${unknown ? `, ${unknown} not checked yet` : ''}`
+    : 'No mappings to check yet.';
 }
 
 async function load() {

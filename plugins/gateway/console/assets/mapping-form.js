@@ -1,4 +1,4 @@
-import { $, api, busy, clearMessages, markInvalid, showError, showSaved, wireDelete } from './console.js';
+import { $, api, busy, clearMessages, markInvalid, showLoadError, showSaved, wireDelete } from './console.js';
 
 const form = $('mapping-form');
 const id = form.dataset.mappingId;
@@ -36,7 +36,7 @@ async function start() {
   try {
     fill(await api('GET', `/api/v2/mapping/${encodeURIComponent(id)}`));
   } catch (error) {
-    showError(error);
+    showLoadError(error, form);
   }
 }
 
