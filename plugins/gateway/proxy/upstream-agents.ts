@@ -1,6 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 
+const IDLE_SOCKET_MS = 30_000;
+
 /**
  * One keep-alive agent per upstream origin, with a bounded number of sockets, so a proxied request
  * reuses a warm connection instead of opening one.
@@ -13,24 +15,28 @@ export class UpstreamAgents {
   agentFor(url: URL): http.Agent {
     let agent = this.agents.get(url.origin);
     if (!agent) {
-      const options = { keepAlive: true, maxSockets: this.maxSockets, maxFreeSockets: this.maxSockets, scheduling: 'lifo' as const };
+      // `timeout` closes keep-alive sockets that sit idle, so an agent dropped by `retain` empties itself.
+      const options = { keepAlive: true, maxSockets: this.maxSockets, maxFreeSockets: this.maxSockets, scheduling: 'lifo' as const, timeout: IDLE_SOCKET_MS };
       agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
       this.agents.set(url.origin, agent);
     }
     return agent;
   }
 
-  /** Close the agents of origins no mapping uses any more. */
+  /**
+   * Forget the agents of origins no mapping uses any more: their idle sockets close now, and the
+   * ones still carrying a request finish it and then time out (a mapping edit cuts nothing off).
+   */
   retain(origins: Set<string>): void {
     for (const [origin, agent] of this.agents) {
-      if (!origins.has(origin)) {
-        agent.destroy();
-        this.agents.delete(origin);
-      }
+      if (origins.has(origin)) continue;
+      for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+      this.agents.delete(origin);
     }
   }
 
   destroyAll(): void {
-    this.retain(new Set());
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
   }
 }

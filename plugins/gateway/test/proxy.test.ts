@@ -184,3 +184,14 @@ test('an upstream that refuses the connection gives 502 JSON; one slower than th
   t.like(await slow.json(), { error: 'gateway_timeout' });
   t.true(Date.now() - started < 1900, 'the gateway gave up at the mapping timeout, before the upstream answered');
 });
+
+test('changing or deleting a mapping takes effect on the next request', async (t) => {
+  const other = await startServer((req, res) => res.end(JSON.stringify({ other: true, url: req.url })));
+  t.teardown(() => other.close());
+  const mapping = (await admin(vela, 'POST', '/api/v2/mapping', { context: '/proxy/moving/a', url: `${upstream.url}/first` })).body;
+  t.is(((await (await vela.fetch('gateway', '/moving/a/z', { headers: bearer() })).json()) as { url: string }).url, '/first/z');
+  await admin(vela, 'PUT', `/api/v2/mapping/${mapping.id}`, { url: `${other.url}/second` });
+  t.deepEqual(await (await vela.fetch('gateway', '/moving/a/z', { headers: bearer() })).json(), { other: true, url: '/second/z' });
+  await admin(vela, 'DELETE', `/api/v2/mapping/${mapping.id}`);
+  t.is((await vela.fetch('gateway', '/moving/a/z', { headers: bearer() })).status, 404);
+});
