@@ -3,6 +3,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { browserAvailable, CHROMIUM, CHROMIUM_ARGS } from '../../../runtime/testing/browser.js';
 import { TEST_ADMIN, type TestRuntime } from '../../../runtime/testing/test-runtime.js';
 import { startGateway, startServer, type LocalServer } from './fixtures.js';
+import { signIn } from './console-sign-in.js';
 
 const browserTest = browserAvailable() ? test.serial : test.skip;
 const HEX32 = /^[0-9a-f]{32}$/;
@@ -278,6 +279,23 @@ browserTest('an app\'s details are edited on its Details tab, and the app is del
   await page.waitForURL(url('/console/app'));
   await page.waitForFunction(() => document.getElementById('apps-status')?.textContent?.startsWith('No apps yet'));
   t.is(await page.locator('#apps tbody tr').count(), 0);
+});
+
+browserTest('a page opened before the session changed asks to be reloaded instead of writing', async (t) => {
+  await page.goto(url('/console/mapping'));
+  await page.getByRole('link', { name: 'Edit /proxy/echo/api' }).click();
+  await page.waitForFunction(() => (document.getElementById('description') as HTMLTextAreaElement | null)?.value === 'Loopback echo');
+  // Signing in again (as in another tab) replaces the session cookie, and with it the CSRF token.
+  const fresh = await signIn(vela);
+  await page.context().addCookies([{ name: 'vela_session', value: fresh.cookie.slice('vela_session='.length), url: url('/') }]);
+  await page.click('#save');
+  await page.waitForSelector('#error:not([hidden])');
+  t.regex(await text('#error'), /out of date.*Reload the page/);
+  await page.reload();
+  await page.waitForFunction(() => (document.getElementById('description') as HTMLTextAreaElement | null)?.value === 'Loopback echo');
+  await page.click('#save');
+  await page.waitForSelector('text=Mapping saved.');
+  t.pass();
 });
 
 browserTest('a mapping is edited and deleted from its page', async (t) => {

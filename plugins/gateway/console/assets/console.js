@@ -29,6 +29,10 @@ export async function api(method, path, body) {
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (response.status === 403 && data?.error === 'csrf_token_invalid') {
+    // The session cookie changed under this page (signed in again in another tab): its token is stale.
+    throw new ApiError(403, data.error, 'This page is out of date: the session changed since it was opened. Reload the page and try again.');
+  }
   if (!response.ok) {
     throw new ApiError(response.status, data?.error ?? 'http_' + response.status, data?.message ?? `the gateway answered ${response.status} ${response.statusText}`);
   }
