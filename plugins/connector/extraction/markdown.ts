@@ -31,7 +31,7 @@ function splitList(value: string): string[] {
 }
 
 function firstHeading(markdown: string): string | undefined {
-  const lines = withoutCodeBlocks(markdown).split(/\r?\n/);
+  const lines = outsideCodeFences(markdown.split(/\r?\n/));
   for (let i = 0; i < lines.length; i++) {
     const atx = /^ {0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/.exec(lines[i]!);
     if (atx?.[1]) return inline(atx[1]).trim();
@@ -41,12 +41,29 @@ function firstHeading(markdown: string): string | undefined {
   return undefined;
 }
 
-function withoutCodeBlocks(markdown: string): string {
-  return markdown.replace(/^ {0,3}(```|~~~)[^\n]*\n[\s\S]*?^ {0,3}\1[^\n]*$/gm, '');
+/** The lines that are not inside a fenced code block (a # there is a comment, not a heading). */
+function outsideCodeFences(lines: string[]): string[] {
+  const kept: string[] = [];
+  let fence: string | undefined;
+  for (const line of lines) {
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence) {
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+    } else if (marker) {
+      fence = marker;
+    } else {
+      kept.push(line);
+    }
+  }
+  return kept;
 }
+
+// Past this length a line only loses its markup characters: the patterns below could take quadratic time.
+const MAX_INLINE_LINE = 10_000;
 
 /** Inline markup to plain text: images to their alt text, links to their text, emphasis and code marks dropped. */
 function inline(text: string): string {
+  if (text.length > MAX_INLINE_LINE) return text.replace(/[*_`~]+/g, '');
   return text
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/!\[([^\]]*)\]\[[^\]]*\]/g, '$1')

@@ -154,3 +154,11 @@ test('input over the caller size limit is refused with too_large before any pars
   t.regex(error!.message, /2048 bytes, over the limit of 1024 bytes/);
   t.is((await extractContent({ bytes: Buffer.alloc(1024, 0x61), contentType: 'text/plain', maxBytes: 1024 })).text.length, 1024);
 });
+
+test('Markdown with pathological emphasis and unclosed fences is stripped in linear time', async (t) => {
+  const longLine = '**a '.repeat(50_000);
+  const fences = `~~~\n${'```\n# inside a fence that never closes\n'.repeat(2_000)}`;
+  const content = await extractContent({ bytes: Buffer.from(`${longLine}\n\n${fences}`), contentType: 'text/markdown' });
+  t.true(content.text.startsWith('a a a'));
+  t.is(content.title, undefined, 'a # inside a code fence is no heading');
+});

@@ -170,6 +170,18 @@ test('PDF links are skipped by default and indexed with includePdf', async (t) =
   t.like(withPdf.find((d) => d.id === `${s2.origin}/prices.pdf`)?.attributes, { title: 'Price list', text: 'Prices for this year', contentType: 'application/pdf' });
 });
 
+test('a response without a Content-Type is indexed when its bytes are HTML, and skipped quietly otherwise', async (t) => {
+  const s = await withSite(t, () => ({
+    '/': page('Home', ['/untyped', '/blob']),
+    '/untyped': { ...page('Untyped page'), type: '' },
+    '/blob': { type: '', body: new Uint8Array([0, 1, 2, 3, 0xff]) },
+  }));
+  const items = await crawl({ seeds: [`${s.origin}/`], sitemaps: false, robotsTxt: false });
+  t.deepEqual(items.map((i) => i.id).sort(), [`${s.origin}/`, `${s.origin}/untyped`]);
+  t.like((items.find((i) => i.id.endsWith('/untyped')) as SourceDocument).attributes, { title: 'Untyped page', contentType: 'text/html' });
+  t.true(s.paths().includes('/blob'));
+});
+
 test('onlyIds fetches just those URLs and follows no links', async (t) => {
   const s = await withSite(t);
   const items = await crawl({ seeds: [`${s.origin}/`] }, [`${s.origin}/a.html#top`, `${s.origin}/missing.html`, 'ftp://example.org/x']);

@@ -145,7 +145,8 @@ export class Crawler {
     }
     const contentType = response.headers.get('content-type') ?? '';
     const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
-    if (!PAGE_TYPES.has(mediaType) && !(this.ctx.settings.includePdf && mediaType === 'application/pdf')) {
+    // No Content-Type at all: let extraction sniff the bytes (and skip the URL quietly if it is no page).
+    if (mediaType && !PAGE_TYPES.has(mediaType) && !(this.ctx.settings.includePdf && mediaType === 'application/pdf')) {
       await response.discard();
       this.ctx.logger.debug({ url, contentType }, 'web source: not a page, not indexed');
       return { links: [] };
@@ -156,13 +157,15 @@ export class Crawler {
       content = await this.ctx.extract({ bytes, contentType, url });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
+      if (!mediaType && code === 'unsupported_type') return { links: [] };
       return { item: { id: url, error: `${typeof code === 'string' ? `${code}: ` : ''}${(error as Error).message}` }, links: [] };
     }
+    if (!mediaType && content.contentType !== 'text/html' && !(this.ctx.settings.includePdf && content.contentType === 'application/pdf')) return { links: [] };
     const robotsMeta = String(content.metadata.robots ?? '');
     const links = /\b(nofollow|none)\b/.test(robotsMeta) ? [] : content.links ?? [];
     if (/\b(noindex|none)\b/.test(robotsMeta)) return { links };
     const id = this.canonicalOf(content, url);
-    return { item: { id, attributes: attributesOf(content, id, response, mediaType) }, links };
+    return { item: { id, attributes: attributesOf(content, id, response, mediaType || content.contentType) }, links };
   }
 
   /** The page's <link rel=canonical> when it is a URL this crawl may fetch, else the page's own URL. */

@@ -13,6 +13,9 @@ type ParseRobots = typeof robotsParserModule.default.default;
 // what an ES import's default gets.
 const parseRobots = robotsParserModule.default as unknown as ParseRobots;
 
+// RFC 9309 asks crawlers to read at least 500 KiB; a larger file fails like an unreachable one.
+const MAX_ROBOTS_BYTES = 2 * 1024 * 1024;
+
 const ALLOW_ALL: RobotsRules = { allows: () => true, sitemaps: [] };
 
 /** robots.txt's user-agent token of a User-Agent header: its first word, before any `/` ("VelaBot/1.0 (...)" → "VelaBot"). */
@@ -56,7 +59,7 @@ export class RobotsCache {
       await response.discard();
       throw new Error(`robots.txt of ${origin} answered HTTP ${response.status}: nothing is fetched from that host until it answers`);
     }
-    const text = new TextDecoder().decode(await response.bytes(512 * 1024));
+    const text = new TextDecoder().decode(await response.bytes(MAX_ROBOTS_BYTES));
     const robots = parseRobots(url, text);
     const delay = robots.getCrawlDelay(this.agent);
     return {
