@@ -20,7 +20,7 @@ test('the extract task runs in a pool thread and returns the extracted content',
   t.true(pool.stats().completed >= 1, 'the pool did the work');
 });
 
-test('a Buffer that views Node's shared allocation pool is read as its own bytes only, in the worker', async (t) => {
+test('a Buffer that views the shared allocation pool is read as its own bytes only, in the worker', async (t) => {
   // Small Buffers share Node's 8 KiB allocation pool: only the view's bytes may arrive.
   const before = Buffer.from('<p>noise before</p>');
   const page = Buffer.from('<title>Viewed</title><p>only this</p>');
