@@ -162,3 +162,10 @@ test('Markdown with pathological emphasis and unclosed fences is stripped in lin
   t.true(content.text.startsWith('a a a'));
   t.is(content.title, undefined, 'a # inside a code fence is no heading');
 });
+
+test('a PDF that takes longer than the caller time limit is abandoned with timeout', async (t) => {
+  const pdf = await makePdf({ pages: Array.from({ length: 300 }, (_, i) => [`page number ${i}`]) });
+  const error = await t.throwsAsync(extractContent({ bytes: pdf, timeoutMs: 1 }), { instanceOf: ExtractionError });
+  t.is(error?.code, 'timeout');
+  t.is((await extractContent({ bytes: pdf })).metadata.pageCount, 300, 'the same file with the default limit is read in full');
+});
