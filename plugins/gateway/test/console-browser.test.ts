@@ -15,6 +15,7 @@ let upstream: LocalServer;
 let browser: Browser;
 let page: Page;
 const upstreamPaths: string[] = [];
+const pageErrors: string[] = [];
 
 test.before(async () => {
   if (!browserAvailable()) return;
@@ -28,7 +29,7 @@ test.before(async () => {
   vela = await startGateway({ responseTimes: { flushMs: 100 }, monitoring: { cron: '* * * * * *' } });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on('pageerror', (error) => { throw error; });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
 });
 test.after.always(async () => {
   await browser?.close();
@@ -295,7 +296,7 @@ browserTest('a page opened before the session changed asks to be reloaded instea
   await page.waitForFunction(() => (document.getElementById('description') as HTMLTextAreaElement | null)?.value === 'Loopback echo');
   await page.click('#save');
   await page.waitForSelector('text=Mapping saved.');
-  t.pass();
+  t.true(await page.locator('#error').isHidden());
 });
 
 browserTest('a mapping is edited and deleted from its page', async (t) => {
@@ -320,5 +321,9 @@ browserTest('signing out ends the session: pages go back to sign-in', async (t) 
   await page.waitForURL(/\/console\/login$/);
   await page.goto(url('/console/app'));
   await page.waitForURL(/\/console\/login\?next=%2Fconsole%2Fapp$/);
-  t.pass();
+  t.is(await page.locator('.topbar .user').count(), 0);
+});
+
+browserTest('no page script failed on any page of the run', (t) => {
+  t.deepEqual(pageErrors, []);
 });
