@@ -69,7 +69,8 @@ export class MappingStore {
   }
 
   async create(input: MappingInput): Promise<Mapping> {
-    const row = this.toRow(input, randomUUID(), nowIso());
+    const stamp = nowIso();
+    const row = this.toRow(input, randomUUID(), stamp, stamp);
     this.refuseDuplicate(row.context, null);
     await this.write(() => this.db('gateway_mappings').insert(row), row.context);
     return this.get(row.id);
@@ -85,7 +86,7 @@ export class MappingStore {
       timeoutMs: input.timeoutMs ?? current.timeoutMs,
       healthCheckPath: input.healthCheckPath === undefined ? current.healthCheckPath : input.healthCheckPath,
     };
-    const row = this.toRow(merged, id, current.createdAt);
+    const row = this.toRow(merged, id, current.createdAt, nowIso());
     this.refuseDuplicate(row.context, id);
     await this.write(() => this.db('gateway_mappings').where({ id }).update(row), row.context);
     return this.get(id);
@@ -102,7 +103,7 @@ export class MappingStore {
     return mapping;
   }
 
-  private toRow(input: MappingInput, id: string, createdAt: string): MappingRow {
+  private toRow(input: MappingInput, id: string, createdAt: string, updatedAt: string): MappingRow {
     const { context, name } = parseContext(input.context);
     const url = parseUpstreamUrl(input.url);
     return {
@@ -114,7 +115,7 @@ export class MappingStore {
       timeout_ms: input.timeoutMs ?? this.defaultTimeoutMs,
       health_check_path: checkHealthCheckPath(input.healthCheckPath ?? null),
       created_at: createdAt,
-      updated_at: nowIso(),
+      updated_at: updatedAt,
     };
   }
 
