@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Response } from 'express';
 import type { ConsoleUser } from './console-session.js';
 
@@ -16,14 +16,16 @@ export interface PageView {
   script?: string;
 }
 
-const templates = new Map<string, string>();
+// Every template, read once when the console module loads: no file I/O while answering a request.
+const templates = new Map<string, string>(
+  readdirSync(new URL('./templates/', import.meta.url))
+    .filter((name) => name.endsWith('.html'))
+    .map((name) => [name, readFileSync(new URL(`./templates/${name}`, import.meta.url), 'utf8')]),
+);
 
 function template(name: string): string {
-  let text = templates.get(name);
-  if (text === undefined) {
-    text = readFileSync(new URL(`./templates/${name}`, import.meta.url), 'utf8');
-    templates.set(name, text);
-  }
+  const text = templates.get(name);
+  if (text === undefined) throw new Error(`the console has no template ${name}`);
   return text;
 }
 

@@ -165,6 +165,12 @@ test('the receivers show what the redirect carried, as text, without a session',
   t.regex(failed, /data-error="access_denied"/);
 });
 
+test('console pages are left out of the service\'s API description', async (t) => {
+  const doc = await (await get('/v3/api-docs')).json() as { paths: Record<string, unknown> };
+  t.true(Object.keys(doc.paths).length > 0);
+  t.deepEqual(Object.keys(doc.paths).filter((path) => path.startsWith('/console')), []);
+});
+
 test('console assets are served with their types and revalidated; other names are 404', async (t) => {
   const css = await get('/console/assets/console.css');
   t.is(css.status, 200);
