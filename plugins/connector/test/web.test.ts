@@ -32,7 +32,7 @@ function site(origin: string): Record<string, SiteResponse> {
     '/robots.txt': text(`User-agent: *\nDisallow: /private/\nSitemap: ${origin}/sitemap-index.xml\n\nUser-agent: OtherBot\nDisallow: /\n`),
     '/sitemap-index.xml': xml(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${origin}/sitemap-pages.xml</loc></sitemap></sitemapindex>`),
     '/sitemap-pages.xml': xml(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/orphan.html</loc></url><url><loc>${origin}/private/listed.html</loc></url><url><loc>${origin}/</loc></url></urlset>`),
-    '/': page('Home', ['/a.html', '/a.html#part', 'b.html', '/private/secret.html', '/old-page', '/missing.html', '/broken.html', '/deny/skip.html',
+    '/': page('Home', ['/a.html', '/a.html#part', 'b.html', '/private/secret.html', '/old-page', '/missing.html', '/broken.html', '/forbidden.html', '/deny/skip.html',
       `${host2}/other-host.html`, '/logo.png', 'mailto:someone@example.org', '/noindex.html'],
     '<meta name="description" content="The home page"><meta name="keywords" content="home, start">'),
     '/a.html': page('Page A', ['/a/deep1.html']),
@@ -43,6 +43,7 @@ function site(origin: string): Record<string, SiteResponse> {
     '/old-page': { status: 301, headers: { location: '/c.html' } },
     '/c.html': page('Page C'),
     '/broken.html': { status: 500, body: 'oops' },
+    '/forbidden.html': { status: 403, body: 'no' },
     '/deny/skip.html': page('Denied'),
     '/private/secret.html': page('Secret'),
     '/private/listed.html': page('Listed secret'),
@@ -62,16 +63,17 @@ async function withSite(t: { teardown(fn: () => unknown): void }, pages: (origin
 const docsOf = (items: Array<SourceDocument | SourceReadError>) => items.filter((i): i is SourceDocument => !isReadError(i));
 const errorsOf = (items: Array<SourceDocument | SourceReadError>) => items.filter(isReadError);
 
-test('a crawl follows links to the depth limit, reads the sitemap index, and yields each page once by canonical URL', async (t) => {
+test('a crawl follows links to the depth limit, reads the sitemap index, yields each page once by canonical URL, and 4xx/5xx other than 404 as errors', async (t) => {
   const s = await withSite(t);
   const items = await crawl({ seeds: [`${s.origin}/`], deny: ['/deny/'], maxDepth: 2 });
   const u = (path: string) => `${s.origin}${path}`;
   t.deepEqual(docsOf(items).map((d) => d.id).sort(), [u('/'), u('/a.html'), u('/a/deep1.html'), u('/b.html'), u('/c.html'), u('/from-noindex.html'), u('/orphan.html')].sort());
   t.deepEqual(errorsOf(items).sort((a, b) => a.id.localeCompare(b.id)), [
     { id: u('/broken.html'), error: 'HTTP 500 Internal Server Error' },
-    { id: u('/missing.html'), error: 'HTTP 404 Not Found' },
+    { id: u('/forbidden.html'), error: 'HTTP 403 Forbidden' },
   ]);
   const paths = s.paths();
+  t.true(paths.includes('/missing.html'), 'a 404 page is fetched, then not yielded: it is gone, not failed');
   t.is(paths.filter((p) => p === '/a.html').length, 1, 'a link with a fragment is the same page');
   t.is(paths.filter((p) => p === '/robots.txt').length, 1, 'robots.txt is read once per host');
   t.true(paths.includes('/sitemap-index.xml') && paths.includes('/sitemap-pages.xml'));
@@ -182,12 +184,12 @@ test('a response without a Content-Type is indexed when its bytes are HTML, and 
   t.true(s.paths().includes('/blob'));
 });
 
-test('onlyIds fetches just those URLs and follows no links', async (t) => {
+test('onlyIds fetches just those URLs and follows no links; a page now 404 is not yielded (so it gets de-indexed)', async (t) => {
   const s = await withSite(t);
   const items = await crawl({ seeds: [`${s.origin}/`] }, [`${s.origin}/a.html#top`, `${s.origin}/missing.html`, 'ftp://example.org/x']);
-  t.deepEqual(items.map((i) => i.id).sort(), ['ftp://example.org/x', `${s.origin}/a.html`, `${s.origin}/missing.html`]);
+  t.deepEqual(items.map((i) => i.id).sort(), ['ftp://example.org/x', `${s.origin}/a.html`]);
   t.deepEqual(s.paths().sort(), ['/a.html', '/missing.html', '/robots.txt']);
-  t.deepEqual(items.filter(isReadError).map((e) => e.error), ['not an http(s) URL', 'HTTP 404 Not Found']);
+  t.deepEqual(items.filter(isReadError).map((e) => e.error), ['not an http(s) URL']);
 });
 
 test('a page that does not answer in time, an oversized page and an unreachable robots.txt are read errors', async (t) => {

@@ -139,6 +139,13 @@ export class Crawler {
   }
 
   private async read(url: string, response: Fetched): Promise<Outcome> {
+    // Gone, not failed: yielding nothing lets a complete run de-index the page. As a read error, one
+    // broken link anywhere on a site would keep every vanished page indexed (errors block de-indexing).
+    if (response.status === 404 || response.status === 410) {
+      await response.discard();
+      this.ctx.logger.info({ url, status: response.status }, 'web source: page not found, not indexed');
+      return { links: [] };
+    }
     if (response.status < 200 || response.status >= 300) {
       await response.discard();
       return { item: { id: url, error: `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}` }, links: [] };
