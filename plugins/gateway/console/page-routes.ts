@@ -25,6 +25,8 @@ const PAGES: ConsolePage[] = [
 ];
 
 export function mountPageRoutes(router: ApiRouter, { accounts }: ConsoleDeps): void {
+  // The gateway's own address leads a browser to the console, as the original's did.
+  router.get('/', { hidden: true }, (_req, res) => res.redirect(302, HOME));
   router.get('/console', { hidden: true }, (_req, res) => res.redirect(302, HOME));
   router.get('/console/', { hidden: true }, (_req, res) => res.redirect(302, HOME));
   for (const page of PAGES) {

@@ -22,7 +22,7 @@ test('every console page sends a browser without a session to sign-in, naming th
     t.is(res.status, 302, path);
     t.is(res.headers.get('location'), `/console/login?next=${encodeURIComponent(`${path}?tab=1`)}`, path);
   }
-  for (const path of ['/console', '/console/']) {
+  for (const path of ['/', '/console', '/console/']) {
     const res = await get(path);
     t.is(res.status, 302);
     t.is(res.headers.get('location'), '/console/dashboard');
