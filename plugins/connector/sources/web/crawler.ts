@@ -111,8 +111,8 @@ export class Crawler {
 
   /** Fetch one URL, following redirects within the rules, and extract it. Never rejects, unless cancelled. */
   private async visit(start: string): Promise<Outcome> {
+    let url = start; // after redirects, the page's own URL: the id of its error too
     try {
-      let url = start;
       let response: Fetched | undefined;
       for (let hop = 0; ; hop++) {
         if (!(await this.robotsAllow(url))) return { links: [], notFetched: hop === 0 };
@@ -134,7 +134,7 @@ export class Crawler {
       return await this.read(url, response);
     } catch (error) {
       if (this.ctx.signal.aborted) throw this.ctx.signal.reason;
-      return { item: { id: start, error: (error as Error).message }, links: [] };
+      return { item: { id: url, error: (error as Error).message }, links: [] };
     }
   }
 
