@@ -22,10 +22,11 @@ export async function consoleUser(req: Request, accounts: Accounts): Promise<Con
 
 /**
  * Where to go after signing in: only a console path on this service, so the sign-in form can never
- * be turned into an open redirect (`//evil.example`, `/\evil.example`, `https://...` all fall back home).
+ * be turned into an open redirect (`//evil.example`, `/\evil.example`, `https://...`, `/console/../x` all fall back home).
  */
 export function safeNext(value: unknown): string {
-  if (typeof value !== 'string' || !value.startsWith('/console/') || /[\\\s]/.test(value) || value.startsWith('//')) return HOME;
+  // Dot segments (plain or percent-encoded) would climb out of /console/ once the browser resolves them.
+  if (typeof value !== 'string' || !value.startsWith('/console/') || /[\\\s]|\.\.|%2e/i.test(value)) return HOME;
   return value.startsWith(SIGN_IN) ? HOME : value;
 }
 

@@ -65,7 +65,7 @@ test('signing in with the administrator opens a session and returns to the page 
 });
 
 test('sign-in only returns to console pages, never to another site', async (t) => {
-  for (const next of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', '/api/v2/app', '/console/login?next=/console/app']) {
+  for (const next of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', '/api/v2/app', '/console/login?next=/console/app', '/console/../api/v2/app', '/console/%2E%2E/x']) {
     const page = await openSignIn(vela);
     const res = await postSignIn(vela, { username: TEST_ADMIN.user, password: TEST_ADMIN.password, csrf: page.csrf, next }, { cookie: page.cookie });
     t.is(res.status, 303, next);
