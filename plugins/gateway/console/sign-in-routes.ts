@@ -4,6 +4,7 @@ import { readCookie, sameSecret, SESSION_COOKIE, type ApiRouter, type VelaError 
 import { consoleErrors } from './console-errors.js';
 import { consoleUser, safeNext, sessionCookie, SIGN_IN, type ConsoleDeps } from './console-session.js';
 import { sendPage } from './render-page.js';
+import { SignInThrottle, throttleKey } from './sign-in-throttle.js';
 
 // Login CSRF (double submit): the sign-in page sets this cookie and puts the same value in its form,
 // so another site cannot sign a browser in to an account of its choosing.
@@ -31,7 +32,7 @@ function signInPage(res: Response, status: number, options: { next: string; user
   });
 }
 
-export function mountSignInRoutes(router: ApiRouter, { accounts }: ConsoleDeps): void {
+export function mountSignInRoutes(router: ApiRouter, { accounts }: ConsoleDeps, throttle = new SignInThrottle()): void {
   router.get(SIGN_IN, { ...hidden, summary: 'Console sign-in page' }, async (req, res) => {
     const next = safeNext(req.query.next);
     if (await consoleUser(req, accounts)) return res.redirect(303, next);
@@ -51,8 +52,18 @@ export function mountSignInRoutes(router: ApiRouter, { accounts }: ConsoleDeps):
       return refuse(consoleErrors.signInCsrf(), 'The sign-in form had expired. Please sign in again.');
     }
     if (!username || !text(form.password)) return refuse(consoleErrors.missingCredentials(), 'Enter the user name and the password.');
+    const key = throttleKey(req.ip, username);
+    const wait = throttle.retryAfterSeconds(key);
+    if (wait > 0) {
+      res.setHeader('Retry-After', String(wait));
+      return refuse(consoleErrors.tooManySignIns(wait), `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? 's' : ''}.`);
+    }
     const account = await accounts.authenticate(username, text(form.password));
-    if (!account) return refuse(consoleErrors.wrongCredentials(), 'The user name or password is not right.');
+    if (!account) {
+      throttle.fail(key);
+      return refuse(consoleErrors.wrongCredentials(), 'The user name or password is not right.');
+    }
+    throttle.succeed(key);
     const session = await accounts.createSession(account);
     const maxAge = Math.round((Date.parse(session.expiresAt) - Date.now()) / 1000);
     res.append('Set-Cookie', sessionCookie(session.token, maxAge, req.secure));

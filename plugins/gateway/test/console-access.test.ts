@@ -113,6 +113,20 @@ test('a wrong password answers 401 with the form again, and opens no session', a
   t.like(await empty.json(), { error: 'missing_parameter' });
 });
 
+test('repeated failed sign-ins for one user are refused for a while, without locking out other users', async (t) => {
+  const attempt = async (username: string, password: string) => {
+    const page = await openSignIn(vela);
+    return postSignIn(vela, { username, password, csrf: page.csrf }, { cookie: page.cookie, accept: 'application/json' });
+  };
+  for (let i = 0; i < 10; i += 1) t.is((await attempt('guesser', `guess-${i}`)).status, 401);
+  const refused = await attempt('guesser', 'guess-10');
+  t.is(refused.status, 429);
+  t.true(Number(refused.headers.get('retry-after')) > 0);
+  t.like(await refused.json(), { error: 'too_many_requests' });
+  const admin = await attempt(TEST_ADMIN.user, TEST_ADMIN.password);
+  t.is(admin.status, 303, 'the administrator still signs in');
+});
+
 test('signing out needs the page\'s CSRF token; with it the session ends', async (t) => {
   const { cookie, csrfToken } = await signIn(vela);
   const post = (form: Record<string, string>) => vela.fetch('gateway', '/console/logout', {
