@@ -3,7 +3,10 @@
  * bare node:http proxy and express-gateway (OAuth2 bearer + proxy), all in front of the same
  * loopback upstream, each in its own process, loaded in turn by autocannon in one run.
  *
- *   npx tsx scripts/bench/gateway-proxy.ts            # BENCH_SECONDS=10 BENCH_CONNECTIONS=50 by default
+ *   npx tsx scripts/bench/gateway-proxy.ts   # BENCH_ROUNDS=3 BENCH_SECONDS=5 BENCH_CONNECTIONS=50 by default
+ *
+ * The systems take turns, round after round, and each line reports a system's median round: on a
+ * shared, noisy machine a burst of someone else's work then hits every system alike.
  *
  * express-gateway (about 700 packages) is not a dependency of Vela: the first run installs it into
  * scripts/bench/.peers/ (git-ignored). Prints one JSON line per system and a ratio line.
@@ -30,7 +33,8 @@ const require = createRequire(import.meta.url);
 const autocannon = require('autocannon') as Autocannon;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const peersDir = path.join(here, '.peers');
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const EG_VERSION = '1.16.11';
 const children: ChildProcess[] = [];
@@ -206,17 +210,42 @@ interface Measured {
   meanMs: number;
   non2xx: number;
   errors: number;
+  rounds: number[];
 }
 
-async function measure(system: string, url: string, token?: string): Promise<Measured> {
-  const headers = token ? { authorization: `Bearer ${token}` } : undefined;
-  const check = await fetch(url, { headers });
-  if (check.status !== 200) throw new Error(`${system} answered ${check.status} before the run: ${await check.text()}`);
-  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers }); // warm-up: JIT, keep-alive pools
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
-  const result = { system, reqPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, meanMs: r.latency.average, non2xx: r.non2xx, errors: r.errors + r.timeouts };
-  console.log(JSON.stringify(result));
-  return result;
+interface Target {
+  system: string;
+  url: string;
+  token?: string;
+}
+
+const headersOf = (target: Target) => (target.token ? { authorization: `Bearer ${target.token}` } : undefined);
+
+async function warmUp(target: Target): Promise<void> {
+  const check = await fetch(target.url, { headers: headersOf(target) });
+  if (check.status !== 200) throw new Error(`${target.system} answered ${check.status} before the run: ${await check.text()}`);
+  await autocannon({ url: target.url, connections: CONNECTIONS, duration: 2, headers: headersOf(target) }); // JIT, keep-alive pools
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Every system once per round, in turn; each system's result is its median round (by throughput). */
+async function measureAll(targets: Target[]): Promise<Measured[]> {
+  const runs = new Map<string, LoadResult[]>(targets.map((t) => [t.system, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const target of targets) runs.get(target.system)!.push(await autocannon({ url: target.url, connections: CONNECTIONS, duration: SECONDS, headers: headersOf(target) }));
+  }
+  return targets.map((target) => {
+    const results = runs.get(target.system)!;
+    const rates = results.map((r) => r.requests.average);
+    const r = results.find((x) => x.requests.average === median(rates))!;
+    const measured = {
+      system: target.system, reqPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, meanMs: r.latency.average,
+      non2xx: results.reduce((n, x) => n + x.non2xx, 0), errors: results.reduce((n, x) => n + x.errors + x.timeouts, 0), rounds: rates.map(Math.round),
+    };
+    console.log(JSON.stringify(measured));
+    return measured;
+  });
 }
 
 async function main(): Promise<void> {
@@ -228,12 +257,16 @@ async function main(): Promise<void> {
     const velaRun = await startVela(upstream.port, path.join(workDir, 'vela-data'));
     vela = velaRun.runtime;
     const eg = await startExpressGateway(upstream.port, workDir);
-    console.log(JSON.stringify({ machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}`, node: process.version, connections: CONNECTIONS, seconds: SECONDS, date: new Date().toISOString() }));
+    console.log(JSON.stringify({ machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}`, node: process.version, connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, date: new Date().toISOString() }));
 
-    const direct = await measure('direct', `http://127.0.0.1:${upstream.port}/v1/items`);
-    const bareResult = await measure('bare-node-http-proxy', `http://127.0.0.1:${bare.port}/v1/items`);
-    const velaResult = await measure('vela-gateway', velaRun.url, velaRun.token);
-    const egResult = await measure('express-gateway', eg.url, eg.token);
+    const targets: Target[] = [
+      { system: 'direct', url: `http://127.0.0.1:${upstream.port}/v1/items` },
+      { system: 'bare-node-http-proxy', url: `http://127.0.0.1:${bare.port}/v1/items` },
+      { system: 'vela-gateway', url: velaRun.url, token: velaRun.token },
+      { system: 'express-gateway', url: eg.url, token: eg.token },
+    ];
+    for (const target of targets) await warmUp(target);
+    const [direct, bareResult, velaResult, egResult] = (await measureAll(targets)) as [Measured, Measured, Measured, Measured];
     const added = (m: Measured) => ({ addedP50Ms: Math.round((m.p50Ms - direct.p50Ms) * 100) / 100, addedP99Ms: Math.round((m.p99Ms - direct.p99Ms) * 100) / 100 });
     console.log(JSON.stringify({
       ratio: {
