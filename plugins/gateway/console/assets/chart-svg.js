@@ -35,7 +35,7 @@ export function drawLatencyChart(container, model, formatMs) {
     ...axes(model, formatMs),
     model.lines.map((line) => h('g', { class: 'series', 'data-mapping-id': line.mappingId },
       h('path', { d: line.path, stroke: line.color }),
-      line.points.map((p) => h('circle', { cx: p.x, cy: p.y, r: 3, fill: line.color },
+      line.points.map((p) => h('circle', { cx: p.x, cy: p.y, r: 4, fill: line.color },
         h('title', { text: `${line.context} · ${new Date(p.t).toLocaleTimeString()} · ${formatMs(p.value)} (${p.count} requests)` })))))));
 }
 

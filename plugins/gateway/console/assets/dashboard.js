@@ -1,4 +1,4 @@
-import { $, api, formatDate, formatMs, h, showError } from './console.js';
+import { $, api, busy, formatDate, formatMs, h, showError } from './console.js';
 import { chartSeries, latencyChart, requestChart } from './chart-model.js';
 import { drawLatencyChart, drawRequestChart } from './chart-svg.js';
 
@@ -24,7 +24,7 @@ function draw() {
 
 function summary() {
   const rows = chartSeries(report).map((m) => h('tr', { 'data-mapping-id': m.mappingId },
-    h('td', {}, m.name ?? ''),
+    h('td', {}, h('a', { href: `/console/mapping/${encodeURIComponent(m.mappingId)}`, text: m.name ?? m.context })),
     h('td', {}, h('code', { text: m.context })),
     h('td', { class: 'num count', text: m.count }),
     h('td', { class: 'num', text: percent(m.errorRate, m.count) }),
@@ -77,6 +77,7 @@ async function load() {
 }
 
 $('window').addEventListener('change', load);
+$('check-now').addEventListener('click', (event) => busy(event.currentTarget, async () => monitoring(await api('POST', '/api/v2/monitoring/check'))));
 $('refresh').addEventListener('click', load);
 document.addEventListener('visibilitychange', () => { if (!document.hidden) load(); });
 document.querySelectorAll('.segmented button').forEach((button) => {
