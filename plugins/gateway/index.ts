@@ -82,7 +82,7 @@ export default definePlugin<GatewayConfig>({
       return { status: 'UP', details: { mappings: domain.mappings.list().length, apps: domain.apps.list().length } };
     });
     ctx.schedule('monitor-upstreams', ctx.config.monitoring.cron, () => domain.monitor.checkAll());
-    ctx.schedule('prune-response-times', '17 3 * * *', () => domain.reports.prune(ctx.config.responseTimes.retentionDays));
+    ctx.schedule('prune-store', '17 3 * * *', () => Promise.all([domain.reports.prune(ctx.config.responseTimes.retentionDays), domain.tokens.prune()]));
   },
 
   async start(ctx) {

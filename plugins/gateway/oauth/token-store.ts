@@ -100,6 +100,11 @@ export class TokenStore {
     return row ? toIssued(row) : null;
   }
 
+  /** Delete tokens that expired more than a day ago (none of them can be used or introspected as active). */
+  async prune(): Promise<number> {
+    return Number(await this.db('gateway_tokens').where('expires_at', '<', Date.now() - 86_400_000).delete());
+  }
+
   /** Revoke one token; true when this call revoked it (so a refresh token is used only once). */
   async revoke(tokenHash: string): Promise<boolean> {
     const changed = await this.db('gateway_tokens').where({ token_hash: tokenHash, revoked: false }).update({ revoked: true, changed_at: Date.now() });
