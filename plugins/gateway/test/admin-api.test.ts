@@ -132,3 +132,11 @@ test('nothing secret reaches the log', async (t) => {
   const text = JSON.stringify(vela.logs);
   for (const secret of [app.apiSecret, app.accessToken, app.accessTokenSecret, 'test-admin-password']) t.false(text.includes(secret));
 });
+
+test('the OpenAPI description lists the admin and OAuth2 endpoints with their schemas', async (t) => {
+  const doc = (await (await vela.fetch('gateway', '/v3/api-docs')).json()) as { paths: Record<string, Record<string, { requestBody?: unknown }>> };
+  for (const path of ['/api/v2/mapping', '/api/v2/mapping/{id}', '/api/v2/app/{id}/gen_key', '/api/v2/app/{id}/accessTokens', '/api/v2/access/response_time', '/api/v2/monitoring', '/api/authorize', '/api/token', '/api/revoke', '/api/introspect', '/.well-known/oauth-authorization-server', '/api/login']) {
+    t.truthy(doc.paths[path], path);
+  }
+  t.truthy(doc.paths['/api/v2/mapping']!.post!.requestBody);
+});
