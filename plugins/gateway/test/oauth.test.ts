@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { TestRuntime } from '../../../runtime/testing/test-runtime.js';
 import type { App } from '../store/app-store.js';
-import { admin, createApp, createMapping, postForm, startGateway, startServer, type LocalServer } from './fixtures.js';
+import { admin, createApp, createMapping, eventually, postForm, startGateway, startServer, type LocalServer } from './fixtures.js';
 
 let vela: TestRuntime;
 let upstream: LocalServer;
@@ -228,4 +228,22 @@ test('regenerating the app key retires the old client_id; gen_token replaces the
   const retokened = (await admin(vela, 'PUT', `/api/v2/app/${own.id}/gen_token`)).body as App;
   t.is(await proxyStatus(own.accessToken!), 401);
   t.is(await proxyStatus(retokened.accessToken!), 200);
+});
+
+test('an issued token stops working at the proxy once it expires, and when its app is deleted', async (t) => {
+  const fast = await startGateway({ syncMs: 50 });
+  t.teardown(() => fast.stop());
+  await admin(fast, 'POST', '/api/v2/mapping', { context: '/proxy/data/v1', url: upstream.url });
+  const own = (await admin(fast, 'POST', '/api/v2/app', { name: 'expiring' })).body as App;
+  const issue = async () => (await postForm(fast, '/api/token', { grant_type: 'client_credentials', client_id: own.apiKey, client_secret: own.apiSecret })).body.access_token as string;
+  const status = async (token: string) => (await fast.fetch('gateway', '/data/v1/x', { headers: { authorization: `Bearer ${token}` } })).status;
+  const token = await issue();
+  t.is(await status(token), 200);
+  // Move its expiry into the past as another process's write would arrive: through the store and the sync.
+  await fast.runtime.db('gateway_tokens').where({ token_hash: createHash('sha256').update(token).digest('hex') }).update({ expires_at: Date.now() - 1000, changed_at: Date.now() });
+  await eventually(async () => (await status(token)) === 401, 'the expired token refused');
+  const second = await issue();
+  t.is(await status(second), 200);
+  await admin(fast, 'DELETE', `/api/v2/app/${own.id}`);
+  t.is(await status(second), 401);
 });
