@@ -2,7 +2,7 @@ import test from 'ava';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { browserAvailable, CHROMIUM, CHROMIUM_ARGS } from '../../../runtime/testing/browser.js';
 import { TEST_ADMIN, type TestRuntime } from '../../../runtime/testing/test-runtime.js';
-import { startGateway, startServer, type LocalServer } from './fixtures.js';
+import { closedPort, createMapping, startGateway, startServer, type LocalServer } from './fixtures.js';
 import { signIn } from './console-sign-in.js';
 
 const browserTest = browserAvailable() ? test.serial : test.skip;
@@ -212,6 +212,9 @@ browserTest('requests proxied with the three kinds of token reach the upstream a
   t.is((await proxied('/echo/api/items', 'ffffffffffffffffffffffffffffffff')).status, 401);
   // Two requests earlier in this file (the regenerate test) went through with the app's token.
   const expected = calls.length + 2;
+  // A second mapping whose upstream is down: its requests are counted as errors.
+  await createMapping(vela, { context: '/proxy/down/api', url: `http://127.0.0.1:${await closedPort()}/gone` });
+  for (let i = 0; i < 2; i += 1) t.is((await proxied('/down/api/x', implicitToken)).status, 502);
 
   await page.goto(url('/console/dashboard'));
   const row = page.locator('#summary tbody tr', { hasText: '/proxy/echo/api' });
@@ -221,18 +224,24 @@ browserTest('requests proxied with the three kinds of token reach the upstream a
     await page.waitForTimeout(250);
   }
   t.is(await row.locator('td.count').textContent(), String(expected));
-  const bars = await page.locator('#requests-chart rect[data-count]').evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('data-count'))));
-  t.is(bars.reduce((a, b) => a + b, 0), expected, 'the request chart adds up to the requests made');
+  const down = page.locator('#summary tbody tr', { hasText: '/proxy/down/api' });
+  await down.locator('td.count', { hasText: '2' }).waitFor();
+  t.is(await down.locator('td').nth(3).textContent(), '100%', 'both answers were 502');
+  const counts = async (selector: string, attribute: string) => (await page.locator(selector).evaluateAll(
+    (nodes, name) => nodes.map((node) => Number(node.getAttribute(name))), attribute)).reduce((a, b) => a + b, 0);
+  t.is(await counts('#requests-chart rect[data-count]', 'data-count'), expected + 2, 'the request chart adds up to the requests made');
+  t.is(await counts('#requests-chart g.bar', 'data-errors'), 2, 'and counts the failed ones');
   t.true((await page.locator('#latency-chart svg .series circle').count()) >= 1, 'the latency chart has points');
-  t.regex((await page.locator('#requests-chart svg').getAttribute('aria-label'))!, new RegExp(`${expected} in this window`));
-  t.regex(await text('#summary-status'), new RegExp(`^${expected} proxied requests`));
+  t.regex((await page.locator('#requests-chart svg').getAttribute('aria-label'))!, new RegExp(`${expected + 2} in this window`));
+  t.regex(await text('#summary-status'), new RegExp(`^${expected + 2} proxied requests`));
 
   // "Check now" runs the health checks at once and shows their answer.
   await page.getByRole('button', { name: 'Check now' }).click();
   const monitor = page.locator('#monitoring tbody tr', { hasText: 'echo' });
   await monitor.locator('.badge', { hasText: 'UP' }).waitFor();
   t.regex(await monitor.locator('td').last().textContent() ?? '', /200/);
-  t.is(await text('#monitoring-status'), '1 of 1 upstreams up');
+  await page.locator('#monitoring tbody tr', { hasText: 'down' }).locator('.badge', { hasText: 'DOWN' }).waitFor();
+  t.is(await text('#monitoring-status'), '1 of 2 upstreams up');
   await page.click('.segmented button[data-metric="p99Ms"]');
   t.is(await page.getAttribute('.segmented button[data-metric="p99Ms"]', 'aria-pressed'), 'true');
   await shot('dashboard');
@@ -311,8 +320,9 @@ browserTest('a mapping is edited and deleted from its page', async (t) => {
   await page.click('#delete');
   await confirm('#confirm-button');
   await page.waitForURL(url('/console/mapping'));
-  await page.waitForFunction(() => document.getElementById('mappings-status')?.textContent?.startsWith('No mappings yet'));
-  t.is(await page.locator('#mappings tbody tr').count(), 0);
+  await page.waitForFunction(() => document.getElementById('mappings-status')?.textContent === '1 mapping');
+  t.deepEqual(await page.locator('#mappings tbody tr td:nth-child(2)').allTextContents(), ['/proxy/down/api']);
+  t.is((await proxied('/echo/api/items', credentials.accessToken)).status, 404, 'the deleted mapping is gone from the proxy');
 });
 
 browserTest('signing out ends the session: pages go back to sign-in', async (t) => {
