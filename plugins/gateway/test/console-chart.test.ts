@@ -55,6 +55,21 @@ test('the request chart stacks each bucket by mapping and its bars add up to the
   t.true(first.x >= MARGIN.left && first.x + first.width <= size.width - MARGIN.right);
 });
 
+test('the window is widened to whole buckets, so the bucket still filling is as wide as the others', (t) => {
+  const partial: ResponseTimeReport = {
+    window: { from: iso(from + 20_000), to: iso(from + 10 * minute + 20_000), bucketSeconds: 60 },
+    mappings: [{ mappingId: 'a', context: '/proxy/a/b', count: 2, series: [
+      { t: iso(from + minute), count: 1, errors: 0 }, { t: iso(from + 10 * minute), count: 1, errors: 0 },
+    ] }],
+  };
+  const chart = requestChart(partial, size);
+  t.is(chart.from, from);
+  t.is(chart.to, from + 11 * minute);
+  const [first, last] = chart.bars;
+  t.is(Math.round(last!.width * 100), Math.round(first!.width * 100));
+  t.true(last!.x + last!.width <= size.width - MARGIN.right);
+});
+
 test('a latency line skips buckets without requests instead of dropping to zero', (t) => {
   const chart = latencyChart(report(), 'p50Ms', size);
   const github = chart.lines.find((line) => line.mappingId === 'a')!;

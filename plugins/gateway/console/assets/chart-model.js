@@ -35,12 +35,14 @@ export function timeTicks(from, to, count = 6) {
 const labelRoom = (width) => Math.max(2, Math.floor(width / 90));
 
 function frame(report, size) {
-  const from = toMillis(report.window.from);
-  const to = toMillis(report.window.to);
+  const bucketMs = Math.max(1, Number(report.window.bucketSeconds) || 60) * 1000;
+  // Whole buckets: the one still filling (now) is drawn as wide as the others, not cut at the edge.
+  const from = Math.floor(toMillis(report.window.from) / bucketMs) * bucketMs;
+  const to = Math.ceil(toMillis(report.window.to) / bucketMs) * bucketMs;
   const inner = { width: size.width - MARGIN.left - MARGIN.right, height: size.height - MARGIN.top - MARGIN.bottom };
   // Clamped: a bucket that started before the window or ends after it stays inside the plot.
   const x = (t) => MARGIN.left + Math.min(1, Math.max(0, (t - from) / Math.max(1, to - from))) * inner.width;
-  return { from, to, inner, x, bucketMs: Math.max(1, Number(report.window.bucketSeconds) || 60) * 1000 };
+  return { from, to, inner, x, bucketMs };
 }
 
 /** Mappings in a stable order (by context) with their colours. */
