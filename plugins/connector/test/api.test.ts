@@ -59,6 +59,17 @@ test('index by ids refuses a body that is not a list of ids (400 naming the memb
   t.is(empty.status, 400);
 });
 
+test('a body that is not JSON is a 400 JSON error, and nothing is stored', async (t) => {
+  const res = await vela.fetch('connector', '/api/v2/connector/indexing-rule', { method: 'POST', headers: { key: KEY, 'content-type': 'application/json' }, body: '{"name": "x",' });
+  t.is(res.status, 400);
+  const body = (await res.json()) as { error: string; message: string };
+  t.is(typeof body.error, 'string');
+  t.is(typeof body.message, 'string');
+  const source = await vela.fetch('connector', '/api/v2/connector/source', { method: 'POST', headers: { key: KEY, 'content-type': 'application/json' }, body: '[1,' });
+  t.is(source.status, 400);
+  t.false((await call(vela, 'GET', '/api/v2/connector/indexing-rule')).body.some((r: any) => r.name === 'x'));
+});
+
 test('a second full run of a running source is refused with 409 JSON', async (t) => {
   const big = writeJsonl(path.join(tempDir(), 'big.jsonl'), makePackages(3000));
   await createSite(vela, 'Busy');
