@@ -14,7 +14,7 @@ export type { Accounts, Account, Session } from './auth/accounts.js';
 export { SESSION_COOKIE, readCookie, sameSecret, parseBasic } from './auth/accounts.js';
 export { AdminAccess } from './auth/admin-access.js';
 export type { AdminPrincipal } from './auth/admin-access.js';
-export { mountSessionRoutes } from './auth/session-routes.js';
+export { mountSessionRoutes, sessionCookie } from './auth/session-routes.js';
 export type { RuntimeConfig } from './config/load-config.js';
 export type { JsonSchema } from './config/schema-validation.js';
 export { VelaError, httpErrors } from './errors.js';

@@ -9,7 +9,8 @@ const sessionSchema = {
   properties: { username: { type: 'string' }, csrfToken: { type: 'string', description: 'send as X-CSRF-Token on writes made with the session cookie' }, expiresAt: { type: 'string' } },
 };
 
-function cookie(token: string, maxAgeSeconds: number, secure: boolean): string {
+/** Set-Cookie value of the runtime's session cookie, shared by every service's console. */
+export function sessionCookie(token: string, maxAgeSeconds: number, secure: boolean): string {
   return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`;
 }
 
@@ -35,14 +36,14 @@ export function mountSessionRoutes(router: ApiRouter, accounts: Accounts, access
       throw httpErrors.unauthorized('sign in with the administrator\'s user name and password (HTTP Basic)');
     }
     const session = await accounts.createSession(account);
-    res.setHeader('Set-Cookie', cookie(session.token, Math.round((Date.parse(session.expiresAt) - Date.now()) / 1000), req.secure));
+    res.setHeader('Set-Cookie', sessionCookie(session.token, Math.round((Date.parse(session.expiresAt) - Date.now()) / 1000), req.secure));
     res.json({ username: session.username, csrfToken: session.csrfToken, expiresAt: session.expiresAt });
   });
 
   router.post('/api/logout', { tags, summary: 'End the console session' }, async (req, res) => {
     const token = readCookie(req.headers.cookie, SESSION_COOKIE);
     if (token) await accounts.deleteSession(token);
-    res.setHeader('Set-Cookie', cookie('', 0, req.secure));
+    res.setHeader('Set-Cookie', sessionCookie('', 0, req.secure));
     res.json({ signedOut: true });
   });
 }

@@ -35,7 +35,3 @@ export function signInLocation(req: Request): string {
   return `${SIGN_IN}?next=${encodeURIComponent(safeNext(req.originalUrl))}`;
 }
 
-/** Set-Cookie value of the runtime's session cookie, shared by every service's console. */
-export function sessionCookie(token: string, maxAgeSeconds: number, secure: boolean): string {
-  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`;
-}

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { readCookie, sameSecret, SESSION_COOKIE, type ApiRouter, type VelaError } from '../../../runtime/index.js';
+import { readCookie, sameSecret, sessionCookie, SESSION_COOKIE, type ApiRouter, type VelaError } from '../../../runtime/index.js';
 import { consoleErrors } from './console-errors.js';
-import { consoleUser, safeNext, sessionCookie, SIGN_IN, type ConsoleDeps } from './console-session.js';
+import { consoleUser, safeNext, SIGN_IN, type ConsoleDeps } from './console-session.js';
 import { sendPage } from './render-page.js';
 import { SignInThrottle, throttleKey } from './sign-in-throttle.js';
 
