@@ -1,8 +1,9 @@
 // The connector end to end on the Debian corpus: a jsonl source read, checked against its status
 // records and sent to the search service until searchable; then the same run again with nothing
-// changed. In-process (search plugin in the same runtime) and over HTTP (a search-only runtime and a
-// connector-only runtime talking through POST /api/sn/import), with the search service's own import
-// API fed the same documents as the peer (what the connector adds on top of a bare import).
+// changed. In-process (search plugin in the same runtime) and over HTTP (a connector-only runtime here,
+// the search service in a separate `vela start --plugins search` process, as deployed apart), with the
+// search service's own import API fed the same documents by this process as the peer (what the
+// connector adds on top of a bare import).
 //
 //   node --import tsx scripts/bench/connector-index.ts [corpus.jsonl.gz] [--only in-process|http]
 //
@@ -14,6 +15,7 @@ import { gunzipSync } from 'node:zlib';
 import { loadConfig, type DeepPartial, type RuntimeConfig } from '../../runtime/config/load-config.js';
 import { Runtime } from '../../runtime/lifecycle/runtime.js';
 import { packageRoot } from '../../runtime/paths.js';
+import { childEnv, startChildRuntime, type ChildRuntime } from '../../runtime/testing/child-runtime.js';
 import type { RunStats } from '../../plugins/connector/monitoring/run-store.js';
 import type { RunCoordinator } from '../../plugins/connector/pipeline/run-coordinator.js';
 
@@ -51,6 +53,11 @@ async function startRuntime(plugins: string[], dataDir: string, connector: Recor
   const runtime = new Runtime({ config: loadConfig({ env: {}, overrides }) });
   await runtime.start();
   return runtime;
+}
+
+/** A search service in its own process (its own event loop and core), on a free port. */
+function startSearchProcess(dataDir: string): Promise<ChildRuntime> {
+  return startChildRuntime(['--plugins', 'search', '--data-dir', dataDir, '--no-seed'], childEnv({ VELA_ADMIN_PASSWORD: ADMIN.password }));
 }
 
 async function createSite(searchBase: string): Promise<void> {
@@ -92,7 +99,7 @@ async function directImport(searchBase: string): Promise<number> {
     if (r.status !== 200) throw new Error(`import: ${await r.text()}`);
   }
   const ms = performance.now() - t0;
-  console.log(JSON.stringify({ measure: 'direct import (peer)', system: 'search import API over HTTP, no connector', documents: await searchableCount(searchBase), wallMs: Math.round(ms), documentsPerSecond: Math.round(docs.length / (ms / 1000)) }));
+  console.log(JSON.stringify({ measure: 'direct import (peer)', system: 'search process import API over HTTP, no connector', documents: await searchableCount(searchBase), wallMs: Math.round(ms), documentsPerSecond: Math.round(docs.length / (ms / 1000)) }));
   return ms;
 }
 
@@ -115,24 +122,25 @@ async function main(): Promise<void> {
       }
     }
     if (only !== 'in-process') {
-      const search = await startRuntime(['search'], tmp());
+      const search = await startSearchProcess(tmp());
+      const searchBase = search.urls.search!;
       try {
-        await createSite(search.url('search'));
-        const token = await fetch(`${search.url('search')}/api/dev/token`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ title: 'bench' }) }).then((r) => r.json() as Promise<{ token: string }>);
-        const connector = await startRuntime(['connector'], tmp(), { search: { url: search.url('search'), key: token.token } });
+        await createSite(searchBase);
+        const token = await fetch(`${searchBase}/api/dev/token`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ title: 'bench' }) }).then((r) => r.json() as Promise<{ token: string }>);
+        const connector = await startRuntime(['connector'], tmp(), { search: { url: searchBase, key: token.token } });
         try {
-          results.http = await connectorRuns('vela connector → search, HTTP', connector, search.url('search'));
+          results.http = await connectorRuns('vela connector → search process, HTTP', connector, searchBase);
         } finally {
           await connector.stop();
         }
       } finally {
         await search.stop();
       }
-      const peer = await startRuntime(['search'], tmp());
+      const peer = await startSearchProcess(tmp());
       try {
-        await createSite(peer.url('search'));
-        const peerMs = await directImport(peer.url('search'));
-        const connectorFull = (results.http ?? results.inProcess)?.[0];
+        await createSite(peer.urls.search!);
+        const peerMs = await directImport(peer.urls.search!);
+        const connectorFull = results.http?.[0];
         if (connectorFull?.durationMs) console.log(JSON.stringify({ ratio: 'connector full run over HTTP / direct import over HTTP', value: Math.round((connectorFull.durationMs / peerMs) * 100) / 100 }));
       } finally {
         await peer.stop();
