@@ -35,6 +35,7 @@ type Observed = Pick<UpstreamState, 'status' | 'latencyMs' | 'lastCheckedAt' | '
  */
 export class UpstreamMonitor {
   private readonly observed = new Map<string, Observed>();
+  private lastRun: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly db: Database, private readonly mappings: MappingStore, private readonly hooks: GatewayHooks, private readonly timeoutMs: number, private readonly logger: Logger) {}
 
@@ -48,10 +49,14 @@ export class UpstreamMonitor {
     return this.mappings.list().map((m) => this.stateOf(m));
   }
 
-  /** Check every upstream now (in parallel); resolves when the states and hooks are done. */
-  async checkAll(): Promise<UpstreamState[]> {
-    await Promise.all(this.mappings.list().map((m) => this.check(m)));
-    return this.list();
+  /**
+   * Check every upstream now (in parallel); resolves when the states and hooks are done. Runs queue
+   * behind each other (the cron job and an on-demand check), so two never probe one upstream at once.
+   */
+  checkAll(): Promise<UpstreamState[]> {
+    const run = this.lastRun.then(() => Promise.all(this.mappings.list().map((m) => this.check(m)))).then(() => this.list());
+    this.lastRun = run.catch(() => undefined);
+    return run;
   }
 
   private stateOf(mapping: Mapping): UpstreamState {

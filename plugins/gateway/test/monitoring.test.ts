@@ -18,7 +18,8 @@ test('health checks set UP/DOWN with latency and last change, and fire the hook 
     res.end();
   });
   t.teardown(() => upstream.close());
-  const vela = await startGateway();
+  // The scheduled job stays out of this test's way (next run: a New Year's midnight).
+  const vela = await startGateway({ monitoring: { cron: '0 0 1 1 *' } });
   t.teardown(() => vela.stop());
   const changes: UpstreamStatusChange[] = [];
   vela.runtime.hookBus.get('gateway.upstreamStatusChanged').tapPromise('test-alerts', async (change) => {
@@ -51,6 +52,11 @@ test('health checks set UP/DOWN with latency and last change, and fire the hook 
   t.like(third.get(headOnly.id), { status: 'UP' }, 'a HEAD of the URL does not look at /health');
   t.is(changes.length, 4);
   t.like(changes[3], { mappingId: checked.id, from: 'UP', to: 'DOWN', context: '/proxy/svc/a' });
+
+  healthy = true;
+  const together = await Promise.all([admin(vela, 'POST', '/api/v2/monitoring/check'), admin(vela, 'POST', '/api/v2/monitoring/check')]);
+  t.true(together.every((r) => r.status === 200));
+  t.is(changes.length, 5, 'two checks at once report the recovery once');
 });
 
 test('the scheduled job checks upstreams without being asked', async (t) => {
