@@ -8,7 +8,8 @@ import type { TokenStore } from './token-store.js';
 /** The console's two receiver pages, always accepted as redirect_uri on the gateway's own origin. */
 export const CONSOLE_RECEIVERS = ['/console/oauth2/receive_authcode', '/console/oauth2/receive_implicit_token'];
 
-export interface AuthorizeParams {
+// A type (not an interface) so it fits the plain parameter record that checkLengths takes.
+export type AuthorizeParams = {
   response_type?: string;
   client_id?: string;
   redirect_uri?: string;
@@ -16,7 +17,7 @@ export interface AuthorizeParams {
   scope?: string;
   code_challenge?: string;
   code_challenge_method?: string;
-}
+};
 
 export interface AuthorizeDeps {
   apps: AppStore;
@@ -33,6 +34,7 @@ export interface AuthorizeDeps {
  * `ownOrigin` is the gateway's origin as the client called it (for the console receivers).
  */
 export async function authorize(params: AuthorizeParams, ownOrigin: string, deps: AuthorizeDeps): Promise<string> {
+  checkLengths(params);
   if (!params.client_id) throw oauthErrors.missing('client_id', 'the app\'s Consumer Key (apiKey)');
   const app = deps.apps.findByApiKey(params.client_id);
   if (!app) throw oauthErrors.unknownClient(params.client_id);
@@ -79,6 +81,13 @@ function readChallenge(params: AuthorizeParams): string | null {
   if ((params.code_challenge_method ?? 'plain') !== 'S256') throw oauthErrors.invalidRequest(`code_challenge_method must be S256, got ${JSON.stringify(params.code_challenge_method ?? 'plain')} (plain is not accepted)`);
   if (!PKCE_VALUE.test(params.code_challenge)) throw oauthErrors.invalidRequest('code_challenge must be the base64url SHA-256 of the code_verifier (43 characters)');
   return params.code_challenge;
+}
+
+// What the store keeps of a request (its columns' sizes).
+const LIMITS: Array<[keyof AuthorizeParams, number]> = [['redirect_uri', 2000], ['scope', 500], ['state', 2000]];
+
+export function checkLengths(params: Record<string, string | undefined>): void {
+  for (const [param, max] of LIMITS) if ((params[param]?.length ?? 0) > max) throw oauthErrors.tooLong(param, max);
 }
 
 /** Add parameters to a redirect URI's query, keeping the query it already has. */

@@ -22,5 +22,6 @@ export const oauthErrors = {
   unknownClient: (clientId: string) => new OAuthError('invalid_client', `client_id ${JSON.stringify(clientId)} is not the Consumer Key (apiKey) of any app`),
   invalidGrant: (description: string) => new OAuthError('invalid_grant', description),
   unsupportedGrant: (grant: string) => new OAuthError('unsupported_grant_type', `grant_type must be authorization_code, refresh_token or client_credentials, got ${JSON.stringify(grant)}`),
+  tooLong: (param: string, max: number) => new OAuthError(param === 'scope' ? 'invalid_scope' : 'invalid_request', `${param} must be at most ${max} characters`),
   unsupportedResponseType: (type: string) => new OAuthError('unsupported_response_type', `response_type must be "code" or "token", got ${JSON.stringify(type)}`),
 } as const;

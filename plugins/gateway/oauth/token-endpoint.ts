@@ -1,4 +1,5 @@
 import type { App, AppStore } from '../store/app-store.js';
+import { checkLengths } from './authorize.js';
 import { authenticateClient, readClientCredentials } from './client-auth.js';
 import type { AuthorizationCode, CodeStore } from './code-store.js';
 import { oauthErrors } from './oauth-error.js';
@@ -32,6 +33,7 @@ export class TokenEndpoint {
   async token(params: OAuthParams, authorization: string | undefined): Promise<TokenResponse> {
     const grant = params.grant_type;
     if (!grant) throw oauthErrors.missing('grant_type', 'authorization_code, refresh_token or client_credentials');
+    checkLengths(params);
     const credentials = readClientCredentials(params, authorization);
     if (grant === 'authorization_code') return this.authorizationCode(params, authenticateClient(this.deps.apps, credentials, false));
     if (grant === 'refresh_token') return this.refresh(params, authenticateClient(this.deps.apps, credentials, false));

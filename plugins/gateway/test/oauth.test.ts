@@ -102,6 +102,8 @@ test('an unknown client, a bad response_type or an unregistered redirect_uri ans
     [{ response_type: 'code', client_id: app.apiKey }, 'invalid_request'],
     [{ response_type: 'code', redirect_uri: redirectUri() }, 'invalid_request'],
     [{ response_type: 'code', client_id: app.apiKey, redirect_uri: redirectUri(), code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }, 'invalid_request'],
+    [{ response_type: 'token', client_id: app.apiKey, redirect_uri: redirectUri(), scope: 's'.repeat(501) }, 'invalid_scope'],
+    [{ response_type: 'code', client_id: app.apiKey, redirect_uri: `${vela.url('gateway', '/console/oauth2/receive_authcode')}?${'x'.repeat(2000)}` }, 'invalid_request'],
   ];
   for (const [query, error] of cases) {
     const r = await location(query);
