@@ -49,7 +49,10 @@ export class IndexRun {
   readonly id = randomUUID();
   private readonly counts: RunCounts = emptyCounts();
   private buffer: Pending[] = [];
-  private inFlight: Promise<void> = Promise.resolve();
+  private lastSend: Promise<unknown> = Promise.resolve();
+  private recording: Promise<void> = Promise.resolve();
+  /** Set when the search service did not answer a batch: the run stops at the next flush. */
+  private failure: TargetFailure | null = null;
   private readonly source: Source;
   private readonly provider: string;
 
@@ -70,8 +73,8 @@ export class IndexRun {
     try {
       await this.run();
     } catch (caught) {
-      // A batch still on its way records its outcome before the run is closed.
-      await this.inFlight.catch(() => undefined);
+      // Batches still on their way record their outcome before the run is closed.
+      await this.recording.catch(() => undefined);
       status = this.signal.aborted ? 'INTERRUPTED' : 'FAILED';
       error = this.signal.aborted ? 'the run was interrupted (the runtime is stopping)' : (caught as Error).message;
       logger.warn({ source: this.source.name, run: this.id, err: caught }, 'indexing run did not complete; nothing vanished is de-indexed');
@@ -154,35 +157,45 @@ export class IndexRun {
   }
 
   /**
-   * Send the buffered items. One batch is on its way while the next is read (the database work of
-   * the search service overlaps with reading and checksums); `wait` sends and waits until searchable.
+   * Send the buffered items. One batch travels at a time, in order, while the next is read; its
+   * statuses are recorded behind it (in order too), so neither reading nor the next send waits for
+   * the database. `wait`: send, then wait until it is searchable and every status is recorded.
    */
   private async flush(wait: boolean): Promise<void> {
     const batch = this.buffer;
     this.buffer = [];
-    // Rethrows the failure of the batch before, which ends the run.
-    await this.inFlight;
-    if (batch.length === 0) return;
-    const sending = this.sendBatch(batch, wait);
-    if (wait) return sending;
-    this.inFlight = sending;
-    // Observed by the next flush or by execute(); never an unhandled rejection meanwhile.
-    sending.catch(() => undefined);
+    await this.lastSend;
+    if (this.failure) throw this.failure;
+    if (batch.length > 0) {
+      const outcome = this.deps.target.send(batch.map((p) => p.item), wait).then(
+        (refused) => ({ refused }),
+        (error: Error) => ({ error }),
+      );
+      this.lastSend = outcome;
+      this.recording = this.recording.then(async () => this.recordOutcome(batch, await outcome));
+      // Observed by a later flush or by execute(); never an unhandled rejection meanwhile.
+      this.recording.catch(() => undefined);
+    }
+    if (wait) await this.settled();
   }
 
-  /** Send one batch and record what the search service accepted and refused. */
-  private async sendBatch(batch: Pending[], wait: boolean): Promise<void> {
-    let refused: Map<number, string>;
-    try {
-      refused = await this.deps.target.send(batch.map((p) => p.item), wait);
-    } catch (error) {
-      const message = (error as Error).message;
+  /** Every batch sent so far is recorded; rethrows the first failure. */
+  private async settled(): Promise<void> {
+    await this.recording;
+    if (this.failure) throw this.failure;
+  }
+
+  /** Record what the search service accepted and refused; a batch it did not answer is all ERROR. */
+  private async recordOutcome(batch: Pending[], outcome: { refused: Map<number, string> } | { error: Error }): Promise<void> {
+    if ('error' in outcome) {
+      const message = outcome.error.message;
       this.counts.errors += batch.length;
+      this.failure ??= new TargetFailure(message);
       await this.deps.statuses.record(this.source.name, this.id, batch.map((p) => ({ ...p.update, status: 'ERROR' as DocumentStatus, checksum: null, error: message })));
-      throw new TargetFailure(message);
+      return;
     }
     const updates = batch.map((p, i) => {
-      const reason = refused.get(i);
+      const reason = outcome.refused.get(i);
       if (reason !== undefined) {
         this.counts.errors += 1;
         return { ...p.update, status: 'ERROR' as DocumentStatus, checksum: null, error: reason };
