@@ -78,11 +78,20 @@ export class GatewayProxy {
     let timer: NodeJS.Timeout | undefined;
     let timedOut = false;
     let clientGone = false;
+    let answered = false;
 
     upstream.on('response', (answer) => {
+      answered = true;
       clearTimeout(timer);
       this.recorder.record(route.slot, answer.statusCode ?? 502, (performance.now() - started) * 1000);
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, clientResponseHeaders(answer.headers));
+      try {
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, clientResponseHeaders(answer.headers));
+      } catch (error) {
+        // A header Node will not write (it parsed, but is not valid to send): the upstream's answer is unusable.
+        answer.resume();
+        sendError(res, proxyErrors.unreachable(route.name, (error as NodeJS.ErrnoException).code ?? 'invalid response header'));
+        return;
+      }
       answer.pipe(res);
       answer.on('error', () => res.destroy());
       answer.on('aborted', () => res.destroy());
@@ -107,6 +116,7 @@ export class GatewayProxy {
     });
     // The timeout is the upstream's time to answer once it has the whole request.
     upstream.on('finish', () => {
+      if (answered) return; // an upstream may answer before it has read the whole request
       timer = setTimeout(() => {
         timedOut = true;
         upstream.destroy(new Error('timeout'));

@@ -45,6 +45,21 @@ test.before(async () => {
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
       return void pipeline(generated(FIFTY_MB), res).catch(() => undefined);
     }
+    if (req.url!.startsWith('/api/early')) {
+      // Answers at once and streams for longer than the mapping's 300 ms timeout, reading the body as it goes.
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      req.resume();
+      let n = 0;
+      const timer = setInterval(() => {
+        res.write(`chunk ${n}\n`);
+        if (++n === 10) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 100);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
     if (req.url!.startsWith('/api/slow')) {
       const timer = setTimeout(() => res.end('late'), 2000);
       res.on('close', () => clearTimeout(timer));
@@ -183,6 +198,21 @@ test('an upstream that refuses the connection gives 502 JSON; one slower than th
   t.is(slow.status, 504);
   t.like(await slow.json(), { error: 'gateway_timeout' });
   t.true(Date.now() - started < 1900, 'the gateway gave up at the mapping timeout, before the upstream answered');
+});
+
+test('an upstream that answers before reading the whole request may stream past the timeout', async (t) => {
+  // The body trickles in for 500 ms while the answer streams for 1 s: the request ends after the answer began.
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      await new Promise((r) => setTimeout(r, 100));
+      controller.enqueue(new TextEncoder().encode('part;'));
+      if (++sent === 5) controller.close();
+    },
+  });
+  const res = await vela.fetch('gateway', '/shop/v1/early', { method: 'POST', headers: bearer(), body, duplex: 'half' } as RequestInit);
+  t.is(res.status, 200);
+  t.is((await res.text()).split('\n').filter(Boolean).length, 10);
 });
 
 test('changing or deleting a mapping takes effect on the next request', async (t) => {
