@@ -1,6 +1,6 @@
 import type { Logger } from '../../../runtime/index.js';
-import type { SearchEngine, SearchEngineFactory } from '../engine/search-engine.js';
-import { engineSchemaFor, toIndexable } from '../search/indexable.js';
+import type { EngineSchema, IndexableDocument, SearchEngine, SearchEngineFactory } from '../engine/search-engine.js';
+import { engineSchemaFor, toIndexable, type Attributes } from '../search/indexable.js';
 import type { ChangeRow, DocumentStore } from '../store/document-store.js';
 import type { SiteStore } from '../store/site-store.js';
 import type { SiteConfig } from '../store/site-types.js';
@@ -46,7 +46,7 @@ export class IndexManager {
   private snapshotTimer: NodeJS.Timeout | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   private dirty = false;
-  private readonly waiters: Array<{ seq: number; resolve: () => void }> = [];
+  private readonly waiters: Array<{ seq: number; resolve: () => void; reject: (error: Error) => void }> = [];
   private stopped = false;
 
   constructor(
@@ -92,7 +92,7 @@ export class IndexManager {
     this.sites.onChange((change) =>
       this.queue.run(() => (change.kind === 'site-deleted' ? this.dropSite(change.siteId) : this.reconcileSite(change.siteId))));
     if (this.options.pollMs > 0) {
-      this.pollTimer = setInterval(() => void this.drain(), this.options.pollMs);
+      this.pollTimer = setInterval(() => this.kick(), this.options.pollMs);
       this.pollTimer.unref();
     }
   }
@@ -114,10 +114,22 @@ export class IndexManager {
     }
   }
 
-  /** Resolves once every change up to `seq` is searchable. */
+  /**
+   * Start applying the changes written so far without waiting for it (after an import, at each poll).
+   * A failed step (a database error, say) is logged and retried by the next kick, never left as an
+   * unhandled rejection that would end the process; whoever waits for a change gets the error.
+   */
+  kick(): void {
+    this.drain().catch((error: Error) => {
+      this.logger.error({ err: error, appliedSeq: this.applied }, 'search indexer step failed; the next import or poll retries it');
+      for (const waiter of this.waiters.splice(0)) waiter.reject(error);
+    });
+  }
+
+  /** Resolves once every change up to `seq` is searchable; rejects when the indexer step fails. */
   waitFor(seq: number): Promise<void> {
     if (this.applied >= seq) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ seq, resolve }));
+    return new Promise((resolve, reject) => this.waiters.push({ seq, resolve, reject }));
   }
 
   /** Changes accepted but not yet applied, per locale of a site. */
@@ -187,11 +199,22 @@ export class IndexManager {
       const upserts = [];
       const removals = [];
       for (const [id, attributes] of current) {
-        if (attributes) upserts.push(toIndexable(id, attributes, config, schema));
+        const indexable = attributes ? this.indexable(id, attributes, config, schema, locale) : null;
+        if (indexable) upserts.push(indexable);
         else if (entry.engine.has(id)) removals.push(id);
       }
       if (removals.length > 0) entry.engine.remove(removals);
       if (upserts.length > 0) entry.engine.upsert(upserts);
+    }
+  }
+
+  /** A stored document the index cannot take is left out (and logged) rather than stopping the indexer. */
+  private indexable(id: string, attributes: Attributes, config: SiteConfig, schema: EngineSchema, locale: string): IndexableDocument | null {
+    try {
+      return toIndexable(id, attributes, config, schema);
+    } catch (error) {
+      this.logger.error({ err: error, site: config.site.name, locale, docId: id }, 'stored document left out of the index');
+      return null;
     }
   }
 
@@ -218,8 +241,9 @@ export class IndexManager {
     const engine = this.factory.create(schema);
     let count = 0;
     for await (const page of this.docs.scan(config.site.id, locale)) {
-      engine.upsert(page.map((d) => toIndexable(d.id, d.attributes, config, schema)));
-      count += page.length;
+      const indexables = page.map((d) => this.indexable(d.id, d.attributes, config, schema, locale)).filter((d) => d !== null);
+      engine.upsert(indexables);
+      count += indexables.length;
       await new Promise((resolve) => setImmediate(resolve));
     }
     this.install(config, locale, engine);

@@ -32,7 +32,7 @@ async function importBatch(domain: SearchDomain, items: ImportItem[], wait: bool
   const specProblems: string[] = [];
   for (const [siteId, specs] of batch.specs) specProblems.push(...(await domain.sites.ensureFields(siteId, specs.map(specToField))));
   const seq = await domain.docs.write(batch.changes);
-  void domain.indexes.drain();
+  domain.indexes.kick();
   if (wait && seq > 0) await domain.indexes.waitFor(seq);
   return { accepted: batch.accepted, rejected: batch.rejected, commits: batch.commits, seq, indexed: wait, ...(specProblems.length > 0 ? { ignoredSpecs: specProblems } : {}) };
 }

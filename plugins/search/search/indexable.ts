@@ -38,14 +38,19 @@ export function valueText(value: unknown, field: Field | undefined): string {
   return String(value);
 }
 
+/** The furthest instant a JavaScript Date holds (±100,000,000 days from 1970): later ones cannot be written as ISO text. */
+const MAX_TIME = 8.64e15;
+
 export function toNumber(value: unknown, field: Field | undefined): number | null {
+  if (field?.type === 'DATE') {
+    let time = NaN;
+    if (typeof value === 'number') time = value;
+    else if (typeof value === 'string' && value.trim() !== '') time = /^-?\d+$/.test(value.trim()) ? Number(value) : Date.parse(value);
+    return Number.isFinite(time) && Math.abs(time) <= MAX_TIME ? time : null;
+  }
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value !== 'string' || value.trim() === '') return null;
-  if (field?.type === 'DATE') {
-    const time = /^-?\d+$/.test(value.trim()) ? Number(value) : Date.parse(value);
-    return Number.isNaN(time) ? null : time;
-  }
   const n = Number(value);
   return Number.isFinite(n) ? n : null;
 }

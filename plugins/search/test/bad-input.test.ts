@@ -1,0 +1,64 @@
+import test from 'ava';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startTestRuntime, type TestRuntime } from '../../../runtime/testing/test-runtime.js';
+import { createSite, importDocs, json, makeDocs, search } from './fixtures.js';
+
+/** Each test gets its own runtime (tests in a file run concurrently). */
+async function fresh(t: import('ava').ExecutionContext, dataDir?: string): Promise<TestRuntime> {
+  const vela = await startTestRuntime({ plugins: ['search'], dataDir });
+  t.teardown(() => vela.stop());
+  return vela;
+}
+
+const item = (attributes: Record<string, unknown>, site = 'Sample') => ({ locale: 'en_US', siteNames: [site], attributes });
+
+test('a date beyond what a date can hold is rejected by the import; one already stored does not stop the indexer or a start', async (t) => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-dates-'));
+  const first = await startTestRuntime({ plugins: ['search'], dataDir, config: { plugins: { search: { indexer: { snapshotDelayMs: 0 } } } } });
+  t.teardown(() => first.stop());
+  const site = await createSite(first, 'Sample', {
+    fields: [{ name: 'id' }, { name: 'title', type: 'TEXT' }, { name: 'when', type: 'DATE', facet: true }],
+  });
+  const imported = await json(first, 'POST', '/api/sn/import?wait=true', {
+    turingDocuments: [item({ id: 'far', title: 'far', when: 1e20 }), item({ id: 'bool', title: 'bool', when: true }), item({ id: 'ok', title: 'ok', when: '2026-01-01T00:00:00Z' })],
+  });
+  t.is(imported.status, 200);
+  t.deepEqual(imported.body.rejected.map((r: any) => [r.id, r.reason]), [
+    ['far', 'attribute "when" must be a date (ISO 8601 or epoch milliseconds), got 100000000000000000000'],
+    ['bool', 'attribute "when" must be a date (ISO 8601 or epoch milliseconds), got true'],
+  ]);
+  // A value an older version let in, as stored: the indexer takes it (as text) and goes on.
+  await first.runtime.db('search_documents').insert({ site_id: site.id, locale: 'en_US', doc_id: 'old', attributes: JSON.stringify({ id: 'old', title: 'old', when: 1e20 }) });
+  await first.runtime.db('search_changes').insert({ site_id: site.id, locale: 'en_US', action: 'CREATE', doc_id: 'old' });
+  t.is((await json(first, 'POST', '/api/sn/import?wait=true', { turingDocuments: [item({ id: 'later', title: 'later' })] })).status, 200);
+  const r = await search(first, 'q=*&_setlocale=en_US&fl=id');
+  t.is(r.status, 200);
+  t.deepEqual(r.body.results.document.map((d: any) => d.fields.id).sort(), ['later', 'ok', 'old']);
+  await first.runtime.stop();
+
+  // The restart rebuilds the index from the stored documents, the odd one included.
+  const second = await fresh(t, dataDir);
+  const again = await search(second, 'q=*&_setlocale=en_US&fl=id');
+  t.is(again.body.queryContext.count, 3);
+});
+
+test('a failing indexer step answers ?wait=true with a 500 instead of hanging, and the next import is indexed', async (t) => {
+  const vela = await fresh(t);
+  await createSite(vela);
+  const importer = vela.runtime.resolve<{ docs: { changesAfter: (...args: unknown[]) => Promise<unknown> } }>('search.importer');
+  const original = importer.docs.changesAfter.bind(importer.docs);
+  let failures = 1;
+  importer.docs.changesAfter = async (...args: unknown[]) => {
+    if (failures-- > 0) throw new Error('database went away');
+    return original(...args);
+  };
+  const [a, b] = makeDocs(2);
+  const failed = await json(vela, 'POST', '/api/sn/import?wait=true', { turingDocuments: [item({ ...a })] });
+  t.is(failed.status, 500);
+  t.true(vela.logs.some((l) => l.msg.startsWith('search indexer step failed')));
+  // The first batch was stored; the next import's step applies both.
+  t.is((await importDocs(vela, [b!])).indexed, true);
+  t.is((await search(vela, 'q=*&_setlocale=en_US')).body.queryContext.count, 2);
+});
