@@ -6,6 +6,7 @@ import { groupHits } from './grouping.js';
 import { hitOrder } from './hit-order.js';
 import { NumberColumn } from './number-column.js';
 import { OrdinalMap } from './ordinals.js';
+import { ownValue, setOwn } from './own-property.js';
 import type {
   EngineGroup,
   EngineHit,
@@ -96,9 +97,9 @@ export class FlexsearchEngine implements SearchEngine {
         this.text.remove(ordinal);
       }
       this.text.add(ordinal, analyze(document.text, this.text.resolution));
-      for (const [field, column] of this.facetColumns) column.set(ordinal, document.facets?.[field] ?? []);
-      for (const [field, column] of this.numberColumns) column.set(ordinal, document.numbers?.[field]);
-      for (const [field, column] of this.stringColumns) column.set(ordinal, document.strings?.[field]);
+      for (const [field, column] of this.facetColumns) column.set(ordinal, ownValue(document.facets, field) ?? []);
+      for (const [field, column] of this.numberColumns) column.set(ordinal, ownValue(document.numbers, field));
+      for (const [field, column] of this.stringColumns) column.set(ordinal, ownValue(document.strings, field));
     }
   }
 
@@ -129,7 +130,7 @@ export class FlexsearchEngine implements SearchEngine {
     const top = selectTop(total, query.offset + query.limit, order);
     const result: EngineResult = { total, hits: this.toHits(top.subarray(Math.min(query.offset, top.length))), facets: {} };
     query.facets.forEach((request, r) => {
-      result.facets[request.field] = facetValues(request, facetColumns[r]!, counts[r]!);
+      setOwn(result.facets, request.field, facetValues(request, facetColumns[r]!, counts[r]!));
     });
     if (groupColumn) {
       result.groups = groupHits(groupColumn, ordinals, total, order, query.offset, query.limit).map(
@@ -235,17 +236,17 @@ export class FlexsearchEngine implements SearchEngine {
     const where = `document "${document.id}"`;
     if (typeof document.text !== 'string') throw new Error(`${where}: text must be a string`);
     for (const field of this.facetColumns.keys()) {
-      const values = document.facets?.[field];
+      const values = ownValue(document.facets, field);
       if (values !== undefined && !(Array.isArray(values) && values.every((value) => typeof value === 'string'))) {
         throw new Error(`${where}: facets.${field} must be an array of strings`);
       }
     }
     for (const field of this.numberColumns.keys()) {
-      const value = document.numbers?.[field];
+      const value = ownValue(document.numbers, field);
       if (value !== undefined && value !== null && typeof value !== 'number') throw new Error(`${where}: numbers.${field} must be a number or null`);
     }
     for (const field of this.stringColumns.keys()) {
-      const value = document.strings?.[field];
+      const value = ownValue(document.strings, field);
       if (value !== undefined && value !== null && typeof value !== 'string') throw new Error(`${where}: strings.${field} must be a string or null`);
     }
   }

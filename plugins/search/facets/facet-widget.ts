@@ -1,3 +1,4 @@
+import { ownValue } from '../engine/own-property.js';
 import { addFq, FILTER_PARAMS, fqField, removeFq, removeFqByFields, toLink, type LinkBase } from '../links/query-string.js';
 import type { FacetGroup, FacetItem } from '../search/search-response.js';
 import type { Field } from '../store/site-types.js';
@@ -22,7 +23,7 @@ export function buildFacetGroups(plan: FilterPlan, counts: Record<string, Array<
     if (selected.length > 0 && ops.itemType === 'AND') continue;
     const selectedValues = new Set(selected.map((fq) => unquote(fq.slice(fq.indexOf(':') + 1))));
     const items: FacetItem[] = [];
-    for (const [value, count] of counts[field.name] ?? []) {
+    for (const [value, count] of ownValue(counts, field.name) ?? []) {
       const isSelected = selectedValues.has(value);
       if (count === 0 && !field.showAllFacetItems && !(isSelected && ops.itemType === 'OR')) continue;
       const fq = `${field.name}:${value}`;

@@ -1,3 +1,4 @@
+import { ownValue, setOwn } from '../engine/own-property.js';
 import type { EngineSchema, IndexableDocument } from '../engine/search-engine.js';
 import type { Field, SiteConfig } from '../store/site-types.js';
 
@@ -67,15 +68,15 @@ export function toIndexable(id: string, attributes: Attributes, config: SiteConf
   const facets: Record<string, string[]> = {};
   for (const name of schema.facetFields) {
     const field = config.fieldsByName.get(name);
-    const list = values(attributes[name]).map((v) => valueText(v, field));
-    if (list.length > 0) facets[name] = field?.multiValued ? [...new Set(list)] : [list[0]!];
+    const list = values(ownValue(attributes, name)).map((v) => valueText(v, field));
+    if (list.length > 0) setOwn(facets, name, field?.multiValued ? [...new Set(list)] : [list[0]!]);
   }
   const numbers: Record<string, number | null> = {};
-  for (const name of schema.numberFields) numbers[name] = toNumber(values(attributes[name])[0], config.fieldsByName.get(name));
+  for (const name of schema.numberFields) setOwn(numbers, name, toNumber(values(ownValue(attributes, name))[0], config.fieldsByName.get(name)));
   const strings: Record<string, string | null> = {};
   for (const name of schema.stringFields) {
-    const first = values(attributes[name])[0];
-    strings[name] = first === undefined ? null : String(first);
+    const first = values(ownValue(attributes, name))[0];
+    setOwn(strings, name, first === undefined ? null : String(first));
   }
   return { id, text: text.join('\n'), facets, numbers, strings };
 }

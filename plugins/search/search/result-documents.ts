@@ -1,3 +1,4 @@
+import { ownValue, setOwn } from '../engine/own-property.js';
 import { addFq, toLink, type LinkBase } from '../links/query-string.js';
 import type { SiteConfig } from '../store/site-types.js';
 import { valueText, type Attributes } from './indexable.js';
@@ -21,19 +22,19 @@ export function toResultDocument(attributes: Attributes, config: SiteConfig, opt
     if (options.fieldList && !options.fieldList.includes(name)) continue;
     const field = config.fieldsByName.get(name);
     const highlightIt = options.highlight && site.hl && field?.hl && (field.type === 'TEXT' || field.type === 'STRING');
-    fields[name] = highlightIt
+    setOwn(fields, name, highlightIt
       ? Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? options.highlight!(v) : v)) : typeof value === 'string' ? options.highlight!(value) : value
-      : value;
+      : value);
   }
   for (const field of config.fields) {
-    if (field.required && field.defaultValue !== null && fields[field.name] === undefined && (!options.fieldList || options.fieldList.includes(field.name))) {
-      fields[field.name] = field.defaultValue;
+    if (field.required && field.defaultValue !== null && ownValue(fields, field.name) === undefined && (!options.fieldList || options.fieldList.includes(field.name))) {
+      setOwn(fields, field.name, field.defaultValue);
     }
   }
   const metadata: MetadataEntry[] = [];
   for (const field of config.fields) {
     if (!field.facet || !field.enabled) continue;
-    const raw = attributes[field.name];
+    const raw = ownValue(attributes, field.name);
     if (raw === undefined || raw === null) continue;
     const list = (Array.isArray(raw) ? raw : [raw]).filter((v) => v !== null && v !== undefined);
     if (list.length === 0) continue;
@@ -45,6 +46,6 @@ export function toResultDocument(attributes: Attributes, config: SiteConfig, opt
       }),
     });
   }
-  const url = site.defaultURLField ? attributes[site.defaultURLField] : undefined;
+  const url = site.defaultURLField ? ownValue(attributes, site.defaultURLField) : undefined;
   return { source: typeof url === 'string' ? url : null, elevate: false, fields, metadata };
 }

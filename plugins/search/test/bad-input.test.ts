@@ -62,3 +62,31 @@ test('a failing indexer step answers ?wait=true with a 500 instead of hanging, a
   t.is((await importDocs(vela, [b!])).indexed, true);
   t.is((await search(vela, 'q=*&_setlocale=en_US')).body.queryContext.count, 2);
 });
+
+test('fields named like Object.prototype members (__proto__, constructor, toString) index, facet, sort and return like any other', async (t) => {
+  const vela = await fresh(t);
+  await createSite(vela, 'Sample', {
+    fields: [{ name: 'id' }, { name: 'title', type: 'TEXT' }, { name: '__proto__', facet: true }, { name: 'constructor', facet: true }, { name: 'toString', type: 'INT' }],
+  });
+  const imported = await json(vela, 'POST', '/api/sn/import?wait=true', {
+    turingDocuments: [
+      item(JSON.parse('{"id":"a","title":"alpha","__proto__":"P1","constructor":"C1","toString":2}')),
+      item({ id: 'b', title: 'beta', constructor: 'C1', toString: 1 }),
+      item({ id: 'c', title: 'gamma' }),
+    ],
+  });
+  t.deepEqual([imported.status, imported.body.accepted], [200, 3]);
+  const r = await search(vela, 'q=*&_setlocale=en_US&sort=toString:asc');
+  t.is(r.status, 200);
+  t.deepEqual(r.body.results.document.map((d: any) => d.fields.id), ['b', 'a', 'c']);
+  const a = r.body.results.document[1];
+  t.is(Object.getOwnPropertyDescriptor(a.fields, '__proto__')?.value, 'P1', 'the attribute is returned, not taken as a prototype');
+  t.deepEqual(a.metadata.map((m: any) => [m.name, m.values.map((v: any) => v.label)]), [['__proto__', ['P1']], ['constructor', ['C1']]]);
+  t.deepEqual(r.body.results.document[2].metadata, [], 'a document without the fields has no values for them');
+  const facets = Object.fromEntries(r.body.widget.facet.map((g: any) => [g.name, g.facets.map((f: any) => [f.label, f.count])]));
+  t.deepEqual(facets, JSON.parse('{"__proto__":[["P1",1]],"constructor":[["C1",2]]}'));
+  t.is((await search(vela, 'q=*&_setlocale=en_US&fq[]=constructor:C1')).body.queryContext.count, 2);
+  // A site change rebuilds the index: that used to fail with a 500 on these names.
+  t.is((await json(vela, 'PUT', '/api/sn/Sample', { description: 'rebuilt' })).status, 200);
+  t.is((await search(vela, 'q=*&_setlocale=en_US&fq[]=__proto__:P1')).body.queryContext.count, 1);
+});
