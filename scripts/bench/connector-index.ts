@@ -5,12 +5,13 @@
 // search service's own import API fed the same documents by this process as the peer (what the
 // connector adds on top of a bare import).
 //
-//   node --import tsx scripts/bench/connector-index.ts [corpus.jsonl.gz] [--only in-process|http]
+//   node --import tsx scripts/bench/connector-index.ts [corpus.jsonl.gz] [--only in-process|http] [--batch N]
 //
 // Prints one JSON line per measurement and ratio lines (see docs/BENCHMARKS.md, "Connector").
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { gunzipSync } from 'node:zlib';
 import { loadConfig, type DeepPartial, type RuntimeConfig } from '../../runtime/config/load-config.js';
 import { Runtime } from '../../runtime/lifecycle/runtime.js';
@@ -22,7 +23,9 @@ import type { RunCoordinator } from '../../plugins/connector/pipeline/run-coordi
 const args = process.argv.slice(2);
 const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? args[onlyAt + 1] : null;
-const positional = args.filter((a, i) => !a.startsWith('--') && i !== onlyAt + 1);
+const batchAt = args.indexOf('--batch');
+const batchSize = batchAt >= 0 ? Number(args[batchAt + 1]) : undefined;
+const positional = args.filter((a, i) => !a.startsWith('--') && i !== onlyAt + 1 && i !== batchAt + 1);
 const corpusFile = path.resolve(positional[0] ?? path.join(packageRoot, '..', 'shared', 'corpus', 'debian.jsonl.gz'));
 const ADMIN = { user: 'admin', password: 'bench-password' };
 const adminHeaders = { authorization: `Basic ${Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64')}`, 'content-type': 'application/json' };
@@ -48,7 +51,7 @@ async function startRuntime(plugins: string[], dataDir: string, connector: Recor
   const overrides: DeepPartial<RuntimeConfig> = {
     runtime: { dataDir, logLevel: (process.env.VELA_LOG_LEVEL as 'warn') ?? 'warn', admin: ADMIN, plugins, seed: false },
     services: { search: { port: 0, host: '127.0.0.1' }, connector: { port: 0, host: '127.0.0.1' }, gateway: { port: 0, host: '127.0.0.1' } },
-    plugins: plugins.includes('connector') ? { connector: { apiKeys: [KEY], ...connector } } : {},
+    plugins: plugins.includes('connector') ? { connector: { apiKeys: [KEY], ...(batchSize ? { batchSize } : {}), ...connector } } : {},
   };
   const runtime = new Runtime({ config: loadConfig({ env: {}, overrides }) });
   await runtime.start();
@@ -77,11 +80,16 @@ async function connectorRuns(system: string, connector: Runtime, searchBase: str
   const coordinator = connector.resolve<RunCoordinator>('connector.runs');
   const out: RunStats[] = [];
   for (const run of ['full', 'unchanged']) {
+    // How long the event loop that serves HTTP was blocked at worst while the run went on.
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
     const t0 = performance.now();
     const stats = await coordinator.trigger('debian', 'INDEX_ALL', 'api').done;
     const wallMs = performance.now() - t0;
+    loop.disable();
+    const eventLoopDelayMs = { p50: Math.round(loop.percentile(50) / 1e6), p99: Math.round(loop.percentile(99) / 1e6), max: Math.round(loop.max / 1e6) };
     const searchable = await searchableCount(searchBase);
-    console.log(JSON.stringify({ measure: `connector ${run} run`, system, status: stats.status, documents: stats.documentCount, indexed: stats.indexed, unchanged: stats.unchanged, errors: stats.errors, searchable, wallMs: Math.round(wallMs), documentsPerSecond: stats.documentsPerSecond, goalMs: run === 'full' ? 15000 : 3000 }));
+    console.log(JSON.stringify({ measure: `connector ${run} run`, system, status: stats.status, documents: stats.documentCount, indexed: stats.indexed, unchanged: stats.unchanged, errors: stats.errors, searchable, wallMs: Math.round(wallMs), documentsPerSecond: stats.documentsPerSecond, eventLoopDelayMs, goalMs: run === 'full' ? 15000 : 3000 }));
     out.push(stats);
   }
   return out;
