@@ -34,12 +34,15 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
   // GET with a body (as the spec has it for reindex by ids): parse it ourselves.
   const jsonBody = express.json({ limit: '16mb', type: () => true });
 
-  router.get(`${API}/status`, {
-    tags: ['status'], summary: 'Liveness of the connector (no authentication)', security: [],
-    responses: { 200: { description: 'the connector answers', schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } } } },
-  }, (_req, res) => {
-    res.json({ status: 'ok' });
-  });
+  // /status was the connector's only route before its API existed: kept, as an alias.
+  for (const path of [`${API}/status`, '/status']) {
+    router.get(path, {
+      tags: ['status'], summary: 'Liveness of the connector (no authentication)', security: [], hidden: path === '/status',
+      responses: { 200: { description: 'the connector answers', schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } } } },
+    }, (_req, res) => {
+      res.json({ status: 'ok' });
+    });
+  }
 
   router.get(`${API}/index/:name/all`, { tags, summary: 'Index every document of a source (new and changed ones are sent)', params: nameParam, responses: sent }, (req, res) => {
     res.json(start(String(req.params.name), 'INDEX_ALL'));
