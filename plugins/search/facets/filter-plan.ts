@@ -30,12 +30,12 @@ function unquote(value: string): string {
   return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
 }
 
+/** A range bound: null for `*` (open), NaN when it is not a number or a date. */
 function bound(text: string, end: 'from' | 'to'): number | null {
   if (text === '*') return null;
   // A day without a time covers the whole day: from its first to its last millisecond (UTC).
   const day = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T${end === 'from' ? '00:00:00.000' : '23:59:59.999'}Z` : null;
-  const n = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : Date.parse(day ?? text);
-  return Number.isNaN(n) ? null : n;
+  return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : Date.parse(day ?? text);
 }
 
 const NUMERIC = new Set(['INT', 'LONG', 'FLOAT', 'DATE']);
@@ -46,9 +46,16 @@ function fieldFilter(config: SiteConfig, name: string, values: string[], itemOp:
   const exact: string[] = [];
   const ranges: Array<[number | null, number | null]> = [];
   for (const value of values) {
-    const range = RANGE.exec(value);
-    if (range && NUMERIC.has(field.type)) ranges.push([bound(range[1]!, 'from'), bound(range[2]!, 'to')]);
-    else if (field.facet) exact.push(unquote(value));
+    if (NUMERIC.has(field.type) && value.startsWith('[')) {
+      const range = RANGE.exec(value);
+      const from = range ? bound(range[1]!, 'from') : NaN;
+      const to = range ? bound(range[2]!, 'to') : NaN;
+      if (Number.isNaN(from) || Number.isNaN(to)) {
+        const bounds = field.type === 'DATE' ? 'UTC date-times like 2026-03-01T00:00:00Z, days like 2026-03-01, epoch milliseconds' : 'numbers';
+        throw searchErrors.invalidParameter(param, `has a malformed range ${JSON.stringify(`${name}:${value}`)}: write ${name}:[from TO to] with ${bounds}, or * for an open end`);
+      }
+      ranges.push([from, to]);
+    } else if (field.facet) exact.push(unquote(value));
     else throw searchErrors.invalidParameter(param, `filters on "${name}", which is not a facet (filter numbers and dates with ${name}:[from TO to])`);
   }
   return ranges.length > 0 ? { field: name, values: exact, ranges, itemOp } : { field: name, values: exact, itemOp };

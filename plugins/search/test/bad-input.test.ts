@@ -90,3 +90,26 @@ test('fields named like Object.prototype members (__proto__, constructor, toStri
   t.is((await json(vela, 'PUT', '/api/sn/Sample', { description: 'rebuilt' })).status, 200);
   t.is((await search(vela, 'q=*&_setlocale=en_US&fq[]=__proto__:P1')).body.queryContext.count, 1);
 });
+
+test('a malformed range on a number or date field is a 400 naming the filter, not a silently open bound', async (t) => {
+  const vela = await fresh(t);
+  await createSite(vela);
+  await importDocs(vela, makeDocs(20));
+  for (const [fq, wanted] of [
+    ['size:[x TO]', /^fq\[\] has a malformed range "size:\[x TO\]": write size:\[from TO to\] with numbers, or \* for an open end$/],
+    ['size:[1 TO', /malformed range "size:\[1 TO"/],
+    ['size:[a TO b]', /malformed range/],
+    ['publication_date:[2026-13-45T00:00:00Z TO *]', /malformed range .*with UTC date-times like 2026-03-01T00:00:00Z/],
+  ] as const) {
+    const r = await search(vela, `q=*&_setlocale=en_US&fq[]=${encodeURIComponent(fq)}`);
+    t.is(r.status, 400, fq);
+    t.is(r.body.error, 'invalid_parameter');
+    t.regex(r.body.message, wanted);
+  }
+  const post = await json(vela, 'POST', '/api/sn/Sample/search', { query: '*', locale: 'en_US', fqAnd: ['size:[1 TO x]'] });
+  t.deepEqual([post.status, post.body.error], [400, 'invalid_parameter']);
+  t.regex(post.body.message, /^fqAnd has a malformed range/);
+  // Well-formed ranges still work, open ends and day-only bounds included.
+  t.is((await search(vela, 'q=*&_setlocale=en_US&fq[]=size:[*%20TO%20*]')).body.queryContext.count, 20);
+  t.is((await search(vela, 'q=*&_setlocale=en_US&fq[]=publication_date:[2024-01-01%20TO%202024-01-05]')).body.queryContext.count, 5);
+});
