@@ -89,5 +89,5 @@ test('vela migrate applies migrations and exits', async (t) => {
   const dataDir = tmp();
   const result = await run(['migrate', '--data-dir', dataDir]);
   t.is(result.code, 0, result.stderr);
-  t.regex(result.stdout, /migrations are up to date for runtime, connector, gateway, search/);
+  t.regex(result.stdout, /migrations are up to date for runtime, search, connector, gateway/);
 });
