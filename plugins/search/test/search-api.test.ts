@@ -153,6 +153,39 @@ test('the request operators override the site and field operators', async (t) =>
   t.is(and.body.queryContext.count, 0, 'AND between two values of a single-valued field matches nothing');
 });
 
+test('facet links, visibility and counts in each operator combination: AND-AND, AND-OR, OR-AND, OR-OR', async (t) => {
+  const count = (pred: (d: Doc) => boolean) => docs.filter(pred).length;
+  for (const facetType of ['AND', 'OR'] as const) {
+    for (const itemType of ['AND', 'OR'] as const) {
+      const base = `/api/sn/Sample/search?q=*&_setlocale=en_US&fq.op=${facetType}&fqi.op=${itemType}`;
+      const r = await search(vela, `q=*&_setlocale=en_US&fq.op=${facetType}&fqi.op=${itemType}&fq[]=section:web&p=2&rows=5`);
+      const label = `${facetType}-${itemType}`;
+      t.is(r.body.queryContext.count, count((d) => d.section === 'web'), label);
+      t.deepEqual([r.body.queryContext.facetType, r.body.queryContext.facetItemType], [facetType, itemType], label);
+      const group = (name: string) => r.body.widget.facet.find((g: any) => g.name === name);
+      // A filtered facet stays (as toggles) only with OR between its values.
+      const section = group('section');
+      if (itemType === 'AND') t.is(section, undefined, label);
+      else {
+        const web = section.facets.find((f: any) => f.label === 'web');
+        t.like(web, { selected: true, link: `${base}&p=1&rows=5` }, label);
+        const other = section.facets.find((f: any) => !f.selected);
+        t.is(other.link, `${base}&fq[]=section:web&p=1&rows=5&fq[]=section:${other.label}`, label);
+        t.is(other.count, count((d) => d.section === other.label), `${label}: counted without its own filter`);
+      }
+      // An unfiltered facet: counted over the results (AND between facets) or over every match (OR).
+      const arch = group('arch');
+      for (const item of arch.facets) {
+        t.is(item.link, `${base}&fq[]=section:web&p=1&rows=5&fq[]=arch:${item.label}`, label);
+        t.is(item.count, count((d) => d.arch === item.label && (facetType === 'OR' || d.section === 'web')), `${label} arch:${item.label}`);
+      }
+      t.deepEqual(r.body.widget.facetToRemove.facets.map((f: any) => [f.filterQuery, f.link]), [['section:web', `${base}&p=1&rows=5`]], label);
+      t.is(r.body.widget.cleanUpFacets, `${base}&p=2&rows=5`, label);
+      t.is(section?.cleanUpLink ?? r.body.widget.cleanUpFacets, `${base}&p=2&rows=5`, label);
+    }
+  }
+});
+
 test('fqAnd and fqOr filters combine as (AND part) OR (OR part)', async (t) => {
   const r = await search(vela, 'q=*&_setlocale=en_US&fq.and[]=section:web&fq.and[]=arch:all&fq.or[]=section:sound');
   t.is(r.body.queryContext.count, docs.filter((d) => (d.section === 'web' && d.arch === 'all') || d.section === 'sound').length);
