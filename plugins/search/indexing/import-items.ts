@@ -43,6 +43,12 @@ export interface CheckedBatch {
 const ACTIONS = new Set(['CREATE', 'DELETE', 'COMMIT']);
 const MAX_ID_LENGTH = 400;
 
+/** A value as a reason quotes it: JSON, cut short. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
 function idOf(attributes: Attributes): string | null {
   const id = attributes.id;
   if (typeof id === 'string' && id.trim() !== '') return id;
@@ -79,8 +85,12 @@ export function checkImportItems(items: ImportItem[], sites: SiteStore, forceAct
     const attributes = (item.attributes && typeof item.attributes === 'object' && !Array.isArray(item.attributes) ? item.attributes : {}) as Attributes;
     const id = idOf(attributes);
     const reject = (reason: string, site: string | null = null) => batch.rejected.push({ index, id, site, reason });
-    const action = forceAction ?? (typeof item.turSNJobAction === 'string' ? item.turSNJobAction.toUpperCase() : 'CREATE');
+    const given = item.turSNJobAction;
+    const action = forceAction ?? (given === undefined || given === null ? 'CREATE' : typeof given === 'string' ? given.toUpperCase() : String(given));
     if (!ACTIONS.has(action)) return reject(`turSNJobAction must be CREATE, DELETE or COMMIT, got ${JSON.stringify(item.turSNJobAction)}`);
+    if (item.attributes !== undefined && item.attributes !== null && (typeof item.attributes !== 'object' || Array.isArray(item.attributes))) {
+      return reject(`attributes must be an object of attribute values, got ${shown(item.attributes)}`);
+    }
     if (action === 'COMMIT') {
       batch.commits += 1;
       return;
@@ -92,6 +102,9 @@ export function checkImportItems(items: ImportItem[], sites: SiteStore, forceAct
     }
     if (id !== null && id.length > MAX_ID_LENGTH) return reject(`attribute "id" is longer than ${MAX_ID_LENGTH} characters`);
     const type = typeof attributes.type === 'string' ? attributes.type : null;
+    if (id === null && attributes.id !== undefined && attributes.id !== null && attributes.id !== '') {
+      return reject(`attribute "id" must be a non-empty string or a number, got ${shown(attributes.id)}`);
+    }
     if (action === 'CREATE' && id === null) return reject('attribute "id" is required to create a document');
     if (action === 'DELETE' && id === null && type === null) return reject('attribute "id" (or "type", to delete every document of a type) is required to delete');
     let acceptedHere = false;

@@ -113,3 +113,26 @@ test('a malformed range on a number or date field is a 400 naming the filter, no
   t.is((await search(vela, 'q=*&_setlocale=en_US&fq[]=size:[*%20TO%20*]')).body.queryContext.count, 20);
   t.is((await search(vela, 'q=*&_setlocale=en_US&fq[]=publication_date:[2024-01-01%20TO%202024-01-05]')).body.queryContext.count, 5);
 });
+
+test('import items of the wrong shape are rejected with a reason naming the member, not stored as something else', async (t) => {
+  const vela = await fresh(t);
+  await createSite(vela);
+  const r = await json(vela, 'POST', '/api/sn/import?wait=true', { turingDocuments: [
+    { locale: 'en_US', turSNJobAction: 5, siteNames: ['Sample'], attributes: { id: 'numeric-action' } },
+    { locale: 'en_US', siteNames: ['Sample'], attributes: [1, 2] },
+    { locale: 'en_US', siteNames: ['Sample'], attributes: 'id=x' },
+    { locale: 'en_US', siteNames: ['Sample'], attributes: { id: { nested: true } } },
+    { locale: 'en_US', turSNJobAction: 'DELETE', siteNames: ['Sample'], attributes: { id: true } },
+    { locale: 'en_US', turSNJobAction: null, siteNames: ['Sample'], attributes: { id: 'fine' } },
+  ] });
+  t.is(r.status, 200);
+  t.deepEqual(r.body.rejected.map((x: any) => [x.index, x.reason]), [
+    [0, 'turSNJobAction must be CREATE, DELETE or COMMIT, got 5'],
+    [1, 'attributes must be an object of attribute values, got [1,2]'],
+    [2, 'attributes must be an object of attribute values, got "id=x"'],
+    [3, 'attribute "id" must be a non-empty string or a number, got {"nested":true}'],
+    [4, 'attribute "id" must be a non-empty string or a number, got true'],
+  ]);
+  t.is(r.body.accepted, 1, 'a null action is the default CREATE');
+  t.deepEqual((await search(vela, 'q=*&_setlocale=en_US&fl=id')).body.results.document.map((d: any) => d.fields.id), ['fine']);
+});
