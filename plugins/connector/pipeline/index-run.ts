@@ -8,7 +8,7 @@ import { isReadError, type ExtractedContent, type ExtractInput } from '../source
 import type { SourceKindRegistry } from '../sources/source-kind-registry.js';
 import type { Source } from '../sources/source-store.js';
 import { documentChecksum } from './checksum.js';
-import type { DocumentStatus, StatusStore, StatusUpdate } from './status-store.js';
+import type { DocumentStatus, RecordedState, StatusStore, StatusUpdate } from './status-store.js';
 
 export interface RunRequest {
   source: Source;
@@ -31,8 +31,8 @@ export interface RunDependencies {
 
 interface Pending {
   item: JobItem;
-  /** The record written once the search service accepted the item. */
-  update: StatusUpdate;
+  /** The record written once the search service accepted the item; null: nothing to record. */
+  update: StatusUpdate | null;
 }
 
 /** Marks a failure of the search service itself: the batch is recorded, and the run stops. */
@@ -117,8 +117,8 @@ export class IndexRun {
         this.counts.ignored += 1;
         if (before?.status === 'IGNORED') continue;
         const update: StatusUpdate = { objectId: item.id, status: 'IGNORED', checksum: null, locale, sites: this.source.sites, error: null };
-        // Only a document the search service may hold needs a DELETE; the rest is just recorded.
-        if (before) await this.add({ item: this.deleteItem(item.id, locale, this.source.sites), update });
+        // Only a document the search service may hold needs a DELETE (where it was sent); the rest is just recorded.
+        if (before) await this.add({ item: this.deleteItem(item.id, before.locale, JSON.parse(before.sites) as string[]), update });
         else await this.deps.statuses.record(this.source.name, this.id, [update]);
         continue;
       }
@@ -127,6 +127,9 @@ export class IndexRun {
         this.counts.unchanged += 1;
         continue;
       }
+      // The source now sends it to other sites or in another locale: remove it from where it was.
+      const stale = before && before.status !== 'IGNORED' ? this.staleTargets(before, locale) : [];
+      if (stale.length > 0) await this.add({ item: this.deleteItem(item.id, before!.locale, stale), update: null });
       await this.add({
         item: { locale, turSNJobAction: 'CREATE', siteNames: this.source.sites, attributes, checksum, providerName: this.provider },
         update: { objectId: item.id, status: 'INDEXED', checksum, locale, sites: this.source.sites, error: null },
@@ -145,6 +148,13 @@ export class IndexRun {
 
   private checkAborted(): void {
     if (this.signal.aborted) throw this.signal.reason instanceof Error ? this.signal.reason : new Error('the run was interrupted');
+  }
+
+  /** Sites that held the document's last version and will not get the new one (all of them if the locale changed). */
+  private staleTargets(before: RecordedState, locale: string): string[] {
+    if (before.locale === locale && before.sites === JSON.stringify(this.source.sites)) return [];
+    const sites = JSON.parse(before.sites) as string[];
+    return before.locale === locale ? sites.filter((site) => !this.source.sites.includes(site)) : sites;
   }
 
   private deleteItem(id: string, locale: string, sites: string[]): JobItem {
@@ -187,22 +197,27 @@ export class IndexRun {
 
   /** Record what the search service accepted and refused; a batch it did not answer is all ERROR. */
   private async recordOutcome(batch: Pending[], outcome: { refused: Map<number, string> } | { error: Error }): Promise<void> {
+    const recorded = batch.filter((p): p is Pending & { update: StatusUpdate } => p.update !== null);
     if ('error' in outcome) {
       const message = outcome.error.message;
-      this.counts.errors += batch.length;
+      this.counts.errors += recorded.length;
       this.failure ??= new TargetFailure(message);
-      await this.deps.statuses.record(this.source.name, this.id, batch.map((p) => ({ ...p.update, status: 'ERROR' as DocumentStatus, checksum: null, error: message })));
+      await this.deps.statuses.record(this.source.name, this.id, recorded.map((p) => ({ ...p.update, status: 'ERROR' as DocumentStatus, checksum: null, error: message })));
       return;
     }
-    const updates = batch.map((p, i) => {
+    const updates: StatusUpdate[] = [];
+    batch.forEach((p, i) => {
       const reason = outcome.refused.get(i);
+      // Removals from former sites record nothing (the new record says where the document is now).
+      if (!p.update) return;
       if (reason !== undefined) {
         this.counts.errors += 1;
-        return { ...p.update, status: 'ERROR' as DocumentStatus, checksum: null, error: reason };
+        updates.push({ ...p.update, status: 'ERROR', checksum: null, error: reason });
+        return;
       }
       if (p.item.turSNJobAction === 'DELETE') this.counts.deindexed += 1;
       else this.counts.indexed += 1;
-      return p.update;
+      updates.push(p.update);
     });
     await this.deps.statuses.record(this.source.name, this.id, updates);
   }

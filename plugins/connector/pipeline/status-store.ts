@@ -21,6 +21,15 @@ export interface StatusRecord {
   modificationDate: string;
 }
 
+/** What a run compares a document with: its last status and checksum, and where it was sent. */
+export interface RecordedState {
+  status: DocumentStatus;
+  checksum: string | null;
+  locale: string;
+  /** The sites as stored (JSON text): parsed only when they differ from the source's. */
+  sites: string;
+}
+
 export interface StatusUpdate {
   objectId: string;
   status: DocumentStatus;
@@ -62,12 +71,12 @@ export class StatusStore {
   constructor(private readonly db: Database) {}
 
   /** objectId → what was last recorded, for comparing a run with the previous one. */
-  async snapshot(source: string, objectIds?: readonly string[]): Promise<Map<string, { status: DocumentStatus; checksum: string | null }>> {
-    const out = new Map<string, { status: DocumentStatus; checksum: string | null }>();
+  async snapshot(source: string, objectIds?: readonly string[]): Promise<Map<string, RecordedState>> {
+    const out = new Map<string, RecordedState>();
     const read = async (ids?: string[]) => {
-      const query = this.db<Row>(TABLE).select('object_id', 'status', 'checksum').where({ source });
+      const query = this.db<Row>(TABLE).select('object_id', 'status', 'checksum', 'locale', 'sites').where({ source });
       if (ids) query.whereIn('object_id', ids);
-      for (const r of (await query) as Row[]) out.set(r.object_id, { status: r.status, checksum: r.checksum });
+      for (const r of (await query) as Row[]) out.set(r.object_id, { status: r.status, checksum: r.checksum, locale: r.locale, sites: r.sites });
     };
     if (objectIds) for (const part of chunks([...objectIds], 500)) await read(part);
     else await read();

@@ -1,6 +1,6 @@
 import test from 'ava';
 import path from 'node:path';
-import { call, createSite, createSource, makePackages, runAndWait, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
+import { call, createSite, createSource, makePackages, runAndWait, searchCall, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
 
 test('a run indexes new documents, skips unchanged ones, re-sends changed ones and de-indexes vanished ones', async (t) => {
   const vela = await startConnector();
@@ -34,4 +34,28 @@ test('a run indexes new documents, skips unchanged ones, re-sends changed ones a
   t.is(records.body.totalElements, 295, 'one INDEXED record per document the search service holds');
   t.like(records.body.content[0], { source: 'pkgs', status: 'INDEXED', locale: 'en_US', sites: ['Docs'] });
   t.regex(records.body.content[0].checksum, /^[0-9a-f]{40}$/);
+});
+
+test('moving a source to other sites or another locale removes its documents from where they were', async (t) => {
+  const vela = await startConnector();
+  t.teardown(() => vela.stop());
+  await createSite(vela, 'Old');
+  await createSite(vela, 'New');
+  const added = await searchCall(vela, 'POST', '/api/sn/New/locale', { locale: 'pt_BR' });
+  t.is(added.status, 201, JSON.stringify(added.body));
+  const docs = makePackages(20);
+  const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), docs);
+  const created = await createSource(vela, 'pkgs', file, 'Old');
+  t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), { indexed: 20 });
+
+  await call(vela, 'PUT', '/api/v2/connector/source/pkgs', { ...created.body, sites: ['New'] });
+  t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), { status: 'COMPLETED', indexed: 20, errors: 0 });
+  t.deepEqual(await searchIds(vela, 'Old'), []);
+  t.deepEqual(await searchIds(vela, 'New'), docs.map((d) => d.id));
+
+  await call(vela, 'PUT', '/api/v2/connector/source/pkgs', { ...created.body, sites: ['New'], locale: 'pt_BR' });
+  t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), { status: 'COMPLETED', indexed: 20, errors: 0 });
+  t.deepEqual(await searchIds(vela, 'New'), [], 'nothing left in en_US');
+  const pt = await searchCall(vela, 'GET', '/api/sn/New/search?q=*&_setlocale=pt_BR&rows=100&fl=id');
+  t.is(pt.body.queryContext.count, 20);
 });
