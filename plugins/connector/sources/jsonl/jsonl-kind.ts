@@ -68,8 +68,9 @@ export const jsonlSourceKind: SourceKind<JsonlSettings> = {
         let record: unknown;
         try {
           record = JSON.parse(line);
-        } catch (error) {
-          yield { id: `${path.basename(file)}:${lineNumber}`, error: `line ${lineNumber} is not JSON: ${(error as Error).message}` };
+        } catch {
+          // The parser's message quotes the line; monitoring records should not copy file contents.
+          yield { id: `${path.basename(file)}:${lineNumber}`, error: `line ${lineNumber} is not valid JSON (${line.length} characters)` };
           continue;
         }
         const mapped = mapRecord(record, ctx.source.settings);
