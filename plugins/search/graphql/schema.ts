@@ -2,6 +2,7 @@ import {
   GraphQLBoolean, GraphQLEnumType, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType,
   GraphQLScalarType, GraphQLSchema, GraphQLString, type GraphQLFieldConfigMap,
 } from 'graphql';
+import { searchErrors } from '../errors.js';
 import { FQ, type Param } from '../links/query-string.js';
 import { parseSearchParams } from '../search/search-params.js';
 import type { SearchService } from '../search/search-service.js';
@@ -108,6 +109,7 @@ export function buildSchema(sites: SiteStore, search: SearchService): GraphQLSch
       args: { siteName: { type: new GraphQLNonNull(SiteName) }, searchParams: { type: SearchParamsInput }, locale: { type: GraphQLString } },
       resolve: async (_root, args) => {
         const a = args as SearchArgs;
+        if (a.siteName === '') throw searchErrors.unknownSiteName();
         const path = `/api/sn/${encodeURIComponent(a.siteName)}/search`;
         return search.search(a.siteName, parseSearchParams(path, toQueryString(a)));
       },

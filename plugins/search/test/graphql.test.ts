@@ -56,6 +56,9 @@ test('a search error comes back as a GraphQL error naming the problem', async (t
   const r = await gql('{ siteSearch(siteName: SAMPLE, locale: "fr_FR", searchParams: { q: "x" }) { queryContext { count } } }');
   t.is(r.body.data.siteSearch, null);
   t.regex(r.body.errors[0].message, /has no locale "fr_FR"/);
+  const unknown = await gql('{ siteSearch(siteName: UNKNOWN, locale: "en_US") { queryContext { count } } }');
+  t.is(unknown.body.data.siteSearch, null);
+  t.is(unknown.body.errors[0].message, 'siteName UNKNOWN names no site: write one of the other SiteName values (the siteNames query lists the sites)');
 });
 
 test('introspection works and a new site appears in the enum without a restart', async (t) => {
