@@ -118,3 +118,32 @@ test('console sign-in: GET /api/login with Basic sets a session cookie; cookie w
   t.is((await call('POST', '/api/logout', { cookie, 'x-csrf-token': session.csrfToken }, {})).status, 200);
   t.is((await call('GET', '/api/sn', { cookie })).status, 401, 'the session is gone');
 });
+
+test('the spec\'s public endpoints not built yet answer 404 without a Key, never 401; other methods on public paths stay protected', async (t) => {
+  const unbuilt: Array<[string, string, unknown?]> = [
+    ['GET', '/api/sn/Sample/chat?q=x'],
+    ['GET', '/api/sn/Sample/ac?q=x&_setlocale=en_US'],
+    ['POST', '/api/genai/chat', {}],
+    ['POST', '/api/ocr/url', { url: 'http://127.0.0.1/x' }],
+    ['GET', '/api/v2/integration/i1/anything'],
+    ['POST', '/api/v2/integration/i1/anything', {}],
+    ['DELETE', '/api/v2/integration/i1/anything'],
+    ['GET', '/api/v2/guest/anything'],
+  ];
+  for (const [method, path, body] of unbuilt) {
+    const r = await call(method, path, {}, body);
+    t.is(r.status, 404, `${method} ${path}`);
+    t.is(((await r.json()) as { error: string }).error, 'not_found', `${method} ${path}`);
+  }
+  const protectedMethods: Array<[string, string, unknown?]> = [
+    ['DELETE', '/api/sn/Sample/search'],
+    ['PUT', '/api/sn/Sample/search', {}],
+    ['POST', '/api/sn/Sample/chat', {}],
+    ['GET', '/api/genai/chat'],
+    ['POST', '/api/v2/guest/anything', {}],
+    ['PUT', '/graphql', {}],
+    ['POST', '/api/login', {}],
+    ['POST', '/sn/Sample', {}],
+  ];
+  for (const [method, path, body] of protectedMethods) t.is((await call(method, path, {}, body)).status, 401, `${method} ${path}`);
+});
