@@ -51,9 +51,16 @@ export const jsonlSourceKind: SourceKind<JsonlSettings> = {
   settingsSchema,
   async *read(ctx): AsyncGenerator<SourceDocument | SourceReadError> {
     const file = path.resolve(ctx.source.settings.path);
+    // Before any stream exists: a missing file fails the read here, never as an unhandled stream error.
+    const gzip = await isGzip(file);
     const stream = createReadStream(file);
-    const input = (await isGzip(file)) ? stream.pipe(createGunzip()) : stream;
-    stream.on('error', (error) => input.destroy(error));
+    const input = gzip ? stream.pipe(createGunzip()) : stream;
+    if (input !== stream) stream.on('error', (error) => input.destroy(error));
+    // readline hands input errors to the loop below while it runs; this listener stays after it, so an
+    // error emitted once the loop has ended (an abort at the last line) is never an uncaught exception.
+    const ignoreLateError = () => undefined;
+    stream.on('error', ignoreLateError);
+    input.on('error', ignoreLateError);
     // A source that stalls (a pipe, a slow disk) still stops at once when the run is interrupted.
     const stop = () => input.destroy(ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error('the run was interrupted'));
     ctx.signal.addEventListener('abort', stop, { once: true });
