@@ -1,10 +1,13 @@
-/** Query terms as the engine sees them: lower-case runs of letters and digits. */
+import { tokenize } from '../engine/text-analyzer.js';
+
+/** Query terms as the engine sees them (engine/text-analyzer.ts): NFC, lower case, runs of letters, marks and digits. */
 export function queryTerms(q: string): string[] {
   if (q.trim() === '*') return [];
-  return [...new Set(q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+  return [...new Set(tokenize(q))];
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/** A word as the engine splits text: letters with their combining marks (Hindi vowel signs, decomposed accents) and digits. */
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 
 /**
  * A highlighter for one query: wraps whole-word matches, and words starting with the last term when
@@ -21,12 +24,15 @@ export function highlighter(terms: string[], pre: string, post: string, prefixLa
   const prefix = prefixLastTerm && last.length >= 3 ? last : null;
   const matches = (word: string) => whole.has(word) || (prefix !== null && word.startsWith(prefix));
   return (text) => {
-    const lower = text.toLowerCase();
+    const nfc = text.normalize('NFC');
+    const lower = nfc.toLowerCase();
     if (!terms.some((t) => lower.includes(t))) return text;
+    // Words are compared in NFC, as the engine indexed them; most texts are NFC already.
+    const wordKey = nfc === text ? (word: string) => word.toLowerCase() : (word: string) => word.normalize('NFC').toLowerCase();
     let out = '';
     let from = 0;
     for (const m of text.matchAll(WORD)) {
-      if (!matches(m[0].toLowerCase())) continue;
+      if (!matches(wordKey(m[0]))) continue;
       out += `${text.slice(from, m.index)}${pre}${m[0]}${post}`;
       from = m.index + m[0].length;
     }

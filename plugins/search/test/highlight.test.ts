@@ -22,3 +22,10 @@ test('letters and digits of any script make words; a text without a term comes b
   t.deepEqual(queryTerms('*'), []);
   t.deepEqual(queryTerms('Perl perl, MODULE'), ['perl', 'module']);
 });
+
+test('words with combining marks are wrapped whole, as the engine matched them (Hindi, decomposed accents)', (t) => {
+  t.deepEqual(queryTerms('हिन्दी भाषा'), ['हिन्दी', 'भाषा']);
+  t.is(mark(queryTerms('हिन्दी'))('हिन्दी और हिन्दू'), '<b>हिन्दी</b> और हिन्दू');
+  const decomposed = 'Cafe\u0301 noir';
+  t.is(mark(queryTerms('café'))(decomposed), '<b>Cafe\u0301</b> noir', 'the stored text is kept as written');
+});
