@@ -25,16 +25,18 @@ export function buildPagination(base: LinkBase, current: number, pageCount: numb
     page,
   });
   if (pageCount <= 0) return [];
+  // Past the last page (even just past it, or with a single page): the way back, nothing else.
+  if (current > pageCount) return [item('FIRST', 1, 'First'), item('LAST', pageCount, 'Last')];
   const items: PaginationItem[] = [];
   if (current > 1) {
     items.push(item('FIRST', 1, 'First'));
-    if (current <= pageCount) items.push(item('PREVIOUS', current - 1, 'Previous'));
+    items.push(item('PREVIOUS', current - 1, 'Previous'));
   }
   for (let n = Math.max(1, current - WINDOW); n <= Math.min(current + WINDOW, pageCount); n++) {
     items.push(item(n === current ? 'CURRENT' : 'PAGE', n));
   }
-  if (current !== pageCount && pageCount > 1) {
-    if (current < pageCount) items.push(item('NEXT', current + 1, 'Next'));
+  if (current < pageCount) {
+    items.push(item('NEXT', current + 1, 'Next'));
     items.push(item('LAST', pageCount, 'Last'));
   }
   return items;

@@ -55,6 +55,12 @@ test('pagination edge cases: first page, last page, one page, no results, beyond
   t.deepEqual(pages(9, 3), ['FIRST:1', 'LAST:3']);
 });
 
+test('just past the last page, and past a single page, pagination is still only FIRST and LAST', (t) => {
+  t.deepEqual(pages(4, 3), ['FIRST:1', 'LAST:3']);
+  t.deepEqual(pages(6, 3), ['FIRST:1', 'LAST:3']);
+  t.deepEqual(pages(2, 1), ['FIRST:1', 'LAST:1']);
+});
+
 test('pagination links replace p and keep everything else', (t) => {
   const items = buildPagination(base('/api/sn/S/search?q=cloud&_setlocale=en_US&p=2&fq[]=section:Technology'), 2, 5);
   t.is(items.find((i) => i.type === 'NEXT')!.href, '/api/sn/S/search?q=cloud&_setlocale=en_US&p=3&fq[]=section:Technology');
