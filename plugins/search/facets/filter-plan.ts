@@ -114,9 +114,11 @@ export function planFilters(config: SiteConfig, params: SearchParams): FilterPla
     throw searchErrors.invalidParameter('fq[]', `names ${filter.and.length + filter.or.length} filtered fields; a search takes at most ${MAX_FILTERS} (targeting rules count too)`);
   }
 
-  const facets = site.facet
-    ? config.fields.filter((f) => f.facet && f.enabled).sort(byPosition).map((field) => ({ field, ops: resolveOperators(site, field, params.fqOperator, params.fqItemOperator) }))
-    : [];
+  // The site's Facet switch governs widget.facet; secondary facets are independent of it (spec).
+  const facets = config.fields
+    .filter((f) => f.facet && f.enabled && (site.facet || f.secondaryFacet))
+    .sort(byPosition)
+    .map((field) => ({ field, ops: resolveOperators(site, field, params.fqOperator, params.fqItemOperator) }));
   const filteredFacetFields = new Set([...filteredFields].filter((name) => config.fieldsByName.get(name)?.facet));
   const facetRequests: FacetRequest[] = facets.map(({ field, ops }) => ({
     field: field.name,

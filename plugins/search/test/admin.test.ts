@@ -165,3 +165,26 @@ test('an export restores the same sites into another runtime', async (t) => {
   const again = await json(other, 'POST', '/api/sn/import-config', exported.body);
   t.deepEqual(again.body, { restored: [{ name: 'Sample', action: 'replaced' }] });
 });
+
+test('a field promoted to secondary facet shows in widget.secondaryFacet, also with the site\'s Facet switch off', async (t) => {
+  const vela = await fresh(t);
+  const site = await createSite(vela);
+  const docs = makeDocs(40);
+  await importDocs(vela, docs);
+  t.is((await json(vela, 'PUT', '/api/sn/Sample/field/arch', { secondaryFacet: true })).status, 200);
+  const r = await json(vela, 'GET', '/api/sn/Sample/search?q=*&_setlocale=en_US&fq[]=section:web');
+  t.deepEqual(r.body.widget.facet.map((g: any) => g.name), ['tags']);
+  t.deepEqual(r.body.widget.secondaryFacet.map((g: any) => g.name), ['arch']);
+  const arch = r.body.widget.secondaryFacet[0];
+  t.like(arch, { label: { lang: 'en_US', text: 'Architectures' }, facetType: 'AND', facetItemType: 'AND', selectedFilterQueries: [] });
+  for (const item of arch.facets) {
+    t.is(item.count, docs.filter((d) => d.section === 'web' && d.arch === item.label).length);
+    t.is(item.link, `/api/sn/Sample/search?q=*&_setlocale=en_US&fq[]=section:web&fq[]=arch:${item.label}`);
+  }
+  // Facet off: widget.facet is empty, secondary facets stay (the spec: independent of Facet).
+  t.is((await json(vela, 'PUT', `/api/sn/${site.id}`, { facet: false })).status, 200);
+  const off = await json(vela, 'GET', '/api/sn/Sample/search?q=*&_setlocale=en_US');
+  t.deepEqual(off.body.widget.facet, []);
+  t.deepEqual(off.body.widget.secondaryFacet.map((g: any) => [g.name, g.facets.reduce((n: number, f: any) => n + f.count, 0)]), [['arch', 40]]);
+  t.true(off.body.results.document[0].metadata.length > 0, 'metadata does not depend on the switch');
+});
