@@ -42,9 +42,10 @@ export class RunCoordinator {
     const run = new IndexRun({ source, operation, trigger, ids }, deps, this.controller.signal);
     if (full) this.fullRuns.add(name);
     const previous = this.chains.get(name) ?? Promise.resolve();
-    const done = previous.then(() => this.execute(run, source)).finally(() => {
+    const release = () => {
       if (full) this.fullRuns.delete(name);
-    });
+    };
+    const done = previous.then(() => this.execute(run, source, release)).finally(release);
     const tail = done.catch(() => undefined);
     this.chains.set(name, tail);
     void tail.then(() => {
@@ -71,9 +72,9 @@ export class RunCoordinator {
     await Promise.all([...this.inFlight]);
   }
 
-  private async execute(run: IndexRun, source: Source): Promise<RunStats> {
+  private async execute(run: IndexRun, source: Source, release: () => void): Promise<RunStats> {
     try {
-      return await run.execute();
+      return await run.execute(release);
     } catch (error) {
       // Only the bookkeeping itself (the database) can fail here; the run's own errors are in its stats.
       this.logger.error({ source: source.name, run: run.id, err: error }, 'indexing run could not be recorded');

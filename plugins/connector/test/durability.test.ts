@@ -147,3 +147,44 @@ test('a process killed during a run loses and duplicates nothing: the next run r
   t.is(indexed.body.totalElements, 750);
   await vela.stop();
 });
+
+test('stopping the runtime during a run interrupts it cleanly: recorded as INTERRUPTED, nothing de-indexed', async (t) => {
+  const dir = tempDir();
+  const dataDir = path.join(dir, 'data');
+  const file = path.join(dir, 'feed.jsonl');
+  const old = makePackages(100);
+  writeJsonl(file, old);
+  const first = await startConnector({ dataDir });
+  let stopped = false;
+  t.teardown(() => (stopped ? undefined : first.stop()));
+  await createSite(first, 'Docs');
+  await createSource(first, 'feed', file, 'Docs');
+  await runAndWait(first, '/api/v2/connector/index/feed/all', 'feed');
+
+  rmSync(file);
+  execFileSync('mkfifo', [file]);
+  const run = await call(first, 'GET', '/api/v2/connector/index/feed/all');
+  const writer = createWriteStream(file);
+  writer.on('error', () => undefined);
+  // 50 old records (so 50 have vanished so far) and 450 new ones, then the pipe stalls.
+  writer.write([...old.slice(50), ...makePackages(450, 5000)].map((d) => JSON.stringify(d)).join('\n') + '\n');
+  await until('the first batches to be recorded', async () => {
+    const page = await call(first, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'feed', objectId: 'pkg-05', page: 0, size: 1 });
+    return page.body.totalElements >= 200 ? true : undefined;
+  });
+  await first.stop();
+  stopped = true;
+  writer.destroy();
+  t.deepEqual(first.logs.filter((l) => l.level >= 50).map((l) => JSON.stringify(l).slice(0, 600)), [], 'no error logged while stopping');
+
+  rmSync(file);
+  writeJsonl(file, old);
+  const second = await startConnector({ dataDir });
+  t.teardown(async () => {
+    await second.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const stats = await call(second, 'GET', '/api/v2/connector/monitoring/indexing/stats/feed');
+  t.like(stats.body.find((r: any) => r.id === run.body.runId), { status: 'INTERRUPTED', deindexed: 0 });
+  t.is((await searchIds(second, 'Docs')).filter((id) => id < 'pkg-00050').length, 50);
+});

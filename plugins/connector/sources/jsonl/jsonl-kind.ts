@@ -61,16 +61,29 @@ export const jsonlSourceKind: SourceKind<JsonlSettings> = {
     const ignoreLateError = () => undefined;
     stream.on('error', ignoreLateError);
     input.on('error', ignoreLateError);
-    // A source that stalls (a pipe, a slow disk) still stops at once when the run is interrupted.
-    const stop = () => input.destroy(ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error('the run was interrupted'));
-    ctx.signal.addEventListener('abort', stop, { once: true });
+    // A source that stalls (a pipe, a slow network disk) still stops at once when the run is interrupted:
+    // each next line is raced against the abort, since destroying a stream waits for a pending read.
+    const reason = () => (ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error('the run was interrupted'));
+    let stop = () => undefined as void;
+    const aborted = new Promise<never>((_, reject) => {
+      stop = () => {
+        reject(reason());
+        input.destroy();
+      };
+      if (ctx.signal.aborted) stop();
+      else ctx.signal.addEventListener('abort', stop, { once: true });
+    });
+    aborted.catch(() => undefined);
     const lines = readline.createInterface({ input, crlfDelay: Infinity });
+    const iterator = lines[Symbol.asyncIterator]();
     const only = ctx.onlyIds ? new Set(ctx.onlyIds) : null;
     let lineNumber = 0;
     try {
-      for await (const line of lines) {
+      for (;;) {
+        const next = await Promise.race([iterator.next(), aborted]);
+        if (next.done) break;
+        const line = next.value;
         lineNumber += 1;
-        if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('the run was cancelled');
         if (line.trim() === '') continue;
         let record: unknown;
         try {
