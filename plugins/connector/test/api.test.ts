@@ -223,3 +223,13 @@ test('system-info reports the application, Node.js, the OS, memory, heap and dis
     t.is(space.used + space.free <= space.total + 1, true);
   }
 });
+
+test('the connector\'s OpenAPI document lists its routes with the Key scheme', async (t) => {
+  const res = await vela.fetch('connector', '/v3/api-docs');
+  t.is(res.status, 200);
+  const doc = (await res.json()) as { paths: Record<string, unknown>; components: { securitySchemes: Record<string, unknown> } };
+  for (const p of ['/api/v2/connector/index/{name}/all', '/api/v2/connector/monitoring/indexing/_search', '/api/v2/connector/indexing-rule/{id}', '/api/v2/connector/source/{name}', '/api/v2/connector/system-info', '/api/v2/connector/validate/{source}']) {
+    t.truthy(doc.paths[p], p);
+  }
+  t.truthy(doc.components.securitySchemes.Key);
+});
