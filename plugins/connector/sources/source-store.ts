@@ -1,5 +1,5 @@
 import cron from 'node-cron';
-import type { Database, Logger } from '../../../runtime/index.js';
+import { VelaError, type Database, type Logger } from '../../../runtime/index.js';
 import { connectorErrors } from '../errors.js';
 import type { SourceKindRegistry } from './source-kind-registry.js';
 
@@ -50,8 +50,14 @@ export class SourceStore {
       }
     }
     const stamp = new Date().toISOString();
-    for (const input of configured) {
-      const source = this.check({ ...input }, 'config', stamp, stamp);
+    for (const [i, input] of configured.entries()) {
+      let source: Source;
+      try {
+        source = this.check({ ...input }, 'config', stamp, stamp);
+      } catch (error) {
+        // A bad configured source stops the start with one line naming it, as any bad configuration does.
+        throw new VelaError('E_CONFIG_INVALID', `invalid configuration (plugins.connector): sources[${i}] ("${input.name}"): ${(error as Error).message}`, 500);
+      }
       if (this.sources.has(source.name)) this.logger.warn({ source: source.name }, 'a configured source replaces the stored one of the same name');
       this.sources.set(source.name, source);
     }
