@@ -70,8 +70,13 @@ export interface SeedDependencies {
 export async function seedSample({ db, sources, runs, coordinator, target, logger }: SeedDependencies): Promise<void> {
   const seeded = await db('connector_meta').where({ key: SEEDED_KEY }).first();
   if (!seeded) {
-    if (await target.ensureSite(SAMPLE_SITE)) logger.info({ site: SAMPLE_SITE.name }, 'sample site created');
-    if (!sources.find(SAMPLE_SOURCE)) await sources.create(sampleSource(), 'seed');
+    // A site of that name that an operator made is theirs: the sample never writes into it.
+    if (await target.ensureSite(SAMPLE_SITE)) {
+      logger.info({ site: SAMPLE_SITE.name }, 'sample site created');
+      if (!sources.find(SAMPLE_SOURCE)) await sources.create(sampleSource(), 'seed');
+    } else {
+      logger.info({ site: SAMPLE_SITE.name }, 'a site named Sample exists already: the sample source is not seeded');
+    }
     await db('connector_meta').insert({ key: SEEDED_KEY, value: new Date().toISOString() });
   }
   const source = sources.find(SAMPLE_SOURCE);

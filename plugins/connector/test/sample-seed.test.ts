@@ -1,6 +1,6 @@
 import test from 'ava';
 import { rmSync } from 'node:fs';
-import { call, searchCall, startConnector, tempDir, waitForRun } from './helpers.js';
+import { call, createSite, searchCall, startConnector, tempDir, waitForRun } from './helpers.js';
 
 test('the first start seeds the sample source into a Sample site with facets; a restart does not seed again', async (t) => {
   const dataDir = tempDir();
@@ -33,4 +33,19 @@ test('with seeding off (--no-seed, and in test runtimes) nothing is seeded', asy
   t.teardown(() => vela.stop());
   t.deepEqual((await call(vela, 'GET', '/api/v2/connector/source')).body, []);
   t.is((await searchCall(vela, 'GET', '/api/sn/Sample')).status, 404);
+});
+
+test('an existing site named Sample is left alone: no sample source is seeded into it', async (t) => {
+  const dataDir = tempDir();
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const before = await startConnector({ dataDir });
+  await createSite(before, 'Sample');
+  await before.stop();
+  const vela = await startConnector({ dataDir, config: { runtime: { seed: true } } });
+  t.teardown(() => vela.stop());
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && !vela.logs.some((l) => l.msg.includes('the sample source is not seeded'))) await new Promise((r) => setTimeout(r, 25));
+  t.true(vela.logs.some((l) => l.msg.includes('the sample source is not seeded')));
+  t.deepEqual((await call(vela, 'GET', '/api/v2/connector/source')).body, []);
+  t.is((await searchCall(vela, 'GET', '/api/sn/Sample/search?q=*&_setlocale=en_US')).body.queryContext.count, 0);
 });
