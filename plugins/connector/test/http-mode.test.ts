@@ -69,3 +69,14 @@ test('without a co-hosted search plugin only the configured keys are accepted', 
   t.is((await call(vela, 'GET', '/api/v2/connector/source')).status, 200);
   t.is((await call(vela, 'GET', '/api/v2/connector/source', undefined, { key: 'something-else' })).status, 401);
 });
+
+test('without a search plugin and without a search URL, runs are refused with 503 JSON saying what to configure', async (t) => {
+  const vela = await startConnector({ plugins: ['connector'] });
+  t.teardown(() => vela.stop());
+  const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), makePackages(3));
+  await createSource(vela, 'pkgs', file, 'Remote');
+  const r = await call(vela, 'GET', '/api/v2/connector/index/pkgs/all');
+  t.is(r.status, 503);
+  t.is(r.body.error, 'search_unavailable');
+  t.regex(r.body.message, /plugins\.connector\.search\.url/);
+});
