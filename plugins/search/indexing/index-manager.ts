@@ -97,7 +97,12 @@ export class IndexManager {
     }
   }
 
-  /** Apply every change written so far; safe to call often (calls while running coalesce). */
+  /**
+   * Apply every change written so far; safe to call often (calls while running coalesce). Never rejects,
+   * so callers may leave it running (after an import, at each poll; the connector does too): a failed
+   * step (a database error, say) is logged and retried by the next call, and whoever waits for a change
+   * gets the error.
+   */
   async drain(): Promise<void> {
     if (this.draining) {
       this.drainAgain = true;
@@ -109,21 +114,17 @@ export class IndexManager {
         this.drainAgain = false;
         await this.queue.run(() => this.applyPending());
       } while (this.drainAgain && !this.stopped);
+    } catch (error) {
+      this.logger.error({ err: error, appliedSeq: this.applied }, 'search indexer step failed; the next import or poll retries it');
+      for (const waiter of this.waiters.splice(0)) waiter.reject(error as Error);
     } finally {
       this.draining = false;
     }
   }
 
-  /**
-   * Start applying the changes written so far without waiting for it (after an import, at each poll).
-   * A failed step (a database error, say) is logged and retried by the next kick, never left as an
-   * unhandled rejection that would end the process; whoever waits for a change gets the error.
-   */
+  /** Start applying the changes written so far without waiting for it. */
   kick(): void {
-    this.drain().catch((error: Error) => {
-      this.logger.error({ err: error, appliedSeq: this.applied }, 'search indexer step failed; the next import or poll retries it');
-      for (const waiter of this.waiters.splice(0)) waiter.reject(error);
-    });
+    void this.drain();
   }
 
   /** Resolves once every change up to `seq` is searchable; rejects when the indexer step fails. */

@@ -47,7 +47,7 @@ test('a date beyond what a date can hold is rejected by the import; one already 
 test('a failing indexer step answers ?wait=true with a 500 instead of hanging, and the next import is indexed', async (t) => {
   const vela = await fresh(t);
   await createSite(vela);
-  const importer = vela.runtime.resolve<{ docs: { changesAfter: (...args: unknown[]) => Promise<unknown> } }>('search.importer');
+  const importer = vela.runtime.resolve<{ docs: { changesAfter: (...args: unknown[]) => Promise<unknown> }; indexes: { drain(): Promise<void> } }>('search.importer');
   const original = importer.docs.changesAfter.bind(importer.docs);
   let failures = 1;
   importer.docs.changesAfter = async (...args: unknown[]) => {
@@ -61,6 +61,10 @@ test('a failing indexer step answers ?wait=true with a 500 instead of hanging, a
   // The first batch was stored; the next import's step applies both.
   t.is((await importDocs(vela, [b!])).indexed, true);
   t.is((await search(vela, 'q=*&_setlocale=en_US')).body.queryContext.count, 2);
+  // drain() itself never rejects: the connector leaves it running without a catch.
+  failures = 1;
+  await t.notThrowsAsync(importer.indexes.drain());
+  t.is(vela.logs.filter((l) => l.msg.startsWith('search indexer step failed')).length, 2);
 });
 
 test('fields named like Object.prototype members (__proto__, constructor, toString) index, facet, sort and return like any other', async (t) => {
