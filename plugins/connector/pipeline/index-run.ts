@@ -53,6 +53,7 @@ export class IndexRun {
   private recording: Promise<void> = Promise.resolve();
   /** Set when the search service did not answer a batch: the run stops at the next flush. */
   private failure: TargetFailure | null = null;
+  private unsent: StatusUpdate[] = [];
   private readonly source: Source;
   private readonly provider: string;
 
@@ -74,7 +75,8 @@ export class IndexRun {
     try {
       await this.run();
     } catch (caught) {
-      // Batches still on their way record their outcome before the run is closed.
+      // Batches still on their way, and what was only to be recorded, are recorded before the run is closed.
+      this.queueRecordOnly();
       await this.recording.catch(() => undefined);
       status = this.signal.aborted ? 'INTERRUPTED' : 'FAILED';
       error = this.signal.aborted ? 'the run was interrupted (the runtime is stopping)' : (caught as Error).message;
@@ -108,7 +110,7 @@ export class IndexRun {
       seen.add(item.id);
       if (isReadError(item)) {
         this.counts.errors += 1;
-        await this.deps.statuses.record(this.source.name, this.id, [{ objectId: item.id, status: 'ERROR', checksum: null, locale: this.source.locale, sites: this.source.sites, error: item.error }]);
+        this.recordOnly({ objectId: item.id, status: 'ERROR', checksum: null, locale: this.source.locale, sites: this.source.sites, error: item.error });
         continue;
       }
       const locale = item.locale ?? this.source.locale;
@@ -121,7 +123,7 @@ export class IndexRun {
         const update: StatusUpdate = { objectId: item.id, status: 'IGNORED', checksum: null, locale, sites: this.source.sites, error: null };
         // Only a document the search service may hold needs a DELETE (where it was sent); the rest is just recorded.
         if (before) await this.add({ item: this.deleteItem(item.id, before.locale, JSON.parse(before.sites) as string[]), update });
-        else await this.deps.statuses.record(this.source.name, this.id, [update]);
+        else this.recordOnly(update);
         continue;
       }
       const checksum = documentChecksum(locale, this.source.sites, attributes);
@@ -188,7 +190,25 @@ export class IndexRun {
       // Observed by a later flush or by execute(); never an unhandled rejection meanwhile.
       this.recording.catch(() => undefined);
     }
-    if (wait) await this.settled();
+    if (wait) {
+      this.queueRecordOnly();
+      await this.settled();
+    }
+  }
+
+  /** A status to record that needs no call to the search service (a new ignored document, a read error). */
+  private recordOnly(update: StatusUpdate): void {
+    this.unsent.push(update);
+    if (this.unsent.length >= this.deps.batchSize) this.queueRecordOnly();
+  }
+
+  /** Record the statuses collected by recordOnly, in order behind the batches. */
+  private queueRecordOnly(): void {
+    if (this.unsent.length === 0) return;
+    const updates = this.unsent;
+    this.unsent = [];
+    this.recording = this.recording.then(() => this.deps.statuses.record(this.source.name, this.id, updates));
+    this.recording.catch(() => undefined);
   }
 
   /** Every batch sent so far is recorded; rethrows the first failure. */
