@@ -7,6 +7,8 @@ import { idListSchema, nameParam, sentSchema, sourceParam } from '../schemas/com
 import { API, type ConnectorDomain } from './route-context.js';
 
 const tags = ['indexing'];
+// Room for the 100,000 ids idListSchema allows.
+const ID_LIST_LIMIT = '50mb';
 const sent = { 200: { description: 'the run is queued and goes on in the background', schema: sentSchema }, 404: { description: 'no such source' }, 409: { description: 'a full run of the source is already running' } };
 
 /** Content ids from a JSON array body, or from ?id= (repeatable) when there is no body. */
@@ -32,7 +34,7 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
     return { status: 'sent' as const, runId: coordinator.trigger(name, operation, 'api', ids).runId };
   };
   // GET with a body (as the spec has it for reindex by ids): parse it ourselves.
-  const jsonBody = express.json({ limit: '16mb', type: () => true });
+  const jsonBody = express.json({ limit: ID_LIST_LIMIT, type: () => true });
 
   // /status was the connector's only route before its API existed: kept, as an alias.
   for (const path of [`${API}/status`, '/status']) {
@@ -48,7 +50,7 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
     res.json(start(String(req.params.name), 'INDEX_ALL'));
   });
 
-  router.post(`${API}/index/:name`, { tags, summary: 'Index the documents with these ids', params: nameParam, body: idListSchema, validate: false, responses: sent }, (req, res) => {
+  router.post(`${API}/index/:name`, { tags, summary: 'Index the documents with these ids', params: nameParam, body: idListSchema, validate: false, bodyLimit: ID_LIST_LIMIT, responses: sent }, (req, res) => {
     res.json(start(String(req.params.name), 'INDEX_IDS', idsOf(req)));
   });
 
@@ -62,7 +64,7 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
 
   for (const method of ['get', 'post'] as const) {
     router[method](`${API}/reindex/:name`, {
-      tags, summary: 'Delete and index again the documents with these ids (JSON array body, or ?id=)', params: nameParam, body: idListSchema, validate: false, responses: sent,
+      tags, summary: 'Delete and index again the documents with these ids (JSON array body, or ?id=)', params: nameParam, body: idListSchema, validate: false, bodyLimit: ID_LIST_LIMIT, responses: sent,
     }, jsonBody, (req, res) => {
       res.json(start(String(req.params.name), 'REINDEX_IDS', idsOf(req)));
     });

@@ -70,7 +70,7 @@ export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sourc
   });
 
   router.post(`${BASE}/indexing`, {
-    tags, summary: 'The records of these content ids (of every source)', body: idListSchema,
+    tags, summary: 'The records of these content ids (of every source)', body: idListSchema, bodyLimit: '50mb',
     responses: { 200: { description: 'monitoring data', schema: monitoringSchema } },
   }, async (req, res) => {
     const records = await statuses.byObjectIds([...new Set(req.body as string[])]);
