@@ -1,5 +1,5 @@
-import type { ApiRouter } from '../../../runtime/index.js';
-import { importConfigSchema, localeBodySchema, siteCreateSchema, siteSchema, siteUpdateSchema } from '../schemas/site.js';
+import { httpErrors, type ApiRouter } from '../../../runtime/index.js';
+import { importConfigProblems, importConfigSchema, localeBodySchema, siteCreateSchema, siteSchema, siteUpdateSchema } from '../schemas/site.js';
 import type { SearchDomain } from './route-context.js';
 
 const idParam = { type: 'object', properties: { id: { type: 'string', description: 'site id (or name)' } } };
@@ -39,8 +39,11 @@ export function mountSiteRoutes(router: ApiRouter, domain: SearchDomain): void {
     tags, summary: 'Restore site configurations from an export: sites are matched by name, created or replaced',
     body: importConfigSchema,
   }, async (req, res) => {
+    const entries = (req.body as { sites: Array<Record<string, unknown>> }).sites;
+    const problems = importConfigProblems(entries);
+    if (problems.length > 0) throw httpErrors.validation(problems.join('; '));
     const restored = [];
-    for (const entry of (req.body as { sites: Array<Record<string, unknown>> }).sites) {
+    for (const entry of entries) {
       const { id: _id, createdAt: _c, updatedAt: _u, ...site } = entry;
       const fields = ((site.fields as Array<Record<string, unknown>> | undefined) ?? []).map(({ id: _fid, siteId: _s, createdAt: _fc, updatedAt: _fu, ...f }) => f);
       const { action } = await sites.restore({ ...site, fields });

@@ -94,3 +94,25 @@ export const importConfigSchema: JsonSchema = {
   required: ['sites'],
   properties: { version: { type: 'integer' }, exportedAt: {}, sites: { type: 'array', items: siteExportSchema } },
 };
+
+/**
+ * What the schema cannot say about an import-config file: a site named twice (names ignore case) or a
+ * field named twice in one site. Checked before anything is written, so a bad file changes nothing.
+ */
+export function importConfigProblems(sites: Array<{ name?: unknown; fields?: unknown }>): string[] {
+  const problems: string[] = [];
+  const siteAt = new Map<string, number>();
+  sites.forEach((site, i) => {
+    const name = String(site.name).toLowerCase();
+    const first = siteAt.get(name);
+    if (first !== undefined) problems.push(`body.sites[${i}].name ${JSON.stringify(site.name)} names the site of body.sites[${first}] again`);
+    else siteAt.set(name, i);
+    const fieldAt = new Map<string, number>();
+    (Array.isArray(site.fields) ? (site.fields as Array<{ name?: unknown }>) : []).forEach((field, j) => {
+      const earlier = fieldAt.get(String(field.name));
+      if (earlier !== undefined) problems.push(`body.sites[${i}].fields[${j}].name ${JSON.stringify(field.name)} repeats body.sites[${i}].fields[${earlier}]`);
+      else fieldAt.set(String(field.name), j);
+    });
+  });
+  return problems;
+}

@@ -188,3 +188,15 @@ test('a field promoted to secondary facet shows in widget.secondaryFacet, also w
   t.deepEqual(off.body.widget.secondaryFacet.map((g: any) => [g.name, g.facets.reduce((n: number, f: any) => n + f.count, 0)]), [['arch', 40]]);
   t.true(off.body.results.document[0].metadata.length > 0, 'metadata does not depend on the switch');
 });
+
+test('import-config refuses a file that names a site or a field twice, before writing anything', async (t) => {
+  const vela = await fresh(t);
+  const r = await json(vela, 'POST', '/api/sn/import-config', { sites: [
+    { name: 'First' },
+    { name: 'Second', fields: [{ name: 'a' }, { name: 'b' }, { name: 'a' }] },
+    { name: 'first' },
+  ] });
+  t.deepEqual([r.status, r.body.error], [400, 'validation_failed']);
+  t.is(r.body.message, 'body.sites[1].fields[2].name "a" repeats body.sites[1].fields[0]; body.sites[2].name "first" names the site of body.sites[0] again');
+  t.deepEqual((await json(vela, 'GET', '/api/sn')).body, [], 'no site was written');
+});
