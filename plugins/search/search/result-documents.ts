@@ -36,14 +36,14 @@ export function toResultDocument(attributes: Attributes, config: SiteConfig, opt
     if (!field.facet || !field.enabled) continue;
     const raw = ownValue(attributes, field.name);
     if (raw === undefined || raw === null) continue;
-    const list = (Array.isArray(raw) ? raw : [raw]).filter((v) => v !== null && v !== undefined);
-    if (list.length === 0) continue;
+    const labels = (Array.isArray(raw) ? raw : [raw]).filter((v) => v !== null && v !== undefined).map((v) => valueText(v, field));
+    if (labels.length === 0) continue;
+    // The values the index filters by (search/indexable.ts): a single-valued facet keeps the first only,
+    // so every link finds this document.
+    const indexed = field.multiValued ? [...new Set(labels)] : labels.slice(0, 1);
     metadata.push({
       name: field.name,
-      values: list.map((v) => {
-        const label = valueText(v, field);
-        return { label, link: toLink(addFq(options.base, `${field.name}:${label}`)) };
-      }),
+      values: indexed.map((label) => ({ label, link: toLink(addFq(options.base, `${field.name}:${label}`)) })),
     });
   }
   const url = site.defaultURLField ? ownValue(attributes, site.defaultURLField) : undefined;

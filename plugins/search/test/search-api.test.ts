@@ -117,6 +117,21 @@ test('document metadata lists facet values as {name, values: [{label, link}]}, e
   t.deepEqual(tags?.values.map((v: any) => v.label) ?? [], stored.tags);
 });
 
+test('each metadata link finds its document: a single-valued facet given several values links the first (the one indexed), repeats once', async (t) => {
+  const own = await startTestRuntime({ plugins: ['search'] });
+  t.teardown(() => own.stop());
+  await createSite(own);
+  await json(own, 'POST', '/api/sn/import?wait=true', { turingDocuments: [
+    { locale: 'en_US', siteNames: ['Sample'], attributes: { id: 'm', title: 'multi', section: ['web', 'net'], tags: ['x', 'x', 'y'] } },
+  ] });
+  const r = await search(own, 'q=multi&_setlocale=en_US');
+  const metadata = r.body.results.document[0].metadata;
+  t.deepEqual(metadata.map((m: any) => [m.name, m.values.map((v: any) => v.label)]), [['section', ['web']], ['tags', ['x', 'y']]]);
+  for (const { values } of metadata) {
+    for (const { link } of values) t.is((await own.fetch('search', link).then((res) => res.json()) as any).queryContext.count, 1, link);
+  }
+});
+
 test('an AND facet that is filtered is hidden and listed in facetToRemove; choosing a value replaces the field\'s value', async (t) => {
   const r = await search(vela, 'q=*&_setlocale=en_US&p=3&fq[]=section:editors');
   const names = r.body.widget.facet.map((g: any) => g.name);
