@@ -26,6 +26,7 @@ export function buildFacetGroups(plan: FilterPlan, counts: Record<string, Array<
     for (const [value, count] of ownValue(counts, field.name) ?? []) {
       const isSelected = selectedValues.has(value);
       if (count === 0 && !field.showAllFacetItems && !(isSelected && ops.itemType === 'OR')) continue;
+      if (value === '') continue; // from an index built before empty values were left out: no filter can name it
       const fq = `${field.name}:${value}`;
       const raw = selected.find((s) => unquote(s.slice(s.indexOf(':') + 1)) === value) ?? fq;
       const link = isSelected

@@ -68,7 +68,8 @@ export function toIndexable(id: string, attributes: Attributes, config: SiteConf
   const facets: Record<string, string[]> = {};
   for (const name of schema.facetFields) {
     const field = config.fieldsByName.get(name);
-    const list = values(ownValue(attributes, name)).map((v) => valueText(v, field));
+    // An empty value is no value: a filter cannot name it (fq[]=type: is refused).
+    const list = values(ownValue(attributes, name)).map((v) => valueText(v, field)).filter((text) => text !== '');
     if (list.length > 0) setOwn(facets, name, field?.multiValued ? [...new Set(list)] : [list[0]!]);
   }
   const numbers: Record<string, number | null> = {};

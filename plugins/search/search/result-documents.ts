@@ -36,7 +36,7 @@ export function toResultDocument(attributes: Attributes, config: SiteConfig, opt
     if (!field.facet || !field.enabled) continue;
     const raw = ownValue(attributes, field.name);
     if (raw === undefined || raw === null) continue;
-    const labels = (Array.isArray(raw) ? raw : [raw]).filter((v) => v !== null && v !== undefined).map((v) => valueText(v, field));
+    const labels = (Array.isArray(raw) ? raw : [raw]).filter((v) => v !== null && v !== undefined).map((v) => valueText(v, field)).filter((label) => label !== '');
     if (labels.length === 0) continue;
     // The values the index filters by (search/indexable.ts): a single-valued facet keeps the first only,
     // so every link finds this document.

@@ -117,13 +117,20 @@ test('document metadata lists facet values as {name, values: [{label, link}]}, e
   t.deepEqual(tags?.values.map((v: any) => v.label) ?? [], stored.tags);
 });
 
-test('each metadata link finds its document: a single-valued facet given several values links the first (the one indexed), repeats once', async (t) => {
+test('each metadata link finds its document: a single-valued facet given several values links the first (the one indexed), repeats once, empty values none', async (t) => {
   const own = await startTestRuntime({ plugins: ['search'] });
   t.teardown(() => own.stop());
   await createSite(own);
   await json(own, 'POST', '/api/sn/import?wait=true', { turingDocuments: [
     { locale: 'en_US', siteNames: ['Sample'], attributes: { id: 'm', title: 'multi', section: ['web', 'net'], tags: ['x', 'x', 'y'] } },
   ] });
+  await json(own, 'POST', '/api/sn/import?wait=true', { turingDocuments: [
+    { locale: 'en_US', siteNames: ['Sample'], attributes: { id: 'e', title: 'empty', section: '', arch: '  ', tags: ['', 'z'] } },
+  ] });
+  const empty = await search(own, 'q=empty&_setlocale=en_US');
+  t.deepEqual(empty.body.results.document[0].metadata.map((m: any) => [m.name, m.values.map((v: any) => v.label)]), [['arch', ['  ']], ['tags', ['z']]], 'an empty value is no value');
+  t.deepEqual(empty.body.widget.facet.map((g: any) => [g.name, g.facets.map((f: any) => f.label)]), [['arch', ['  ']], ['tags', ['z']]]);
+  for (const link of JSON.stringify(empty.body).match(/\/api\/sn\/Sample\/search\?[^"]*/g)!) t.is((await own.fetch('search', link)).status, 200, link);
   const r = await search(own, 'q=multi&_setlocale=en_US');
   const metadata = r.body.results.document[0].metadata;
   t.deepEqual(metadata.map((m: any) => [m.name, m.values.map((v: any) => v.label)]), [['section', ['web']], ['tags', ['x', 'y']]]);
