@@ -5,7 +5,7 @@
 // search service's own import API fed the same documents by this process as the peer (what the
 // connector adds on top of a bare import).
 //
-//   node --import tsx scripts/bench/connector-index.ts [corpus.jsonl.gz] [--only in-process|http] [--batch N]
+//   node --import tsx scripts/bench/connector-index.ts [corpus.jsonl.gz] [--only in-process|http] [--batch N] [--rounds N]
 //
 // Prints one JSON line per measurement and ratio lines (see docs/BENCHMARKS.md, "Connector").
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -25,7 +25,7 @@ const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? args[onlyAt + 1] : null;
 const batchAt = args.indexOf('--batch');
 const batchSize = batchAt >= 0 ? Number(args[batchAt + 1]) : undefined;
-const positional = args.filter((a, i) => !a.startsWith('--') && i !== onlyAt + 1 && i !== batchAt + 1);
+const positional = args.filter((a, i) => !a.startsWith('--') && i !== onlyAt + 1 && i !== batchAt + 1 && i !== args.indexOf('--rounds') + 1);
 const corpusFile = path.resolve(positional[0] ?? path.join(packageRoot, '..', 'shared', 'corpus', 'debian.jsonl.gz'));
 const ADMIN = { user: 'admin', password: 'bench-password' };
 const adminHeaders = { authorization: `Basic ${Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64')}`, 'content-type': 'application/json' };
@@ -111,6 +111,53 @@ async function directImport(searchBase: string): Promise<number> {
   return ms;
 }
 
+const roundsAt = args.indexOf('--rounds');
+const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 3;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+type Dir = () => string;
+
+async function inProcessRound(tmp: Dir): Promise<RunStats[]> {
+  const runtime = await startRuntime(['search', 'connector'], tmp());
+  try {
+    await createSite(runtime.url('search'));
+    return await connectorRuns('vela connector → search, in-process', runtime, runtime.url('search'));
+  } finally {
+    await runtime.stop();
+  }
+}
+
+async function httpRound(tmp: Dir): Promise<RunStats[]> {
+  const search = await startSearchProcess(tmp());
+  const searchBase = search.urls.search!;
+  try {
+    await createSite(searchBase);
+    const token = await fetch(`${searchBase}/api/dev/token`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ title: 'bench' }) }).then((r) => r.json() as Promise<{ token: string }>);
+    const connector = await startRuntime(['connector'], tmp(), { search: { url: searchBase, key: token.token } });
+    try {
+      return await connectorRuns('vela connector → search process, HTTP', connector, searchBase);
+    } finally {
+      await connector.stop();
+    }
+  } finally {
+    await search.stop();
+  }
+}
+
+async function peerRound(tmp: Dir): Promise<number> {
+  const peer = await startSearchProcess(tmp());
+  try {
+    await createSite(peer.urls.search!);
+    return await directImport(peer.urls.search!);
+  } finally {
+    await peer.stop();
+  }
+}
+
+/**
+ * The systems take turns, round after round (the machine is shared and noisy: a neighbour's burst then
+ * hits one round of each rather than all of one system), and the summary lines give the medians.
+ */
 async function main(): Promise<void> {
   const dirs: string[] = [];
   const tmp = () => {
@@ -118,44 +165,34 @@ async function main(): Promise<void> {
     dirs.push(d);
     return d;
   };
-  const results: Record<string, RunStats[]> = {};
+  const full: Record<string, number[]> = { inProcess: [], http: [], peer: [] };
+  const unchanged: Record<string, number[]> = { inProcess: [], http: [] };
+  let documents = 0;
   try {
-    if (only !== 'http') {
-      const runtime = await startRuntime(['search', 'connector'], tmp());
-      try {
-        await createSite(runtime.url('search'));
-        results.inProcess = await connectorRuns('vela connector → search, in-process', runtime, runtime.url('search'));
-      } finally {
-        await runtime.stop();
+    for (let round = 1; round <= rounds; round++) {
+      if (only !== 'http') {
+        const [f, u] = await inProcessRound(tmp);
+        documents = f!.documentCount;
+        full.inProcess!.push(f!.durationMs!);
+        unchanged.inProcess!.push(u!.durationMs!);
       }
+      if (only !== 'in-process') {
+        const [f, u] = await httpRound(tmp);
+        documents = f!.documentCount;
+        full.http!.push(f!.durationMs!);
+        unchanged.http!.push(u!.durationMs!);
+        full.peer!.push(Math.round(await peerRound(tmp)));
+      }
+      for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
     }
-    if (only !== 'in-process') {
-      const search = await startSearchProcess(tmp());
-      const searchBase = search.urls.search!;
-      try {
-        await createSite(searchBase);
-        const token = await fetch(`${searchBase}/api/dev/token`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ title: 'bench' }) }).then((r) => r.json() as Promise<{ token: string }>);
-        const connector = await startRuntime(['connector'], tmp(), { search: { url: searchBase, key: token.token } });
-        try {
-          results.http = await connectorRuns('vela connector → search process, HTTP', connector, searchBase);
-        } finally {
-          await connector.stop();
-        }
-      } finally {
-        await search.stop();
-      }
-      const peer = await startSearchProcess(tmp());
-      try {
-        await createSite(peer.urls.search!);
-        const peerMs = await directImport(peer.urls.search!);
-        const connectorFull = results.http?.[0];
-        if (connectorFull?.durationMs) console.log(JSON.stringify({ ratio: 'connector full run over HTTP / direct import over HTTP', value: Math.round((connectorFull.durationMs / peerMs) * 100) / 100 }));
-      } finally {
-        await peer.stop();
-      }
+    for (const [system, values] of Object.entries(full)) {
+      if (values.length === 0) continue;
+      const docsPerSecond = Math.round(documents / (median(values) / 1000));
+      console.log(JSON.stringify({ summary: system, rounds: values.length, fullRunMedianMs: median(values), fullRunsMs: values, ...(unchanged[system] ? { unchangedMedianMs: median(unchanged[system]!), unchangedMs: unchanged[system] } : {}), medianDocumentsPerSecond: docsPerSecond }));
     }
-    for (const [mode, [full, unchanged]] of Object.entries(results)) {
-      if (full?.durationMs && unchanged?.durationMs) console.log(JSON.stringify({ ratio: `${mode}: unchanged re-run / full run`, value: Math.round((unchanged.durationMs / full.durationMs) * 1000) / 1000 }));
+    if (full.http!.length > 0) console.log(JSON.stringify({ ratio: 'connector full run over HTTP / direct import over HTTP (medians)', value: Math.round((median(full.http!) / median(full.peer!)) * 100) / 100 }));
+    for (const system of ['inProcess', 'http']) {
+      if (full[system]!.length > 0) console.log(JSON.stringify({ ratio: `${system}: unchanged re-run / full run (medians)`, value: Math.round((median(unchanged[system]!) / median(full[system]!)) * 1000) / 1000 }));
     }
   } finally {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
