@@ -233,3 +233,16 @@ test('the connector\'s OpenAPI document lists its routes with the Key scheme', a
   }
   t.truthy(doc.components.securitySchemes.Key);
 });
+
+test('CORS: a preflight from a browser app is answered without a key, and answers carry the allow-origin header', async (t) => {
+  const preflight = await vela.fetch('connector', '/api/v2/connector/source', {
+    method: 'OPTIONS',
+    headers: { origin: 'https://admin.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'key,content-type' },
+  });
+  t.true(preflight.status === 204 || preflight.status === 200, String(preflight.status));
+  t.truthy(preflight.headers.get('access-control-allow-origin'));
+  t.regex(preflight.headers.get('access-control-allow-headers') ?? '', /key/i);
+  const res = await vela.fetch('connector', '/api/v2/connector/source', { headers: { origin: 'https://admin.example', key: KEY } });
+  t.is(res.status, 200);
+  t.truthy(res.headers.get('access-control-allow-origin'));
+});
