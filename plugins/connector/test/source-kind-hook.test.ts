@@ -1,0 +1,50 @@
+import test from 'ava';
+import path from 'node:path';
+import { packageRoot } from '../../../runtime/paths.js';
+import { manifest, writePlugins } from '../../../runtime/testing/test-runtime.js';
+import { call, createSite, runAndWait, searchIds, startConnector } from './helpers.js';
+
+// A plugin in its own folder, as the cms plugin will be: it taps the connector's hook to add a kind.
+const memoryKindPlugin = {
+  manifest: manifest('memory-kind', { service: 'connector', dependsOn: ['connector'] }),
+  files: {
+    'package.json': JSON.stringify({ type: 'module' }),
+    'index.ts': `
+      const memoryKind = {
+        name: 'memory',
+        description: 'documents listed in the settings',
+        settingsSchema: { type: 'object', required: ['docs'], properties: { docs: { type: 'array', items: { type: 'object', required: ['id'] } } } },
+        async *read(ctx) {
+          for (const doc of ctx.source.settings.docs) {
+            if (ctx.onlyIds && !ctx.onlyIds.includes(doc.id)) continue;
+            yield { id: doc.id, attributes: doc };
+          }
+        },
+      };
+      export default {
+        register(ctx) {
+          ctx.hooks.tap('connector.sourceKinds', 'memory', (kinds) => kinds.register(memoryKind));
+        },
+      };
+    `,
+  },
+};
+
+test('a plugin adds a source kind through the connector.sourceKinds hook, and its sources run like the built-in ones', async (t) => {
+  const loaderPath = await writePlugins([memoryKindPlugin]);
+  const vela = await startConnector({ plugins: ['search', 'connector', 'memory-kind'], loaderPath: [path.join(packageRoot, 'plugins'), loaderPath] });
+  t.teardown(() => vela.stop());
+  const kinds = await call(vela, 'GET', '/api/v2/connector/source/kinds');
+  t.deepEqual(kinds.body.map((k: any) => k.name), ['filesystem', 'jsonl', 'memory', 'web']);
+  t.deepEqual(vela.runtime.hookBus.describe().find((h) => h.name === 'connector.sourceKinds'), { name: 'connector.sourceKinds', owner: 'connector', taps: ['memory-kind:memory'] });
+
+  const bad = await call(vela, 'POST', '/api/v2/connector/source', { name: 'mem', kind: 'memory', sites: ['Docs'], settings: {} });
+  t.is(bad.status, 400);
+  t.regex(bad.body.message, /settings\.docs is required/);
+
+  await createSite(vela, 'Docs');
+  const created = await call(vela, 'POST', '/api/v2/connector/source', { name: 'mem', kind: 'memory', sites: ['Docs'], settings: { docs: [{ id: 'm1', title: 'one' }, { id: 'm2', title: 'two' }] } });
+  t.is(created.status, 201);
+  t.like(await runAndWait(vela, '/api/v2/connector/index/mem/all', 'mem'), { status: 'COMPLETED', indexed: 2 });
+  t.deepEqual(await searchIds(vela, 'Docs'), ['m1', 'm2']);
+});
