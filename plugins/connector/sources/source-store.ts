@@ -32,6 +32,8 @@ const TABLE = 'connector_sources';
 export class SourceStore {
   private readonly sources = new Map<string, Source>();
   private readonly listeners: Array<(name: string, source: Source | null) => void> = [];
+  /** Stored sources this start could not load (their kind's plugin is missing): the name stays taken. */
+  private readonly unloadable = new Map<string, string>();
 
   constructor(private readonly db: Database, private readonly kinds: SourceKindRegistry, private readonly logger: Logger) {}
 
@@ -42,11 +44,13 @@ export class SourceStore {
   /** Stored sources, then the configuration's (a configured name replaces a stored one). */
   async load(configured: SourceInput[]): Promise<void> {
     this.sources.clear();
+    this.unloadable.clear();
     for (const row of (await this.db<SourceRow>(TABLE).select()) as SourceRow[]) {
       try {
         this.sources.set(row.name, this.fromRow(row));
       } catch (error) {
-        this.logger.warn({ source: row.name, err: error }, 'stored source skipped: its kind is not loaded or its settings no longer fit');
+        this.unloadable.set(row.name, row.kind);
+        this.logger.warn({ source: row.name, kind: row.kind, err: error }, 'stored source skipped: its kind is not loaded or its settings no longer fit');
       }
     }
     const stamp = new Date().toISOString();
@@ -79,7 +83,7 @@ export class SourceStore {
   }
 
   async create(input: SourceInput, origin: Exclude<SourceOrigin, 'config'> = 'api'): Promise<Source> {
-    if (this.sources.has(input.name)) throw connectorErrors.sourceExists(input.name);
+    if (this.sources.has(input.name) || this.unloadable.has(input.name)) throw connectorErrors.sourceExists(input.name);
     const stamp = new Date().toISOString();
     const source = this.check(input, origin, stamp, stamp);
     await this.db(TABLE).insert(this.toRow(source));

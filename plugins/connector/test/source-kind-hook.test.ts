@@ -1,8 +1,9 @@
 import test from 'ava';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../../../runtime/paths.js';
 import { manifest, writePlugins } from '../../../runtime/testing/test-runtime.js';
-import { call, createSite, runAndWait, searchIds, startConnector } from './helpers.js';
+import { call, createSite, runAndWait, searchIds, startConnector, tempDir } from './helpers.js';
 
 // A plugin in its own folder, as the cms plugin will be: it taps the connector's hook to add a kind.
 const memoryKindPlugin = {
@@ -47,4 +48,20 @@ test('a plugin adds a source kind through the connector.sourceKinds hook, and it
   t.is(created.status, 201);
   t.like(await runAndWait(vela, '/api/v2/connector/index/mem/all', 'mem'), { status: 'COMPLETED', indexed: 2 });
   t.deepEqual(await searchIds(vela, 'Docs'), ['m1', 'm2']);
+});
+
+test('a stored source whose kind\'s plugin is not loaded is skipped with a warning, and its name stays taken', async (t) => {
+  const dataDir = tempDir();
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const loaderPath = await writePlugins([memoryKindPlugin]);
+  const first = await startConnector({ dataDir, plugins: ['search', 'connector', 'memory-kind'], loaderPath: [path.join(packageRoot, 'plugins'), loaderPath] });
+  t.is((await call(first, 'POST', '/api/v2/connector/source', { name: 'mem', kind: 'memory', sites: ['Docs'], settings: { docs: [] } })).status, 201);
+  await first.stop();
+
+  const second = await startConnector({ dataDir });
+  t.teardown(() => second.stop());
+  t.true(second.logs.some((l) => l.msg.startsWith('stored source skipped') && l.source === 'mem'));
+  t.deepEqual((await call(second, 'GET', '/api/v2/connector/source')).body, []);
+  const again = await call(second, 'POST', '/api/v2/connector/source', { name: 'mem', kind: 'jsonl', sites: ['Docs'], settings: { path: '/nowhere.jsonl' } });
+  t.is(again.status, 409);
 });
