@@ -86,7 +86,13 @@ export class SourceStore {
     if (this.sources.has(input.name) || this.unloadable.has(input.name)) throw connectorErrors.sourceExists(input.name);
     const stamp = new Date().toISOString();
     const source = this.check(input, origin, stamp, stamp);
-    await this.db(TABLE).insert(this.toRow(source));
+    try {
+      await this.db(TABLE).insert(this.toRow(source));
+    } catch (error) {
+      // Two creates of one name at once: the second meets the primary key.
+      if (await this.db(TABLE).where({ name: source.name }).first()) throw connectorErrors.sourceExists(source.name);
+      throw error;
+    }
     this.sources.set(source.name, source);
     this.emit(source.name, source);
     return source;

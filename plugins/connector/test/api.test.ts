@@ -119,6 +119,13 @@ test('sources: create, read, update and delete, with the kind\'s settings checke
   t.like(structure.body, { name: '', kind: 'jsonl' });
 });
 
+test('two creates of one source name at once: one is created, the other is a 409', async (t) => {
+  const body = { name: 'twice', kind: 'jsonl', sites: ['Docs'], settings: { path: file } };
+  const answers = await Promise.all([call(vela, 'POST', '/api/v2/connector/source', body), call(vela, 'POST', '/api/v2/connector/source', body)]);
+  t.deepEqual(answers.map((a) => a.status).sort(), [201, 409]);
+  await call(vela, 'DELETE', '/api/v2/connector/source/twice');
+});
+
 test('indexing rules: CRUD, structure, rules per source, and DELETE of an unknown rule answers false', async (t) => {
   const structure = await call(vela, 'GET', '/api/v2/connector/indexing-rule/structure');
   t.like(structure.body, { id: null, ruleType: 'IGNORE', values: [] });
