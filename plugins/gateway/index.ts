@@ -26,13 +26,14 @@ interface GatewayRuntime {
   domain: GatewayDomain;
   sync: StateSync;
   agents: UpstreamAgents;
+  proxy: GatewayProxy;
 }
 
 // One gateway per runtime (tests run several runtimes in one process).
 const runtimes = new WeakMap<PluginContext<GatewayConfig>, GatewayRuntime>();
 
 /** Build the plugin's objects; constructors do no I/O, so this is fine in register. */
-function createGateway(ctx: PluginContext<GatewayConfig>, hooks: ReturnType<typeof createGatewayHooks>): GatewayRuntime & { proxy: GatewayProxy } {
+function createGateway(ctx: PluginContext<GatewayConfig>, hooks: ReturnType<typeof createGatewayHooks>): GatewayRuntime {
   const db = ctx.resolve<Database>('db');
   const accounts = ctx.resolve<Accounts>('accounts');
   const config = ctx.config;
@@ -98,6 +99,7 @@ export default definePlugin<GatewayConfig>({
     if (!gateway) return;
     gateway.sync.stop();
     await gateway.domain.recorder.stop();
+    gateway.proxy.stop();
     gateway.agents.destroyAll();
   },
 });

@@ -6,13 +6,15 @@
  *   npx tsx scripts/bench/gateway-proxy.ts   # BENCH_ROUNDS=3 BENCH_SECONDS=5 BENCH_CONNECTIONS=50 by default
  *
  * The systems take turns, round after round, and each line reports a system's median round: on a
- * shared, noisy machine a burst of someone else's work then hits every system alike.
+ * shared, noisy machine a burst of someone else's work then hits every system alike. Each line also
+ * gives the CPU its process spent per request (from /proc; needs `ss` to find the process), a cost
+ * that other load on the machine barely moves.
  *
  * express-gateway (about 700 packages) is not a dependency of Vela: the first run installs it into
  * scripts/bench/.peers/ (git-ignored). Prints one JSON line per system and a ratio line.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
@@ -21,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { childEnv, startChildRuntime, type ChildRuntime } from '../../runtime/testing/child-runtime.js';
 
 interface LoadResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p50: number; p99: number; average: number };
   non2xx: number;
   errors: number;
@@ -211,12 +213,27 @@ interface Measured {
   non2xx: number;
   errors: number;
   rounds: number[];
+  /** CPU the system's own process spent per request: a cost that other load on the machine does not change. */
+  cpuUsPerRequest: number | null;
 }
 
 interface Target {
   system: string;
   url: string;
   token?: string;
+}
+
+/** The process listening on a loopback port (ss runs as the same user, so it names the pid). */
+function pidOfPort(port: number): number | null {
+  const line = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
+  const match = /pid=(\d+)/.exec(line);
+  return match ? Number(match[1]) : null;
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
 }
 
 const headersOf = (target: Target) => (target.token ? { authorization: `Bearer ${target.token}` } : undefined);
@@ -232,16 +249,28 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 /** Every system once per round, in turn; each system's result is its median round (by throughput). */
 async function measureAll(targets: Target[]): Promise<Measured[]> {
   const runs = new Map<string, LoadResult[]>(targets.map((t) => [t.system, []]));
+  const cpu = new Map<string, { seconds: number; requests: number }>(targets.map((t) => [t.system, { seconds: 0, requests: 0 }]));
+  const pids = new Map(targets.map((t) => [t.system, pidOfPort(Number(new URL(t.url).port))]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const target of targets) runs.get(target.system)!.push(await autocannon({ url: target.url, connections: CONNECTIONS, duration: SECONDS, headers: headersOf(target) }));
+    for (const target of targets) {
+      const pid = pids.get(target.system);
+      const before = pid ? cpuSeconds(pid) : 0;
+      const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: SECONDS, headers: headersOf(target) });
+      runs.get(target.system)!.push(result);
+      const used = cpu.get(target.system)!;
+      used.seconds += pid ? cpuSeconds(pid) - before : 0;
+      used.requests += result.requests.total;
+    }
   }
   return targets.map((target) => {
     const results = runs.get(target.system)!;
     const rates = results.map((r) => r.requests.average);
     const r = results.find((x) => x.requests.average === median(rates))!;
+    const used = cpu.get(target.system)!;
     const measured = {
       system: target.system, reqPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, meanMs: r.latency.average,
       non2xx: results.reduce((n, x) => n + x.non2xx, 0), errors: results.reduce((n, x) => n + x.errors + x.timeouts, 0), rounds: rates.map(Math.round),
+      cpuUsPerRequest: pids.get(target.system) ? Math.round((used.seconds / used.requests) * 1e6 * 10) / 10 : null,
     };
     console.log(JSON.stringify(measured));
     return measured;
@@ -273,6 +302,11 @@ async function main(): Promise<void> {
         velaVsBare: Math.round((velaResult.reqPerSec / bareResult.reqPerSec) * 100) / 100,
         velaVsExpressGateway: Math.round((velaResult.reqPerSec / egResult.reqPerSec) * 100) / 100,
         goals: { velaVsBare: 0.8, velaVsExpressGateway: 3 },
+      },
+      // The same comparison by CPU cost per request (bare / Vela): steadier than req/s on a shared machine.
+      cpuRatio: {
+        velaVsBare: Math.round((bareResult.cpuUsPerRequest! / velaResult.cpuUsPerRequest!) * 100) / 100,
+        velaVsExpressGateway: Math.round((egResult.cpuUsPerRequest! / velaResult.cpuUsPerRequest!) * 100) / 100,
       },
       addedLatency: { bare: added(bareResult), vela: added(velaResult), expressGateway: added(egResult) },
     }));

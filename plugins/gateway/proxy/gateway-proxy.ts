@@ -5,6 +5,7 @@ import { proxyErrors } from '../errors.js';
 import type { ResponseTimeRecorder } from '../metrics/response-time-recorder.js';
 import type { TokenStore } from '../oauth/token-store.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './forwarded-headers.js';
+import { Deadlines, type Deadline } from './deadlines.js';
 import { matchRoute, upstreamPath, type ProxyRoute, type RouteTable } from './route-table.js';
 
 const BEARER = /^bearer +([^\s,]+) *$/i;
@@ -33,7 +34,14 @@ function hasDotSegment(path: string): boolean {
  * back. Everything else falls through to express.
  */
 export class GatewayProxy {
+  private readonly deadlines = new Deadlines();
+
   constructor(private readonly table: RouteTable, private readonly tokens: TokenStore, private readonly recorder: ResponseTimeRecorder, private readonly logger: Logger) {}
+
+  /** Stop the timeout timer (at plugin stop). */
+  stop(): void {
+    this.deadlines.stop();
+  }
 
   readonly intercept = (req: IncomingMessage, res: ServerResponse): boolean => {
     const url = req.url ?? '/';
@@ -73,19 +81,20 @@ export class GatewayProxy {
 
   private forward(req: IncomingMessage, res: ServerResponse, route: ProxyRoute, path: string): void {
     const started = performance.now();
-    const options = { hostname: route.hostname, port: route.port, method: req.method, path, headers: upstreamRequestHeaders(req), agent: route.agent };
+    const chunked = req.headers['transfer-encoding'] !== undefined;
+    const options = { hostname: route.hostname, port: route.port, method: req.method, path, headers: upstreamRequestHeaders(req, route.hostHeader, chunked), agent: route.agent };
     const upstream = route.https ? https.request(options) : http.request(options);
-    let timer: NodeJS.Timeout | undefined;
+    let deadline: Deadline | undefined;
     let timedOut = false;
     let clientGone = false;
     let answered = false;
 
     upstream.on('response', (answer) => {
       answered = true;
-      clearTimeout(timer);
+      this.deadlines.remove(deadline);
       this.recorder.record(route.slot, answer.statusCode ?? 502, (performance.now() - started) * 1000);
       try {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, clientResponseHeaders(answer.headers));
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, clientResponseHeaders(answer.rawHeaders));
       } catch (error) {
         // A header Node will not write (it parsed, but is not valid to send): the upstream's answer is unusable.
         answer.resume();
@@ -94,10 +103,9 @@ export class GatewayProxy {
       }
       answer.pipe(res);
       answer.on('error', () => res.destroy());
-      answer.on('aborted', () => res.destroy());
     });
     upstream.on('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
+      this.deadlines.remove(deadline);
       if (clientGone) return;
       if (res.headersSent) {
         res.destroy();
@@ -117,10 +125,10 @@ export class GatewayProxy {
     // The timeout is the upstream's time to answer once it has the whole request.
     upstream.on('finish', () => {
       if (answered) return; // an upstream may answer before it has read the whole request
-      timer = setTimeout(() => {
+      deadline = this.deadlines.add(route.timeoutMs, () => {
         timedOut = true;
         upstream.destroy(new Error('timeout'));
-      }, route.timeoutMs);
+      });
     });
     // A client gone before the end takes the upstream request with it.
     res.on('close', () => {
@@ -130,7 +138,7 @@ export class GatewayProxy {
     });
     req.on('error', () => upstream.destroy());
 
-    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+    if (req.headers['content-length'] === undefined && !chunked) {
       upstream.end();
       req.resume();
     } else {

@@ -12,6 +12,8 @@ export interface ProxyRoute {
   https: boolean;
   hostname: string;
   port: string;
+  /** The Host header upstream requests carry. */
+  hostHeader: string;
   /** The upstream URL's path without a trailing slash ('' for the root). */
   basePath: string;
   /** The upstream URL's own path, used as is when the request adds nothing after the sub-path. */
@@ -47,6 +49,7 @@ export class RouteTable {
         https: url.protocol === 'https:',
         hostname: url.hostname.replace(/^\[|\]$/g, ''),
         port: url.port,
+        hostHeader: url.host,
         basePath: url.pathname.replace(/\/+$/, ''),
         fullPath: url.pathname,
         baseQuery: url.search.slice(1),

@@ -126,6 +126,20 @@ for (const method of ['POST', 'PUT', 'DELETE'] as const) {
   });
 }
 
+test('a chunked body on a DELETE reaches the upstream framed and whole', async (t) => {
+  const answer = await new Promise<{ status: number; body: { method: string; sha256: string; bytes: number } }>((resolve, reject) => {
+    const req = http.request(new URL(vela.url('gateway', '/shop/v1/things/9')), { method: 'DELETE', headers: { ...bearer(), 'transfer-encoding': 'chunked' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.write('first;');
+    req.end('second');
+  });
+  t.is(answer.status, 200);
+  t.like(answer.body, { method: 'DELETE', bytes: 12, sha256: createHash('sha256').update('first;second').digest('hex') });
+});
+
 test('a 50 MB request body streams to the upstream and a 50 MB response streams back', async (t) => {
   const target = new URL(vela.url('gateway', '/shop/v1/upload'));
   const upload = await new Promise<{ status: number; body: { sha256: string; bytes: number } }>((resolve, reject) => {
