@@ -18,10 +18,39 @@ export interface ValidationResult<T> {
 
 const validator = new Validator();
 
+/** Keywords whose value maps member names to schemas. */
+const NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', 'dependencies']);
+const hardened = new WeakMap<object, JsonSchema>();
+
+/**
+ * The schema with every name map (`properties`, ...) copied into an object without a prototype. jsonschema
+ * looks members up with `name in properties`, so on a plain object `constructor`, `toString` or `__proto__`
+ * count as declared and slip past `additionalProperties: false`.
+ */
+function harden(schema: JsonSchema): JsonSchema {
+  let copy = hardened.get(schema);
+  if (!copy) {
+    copy = hardenValue(schema, false) as JsonSchema;
+    hardened.set(schema, copy);
+  }
+  return copy;
+}
+
+function hardenValue(value: unknown, nameMap: boolean): unknown {
+  if (Array.isArray(value)) return value.map((item) => hardenValue(item, false));
+  if (!value || typeof value !== 'object') return value;
+  const copy: Record<string, unknown> = nameMap ? Object.create(null) : {};
+  for (const [key, member] of Object.entries(value)) {
+    // `default`, `enum` and `const` are data, not schemas: kept as they are.
+    copy[key] = key === 'default' || key === 'enum' || key === 'const' ? member : hardenValue(member, !nameMap && NAME_MAPS.has(key));
+  }
+  return copy;
+}
+
 /** Validate `instance` against `schema`, returning messages an operator or API client can act on. */
 export function validateAgainst<T = unknown>(schema: JsonSchema, instance: unknown, options: ValidationOptions = {}): ValidationResult<T> {
   const value = options.applyDefaults ? structuredClone(instance) : instance;
-  const result = validator.validate(value, schema, {
+  const result = validator.validate(value, harden(schema), {
     nestedErrors: false,
     preValidateProperty: options.applyDefaults ? fillDefault : undefined,
   });

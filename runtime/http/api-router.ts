@@ -1,4 +1,5 @@
 import express, { type RequestHandler, type Router } from 'express';
+import { httpErrors } from '../errors.js';
 import type { HttpMethod, OpenApiRegistry, RouteSpec } from './openapi-registry.js';
 import { validateRequest } from './request-validation.js';
 
@@ -24,19 +25,52 @@ export interface ApiRouter {
 
 const WITH_BODY = new Set<HttpMethod>(['post', 'put', 'patch', 'delete']);
 
-function bodyParsers(limit: string): RequestHandler[] {
-  return [
-    express.json({ limit, type: ['application/json', 'application/*+json'] }),
-    express.urlencoded({ limit, extended: false }),
-  ];
+const FORM = 'application/x-www-form-urlencoded';
+/** Deeper bodies are refused: validation, cloning and handlers recurse, and no API needs more. */
+export const MAX_BODY_DEPTH = 64;
+
+function bodyParsers(limit: string, forms: boolean): RequestHandler[] {
+  const json = express.json({ limit, type: ['application/json', 'application/*+json'] });
+  return forms ? [json, express.urlencoded({ limit, extended: false }), refuseDeepBodies] : [json, refuseDeepBodies];
+}
+
+/**
+ * A route takes form bodies when it says so, or when it declares no body schema (console forms); a JSON
+ * route sent a form gets 415 from validation instead of a form decoded into nonsense members.
+ */
+function takesForms(spec: RouteSpec): boolean {
+  return spec.bodyContentTypes ? spec.bodyContentTypes.includes(FORM) : spec.body === undefined;
+}
+
+const refuseDeepBodies: RequestHandler = (req, _res, next) => {
+  next(nestingDepthExceeds(req.body, MAX_BODY_DEPTH) ? httpErrors.badRequest(`the request body nests deeper than ${MAX_BODY_DEPTH} levels`) : undefined);
+};
+
+/** Iterative, so a hostile body cannot exhaust the stack while it is being measured. */
+function nestingDepthExceeds(value: unknown, max: number): boolean {
+  if (!value || typeof value !== 'object') return false;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (depth > max) return true;
+    for (const member of Object.values(current as object)) {
+      if (member && typeof member === 'object') stack.push([member, depth + 1]);
+    }
+  }
+  return false;
 }
 
 export function createApiRouter(openapi: OpenApiRegistry, plugin: string, defaultBodyLimit: string): ApiRouter {
   const raw = express.Router();
-  const defaultParsers = bodyParsers(defaultBodyLimit);
+  const defaultParsers = { json: bodyParsers(defaultBodyLimit, false), forms: bodyParsers(defaultBodyLimit, true) };
+  const parsersFor = (spec: RouteSpec) => {
+    const forms = takesForms(spec);
+    if (spec.bodyLimit) return bodyParsers(spec.bodyLimit, forms);
+    return forms ? defaultParsers.forms : defaultParsers.json;
+  };
   const route = (method: HttpMethod): Route => (path, spec, ...handlers) => {
     openapi.addRoute(method, path, spec, plugin);
-    const parsers = WITH_BODY.has(method) ? (spec.bodyLimit ? bodyParsers(spec.bodyLimit) : defaultParsers) : [];
+    const parsers = WITH_BODY.has(method) ? parsersFor(spec) : [];
     const validation = spec.validate !== false && (spec.params || spec.query || spec.body) ? [validateRequest(spec)] : [];
     raw[method](path, ...parsers, ...validation, ...handlers);
     return api;

@@ -1,5 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { ServiceConfig } from '../config/load-config.js';
 import { bootErrors, httpErrors } from '../errors.js';
@@ -14,6 +15,27 @@ import { OpenApiRegistry } from './openapi-registry.js';
 export type Interceptor = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 let requestCounter = 0;
+
+/** Request line plus headers: room for long search links (many fq[]), still bounded. */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
+/**
+ * Requests Node's parser refuses before any handler sees them (headers too large, malformed HTTP) get
+ * the one JSON error shape too, instead of Node's bare status line.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] = error.code === 'HPE_HEADER_OVERFLOW'
+    ? [431, 'headers_too_large', `the request line and headers are larger than ${MAX_HEADER_BYTES} bytes; send long searches as a POST body`]
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'request_timeout', 'the request was not received in time']
+      : [400, 'bad_request', 'the request is not valid HTTP/1.1'];
+  const body = JSON.stringify({ error: code, message });
+  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
@@ -75,7 +97,8 @@ export class ServiceServer {
   }
 
   async listen(): Promise<void> {
-    const server = http.createServer({ keepAliveTimeout: 5000 }, (req, res) => this.handle(req, res));
+    const server = http.createServer({ keepAliveTimeout: 5000, maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => this.handle(req, res));
+    server.on('clientError', answerClientError);
     await new Promise<void>((resolve, reject) => {
       const onError = (error: NodeJS.ErrnoException) => {
         server.off('listening', onListening);

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import test from 'ava';
 import { manifest, startTestRuntime, writePlugins, type TestRuntime } from '../../runtime/testing/test-runtime.js';
 
@@ -57,6 +58,42 @@ test('bodies and path parameters are validated by their schemas', async (t) => {
   t.is(malformed.status, 400);
   t.is((malformed.body as { error: string }).error, 'invalid_json');
   t.deepEqual(await json(await post('/api/things/7', 'name=lamp', 'text/plain')), { status: 415, body: { error: 'unsupported_media_type', message: 'send the request body as application/json, got Content-Type "text/plain"' } });
+});
+
+test('members named like Object.prototype members are refused as unknown, not ignored', async (t) => {
+  const post = (body: string) => vela.fetch('search', '/api/things/7', { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+  for (const member of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+    const r = await json(await post(`{"name":"lamp","${member}":{"x":1}}`));
+    t.is(r.status, 400, member);
+    t.regex((r.body as { message: string }).message, new RegExp(`body\\.${member} is not a known member`), member);
+  }
+  t.is((await vela.fetch('search', '/api/things?constructor=1')).status, 400);
+});
+
+test('a form sent to a JSON route is a 415; a body nested too deep is a 400, never a crash', async (t) => {
+  const post = (body: string, type: string) => vela.fetch('search', '/api/things/7', { method: 'POST', body, headers: { 'content-type': type } });
+  t.deepEqual(await json(await post('{"name":"lamp"}', 'application/x-www-form-urlencoded')), { status: 415, body: { error: 'unsupported_media_type', message: 'send the request body as application/json, got Content-Type "application/x-www-form-urlencoded"' } });
+  const deep = '{"name":' + '['.repeat(200) + ']'.repeat(200) + '}';
+  t.deepEqual(await json(await post(deep, 'application/json')), { status: 400, body: { error: 'bad_request', message: 'the request body nests deeper than 64 levels' } });
+  t.is((await vela.fetch('search', '/api/things')).status, 200, 'the service still answers');
+});
+
+test('headers past the limit and malformed HTTP are answered in the JSON error shape', async (t) => {
+  const raw = (request: string) => new Promise<string>((resolve, reject) => {
+    const socket = net.connect(Number(new URL(vela.url('search')).port), '127.0.0.1', () => socket.end(request));
+    let data = '';
+    socket.on('data', (chunk) => { data += chunk; });
+    socket.on('end', () => resolve(data));
+    socket.on('error', reject);
+  });
+  const big = await raw(`GET /api/things HTTP/1.1\r\nHost: x\r\nX-Long: ${'a'.repeat(70 * 1024)}\r\n\r\n`);
+  t.regex(big, /^HTTP\/1\.1 431 /);
+  t.regex(big, /"error":"headers_too_large"/);
+  const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
+  t.regex(garbage, /^HTTP\/1\.1 400 /);
+  t.regex(garbage, /\{"error":"bad_request","message":"[^"]+"\}$/);
+  const long = await vela.fetch('search', `/api/things?${Array.from({ length: 800 }, (_, i) => `fq[]=field${i}:value`).join('&')}`);
+  t.is(long.status, 200, 'a 20 KB query string is still taken');
 });
 
 test('a body over the service limit is a 413', async (t) => {
