@@ -104,6 +104,23 @@ test('GET /<name>/<sub>/more?x=1 reaches the upstream URL + /more?x=1 with the u
   t.is(request.headers['x-forwarded-host'], new URL(vela.url('gateway')).host);
 });
 
+test('a client\'s X-Forwarded-For is extended, its X-Forwarded-Host replaced, and headers its Connection names dropped', async (t) => {
+  const status = await new Promise<number>((resolve, reject) => {
+    http.get(new URL(vela.url('gateway', '/shop/v1/fwd')), {
+      headers: { ...bearer(), 'x-forwarded-for': '10.0.0.1, 10.0.0.2', 'x-forwarded-host': 'spoofed.example', connection: 'keep-alive, x-private', 'x-private': 'hop', 'x-kept': 'end-to-end' },
+    }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    }).on('error', reject);
+  });
+  t.is(status, 200);
+  const request = seen.find((s) => s.url === '/api/fwd')!;
+  t.is(request.headers['x-forwarded-for'], '10.0.0.1, 10.0.0.2, 127.0.0.1');
+  t.is(request.headers['x-forwarded-host'], new URL(vela.url('gateway')).host);
+  t.is(request.headers['x-private'], undefined);
+  t.is(request.headers['x-kept'], 'end-to-end');
+});
+
 test('the longest matching sub-path wins, and the original /proxy/ prefix is accepted too', async (t) => {
   const orders = (await (await vela.fetch('gateway', '/shop/v1/orders/7', { headers: bearer() })).json()) as { url: string };
   t.is(orders.url, '/orders-service/7');
