@@ -4,6 +4,7 @@ import { VelaError } from '../../runtime/index.js';
 export const connectorErrors = {
   sourceNotFound: (name: string) => new VelaError('source_not_found', `no source named "${name}" (GET /api/v2/connector/source lists them)`, 404),
   sourceExists: (name: string) => new VelaError('source_exists', `a source named "${name}" already exists`, 409),
+  sourceRunningElsewhere: (name: string) => new VelaError('source_running', `a run of source "${name}" is going in another process sharing this database; wait for it to end`, 409),
   sourceReadOnly: (name: string) => new VelaError('source_read_only', `source "${name}" is defined in the configuration file; change it there`, 409),
   sourceRunning: (name: string) => new VelaError('source_running', `a full run of source "${name}" is already running; wait for it to end (GET /api/v2/connector/monitoring/indexing/stats/${name})`, 409),
   unknownKind: (kind: string, known: string[]) => new VelaError('invalid_parameter', `kind must be one of ${known.join(', ')}, got ${JSON.stringify(kind)}`, 400),

@@ -7,6 +7,7 @@ import { createPooledExtract, EXTRACT_TASK_FILE } from './extraction/pooled-extr
 import { createConnectorHooks, type ConnectorHooks } from './hooks.js';
 import { RunStore } from './monitoring/run-store.js';
 import { RunCoordinator } from './pipeline/run-coordinator.js';
+import { RunLeases } from './pipeline/run-leases.js';
 import { StatusStore } from './pipeline/status-store.js';
 import { mountIndexingRoutes } from './routes/indexing.js';
 import { mountMonitoringRoutes } from './routes/monitoring.js';
@@ -30,6 +31,7 @@ export interface ConnectorConfig {
   apiKeys: string[];
   search: { url: string | null; key: string | null; timeoutMs: number };
   batchSize: number;
+  pollMs: number;
   seedSample: boolean;
   sources: SourceInput[];
 }
@@ -37,6 +39,8 @@ export interface ConnectorConfig {
 interface Wiring {
   hooks: Readonly<ConnectorHooks>;
   domain: ConnectorDomain;
+  leases: RunLeases;
+  refreshTimer?: NodeJS.Timeout;
   access: ConnectorAccess;
   scheduled: Set<string>;
 }
@@ -73,10 +77,11 @@ function createWiring(ctx: PluginContext<ConnectorConfig>, hooks: Readonly<Conne
   const rules = new RuleStore(db);
   const target = searchTargetOf(ctx);
   const extract = createPooledExtract(ctx.task<ExtractInput, ExtractedContent>(EXTRACT_TASK_FILE)) as (input: ExtractInput) => Promise<ExtractedContent>;
-  const coordinator = new RunCoordinator(sources, () => ({ kinds, statuses, runs, rules, target: target(), extract, logger: ctx.logger, batchSize: ctx.config.batchSize }), ctx.logger);
+  const leases = new RunLeases(db);
+  const coordinator = new RunCoordinator(sources, () => ({ kinds, statuses, runs, rules, target: target(), extract, logger: ctx.logger, batchSize: ctx.config.batchSize }), leases, ctx.logger);
   const domain: ConnectorDomain = { kinds, sources, statuses, runs, rules, coordinator, target, dataDir: ctx.dataDir, plugin: { name: ctx.name, version: ctx.version }, logger: ctx.logger };
   const access = new ConnectorAccess(ctx.config.apiKeys, () => ctx.tryResolve<AccessControl>('search.access'));
-  return { hooks, domain, access, scheduled: new Set() };
+  return { hooks, domain, access, leases, scheduled: new Set() };
 }
 
 /** Keep one cron job per source with a schedule, in step with the source store. */
@@ -128,13 +133,22 @@ const plugin: PluginDefinition<ConnectorConfig> = {
     // Kinds of other plugins join here: every plugin's taps are applied before start.
     wiring.hooks.sourceKinds.call(domain.kinds);
     scheduleSources(ctx, wiring);
-    const interrupted = await domain.runs.markInterrupted();
+    const interrupted = await domain.runs.markInterrupted(await wiring.leases.reclaim());
     if (interrupted > 0) ctx.logger.warn({ runs: interrupted }, 'runs interrupted by the last stop are marked INTERRUPTED; the next run reconciles');
     await domain.sources.load(ctx.config.sources);
+    // Processes sharing the database see each other's source changes within a poll.
+    if (ctx.config.pollMs > 0) {
+      wiring.refreshTimer = setInterval(() => {
+        domain.sources.refresh().catch((error: Error) => ctx.logger.warn({ err: error }, 'refreshing sources failed'));
+      }, ctx.config.pollMs);
+      wiring.refreshTimer.unref();
+    }
   },
 
   stop: async (ctx) => {
-    await wirings.get(ctx)?.domain.coordinator.stop();
+    const wiring = wirings.get(ctx);
+    clearInterval(wiring?.refreshTimer);
+    await wiring?.domain.coordinator.stop();
   },
 };
 

@@ -84,7 +84,7 @@ async function connectorRuns(system: string, connector: Runtime, searchBase: str
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
     const t0 = performance.now();
-    const stats = await coordinator.trigger('debian', 'INDEX_ALL', 'api').done;
+    const stats = await (await coordinator.trigger('debian', 'INDEX_ALL', 'api')).done;
     const wallMs = performance.now() - t0;
     loop.disable();
     const eventLoopDelayMs = { p50: Math.round(loop.percentile(50) / 1e6), p99: Math.round(loop.percentile(99) / 1e6), max: Math.round(loop.max / 1e6) };

@@ -64,9 +64,11 @@ export class RunStore {
     await this.db(TABLE).where({ id }).update({ status, end_time: new Date().toISOString(), counts: JSON.stringify(counts), error });
   }
 
-  /** Runs a stopped or killed process left RUNNING; called at start, before any new run. */
-  async markInterrupted(): Promise<number> {
-    return this.db(TABLE).where({ status: 'RUNNING' }).update({ status: 'INTERRUPTED', end_time: new Date().toISOString(), error: 'the runtime stopped during the run' });
+  /** Runs a stopped or killed process left RUNNING (but not `stillRunning`, held by live processes); called at start. */
+  async markInterrupted(stillRunning: ReadonlySet<string>): Promise<number> {
+    const query = this.db(TABLE).where({ status: 'RUNNING' });
+    if (stillRunning.size > 0) query.whereNotIn('id', [...stillRunning]);
+    return query.update({ status: 'INTERRUPTED', end_time: new Date().toISOString(), error: 'the runtime stopped during the run' });
   }
 
   async list(source: string | undefined, limit = 50): Promise<RunStats[]> {

@@ -66,13 +66,18 @@ export class IndexRun {
     return this.request.operation === 'INDEX_ALL' || this.request.operation === 'REINDEX_ALL';
   }
 
-  /** `beforeFinish` runs as the run ends, before its statistics say so (a client that sees them may start the next). */
-  async execute(beforeFinish: () => void = () => undefined): Promise<RunStats> {
+  /**
+   * `hooks.beforeRun` runs once the run is recorded RUNNING, before it reads (waiting for the source's
+   * lease); `hooks.beforeFinish` as it ends, before its statistics say so (a client that sees them may
+   * start the next).
+   */
+  async execute(hooks: { beforeRun?: () => Promise<void>; beforeFinish?: () => void } = {}): Promise<RunStats> {
     const { runs, logger } = this.deps;
     await runs.begin({ id: this.id, source: this.source.name, kind: this.provider, operation: this.request.operation, trigger: this.request.trigger });
     let status: 'COMPLETED' | 'FAILED' | 'INTERRUPTED' = 'COMPLETED';
     let error: string | null = null;
     try {
+      await hooks.beforeRun?.();
       await this.run();
     } catch (caught) {
       // Batches still on their way, and what was only to be recorded, are recorded before the run is closed.
@@ -82,7 +87,7 @@ export class IndexRun {
       error = this.signal.aborted ? 'the run was interrupted (the runtime is stopping)' : (caught as Error).message;
       logger.warn({ source: this.source.name, run: this.id, err: caught }, 'indexing run did not complete; nothing vanished is de-indexed');
     }
-    beforeFinish();
+    hooks.beforeFinish?.();
     await runs.finish(this.id, status, this.counts, error);
     const stats = (await runs.get(this.id))!;
     logger.info({ source: this.source.name, run: this.id, status, ...this.counts, durationMs: stats.durationMs, documentsPerSecond: stats.documentsPerSecond }, 'indexing run ended');

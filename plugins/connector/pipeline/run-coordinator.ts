@@ -1,8 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../../runtime/index.js';
 import { connectorErrors } from '../errors.js';
 import type { RunOperation, RunStats, RunTrigger } from '../monitoring/run-store.js';
 import type { Source, SourceStore } from '../sources/source-store.js';
 import { IndexRun, type RunDependencies } from './index-run.js';
+import type { RunLeases } from './run-leases.js';
 
 export interface RunTicket {
   runId: string;
@@ -10,10 +12,13 @@ export interface RunTicket {
   done: Promise<RunStats>;
 }
 
+const LEASE_POLL_MS = 500;
+
 /**
  * Starts runs in the background and keeps them in order: the runs of one source go one after the
- * other (so two never write the same records at once), a second full run of a source that has one
- * running or waiting is refused, and stop() interrupts every run and waits for it.
+ * other (so two never write the same records at once), in this process by a promise chain and across
+ * processes sharing the database by a lease; a second full run of a source that has one running or
+ * waiting is refused; stop() interrupts every run and waits for it.
  */
 export class RunCoordinator {
   private readonly chains = new Map<string, Promise<unknown>>();
@@ -22,25 +27,39 @@ export class RunCoordinator {
   private controller = new AbortController();
   private stopped = false;
 
-  constructor(private readonly sources: SourceStore, private readonly deps: () => RunDependencies, private readonly logger: Logger) {}
+  constructor(
+    private readonly sources: SourceStore,
+    private readonly deps: () => RunDependencies,
+    private readonly leases: RunLeases,
+    private readonly logger: Logger,
+  ) {}
 
-  /** Whether a full run of the source is running or waiting. */
+  /** Whether a full run of the source is running or waiting in this process. */
   isRunning(source: string): boolean {
     return this.fullRuns.has(source);
   }
 
   /**
-   * Queue a run and return at once. Throws 404 for an unknown source, 409 for a second full run,
-   * 503 when there is no search service to send to.
+   * Queue a run; resolves as soon as it is queued. Rejects with 404 for an unknown source, 409 for a
+   * second full run (here or in another process), 503 when there is no search service to send to.
    */
-  trigger(name: string, operation: RunOperation, trigger: RunTrigger, ids?: string[]): RunTicket {
+  async trigger(name: string, operation: RunOperation, trigger: RunTrigger, ids?: string[]): Promise<RunTicket> {
     const source = this.sources.get(name);
     const full = operation === 'INDEX_ALL' || operation === 'REINDEX_ALL';
     if (full && this.fullRuns.has(name)) throw connectorErrors.sourceRunning(name);
     if (this.stopped) throw connectorErrors.stopping();
     const deps = this.deps();
+    if (full) {
+      // Marked before the database is asked, so two triggers at once in this process cannot both pass.
+      this.fullRuns.add(name);
+      try {
+        if (await this.leases.heldElsewhere(name)) throw connectorErrors.sourceRunningElsewhere(name);
+      } catch (error) {
+        this.fullRuns.delete(name);
+        throw error;
+      }
+    }
     const run = new IndexRun({ source, operation, trigger, ids }, deps, this.controller.signal);
-    if (full) this.fullRuns.add(name);
     const previous = this.chains.get(name) ?? Promise.resolve();
     const release = () => {
       if (full) this.fullRuns.delete(name);
@@ -56,13 +75,13 @@ export class RunCoordinator {
     return { runId: run.id, done };
   }
 
-  /** A scheduled tick: skipped (and logged) while a full run of the source is running or waiting. */
+  /** A scheduled tick: skipped (and logged) while a full run of the source goes, here or elsewhere. */
   async scheduled(name: string): Promise<void> {
-    if (this.fullRuns.has(name)) {
-      this.logger.info({ source: name }, 'scheduled run skipped: a full run of this source is still going');
-      return;
+    try {
+      await (await this.trigger(name, 'INDEX_ALL', 'schedule')).done;
+    } catch (error) {
+      this.logger.info({ source: name, reason: (error as Error).message }, 'scheduled run skipped');
     }
-    await this.trigger(name, 'INDEX_ALL', 'schedule').done;
   }
 
   /** Interrupt every run (they end INTERRUPTED, deleting nothing) and wait for them. */
@@ -73,12 +92,33 @@ export class RunCoordinator {
   }
 
   private async execute(run: IndexRun, source: Source, release: () => void): Promise<RunStats> {
+    let renewal: NodeJS.Timeout | undefined;
     try {
-      return await run.execute(release);
+      return await run.execute({
+        beforeRun: async () => {
+          await this.waitForLease(source.name, run.id);
+          renewal = setInterval(() => {
+            this.leases.renew(source.name, run.id).catch((error: Error) => this.logger.warn({ source: source.name, err: error }, 'renewing the run lease failed'));
+          }, this.leases.ttlMs / 3);
+          renewal.unref();
+        },
+        beforeFinish: release,
+      });
     } catch (error) {
       // Only the bookkeeping itself (the database) can fail here; the run's own errors are in its stats.
       this.logger.error({ source: source.name, run: run.id, err: error }, 'indexing run could not be recorded');
       throw error;
+    } finally {
+      clearInterval(renewal);
+      await this.leases.release(source.name, run.id).catch((error: Error) => this.logger.warn({ source: source.name, err: error }, 'releasing the run lease failed'));
+    }
+  }
+
+  /** Another process may be running the source (a run by ids, or a full run that raced this one): wait. */
+  private async waitForLease(source: string, runId: string): Promise<void> {
+    const signal = this.controller.signal;
+    while (!(await this.leases.acquire(source, runId))) {
+      await sleep(LEASE_POLL_MS, undefined, { signal });
     }
   }
 }

@@ -29,9 +29,9 @@ function idsOf(req: Request): string[] {
 
 export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain): void {
   const { coordinator } = domain;
-  const start = (name: string, operation: RunOperation, ids?: string[]) => {
+  const start = async (name: string, operation: RunOperation, ids?: string[]) => {
     domain.target();
-    return { status: 'sent' as const, runId: coordinator.trigger(name, operation, 'api', ids).runId };
+    return { status: 'sent' as const, runId: (await coordinator.trigger(name, operation, 'api', ids)).runId };
   };
   // GET with a body (as the spec has it for reindex by ids): parse it ourselves.
   const jsonBody = express.json({ limit: ID_LIST_LIMIT, type: () => true });
@@ -46,27 +46,27 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
     });
   }
 
-  router.get(`${API}/index/:name/all`, { tags, summary: 'Index every document of a source (new and changed ones are sent)', params: nameParam, responses: sent }, (req, res) => {
-    res.json(start(String(req.params.name), 'INDEX_ALL'));
+  router.get(`${API}/index/:name/all`, { tags, summary: 'Index every document of a source (new and changed ones are sent)', params: nameParam, responses: sent }, async (req, res) => {
+    res.json(await start(String(req.params.name), 'INDEX_ALL'));
   });
 
-  router.post(`${API}/index/:name`, { tags, summary: 'Index the documents with these ids', params: nameParam, body: idListSchema, validate: false, bodyLimit: ID_LIST_LIMIT, responses: sent }, (req, res) => {
-    res.json(start(String(req.params.name), 'INDEX_IDS', idsOf(req)));
+  router.post(`${API}/index/:name`, { tags, summary: 'Index the documents with these ids', params: nameParam, body: idListSchema, validate: false, bodyLimit: ID_LIST_LIMIT, responses: sent }, async (req, res) => {
+    res.json(await start(String(req.params.name), 'INDEX_IDS', idsOf(req)));
   });
 
-  router.get(`${API}/index/:name`, { tags, summary: 'Index one document: ?id=', params: nameParam, query: { type: 'object', properties: { id: { type: 'string' } } }, validate: false, responses: sent }, (req, res) => {
-    res.json(start(String(req.params.name), 'INDEX_IDS', idsOf(req)));
+  router.get(`${API}/index/:name`, { tags, summary: 'Index one document: ?id=', params: nameParam, query: { type: 'object', properties: { id: { type: 'string' } } }, validate: false, responses: sent }, async (req, res) => {
+    res.json(await start(String(req.params.name), 'INDEX_IDS', idsOf(req)));
   });
 
-  router.get(`${API}/reindex/:name/all`, { tags, summary: 'Delete the source\'s documents from the index, then index all of them again', params: nameParam, responses: sent }, (req, res) => {
-    res.json(start(String(req.params.name), 'REINDEX_ALL'));
+  router.get(`${API}/reindex/:name/all`, { tags, summary: 'Delete the source\'s documents from the index, then index all of them again', params: nameParam, responses: sent }, async (req, res) => {
+    res.json(await start(String(req.params.name), 'REINDEX_ALL'));
   });
 
   for (const method of ['get', 'post'] as const) {
     router[method](`${API}/reindex/:name`, {
       tags, summary: 'Delete and index again the documents with these ids (JSON array body, or ?id=)', params: nameParam, body: idListSchema, validate: false, bodyLimit: ID_LIST_LIMIT, responses: sent,
-    }, jsonBody, (req, res) => {
-      res.json(start(String(req.params.name), 'REINDEX_IDS', idsOf(req)));
+    }, jsonBody, async (req, res) => {
+      res.json(await start(String(req.params.name), 'REINDEX_IDS', idsOf(req)));
     });
   }
 

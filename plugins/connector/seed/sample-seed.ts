@@ -86,5 +86,5 @@ export async function seedSample({ db, sources, runs, coordinator, target, logge
   const [last] = await runs.list(SAMPLE_SOURCE, 1);
   if (last?.status === 'COMPLETED' || coordinator.isRunning(SAMPLE_SOURCE)) return;
   logger.info({ source: SAMPLE_SOURCE }, 'indexing the sample source');
-  coordinator.trigger(SAMPLE_SOURCE, 'INDEX_ALL', 'seed');
+  await coordinator.trigger(SAMPLE_SOURCE, 'INDEX_ALL', 'seed');
 }

@@ -68,6 +68,34 @@ export class SourceStore {
     for (const source of this.sources.values()) this.emit(source.name, source);
   }
 
+  /**
+   * Pick up what other processes sharing the database did through their API: stored sources created,
+   * changed (by their modification time) or deleted since, announced like local writes.
+   */
+  async refresh(): Promise<void> {
+    const startedAt = new Date().toISOString();
+    const rows = (await this.db<SourceRow>(TABLE).select()) as SourceRow[];
+    const stored = new Set(rows.map((r) => r.name));
+    for (const row of rows) {
+      const known = this.sources.get(row.name);
+      if (known?.origin === 'config' || (known && known.modified === row.updated_at) || (!known && this.unloadable.has(row.name))) continue;
+      try {
+        const source = this.fromRow(row);
+        this.sources.set(row.name, source);
+        this.emit(row.name, source);
+      } catch (error) {
+        this.unloadable.set(row.name, row.kind);
+        this.logger.warn({ source: row.name, kind: row.kind, err: error }, 'stored source skipped: its kind is not loaded or its settings no longer fit');
+      }
+    }
+    for (const [name, source] of this.sources) {
+      // A source this process wrote while the rows were read is not gone.
+      if (source.origin === 'config' || stored.has(name) || source.modified >= startedAt) continue;
+      this.sources.delete(name);
+      this.emit(name, null);
+    }
+  }
+
   list(): Source[] {
     return [...this.sources.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
