@@ -41,6 +41,8 @@ interface Wiring {
   domain: ConnectorDomain;
   leases: RunLeases;
   refreshTimer?: NodeJS.Timeout;
+  /** The sample seed, running in the background after ready. */
+  seeding?: Promise<void>;
   access: ConnectorAccess;
   scheduled: Set<string>;
 }
@@ -116,14 +118,13 @@ const plugin: PluginDefinition<ConnectorConfig> = {
       mountSourceRoutes(router, domain);
       mountSystemInfoRoute(router, domain);
     });
-    // Seed once the services listen, so an HTTP search service configured as the target can answer.
+    // Seed once the services listen (an HTTP search service configured as the target can answer then), in
+    // the background: the start is over at ready, and signals must find the runtime's handlers in place.
     ctx.hooks.tapPromise('runtime.ready', 'seed-sample', async () => {
       if (!ctx.config.seedSample || !ctx.resolve<RuntimeConfig>('config').runtime.seed) return;
-      try {
-        await seedSample({ db: ctx.resolve<Database>('db'), sources: domain.sources, runs: domain.runs, coordinator: domain.coordinator, target: domain.target(), logger: ctx.logger });
-      } catch (error) {
-        ctx.logger.warn({ err: error }, 'the sample source could not be seeded; start with --no-seed to skip it');
-      }
+      wiring.seeding = Promise.resolve()
+        .then(() => seedSample({ db: ctx.resolve<Database>('db'), sources: domain.sources, runs: domain.runs, coordinator: domain.coordinator, target: domain.target(), logger: ctx.logger }))
+        .catch((error: Error) => ctx.logger.warn({ err: error }, 'the sample source could not be seeded; start with --no-seed to skip it'));
     });
   },
 
@@ -148,6 +149,7 @@ const plugin: PluginDefinition<ConnectorConfig> = {
   stop: async (ctx) => {
     const wiring = wirings.get(ctx);
     clearInterval(wiring?.refreshTimer);
+    await wiring?.seeding;
     await wiring?.domain.coordinator.stop();
   },
 };

@@ -84,7 +84,10 @@ export async function seedSample({ db, sources, runs, coordinator, target, logge
   // The file moves with the installation: keep the stored path pointing at this copy.
   if (source.settings.path !== SAMPLE_FILE) await sources.update(SAMPLE_SOURCE, { ...source, settings: { ...source.settings, path: SAMPLE_FILE } });
   const [last] = await runs.list(SAMPLE_SOURCE, 1);
-  if (last?.status === 'COMPLETED' || coordinator.isRunning(SAMPLE_SOURCE)) return;
+  if (last?.status === 'COMPLETED' || coordinator.isRunning(SAMPLE_SOURCE)) {
+    logger.info({ source: SAMPLE_SOURCE }, 'the sample is indexed already');
+    return;
+  }
   logger.info({ source: SAMPLE_SOURCE }, 'indexing the sample source');
   await coordinator.trigger(SAMPLE_SOURCE, 'INDEX_ALL', 'seed');
 }

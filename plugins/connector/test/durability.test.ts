@@ -4,7 +4,7 @@ import { createWriteStream, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { childEnv, startChildRuntime, type ChildRuntime } from '../../../runtime/testing/child-runtime.js';
-import { call, createSite, createSource, KEY, makePackages, MAPPING, runAndWait, searchIds, SITE_FIELDS, startConnector, tempDir, writeJsonl } from './helpers.js';
+import { call, createSite, createSource, KEY, makePackages, MAPPING, runAndWait, searchIds, SITE_FIELDS, startConnector, tempDir, writeJsonl, until } from './helpers.js';
 
 test('a run that fails halfway de-indexes nothing; the next complete run does', async (t) => {
   const vela = await startConnector();
@@ -66,16 +66,6 @@ async function child(method: string, base: string, pathname: string, body?: unkn
   const res = await fetch(`${base}${pathname}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 test('a process killed during a run loses and duplicates nothing: the next run reconciles', async (t) => {

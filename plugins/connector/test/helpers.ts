@@ -133,3 +133,14 @@ export async function searchIds(vela: TestRuntime, site: string): Promise<string
     if (page.length < 1000) return ids.sort();
   }
 }
+
+/** Poll `probe` until it answers something other than undefined (a deadline, never a fixed sleep). */
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

@@ -1,14 +1,20 @@
 import test from 'ava';
 import { rmSync } from 'node:fs';
-import { call, createSite, searchCall, startConnector, tempDir, waitForRun } from './helpers.js';
+import { call, createSite, searchCall, startConnector, tempDir, waitForRun, until } from './helpers.js';
 
 test('the first start seeds the sample source into a Sample site with facets; a restart does not seed again', async (t) => {
   const dataDir = tempDir();
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const vela = await startConnector({ dataDir, config: { runtime: { seed: true } } });
+  let stopped = false;
+  t.teardown(() => (stopped ? undefined : vela.stop()));
+  // The seed runs in the background once the runtime is ready.
+  const runs = await until('the sample run to start', async () => {
+    const stats = await call(vela, 'GET', '/api/v2/connector/monitoring/indexing/stats/sample');
+    return stats.status === 200 ? stats : undefined;
+  });
   const sources = await call(vela, 'GET', '/api/v2/connector/source');
   t.like(sources.body.find((s: any) => s.name === 'sample'), { kind: 'jsonl', sites: ['Sample'], locale: 'en_US', origin: 'seed' });
-  const runs = await call(vela, 'GET', '/api/v2/connector/monitoring/indexing/stats/sample');
   const run = await waitForRun(vela, 'sample', runs.body[0].id);
   t.like(run, { status: 'COMPLETED', trigger: 'seed', documentCount: 3000, indexed: 3000, errors: 0 });
 
@@ -20,11 +26,14 @@ test('the first start seeds the sample source into a Sample site with facets; a 
   t.true(found.body.queryContext.count > 0);
   t.regex(found.body.results.document[0].fields.url, /^https:\/\/packages\.debian\.org\/sid\//);
   await vela.stop();
+  stopped = true;
 
   const again = await startConnector({ dataDir, config: { runtime: { seed: true } } });
   t.teardown(() => again.stop());
+  await until('the seed to look at the sample', async () => (again.logs.some((l) => l.msg === 'the sample is indexed already') ? true : undefined));
   const after = await call(again, 'GET', '/api/v2/connector/monitoring/indexing/stats/sample');
   t.is(after.body.length, 1, 'no second run');
+  t.false(again.logs.some((l) => l.msg === 'indexing the sample source'));
   t.is((await searchCall(again, 'GET', '/api/sn/Sample/search?q=*&_setlocale=en_US')).body.queryContext.count, 3000);
 });
 

@@ -4,19 +4,9 @@ import { createWriteStream, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createTestPostgres, postgresReachable } from '../../../runtime/testing/test-postgres.js';
 import type { TestRuntime } from '../../../runtime/testing/test-runtime.js';
-import { call, createSite, createSource, makePackages, startConnector, tempDir, waitForRun, writeJsonl } from './helpers.js';
+import { call, createSite, createSource, makePackages, startConnector, tempDir, waitForRun, writeJsonl, until } from './helpers.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const runOf = async (vela: TestRuntime, source: string, runId: string) =>
   ((await call(vela, 'GET', `/api/v2/connector/monitoring/indexing/stats/${source}`)).body as any[]).find((r) => r.id === runId);
