@@ -88,6 +88,7 @@ export class GatewayProxy {
     let timedOut = false;
     let clientGone = false;
     let answered = false;
+    let failed = false;
 
     upstream.on('response', (answer) => {
       answered = true;
@@ -104,16 +105,17 @@ export class GatewayProxy {
       answer.pipe(res);
       answer.on('error', () => res.destroy());
     });
-    upstream.on('error', (error: NodeJS.ErrnoException) => {
+    const fail = (cause: string) => {
       this.deadlines.remove(deadline);
-      if (clientGone) return;
+      if (failed || clientGone) return;
+      failed = true;
       if (res.headersSent) {
         res.destroy();
         return;
       }
-      const failure = timedOut ? proxyErrors.timeout(route.name, route.timeoutMs) : proxyErrors.unreachable(route.name, error.code ?? error.message);
+      const failure = timedOut ? proxyErrors.timeout(route.name, route.timeoutMs) : proxyErrors.unreachable(route.name, cause);
       this.recorder.record(route.slot, failure.status, (performance.now() - started) * 1000);
-      this.logger.debug({ mapping: route.name, status: failure.status, cause: error.code ?? error.message }, 'upstream failed');
+      this.logger.debug({ mapping: route.name, status: failure.status, cause }, 'upstream failed');
       // The client may still be sending a body the upstream will never read: answer and close.
       const unread = !req.readableEnded;
       if (unread) {
@@ -121,6 +123,12 @@ export class GatewayProxy {
         req.resume();
       }
       sendError(res, failure, unread);
+    };
+    upstream.on('error', (error: NodeJS.ErrnoException) => fail(error.code ?? error.message));
+    // Node closes the request without an 'error' after an answer it does not hand over (a 101
+    // Switching Protocols nobody asked for): without this the client would wait for ever.
+    upstream.on('close', () => {
+      if (!answered) fail('the upstream closed the connection without an answer');
     });
     // The timeout is the upstream's time to answer once it has the whole request.
     upstream.on('finish', () => {

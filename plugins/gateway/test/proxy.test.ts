@@ -60,6 +60,11 @@ test.before(async () => {
       res.on('close', () => clearInterval(timer));
       return;
     }
+    if (req.url!.startsWith('/api/switch')) {
+      // Switches protocols though the request asked for no upgrade.
+      req.socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+      return;
+    }
     if (req.url!.startsWith('/api/slow')) {
       const timer = setTimeout(() => res.end('late'), 2000);
       res.on('close', () => clearTimeout(timer));
@@ -229,6 +234,14 @@ test('an upstream that refuses the connection gives 502 JSON; one slower than th
   t.is(slow.status, 504);
   t.like(await slow.json(), { error: 'gateway_timeout' });
   t.true(Date.now() - started < 1900, 'the gateway gave up at the mapping timeout, before the upstream answered');
+});
+
+test('an upstream that switches protocols unasked gets 502 JSON at once, not a client left waiting', async (t) => {
+  const started = Date.now();
+  const res = await vela.fetch('gateway', '/shop/v1/switch', { headers: bearer(), signal: AbortSignal.timeout(5000) });
+  t.is(res.status, 502);
+  t.like(await res.json(), { error: 'bad_gateway' });
+  t.true(Date.now() - started < 2000);
 });
 
 test('an upstream that answers before reading the whole request may stream past the timeout', async (t) => {
