@@ -225,6 +225,23 @@ test('a path no mapping of the name serves gets 404 JSON; an unknown name falls 
   }
 });
 
+test('dot segments hidden behind encoded slashes, backslashes or a ";" parameter get 400, and cannot leave the upstream base path', async (t) => {
+  const { port } = new URL(vela.url('gateway'));
+  const get = (path: string) => new Promise<number>((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path, headers: bearer() }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    }).on('error', reject);
+  });
+  for (const path of ['/shop/v1/a/..%2f..%2fsecret', '/shop/v1/a/..%2F..%2Fsecret', '/shop/v1/a/..\\..\\secret', '/shop/v1/a/..%5c..%5csecret', '/shop/v1/..;x=1/secret', '/shop/v1/a/%2e%2e%2fsecret']) {
+    t.is(await get(path), 400, path);
+  }
+  t.false(seen.some((s) => s.url.includes('secret')), 'none of them reached the upstream');
+  // An encoded slash inside a name, or dots inside a segment, are no dot segments.
+  t.is(await get('/shop/v1/files/a%2Fb'), 200);
+  t.is(await get('/shop/v1/files/v1..2;x=..'), 200);
+});
+
 test('an upstream that refuses the connection gives 502 JSON; one slower than the mapping timeout gives 504 JSON', async (t) => {
   const down = await vela.fetch('gateway', '/down/x/y', { headers: bearer() });
   t.is(down.status, 502);
