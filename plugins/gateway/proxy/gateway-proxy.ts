@@ -9,6 +9,7 @@ import { Deadlines, type Deadline } from './deadlines.js';
 import { matchRoute, upstreamPath, type ProxyRoute, type RouteTable } from './route-table.js';
 
 const BEARER = /^bearer +([^\s,]+) *$/i;
+const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
 const UNAUTHORIZED_NO_TOKEN = { 'WWW-Authenticate': 'Bearer realm="vela-gateway"', 'Content-Length': '0' };
 const UNAUTHORIZED_BAD_TOKEN = { 'WWW-Authenticate': 'Bearer realm="vela-gateway", error="invalid_token"', 'Content-Length': '0' };
 
@@ -49,7 +50,14 @@ export class GatewayProxy {
   }
 
   readonly intercept = (req: IncomingMessage, res: ServerResponse): boolean => {
-    const url = req.url ?? '/';
+    let url = req.url ?? '/';
+    // A server must accept the absolute-form too (RFC 9112 §3.2.2): `GET http://host/orders/v1 HTTP/1.1`.
+    if (url.charCodeAt(0) !== 47 /* / */) {
+      const origin = ABSOLUTE_FORM.exec(url);
+      if (!origin) return false;
+      url = url.slice(origin[0].length) || '/';
+      if (url.charCodeAt(0) !== 47) url = `/${url}`;
+    }
     const q = url.indexOf('?');
     let path = q < 0 ? url : url.slice(0, q);
     let slash = path.indexOf('/', 1);

@@ -126,6 +126,18 @@ test('a client\'s X-Forwarded-For is extended, its X-Forwarded-Host replaced, an
   t.is(request.headers['x-kept'], 'end-to-end');
 });
 
+test('a request target in absolute form (GET http://host/<name>/... HTTP/1.1) is proxied like its path', async (t) => {
+  const { host, port } = new URL(vela.url('gateway'));
+  const answer = await new Promise<{ status: number; body: { url: string } }>((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path: `http://${host}/shop/v1/absolute?x=1`, headers: bearer() }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+    }).on('error', reject);
+  });
+  t.is(answer.status, 200);
+  t.is(answer.body.url, '/api/absolute?x=1');
+});
+
 test('the longest matching sub-path wins, and the original /proxy/ prefix is accepted too', async (t) => {
   const orders = (await (await vela.fetch('gateway', '/shop/v1/orders/7', { headers: bearer() })).json()) as { url: string };
   t.is(orders.url, '/orders-service/7');
