@@ -1,4 +1,5 @@
 import { gatewayErrors } from '../errors.js';
+import { hasDotSegment } from '../proxy/dot-segments.js';
 
 /** First path segments the gateway itself answers, so no mapping may take them as its name. */
 export const RESERVED_NAMES = new Set(['api', 'console', 'health', 'v3', '.well-known', 'proxy', 'favicon.ico', 'swagger-ui.html']);
@@ -20,7 +21,9 @@ export function parseContext(value: string): ParsedContext {
   const name = match[1]!;
   const subPath = match[2] ?? '';
   if (RESERVED_NAMES.has(name.toLowerCase())) throw gatewayErrors.invalidField('context', `must not use the mapping name "${name}": the gateway answers /${name} itself`);
-  if (subPath.split('/').some((segment) => segment === '.' || segment === '..')) throw gatewayErrors.invalidField('context', 'must not contain "." or ".." segments');
+  if (/%(?![0-9A-Fa-f]{2})/.test(subPath)) throw gatewayErrors.invalidField('context', `must write "%" only as the start of a %XX escape, got ${JSON.stringify(value)}`);
+  // The proxy refuses such paths, so a context holding one could never be called.
+  if (hasDotSegment(subPath)) throw gatewayErrors.invalidField('context', 'must not contain "." or ".." segments (nor %2e%2e, ..%2f or ..;x)');
   return { context: `/proxy/${name}${subPath}`, name, subPath };
 }
 

@@ -6,6 +6,7 @@ import type { ResponseTimeRecorder } from '../metrics/response-time-recorder.js'
 import type { TokenStore } from '../oauth/token-store.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './forwarded-headers.js';
 import { Deadlines, type Deadline } from './deadlines.js';
+import { hasDotSegment } from './dot-segments.js';
 import { matchRoute, upstreamPath, type ProxyRoute, type RouteTable } from './route-table.js';
 
 const BEARER = /^bearer +([^\s,]+) *$/i;
@@ -17,20 +18,6 @@ function sendError(res: ServerResponse, failure: { status: number; error: string
   const body = JSON.stringify({ error: failure.error, message: failure.message });
   res.writeHead(failure.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), ...(close ? { Connection: 'close' } : {}) });
   res.end(body);
-}
-
-/**
- * A path segment "." or ".." would let a request climb out of the upstream's base path: as written,
- * percent-encoded (%2e), between separators an upstream may read as "/" (%2f, a backslash, %5c), or with
- * a ";" parameter after it (servlet containers read "..;x" as "..").
- */
-function hasDotSegment(path: string): boolean {
-  if (!path.includes('.') && !path.includes('%')) return false;
-  return path.replace(/%2e/gi, '.').replace(/%2f|%5c|\\/gi, '/').split('/').some((segment) => {
-    const semicolon = segment.indexOf(';');
-    const s = semicolon < 0 ? segment : segment.slice(0, semicolon);
-    return s === '.' || s === '..';
-  });
 }
 
 /**

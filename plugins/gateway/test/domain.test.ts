@@ -12,6 +12,13 @@ test('a context is normalized and split into the name and sub-path it is called 
   for (const bad of ['/github/x', '/proxy//x', '/proxy/console/x', '/proxy/API/x', '/proxy/a b/x', '/proxy/a/./b']) t.throws(() => parseContext(bad), undefined, bad);
 });
 
+test('a context whose sub-path the proxy could never serve is refused: encoded dot segments and broken % escapes', (t) => {
+  for (const bad of ['/proxy/a/%2e%2e', '/proxy/a/%2E/b', '/proxy/a/b/..;x', '/proxy/a/b%', '/proxy/a/b%zz', '/proxy/a/%2']) {
+    t.throws(() => parseContext(bad), { message: /^context must/ }, bad);
+  }
+  t.is(parseContext('/proxy/a/b%2Fc/v1..2').subPath, '/b%2Fc/v1..2');
+});
+
 function route(subPath: string, url: string): ProxyRoute {
   const u = new URL(url);
   return {
