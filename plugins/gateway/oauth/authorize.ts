@@ -65,9 +65,11 @@ function chooseRedirectUri(app: App, requested: string | undefined, ownOrigin: s
 
 function isConsoleReceiver(uri: string, ownOrigin: string): boolean {
   if (CONSOLE_RECEIVERS.includes(uri)) return true;
+  // Even an empty "#" would put the code or token in the fragment, where the receiver does not look.
+  if (uri.includes('#')) return false;
   try {
     const url = new URL(uri);
-    return url.origin === ownOrigin && CONSOLE_RECEIVERS.includes(url.pathname) && !url.hash;
+    return url.origin === ownOrigin && !url.username && !url.password && CONSOLE_RECEIVERS.includes(url.pathname);
   } catch {
     return false;
   }

@@ -159,7 +159,10 @@ function checkCallbackUrls(urls: string[]): string[] {
     } catch {
       throw gatewayErrors.invalidField(`callbackUrls[${i}]`, `must be an absolute URL, got ${JSON.stringify(value)}`);
     }
-    if (url.hash) throw gatewayErrors.invalidField(`callbackUrls[${i}]`, 'must not have a #fragment');
+    // An empty fragment ("https://a/cb#") leaves url.hash empty, but a code would still land after the "#".
+    if (value.includes('#')) throw gatewayErrors.invalidField(`callbackUrls[${i}]`, 'must not have a #fragment');
+    // It is compared exactly, and the URL parser would drop these without a word.
+    if (/[\s\u0000-\u001f\u007f]/.test(value)) throw gatewayErrors.invalidField(`callbackUrls[${i}]`, `must not contain spaces or control characters, got ${JSON.stringify(value)}`);
     if (/^(javascript|data|vbscript):$/i.test(url.protocol)) throw gatewayErrors.invalidField(`callbackUrls[${i}]`, `must not use the ${url.protocol} scheme`);
   });
   return urls;

@@ -96,6 +96,9 @@ test('invalid app members answer 400 naming the member', async (t) => {
     [{ name: 'x', callbackUrls: 'https://a' }, /callbackUrls/],
     [{ name: 'x', callbackUrls: ['https://ok.example/', 'relative/path'] }, /^callbackUrls\[1\] must be an absolute URL/],
     [{ name: 'x', callbackUrls: ['https://a.example/#frag'] }, /^callbackUrls\[0\] must not have a #fragment/],
+    [{ name: 'x', callbackUrls: ['https://a.example/cb#'] }, /^callbackUrls\[0\] must not have a #fragment/],
+    [{ name: 'x', callbackUrls: [' https://a.example/cb'] }, /^callbackUrls\[0\] must not contain spaces/],
+    [{ name: 'x', callbackUrls: ['https://a.example/c\tb'] }, /^callbackUrls\[0\] must not contain spaces/],
     [{ name: 'x', callbackUrls: ['javascript:alert(1)'] }, /^callbackUrls\[0\] must not use/],
   ];
   for (const [body, message] of cases) {
