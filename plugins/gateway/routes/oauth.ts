@@ -25,12 +25,13 @@ export function ownOrigin(req: Request): string {
   return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 }
 
-/** Query and form body as one flat parameter list (the body wins); repeated parameters are refused (RFC 6749 §3.1). */
+/** Query and form body as one flat parameter list; repeated parameters are refused (RFC 6749 §3.1), also one in both. */
 function oauthParams(req: Request): OAuthParams {
-  const merged: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...((req.body as Record<string, unknown> | undefined) ?? {}) };
+  const query = req.query as Record<string, unknown>;
+  const body = (req.body as Record<string, unknown> | undefined) ?? {};
   const params: OAuthParams = {};
-  for (const [key, value] of Object.entries(merged)) {
-    if (typeof value !== 'string') throw new OAuthError('invalid_request', `${key} must be given once, as a string`);
+  for (const [key, value] of [...Object.entries(query), ...Object.entries(body)]) {
+    if (typeof value !== 'string' || Object.hasOwn(params, key)) throw new OAuthError('invalid_request', `${key} must be given once, as a string (in the query or the body, not both)`);
     params[key] = value;
   }
   return params;

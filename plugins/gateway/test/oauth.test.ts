@@ -159,6 +159,18 @@ test('a code is bound to its redirect_uri and client, and a sent secret must be 
   t.is(right.status, 200);
 });
 
+test('a parameter sent twice, in the query and the body or twice in one, is refused with invalid_request and uses up nothing', async (t) => {
+  const code = await newCode();
+  const both = await postForm(vela, `/api/token?code=${'0'.repeat(32)}`, { grant_type: 'authorization_code', code });
+  t.is(both.status, 400);
+  t.like(both.body, { error: 'invalid_request' });
+  t.regex(both.body.message, /^code must be given once/);
+  const twice = await vela.fetch('gateway', '/api/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=authorization_code&code=${code}&code=${code}` });
+  t.is(twice.status, 400);
+  t.like(await twice.json(), { error: 'invalid_request' });
+  t.is((await postForm(vela, '/api/token', { grant_type: 'authorization_code', code })).status, 200);
+});
+
 test('codes expire after the configured lifetime', async (t) => {
   const short = await startGateway({ codeTtlSeconds: 1 });
   t.teardown(() => short.stop());
