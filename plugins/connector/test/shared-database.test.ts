@@ -36,8 +36,15 @@ pgTest('processes sharing one database see each other\'s sources and never run o
   const running = await call(a, 'GET', '/api/v2/connector/index/feed/all');
   t.is(running.status, 200);
   const writer = createWriteStream(file);
-  writer.write(docs.slice(0, 100).map((d) => JSON.stringify(d)).join('\n') + '\n');
-  await until('A to be reading', async () => ((await runOf(a, 'feed', running.body.runId))?.status === 'RUNNING' ? true : undefined));
+  // Runs first (teardowns go in reverse): a reader blocked on the pipe would keep this process alive.
+  t.teardown(() => writer.destroy());
+  // 250 records at 200 a batch: once the first batch is recorded, A surely holds the lease.
+  writer.write(docs.slice(0, 250).map((d) => JSON.stringify(d)).join('\n') + '\n');
+  await until('A to record its first batch', async () => {
+    const page = await call(a, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'feed', page: 0, size: 1 });
+    return page.body.totalElements >= 200 ? true : undefined;
+  });
+  t.is((await runOf(a, 'feed', running.body.runId))?.status, 'RUNNING');
   const refused = await call(b, 'GET', '/api/v2/connector/index/feed/all');
   t.is(refused.status, 409);
   t.regex(refused.body.message, /another process/);
@@ -47,7 +54,7 @@ pgTest('processes sharing one database see each other\'s sources and never run o
   // The path becomes a plain file for later readers; A's open pipe gets the rest and ends.
   rmSync(file);
   writeJsonl(file, docs);
-  writer.end(docs.slice(100).map((d) => JSON.stringify(d)).join('\n') + '\n');
+  writer.end(docs.slice(250).map((d) => JSON.stringify(d)).join('\n') + '\n');
   const first = await waitForRun(a, 'feed', running.body.runId);
   t.like(first, { status: 'COMPLETED', indexed: 300 });
   const second = await waitForRun(b, 'feed', byIds.body.runId);
