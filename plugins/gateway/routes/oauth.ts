@@ -1,4 +1,4 @@
-import express, { type Request, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
 import type { ApiRouter } from '../../../runtime/index.js';
 import { authorize, type AuthorizeParams } from '../oauth/authorize.js';
 import { OAuthError } from '../oauth/oauth-error.js';
@@ -8,7 +8,8 @@ import type { GatewayDomain } from './route-context.js';
 
 const tags = ['oauth2'];
 // The token endpoint takes GET with a form body too (the original's documented call).
-const formBody = express.urlencoded({ extended: false, limit: '16kb' });
+const FORM_LIMIT = '16kb';
+const formBody = express.urlencoded({ extended: false, limit: FORM_LIMIT });
 const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
 const stringParams = (names: string[]) => ({ type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])) });
@@ -36,6 +37,17 @@ function oauthParams(req: Request): OAuthParams {
   }
   return params;
 }
+
+/**
+ * A body the parsers refuse before a handler runs (too large, undecodable) is still answered in the
+ * RFC 6749 shape on the endpoints that take client credentials, with the parser's status.
+ */
+const oauthBodyErrors: ErrorRequestHandler = (error, _req, res, next) => {
+  const e = error as { status?: unknown; type?: unknown; limit?: unknown; message?: unknown };
+  if (typeof e.status !== 'number' || e.status < 400 || e.status >= 500 || typeof e.type !== 'string') return next(error);
+  const description = e.type === 'entity.too.large' ? `the request body is larger than the limit of ${String(e.limit)} bytes` : `the request body could not be read: ${String(e.message)}`;
+  res.status(e.status).set(noStore).json(new OAuthError('invalid_request', description, e.status));
+};
 
 async function answer(res: Response, work: () => Promise<unknown>, status = 200): Promise<void> {
   try {
@@ -75,11 +87,11 @@ export function mountOAuthRoutes(router: ApiRouter, domain: GatewayDomain): void
     responses: { 200: { description: 'RFC 6749 token response', schema: tokenResponse }, 400: oauthError, 401: oauthError },
   };
   router.get('/api/token', tokenSpec, formBody, token);
-  router.post('/api/token', { ...tokenSpec, body: tokenParams }, token);
+  router.post('/api/token', { ...tokenSpec, body: tokenParams, bodyLimit: FORM_LIMIT }, token);
 
   router.post('/api/revoke', {
     tags, security: [], summary: 'RFC 7009 token revocation (client credentials required); unknown tokens also answer 200',
-    body: stringParams(['token', 'token_type_hint', 'client_id', 'client_secret']), bodyContentTypes: ['application/x-www-form-urlencoded'], validate: false,
+    body: stringParams(['token', 'token_type_hint', 'client_id', 'client_secret']), bodyContentTypes: ['application/x-www-form-urlencoded'], bodyLimit: FORM_LIMIT, validate: false,
     responses: { 200: { description: 'revoked (or not a token of this client)' }, 400: oauthError, 401: oauthError },
   }, async (req, res) => answer(res, async () => {
     await tokenEndpoint.revoke(oauthParams(req), req.headers.authorization);
@@ -88,9 +100,11 @@ export function mountOAuthRoutes(router: ApiRouter, domain: GatewayDomain): void
 
   router.post('/api/introspect', {
     tags, security: [], summary: 'RFC 7662 token introspection of the calling client\'s tokens (client credentials required)',
-    body: stringParams(['token', 'token_type_hint', 'client_id', 'client_secret']), bodyContentTypes: ['application/x-www-form-urlencoded'], validate: false,
+    body: stringParams(['token', 'token_type_hint', 'client_id', 'client_secret']), bodyContentTypes: ['application/x-www-form-urlencoded'], bodyLimit: FORM_LIMIT, validate: false,
     responses: { 200: { description: '{"active": true, ...} or {"active": false}' }, 400: oauthError, 401: oauthError },
   }, async (req, res) => answer(res, () => tokenEndpoint.introspect(oauthParams(req), req.headers.authorization)));
+
+  router.raw.use(['/api/token', '/api/revoke', '/api/introspect'], oauthBodyErrors);
 
   router.get('/.well-known/oauth-authorization-server', { tags, security: [], summary: 'RFC 8414 authorization-server metadata' }, (req, res) => {
     res.json(serverMetadata(ownOrigin(req)));

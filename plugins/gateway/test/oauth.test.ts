@@ -171,6 +171,24 @@ test('a parameter sent twice, in the query and the body or twice in one, is refu
   t.is((await postForm(vela, '/api/token', { grant_type: 'authorization_code', code })).status, 200);
 });
 
+test('a body the token, revoke or introspect endpoint cannot take still answers RFC 6749 JSON: too large, or in an unknown charset', async (t) => {
+  const big = `grant_type=client_credentials&pad=${'a'.repeat(20_000)}`;
+  const checks: Array<[string, Promise<{ status: number; body: string }>, number]> = [
+    ['POST /api/token too large', vela.fetch('gateway', '/api/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: big }).then(async (r) => ({ status: r.status, body: await r.text() })), 413],
+    ['GET /api/token too large', getWithBody(vela.url('gateway', '/api/token'), big), 413],
+    ['POST /api/revoke too large', vela.fetch('gateway', '/api/revoke', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: big }).then(async (r) => ({ status: r.status, body: await r.text() })), 413],
+    ['POST /api/introspect unknown charset', vela.fetch('gateway', '/api/introspect', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded; charset=x-unknown' }, body: 'token=a' }).then(async (r) => ({ status: r.status, body: await r.text() })), 415],
+  ];
+  for (const [what, pending, status] of checks) {
+    const got = await pending;
+    t.is(got.status, status, what);
+    const body = JSON.parse(got.body) as { error: string; error_description: string; message: string };
+    t.is(body.error, 'invalid_request', what);
+    t.truthy(body.error_description, what);
+    t.is(body.message, body.error_description, what);
+  }
+});
+
 test('codes expire after the configured lifetime', async (t) => {
   const short = await startGateway({ codeTtlSeconds: 1 });
   t.teardown(() => short.stop());
