@@ -72,7 +72,10 @@ const plugin: PluginDefinition<SearchConfig> = {
     // Processes sharing one database see each other's sites, fields and tokens within a poll.
     if (ctx.config.indexer.pollMs > 0) {
       const timer = setInterval(() => {
-        Promise.all([domain.sites.refresh(), domain.tokens.load()]).catch((error: Error) => ctx.logger.warn({ err: error }, 'refreshing sites and tokens failed'));
+        Promise.all([domain.sites.refresh(), domain.tokens.load()]).catch((error: Error) => {
+          // A refresh cut short by the stop (its connections are closing) is not worth a warning.
+          if (refreshTimers.has(ctx)) ctx.logger.warn({ err: error }, 'refreshing sites and tokens failed');
+        });
       }, ctx.config.indexer.pollMs);
       timer.unref();
       refreshTimers.set(ctx, timer);
@@ -81,6 +84,7 @@ const plugin: PluginDefinition<SearchConfig> = {
 
   async stop(ctx) {
     clearInterval(refreshTimers.get(ctx));
+    refreshTimers.delete(ctx);
     await domains.get(ctx)?.indexes.stop();
   },
 };

@@ -95,26 +95,41 @@ export async function main(argv: string[]): Promise<number> {
 
 async function start(flags: ConfigFlags): Promise<number> {
   const runtime = new Runtime({ flags });
-  await runtime.start();
-  return new Promise<number>((resolve) => {
-    let firstSignalAt = 0;
-    const onSignal = (signal: NodeJS.Signals) => {
-      // npm and the terminal may both deliver one Ctrl-C; only a repeat after a pause forces the exit.
-      if (firstSignalAt && Date.now() - firstSignalAt < 1500) return;
-      if (firstSignalAt) {
-        runtime.logger.warn({ signal }, 'second signal: exiting without waiting');
-        process.exit(1);
-      }
-      firstSignalAt = Date.now();
-      runtime.logger.info({ signal }, 'signal received');
-      runtime.stop().then(() => resolve(0), (error: Error) => {
+  let exit!: (code: number) => void;
+  const exited = new Promise<number>((resolve) => { exit = resolve; });
+  let started: Promise<void> | null = null;
+  let firstSignalAt = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    // npm and the terminal may both deliver one Ctrl-C; only a repeat after a pause forces the exit.
+    if (firstSignalAt && Date.now() - firstSignalAt < 1500) return;
+    if (firstSignalAt) {
+      runtime.logger.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
+    firstSignalAt = Date.now();
+    runtime.logger.info({ signal }, 'signal received');
+    // Handlers are in place before the start, so a signal during a slow start (migrations, ready taps) is
+    // not Node's default exit: the stop waits for the start to settle. A failed start has already released
+    // what it opened, and its error is reported by the caller.
+    started?.then(
+      () => runtime.stop().then(() => exit(0), (error: Error) => {
         runtime.logger.error({ err: error }, 'stop failed');
-        resolve(1);
-      });
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
+        exit(1);
+      }),
+      () => undefined,
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  started = runtime.start();
+  try {
+    await started;
+  } catch (error) {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    throw error;
+  }
+  return exited;
 }
 
 async function migrate(flags: ConfigFlags): Promise<number> {

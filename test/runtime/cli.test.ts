@@ -53,6 +53,26 @@ test('vela start serves the three services, and stops cleanly on SIGTERM', async
   t.regex(result.stdout, /"msg":"stopped"/);
 });
 
+test('a signal during a slow start stops the runtime gracefully once the start has settled', async (t) => {
+  const loaderPath = await writePlugins([{
+    manifest: manifest('slow-ready', { service: 'connector' }),
+    files: { 'index.ts': `export default { register(ctx) {
+      ctx.hooks.tapPromise('runtime.ready', 'slow', async () => {
+        await new Promise((done) => setTimeout(done, 1500));
+        ctx.logger.info('slow ready done');
+      });
+    } };` },
+  }]);
+  const vela = await startChild(['--loader-path', loaderPath, '--data-dir', tmp()]);
+  // The boot tree is logged before the ready taps run: this SIGTERM lands in the middle of the start.
+  const result = await vela.stop('SIGTERM');
+  t.is(result.signal, null, 'not killed by the default signal handler');
+  t.is(result.code, 0);
+  const messages = result.stdout.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg);
+  t.true(messages.indexOf('slow ready done') < messages.indexOf('stopping'), 'the stop waited for the start');
+  t.true(messages.includes('stopped'));
+});
+
 test('an external plugin folder and a packed archive given with --loader-path are loaded', async (t) => {
   const external = await copyPlugin(path.join(packageRoot, 'docs', 'examples', 'greeter'));
   const archiveSource = await writePlugins([{
