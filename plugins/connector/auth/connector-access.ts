@@ -26,10 +26,15 @@ export class ConnectorAccess {
     return 'the Key header matches no API token of the search service and no key of plugins.connector.apiKeys';
   }
 
-  /** Express middleware for the connector's API paths (everything under /api/v2/connector but /status). */
+  /**
+   * Express middleware for the connector's API paths (everything under /api/v2/connector but /status).
+   * Paths are compared in lower case, as Express routes them: /API/V2/connector/source is the same route.
+   */
   middleware(prefixes: readonly string[]) {
+    const lower = prefixes.map((p) => p.toLowerCase());
     return (req: Request, _res: Response, next: NextFunction) => {
-      if (!prefixes.some((p) => req.path === p || req.path.startsWith(`${p}/`)) || PUBLIC_PATHS.has(req.path) || req.method === 'OPTIONS') return next();
+      const path = req.path.toLowerCase();
+      if (!lower.some((p) => path === p || path.startsWith(`${p}/`)) || PUBLIC_PATHS.has(path) || req.method === 'OPTIONS') return next();
       this.refusal(req).then((reason) => next(reason ? connectorErrors.unauthorized(reason) : undefined), next);
     };
   }
