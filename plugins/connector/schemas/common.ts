@@ -42,7 +42,8 @@ export const monitoringSearchSchema: JsonSchema = {
     objectId: { type: ['string', 'null'], description: 'part of the id, case-insensitive' },
     locale: { type: ['string', 'null'] },
     site: { type: ['string', 'null'] },
-    page: { type: 'integer', minimum: 0, default: 0, description: 'from 0' },
+    // Bounded so that page × size stays a number the database takes as an offset.
+    page: { type: 'integer', minimum: 0, maximum: 1000000, default: 0, description: 'from 0' },
     size: { type: 'integer', minimum: 1, maximum: 1000, default: 50 },
   },
 };

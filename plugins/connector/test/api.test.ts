@@ -183,6 +183,17 @@ test('monitoring search pages through the records from page 0 with the total', a
   t.regex(badSize.body.message, /page must be at least 0/);
 });
 
+test('monitoring search refuses a huge page with a 400 naming it (it was a 500 from the database)', async (t) => {
+  for (const page of [1e20, 9007199254740991, 1000001]) {
+    const r = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { page, size: 5 });
+    t.is(r.status, 400, String(page));
+    t.is(r.body.error, 'validation_failed');
+    t.regex(r.body.message, /^body\.page must be at most 1000000/);
+  }
+  const last = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { page: 1000000, size: 1000 });
+  t.like(last.body, { page: 1000000, content: [] });
+});
+
 test('monitoring lists records per source, by ids, and the newest 50', async (t) => {
   const latest = await call(vela, 'GET', '/api/v2/connector/monitoring/index/pkgs');
   t.is(latest.status, 200);
