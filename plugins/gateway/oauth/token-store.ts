@@ -122,12 +122,17 @@ export class TokenStore {
     return this.revokeWhere({ app_id: appId });
   }
 
+  /**
+   * Revoke in the store first, then forget in memory what the store now holds revoked: a token issued
+   * in between is either in both or in neither (reading the hashes first missed one issued between
+   * the read and the update, revoked in the store but still live here).
+   */
   private async revokeWhere(where: Record<string, string>): Promise<number> {
-    const hashes = (await this.db<TokenRow>('gateway_tokens').select('token_hash').where({ ...where, revoked: false })).map((r) => r.token_hash);
-    if (hashes.length === 0) return 0;
-    await this.db('gateway_tokens').where(where).update({ revoked: true, changed_at: Date.now() });
-    for (const hash of hashes) this.live.delete(hash);
-    return hashes.length;
+    const changed = Number(await this.db('gateway_tokens').where({ ...where, revoked: false }).update({ revoked: true, changed_at: Date.now() }));
+    if (changed === 0) return 0;
+    const revoked = await this.db<TokenRow>('gateway_tokens').select('token_hash').where({ ...where, kind: 'access', revoked: true });
+    for (const row of revoked) this.live.delete(row.token_hash);
+    return changed;
   }
 }
 

@@ -2,7 +2,8 @@ import test from 'ava';
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { TestRuntime } from '../../../runtime/testing/test-runtime.js';
-import type { App } from '../store/app-store.js';
+import { TokenStore } from '../oauth/token-store.js';
+import type { App, AppStore } from '../store/app-store.js';
 import { admin, createApp, createMapping, eventually, postForm, startGateway, startServer, type LocalServer } from './fixtures.js';
 
 let vela: TestRuntime;
@@ -187,6 +188,20 @@ test('a body the token, revoke or introspect endpoint cannot take still answers 
     t.truthy(body.error_description, what);
     t.is(body.message, body.error_description, what);
   }
+});
+
+test('a token issued while all of an app\'s tokens are being revoked is live in memory exactly when it is unrevoked in the store', async (t) => {
+  // A store of its own (no sync) over the runtime's one SQLite connection, which runs queries in the order they are asked.
+  const apps = { find: () => app, appOfOwnToken: () => undefined } as unknown as AppStore;
+  const tokens = new TokenStore(vela.runtime.db, apps);
+  const appId = `race-${randomBytes(4).toString('hex')}`;
+  const earlier = await tokens.issue('access', appId, 'client_credentials', 3600);
+  const revoking = tokens.revokeApp(appId);
+  const issued = await tokens.issue('access', appId, 'client_credentials', 3600);
+  await revoking;
+  const row = await tokens.find(issued.token);
+  t.is(tokens.appOfBearer(issued.token) === null, row!.revoked, 'memory and store agree');
+  t.is(tokens.appOfBearer(earlier.token), null);
 });
 
 test('codes expire after the configured lifetime', async (t) => {
