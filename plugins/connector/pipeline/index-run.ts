@@ -249,8 +249,13 @@ export class IndexRun {
     await this.deps.statuses.record(this.source.name, this.id, updates);
   }
 
-  /** reindex: remove the source's documents (or the given ones) from the search service and forget them. */
+  /**
+   * reindex: remove the source's documents (or the given ones) from the search service and forget them.
+   * Their checksums are forgotten first: if the deletes fail halfway (or the process dies), the next run
+   * sends every one of them again instead of taking a deleted document for an unchanged one.
+   */
   private async deindexTracked(ids?: string[]): Promise<void> {
+    await this.deps.statuses.forgetChecksums(this.source.name, ids);
     const tracked = await this.deps.statuses.targets(this.source.name, ids);
     const removable = tracked.filter((t) => t.status !== 'IGNORED');
     for (let i = 0; i < removable.length; i += this.deps.batchSize) {

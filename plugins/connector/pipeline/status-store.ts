@@ -103,6 +103,20 @@ export class StatusStore {
     });
   }
 
+  /**
+   * Forget the checksums of these records (all of the source's without ids), keeping the records: the next
+   * run sends those documents again, and still de-indexes the ones that vanished.
+   */
+  async forgetChecksums(source: string, objectIds?: string[]): Promise<void> {
+    if (!objectIds) {
+      await this.db(TABLE).where({ source }).update({ checksum: null });
+      return;
+    }
+    await this.db.transaction(async (trx) => {
+      for (const part of chunks(objectIds, 500)) await trx(TABLE).where({ source }).whereIn('object_id', part).update({ checksum: null });
+    });
+  }
+
   async removeSource(source: string): Promise<void> {
     await this.db(TABLE).where({ source }).delete();
   }
