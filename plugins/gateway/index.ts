@@ -44,7 +44,7 @@ function createGateway(ctx: PluginContext<GatewayConfig>, hooks: ReturnType<type
   const codes = new CodeStore(db);
   const recorder = new ResponseTimeRecorder(db, ctx.logger, config.responseTimes.bufferSize, (id) => mappings.list().some((m) => m.id === id));
   const agents = new UpstreamAgents(config.proxy.maxSocketsPerUpstream);
-  const table = new RouteTable(agents, (id) => recorder.slotOf(id));
+  const table = new RouteTable(agents, (id) => recorder.slotOf(id), ctx.logger);
   mappings.onChange((list) => table.rebuild(list));
   const access = new AdminAccess(accounts);
   const domain: GatewayDomain = {

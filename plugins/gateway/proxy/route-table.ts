@@ -1,5 +1,6 @@
 import type http from 'node:http';
-import { parseContext } from '../mappings/mapping-fields.js';
+import type { Logger } from '../../../runtime/index.js';
+import { parseContext, type ParsedContext } from '../mappings/mapping-fields.js';
 import type { Mapping } from '../store/mapping-store.js';
 import type { UpstreamAgents } from './upstream-agents.js';
 
@@ -33,13 +34,21 @@ export interface ProxyRoute {
 export class RouteTable {
   private byName = new Map<string, ProxyRoute[]>();
 
-  constructor(private readonly agents: UpstreamAgents, private readonly slotOf: (mappingId: string) => number) {}
+  constructor(private readonly agents: UpstreamAgents, private readonly slotOf: (mappingId: string) => number, private readonly logger?: Logger) {}
 
   rebuild(mappings: readonly Mapping[]): void {
     const next = new Map<string, ProxyRoute[]>();
     const origins = new Set<string>();
     for (const mapping of mappings) {
-      const { name, subPath } = parseContext(mapping.context);
+      let parsed: ParsedContext;
+      try {
+        parsed = parseContext(mapping.context);
+      } catch (error) {
+        // Stored before a stricter rule (or by another version): serve the others, and say which one is left out.
+        this.logger?.warn({ mapping: mapping.id, context: mapping.context, reason: (error as Error).message }, 'a stored mapping has a context the proxy cannot serve; edit its context');
+        continue;
+      }
+      const { name, subPath } = parsed;
       const url = new URL(mapping.url);
       origins.add(url.origin);
       const route: ProxyRoute = {

@@ -1,9 +1,12 @@
 import test from 'ava';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { TestRuntime } from '../../../runtime/testing/test-runtime.js';
+import { startTestRuntime, type TestRuntime } from '../../../runtime/testing/test-runtime.js';
 import { admin, closedPort, createApp, createMapping, startGateway, startServer, type LocalServer } from './fixtures.js';
 
 let vela: TestRuntime;
@@ -286,6 +289,21 @@ test('an upstream that answers before reading the whole request may stream past 
   const res = await vela.fetch('gateway', '/shop/v1/early', { method: 'POST', headers: bearer(), body, duplex: 'half' } as RequestInit);
   t.is(res.status, 200);
   t.is((await res.text()).split('\n').filter(Boolean).length, 10);
+});
+
+test('a stored mapping whose context a later rule refuses does not stop the gateway from starting; the others are served', async (t) => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-gateway-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const first = await startTestRuntime({ plugins: ['gateway'], dataDir });
+  await createMapping(first, { context: '/proxy/kept/a', url: `${upstream.url}/api` });
+  const stamp = new Date().toISOString();
+  await first.runtime.db('gateway_mappings').insert({ id: 'stored-before', name: 'old', context: '/proxy/old/%2e%2e', url: `${upstream.url}/`, description: '', timeout_ms: 1000, health_check_path: null, created_at: stamp, updated_at: stamp });
+  const ownToken = (await createApp(first)).accessToken!;
+  await first.stop();
+  const again = await startTestRuntime({ plugins: ['gateway'], dataDir });
+  t.teardown(() => again.stop());
+  t.is((await again.fetch('gateway', '/kept/a/x', { headers: { authorization: `Bearer ${ownToken}` } })).status, 200);
+  t.true(again.logs.some((l) => l.msg.startsWith('a stored mapping has a context the proxy cannot serve') && l.mapping === 'stored-before'));
 });
 
 test('changing or deleting a mapping takes effect on the next request', async (t) => {
