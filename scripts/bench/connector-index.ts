@@ -19,6 +19,7 @@ import { packageRoot } from '../../runtime/paths.js';
 import { childEnv, startChildRuntime, type ChildRuntime } from '../../runtime/testing/child-runtime.js';
 import type { RunStats } from '../../plugins/connector/monitoring/run-store.js';
 import type { RunCoordinator } from '../../plugins/connector/pipeline/run-coordinator.js';
+import { debianSiteFields } from './search-corpus.js';
 
 const args = process.argv.slice(2);
 const onlyAt = args.indexOf('--only');
@@ -31,19 +32,7 @@ const ADMIN = { user: 'admin', password: 'bench-password' };
 const adminHeaders = { authorization: `Basic ${Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64')}`, 'content-type': 'application/json' };
 const KEY = 'connector-bench-key-0123456789';
 
-const FIELDS = [
-  { name: 'id', type: 'STRING' },
-  { name: 'name', type: 'STRING' },
-  { name: 'title', type: 'TEXT', hl: true },
-  { name: 'text', type: 'TEXT', hl: true },
-  { name: 'section', type: 'STRING', facet: true, facetPosition: 1 },
-  { name: 'arch', type: 'STRING', facet: true, facetPosition: 2 },
-  { name: 'priority', type: 'STRING', facet: true, facetPosition: 3 },
-  { name: 'tags', type: 'STRING', multiValued: true, facet: true, facetPosition: 4, facetItemType: 'OR' },
-  { name: 'maintainer', type: 'STRING' },
-  { name: 'version', type: 'STRING' },
-  { name: 'size', type: 'INT' },
-];
+const FIELDS = debianSiteFields('text');
 const SITE = { name: 'Debian', fields: FIELDS, locales: ['en_US'], defaultTextField: 'text', defaultDescriptionField: 'text', defaultURLField: null };
 const MAPPING = { idField: 'id', fields: { name: 'name', title: 'title', text: 'body', section: 'section', arch: 'arch', priority: 'priority', tags: 'tags', maintainer: 'maintainer', version: 'version', size: 'size' } };
 

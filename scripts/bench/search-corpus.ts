@@ -64,3 +64,20 @@ export function makeQueries(documents: CorpusDocument[], count: number, seed: nu
   }
   return queries;
 }
+
+/** The search site fields of the Debian corpus, with its long description under `textField`. */
+export function debianSiteFields(textField: string): Array<Record<string, unknown>> {
+  return [
+    { name: 'id', type: 'STRING' },
+    { name: 'name', type: 'STRING' },
+    { name: 'title', type: 'TEXT', hl: true },
+    { name: textField, type: 'TEXT', hl: true },
+    { name: 'section', type: 'STRING', facet: true, facetPosition: 1 },
+    { name: 'arch', type: 'STRING', facet: true, facetPosition: 2 },
+    { name: 'priority', type: 'STRING', facet: true, facetPosition: 3 },
+    { name: 'tags', type: 'STRING', multiValued: true, facet: true, facetPosition: 4, facetItemType: 'OR' },
+    { name: 'maintainer', type: 'STRING' },
+    { name: 'version', type: 'STRING' },
+    { name: 'size', type: 'INT' },
+  ];
+}

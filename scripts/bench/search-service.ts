@@ -13,7 +13,7 @@ import { Runtime } from '../../runtime/lifecycle/runtime.js';
 import { packageRoot } from '../../runtime/paths.js';
 import { parseSearchParams } from '../../plugins/search/search/search-params.js';
 import type { SearchService } from '../../plugins/search/search/search-service.js';
-import { loadCorpus, makeQueries, type BenchQuery, type CorpusDocument } from './search-corpus.js';
+import { debianSiteFields, loadCorpus, makeQueries, type BenchQuery, type CorpusDocument } from './search-corpus.js';
 import { OramaSystem } from './search-systems.js';
 
 const args = process.argv.slice(2);
@@ -23,19 +23,7 @@ const positional = args.filter((a, i) => !a.startsWith('--') && i !== queriesAt 
 const corpusFile = path.resolve(positional[0] ?? path.join(packageRoot, '..', 'shared', 'corpus', 'debian.jsonl.gz'));
 const BATCH = 10_000;
 
-const FIELDS = [
-  { name: 'id', type: 'STRING' },
-  { name: 'name', type: 'STRING' },
-  { name: 'title', type: 'TEXT', hl: true },
-  { name: 'body', type: 'TEXT', hl: true },
-  { name: 'section', type: 'STRING', facet: true, facetPosition: 1 },
-  { name: 'arch', type: 'STRING', facet: true, facetPosition: 2 },
-  { name: 'priority', type: 'STRING', facet: true, facetPosition: 3 },
-  { name: 'tags', type: 'STRING', multiValued: true, facet: true, facetPosition: 4, facetItemType: 'OR' },
-  { name: 'maintainer', type: 'STRING' },
-  { name: 'version', type: 'STRING' },
-  { name: 'size', type: 'INT' },
-];
+const FIELDS = debianSiteFields('body');
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const round = (n: number) => Math.round(n * 1000) / 1000;
