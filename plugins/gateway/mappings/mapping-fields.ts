@@ -44,6 +44,7 @@ export function parseUpstreamUrl(value: string, field = 'url'): URL {
 /** A health-check path is requested on the upstream's origin: it must be an absolute path. */
 export function checkHealthCheckPath(value: string | null): string | null {
   if (value === null || value === '') return null;
-  if (!value.startsWith('/') || value.startsWith('//') || /\s/.test(value)) throw gatewayErrors.invalidField('healthCheckPath', `must be a path starting with "/" on the upstream's host, got ${JSON.stringify(value)}`);
+  // A backslash counts as "/" to the URL parser: "/\other.example/" would be checked on another host.
+  if (!value.startsWith('/') || /^\/[/\\]/.test(value) || /[\s\\]/.test(value)) throw gatewayErrors.invalidField('healthCheckPath', `must be a path starting with "/" on the upstream's host (no "//", backslash or spaces), got ${JSON.stringify(value)}`);
   return value;
 }

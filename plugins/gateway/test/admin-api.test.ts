@@ -42,6 +42,8 @@ test('invalid mapping members answer 400 naming the member; a duplicate context 
     [{ context: '/proxy/ok/x', url: 'ftp://host/' }, /^url must use http or https/],
     [{ context: '/proxy/ok/x', url: 'http://u:p@host/' }, /^url must not carry/],
     [{ context: '/proxy/ok/x', url: 'http://host/', healthCheckPath: 'health' }, /^healthCheckPath must be a path/],
+    [{ context: '/proxy/ok/x', url: 'http://host/', healthCheckPath: '/\\other.example/health' }, /^healthCheckPath must be a path/],
+    [{ context: '/proxy/ok/x', url: 'http://host/', healthCheckPath: '//other.example/health' }, /^healthCheckPath must be a path/],
     [{ context: '/proxy/ok/x', url: 'http://host/', timeoutMs: 'soon' }, /timeoutMs/],
     [{ context: '/proxy/ok/x' }, /url/],
     [{ context: '/proxy/ok/x', url: 'http://host/', extra: 1 }, /extra/],
