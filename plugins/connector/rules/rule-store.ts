@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../../../runtime/index.js';
 import { connectorErrors } from '../errors.js';
 import { ruleValueProblem } from './ignore-rules.js';
+import { nestedRepetition } from './safe-regex.js';
 
 export interface IndexingRule {
   id: string;
@@ -68,6 +69,8 @@ export class RuleStore {
     input.values.forEach((value, i) => {
       const problem = ruleValueProblem(value);
       if (problem) throw connectorErrors.invalidParameter(`values[${i}]`, `must be a regular expression: ${problem}`);
+      const unsafe = nestedRepetition(value);
+      if (unsafe) throw connectorErrors.invalidParameter(`values[${i}]`, unsafe);
     });
     return {
       id, name: input.name, description: input.description ?? '', source: input.source, attribute: input.attribute,

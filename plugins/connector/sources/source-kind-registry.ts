@@ -31,6 +31,8 @@ export class SourceKindRegistry {
     const kind = this.get(kindName);
     const result = validateAgainst<Record<string, unknown>>(kind.settingsSchema, settings ?? {}, { applyDefaults: true, root: 'settings' });
     if (!result.valid) throw connectorErrors.invalidSettings(kindName, result.problems);
+    const problems = kind.checkSettings?.(result.value) ?? [];
+    if (problems.length > 0) throw connectorErrors.invalidSettings(kindName, problems);
     return result.value;
   }
 

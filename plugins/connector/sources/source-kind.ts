@@ -37,6 +37,11 @@ export interface SourceKind<Settings = Record<string, unknown>> {
   /** JSON Schema of the kind-specific `settings` of a source; validated on create, update and config load. */
   settingsSchema: Record<string, unknown>;
   /**
+   * Checks the schema cannot express, on settings that passed it (defaults filled): each problem names its
+   * member (`settings.deny[0] ...`). A source with problems is refused with 400 when it is saved.
+   */
+  checkSettings?(settings: Settings): string[];
+  /**
    * Yields every document of the source (or the `onlyIds` ones). Throwing ends the run as failed, and a
    * failed run de-indexes nothing; a document the kind cannot read is yielded as an error instead.
    */

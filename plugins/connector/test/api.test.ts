@@ -165,6 +165,25 @@ test('indexing rules: CRUD, structure, rules per source, and DELETE of an unknow
   t.is((await call(vela, 'GET', `/api/v2/connector/indexing-rule/${id}`)).status, 404);
 });
 
+test('a regular expression that could backtrack exponentially, as (a+)+$, is refused with 400 naming the member', async (t) => {
+  const rule = await call(vela, 'POST', '/api/v2/connector/indexing-rule', { name: 'r', source: 'pkgs', attribute: 'title', values: ['draft', '(a+)+$'] });
+  t.is(rule.status, 400);
+  t.is(rule.body.error, 'invalid_parameter');
+  t.regex(rule.body.message, /^values\[1\] repeats a group that itself holds a repetition/);
+  const web = await call(vela, 'POST', '/api/v2/connector/source', { name: 'crawl', kind: 'web', sites: ['Docs'], settings: { seeds: ['http://127.0.0.1:9/'], deny: ['\\.zip$', '(\\w+\\s?)*x'] } });
+  t.is(web.status, 400);
+  t.regex(web.body.message, /settings\.deny\[1\] repeats a group/);
+  const files = await call(vela, 'POST', '/api/v2/connector/source', { name: 'files', kind: 'filesystem', sites: ['Docs'], settings: { root: tempDir(), include: ['*.md', '/(a*)*$/'], exclude: ['/(unclosed/'] } });
+  t.is(files.status, 400);
+  t.regex(files.body.message, /settings\.include\[1\]: pattern \/\(a\*\)\*\$\/ repeats a group/);
+  t.regex(files.body.message, /settings\.exclude\[0\]: pattern \/\(unclosed\/ is not a valid regular expression/);
+  t.is((await call(vela, 'GET', '/api/v2/connector/source/files')).status, 404, 'nothing stored');
+  // Ordinary patterns, fixed counts in a repeated group included, are fine.
+  const fine = await call(vela, 'POST', '/api/v2/connector/indexing-rule', { name: 'ok', source: 'pkgs', attribute: 'title', values: ['.*draft', '\\.(png|jpe?g)$', '(\\d{3})+$'] });
+  t.is(fine.status, 201);
+  await call(vela, 'DELETE', `/api/v2/connector/indexing-rule/${fine.body.id}`);
+});
+
 test('monitoring search pages through the records from page 0 with the total', async (t) => {
   const page0 = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'pkgs', status: 'INDEXED', page: 0, size: 50 });
   t.is(page0.status, 200);

@@ -1,5 +1,6 @@
 import test from 'ava';
 import path from 'node:path';
+import { nestedRepetition } from '../rules/safe-regex.js';
 import { call, createSite, createSource, makePackages, runAndWait, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
 
 test('IGNORE rules keep matching documents out, de-index ones already indexed, and let them back when removed', async (t) => {
@@ -37,4 +38,9 @@ test('IGNORE rules keep matching documents out, de-index ones already indexed, a
   await call(vela, 'DELETE', `/api/v2/connector/indexing-rule/${rule.body.id}`);
   t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), { ignored: 0, indexed: tag0.length, errors: 0 });
   t.deepEqual(await searchIds(vela, 'Docs'), docs.map((d) => d.id));
+});
+
+test('nested repetition, the shape of catastrophic backtracking, is found; ordinary patterns pass', (t) => {
+  for (const p of ['(a+)+$', '(a*)*', '(\\w+\\s?)*x', '((a+)?)+', '(a{2,})+', '(x?y)*', '(a+){3}', '(\\w+\\.){2,}', '(?:[a-z]+)+?']) t.truthy(nestedRepetition(p), p);
+  for (const p of ['draft', '.*draft', '(\\d{3})+', '\\.(png|jpe?g)$', '(?:https?://)?x+', '[(a+)+]', '\\(a+\\)+', '(foo|bar)*', 'a{2}', '(ab)+c+', 'a\\{2,\\}']) t.is(nestedRepetition(p), null, p);
 });

@@ -2,7 +2,7 @@ import { lstat, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SourceDocument, SourceKind, SourceReadContext, SourceReadError } from '../source-kind.js';
-import { PathFilter } from './path-filter.js';
+import { PathFilter, patternProblems } from './path-filter.js';
 import { readAhead } from './read-ahead.js';
 import { filesystemSettingsSchema, resolveFilesystemSettings, type FilesystemSettings } from './settings.js';
 import { walkFolder, type FoundFile } from './walk-folder.js';
@@ -17,6 +17,7 @@ export const filesystemSourceKind: SourceKind<FilesystemSettings> = {
   name: 'filesystem',
   description: 'a folder of HTML, Markdown, plain text, PDF and DOCX files; each file is one document, its id the path relative to the folder',
   settingsSchema: filesystemSettingsSchema,
+  checkSettings: patternProblems,
   read: readFilesystem,
 };
 

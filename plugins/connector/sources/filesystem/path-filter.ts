@@ -1,5 +1,6 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { nestedRepetition } from '../../rules/safe-regex.js';
 
 type Matcher = (relativePath: string) => boolean;
 
@@ -15,9 +16,23 @@ export function compilePattern(pattern: string): Matcher {
     } catch (error) {
       throw new Error(`pattern ${pattern} is not a valid regular expression: ${(error as Error).message}`);
     }
+    const unsafe = nestedRepetition(literal[1]!);
+    if (unsafe) throw new Error(`pattern ${pattern} ${unsafe}`);
     return (p) => regex.test(p);
   }
   return picomatch(pattern, { dot: true, basename: true });
+}
+
+/** include and exclude patterns that do not compile, or could backtrack exponentially, named by member. */
+export function patternProblems(settings: { include: readonly string[]; exclude: readonly string[] }): string[] {
+  return (['include', 'exclude'] as const).flatMap((member) => settings[member].flatMap((pattern, i) => {
+    try {
+      compilePattern(pattern);
+      return [];
+    } catch (error) {
+      return [`settings.${member}[${i}]: ${(error as Error).message}`];
+    }
+  }));
 }
 
 export interface PathFilterOptions {

@@ -1,4 +1,5 @@
 import { validateAgainst, type JsonSchema } from '../../../../runtime/config/schema-validation.js';
+import { nestedRepetition } from '../../rules/safe-regex.js';
 
 export interface WebSettings {
   /** Where the crawl starts (depth 0). */
@@ -62,6 +63,14 @@ export const webSettingsSchema = {
     },
   },
 } satisfies JsonSchema;
+
+/** allow and deny patterns run on the event loop: ones that can backtrack exponentially are refused. */
+export function webSettingsProblems(settings: WebSettings): string[] {
+  return (['allow', 'deny'] as const).flatMap((member) => settings[member].flatMap((pattern, i) => {
+    const problem = nestedRepetition(pattern);
+    return problem ? [`settings.${member}[${i}] ${problem}`] : [];
+  }));
+}
 
 export function resolveWebSettings(settings: unknown): WebSettings {
   const { valid, value, problems } = validateAgainst<WebSettings>(webSettingsSchema, settings, { applyDefaults: true, root: 'settings' });

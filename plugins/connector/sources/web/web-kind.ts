@@ -1,12 +1,13 @@
 import type { SourceDocument, SourceKind, SourceReadContext, SourceReadError } from '../source-kind.js';
 import { Crawler } from './crawler.js';
-import { resolveWebSettings, webSettingsSchema, type WebSettings } from './settings.js';
+import { resolveWebSettings, webSettingsProblems, webSettingsSchema, type WebSettings } from './settings.js';
 
 /** A crawler: pages reached from seed URLs (and sitemaps), within robots.txt and the source's rules; id = canonical URL. */
 export const webSourceKind: SourceKind<WebSettings> = {
   name: 'web',
   description: 'a web site crawled from seed URLs and sitemaps, obeying robots.txt; each HTML page (and optionally PDF) is one document, its id the canonical URL',
   settingsSchema: webSettingsSchema,
+  checkSettings: webSettingsProblems,
   read: readWeb,
 };
 
