@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { startTestRuntime, type TestRuntime } from '../../../runtime/testing/test-runtime.js';
-import { admin, closedPort, createApp, createMapping, startGateway, startServer, type LocalServer } from './fixtures.js';
+import { admin, closedPort, createApp, createMapping, eventually, startGateway, startServer, type LocalServer } from './fixtures.js';
 
 let vela: TestRuntime;
 let upstream: LocalServer;
@@ -15,6 +15,7 @@ let token: string;
 const seen: Array<{ method: string; url: string; headers: http.IncomingHttpHeaders }> = [];
 
 const FIFTY_MB = 50 * 1024 * 1024;
+const uploadClosed: boolean[] = [];
 
 /** Deterministic bytes made chunk by chunk, never held whole. */
 function generated(total: number): Readable {
@@ -61,6 +62,22 @@ test.before(async () => {
         }
       }, 100);
       res.on('close', () => clearInterval(timer));
+      return;
+    }
+    if (req.url!.startsWith('/api/no-content')) {
+      res.writeHead(req.url!.endsWith('304') ? 304 : 204, { etag: '"v1"' });
+      return void res.end();
+    }
+    if (req.url!.startsWith('/api/cut')) {
+      res.writeHead(200, { 'content-length': '100000' });
+      res.write('partial');
+      setTimeout(() => req.socket.destroy(), 20);
+      return;
+    }
+    if (req.url!.startsWith('/api/upload-abort')) {
+      // Reads slowly and reports when its request goes away.
+      req.on('close', () => uploadClosed.push(req.readableEnded));
+      req.on('data', () => undefined);
       return;
     }
     if (req.url!.startsWith('/api/switch')) {
@@ -289,6 +306,38 @@ test('an upstream that answers before reading the whole request may stream past 
   const res = await vela.fetch('gateway', '/shop/v1/early', { method: 'POST', headers: bearer(), body, duplex: 'half' } as RequestInit);
   t.is(res.status, 200);
   t.is((await res.text()).split('\n').filter(Boolean).length, 10);
+});
+
+test('an upstream 204 or 304 passes through with its headers and no body', async (t) => {
+  for (const [path, status] of [['/shop/v1/no-content/204', 204], ['/shop/v1/no-content/304', 304]] as const) {
+    const res = await vela.fetch('gateway', path, { headers: bearer() });
+    t.is(res.status, status);
+    t.is(res.headers.get('etag'), '"v1"');
+    t.is(await res.text(), '');
+  }
+});
+
+test('an upstream that breaks off mid-body breaks off the client\'s response too, instead of leaving it waiting', async (t) => {
+  const { port } = new URL(vela.url('gateway'));
+  const outcome = await new Promise<string>((resolve) => {
+    http.get({ host: '127.0.0.1', port, path: '/shop/v1/cut', headers: bearer() }, (res) => {
+      res.on('data', () => undefined);
+      res.on('end', () => resolve('ended'));
+      res.on('error', () => resolve('broken off'));
+    }).on('error', () => resolve('broken off'));
+  });
+  t.is(outcome, 'broken off');
+});
+
+test('a client that goes away mid-upload takes the upstream request with it', async (t) => {
+  const { port } = new URL(vela.url('gateway'));
+  const req = http.request({ host: '127.0.0.1', port, path: '/shop/v1/upload-abort', method: 'PUT', headers: { ...bearer(), 'content-length': String(FIFTY_MB) } });
+  req.on('error', () => undefined);
+  req.write(Buffer.alloc(256 * 1024));
+  await eventually(() => seen.some((s) => s.url === '/api/upload-abort'), 'the upload reaching the upstream');
+  req.destroy();
+  await eventually(() => uploadClosed.length > 0, 'the upstream request closing');
+  t.deepEqual(uploadClosed, [false], 'closed before its body ended');
 });
 
 test('a stored mapping whose context a later rule refuses does not stop the gateway from starting; the others are served', async (t) => {
