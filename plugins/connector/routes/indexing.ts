@@ -9,6 +9,7 @@ import { API, type ConnectorDomain } from './route-context.js';
 const tags = ['indexing'];
 // Room for the 100,000 ids idListSchema allows.
 const ID_LIST_LIMIT = '50mb';
+const MAX_IDS = idListSchema.maxItems as number;
 const sent = { 200: { description: 'the run is queued and goes on in the background', schema: sentSchema }, 404: { description: 'no such source' }, 409: { description: 'a full run of the source is already running' } };
 
 /** Content ids from a JSON array body, or from ?id= (repeatable) when there is no body. */
@@ -21,6 +22,7 @@ function idsOf(req: Request): string[] {
     throw connectorErrors.invalidParameter('body', 'must be a JSON array of content ids, e.g. ["42","43"] (or give ?id=42)');
   }
   if (!Array.isArray(body) || body.length === 0) throw connectorErrors.invalidParameter('body', `must be a non-empty JSON array of content ids, got ${JSON.stringify(body).slice(0, 80)}`);
+  if (body.length > MAX_IDS) throw connectorErrors.invalidParameter('body', `must hold at most ${MAX_IDS} content ids, got ${body.length}: send them in several requests`);
   body.forEach((id, i) => {
     if (typeof id !== 'string' || id === '' || id.length > 400) throw connectorErrors.invalidParameter(`body[${i}]`, `must be a content id (a string of 1 to 400 characters), got ${JSON.stringify(id)}`);
   });

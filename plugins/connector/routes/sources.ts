@@ -2,6 +2,7 @@ import type { ApiRouter } from '../../../runtime/index.js';
 import { connectorErrors } from '../errors.js';
 import { nameParam } from '../schemas/common.js';
 import { sourceInputSchema, sourceSchema, sourceUpdateSchema } from '../schemas/source.js';
+import { checkSites } from '../sources/site-check.js';
 import type { SourceInput } from '../sources/source-store.js';
 import { API, type ConnectorDomain } from './route-context.js';
 
@@ -9,7 +10,7 @@ const tags = ['sources'];
 const BASE = `${API}/source`;
 const one = { 200: { description: 'the source', schema: sourceSchema }, 404: { description: 'no such source' } };
 
-export function mountSourceRoutes(router: ApiRouter, { sources, kinds, statuses, runs, coordinator }: ConnectorDomain): void {
+export function mountSourceRoutes(router: ApiRouter, { sources, kinds, statuses, runs, coordinator, target, logger }: ConnectorDomain): void {
   router.get(BASE, { tags, summary: 'List the sources', responses: { 200: { description: 'sources', schema: { type: 'array', items: sourceSchema } } } }, (_req, res) => {
     res.json(sources.list());
   });
@@ -27,13 +28,21 @@ export function mountSourceRoutes(router: ApiRouter, { sources, kinds, statuses,
   });
 
   router.post(BASE, { tags, summary: 'Create a source (settings are checked against its kind\'s schema)', body: sourceInputSchema, responses: { 201: { description: 'the source', schema: sourceSchema }, 409: { description: 'the name is taken' } } }, async (req, res) => {
-    res.status(201).json(await sources.create(req.body as SourceInput));
+    const body = req.body as SourceInput;
+    // The name and the settings first (cheap, and a taken name says so), then the sites.
+    if (sources.find(body.name)) throw connectorErrors.sourceExists(body.name);
+    kinds.checkSettings(body.kind, body.settings);
+    await checkSites(target, body.sites, body.locale ?? 'en_US', logger);
+    res.status(201).json(await sources.create(body));
   });
 
   router.put(`${BASE}/:name`, { tags, summary: 'Replace a source (its name stays)', params: nameParam, body: sourceUpdateSchema, responses: one }, async (req, res) => {
     const name = String(req.params.name);
     const body = req.body as SourceInput;
     if (body.name !== undefined && body.name !== name) throw connectorErrors.nameMismatch(name, body.name);
+    if (sources.get(name).origin === 'config') throw connectorErrors.sourceReadOnly(name);
+    kinds.checkSettings(body.kind, body.settings);
+    await checkSites(target, body.sites, body.locale ?? 'en_US', logger);
     res.json(await sources.update(name, { ...body, name }));
   });
 

@@ -48,6 +48,14 @@ export class HttpTarget implements SearchTarget {
     }
   }
 
+  async siteLocales(name: string): Promise<string[] | null> {
+    const res = await this.call('GET', `/api/sn/${encodeURIComponent(name)}`);
+    if (res.status === 404) return null;
+    if (res.status !== 200) throw new Error(`the search service at ${this.base} answered ${res.status} reading site "${name}": ${await this.message(res)}`);
+    const site = (await res.json()) as { locales?: unknown };
+    return Array.isArray(site.locales) ? site.locales.map(String) : [];
+  }
+
   async ensureSite(definition: SiteDefinition): Promise<boolean> {
     const existing = await this.call('GET', `/api/sn/${encodeURIComponent(definition.name)}`);
     if (existing.status === 200) return false;

@@ -35,6 +35,10 @@ export class InProcessTarget implements SearchTarget {
     for await (const page of this.importer.docs.scan(config.site.id, locale)) yield page.map((d) => d.id);
   }
 
+  async siteLocales(name: string): Promise<string[] | null> {
+    return this.sites.find(name)?.site.locales ?? null;
+  }
+
   async ensureSite(definition: SiteDefinition): Promise<boolean> {
     if (this.sites.find(definition.name)) return false;
     await this.sites.create(definition);

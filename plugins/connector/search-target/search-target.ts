@@ -29,6 +29,8 @@ export interface SearchTarget {
   send(items: JobItem[], wait: boolean): Promise<Map<number, string>>;
   /** Every document id of a site and locale, a page at a time. */
   listIds(site: string, locale: string): AsyncIterable<string[]>;
+  /** The locales of a site; null when the search service has no site of that name. */
+  siteLocales(name: string): Promise<string[] | null>;
   /** Create the site unless one of that name exists; true when it was created. */
   ensureSite(definition: SiteDefinition): Promise<boolean>;
 }

@@ -67,6 +67,12 @@ test('index by ids refuses a body that is not a list of ids (400 naming the memb
   t.regex(badItem.body.message, /body\[1\] must be a content id/);
   const empty = await call(vela, 'POST', '/api/v2/connector/index/pkgs', []);
   t.is(empty.status, 400);
+  const tooMany = Array.from({ length: 100001 }, (_, i) => `id-${i}`);
+  for (const [method, p] of [['POST', '/api/v2/connector/index/pkgs'], ['POST', '/api/v2/connector/reindex/pkgs'], ['POST', '/api/v2/connector/monitoring/indexing']] as const) {
+    const r = await call(vela, method, p, tooMany);
+    t.is(r.status, 400, `${method} ${p}`);
+    t.regex(r.body.message, /^body must (hold|have) at most 100000/, `${method} ${p}`);
+  }
 });
 
 test('a body that is not JSON is a 400 JSON error, and nothing is stored', async (t) => {
@@ -163,6 +169,22 @@ test('indexing rules: CRUD, structure, rules per source, and DELETE of an unknow
   t.is(again.status, 200);
   t.is(again.body, false);
   t.is((await call(vela, 'GET', `/api/v2/connector/indexing-rule/${id}`)).status, 404);
+});
+
+test('a source naming a site the search service lacks, or a locale its site lacks, is refused with 400 naming sites[i]', async (t) => {
+  const noSite = await call(vela, 'POST', '/api/v2/connector/source', { name: 'shop', kind: 'jsonl', sites: ['Docs', 'Shop'], settings: { path: file } });
+  t.is(noSite.status, 400);
+  t.is(noSite.body.error, 'invalid_parameter');
+  t.regex(noSite.body.message, /^sites\[1\] must name a site of the search service, got "Shop"/);
+  const noLocale = await call(vela, 'POST', '/api/v2/connector/source', { name: 'shop', kind: 'jsonl', sites: ['Docs'], locale: 'fr_FR', settings: { path: file } });
+  t.is(noLocale.status, 400);
+  t.regex(noLocale.body.message, /^sites\[0\] \("Docs"\) has no locale fr_FR \(its locales: en_US\)/);
+  t.is((await call(vela, 'GET', '/api/v2/connector/source/shop')).status, 404, 'nothing stored');
+  const pkgs = (await call(vela, 'GET', '/api/v2/connector/source/pkgs')).body;
+  const moved = await call(vela, 'PUT', '/api/v2/connector/source/pkgs', { ...pkgs, sites: ['Nowhere'] });
+  t.is(moved.status, 400);
+  t.regex(moved.body.message, /^sites\[0\] must name a site/);
+  t.deepEqual((await call(vela, 'GET', '/api/v2/connector/source/pkgs')).body.sites, ['Docs']);
 });
 
 test('a regular expression that could backtrack exponentially, as (a+)+$, is refused with 400 naming the member', async (t) => {

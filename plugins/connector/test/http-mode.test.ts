@@ -13,6 +13,9 @@ test('with a search URL, documents go over HTTP with the Key header to a separat
 
   const docs = makePackages(400);
   const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), docs);
+  const unknownSite = await call(vela, 'POST', '/api/v2/connector/source', { name: 'elsewhere', kind: 'jsonl', sites: ['Missing'], settings: { path: file } });
+  t.is(unknownSite.status, 400, 'the remote search service is asked for the sites');
+  t.regex(unknownSite.body.message, /^sites\[0\] must name a site of the search service, got "Missing"/);
   await createSource(vela, 'pkgs', file, 'Remote');
   const first = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.like(first, { status: 'COMPLETED', indexed: 400, errors: 0 });

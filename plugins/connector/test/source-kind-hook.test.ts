@@ -55,6 +55,7 @@ test('a stored source whose kind\'s plugin is not loaded is skipped with a warni
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const loaderPath = await writePlugins([memoryKindPlugin]);
   const first = await startConnector({ dataDir, plugins: ['search', 'connector', 'memory-kind'], loaderPath: [path.join(packageRoot, 'plugins'), loaderPath] });
+  await createSite(first, 'Docs');
   t.is((await call(first, 'POST', '/api/v2/connector/source', { name: 'mem', kind: 'memory', sites: ['Docs'], settings: { docs: [] } })).status, 201);
   await first.stop();
 
