@@ -9,7 +9,12 @@ const tags = ['indexing rules'];
 const BASE = `${API}/indexing-rule`;
 const list = { 200: { description: 'rules', schema: { type: 'array', items: ruleSchema } } };
 
-export function mountRuleRoutes(router: ApiRouter, { rules }: ConnectorDomain): void {
+export function mountRuleRoutes(router: ApiRouter, { rules, sources }: ConnectorDomain): void {
+  /** A rule must name a source the connector knows: a rule for a misspelt name would never apply. */
+  const knownSource = (input: RuleInput) => {
+    if (!sources.find(input.source)) throw connectorErrors.invalidParameter('source', `must name a source, got ${JSON.stringify(input.source)} (GET /api/v2/connector/source lists them)`);
+  };
+
   router.get(BASE, { tags, summary: 'List every indexing rule', responses: list }, async (_req, res) => {
     res.json(await rules.list());
   });
@@ -18,8 +23,11 @@ export function mountRuleRoutes(router: ApiRouter, { rules }: ConnectorDomain): 
     res.json({ id: null, name: '', description: '', source: '', attribute: '', ruleType: 'IGNORE', values: [], lastModifiedDate: null });
   });
 
-  router.get(`${BASE}/source/:source`, { tags, summary: 'List the rules of a source', params: sourceParam, responses: list }, async (req, res) => {
-    res.json(await rules.list(String(req.params.source)));
+  router.get(`${BASE}/source/:source`, { tags, summary: 'List the rules of a source (404 for an unknown source without rules)', params: sourceParam, responses: { ...list, 404: { description: 'no such source' } } }, async (req, res) => {
+    const source = String(req.params.source);
+    const found = await rules.list(source);
+    if (found.length === 0 && !sources.find(source)) throw connectorErrors.sourceNotFound(source);
+    res.json(found);
   });
 
   router.get(`${BASE}/:id`, { tags, summary: 'Get a rule', params: ruleIdParam, responses: { 200: { description: 'the rule', schema: ruleSchema }, 404: { description: 'no such rule' } } }, async (req, res) => {
@@ -27,6 +35,7 @@ export function mountRuleRoutes(router: ApiRouter, { rules }: ConnectorDomain): 
   });
 
   router.post(BASE, { tags, summary: 'Create a rule', body: ruleInputSchema, responses: { 201: { description: 'the rule', schema: ruleSchema } } }, async (req, res) => {
+    knownSource(req.body as RuleInput);
     res.status(201).json(await rules.create(req.body as RuleInput));
   });
 
@@ -34,6 +43,8 @@ export function mountRuleRoutes(router: ApiRouter, { rules }: ConnectorDomain): 
     const id = String(req.params.id);
     const bodyId = (req.body as { id?: unknown }).id;
     if (typeof bodyId === 'string' && bodyId !== '' && bodyId !== id) throw connectorErrors.invalidParameter('id', `in the body ("${bodyId}") must match the id in the path ("${id}")`);
+    await rules.get(id);
+    knownSource(req.body as RuleInput);
     res.json(await rules.update(id, req.body as RuleInput));
   });
 

@@ -151,15 +151,23 @@ test('indexing rules: CRUD, structure, rules per source, and DELETE of an unknow
   const badType = await call(vela, 'POST', '/api/v2/connector/indexing-rule', { name: 'r', source: 'pkgs', attribute: 'title', ruleType: 'BOOST', values: ['x'] });
   t.is(badType.status, 400);
 
+  const unknown = await call(vela, 'POST', '/api/v2/connector/indexing-rule', { name: 'drafts', source: 'no-such-source', attribute: 'title', values: ['draft'] });
+  t.is(unknown.status, 400, 'a rule for an unknown source would never apply');
+  t.regex(unknown.body.message, /^source must name a source, got "no-such-source"/);
+  t.is((await call(vela, 'GET', '/api/v2/connector/indexing-rule/source/no-such-source')).status, 404);
+  await createSource(vela, 'rules-src', file, 'Docs');
   const created = await call(vela, 'POST', '/api/v2/connector/indexing-rule', { name: 'drafts', source: 'rules-src', attribute: 'title', ruleType: 'IGNORE', values: ['draft'] });
   t.is(created.status, 201);
   t.like(created.body, { name: 'drafts', source: 'rules-src', ruleType: 'IGNORE', values: ['draft'] });
   const id = created.body.id as string;
   t.like((await call(vela, 'GET', `/api/v2/connector/indexing-rule/${id}`)).body, { id, name: 'drafts' });
   t.deepEqual((await call(vela, 'GET', '/api/v2/connector/indexing-rule/source/rules-src')).body.map((r: any) => r.id), [id]);
-  t.deepEqual((await call(vela, 'GET', '/api/v2/connector/indexing-rule/source/other')).body, []);
+  t.deepEqual((await call(vela, 'GET', '/api/v2/connector/indexing-rule/source/pkgs')).body, []);
   const updated = await call(vela, 'PUT', `/api/v2/connector/indexing-rule/${id}`, { name: 'drafts', source: 'rules-src', attribute: 'section', ruleType: 'IGNORE', values: ['web', 'net'] });
   t.like(updated.body, { id, attribute: 'section', values: ['web', 'net'] });
+  const moved = await call(vela, 'PUT', `/api/v2/connector/indexing-rule/${id}`, { name: 'drafts', source: 'gone', attribute: 'section', values: ['web'] });
+  t.is(moved.status, 400);
+  t.regex(moved.body.message, /^source must name a source/);
   t.is((await call(vela, 'PUT', '/api/v2/connector/indexing-rule/unknown', { name: 'x', source: 's', attribute: 'a', values: ['v'] })).status, 404);
   t.true((await call(vela, 'GET', '/api/v2/connector/indexing-rule')).body.some((r: any) => r.id === id));
   const deleted = await call(vela, 'DELETE', `/api/v2/connector/indexing-rule/${id}`);

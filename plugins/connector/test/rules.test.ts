@@ -17,7 +17,8 @@ test('IGNORE rules keep matching documents out, de-index ones already indexed, a
   const rule = await call(vela, 'POST', '/api/v2/connector/indexing-rule', { name: 'no network', source: 'pkgs', attribute: 'section', ruleType: 'IGNORE', values: ['we', 'net$'] });
   t.is(rule.status, 201);
   // A rule of another source changes nothing here.
-  await call(vela, 'POST', '/api/v2/connector/indexing-rule', { name: 'other', source: 'elsewhere', attribute: 'section', ruleType: 'IGNORE', values: ['.*'] });
+  await createSource(vela, 'elsewhere', file, 'Docs');
+  t.is((await call(vela, 'POST', '/api/v2/connector/indexing-rule', { name: 'other', source: 'elsewhere', attribute: 'section', ruleType: 'IGNORE', values: ['.*'] })).status, 201);
   const ruled = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.like(ruled, { status: 'COMPLETED', ignored: 20, deindexed: 20, unchanged: 20, errors: 0 });
   const kept = docs.filter((d) => d.section === 'editors' || d.section === 'libs').map((d) => d.id);
