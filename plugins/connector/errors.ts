@@ -6,6 +6,7 @@ export const connectorErrors = {
   sourceExists: (name: string) => new VelaError('source_exists', `a source named "${name}" already exists`, 409),
   sourceRunningElsewhere: (name: string) => new VelaError('source_running', `a run of source "${name}" is going in another process sharing this database; wait for it to end`, 409),
   sourceReadOnly: (name: string) => new VelaError('source_read_only', `source "${name}" is defined in the configuration file; change it there`, 409),
+  sourceBusy: (name: string) => new VelaError('source_running', `a run of source "${name}" is going or waiting; try again once it has ended (GET /api/v2/connector/monitoring/indexing/stats/${name})`, 409),
   sourceRunning: (name: string) => new VelaError('source_running', `a full run of source "${name}" is already running; wait for it to end (GET /api/v2/connector/monitoring/indexing/stats/${name})`, 409),
   unknownKind: (kind: string, known: string[]) => new VelaError('invalid_parameter', `kind must be one of ${known.join(', ')}, got ${JSON.stringify(kind)}`, 400),
   invalidSettings: (kind: string, problems: string[]) => new VelaError('invalid_parameter', `settings of a ${kind} source are invalid: ${problems.join('; ')}`, 400),

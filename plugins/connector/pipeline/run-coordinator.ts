@@ -39,6 +39,11 @@ export class RunCoordinator {
     return this.fullRuns.has(source);
   }
 
+  /** Whether any run of the source (full or by ids) is running or waiting in this process. */
+  isBusy(source: string): boolean {
+    return this.chains.has(source);
+  }
+
   /**
    * Queue a run; resolves as soon as it is queued. Rejects with 404 for an unknown source, 409 for a
    * second full run (here or in another process), 503 when there is no search service to send to.

@@ -52,7 +52,8 @@ export function mountSourceRoutes(router: ApiRouter, { sources, kinds, statuses,
   }, async (req, res) => {
     const name = String(req.params.name);
     sources.get(name);
-    if (coordinator.isRunning(name)) throw connectorErrors.sourceRunning(name);
+    // Any run: one by ids would go on recording statuses of a source that is gone.
+    if (coordinator.isBusy(name)) throw connectorErrors.sourceBusy(name);
     await sources.delete(name);
     await statuses.removeSource(name);
     await runs.removeSource(name);

@@ -1,7 +1,9 @@
 import test from 'ava';
+import { execFileSync } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import type { TestRuntime } from '../../../runtime/testing/test-runtime.js';
-import { call, createSite, createSource, KEY, makePackages, runAndWait, searchCall, startConnector, tempDir, writeJsonl } from './helpers.js';
+import { call, createSite, createSource, KEY, makePackages, runAndWait, searchCall, startConnector, tempDir, waitForRun, writeJsonl } from './helpers.js';
 
 let vela: TestRuntime;
 let file: string;
@@ -99,6 +101,22 @@ test('a second full run of a running source is refused with 409 JSON', async (t)
   // Runs by id are queued behind it, not refused.
   const byId = await call(vela, 'POST', '/api/v2/connector/index/busy', ['pkg-00001']);
   t.is(byId.status, 200);
+});
+
+test('a source cannot be deleted while a run by ids is going (409); once it ended, it can', async (t) => {
+  const fifo = path.join(tempDir(), 'feed.jsonl');
+  execFileSync('mkfifo', [fifo]);
+  await createSource(vela, 'piped', fifo, 'Docs');
+  const run = await call(vela, 'POST', '/api/v2/connector/index/piped', ['pkg-00001']);
+  t.is(run.status, 200);
+  const writer = createWriteStream(fifo);
+  writer.on('error', () => undefined);
+  const busy = await call(vela, 'DELETE', '/api/v2/connector/source/piped');
+  t.is(busy.status, 409);
+  t.is(busy.body.error, 'source_running');
+  writer.end(`${JSON.stringify(makePackages(2)[1])}\n`);
+  t.like(await waitForRun(vela, 'piped', run.body.runId), { status: 'COMPLETED', indexed: 1 });
+  t.true((await call(vela, 'DELETE', '/api/v2/connector/source/piped')).body);
 });
 
 test('sources: create, read, update and delete, with the kind\'s settings checked', async (t) => {
