@@ -17,5 +17,6 @@ export const connectorErrors = {
   noStats: (source?: string) => new VelaError('not_found', source ? `no indexing statistics for source "${source}" yet` : 'no indexing statistics yet: no source has run', 404),
   unauthorized: (message: string) => new VelaError('unauthorized', message, 401),
   stopping: () => new VelaError('service_unavailable', 'the connector is stopping; try again once it has restarted', 503),
+  searchFailed: (message: string) => new VelaError('search_unavailable', `${message}; try again once the search service answers`, 502),
   noSearchService: () => new VelaError('search_unavailable', 'no search service: load the search plugin in this runtime or set plugins.connector.search.url', 503),
 } as const;

@@ -4,6 +4,7 @@ import { connectorErrors } from '../errors.js';
 import { validateSource } from '../monitoring/validate-source.js';
 import type { RunOperation } from '../monitoring/run-store.js';
 import { idListSchema, nameParam, sentSchema, sourceParam } from '../schemas/common.js';
+import { SearchServiceError } from '../search-target/search-target.js';
 import { API, type ConnectorDomain } from './route-context.js';
 
 const tags = ['indexing'];
@@ -74,9 +75,13 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
 
   router.get(`${API}/validate/:source`, {
     tags: ['monitoring'], summary: 'Compare a source with the search index: documents missing from the index, and extra ones', params: sourceParam,
-    responses: { 200: { description: 'missing and extra ids per "<site>/<locale>"' }, 404: { description: 'no such source' } },
+    responses: { 200: { description: 'missing and extra ids per "<site>/<locale>"' }, 404: { description: 'no such source' }, 502: { description: 'the search service failed or did not answer' } },
   }, async (req, res) => {
     const source = domain.sources.get(String(req.params.source));
-    res.json(await validateSource(source, domain.statuses, domain.target()));
+    try {
+      res.json(await validateSource(source, domain.statuses, domain.target()));
+    } catch (error) {
+      throw error instanceof SearchServiceError ? connectorErrors.searchFailed(error.message) : error;
+    }
   });
 }

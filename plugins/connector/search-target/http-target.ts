@@ -1,4 +1,4 @@
-import type { JobItem, SearchTarget, SiteDefinition } from './search-target.js';
+import { SearchServiceError, type JobItem, type SearchTarget, type SiteDefinition } from './search-target.js';
 
 export interface HttpTargetOptions {
   url: string;
@@ -30,7 +30,7 @@ export class HttpTarget implements SearchTarget {
       items.forEach((_, i) => refused.set(i, message));
       return refused;
     }
-    if (res.status !== 200) throw new Error(`the search service at ${this.base} answered ${res.status} to the import: ${await this.message(res)}`);
+    if (res.status !== 200) throw new SearchServiceError(`the search service at ${this.base} answered ${res.status} to the import: ${await this.message(res)}`);
     const answer = (await res.json()) as ImportAnswer;
     for (const r of answer.rejected ?? []) refused.set(r.index, refused.has(r.index) ? `${refused.get(r.index)}; ${r.reason}` : r.reason);
     return refused;
@@ -40,7 +40,7 @@ export class HttpTarget implements SearchTarget {
     for (let page = 1; ; page++) {
       const res = await this.call('GET', `/api/sn/${encodeURIComponent(site)}/search?q=*&_setlocale=${encodeURIComponent(locale)}&fl=id&rows=${PAGE}&p=${page}`);
       if (res.status === 404) return;
-      if (res.status !== 200) throw new Error(`the search service at ${this.base} answered ${res.status} listing site "${site}": ${await this.message(res)}`);
+      if (res.status !== 200) throw new SearchServiceError(`the search service at ${this.base} answered ${res.status} listing site "${site}": ${await this.message(res)}`);
       const body = (await res.json()) as { results?: { document?: Array<{ fields?: { id?: unknown } }> } };
       const ids = (body.results?.document ?? []).map((d) => String(d.fields?.id ?? '')).filter(Boolean);
       if (ids.length > 0) yield ids;
@@ -51,7 +51,7 @@ export class HttpTarget implements SearchTarget {
   async siteLocales(name: string): Promise<string[] | null> {
     const res = await this.call('GET', `/api/sn/${encodeURIComponent(name)}`);
     if (res.status === 404) return null;
-    if (res.status !== 200) throw new Error(`the search service at ${this.base} answered ${res.status} reading site "${name}": ${await this.message(res)}`);
+    if (res.status !== 200) throw new SearchServiceError(`the search service at ${this.base} answered ${res.status} reading site "${name}": ${await this.message(res)}`);
     const site = (await res.json()) as { locales?: unknown };
     return Array.isArray(site.locales) ? site.locales.map(String) : [];
   }
@@ -61,7 +61,7 @@ export class HttpTarget implements SearchTarget {
     if (existing.status === 200) return false;
     const created = await this.call('POST', '/api/sn', definition);
     if (created.status === 409) return false;
-    if (created.status !== 201) throw new Error(`the search service at ${this.base} answered ${created.status} creating site "${definition.name}": ${await this.message(created)}`);
+    if (created.status !== 201) throw new SearchServiceError(`the search service at ${this.base} answered ${created.status} creating site "${definition.name}": ${await this.message(created)}`);
     return true;
   }
 
@@ -72,7 +72,7 @@ export class HttpTarget implements SearchTarget {
     try {
       return await fetch(`${this.base}${pathname}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(this.options.timeoutMs) });
     } catch (error) {
-      throw new Error(`the search service at ${this.base} cannot be reached: ${(error as Error).message}`);
+      throw new SearchServiceError(`the search service at ${this.base} cannot be reached: ${(error as Error).message}`);
     }
   }
 

@@ -8,6 +8,9 @@ export interface JobItem {
   providerName?: string;
 }
 
+/** The search service failed or did not answer (not a problem of the request made to the connector). */
+export class SearchServiceError extends Error {}
+
 /** A site the connector creates when it is missing (the sample's Sample site). */
 export interface SiteDefinition {
   name: string;

@@ -57,6 +57,10 @@ test('a wrong key or an unreachable search service fails the run with the reason
   const down = await runAndWait(unreachable, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.is(down.status, 'FAILED');
   t.regex(down.error, /cannot be reached/);
+  const validate = await call(unreachable, 'GET', '/api/v2/connector/validate/pkgs');
+  t.is(validate.status, 502, 'the search service is down: a 502 saying so, not a 500');
+  t.is(validate.body.error, 'search_unavailable');
+  t.regex(validate.body.message, /cannot be reached/);
 
   const token = await searchCall(search, 'POST', '/api/dev/token', { title: 'connector' });
   const good = await startConnector({ plugins: ['connector'], connector: { search: { url: search.url('search'), key: token.body.token } } });
