@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { readCookie, SESSION_COOKIE, type Accounts } from './accounts.js';
+import { readCookie, sameSecret, SESSION_COOKIE, type Accounts } from './accounts.js';
 
 /** The administrator behind a request: Basic credentials, or a console session and its CSRF token. */
 export interface AdminPrincipal {
@@ -32,7 +32,9 @@ export class AdminAccess {
 
   /** A write made with the session cookie must echo the session's CSRF token in X-CSRF-Token. */
   csrfMissing(principal: { via: string; csrfToken?: string }, req: IncomingMessage): boolean {
-    return principal.via === 'session' && UNSAFE.has(req.method ?? 'GET') && req.headers['x-csrf-token'] !== principal.csrfToken;
+    if (principal.via !== 'session' || !UNSAFE.has(req.method ?? 'GET')) return false;
+    const sent = req.headers['x-csrf-token'];
+    return typeof sent !== 'string' || !principal.csrfToken || !sameSecret(sent, principal.csrfToken);
   }
 
   private async basic(header: string): Promise<AdminPrincipal | null> {

@@ -28,11 +28,16 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
     socket.destroy();
     return;
   }
-  const [status, code, message] = error.code === 'HPE_HEADER_OVERFLOW'
+  const [status, code, message]: [number, string, string] = error.code === 'HPE_HEADER_OVERFLOW'
     ? [431, 'headers_too_large', `the request line and headers are larger than ${MAX_HEADER_BYTES} bytes; send long searches as a POST body`]
     : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? [408, 'request_timeout', 'the request was not received in time']
       : [400, 'bad_request', 'the request is not valid HTTP/1.1'];
+  answerRaw(socket, status, code, message);
+}
+
+/** An error answer written straight to a socket that no request handler owns. */
+function answerRaw(socket: Duplex, status: number, code: string, message: string): void {
   const body = JSON.stringify({ error: code, message });
   socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
@@ -99,6 +104,8 @@ export class ServiceServer {
   async listen(): Promise<void> {
     const server = http.createServer({ keepAliveTimeout: 5000, maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => this.handle(req, res));
     server.on('clientError', answerClientError);
+    // Without a listener Node drops CONNECT tunnels without a word; no service here is a forward proxy.
+    server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerRaw(socket, 405, 'method_not_allowed', 'CONNECT is not supported: this service is not a forward proxy'));
     await new Promise<void>((resolve, reject) => {
       const onError = (error: NodeJS.ErrnoException) => {
         server.off('listening', onListening);

@@ -78,7 +78,7 @@ test('a form sent to a JSON route is a 415; a body nested too deep is a 400, nev
   t.is((await vela.fetch('search', '/api/things')).status, 200, 'the service still answers');
 });
 
-test('headers past the limit and malformed HTTP are answered in the JSON error shape', async (t) => {
+test('headers past the limit, CONNECT and malformed HTTP are answered in the JSON error shape', async (t) => {
   const raw = (request: string) => new Promise<string>((resolve, reject) => {
     const socket = net.connect(Number(new URL(vela.url('search')).port), '127.0.0.1', () => socket.end(request));
     let data = '';
@@ -89,6 +89,9 @@ test('headers past the limit and malformed HTTP are answered in the JSON error s
   const big = await raw(`GET /api/things HTTP/1.1\r\nHost: x\r\nX-Long: ${'a'.repeat(70 * 1024)}\r\n\r\n`);
   t.regex(big, /^HTTP\/1\.1 431 /);
   t.regex(big, /"error":"headers_too_large"/);
+  const connect = await raw('CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n');
+  t.regex(connect, /^HTTP\/1\.1 405 /);
+  t.regex(connect, /"error":"method_not_allowed"/);
   const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
   t.regex(garbage, /^HTTP\/1\.1 400 /);
   t.regex(garbage, /\{"error":"bad_request","message":"[^"]+"\}$/);
