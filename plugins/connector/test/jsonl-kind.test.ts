@@ -4,7 +4,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ignoreMatcher } from '../rules/ignore-rules.js';
 import { mapRecord } from '../sources/jsonl/record-mapping.js';
-import { jsonlSourceKind, type JsonlSettings } from '../sources/jsonl/jsonl-kind.js';
+import { jsonlSourceKind, MAX_LINE_BYTES, type JsonlSettings } from '../sources/jsonl/jsonl-kind.js';
 import { readAll, readContext } from './fixtures/read-context.js';
 import { tempDir, writeJsonl } from './helpers.js';
 
@@ -44,6 +44,20 @@ test('the jsonl kind reads plain and gzipped files alike, skips blank lines, rep
 test('a missing file fails the read (the run fails and de-indexes nothing)', async (t) => {
   const error = await t.throwsAsync(readAll(jsonlSourceKind, settings(path.join(tempDir(), 'missing.jsonl'))));
   t.regex(error!.message, /ENOENT/);
+});
+
+test('a path that is a folder or a device, or a file without line breaks, fails the read instead of the process', async (t) => {
+  t.regex((await t.throwsAsync(readAll(jsonlSourceKind, settings(tempDir()))))!.message, /is not a file/);
+  t.regex((await t.throwsAsync(readAll(jsonlSourceKind, settings('/dev/zero'))))!.message, /^settings\.path \/dev\/zero is not a file/);
+  // One line past the limit (gzipped, so a small file unpacks into it): the read fails, naming the line.
+  const file = path.join(tempDir(), 'one-line.jsonl.gz');
+  writeFileSync(file, gzipSync(Buffer.concat([Buffer.from('{"id":"1"}\n{"id":"2"}\n'), Buffer.alloc(MAX_LINE_BYTES + 1, 0x61)])));
+  const items: unknown[] = [];
+  const error = await t.throwsAsync(async () => {
+    for await (const item of jsonlSourceKind.read(readContext(settings(file)))) items.push(item);
+  });
+  t.is(error!.message, `line 3 is longer than ${MAX_LINE_BYTES} bytes: the file is not JSON lines`);
+  t.is(items.length, 2);
 });
 
 test('an aborted read stops with the abort reason', async (t) => {

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import readline from 'node:readline';
+import { Transform, type TransformCallback } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { SourceDocument, SourceKind, SourceReadError } from '../source-kind.js';
 import { mapRecord, type RecordMapping } from './record-mapping.js';
@@ -32,9 +33,32 @@ const settingsSchema = {
   },
 };
 
+/** The longest line read: a file without line breaks (or /dev/zero) fails the run instead of filling the memory. */
+export const MAX_LINE_BYTES = 32 * 1024 * 1024;
+
+/** Passes the bytes on, failing once a line grows past MAX_LINE_BYTES (one native search per chunk). */
+class LineLengthGuard extends Transform {
+  private sinceBreak = 0;
+  private lines = 1;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    const last = chunk.lastIndexOf(0x0a);
+    if (last < 0) this.sinceBreak += chunk.length;
+    else {
+      for (let i = chunk.indexOf(0x0a); i >= 0 && i <= last; i = chunk.indexOf(0x0a, i + 1)) this.lines += 1;
+      this.sinceBreak = chunk.length - last - 1;
+    }
+    if (this.sinceBreak > MAX_LINE_BYTES) done(new Error(`line ${this.lines} is longer than ${MAX_LINE_BYTES} bytes: the file is not JSON lines`));
+    else done(null, chunk);
+  }
+}
+
 /** By content for a regular file; a pipe cannot be peeked at, so there the name decides. */
 async function isGzip(file: string): Promise<boolean> {
-  if (!(await stat(file)).isFile()) return file.endsWith('.gz');
+  const info = await stat(file);
+  // A folder or a device (/dev/zero, /dev/urandom) would never end or never parse: refused.
+  if (!info.isFile() && !info.isFIFO()) throw new Error(`settings.path ${file} is not a file`);
+  if (!info.isFile()) return file.endsWith('.gz');
   const handle = await open(file, 'r');
   try {
     const { bytesRead, buffer } = await handle.read(Buffer.alloc(2), 0, 2, 0);
@@ -54,12 +78,15 @@ export const jsonlSourceKind: SourceKind<JsonlSettings> = {
     // Before any stream exists: a missing file fails the read here, never as an unhandled stream error.
     const gzip = await isGzip(file);
     const stream = createReadStream(file);
-    const input = gzip ? stream.pipe(createGunzip()) : stream;
-    if (input !== stream) stream.on('error', (error) => input.destroy(error));
+    const unpacked = gzip ? stream.pipe(createGunzip()) : stream;
+    if (unpacked !== stream) stream.on('error', (error) => unpacked.destroy(error));
+    const input = unpacked.pipe(new LineLengthGuard());
+    unpacked.on('error', (error: Error) => input.destroy(error));
     // readline hands input errors to the loop below while it runs; this listener stays after it, so an
     // error emitted once the loop has ended (an abort at the last line) is never an uncaught exception.
     const ignoreLateError = () => undefined;
     stream.on('error', ignoreLateError);
+    unpacked.on('error', ignoreLateError);
     input.on('error', ignoreLateError);
     // A source that stalls (a pipe, a slow network disk) still stops at once when the run is interrupted:
     // each next line is raced against the abort, since destroying a stream waits for a pending read.
@@ -105,6 +132,7 @@ export const jsonlSourceKind: SourceKind<JsonlSettings> = {
       ctx.signal.removeEventListener('abort', stop);
       lines.close();
       input.destroy();
+      unpacked.destroy();
       stream.destroy();
     }
   },
