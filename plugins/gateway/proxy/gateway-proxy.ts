@@ -84,7 +84,6 @@ export class GatewayProxy {
     const chunked = req.headers['transfer-encoding'] !== undefined;
     const options = { hostname: route.hostname, port: route.port, method: req.method, path, headers: upstreamRequestHeaders(req, route.hostHeader, chunked), agent: route.agent };
     const upstream = route.https ? https.request(options) : http.request(options);
-    let deadline: Deadline | undefined;
     let timedOut = false;
     let clientGone = false;
     let answered = false;
@@ -124,19 +123,24 @@ export class GatewayProxy {
       }
       sendError(res, failure, unread);
     };
+    // One deadline from the start: until the upstream has the whole request it measures progress (a
+    // connection that never opens, an upstream that stops reading the body), then the time to answer.
+    const deadline: Deadline = this.deadlines.add(route.timeoutMs, () => {
+      timedOut = true;
+      upstream.destroy(new Error('timeout'));
+    });
+    const extend = () => {
+      deadline.at = Date.now() + route.timeoutMs;
+    };
     upstream.on('error', (error: NodeJS.ErrnoException) => fail(error.code ?? error.message));
     // Node closes the request without an 'error' after an answer it does not hand over (a 101
     // Switching Protocols nobody asked for): without this the client would wait for ever.
     upstream.on('close', () => {
       if (!answered) fail('the upstream closed the connection without an answer');
     });
-    // The timeout is the upstream's time to answer once it has the whole request.
+    // Once it has the whole request, the upstream has timeoutMs to answer (it may answer before that).
     upstream.on('finish', () => {
-      if (answered) return; // an upstream may answer before it has read the whole request
-      deadline = this.deadlines.add(route.timeoutMs, () => {
-        timedOut = true;
-        upstream.destroy(new Error('timeout'));
-      });
+      if (!answered) extend();
     });
     // A client gone before the end takes the upstream request with it.
     res.on('close', () => {
@@ -150,6 +154,7 @@ export class GatewayProxy {
       upstream.end();
       req.resume();
     } else {
+      req.on('data', extend);
       req.pipe(upstream);
     }
   }

@@ -2,6 +2,7 @@ import test from 'ava';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -283,6 +284,33 @@ test('an upstream that refuses the connection gives 502 JSON; one slower than th
   t.is(slow.status, 504);
   t.like(await slow.json(), { error: 'gateway_timeout' });
   t.true(Date.now() - started < 1900, 'the gateway gave up at the mapping timeout, before the upstream answered');
+});
+
+test('an upstream that stops reading the request body gives 504 after the mapping timeout without progress', async (t) => {
+  // Accepts connections and never reads from them: the body fills the socket buffers and stalls.
+  const sockets: net.Socket[] = [];
+  const deaf = net.createServer((socket) => { sockets.push(socket); socket.pause(); });
+  await new Promise<void>((ok) => deaf.listen(0, '127.0.0.1', ok));
+  t.teardown(() => { for (const s of sockets) s.destroy(); deaf.close(); });
+  await createMapping(vela, { context: '/proxy/deaf/in', url: `http://127.0.0.1:${(deaf.address() as net.AddressInfo).port}/`, timeoutMs: 300 });
+  const { port } = new URL(vela.url('gateway'));
+  const started = Date.now();
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: '/deaf/in/upload', method: 'PUT', headers: { ...bearer(), 'content-length': String(FIFTY_MB) } }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    });
+    req.on('error', reject);
+    const chunk = Buffer.alloc(64 * 1024);
+    let sent = 0;
+    const pump = () => {
+      while (sent < FIFTY_MB && req.write(chunk)) sent += chunk.length;
+      if (sent < FIFTY_MB) req.once('drain', () => { sent += chunk.length; pump(); });
+    };
+    pump();
+  });
+  t.is(status, 504);
+  t.true(Date.now() - started < 10_000, 'the client got its answer instead of waiting for ever');
 });
 
 test('an upstream that switches protocols unasked gets 502 JSON at once, not a client left waiting', async (t) => {
