@@ -23,6 +23,8 @@ const LEASE_POLL_MS = 500;
 export class RunCoordinator {
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly fullRuns = new Set<string>();
+  /** Runs of each source queued or running here, until each says it has ended. */
+  private readonly active = new Map<string, number>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private controller = new AbortController();
   private stopped = false;
@@ -41,7 +43,7 @@ export class RunCoordinator {
 
   /** Whether any run of the source (full or by ids) is running or waiting in this process. */
   isBusy(source: string): boolean {
-    return this.chains.has(source);
+    return this.active.has(source);
   }
 
   /**
@@ -66,8 +68,17 @@ export class RunCoordinator {
     }
     const run = new IndexRun({ source, operation, trigger, ids }, deps, this.controller.signal);
     const previous = this.chains.get(name) ?? Promise.resolve();
+    this.active.set(name, (this.active.get(name) ?? 0) + 1);
+    // Called as the run ends (before its statistics say so) and again once it has settled: only the first counts,
+    // so a full run triggered in between keeps its mark.
+    let released = false;
     const release = () => {
+      if (released) return;
+      released = true;
       if (full) this.fullRuns.delete(name);
+      const left = (this.active.get(name) ?? 1) - 1;
+      if (left > 0) this.active.set(name, left);
+      else this.active.delete(name);
     };
     const done = previous.then(() => this.execute(run, source, release)).finally(release);
     const tail = done.catch(() => undefined);
