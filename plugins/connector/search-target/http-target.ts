@@ -11,6 +11,7 @@ interface ImportAnswer {
 }
 
 const PAGE = 1000;
+const SITE_CHECK_MS = 5000;
 
 /** A search service elsewhere: POST /api/sn/import with the Key header and the turingDocuments body. */
 export class HttpTarget implements SearchTarget {
@@ -49,7 +50,8 @@ export class HttpTarget implements SearchTarget {
   }
 
   async siteLocales(name: string): Promise<string[] | null> {
-    const res = await this.call('GET', `/api/sn/${encodeURIComponent(name)}`);
+    // Asked while a source is being saved: a search service that hangs must not hold that request for long.
+    const res = await this.call('GET', `/api/sn/${encodeURIComponent(name)}`, undefined, Math.min(this.options.timeoutMs, SITE_CHECK_MS));
     if (res.status === 404) return null;
     if (res.status !== 200) throw new SearchServiceError(`the search service at ${this.base} answered ${res.status} reading site "${name}": ${await this.message(res)}`);
     const site = (await res.json()) as { locales?: unknown };
@@ -65,12 +67,12 @@ export class HttpTarget implements SearchTarget {
     return true;
   }
 
-  private async call(method: string, pathname: string, body?: unknown): Promise<Response> {
+  private async call(method: string, pathname: string, body?: unknown, timeoutMs = this.options.timeoutMs): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.options.key) headers.key = this.options.key;
     if (body !== undefined) headers['content-type'] = 'application/json';
     try {
-      return await fetch(`${this.base}${pathname}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(this.options.timeoutMs) });
+      return await fetch(`${this.base}${pathname}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
       throw new SearchServiceError(`the search service at ${this.base} cannot be reached: ${(error as Error).message}`);
     }

@@ -1,4 +1,6 @@
 import test from 'ava';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { startTestRuntime } from '../../../runtime/testing/test-runtime.js';
 import { call, createSite, createSource, makePackages, runAndWait, searchCall, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
@@ -86,4 +88,22 @@ test('without a search plugin and without a search URL, runs are refused with 50
   t.is(r.status, 503);
   t.is(r.body.error, 'search_unavailable');
   t.regex(r.body.message, /plugins\.connector\.search\.url/);
+});
+
+test('a search service that accepts connections but never answers does not hold a source save for long', async (t) => {
+  const sockets = new Set<import('node:net').Socket>();
+  const silent = http.createServer(() => undefined);
+  silent.on('connection', (socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    for (const socket of sockets) socket.destroy();
+    return new Promise<void>((resolve) => silent.close(() => resolve()));
+  });
+  const vela = await startConnector({ plugins: ['connector'], connector: { search: { url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, key: 'k' } } });
+  t.teardown(() => vela.stop());
+  const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), makePackages(3));
+  const started = Date.now();
+  const created = await call(vela, 'POST', '/api/v2/connector/source', { name: 'pkgs', kind: 'jsonl', sites: ['Remote'], settings: { path: file } });
+  t.is(created.status, 201, 'saved unchecked: its runs will report the problem');
+  t.true(Date.now() - started < 10_000, `the site check gave up after ${Date.now() - started} ms`);
 });
