@@ -46,6 +46,11 @@ export class RunCoordinator {
     return this.active.has(source);
   }
 
+  /** Whether a process sharing the database runs the source now. */
+  runsElsewhere(source: string): Promise<boolean> {
+    return this.leases.heldElsewhere(source);
+  }
+
   /**
    * Queue a run; resolves as soon as it is queued. Rejects with 404 for an unknown source, 409 for a
    * second full run (here or in another process), 503 when there is no search service to send to.

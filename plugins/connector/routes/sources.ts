@@ -54,6 +54,7 @@ export function mountSourceRoutes(router: ApiRouter, { sources, kinds, statuses,
     sources.get(name);
     // Any run: one by ids would go on recording statuses of a source that is gone.
     if (coordinator.isBusy(name)) throw connectorErrors.sourceBusy(name);
+    if (await coordinator.runsElsewhere(name)) throw connectorErrors.sourceRunningElsewhere(name);
     await sources.delete(name);
     await statuses.removeSource(name);
     await runs.removeSource(name);

@@ -48,6 +48,10 @@ pgTest('processes sharing one database see each other\'s sources and never run o
   const refused = await call(b, 'GET', '/api/v2/connector/index/feed/all');
   t.is(refused.status, 409);
   t.regex(refused.body.message, /another process/);
+  // Nor may B delete it meanwhile (A's run would go on recording a deleted source).
+  const deleting = await call(b, 'DELETE', '/api/v2/connector/source/feed');
+  t.is(deleting.status, 409);
+  t.regex(deleting.body.message, /another process/);
   const byIds = await call(b, 'POST', '/api/v2/connector/index/feed', ['pkg-00001']);
   t.is(byIds.status, 200);
 
