@@ -17,9 +17,12 @@ const SITE_CHECK_MS = 5000;
 export class HttpTarget implements SearchTarget {
   readonly mode = 'http' as const;
   private readonly base: string;
+  /** The base as messages (logs, run statistics) show it: without user info, which may hold a password. */
+  private readonly shown: string;
 
   constructor(private readonly options: HttpTargetOptions) {
     this.base = options.url.replace(/\/+$/, '');
+    this.shown = this.base.replace(/^(https?:\/\/)[^/?#]*@/i, '$1***@');
   }
 
   async send(items: JobItem[], wait: boolean): Promise<Map<number, string>> {
@@ -31,7 +34,7 @@ export class HttpTarget implements SearchTarget {
       items.forEach((_, i) => refused.set(i, message));
       return refused;
     }
-    if (res.status !== 200) throw new SearchServiceError(`the search service at ${this.base} answered ${res.status} to the import: ${await this.message(res)}`);
+    if (res.status !== 200) throw new SearchServiceError(`the search service at ${this.shown} answered ${res.status} to the import: ${await this.message(res)}`);
     const answer = (await res.json()) as ImportAnswer;
     for (const r of answer.rejected ?? []) refused.set(r.index, refused.has(r.index) ? `${refused.get(r.index)}; ${r.reason}` : r.reason);
     return refused;
@@ -41,7 +44,7 @@ export class HttpTarget implements SearchTarget {
     for (let page = 1; ; page++) {
       const res = await this.call('GET', `/api/sn/${encodeURIComponent(site)}/search?q=*&_setlocale=${encodeURIComponent(locale)}&fl=id&rows=${PAGE}&p=${page}`);
       if (res.status === 404) return;
-      if (res.status !== 200) throw new SearchServiceError(`the search service at ${this.base} answered ${res.status} listing site "${site}": ${await this.message(res)}`);
+      if (res.status !== 200) throw new SearchServiceError(`the search service at ${this.shown} answered ${res.status} listing site "${site}": ${await this.message(res)}`);
       const body = (await res.json()) as { results?: { document?: Array<{ fields?: { id?: unknown } }> } };
       const ids = (body.results?.document ?? []).map((d) => String(d.fields?.id ?? '')).filter(Boolean);
       if (ids.length > 0) yield ids;
@@ -53,7 +56,7 @@ export class HttpTarget implements SearchTarget {
     // Asked while a source is being saved: a search service that hangs must not hold that request for long.
     const res = await this.call('GET', `/api/sn/${encodeURIComponent(name)}`, undefined, Math.min(this.options.timeoutMs, SITE_CHECK_MS));
     if (res.status === 404) return null;
-    if (res.status !== 200) throw new SearchServiceError(`the search service at ${this.base} answered ${res.status} reading site "${name}": ${await this.message(res)}`);
+    if (res.status !== 200) throw new SearchServiceError(`the search service at ${this.shown} answered ${res.status} reading site "${name}": ${await this.message(res)}`);
     const site = (await res.json()) as { locales?: unknown };
     return Array.isArray(site.locales) ? site.locales.map(String) : [];
   }
@@ -63,7 +66,7 @@ export class HttpTarget implements SearchTarget {
     if (existing.status === 200) return false;
     const created = await this.call('POST', '/api/sn', definition);
     if (created.status === 409) return false;
-    if (created.status !== 201) throw new SearchServiceError(`the search service at ${this.base} answered ${created.status} creating site "${definition.name}": ${await this.message(created)}`);
+    if (created.status !== 201) throw new SearchServiceError(`the search service at ${this.shown} answered ${created.status} creating site "${definition.name}": ${await this.message(created)}`);
     return true;
   }
 
@@ -74,7 +77,7 @@ export class HttpTarget implements SearchTarget {
     try {
       return await fetch(`${this.base}${pathname}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
-      throw new SearchServiceError(`the search service at ${this.base} cannot be reached: ${(error as Error).message}`);
+      throw new SearchServiceError(`the search service at ${this.shown} cannot be reached: ${(error as Error).message.split(this.base).join(this.shown)}`);
     }
   }
 

@@ -107,3 +107,15 @@ test('a search service that accepts connections but never answers does not hold 
   t.is(created.status, 201, 'saved unchecked: its runs will report the problem');
   t.true(Date.now() - started < 10_000, `the site check gave up after ${Date.now() - started} ms`);
 });
+
+test('a search URL with a password in it never shows the password, in run statistics or in logs', async (t) => {
+  const vela = await startConnector({ plugins: ['connector'], connector: { search: { url: 'http://scott:tiger-secret@127.0.0.1:9', key: 'k' } } });
+  t.teardown(() => vela.stop());
+  const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), makePackages(3));
+  await createSource(vela, 'pkgs', file, 'Remote');
+  const run = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
+  t.is(run.status, 'FAILED');
+  t.regex(run.error, /the search service at http:\/\/\*\*\*@127\.0\.0\.1:9 cannot be reached/);
+  t.false(JSON.stringify(run).includes('tiger-secret'));
+  t.false(JSON.stringify(vela.logs).includes('tiger-secret'));
+});
