@@ -24,6 +24,12 @@ export type SourceInput = Pick<Source, 'name' | 'kind' | 'sites'> & Partial<Pick
 interface SourceRow { name: string; kind: string; description: string; sites: string; locale: string; schedule: string | null; settings: string; origin: SourceOrigin; created_at: string; updated_at: string }
 
 const TABLE = 'connector_sources';
+/**
+ * Names that are paths of the API next to a source name (GET /source/structure, /source/kinds,
+ * /monitoring/indexing/stats): a source of that name could not be reached there. Express matches
+ * paths in any case, so neither may "Stats".
+ */
+const RESERVED_NAMES = new Set(['structure', 'kinds', 'stats']);
 
 /**
  * Sources from the configuration file (read-only here) and from the admin API (stored), held in
@@ -146,6 +152,7 @@ export class SourceStore {
   }
 
   private check(input: SourceInput, origin: SourceOrigin, created: string, modified: string): Source {
+    if (RESERVED_NAMES.has(input.name.toLowerCase())) throw connectorErrors.invalidParameter('name', `must not be ${[...RESERVED_NAMES].map((n) => `"${n}"`).join(', ')} in any case (paths of the API), got ${JSON.stringify(input.name)}`);
     const schedule = input.schedule ?? null;
     if (schedule !== null && !cron.validate(schedule)) throw connectorErrors.invalidParameter('schedule', `must be a cron expression such as "0 3 * * *", got ${JSON.stringify(schedule)}`);
     return {

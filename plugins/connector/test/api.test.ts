@@ -131,6 +131,12 @@ test('sources: create, read, update and delete, with the kind\'s settings checke
   t.regex(badCron.body.message, /schedule must be a cron expression/);
   const noSites = await call(vela, 'POST', '/api/v2/connector/source', { name: 'x', kind: 'jsonl', settings: { path: file } });
   t.is(noSites.status, 400);
+  // GET /source/structure, /source/kinds and /monitoring/indexing/stats could never reach such a source.
+  for (const name of ['structure', 'Kinds', 'STATS']) {
+    const reserved = await call(vela, 'POST', '/api/v2/connector/source', { name, kind: 'jsonl', sites: ['Docs'], settings: { path: file } });
+    t.is(reserved.status, 400, name);
+    t.regex(reserved.body.message, /^name must not be "structure", "kinds", "stats"/, name);
+  }
 
   const created = await call(vela, 'POST', '/api/v2/connector/source', { name: 'crud', kind: 'jsonl', sites: ['Docs'], settings: { path: file }, schedule: '0 3 * * *' });
   t.is(created.status, 201);
