@@ -61,7 +61,7 @@ function nestingDepthExceeds(value: unknown, max: number): boolean {
 }
 
 export function createApiRouter(openapi: OpenApiRegistry, plugin: string, defaultBodyLimit: string): ApiRouter {
-  const raw = express.Router();
+  const raw = express.Router({ caseSensitive: true });
   const defaultParsers = { json: bodyParsers(defaultBodyLimit, false), forms: bodyParsers(defaultBodyLimit, true) };
   const parsersFor = (spec: RouteSpec) => {
     const forms = takesForms(spec);

@@ -57,7 +57,9 @@ export class ServiceServer {
   readonly app = express();
   readonly openapi: OpenApiRegistry;
   private readonly interceptors: Array<{ name: string; fn: Interceptor }> = [];
-  private readonly pluginRouter = express.Router();
+  // Paths match exactly, letter case included: a plugin's own path checks (access lists, prefixes) then see the
+  // same path its routes answer to, so `/API/...` cannot reach a route while passing such a check.
+  private readonly pluginRouter = express.Router({ caseSensitive: true, strict: false });
   private readonly plugins: string[] = [];
   private server: http.Server | null = null;
   private stopping = false;
@@ -187,6 +189,7 @@ export class ServiceServer {
   private configureApp(): void {
     const app = this.app;
     app.disable('x-powered-by');
+    app.set('case sensitive routing', true);
     app.set('trust proxy', this.config.trustProxy);
     if (this.config.cors.origins.length > 0) app.use(cors(this.config.cors));
     // Bodies are parsed per route (ApiRouter), with the route's own limit: an import route can take

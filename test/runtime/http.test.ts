@@ -116,6 +116,11 @@ test('a handler that throws answers 500 in the one error shape, with no internal
   t.deepEqual(await json(await vela.fetch('search', '/api/conflict')), { status: 409, body: { error: 'conflict', message: 'that name is taken' } });
 });
 
+test('routes match the path exactly, letter case included', async (t) => {
+  t.is((await vela.fetch('search', '/api/things')).status, 200);
+  for (const path of ['/API/things', '/api/Things', '/HEALTH']) t.is((await vela.fetch('search', path)).status, 404, path);
+});
+
 test('unknown routes and methods answer 404 JSON', async (t) => {
   t.deepEqual(await json(await vela.fetch('search', '/nowhere')), { status: 404, body: { error: 'not_found', message: 'no route for GET /nowhere on the search service' } });
   t.is((await vela.fetch('search', '/api/things', { method: 'DELETE' })).status, 404);

@@ -28,7 +28,8 @@ export class ConnectorAccess {
 
   /**
    * Express middleware for the connector's API paths (everything under /api/v2/connector but /status).
-   * Paths are compared in lower case, as Express routes them: /API/V2/connector/source is the same route.
+   * Paths are compared in lower case: the runtime routes by exact case, and this check stays on the safe side
+   * whatever the routing does.
    */
   middleware(prefixes: readonly string[]) {
     const lower = prefixes.map((p) => p.toLowerCase());
