@@ -72,5 +72,5 @@ pgTest('processes sharing one database see each other\'s sources and never run o
   // Deleted on A, gone from B.
   t.is((await call(a, 'DELETE', '/api/v2/connector/source/feed')).status, 200);
   await until('B to forget the source', async () => ((await call(b, 'GET', '/api/v2/connector/source/feed')).status === 404 ? true : undefined));
-  t.pass();
+  t.is((await call(b, 'GET', '/api/v2/connector/index/feed/all')).status, 404, 'B cannot run a source deleted on A');
 });

@@ -66,5 +66,7 @@ test('the scheduled job checks upstreams without being asked', async (t) => {
   t.teardown(() => vela.stop());
   const mapping = await createMapping(vela, { context: '/proxy/cron/a', url: upstream.url });
   await eventually(async () => ((await admin(vela, 'GET', '/api/v2/monitoring')).body as Status[]).some((s) => s.mappingId === mapping.id && s.status === 'UP'), 'the cron check');
-  t.pass();
+  const status = ((await admin(vela, 'GET', '/api/v2/monitoring')).body as Status[]).find((s) => s.mappingId === mapping.id)!;
+  t.like(status, { status: 'UP', context: '/proxy/cron/a' });
+  t.truthy(status.lastCheckedAt, 'checked by the job, not by a request');
 });
