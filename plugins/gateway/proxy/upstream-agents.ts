@@ -1,7 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-
-const IDLE_SOCKET_MS = 30_000;
+import type { Socket } from 'node:net';
 
 /**
  * One keep-alive agent per upstream origin, with a bounded number of sockets, so a proxied request
@@ -15,8 +14,9 @@ export class UpstreamAgents {
   agentFor(url: URL): http.Agent {
     let agent = this.agents.get(url.origin);
     if (!agent) {
-      // `timeout` closes keep-alive sockets that sit idle, so an agent dropped by `retain` empties itself.
-      const options = { keepAlive: true, maxSockets: this.maxSockets, maxFreeSockets: this.maxSockets, scheduling: 'lifo' as const, timeout: IDLE_SOCKET_MS };
+      // No agent `timeout`: Node would arm a socket timer on every request (hot path); the upstream's own
+      // keep-alive timeout closes idle sockets, and `retain` empties the agents it drops.
+      const options = { keepAlive: true, maxSockets: this.maxSockets, maxFreeSockets: this.maxSockets, scheduling: 'lifo' as const };
       agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
       this.agents.set(url.origin, agent);
     }
@@ -31,6 +31,8 @@ export class UpstreamAgents {
     for (const [origin, agent] of this.agents) {
       if (origins.has(origin)) continue;
       for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+      // Sockets still carrying a request are closed as soon as they are free, instead of waiting idle.
+      agent.on('free', (socket: Socket) => socket.destroy());
       this.agents.delete(origin);
     }
   }
