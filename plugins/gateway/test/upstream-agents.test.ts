@@ -5,7 +5,7 @@ import { UpstreamAgents } from '../proxy/upstream-agents.js';
 
 test('an agent dropped while a request is in flight closes that socket once the answer is done, and keeps none idle', async (t) => {
   let closedConnections = 0;
-  let answer: (() => void) | null = null;
+  let answer = null as (() => void) | null;
   const server = http.createServer({ keepAliveTimeout: 60_000 }, (_req, res) => {
     answer = () => res.end('late');
   });
