@@ -11,7 +11,7 @@ export type { WorkerPool, TaskRunner } from './workers/worker-pool.js';
 export type { Scheduler } from './scheduler/scheduler.js';
 export type { HttpClient } from './http/http-client.js';
 export type { Accounts, Account, Session } from './auth/accounts.js';
-export { SESSION_COOKIE, readCookie, sameSecret, parseBasic } from './auth/accounts.js';
+export { SESSION_COOKIE, readCookie, sameSecret, parseBasic, sha256Hex } from './auth/accounts.js';
 export { AdminAccess } from './auth/admin-access.js';
 export type { AdminPrincipal } from './auth/admin-access.js';
 export { mountSessionRoutes, sessionCookie } from './auth/session-routes.js';

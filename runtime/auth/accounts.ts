@@ -24,7 +24,8 @@ export interface Session {
 export const SESSION_COOKIE = 'vela_session';
 const SESSION_TTL_MS = 8 * 60 * 60 * 1000;
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+/** SHA-256 as hex: what is stored of random secrets (session ids, tokens), which need no salt. */
+export const sha256Hex = (value: string): string => createHash('sha256').update(value).digest('hex');
 
 /**
  * The runtime's administrator accounts, shared by every service's console and admin API
@@ -81,14 +82,14 @@ export class Accounts {
     const created = new Date();
     const expiresAt = new Date(created.getTime() + SESSION_TTL_MS).toISOString();
     await this.db('runtime_sessions').where('expires_at', '<', created.toISOString()).delete();
-    await this.db('runtime_sessions').insert({ id_hash: sha256(token), username: account.username, csrf_token: csrfToken, created_at: created.toISOString(), expires_at: expiresAt });
+    await this.db('runtime_sessions').insert({ id_hash: sha256Hex(token), username: account.username, csrf_token: csrfToken, created_at: created.toISOString(), expires_at: expiresAt });
     return { token, csrfToken, username: account.username, expiresAt };
   }
 
   /** The session a cookie value names, while it has not expired. */
   async findSession(token: string | undefined): Promise<(Session & { account: Account }) | null> {
     if (!token) return null;
-    const row = (await this.db('runtime_sessions').where({ id_hash: sha256(token) }).first()) as { username: string; csrf_token: string; expires_at: unknown } | undefined;
+    const row = (await this.db('runtime_sessions').where({ id_hash: sha256Hex(token) }).first()) as { username: string; csrf_token: string; expires_at: unknown } | undefined;
     if (!row) return null;
     const expiresAt = row.expires_at instanceof Date ? row.expires_at.toISOString() : String(row.expires_at);
     if (Date.parse(expiresAt) < Date.now()) return null;
@@ -97,7 +98,7 @@ export class Accounts {
   }
 
   async deleteSession(token: string): Promise<void> {
-    await this.db('runtime_sessions').where({ id_hash: sha256(token) }).delete();
+    await this.db('runtime_sessions').where({ id_hash: sha256Hex(token) }).delete();
   }
 
   async find(username: string): Promise<Account | null> {
@@ -118,8 +119,8 @@ const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAA
 
 /** Compare two secrets without leaking where they differ through timing. */
 export function sameSecret(a: string, b: string): boolean {
-  const left = Buffer.from(sha256(a));
-  const right = Buffer.from(sha256(b));
+  const left = Buffer.from(sha256Hex(a));
+  const right = Buffer.from(sha256Hex(b));
   return timingSafeEqual(left, right);
 }
 

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { readCookie, sameSecret, SESSION_COOKIE, type Accounts } from './accounts.js';
+import { readCookie, sameSecret, SESSION_COOKIE, sha256Hex, type Accounts } from './accounts.js';
 
 /** The administrator behind a request: Basic credentials, or a console session and its CSRF token. */
 export interface AdminPrincipal {
@@ -38,7 +37,7 @@ export class AdminAccess {
   }
 
   private async basic(header: string): Promise<AdminPrincipal | null> {
-    const cacheKey = createHash('sha256').update(header).digest('hex');
+    const cacheKey = sha256Hex(header);
     const cached = this.basicCache.get(cacheKey);
     if (cached && cached.until > Date.now()) return { username: cached.username, via: 'basic' };
     const account = await this.accounts.authenticateBasic(header);

@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -44,7 +44,8 @@ async function flakySearch(t: { teardown(fn: () => unknown): void }): Promise<{ 
   };
 }
 
-test('a search service that answers 500 mid-run: the run fails, nothing is lost, duplicated or de-indexed, and the next run catches up', async (t) => {
+/** A connector sending to a search service that can be made to fail, with 400 packages indexed through it. */
+async function indexedThroughFlakySearch(t: ExecutionContext) {
   const flaky = await flakySearch(t);
   const vela = await startConnector({ plugins: ['connector'], connector: { batchSize: 100, search: { url: flaky.url, key: flaky.key } } });
   t.teardown(() => vela.stop());
@@ -52,6 +53,11 @@ test('a search service that answers 500 mid-run: the run fails, nothing is lost,
   const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), docs);
   await createSource(vela, 'pkgs', file, 'Remote');
   t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), { status: 'COMPLETED', indexed: 400 });
+  return { flaky, vela, docs, file };
+}
+
+test('a search service that answers 500 mid-run: the run fails, nothing is lost, duplicated or de-indexed, and the next run catches up', async (t) => {
+  const { flaky, vela, docs, file } = await indexedThroughFlakySearch(t);
 
   // 50 documents vanish and 100 change; the second batch meets a 500.
   const next = [...docs.slice(50, 150).map((d) => ({ ...d, title: `${d.title} (new)` })), ...docs.slice(150)];
@@ -71,13 +77,7 @@ test('a search service that answers 500 mid-run: the run fails, nothing is lost,
 });
 
 test('a reindex whose deletes fail halfway loses nothing: the next run sends every deleted document again', async (t) => {
-  const flaky = await flakySearch(t);
-  const vela = await startConnector({ plugins: ['connector'], connector: { batchSize: 100, search: { url: flaky.url, key: flaky.key } } });
-  t.teardown(() => vela.stop());
-  const docs = makePackages(400);
-  const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), docs);
-  await createSource(vela, 'pkgs', file, 'Remote');
-  t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), { status: 'COMPLETED', indexed: 400 });
+  const { flaky, vela, docs, file } = await indexedThroughFlakySearch(t);
 
   // The first delete batch of the reindex goes through (100 documents leave the index), the second fails.
   flaky.failImports((n) => n === 2);

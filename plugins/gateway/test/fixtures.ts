@@ -76,12 +76,4 @@ export async function closedPort(): Promise<number> {
   return server.port;
 }
 
-/** Poll until `check` holds or the deadline passes. */
-export async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-}
+export { eventually } from '../../../runtime/testing/eventually.js';

@@ -1,5 +1,5 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Database } from '../../../runtime/index.js';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { sha256Hex, type Database } from '../../../runtime/index.js';
 import { searchErrors } from '../errors.js';
 import { now, toIso } from '../store/timestamps.js';
 
@@ -27,7 +27,6 @@ interface TokenRow {
   last_used_at: unknown;
 }
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /**
  * API tokens for the Key header. The value is 192 bits from the CSPRNG, shown once when created;
@@ -63,7 +62,7 @@ export class ApiTokens {
     const token = randomBytes(24).toString('base64url');
     const id = randomUUID();
     const stamp = now();
-    const hash = sha256(token);
+    const hash = sha256Hex(token);
     await this.db('search_api_tokens').insert({ id, title, description, token_hash: hash, token_hint: token.slice(0, 6), created_by: createdBy, created_at: stamp, updated_at: stamp });
     this.byHash.set(hash, { id, createdBy });
     return { ...(await this.get(id)), token };
@@ -88,7 +87,7 @@ export class ApiTokens {
 
   /** The token a Key header value names, if any. A map lookup by hash: no timing signal on the value. */
   verify(key: string): { id: string; createdBy: string } | null {
-    const found = this.byHash.get(sha256(key)) ?? null;
+    const found = this.byHash.get(sha256Hex(key)) ?? null;
     if (found) this.touch(found.id);
     return found;
   }

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { eventually } from '../../../runtime/testing/eventually.js';
 import { createTestPostgres, postgresReachable } from '../../../runtime/testing/test-postgres.js';
 import { startTestRuntime } from '../../../runtime/testing/test-runtime.js';
 import { createSite, importDocs, json, makeDocs, search } from './fixtures.js';
@@ -40,13 +41,6 @@ pgTest('processes sharing one PostgreSQL database see each other\'s sites, docum
   await createSite(a);
   await importDocs(a, makeDocs(40));
   const token = (await json(a, 'POST', '/api/dev/token', { title: 'shared' })).body.token as string;
-  const eventually = async (check: () => Promise<boolean>, what: string) => {
-    for (let i = 0; i < 50; i++) {
-      if (await check()) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    t.fail(`${what} did not happen within 5 s`);
-  };
   await eventually(async () => (await search(b, 'q=*&_setlocale=en_US')).body.queryContext?.count === 40, 'B seeing the site and its documents');
   await eventually(async () => (await b.fetch('search', '/api/sn', { headers: { key: token } })).status === 200, 'B accepting the new token');
   await json(a, 'DELETE', `/api/dev/token/${(await json(a, 'GET', '/api/dev/token')).body[0].id}`);
