@@ -1,6 +1,6 @@
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** The folder that holds package.json, so built-in paths resolve the same from any working directory. */
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,4 +1,4 @@
-import { VelaError } from '../../runtime/index.js';
+import { VelaError } from 'vela/plugin';
 
 /** Every error the gateway's admin API and proxy answer with: code, status, message. */
 export const gatewayErrors = {
@@ -13,7 +13,19 @@ export const gatewayErrors = {
 /** Bodies of the errors the proxy writes itself (it answers before express). */
 export const proxyErrors = {
   noRoute: (name: string, path: string) => ({ status: 404, error: 'mapping_not_found', message: `no mapping of "${name}" serves the path ${path}` }),
-  badPath: () => ({ status: 400, error: 'invalid_path', message: 'the path must not contain "." or ".." segments (nor ones hidden by %2e, %2f, %5c, a backslash or a ";" parameter)' }),
-  unreachable: (name: string, cause: string) => ({ status: 502, error: 'bad_gateway', message: `the upstream of mapping "${name}" could not be reached (${cause})` }),
-  timeout: (name: string, ms: number) => ({ status: 504, error: 'gateway_timeout', message: `the upstream of mapping "${name}" did not answer within its timeout of ${ms} ms` }),
+  badPath: () => ({
+    status: 400,
+    error: 'invalid_path',
+    message: 'the path must not contain "." or ".." segments (nor ones hidden by %2e, %2f, %5c, a backslash or a ";" parameter)',
+  }),
+  unreachable: (name: string, cause: string) => ({
+    status: 502,
+    error: 'bad_gateway',
+    message: `the upstream of mapping "${name}" could not be reached (${cause})`,
+  }),
+  timeout: (name: string, ms: number) => ({
+    status: 504,
+    error: 'gateway_timeout',
+    message: `the upstream of mapping "${name}" did not answer within its timeout of ${ms} ms`,
+  }),
 } as const;

@@ -1,4 +1,5 @@
-import { AdminAccess, definePlugin, mountSessionRoutes, type Accounts, type Database, type PluginContext } from '../../runtime/index.js';
+import { definePlugin, type PluginContext } from 'vela/plugin';
+import type { GatewayHooks } from './api.js';
 import type { GatewayConfig } from './config.js';
 import { mountConsole } from './console/mount-console.js';
 import { createGatewayHooks } from './hooks.js';
@@ -11,7 +12,6 @@ import { TokenStore } from './oauth/token-store.js';
 import { GatewayProxy } from './proxy/gateway-proxy.js';
 import { RouteTable } from './proxy/route-table.js';
 import { UpstreamAgents } from './proxy/upstream-agents.js';
-import { adminGuard } from './routes/admin-guard.js';
 import { mountAppRoutes } from './routes/apps.js';
 import { mountMappingRoutes } from './routes/mappings.js';
 import { mountOAuthRoutes } from './routes/oauth.js';
@@ -22,20 +22,17 @@ import { AppStore } from './store/app-store.js';
 import { ChangeVersions } from './store/change-versions.js';
 import { MappingStore } from './store/mapping-store.js';
 
-interface GatewayRuntime {
+interface Gateway {
   domain: GatewayDomain;
   sync: StateSync;
   agents: UpstreamAgents;
   proxy: GatewayProxy;
 }
 
-// One gateway per runtime (tests run several runtimes in one process).
-const runtimes = new WeakMap<PluginContext<GatewayConfig>, GatewayRuntime>();
-
 /** Build the plugin's objects; constructors do no I/O, so this is fine in register. */
-function createGateway(ctx: PluginContext<GatewayConfig>, hooks: ReturnType<typeof createGatewayHooks>): GatewayRuntime {
-  const db = ctx.resolve<Database>('db');
-  const accounts = ctx.resolve<Accounts>('accounts');
+function createGateway(ctx: PluginContext<GatewayConfig>, hooks: GatewayHooks): Gateway {
+  const db = ctx.resolve('db');
+  const accounts = ctx.resolve('accounts');
   const config = ctx.config;
   const versions = new ChangeVersions(db);
   const mappings = new MappingStore(db, versions, config.proxy.defaultTimeoutMs);
@@ -46,31 +43,39 @@ function createGateway(ctx: PluginContext<GatewayConfig>, hooks: ReturnType<type
   const agents = new UpstreamAgents(config.proxy.maxSocketsPerUpstream);
   const table = new RouteTable(agents, (id) => recorder.slotOf(id), ctx.logger);
   mappings.onChange((list) => table.rebuild(list));
-  const access = new AdminAccess(accounts);
   const domain: GatewayDomain = {
-    config, mappings, apps, tokens, codes, recorder, accounts, access, logger: ctx.logger,
-    tokenEndpoint: new TokenEndpoint({ apps, codes, tokens, accessTokenTtlSeconds: config.accessTokenTtlSeconds, refreshTokenTtlSeconds: config.refreshTokenTtlSeconds }),
+    config,
+    mappings,
+    apps,
+    tokens,
+    codes,
+    recorder,
+    accounts,
+    publicUrls: () => ctx.publicUrls(),
+    logger: ctx.logger,
+    tokenEndpoint: new TokenEndpoint({
+      apps,
+      codes,
+      tokens,
+      accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+      refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+    }),
     reports: new ResponseTimeReports(db, recorder),
     monitor: new UpstreamMonitor(db, mappings, hooks, config.monitoring.timeoutMs, ctx.logger),
-    requireAdmin: adminGuard(access),
   };
   return { domain, agents, sync: new StateSync(versions, mappings, apps, tokens, ctx.logger), proxy: new GatewayProxy(table, tokens, recorder, ctx.logger) };
 }
 
 export default definePlugin<GatewayConfig>({
   register(ctx) {
-    const hooks = ctx.hooks.declare(createGatewayHooks);
+    const hooks = ctx.hooks.declare(createGatewayHooks());
     const gateway = createGateway(ctx, hooks);
-    runtimes.set(ctx, gateway);
-    const { domain } = gateway;
+    const { domain, sync } = gateway;
 
     // The hot path: proxied requests are answered here, before express (see proxy/gateway-proxy.ts).
     ctx.intercept('proxy', gateway.proxy.intercept);
 
-    ctx.openapi.addSecurityScheme('Basic', { type: 'http', scheme: 'basic' });
     ctx.routes((router) => {
-      mountSessionRoutes(router, domain.accounts, domain.access);
-      router.raw.use('/api/v2', domain.requireAdmin);
       mountMappingRoutes(router, domain);
       mountAppRoutes(router, domain);
       mountReportRoutes(router, domain);
@@ -79,27 +84,25 @@ export default definePlugin<GatewayConfig>({
     });
 
     ctx.health('database', async () => {
-      await ctx.resolve<Database>('db').raw('select 1');
+      await ctx.resolve('db').raw('select 1');
       return { status: 'UP', details: { mappings: domain.mappings.list().length, apps: domain.apps.list().length } };
     });
     ctx.schedule('monitor-upstreams', ctx.config.monitoring.cron, () => domain.monitor.checkAll());
     ctx.schedule('prune-store', '17 3 * * *', () => Promise.all([domain.reports.prune(ctx.config.responseTimes.retentionDays), domain.tokens.prune()]));
-  },
 
-  async start(ctx) {
-    const { domain, sync } = runtimes.get(ctx)!;
-    await sync.load();
-    await domain.monitor.load();
-    domain.recorder.start(ctx.config.responseTimes.flushMs);
-    sync.start(ctx.config.syncMs);
-  },
-
-  async stop(ctx) {
-    const gateway = runtimes.get(ctx);
-    if (!gateway) return;
-    gateway.sync.stop();
-    await gateway.domain.recorder.stop();
-    gateway.proxy.stop();
-    gateway.agents.destroyAll();
+    return {
+      async start() {
+        await sync.load();
+        await domain.monitor.load();
+        domain.recorder.start(ctx.config.responseTimes.flushMs);
+        sync.start(ctx.config.syncMs);
+      },
+      async stop() {
+        sync.stop();
+        await domain.recorder.stop();
+        gateway.proxy.stop();
+        gateway.agents.destroyAll();
+      },
+    };
   },
 });

@@ -1,4 +1,4 @@
-import type { Logger } from '../../runtime/index.js';
+import type { Logger } from 'vela/plugin';
 import type { TokenStore } from './oauth/token-store.js';
 import type { AppStore } from './store/app-store.js';
 import type { ChangeVersions } from './store/change-versions.js';
@@ -13,7 +13,13 @@ export class StateSync {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
 
-  constructor(private readonly versions: ChangeVersions, private readonly mappings: MappingStore, private readonly apps: AppStore, private readonly tokens: TokenStore, private readonly logger: Logger) {}
+  constructor(
+    private readonly versions: ChangeVersions,
+    private readonly mappings: MappingStore,
+    private readonly apps: AppStore,
+    private readonly tokens: TokenStore,
+    private readonly logger: Logger,
+  ) {}
 
   /** Load everything once (and remember the versions seen). */
   async load(): Promise<void> {

@@ -1,92 +1,145 @@
 import path from 'node:path';
-import type { Accounts, Database, PluginContext, PluginDefinition } from '../../runtime/index.js';
-import { AccessControl } from './auth/access-control.js';
+import { createPooledExtract, EXTRACT_TASK_FILE, type ExtractedContent, type ExtractInput } from '@vela/extraction';
+import { definePlugin, type PluginContext, SecretBox } from 'vela/plugin';
 import { ApiTokens } from './auth/api-tokens.js';
+import { SPELL_CHECKER_LOCALES, type SpellCheckerInput } from './cognitive/spell-checker-task.js';
+import { mountConsole } from './console/mount-console.js';
 import { flexsearchEngineFactory } from './engine/flexsearch-engine.js';
+import type { GraphqlLimits } from './graphql/query-limits.js';
+import { Importer } from './indexing/importer.js';
 import { IndexManager } from './indexing/index-manager.js';
 import { SnapshotFiles } from './indexing/snapshot-files.js';
+import { IntegrationProxy, type ProxyLimits } from './integration/integration-proxy.js';
+import { IntegrationStore } from './integration/integration-store.js';
+import { type MetricsConfig, SearchMetrics } from './metrics/search-metrics.js';
+import { type OcrConfig, OcrService } from './ocr/ocr-service.js';
+import { SearchService } from './query/search-service.js';
+import { siteSearch } from './query/site-search.js';
 import { mountFieldRoutes } from './routes/fields.js';
+import { mountGraphiql } from './routes/graphiql.js';
 import { mountGraphqlRoute } from './routes/graphql.js';
+import { mountGuestRoutes } from './routes/guest.js';
 import { mountImportRoutes } from './routes/import.js';
-import { mountLoginRoutes } from './routes/login.js';
+import { mountIntegrationRoutes } from './routes/integration.js';
+import { mountMetricsRoutes } from './routes/metrics.js';
+import { mountOcrRoutes } from './routes/ocr.js';
 import type { SearchDomain } from './routes/route-context.js';
 import { mountSamplePage } from './routes/sample-page.js';
 import { mountSearchRoutes } from './routes/search.js';
 import { mountSiteRoutes } from './routes/sites.js';
+import { mountSpotlightRoutes } from './routes/spotlights.js';
+import { mountCognitiveRoutes, mountSuggestRoutes } from './routes/suggest.js';
 import { mountTokenRoutes } from './routes/tokens.js';
-import { SearchService } from './search/search-service.js';
+import { SpotlightStore } from './spotlights/spotlight-store.js';
 import { DocumentStore } from './store/document-store.js';
+import { siteDirectory } from './store/site-directory.js';
 import { SiteStore } from './store/site-store.js';
 
 interface SearchConfig {
   indexer: { batchSize: number; pollMs: number; snapshotDelayMs: number };
+  graphql: GraphqlLimits;
+  ocr: OcrConfig;
+  integration: ProxyLimits;
+  metrics: MetricsConfig;
 }
-
-// One domain per runtime (tests run several runtimes in one process).
-const domains = new WeakMap<PluginContext<SearchConfig>, SearchDomain>();
-const refreshTimers = new WeakMap<PluginContext<SearchConfig>, NodeJS.Timeout>();
 
 /** Build the plugin's objects; constructors do no I/O, so this is fine in register. */
 function createDomain(ctx: PluginContext<SearchConfig>): SearchDomain {
-  const db = ctx.resolve<Database>('db');
-  const accounts = ctx.resolve<Accounts>('accounts');
+  const db = ctx.resolve('db');
   const sites = new SiteStore(db);
   const docs = new DocumentStore(db);
   const snapshots = new SnapshotFiles(path.join(ctx.dataDir, 'snapshots'));
   const indexes = new IndexManager(sites, docs, flexsearchEngineFactory, snapshots, ctx.logger, ctx.config.indexer);
-  const tokens = new ApiTokens(db);
-  return { sites, docs, indexes, tokens, accounts, search: new SearchService(sites, docs, indexes), access: new AccessControl(tokens, accounts), logger: ctx.logger };
+  const spotlights = new SpotlightStore(db, sites);
+  return {
+    sites,
+    docs,
+    indexes,
+    spotlights,
+    search: new SearchService(sites, docs, indexes, spotlights),
+    importer: new Importer(sites, docs, indexes, spotlights),
+    tokens: new ApiTokens(db),
+    metrics: new SearchMetrics(db, sites, ctx.config.metrics, ctx.logger),
+    logger: ctx.logger,
+  };
 }
 
-const plugin: PluginDefinition<SearchConfig> = {
+export default definePlugin<SearchConfig>({
   register(ctx) {
     const domain = createDomain(ctx);
-    domains.set(ctx, domain);
-    ctx.provide('search.sites', () => domain.sites);
-    ctx.provide('search.service', () => domain.search);
-    ctx.provide('search.access', () => domain.access);
-    ctx.provide('search.importer', () => ({ docs: domain.docs, indexes: domain.indexes }));
-    ctx.openapi.addSecurityScheme('Key', { type: 'apiKey', in: 'header', name: 'Key' });
-    ctx.openapi.addSecurityScheme('Basic', { type: 'http', scheme: 'basic' });
+    const { sites, tokens, indexes } = domain;
+    ctx.provide('search.sites', () => siteDirectory(sites));
+    ctx.provide('search.service', () => siteSearch(domain.search, domain.docs));
+    ctx.provide('search.importer', () => domain.importer);
+    ctx.provide('search.keys', () => tokens);
+    // The Key header on the search service (and every plugin mounted on it) means one of these tokens.
+    ctx.access.acceptKeys((key) => tokens.verify(key));
+    // Integration instances and their proxy; OCR on the worker pool. Header values are sealed with the
+    // plugin's secret box (VELA_SECRET_KEY, or <data>/search/secret.key), opened in start.
+    let secrets: SecretBox | undefined;
+    const outbound = () => ctx.resolve('outbound');
+    const integrations = new IntegrationStore(ctx.resolve('db'), () => {
+      if (!secrets) throw new Error('the search plugin has not started: its secret box is not open');
+      return secrets;
+    });
+    const proxy = new IntegrationProxy(integrations, outbound, ctx.config.integration);
+    const extract = createPooledExtract(ctx.task<ExtractInput, ExtractedContent>(EXTRACT_TASK_FILE));
+    const ocr = new OcrService(extract, ctx.config.ocr, outbound);
+    let connectorUrl: string | null = null;
+    ctx.hooks.tap('runtime.ready', 'integration-vendors', (event) => {
+      connectorUrl = event.services.connector?.url ?? null;
+    });
     ctx.routes((router) => {
-      // Access first: every route of the search service after this line (this plugin's and those of
-      // plugins mounted after it, such as genai) is public only if auth/public-routes.ts says so.
-      router.use(domain.access.middleware());
-      mountLoginRoutes(router, domain);
+      mountIntegrationRoutes(router, { store: integrations, proxy, outbound, connectorUrl: () => connectorUrl });
+      mountOcrRoutes(router, ocr);
       mountSearchRoutes(router, domain);
+      mountMetricsRoutes(router, domain);
+      mountGuestRoutes(router, domain);
+      mountConsole(router, ctx.resolve('accounts'));
       mountImportRoutes(router, domain);
       mountSiteRoutes(router, domain);
       mountFieldRoutes(router, domain);
+      mountSpotlightRoutes(router, domain);
+      // After the other /api/sn/<site>/<segment>/... routes: /api/sn/<site>/<locale>/spell-check takes any segment.
+      mountSuggestRoutes(router, domain);
+      mountCognitiveRoutes(
+        router,
+        ctx.task<SpellCheckerInput, string[]>(new URL('./cognitive/spell-checker-task.ts', import.meta.url)),
+        Object.keys(SPELL_CHECKER_LOCALES),
+      );
       mountTokenRoutes(router, domain);
-      mountGraphqlRoute(router, domain);
+      mountGraphqlRoute(router, domain, ctx.config.graphql);
+      mountGraphiql(router);
       mountSamplePage(router, domain);
     });
-    ctx.health('indexes', () => ({ status: 'UP', details: { sites: domain.sites.list().length, appliedSeq: domain.indexes.appliedSeq } }));
-  },
+    ctx.health('indexes', () => ({ status: 'UP', details: { sites: sites.list().length, appliedSeq: indexes.appliedSeq } }));
 
-  async start(ctx) {
-    const domain = domains.get(ctx)!;
-    await domain.sites.load();
-    await domain.tokens.load();
-    await domain.indexes.start();
-    // Processes sharing one database see each other's sites, fields and tokens within a poll.
-    if (ctx.config.indexer.pollMs > 0) {
-      const timer = setInterval(() => {
-        Promise.all([domain.sites.refresh(), domain.tokens.load()]).catch((error: Error) => {
-          // A refresh cut short by the stop (its connections are closing) is not worth a warning.
-          if (refreshTimers.has(ctx)) ctx.logger.warn({ err: error }, 'refreshing sites and tokens failed');
-        });
-      }, ctx.config.indexer.pollMs);
-      timer.unref();
-      refreshTimers.set(ctx, timer);
-    }
+    let refreshTimer: NodeJS.Timeout | undefined;
+    return {
+      async start() {
+        await sites.load();
+        await tokens.load();
+        secrets = await SecretBox.open(ctx.dataDir);
+        await integrations.load();
+        await domain.spotlights.load();
+        await indexes.start();
+        domain.metrics.start();
+        // Processes sharing one database see each other's sites, fields and tokens within a poll.
+        if (ctx.config.indexer.pollMs <= 0) return;
+        refreshTimer = setInterval(() => {
+          Promise.all([sites.refresh(), tokens.load(), integrations.load(), domain.spotlights.load()]).catch((error: Error) => {
+            // A refresh cut short by the stop (its connections are closing) is not worth a warning.
+            if (refreshTimer) ctx.logger.warn({ err: error }, 'refreshing sites and tokens failed');
+          });
+        }, ctx.config.indexer.pollMs);
+        refreshTimer.unref();
+      },
+      async stop() {
+        clearInterval(refreshTimer);
+        refreshTimer = undefined;
+        await indexes.stop();
+        await domain.metrics.stop();
+      },
+    };
   },
-
-  async stop(ctx) {
-    clearInterval(refreshTimers.get(ctx));
-    refreshTimers.delete(ctx);
-    await domains.get(ctx)?.indexes.stop();
-  },
-};
-
-export default plugin;
+});

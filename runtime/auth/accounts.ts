@@ -1,7 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Database } from '../storage/database.js';
+import { httpErrors } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { Database } from '../storage/database.js';
 import { generatePassword, hashPassword, verifyPassword } from './password.js';
+import { PasswordAttempts } from './password-attempts.js';
 
 export interface Account {
   id: number;
@@ -32,7 +34,11 @@ export const sha256Hex = (value: string): string => createHash('sha256').update(
  * (Basic credentials, session sign-in). Passwords are stored as scrypt hashes only.
  */
 export class Accounts {
-  constructor(private readonly db: Database, private readonly logger: Logger) {}
+  constructor(
+    private readonly db: Database,
+    private readonly logger: Logger,
+    private readonly attempts = new PasswordAttempts(),
+  ) {}
 
   /**
    * Make sure the configured administrator exists. Without a configured password one is generated
@@ -56,23 +62,40 @@ export class Accounts {
       return;
     }
     if (password && !(await verifyPassword(password, existing.password_hash))) {
-      await this.db('runtime_users').where({ id: existing.id }).update({ password_hash: await hashPassword(password), updated_at: this.db.fn.now() });
+      await this.db('runtime_users')
+        .where({ id: existing.id })
+        .update({ password_hash: await hashPassword(password), updated_at: this.db.fn.now() });
       this.logger.info({ user: username }, 'administrator password replaced by the configured one');
     }
   }
 
-  /** The account when the password is right; null otherwise (same work either way). */
-  async authenticate(username: string, password: string): Promise<Account | null> {
+  /**
+   * The account when the password is right; null otherwise (same work either way). Every way of presenting
+   * a password comes here with the caller's address: past the failure limits it rejects with 429 before any
+   * hashing, and a pair that failed lately is answered wrong without hashing again.
+   */
+  async authenticate(username: string, password: string, address?: string): Promise<Account | null> {
+    const wait = this.attempts.retryAfterSeconds(address, username);
+    if (wait > 0) throw httpErrors.tooManyRequests(`too many failed sign-ins; try again in ${wait} s`, wait);
+    if (this.attempts.isKnownWrong(username, password)) {
+      this.attempts.failed(address, username, password);
+      return null;
+    }
     const row = await this.db<AccountRow>('runtime_users').where({ username }).first();
     // Hash even for an unknown user, so timing does not tell which usernames exist.
     const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
-    return row && ok ? { id: row.id, username: row.username, role: row.role } : null;
+    if (!row || !ok) {
+      this.attempts.failed(address, username, password);
+      return null;
+    }
+    this.attempts.succeeded(address, username);
+    return { id: row.id, username: row.username, role: row.role };
   }
 
-  /** Check an `Authorization: Basic ...` header. */
-  async authenticateBasic(header: string | undefined): Promise<Account | null> {
+  /** Check an `Authorization: Basic ...` header sent from `address`. */
+  async authenticateBasic(header: string | undefined, address?: string): Promise<Account | null> {
     const credentials = parseBasic(header);
-    return credentials ? this.authenticate(credentials.username, credentials.password) : null;
+    return credentials ? this.authenticate(credentials.username, credentials.password, address) : null;
   }
 
   /** Open a console session for a signed-in account (cookie value and CSRF token). */
@@ -82,14 +105,22 @@ export class Accounts {
     const created = new Date();
     const expiresAt = new Date(created.getTime() + SESSION_TTL_MS).toISOString();
     await this.db('runtime_sessions').where('expires_at', '<', created.toISOString()).delete();
-    await this.db('runtime_sessions').insert({ id_hash: sha256Hex(token), username: account.username, csrf_token: csrfToken, created_at: created.toISOString(), expires_at: expiresAt });
+    await this.db('runtime_sessions').insert({
+      id_hash: sha256Hex(token),
+      username: account.username,
+      csrf_token: csrfToken,
+      created_at: created.toISOString(),
+      expires_at: expiresAt,
+    });
     return { token, csrfToken, username: account.username, expiresAt };
   }
 
   /** The session a cookie value names, while it has not expired. */
   async findSession(token: string | undefined): Promise<(Session & { account: Account }) | null> {
     if (!token) return null;
-    const row = (await this.db('runtime_sessions').where({ id_hash: sha256Hex(token) }).first()) as { username: string; csrf_token: string; expires_at: unknown } | undefined;
+    const row = (await this.db('runtime_sessions')
+      .where({ id_hash: sha256Hex(token) })
+      .first()) as { username: string; csrf_token: string; expires_at: unknown } | undefined;
     if (!row) return null;
     const expiresAt = row.expires_at instanceof Date ? row.expires_at.toISOString() : String(row.expires_at);
     if (Date.parse(expiresAt) < Date.now()) return null;
@@ -98,7 +129,9 @@ export class Accounts {
   }
 
   async deleteSession(token: string): Promise<void> {
-    await this.db('runtime_sessions').where({ id_hash: sha256Hex(token) }).delete();
+    await this.db('runtime_sessions')
+      .where({ id_hash: sha256Hex(token) })
+      .delete();
   }
 
   async find(username: string): Promise<Account | null> {

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { readCookie, sameSecret, SESSION_COOKIE, sha256Hex, type Accounts } from './accounts.js';
+import { type Accounts, readCookie, SESSION_COOKIE, sameSecret, sha256Hex } from './accounts.js';
+import { BoundedMap } from './bounded-map.js';
 
 /** The administrator behind a request: Basic credentials, or a console session and its CSRF token. */
 export interface AdminPrincipal {
@@ -17,13 +18,13 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * the session cookie from sign-in, whose writes must carry the session's CSRF token.
  */
 export class AdminAccess {
-  private readonly basicCache = new Map<string, { username: string; until: number }>();
+  private readonly basicCache = new BoundedMap<string, { username: string; until: number }>(1000);
 
-  constructor(private readonly accounts: Accounts) {}
+  constructor(readonly accounts: Accounts) {}
 
   async authenticate(req: IncomingMessage): Promise<AdminPrincipal | null> {
     const authorization = req.headers.authorization;
-    if (authorization && /^basic /i.test(authorization)) return this.basic(authorization);
+    if (authorization && /^basic /i.test(authorization)) return this.basic(authorization, clientAddress(req));
     const session = await this.accounts.findSession(readCookie(req.headers.cookie, SESSION_COOKIE));
     if (session) return { username: session.username, via: 'session', csrfToken: session.csrfToken };
     return null;
@@ -36,14 +37,18 @@ export class AdminAccess {
     return typeof sent !== 'string' || !principal.csrfToken || !sameSecret(sent, principal.csrfToken);
   }
 
-  private async basic(header: string): Promise<AdminPrincipal | null> {
+  private async basic(header: string, address: string | undefined): Promise<AdminPrincipal | null> {
     const cacheKey = sha256Hex(header);
     const cached = this.basicCache.get(cacheKey);
     if (cached && cached.until > Date.now()) return { username: cached.username, via: 'basic' };
-    const account = await this.accounts.authenticateBasic(header);
+    const account = await this.accounts.authenticateBasic(header, address);
     if (!account) return null;
-    if (this.basicCache.size > 1000) this.basicCache.clear();
     this.basicCache.set(cacheKey, { username: account.username, until: Date.now() + BASIC_CACHE_MS });
     return { username: account.username, via: 'basic' };
   }
+}
+
+/** The caller's address as the limits see it: express's `req.ip` (which honours trustProxy), else the socket's. */
+export function clientAddress(req: IncomingMessage): string | undefined {
+  return (req as IncomingMessage & { ip?: string }).ip ?? req.socket.remoteAddress;
 }

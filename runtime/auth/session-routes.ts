@@ -1,12 +1,16 @@
-import type { ApiRouter } from '../http/api-router.js';
 import { httpErrors } from '../errors.js';
-import { readCookie, SESSION_COOKIE, type Accounts } from './accounts.js';
+import type { ApiRouter } from '../http/api-router.js';
+import { readCookie, SESSION_COOKIE } from './accounts.js';
 import type { AdminAccess } from './admin-access.js';
 
 const tags = ['console'];
 const sessionSchema = {
   type: 'object',
-  properties: { username: { type: 'string' }, csrfToken: { type: 'string', description: 'send as X-CSRF-Token on writes made with the session cookie' }, expiresAt: { type: 'string' } },
+  properties: {
+    username: { type: 'string' },
+    csrfToken: { type: 'string', description: 'send as X-CSRF-Token on writes made with the session cookie' },
+    expiresAt: { type: 'string' },
+  },
 };
 
 /** Set-Cookie value of the runtime's session cookie, shared by every service's console. */
@@ -17,30 +21,39 @@ export function sessionCookie(token: string, maxAgeSeconds: number, secure: bool
 /**
  * Console sign-in for a service: `GET /api/login` with the administrator's Basic credentials opens
  * a session (cookie + CSRF token); with the cookie alone it answers who is signed in.
- * `POST /api/logout` ends it. Every service with a console mounts the same two routes.
+ * `POST /api/logout` ends it. The runtime mounts the two on every service, before any plugin's routes.
  */
-export function mountSessionRoutes(router: ApiRouter, accounts: Accounts, access: AdminAccess): void {
-  router.get('/api/login', {
-    tags, summary: 'Sign in the administrator with Basic credentials: answers the user and sets the console session cookie',
-    description: 'With a valid session cookie and no credentials, answers the signed-in user.',
-    responses: { 200: { description: 'the session', schema: sessionSchema } },
-  }, async (req, res) => {
-    const principal = await access.authenticate(req);
-    if (principal?.via === 'session') {
-      const session = await accounts.findSession(readCookie(req.headers.cookie, SESSION_COOKIE));
-      return res.json({ username: principal.username, csrfToken: principal.csrfToken, expiresAt: session?.expiresAt });
-    }
-    const account = principal?.via === 'basic' ? await accounts.find(principal.username) : null;
-    if (!account) {
-      res.setHeader('WWW-Authenticate', 'Basic realm="Vela", charset="UTF-8"');
-      throw httpErrors.unauthorized('sign in with the administrator\'s user name and password (HTTP Basic)');
-    }
-    const session = await accounts.createSession(account);
-    res.setHeader('Set-Cookie', sessionCookie(session.token, Math.round((Date.parse(session.expiresAt) - Date.now()) / 1000), req.secure));
-    res.json({ username: session.username, csrfToken: session.csrfToken, expiresAt: session.expiresAt });
-  });
+export function mountSessionRoutes(router: ApiRouter, adminAccess: () => AdminAccess): void {
+  router.get(
+    '/api/login',
+    {
+      access: 'public',
+      tags,
+      summary: 'Sign in the administrator with Basic credentials: answers the user and sets the console session cookie',
+      description: 'With a valid session cookie and no credentials, answers the signed-in user.',
+      responses: { 200: { description: 'the session', schema: sessionSchema } },
+    },
+    async (req, res) => {
+      const access = adminAccess();
+      const { accounts } = access;
+      const principal = await access.authenticate(req);
+      if (principal?.via === 'session') {
+        const session = await accounts.findSession(readCookie(req.headers.cookie, SESSION_COOKIE));
+        return res.json({ username: principal.username, csrfToken: principal.csrfToken, expiresAt: session?.expiresAt });
+      }
+      const account = principal?.via === 'basic' ? await accounts.find(principal.username) : null;
+      if (!account) {
+        res.setHeader('WWW-Authenticate', 'Basic realm="Vela", charset="UTF-8"');
+        throw httpErrors.unauthorized("sign in with the administrator's user name and password (HTTP Basic)");
+      }
+      const session = await accounts.createSession(account);
+      res.setHeader('Set-Cookie', sessionCookie(session.token, Math.round((Date.parse(session.expiresAt) - Date.now()) / 1000), req.secure));
+      res.json({ username: session.username, csrfToken: session.csrfToken, expiresAt: session.expiresAt });
+    },
+  );
 
-  router.post('/api/logout', { tags, summary: 'End the console session' }, async (req, res) => {
+  router.post('/api/logout', { access: 'key', tags, summary: 'End the console session' }, async (req, res) => {
+    const { accounts } = adminAccess();
     const token = readCookie(req.headers.cookie, SESSION_COOKIE);
     if (token) await accounts.deleteSession(token);
     res.setHeader('Set-Cookie', sessionCookie('', 0, req.secure));

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig, type ConfigFlags } from '../config/load-config.js';
+import { type ConfigFlags, loadConfig } from '../config/load-config.js';
 import { isVelaError, VelaError } from '../errors.js';
+import { Runtime } from '../lifecycle/runtime.js';
 import { RUNTIME_VERSION } from '../paths.js';
 import { packPlugin } from '../plugins/archive.js';
 import { scanLoaderPath } from '../plugins/discover.js';
 import { checkRuntimeRange } from '../plugins/manifest.js';
-import { Runtime } from '../lifecycle/runtime.js';
 import { USAGE } from './usage.js';
 
 const commonOptions = {
@@ -31,7 +31,11 @@ type Command = keyof typeof commandOptions;
 
 class UsageError extends Error {}
 
-const list = (value: string | undefined) => value?.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (value: string | undefined) =>
+  value
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 function flagsOf(values: Record<string, string | boolean | undefined>): ConfigFlags {
   return {
@@ -50,7 +54,7 @@ function parse(argv: string[]): { command: Command; values: Record<string, strin
   const command = (first && !first.startsWith('-') ? first : 'start') as Command;
   if (!(command in commandOptions)) throw new UsageError(`unknown command "${command}"`);
   const rest = first && !first.startsWith('-') ? argv.slice(1) : argv;
-  let parsed;
+  let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
     parsed = parseArgs({ args: rest, options: commandOptions[command], strict: true, allowPositionals: command === 'pack' });
   } catch (error) {
@@ -62,7 +66,7 @@ function parse(argv: string[]): { command: Command; values: Record<string, strin
 
 /** Returns the exit code: 0 ok, 1 failure, 2 bad usage. */
 export async function main(argv: string[]): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
   } catch (error) {
@@ -88,7 +92,7 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (error) {
     // Boot errors are one line for the operator; anything else is a bug and keeps its stack.
-    process.stderr.write(`vela: ${isVelaError(error) ? error.message : (error as Error).stack ?? String(error)}\n`);
+    process.stderr.write(`vela: ${isVelaError(error) ? error.message : ((error as Error).stack ?? String(error))}\n`);
     return 1;
   }
 }
@@ -96,7 +100,9 @@ export async function main(argv: string[]): Promise<number> {
 async function start(flags: ConfigFlags): Promise<number> {
   const runtime = new Runtime({ flags });
   let exit!: (code: number) => void;
-  const exited = new Promise<number>((resolve) => { exit = resolve; });
+  const exited = new Promise<number>((resolve) => {
+    exit = resolve;
+  });
   let started: Promise<void> | null = null;
   let firstSignalAt = 0;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -112,10 +118,14 @@ async function start(flags: ConfigFlags): Promise<number> {
     // not Node's default exit: the stop waits for the start to settle. A failed start has already released
     // what it opened, and its error is reported by the caller.
     started?.then(
-      () => runtime.stop().then(() => exit(0), (error: Error) => {
-        runtime.logger.error({ err: error }, 'stop failed');
-        exit(1);
-      }),
+      () =>
+        runtime.stop().then(
+          () => exit(0),
+          (error: Error) => {
+            runtime.logger.error({ err: error }, 'stop failed');
+            exit(1);
+          },
+        ),
       () => undefined,
     );
   };

@@ -1,15 +1,18 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { AttemptLimits } from '../auth/password-attempts.js';
 import { bootErrors } from '../errors.js';
 import { packageRoot } from '../paths.js';
-import { validateAgainst, type JsonSchema } from './schema-validation.js';
 import runtimeConfigSchema from './runtime-config.schema.json' with { type: 'json' };
+import { type JsonSchema, validateAgainst } from './schema-validation.js';
 
 export interface CorsConfig {
+  /** Origins that may call public routes, without credentials ("*": any). */
   origins: string[];
+  /** Origins trusted on every route, key and admin ones included, with credentials. */
+  credentialedOrigins: string[];
   methods: string[];
   headers: string[];
-  credentials: boolean;
   maxAgeSeconds: number;
 }
 
@@ -18,6 +21,8 @@ export interface ServiceConfig {
   host: string;
   bodyLimit: string;
   trustProxy: boolean;
+  /** Where clients reach the service; null: its listening address. */
+  publicUrl: string | null;
   cors: CorsConfig;
 }
 
@@ -31,6 +36,8 @@ export interface RuntimeConfig {
     seed: boolean;
     database: { url: string | null; pool: { min: number; max: number } };
     admin: { user: string; password: string | null };
+    auth: { passwordAttempts: AttemptLimits };
+    network: { allowHosts: string[] };
     phaseTimeoutMs: number;
     shutdownTimeoutMs: number;
     workers: { minThreads: number; maxThreads: number; idleTimeoutMs: number };
@@ -73,6 +80,9 @@ export const environmentVariables: ReadonlyArray<{ name: string; path: string; k
   { name: 'VELA_GATEWAY_PORT', path: 'services.gateway.port', kind: 'port' },
   { name: 'VELA_SEARCH_PORT', path: 'services.search.port', kind: 'port' },
   { name: 'VELA_CONNECTOR_PORT', path: 'services.connector.port', kind: 'port' },
+  { name: 'VELA_GATEWAY_PUBLIC_URL', path: 'services.gateway.publicUrl', kind: 'string' },
+  { name: 'VELA_SEARCH_PUBLIC_URL', path: 'services.search.publicUrl', kind: 'string' },
+  { name: 'VELA_CONNECTOR_PUBLIC_URL', path: 'services.connector.publicUrl', kind: 'string' },
 ];
 
 export const defaultConfigFile = path.join(packageRoot, 'config', 'default.json');
@@ -128,10 +138,15 @@ function fromEnvironment(env: NodeJS.ProcessEnv): Layer {
 }
 
 function parseEnvValue(name: string, kind: 'string' | 'port' | 'list', raw: string): unknown {
-  if (kind === 'list') return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (kind === 'list')
+    return raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   if (kind === 'port') {
     const port = /^\d+$/.test(raw) ? Number(raw) : NaN;
-    if (!(port >= 0 && port <= 65535)) throw bootErrors.configInvalid('environment', [`${name} must be a port number from 0 to 65535, got ${JSON.stringify(raw)}`]);
+    if (!(port >= 0 && port <= 65535))
+      throw bootErrors.configInvalid('environment', [`${name} must be a port number from 0 to 65535, got ${JSON.stringify(raw)}`]);
     return port;
   }
   return raw;
@@ -158,7 +173,10 @@ function resolvePaths(layer: Layer, base: string, dataBase = base): Layer {
 function setPath(target: Layer, dotted: string, value: unknown): void {
   const keys = dotted.split('.');
   let node = target;
-  for (const key of keys.slice(0, -1)) node = (node[key] ??= {}) as Layer;
+  for (const key of keys.slice(0, -1)) {
+    node[key] ??= {};
+    node = node[key] as Layer;
+  }
   node[keys[keys.length - 1]!] = value;
 }
 

@@ -1,4 +1,4 @@
-import { Validator, type Schema, type ValidationError } from 'jsonschema';
+import { type Schema, type ValidationError, Validator } from 'jsonschema';
 
 export type JsonSchema = Schema;
 

@@ -1,9 +1,5 @@
-import { asFunction, asValue, createContainer, InjectionMode, Lifetime, type AwilixContainer } from 'awilix';
+import { type AwilixContainer, asFunction, asValue, createContainer, InjectionMode, Lifetime } from 'awilix';
 import { bootErrors } from '../errors.js';
-
-/** Services the runtime registers in the root container; plugins list the ones they use in `consumes`. */
-export const CORE_SERVICES = ['config', 'logger', 'db', 'workers', 'scheduler', 'hooks', 'httpClient', 'accounts'] as const;
-export type CoreService = (typeof CORE_SERVICES)[number];
 
 export function createRootContainer(): AwilixContainer {
   // Strict: a singleton cannot capture a shorter-lived dependency, and lifetimes must be explicit.
@@ -16,7 +12,14 @@ export function registerValue(container: AwilixContainer, name: string, value: u
 
 export function registerSingleton<T>(container: AwilixContainer, name: string, factory: () => T, dispose?: (value: T) => unknown): void {
   const resolver = asFunction(factory, { lifetime: Lifetime.SINGLETON });
-  container.register(name, dispose ? resolver.disposer(async (value) => { await dispose(value); }) : resolver);
+  container.register(
+    name,
+    dispose
+      ? resolver.disposer(async (value) => {
+          await dispose(value);
+        })
+      : resolver,
+  );
 }
 
 /**
@@ -27,7 +30,12 @@ export class PluginScope {
   readonly container: AwilixContainer;
   private readonly allowed = new Map<string, { optional: boolean }>();
 
-  constructor(root: AwilixContainer, readonly plugin: string, consumes: readonly string[], own: Record<string, unknown>) {
+  constructor(
+    root: AwilixContainer,
+    readonly plugin: string,
+    consumes: readonly string[],
+    own: Record<string, unknown>,
+  ) {
     this.container = root.createScope();
     for (const entry of consumes) {
       const optional = entry.endsWith('?');

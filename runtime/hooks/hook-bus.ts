@@ -2,6 +2,9 @@ import { HookMap } from 'tapable';
 import { bootErrors } from '../errors.js';
 import type { HookName, HookRegistry, MapEntry, PromiseTapFn, SyncTapFn } from './hook-registry.js';
 
+/** A tapable `tap`/`tapPromise` method, as the bus calls it. */
+type TapMethod = (options: object, fn: unknown) => void;
+
 interface DeclaredHook {
   owner: string;
   hook: unknown;
@@ -52,7 +55,7 @@ export class HookBus {
   }
 
   tap<K extends HookName>(hook: K, tapName: string, fn: SyncTapFn<HookRegistry[K]>, options: TapOptions = {}): void {
-    this.enqueue(hook, tapName, (h) => (h as { tap: Function }).tap({ name: tapName, ...options }, fn));
+    this.enqueue(hook, tapName, (h) => (h as { tap: TapMethod }).tap({ name: tapName, ...options }, fn));
   }
 
   tapPromise<K extends HookName>(hook: K, tapName: string, fn: PromiseTapFn<HookRegistry[K]>, options: TapOptions = {}): void {
@@ -60,15 +63,21 @@ export class HookBus {
       if (typeof (h as { tapPromise?: unknown }).tapPromise !== 'function') {
         throw bootErrors.hookDeclaration(this.declared.get(hook)!.owner, `hook "${hook}" is synchronous; tap "${tapName}" must use tap(), not tapPromise()`);
       }
-      (h as { tapPromise: Function }).tapPromise({ name: tapName, ...options }, fn);
+      (h as { tapPromise: TapMethod }).tapPromise({ name: tapName, ...options }, fn);
     });
   }
 
   /** Tap the hook that a HookMap holds for `key` (per site, per source kind, ...). */
-  tapFor<K extends HookName>(hook: K, key: string, tapName: string, fn: SyncTapFn<MapEntry<HookRegistry[K]>> | PromiseTapFn<MapEntry<HookRegistry[K]>>, kind: 'sync' | 'promise' = 'sync'): void {
+  tapFor<K extends HookName>(
+    hook: K,
+    key: string,
+    tapName: string,
+    fn: SyncTapFn<MapEntry<HookRegistry[K]>> | PromiseTapFn<MapEntry<HookRegistry[K]>>,
+    kind: 'sync' | 'promise' = 'sync',
+  ): void {
     this.enqueue(hook, tapName, (h) => {
       if (!(h instanceof HookMap)) throw bootErrors.hookDeclaration(this.declared.get(hook)!.owner, `hook "${hook}" is not a HookMap; tap it without a key`);
-      const entry = h.for(key) as Record<string, Function>;
+      const entry = h.for(key) as Record<string, TapMethod>;
       entry[kind === 'sync' ? 'tap' : 'tapPromise']!.call(entry, { name: tapName }, fn);
     });
   }

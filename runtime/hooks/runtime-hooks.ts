@@ -65,13 +65,3 @@ export function createRuntimeHooks() {
 }
 
 export type RuntimeHooks = ReturnType<typeof createRuntimeHooks>;
-
-declare module './hook-registry.js' {
-  interface HookRegistry {
-    'runtime.ready': RuntimeHooks['ready'];
-    'runtime.shutdown': RuntimeHooks['shutdown'];
-    'runtime.health': RuntimeHooks['health'];
-    'runtime.httpRequest': RuntimeHooks['httpRequest'];
-    'runtime.httpResponse': RuntimeHooks['httpResponse'];
-  }
-}

@@ -1,15 +1,18 @@
 import express, { type RequestHandler, type Router } from 'express';
-import { httpErrors } from '../errors.js';
+import type { AccessPolicy, RouteAccess } from '../auth/access-policy.js';
+import { bootErrors, httpErrors } from '../errors.js';
+import type { CorsPolicy } from './cors.js';
 import type { HttpMethod, OpenApiRegistry, RouteSpec } from './openapi-registry.js';
 import { validateRequest } from './request-validation.js';
 
 type Route = (path: string, spec: RouteSpec, ...handlers: RequestHandler[]) => ApiRouter;
 
 /**
- * A plugin's router: each route states its schemas once, and they both validate the request and
- * describe it in the service's OpenAPI document. Routes with a body method parse JSON and form
- * bodies up to the service's limit (or the route's `bodyLimit`). `raw` is the plain express router
- * for what is not an API (static pages, console); it parses no bodies.
+ * A plugin's router: each route states who may call it and its schemas once; the runtime enforces the
+ * access, and the schemas both validate the request and describe it in the service's OpenAPI
+ * document. Routes with a body method parse JSON and form bodies up to the service's limit (or the
+ * route's `bodyLimit`). `raw` is the plain express router for what is not an API (static pages,
+ * console); it parses no bodies and checks no access.
  */
 export interface ApiRouter {
   get: Route;
@@ -60,7 +63,9 @@ function nestingDepthExceeds(value: unknown, max: number): boolean {
   return false;
 }
 
-export function createApiRouter(openapi: OpenApiRegistry, plugin: string, defaultBodyLimit: string): ApiRouter {
+const ACCESS = new Set<RouteAccess>(['public', 'key', 'admin']);
+
+export function createApiRouter(openapi: OpenApiRegistry, access: AccessPolicy, cors: CorsPolicy, plugin: string, defaultBodyLimit: string): ApiRouter {
   const raw = express.Router({ caseSensitive: true });
   const defaultParsers = { json: bodyParsers(defaultBodyLimit, false), forms: bodyParsers(defaultBodyLimit, true) };
   const parsersFor = (spec: RouteSpec) => {
@@ -68,13 +73,18 @@ export function createApiRouter(openapi: OpenApiRegistry, plugin: string, defaul
     if (spec.bodyLimit) return bodyParsers(spec.bodyLimit, forms);
     return forms ? defaultParsers.forms : defaultParsers.json;
   };
-  const route = (method: HttpMethod): Route => (path, spec, ...handlers) => {
-    openapi.addRoute(method, path, spec, plugin);
-    const parsers = WITH_BODY.has(method) ? parsersFor(spec) : [];
-    const validation = spec.validate !== false && (spec.params || spec.query || spec.body) ? [validateRequest(spec)] : [];
-    raw[method](path, ...parsers, ...validation, ...handlers);
-    return api;
-  };
+  const route =
+    (method: HttpMethod): Route =>
+    (path, spec, ...handlers) => {
+      if (!ACCESS.has(spec?.access)) throw bootErrors.routeAccess(plugin, method.toUpperCase(), path, spec?.access);
+      openapi.addRoute(method, path, spec, plugin);
+      // A route that streams its body (a proxy, an upload) reads it itself: no parser touches it.
+      const parsers = WITH_BODY.has(method) && !spec.rawBody ? parsersFor(spec) : [];
+      const validation = spec.validate !== false && (spec.params || spec.query || spec.body) ? [validateRequest(spec)] : [];
+      // CORS, then access before the body is read: a caller without the right credentials costs no parsing.
+      raw[method](path, cors.route(method.toUpperCase(), path, spec.access), access.guard(spec.access, spec.scope), ...parsers, ...validation, ...handlers);
+      return api;
+    };
   const api: ApiRouter = {
     get: route('get'),
     post: route('post'),

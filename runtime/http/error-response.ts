@@ -1,4 +1,4 @@
-import { isVelaError } from '../errors.js';
+import { excerpt, isVelaError } from '../errors.js';
 
 export interface ErrorBody {
   error: string;
@@ -16,26 +16,39 @@ const bodyParserErrors: Record<string, { code: string; message: (err: { limit?: 
 };
 
 const statusCodes: Record<number, string> = {
-  400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed',
-  406: 'not_acceptable', 409: 'conflict', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'too_many_requests',
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'too_many_requests',
 };
 
 /**
- * Map anything thrown in a handler to the one error shape. 4xx errors keep their message; anything
- * else becomes a 500 with a generic message, and the cause goes to the log only.
+ * Map anything thrown in a handler to the one error shape. 4xx errors keep their message (cut to an
+ * excerpt: it may quote what the client sent); anything else becomes a 500 with a generic message, and
+ * the cause goes to the log only.
  */
-export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; internal: boolean } {
+export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; internal: boolean; headers?: Record<string, string> } {
   if (isVelaError(error)) {
-    return { status: error.status, body: { error: error.code, message: error.message }, internal: error.status >= 500 };
+    return { status: error.status, body: { error: error.code, message: excerpt(error.message) }, internal: error.status >= 500, headers: error.headers };
   }
   const e = error as { type?: string; status?: number; statusCode?: number; message?: string; limit?: number; expose?: boolean };
   const status = e?.status ?? e?.statusCode;
   if (e?.type && bodyParserErrors[e.type] && typeof status === 'number' && status < 500) {
     const known = bodyParserErrors[e.type]!;
-    return { status, body: { error: known.code, message: known.message(e as { message: string; limit?: number }) }, internal: false };
+    return { status, body: { error: known.code, message: excerpt(known.message(e as { message: string; limit?: number })) }, internal: false };
   }
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return { status, body: { error: statusCodes[status] ?? 'bad_request', message: e.expose !== false && e.message ? e.message : 'the request was refused' }, internal: false };
+    return {
+      status,
+      body: { error: statusCodes[status] ?? 'bad_request', message: e.expose !== false && e.message ? excerpt(e.message) : 'the request was refused' },
+      internal: false,
+    };
   }
   return { status: 500, body: { error: 'internal_error', message: 'the server failed to answer this request; the cause is in its log' }, internal: true };
 }

@@ -7,7 +7,10 @@ export interface HttpRequestOptions extends RequestInit {
 
 /** The runtime's outbound HTTP client: fetch with a deadline, and JSON helpers with coded errors. */
 export class HttpClient {
-  constructor(private readonly defaultTimeoutMs = 30_000, private readonly userAgent = 'vela') {}
+  constructor(
+    private readonly defaultTimeoutMs = 30_000,
+    private readonly userAgent = 'vela',
+  ) {}
 
   async fetch(url: string | URL, options: HttpRequestOptions = {}): Promise<Response> {
     const { timeoutMs = this.defaultTimeoutMs, ...init } = options;
@@ -26,7 +29,10 @@ export class HttpClient {
     const response = await this.fetch(url, { ...rest, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await response.text();
     if (!response.ok) {
-      throw new VelaError('upstream_error', `${rest.method ?? 'GET'} ${String(url)} answered ${response.status}: ${text.slice(0, 300)}`, 502, { status: response.status, body: text });
+      throw new VelaError('upstream_error', `${rest.method ?? 'GET'} ${String(url)} answered ${response.status}: ${text.slice(0, 300)}`, 502, {
+        status: response.status,
+        body: text,
+      });
     }
     return (text ? JSON.parse(text) : undefined) as T;
   }

@@ -1,3 +1,4 @@
+import type { RouteAccess } from '../auth/access-policy.js';
 import type { JsonSchema } from '../config/schema-validation.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options';
@@ -11,6 +12,10 @@ export interface ResponseSpec {
 
 /** What a route says about itself: the same schemas validate requests and describe the API. */
 export interface RouteSpec {
+  /** Who may call it; the runtime enforces it before the body is read, and documents it as the route's security. */
+  access: RouteAccess;
+  /** For `key` routes: the scope an API key needs (default `admin`, which every other scope falls under). */
+  scope?: string;
   summary?: string;
   description?: string;
   tags?: string[];
@@ -22,9 +27,9 @@ export interface RouteSpec {
   bodyLimit?: string;
   /** Content types accepted for the body (default application/json). */
   bodyContentTypes?: string[];
+  /** The handler reads the request body itself, as a stream (a proxy, a multipart upload): no body parser runs. */
+  rawBody?: boolean;
   responses?: Partial<Record<number | 'default', ResponseSpec>>;
-  /** Security requirement names (see `addSecurityScheme`); [] for a public route. */
-  security?: string[];
   /** false: the schemas only describe the route; the handler reads and checks the request itself. */
   validate?: boolean;
   /** Leave this route out of /v3/api-docs (console pages, static files). */
@@ -44,7 +49,10 @@ const errorSchema: JsonSchema = {
 
 /** `/api/sn/:id/field/:fieldId` → `/api/sn/{id}/field/{fieldId}`; `/{*rest}` → `/{rest}`. */
 export function toOpenApiPath(expressPath: string): string {
-  return expressPath.replace(/\{\*(\w+)\}/g, '{$1}').replace(/\*(\w+)/g, '{$1}').replace(/:(\w+)/g, '{$1}');
+  return expressPath
+    .replace(/\{\*(\w+)\}/g, '{$1}')
+    .replace(/\*(\w+)/g, '{$1}')
+    .replace(/:(\w+)/g, '{$1}');
 }
 
 /** Strip JSON Schema keywords OpenAPI 3.0 does not know. */
@@ -64,7 +72,10 @@ function fixTypeArrays(node: unknown): OpenApiObject {
     const types = (out.type as string[]).filter((t) => t !== 'null');
     if (types.length < (out.type as string[]).length) out.nullable = true;
     if (types.length === 1) out.type = types[0];
-    else { delete out.type; out.oneOf = types.map((t) => ({ type: t })); }
+    else {
+      delete out.type;
+      out.oneOf = types.map((t) => ({ type: t }));
+    }
   }
   return out;
 }
@@ -88,16 +99,21 @@ export class OpenApiRegistry {
   private readonly securitySchemes: Record<string, OpenApiObject> = {};
   private readonly tags = new Map<string, string>();
 
-  constructor(private readonly service: string, private readonly version: string) {}
+  constructor(
+    private readonly service: string,
+    private readonly version: string,
+  ) {}
 
   addRoute(method: HttpMethod, path: string, spec: RouteSpec, plugin: string): void {
     if (spec.hidden) return;
     const key = toOpenApiPath(path);
     const pathParams = [...key.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
     const declared = parameters('path', spec.params);
-    const implicit = pathParams.filter((p) => !declared.some((d) => d.name === p)).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    const implicit = pathParams
+      .filter((p) => !declared.some((d) => d.name === p))
+      .map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
     const responses: Record<string, OpenApiObject> = {};
-    for (const [status, response] of Object.entries(spec.responses ?? { 200: { description: "OK" } }) as Array<[string, ResponseSpec]>) {
+    for (const [status, response] of Object.entries(spec.responses ?? { 200: { description: 'OK' } }) as Array<[string, ResponseSpec]>) {
       const schema = toOpenApiSchema(response.schema);
       responses[status] = { description: response.description, ...(schema ? { content: { [response.contentType ?? 'application/json']: { schema } } } : {}) };
     }
@@ -114,8 +130,19 @@ export class OpenApiRegistry {
       const schema = toOpenApiSchema(spec.body);
       operation.requestBody = { required: true, content: Object.fromEntries((spec.bodyContentTypes ?? ['application/json']).map((t) => [t, { schema }])) };
     }
-    if (spec.security) operation.security = spec.security.map((name) => ({ [name]: [] }));
-    (this.paths[key] ??= {})[method] = JSON.parse(JSON.stringify(operation)) as OpenApiObject;
+    operation.security = this.securityOf(spec.access);
+    if (spec.access === 'key') operation['x-token-scope'] = spec.scope ?? 'admin';
+    this.paths[key] ??= {};
+    this.paths[key][method] = JSON.parse(JSON.stringify(operation)) as OpenApiObject;
+  }
+
+  /** The OpenAPI security requirements of an access level, adding the schemes they name. */
+  private securityOf(access: RouteAccess): OpenApiObject[] {
+    if (access === 'public') return [];
+    this.securitySchemes.Basic ??= { type: 'http', scheme: 'basic', description: "the administrator's user name and password" };
+    if (access === 'admin') return [{ Basic: [] }];
+    this.securitySchemes.Key ??= { type: 'apiKey', in: 'header', name: 'Key', description: 'an API token' };
+    return [{ Key: [] }, { Basic: [] }];
   }
 
   addSchema(name: string, schema: JsonSchema): void {

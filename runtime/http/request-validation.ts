@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
+import { type JsonSchema, validateAgainst } from '../config/schema-validation.js';
 import { httpErrors } from '../errors.js';
-import { validateAgainst, type JsonSchema } from '../config/schema-validation.js';
 
 type Props = Record<string, JsonSchema>;
 
@@ -59,18 +59,26 @@ export function validateRequest(schemas: RequestSchemas) {
   return (req: Request, _res: Response, next: NextFunction) => {
     const problems: string[] = [];
     if (schemas.params) {
-      const result = validateAgainst<Record<string, unknown>>(schemas.params, coerceToSchema(req.params as Record<string, unknown>, schemas.params), { applyDefaults: true, root: 'path' });
+      const result = validateAgainst<Record<string, unknown>>(schemas.params, coerceToSchema(req.params as Record<string, unknown>, schemas.params), {
+        applyDefaults: true,
+        root: 'path',
+      });
       problems.push(...result.problems);
       if (result.valid) replace(req, 'params', result.value);
     }
     if (schemas.query) {
-      const result = validateAgainst<Record<string, unknown>>(schemas.query, coerceToSchema(req.query as Record<string, unknown>, schemas.query), { applyDefaults: true, root: 'query' });
+      const result = validateAgainst<Record<string, unknown>>(schemas.query, coerceToSchema(req.query as Record<string, unknown>, schemas.query), {
+        applyDefaults: true,
+        root: 'query',
+      });
       problems.push(...result.problems);
       if (result.valid) replace(req, 'query', result.value);
     }
     if (schemas.body) {
       if (req.body === undefined && hasBody(req)) {
-        return next(httpErrors.unsupportedMediaType(`send the request body as application/json, got Content-Type ${JSON.stringify(req.headers['content-type'] ?? '')}`));
+        return next(
+          httpErrors.unsupportedMediaType(`send the request body as application/json, got Content-Type ${JSON.stringify(req.headers['content-type'] ?? '')}`),
+        );
       }
       const result = validateAgainst(schemas.body, req.body, { applyDefaults: true, root: 'body' });
       problems.push(...(req.body === undefined ? ['a JSON request body is required'] : result.problems));

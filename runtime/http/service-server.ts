@@ -2,14 +2,19 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { AccessPolicy } from '../auth/access-policy.js';
+import type { AdminAccess } from '../auth/admin-access.js';
+import { mountSessionRoutes } from '../auth/session-routes.js';
 import type { ServiceConfig } from '../config/load-config.js';
-import { bootErrors, httpErrors } from '../errors.js';
-import type { RuntimeHooks, HealthCheckResult } from '../hooks/runtime-hooks.js';
+import { bootErrors, excerpt, httpErrors } from '../errors.js';
+import type { HealthCheckResult, RuntimeHooks } from '../hooks/runtime-hooks.js';
 import type { Logger } from '../logger.js';
 import { RUNTIME_VERSION } from '../paths.js';
-import { cors } from './cors.js';
+import { type ApiRouter, createApiRouter } from './api-router.js';
+import { CorsPolicy } from './cors.js';
 import { toErrorResponse } from './error-response.js';
 import { OpenApiRegistry } from './openapi-registry.js';
+import { SECURITY_HEADERS, setSecurityHeaders } from './security.js';
 
 /** Runs before express for every request of a service; returns true when it answered the request. */
 export type Interceptor = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -28,23 +33,30 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
     socket.destroy();
     return;
   }
-  const [status, code, message]: [number, string, string] = error.code === 'HPE_HEADER_OVERFLOW'
-    ? [431, 'headers_too_large', `the request line and headers are larger than ${MAX_HEADER_BYTES} bytes; send long searches as a POST body`]
-    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'request_timeout', 'the request was not received in time']
-      : [400, 'bad_request', 'the request is not valid HTTP/1.1'];
+  const [status, code, message]: [number, string, string] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', `the request line and headers are larger than ${MAX_HEADER_BYTES} bytes; send long searches as a POST body`]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'the request was not received in time']
+        : [400, 'bad_request', 'the request is not valid HTTP/1.1'];
   answerRaw(socket, status, code, message);
 }
+
+const RAW_SECURITY_HEADERS = Object.entries(SECURITY_HEADERS)
+  .map(([name, value]) => `${name}: ${value}\r\n`)
+  .join('');
 
 /** An error answer written straight to a socket that no request handler owns. */
 function answerRaw(socket: Duplex, status: number, code: string, message: string): void {
   const body = JSON.stringify({ error: code, message });
-  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${RAW_SECURITY_HEADERS}Connection: close\r\n\r\n${body}`,
+  );
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
 
@@ -56,6 +68,10 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 export class ServiceServer {
   readonly app = express();
   readonly openapi: OpenApiRegistry;
+  /** Who may call which route: each route's declared access, checked against the keys plugins accept here. */
+  readonly access: AccessPolicy;
+  /** Which origins may call which routes from a browser, by each route's declared access. */
+  readonly cors: CorsPolicy;
   private readonly interceptors: Array<{ name: string; fn: Interceptor }> = [];
   // Paths match exactly, letter case included: a plugin's own path checks (access lists, prefixes) then see the
   // same path its routes answer to, so `/API/...` cannot reach a route while passing such a check.
@@ -70,9 +86,21 @@ export class ServiceServer {
     private readonly config: ServiceConfig,
     private readonly hooks: RuntimeHooks,
     private readonly logger: Logger,
+    adminAccess: () => AdminAccess,
   ) {
     this.openapi = new OpenApiRegistry(name, RUNTIME_VERSION);
+    this.access = new AccessPolicy(adminAccess);
+    this.cors = new CorsPolicy(name, config.cors);
     this.configureApp();
+    // Console sign-in is the runtime's, the same on every service.
+    const session = this.router('runtime');
+    mountSessionRoutes(session, adminAccess);
+    this.mount(session.raw);
+  }
+
+  /** A router for a plugin's routes on this service (mount its `raw` with `mount`). */
+  router(plugin: string): ApiRouter {
+    return createApiRouter(this.openapi, this.access, this.cors, plugin, this.config.bodyLimit);
   }
 
   addPlugin(plugin: string): void {
@@ -87,12 +115,19 @@ export class ServiceServer {
     this.interceptors.push({ name, fn });
   }
 
-  get bodyLimit(): string {
-    return this.config.bodyLimit;
-  }
-
   get pluginNames(): readonly string[] {
     return this.plugins;
+  }
+
+  /**
+   * Every base URL the service is known by, never taken from a request's Host: the configured `publicUrl`,
+   * else its listening address, spelled with each loopback name when it listens on loopback or everywhere.
+   */
+  publicUrls(): string[] {
+    if (this.config.publicUrl) return [this.config.publicUrl.replace(/\/+$/, '')];
+    const { host, port, url } = this.address();
+    if (!['0.0.0.0', '::', '127.0.0.1', 'localhost', '::1'].includes(host)) return [url];
+    return [url, `http://localhost:${port}`, `http://[::1]:${port}`];
   }
 
   address(): { host: string; port: number; url: string } {
@@ -107,13 +142,17 @@ export class ServiceServer {
     const server = http.createServer({ keepAliveTimeout: 5000, maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => this.handle(req, res));
     server.on('clientError', answerClientError);
     // Without a listener Node drops CONNECT tunnels without a word; no service here is a forward proxy.
-    server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerRaw(socket, 405, 'method_not_allowed', 'CONNECT is not supported: this service is not a forward proxy'));
+    server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
+      answerRaw(socket, 405, 'method_not_allowed', 'CONNECT is not supported: this service is not a forward proxy'),
+    );
     await new Promise<void>((resolve, reject) => {
       const onError = (error: NodeJS.ErrnoException) => {
         server.off('listening', onListening);
-        reject(error.code === 'EADDRINUSE'
-          ? bootErrors.portInUse(this.name, this.config.host, this.config.port)
-          : bootErrors.listen(this.name, this.config.port, error.message));
+        reject(
+          error.code === 'EADDRINUSE'
+            ? bootErrors.portInUse(this.name, this.config.host, this.config.port)
+            : bootErrors.listen(this.name, this.config.port, error.message),
+        );
       };
       const onListening = () => {
         server.off('error', onError);
@@ -139,7 +178,9 @@ export class ServiceServer {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = await Promise.race([
       closed.then(() => false),
-      new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(true), timeoutMs); }),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), timeoutMs);
+      }),
     ]);
     clearTimeout(timer);
     clearInterval(sweeper);
@@ -156,7 +197,10 @@ export class ServiceServer {
     const { httpRequest, httpResponse } = this.hooks;
     if (httpRequest.isUsed()) {
       const decision = httpRequest.call({ service: this.name, req, res });
-      if (decision) return sendJson(res, decision.status, { error: decision.error, message: decision.message }, decision.headers);
+      if (decision) {
+        sendJson(res, decision.status, { error: decision.error, message: decision.message }, decision.headers);
+        return;
+      }
     }
     if (httpResponse.isUsed() || this.logger.isLevelEnabled('debug')) this.observe(req, res);
     for (const interceptor of this.interceptors) {
@@ -191,21 +235,31 @@ export class ServiceServer {
     app.disable('x-powered-by');
     app.set('case sensitive routing', true);
     app.set('trust proxy', this.config.trustProxy);
-    if (this.config.cors.origins.length > 0) app.use(cors(this.config.cors));
+    // Before routing, so every answer has them (pages replace the CSP with their own).
+    app.use((_req: Request, res: Response, next: NextFunction) => {
+      setSecurityHeaders(res);
+      next();
+    });
     // Bodies are parsed per route (ApiRouter), with the route's own limit: an import route can take
     // megabytes while the rest keep the service's limit, and a streaming route parses nothing.
-    app.get('/health', (_req, res, next) => this.health().then(({ status, body }) => res.status(status).json(body), next));
-    app.get('/v3/api-docs', (_req, res) => res.json(this.openapi.document()));
+    app.get('/health', this.cors.route('GET', '/health', 'public'), (_req, res, next) =>
+      this.health().then(({ status, body }) => res.status(status).json(body), next),
+    );
+    app.get('/v3/api-docs', this.cors.route('GET', '/v3/api-docs', 'public'), (_req, res) => res.json(this.openapi.document()));
+    app.use(this.cors.answerPreflights);
     app.use(this.pluginRouter);
-    app.use((req: Request, _res: Response, next: NextFunction) => next(httpErrors.notFound(`no route for ${req.method} ${req.path} on the ${this.name} service`)));
+    app.use((req: Request, _res: Response, next: NextFunction) =>
+      next(httpErrors.notFound(`no route for ${req.method} ${req.path} on the ${this.name} service`)),
+    );
     app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-      const { status, body, internal } = toErrorResponse(error);
-      if (internal) this.logger.error({ err: error, method: req.method, path: req.path }, 'request failed');
-      else this.logger.debug({ status, error: body.error, method: req.method, path: req.path }, 'request refused');
+      const { status, body, internal, headers } = toErrorResponse(error);
+      if (internal) this.logger.error({ err: error, method: req.method, path: excerpt(req.path, 500) }, 'request failed');
+      else this.logger.debug({ status, error: body.error, method: req.method, path: excerpt(req.path, 500) }, 'request refused');
       if (res.headersSent) {
         res.destroy();
         return;
       }
+      if (headers) res.set(headers);
       res.status(status).json(body);
     });
   }
@@ -216,14 +270,21 @@ export class ServiceServer {
     const plugins: Record<string, { status: 'UP' | 'DOWN'; checks: HealthCheckResult[] }> = {};
     for (const name of this.plugins) plugins[name] = { status: 'UP', checks: [] };
     for (const result of results) {
-      const entry = (plugins[result.plugin] ??= { status: 'UP', checks: [] });
+      plugins[result.plugin] ??= { status: 'UP', checks: [] };
+      const entry = plugins[result.plugin]!;
       entry.checks.push(result);
       if (result.status === 'DOWN') entry.status = 'DOWN';
     }
     const up = Object.values(plugins).every((p) => p.status === 'UP');
     return {
       status: up ? 200 : 503,
-      body: { status: up ? 'UP' : 'DOWN', service: this.name, version: RUNTIME_VERSION, uptimeSeconds: Math.round((Date.now() - this.startedAt) / 1000), plugins },
+      body: {
+        status: up ? 'UP' : 'DOWN',
+        service: this.name,
+        version: RUNTIME_VERSION,
+        uptimeSeconds: Math.round((Date.now() - this.startedAt) / 1000),
+        plugins,
+      },
     };
   }
 }

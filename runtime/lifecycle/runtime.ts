@@ -3,30 +3,36 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AwilixContainer } from 'awilix';
 import { Accounts } from '../auth/accounts.js';
-import { loadConfig, type ConfigSources, type RuntimeConfig } from '../config/load-config.js';
-import { validateAgainst, type JsonSchema } from '../config/schema-validation.js';
-import { createRootContainer, registerSingleton, registerValue, type PluginScope } from '../di/container.js';
+import { AdminAccess } from '../auth/admin-access.js';
+import { PasswordAttempts } from '../auth/password-attempts.js';
+import { type ConfigSources, loadConfig, type RuntimeConfig } from '../config/load-config.js';
+import { validateAgainst } from '../config/schema-validation.js';
+import { createRootContainer, type PluginScope, registerSingleton, registerValue } from '../di/container.js';
 import { bootErrors, VelaError } from '../errors.js';
 import { HookBus } from '../hooks/hook-bus.js';
 import { createRuntimeHooks, type RuntimeHooks } from '../hooks/runtime-hooks.js';
 import { HttpClient } from '../http/http-client.js';
 import { ServiceServer } from '../http/service-server.js';
 import { createLogger, type Logger } from '../logger.js';
-import { packageRoot, RUNTIME_VERSION } from '../paths.js';
+import { OutboundGuard } from '../network/outbound-guard.js';
+import { packageRoot, RUNTIME_NAME, RUNTIME_VERSION } from '../paths.js';
 import { selectAndOrder } from '../plugins/dependency-order.js';
 import { scanLoaderPath } from '../plugins/discover.js';
-import { checkRuntimeRange, readJsonSchema, resolveInPlugin, type PluginDescriptor } from '../plugins/manifest.js';
-import type { PluginContext, PluginDefinition } from '../plugins/plugin-api.js';
+import { checkRuntimeRange, type PluginDescriptor, readJsonSchema, resolveInPlugin } from '../plugins/manifest.js';
+import type { PluginContext, PluginDefinition, PluginLifecycle, RuntimeInfo } from '../plugins/plugin-api.js';
 import { createPluginContext } from '../plugins/plugin-context.js';
 import { Scheduler } from '../scheduler/scheduler.js';
+import { registerPluginResolution } from '../sdk/resolution.js';
 import { createDatabase, type Database } from '../storage/database.js';
 import { migrateOwner } from '../storage/migrations.js';
 import { WorkerPool } from '../workers/worker-pool.js';
-import { renderBootTree, type BootTree, type Phase, type PluginTiming } from './boot-tree.js';
+import { type BootTree, type Phase, type PluginTiming, renderBootTree } from './boot-tree.js';
 
 interface LoadedPlugin {
   descriptor: PluginDescriptor;
   definition: PluginDefinition;
+  /** What register returned: start and stop, closing over the plugin's objects. */
+  lifecycle: PluginLifecycle;
   ctx: PluginContext;
   scope: PluginScope;
   timing: PluginTiming;
@@ -60,8 +66,10 @@ export class Runtime {
   private state: RuntimeState = 'new';
   private bootTree: BootTree | null = null;
   private stopPromise: Promise<void> | null = null;
+  private admin: AdminAccess | null = null;
 
   constructor(options: RuntimeOptions = {}) {
+    registerPluginResolution();
     this.config = options.config ?? loadConfig(options);
     this.logger = options.logger ?? createLogger({ level: this.config.runtime.logLevel, destination: options.logDestination });
     this.hooks = this.hookBus.declare('runtime', createRuntimeHooks());
@@ -158,9 +166,10 @@ export class Runtime {
     const { shutdownTimeoutMs } = this.config.runtime;
     await Promise.all([...this.services.values()].map((s) => s.close(shutdownTimeoutMs)));
     for (const plugin of [...this.plugins].reverse()) {
-      if (!plugin.started || !plugin.definition.stop) continue;
-      await this.phase(plugin, 'stop', shutdownTimeoutMs, () => plugin.definition.stop!(plugin.ctx))
-        .catch((e: Error) => this.logger.error({ err: e, plugin: plugin.descriptor.manifest.name }, 'plugin stop failed'));
+      if (!plugin.started || !plugin.lifecycle.stop) continue;
+      await this.phase(plugin, 'stop', shutdownTimeoutMs, () => plugin.lifecycle.stop!()).catch((e: Error) =>
+        this.logger.error({ err: e, plugin: plugin.descriptor.manifest.name }, 'plugin stop failed'),
+      );
       plugin.started = false;
     }
     await this.container.resolve<Scheduler>('scheduler').stop(shutdownTimeoutMs);
@@ -171,14 +180,60 @@ export class Runtime {
   private registerCoreServices(): void {
     const c = this.container;
     const rt = this.config.runtime;
-    registerValue(c, 'config', this.config);
+    // Not the configuration: plugins get their own section (ctx.config) and ctx.runtime, never the rest.
     registerValue(c, 'logger', this.logger);
-    registerValue(c, 'hooks', this.hookBus);
-    registerSingleton(c, 'db', () => createDatabase(rt, this.logger.child({ component: 'db' })), (db) => db.destroy());
-    registerSingleton(c, 'workers', () => new WorkerPool(rt.workers, this.logger.child({ component: 'workers' })), (pool) => pool.close());
+    registerSingleton(
+      c,
+      'db',
+      () => createDatabase(rt, this.logger.child({ component: 'db' })),
+      (db) => db.destroy(),
+    );
+    registerSingleton(
+      c,
+      'workers',
+      () => new WorkerPool(rt.workers, this.logger.child({ component: 'workers' })),
+      (pool) => pool.close(),
+    );
     registerSingleton(c, 'scheduler', () => new Scheduler(this.logger.child({ component: 'scheduler' })));
     registerSingleton(c, 'httpClient', () => new HttpClient());
-    registerSingleton(c, 'accounts', () => new Accounts(c.resolve<Database>('db'), this.logger.child({ component: 'accounts' })));
+    registerSingleton(
+      c,
+      'outbound',
+      () => new OutboundGuard({ allowHosts: rt.network.allowHosts, selfHosts: (service) => this.selfHosts(service) }),
+      (guard) => guard.close(),
+    );
+    registerSingleton(
+      c,
+      'accounts',
+      () => new Accounts(c.resolve<Database>('db'), this.logger.child({ component: 'accounts' }), new PasswordAttempts(rt.auth.passwordAttempts)),
+    );
+  }
+
+  /**
+   * The `host:port` spellings one of this runtime's services is reached at, for `self:<service>` entries of
+   * `runtime.network.allowHosts`: its listening port (the configured one before it listens), under each
+   * loopback name when it listens on loopback or everywhere, and the host of its publicUrl.
+   */
+  private selfHosts(service: string): string[] {
+    const config = this.config.services[service];
+    if (!config) return [];
+    const port = this.services.get(service)?.address().port ?? config.port;
+    const hosts = new Set<string>();
+    const host = config.host.toLowerCase();
+    if (['0.0.0.0', '::', '127.0.0.1', 'localhost', '::1'].includes(host)) {
+      for (const name of ['127.0.0.1', 'localhost', '[::1]']) hosts.add(`${name}:${port}`);
+    } else hosts.add(`${host.includes(':') ? `[${host}]` : host}:${port}`);
+    if (config.publicUrl) {
+      const url = new URL(config.publicUrl);
+      hosts.add(`${url.hostname.toLowerCase()}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`);
+    }
+    return [...hosts];
+  }
+
+  /** The administrator's Basic credentials and console sessions, one for every service (its Basic cache too). */
+  private get adminAccess(): AdminAccess {
+    this.admin ??= new AdminAccess(this.container.resolve<Accounts>('accounts'));
+    return this.admin;
   }
 
   private async discover(): Promise<PluginDescriptor[]> {
@@ -197,6 +252,7 @@ export class Runtime {
   /** Validate each plugin's config section, then import its entry module. */
   private async load(descriptors: PluginDescriptor[]): Promise<void> {
     const sections = descriptors.map((d) => this.pluginConfig(d));
+    const runtime: RuntimeInfo = Object.freeze({ name: RUNTIME_NAME, version: RUNTIME_VERSION, seed: this.config.runtime.seed });
     for (const [i, descriptor] of descriptors.entries()) {
       const definition = await importEntry(descriptor);
       const { manifest } = descriptor;
@@ -209,10 +265,12 @@ export class Runtime {
         logger: this.logger,
         dataDir: this.config.runtime.dataDir,
         config: sections[i]!,
+        runtime,
       });
       this.plugins.push({
         descriptor,
         definition,
+        lifecycle: {},
         ctx,
         scope,
         started: false,
@@ -226,7 +284,9 @@ export class Runtime {
     const section = this.config.plugins[manifest.name] ?? {};
     if (!manifest.configSchema) {
       if (Object.keys(section).length > 0) {
-        throw bootErrors.configInvalid(`plugins.${manifest.name}`, [`plugin "${manifest.name}" takes no configuration, got ${Object.keys(section).join(', ')}`]);
+        throw bootErrors.configInvalid(`plugins.${manifest.name}`, [
+          `plugin "${manifest.name}" takes no configuration, got ${Object.keys(section).join(', ')}`,
+        ]);
       }
       return {};
     }
@@ -239,7 +299,7 @@ export class Runtime {
   private serviceFor(name: string): ServiceServer {
     let server = this.services.get(name);
     if (!server) {
-      server = new ServiceServer(name, this.config.services[name]!, this.hooks, this.logger.child({ service: name }));
+      server = new ServiceServer(name, this.config.services[name]!, this.hooks, this.logger.child({ service: name }), () => this.adminAccess);
       this.services.set(name, server);
     }
     return server;
@@ -255,9 +315,7 @@ export class Runtime {
         if (error instanceof VelaError) throw error;
         throw bootErrors.pluginEntry(plugin.descriptor.manifestFile, `register failed: ${(error as Error).message}`);
       }
-      if (result && typeof (result as Promise<unknown>).then === 'function') {
-        throw bootErrors.pluginEntry(plugin.descriptor.manifestFile, 'register() must be synchronous (do I/O in start())');
-      }
+      plugin.lifecycle = lifecycleOf(result, plugin.descriptor.manifestFile);
       plugin.timing.ms.register = round(performance.now() - began);
     }
     for (const plugin of this.plugins) {
@@ -298,9 +356,7 @@ export class Runtime {
     for (const plugin of this.plugins) {
       mkdirSync(plugin.ctx.dataDir, { recursive: true });
       plugin.started = true;
-      if (plugin.definition.start) {
-        await this.phase(plugin, 'start', this.config.runtime.phaseTimeoutMs, () => plugin.definition.start!(plugin.ctx));
-      }
+      if (plugin.lifecycle.start) await this.phase(plugin, 'start', this.config.runtime.phaseTimeoutMs, () => plugin.lifecycle.start!());
     }
   }
 
@@ -350,9 +406,28 @@ async function importEntry(descriptor: PluginDescriptor): Promise<PluginDefiniti
   } catch (error) {
     throw bootErrors.pluginEntry(descriptor.manifestFile, `cannot load main ${descriptor.manifest.main}: ${(error as Error).message}`);
   }
-  const definition = mod.default as PluginDefinition | undefined;
+  const definition = mod.default as (PluginDefinition & { start?: unknown; stop?: unknown }) | undefined;
   if (!definition || typeof definition.register !== 'function') {
     throw bootErrors.pluginEntry(descriptor.manifestFile, `main ${descriptor.manifest.main} must export default a plugin definition with register(ctx)`);
   }
+  if (definition.start !== undefined || definition.stop !== undefined) {
+    throw bootErrors.pluginEntry(
+      descriptor.manifestFile,
+      'start and stop belong in the object register(ctx) returns ({ start() {...}, stop() {...} }), not beside register',
+    );
+  }
   return definition;
+}
+
+/** What register returned: nothing, or the plugin's lifecycle functions. */
+function lifecycleOf(result: unknown, manifestFile: string): PluginLifecycle {
+  if (result === undefined) return {};
+  if (typeof (result as Promise<unknown> | null)?.then === 'function')
+    throw bootErrors.pluginEntry(manifestFile, 'register() must be synchronous (do I/O in start())');
+  const isLifecycle =
+    typeof result === 'object' &&
+    result !== null &&
+    Object.entries(result).every(([key, value]) => (key === 'start' || key === 'stop') && (value === undefined || typeof value === 'function'));
+  if (!isLifecycle) throw bootErrors.pluginEntry(manifestFile, 'register() must return nothing or { start?(), stop?() }');
+  return result as PluginLifecycle;
 }

@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { bootErrors, VelaError } from '../errors.js';
 import { unpackArchive } from './archive.js';
-import { MANIFEST_FILE, readManifest, type PluginDescriptor } from './manifest.js';
+import { MANIFEST_FILE, type PluginDescriptor, readManifest } from './manifest.js';
 
 export interface ScanProblem {
   path: string;

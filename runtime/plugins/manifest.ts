@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
+import { type JsonSchema, validateAgainst } from '../config/schema-validation.js';
 import { bootErrors } from '../errors.js';
 import { RUNTIME_VERSION } from '../paths.js';
-import { validateAgainst, type JsonSchema } from '../config/schema-validation.js';
 import manifestSchema from './manifest.schema.json' with { type: 'json' };
 
 export interface PluginManifest {

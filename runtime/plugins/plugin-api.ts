@@ -1,13 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from '../logger.js';
-import type { ApiRouter } from '../http/api-router.js';
-import type { OpenApiRegistry } from '../http/openapi-registry.js';
+import type { KeyVerifier, Principal } from '../auth/access-policy.js';
+import type { httpErrors, VelaError } from '../errors.js';
 import type { HookName, HookRegistry, MapEntry, PromiseTapFn, SyncTapFn } from '../hooks/hook-registry.js';
 import type { HealthStatus } from '../hooks/runtime-hooks.js';
+import type { ApiRouter } from '../http/api-router.js';
+import type { OpenApiRegistry } from '../http/openapi-registry.js';
+import type { Logger } from '../logger.js';
 import type { JobOptions } from '../scheduler/scheduler.js';
+import type { ServiceName, ServiceRegistry } from '../sdk/plugin.js';
 import type { TaskRunner } from '../workers/worker-pool.js';
 import type { PluginManifest } from './manifest.js';
-import type { httpErrors, VelaError } from '../errors.js';
 
 export type Tapable = typeof import('tapable');
 
@@ -30,9 +32,35 @@ export interface PluginHooks {
   tap<K extends HookName>(hook: K, tapName: string, fn: SyncTapFn<HookRegistry[K]>, options?: { stage?: number; before?: string | string[] }): void;
   tapPromise<K extends HookName>(hook: K, tapName: string, fn: PromiseTapFn<HookRegistry[K]>, options?: { stage?: number; before?: string | string[] }): void;
   /** Tap the hook a HookMap holds for `key`. */
-  tapFor<K extends HookName>(hook: K, key: string, tapName: string, fn: SyncTapFn<MapEntry<HookRegistry[K]>> | PromiseTapFn<MapEntry<HookRegistry[K]>>, kind?: 'sync' | 'promise'): void;
+  tapFor<K extends HookName>(
+    hook: K,
+    key: string,
+    tapName: string,
+    fn: SyncTapFn<MapEntry<HookRegistry[K]>> | PromiseTapFn<MapEntry<HookRegistry[K]>>,
+    kind?: 'sync' | 'promise',
+  ): void;
   /** A declared hook, after register. */
   get<K extends HookName>(hook: K): HookRegistry[K];
+}
+
+/** The access policy of the plugin's service (routes declare theirs in their specs: `access`). */
+export interface PluginAccess {
+  /**
+   * Accept API keys on this plugin's service: `verify` gets the Key header's value and answers the
+   * principal it stands for, or null. Routes declaring `access: 'key'` then let such callers in.
+   */
+  acceptKeys(verify: KeyVerifier): void;
+  /** Who is calling (Key header, administrator's Basic credentials or console session), for pages and raw routes. */
+  authenticate(req: IncomingMessage): Promise<Principal | null>;
+}
+
+/** What a plugin may know of the runtime hosting it (least privilege: not the whole configuration). */
+export interface RuntimeInfo {
+  /** The host package's name and version (`vela version`). */
+  readonly name: string;
+  readonly version: string;
+  /** Whether plugins may seed sample data on a first start (`--no-seed` turns it off). */
+  readonly seed: boolean;
 }
 
 /** What the runtime hands a plugin in each phase. */
@@ -52,6 +80,7 @@ export interface PluginContext<Config = Record<string, unknown>> {
   readonly service: string;
   /** Prefix of every table it owns: `<name>_`. */
   readonly tablePrefix: string;
+  readonly runtime: RuntimeInfo;
   readonly hooks: PluginHooks;
   readonly openapi: OpenApiRegistry;
   /**
@@ -60,12 +89,24 @@ export interface PluginContext<Config = Record<string, unknown>> {
    */
   readonly errors: PluginErrors;
 
-  /** A service listed in the manifest's `consumes`; anything else fails with E_SERVICE_NOT_CONSUMED. */
-  resolve<T = unknown>(service: string): T;
+  readonly access: PluginAccess;
+  /**
+   * The service's base URL as clients reach it (`services.<name>.publicUrl`, else its listening address):
+   * for issuers, absolute links and redirects, instead of the request's Host header, which a client sets.
+   */
+  publicUrl(): string;
+  /** Every base URL the service answers as its own: `publicUrl()`, and without one, the other loopback spellings. */
+  publicUrls(): string[];
+
+  /**
+   * A service listed in the manifest's `consumes`; anything else fails with E_SERVICE_NOT_CONSUMED.
+   * Typed by ServiceRegistry: the runtime's services, and those each provider declares in its api.ts.
+   */
+  resolve<K extends ServiceName>(service: K): ServiceRegistry[K];
   /** Like resolve, for a service marked optional (`name?`): undefined when nothing provides it. */
-  tryResolve<T = unknown>(service: string): T | undefined;
+  tryResolve<K extends ServiceName>(service: K): ServiceRegistry[K] | undefined;
   /** Register a service listed in `provides`; created on first resolve; `dispose` runs at stop. */
-  provide<T>(service: string, factory: () => T, options?: { dispose?: (value: T) => unknown }): void;
+  provide<K extends ServiceName>(service: K, factory: () => ServiceRegistry[K], options?: { dispose?: (value: ServiceRegistry[K]) => unknown }): void;
 
   /** Mount routes on its service; each route's schemas validate and document it. */
   routes(mount: (router: ApiRouter) => void): void;
@@ -79,13 +120,21 @@ export interface PluginContext<Config = Record<string, unknown>> {
   task<In, Out>(file: string | URL, exportName?: string): TaskRunner<In, Out>;
 }
 
-export interface PluginDefinition<Config = Record<string, unknown>> {
-  /** Synchronous wiring only (services, routes, hooks, jobs, tasks); no I/O. */
-  register(ctx: PluginContext<Config>): void;
+/** What `register` may return: the plugin's lifecycle, closing over the objects register built. */
+export interface PluginLifecycle {
   /** Open resources, warm caches; runs in dependency order after migrations. */
-  start?(ctx: PluginContext<Config>): Promise<void> | void;
-  /** Release resources; runs in reverse order, bounded in time. */
-  stop?(ctx: PluginContext<Config>): Promise<void> | void;
+  start?(): Promise<void> | void;
+  /** Release resources; runs in reverse order, bounded in time (also after a failed start). */
+  stop?(): Promise<void> | void;
+}
+
+export interface PluginDefinition<Config = Record<string, unknown>> {
+  /**
+   * Synchronous wiring only (services, routes, hooks, jobs, tasks); no I/O. Build the plugin's objects
+   * here and return the lifecycle functions that use them: the state lives in this closure, one per
+   * runtime, never in module variables.
+   */
+  register(ctx: PluginContext<Config>): PluginLifecycle | undefined;
 }
 
 /** Identity function that gives a plugin's default export its types. */

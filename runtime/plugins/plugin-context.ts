@@ -3,15 +3,14 @@ import type { AwilixContainer } from 'awilix';
 import * as tapable from 'tapable';
 import { PluginScope, registerSingleton } from '../di/container.js';
 import { bootErrors, httpErrors, VelaError } from '../errors.js';
-import { createApiRouter } from '../http/api-router.js';
-import type { ServiceServer } from '../http/service-server.js';
 import type { HookBus } from '../hooks/hook-bus.js';
+import type { ServiceServer } from '../http/service-server.js';
 import type { Logger } from '../logger.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import { tablePrefix } from '../storage/database.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
 import type { PluginDescriptor } from './manifest.js';
-import type { HealthCheckOutcome, PluginContext, PluginHooks } from './plugin-api.js';
+import type { HealthCheckOutcome, PluginContext, PluginHooks, RuntimeInfo } from './plugin-api.js';
 
 export interface ContextDeps {
   root: AwilixContainer;
@@ -20,11 +19,17 @@ export interface ContextDeps {
   logger: Logger;
   dataDir: string;
   config: Record<string, unknown>;
+  runtime: RuntimeInfo;
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([work, new Promise<T>((resolve) => { timer = setTimeout(() => resolve(onTimeout()), ms); })]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    work,
+    new Promise<T>((resolve) => {
+      timer = setTimeout(() => resolve(onTimeout()), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 const pluginErrors = { ...httpErrors, create: (code: string, message: string, status: number) => new VelaError(code, message, status) };
@@ -56,9 +61,16 @@ export function createPluginContext(descriptor: PluginDescriptor, deps: ContextD
     dataDir: path.join(deps.dataDir, name),
     service: manifest.service,
     tablePrefix: tablePrefix(name),
+    runtime: deps.runtime,
     hooks,
     openapi: deps.server.openapi,
     errors: pluginErrors,
+    publicUrl: () => deps.server.publicUrls()[0]!,
+    publicUrls: () => deps.server.publicUrls(),
+    access: {
+      acceptKeys: (verify) => deps.server.access.acceptKeys(name, verify),
+      authenticate: (req) => deps.server.access.authenticate(req),
+    },
     resolve: (service) => scope.resolve(service),
     tryResolve: (service) => scope.tryResolve(service),
     provide: (service, factory, options) => {
@@ -66,7 +78,7 @@ export function createPluginContext(descriptor: PluginDescriptor, deps: ContextD
       registerSingleton(deps.root, service, factory, options?.dispose);
     },
     routes: (mount) => {
-      const router = createApiRouter(deps.server.openapi, name, deps.server.bodyLimit);
+      const router = deps.server.router(name);
       mount(router);
       deps.server.mount(router.raw);
     },
@@ -76,7 +88,9 @@ export function createPluginContext(descriptor: PluginDescriptor, deps: ContextD
         if (collector.service !== manifest.service) return;
         const started = performance.now();
         const outcome = await withTimeout<HealthCheckOutcome>(
-          Promise.resolve().then(check).catch((error: Error) => ({ status: 'DOWN', message: error.message })),
+          Promise.resolve()
+            .then(check)
+            .catch((error: Error) => ({ status: 'DOWN', message: error.message })),
           timeoutMs,
           () => ({ status: 'DOWN', message: `no answer within ${timeoutMs} ms` }),
         );

@@ -82,7 +82,12 @@ export class Scheduler {
     const inFlight = [...this.jobs.values()].map((j) => j.inFlight).filter(Boolean) as Promise<void>[];
     if (inFlight.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled(inFlight), new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs); })]);
+    await Promise.race([
+      Promise.allSettled(inFlight),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      }),
+    ]);
     clearTimeout(timer);
   }
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 import { bootErrors, VelaError } from '../errors.js';
-import { listTables, tablePrefix, type Database } from './database.js';
+import { type Database, listTables, tablePrefix } from './database.js';
 
 interface MigrationModule {
   up(db: Knex): Promise<unknown>;
@@ -17,13 +17,14 @@ interface MigrationModule {
  * prefix, so a migration that breaks the rule is rolled back and never recorded as applied.
  */
 class FolderMigrationSource implements Knex.MigrationSource<string> {
-  constructor(private readonly dir: string, private readonly owner: string) {}
+  constructor(
+    private readonly dir: string,
+    private readonly owner: string,
+  ) {}
 
   async getMigrations(): Promise<string[]> {
     if (!existsSync(this.dir)) return [];
-    return (await readdir(this.dir))
-      .filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.endsWith('.d.ts'))
-      .sort();
+    return (await readdir(this.dir)).filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.endsWith('.d.ts')).sort();
   }
 
   getMigrationName(file: string): string {
@@ -68,4 +69,3 @@ export async function migrateOwner(db: Database, owner: string, dir: string): Pr
     throw bootErrors.migration(owner, (error as Error).message);
   }
 }
-

@@ -23,7 +23,14 @@ export interface ChildRuntime {
 
 /** Environment for a child runtime: every service on a free port, a known administrator password. */
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, VELA_GATEWAY_PORT: '0', VELA_SEARCH_PORT: '0', VELA_CONNECTOR_PORT: '0', VELA_ADMIN_PASSWORD: 'child-test-password', ...extra };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    VELA_GATEWAY_PORT: '0',
+    VELA_SEARCH_PORT: '0',
+    VELA_CONNECTOR_PORT: '0',
+    VELA_ADMIN_PASSWORD: 'child-test-password',
+    ...extra,
+  };
   delete env.DATABASE_URL;
   delete env.NODE_OPTIONS;
   return env;
@@ -35,8 +42,12 @@ export function runVela(args: string[], env = childEnv(), cwd = packageRoot): Pr
     const child = spawn(process.execPath, [VELA_BIN, ...args], { env, cwd });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d; });
-    child.stderr.on('data', (d: Buffer) => { stderr += d; });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+    });
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
 }
@@ -49,7 +60,9 @@ export function startChildRuntime(args: string[], env = childEnv(), cwd = packag
     let stderr = '';
     let ready = false;
     const closed = new Promise<ChildRun>((done) => child.on('close', (code, signal) => done({ code, signal, stdout, stderr })));
-    child.stderr.on('data', (d: Buffer) => { stderr += d; });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+    });
     child.stdout.on('data', (d: Buffer) => {
       stdout += d;
       if (ready) return;

@@ -21,7 +21,8 @@ export async function createTestPostgres(): Promise<TestPostgres | null> {
     await admin.raw(`create database ${name}`);
   } catch (error) {
     await admin.destroy();
-    if (process.env.VELA_REQUIRE_POSTGRES === '1') throw new Error(`PostgreSQL is required (VELA_REQUIRE_POSTGRES=1) but ${POSTGRES_ADMIN_URL} failed: ${(error as Error).message}`);
+    if (process.env.VELA_REQUIRE_POSTGRES === '1')
+      throw new Error(`PostgreSQL is required (VELA_REQUIRE_POSTGRES=1) but ${POSTGRES_ADMIN_URL} failed: ${(error as Error).message}`);
     return null;
   }
   const url = new URL(POSTGRES_ADMIN_URL);

@@ -3,7 +3,7 @@ import { cp, mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { deepMerge, loadConfig, type DeepPartial, type RuntimeConfig } from '../config/load-config.js';
+import { type DeepPartial, deepMerge, loadConfig, type RuntimeConfig } from '../config/load-config.js';
 import { Runtime } from '../lifecycle/runtime.js';
 import { packageRoot } from '../paths.js';
 

@@ -2,6 +2,10 @@
 // Plain JavaScript on purpose, so the pool starts the same way under tsx (tests), after a build, or
 // from a plugin archive; TypeScript task files get the tsx loader registered once, on first need.
 import { pathToFileURL } from 'node:url';
+import { installPluginResolution } from '../sdk/install-resolution.mjs';
+
+// Task modules of plugins resolve `vela/plugin` and the host's packages as their plugin's main thread does.
+installPluginResolution();
 
 const modules = new Map();
 let tsxRegistered = false;

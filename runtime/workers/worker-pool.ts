@@ -25,13 +25,15 @@ export class WorkerPool {
   private pool: Piscina | null = null;
   private closed = false;
 
-  constructor(private readonly options: WorkerPoolOptions, private readonly logger: Logger) {}
+  constructor(
+    private readonly options: WorkerPoolOptions,
+    private readonly logger: Logger,
+  ) {}
 
   /** Name a task once (at register); call the returned function as often as needed. */
   task<In, Out>(file: string | URL, exportName = 'default'): TaskRunner<In, Out> {
     const path = file instanceof URL ? fileURLToPath(file) : file;
-    const run = (payload: In, opts: { signal?: AbortSignal; transferList?: Transferable[] } = {}) =>
-      this.run<Out>(path, exportName, payload, opts);
+    const run = (payload: In, opts: { signal?: AbortSignal; transferList?: Transferable[] } = {}) => this.run<Out>(path, exportName, payload, opts);
     return Object.assign(run, { file: path }) as TaskRunner<In, Out>;
   }
 

@@ -13,12 +13,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { gunzipSync } from 'node:zlib';
-import { loadConfig, type DeepPartial, type RuntimeConfig } from '../../runtime/config/load-config.js';
-import { Runtime } from '../../runtime/lifecycle/runtime.js';
-import { packageRoot } from '../../runtime/paths.js';
-import { childEnv, startChildRuntime, type ChildRuntime } from '../../runtime/testing/child-runtime.js';
 import type { RunStats } from '../../plugins/connector/monitoring/run-store.js';
 import type { RunCoordinator } from '../../plugins/connector/pipeline/run-coordinator.js';
+import { type DeepPartial, loadConfig, type RuntimeConfig } from '../../runtime/config/load-config.js';
+import { Runtime } from '../../runtime/lifecycle/runtime.js';
+import { packageRoot } from '../../runtime/paths.js';
+import { type ChildRuntime, childEnv, startChildRuntime } from '../../runtime/testing/child-runtime.js';
 import { debianSiteFields } from './search-corpus.js';
 
 const args = process.argv.slice(2);
@@ -34,7 +34,21 @@ const KEY = 'connector-bench-key-0123456789';
 
 const FIELDS = debianSiteFields('text');
 const SITE = { name: 'Debian', fields: FIELDS, locales: ['en_US'], defaultTextField: 'text', defaultDescriptionField: 'text', defaultURLField: null };
-const MAPPING = { idField: 'id', fields: { name: 'name', title: 'title', text: 'body', section: 'section', arch: 'arch', priority: 'priority', tags: 'tags', maintainer: 'maintainer', version: 'version', size: 'size' } };
+const MAPPING = {
+  idField: 'id',
+  fields: {
+    name: 'name',
+    title: 'title',
+    text: 'body',
+    section: 'section',
+    arch: 'arch',
+    priority: 'priority',
+    tags: 'tags',
+    maintainer: 'maintainer',
+    version: 'version',
+    size: 'size',
+  },
+};
 
 async function startRuntime(plugins: string[], dataDir: string, connector: Record<string, unknown> = {}): Promise<Runtime> {
   const overrides: DeepPartial<RuntimeConfig> = {
@@ -64,7 +78,11 @@ async function searchableCount(searchBase: string): Promise<number> {
 
 /** Two runs of one source through a connector runtime: full, then unchanged. */
 async function connectorRuns(system: string, connector: Runtime, searchBase: string): Promise<RunStats[]> {
-  const created = await fetch(`${connector.url('connector')}/api/v2/connector/source`, { method: 'POST', headers: { key: KEY, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'debian', kind: 'jsonl', sites: ['Debian'], settings: { path: corpusFile, ...MAPPING } }) });
+  const created = await fetch(`${connector.url('connector')}/api/v2/connector/source`, {
+    method: 'POST',
+    headers: { key: KEY, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'debian', kind: 'jsonl', sites: ['Debian'], settings: { path: corpusFile, ...MAPPING } }),
+  });
   if (created.status !== 201) throw new Error(`source: ${await created.text()}`);
   const coordinator = connector.resolve<RunCoordinator>('connector.runs');
   const out: RunStats[] = [];
@@ -78,7 +96,22 @@ async function connectorRuns(system: string, connector: Runtime, searchBase: str
     loop.disable();
     const eventLoopDelayMs = { p50: Math.round(loop.percentile(50) / 1e6), p99: Math.round(loop.percentile(99) / 1e6), max: Math.round(loop.max / 1e6) };
     const searchable = await searchableCount(searchBase);
-    console.log(JSON.stringify({ measure: `connector ${run} run`, system, status: stats.status, documents: stats.documentCount, indexed: stats.indexed, unchanged: stats.unchanged, errors: stats.errors, searchable, wallMs: Math.round(wallMs), documentsPerSecond: stats.documentsPerSecond, eventLoopDelayMs, goalMs: run === 'full' ? 15000 : 3000 }));
+    console.log(
+      JSON.stringify({
+        measure: `connector ${run} run`,
+        system,
+        status: stats.status,
+        documents: stats.documentCount,
+        indexed: stats.indexed,
+        unchanged: stats.unchanged,
+        errors: stats.errors,
+        searchable,
+        wallMs: Math.round(wallMs),
+        documentsPerSecond: stats.documentsPerSecond,
+        eventLoopDelayMs,
+        goalMs: run === 'full' ? 15000 : 3000,
+      }),
+    );
     out.push(stats);
   }
   return out;
@@ -86,17 +119,35 @@ async function connectorRuns(system: string, connector: Runtime, searchBase: str
 
 /** The peer: the same documents through the search service's import API, no connector. */
 async function directImport(searchBase: string): Promise<number> {
-  const docs = gunzipSync(readFileSync(corpusFile)).toString('utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const docs = gunzipSync(readFileSync(corpusFile))
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   const BATCH = 2000;
   const t0 = performance.now();
   for (let from = 0; from < docs.length; from += BATCH) {
     const last = from + BATCH >= docs.length;
-    const items = docs.slice(from, from + BATCH).map(({ body, ...d }) => ({ locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Debian'], attributes: { ...d, text: body, id: String(d.id) } }));
-    const r = await fetch(`${searchBase}/api/sn/import${last ? '?wait=true' : ''}`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ turingDocuments: items }) });
+    const items = docs
+      .slice(from, from + BATCH)
+      .map(({ body, ...d }) => ({ locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Debian'], attributes: { ...d, text: body, id: String(d.id) } }));
+    const r = await fetch(`${searchBase}/api/sn/import${last ? '?wait=true' : ''}`, {
+      method: 'POST',
+      headers: adminHeaders,
+      body: JSON.stringify({ turingDocuments: items }),
+    });
     if (r.status !== 200) throw new Error(`import: ${await r.text()}`);
   }
   const ms = performance.now() - t0;
-  console.log(JSON.stringify({ measure: 'direct import (peer)', system: 'search process import API over HTTP, no connector', documents: await searchableCount(searchBase), wallMs: Math.round(ms), documentsPerSecond: Math.round(docs.length / (ms / 1000)) }));
+  console.log(
+    JSON.stringify({
+      measure: 'direct import (peer)',
+      system: 'search process import API over HTTP, no connector',
+      documents: await searchableCount(searchBase),
+      wallMs: Math.round(ms),
+      documentsPerSecond: Math.round(docs.length / (ms / 1000)),
+    }),
+  );
   return ms;
 }
 
@@ -121,7 +172,9 @@ async function httpRound(tmp: Dir): Promise<RunStats[]> {
   const searchBase = search.urls.search!;
   try {
     await createSite(searchBase);
-    const token = await fetch(`${searchBase}/api/dev/token`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ title: 'bench' }) }).then((r) => r.json() as Promise<{ token: string }>);
+    const token = await fetch(`${searchBase}/api/dev/token`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ title: 'bench' }) }).then(
+      (r) => r.json() as Promise<{ token: string }>,
+    );
     const connector = await startRuntime(['connector'], tmp(), { search: { url: searchBase, key: token.token } });
     try {
       return await connectorRuns('vela connector → search process, HTTP', connector, searchBase);
@@ -177,11 +230,32 @@ async function main(): Promise<void> {
     for (const [system, values] of Object.entries(full)) {
       if (values.length === 0) continue;
       const docsPerSecond = Math.round(documents / (median(values) / 1000));
-      console.log(JSON.stringify({ summary: system, rounds: values.length, fullRunMedianMs: median(values), fullRunsMs: values, ...(unchanged[system] ? { unchangedMedianMs: median(unchanged[system]!), unchangedMs: unchanged[system] } : {}), medianDocumentsPerSecond: docsPerSecond }));
+      console.log(
+        JSON.stringify({
+          summary: system,
+          rounds: values.length,
+          fullRunMedianMs: median(values),
+          fullRunsMs: values,
+          ...(unchanged[system] ? { unchangedMedianMs: median(unchanged[system]!), unchangedMs: unchanged[system] } : {}),
+          medianDocumentsPerSecond: docsPerSecond,
+        }),
+      );
     }
-    if (full.http!.length > 0) console.log(JSON.stringify({ ratio: 'connector full run over HTTP / direct import over HTTP (medians)', value: Math.round((median(full.http!) / median(full.peer!)) * 100) / 100 }));
+    if (full.http!.length > 0)
+      console.log(
+        JSON.stringify({
+          ratio: 'connector full run over HTTP / direct import over HTTP (medians)',
+          value: Math.round((median(full.http!) / median(full.peer!)) * 100) / 100,
+        }),
+      );
     for (const system of ['inProcess', 'http']) {
-      if (full[system]!.length > 0) console.log(JSON.stringify({ ratio: `${system}: unchanged re-run / full run (medians)`, value: Math.round((median(unchanged[system]!) / median(full[system]!)) * 1000) / 1000 }));
+      if (full[system]!.length > 0)
+        console.log(
+          JSON.stringify({
+            ratio: `${system}: unchanged re-run / full run (medians)`,
+            value: Math.round((median(unchanged[system]!) / median(full[system]!)) * 1000) / 1000,
+          }),
+        );
     }
   } finally {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });

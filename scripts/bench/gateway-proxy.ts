@@ -13,14 +13,14 @@
  * express-gateway (about 700 packages) is not a dependency of Vela: the first run installs it into
  * scripts/bench/.peers/ (git-ignored). Prints one JSON line per system and a ratio line.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { childEnv, startChildRuntime, type ChildRuntime } from '../../runtime/testing/child-runtime.js';
+import { type ChildRuntime, childEnv, startChildRuntime } from '../../runtime/testing/child-runtime.js';
 
 interface LoadResult {
   requests: { average: number; total: number };
@@ -116,11 +116,20 @@ async function startVela(upstreamPort: number, dataDir: string): Promise<{ url: 
   const runtime = await startChildRuntime(['--plugins', 'gateway'], childEnv({ VELA_DATA_DIR: dataDir }));
   const base = runtime.urls.gateway!;
   const auth = { authorization: `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`, 'content-type': 'application/json' };
-  await json(`${base}/api/v2/mapping`, { method: 'POST', headers: auth, body: JSON.stringify({ context: '/proxy/bench/v1', url: `http://127.0.0.1:${upstreamPort}/v1` }) });
-  const app = await json<{ apiKey: string; apiSecret: string }>(`${base}/api/v2/app`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'bench' }) });
+  await json(`${base}/api/v2/mapping`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ context: '/proxy/bench/v1', url: `http://127.0.0.1:${upstreamPort}/v1` }),
+  });
+  const app = await json<{ apiKey: string; apiSecret: string }>(`${base}/api/v2/app`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ name: 'bench' }),
+  });
   // An OAuth2-issued token (client credentials), like the one express-gateway checks.
   const token = await json<{ access_token: string }>(`${base}/api/token`, {
-    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ grant_type: 'client_credentials', client_id: app.apiKey, client_secret: app.apiSecret }).toString(),
   });
   return { url: `${base}/bench/v1/items`, token: token.access_token, runtime };
@@ -132,7 +141,9 @@ function installExpressGateway(): string {
     mkdirSync(peersDir, { recursive: true });
     writeFileSync(path.join(peersDir, '.gitignore'), '*\n');
     console.error(`installing express-gateway@${EG_VERSION} into ${peersDir} (once)...`);
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', peersDir, `express-gateway@${EG_VERSION}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', peersDir, `express-gateway@${EG_VERSION}`], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   }
   return entry;
 }
@@ -143,7 +154,9 @@ async function startExpressGateway(upstreamPort: number, workDir: string): Promi
   const config = path.join(workDir, 'eg-config');
   mkdirSync(path.join(config, 'models'), { recursive: true });
   cpSync(path.join(entry, 'lib', 'config', 'models'), path.join(config, 'models'), { recursive: true });
-  writeFileSync(path.join(config, 'gateway.config.yml'), `http:
+  writeFileSync(
+    path.join(config, 'gateway.config.yml'),
+    `http:
   port: ${httpPort}
   hostname: 127.0.0.1
 admin:
@@ -167,8 +180,11 @@ pipelines:
       - proxy:
           - action:
               serviceEndpoint: upstream
-`);
-  writeFileSync(path.join(config, 'system.config.yml'), `db:
+`,
+  );
+  writeFileSync(
+    path.join(config, 'system.config.yml'),
+    `db:
   redis:
     emulate: true
     namespace: EG
@@ -186,19 +202,35 @@ refreshTokens:
   timeToExpiry: 7200000
 authorizationCodes:
   timeToExpiry: 300000
-`);
+`,
+  );
   const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(entry)})().load(${JSON.stringify(config)}).run()`], {
-    cwd: workDir, env: { ...process.env, LOG_LEVEL: 'error', NODE_ENV: 'production' }, stdio: ['ignore', 'ignore', 'ignore'],
+    cwd: workDir,
+    env: { ...process.env, LOG_LEVEL: 'error', NODE_ENV: 'production' },
+    stdio: ['ignore', 'ignore', 'ignore'],
   });
   children.push(child);
   const admin = `http://127.0.0.1:${adminPort}`;
   await waitFor(`${admin}/users`);
   const headers = { 'content-type': 'application/json' };
-  const user = await json<{ id: string }>(`${admin}/users`, { method: 'POST', headers, body: JSON.stringify({ username: 'bench', firstname: 'Bench', lastname: 'Mark' }) });
-  const app = await json<{ id: string }>(`${admin}/apps`, { method: 'POST', headers, body: JSON.stringify({ userId: user.id, name: 'bench', redirectUri: 'http://127.0.0.1/cb' }) });
-  const credential = await json<{ id: string; secret: string }>(`${admin}/credentials`, { method: 'POST', headers, body: JSON.stringify({ type: 'oauth2', consumerId: app.id, credential: {} }) });
+  const user = await json<{ id: string }>(`${admin}/users`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ username: 'bench', firstname: 'Bench', lastname: 'Mark' }),
+  });
+  const app = await json<{ id: string }>(`${admin}/apps`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ userId: user.id, name: 'bench', redirectUri: 'http://127.0.0.1/cb' }),
+  });
+  const credential = await json<{ id: string; secret: string }>(`${admin}/credentials`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ type: 'oauth2', consumerId: app.id, credential: {} }),
+  });
   const token = await json<{ access_token: string }>(`http://127.0.0.1:${httpPort}/oauth2/token`, {
-    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ grant_type: 'client_credentials', client_id: credential.id, client_secret: credential.secret }).toString(),
   });
   return { url: `http://127.0.0.1:${httpPort}/bench/v1/items`, token: token.access_token };
@@ -268,8 +300,14 @@ async function measureAll(targets: Target[]): Promise<Measured[]> {
     const r = results.find((x) => x.requests.average === median(rates))!;
     const used = cpu.get(target.system)!;
     const measured = {
-      system: target.system, reqPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, meanMs: r.latency.average,
-      non2xx: results.reduce((n, x) => n + x.non2xx, 0), errors: results.reduce((n, x) => n + x.errors + x.timeouts, 0), rounds: rates.map(Math.round),
+      system: target.system,
+      reqPerSec: Math.round(r.requests.average),
+      p50Ms: r.latency.p50,
+      p99Ms: r.latency.p99,
+      meanMs: r.latency.average,
+      non2xx: results.reduce((n, x) => n + x.non2xx, 0),
+      errors: results.reduce((n, x) => n + x.errors + x.timeouts, 0),
+      rounds: rates.map(Math.round),
       cpuUsPerRequest: pids.get(target.system) ? Math.round((used.seconds / used.requests) * 1e6 * 10) / 10 : null,
     };
     console.log(JSON.stringify(measured));
@@ -286,7 +324,16 @@ async function main(): Promise<void> {
     const velaRun = await startVela(upstream.port, path.join(workDir, 'vela-data'));
     vela = velaRun.runtime;
     const eg = await startExpressGateway(upstream.port, workDir);
-    console.log(JSON.stringify({ machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}`, node: process.version, connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, date: new Date().toISOString() }));
+    console.log(
+      JSON.stringify({
+        machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}`,
+        node: process.version,
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        rounds: ROUNDS,
+        date: new Date().toISOString(),
+      }),
+    );
 
     const targets: Target[] = [
       { system: 'direct', url: `http://127.0.0.1:${upstream.port}/v1/items` },
@@ -296,20 +343,25 @@ async function main(): Promise<void> {
     ];
     for (const target of targets) await warmUp(target);
     const [direct, bareResult, velaResult, egResult] = (await measureAll(targets)) as [Measured, Measured, Measured, Measured];
-    const added = (m: Measured) => ({ addedP50Ms: Math.round((m.p50Ms - direct.p50Ms) * 100) / 100, addedP99Ms: Math.round((m.p99Ms - direct.p99Ms) * 100) / 100 });
-    console.log(JSON.stringify({
-      ratio: {
-        velaVsBare: Math.round((velaResult.reqPerSec / bareResult.reqPerSec) * 100) / 100,
-        velaVsExpressGateway: Math.round((velaResult.reqPerSec / egResult.reqPerSec) * 100) / 100,
-        goals: { velaVsBare: 0.8, velaVsExpressGateway: 3 },
-      },
-      // The same comparison by CPU cost per request (bare / Vela): steadier than req/s on a shared machine.
-      cpuRatio: {
-        velaVsBare: Math.round((bareResult.cpuUsPerRequest! / velaResult.cpuUsPerRequest!) * 100) / 100,
-        velaVsExpressGateway: Math.round((egResult.cpuUsPerRequest! / velaResult.cpuUsPerRequest!) * 100) / 100,
-      },
-      addedLatency: { bare: added(bareResult), vela: added(velaResult), expressGateway: added(egResult) },
-    }));
+    const added = (m: Measured) => ({
+      addedP50Ms: Math.round((m.p50Ms - direct.p50Ms) * 100) / 100,
+      addedP99Ms: Math.round((m.p99Ms - direct.p99Ms) * 100) / 100,
+    });
+    console.log(
+      JSON.stringify({
+        ratio: {
+          velaVsBare: Math.round((velaResult.reqPerSec / bareResult.reqPerSec) * 100) / 100,
+          velaVsExpressGateway: Math.round((velaResult.reqPerSec / egResult.reqPerSec) * 100) / 100,
+          goals: { velaVsBare: 0.8, velaVsExpressGateway: 3 },
+        },
+        // The same comparison by CPU cost per request (bare / Vela): steadier than req/s on a shared machine.
+        cpuRatio: {
+          velaVsBare: Math.round((bareResult.cpuUsPerRequest! / velaResult.cpuUsPerRequest!) * 100) / 100,
+          velaVsExpressGateway: Math.round((egResult.cpuUsPerRequest! / velaResult.cpuUsPerRequest!) * 100) / 100,
+        },
+        addedLatency: { bare: added(bareResult), vela: added(velaResult), expressGateway: added(egResult) },
+      }),
+    );
   } finally {
     await vela?.stop();
     for (const child of children) child.kill();

@@ -81,3 +81,23 @@ export function debianSiteFields(textField: string): Array<Record<string, unknow
     { name: 'size', type: 'INT' },
   ];
 }
+
+/**
+ * Autocomplete queries from words of real titles: a prefix (2 characters or more) of one word, or a whole
+ * word then a prefix of the next one, half each.
+ */
+export function makeAutocompleteQueries(documents: CorpusDocument[], count: number, seed: number): string[] {
+  const random = seededRandom(seed);
+  const out: string[] = [];
+  while (out.length < count) {
+    const words = documents[Math.floor(random() * documents.length)]!.title.toLowerCase()
+      .split(/[^\p{L}\p{M}\p{N}]+/u)
+      .filter((w) => w.length >= 2 && !/\d/.test(w));
+    if (words.length === 0) continue;
+    const at = Math.floor(random() * words.length);
+    const word = words[at]!;
+    const prefix = word.slice(0, 2 + Math.floor(random() * (word.length - 1)));
+    out.push(out.length % 2 === 0 || at === 0 ? prefix : `${words[at - 1]} ${prefix}`);
+  }
+  return out;
+}

@@ -13,12 +13,12 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { packageRoot } from '../../runtime/paths.js';
 import { flexsearchEngineFactory } from '../../plugins/search/engine/flexsearch-engine.js';
 import type { SearchEngine } from '../../plugins/search/engine/search-engine.js';
 import { tokenize } from '../../plugins/search/engine/text-analyzer.js';
-import { loadCorpus, makeQueries, searchableText, type BenchQuery, type CorpusDocument } from './search-corpus.js';
-import { FACET_FIELDS, engineQuery, MiniSearchSystem, OramaSystem, VelaSystem, type BenchSystem } from './search-systems.js';
+import { packageRoot } from '../../runtime/paths.js';
+import { type BenchQuery, type CorpusDocument, loadCorpus, makeQueries, searchableText } from './search-corpus.js';
+import { type BenchSystem, engineQuery, FACET_FIELDS, MiniSearchSystem, OramaSystem, VelaSystem } from './search-systems.js';
 
 const QUERIES = 500;
 const WARMUP = 50;
@@ -121,15 +121,34 @@ async function snapshotLine(engine: SearchEngine, queries: BenchQuery[]): Promis
   t0 = performance.now();
   const restored = await flexsearchEngineFactory.restore(snapshot);
   const restoreMs = performance.now() - t0;
-  const same = queries.slice(0, CHECKED).every((query) => JSON.stringify(restored.query(engineQuery(query))) === JSON.stringify(engine.query(engineQuery(query))));
-  return { snapshot: 'vela-flexsearch', bytesMB: round(snapshot.length / 1048576, 1), exportMs: Math.round(exportMs), restoreMs: Math.round(restoreMs), identicalResults: same };
+  const same = queries
+    .slice(0, CHECKED)
+    .every((query) => JSON.stringify(restored.query(engineQuery(query))) === JSON.stringify(engine.query(engineQuery(query))));
+  return {
+    snapshot: 'vela-flexsearch',
+    bytesMB: round(snapshot.length / 1048576, 1),
+    exportMs: Math.round(exportMs),
+    restoreMs: Math.round(restoreMs),
+    identicalResults: same,
+  };
 }
 
 async function main(): Promise<void> {
   const file = path.resolve(packageRoot, process.argv[2] ?? '../shared/corpus/debian.jsonl.gz');
   const documents = loadCorpus(file);
   const queries = makeQueries(documents, QUERIES, SEED);
-  console.log(JSON.stringify({ bench: 'search-engine', date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, documents: documents.length, queries: queries.length, heap: gc ? 'measured' : 'run with --expose-gc to measure' }));
+  console.log(
+    JSON.stringify({
+      bench: 'search-engine',
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: os.cpus().length,
+      cpu: os.cpus()[0]?.model,
+      documents: documents.length,
+      queries: queries.length,
+      heap: gc ? 'measured' : 'run with --expose-gc to measure',
+    }),
+  );
 
   const results: Measurement[] = [];
   const ours = new VelaSystem('vela-flexsearch');

@@ -8,12 +8,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { SiteSearch } from '../../plugins/search/api.js';
 import { loadConfig } from '../../runtime/config/load-config.js';
 import { Runtime } from '../../runtime/lifecycle/runtime.js';
 import { packageRoot } from '../../runtime/paths.js';
-import { parseSearchParams } from '../../plugins/search/search/search-params.js';
-import type { SearchService } from '../../plugins/search/search/search-service.js';
-import { debianSiteFields, loadCorpus, makeQueries, type BenchQuery, type CorpusDocument } from './search-corpus.js';
+import { type BenchQuery, type CorpusDocument, debianSiteFields, loadCorpus, makeAutocompleteQueries, makeQueries } from './search-corpus.js';
 import { OramaSystem } from './search-systems.js';
 
 const args = process.argv.slice(2);
@@ -41,38 +40,76 @@ async function main(): Promise<void> {
   const documents: CorpusDocument[] = loadCorpus(corpusFile);
   const queries = makeQueries(documents, queryCount, 20261122);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-bench-'));
-  const config = loadConfig({ env: {}, overrides: {
-    runtime: { dataDir, logLevel: (process.env.VELA_LOG_LEVEL as 'warn') ?? 'warn', admin: { user: 'admin', password: 'bench-password' }, plugins: ['search'] },
-    services: { search: { port: 0, host: '127.0.0.1' } },
-  } });
+  const config = loadConfig({
+    env: {},
+    overrides: {
+      runtime: {
+        dataDir,
+        logLevel: (process.env.VELA_LOG_LEVEL as 'warn') ?? 'warn',
+        admin: { user: 'admin', password: 'bench-password' },
+        plugins: ['search'],
+      },
+      services: { search: { port: 0, host: '127.0.0.1' } },
+    },
+  });
   const runtime = new Runtime({ config });
   await runtime.start();
   const base = runtime.url('search');
   const headers = { authorization: `Basic ${Buffer.from('admin:bench-password').toString('base64')}`, 'content-type': 'application/json' };
   try {
-    const created = await fetch(`${base}/api/sn`, { method: 'POST', headers, body: JSON.stringify({ name: 'Debian', fields: FIELDS, defaultTitleField: 'title', defaultTextField: 'body', defaultDescriptionField: 'body', defaultURLField: null }) });
+    const created = await fetch(`${base}/api/sn`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        name: 'Debian',
+        fields: FIELDS,
+        defaultTitleField: 'title',
+        defaultTextField: 'body',
+        defaultDescriptionField: 'body',
+        defaultURLField: null,
+      }),
+    });
     if (created.status !== 201) throw new Error(`site: ${await created.text()}`);
 
     // Import: batches through the HTTP import API; the last one waits until everything is searchable.
     const importStart = performance.now();
     for (let from = 0; from < documents.length; from += BATCH) {
       const last = from + BATCH >= documents.length;
-      const body = JSON.stringify({ turingDocuments: documents.slice(from, from + BATCH).map((d) => ({ locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Debian'], attributes: { ...d, id: String(d.id) } })) });
+      const body = JSON.stringify({
+        turingDocuments: documents
+          .slice(from, from + BATCH)
+          .map((d) => ({ locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Debian'], attributes: { ...d, id: String(d.id) } })),
+      });
       const r = await fetch(`${base}/api/sn/import${last ? '?wait=true' : ''}`, { method: 'POST', headers, body });
       if (r.status !== 200) throw new Error(`import: ${await r.text()}`);
     }
     const importMs = performance.now() - importStart;
-    const searchService = runtime.resolve<SearchService>('search.service');
-    const check = await searchService.search('Debian', parseSearchParams('/api/sn/Debian/search', 'q=*&_setlocale=en_US&rows=1'));
-    console.log(JSON.stringify({ measure: 'import', system: 'vela (HTTP import API → searchable)', documents: check.queryContext.count, importMs: Math.round(importMs), docsPerSecond: Math.round(check.queryContext.count / (importMs / 1000)) }));
+    const searchService = runtime.resolve<SiteSearch>('search.service');
+    const check = await searchService.search('Debian', 'q=*&_setlocale=en_US&rows=1');
+    // The whole process's live heap once the corpus is indexed (run with --expose-gc; null without).
+    const gc = (globalThis as { gc?: () => void }).gc;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    gc?.();
+    gc?.();
+    const heapMB = gc ? Math.round(process.memoryUsage().heapUsed / 2 ** 20) : null;
+    console.log(
+      JSON.stringify({
+        measure: 'import',
+        system: 'vela (HTTP import API → searchable)',
+        documents: check.queryContext.count,
+        importMs: Math.round(importMs),
+        docsPerSecond: Math.round(check.queryContext.count / (importMs / 1000)),
+        heapMB,
+      }),
+    );
 
     // In-process: the whole search service (params, filter plan, engine, page documents from the store, links).
-    for (const q of queries.slice(0, 50)) await searchService.search('Debian', parseSearchParams('/api/sn/Debian/search', queryString(q)));
+    for (const q of queries.slice(0, 50)) await searchService.search('Debian', queryString(q));
     const inProcess: number[] = [];
     let hits = 0;
     for (const q of queries) {
       const t0 = performance.now();
-      const r = await searchService.search('Debian', parseSearchParams('/api/sn/Debian/search', queryString(q)));
+      const r = await searchService.search('Debian', queryString(q));
       inProcess.push(performance.now() - t0);
       hits += r.queryContext.count;
     }
@@ -90,6 +127,21 @@ async function main(): Promise<void> {
     }
     const http = summary('vela search service, HTTP', overHttp);
     console.log(JSON.stringify(http));
+
+    // Autocomplete beside the search: GET /api/sn/Debian/ac over HTTP (its in-process figures, without HTTP,
+    // come from scripts/bench/autocomplete.ts). Goal (issue 11): in-process p50 < 0.2 ms, p99 < 2 ms.
+    const acQueries = makeAutocompleteQueries(documents, queryCount, 20261123);
+    const acUrl = (q: string) => `${base}/api/sn/Debian/ac?q=${encodeURIComponent(q)}&_setlocale=en_US&rows=10`;
+    if ((await fetch(acUrl('py'))).status === 200) {
+      for (const q of acQueries.slice(0, 50)) await (await fetch(acUrl(q))).arrayBuffer();
+      const acTimes: number[] = [];
+      for (const q of acQueries) {
+        const t0 = performance.now();
+        await (await fetch(acUrl(q))).arrayBuffer();
+        acTimes.push(performance.now() - t0);
+      }
+      console.log(JSON.stringify(summary('vela autocomplete, HTTP', acTimes)));
+    } else console.log(JSON.stringify({ system: 'vela autocomplete, HTTP', skipped: 'this build has no /ac' }));
 
     const orama = new OramaSystem();
     const buildStart = performance.now();

@@ -1,9 +1,9 @@
-import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
+import { type AnyOrama, create, insertMultiple, search } from '@orama/orama';
 import MiniSearch from 'minisearch';
 import { createFlexsearchEngineFactory } from '../../plugins/search/engine/flexsearch-engine.js';
 import type { EngineQuery, IndexableDocument, SearchEngine } from '../../plugins/search/engine/search-engine.js';
 import { tokenize } from '../../plugins/search/engine/text-analyzer.js';
-import { searchableText, type BenchQuery, type CorpusDocument } from './search-corpus.js';
+import { type BenchQuery, type CorpusDocument, searchableText } from './search-corpus.js';
 
 /** The facet fields every system counts for every query. */
 export const FACET_FIELDS = ['section', 'arch', 'tags'] as const;
@@ -108,7 +108,17 @@ export class OramaSystem implements BenchSystem {
     });
     await insertMultiple(
       db,
-      documents.map((d) => ({ id: String(d.id), name: d.name, title: d.title, body: d.body, section: d.section, arch: d.arch, priority: d.priority, tags: d.tags, size: d.size })),
+      documents.map((d) => ({
+        id: String(d.id),
+        name: d.name,
+        title: d.title,
+        body: d.body,
+        section: d.section,
+        arch: d.arch,
+        priority: d.priority,
+        tags: d.tags,
+        size: d.size,
+      })),
       1000,
     );
     this.db = db;

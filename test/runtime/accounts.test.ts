@@ -1,7 +1,7 @@
 import test from 'ava';
+import type { Accounts } from '../../runtime/auth/accounts.js';
 import { parseBasic } from '../../runtime/auth/accounts.js';
 import { hashPassword, verifyPassword } from '../../runtime/auth/password.js';
-import type { Accounts } from '../../runtime/auth/accounts.js';
 import { startTestRuntime } from '../../runtime/testing/test-runtime.js';
 
 test('passwords are stored as salted scrypt hashes and verified', async (t) => {

@@ -1,8 +1,8 @@
-import test from 'ava';
 import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import test from 'ava';
 import { packageRoot } from '../../runtime/paths.js';
 import { childEnv, runVela, startChildRuntime } from '../../runtime/testing/child-runtime.js';
 import { copyPlugin, manifest, writePlugins } from '../../runtime/testing/test-runtime.js';
@@ -54,31 +54,42 @@ test('vela start serves the three services, and stops cleanly on SIGTERM', async
 });
 
 test('a signal during a slow start stops the runtime gracefully once the start has settled', async (t) => {
-  const loaderPath = await writePlugins([{
-    manifest: manifest('slow-ready', { service: 'connector' }),
-    files: { 'index.ts': `export default { register(ctx) {
+  const loaderPath = await writePlugins([
+    {
+      manifest: manifest('slow-ready', { service: 'connector' }),
+      files: {
+        'index.ts': `export default { register(ctx) {
       ctx.hooks.tapPromise('runtime.ready', 'slow', async () => {
         await new Promise((done) => setTimeout(done, 1500));
         ctx.logger.info('slow ready done');
       });
-    } };` },
-  }]);
+    } };`,
+      },
+    },
+  ]);
   const vela = await startChild(['--loader-path', loaderPath, '--data-dir', tmp()]);
   // The boot tree is logged before the ready taps run: this SIGTERM lands in the middle of the start.
   const result = await vela.stop('SIGTERM');
   t.is(result.signal, null, 'not killed by the default signal handler');
   t.is(result.code, 0);
-  const messages = result.stdout.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg);
+  const messages = result.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { msg: string }).msg);
   t.true(messages.indexOf('slow ready done') < messages.indexOf('stopping'), 'the stop waited for the start');
   t.true(messages.includes('stopped'));
 });
 
 test('an external plugin folder and a packed archive given with --loader-path are loaded', async (t) => {
   const external = await copyPlugin(path.join(packageRoot, 'docs', 'examples', 'greeter'));
-  const archiveSource = await writePlugins([{
-    manifest: manifest('archived', { service: 'connector', version: '0.3.0' }),
-    files: { 'index.ts': `export default { register(ctx) { ctx.routes((r) => r.get('/archived', {}, (_q, res) => res.json({ from: 'archive' }))); } };` },
-  }]);
+  const archiveSource = await writePlugins([
+    {
+      manifest: manifest('archived', { service: 'connector', version: '0.3.0' }),
+      files: {
+        'index.ts': `export default { register(ctx) { ctx.routes((r) => r.get('/archived', { access: 'public' }, (_q, res) => res.json({ from: 'archive' }))); } };`,
+      },
+    },
+  ]);
   const archives = tmp();
   const packed = await run(['pack', path.join(archiveSource, 'archived'), '--out', archives]);
   t.is(packed.code, 0, packed.stderr);
@@ -98,7 +109,10 @@ test('an external plugin folder and a packed archive given with --loader-path ar
 });
 
 test('vela plugins marks an invalid manifest and exits 1', async (t) => {
-  const loaderPath = await writePlugins([{ manifest: manifest('ok'), files: { 'index.ts': 'export default { register() {} };' } }, { manifest: { name: 'bad' }, files: {} }]);
+  const loaderPath = await writePlugins([
+    { manifest: manifest('ok'), files: { 'index.ts': 'export default { register() {} };' } },
+    { manifest: { name: 'bad' }, files: {} },
+  ]);
   const result = await run(['plugins', '--loader-path', loaderPath, '--data-dir', tmp()]);
   t.is(result.code, 1);
   t.regex(result.stdout, /ok\s+1\.0\.0\s+search\s+folder\s+valid/);

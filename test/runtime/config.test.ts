@@ -1,9 +1,9 @@
-import test from 'ava';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import test from 'ava';
 import { loadConfig } from '../../runtime/config/load-config.js';
-import { validateAgainst, type JsonSchema } from '../../runtime/config/schema-validation.js';
+import { type JsonSchema, validateAgainst } from '../../runtime/config/schema-validation.js';
 import { manifest, startTestRuntime, writePlugins } from '../../runtime/testing/test-runtime.js';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'vela-config-'));
@@ -28,13 +28,21 @@ test('layers apply in order: defaults, config file, environment, flags', (t) => 
   t.is(fileOnly.services.search!.port, 1111);
   t.is(fileOnly.services.gateway!.port, 2702, 'objects merge member by member');
 
-  const withEnv = loadConfig({ cwd: dir, flags: { configFile: file }, env: { VELA_SEARCH_PORT: '2222', VELA_DATA_DIR: 'from-env', DATABASE_URL: 'postgres://u@h:5432/d' } });
+  const withEnv = loadConfig({
+    cwd: dir,
+    flags: { configFile: file },
+    env: { VELA_SEARCH_PORT: '2222', VELA_DATA_DIR: 'from-env', DATABASE_URL: 'postgres://u@h:5432/d' },
+  });
   t.is(withEnv.services.search!.port, 2222);
   t.is(withEnv.runtime.dataDir, path.join(dir, 'from-env'));
   t.is(withEnv.runtime.database.url, 'postgres://u@h:5432/d');
   t.is(withEnv.runtime.logLevel, 'warn');
 
-  const withFlags = loadConfig({ cwd: dir, flags: { configFile: file, dataDir: 'from-flag', loaderPath: ['a', 'b'] }, env: { VELA_DATA_DIR: 'from-env', VELA_LOADER_PATH: 'x' } });
+  const withFlags = loadConfig({
+    cwd: dir,
+    flags: { configFile: file, dataDir: 'from-flag', loaderPath: ['a', 'b'] },
+    env: { VELA_DATA_DIR: 'from-env', VELA_LOADER_PATH: 'x' },
+  });
   t.is(withFlags.runtime.dataDir, path.join(dir, 'from-flag'));
   t.deepEqual(withFlags.runtime.loaderPath, [path.join(dir, 'a'), path.join(dir, 'b')]);
 });
@@ -71,13 +79,19 @@ test('validation messages name the member, the value and what was expected', (t)
 
 test('a plugin config section is validated by its schema before any plugin code runs', async (t) => {
   const marker = path.join(tmp(), 'ran');
-  const loaderPath = await writePlugins([{
-    manifest: manifest('tuned', { configSchema: './config.schema.json' }),
-    files: {
-      'config.schema.json': JSON.stringify({ type: 'object', additionalProperties: false, properties: { rowsPerPage: { type: 'integer', minimum: 1, default: 10 } } }),
-      'index.ts': `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(marker)}, 'x'); export default { register() {} };`,
+  const loaderPath = await writePlugins([
+    {
+      manifest: manifest('tuned', { configSchema: './config.schema.json' }),
+      files: {
+        'config.schema.json': JSON.stringify({
+          type: 'object',
+          additionalProperties: false,
+          properties: { rowsPerPage: { type: 'integer', minimum: 1, default: 10 } },
+        }),
+        'index.ts': `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(marker)}, 'x'); export default { register() {} };`,
+      },
     },
-  }]);
+  ]);
   const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath], config: { plugins: { tuned: { rowsPerPage: 'ten' } } } }));
   t.is(error?.message, 'invalid configuration (plugins.tuned): plugins.tuned.rowsPerPage must be of type integer, got "ten"');
   const { existsSync } = await import('node:fs');
@@ -85,13 +99,15 @@ test('a plugin config section is validated by its schema before any plugin code 
 });
 
 test('plugin config defaults are filled from its schema', async (t) => {
-  const loaderPath = await writePlugins([{
-    manifest: manifest('tuned', { configSchema: './config.schema.json' }),
-    files: {
-      'config.schema.json': JSON.stringify({ type: 'object', properties: { rowsPerPage: { type: 'integer', default: 10 } } }),
-      'index.ts': `export default { register(ctx) { ctx.routes((r) => r.get('/cfg', {}, (_q, res) => res.json(ctx.config))); } };`,
+  const loaderPath = await writePlugins([
+    {
+      manifest: manifest('tuned', { configSchema: './config.schema.json' }),
+      files: {
+        'config.schema.json': JSON.stringify({ type: 'object', properties: { rowsPerPage: { type: 'integer', default: 10 } } }),
+        'index.ts': `export default { register(ctx) { ctx.routes((r) => r.get('/cfg', { access: 'public' }, (_q, res) => res.json(ctx.config))); } };`,
+      },
     },
-  }]);
+  ]);
   const vela = await startTestRuntime({ loaderPath: [loaderPath] });
   t.teardown(() => vela.stop());
   t.deepEqual(await (await vela.fetch('search', '/cfg')).json(), { rowsPerPage: 10 });

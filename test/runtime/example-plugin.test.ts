@@ -1,8 +1,8 @@
-import test from 'ava';
-import path from 'node:path';
-import { packageRoot } from '../../runtime/paths.js';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import test from 'ava';
+import { packageRoot } from '../../runtime/paths.js';
 import { packPlugin } from '../../runtime/plugins/archive.js';
 import { copyPlugin, startTestRuntime } from '../../runtime/testing/test-runtime.js';
 
@@ -24,12 +24,19 @@ test('the plugin guide example loads from a folder given on the loader path, and
   t.is(missing.status, 400);
   t.deepEqual(await missing.json(), { error: 'validation_failed', message: 'query.name is required' });
 
-  const stats = (await (await vela.fetch('search', '/api/greeter/stats')).json()) as { greetings: number; requestsSeen: number };
-  t.is(stats.greetings, 2, 'greetings were stored in the plugin\'s own table');
+  t.is((await vela.fetch('search', '/api/greeter/stats')).status, 401, 'stats declare access: key');
+  const stats = (await (await vela.fetch('search', '/api/greeter/stats', { headers: { authorization: vela.adminAuth } })).json()) as {
+    greetings: number;
+    requestsSeen: number;
+  };
+  t.is(stats.greetings, 2, "greetings were stored in the plugin's own table");
   t.true(stats.requestsSeen >= 3, 'the runtime.httpResponse tap saw the earlier responses');
 
   const health = (await (await vela.fetch('search', '/health')).json()) as { plugins: Record<string, { checks: Array<{ name: string; status: string }> }> };
-  t.deepEqual(health.plugins.greeter!.checks.map((c) => [c.name, c.status]), [['greetings-table', 'UP']]);
+  t.deepEqual(
+    health.plugins.greeter!.checks.map((c) => [c.name, c.status]),
+    [['greetings-table', 'UP']],
+  );
 
   const docs = (await (await vela.fetch('search', '/v3/api-docs')).json()) as { paths: Record<string, unknown> };
   t.truthy(docs.paths['/api/greeter/hello'], 'the route is described in the OpenAPI document');

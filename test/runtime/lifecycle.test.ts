@@ -1,9 +1,10 @@
-import test from 'ava';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { manifest, startTestRuntime, writePlugins, type PluginFixture } from '../../runtime/testing/test-runtime.js';
+import test from 'ava';
+import { eventually } from '../../runtime/testing/eventually.js';
+import { manifest, type PluginFixture, startTestRuntime, writePlugins } from '../../runtime/testing/test-runtime.js';
 
 const journalFile = () => path.join(mkdtempSync(path.join(os.tmpdir(), 'vela-journal-')), 'journal.txt');
 
@@ -19,13 +20,19 @@ const journaling = (name: string, journal: string, extra: Record<string, unknown
           log('${name}:register');
           ctx.hooks.tapPromise('runtime.ready', 'journal', async () => log('${name}:ready'));
           ctx.hooks.tapPromise('runtime.shutdown', 'journal', async () => log('${name}:shutdown'));
+          return {
+            async start() { log('${name}:start'); },
+            async stop() { log('${name}:stop'); },
+          };
         },
-        async start() { log('${name}:start'); },
-        async stop() { log('${name}:stop'); },
       };`,
-    ...(migrations ? { 'migrations/001_t.ts': `import { appendFileSync } from 'node:fs';
+    ...(migrations
+      ? {
+          'migrations/001_t.ts': `import { appendFileSync } from 'node:fs';
       export async function up(db) { appendFileSync(${JSON.stringify(journal)}, '${name}:migrate\\n'); await db.schema.createTable('${name}_t', (t) => { t.increments('id'); }); }
-      export async function down(db) { await db.schema.dropTable('${name}_t'); }` } : {}),
+      export async function down(db) { await db.schema.dropTable('${name}_t'); }`,
+        }
+      : {}),
   },
 });
 
@@ -40,12 +47,23 @@ test('phases run register → migrate → start → ready, and stop runs in reve
   await vela.stop();
   const lines = readFileSync(journal, 'utf8').trim().split('\n');
   t.deepEqual(lines, [
-    'base:register', 'middle:register', 'top:register',
-    'base:migrate', 'middle:migrate',
-    'base:start', 'middle:start', 'top:start',
-    'base:ready', 'middle:ready', 'top:ready',
-    'base:shutdown', 'middle:shutdown', 'top:shutdown',
-    'top:stop', 'middle:stop', 'base:stop',
+    'base:register',
+    'middle:register',
+    'top:register',
+    'base:migrate',
+    'middle:migrate',
+    'base:start',
+    'middle:start',
+    'top:start',
+    'base:ready',
+    'middle:ready',
+    'top:ready',
+    'base:shutdown',
+    'middle:shutdown',
+    'top:shutdown',
+    'top:stop',
+    'middle:stop',
+    'base:stop',
   ]);
   t.is(vela.runtime.status, 'stopped');
 });
@@ -56,23 +74,34 @@ test('the boot tree lists each service with its plugins and phase times', async 
   const vela = await startTestRuntime({ loaderPath: [loaderPath] });
   t.teardown(() => vela.stop());
   const tree = vela.runtime.tree()!;
-  t.deepEqual(tree.services.map((s) => [s.name, s.plugins.map((p) => p.plugin)]), [['search', ['one']], ['gateway', ['two']]]);
+  t.deepEqual(
+    tree.services.map((s) => [s.name, s.plugins.map((p) => p.plugin)]),
+    [
+      ['search', ['one']],
+      ['gateway', ['two']],
+    ],
+  );
   const one = tree.services[0]!.plugins[0]!;
   t.true(typeof one.ms.register === 'number' && typeof one.ms.migrate === 'number' && typeof one.ms.start === 'number');
   const logged = vela.logs.find((l) => l.msg.startsWith('vela started in'));
   t.truthy(logged);
-  t.regex(logged!.msg, /├─ search http:\/\/127\.0\.0\.1:\d+\n│  └─ one@1\.0\.0  register [\d.]+ ms, migrate [\d.]+ ms, start [\d.]+ ms/);
+  t.regex(logged!.msg, /├─ search http:\/\/127\.0\.0\.1:\d+\n│ {2}└─ one@1\.0\.0 {2}register [\d.]+ ms, migrate [\d.]+ ms, start [\d.]+ ms/);
 });
 
 test('stop lets an in-flight request finish, then closes the listener', async (t) => {
-  const loaderPath = await writePlugins([{
-    manifest: manifest('slow'),
-    files: { 'index.ts': `export default { register(ctx) { ctx.routes((r) => r.get('/slow', {}, async (_q, res) => { await new Promise((ok) => setTimeout(ok, 400)); res.json({ done: true }); })); } };` },
-  }]);
+  const loaderPath = await writePlugins([
+    {
+      manifest: manifest('slow'),
+      files: {
+        'index.ts': `export default { register(ctx) { ctx.routes((r) => r.get('/slow', { access: 'public' }, async (_q, res) => { globalThis.slowRequestArrived = true; await new Promise((ok) => setTimeout(ok, 400)); res.json({ done: true }); })); } };`,
+      },
+    },
+  ]);
   const vela = await startTestRuntime({ loaderPath: [loaderPath] });
   const url = vela.url('search', '/slow');
   const inFlight = fetch(url);
-  await new Promise((ok) => setTimeout(ok, 100));
+  // Stop only once the request is in its handler (the plugin runs in this process), however loaded the machine is.
+  await eventually(() => (globalThis as { slowRequestArrived?: boolean }).slowRequestArrived === true, 'the slow request to arrive');
   const stopping = vela.stop();
   const response = await inFlight;
   t.is(response.status, 200);
@@ -82,10 +111,12 @@ test('stop lets an in-flight request finish, then closes the listener', async (t
 });
 
 test('a plugin whose start hangs is stopped at the phase deadline and named', async (t) => {
-  const loaderPath = await writePlugins([{
-    manifest: manifest('stuck'),
-    files: { 'index.ts': 'export default { register() {}, start: () => new Promise(() => {}) };' },
-  }]);
+  const loaderPath = await writePlugins([
+    {
+      manifest: manifest('stuck'),
+      files: { 'index.ts': 'export default { register: () => ({ start: () => new Promise(() => {}) }) };' },
+    },
+  ]);
   const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath], config: { runtime: { phaseTimeoutMs: 300 } } }));
   t.is(error?.message, 'plugin "stuck" did not finish start within 300 ms');
 });
@@ -94,15 +125,20 @@ test('a plugin whose start throws fails the start with its manifest named, and s
   const journal = journalFile();
   const loaderPath = await writePlugins([
     journaling('good', journal),
-    { manifest: manifest('boom', { dependsOn: ['good'] }), files: { 'index.ts': 'export default { register() {}, async start() { throw new Error("disk full"); } };' } },
+    {
+      manifest: manifest('boom', { dependsOn: ['good'] }),
+      files: { 'index.ts': 'export default { register: () => ({ async start() { throw new Error("disk full"); } }) };' },
+    },
   ]);
   const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath] }));
   t.is(error?.message, `${path.join(loaderPath, 'boom', 'plugin.json')}: start failed: disk full`);
   t.true(readFileSync(journal, 'utf8').includes('good:stop'));
 });
 
-test('an error thrown in register names the plugin\'s manifest', async (t) => {
-  const loaderPath = await writePlugins([{ manifest: manifest('clumsy'), files: { 'index.ts': 'export default { register() { throw new Error("oops"); } };' } }]);
+test("an error thrown in register names the plugin's manifest", async (t) => {
+  const loaderPath = await writePlugins([
+    { manifest: manifest('clumsy'), files: { 'index.ts': 'export default { register() { throw new Error("oops"); } };' } },
+  ]);
   const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath] }));
   t.is(error?.message, `${path.join(loaderPath, 'clumsy', 'plugin.json')}: register failed: oops`);
 });

@@ -1,29 +1,46 @@
-import test from 'ava';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import test from 'ava';
 import { packPlugin } from '../../runtime/plugins/archive.js';
 import { selectAndOrder } from '../../runtime/plugins/dependency-order.js';
 import { scanLoaderPath } from '../../runtime/plugins/discover.js';
 import type { PluginDescriptor } from '../../runtime/plugins/manifest.js';
-import { manifest, startTestRuntime, writePlugins, type PluginFixture } from '../../runtime/testing/test-runtime.js';
+import { manifest, type PluginFixture, startTestRuntime, writePlugins } from '../../runtime/testing/test-runtime.js';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'vela-loader-'));
 
 const routePlugin = (name: string, extra: Record<string, unknown> = {}): PluginFixture => ({
   manifest: manifest(name, extra),
-  files: { 'index.ts': `export default { register(ctx) { ctx.routes((r) => r.get('/${name}', {}, (_q, res) => res.json({ plugin: '${name}' }))); } };` },
+  files: {
+    'index.ts': `export default { register(ctx) { ctx.routes((r) => r.get('/${name}', { access: 'public' }, (_q, res) => res.json({ plugin: '${name}' }))); } };`,
+  },
 });
 
 const descriptor = (name: string, dependsOn: string[] = [], optionalDependencies: string[] = []): PluginDescriptor => ({
-  manifest: { name, version: '1.0.0', runtime: '^1.0.0', main: './index.ts', service: 'search', dependsOn, optionalDependencies, consumes: [], provides: [], hooks: [] },
+  manifest: {
+    name,
+    version: '1.0.0',
+    runtime: '^1.0.0',
+    main: './index.ts',
+    service: 'search',
+    dependsOn,
+    optionalDependencies,
+    consumes: [],
+    provides: [],
+    hooks: [],
+  },
   dir: `/p/${name}`,
   manifestFile: `/p/${name}/plugin.json`,
   origin: { kind: 'folder', path: `/p/${name}` },
 });
 
 test('plugins start after their dependencies', (t) => {
-  const order = selectAndOrder([descriptor('genai', ['search']), descriptor('cms', ['connector']), descriptor('search'), descriptor('connector', [], ['search'])], null, []);
+  const order = selectAndOrder(
+    [descriptor('genai', ['search']), descriptor('cms', ['connector']), descriptor('search'), descriptor('connector', [], ['search'])],
+    null,
+    [],
+  );
   const names = order.map((d) => d.manifest.name);
   t.true(names.indexOf('search') < names.indexOf('genai'));
   t.true(names.indexOf('connector') < names.indexOf('cms'));
@@ -31,7 +48,11 @@ test('plugins start after their dependencies', (t) => {
 });
 
 test('--plugins loads the named plugins and their hard dependencies only', (t) => {
-  const order = selectAndOrder([descriptor('genai', ['search']), descriptor('search'), descriptor('gateway'), descriptor('connector', [], ['search'])], ['genai', 'connector'], []);
+  const order = selectAndOrder(
+    [descriptor('genai', ['search']), descriptor('search'), descriptor('gateway'), descriptor('connector', [], ['search'])],
+    ['genai', 'connector'],
+    [],
+  );
   t.deepEqual(order.map((d) => d.manifest.name).sort(), ['connector', 'genai', 'search']);
 });
 
@@ -132,7 +153,10 @@ test('the same plugin twice on the loader path is refused by name', async (t) =>
 test('scanning without strictness collects every problem (vela plugins)', async (t) => {
   const loaderPath = await writePlugins([routePlugin('fine'), { manifest: { name: 'nope' }, files: {} }]);
   const result = await scanLoaderPath([loaderPath, '/does/not/exist'], path.join(tmp(), 'cache'), false);
-  t.deepEqual(result.plugins.map((p) => p.manifest.name), ['fine']);
+  t.deepEqual(
+    result.plugins.map((p) => p.manifest.name),
+    ['fine'],
+  );
   t.is(result.problems.length, 2);
   t.true(existsSync(path.join(loaderPath, 'nope')));
 });

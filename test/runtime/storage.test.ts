@@ -1,9 +1,9 @@
-import test from 'ava';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import test from 'ava';
+import type { Database } from '../../runtime/storage/database.js';
 import { createTestPostgres, postgresReachable } from '../../runtime/testing/test-postgres.js';
 import { manifest, startTestRuntime, writePlugins } from '../../runtime/testing/test-runtime.js';
-import type { Database } from '../../runtime/storage/database.js';
 
 /** A plugin with two migrations and a route that writes and reads its table. */
 const notesPlugin = () => ({
@@ -14,8 +14,8 @@ const notesPlugin = () => ({
     'migrations/002_tags.ts': `export async function up(db) { await db.schema.alterTable('notes_items', (t) => { t.jsonb('tags'); t.index(['text']); }); }
       export async function down(db) { await db.schema.alterTable('notes_items', (t) => { t.dropIndex(['text']); t.dropColumn('tags'); }); }`,
     'index.ts': `export default { register(ctx) { ctx.routes((r) => {
-        r.post('/notes', {}, async (req, res) => { const db = ctx.resolve('db'); await db('notes_items').insert({ text: req.body.text, tags: JSON.stringify(req.body.tags ?? []) }); res.status(201).json({ ok: true }); });
-        r.get('/notes', {}, async (_q, res) => { const rows = await ctx.resolve('db')('notes_items').select('text').orderBy('id'); res.json(rows.map((x) => x.text)); });
+        r.post('/notes', { access: 'public' }, async (req, res) => { const db = ctx.resolve('db'); await db('notes_items').insert({ text: req.body.text, tags: JSON.stringify(req.body.tags ?? []) }); res.status(201).json({ ok: true }); });
+        r.get('/notes', { access: 'public' }, async (_q, res) => { const rows = await ctx.resolve('db')('notes_items').select('text').orderBy('id'); res.json(rows.map((x) => x.text)); });
       }); } };`,
   },
 });
@@ -23,13 +23,18 @@ const notesPlugin = () => ({
 async function migrationsRoundTrip(t: import('ava').ExecutionContext, databaseUrl?: string) {
   const loaderPath = await writePlugins([notesPlugin()]);
   const first = await startTestRuntime({ loaderPath: [loaderPath], databaseUrl });
-  const post = (text: string) => first.fetch('search', '/notes', { method: 'POST', body: JSON.stringify({ text, tags: ['x'] }), headers: { 'content-type': 'application/json' } });
+  const post = (text: string) =>
+    first.fetch('search', '/notes', { method: 'POST', body: JSON.stringify({ text, tags: ['x'] }), headers: { 'content-type': 'application/json' } });
   t.is((await post('first')).status, 201);
   t.is((await post('second')).status, 201);
   const db = first.runtime.db;
   const applied = await db('notes_knex_migrations').select('name').orderBy('id');
-  t.deepEqual(applied.map((r: { name: string }) => r.name), ['001_notes', '002_tags'], 'each plugin has its own migrations table');
-  t.truthy(await db('runtime_users').where({ username: 'admin' }).first(), 'the runtime\'s own migrations ran');
+  t.deepEqual(
+    applied.map((r: { name: string }) => r.name),
+    ['001_notes', '002_tags'],
+    'each plugin has its own migrations table',
+  );
+  t.truthy(await db('runtime_users').where({ username: 'admin' }).first(), "the runtime's own migrations ran");
   const dataDir = first.dataDir;
   await first.runtime.stop();
 
@@ -57,18 +62,22 @@ pgTest('the same migrations apply on PostgreSQL', async (t) => {
   t.teardown(() => pg.drop());
   const db = await migrationsRoundTrip(t, pg.url);
   t.is(db.client.config.client, 'pg');
-  const { rows } = (await db.raw("select data_type from information_schema.columns where table_name = 'notes_items' and column_name = 'tags'")) as { rows: Array<{ data_type: string }> };
+  const { rows } = (await db.raw("select data_type from information_schema.columns where table_name = 'notes_items' and column_name = 'tags'")) as {
+    rows: Array<{ data_type: string }>;
+  };
   t.is(rows[0]?.data_type, 'jsonb');
 });
 
-test('a migration that creates a table outside the plugin\'s prefix is refused', async (t) => {
-  const loaderPath = await writePlugins([{
-    manifest: manifest('tidy', { migrations: './migrations' }),
-    files: {
-      'migrations/001_bad.ts': `export async function up(db) { await db.schema.createTable('users', (t) => { t.increments('id'); }); }`,
-      'index.ts': 'export default { register() {} };',
+test("a migration that creates a table outside the plugin's prefix is refused", async (t) => {
+  const loaderPath = await writePlugins([
+    {
+      manifest: manifest('tidy', { migrations: './migrations' }),
+      files: {
+        'migrations/001_bad.ts': `export async function up(db) { await db.schema.createTable('users', (t) => { t.increments('id'); }); }`,
+        'index.ts': 'export default { register() {} };',
+      },
     },
-  }]);
+  ]);
   const dataDir = (await import('node:fs')).mkdtempSync(path.join((await import('node:os')).tmpdir(), 'vela-prefix-'));
   for (const attempt of [1, 2]) {
     const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath], dataDir }), undefined, `start ${attempt}`);
@@ -81,13 +90,15 @@ test('a migration that creates a table outside the plugin\'s prefix is refused',
 });
 
 test('a failing migration names its plugin and the cause', async (t) => {
-  const loaderPath = await writePlugins([{
-    manifest: manifest('oops', { migrations: './migrations' }),
-    files: {
-      'migrations/001_bad.ts': `export async function up(db) { await db.raw('create tabel oops_x (id int)'); }`,
-      'index.ts': 'export default { register() {} };',
+  const loaderPath = await writePlugins([
+    {
+      manifest: manifest('oops', { migrations: './migrations' }),
+      files: {
+        'migrations/001_bad.ts': `export async function up(db) { await db.raw('create tabel oops_x (id int)'); }`,
+        'index.ts': 'export default { register() {} };',
+      },
     },
-  }]);
+  ]);
   const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath] }));
   t.regex(error!.message, /^migrations of "oops" failed: .*syntax error/);
 });

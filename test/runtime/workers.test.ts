@@ -1,7 +1,7 @@
-import test from 'ava';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import test from 'ava';
 import { createLogger } from '../../runtime/logger.js';
 import { Scheduler } from '../../runtime/scheduler/scheduler.js';
 import { WorkerPool } from '../../runtime/workers/worker-pool.js';
@@ -12,8 +12,11 @@ const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 test('the worker pool runs TypeScript and JavaScript task files off the main thread', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vela-tasks-'));
   writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
-  writeFileSync(path.join(dir, 'sum.ts'), `import { isMainThread, threadId } from 'node:worker_threads';
-    export function sum(values: number[]): { total: number; main: boolean; thread: number } { return { total: values.reduce((a, b) => a + b, 0), main: isMainThread, thread: threadId }; }`);
+  writeFileSync(
+    path.join(dir, 'sum.ts'),
+    `import { isMainThread, threadId } from 'node:worker_threads';
+    export function sum(values: number[]): { total: number; main: boolean; thread: number } { return { total: values.reduce((a, b) => a + b, 0), main: isMainThread, thread: threadId }; }`,
+  );
   writeFileSync(path.join(dir, 'built.js'), 'export default function double(n) { return n * 2; }');
   const pool = new WorkerPool({ minThreads: 0, maxThreads: 2, idleTimeoutMs: 1000 }, silent);
   t.teardown(() => pool.close());
@@ -24,7 +27,10 @@ test('the worker pool runs TypeScript and JavaScript task files off the main thr
   t.not(result.thread, 0);
   t.is(await pool.task<number, number>(path.join(dir, 'built.js'))(21), 42, 'a compiled .js task works the same');
   const results = await Promise.all(Array.from({ length: 20 }, (_, i) => sum([i, i])));
-  t.deepEqual(results.map((r) => r.total), Array.from({ length: 20 }, (_, i) => 2 * i));
+  t.deepEqual(
+    results.map((r) => r.total),
+    Array.from({ length: 20 }, (_, i) => 2 * i),
+  );
   t.true(pool.stats().completed >= 22);
 });
 

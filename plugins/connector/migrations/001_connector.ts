@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Knex } from 'vela/plugin';
 
 // Sources, their documents' indexing status, run statistics and indexing rules.
 export async function up(db: Knex): Promise<void> {
@@ -62,5 +62,6 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  for (const table of ['connector_meta', 'connector_rules', 'connector_runs', 'connector_documents', 'connector_sources']) await db.schema.dropTableIfExists(table);
+  for (const table of ['connector_meta', 'connector_rules', 'connector_runs', 'connector_documents', 'connector_sources'])
+    await db.schema.dropTableIfExists(table);
 }

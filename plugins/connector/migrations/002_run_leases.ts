@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Knex } from 'vela/plugin';
 
 // One row per source with a run going: which process holds it and until when (renewed while it runs), so
 // processes sharing one database never run a source at the same time.

@@ -1,39 +1,21 @@
-import type { Database } from '../../../runtime/index.js';
+import type { Database } from 'vela/plugin';
 
-export type RunOperation = 'INDEX_ALL' | 'REINDEX_ALL' | 'INDEX_IDS' | 'REINDEX_IDS';
-export type RunTrigger = 'api' | 'schedule' | 'seed';
-/** RUNNING until it ends; INTERRUPTED when the process stopped or died during the run. */
-export type RunStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'INTERRUPTED';
+import type { RunCounts, RunOperation, RunStats, RunStatus, RunTrigger } from '../api.js';
 
-export interface RunCounts {
-  /** Documents the source yielded (read errors included). */
-  documents: number;
-  indexed: number;
-  unchanged: number;
-  ignored: number;
-  deindexed: number;
-  errors: number;
-}
+export type { RunCounts, RunOperation, RunStats, RunStatus, RunTrigger };
 
-/** The statistics of one run, as the monitoring endpoints answer them. */
-export interface RunStats extends RunCounts {
+interface Row {
   id: string;
   source: string;
-  provider: string;
-  operationType: RunOperation;
+  kind: string;
+  operation: RunOperation;
   trigger: RunTrigger;
   status: RunStatus;
-  startTime: string;
-  endTime: string | null;
-  /** The document count of the run (as the original's statistics name it). */
-  documentCount: number;
-  durationMs: number | null;
-  documentsPerSecond: number | null;
-  documentsPerMinute: number | null;
+  start_time: string;
+  end_time: string | null;
+  counts: string;
   error: string | null;
 }
-
-interface Row { id: string; source: string; kind: string; operation: RunOperation; trigger: RunTrigger; status: RunStatus; start_time: string; end_time: string | null; counts: string; error: string | null }
 
 const TABLE = 'connector_runs';
 
@@ -44,9 +26,20 @@ function fromRow(r: Row): RunStats {
   const durationMs = r.end_time ? Math.max(0, Date.parse(r.end_time) - Date.parse(r.start_time)) : null;
   const perSecond = durationMs ? Math.round((counts.documents / (durationMs / 1000)) * 10) / 10 : durationMs === 0 ? counts.documents : null;
   return {
-    id: r.id, source: r.source, provider: r.kind, operationType: r.operation, trigger: r.trigger, status: r.status,
-    startTime: r.start_time, endTime: r.end_time, ...counts, documentCount: counts.documents, durationMs,
-    documentsPerSecond: perSecond, documentsPerMinute: perSecond === null ? null : Math.round(perSecond * 60), error: r.error,
+    id: r.id,
+    source: r.source,
+    provider: r.kind,
+    operationType: r.operation,
+    trigger: r.trigger,
+    status: r.status,
+    startTime: r.start_time,
+    endTime: r.end_time,
+    ...counts,
+    documentCount: counts.documents,
+    durationMs,
+    documentsPerSecond: perSecond,
+    documentsPerMinute: perSecond === null ? null : Math.round(perSecond * 60),
+    error: r.error,
   };
 }
 
@@ -56,12 +49,23 @@ export class RunStore {
 
   async begin(run: { id: string; source: string; kind: string; operation: RunOperation; trigger: RunTrigger }): Promise<string> {
     const start = new Date().toISOString();
-    await this.db(TABLE).insert({ id: run.id, source: run.source, kind: run.kind, operation: run.operation, trigger: run.trigger, status: 'RUNNING', start_time: start, counts: JSON.stringify(emptyCounts()) });
+    await this.db(TABLE).insert({
+      id: run.id,
+      source: run.source,
+      kind: run.kind,
+      operation: run.operation,
+      trigger: run.trigger,
+      status: 'RUNNING',
+      start_time: start,
+      counts: JSON.stringify(emptyCounts()),
+    });
     return start;
   }
 
   async finish(id: string, status: Exclude<RunStatus, 'RUNNING'>, counts: RunCounts, error: string | null): Promise<void> {
-    await this.db(TABLE).where({ id }).update({ status, end_time: new Date().toISOString(), counts: JSON.stringify(counts), error });
+    await this.db(TABLE)
+      .where({ id })
+      .update({ status, end_time: new Date().toISOString(), counts: JSON.stringify(counts), error });
   }
 
   /** Runs a stopped or killed process left RUNNING (but not `stillRunning`, held by live processes); called at start. */

@@ -5,5 +5,7 @@ import { createHash } from 'node:crypto';
  * Attribute order is kept as the source gives it, which is stable for one source.
  */
 export function documentChecksum(locale: string, sites: readonly string[], attributes: Record<string, unknown>): string {
-  return createHash('sha1').update(JSON.stringify([locale, sites, attributes])).digest('hex');
+  return createHash('sha1')
+    .update(JSON.stringify([locale, sites, attributes]))
+    .digest('hex');
 }

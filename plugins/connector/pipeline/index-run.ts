@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../../../runtime/index.js';
-import type { RuleStore } from '../rules/rule-store.js';
-import { ignoreMatcher } from '../rules/ignore-rules.js';
-import type { JobItem, SearchTarget } from '../search-target/search-target.js';
+import { excerpt, type Logger, type OutboundFetch } from 'vela/plugin';
+import type { ExtractedContent, ExtractInput } from '../api.js';
 import { emptyCounts, type RunCounts, type RunOperation, type RunStats, type RunStore, type RunTrigger } from '../monitoring/run-store.js';
-import { isReadError, type ExtractedContent, type ExtractInput } from '../sources/source-kind.js';
+import { ignoreMatcher } from '../rules/ignore-rules.js';
+import type { RuleStore } from '../rules/rule-store.js';
+import type { JobItem, SearchTarget } from '../search-target/search-target.js';
+import { isReadError } from '../sources/read-error.js';
 import type { SourceKindRegistry } from '../sources/source-kind-registry.js';
 import type { Source } from '../sources/source-store.js';
 import { documentChecksum } from './checksum.js';
 import type { DocumentStatus, RecordedState, StatusStore, StatusUpdate } from './status-store.js';
+
+/** The longest document id the status table and the search service take. */
+const MAX_DOCUMENT_ID = 400;
 
 export interface RunRequest {
   source: Source;
@@ -25,6 +29,7 @@ export interface RunDependencies {
   rules: RuleStore;
   target: SearchTarget;
   extract(input: ExtractInput): Promise<ExtractedContent>;
+  fetch: OutboundFetch;
   logger: Logger;
   batchSize: number;
 }
@@ -57,7 +62,11 @@ export class IndexRun {
   private readonly source: Source;
   private readonly provider: string;
 
-  constructor(private readonly request: RunRequest, private readonly deps: RunDependencies, private readonly signal: AbortSignal) {
+  constructor(
+    private readonly request: RunRequest,
+    private readonly deps: RunDependencies,
+    private readonly signal: AbortSignal,
+  ) {
     this.source = request.source;
     this.provider = request.source.kind;
   }
@@ -90,7 +99,10 @@ export class IndexRun {
     hooks.beforeFinish?.();
     await runs.finish(this.id, status, this.counts, error);
     const stats = (await runs.get(this.id))!;
-    logger.info({ source: this.source.name, run: this.id, status, ...this.counts, durationMs: stats.durationMs, documentsPerSecond: stats.documentsPerSecond }, 'indexing run ended');
+    logger.info(
+      { source: this.source.name, run: this.id, status, ...this.counts, durationMs: stats.durationMs, documentsPerSecond: stats.documentsPerSecond },
+      'indexing run ended',
+    );
     return stats;
   }
 
@@ -107,11 +119,19 @@ export class IndexRun {
       signal: this.signal,
       logger: this.deps.logger.child({ source: this.source.name }),
       extract: this.deps.extract,
+      fetch: this.deps.fetch,
       onlyIds: ids,
     });
     for await (const item of reader) {
       this.checkAborted();
       this.counts.documents += 1;
+      if (item.id.length > MAX_DOCUMENT_ID) {
+        // Neither the status table nor the search service takes such an id: an error of this document (so the
+        // run de-indexes nothing), not of the run.
+        this.counts.errors += 1;
+        this.deps.logger.warn({ source: this.source.name, id: excerpt(item.id, 200) }, `a document id longer than ${MAX_DOCUMENT_ID} characters is skipped`);
+        continue;
+      }
       seen.add(item.id);
       if (isReadError(item)) {
         this.counts.errors += 1;
@@ -149,7 +169,10 @@ export class IndexRun {
     const vanished = this.full ? [...previous.keys()].filter((id) => !seen.has(id)) : (ids ?? []).filter((id) => previous.has(id) && !seen.has(id));
     if (vanished.length === 0) return;
     if (this.counts.errors > 0) {
-      this.deps.logger.warn({ source: this.source.name, run: this.id, vanished: vanished.length, errors: this.counts.errors }, 'documents vanished, but the run had errors: they stay indexed until a run without errors');
+      this.deps.logger.warn(
+        { source: this.source.name, run: this.id, vanished: vanished.length, errors: this.counts.errors },
+        'documents vanished, but the run had errors: they stay indexed until a run without errors',
+      );
       return;
     }
     await this.deindexVanished(vanished);
@@ -186,10 +209,15 @@ export class IndexRun {
     await this.lastSend;
     if (this.failure) throw this.failure;
     if (batch.length > 0) {
-      const outcome = this.deps.target.send(batch.map((p) => p.item), wait).then(
-        (refused) => ({ refused }),
-        (error: Error) => ({ error }),
-      );
+      const outcome = this.deps.target
+        .send(
+          batch.map((p) => p.item),
+          wait,
+        )
+        .then(
+          (refused) => ({ refused }),
+          (error: Error) => ({ error }),
+        );
       this.lastSend = outcome;
       this.recording = this.recording.then(async () => this.recordOutcome(batch, await outcome));
       // Observed by a later flush or by execute(); never an unhandled rejection meanwhile.
@@ -229,7 +257,11 @@ export class IndexRun {
       const message = outcome.error.message;
       this.counts.errors += recorded.length;
       this.failure ??= new TargetFailure(message);
-      await this.deps.statuses.record(this.source.name, this.id, recorded.map((p) => ({ ...p.update, status: 'ERROR' as DocumentStatus, checksum: null, error: message })));
+      await this.deps.statuses.record(
+        this.source.name,
+        this.id,
+        recorded.map((p) => ({ ...p.update, status: 'ERROR' as DocumentStatus, checksum: null, error: message })),
+      );
       return;
     }
     const updates: StatusUpdate[] = [];
@@ -261,9 +293,15 @@ export class IndexRun {
     for (let i = 0; i < removable.length; i += this.deps.batchSize) {
       this.checkAborted();
       const part = removable.slice(i, i + this.deps.batchSize);
-      await this.deps.target.send(part.map((t) => this.deleteItem(t.objectId, t.locale, t.sites)), false);
+      await this.deps.target.send(
+        part.map((t) => this.deleteItem(t.objectId, t.locale, t.sites)),
+        false,
+      );
     }
-    await this.deps.statuses.remove(this.source.name, tracked.map((t) => t.objectId));
+    await this.deps.statuses.remove(
+      this.source.name,
+      tracked.map((t) => t.objectId),
+    );
   }
 
   /** De-index documents that are gone from the source; a refused DELETE keeps its record, as ERROR. */
@@ -273,15 +311,35 @@ export class IndexRun {
       this.checkAborted();
       const part = tracked.slice(i, i + this.deps.batchSize);
       const needsDelete = part.filter((t) => t.status !== 'IGNORED');
-      const refused = needsDelete.length > 0 ? await this.deps.target.send(needsDelete.map((t) => this.deleteItem(t.objectId, t.locale, t.sites)), true) : new Map<number, string>();
+      const refused =
+        needsDelete.length > 0
+          ? await this.deps.target.send(
+              needsDelete.map((t) => this.deleteItem(t.objectId, t.locale, t.sites)),
+              true,
+            )
+          : new Map<number, string>();
       const failed = needsDelete.flatMap((t, index) => (refused.has(index) ? [{ t, reason: refused.get(index)! }] : []));
       const failedIds = new Set(failed.map((f) => f.t.objectId));
       // An ERROR record may stand for a version the index still holds, so it gets a DELETE too, but
       // only documents that were INDEXED count as de-indexed.
       this.counts.deindexed += needsDelete.filter((t) => t.status === 'INDEXED' && !failedIds.has(t.objectId)).length;
       this.counts.errors += failed.length;
-      await this.deps.statuses.remove(this.source.name, part.map((t) => t.objectId).filter((id) => !failedIds.has(id)));
-      await this.deps.statuses.record(this.source.name, this.id, failed.map(({ t, reason }) => ({ objectId: t.objectId, status: 'ERROR', checksum: null, locale: t.locale, sites: t.sites, error: `could not be de-indexed: ${reason}` })));
+      await this.deps.statuses.remove(
+        this.source.name,
+        part.map((t) => t.objectId).filter((id) => !failedIds.has(id)),
+      );
+      await this.deps.statuses.record(
+        this.source.name,
+        this.id,
+        failed.map(({ t, reason }) => ({
+          objectId: t.objectId,
+          status: 'ERROR',
+          checksum: null,
+          locale: t.locale,
+          sites: t.sites,
+          error: `could not be de-indexed: ${reason}`,
+        })),
+      );
     }
   }
 }

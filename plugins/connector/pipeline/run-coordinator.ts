@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '../../../runtime/index.js';
+import type { Logger } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import type { RunOperation, RunStats, RunTrigger } from '../monitoring/run-store.js';
 import type { Source, SourceStore } from '../sources/source-store.js';
@@ -119,7 +119,9 @@ export class RunCoordinator {
         beforeRun: async () => {
           await this.waitForLease(source.name, run.id);
           renewal = setInterval(() => {
-            this.leases.renew(source.name, run.id).catch((error: Error) => this.logger.warn({ source: source.name, err: error }, 'renewing the run lease failed'));
+            this.leases
+              .renew(source.name, run.id)
+              .catch((error: Error) => this.logger.warn({ source: source.name, err: error }, 'renewing the run lease failed'));
           }, this.leases.ttlMs / 3);
           renewal.unref();
         },
@@ -131,7 +133,9 @@ export class RunCoordinator {
       throw error;
     } finally {
       clearInterval(renewal);
-      await this.leases.release(source.name, run.id).catch((error: Error) => this.logger.warn({ source: source.name, err: error }, 'releasing the run lease failed'));
+      await this.leases
+        .release(source.name, run.id)
+        .catch((error: Error) => this.logger.warn({ source: source.name, err: error }, 'releasing the run lease failed'));
     }
   }
 

@@ -1,4 +1,4 @@
-import type { Database } from '../../../runtime/index.js';
+import type { Database } from 'vela/plugin';
 
 /**
  * A document's state in its source:
@@ -47,15 +47,36 @@ export interface StatusFilter {
   site?: string;
 }
 
-interface Row { id: number; source: string; object_id: string; status: DocumentStatus; checksum: string | null; locale: string; sites: string; error: string | null; run_id: string | null; created_at: string; modified_at: string }
+interface Row {
+  id: number;
+  source: string;
+  object_id: string;
+  status: DocumentStatus;
+  checksum: string | null;
+  locale: string;
+  sites: string;
+  error: string | null;
+  run_id: string | null;
+  created_at: string;
+  modified_at: string;
+}
 
 const TABLE = 'connector_documents';
 // Rows per statement: 10 columns each stays far below SQLite's limit on bound variables.
 const CHUNK = 300;
 
 const fromRow = (r: Row): StatusRecord => ({
-  id: Number(r.id), objectId: r.object_id, source: r.source, status: r.status, checksum: r.checksum, locale: r.locale,
-  sites: JSON.parse(r.sites) as string[], error: r.error, transactionId: r.run_id, created: r.created_at, modificationDate: r.modified_at,
+  id: Number(r.id),
+  objectId: r.object_id,
+  source: r.source,
+  status: r.status,
+  checksum: r.checksum,
+  locale: r.locale,
+  sites: JSON.parse(r.sites) as string[],
+  error: r.error,
+  transactionId: r.run_id,
+  created: r.created_at,
+  modificationDate: r.modified_at,
 });
 
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -90,7 +111,20 @@ export class StatusStore {
     await this.db.transaction(async (trx) => {
       for (const part of chunks(updates)) {
         await trx(TABLE)
-          .insert(part.map((u) => ({ source, object_id: u.objectId, status: u.status, checksum: u.checksum, locale: u.locale, sites: JSON.stringify(u.sites), error: u.error, run_id: runId, created_at: stamp, modified_at: stamp })))
+          .insert(
+            part.map((u) => ({
+              source,
+              object_id: u.objectId,
+              status: u.status,
+              checksum: u.checksum,
+              locale: u.locale,
+              sites: JSON.stringify(u.sites),
+              error: u.error,
+              run_id: runId,
+              created_at: stamp,
+              modified_at: stamp,
+            })),
+          )
           .onConflict(['source', 'object_id'])
           .merge(['status', 'checksum', 'locale', 'sites', 'error', 'run_id', 'modified_at']);
       }
@@ -124,7 +158,8 @@ export class StatusStore {
   /** Records of a source to de-index: object id, locale and sites. */
   async targets(source: string, objectIds?: string[]): Promise<Array<{ objectId: string; locale: string; sites: string[]; status: DocumentStatus }>> {
     const rows: Row[] = [];
-    if (objectIds) for (const part of chunks(objectIds, 500)) rows.push(...((await this.db<Row>(TABLE).select().where({ source }).whereIn('object_id', part)) as Row[]));
+    if (objectIds)
+      for (const part of chunks(objectIds, 500)) rows.push(...((await this.db<Row>(TABLE).select().where({ source }).whereIn('object_id', part)) as Row[]));
     else rows.push(...((await this.db<Row>(TABLE).select().where({ source })) as Row[]));
     return rows.map((r) => ({ objectId: r.object_id, locale: r.locale, sites: JSON.parse(r.sites) as string[], status: r.status }));
   }
@@ -137,7 +172,8 @@ export class StatusStore {
 
   async byObjectIds(objectIds: string[]): Promise<StatusRecord[]> {
     const out: StatusRecord[] = [];
-    for (const part of chunks(objectIds, 500)) out.push(...((await this.db<Row>(TABLE).select().whereIn('object_id', part).orderBy('source').orderBy('object_id')) as Row[]).map(fromRow));
+    for (const part of chunks(objectIds, 500))
+      out.push(...((await this.db<Row>(TABLE).select().whereIn('object_id', part).orderBy('source').orderBy('object_id')) as Row[]).map(fromRow));
     return out;
   }
 
@@ -155,7 +191,12 @@ export class StatusStore {
       return query;
     };
     const countRow = await where(this.db(TABLE)).count({ n: '*' }).first();
-    const rows = (await where(this.db(TABLE)).select().orderBy('modified_at', 'desc').orderBy('id', 'desc').offset(page * size).limit(size)) as Row[];
+    const rows = (await where(this.db(TABLE))
+      .select()
+      .orderBy('modified_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(page * size)
+      .limit(size)) as Row[];
     return { content: rows.map(fromRow), total: Number((countRow as { n?: unknown } | undefined)?.n ?? 0) };
   }
 

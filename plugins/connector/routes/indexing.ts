@@ -1,9 +1,9 @@
-import express, { type Request } from 'express';
-import type { ApiRouter } from '../../../runtime/index.js';
+import express, { type Request, type RequestHandler } from 'express';
+import { type ApiRouter, httpErrors } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
-import { validateSource } from '../monitoring/validate-source.js';
 import type { RunOperation } from '../monitoring/run-store.js';
-import { idListSchema, nameParam, sentSchema, sourceParam } from '../schemas/common.js';
+import { validateSource } from '../monitoring/validate-source.js';
+import { idListSchema, MAX_OBJECT_ID, nameParam, sentSchema, sourceParam } from '../schemas/common.js';
 import { SearchServiceError } from '../search-target/search-target.js';
 import { API, type ConnectorDomain } from './route-context.js';
 
@@ -11,7 +11,46 @@ const tags = ['indexing'];
 // Room for the 100,000 ids idListSchema allows.
 const ID_LIST_LIMIT = '50mb';
 const MAX_IDS = idListSchema.maxItems as number;
-const sent = { 200: { description: 'the run is queued and goes on in the background', schema: sentSchema }, 404: { description: 'no such source' }, 409: { description: 'a full run of the source is already running' } };
+const sent = {
+  200: { description: 'the run is queued and goes on in the background', schema: sentSchema },
+  404: { description: 'no such source' },
+  409: { description: 'a full run of the source is already running' },
+};
+
+/** The runtime's bound (MAX_BODY_DEPTH): a GET body is parsed here, past the runtime's check, so it is checked here. */
+const MAX_BODY_DEPTH = 64;
+
+/** Iterative, so measuring a hostile body cannot exhaust the stack. */
+function nestsDeeper(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (!current || typeof current !== 'object') continue;
+    if (depth > max) return true;
+    for (const member of Object.values(current)) stack.push([member, depth + 1]);
+  }
+  return false;
+}
+
+const refuseDeepBody: RequestHandler = (req, _res, next) => {
+  next(nestsDeeper(req.body, MAX_BODY_DEPTH) ? httpErrors.badRequest(`the request body nests deeper than ${MAX_BODY_DEPTH} levels`) : undefined);
+};
+
+/** What a wrong body was, in a few words (never the whole of it: it may be huge). */
+function described(value: unknown): string {
+  if (Array.isArray(value)) return `an array of ${value.length} items`;
+  if (value !== null && typeof value === 'object') return `an object of ${Object.keys(value).length} members`;
+  return String(JSON.stringify(value)).slice(0, 80);
+}
+
+function checkId(id: unknown, where: string): string {
+  if (typeof id !== 'string' || id === '' || id.length > MAX_OBJECT_ID)
+    throw connectorErrors.invalidParameter(
+      where,
+      `must be a content id (a string of 1 to ${MAX_OBJECT_ID} characters), got ${typeof id === 'string' ? `${id.length} characters` : described(id)}`,
+    );
+  return id;
+}
 
 /** Content ids from a JSON array body, or from ?id= (repeatable) when there is no body. */
 function idsOf(req: Request): string[] {
@@ -19,15 +58,14 @@ function idsOf(req: Request): string[] {
   const fromQuery = ([] as unknown[]).concat(req.query.id ?? []).filter((v): v is string => typeof v === 'string' && v !== '');
   const hasBody = body !== undefined && !(typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);
   if (!hasBody) {
-    if (fromQuery.length > 0) return fromQuery;
+    if (fromQuery.length > 0) return fromQuery.map((id, i) => checkId(id, `id[${i}]`));
     throw connectorErrors.invalidParameter('body', 'must be a JSON array of content ids, e.g. ["42","43"] (or give ?id=42)');
   }
-  if (!Array.isArray(body) || body.length === 0) throw connectorErrors.invalidParameter('body', `must be a non-empty JSON array of content ids, got ${JSON.stringify(body).slice(0, 80)}`);
-  if (body.length > MAX_IDS) throw connectorErrors.invalidParameter('body', `must hold at most ${MAX_IDS} content ids, got ${body.length}: send them in several requests`);
-  body.forEach((id, i) => {
-    if (typeof id !== 'string' || id === '' || id.length > 400) throw connectorErrors.invalidParameter(`body[${i}]`, `must be a content id (a string of 1 to 400 characters), got ${JSON.stringify(id)}`);
-  });
-  return [...new Set(body as string[])];
+  if (!Array.isArray(body) || body.length === 0)
+    throw connectorErrors.invalidParameter('body', `must be a non-empty JSON array of content ids, got ${described(body)}`);
+  if (body.length > MAX_IDS)
+    throw connectorErrors.invalidParameter('body', `must hold at most ${MAX_IDS} content ids, got ${body.length}: send them in several requests`);
+  return [...new Set(body.map((id, i) => checkId(id, `body[${i}]`)))];
 }
 
 export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain): void {
@@ -41,47 +79,129 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
 
   // /status was the connector's only route before its API existed: kept, as an alias.
   for (const path of [`${API}/status`, '/status']) {
-    router.get(path, {
-      tags: ['status'], summary: 'Liveness of the connector (no authentication)', security: [], hidden: path === '/status',
-      responses: { 200: { description: 'the connector answers', schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } } } },
-    }, (_req, res) => {
-      res.json({ status: 'ok' });
-    });
+    router.get(
+      path,
+      {
+        access: 'public',
+        tags: ['status'],
+        summary: 'Liveness of the connector (no authentication)',
+        hidden: path === '/status',
+        responses: { 200: { description: 'the connector answers', schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } } } },
+      },
+      (_req, res) => {
+        res.json({ status: 'ok' });
+      },
+    );
   }
 
-  router.get(`${API}/index/:name/all`, { tags, summary: 'Index every document of a source (new and changed ones are sent)', params: nameParam, responses: sent }, async (req, res) => {
-    res.json(await start(String(req.params.name), 'INDEX_ALL'));
-  });
+  router.get(
+    `${API}/index/:name/all`,
+    {
+      access: 'key',
+      scope: 'connector',
+      tags,
+      summary: 'Index every document of a source (new and changed ones are sent)',
+      params: nameParam,
+      responses: sent,
+    },
+    async (req, res) => {
+      res.json(await start(String(req.params.name), 'INDEX_ALL'));
+    },
+  );
 
-  router.post(`${API}/index/:name`, { tags, summary: 'Index the documents with these ids', params: nameParam, body: idListSchema, validate: false, bodyLimit: ID_LIST_LIMIT, responses: sent }, async (req, res) => {
-    res.json(await start(String(req.params.name), 'INDEX_IDS', idsOf(req)));
-  });
+  router.post(
+    `${API}/index/:name`,
+    {
+      access: 'key',
+      scope: 'connector',
+      tags,
+      summary: 'Index the documents with these ids',
+      params: nameParam,
+      body: idListSchema,
+      validate: false,
+      bodyLimit: ID_LIST_LIMIT,
+      responses: sent,
+    },
+    async (req, res) => {
+      res.json(await start(String(req.params.name), 'INDEX_IDS', idsOf(req)));
+    },
+  );
 
-  router.get(`${API}/index/:name`, { tags, summary: 'Index one document: ?id=', params: nameParam, query: { type: 'object', properties: { id: { type: 'string' } } }, validate: false, responses: sent }, async (req, res) => {
-    res.json(await start(String(req.params.name), 'INDEX_IDS', idsOf(req)));
-  });
+  router.get(
+    `${API}/index/:name`,
+    {
+      access: 'key',
+      scope: 'connector',
+      tags,
+      summary: 'Index one document: ?id=',
+      params: nameParam,
+      query: { type: 'object', properties: { id: { type: 'string' } } },
+      validate: false,
+      responses: sent,
+    },
+    async (req, res) => {
+      res.json(await start(String(req.params.name), 'INDEX_IDS', idsOf(req)));
+    },
+  );
 
-  router.get(`${API}/reindex/:name/all`, { tags, summary: 'Delete the source\'s documents from the index, then index all of them again', params: nameParam, responses: sent }, async (req, res) => {
-    res.json(await start(String(req.params.name), 'REINDEX_ALL'));
-  });
+  router.get(
+    `${API}/reindex/:name/all`,
+    {
+      access: 'key',
+      scope: 'connector',
+      tags,
+      summary: "Delete the source's documents from the index, then index all of them again",
+      params: nameParam,
+      responses: sent,
+    },
+    async (req, res) => {
+      res.json(await start(String(req.params.name), 'REINDEX_ALL'));
+    },
+  );
 
   for (const method of ['get', 'post'] as const) {
-    router[method](`${API}/reindex/:name`, {
-      tags, summary: 'Delete and index again the documents with these ids (JSON array body, or ?id=)', params: nameParam, body: idListSchema, validate: false, bodyLimit: ID_LIST_LIMIT, responses: sent,
-    }, jsonBody, async (req, res) => {
-      res.json(await start(String(req.params.name), 'REINDEX_IDS', idsOf(req)));
-    });
+    router[method](
+      `${API}/reindex/:name`,
+      {
+        access: 'key',
+        scope: 'connector',
+        tags,
+        summary: 'Delete and index again the documents with these ids (JSON array body, or ?id=)',
+        params: nameParam,
+        body: idListSchema,
+        validate: false,
+        bodyLimit: ID_LIST_LIMIT,
+        responses: sent,
+      },
+      jsonBody,
+      refuseDeepBody,
+      async (req, res) => {
+        res.json(await start(String(req.params.name), 'REINDEX_IDS', idsOf(req)));
+      },
+    );
   }
 
-  router.get(`${API}/validate/:source`, {
-    tags: ['monitoring'], summary: 'Compare a source with the search index: documents missing from the index, and extra ones', params: sourceParam,
-    responses: { 200: { description: 'missing and extra ids per "<site>/<locale>"' }, 404: { description: 'no such source' }, 502: { description: 'the search service failed or did not answer' } },
-  }, async (req, res) => {
-    const source = domain.sources.get(String(req.params.source));
-    try {
-      res.json(await validateSource(source, domain.statuses, domain.target()));
-    } catch (error) {
-      throw error instanceof SearchServiceError ? connectorErrors.searchFailed(error.message) : error;
-    }
-  });
+  router.get(
+    `${API}/validate/:source`,
+    {
+      access: 'key',
+      scope: 'connector',
+      tags: ['monitoring'],
+      summary: 'Compare a source with the search index: documents missing from the index, and extra ones',
+      params: sourceParam,
+      responses: {
+        200: { description: 'missing and extra ids per "<site>/<locale>"' },
+        404: { description: 'no such source' },
+        502: { description: 'the search service failed or did not answer' },
+      },
+    },
+    async (req, res) => {
+      const source = domain.sources.get(String(req.params.source));
+      try {
+        res.json(await validateSource(source, domain.statuses, domain.target()));
+      } catch (error) {
+        throw error instanceof SearchServiceError ? connectorErrors.searchFailed(error.message) : error;
+      }
+    },
+  );
 }

@@ -1,13 +1,30 @@
-import type { ApiRouter } from '../../../runtime/index.js';
+import type { ApiRouter } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
-import { idListSchema, monitoringPageSchema, monitoringSchema, monitoringSearchSchema, runStatsSchema, sourceParam, statusRecordSchema } from '../schemas/common.js';
+import {
+  idListSchema,
+  monitoringPageSchema,
+  monitoringSchema,
+  monitoringSearchSchema,
+  runStatsSchema,
+  sourceParam,
+  statusRecordSchema,
+} from '../schemas/common.js';
 import { API, type ConnectorDomain } from './route-context.js';
 
 const tags = ['monitoring'];
 const BASE = `${API}/monitoring`;
 const LATEST = 50;
 
-interface SearchBody { source?: string | null; status?: string | null; statuses?: string[]; objectId?: string | null; locale?: string | null; site?: string | null; page: number; size: number }
+interface SearchBody {
+  source?: string | null;
+  status?: string | null;
+  statuses?: string[];
+  objectId?: string | null;
+  locale?: string | null;
+  site?: string | null;
+  page: number;
+  size: number;
+}
 
 export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sources }: ConnectorDomain): void {
   /** A source the connector knows now, or one that has records from before it was deleted. */
@@ -15,65 +32,144 @@ export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sourc
     if (!sources.find(name) && !(await statuses.sources()).includes(name)) throw connectorErrors.sourceNotFound(name);
   };
 
-  router.get(`${BASE}/index/:source`, {
-    tags, summary: 'The newest 50 status records of a source (404 when it has none)', params: sourceParam,
-    responses: { 200: { description: 'status records, newest first', schema: { type: 'array', items: statusRecordSchema } }, 404: { description: 'no status records' } },
-  }, async (req, res) => {
-    const source = String(req.params.source);
-    const records = await statuses.latest(source, LATEST);
-    if (records.length === 0) throw connectorErrors.noStatusRecords(source);
-    res.json(records);
-  });
+  router.get(
+    `${BASE}/index/:source`,
+    {
+      access: 'key',
+      scope: 'connector',
+      tags,
+      summary: 'The newest 50 status records of a source (404 when it has none)',
+      params: sourceParam,
+      responses: {
+        200: { description: 'status records, newest first', schema: { type: 'array', items: statusRecordSchema } },
+        404: { description: 'no status records' },
+      },
+    },
+    async (req, res) => {
+      const source = String(req.params.source);
+      const records = await statuses.latest(source, LATEST);
+      if (records.length === 0) throw connectorErrors.noStatusRecords(source);
+      res.json(records);
+    },
+  );
 
-  router.get(`${BASE}/indexing`, { tags, summary: 'Sources with records, and the newest 50 records of all sources', responses: { 200: { description: 'monitoring data', schema: monitoringSchema } } }, async (_req, res) => {
-    res.json({ sources: await statuses.sources(), indexing: await statuses.latest(undefined, LATEST) });
-  });
+  router.get(
+    `${BASE}/indexing`,
+    {
+      access: 'key',
+      scope: 'connector',
+      tags,
+      summary: 'Sources with records, and the newest 50 records of all sources',
+      responses: { 200: { description: 'monitoring data', schema: monitoringSchema } },
+    },
+    async (_req, res) => {
+      res.json({ sources: await statuses.sources(), indexing: await statuses.latest(undefined, LATEST) });
+    },
+  );
 
-  router.post(`${BASE}/indexing/_search`, {
-    tags, summary: 'Search the status records: filter by source and status, page from 0', body: monitoringSearchSchema,
-    responses: { 200: { description: 'one page of records, newest change first, with the total', schema: monitoringPageSchema } },
-  }, async (req, res) => {
-    const body = req.body as SearchBody;
-    const wanted = [...(body.statuses ?? []), ...(body.status ? [body.status] : [])];
-    const { content, total } = await statuses.search({
-      source: body.source ?? undefined, statuses: wanted, objectId: body.objectId ?? undefined, locale: body.locale ?? undefined, site: body.site ?? undefined,
-    }, body.page, body.size);
-    res.json({ sources: await statuses.sources(), content, page: body.page, size: body.size, totalElements: total, totalPages: Math.ceil(total / body.size) });
-  });
+  router.post(
+    `${BASE}/indexing/_search`,
+    {
+      access: 'key',
+      scope: 'connector',
+      tags,
+      summary: 'Search the status records: filter by source and status, page from 0',
+      body: monitoringSearchSchema,
+      responses: { 200: { description: 'one page of records, newest change first, with the total', schema: monitoringPageSchema } },
+    },
+    async (req, res) => {
+      const body = req.body as SearchBody;
+      const wanted = [...(body.statuses ?? []), ...(body.status ? [body.status] : [])];
+      const { content, total } = await statuses.search(
+        {
+          source: body.source ?? undefined,
+          statuses: wanted,
+          objectId: body.objectId ?? undefined,
+          locale: body.locale ?? undefined,
+          site: body.site ?? undefined,
+        },
+        body.page,
+        body.size,
+      );
+      res.json({
+        sources: await statuses.sources(),
+        content,
+        page: body.page,
+        size: body.size,
+        totalElements: total,
+        totalPages: Math.ceil(total / body.size),
+      });
+    },
+  );
 
-  router.get(`${BASE}/indexing/stats`, {
-    tags, summary: 'Statistics of the newest 50 runs of all sources (404 when none ran)',
-    responses: { 200: { description: 'runs, newest first', schema: { type: 'array', items: runStatsSchema } }, 404: { description: 'no run yet' } },
-  }, async (_req, res) => {
-    const list = await runs.list(undefined, LATEST);
-    if (list.length === 0) throw connectorErrors.noStats();
-    res.json(list);
-  });
+  router.get(
+    `${BASE}/indexing/stats`,
+    {
+      access: 'key',
+      scope: 'connector',
+      tags,
+      summary: 'Statistics of the newest 50 runs of all sources (404 when none ran)',
+      responses: { 200: { description: 'runs, newest first', schema: { type: 'array', items: runStatsSchema } }, 404: { description: 'no run yet' } },
+    },
+    async (_req, res) => {
+      const list = await runs.list(undefined, LATEST);
+      if (list.length === 0) throw connectorErrors.noStats();
+      res.json(list);
+    },
+  );
 
-  router.get(`${BASE}/indexing/stats/:source`, {
-    tags, summary: 'Statistics of the newest 50 runs of a source (404 when it never ran)', params: sourceParam,
-    responses: { 200: { description: 'runs, newest first', schema: { type: 'array', items: runStatsSchema } }, 404: { description: 'no run of this source' } },
-  }, async (req, res) => {
-    const source = String(req.params.source);
-    const list = await runs.list(source, LATEST);
-    if (list.length === 0) throw connectorErrors.noStats(source);
-    res.json(list);
-  });
+  router.get(
+    `${BASE}/indexing/stats/:source`,
+    {
+      access: 'key',
+      scope: 'connector',
+      tags,
+      summary: 'Statistics of the newest 50 runs of a source (404 when it never ran)',
+      params: sourceParam,
+      responses: {
+        200: { description: 'runs, newest first', schema: { type: 'array', items: runStatsSchema } },
+        404: { description: 'no run of this source' },
+      },
+    },
+    async (req, res) => {
+      const source = String(req.params.source);
+      const list = await runs.list(source, LATEST);
+      if (list.length === 0) throw connectorErrors.noStats(source);
+      res.json(list);
+    },
+  );
 
-  router.get(`${BASE}/indexing/:source`, {
-    tags, summary: 'The newest 50 records of a source', params: sourceParam,
-    responses: { 200: { description: 'monitoring data', schema: monitoringSchema }, 404: { description: 'no such source' } },
-  }, async (req, res) => {
-    const source = String(req.params.source);
-    await knownSource(source);
-    res.json({ sources: [source], indexing: await statuses.latest(source, LATEST) });
-  });
+  router.get(
+    `${BASE}/indexing/:source`,
+    {
+      access: 'key',
+      scope: 'connector',
+      tags,
+      summary: 'The newest 50 records of a source',
+      params: sourceParam,
+      responses: { 200: { description: 'monitoring data', schema: monitoringSchema }, 404: { description: 'no such source' } },
+    },
+    async (req, res) => {
+      const source = String(req.params.source);
+      await knownSource(source);
+      res.json({ sources: [source], indexing: await statuses.latest(source, LATEST) });
+    },
+  );
 
-  router.post(`${BASE}/indexing`, {
-    tags, summary: 'The records of these content ids (of every source)', body: idListSchema, bodyLimit: '50mb',
-    responses: { 200: { description: 'monitoring data', schema: monitoringSchema } },
-  }, async (req, res) => {
-    const records = await statuses.byObjectIds([...new Set(req.body as string[])]);
-    res.json({ sources: [...new Set(records.map((r) => r.source))].sort(), indexing: records });
-  });
+  router.post(
+    `${BASE}/indexing`,
+    {
+      access: 'key',
+      scope: 'connector',
+      tags,
+      summary: 'The records of these content ids (of every source)',
+      body: idListSchema,
+      bodyLimit: '50mb',
+      responses: { 200: { description: 'monitoring data', schema: monitoringSchema } },
+    },
+    async (req, res) => {
+      const records = await statuses.byObjectIds([...new Set(req.body as string[])]);
+      res.json({ sources: [...new Set(records.map((r) => r.source))].sort(), indexing: records });
+    },
+  );
 }

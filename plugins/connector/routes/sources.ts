@@ -1,7 +1,8 @@
-import type { ApiRouter } from '../../../runtime/index.js';
+import type { ApiRouter } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import { nameParam } from '../schemas/common.js';
 import { sourceInputSchema, sourceSchema, sourceUpdateSchema } from '../schemas/source.js';
+import { checkFetchTargets } from '../sources/fetch-targets.js';
 import { checkSites } from '../sources/site-check.js';
 import type { SourceInput } from '../sources/source-store.js';
 import { API, type ConnectorDomain } from './route-context.js';
@@ -10,54 +11,105 @@ const tags = ['sources'];
 const BASE = `${API}/source`;
 const one = { 200: { description: 'the source', schema: sourceSchema }, 404: { description: 'no such source' } };
 
-export function mountSourceRoutes(router: ApiRouter, { sources, kinds, statuses, runs, coordinator, target, logger }: ConnectorDomain): void {
-  router.get(BASE, { tags, summary: 'List the sources', responses: { 200: { description: 'sources', schema: { type: 'array', items: sourceSchema } } } }, (_req, res) => {
-    res.json(sources.list());
-  });
+export function mountSourceRoutes(router: ApiRouter, { sources, kinds, statuses, runs, coordinator, target, outbound, logger }: ConnectorDomain): void {
+  router.get(
+    BASE,
+    {
+      access: 'key',
+      scope: 'connector',
+      tags,
+      summary: 'List the sources',
+      responses: { 200: { description: 'sources', schema: { type: 'array', items: sourceSchema } } },
+    },
+    (_req, res) => {
+      res.json(sources.list());
+    },
+  );
 
-  router.get(`${BASE}/structure`, { tags, summary: 'An empty source, as a model for a new one', responses: { 200: { description: 'an empty source', schema: sourceSchema } } }, (_req, res) => {
-    res.json({ name: '', kind: 'jsonl', description: '', sites: [], locale: 'en_US', schedule: null, settings: {} });
-  });
+  router.get(
+    `${BASE}/structure`,
+    {
+      access: 'key',
+      scope: 'connector',
+      tags,
+      summary: 'An empty source, as a model for a new one',
+      responses: { 200: { description: 'an empty source', schema: sourceSchema } },
+    },
+    (_req, res) => {
+      res.json({ name: '', kind: 'jsonl', description: '', sites: [], locale: 'en_US', schedule: null, settings: {} });
+    },
+  );
 
-  router.get(`${BASE}/kinds`, { tags, summary: 'The kinds of source, with the JSON Schema of their settings' }, (_req, res) => {
-    res.json(kinds.describe());
-  });
+  router.get(
+    `${BASE}/kinds`,
+    { access: 'key', scope: 'connector', tags, summary: 'The kinds of source, with the JSON Schema of their settings' },
+    (_req, res) => {
+      res.json(kinds.describe());
+    },
+  );
 
-  router.get(`${BASE}/:name`, { tags, summary: 'Get a source', params: nameParam, responses: one }, (req, res) => {
+  router.get(`${BASE}/:name`, { access: 'key', scope: 'connector', tags, summary: 'Get a source', params: nameParam, responses: one }, (req, res) => {
     res.json(sources.get(String(req.params.name)));
   });
 
-  router.post(BASE, { tags, summary: 'Create a source (settings are checked against its kind\'s schema)', body: sourceInputSchema, responses: { 201: { description: 'the source', schema: sourceSchema }, 409: { description: 'the name is taken' } } }, async (req, res) => {
-    const body = req.body as SourceInput;
-    // The name and the settings first (cheap, and a taken name says so), then the sites.
-    if (sources.find(body.name)) throw connectorErrors.sourceExists(body.name);
-    kinds.checkSettings(body.kind, body.settings);
-    await checkSites(target, body.sites, body.locale ?? 'en_US', logger);
-    res.status(201).json(await sources.create(body));
-  });
+  router.post(
+    BASE,
+    {
+      access: 'key',
+      scope: 'connector',
+      tags,
+      summary: "Create a source (settings are checked against its kind's schema)",
+      body: sourceInputSchema,
+      responses: { 201: { description: 'the source', schema: sourceSchema }, 409: { description: 'the name is taken' } },
+    },
+    async (req, res) => {
+      const body = req.body as SourceInput;
+      // The name and the settings first (cheap, and a taken name says so), then the sites.
+      if (sources.find(body.name)) throw connectorErrors.sourceExists(body.name);
+      await checkFetchTargets(kinds.get(body.kind), kinds.checkSettings(body.kind, body.settings), outbound());
+      await checkSites(target, body.sites, body.locale ?? 'en_US', logger);
+      res.status(201).json(await sources.create(body));
+    },
+  );
 
-  router.put(`${BASE}/:name`, { tags, summary: 'Replace a source (its name stays)', params: nameParam, body: sourceUpdateSchema, responses: one }, async (req, res) => {
-    const name = String(req.params.name);
-    const body = req.body as SourceInput;
-    if (body.name !== undefined && body.name !== name) throw connectorErrors.nameMismatch(name, body.name);
-    if (sources.get(name).origin === 'config') throw connectorErrors.sourceReadOnly(name);
-    kinds.checkSettings(body.kind, body.settings);
-    await checkSites(target, body.sites, body.locale ?? 'en_US', logger);
-    res.json(await sources.update(name, { ...body, name }));
-  });
+  router.put(
+    `${BASE}/:name`,
+    { access: 'key', scope: 'connector', tags, summary: 'Replace a source (its name stays)', params: nameParam, body: sourceUpdateSchema, responses: one },
+    async (req, res) => {
+      const name = String(req.params.name);
+      const body = req.body as SourceInput;
+      if (body.name !== undefined && body.name !== name) throw connectorErrors.nameMismatch(name, body.name);
+      if (sources.get(name).origin === 'config') throw connectorErrors.sourceReadOnly(name);
+      await checkFetchTargets(kinds.get(body.kind), kinds.checkSettings(body.kind, body.settings), outbound());
+      await checkSites(target, body.sites, body.locale ?? 'en_US', logger);
+      res.json(await sources.update(name, { ...body, name }));
+    },
+  );
 
-  router.delete(`${BASE}/:name`, {
-    tags, summary: 'Delete a source with its status records and statistics (its documents stay in the search index)', params: nameParam,
-    responses: { 200: { description: 'true', schema: { type: 'boolean' } }, 404: { description: 'no such source' }, 409: { description: 'a run is going, or the source comes from the configuration file' } },
-  }, async (req, res) => {
-    const name = String(req.params.name);
-    sources.get(name);
-    // Any run: one by ids would go on recording statuses of a source that is gone.
-    if (coordinator.isBusy(name)) throw connectorErrors.sourceBusy(name);
-    if (await coordinator.runsElsewhere(name)) throw connectorErrors.sourceRunningElsewhere(name);
-    await sources.delete(name);
-    await statuses.removeSource(name);
-    await runs.removeSource(name);
-    res.json(true);
-  });
+  router.delete(
+    `${BASE}/:name`,
+    {
+      access: 'key',
+      scope: 'connector',
+      tags,
+      summary: 'Delete a source with its status records and statistics (its documents stay in the search index)',
+      params: nameParam,
+      responses: {
+        200: { description: 'true', schema: { type: 'boolean' } },
+        404: { description: 'no such source' },
+        409: { description: 'a run is going, or the source comes from the configuration file' },
+      },
+    },
+    async (req, res) => {
+      const name = String(req.params.name);
+      sources.get(name);
+      // Any run: one by ids would go on recording statuses of a source that is gone.
+      if (coordinator.isBusy(name)) throw connectorErrors.sourceBusy(name);
+      if (await coordinator.runsElsewhere(name)) throw connectorErrors.sourceRunningElsewhere(name);
+      await sources.delete(name);
+      await statuses.removeSource(name);
+      await runs.removeSource(name);
+      res.json(true);
+    },
+  );
 }

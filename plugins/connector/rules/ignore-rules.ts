@@ -1,19 +1,4 @@
-import type { IndexingRule } from './rule-store.js';
-
-/** A regex of a rule value, anchored at the start of the attribute's value (as the original's lookingAt). */
-export function compileRuleValue(value: string): RegExp {
-  return new RegExp(`^(?:${value})`, 'u');
-}
-
-/** The problem with a rule value that is not a valid regular expression, or null. */
-export function ruleValueProblem(value: string): string | null {
-  try {
-    compileRuleValue(value);
-    return null;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
+import { compileRuleValue, type IndexingRule } from './indexing-rule.js';
 
 export interface IgnoreMatcher {
   /** The name of the first rule that ignores the document, or null. */
@@ -25,7 +10,9 @@ export interface IgnoreMatcher {
  * values matches; objects are tested as their JSON text.
  */
 export function ignoreMatcher(rules: IndexingRule[]): IgnoreMatcher {
-  const compiled = rules.filter((r) => r.ruleType === 'IGNORE').map((r) => ({ name: r.name, attribute: r.attribute, patterns: r.values.map(compileRuleValue) }));
+  const compiled = rules
+    .filter((r) => r.ruleType === 'IGNORE')
+    .map((r) => ({ name: r.name, attribute: r.attribute, patterns: r.values.map(compileRuleValue) }));
   const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
   return {
     match(attributes) {

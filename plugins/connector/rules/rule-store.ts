@@ -1,29 +1,33 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../../../runtime/index.js';
+import type { Database } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
-import { ruleValueProblem } from './ignore-rules.js';
+import { type IndexingRule, ruleValueProblem } from './indexing-rule.js';
 import { nestedRepetition } from './safe-regex.js';
 
-export interface IndexingRule {
+export type RuleInput = Omit<IndexingRule, 'id' | 'lastModifiedDate' | 'description' | 'ruleType'> & { description?: string; ruleType?: 'IGNORE' };
+
+interface RuleRow {
   id: string;
   name: string;
   description: string;
   source: string;
   attribute: string;
-  ruleType: 'IGNORE';
-  values: string[];
-  lastModifiedDate: string;
+  rule_type: string;
+  values: string;
+  last_modified: string;
 }
-
-export type RuleInput = Omit<IndexingRule, 'id' | 'lastModifiedDate' | 'description' | 'ruleType'> & { description?: string; ruleType?: 'IGNORE' };
-
-interface RuleRow { id: string; name: string; description: string; source: string; attribute: string; rule_type: string; values: string; last_modified: string }
 
 const TABLE = 'connector_rules';
 
 const fromRow = (r: RuleRow): IndexingRule => ({
-  id: r.id, name: r.name, description: r.description, source: r.source, attribute: r.attribute,
-  ruleType: r.rule_type as 'IGNORE', values: JSON.parse(r.values) as string[], lastModifiedDate: r.last_modified,
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  source: r.source,
+  attribute: r.attribute,
+  ruleType: r.rule_type as 'IGNORE',
+  values: JSON.parse(r.values) as string[],
+  lastModifiedDate: r.last_modified,
 });
 
 /** Indexing rules, stored; runs read the rules of their source when they begin. */
@@ -73,15 +77,27 @@ export class RuleStore {
       if (unsafe) throw connectorErrors.invalidParameter(`values[${i}]`, unsafe);
     });
     return {
-      id, name: input.name, description: input.description ?? '', source: input.source, attribute: input.attribute,
-      ruleType: input.ruleType ?? 'IGNORE', values: [...input.values], lastModifiedDate: new Date().toISOString(),
+      id,
+      name: input.name,
+      description: input.description ?? '',
+      source: input.source,
+      attribute: input.attribute,
+      ruleType: input.ruleType ?? 'IGNORE',
+      values: [...input.values],
+      lastModifiedDate: new Date().toISOString(),
     };
   }
 
   private toRow(rule: IndexingRule): RuleRow {
     return {
-      id: rule.id, name: rule.name, description: rule.description, source: rule.source, attribute: rule.attribute,
-      rule_type: rule.ruleType, values: JSON.stringify(rule.values), last_modified: rule.lastModifiedDate,
+      id: rule.id,
+      name: rule.name,
+      description: rule.description,
+      source: rule.source,
+      attribute: rule.attribute,
+      rule_type: rule.ruleType,
+      values: JSON.stringify(rule.values),
+      last_modified: rule.lastModifiedDate,
     };
   }
 }

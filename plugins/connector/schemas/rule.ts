@@ -1,17 +1,24 @@
-import type { JsonSchema } from '../../../runtime/index.js';
+import type { JsonSchema } from 'vela/plugin';
+import { idSchema, sourceNameSchema } from './common.js';
 
 /** Body of POST and PUT /api/v2/connector/indexing-rule: an indexing rule without id. */
 export const ruleInputSchema: JsonSchema = {
   type: 'object',
   required: ['name', 'source', 'attribute', 'values'],
   properties: {
-    id: { type: ['string', 'null'], description: 'ignored on create; on update it must match the path when given' },
+    id: { ...idSchema, type: ['string', 'null'], description: 'ignored on create; on update it must match the path when given' },
     name: { type: 'string', minLength: 1, maxLength: 100 },
     description: { type: 'string', maxLength: 1000, default: '' },
-    source: { type: 'string', minLength: 1, maxLength: 100, description: 'the source the rule applies to' },
+    source: { ...sourceNameSchema, description: 'the source the rule applies to' },
     attribute: { type: 'string', minLength: 1, maxLength: 200, description: 'the document attribute the values are tested against' },
     ruleType: { enum: ['IGNORE'], default: 'IGNORE', description: 'IGNORE: a matching document is not indexed (and is de-indexed if it was)' },
-    values: { type: 'array', minItems: 1, maxItems: 200, items: { type: 'string', minLength: 1, maxLength: 1000 }, description: 'regular expressions, matched from the start of the value' },
+    values: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 200,
+      items: { type: 'string', minLength: 1, maxLength: 1000 },
+      description: 'regular expressions, matched from the start of the value',
+    },
     lastModifiedDate: { type: ['string', 'null'], description: 'ignored; set by the server' },
   },
 };
@@ -30,4 +37,4 @@ export const ruleSchema: JsonSchema = {
   },
 };
 
-export const ruleIdParam: JsonSchema = { type: 'object', properties: { id: { type: 'string', minLength: 1 } } };
+export const ruleIdParam: JsonSchema = { type: 'object', properties: { id: idSchema } };

@@ -1,6 +1,5 @@
-import type { JsonSchema } from '../../../runtime/index.js';
-
-export const SOURCE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$';
+import type { JsonSchema } from 'vela/plugin';
+import { LOCALE_PATTERN, siteNameSchema, sourceNameSchema } from './common.js';
 
 /** Body of POST /api/v2/connector/source (and PUT, where name may be left out). */
 export const sourceInputSchema: JsonSchema = {
@@ -8,13 +7,18 @@ export const sourceInputSchema: JsonSchema = {
   additionalProperties: false,
   required: ['name', 'kind', 'sites'],
   properties: {
-    name: { type: 'string', pattern: SOURCE_NAME_PATTERN, description: 'unique name, used in every path' },
-    kind: { type: 'string', minLength: 1, description: 'jsonl, filesystem, web, or a kind another plugin adds' },
+    name: { ...sourceNameSchema, description: 'unique name, used in every path' },
+    kind: { type: 'string', maxLength: 40, pattern: '^[a-z][a-z0-9-]{0,39}$', description: 'jsonl, filesystem, web, or a kind another plugin adds' },
     description: { type: 'string', maxLength: 1000, default: '' },
-    sites: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 200 }, description: 'target search site names' },
-    locale: { type: 'string', pattern: '^[a-z]{2,3}_[A-Z]{2}$', default: 'en_US', description: 'locale of its documents (xx_XX)' },
-    schedule: { type: ['string', 'null'], default: null, description: 'cron expression (5 or 6 fields) for scheduled full runs; null: none' },
-    settings: { type: 'object', default: {}, description: 'kind-specific settings, checked against the kind\'s schema' },
+    sites: { type: 'array', minItems: 1, maxItems: 100, uniqueItems: true, items: siteNameSchema, description: 'target search site names' },
+    locale: { type: 'string', maxLength: 6, pattern: LOCALE_PATTERN, default: 'en_US', description: 'locale of its documents (xx_XX)' },
+    schedule: {
+      type: ['string', 'null'],
+      maxLength: 200,
+      default: null,
+      description: 'cron expression (5 or 6 fields) for scheduled full runs; null: none',
+    },
+    settings: { type: 'object', default: {}, description: "kind-specific settings, checked against the kind's schema" },
     // What GET answers may be sent back as it is: these are set by the server and ignored here.
     origin: { description: 'ignored (set by the server)' },
     created: { description: 'ignored (set by the server)' },
@@ -39,5 +43,3 @@ export const sourceSchema: JsonSchema = {
     modified: { type: 'string', format: 'date-time' },
   },
 };
-
-export const sourceNameParam: JsonSchema = { type: 'object', properties: { name: { type: 'string', minLength: 1 } } };

@@ -1,4 +1,4 @@
-import { SearchServiceError, type JobItem, type SearchTarget, type SiteDefinition } from './search-target.js';
+import { allRefused, type JobItem, refusedByIndex, SearchServiceError, type SearchTarget, type SiteDefinition } from './search-target.js';
 
 export interface HttpTargetOptions {
   url: string;
@@ -27,24 +27,22 @@ export class HttpTarget implements SearchTarget {
 
   async send(items: JobItem[], wait: boolean): Promise<Map<number, string>> {
     const res = await this.call('POST', `/api/sn/import${wait ? '?wait=true' : ''}`, { turingDocuments: items });
-    const refused = new Map<number, string>();
-    if (res.status === 400) {
-      // Every item was refused: the message lists the first reasons.
-      const message = await this.message(res);
-      items.forEach((_, i) => refused.set(i, message));
-      return refused;
-    }
-    if (res.status !== 200) throw new SearchServiceError(`the search service at ${this.shown} answered ${res.status} to the import: ${await this.message(res)}`);
-    const answer = (await res.json()) as ImportAnswer;
-    for (const r of answer.rejected ?? []) refused.set(r.index, refused.has(r.index) ? `${refused.get(r.index)}; ${r.reason}` : r.reason);
-    return refused;
+    // Every item was refused: the message lists the first reasons.
+    if (res.status === 400) return allRefused(items, await this.message(res));
+    if (res.status !== 200)
+      throw new SearchServiceError(`the search service at ${this.shown} answered ${res.status} to the import: ${await this.message(res)}`);
+    return refusedByIndex(((await res.json()) as ImportAnswer).rejected ?? []);
   }
 
   async *listIds(site: string, locale: string): AsyncIterable<string[]> {
     for (let page = 1; ; page++) {
-      const res = await this.call('GET', `/api/sn/${encodeURIComponent(site)}/search?q=*&_setlocale=${encodeURIComponent(locale)}&fl=id&rows=${PAGE}&p=${page}`);
+      const res = await this.call(
+        'GET',
+        `/api/sn/${encodeURIComponent(site)}/search?q=*&_setlocale=${encodeURIComponent(locale)}&fl=id&rows=${PAGE}&p=${page}`,
+      );
       if (res.status === 404) return;
-      if (res.status !== 200) throw new SearchServiceError(`the search service at ${this.shown} answered ${res.status} listing site "${site}": ${await this.message(res)}`);
+      if (res.status !== 200)
+        throw new SearchServiceError(`the search service at ${this.shown} answered ${res.status} listing site "${site}": ${await this.message(res)}`);
       const body = (await res.json()) as { results?: { document?: Array<{ fields?: { id?: unknown } }> } };
       const ids = (body.results?.document ?? []).map((d) => String(d.fields?.id ?? '')).filter(Boolean);
       if (ids.length > 0) yield ids;
@@ -56,7 +54,8 @@ export class HttpTarget implements SearchTarget {
     // Asked while a source is being saved: a search service that hangs must not hold that request for long.
     const res = await this.call('GET', `/api/sn/${encodeURIComponent(name)}`, undefined, Math.min(this.options.timeoutMs, SITE_CHECK_MS));
     if (res.status === 404) return null;
-    if (res.status !== 200) throw new SearchServiceError(`the search service at ${this.shown} answered ${res.status} reading site "${name}": ${await this.message(res)}`);
+    if (res.status !== 200)
+      throw new SearchServiceError(`the search service at ${this.shown} answered ${res.status} reading site "${name}": ${await this.message(res)}`);
     const site = (await res.json()) as { locales?: unknown };
     return Array.isArray(site.locales) ? site.locales.map(String) : [];
   }
@@ -66,7 +65,10 @@ export class HttpTarget implements SearchTarget {
     if (existing.status === 200) return false;
     const created = await this.call('POST', '/api/sn', definition);
     if (created.status === 409) return false;
-    if (created.status !== 201) throw new SearchServiceError(`the search service at ${this.shown} answered ${created.status} creating site "${definition.name}": ${await this.message(created)}`);
+    if (created.status !== 201)
+      throw new SearchServiceError(
+        `the search service at ${this.shown} answered ${created.status} creating site "${definition.name}": ${await this.message(created)}`,
+      );
     return true;
   }
 
@@ -75,7 +77,12 @@ export class HttpTarget implements SearchTarget {
     if (this.options.key) headers.key = this.options.key;
     if (body !== undefined) headers['content-type'] = 'application/json';
     try {
-      return await fetch(`${this.base}${pathname}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+      return await fetch(`${this.base}${pathname}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
     } catch (error) {
       throw new SearchServiceError(`the search service at ${this.shown} cannot be reached: ${(error as Error).message.split(this.base).join(this.shown)}`);
     }

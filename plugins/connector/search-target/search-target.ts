@@ -1,3 +1,5 @@
+import type { SiteDefinition } from '@vela/plugin-search/api';
+
 /** One document action in the original's job-item shape (the body of POST /api/sn/import). */
 export interface JobItem {
   locale: string;
@@ -12,12 +14,7 @@ export interface JobItem {
 export class SearchServiceError extends Error {}
 
 /** A site the connector creates when it is missing (the sample's Sample site). */
-export interface SiteDefinition {
-  name: string;
-  locales: string[];
-  fields: Array<Record<string, unknown>>;
-  [setting: string]: unknown;
-}
+export type { SiteDefinition };
 
 /**
  * Where documents go: the search plugin of this runtime, or a search service over HTTP. Both take
@@ -36,4 +33,16 @@ export interface SearchTarget {
   siteLocales(name: string): Promise<string[] | null>;
   /** Create the site unless one of that name exists; true when it was created. */
   ensureSite(definition: SiteDefinition): Promise<boolean>;
+}
+
+/** The refusals of a batch by item index, several reasons of one item joined. */
+export function refusedByIndex(rejected: ReadonlyArray<{ index: number; reason: string }>): Map<number, string> {
+  const refused = new Map<number, string>();
+  for (const r of rejected) refused.set(r.index, refused.has(r.index) ? `${refused.get(r.index)}; ${r.reason}` : r.reason);
+  return refused;
+}
+
+/** Every item of a batch the search service refused as a whole, with its reason. */
+export function allRefused(items: readonly JobItem[], reason: string): Map<number, string> {
+  return new Map(items.map((_, i) => [i, reason]));
 }

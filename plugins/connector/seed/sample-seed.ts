@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import type { Database, Logger } from '../../../runtime/index.js';
-import type { RunCoordinator } from '../pipeline/run-coordinator.js';
+import type { Database, Logger } from 'vela/plugin';
 import type { RunStore } from '../monitoring/run-store.js';
+import type { RunCoordinator } from '../pipeline/run-coordinator.js';
 import type { SearchTarget, SiteDefinition } from '../search-target/search-target.js';
 import type { SourceInput, SourceStore } from '../sources/source-store.js';
 
@@ -12,7 +12,7 @@ const SAMPLE_FILE = fileURLToPath(new URL('../sample/debian-packages.jsonl.gz', 
 /** The Sample site: 3,000 Debian packages with four facets. */
 export const SAMPLE_SITE: SiteDefinition = {
   name: 'Sample',
-  description: 'Debian packages, indexed by the connector\'s sample source',
+  description: "Debian packages, indexed by the connector's sample source",
   locales: ['en_US'],
   defaultTitleField: 'title',
   defaultTextField: 'text',
@@ -47,8 +47,16 @@ function sampleSource(): SourceInput {
       path: SAMPLE_FILE,
       idField: 'name',
       fields: {
-        title: 'title', text: 'body', section: 'section', arch: 'arch', priority: 'priority', tags: 'tags',
-        maintainer: 'maintainer', version: 'version', size: 'size', url: { template: 'https://packages.debian.org/sid/{name}' },
+        title: 'title',
+        text: 'body',
+        section: 'section',
+        arch: 'arch',
+        priority: 'priority',
+        tags: 'tags',
+        maintainer: 'maintainer',
+        version: 'version',
+        size: 'size',
+        url: { template: 'https://packages.debian.org/sid/{name}' },
       },
     },
   };
@@ -80,7 +88,7 @@ export async function seedSample({ db, sources, runs, coordinator, target, logge
     await db('connector_meta').insert({ key: SEEDED_KEY, value: new Date().toISOString() });
   }
   const source = sources.find(SAMPLE_SOURCE);
-  if (!source || source.origin !== 'seed') return;
+  if (source?.origin !== 'seed') return;
   // The file moves with the installation: keep the stored path pointing at this copy.
   if (source.settings.path !== SAMPLE_FILE) await sources.update(SAMPLE_SOURCE, { ...source, settings: { ...source.settings, path: SAMPLE_FILE } });
   const [last] = await runs.list(SAMPLE_SOURCE, 1);

@@ -1,4 +1,4 @@
-import type { Logger } from '../../../runtime/index.js';
+import type { Logger } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import type { SearchTarget } from '../search-target/search-target.js';
 
@@ -22,7 +22,15 @@ export async function checkSites(target: () => SearchTarget, sites: readonly str
       logger.warn({ site, err: error }, 'the sites of a source could not be checked: the search service did not answer');
       return;
     }
-    if (locales === null) throw connectorErrors.invalidParameter(`sites[${i}]`, `must name a site of the search service, got ${JSON.stringify(site)}: create it first (POST /api/sn) or fix the name`);
-    if (!locales.includes(locale)) throw connectorErrors.invalidParameter(`sites[${i}]`, `("${site}") has no locale ${locale} (its locales: ${locales.join(', ') || 'none'}): add it (POST /api/sn/${site}/locale) or set the source's locale`);
+    if (locales === null)
+      throw connectorErrors.invalidParameter(
+        `sites[${i}]`,
+        `must name a site of the search service, got ${JSON.stringify(site)}: create it first (POST /api/sn) or fix the name`,
+      );
+    if (!locales.includes(locale))
+      throw connectorErrors.invalidParameter(
+        `sites[${i}]`,
+        `("${site}") has no locale ${locale} (its locales: ${locales.join(', ') || 'none'}): add it (POST /api/sn/${site}/locale) or set the source's locale`,
+      );
   }
 }

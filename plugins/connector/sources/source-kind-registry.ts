@@ -1,6 +1,6 @@
-import { validateAgainst } from '../../../runtime/config/schema-validation.js';
+import { validateAgainst } from 'vela/plugin';
+import type { SourceKind } from '../api.js';
 import { connectorErrors } from '../errors.js';
-import type { SourceKind } from './source-kind.js';
 
 /** The kinds of source the connector can read, by name: the built-ins and those plugins add. */
 export class SourceKindRegistry {

@@ -1,5 +1,5 @@
 import cron from 'node-cron';
-import { VelaError, type Database, type Logger } from '../../../runtime/index.js';
+import { type Database, type Logger, VelaError } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import type { SourceKindRegistry } from './source-kind-registry.js';
 
@@ -21,7 +21,18 @@ export interface Source {
 
 export type SourceInput = Pick<Source, 'name' | 'kind' | 'sites'> & Partial<Pick<Source, 'description' | 'locale' | 'schedule' | 'settings'>>;
 
-interface SourceRow { name: string; kind: string; description: string; sites: string; locale: string; schedule: string | null; settings: string; origin: SourceOrigin; created_at: string; updated_at: string }
+interface SourceRow {
+  name: string;
+  kind: string;
+  description: string;
+  sites: string;
+  locale: string;
+  schedule: string | null;
+  settings: string;
+  origin: SourceOrigin;
+  created_at: string;
+  updated_at: string;
+}
 
 const TABLE = 'connector_sources';
 /**
@@ -41,7 +52,11 @@ export class SourceStore {
   /** Stored sources this start could not load (their kind's plugin is missing): the name stays taken. */
   private readonly unloadable = new Map<string, string>();
 
-  constructor(private readonly db: Database, private readonly kinds: SourceKindRegistry, private readonly logger: Logger) {}
+  constructor(
+    private readonly db: Database,
+    private readonly kinds: SourceKindRegistry,
+    private readonly logger: Logger,
+  ) {}
 
   onChange(listener: (name: string, source: Source | null) => void): void {
     this.listeners.push(listener);
@@ -152,9 +167,14 @@ export class SourceStore {
   }
 
   private check(input: SourceInput, origin: SourceOrigin, created: string, modified: string): Source {
-    if (RESERVED_NAMES.has(input.name.toLowerCase())) throw connectorErrors.invalidParameter('name', `must not be ${[...RESERVED_NAMES].map((n) => `"${n}"`).join(', ')} in any case (paths of the API), got ${JSON.stringify(input.name)}`);
+    if (RESERVED_NAMES.has(input.name.toLowerCase()))
+      throw connectorErrors.invalidParameter(
+        'name',
+        `must not be ${[...RESERVED_NAMES].map((n) => `"${n}"`).join(', ')} in any case (paths of the API), got ${JSON.stringify(input.name)}`,
+      );
     const schedule = input.schedule ?? null;
-    if (schedule !== null && !cron.validate(schedule)) throw connectorErrors.invalidParameter('schedule', `must be a cron expression such as "0 3 * * *", got ${JSON.stringify(schedule)}`);
+    if (schedule !== null && !cron.validate(schedule))
+      throw connectorErrors.invalidParameter('schedule', `must be a cron expression such as "0 3 * * *", got ${JSON.stringify(schedule)}`);
     return {
       name: input.name,
       kind: input.kind,
@@ -172,13 +192,26 @@ export class SourceStore {
   private fromRow(row: SourceRow): Source {
     const sites = JSON.parse(row.sites) as string[];
     const settings = JSON.parse(row.settings) as Record<string, unknown>;
-    return this.check({ name: row.name, kind: row.kind, description: row.description, sites, locale: row.locale, schedule: row.schedule, settings }, row.origin, row.created_at, row.updated_at);
+    return this.check(
+      { name: row.name, kind: row.kind, description: row.description, sites, locale: row.locale, schedule: row.schedule, settings },
+      row.origin,
+      row.created_at,
+      row.updated_at,
+    );
   }
 
   private toRow(source: Source): SourceRow {
     return {
-      name: source.name, kind: source.kind, description: source.description, sites: JSON.stringify(source.sites), locale: source.locale,
-      schedule: source.schedule, settings: JSON.stringify(source.settings), origin: source.origin, created_at: source.created, updated_at: source.modified,
+      name: source.name,
+      kind: source.kind,
+      description: source.description,
+      sites: JSON.stringify(source.sites),
+      locale: source.locale,
+      schedule: source.schedule,
+      settings: JSON.stringify(source.settings),
+      origin: source.origin,
+      created_at: source.created,
+      updated_at: source.modified,
     };
   }
 

@@ -1,15 +1,18 @@
-import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import path from 'node:path';
-import type { TestRuntime } from '../../../runtime/testing/test-runtime.js';
+import test from 'ava';
+import type { TestRuntime } from 'vela/testing';
 import { call, createSite, createSource, KEY, makePackages, runAndWait, searchCall, startConnector, tempDir, waitForRun, writeJsonl } from './helpers.js';
 
 let vela: TestRuntime;
 let file: string;
 
+// A browser app on this origin may call the connector's key routes (services.connector.cors.credentialedOrigins).
+const ADMIN_APP = 'https://admin.example';
+
 test.before(async () => {
-  vela = await startConnector();
+  vela = await startConnector({ config: { services: { connector: { cors: { credentialedOrigins: [ADMIN_APP] } } } } });
   await createSite(vela, 'Docs');
   file = writeJsonl(path.join(tempDir(), 'packages.jsonl'), makePackages(120));
   await createSource(vela, 'pkgs', file, 'Docs');
@@ -30,11 +33,11 @@ test('status is public; every other connector endpoint needs the Key header (401
   t.is((await call(vela, 'GET', '/api/v2/connector/source', undefined, { key: KEY })).status, 200);
 });
 
-test('a path in other letter cases reaches no route, and is refused without the Key before that', async (t) => {
+test('a path in other letter cases reaches no route, with or without the Key', async (t) => {
   for (const p of ['/API/v2/connector/source', '/api/V2/Connector/source', '/api/v2/CONNECTOR/monitoring/indexing', '/Api/v2/connector/system-info']) {
     const r = await call(vela, 'GET', p, undefined, {});
-    t.is(r.status, 401, p);
-    t.is(r.body.error, 'unauthorized', p);
+    t.is(r.status, 404, p);
+    t.is(r.body.error, 'not_found', p);
     t.is((await call(vela, 'GET', p, undefined, { key: KEY })).status, 404, p);
   }
   t.is((await call(vela, 'GET', '/API/v2/connector/STATUS', undefined, {})).status, 404);
@@ -48,7 +51,14 @@ test('an API token of the co-hosted search service is accepted as the Key', asyn
 });
 
 test('unknown sources answer 404 JSON on triggers, validation and monitoring', async (t) => {
-  for (const [method, p] of [['GET', '/api/v2/connector/index/nope/all'], ['GET', '/api/v2/connector/reindex/nope/all'], ['POST', '/api/v2/connector/index/nope'], ['GET', '/api/v2/connector/validate/nope'], ['GET', '/api/v2/connector/monitoring/indexing/nope'], ['GET', '/api/v2/connector/source/nope']] as const) {
+  for (const [method, p] of [
+    ['GET', '/api/v2/connector/index/nope/all'],
+    ['GET', '/api/v2/connector/reindex/nope/all'],
+    ['POST', '/api/v2/connector/index/nope'],
+    ['GET', '/api/v2/connector/validate/nope'],
+    ['GET', '/api/v2/connector/monitoring/indexing/nope'],
+    ['GET', '/api/v2/connector/source/nope'],
+  ] as const) {
     const r = await call(vela, method, p, method === 'POST' ? ['1'] : undefined);
     t.is(r.status, 404, `${method} ${p}`);
     t.is(r.body.error, 'source_not_found', `${method} ${p}`);
@@ -70,7 +80,11 @@ test('index by ids refuses a body that is not a list of ids (400 naming the memb
   const empty = await call(vela, 'POST', '/api/v2/connector/index/pkgs', []);
   t.is(empty.status, 400);
   const tooMany = Array.from({ length: 100001 }, (_, i) => `id-${i}`);
-  for (const [method, p] of [['POST', '/api/v2/connector/index/pkgs'], ['POST', '/api/v2/connector/reindex/pkgs'], ['POST', '/api/v2/connector/monitoring/indexing']] as const) {
+  for (const [method, p] of [
+    ['POST', '/api/v2/connector/index/pkgs'],
+    ['POST', '/api/v2/connector/reindex/pkgs'],
+    ['POST', '/api/v2/connector/monitoring/indexing'],
+  ] as const) {
     const r = await call(vela, method, p, tooMany);
     t.is(r.status, 400, `${method} ${p}`);
     t.regex(r.body.message, /^body must (hold|have) at most 100000/, `${method} ${p}`);
@@ -78,12 +92,20 @@ test('index by ids refuses a body that is not a list of ids (400 naming the memb
 });
 
 test('a body that is not JSON is a 400 JSON error, and nothing is stored', async (t) => {
-  const res = await vela.fetch('connector', '/api/v2/connector/indexing-rule', { method: 'POST', headers: { key: KEY, 'content-type': 'application/json' }, body: '{"name": "x",' });
+  const res = await vela.fetch('connector', '/api/v2/connector/indexing-rule', {
+    method: 'POST',
+    headers: { key: KEY, 'content-type': 'application/json' },
+    body: '{"name": "x",',
+  });
   t.is(res.status, 400);
   const body = (await res.json()) as { error: string; message: string };
   t.is(typeof body.error, 'string');
   t.is(typeof body.message, 'string');
-  const source = await vela.fetch('connector', '/api/v2/connector/source', { method: 'POST', headers: { key: KEY, 'content-type': 'application/json' }, body: '[1,' });
+  const source = await vela.fetch('connector', '/api/v2/connector/source', {
+    method: 'POST',
+    headers: { key: KEY, 'content-type': 'application/json' },
+    body: '[1,',
+  });
   t.is(source.status, 400);
   t.false((await call(vela, 'GET', '/api/v2/connector/indexing-rule')).body.some((r: any) => r.name === 'x'));
 });
@@ -119,14 +141,20 @@ test('a source cannot be deleted while a run by ids is going (409); once it ende
   t.true((await call(vela, 'DELETE', '/api/v2/connector/source/piped')).body);
 });
 
-test('sources: create, read, update and delete, with the kind\'s settings checked', async (t) => {
+test("sources: create, read, update and delete, with the kind's settings checked", async (t) => {
   const badKind = await call(vela, 'POST', '/api/v2/connector/source', { name: 'x', kind: 'ftp', sites: ['Docs'] });
   t.is(badKind.status, 400);
   t.regex(badKind.body.message, /kind must be one of .*jsonl/);
   const badSettings = await call(vela, 'POST', '/api/v2/connector/source', { name: 'x', kind: 'jsonl', sites: ['Docs'], settings: { idField: 'id' } });
   t.is(badSettings.status, 400);
   t.regex(badSettings.body.message, /settings\.path is required/);
-  const badCron = await call(vela, 'POST', '/api/v2/connector/source', { name: 'x', kind: 'jsonl', sites: ['Docs'], schedule: 'every day', settings: { path: file } });
+  const badCron = await call(vela, 'POST', '/api/v2/connector/source', {
+    name: 'x',
+    kind: 'jsonl',
+    sites: ['Docs'],
+    schedule: 'every day',
+    settings: { path: file },
+  });
   t.is(badCron.status, 400);
   t.regex(badCron.body.message, /schedule must be a cron expression/);
   const noSites = await call(vela, 'POST', '/api/v2/connector/source', { name: 'x', kind: 'jsonl', settings: { path: file } });
@@ -138,7 +166,13 @@ test('sources: create, read, update and delete, with the kind\'s settings checke
     t.regex(reserved.body.message, /^name must not be "structure", "kinds", "stats"/, name);
   }
 
-  const created = await call(vela, 'POST', '/api/v2/connector/source', { name: 'crud', kind: 'jsonl', sites: ['Docs'], settings: { path: file }, schedule: '0 3 * * *' });
+  const created = await call(vela, 'POST', '/api/v2/connector/source', {
+    name: 'crud',
+    kind: 'jsonl',
+    sites: ['Docs'],
+    settings: { path: file },
+    schedule: '0 3 * * *',
+  });
   t.is(created.status, 201);
   t.like(created.body, { name: 'crud', kind: 'jsonl', locale: 'en_US', schedule: '0 3 * * *', origin: 'api', settings: { path: file, idField: 'id' } });
   t.is((await call(vela, 'POST', '/api/v2/connector/source', created.body)).status, 409);
@@ -169,25 +203,57 @@ test('two creates of one source name at once: one is created, the other is a 409
 test('indexing rules: CRUD, structure, rules per source, and DELETE of an unknown rule answers false', async (t) => {
   const structure = await call(vela, 'GET', '/api/v2/connector/indexing-rule/structure');
   t.like(structure.body, { id: null, ruleType: 'IGNORE', values: [] });
-  const bad = await call(vela, 'POST', '/api/v2/connector/indexing-rule', { name: 'r', source: 'pkgs', attribute: 'title', ruleType: 'IGNORE', values: ['(unclosed'] });
+  const bad = await call(vela, 'POST', '/api/v2/connector/indexing-rule', {
+    name: 'r',
+    source: 'pkgs',
+    attribute: 'title',
+    ruleType: 'IGNORE',
+    values: ['(unclosed'],
+  });
   t.is(bad.status, 400);
   t.regex(bad.body.message, /values\[0\] must be a regular expression/);
-  const badType = await call(vela, 'POST', '/api/v2/connector/indexing-rule', { name: 'r', source: 'pkgs', attribute: 'title', ruleType: 'BOOST', values: ['x'] });
+  const badType = await call(vela, 'POST', '/api/v2/connector/indexing-rule', {
+    name: 'r',
+    source: 'pkgs',
+    attribute: 'title',
+    ruleType: 'BOOST',
+    values: ['x'],
+  });
   t.is(badType.status, 400);
 
-  const unknown = await call(vela, 'POST', '/api/v2/connector/indexing-rule', { name: 'drafts', source: 'no-such-source', attribute: 'title', values: ['draft'] });
+  const unknown = await call(vela, 'POST', '/api/v2/connector/indexing-rule', {
+    name: 'drafts',
+    source: 'no-such-source',
+    attribute: 'title',
+    values: ['draft'],
+  });
   t.is(unknown.status, 400, 'a rule for an unknown source would never apply');
   t.regex(unknown.body.message, /^source must name a source, got "no-such-source"/);
   t.is((await call(vela, 'GET', '/api/v2/connector/indexing-rule/source/no-such-source')).status, 404);
   await createSource(vela, 'rules-src', file, 'Docs');
-  const created = await call(vela, 'POST', '/api/v2/connector/indexing-rule', { name: 'drafts', source: 'rules-src', attribute: 'title', ruleType: 'IGNORE', values: ['draft'] });
+  const created = await call(vela, 'POST', '/api/v2/connector/indexing-rule', {
+    name: 'drafts',
+    source: 'rules-src',
+    attribute: 'title',
+    ruleType: 'IGNORE',
+    values: ['draft'],
+  });
   t.is(created.status, 201);
   t.like(created.body, { name: 'drafts', source: 'rules-src', ruleType: 'IGNORE', values: ['draft'] });
   const id = created.body.id as string;
   t.like((await call(vela, 'GET', `/api/v2/connector/indexing-rule/${id}`)).body, { id, name: 'drafts' });
-  t.deepEqual((await call(vela, 'GET', '/api/v2/connector/indexing-rule/source/rules-src')).body.map((r: any) => r.id), [id]);
+  t.deepEqual(
+    (await call(vela, 'GET', '/api/v2/connector/indexing-rule/source/rules-src')).body.map((r: any) => r.id),
+    [id],
+  );
   t.deepEqual((await call(vela, 'GET', '/api/v2/connector/indexing-rule/source/pkgs')).body, []);
-  const updated = await call(vela, 'PUT', `/api/v2/connector/indexing-rule/${id}`, { name: 'drafts', source: 'rules-src', attribute: 'section', ruleType: 'IGNORE', values: ['web', 'net'] });
+  const updated = await call(vela, 'PUT', `/api/v2/connector/indexing-rule/${id}`, {
+    name: 'drafts',
+    source: 'rules-src',
+    attribute: 'section',
+    ruleType: 'IGNORE',
+    values: ['web', 'net'],
+  });
   t.like(updated.body, { id, attribute: 'section', values: ['web', 'net'] });
   const moved = await call(vela, 'PUT', `/api/v2/connector/indexing-rule/${id}`, { name: 'drafts', source: 'gone', attribute: 'section', values: ['web'] });
   t.is(moved.status, 400);
@@ -208,7 +274,13 @@ test('a source naming a site the search service lacks, or a locale its site lack
   t.is(noSite.status, 400);
   t.is(noSite.body.error, 'invalid_parameter');
   t.regex(noSite.body.message, /^sites\[1\] must name a site of the search service, got "Shop"/);
-  const noLocale = await call(vela, 'POST', '/api/v2/connector/source', { name: 'shop', kind: 'jsonl', sites: ['Docs'], locale: 'fr_FR', settings: { path: file } });
+  const noLocale = await call(vela, 'POST', '/api/v2/connector/source', {
+    name: 'shop',
+    kind: 'jsonl',
+    sites: ['Docs'],
+    locale: 'fr_FR',
+    settings: { path: file },
+  });
   t.is(noLocale.status, 400);
   t.regex(noLocale.body.message, /^sites\[0\] \("Docs"\) has no locale fr_FR \(its locales: en_US\)/);
   t.is((await call(vela, 'GET', '/api/v2/connector/source/shop')).status, 404, 'nothing stored');
@@ -224,16 +296,31 @@ test('a regular expression that could backtrack exponentially, as (a+)+$, is ref
   t.is(rule.status, 400);
   t.is(rule.body.error, 'invalid_parameter');
   t.regex(rule.body.message, /^values\[1\] repeats a group that itself holds a repetition/);
-  const web = await call(vela, 'POST', '/api/v2/connector/source', { name: 'crawl', kind: 'web', sites: ['Docs'], settings: { seeds: ['http://127.0.0.1:9/'], deny: ['\\.zip$', '(\\w+\\s?)*x'] } });
+  const web = await call(vela, 'POST', '/api/v2/connector/source', {
+    name: 'crawl',
+    kind: 'web',
+    sites: ['Docs'],
+    settings: { seeds: ['http://127.0.0.1:9/'], deny: ['\\.zip$', '(\\w+\\s?)*x'] },
+  });
   t.is(web.status, 400);
   t.regex(web.body.message, /settings\.deny\[1\] repeats a group/);
-  const files = await call(vela, 'POST', '/api/v2/connector/source', { name: 'files', kind: 'filesystem', sites: ['Docs'], settings: { root: tempDir(), include: ['*.md', '/(a*)*$/'], exclude: ['/(unclosed/'] } });
+  const files = await call(vela, 'POST', '/api/v2/connector/source', {
+    name: 'files',
+    kind: 'filesystem',
+    sites: ['Docs'],
+    settings: { root: tempDir(), include: ['*.md', '/(a*)*$/'], exclude: ['/(unclosed/'] },
+  });
   t.is(files.status, 400);
   t.regex(files.body.message, /settings\.include\[1\]: pattern \/\(a\*\)\*\$\/ repeats a group/);
   t.regex(files.body.message, /settings\.exclude\[0\]: pattern \/\(unclosed\/ is not a valid regular expression/);
   t.is((await call(vela, 'GET', '/api/v2/connector/source/files')).status, 404, 'nothing stored');
   // Ordinary patterns, fixed counts in a repeated group included, are fine.
-  const fine = await call(vela, 'POST', '/api/v2/connector/indexing-rule', { name: 'ok', source: 'pkgs', attribute: 'title', values: ['.*draft', '\\.(png|jpe?g)$', '(\\d{3})+$'] });
+  const fine = await call(vela, 'POST', '/api/v2/connector/indexing-rule', {
+    name: 'ok',
+    source: 'pkgs',
+    attribute: 'title',
+    values: ['.*draft', '\\.(png|jpe?g)$', '(\\d{3})+$'],
+  });
   t.is(fine.status, 201);
   await call(vela, 'DELETE', `/api/v2/connector/indexing-rule/${fine.body.id}`);
 });
@@ -278,14 +365,26 @@ test('monitoring lists records per source, by ids, and the newest 50', async (t)
   const all = await call(vela, 'GET', '/api/v2/connector/monitoring/indexing');
   t.true(all.body.sources.includes('pkgs'));
   const byIds = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing', ['pkg-00003', 'pkg-00004', 'nothing']);
-  t.deepEqual(byIds.body.indexing.map((r: any) => r.objectId), ['pkg-00003', 'pkg-00004']);
+  t.deepEqual(
+    byIds.body.indexing.map((r: any) => r.objectId),
+    ['pkg-00003', 'pkg-00004'],
+  );
 });
 
 test('statistics per run: start time, document count, duration, throughput and errors, per source and overall', async (t) => {
   const perSource = await call(vela, 'GET', '/api/v2/connector/monitoring/indexing/stats/pkgs');
   t.is(perSource.status, 200);
   const run = perSource.body.at(-1);
-  t.like(run, { source: 'pkgs', provider: 'jsonl', operationType: 'INDEX_ALL', trigger: 'api', status: 'COMPLETED', documentCount: 120, indexed: 120, errors: 0 });
+  t.like(run, {
+    source: 'pkgs',
+    provider: 'jsonl',
+    operationType: 'INDEX_ALL',
+    trigger: 'api',
+    status: 'COMPLETED',
+    documentCount: 120,
+    indexed: 120,
+    errors: 0,
+  });
   t.true(Date.parse(run.startTime) <= Date.parse(run.endTime));
   t.is(typeof run.durationMs, 'number');
   t.true(run.documentsPerSecond > 0);
@@ -299,7 +398,9 @@ test('validate lists documents missing from the index and extra ones', async (t)
   t.deepEqual(clean.body.missing, { 'Docs/en_US': [] });
   // Remove one document behind the connector's back and add one it does not know.
   await searchCall(vela, 'POST', '/api/sn/deindex?wait=true', { turingDocuments: [{ locale: 'en_US', siteNames: ['Docs'], attributes: { id: 'pkg-00007' } }] });
-  await searchCall(vela, 'POST', '/api/sn/import?wait=true', { turingDocuments: [{ locale: 'en_US', siteNames: ['Docs'], attributes: { id: 'stranger', title: 'not from a source' } }] });
+  await searchCall(vela, 'POST', '/api/sn/import?wait=true', {
+    turingDocuments: [{ locale: 'en_US', siteNames: ['Docs'], attributes: { id: 'stranger', title: 'not from a source' } }],
+  });
   const diff = await call(vela, 'GET', '/api/v2/connector/validate/pkgs');
   t.deepEqual(diff.body.missing, { 'Docs/en_US': ['pkg-00007'] });
   t.deepEqual(diff.body.extra, { 'Docs/en_US': ['stranger'] });
@@ -325,25 +426,40 @@ test('system-info reports the application, Node.js, the OS, memory, heap and dis
   }
 });
 
-test('the connector\'s OpenAPI document lists its routes with the Key scheme', async (t) => {
+test("the connector's OpenAPI document lists its routes with the Key scheme", async (t) => {
   const res = await vela.fetch('connector', '/v3/api-docs');
   t.is(res.status, 200);
   const doc = (await res.json()) as { paths: Record<string, unknown>; components: { securitySchemes: Record<string, unknown> } };
-  for (const p of ['/api/v2/connector/index/{name}/all', '/api/v2/connector/monitoring/indexing/_search', '/api/v2/connector/indexing-rule/{id}', '/api/v2/connector/source/{name}', '/api/v2/connector/system-info', '/api/v2/connector/validate/{source}']) {
+  for (const p of [
+    '/api/v2/connector/index/{name}/all',
+    '/api/v2/connector/monitoring/indexing/_search',
+    '/api/v2/connector/indexing-rule/{id}',
+    '/api/v2/connector/source/{name}',
+    '/api/v2/connector/system-info',
+    '/api/v2/connector/validate/{source}',
+  ]) {
     t.truthy(doc.paths[p], p);
   }
   t.truthy(doc.components.securitySchemes.Key);
 });
 
-test('CORS: a preflight from a browser app is answered without a key, and answers carry the allow-origin header', async (t) => {
-  const preflight = await vela.fetch('connector', '/api/v2/connector/source', {
-    method: 'OPTIONS',
-    headers: { origin: 'https://admin.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'key,content-type' },
-  });
-  t.true(preflight.status === 204 || preflight.status === 200, String(preflight.status));
-  t.truthy(preflight.headers.get('access-control-allow-origin'));
-  t.regex(preflight.headers.get('access-control-allow-headers') ?? '', /key/i);
-  const res = await vela.fetch('connector', '/api/v2/connector/source', { headers: { origin: 'https://admin.example', key: KEY } });
+test('CORS: a preflight from a configured browser app is answered without a key, and answers carry the allow-origin header; other origins get none', async (t) => {
+  const preflight = (origin: string) =>
+    vela.fetch('connector', '/api/v2/connector/source', {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'key,content-type' },
+    });
+  const allowed = await preflight(ADMIN_APP);
+  t.is(allowed.status, 204);
+  t.is(allowed.headers.get('access-control-allow-origin'), ADMIN_APP);
+  t.regex(allowed.headers.get('access-control-allow-headers') ?? '', /key/i);
+  const res = await vela.fetch('connector', '/api/v2/connector/source', { headers: { origin: ADMIN_APP, key: KEY } });
   t.is(res.status, 200);
-  t.truthy(res.headers.get('access-control-allow-origin'));
+  t.is(res.headers.get('access-control-allow-origin'), ADMIN_APP);
+
+  t.is((await preflight('https://elsewhere.example')).status, 403);
+  const other = await vela.fetch('connector', '/api/v2/connector/source', { headers: { origin: 'https://elsewhere.example', key: KEY } });
+  t.is(other.headers.get('access-control-allow-origin'), null);
+  const status = await vela.fetch('connector', '/api/v2/connector/status', { headers: { origin: 'https://elsewhere.example' } });
+  t.is(status.headers.get('access-control-allow-origin'), '*', 'the public status route stays open');
 });

@@ -1,6 +1,6 @@
-import test from 'ava';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import test from 'ava';
 import { startTestSite } from './fixtures/test-site.js';
 import { call, createSite, runAndWait, searchCall, searchIds, startConnector, tempDir } from './helpers.js';
 
@@ -10,7 +10,10 @@ test('the filesystem kind runs through the pipeline: files extracted on the work
   await createSite(vela, 'Files');
   const root = path.join(tempDir(), 'docs');
   mkdirSync(root);
-  writeFileSync(path.join(root, 'guide.html'), '<html><head><title>Operator guide</title></head><body><p>Rotate the flux capacitor weekly.</p><script>ignored()</script></body></html>');
+  writeFileSync(
+    path.join(root, 'guide.html'),
+    '<html><head><title>Operator guide</title></head><body><p>Rotate the flux capacitor weekly.</p><script>ignored()</script></body></html>',
+  );
   writeFileSync(path.join(root, 'notes.md'), '# Release notes\n\nThe *zeppelin* release adds schedules.\n');
   writeFileSync(path.join(root, 'plain.txt'), 'A plain text file about walruses.');
   const created = await call(vela, 'POST', '/api/v2/connector/source', { name: 'files', kind: 'filesystem', sites: ['Files'], settings: { root } });
@@ -21,7 +24,10 @@ test('the filesystem kind runs through the pipeline: files extracted on the work
   t.like(first, { status: 'COMPLETED', documentCount: 3, indexed: 3, errors: 0 });
   t.deepEqual(await searchIds(vela, 'Files'), ['guide.html', 'notes.md', 'plain.txt']);
   const flux = await searchCall(vela, 'GET', '/api/sn/Files/search?q=capacitor&_setlocale=en_US');
-  t.deepEqual(flux.body.results.document.map((d: any) => d.fields.id), ['guide.html']);
+  t.deepEqual(
+    flux.body.results.document.map((d: any) => d.fields.id),
+    ['guide.html'],
+  );
   t.is(flux.body.results.document[0].fields.title, 'Operator guide');
 
   rmSync(path.join(root, 'plain.txt'));
@@ -32,16 +38,25 @@ test('the filesystem kind runs through the pipeline: files extracted on the work
 test('the web kind runs through the pipeline: crawled pages are indexed and a second crawl sends nothing unchanged', async (t) => {
   const site = await startTestSite((origin) => ({
     '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow: /private\n' },
-    '/': { type: 'text/html', body: `<html><head><title>Home</title></head><body>Welcome aboard. <a href="/a">A</a> <a href="${origin}/private/x">secret</a></body></html>` },
+    '/': {
+      type: 'text/html',
+      body: `<html><head><title>Home</title></head><body>Welcome aboard. <a href="/a">A</a> <a href="${origin}/private/x">secret</a></body></html>`,
+    },
     '/a': { type: 'text/html', body: '<html><head><title>Page A</title></head><body>About aardvarks. <a href="/b">B</a></body></html>' },
     '/b': { type: 'text/html', body: '<html><head><title>Page B</title></head><body>Beyond the bend.</body></html>' },
     '/private/x': { type: 'text/html', body: '<html><body>never</body></html>' },
   }));
   t.teardown(() => site.close());
-  const vela = await startConnector();
+  // The test site listens on loopback, which the outbound guard refuses unless the operator allows it.
+  const vela = await startConnector({ config: { runtime: { network: { allowHosts: [new URL(site.origin).host] } } } });
   t.teardown(() => vela.stop());
   await createSite(vela, 'Web');
-  const created = await call(vela, 'POST', '/api/v2/connector/source', { name: 'web', kind: 'web', sites: ['Web'], settings: { seeds: [`${site.origin}/`], delayMs: 0, sitemaps: false } });
+  const created = await call(vela, 'POST', '/api/v2/connector/source', {
+    name: 'web',
+    kind: 'web',
+    sites: ['Web'],
+    settings: { seeds: [`${site.origin}/`], delayMs: 0, sitemaps: false },
+  });
   t.is(created.status, 201, JSON.stringify(created.body));
 
   const first = await runAndWait(vela, '/api/v2/connector/index/web/all', 'web');
@@ -49,6 +64,23 @@ test('the web kind runs through the pipeline: crawled pages are indexed and a se
   t.deepEqual(await searchIds(vela, 'Web'), [`${site.origin}/`, `${site.origin}/a`, `${site.origin}/b`]);
   t.false(site.paths().includes('/private/x'), 'robots.txt is obeyed');
   const found = await searchCall(vela, 'GET', '/api/sn/Web/search?q=aardvarks&_setlocale=en_US');
-  t.deepEqual(found.body.results.document.map((d: any) => d.fields.id), [`${site.origin}/a`]);
+  t.deepEqual(
+    found.body.results.document.map((d: any) => d.fields.id),
+    [`${site.origin}/a`],
+  );
   t.like(await runAndWait(vela, '/api/v2/connector/index/web/all', 'web'), { status: 'COMPLETED', indexed: 0, unchanged: 3 });
+});
+
+test('a web source whose seed is an internal address is refused when saved, naming the member and the rule, unless the operator allows the host', async (t) => {
+  const vela = await startConnector();
+  t.teardown(() => vela.stop());
+  await createSite(vela, 'Web');
+  const source = (seeds: string[]) => ({ name: 'inside', kind: 'web', sites: ['Web'], settings: { seeds, delayMs: 0, sitemaps: false } });
+  const refused = await call(vela, 'POST', '/api/v2/connector/source', source(['http://[::1]:8080/', 'http://127.0.0.1:8080/admin']));
+  t.is(refused.status, 400);
+  t.regex(refused.body.message, /settings\.seeds\[1\] is refused by the outbound address guard \(loopback\)/);
+  t.regex(refused.body.message, /runtime\.network\.allowHosts/);
+  const metadata = await call(vela, 'POST', '/api/v2/connector/source', source(['http://169.254.169.254/latest/meta-data/']));
+  t.regex(metadata.body.message, /\(cloud metadata\)/);
+  t.is((await call(vela, 'GET', '/api/v2/connector/source/inside')).status, 404, 'nothing was stored');
 });

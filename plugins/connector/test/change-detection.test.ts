@@ -1,5 +1,5 @@
-import test from 'ava';
 import path from 'node:path';
+import test from 'ava';
 import { call, createSite, createSource, makePackages, runAndWait, searchCall, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
 
 test('a run indexes new documents, skips unchanged ones, re-sends changed ones and de-indexes vanished ones', async (t) => {
@@ -13,7 +13,10 @@ test('a run indexes new documents, skips unchanged ones, re-sends changed ones a
 
   const run1 = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.like(run1, { status: 'COMPLETED', operationType: 'INDEX_ALL', documentCount: 300, indexed: 300, unchanged: 0, deindexed: 0, errors: 0 });
-  t.deepEqual(await searchIds(vela, 'Docs'), first.map((d) => d.id));
+  t.deepEqual(
+    await searchIds(vela, 'Docs'),
+    first.map((d) => d.id),
+  );
 
   const run2 = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.like(run2, { status: 'COMPLETED', documentCount: 300, indexed: 0, unchanged: 300 }, 'nothing changed, nothing is sent');
@@ -28,7 +31,10 @@ test('a run indexes new documents, skips unchanged ones, re-sends changed ones a
   t.deepEqual(await searchIds(vela, 'Docs'), second.map((d) => d.id).sort());
 
   const renamed = await vela.fetch('search', '/api/sn/Docs/search?q=renamed&_setlocale=en_US').then((r) => r.json() as Promise<any>);
-  t.deepEqual(renamed.results.document.map((d: any) => d.fields.id), ['pkg-00000']);
+  t.deepEqual(
+    renamed.results.document.map((d: any) => d.fields.id),
+    ['pkg-00000'],
+  );
 
   const records = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'pkgs', status: 'INDEXED', page: 0, size: 1 });
   t.is(records.body.totalElements, 295, 'one INDEXED record per document the search service holds');
@@ -51,7 +57,10 @@ test('moving a source to other sites or another locale removes its documents fro
   await call(vela, 'PUT', '/api/v2/connector/source/pkgs', { ...created.body, sites: ['New'] });
   t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), { status: 'COMPLETED', indexed: 20, errors: 0 });
   t.deepEqual(await searchIds(vela, 'Old'), []);
-  t.deepEqual(await searchIds(vela, 'New'), docs.map((d) => d.id));
+  t.deepEqual(
+    await searchIds(vela, 'New'),
+    docs.map((d) => d.id),
+  );
 
   await call(vela, 'PUT', '/api/v2/connector/source/pkgs', { ...created.body, sites: ['New'], locale: 'pt_BR' });
   t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), { status: 'COMPLETED', indexed: 20, errors: 0 });

@@ -1,6 +1,6 @@
-import test from 'ava';
 import path from 'node:path';
-import { call, createSite, makePackages, MAPPING, runAndWait, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
+import test from 'ava';
+import { call, createSite, MAPPING, makePackages, runAndWait, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
 
 test('sources from the configuration file run like the others and are read-only through the API', async (t) => {
   const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), makePackages(30));
@@ -18,7 +18,9 @@ test('sources from the configuration file run like the others and are read-only 
 });
 
 test('a configured source with bad settings stops the start with one line naming it', async (t) => {
-  const error = await t.throwsAsync(startConnector({ connector: { sources: [{ name: 'broken', kind: 'jsonl', sites: ['Docs'], settings: { idField: 'id' } }] } }));
+  const error = await t.throwsAsync(
+    startConnector({ connector: { sources: [{ name: 'broken', kind: 'jsonl', sites: ['Docs'], settings: { idField: 'id' } }] } }),
+  );
   t.is(error?.message, 'invalid configuration (plugins.connector): sources[0] ("broken"): settings of a jsonl source are invalid: settings.path is required');
   const unknown = await t.throwsAsync(startConnector({ connector: { sources: [{ name: 'odd', kind: 'ftp', sites: ['Docs'] }] } }));
   t.regex(unknown!.message, /sources\[0\] \("odd"\): kind must be one of filesystem, jsonl, web, got "ftp"/);

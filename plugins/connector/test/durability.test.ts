@@ -1,10 +1,24 @@
-import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { createWriteStream, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { childEnv, startChildRuntime, type ChildRuntime } from '../../../runtime/testing/child-runtime.js';
-import { call, createSite, createSource, KEY, makePackages, MAPPING, runAndWait, searchIds, SITE_FIELDS, startConnector, tempDir, writeJsonl, until } from './helpers.js';
+import test from 'ava';
+import { type ChildRuntime, childEnv, startChildRuntime } from 'vela/testing';
+import {
+  call,
+  createSite,
+  createSource,
+  KEY,
+  MAPPING,
+  makePackages,
+  runAndWait,
+  SITE_FIELDS,
+  searchIds,
+  startConnector,
+  tempDir,
+  until,
+  writeJsonl,
+} from './helpers.js';
 
 test('a run that fails halfway de-indexes nothing; the next complete run does', async (t) => {
   const vela = await startConnector();
@@ -18,7 +32,7 @@ test('a run that fails halfway de-indexes nothing; the next complete run does', 
 
   // The new file drops the first 100 records and is cut off in the middle of the gzip stream.
   const kept = all.slice(100);
-  const gz = gzipSync(kept.map((d) => JSON.stringify(d)).join('\n') + '\n');
+  const gz = gzipSync(`${kept.map((d) => JSON.stringify(d)).join('\n')}\n`);
   writeFileSync(file, gz.subarray(0, Math.floor(gz.length / 2)));
   const failed = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.is(failed.status, 'FAILED');
@@ -38,7 +52,10 @@ test('a run that fails halfway de-indexes nothing; the next complete run does', 
   writeJsonl(file, kept);
   const complete = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.like(complete, { status: 'COMPLETED', errors: 0, deindexed: 100 });
-  t.deepEqual(await searchIds(vela, 'Docs'), kept.map((d) => d.id));
+  t.deepEqual(
+    await searchIds(vela, 'Docs'),
+    kept.map((d) => d.id),
+  );
 });
 
 test('documents the search service refuses are recorded as ERROR with the reason and retried on the next run', async (t) => {
@@ -59,11 +76,24 @@ test('documents the search service refuses are recorded as ERROR with the reason
   writeJsonl(file, docs);
   const second = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.like(second, { indexed: 1, unchanged: 29, errors: 0 });
-  t.deepEqual(await searchIds(vela, 'Docs'), docs.map((d) => d.id));
+  t.deepEqual(
+    await searchIds(vela, 'Docs'),
+    docs.map((d) => d.id),
+  );
 });
 
-async function child(method: string, base: string, pathname: string, body?: unknown, headers: Record<string, string> = { key: KEY }): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${base}${pathname}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+async function child(
+  method: string,
+  base: string,
+  pathname: string,
+  body?: unknown,
+  headers: Record<string, string> = { key: KEY },
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${base}${pathname}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
@@ -73,7 +103,14 @@ test('a process killed during a run loses and duplicates nothing: the next run r
   const dataDir = path.join(dir, 'data');
   const file = path.join(dir, 'feed.jsonl');
   const config = path.join(dir, 'vela.json');
-  writeFileSync(config, JSON.stringify({ plugins: { connector: { apiKeys: [KEY], batchSize: 100, sources: [{ name: 'feed', kind: 'jsonl', sites: ['Feed'], settings: { path: file, ...MAPPING } }] } } }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      plugins: {
+        connector: { apiKeys: [KEY], batchSize: 100, sources: [{ name: 'feed', kind: 'jsonl', sites: ['Feed'], settings: { path: file, ...MAPPING } }] },
+      },
+    }),
+  );
   const args = ['--plugins', 'search,connector', '--data-dir', dataDir, '--config', config, '--no-seed'];
   const admin = { authorization: `Basic ${Buffer.from('admin:child-test-password').toString('base64')}` };
 
@@ -97,10 +134,15 @@ test('a process killed during a run loses and duplicates nothing: the next run r
   t.is(run.status, 200);
   const writer = createWriteStream(file);
   writer.on('error', () => undefined);
-  writer.write(next.map((d) => JSON.stringify(d)).join('\n') + '\n');
+  writer.write(`${next.map((d) => JSON.stringify(d)).join('\n')}\n`);
   // 750 records at 100 a batch: 700 are sent (changed ones recorded), the last 50 wait in the buffer.
   await until('the first batches to be recorded', async () => {
-    const page = await child('POST', vela.urls.connector!, '/api/v2/connector/monitoring/indexing/_search', { source: 'feed', objectId: 'pkg-05', page: 0, size: 1 });
+    const page = await child('POST', vela.urls.connector!, '/api/v2/connector/monitoring/indexing/_search', {
+      source: 'feed',
+      objectId: 'pkg-05',
+      page: 0,
+      size: 1,
+    });
     return page.body.totalElements >= 400 ? true : undefined;
   });
   const killed = await vela.stop('SIGKILL');
@@ -133,7 +175,12 @@ test('a process killed during a run loses and duplicates nothing: the next run r
   t.true(done.indexed <= 500 && done.indexed >= 50, `only what the killed run had not recorded is sent again (${done.indexed})`);
   const held = await ids();
   t.deepEqual(held, next.map((d) => d.id).sort(), 'every document once, none that vanished');
-  const indexed = await child('POST', vela.urls.connector!, '/api/v2/connector/monitoring/indexing/_search', { source: 'feed', status: 'INDEXED', page: 0, size: 1 });
+  const indexed = await child('POST', vela.urls.connector!, '/api/v2/connector/monitoring/indexing/_search', {
+    source: 'feed',
+    status: 'INDEXED',
+    page: 0,
+    size: 1,
+  });
   t.is(indexed.body.totalElements, 750);
   await vela.stop();
 });
@@ -157,7 +204,7 @@ test('stopping the runtime during a run interrupts it cleanly: recorded as INTER
   const writer = createWriteStream(file);
   writer.on('error', () => undefined);
   // 50 old records (so 50 have vanished so far) and 450 new ones, then the pipe stalls.
-  writer.write([...old.slice(50), ...makePackages(450, 5000)].map((d) => JSON.stringify(d)).join('\n') + '\n');
+  writer.write(`${[...old.slice(50), ...makePackages(450, 5000)].map((d) => JSON.stringify(d)).join('\n')}\n`);
   await until('the first batches to be recorded', async () => {
     const page = await call(first, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'feed', objectId: 'pkg-05', page: 0, size: 1 });
     return page.body.totalElements >= 200 ? true : undefined;
@@ -165,7 +212,11 @@ test('stopping the runtime during a run interrupts it cleanly: recorded as INTER
   await first.stop();
   stopped = true;
   writer.destroy();
-  t.deepEqual(first.logs.filter((l) => l.level >= 50).map((l) => JSON.stringify(l).slice(0, 600)), [], 'no error logged while stopping');
+  t.deepEqual(
+    first.logs.filter((l) => l.level >= 50).map((l) => JSON.stringify(l).slice(0, 600)),
+    [],
+    'no error logged while stopping',
+  );
 
   rmSync(file);
   writeJsonl(file, old);
@@ -175,6 +226,9 @@ test('stopping the runtime during a run interrupts it cleanly: recorded as INTER
     rmSync(dir, { recursive: true, force: true });
   });
   const stats = await call(second, 'GET', '/api/v2/connector/monitoring/indexing/stats/feed');
-  t.like(stats.body.find((r: any) => r.id === run.body.runId), { status: 'INTERRUPTED', deindexed: 0 });
+  t.like(
+    stats.body.find((r: any) => r.id === run.body.runId),
+    { status: 'INTERRUPTED', deindexed: 0 },
+  );
   t.is((await searchIds(second, 'Docs')).filter((id) => id < 'pkg-00050').length, 50);
 });

@@ -1,11 +1,12 @@
-import test from 'ava';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import test from 'ava';
+import type { SourceDocument } from '../api.js';
 import { filesystemSourceKind } from '../sources/filesystem/filesystem-kind.js';
 import type { FilesystemSettings } from '../sources/filesystem/settings.js';
-import { isReadError, type SourceDocument } from '../sources/source-kind.js';
+import { isReadError } from '../sources/read-error.js';
 import { makeDocx, makePdf } from './fixtures/documents.js';
 import { readAll, readContext } from './fixtures/read-context.js';
 
@@ -18,13 +19,16 @@ async function makeTree(): Promise<string> {
     mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
     writeFileSync(path.join(root, relative), content);
   };
-  write('index.html', '<html lang="en"><head><title>Home page</title><meta name="description" content="The start"></head><body><p>Welcome home</p></body></html>');
+  write(
+    'index.html',
+    '<html lang="en"><head><title>Home page</title><meta name="description" content="The start"></head><body><p>Welcome home</p></body></html>',
+  );
   write('guide/install.md', '# Install guide\n\nRun the *installer*.');
   write('guide/notes.txt', 'plain notes');
-  write('reports/2024.pdf', await makePdf({ title: 'Report 2024', author: 'Finance', pages: [['Profit rose'], ['Costs fell']] }));
+  write('reports/2024.pdf', await makePdf({ title: 'Report 2024', author: 'Finance', pages: [['Profit rose'], ['Costs fell sharply']] }));
   write('reports/minutes.docx', await makeDocx({ heading: 'Minutes', paragraphs: ['We met.'] }));
   write('drafts/wip.md', '# Work in progress');
-  write('images/logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+  write('images/logo.gif', Buffer.from('GIF89a', 'latin1'));
   write('.hidden/secret.txt', 'hidden folder');
   write('guide/.env.txt', 'hidden file');
   return root;
@@ -37,8 +41,11 @@ test('every supported file becomes a document with id = path relative to the roo
   const root = await makeTree();
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
   const items = await readAll<Settings>(filesystemSourceKind, { root });
-  t.deepEqual(ids(items), ['drafts/wip.md', 'guide/install.md', 'guide/notes.txt', 'index.html', 'reports/2024.pdf', 'reports/minutes.docx'],
-    'the PNG (extension not listed) and hidden files and folders are left out');
+  t.deepEqual(
+    ids(items),
+    ['drafts/wip.md', 'guide/install.md', 'guide/notes.txt', 'index.html', 'reports/2024.pdf', 'reports/minutes.docx'],
+    'the GIF (extension not listed) and hidden files and folders are left out',
+  );
   t.false(items.some(isReadError));
 });
 
@@ -52,7 +59,7 @@ test('a document carries title, text, file URL, path, content type, modification
   const absolute = path.join(root, 'reports/2024.pdf');
   t.like(pdf.attributes, {
     title: 'Report 2024',
-    text: 'Profit rose\nCosts fell',
+    text: 'Profit rose\nCosts fell sharply',
     url: pathToFileURL(absolute).href,
     path: absolute,
     contentType: 'application/pdf',
@@ -61,9 +68,19 @@ test('a document carries title, text, file URL, path, content type, modification
     pageCount: 2,
   });
   t.true((pdf.attributes.size as number) > 500);
-  t.like(items.find((d) => d.id === 'index.html')!.attributes, { title: 'Home page', text: 'Welcome home', description: 'The start', language: 'en', contentType: 'text/html' });
+  t.like(items.find((d) => d.id === 'index.html')!.attributes, {
+    title: 'Home page',
+    text: 'Welcome home',
+    description: 'The start',
+    language: 'en',
+    contentType: 'text/html',
+  });
   t.like(items.find((d) => d.id === 'guide/install.md')!.attributes, { title: 'Install guide', text: 'Install guide\nRun the installer.' });
-  t.like(items.find((d) => d.id === 'guide/notes.txt')!.attributes, { title: 'notes', text: 'plain notes', contentType: 'text/plain' }, 'a file without a title is named after itself');
+  t.like(
+    items.find((d) => d.id === 'guide/notes.txt')!.attributes,
+    { title: 'notes', text: 'plain notes', contentType: 'text/plain' },
+    'a file without a title is named after itself',
+  );
   t.like(items.find((d) => d.id === 'reports/minutes.docx')!.attributes, { title: 'Minutes', text: 'Minutes\nWe met.' });
 });
 
@@ -71,10 +88,20 @@ test('include and exclude take globs and /regular expressions/; an excluded fold
   const root = await makeTree();
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
   t.deepEqual(ids(await readAll<Settings>(filesystemSourceKind, { root, include: ['**/*.md'] })), ['drafts/wip.md', 'guide/install.md']);
-  t.deepEqual(ids(await readAll<Settings>(filesystemSourceKind, { root, include: ['*.md', '*.html'], exclude: ['drafts'] })), ['guide/install.md', 'index.html'],
-    'patterns without a slash match the file or folder name');
-  t.deepEqual(ids(await readAll<Settings>(filesystemSourceKind, { root, exclude: ['/^(guide|drafts)\\//', '/\\.DOCX$/i'] })), ['index.html', 'reports/2024.pdf']);
-  t.deepEqual(ids(await readAll<Settings>(filesystemSourceKind, { root, extensions: ['.TXT'], includeHidden: true })), ['.hidden/secret.txt', 'guide/.env.txt', 'guide/notes.txt']);
+  t.deepEqual(
+    ids(await readAll<Settings>(filesystemSourceKind, { root, include: ['*.md', '*.html'], exclude: ['drafts'] })),
+    ['guide/install.md', 'index.html'],
+    'patterns without a slash match the file or folder name',
+  );
+  t.deepEqual(ids(await readAll<Settings>(filesystemSourceKind, { root, exclude: ['/^(guide|drafts)\\//', '/\\.DOCX$/i'] })), [
+    'index.html',
+    'reports/2024.pdf',
+  ]);
+  t.deepEqual(ids(await readAll<Settings>(filesystemSourceKind, { root, extensions: ['.TXT'], includeHidden: true })), [
+    '.hidden/secret.txt',
+    'guide/.env.txt',
+    'guide/notes.txt',
+  ]);
 });
 
 test('unreadable files are yielded as read errors, and the rest of the folder is still read', async (t) => {
@@ -84,7 +111,10 @@ test('unreadable files are yielded as read errors, and the rest of the folder is
   writeFileSync(path.join(root, 'big.txt'), 'x'.repeat(100_000));
   const items = await readAll<Settings>(filesystemSourceKind, { root, maxFileSize: 50_000 });
   const errors = items.filter(isReadError);
-  t.deepEqual(errors.map((e) => e.id), ['big.txt', 'guide/broken.pdf']);
+  t.deepEqual(
+    errors.map((e) => e.id),
+    ['big.txt', 'guide/broken.pdf'],
+  );
   t.is(errors[0]!.error, 'file is 100000 bytes, over maxFileSize 50000');
   t.regex(errors[1]!.error, /^corrupt_content: the PDF cannot be read/);
   t.is(docs(items).length, 6);
@@ -101,14 +131,21 @@ test('symbolic links are skipped by default; when followed, a link loop ends and
   t.false(plain.some((id) => id.includes('loop')));
   const followed = ids(await readAll<Settings>(filesystemSourceKind, { root, followSymlinks: true }));
   t.true(followed.includes('linked-notes.txt'));
-  t.false(followed.some((id) => id.startsWith('guide/loop/')), 'the loop back to the root is not entered');
+  t.false(
+    followed.some((id) => id.startsWith('guide/loop/')),
+    'the loop back to the root is not entered',
+  );
   t.false(followed.includes('dangling.txt'));
 });
 
 test('onlyIds reads just those files; a vanished one is not yielded and a path outside the root is an error', async (t) => {
   const root = await makeTree();
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
-  const items = await readAll<Settings>(filesystemSourceKind, { root }, { onlyIds: ['guide/notes.txt', 'gone.md', '../etc/passwd', 'drafts/wip.md', 'images/logo.png'] });
+  const items = await readAll<Settings>(
+    filesystemSourceKind,
+    { root },
+    { onlyIds: ['guide/notes.txt', 'gone.md', '../etc/passwd', 'drafts/wip.md', 'images/logo.gif'] },
+  );
   t.deepEqual(ids(items), ['guide/notes.txt', '../etc/passwd', 'drafts/wip.md']);
   t.deepEqual(items[1], { id: '../etc/passwd', error: 'not a path inside the source root folder' });
   t.is((items[0] as SourceDocument).attributes.text, 'plain notes');
@@ -119,17 +156,26 @@ test('a cancelled run throws instead of ending as if complete', async (t) => {
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
   const controller = new AbortController();
   const seen: string[] = [];
-  await t.throwsAsync(async () => {
-    for await (const item of filesystemSourceKind.read(readContext({ root } as FilesystemSettings, { signal: controller.signal }))) {
-      seen.push(item.id);
-      controller.abort(new Error('run cancelled'));
-    }
-  }, { message: 'run cancelled' });
+  await t.throwsAsync(
+    async () => {
+      for await (const item of filesystemSourceKind.read(readContext({ root } as FilesystemSettings, { signal: controller.signal }))) {
+        seen.push(item.id);
+        controller.abort(new Error('run cancelled'));
+      }
+    },
+    { message: 'run cancelled' },
+  );
   t.deepEqual(seen, ['drafts/wip.md']);
 });
 
 test('a missing root folder or invalid settings fail the run with a message naming the problem', async (t) => {
-  await t.throwsAsync(readAll<Settings>(filesystemSourceKind, { root: path.join(os.tmpdir(), 'vela-no-such-folder-7') }), { message: /cannot read root folder .*vela-no-such-folder-7/ });
-  await t.throwsAsync(readAll(filesystemSourceKind, { root: '/tmp', maxFileSize: 'big' } as unknown as Settings), { message: /settings\.maxFileSize must be of type integer/ });
-  await t.throwsAsync(readAll<Settings>(filesystemSourceKind, { root: '/tmp', include: ['/(unclosed/'] }), { message: /pattern \/\(unclosed\/ is not a valid regular expression/ });
+  await t.throwsAsync(readAll<Settings>(filesystemSourceKind, { root: path.join(os.tmpdir(), 'vela-no-such-folder-7') }), {
+    message: /cannot read root folder .*vela-no-such-folder-7/,
+  });
+  await t.throwsAsync(readAll(filesystemSourceKind, { root: '/tmp', maxFileSize: 'big' } as unknown as Settings), {
+    message: /settings\.maxFileSize must be of type integer/,
+  });
+  await t.throwsAsync(readAll<Settings>(filesystemSourceKind, { root: '/tmp', include: ['/(unclosed/'] }), {
+    message: /pattern \/\(unclosed\/ is not a valid regular expression/,
+  });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { startTestRuntime, type TestRuntime, type TestRuntimeOptions } from '../../../runtime/testing/test-runtime.js';
+import { startTestRuntime, type TestRuntime, type TestRuntimeOptions } from 'vela/testing';
 
 export const KEY = 'connector-test-key-0123456789';
 
@@ -33,7 +33,13 @@ async function answer(res: Response): Promise<Answer> {
 }
 
 /** Call the connector service with the Key header (or the headers given). */
-export async function call(vela: TestRuntime, method: string, pathname: string, body?: unknown, headers: Record<string, string> = { key: KEY }): Promise<Answer> {
+export async function call(
+  vela: TestRuntime,
+  method: string,
+  pathname: string,
+  body?: unknown,
+  headers: Record<string, string> = { key: KEY },
+): Promise<Answer> {
   const res = await vela.fetch('connector', pathname, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -79,7 +85,14 @@ export function makePackages(count: number, from = 0): Pkg[] {
   const sections = ['editors', 'web', 'libs', 'net'];
   return Array.from({ length: count }, (_, k) => {
     const i = from + k;
-    return { id: `pkg-${String(i).padStart(5, '0')}`, title: `package ${i}`, body: `the body of package number ${i}`, section: sections[i % sections.length]!, tags: [`tag${i % 3}`], size: i };
+    return {
+      id: `pkg-${String(i).padStart(5, '0')}`,
+      title: `package ${i}`,
+      body: `the body of package number ${i}`,
+      section: sections[i % sections.length]!,
+      tags: [`tag${i % 3}`],
+      size: i,
+    };
   });
 }
 
@@ -89,7 +102,7 @@ export function tempDir(): string {
 
 /** Write records as JSON lines (gzipped when the name ends in .gz). */
 export function writeJsonl(file: string, records: unknown[]): string {
-  const text = records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n';
+  const text = `${records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n')}\n`;
   writeFileSync(file, file.endsWith('.gz') ? gzipSync(text) : text);
   return file;
 }
@@ -98,7 +111,14 @@ export const MAPPING = { idField: 'id', fields: { title: 'title', text: 'body', 
 
 /** Create a jsonl source over `file` targeting `site`. */
 export async function createSource(vela: TestRuntime, name: string, file: string, site: string, extra: Record<string, unknown> = {}): Promise<Answer> {
-  const created = await call(vela, 'POST', '/api/v2/connector/source', { name, kind: 'jsonl', sites: [site], locale: 'en_US', settings: { path: file, ...MAPPING }, ...extra });
+  const created = await call(vela, 'POST', '/api/v2/connector/source', {
+    name,
+    kind: 'jsonl',
+    sites: [site],
+    locale: 'en_US',
+    settings: { path: file, ...MAPPING },
+    ...extra,
+  });
   if (created.status !== 201) throw new Error(`source creation failed: ${JSON.stringify(created.body)}`);
   return created;
 }

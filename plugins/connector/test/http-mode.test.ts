@@ -1,8 +1,8 @@
-import test from 'ava';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { startTestRuntime } from '../../../runtime/testing/test-runtime.js';
+import test from 'ava';
+import { startTestRuntime } from 'vela/testing';
 import { call, createSite, createSource, makePackages, runAndWait, searchCall, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
 
 test('with a search URL, documents go over HTTP with the Key header to a separately started search service', async (t) => {
@@ -21,11 +21,18 @@ test('with a search URL, documents go over HTTP with the Key header to a separat
   await createSource(vela, 'pkgs', file, 'Remote');
   const first = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.like(first, { status: 'COMPLETED', indexed: 400, errors: 0 });
-  t.deepEqual(await searchIds(search, 'Remote'), docs.map((d) => d.id), 'searchable when the run ends');
+  t.deepEqual(
+    await searchIds(search, 'Remote'),
+    docs.map((d) => d.id),
+    'searchable when the run ends',
+  );
 
   writeJsonl(file, docs.slice(0, 350));
   t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), { unchanged: 350, indexed: 0, deindexed: 50 });
-  t.deepEqual(await searchIds(search, 'Remote'), docs.slice(0, 350).map((d) => d.id));
+  t.deepEqual(
+    await searchIds(search, 'Remote'),
+    docs.slice(0, 350).map((d) => d.id),
+  );
 
   const diff = await call(vela, 'GET', '/api/v2/connector/validate/pkgs');
   t.deepEqual(diff.body.missing, { 'Remote/en_US': [] });
@@ -33,7 +40,12 @@ test('with a search URL, documents go over HTTP with the Key header to a separat
   t.is(diff.body.counts.inSearch, 350);
 
   // Reindex by ids deletes and sends just those.
-  t.like(await runAndWait(vela, '/api/v2/connector/reindex/pkgs', 'pkgs', ['pkg-00001', 'pkg-00002']), { status: 'COMPLETED', operationType: 'REINDEX_IDS', documentCount: 2, indexed: 2 });
+  t.like(await runAndWait(vela, '/api/v2/connector/reindex/pkgs', 'pkgs', ['pkg-00001', 'pkg-00002']), {
+    status: 'COMPLETED',
+    operationType: 'REINDEX_IDS',
+    documentCount: 2,
+    indexed: 2,
+  });
   t.is((await searchIds(search, 'Remote')).length, 350);
 });
 
@@ -99,7 +111,10 @@ test('a search service that accepts connections but never answers does not hold 
     for (const socket of sockets) socket.destroy();
     return new Promise<void>((resolve) => silent.close(() => resolve()));
   });
-  const vela = await startConnector({ plugins: ['connector'], connector: { search: { url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, key: 'k' } } });
+  const vela = await startConnector({
+    plugins: ['connector'],
+    connector: { search: { url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, key: 'k' } },
+  });
   t.teardown(() => vela.stop());
   const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), makePackages(3));
   const started = Date.now();

@@ -1,20 +1,23 @@
-import test from 'ava';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import test from 'ava';
 import { ignoreMatcher } from '../rules/ignore-rules.js';
+import { type JsonlSettings, jsonlSourceKind, MAX_LINE_BYTES } from '../sources/jsonl/jsonl-kind.js';
 import { mapRecord } from '../sources/jsonl/record-mapping.js';
-import { jsonlSourceKind, MAX_LINE_BYTES, type JsonlSettings } from '../sources/jsonl/jsonl-kind.js';
 import { readAll, readContext } from './fixtures/read-context.js';
 import { tempDir, writeJsonl } from './helpers.js';
 
 const settings = (file: string, extra: Partial<JsonlSettings> = {}): JsonlSettings => ({ path: file, idField: 'id', ...extra });
 
 test('a record maps to attributes by member name, dotted path and template, with the id as a string', (t) => {
-  const mapped = mapRecord({ sku: 7, name: 'Shoe & sock', meta: { color: 'red' }, empty: '' }, {
-    idField: 'sku',
-    fields: { title: 'name', color: 'meta.color', url: { template: 'https://shop.example/p/{sku}?n={name}' }, blank: 'empty', absent: 'nothing' },
-  });
+  const mapped = mapRecord(
+    { sku: 7, name: 'Shoe & sock', meta: { color: 'red' }, empty: '' },
+    {
+      idField: 'sku',
+      fields: { title: 'name', color: 'meta.color', url: { template: 'https://shop.example/p/{sku}?n={name}' }, blank: 'empty', absent: 'nothing' },
+    },
+  );
   t.deepEqual(mapped, { id: '7', attributes: { title: 'Shoe & sock', color: 'red', url: 'https://shop.example/p/7?n=Shoe%20%26%20sock', id: '7' } });
 });
 
@@ -35,10 +38,17 @@ test('the jsonl kind reads plain and gzipped files alike, skips blank lines, rep
   writeFileSync(path.join(dir, 'packed.data'), gzipSync(lines.join('\n')));
   for (const name of ['plain.jsonl', 'packed.jsonl.gz', 'packed.data']) {
     const items = await readAll(jsonlSourceKind, settings(path.join(dir, name)));
-    t.deepEqual(items.map((i) => ('error' in i ? `error:${i.error}` : i.id)), ['a', 'b', 'error:line 4 is not valid JSON (8 characters)', 'error:line 5: member "id" (the id) is missing or empty', 'c'], name);
+    t.deepEqual(
+      items.map((i) => ('error' in i ? `error:${i.error}` : i.id)),
+      ['a', 'b', 'error:line 4 is not valid JSON (8 characters)', 'error:line 5: member "id" (the id) is missing or empty', 'c'],
+      name,
+    );
   }
   const only = await readAll(jsonlSourceKind, settings(path.join(dir, 'plain.jsonl')), { onlyIds: ['c', 'zzz'] });
-  t.deepEqual(only.filter((i) => !('error' in i)).map((i) => i.id), ['c']);
+  t.deepEqual(
+    only.filter((i) => !('error' in i)).map((i) => i.id),
+    ['c'],
+  );
 });
 
 test('a missing file fails the read (the run fails and de-indexes nothing)', async (t) => {
@@ -61,7 +71,10 @@ test('a path that is a folder or a device, or a file without line breaks, fails 
 });
 
 test('an aborted read stops with the abort reason', async (t) => {
-  const file = writeJsonl(path.join(tempDir(), 'many.jsonl'), Array.from({ length: 5000 }, (_, i) => ({ id: String(i) })));
+  const file = writeJsonl(
+    path.join(tempDir(), 'many.jsonl'),
+    Array.from({ length: 5000 }, (_, i) => ({ id: String(i) })),
+  );
   const controller = new AbortController();
   let seen = 0;
   const error = await t.throwsAsync(async () => {
@@ -76,7 +89,16 @@ test('an aborted read stops with the abort reason', async (t) => {
 
 test('IGNORE rule values match from the start of the value, any value of a list, and only their attribute', (t) => {
   const matcher = ignoreMatcher([
-    { id: '1', name: 'drafts', description: '', source: 's', attribute: 'url', ruleType: 'IGNORE', values: ['https://x\\.example/drafts/'], lastModifiedDate: '' },
+    {
+      id: '1',
+      name: 'drafts',
+      description: '',
+      source: 's',
+      attribute: 'url',
+      ruleType: 'IGNORE',
+      values: ['https://x\\.example/drafts/'],
+      lastModifiedDate: '',
+    },
     { id: '2', name: 'tags', description: '', source: 's', attribute: 'tags', ruleType: 'IGNORE', values: ['secret'], lastModifiedDate: '' },
   ]);
   t.is(matcher.match({ url: 'https://x.example/drafts/1' }), 'drafts');

@@ -1,6 +1,6 @@
-import test from 'ava';
 import path from 'node:path';
-import { createTestPostgres, postgresReachable } from '../../../runtime/testing/test-postgres.js';
+import test from 'ava';
+import { createTestPostgres, postgresReachable } from 'vela/testing';
 import { call, createSite, createSource, makePackages, runAndWait, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
@@ -25,8 +25,20 @@ pgTest('on PostgreSQL the connector tracks changes, rules, monitoring search and
   t.teardown(() => second.stop());
   writeJsonl(file, docs.slice(0, 200));
   t.like(await runAndWait(second, '/api/v2/connector/index/pkgs/all', 'pkgs'), { status: 'COMPLETED', unchanged: 150, ignored: 50, deindexed: 37, errors: 0 });
-  t.deepEqual(await searchIds(second, 'Docs'), docs.slice(0, 200).filter((d) => d.section !== 'web').map((d) => d.id));
-  const page = await call(second, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'pkgs', status: 'INDEXED', objectId: 'PKG-001', page: 1, size: 20 });
+  t.deepEqual(
+    await searchIds(second, 'Docs'),
+    docs
+      .slice(0, 200)
+      .filter((d) => d.section !== 'web')
+      .map((d) => d.id),
+  );
+  const page = await call(second, 'POST', '/api/v2/connector/monitoring/indexing/_search', {
+    source: 'pkgs',
+    status: 'INDEXED',
+    objectId: 'PKG-001',
+    page: 1,
+    size: 20,
+  });
   t.like(page.body, { totalElements: 75, totalPages: 4, page: 1 });
   t.is(page.body.content.length, 20);
   const stats = await call(second, 'GET', '/api/v2/connector/monitoring/indexing/stats/pkgs');

@@ -1,6 +1,6 @@
-import test from 'ava';
 import { rmSync } from 'node:fs';
-import { call, createSite, searchCall, startConnector, tempDir, waitForRun, until } from './helpers.js';
+import test from 'ava';
+import { call, createSite, searchCall, startConnector, tempDir, until, waitForRun } from './helpers.js';
 
 test('the first start seeds the sample source into a Sample site with facets; a restart does not seed again', async (t) => {
   const dataDir = tempDir();
@@ -14,7 +14,10 @@ test('the first start seeds the sample source into a Sample site with facets; a 
     return stats.status === 200 ? stats : undefined;
   });
   const sources = await call(vela, 'GET', '/api/v2/connector/source');
-  t.like(sources.body.find((s: any) => s.name === 'sample'), { kind: 'jsonl', sites: ['Sample'], locale: 'en_US', origin: 'seed' });
+  t.like(
+    sources.body.find((s: any) => s.name === 'sample'),
+    { kind: 'jsonl', sites: ['Sample'], locale: 'en_US', origin: 'seed' },
+  );
   const run = await waitForRun(vela, 'sample', runs.body[0].id);
   t.like(run, { status: 'COMPLETED', trigger: 'seed', documentCount: 3000, indexed: 3000, errors: 0 });
 

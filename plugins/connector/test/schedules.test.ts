@@ -1,5 +1,5 @@
-import test from 'ava';
 import path from 'node:path';
+import test from 'ava';
 import { call, createSite, createSource, makePackages, startConnector, tempDir, writeJsonl } from './helpers.js';
 
 test('a source with a cron schedule runs on its own, runs never overlap, and clearing the schedule stops it', async (t) => {

@@ -1,15 +1,17 @@
-import test, { type ExecutionContext } from 'ava';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { startTestRuntime, type TestRuntime } from '../../../runtime/testing/test-runtime.js';
+import test, { type ExecutionContext } from 'ava';
+import { startTestRuntime, type TestRuntime } from 'vela/testing';
 import { call, createSite, createSource, makePackages, runAndWait, searchCall, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
 
 /**
  * A search service that fails on demand: a proxy in front of a real one that answers 500 to the import
  * calls `failImports` names (counted from 1 since the last reset), as a service that breaks mid-run does.
  */
-async function flakySearch(t: { teardown(fn: () => unknown): void }): Promise<{ search: TestRuntime; url: string; key: string; failImports(which: (n: number) => boolean): void }> {
+async function flakySearch(t: {
+  teardown(fn: () => unknown): void;
+}): Promise<{ search: TestRuntime; url: string; key: string; failImports(which: (n: number) => boolean): void }> {
   const search = await startTestRuntime({ plugins: ['search'] });
   t.teardown(() => search.stop());
   await createSite(search, 'Remote');
@@ -25,9 +27,16 @@ async function flakySearch(t: { teardown(fn: () => unknown): void }): Promise<{ 
         res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"internal_error","message":"boom"}');
         return;
       }
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'content-length', 'connection'].includes(k))) as Record<string, string>;
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'content-length', 'connection'].includes(k))) as Record<
+        string,
+        string
+      >;
       fetch(`${upstream}${req.url}`, { method: req.method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined })
-        .then(async (answer) => res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await answer.arrayBuffer())))
+        .then(async (answer) =>
+          res
+            .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
+            .end(Buffer.from(await answer.arrayBuffer())),
+        )
         .catch(() => res.writeHead(502).end());
     });
   });
@@ -67,7 +76,11 @@ test('a search service that answers 500 mid-run: the run fails, nothing is lost,
   t.is(failed.status, 'FAILED');
   t.regex(failed.error, /answered 500/);
   t.is(failed.deindexed, 0);
-  t.deepEqual(await searchIds(flaky.search, 'Remote'), docs.map((d) => d.id), 'nothing de-indexed, nothing duplicated');
+  t.deepEqual(
+    await searchIds(flaky.search, 'Remote'),
+    docs.map((d) => d.id),
+    'nothing de-indexed, nothing duplicated',
+  );
 
   flaky.failImports(() => false);
   t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), { status: 'COMPLETED', errors: 0, deindexed: 50 });
@@ -77,7 +90,7 @@ test('a search service that answers 500 mid-run: the run fails, nothing is lost,
 });
 
 test('a reindex whose deletes fail halfway loses nothing: the next run sends every deleted document again', async (t) => {
-  const { flaky, vela, docs, file } = await indexedThroughFlakySearch(t);
+  const { flaky, vela, docs } = await indexedThroughFlakySearch(t);
 
   // The first delete batch of the reindex goes through (100 documents leave the index), the second fails.
   flaky.failImports((n) => n === 2);
@@ -88,7 +101,10 @@ test('a reindex whose deletes fail halfway loses nothing: the next run sends eve
   flaky.failImports(() => false);
   const next = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.like(next, { status: 'COMPLETED', errors: 0, indexed: 400, unchanged: 0 });
-  t.deepEqual(await searchIds(flaky.search, 'Remote'), docs.map((d) => d.id));
+  t.deepEqual(
+    await searchIds(flaky.search, 'Remote'),
+    docs.map((d) => d.id),
+  );
   const diff = await call(vela, 'GET', '/api/v2/connector/validate/pkgs');
   t.deepEqual(diff.body.missing, { 'Remote/en_US': [] });
 });

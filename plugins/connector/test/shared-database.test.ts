@@ -1,17 +1,17 @@
-import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { createWriteStream, rmSync } from 'node:fs';
 import path from 'node:path';
-import { createTestPostgres, postgresReachable } from '../../../runtime/testing/test-postgres.js';
-import type { TestRuntime } from '../../../runtime/testing/test-runtime.js';
-import { call, createSite, createSource, makePackages, startConnector, tempDir, waitForRun, writeJsonl, until } from './helpers.js';
+import test from 'ava';
+import type { TestRuntime } from 'vela/testing';
+import { createTestPostgres, postgresReachable } from 'vela/testing';
+import { call, createSite, createSource, makePackages, startConnector, tempDir, until, waitForRun, writeJsonl } from './helpers.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
 
 const runOf = async (vela: TestRuntime, source: string, runId: string) =>
   ((await call(vela, 'GET', `/api/v2/connector/monitoring/indexing/stats/${source}`)).body as any[]).find((r) => r.id === runId);
 
-pgTest('processes sharing one database see each other\'s sources and never run one source at the same time', async (t) => {
+pgTest("processes sharing one database see each other's sources and never run one source at the same time", async (t) => {
   const pg = await createTestPostgres();
   if (!pg) return t.fail('PostgreSQL refused to create a test database');
   t.teardown(() => pg.drop());
@@ -39,7 +39,12 @@ pgTest('processes sharing one database see each other\'s sources and never run o
   // Runs first (teardowns go in reverse): a reader blocked on the pipe would keep this process alive.
   t.teardown(() => writer.destroy());
   // 250 records at 200 a batch: once the first batch is recorded, A surely holds the lease.
-  writer.write(docs.slice(0, 250).map((d) => JSON.stringify(d)).join('\n') + '\n');
+  writer.write(
+    `${docs
+      .slice(0, 250)
+      .map((d) => JSON.stringify(d))
+      .join('\n')}\n`,
+  );
   await until('A to record its first batch', async () => {
     const page = await call(a, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'feed', page: 0, size: 1 });
     return page.body.totalElements >= 200 ? true : undefined;
@@ -58,12 +63,17 @@ pgTest('processes sharing one database see each other\'s sources and never run o
   // The path becomes a plain file for later readers; A's open pipe gets the rest and ends.
   rmSync(file);
   writeJsonl(file, docs);
-  writer.end(docs.slice(250).map((d) => JSON.stringify(d)).join('\n') + '\n');
+  writer.end(
+    `${docs
+      .slice(250)
+      .map((d) => JSON.stringify(d))
+      .join('\n')}\n`,
+  );
   const first = await waitForRun(a, 'feed', running.body.runId);
   t.like(first, { status: 'COMPLETED', indexed: 300 });
   const second = await waitForRun(b, 'feed', byIds.body.runId);
   t.like(second, { status: 'COMPLETED', operationType: 'INDEX_IDS', documentCount: 1, unchanged: 1 });
-  t.true(Date.parse(second.endTime) >= Date.parse(first.endTime), 'B\'s run ended after A\'s');
+  t.true(Date.parse(second.endTime) >= Date.parse(first.endTime), "B's run ended after A's");
 
   const again = await call(b, 'GET', '/api/v2/connector/index/feed/all');
   t.is(again.status, 200);

@@ -1,8 +1,7 @@
-import test from 'ava';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { packageRoot } from '../../../runtime/paths.js';
-import { manifest, writePlugins } from '../../../runtime/testing/test-runtime.js';
+import test from 'ava';
+import { manifest, packageRoot, writePlugins } from 'vela/testing';
 import { call, createSite, runAndWait, searchIds, startConnector, tempDir } from './helpers.js';
 
 // A plugin in its own folder, as the cms plugin will be: it taps the connector's hook to add a kind.
@@ -36,21 +35,37 @@ test('a plugin adds a source kind through the connector.sourceKinds hook, and it
   const vela = await startConnector({ plugins: ['search', 'connector', 'memory-kind'], loaderPath: [path.join(packageRoot, 'plugins'), loaderPath] });
   t.teardown(() => vela.stop());
   const kinds = await call(vela, 'GET', '/api/v2/connector/source/kinds');
-  t.deepEqual(kinds.body.map((k: any) => k.name), ['filesystem', 'jsonl', 'memory', 'web']);
-  t.deepEqual(vela.runtime.hookBus.describe().find((h) => h.name === 'connector.sourceKinds'), { name: 'connector.sourceKinds', owner: 'connector', taps: ['memory-kind:memory'] });
+  t.deepEqual(
+    kinds.body.map((k: any) => k.name),
+    ['filesystem', 'jsonl', 'memory', 'web'],
+  );
+  t.deepEqual(
+    vela.runtime.hookBus.describe().find((h) => h.name === 'connector.sourceKinds'),
+    { name: 'connector.sourceKinds', owner: 'connector', taps: ['memory-kind:memory'] },
+  );
 
   const bad = await call(vela, 'POST', '/api/v2/connector/source', { name: 'mem', kind: 'memory', sites: ['Docs'], settings: {} });
   t.is(bad.status, 400);
   t.regex(bad.body.message, /settings\.docs is required/);
 
   await createSite(vela, 'Docs');
-  const created = await call(vela, 'POST', '/api/v2/connector/source', { name: 'mem', kind: 'memory', sites: ['Docs'], settings: { docs: [{ id: 'm1', title: 'one' }, { id: 'm2', title: 'two' }] } });
+  const created = await call(vela, 'POST', '/api/v2/connector/source', {
+    name: 'mem',
+    kind: 'memory',
+    sites: ['Docs'],
+    settings: {
+      docs: [
+        { id: 'm1', title: 'one' },
+        { id: 'm2', title: 'two' },
+      ],
+    },
+  });
   t.is(created.status, 201);
   t.like(await runAndWait(vela, '/api/v2/connector/index/mem/all', 'mem'), { status: 'COMPLETED', indexed: 2 });
   t.deepEqual(await searchIds(vela, 'Docs'), ['m1', 'm2']);
 });
 
-test('a stored source whose kind\'s plugin is not loaded is skipped with a warning, and its name stays taken', async (t) => {
+test("a stored source whose kind's plugin is not loaded is skipped with a warning, and its name stays taken", async (t) => {
   const dataDir = tempDir();
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const loaderPath = await writePlugins([memoryKindPlugin]);

@@ -1,16 +1,15 @@
-import test from 'ava';
 import { gzipSync } from 'node:zlib';
-import { createLogger } from '../../../runtime/logger.js';
-import { WorkerPool } from '../../../runtime/workers/worker-pool.js';
-import { createPooledExtract, EXTRACT_TASK_FILE } from '../extraction/pooled-extract.js';
-import type { ExtractedContent, ExtractInput } from '../extraction/types.js';
-import { isReadError, type SourceDocument, type SourceReadError } from '../sources/source-kind.js';
+import { createPooledExtract, EXTRACT_TASK_FILE, type ExtractedContent, type ExtractInput } from '@vela/extraction';
+import test from 'ava';
+import { createLogger, WorkerPool } from 'vela/testing';
+import type { SourceDocument, SourceReadError } from '../api.js';
+import { isReadError } from '../sources/read-error.js';
 import type { WebSettings } from '../sources/web/settings.js';
 import { parseSitemap } from '../sources/web/sitemap.js';
 import { webSourceKind } from '../sources/web/web-kind.js';
 import { makePdf } from './fixtures/documents.js';
 import { readAll, readContext } from './fixtures/read-context.js';
-import { page, startTestSite, type SiteResponse, type TestSite } from './fixtures/test-site.js';
+import { page, type SiteResponse, startTestSite, type TestSite } from './fixtures/test-site.js';
 
 // Pages are fetched on this thread and extracted on a real piscina pool, as in the connector.
 const pool = new WorkerPool({ minThreads: 0, maxThreads: 2, idleTimeoutMs: 2000 }, createLogger({ level: 'silent' }));
@@ -30,15 +29,38 @@ function site(origin: string): Record<string, SiteResponse> {
   const host2 = origin.replace('127.0.0.1', 'localhost');
   return {
     '/robots.txt': text(`User-agent: *\nDisallow: /private/\nSitemap: ${origin}/sitemap-index.xml\n\nUser-agent: OtherBot\nDisallow: /\n`),
-    '/sitemap-index.xml': xml(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${origin}/sitemap-pages.xml</loc></sitemap></sitemapindex>`),
-    '/sitemap-pages.xml': xml(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/orphan.html</loc></url><url><loc>${origin}/private/listed.html</loc></url><url><loc>${origin}/</loc></url></urlset>`),
-    '/': page('Home', ['/a.html', '/a.html#part', 'b.html', '/private/secret.html', '/old-page', '/missing.html', '/broken.html', '/forbidden.html', '/deny/skip.html',
-      `${host2}/other-host.html`, '/logo.png', 'mailto:someone@example.org', '/noindex.html'],
-    '<meta name="description" content="The home page"><meta name="keywords" content="home, start">'),
+    '/sitemap-index.xml': xml(
+      `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${origin}/sitemap-pages.xml</loc></sitemap></sitemapindex>`,
+    ),
+    '/sitemap-pages.xml': xml(
+      `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/orphan.html</loc></url><url><loc>${origin}/private/listed.html</loc></url><url><loc>${origin}/</loc></url></urlset>`,
+    ),
+    '/': page(
+      'Home',
+      [
+        '/a.html',
+        '/a.html#part',
+        'b.html',
+        '/private/secret.html',
+        '/old-page',
+        '/missing.html',
+        '/broken.html',
+        '/forbidden.html',
+        '/deny/skip.html',
+        `${host2}/other-host.html`,
+        '/logo.png',
+        'mailto:someone@example.org',
+        '/noindex.html',
+      ],
+      '<meta name="description" content="The home page"><meta name="keywords" content="home, start">',
+    ),
     '/a.html': page('Page A', ['/a/deep1.html']),
     '/a/deep1.html': page('Deep 1', ['/a/deep2.html']),
     '/a/deep2.html': page('Deep 2'),
-    '/b.html': { ...page('Page B', ['/b.html?ref=nav'], '<link rel="canonical" href="/b.html">'), headers: { 'last-modified': 'Wed, 21 Oct 2015 07:28:00 GMT' } },
+    '/b.html': {
+      ...page('Page B', ['/b.html?ref=nav'], '<link rel="canonical" href="/b.html">'),
+      headers: { 'last-modified': 'Wed, 21 Oct 2015 07:28:00 GMT' },
+    },
     '/b.html?ref=nav': page('Page B', [], '<link rel="canonical" href="/b.html">'),
     '/old-page': { status: 301, headers: { location: '/c.html' } },
     '/c.html': page('Page C'),
@@ -67,11 +89,19 @@ test('a crawl follows links to the depth limit, reads the sitemap index, yields 
   const s = await withSite(t);
   const items = await crawl({ seeds: [`${s.origin}/`], deny: ['/deny/'], maxDepth: 2 });
   const u = (path: string) => `${s.origin}${path}`;
-  t.deepEqual(docsOf(items).map((d) => d.id).sort(), [u('/'), u('/a.html'), u('/a/deep1.html'), u('/b.html'), u('/c.html'), u('/from-noindex.html'), u('/orphan.html')].sort());
-  t.deepEqual(errorsOf(items).sort((a, b) => a.id.localeCompare(b.id)), [
-    { id: u('/broken.html'), error: 'HTTP 500 Internal Server Error' },
-    { id: u('/forbidden.html'), error: 'HTTP 403 Forbidden' },
-  ]);
+  t.deepEqual(
+    docsOf(items)
+      .map((d) => d.id)
+      .sort(),
+    [u('/'), u('/a.html'), u('/a/deep1.html'), u('/b.html'), u('/c.html'), u('/from-noindex.html'), u('/orphan.html')].sort(),
+  );
+  t.deepEqual(
+    errorsOf(items).sort((a, b) => a.id.localeCompare(b.id)),
+    [
+      { id: u('/broken.html'), error: 'HTTP 500 Internal Server Error' },
+      { id: u('/forbidden.html'), error: 'HTTP 403 Forbidden' },
+    ],
+  );
   const paths = s.paths();
   t.true(paths.includes('/missing.html'), 'a 404 page is fetched, then not yielded: it is gone, not failed');
   t.is(paths.filter((p) => p === '/a.html').length, 1, 'a link with a fragment is the same page');
@@ -87,7 +117,10 @@ test('a crawl follows links to the depth limit, reads the sitemap index, yields 
 test('robots.txt Disallow is obeyed for links and sitemap entries: the server never sees those requests', async (t) => {
   const s = await withSite(t);
   await crawl({ seeds: [`${s.origin}/`], maxDepth: 1 });
-  t.deepEqual(s.paths().filter((p) => p.startsWith('/private/')), []);
+  t.deepEqual(
+    s.paths().filter((p) => p.startsWith('/private/')),
+    [],
+  );
   t.true(s.paths().includes('/orphan.html'), 'other sitemap entries are crawled');
 });
 
@@ -97,14 +130,22 @@ test('a deny pattern keeps a URL from ever being fetched, and an allow list limi
   t.false(s.paths().some((p) => p.startsWith('/deny/') || p.includes('noindex')));
   const s2 = await withSite(t);
   const items = await crawl({ seeds: [`${s2.origin}/`], allow: ['/a(/|\\.html)'], maxDepth: 3, sitemaps: false });
-  t.deepEqual(docsOf(items).map((d) => d.id), [`${s2.origin}/`, `${s2.origin}/a.html`, `${s2.origin}/a/deep1.html`, `${s2.origin}/a/deep2.html`], 'the seed is exempt from allow');
+  t.deepEqual(
+    docsOf(items).map((d) => d.id),
+    [`${s2.origin}/`, `${s2.origin}/a.html`, `${s2.origin}/a/deep1.html`, `${s2.origin}/a/deep2.html`],
+    'the seed is exempt from allow',
+  );
 });
 
 test('page attributes: title, text, url, description, keywords, content type and Last-Modified', async (t) => {
   const s = await withSite(t);
   const items = docsOf(await crawl({ seeds: [`${s.origin}/`], maxDepth: 1, sitemaps: false }));
   t.like(items.find((d) => d.id === `${s.origin}/`)!.attributes, {
-    title: 'Home', url: `${s.origin}/`, description: 'The home page', keywords: ['home', 'start'], contentType: 'text/html',
+    title: 'Home',
+    url: `${s.origin}/`,
+    description: 'The home page',
+    keywords: ['home', 'start'],
+    contentType: 'text/html',
   });
   t.regex(items[0]!.attributes.text as string, /^Home\n/);
   t.like(items.find((d) => d.id === `${s.origin}/b.html`)!.attributes, { title: 'Page B', lastModified: '2015-10-21T07:28:00.000Z' });
@@ -115,12 +156,15 @@ test('a redirect is followed to its target, which becomes the id; a redirect out
     '/': page('Home', ['/moved', '/away', '/to-denied']),
     '/moved': { status: 302, headers: { location: `${origin}/target.html#x` } },
     '/target.html': page('Target'),
-    '/away': { status: 301, headers: { location: origin.replace('127.0.0.1', 'localhost') + '/elsewhere' } },
+    '/away': { status: 301, headers: { location: `${origin.replace('127.0.0.1', 'localhost')}/elsewhere` } },
     '/to-denied': { status: 301, headers: { location: '/deny/page.html' } },
     '/deny/page.html': page('Denied'),
   }));
   const items = await crawl({ seeds: [`${s.origin}/`], deny: ['/deny/'], sitemaps: false, robotsTxt: false });
-  t.deepEqual(items.map((i) => i.id), [`${s.origin}/`, `${s.origin}/target.html`]);
+  t.deepEqual(
+    items.map((i) => i.id),
+    [`${s.origin}/`, `${s.origin}/target.html`],
+  );
   t.false(s.paths().includes('/deny/page.html'));
   t.is(s.paths(`localhost:${s.port}`).length, 0);
 });
@@ -128,7 +172,10 @@ test('a redirect is followed to its target, which becomes the id; a redirect out
 test('maxDepth 0 reads only the seeds, and maxPages caps the pages fetched', async (t) => {
   const s = await withSite(t);
   const seedOnly = await crawl({ seeds: [`${s.origin}/`], maxDepth: 0, sitemaps: false });
-  t.deepEqual(seedOnly.map((i) => i.id), [`${s.origin}/`]);
+  t.deepEqual(
+    seedOnly.map((i) => i.id),
+    [`${s.origin}/`],
+  );
   t.deepEqual(s.paths(), ['/robots.txt', '/']);
   const s2 = await withSite(t);
   const capped = await crawl({ seeds: [`${s2.origin}/`], maxDepth: 5, maxPages: 3, sitemaps: false, concurrency: 3 });
@@ -153,7 +200,9 @@ test('requests to one host keep the robots.txt Crawl-delay apart, even with seve
   const s = await withSite(t, () => ({
     '/robots.txt': text('User-agent: *\nCrawl-delay: 0.25\n'),
     '/': page('Home', ['/1.html', '/2.html', '/3.html']),
-    '/1.html': page('One'), '/2.html': page('Two'), '/3.html': page('Three'),
+    '/1.html': page('One'),
+    '/2.html': page('Two'),
+    '/3.html': page('Three'),
   }));
   const items = await crawl({ seeds: [`${s.origin}/`], sitemaps: false, concurrency: 4 });
   t.is(items.length, 4);
@@ -165,11 +214,18 @@ test('PDF links are skipped by default and indexed with includePdf', async (t) =
   const pdf = await makePdf({ title: 'Price list', pages: [['Prices for this year']] });
   const pages = () => ({ '/': page('Home', ['/prices.pdf']), '/prices.pdf': { type: 'application/pdf', body: pdf } });
   const s = await withSite(t, pages);
-  t.deepEqual((await crawl({ seeds: [`${s.origin}/`], sitemaps: false, robotsTxt: false })).map((i) => i.id), [`${s.origin}/`]);
+  t.deepEqual(
+    (await crawl({ seeds: [`${s.origin}/`], sitemaps: false, robotsTxt: false })).map((i) => i.id),
+    [`${s.origin}/`],
+  );
   t.false(s.paths().includes('/prices.pdf'));
   const s2 = await withSite(t, pages);
   const withPdf = docsOf(await crawl({ seeds: [`${s2.origin}/`], sitemaps: false, robotsTxt: false, includePdf: true }));
-  t.like(withPdf.find((d) => d.id === `${s2.origin}/prices.pdf`)?.attributes, { title: 'Price list', text: 'Prices for this year', contentType: 'application/pdf' });
+  t.like(withPdf.find((d) => d.id === `${s2.origin}/prices.pdf`)?.attributes, {
+    title: 'Price list',
+    text: 'Prices for this year',
+    contentType: 'application/pdf',
+  });
 });
 
 test('a response without a Content-Type is indexed when its bytes are HTML, and skipped quietly otherwise', async (t) => {
@@ -189,7 +245,10 @@ test('onlyIds fetches just those URLs and follows no links; a page now 404 is no
   const items = await crawl({ seeds: [`${s.origin}/`] }, [`${s.origin}/a.html#top`, `${s.origin}/missing.html`, 'ftp://example.org/x']);
   t.deepEqual(items.map((i) => i.id).sort(), ['ftp://example.org/x', `${s.origin}/a.html`]);
   t.deepEqual(s.paths().sort(), ['/a.html', '/missing.html', '/robots.txt']);
-  t.deepEqual(items.filter(isReadError).map((e) => e.error), ['not an http(s) URL']);
+  t.deepEqual(
+    items.filter(isReadError).map((e) => e.error),
+    ['not an http(s) URL'],
+  );
 });
 
 test('a page that does not answer in time, an oversized page and an unreachable robots.txt are read errors', async (t) => {
@@ -200,25 +259,33 @@ test('a page that does not answer in time, an oversized page and an unreachable 
   }));
   // The limit leaves the answering pages ample time on a loaded machine; only the hung one reaches it.
   const items = await crawl({ seeds: [`${s.origin}/`], sitemaps: false, robotsTxt: false, timeoutMs: 2000, maxPageBytes: 2048 });
-  t.deepEqual(errorsOf(items).sort((a, b) => a.id.localeCompare(b.id)), [
-    { id: `${s.origin}/huge.html`, error: 'the response is larger than maxPageBytes (2048 bytes)' },
-    { id: `${s.origin}/slow.html`, error: 'no complete answer within 2000 ms' },
-  ]);
+  t.deepEqual(
+    errorsOf(items).sort((a, b) => a.id.localeCompare(b.id)),
+    [
+      { id: `${s.origin}/huge.html`, error: 'the response is larger than maxPageBytes (2048 bytes)' },
+      { id: `${s.origin}/slow.html`, error: 'no complete answer within 2000 ms' },
+    ],
+  );
   const down = await withSite(t, () => ({ '/robots.txt': text('maintenance', 503), '/': page('Home') }));
   const blocked = await crawl({ seeds: [`${down.origin}/`], sitemaps: false });
-  t.deepEqual(blocked, [{ id: `${down.origin}/`, error: `robots.txt of ${down.origin} answered HTTP 503: nothing is fetched from that host until it answers` }]);
+  t.deepEqual(blocked, [
+    { id: `${down.origin}/`, error: `robots.txt of ${down.origin} answered HTTP 503: nothing is fetched from that host until it answers` },
+  ]);
   t.deepEqual(down.paths(), ['/robots.txt']);
 });
 
 test('a cancelled crawl throws instead of ending as if complete', async (t) => {
   const s = await withSite(t);
   const controller = new AbortController();
-  await t.throwsAsync(async () => {
-    const settings = { seeds: [`${s.origin}/`], delayMs: 0, userAgent: AGENT } as WebSettings;
-    for await (const item of webSourceKind.read(readContext(settings, { signal: controller.signal, extract }))) {
-      if (item.id.endsWith('/')) controller.abort(new Error('run cancelled'));
-    }
-  }, { message: 'run cancelled' });
+  await t.throwsAsync(
+    async () => {
+      const settings = { seeds: [`${s.origin}/`], delayMs: 0, userAgent: AGENT } as WebSettings;
+      for await (const item of webSourceKind.read(readContext(settings, { signal: controller.signal, extract }))) {
+        if (item.id.endsWith('/')) controller.abort(new Error('run cancelled'));
+      }
+    },
+    { message: 'run cancelled' },
+  );
 });
 
 test('invalid settings fail the run with the member named', async (t) => {
@@ -227,7 +294,8 @@ test('invalid settings fail the run with the member named', async (t) => {
 });
 
 test('sitemaps are read plain or gzipped, as URL sets or indexes', (t) => {
-  const urlset = '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc> https://e.org/a </loc><lastmod>2024-01-01</lastmod></url><url><loc>https://e.org/b?x=1&amp;y=2</loc></url></urlset>';
+  const urlset =
+    '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc> https://e.org/a </loc><lastmod>2024-01-01</lastmod></url><url><loc>https://e.org/b?x=1&amp;y=2</loc></url></urlset>';
   t.deepEqual(parseSitemap(Buffer.from(urlset)), { pages: ['https://e.org/a', 'https://e.org/b?x=1&y=2'], sitemaps: [] });
   const index = '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://e.org/s1.xml.gz</loc></sitemap></sitemapindex>';
   t.deepEqual(parseSitemap(gzipSync(index)), { pages: [], sitemaps: ['https://e.org/s1.xml.gz'] });

@@ -1,7 +1,4 @@
-import type { Request } from 'express';
-import type { ApiRouter } from '../../../runtime/index.js';
-import { consoleUser, type ConsoleDeps } from './console-session.js';
-import { sendPage } from './render-page.js';
+import type { ApiRouter, ConsoleKit, Request } from 'vela/plugin';
 
 export const RECEIVE_AUTHCODE = '/console/oauth2/receive_authcode';
 export const RECEIVE_IMPLICIT_TOKEN = '/console/oauth2/receive_implicit_token';
@@ -19,7 +16,9 @@ interface Receiver {
 const RECEIVERS: Receiver[] = [
   { path: RECEIVE_AUTHCODE, title: 'Authorization code received', name: 'receive-authcode', shows: { code: 'code', state: 'state' } },
   {
-    path: RECEIVE_IMPLICIT_TOKEN, title: 'Access token received', name: 'receive-implicit-token',
+    path: RECEIVE_IMPLICIT_TOKEN,
+    title: 'Access token received',
+    name: 'receive-implicit-token',
     shows: { accessToken: 'access_token', state: 'state', tokenType: 'token_type', expiresIn: 'expires_in' },
   },
 ];
@@ -35,12 +34,12 @@ function shown(req: Request, receiver: Receiver): Record<string, string> {
  * authorization server sent in the query; they need no session, because a client developer may run a
  * grant from any browser, and what they show is already in the URL.
  */
-export function mountReceiverRoutes(router: ApiRouter, { accounts }: ConsoleDeps): void {
+export function mountReceiverRoutes(router: ApiRouter, kit: ConsoleKit): void {
   for (const receiver of RECEIVERS) {
-    router.get(receiver.path, { hidden: true, summary: `Console: ${receiver.title}` }, async (req, res) => {
-      sendPage(res, 200, {
+    router.get(receiver.path, { access: 'public', hidden: true, summary: `Console: ${receiver.title}` }, async (req, res) => {
+      kit.send(res, 200, {
         title: receiver.title,
-        user: await consoleUser(req, accounts),
+        user: await kit.user(req),
         template: `${receiver.name}.html`,
         script: `${receiver.name}.js`,
         values: shown(req, receiver),

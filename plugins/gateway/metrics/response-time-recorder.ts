@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Database, Logger } from '../../../runtime/index.js';
+import type { Database, Logger } from 'vela/plugin';
 import { bucketOf, LatencyHistogram } from './latency-histogram.js';
 
 const MINUTE_MS = 60_000;
@@ -34,7 +34,12 @@ export class ResponseTimeRecorder {
   private flushing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly db: Database, private readonly logger: Logger, capacity: number, private readonly isLive: (mappingId: string) => boolean) {
+  constructor(
+    private readonly db: Database,
+    private readonly logger: Logger,
+    capacity: number,
+    private readonly isLive: (mappingId: string) => boolean,
+  ) {
     this.ringSlot = new Uint32Array(capacity);
     this.ringStatus = new Uint16Array(capacity);
     this.ringMicros = new Float64Array(capacity);
@@ -75,7 +80,9 @@ export class ResponseTimeRecorder {
 
   /** Drain the buffer and write every minute that changed; flushes never overlap. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write()).catch((error: Error) => this.logger.warn({ err: error }, 'writing response times failed; they are kept for the next flush'));
+    this.flushing = this.flushing
+      .then(() => this.write())
+      .catch((error: Error) => this.logger.warn({ err: error }, 'writing response times failed; they are kept for the next flush'));
     return this.flushing;
   }
 
@@ -106,8 +113,16 @@ export class ResponseTimeRecorder {
         const t = this.minutes.get(key)!;
         if (!this.isLive(t.mappingId)) continue;
         await this.db('gateway_response_times')
-          .insert({ mapping_id: t.mappingId, minute: t.minute, process_id: this.processId, count: t.count, errors: t.errors, histogram: JSON.stringify(t.histogram) })
-          .onConflict(['mapping_id', 'minute', 'process_id']).merge(['count', 'errors', 'histogram']);
+          .insert({
+            mapping_id: t.mappingId,
+            minute: t.minute,
+            process_id: this.processId,
+            count: t.count,
+            errors: t.errors,
+            histogram: JSON.stringify(t.histogram),
+          })
+          .onConflict(['mapping_id', 'minute', 'process_id'])
+          .merge(['count', 'errors', 'histogram']);
       }
     } catch (error) {
       for (const key of keys) this.dirty.add(key);

@@ -1,4 +1,4 @@
-import type { Database } from '../../../runtime/index.js';
+import type { Database } from 'vela/plugin';
 import type { Mapping } from '../store/mapping-store.js';
 import { LatencyHistogram } from './latency-histogram.js';
 import type { ResponseTimeRecorder } from './response-time-recorder.js';
@@ -54,7 +54,10 @@ const emptyTotals = (): Totals => ({ count: 0, errors: 0, histogram: new Latency
  * starts at the minute that holds `from`.
  */
 export class ResponseTimeReports {
-  constructor(private readonly db: Database, private readonly recorder: ResponseTimeRecorder) {}
+  constructor(
+    private readonly db: Database,
+    private readonly recorder: ResponseTimeRecorder,
+  ) {}
 
   async report(windowSeconds: number, mappings: readonly Mapping[]): Promise<ResponseTimeReport> {
     // What this process recorded a moment ago belongs in the answer.
@@ -63,8 +66,10 @@ export class ResponseTimeReports {
     const from = to - windowSeconds * 1000;
     const bucketMs = Math.max(1, Math.ceil(windowSeconds / POINTS / 60)) * MINUTE_MS;
     const firstBucket = Math.floor(from / bucketMs) * bucketMs;
-    const rows = await this.db<Row>('gateway_response_times').select('mapping_id', 'minute', 'count', 'errors', 'histogram')
-      .where('minute', '>=', Math.floor(from / MINUTE_MS) * MINUTE_MS).andWhere('minute', '<=', to);
+    const rows = await this.db<Row>('gateway_response_times')
+      .select('mapping_id', 'minute', 'count', 'errors', 'histogram')
+      .where('minute', '>=', Math.floor(from / MINUTE_MS) * MINUTE_MS)
+      .andWhere('minute', '<=', to);
     const buckets = Math.floor((to - firstBucket) / bucketMs) + 1;
     const byMapping = new Map<string, { total: Totals; series: Totals[] }>();
     for (const mapping of mappings) byMapping.set(mapping.id, { total: emptyTotals(), series: Array.from({ length: buckets }, emptyTotals) });
@@ -84,9 +89,18 @@ export class ResponseTimeReports {
       mappings: mappings.map((mapping) => {
         const { total, series } = byMapping.get(mapping.id)!;
         return {
-          mappingId: mapping.id, name: mapping.name, context: mapping.context,
-          count: total.count, errorRate: total.count === 0 ? 0 : total.errors / total.count, ...percentiles(total.histogram),
-          series: series.map((s, i) => ({ t: new Date(firstBucket + i * bucketMs).toISOString(), count: s.count, errors: s.errors, ...percentiles(s.histogram) })),
+          mappingId: mapping.id,
+          name: mapping.name,
+          context: mapping.context,
+          count: total.count,
+          errorRate: total.count === 0 ? 0 : total.errors / total.count,
+          ...percentiles(total.histogram),
+          series: series.map((s, i) => ({
+            t: new Date(firstBucket + i * bucketMs).toISOString(),
+            count: s.count,
+            errors: s.errors,
+            ...percentiles(s.histogram),
+          })),
         };
       }),
     };
@@ -94,7 +108,11 @@ export class ResponseTimeReports {
 
   /** Drop rows older than the retention. */
   async prune(retentionDays: number): Promise<number> {
-    return Number(await this.db('gateway_response_times').where('minute', '<', Date.now() - retentionDays * 86_400_000).delete());
+    return Number(
+      await this.db('gateway_response_times')
+        .where('minute', '<', Date.now() - retentionDays * 86_400_000)
+        .delete(),
+    );
   }
 }
 

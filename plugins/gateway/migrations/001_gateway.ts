@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Knex } from 'vela/plugin';
 
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('gateway_mappings', (t) => {
@@ -53,7 +53,10 @@ export async function up(db: Knex): Promise<void> {
     t.string('kind', 20).primary();
     t.bigInteger('version').notNullable();
   });
-  await db('gateway_versions').insert([{ kind: 'mappings', version: 0 }, { kind: 'apps', version: 0 }]);
+  await db('gateway_versions').insert([
+    { kind: 'mappings', version: 0 },
+    { kind: 'apps', version: 0 },
+  ]);
   // Response times per mapping and minute, one row per writing process (so processes never
   // contend for a row); `histogram` is a sparse log-scale histogram of microseconds, as JSON.
   await db.schema.createTable('gateway_response_times', (t) => {
@@ -77,7 +80,15 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  for (const table of ['gateway_upstream_status', 'gateway_response_times', 'gateway_versions', 'gateway_tokens', 'gateway_codes', 'gateway_apps', 'gateway_mappings']) {
+  for (const table of [
+    'gateway_upstream_status',
+    'gateway_response_times',
+    'gateway_versions',
+    'gateway_tokens',
+    'gateway_codes',
+    'gateway_apps',
+    'gateway_mappings',
+  ]) {
     await db.schema.dropTableIfExists(table);
   }
 }

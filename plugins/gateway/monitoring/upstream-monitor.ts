@@ -1,7 +1,7 @@
-import type { Database, Logger } from '../../../runtime/index.js';
-import type { GatewayHooks, UpstreamStatus } from '../hooks.js';
-import type { Mapping, MappingStore } from '../store/mapping-store.js';
+import type { Database, Logger } from 'vela/plugin';
+import type { GatewayHooks, UpstreamStatus } from '../api.js';
 import { nowIso } from '../store/clock.js';
+import type { Mapping, MappingStore } from '../store/mapping-store.js';
 import { probeUpstream } from './upstream-probe.js';
 
 /** One row of `GET /api/v2/monitoring`. */
@@ -37,11 +37,23 @@ export class UpstreamMonitor {
   private readonly observed = new Map<string, Observed>();
   private lastRun: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly db: Database, private readonly mappings: MappingStore, private readonly hooks: GatewayHooks, private readonly timeoutMs: number, private readonly logger: Logger) {}
+  constructor(
+    private readonly db: Database,
+    private readonly mappings: MappingStore,
+    private readonly hooks: GatewayHooks,
+    private readonly timeoutMs: number,
+    private readonly logger: Logger,
+  ) {}
 
   async load(): Promise<void> {
     for (const row of await this.db<StatusRow>('gateway_upstream_status').select()) {
-      this.observed.set(row.mapping_id, { status: row.status, latencyMs: row.latency_ms === null ? null : Number(row.latency_ms), lastCheckedAt: row.last_checked_at, lastChangeAt: row.last_change_at, message: row.message ?? '' });
+      this.observed.set(row.mapping_id, {
+        status: row.status,
+        latencyMs: row.latency_ms === null ? null : Number(row.latency_ms),
+        lastCheckedAt: row.last_checked_at,
+        lastChangeAt: row.last_change_at,
+        message: row.message ?? '',
+      });
     }
   }
 
@@ -60,7 +72,13 @@ export class UpstreamMonitor {
   }
 
   private stateOf(mapping: Mapping): UpstreamState {
-    const seen = this.observed.get(mapping.id) ?? { status: 'UNKNOWN' as const, latencyMs: null, lastCheckedAt: null, lastChangeAt: null, message: 'not checked yet' };
+    const seen = this.observed.get(mapping.id) ?? {
+      status: 'UNKNOWN' as const,
+      latencyMs: null,
+      lastCheckedAt: null,
+      lastChangeAt: null,
+      message: 'not checked yet',
+    };
     return { mappingId: mapping.id, name: mapping.name, context: mapping.context, url: mapping.url, ...seen };
   }
 
@@ -71,17 +89,38 @@ export class UpstreamMonitor {
     const before = this.stateOf(mapping);
     const at = nowIso();
     const changed = before.status !== result.status;
-    const next: Observed = { status: result.status, latencyMs: result.latencyMs, lastCheckedAt: at, lastChangeAt: changed ? at : before.lastChangeAt, message: result.message };
+    const next: Observed = {
+      status: result.status,
+      latencyMs: result.latencyMs,
+      lastCheckedAt: at,
+      lastChangeAt: changed ? at : before.lastChangeAt,
+      message: result.message,
+    };
     this.observed.set(mapping.id, next);
     await this.db('gateway_upstream_status')
-      .insert({ mapping_id: mapping.id, status: next.status, latency_ms: next.latencyMs, last_checked_at: next.lastCheckedAt, last_change_at: next.lastChangeAt, message: next.message })
-      .onConflict('mapping_id').merge();
+      .insert({
+        mapping_id: mapping.id,
+        status: next.status,
+        latency_ms: next.latencyMs,
+        last_checked_at: next.lastCheckedAt,
+        last_change_at: next.lastChangeAt,
+        message: next.message,
+      })
+      .onConflict('mapping_id')
+      .merge();
     if (!changed) return;
     this.logger.info({ mapping: mapping.name, from: before.status, to: next.status, message: next.message }, 'upstream status changed');
     try {
       await this.hooks.upstreamStatusChanged.promise({
-        mappingId: mapping.id, name: mapping.name, context: mapping.context, url: mapping.url,
-        from: before.status, to: next.status, latencyMs: next.latencyMs, message: next.message, at,
+        mappingId: mapping.id,
+        name: mapping.name,
+        context: mapping.context,
+        url: mapping.url,
+        from: before.status,
+        to: next.status,
+        latencyMs: next.latencyMs,
+        message: next.message,
+        at,
       });
     } catch (error) {
       this.logger.warn({ err: error, mapping: mapping.name }, 'a gateway.upstreamStatusChanged tap failed');

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { UpstreamStatus } from '../api.js';
 import type { Mapping } from '../store/mapping-store.js';
-import type { UpstreamStatus } from '../hooks.js';
 
 export interface ProbeResult {
   status: Exclude<UpstreamStatus, 'UNKNOWN'>;
@@ -26,17 +26,27 @@ export function probeUpstream(mapping: Mapping, timeoutMs: number): Promise<Prob
       clearTimeout(timer);
       resolve(result);
     };
-    const request = (target.protocol === 'https:' ? https : http).request(target, { method, agent: false, headers: { 'user-agent': 'vela-gateway-monitor' } }, (res) => {
-      res.resume();
-      const status = res.statusCode ?? 0;
-      const up = mapping.healthCheckPath ? status >= 200 && status < 400 : status < 500;
-      finish({ status: up ? 'UP' : 'DOWN', latencyMs: Math.round((performance.now() - started) * 100) / 100, message: `${method} ${target.pathname} answered HTTP ${status}` });
-    });
+    const request = (target.protocol === 'https:' ? https : http).request(
+      target,
+      { method, agent: false, headers: { 'user-agent': 'vela-gateway-monitor' } },
+      (res) => {
+        res.resume();
+        const status = res.statusCode ?? 0;
+        const up = mapping.healthCheckPath ? status >= 200 && status < 400 : status < 500;
+        finish({
+          status: up ? 'UP' : 'DOWN',
+          latencyMs: Math.round((performance.now() - started) * 100) / 100,
+          message: `${method} ${target.pathname} answered HTTP ${status}`,
+        });
+      },
+    );
     const timer = setTimeout(() => {
       request.destroy();
       finish({ status: 'DOWN', latencyMs: null, message: `${method} ${target.pathname} got no answer within ${timeoutMs} ms` });
     }, timeoutMs);
-    request.on('error', (error: NodeJS.ErrnoException) => finish({ status: 'DOWN', latencyMs: null, message: `${method} ${target.pathname} failed: ${error.code ?? error.message}` }));
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      finish({ status: 'DOWN', latencyMs: null, message: `${method} ${target.pathname} failed: ${error.code ?? error.message}` }),
+    );
     request.end();
   });
 }

@@ -31,14 +31,14 @@ export interface AuthorizeDeps {
  * `GET /api/authorize`: the Location to redirect to. Every problem is an OAuthError answered as
  * 400 JSON, never a redirect: an unknown client or an unregistered redirect_uri must not send the
  * browser anywhere (RFC 6749 §4.1.2.1), and the spec wants the same for a bad response_type.
- * `ownOrigin` is the gateway's origin as the client called it (for the console receivers).
+ * `ownBases` are the gateway's public base URLs (the console receivers are under them), never the request's Host.
  */
-export async function authorize(params: AuthorizeParams, ownOrigin: string, deps: AuthorizeDeps): Promise<string> {
+export async function authorize(params: AuthorizeParams, ownBases: readonly string[], deps: AuthorizeDeps): Promise<string> {
   checkLengths(params);
-  if (!params.client_id) throw oauthErrors.missing('client_id', 'the app\'s Consumer Key (apiKey)');
+  if (!params.client_id) throw oauthErrors.missing('client_id', "the app's Consumer Key (apiKey)");
   const app = deps.apps.findByApiKey(params.client_id);
   if (!app) throw oauthErrors.unknownClient(params.client_id);
-  const redirectUri = chooseRedirectUri(app, params.redirect_uri, ownOrigin);
+  const redirectUri = chooseRedirectUri(app, params.redirect_uri, ownBases);
   const responseType = params.response_type;
   if (!responseType) throw oauthErrors.missing('response_type', '"code" (authorization-code grant) or "token" (implicit grant)');
   if (responseType !== 'code' && responseType !== 'token') throw oauthErrors.unsupportedResponseType(responseType);
@@ -53,23 +53,31 @@ export async function authorize(params: AuthorizeParams, ownOrigin: string, deps
   return withQuery(redirectUri, { code, state });
 }
 
-function chooseRedirectUri(app: App, requested: string | undefined, ownOrigin: string): string {
+function chooseRedirectUri(app: App, requested: string | undefined, ownBases: readonly string[]): string {
   if (!requested) {
     // RFC 6749 §3.1.2.3: without redirect_uri, an app with exactly one registered URL uses it.
     if (app.callbackUrls.length === 1) return app.callbackUrls[0]!;
-    throw oauthErrors.missing('redirect_uri', `one of the app's callbackUrls or ${ownOrigin}${CONSOLE_RECEIVERS[0]}`);
+    throw oauthErrors.missing('redirect_uri', `one of the app's callbackUrls or ${ownBases[0]}${CONSOLE_RECEIVERS[0]}`);
   }
-  if (app.callbackUrls.includes(requested) || isConsoleReceiver(requested, ownOrigin)) return requested;
-  throw new OAuthError('invalid_request', `redirect_uri ${JSON.stringify(requested)} is neither one of the app's callbackUrls nor a console receiver (${CONSOLE_RECEIVERS.map((p) => ownOrigin + p).join(', ')})`);
+  if (app.callbackUrls.includes(requested) || isConsoleReceiver(requested, ownBases)) return requested;
+  throw new OAuthError(
+    'invalid_request',
+    `redirect_uri ${JSON.stringify(requested)} is neither one of the app's callbackUrls nor a console receiver (${CONSOLE_RECEIVERS.map((p) => ownBases[0] + p).join(', ')})`,
+  );
 }
 
-function isConsoleReceiver(uri: string, ownOrigin: string): boolean {
+function isConsoleReceiver(uri: string, ownBases: readonly string[]): boolean {
   if (CONSOLE_RECEIVERS.includes(uri)) return true;
   // Even an empty "#" would put the code or token in the fragment, where the receiver does not look.
   if (uri.includes('#')) return false;
   try {
     const url = new URL(uri);
-    return url.origin === ownOrigin && !url.username && !url.password && CONSOLE_RECEIVERS.includes(url.pathname);
+    return (
+      !url.username &&
+      !url.password &&
+      !url.search &&
+      CONSOLE_RECEIVERS.some((path) => ownBases.some((base) => `${url.origin}${url.pathname}` === `${base}${path}`))
+    );
   } catch {
     return false;
   }
@@ -80,13 +88,21 @@ function readChallenge(params: AuthorizeParams): string | null {
     if (params.code_challenge_method) throw oauthErrors.missing('code_challenge', 'code_challenge_method was sent without it');
     return null;
   }
-  if ((params.code_challenge_method ?? 'plain') !== 'S256') throw oauthErrors.invalidRequest(`code_challenge_method must be S256, got ${JSON.stringify(params.code_challenge_method ?? 'plain')} (plain is not accepted)`);
-  if (!PKCE_VALUE.test(params.code_challenge)) throw oauthErrors.invalidRequest('code_challenge must be the base64url SHA-256 of the code_verifier (43 characters)');
+  if ((params.code_challenge_method ?? 'plain') !== 'S256')
+    throw oauthErrors.invalidRequest(
+      `code_challenge_method must be S256, got ${JSON.stringify(params.code_challenge_method ?? 'plain')} (plain is not accepted)`,
+    );
+  if (!PKCE_VALUE.test(params.code_challenge))
+    throw oauthErrors.invalidRequest('code_challenge must be the base64url SHA-256 of the code_verifier (43 characters)');
   return params.code_challenge;
 }
 
 // What the store keeps of a request (its columns' sizes).
-const LIMITS: Array<[keyof AuthorizeParams, number]> = [['redirect_uri', 2000], ['scope', 500], ['state', 2000]];
+const LIMITS: Array<[keyof AuthorizeParams, number]> = [
+  ['redirect_uri', 2000],
+  ['scope', 500],
+  ['state', 2000],
+];
 
 export function checkLengths(params: Record<string, string | undefined>): void {
   for (const [param, max] of LIMITS) if ((params[param]?.length ?? 0) > max) throw oauthErrors.tooLong(param, max);

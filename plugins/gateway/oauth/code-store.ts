@@ -1,4 +1,4 @@
-import type { Database } from '../../../runtime/index.js';
+import type { Database } from 'vela/plugin';
 import { toMillis } from '../store/clock.js';
 import { newSecret, SECRET_PATTERN, sha256Hex } from './secrets.js';
 
@@ -39,10 +39,17 @@ export class CodeStore {
     const code = newSecret();
     const now = Date.now();
     // Expired codes are of no use to anyone: clear them while writing a new one.
-    await this.db('gateway_codes').where('expires_at', '<', now - 3_600_000).delete();
+    await this.db('gateway_codes')
+      .where('expires_at', '<', now - 3_600_000)
+      .delete();
     await this.db('gateway_codes').insert({
-      code_hash: sha256Hex(code), app_id: appId, redirect_uri: redirectUri, code_challenge: extra.codeChallenge,
-      scope: extra.scope, expires_at: now + ttlSeconds * 1000, used_at: null,
+      code_hash: sha256Hex(code),
+      app_id: appId,
+      redirect_uri: redirectUri,
+      code_challenge: extra.codeChallenge,
+      scope: extra.scope,
+      expires_at: now + ttlSeconds * 1000,
+      used_at: null,
     });
     return code;
   }

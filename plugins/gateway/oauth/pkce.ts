@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sameSecret } from '../../../runtime/index.js';
+import { sameSecret } from 'vela/plugin';
 
 /** RFC 7636: a code_challenge or code_verifier is 43 to 128 unreserved characters. */
 export const PKCE_VALUE = /^[A-Za-z0-9\-._~]{43,128}$/;

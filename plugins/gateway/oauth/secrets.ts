@@ -4,6 +4,6 @@ import { randomBytes } from 'node:crypto';
 export const newSecret = (): string => randomBytes(16).toString('hex');
 
 /** What is stored of an issued token or code: its SHA-256 (the runtime's; the values are random, so no salt is needed). */
-export { sha256Hex } from '../../../runtime/index.js';
+export { sha256Hex } from 'vela/plugin';
 
 export const SECRET_PATTERN = /^[0-9a-f]{32}$/;

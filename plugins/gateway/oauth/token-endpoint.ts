@@ -60,8 +60,11 @@ export class TokenEndpoint {
     const found = await this.deps.tokens.find(params.token);
     if (found && found.appId === app.id && !found.revoked && found.expiresAt > Date.now()) {
       return {
-        active: true, client_id: app.apiKey, token_type: found.kind === 'access' ? 'bearer' : 'refresh_token',
-        exp: Math.floor(found.expiresAt / 1000), iat: Math.floor(found.createdAt / 1000),
+        active: true,
+        client_id: app.apiKey,
+        token_type: found.kind === 'access' ? 'bearer' : 'refresh_token',
+        exp: Math.floor(found.expiresAt / 1000),
+        iat: Math.floor(found.createdAt / 1000),
         ...(found.scope ? { scope: found.scope } : {}),
       };
     }
@@ -75,10 +78,12 @@ export class TokenEndpoint {
     if (!params.code) throw oauthErrors.missing('code', 'the code from the authorize redirect');
     const checkBinding = (code: AuthorizationCode) => {
       if (client && client.id !== code.appId) throw oauthErrors.invalidGrant('the authorization code was issued to another client');
-      if (params.redirect_uri !== undefined && params.redirect_uri !== code.redirectUri) throw oauthErrors.invalidGrant('redirect_uri differs from the one of the authorization request');
+      if (params.redirect_uri !== undefined && params.redirect_uri !== code.redirectUri)
+        throw oauthErrors.invalidGrant('redirect_uri differs from the one of the authorization request');
       if (code.codeChallenge) {
         if (!params.code_verifier) throw oauthErrors.invalidGrant('code_verifier is required: the authorization request carried a PKCE code_challenge');
-        if (!verifierMatches(params.code_verifier, code.codeChallenge)) throw oauthErrors.invalidGrant('code_verifier does not match the code_challenge (S256)');
+        if (!verifierMatches(params.code_verifier, code.codeChallenge))
+          throw oauthErrors.invalidGrant('code_verifier does not match the code_challenge (S256)');
       } else if (params.code_verifier) {
         throw oauthErrors.invalidGrant('code_verifier was sent but the authorization request carried no code_challenge');
       }
@@ -99,7 +104,7 @@ export class TokenEndpoint {
   private async refresh(params: OAuthParams, client: App | null): Promise<TokenResponse> {
     if (!params.refresh_token) throw oauthErrors.missing('refresh_token', 'the refresh token from an earlier token response');
     const found = await this.deps.tokens.find(params.refresh_token);
-    if (!found || found.kind !== 'refresh' || found.revoked) throw oauthErrors.invalidGrant('the refresh token is not known or was revoked');
+    if (found?.kind !== 'refresh' || found.revoked) throw oauthErrors.invalidGrant('the refresh token is not known or was revoked');
     if (found.expiresAt <= Date.now()) throw oauthErrors.invalidGrant('the refresh token has expired');
     if (client && client.id !== found.appId) throw oauthErrors.invalidGrant('the refresh token was issued to another client');
     if (!this.deps.apps.find(found.appId)) throw oauthErrors.invalidGrant('the app this token was issued to no longer exists');
@@ -117,6 +122,12 @@ export class TokenEndpoint {
     const extra = { codeHash: codeHash ?? undefined, scope };
     const access = await this.deps.tokens.issue('access', appId, grant, this.deps.accessTokenTtlSeconds, extra);
     const refresh = await this.deps.tokens.issue('refresh', appId, grant, this.deps.refreshTokenTtlSeconds, extra);
-    return { access_token: access.token, token_type: 'bearer', expires_in: this.deps.accessTokenTtlSeconds, refresh_token: refresh.token, ...(scope ? { scope } : {}) };
+    return {
+      access_token: access.token,
+      token_type: 'bearer',
+      expires_in: this.deps.accessTokenTtlSeconds,
+      refresh_token: refresh.token,
+      ...(scope ? { scope } : {}),
+    };
   }
 }

@@ -1,4 +1,4 @@
-import type { Database } from '../../../runtime/index.js';
+import type { Database } from 'vela/plugin';
 import type { AppStore } from '../store/app-store.js';
 import { toMillis } from '../store/clock.js';
 import { newSecret, SECRET_PATTERN, sha256Hex } from './secrets.js';
@@ -43,12 +43,17 @@ export class TokenStore {
   private readonly live = new Map<string, { appId: string; expiresAt: number }>();
   private syncedUntil = 0;
 
-  constructor(private readonly db: Database, private readonly apps: AppStore) {}
+  constructor(
+    private readonly db: Database,
+    private readonly apps: AppStore,
+  ) {}
 
   async load(): Promise<void> {
     const started = Date.now();
-    const rows = await this.db<TokenRow>('gateway_tokens').select('token_hash', 'app_id', 'expires_at')
-      .where({ kind: 'access', revoked: false }).andWhere('expires_at', '>', started);
+    const rows = await this.db<TokenRow>('gateway_tokens')
+      .select('token_hash', 'app_id', 'expires_at')
+      .where({ kind: 'access', revoked: false })
+      .andWhere('expires_at', '>', started);
     this.live.clear();
     for (const row of rows) this.live.set(row.token_hash, { appId: row.app_id, expiresAt: toMillis(row.expires_at) });
     this.syncedUntil = started;
@@ -57,7 +62,8 @@ export class TokenStore {
   /** Apply the tokens issued or revoked (by any process) since the last look; drop expired ones. */
   async sync(): Promise<void> {
     const started = Date.now();
-    const rows = await this.db<TokenRow>('gateway_tokens').select('token_hash', 'kind', 'app_id', 'expires_at', 'revoked')
+    const rows = await this.db<TokenRow>('gateway_tokens')
+      .select('token_hash', 'kind', 'app_id', 'expires_at', 'revoked')
       .where('changed_at', '>=', this.syncedUntil - SYNC_OVERLAP_MS);
     for (const row of rows) {
       if (row.kind !== 'access') continue;
@@ -80,14 +86,28 @@ export class TokenStore {
     return this.apps.appOfOwnToken(hash) ?? null;
   }
 
-  async issue(kind: TokenKind, appId: string, grantType: string, ttlSeconds: number, extra: { codeHash?: string; scope?: string | null } = {}): Promise<{ token: string; expiresAt: number }> {
+  async issue(
+    kind: TokenKind,
+    appId: string,
+    grantType: string,
+    ttlSeconds: number,
+    extra: { codeHash?: string; scope?: string | null } = {},
+  ): Promise<{ token: string; expiresAt: number }> {
     const token = newSecret();
     const now = Date.now();
     const expiresAt = now + ttlSeconds * 1000;
     const tokenHash = sha256Hex(token);
     await this.db('gateway_tokens').insert({
-      token_hash: tokenHash, kind, app_id: appId, grant_type: grantType, code_hash: extra.codeHash ?? null,
-      scope: extra.scope ?? null, expires_at: expiresAt, revoked: false, created_at: now, changed_at: now,
+      token_hash: tokenHash,
+      kind,
+      app_id: appId,
+      grant_type: grantType,
+      code_hash: extra.codeHash ?? null,
+      scope: extra.scope ?? null,
+      expires_at: expiresAt,
+      revoked: false,
+      created_at: now,
+      changed_at: now,
     });
     if (kind === 'access') this.live.set(tokenHash, { appId, expiresAt });
     return { token, expiresAt };
@@ -96,13 +116,19 @@ export class TokenStore {
   /** The stored record of a token value, if it was ever issued. */
   async find(token: string): Promise<IssuedToken | null> {
     if (!SECRET_PATTERN.test(token)) return null;
-    const row = await this.db<TokenRow>('gateway_tokens').where({ token_hash: sha256Hex(token) }).first();
+    const row = await this.db<TokenRow>('gateway_tokens')
+      .where({ token_hash: sha256Hex(token) })
+      .first();
     return row ? toIssued(row) : null;
   }
 
   /** Delete tokens that expired more than a day ago (none of them can be used or introspected as active). */
   async prune(): Promise<number> {
-    return Number(await this.db('gateway_tokens').where('expires_at', '<', Date.now() - 86_400_000).delete());
+    return Number(
+      await this.db('gateway_tokens')
+        .where('expires_at', '<', Date.now() - 86_400_000)
+        .delete(),
+    );
   }
 
   /** Revoke one token; true when this call revoked it (so a refresh token is used only once). */
@@ -128,9 +154,15 @@ export class TokenStore {
    * the read and the update, revoked in the store but still live here).
    */
   private async revokeWhere(where: Record<string, string>): Promise<number> {
-    const changed = Number(await this.db('gateway_tokens').where({ ...where, revoked: false }).update({ revoked: true, changed_at: Date.now() }));
+    const changed = Number(
+      await this.db('gateway_tokens')
+        .where({ ...where, revoked: false })
+        .update({ revoked: true, changed_at: Date.now() }),
+    );
     if (changed === 0) return 0;
-    const revoked = await this.db<TokenRow>('gateway_tokens').select('token_hash').where({ ...where, kind: 'access', revoked: true });
+    const revoked = await this.db<TokenRow>('gateway_tokens')
+      .select('token_hash')
+      .where({ ...where, kind: 'access', revoked: true });
     for (const row of revoked) this.live.delete(row.token_hash);
     return changed;
   }

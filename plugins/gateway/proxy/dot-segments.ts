@@ -5,9 +5,13 @@
  */
 export function hasDotSegment(path: string): boolean {
   if (!path.includes('.') && !path.includes('%')) return false;
-  return path.replace(/%2e/gi, '.').replace(/%2f|%5c|\\/gi, '/').split('/').some((segment) => {
-    const semicolon = segment.indexOf(';');
-    const s = semicolon < 0 ? segment : segment.slice(0, semicolon);
-    return s === '.' || s === '..';
-  });
+  return path
+    .replace(/%2e/gi, '.')
+    .replace(/%2f|%5c|\\/gi, '/')
+    .split('/')
+    .some((segment) => {
+      const semicolon = segment.indexOf(';');
+      const s = semicolon < 0 ? segment : segment.slice(0, semicolon);
+      return s === '.' || s === '..';
+    });
 }

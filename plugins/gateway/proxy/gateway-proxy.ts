@@ -1,13 +1,13 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
-import type { Logger } from '../../../runtime/index.js';
+import { type Logger, SECURITY_HEADERS } from 'vela/plugin';
 import { proxyErrors } from '../errors.js';
 import type { ResponseTimeRecorder } from '../metrics/response-time-recorder.js';
 import type { TokenStore } from '../oauth/token-store.js';
-import { clientResponseHeaders, upstreamRequestHeaders } from './forwarded-headers.js';
-import { Deadlines, type Deadline } from './deadlines.js';
+import { type Deadline, Deadlines } from './deadlines.js';
 import { hasDotSegment } from './dot-segments.js';
-import { matchRoute, upstreamPath, type ProxyRoute, type RouteTable } from './route-table.js';
+import { clientResponseHeaders, upstreamRequestHeaders } from './forwarded-headers.js';
+import { matchRoute, type ProxyRoute, type RouteTable, upstreamPath } from './route-table.js';
 
 const BEARER = /^bearer +([^\s,]+) *$/i;
 const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
@@ -16,7 +16,13 @@ const UNAUTHORIZED_BAD_TOKEN = { 'WWW-Authenticate': 'Bearer realm="vela-gateway
 
 function sendError(res: ServerResponse, failure: { status: number; error: string; message: string }, close = false): void {
   const body = JSON.stringify({ error: failure.error, message: failure.message });
-  res.writeHead(failure.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), ...(close ? { Connection: 'close' } : {}) });
+  // The gateway's own answers carry the headers express would have added; upstream answers stay the upstream's.
+  res.writeHead(failure.status, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    ...(close ? { Connection: 'close' } : {}),
+  });
   res.end(body);
 }
 
@@ -29,7 +35,12 @@ function sendError(res: ServerResponse, failure: { status: number; error: string
 export class GatewayProxy {
   private readonly deadlines = new Deadlines();
 
-  constructor(private readonly table: RouteTable, private readonly tokens: TokenStore, private readonly recorder: ResponseTimeRecorder, private readonly logger: Logger) {}
+  constructor(
+    private readonly table: RouteTable,
+    private readonly tokens: TokenStore,
+    private readonly recorder: ResponseTimeRecorder,
+    private readonly logger: Logger,
+  ) {}
 
   /** Stop the timeout timer (at plugin stop). */
   stop(): void {
@@ -82,7 +93,14 @@ export class GatewayProxy {
   private forward(req: IncomingMessage, res: ServerResponse, route: ProxyRoute, path: string): void {
     const started = performance.now();
     const chunked = req.headers['transfer-encoding'] !== undefined;
-    const options = { hostname: route.hostname, port: route.port, method: req.method, path, headers: upstreamRequestHeaders(req, route.hostHeader, chunked), agent: route.agent };
+    const options = {
+      hostname: route.hostname,
+      port: route.port,
+      method: req.method,
+      path,
+      headers: upstreamRequestHeaders(req, route.hostHeader, chunked),
+      agent: route.agent,
+    };
     const upstream = route.https ? https.request(options) : http.request(options);
     let timedOut = false;
     let clientGone = false;

@@ -1,6 +1,6 @@
 import type http from 'node:http';
-import type { Logger } from '../../../runtime/index.js';
-import { parseContext, type ParsedContext } from '../mappings/mapping-fields.js';
+import type { Logger } from 'vela/plugin';
+import { type ParsedContext, parseContext } from '../mappings/mapping-fields.js';
 import type { Mapping } from '../store/mapping-store.js';
 import type { UpstreamAgents } from './upstream-agents.js';
 
@@ -34,7 +34,11 @@ export interface ProxyRoute {
 export class RouteTable {
   private byName = new Map<string, ProxyRoute[]>();
 
-  constructor(private readonly agents: UpstreamAgents, private readonly slotOf: (mappingId: string) => number, private readonly logger?: Logger) {}
+  constructor(
+    private readonly agents: UpstreamAgents,
+    private readonly slotOf: (mappingId: string) => number,
+    private readonly logger?: Logger,
+  ) {}
 
   rebuild(mappings: readonly Mapping[]): void {
     const next = new Map<string, ProxyRoute[]>();
@@ -45,7 +49,10 @@ export class RouteTable {
         parsed = parseContext(mapping.context);
       } catch (error) {
         // Stored before a stricter rule (or by another version): serve the others, and say which one is left out.
-        this.logger?.warn({ mapping: mapping.id, context: mapping.context, reason: (error as Error).message }, 'a stored mapping has a context the proxy cannot serve; edit its context');
+        this.logger?.warn(
+          { mapping: mapping.id, context: mapping.context, reason: (error as Error).message },
+          'a stored mapping has a context the proxy cannot serve; edit its context',
+        );
         continue;
       }
       const { name, subPath } = parsed;
@@ -84,7 +91,7 @@ export class RouteTable {
 export function matchRoute(routes: ProxyRoute[], rest: string): { route: ProxyRoute; remainder: string } | null {
   for (const route of routes) {
     const sub = route.subPath;
-    if (sub === '' || rest === sub || (rest.startsWith(sub) && rest.charCodeAt(sub.length) === 47 /* / */)) {
+    if (sub === '' || rest === sub || (rest.startsWith(sub) && rest.charCodeAt(sub.length) === 47) /* / */) {
       return { route, remainder: rest.slice(sub.length) };
     }
   }

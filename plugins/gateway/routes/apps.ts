@@ -1,46 +1,79 @@
-import type { ApiRouter } from '../../../runtime/index.js';
+import type { ApiRouter } from 'vela/plugin';
 import { appCreateBody, appSchema, appUpdateBody } from '../schemas/app.js';
+import { idParam } from '../schemas/common.js';
 import type { AppInput } from '../store/app-store.js';
 import type { GatewayDomain } from './route-context.js';
 
 const tags = ['apps'];
-const security = ['Basic'];
-const idParam = { type: 'object', properties: { id: { type: 'string' } } };
 const oneApp = { 200: { description: 'the app with its four credentials', schema: appSchema } };
 
 export function mountAppRoutes(router: ApiRouter, { apps, tokens }: GatewayDomain): void {
-  router.get('/api/v2/app', { tags, security, summary: 'List the apps', responses: { 200: { description: 'apps', schema: { type: 'array', items: appSchema } } } }, (_req, res) => {
-    res.json(apps.list());
-  });
-  router.post('/api/v2/app', {
-    tags, security, summary: 'Create an app; its Consumer Key/Secret and Access Token/Secret are generated', body: appCreateBody,
-    responses: { 201: { description: 'the app with its four credentials', schema: appSchema } },
-  }, async (req, res) => {
-    res.status(201).json(await apps.create(req.body as AppInput));
-  });
-  router.get('/api/v2/app/:id', { tags, security, summary: 'Get an app', params: idParam, responses: oneApp }, (req, res) => {
+  router.get(
+    '/api/v2/app',
+    { access: 'admin', tags, summary: 'List the apps', responses: { 200: { description: 'apps', schema: { type: 'array', items: appSchema } } } },
+    (_req, res) => {
+      res.json(apps.list());
+    },
+  );
+  router.post(
+    '/api/v2/app',
+    {
+      access: 'admin',
+      tags,
+      summary: 'Create an app; its Consumer Key/Secret and Access Token/Secret are generated',
+      body: appCreateBody,
+      responses: { 201: { description: 'the app with its four credentials', schema: appSchema } },
+    },
+    async (req, res) => {
+      res.status(201).json(await apps.create(req.body as AppInput));
+    },
+  );
+  router.get('/api/v2/app/:id', { access: 'admin', tags, summary: 'Get an app', params: idParam, responses: oneApp }, (req, res) => {
     res.json(apps.get(String(req.params.id)));
   });
-  router.put('/api/v2/app/:id', { tags, security, summary: 'Change an app\'s name, description or callback URLs', params: idParam, body: appUpdateBody, responses: oneApp }, async (req, res) => {
-    res.json(await apps.update(String(req.params.id), req.body as Partial<AppInput>));
-  });
-  router.delete('/api/v2/app/:id', { tags, security, summary: 'Delete an app; its codes and tokens stop working', params: idParam }, async (req, res) => {
-    const app = await apps.delete(String(req.params.id));
-    res.json({ deleted: true, id: app.id });
-  });
-  router.put('/api/v2/app/:id/gen_key', { tags, security, summary: 'Generate a new Consumer Key and Consumer Secret', params: idParam, responses: oneApp }, async (req, res) => {
-    res.json(await apps.genKey(String(req.params.id)));
-  });
-  router.put('/api/v2/app/:id/gen_token', { tags, security, summary: 'Generate a new Access Token and Access Token Secret', params: idParam, responses: oneApp }, async (req, res) => {
-    res.json(await apps.genToken(String(req.params.id)));
-  });
-  router.delete('/api/v2/app/:id/accessTokens', {
-    tags, security, summary: 'Revoke every token of the app: the tokens issued by the OAuth2 endpoints and its own Access Token', params: idParam,
-    responses: oneApp,
-  }, async (req, res) => {
-    const id = String(req.params.id);
-    apps.get(id);
-    await tokens.revokeApp(id);
-    res.json(await apps.clearOwnToken(id));
-  });
+  router.put(
+    '/api/v2/app/:id',
+    { access: 'admin', tags, summary: "Change an app's name, description or callback URLs", params: idParam, body: appUpdateBody, responses: oneApp },
+    async (req, res) => {
+      res.json(await apps.update(String(req.params.id), req.body as Partial<AppInput>));
+    },
+  );
+  router.delete(
+    '/api/v2/app/:id',
+    { access: 'admin', tags, summary: 'Delete an app; its codes and tokens stop working', params: idParam },
+    async (req, res) => {
+      const app = await apps.delete(String(req.params.id));
+      res.json({ deleted: true, id: app.id });
+    },
+  );
+  router.put(
+    '/api/v2/app/:id/gen_key',
+    { access: 'admin', tags, summary: 'Generate a new Consumer Key and Consumer Secret', params: idParam, responses: oneApp },
+    async (req, res) => {
+      res.json(await apps.genKey(String(req.params.id)));
+    },
+  );
+  router.put(
+    '/api/v2/app/:id/gen_token',
+    { access: 'admin', tags, summary: 'Generate a new Access Token and Access Token Secret', params: idParam, responses: oneApp },
+    async (req, res) => {
+      res.json(await apps.genToken(String(req.params.id)));
+    },
+  );
+  router.delete(
+    '/api/v2/app/:id/accessTokens',
+    {
+      access: 'admin',
+      tags,
+      summary: 'Revoke every token of the app: the tokens issued by the OAuth2 endpoints and its own Access Token',
+      params: idParam,
+      responses: oneApp,
+    },
+    async (req, res) => {
+      const id = String(req.params.id);
+      apps.get(id);
+      await tokens.revokeApp(id);
+      res.json(await apps.clearOwnToken(id));
+    },
+  );
 }

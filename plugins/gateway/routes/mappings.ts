@@ -1,33 +1,68 @@
-import type { ApiRouter } from '../../../runtime/index.js';
+import type { ApiRouter } from 'vela/plugin';
+import { idParam } from '../schemas/common.js';
 import { mappingCreateBody, mappingSchema, mappingUpdateBody } from '../schemas/mapping.js';
 import type { MappingInput } from '../store/mapping-store.js';
 import type { GatewayDomain } from './route-context.js';
 
 const tags = ['mappings'];
-const security = ['Basic'];
-const idParam = { type: 'object', properties: { id: { type: 'string' } } };
 
 export function mountMappingRoutes(router: ApiRouter, { mappings }: GatewayDomain): void {
-  router.get('/api/v2/mapping', { tags, security, summary: 'List the mappings', responses: { 200: { description: 'mappings by context', schema: { type: 'array', items: mappingSchema } } } }, (_req, res) => {
-    res.json(mappings.list());
-  });
-  router.post('/api/v2/mapping', {
-    tags, security, summary: 'Register an upstream under /proxy/<mapping_name>/<sub_path>', body: mappingCreateBody,
-    responses: { 201: { description: 'the mapping', schema: mappingSchema }, 400: { description: 'invalid context or url' }, 409: { description: 'a mapping has this context' } },
-  }, async (req, res) => {
-    res.status(201).json(await mappings.create(req.body as MappingInput));
-  });
-  router.get('/api/v2/mapping/:id', { tags, security, summary: 'Get a mapping', params: idParam, responses: { 200: { description: 'the mapping', schema: mappingSchema } } }, (req, res) => {
-    res.json(mappings.get(String(req.params.id)));
-  });
-  router.put('/api/v2/mapping/:id', {
-    tags, security, summary: 'Change a mapping (members left out keep their value)', params: idParam, body: mappingUpdateBody,
-    responses: { 200: { description: 'the mapping', schema: mappingSchema } },
-  }, async (req, res) => {
-    res.json(await mappings.update(String(req.params.id), req.body as Partial<MappingInput>));
-  });
-  router.delete('/api/v2/mapping/:id', { tags, security, summary: 'Delete a mapping (its response times and status go with it)', params: idParam }, async (req, res) => {
-    const mapping = await mappings.delete(String(req.params.id));
-    res.json({ deleted: true, id: mapping.id });
-  });
+  router.get(
+    '/api/v2/mapping',
+    {
+      access: 'admin',
+      tags,
+      summary: 'List the mappings',
+      responses: { 200: { description: 'mappings by context', schema: { type: 'array', items: mappingSchema } } },
+    },
+    (_req, res) => {
+      res.json(mappings.list());
+    },
+  );
+  router.post(
+    '/api/v2/mapping',
+    {
+      access: 'admin',
+      tags,
+      summary: 'Register an upstream under /proxy/<mapping_name>/<sub_path>',
+      body: mappingCreateBody,
+      responses: {
+        201: { description: 'the mapping', schema: mappingSchema },
+        400: { description: 'invalid context or url' },
+        409: { description: 'a mapping has this context' },
+      },
+    },
+    async (req, res) => {
+      res.status(201).json(await mappings.create(req.body as MappingInput));
+    },
+  );
+  router.get(
+    '/api/v2/mapping/:id',
+    { access: 'admin', tags, summary: 'Get a mapping', params: idParam, responses: { 200: { description: 'the mapping', schema: mappingSchema } } },
+    (req, res) => {
+      res.json(mappings.get(String(req.params.id)));
+    },
+  );
+  router.put(
+    '/api/v2/mapping/:id',
+    {
+      access: 'admin',
+      tags,
+      summary: 'Change a mapping (members left out keep their value)',
+      params: idParam,
+      body: mappingUpdateBody,
+      responses: { 200: { description: 'the mapping', schema: mappingSchema } },
+    },
+    async (req, res) => {
+      res.json(await mappings.update(String(req.params.id), req.body as Partial<MappingInput>));
+    },
+  );
+  router.delete(
+    '/api/v2/mapping/:id',
+    { access: 'admin', tags, summary: 'Delete a mapping (its response times and status go with it)', params: idParam },
+    async (req, res) => {
+      const mapping = await mappings.delete(String(req.params.id));
+      res.json({ deleted: true, id: mapping.id });
+    },
+  );
 }

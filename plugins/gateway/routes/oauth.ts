@@ -1,6 +1,6 @@
 import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
-import type { ApiRouter } from '../../../runtime/index.js';
-import { authorize, type AuthorizeParams } from '../oauth/authorize.js';
+import type { ApiRouter, RouteSpec } from 'vela/plugin';
+import { type AuthorizeParams, authorize } from '../oauth/authorize.js';
 import { OAuthError } from '../oauth/oauth-error.js';
 import { serverMetadata } from '../oauth/server-metadata.js';
 import type { OAuthParams } from '../oauth/token-endpoint.js';
@@ -17,14 +17,15 @@ const authorizeQuery = stringParams(['response_type', 'client_id', 'redirect_uri
 const tokenParams = stringParams(['grant_type', 'code', 'redirect_uri', 'client_id', 'client_secret', 'code_verifier', 'refresh_token', 'scope']);
 const tokenResponse = {
   type: 'object',
-  properties: { access_token: { type: 'string' }, token_type: { type: 'string', enum: ['bearer'] }, expires_in: { type: 'integer' }, refresh_token: { type: 'string' }, scope: { type: 'string' } },
+  properties: {
+    access_token: { type: 'string' },
+    token_type: { type: 'string', enum: ['bearer'] },
+    expires_in: { type: 'integer' },
+    refresh_token: { type: 'string' },
+    scope: { type: 'string' },
+  },
 };
 const oauthError = { description: 'RFC 6749 error: {"error", "error_description", "message"}' };
-
-/** The gateway's own origin as the client addressed it: the issuer and the console receivers' origin. */
-export function ownOrigin(req: Request): string {
-  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-}
 
 /** Query and form body as one flat parameter list; repeated parameters are refused (RFC 6749 §3.1), also one in both. */
 function oauthParams(req: Request): OAuthParams {
@@ -32,7 +33,8 @@ function oauthParams(req: Request): OAuthParams {
   const body = (req.body as Record<string, unknown> | undefined) ?? {};
   const params: OAuthParams = {};
   for (const [key, value] of [...Object.entries(query), ...Object.entries(body)]) {
-    if (typeof value !== 'string' || Object.hasOwn(params, key)) throw new OAuthError('invalid_request', `${key} must be given once, as a string (in the query or the body, not both)`);
+    if (typeof value !== 'string' || Object.hasOwn(params, key))
+      throw new OAuthError('invalid_request', `${key} must be given once, as a string (in the query or the body, not both)`);
     params[key] = value;
   }
   return params;
@@ -45,8 +47,14 @@ function oauthParams(req: Request): OAuthParams {
 const oauthBodyErrors: ErrorRequestHandler = (error, _req, res, next) => {
   const e = error as { status?: unknown; type?: unknown; limit?: unknown; message?: unknown };
   if (typeof e.status !== 'number' || e.status < 400 || e.status >= 500 || typeof e.type !== 'string') return next(error);
-  const description = e.type === 'entity.too.large' ? `the request body is larger than the limit of ${String(e.limit)} bytes` : `the request body could not be read: ${String(e.message)}`;
-  res.status(e.status).set(noStore).json(new OAuthError('invalid_request', description, e.status));
+  const description =
+    e.type === 'entity.too.large'
+      ? `the request body is larger than the limit of ${String(e.limit)} bytes`
+      : `the request body could not be read: ${String(e.message)}`;
+  res
+    .status(e.status)
+    .set(noStore)
+    .json(new OAuthError('invalid_request', description, e.status));
 };
 
 async function answer(res: Response, work: () => Promise<unknown>, status = 200): Promise<void> {
@@ -55,58 +63,97 @@ async function answer(res: Response, work: () => Promise<unknown>, status = 200)
     res.status(status).set(noStore).json(body);
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error;
-    res.status(error.status).set({ ...noStore, ...error.headers }).json(error);
+    res
+      .status(error.status)
+      .set({ ...noStore, ...error.headers })
+      .json(error);
   }
 }
 
 export function mountOAuthRoutes(router: ApiRouter, domain: GatewayDomain): void {
-  const { apps, codes, tokens, config, tokenEndpoint } = domain;
+  const { apps, codes, tokens, config, tokenEndpoint, publicUrls } = domain;
 
-  router.get('/api/authorize', {
-    tags, security: [], summary: 'Start the authorization-code (response_type=code) or implicit (response_type=token) grant',
-    description: 'Redirects to redirect_uri with code and state, or with access_token, state, token_type and expires_in as query parameters. An unknown client_id, an unregistered redirect_uri or a bad response_type answer 400 JSON, never a redirect.',
-    query: authorizeQuery, validate: false,
-    responses: { 302: { description: 'redirect to redirect_uri' }, 400: oauthError },
-  }, async (req, res) => {
-    try {
-      const location = await authorize(oauthParams(req) as AuthorizeParams, ownOrigin(req), {
-        apps, codes, tokens, codeTtlSeconds: config.codeTtlSeconds, accessTokenTtlSeconds: config.accessTokenTtlSeconds,
-      });
-      res.set(noStore).redirect(302, location);
-    } catch (error) {
-      if (!(error instanceof OAuthError)) throw error;
-      res.status(400).set(noStore).json(error);
-    }
-  });
+  router.get(
+    '/api/authorize',
+    {
+      access: 'public',
+      tags,
+      summary: 'Start the authorization-code (response_type=code) or implicit (response_type=token) grant',
+      description:
+        'Redirects to redirect_uri with code and state, or with access_token, state, token_type and expires_in as query parameters. An unknown client_id, an unregistered redirect_uri or a bad response_type answer 400 JSON, never a redirect.',
+      query: authorizeQuery,
+      validate: false,
+      responses: { 302: { description: 'redirect to redirect_uri' }, 400: oauthError },
+    },
+    async (req, res) => {
+      try {
+        const location = await authorize(oauthParams(req) as AuthorizeParams, publicUrls(), {
+          apps,
+          codes,
+          tokens,
+          codeTtlSeconds: config.codeTtlSeconds,
+          accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+        });
+        res.set(noStore).redirect(302, location);
+      } catch (error) {
+        if (!(error instanceof OAuthError)) throw error;
+        res.status(400).set(noStore).json(error);
+      }
+    },
+  );
 
   const token = async (req: Request, res: Response) => answer(res, () => tokenEndpoint.token(oauthParams(req), req.headers.authorization));
-  const tokenSpec = {
-    tags, security: [], summary: 'Token endpoint: authorization_code (with PKCE), refresh_token and client_credentials grants',
-    description: 'Parameters form-encoded in the body (GET or POST) or in the query. A client secret, when sent (form or HTTP Basic), must be the app\'s Consumer Secret.',
-    query: tokenParams, bodyContentTypes: ['application/x-www-form-urlencoded'], validate: false,
+  const tokenSpec: RouteSpec = {
+    access: 'public',
+    tags,
+    summary: 'Token endpoint: authorization_code (with PKCE), refresh_token and client_credentials grants',
+    description:
+      "Parameters form-encoded in the body (GET or POST) or in the query. A client secret, when sent (form or HTTP Basic), must be the app's Consumer Secret.",
+    query: tokenParams,
+    bodyContentTypes: ['application/x-www-form-urlencoded'],
+    validate: false,
     responses: { 200: { description: 'RFC 6749 token response', schema: tokenResponse }, 400: oauthError, 401: oauthError },
   };
   router.get('/api/token', tokenSpec, formBody, token);
   router.post('/api/token', { ...tokenSpec, body: tokenParams, bodyLimit: FORM_LIMIT }, token);
 
-  router.post('/api/revoke', {
-    tags, security: [], summary: 'RFC 7009 token revocation (client credentials required); unknown tokens also answer 200',
-    body: stringParams(['token', 'token_type_hint', 'client_id', 'client_secret']), bodyContentTypes: ['application/x-www-form-urlencoded'], bodyLimit: FORM_LIMIT, validate: false,
-    responses: { 200: { description: 'revoked (or not a token of this client)' }, 400: oauthError, 401: oauthError },
-  }, async (req, res) => answer(res, async () => {
-    await tokenEndpoint.revoke(oauthParams(req), req.headers.authorization);
-    return {};
-  }));
+  router.post(
+    '/api/revoke',
+    {
+      access: 'public',
+      tags,
+      summary: 'RFC 7009 token revocation (client credentials required); unknown tokens also answer 200',
+      body: stringParams(['token', 'token_type_hint', 'client_id', 'client_secret']),
+      bodyContentTypes: ['application/x-www-form-urlencoded'],
+      bodyLimit: FORM_LIMIT,
+      validate: false,
+      responses: { 200: { description: 'revoked (or not a token of this client)' }, 400: oauthError, 401: oauthError },
+    },
+    async (req, res) =>
+      answer(res, async () => {
+        await tokenEndpoint.revoke(oauthParams(req), req.headers.authorization);
+        return {};
+      }),
+  );
 
-  router.post('/api/introspect', {
-    tags, security: [], summary: 'RFC 7662 token introspection of the calling client\'s tokens (client credentials required)',
-    body: stringParams(['token', 'token_type_hint', 'client_id', 'client_secret']), bodyContentTypes: ['application/x-www-form-urlencoded'], bodyLimit: FORM_LIMIT, validate: false,
-    responses: { 200: { description: '{"active": true, ...} or {"active": false}' }, 400: oauthError, 401: oauthError },
-  }, async (req, res) => answer(res, () => tokenEndpoint.introspect(oauthParams(req), req.headers.authorization)));
+  router.post(
+    '/api/introspect',
+    {
+      access: 'public',
+      tags,
+      summary: "RFC 7662 token introspection of the calling client's tokens (client credentials required)",
+      body: stringParams(['token', 'token_type_hint', 'client_id', 'client_secret']),
+      bodyContentTypes: ['application/x-www-form-urlencoded'],
+      bodyLimit: FORM_LIMIT,
+      validate: false,
+      responses: { 200: { description: '{"active": true, ...} or {"active": false}' }, 400: oauthError, 401: oauthError },
+    },
+    async (req, res) => answer(res, () => tokenEndpoint.introspect(oauthParams(req), req.headers.authorization)),
+  );
 
   router.raw.use(['/api/token', '/api/revoke', '/api/introspect'], oauthBodyErrors);
 
-  router.get('/.well-known/oauth-authorization-server', { tags, security: [], summary: 'RFC 8414 authorization-server metadata' }, (req, res) => {
-    res.json(serverMetadata(ownOrigin(req)));
+  router.get('/.well-known/oauth-authorization-server', { access: 'public', tags, summary: 'RFC 8414 authorization-server metadata' }, (_req, res) => {
+    res.json(serverMetadata(publicUrls()[0]!));
   });
 }

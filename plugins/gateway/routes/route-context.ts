@@ -1,5 +1,4 @@
-import type { RequestHandler } from 'express';
-import type { Accounts, AdminAccess, Logger } from '../../../runtime/index.js';
+import type { Accounts, Logger } from 'vela/plugin';
 import type { GatewayConfig } from '../config.js';
 import type { ResponseTimeRecorder } from '../metrics/response-time-recorder.js';
 import type { ResponseTimeReports } from '../metrics/response-time-report.js';
@@ -12,7 +11,7 @@ import type { MappingStore } from '../store/mapping-store.js';
 
 /**
  * The gateway's domain, built once in index.ts and shared by the route files (and the console's
- * `mountConsole(router, deps)`): stores, OAuth2 services, reports, monitor and the admin guard.
+ * `mountConsole(router, deps)`): stores, OAuth2 services, reports and monitor.
  */
 export interface GatewayDomain {
   config: GatewayConfig;
@@ -25,8 +24,7 @@ export interface GatewayDomain {
   reports: ResponseTimeReports;
   monitor: UpstreamMonitor;
   accounts: Accounts;
-  access: AdminAccess;
-  /** Express middleware: the runtime's administrator (Basic or session cookie, CSRF token on cookie writes), else 401/403. */
-  requireAdmin: RequestHandler;
+  /** The gateway's base URLs as clients reach it, never from the Host header: the first is the OAuth2 issuer; the console receivers are under any. */
+  publicUrls(): string[];
   logger: Logger;
 }

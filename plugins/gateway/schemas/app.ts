@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../../runtime/index.js';
+import type { JsonSchema } from 'vela/plugin';
 
 const credential = (what: string): JsonSchema => ({ type: ['string', 'null'], description: `${what}: 32 lowercase hex characters` });
 
@@ -11,7 +11,7 @@ export const appSchema: JsonSchema = {
     callbackUrls: { type: 'array', items: { type: 'string' } },
     apiKey: credential('Consumer Key, the OAuth2 client_id'),
     apiSecret: credential('Consumer Secret, the client_secret'),
-    accessToken: credential('the app\'s own bearer token (null after DELETE /{id}/accessTokens)'),
+    accessToken: credential("the app's own bearer token (null after DELETE /{id}/accessTokens)"),
     accessTokenSecret: credential('secret of the access token'),
     createdAt: { type: 'string' },
     updatedAt: { type: 'string' },
@@ -28,6 +28,7 @@ export const appCreateBody: JsonSchema = { type: 'object', additionalProperties:
 
 /** Credentials and timestamps are read-only: sent back unchanged they are ignored. */
 export const appUpdateBody: JsonSchema = {
-  type: 'object', additionalProperties: false,
+  type: 'object',
+  additionalProperties: false,
   properties: { ...fields, id: {}, apiKey: {}, apiSecret: {}, accessToken: {}, accessTokenSecret: {}, createdAt: {}, updatedAt: {} },
 };

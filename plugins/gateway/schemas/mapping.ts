@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../../runtime/index.js';
+import type { JsonSchema } from 'vela/plugin';
 
 export const mappingSchema: JsonSchema = {
   type: 'object',
@@ -8,8 +8,8 @@ export const mappingSchema: JsonSchema = {
     context: { type: 'string', description: '/proxy/<mapping_name>/<sub_path>; called as /<mapping_name>/<sub_path>' },
     url: { type: 'string', description: 'upstream URL; the rest of the request path and its query are appended' },
     description: { type: 'string' },
-    timeoutMs: { type: 'integer', description: 'longest wait for the upstream\'s answer before 504' },
-    healthCheckPath: { type: ['string', 'null'], description: 'path on the upstream\'s host the monitor GETs (HEAD of url when null)' },
+    timeoutMs: { type: 'integer', description: "longest wait for the upstream's answer before 504" },
+    healthCheckPath: { type: ['string', 'null'], description: "path on the upstream's host the monitor GETs (HEAD of url when null)" },
     createdAt: { type: 'string' },
     updatedAt: { type: 'string' },
   },
@@ -27,6 +27,7 @@ export const mappingCreateBody: JsonSchema = { type: 'object', additionalPropert
 
 /** PUT takes the same members; those left out keep their value (id, name and timestamps are read-only and ignored). */
 export const mappingUpdateBody: JsonSchema = {
-  type: 'object', additionalProperties: false,
+  type: 'object',
+  additionalProperties: false,
   properties: { ...fields, id: {}, name: {}, createdAt: {}, updatedAt: {} },
 };

@@ -1,7 +1,10 @@
-import type { JsonSchema } from '../../../runtime/index.js';
+import type { JsonSchema } from 'vela/plugin';
 
 const ms = { type: ['number', 'null'] };
-const point = { type: 'object', properties: { t: { type: 'string' }, count: { type: 'integer' }, errors: { type: 'integer' }, p50Ms: ms, p95Ms: ms, p99Ms: ms } };
+const point = {
+  type: 'object',
+  properties: { t: { type: 'string' }, count: { type: 'integer' }, errors: { type: 'integer' }, p50Ms: ms, p95Ms: ms, p99Ms: ms },
+};
 
 export const responseTimeReportSchema: JsonSchema = {
   type: 'object',
@@ -12,9 +15,15 @@ export const responseTimeReportSchema: JsonSchema = {
       items: {
         type: 'object',
         properties: {
-          mappingId: { type: 'string' }, name: { type: 'string' }, context: { type: 'string' }, count: { type: 'integer' },
-          errorRate: { type: 'number', description: 'share of answers with status 5xx (the upstream\'s, or the gateway\'s 502/504)' },
-          p50Ms: ms, p95Ms: ms, p99Ms: ms, series: { type: 'array', items: point },
+          mappingId: { type: 'string' },
+          name: { type: 'string' },
+          context: { type: 'string' },
+          count: { type: 'integer' },
+          errorRate: { type: 'number', description: "share of answers with status 5xx (the upstream's, or the gateway's 502/504)" },
+          p50Ms: ms,
+          p95Ms: ms,
+          p99Ms: ms,
+          series: { type: 'array', items: point },
         },
       },
     },
@@ -26,9 +35,15 @@ export const monitoringSchema: JsonSchema = {
   items: {
     type: 'object',
     properties: {
-      mappingId: { type: 'string' }, name: { type: 'string' }, context: { type: 'string' }, url: { type: 'string' },
-      status: { type: 'string', enum: ['UP', 'DOWN', 'UNKNOWN'] }, latencyMs: ms,
-      lastCheckedAt: { type: ['string', 'null'] }, lastChangeAt: { type: ['string', 'null'] }, message: { type: 'string' },
+      mappingId: { type: 'string' },
+      name: { type: 'string' },
+      context: { type: 'string' },
+      url: { type: 'string' },
+      status: { type: 'string', enum: ['UP', 'DOWN', 'UNKNOWN'] },
+      latencyMs: ms,
+      lastCheckedAt: { type: ['string', 'null'] },
+      lastChangeAt: { type: ['string', 'null'] },
+      message: { type: 'string' },
     },
   },
 };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../../../runtime/index.js';
+import type { Database } from 'vela/plugin';
 import { gatewayErrors } from '../errors.js';
 import { newSecret, sha256Hex } from '../oauth/secrets.js';
 import type { ChangeVersions } from './change-versions.js';
@@ -50,7 +50,10 @@ export class AppStore {
   private byApiKey = new Map<string, App>();
   private byOwnTokenHash = new Map<string, string>();
 
-  constructor(private readonly db: Database, private readonly versions: ChangeVersions) {}
+  constructor(
+    private readonly db: Database,
+    private readonly versions: ChangeVersions,
+  ) {}
 
   async load(): Promise<void> {
     const apps = (await this.db<AppRow>('gateway_apps').select().orderBy('created_at')).map(toApp);
@@ -162,7 +165,9 @@ function checkCallbackUrls(urls: string[]): string[] {
     // An empty fragment ("https://a/cb#") leaves url.hash empty, but a code would still land after the "#".
     if (value.includes('#')) throw gatewayErrors.invalidField(`callbackUrls[${i}]`, 'must not have a #fragment');
     // It is compared exactly, and the URL parser would drop these without a word.
-    if (/[\s\u0000-\u001f\u007f]/.test(value)) throw gatewayErrors.invalidField(`callbackUrls[${i}]`, `must not contain spaces or control characters, got ${JSON.stringify(value)}`);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this check refuses
+    if (/[\s\u0000-\u001f\u007f]/.test(value))
+      throw gatewayErrors.invalidField(`callbackUrls[${i}]`, `must not contain spaces or control characters, got ${JSON.stringify(value)}`);
     if (/^(javascript|data|vbscript):$/i.test(url.protocol)) throw gatewayErrors.invalidField(`callbackUrls[${i}]`, `must not use the ${url.protocol} scheme`);
   });
   return urls;

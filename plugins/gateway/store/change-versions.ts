@@ -1,4 +1,4 @@
-import type { Database } from '../../../runtime/index.js';
+import type { Database } from 'vela/plugin';
 
 export type VersionedKind = 'mappings' | 'apps';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../../../runtime/index.js';
+import type { Database } from 'vela/plugin';
 import { gatewayErrors } from '../errors.js';
 import { checkHealthCheckPath, parseContext, parseUpstreamUrl } from '../mappings/mapping-fields.js';
 import type { ChangeVersions } from './change-versions.js';
@@ -46,7 +46,11 @@ export class MappingStore {
   private mappings: Mapping[] = [];
   private readonly listeners: Array<(mappings: readonly Mapping[]) => void> = [];
 
-  constructor(private readonly db: Database, private readonly versions: ChangeVersions, private readonly defaultTimeoutMs: number) {}
+  constructor(
+    private readonly db: Database,
+    private readonly versions: ChangeVersions,
+    private readonly defaultTimeoutMs: number,
+  ) {}
 
   onChange(listener: (mappings: readonly Mapping[]) => void): void {
     this.listeners.push(listener);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { TestRuntime } from '../../../runtime/testing/test-runtime.js';
+import type { TestRuntime } from 'vela/testing';
 import { admin, startGateway } from './fixtures.js';
 
 let vela: TestRuntime;
@@ -13,11 +13,23 @@ test.after.always(async () => {
 });
 
 test('a mapping is created, listed, read, changed and deleted with the agreed JSON members', async (t) => {
-  const created = await admin(vela, 'POST', '/api/v2/mapping', { context: '/proxy/crud/items/', url: 'http://127.0.0.1:9/base', description: 'items', healthCheckPath: '/health' });
+  const created = await admin(vela, 'POST', '/api/v2/mapping', {
+    context: '/proxy/crud/items/',
+    url: 'http://127.0.0.1:9/base',
+    description: 'items',
+    healthCheckPath: '/health',
+  });
   t.is(created.status, 201);
   const mapping = created.body;
   t.deepEqual(Object.keys(mapping).sort(), ['context', 'createdAt', 'description', 'healthCheckPath', 'id', 'name', 'timeoutMs', 'updatedAt', 'url']);
-  t.like(mapping, { name: 'crud', context: '/proxy/crud/items', url: 'http://127.0.0.1:9/base', description: 'items', timeoutMs: 30000, healthCheckPath: '/health' });
+  t.like(mapping, {
+    name: 'crud',
+    context: '/proxy/crud/items',
+    url: 'http://127.0.0.1:9/base',
+    description: 'items',
+    timeoutMs: 30000,
+    healthCheckPath: '/health',
+  });
   t.true((await admin(vela, 'GET', '/api/v2/mapping')).body.some((m: { id: string }) => m.id === mapping.id));
   t.deepEqual((await admin(vela, 'GET', `/api/v2/mapping/${mapping.id}`)).body, mapping);
   const changed = await admin(vela, 'PUT', `/api/v2/mapping/${mapping.id}`, { ...mapping, timeoutMs: 1500, healthCheckPath: null });
@@ -61,7 +73,11 @@ test('invalid mapping members answer 400 naming the member; a duplicate context 
   t.is((await admin(vela, 'PUT', `/api/v2/mapping/${other.body.id}`, { url: 'gopher://x' })).status, 400);
   t.deepEqual((await admin(vela, 'GET', `/api/v2/mapping/${keep.body.id}`)).body, keep.body);
   t.is((await admin(vela, 'GET', `/api/v2/mapping/${other.body.id}`)).body.url, 'http://127.0.0.1:9/');
-  const badJson = await vela.fetch('gateway', '/api/v2/mapping', { method: 'POST', headers: { authorization: vela.adminAuth, 'content-type': 'application/json' }, body: '{"context":' });
+  const badJson = await vela.fetch('gateway', '/api/v2/mapping', {
+    method: 'POST',
+    headers: { authorization: vela.adminAuth, 'content-type': 'application/json' },
+    body: '{"context":',
+  });
   t.is(badJson.status, 400);
 });
 
@@ -69,7 +85,18 @@ test('an app gets four distinct 32-hex credentials; gen_key, gen_token and acces
   const created = await admin(vela, 'POST', '/api/v2/app', { name: 'Shop', description: 'd', callbackUrls: ['https://shop.example/cb'] });
   t.is(created.status, 201);
   const app = created.body;
-  t.deepEqual(Object.keys(app).sort(), ['accessToken', 'accessTokenSecret', 'apiKey', 'apiSecret', 'callbackUrls', 'createdAt', 'description', 'id', 'name', 'updatedAt']);
+  t.deepEqual(Object.keys(app).sort(), [
+    'accessToken',
+    'accessTokenSecret',
+    'apiKey',
+    'apiSecret',
+    'callbackUrls',
+    'createdAt',
+    'description',
+    'id',
+    'name',
+    'updatedAt',
+  ]);
   const credentials = [app.apiKey, app.apiSecret, app.accessToken, app.accessTokenSecret];
   for (const c of credentials) t.regex(c, /^[0-9a-f]{32}$/);
   t.is(new Set(credentials).size, 4);
@@ -84,7 +111,13 @@ test('an app gets four distinct 32-hex credentials; gen_key, gen_token and acces
   const renamed = await admin(vela, 'PUT', `/api/v2/app/${app.id}`, { ...revoked, name: 'Shop 2', callbackUrls: [] });
   t.like(renamed.body, { name: 'Shop 2', callbackUrls: [], apiKey: keyed.apiKey });
   t.is((await admin(vela, 'DELETE', `/api/v2/app/${app.id}`)).status, 200);
-  for (const [method, path] of [['GET', ''], ['PUT', '/gen_key'], ['PUT', '/gen_token'], ['DELETE', '/accessTokens'], ['DELETE', '']] as const) {
+  for (const [method, path] of [
+    ['GET', ''],
+    ['PUT', '/gen_key'],
+    ['PUT', '/gen_token'],
+    ['DELETE', '/accessTokens'],
+    ['DELETE', ''],
+  ] as const) {
     const res = await admin(vela, method, `/api/v2/app/${app.id}${path}`);
     t.is(res.status, 404, `${method} ${path}`);
     t.is(res.body.error, 'app_not_found');
@@ -128,7 +161,11 @@ test('the admin API needs the administrator: Basic, or the session cookie with i
   const noCsrf = await vela.fetch('gateway', '/api/v2/app', { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body });
   t.is(noCsrf.status, 403);
   t.like(await noCsrf.json(), { error: 'csrf_token_invalid' });
-  t.is((await vela.fetch('gateway', '/api/v2/app', { method: 'POST', headers: { cookie, 'content-type': 'application/json', 'x-csrf-token': csrfToken }, body })).status, 201);
+  t.is(
+    (await vela.fetch('gateway', '/api/v2/app', { method: 'POST', headers: { cookie, 'content-type': 'application/json', 'x-csrf-token': csrfToken }, body }))
+      .status,
+    201,
+  );
 });
 
 test('nothing secret reaches the log', async (t) => {
@@ -140,7 +177,20 @@ test('nothing secret reaches the log', async (t) => {
 
 test('the OpenAPI description lists the admin and OAuth2 endpoints with their schemas', async (t) => {
   const doc = (await (await vela.fetch('gateway', '/v3/api-docs')).json()) as { paths: Record<string, Record<string, { requestBody?: unknown }>> };
-  for (const path of ['/api/v2/mapping', '/api/v2/mapping/{id}', '/api/v2/app/{id}/gen_key', '/api/v2/app/{id}/accessTokens', '/api/v2/access/response_time', '/api/v2/monitoring', '/api/authorize', '/api/token', '/api/revoke', '/api/introspect', '/.well-known/oauth-authorization-server', '/api/login']) {
+  for (const path of [
+    '/api/v2/mapping',
+    '/api/v2/mapping/{id}',
+    '/api/v2/app/{id}/gen_key',
+    '/api/v2/app/{id}/accessTokens',
+    '/api/v2/access/response_time',
+    '/api/v2/monitoring',
+    '/api/authorize',
+    '/api/token',
+    '/api/revoke',
+    '/api/introspect',
+    '/.well-known/oauth-authorization-server',
+    '/api/login',
+  ]) {
     t.truthy(doc.paths[path], path);
   }
   t.truthy(doc.paths['/api/v2/mapping']!.post!.requestBody);

@@ -1,7 +1,7 @@
 import test from 'ava';
-import { TEST_ADMIN, type TestRuntime } from '../../../runtime/testing/test-runtime.js';
-import { startGateway } from './fixtures.js';
+import { TEST_ADMIN, type TestRuntime } from 'vela/testing';
 import { openSignIn, postSignIn, setCookie, signIn } from './console-sign-in.js';
+import { startGateway } from './fixtures.js';
 
 let vela: TestRuntime;
 
@@ -14,7 +14,16 @@ test.after.always(async () => {
 
 const get = (path: string, headers: Record<string, string> = {}) => vela.fetch('gateway', path, { redirect: 'manual', headers });
 
-const PAGES = ['/console/dashboard', '/console/mapping', '/console/mapping/new', '/console/mapping/some-id', '/console/app', '/console/app/new', '/console/app/some-id', '/console/app/some-id/keys'];
+const PAGES = [
+  '/console/dashboard',
+  '/console/mapping',
+  '/console/mapping/new',
+  '/console/mapping/some-id',
+  '/console/app',
+  '/console/app/new',
+  '/console/app/some-id',
+  '/console/app/some-id/keys',
+];
 
 test('every console page sends a browser without a session to sign-in, naming the page to come back to', async (t) => {
   for (const path of PAGES) {
@@ -38,7 +47,11 @@ test('a stale or foreign session cookie is no session', async (t) => {
 test('signing in with the administrator opens a session and returns to the page asked for', async (t) => {
   const page = await openSignIn(vela, '/console/app/new');
   t.regex(page.html, /name="next" value="\/console\/app\/new"/);
-  const res = await postSignIn(vela, { username: TEST_ADMIN.user, password: TEST_ADMIN.password, csrf: page.csrf, next: '/console/app/new' }, { cookie: page.cookie });
+  const res = await postSignIn(
+    vela,
+    { username: TEST_ADMIN.user, password: TEST_ADMIN.password, csrf: page.csrf, next: '/console/app/new' },
+    { cookie: page.cookie },
+  );
   t.is(res.status, 303);
   t.is(res.headers.get('location'), '/console/app/new');
   const session = setCookie(res, 'vela_session');
@@ -65,7 +78,15 @@ test('signing in with the administrator opens a session and returns to the page 
 });
 
 test('sign-in only returns to console pages, never to another site', async (t) => {
-  for (const next of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', '/api/v2/app', '/console/login?next=/console/app', '/console/../api/v2/app', '/console/%2E%2E/x']) {
+  for (const next of [
+    '//evil.example/x',
+    'https://evil.example/',
+    '/\\evil.example',
+    '/api/v2/app',
+    '/console/login?next=/console/app',
+    '/console/../api/v2/app',
+    '/console/%2E%2E/x',
+  ]) {
     const page = await openSignIn(vela);
     const res = await postSignIn(vela, { username: TEST_ADMIN.user, password: TEST_ADMIN.password, csrf: page.csrf, next }, { cookie: page.cookie });
     t.is(res.status, 303, next);
@@ -127,11 +148,15 @@ test('repeated failed sign-ins for one user are refused for a while, without loc
   t.is(admin.status, 303, 'the administrator still signs in');
 });
 
-test('signing out needs the page\'s CSRF token; with it the session ends', async (t) => {
+test("signing out needs the page's CSRF token; with it the session ends", async (t) => {
   const { cookie, csrfToken } = await signIn(vela);
-  const post = (form: Record<string, string>) => vela.fetch('gateway', '/console/logout', {
-    method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString(),
-  });
+  const post = (form: Record<string, string>) =>
+    vela.fetch('gateway', '/console/logout', {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form).toString(),
+    });
   const refused = await post({});
   t.is(refused.status, 403);
   t.like(await refused.json(), { error: 'csrf_token_invalid' });
@@ -146,16 +171,22 @@ test('signing out needs the page\'s CSRF token; with it the session ends', async
 
 test('admin API writes made with the session cookie need its CSRF token in X-CSRF-Token', async (t) => {
   const { cookie, csrfToken } = await signIn(vela);
-  const post = (headers: Record<string, string>) => vela.fetch('gateway', '/api/v2/app', {
-    method: 'POST', headers: { cookie, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ name: 'From the console' }),
-  });
+  const post = (headers: Record<string, string>) =>
+    vela.fetch('gateway', '/api/v2/app', {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ name: 'From the console' }),
+    });
   const refused = await post({});
   t.is(refused.status, 403);
   t.like(await refused.json(), { error: 'csrf_token_invalid' });
   t.is((await post({ 'x-csrf-token': 'another' })).status, 403);
   const list = await vela.fetch('gateway', '/api/v2/app', { headers: { cookie } });
   t.is(list.status, 200, 'reads need no CSRF token');
-  t.false((await list.json() as Array<{ name: string }>).some((app) => app.name === 'From the console'), 'nothing was created by the refused writes');
+  t.false(
+    ((await list.json()) as Array<{ name: string }>).some((app) => app.name === 'From the console'),
+    'nothing was created by the refused writes',
+  );
   const created = await post({ 'x-csrf-token': csrfToken });
   t.is(created.status, 201);
 });
@@ -172,17 +203,25 @@ test('the receivers show what the redirect carried, as text, without a session',
   const token = await get('/console/oauth2/receive_implicit_token?access_token=abc&state=xyz&token_type=bearer&expires_in=3600');
   const page = await token.text();
   t.is(token.status, 200);
-  for (const [id, value] of [['access_token', 'abc'], ['state', 'xyz'], ['token_type', 'bearer'], ['expires_in', '3600']]) {
+  for (const [id, value] of [
+    ['access_token', 'abc'],
+    ['state', 'xyz'],
+    ['token_type', 'bearer'],
+    ['expires_in', '3600'],
+  ]) {
     t.regex(page, new RegExp(`<code id="${id}" class="credential">${value}</code>`));
   }
   const failed = await (await get('/console/oauth2/receive_authcode?error=access_denied&error_description=nope')).text();
   t.regex(failed, /data-error="access_denied"/);
 });
 
-test('console pages are left out of the service\'s API description', async (t) => {
-  const doc = await (await get('/v3/api-docs')).json() as { paths: Record<string, unknown> };
+test("console pages are left out of the service's API description", async (t) => {
+  const doc = (await (await get('/v3/api-docs')).json()) as { paths: Record<string, unknown> };
   t.true(Object.keys(doc.paths).length > 0);
-  t.deepEqual(Object.keys(doc.paths).filter((path) => path.startsWith('/console')), []);
+  t.deepEqual(
+    Object.keys(doc.paths).filter((path) => path.startsWith('/console')),
+    [],
+  );
 });
 
 test('console assets are served with their types and revalidated; other names are 404', async (t) => {

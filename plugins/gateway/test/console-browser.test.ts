@@ -1,9 +1,8 @@
 import test from 'ava';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { browserAvailable, CHROMIUM, CHROMIUM_ARGS } from '../../../runtime/testing/browser.js';
-import { TEST_ADMIN, type TestRuntime } from '../../../runtime/testing/test-runtime.js';
-import { closedPort, createMapping, startGateway, startServer, type LocalServer } from './fixtures.js';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { browserAvailable, CHROMIUM, CHROMIUM_ARGS, TEST_ADMIN, type TestRuntime } from 'vela/testing';
 import { signIn } from './console-sign-in.js';
+import { closedPort, createMapping, type LocalServer, startGateway, startServer } from './fixtures.js';
 
 const browserTest = browserAvailable() ? test.serial : test.skip;
 const HEX32 = /^[0-9a-f]{32}$/;
@@ -107,7 +106,10 @@ browserTest('an app is created and its keys tab shows the four credentials', asy
   appKeysUrl = page.url();
   await page.waitForFunction(() => /^[0-9a-f]{32}$/.test(document.getElementById('accessTokenSecret')?.textContent ?? ''));
   credentials = {
-    apiKey: await text('#apiKey'), apiSecret: await text('#apiSecret'), accessToken: await text('#accessToken'), accessTokenSecret: await text('#accessTokenSecret'),
+    apiKey: await text('#apiKey'),
+    apiSecret: await text('#apiSecret'),
+    accessToken: await text('#accessToken'),
+    accessTokenSecret: await text('#accessTokenSecret'),
   };
   for (const value of Object.values(credentials)) t.regex(value, HEX32);
   t.is(new Set(Object.values(credentials)).size, 4);
@@ -128,7 +130,10 @@ browserTest('regenerating the access token replaces it and the old one stops wor
   await page.waitForFunction((v) => document.getElementById('accessToken')?.textContent === v, old);
   await page.getByRole('button', { name: 'Regenerate Access Token and Secret' }).click();
   await confirm('#confirm-button');
-  await page.waitForFunction((v) => { const now = document.getElementById('accessToken')?.textContent ?? ''; return now !== v && /^[0-9a-f]{32}$/.test(now); }, old);
+  await page.waitForFunction((v) => {
+    const now = document.getElementById('accessToken')?.textContent ?? '';
+    return now !== v && /^[0-9a-f]{32}$/.test(now);
+  }, old);
   await page.waitForSelector('text=New Access Token and Secret generated.');
   credentials.accessToken = await text('#accessToken');
   t.not(await text('#accessTokenSecret'), credentials.accessTokenSecret);
@@ -140,7 +145,10 @@ browserTest('regenerating the access token replaces it and the old one stops wor
 browserTest('regenerating the consumer key gives a new key and secret', async (t) => {
   await page.getByRole('button', { name: 'Regenerate Consumer Key and Secret' }).click();
   await confirm('#confirm-button');
-  await page.waitForFunction((v) => { const now = document.getElementById('apiKey')?.textContent ?? ''; return now !== v && /^[0-9a-f]{32}$/.test(now); }, credentials.apiKey);
+  await page.waitForFunction((v) => {
+    const now = document.getElementById('apiKey')?.textContent ?? '';
+    return now !== v && /^[0-9a-f]{32}$/.test(now);
+  }, credentials.apiKey);
   const apiSecret = await text('#apiSecret');
   t.regex(apiSecret, HEX32);
   t.not(apiSecret, credentials.apiSecret);
@@ -198,8 +206,11 @@ browserTest('a code grant started from the console is exchanged with its PKCE ve
 
 browserTest('requests proxied with the three kinds of token reach the upstream and the dashboard counts them', async (t) => {
   const calls: Array<[string, string]> = [
-    ['/echo/api/items?page=1', codeToken], ['/echo/api/items?page=2', codeToken], ['/echo/api/items/7', codeToken],
-    ['/echo/api', implicitToken], ['/echo/api/search?q=x', implicitToken],
+    ['/echo/api/items?page=1', codeToken],
+    ['/echo/api/items?page=2', codeToken],
+    ['/echo/api/items/7', codeToken],
+    ['/echo/api', implicitToken],
+    ['/echo/api/search?q=x', implicitToken],
     ['/echo/api/own', credentials.accessToken],
   ];
   const before = upstreamPaths.length;
@@ -219,7 +230,13 @@ browserTest('requests proxied with the three kinds of token reach the upstream a
   await page.goto(url('/console/dashboard'));
   const row = page.locator('#summary tbody tr', { hasText: '/proxy/echo/api' });
   const deadline = Date.now() + 20_000;
-  while ((await row.locator('td.count').textContent().catch(() => null)) !== String(expected) && Date.now() < deadline) {
+  while (
+    (await row
+      .locator('td.count')
+      .textContent()
+      .catch(() => null)) !== String(expected) &&
+    Date.now() < deadline
+  ) {
     await page.click('#refresh');
     await page.waitForTimeout(250);
   }
@@ -227,8 +244,8 @@ browserTest('requests proxied with the three kinds of token reach the upstream a
   const down = page.locator('#summary tbody tr', { hasText: '/proxy/down/api' });
   await down.locator('td.count', { hasText: '2' }).waitFor();
   t.is(await down.locator('td').nth(3).textContent(), '100%', 'both answers were 502');
-  const counts = async (selector: string, attribute: string) => (await page.locator(selector).evaluateAll(
-    (nodes, name) => nodes.map((node) => Number(node.getAttribute(name))), attribute)).reduce((a, b) => a + b, 0);
+  const counts = async (selector: string, attribute: string) =>
+    (await page.locator(selector).evaluateAll((nodes, name) => nodes.map((node) => Number(node.getAttribute(name))), attribute)).reduce((a, b) => a + b, 0);
   t.is(await counts('#requests-chart rect[data-count]', 'data-count'), expected + 2, 'the request chart adds up to the requests made');
   t.is(await counts('#requests-chart g.bar', 'data-errors'), 2, 'and counts the failed ones');
   t.true((await page.locator('#latency-chart svg .series circle').count()) >= 1, 'the latency chart has points');
@@ -239,7 +256,7 @@ browserTest('requests proxied with the three kinds of token reach the upstream a
   await page.getByRole('button', { name: 'Check now' }).click();
   const monitor = page.locator('#monitoring tbody tr', { hasText: 'echo' });
   await monitor.locator('.badge', { hasText: 'UP' }).waitFor();
-  t.regex(await monitor.locator('td').last().textContent() ?? '', /200/);
+  t.regex((await monitor.locator('td').last().textContent()) ?? '', /200/);
   await page.locator('#monitoring tbody tr', { hasText: 'down' }).locator('.badge', { hasText: 'DOWN' }).waitFor();
   t.is(await text('#monitoring-status'), '1 of 2 upstreams up');
   await page.click('.segmented button[data-metric="p99Ms"]');
@@ -271,7 +288,7 @@ browserTest('revoking all access tokens stops every token of the app at the prox
   await shot('app-keys-revoked');
 });
 
-browserTest('an app\'s details are edited on its Details tab, and the app is deleted', async (t) => {
+browserTest("an app's details are edited on its Details tab, and the app is deleted", async (t) => {
   await page.getByRole('link', { name: 'Details' }).click();
   await page.waitForFunction(() => (document.getElementById('name') as HTMLInputElement | null)?.value === 'Console app');
   t.is(await page.inputValue('#callbackUrls'), 'http://127.0.0.1:1/callback');

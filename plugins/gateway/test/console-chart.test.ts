@@ -1,5 +1,5 @@
 import test from 'ava';
-import { latencyChart, MARGIN, niceTicks, requestChart, timeTicks, toMillis, type ResponseTimeReport } from '../console/assets/chart-model.js';
+import { latencyChart, MARGIN, niceTicks, type ResponseTimeReport, requestChart, timeTicks, toMillis } from '../console/assets/chart-model.js';
 
 const from = Date.UTC(2026, 10, 23, 10, 0, 0);
 const minute = 60_000;
@@ -10,14 +10,26 @@ function report(): ResponseTimeReport {
   return {
     window: { from: iso(from), to: iso(from + 10 * minute), bucketSeconds: 60 },
     mappings: [
-      { mappingId: 'b', name: 'weather', context: '/proxy/weather/today', count: 5, series: [
-        { t: iso(from + minute), count: 3, errors: 1, p50Ms: 40, p95Ms: 80, p99Ms: 90 },
-        { t: iso(from + 3 * minute), count: 2, errors: 0, p50Ms: 20, p95Ms: 30, p99Ms: 35 },
-      ] },
-      { mappingId: 'a', name: 'github', context: '/proxy/github/users', count: 4, series: [
-        { t: iso(from + minute), count: 4, errors: 0, p50Ms: 10, p95Ms: 12, p99Ms: 15 },
-        { t: iso(from + 2 * minute), count: 0, errors: 0, p50Ms: null, p95Ms: null, p99Ms: null },
-      ] },
+      {
+        mappingId: 'b',
+        name: 'weather',
+        context: '/proxy/weather/today',
+        count: 5,
+        series: [
+          { t: iso(from + minute), count: 3, errors: 1, p50Ms: 40, p95Ms: 80, p99Ms: 90 },
+          { t: iso(from + 3 * minute), count: 2, errors: 0, p50Ms: 20, p95Ms: 30, p99Ms: 35 },
+        ],
+      },
+      {
+        mappingId: 'a',
+        name: 'github',
+        context: '/proxy/github/users',
+        count: 4,
+        series: [
+          { t: iso(from + minute), count: 4, errors: 0, p50Ms: 10, p95Ms: 12, p99Ms: 15 },
+          { t: iso(from + 2 * minute), count: 0, errors: 0, p50Ms: null, p95Ms: null, p99Ms: null },
+        ],
+      },
     ],
   };
 }
@@ -46,9 +58,22 @@ test('time ticks fall on round minutes inside the window', (t) => {
 test('the request chart stacks each bucket by mapping and its bars add up to the report counts', (t) => {
   const chart = requestChart(report(), size);
   t.is(chart.total, 9);
-  t.deepEqual(chart.bars.map((bar) => [bar.t, bar.count, bar.errors]), [[from + minute, 7, 1], [from + 3 * minute, 2, 0]]);
+  t.deepEqual(
+    chart.bars.map((bar) => [bar.t, bar.count, bar.errors]),
+    [
+      [from + minute, 7, 1],
+      [from + 3 * minute, 2, 0],
+    ],
+  );
   const first = chart.bars[0]!;
-  t.deepEqual(first.segments.map((s) => [s.mappingId, s.count]), [['a', 4], ['b', 3]], 'mappings in context order, so colours stay put');
+  t.deepEqual(
+    first.segments.map((s) => [s.mappingId, s.count]),
+    [
+      ['a', 4],
+      ['b', 3],
+    ],
+    'mappings in context order, so colours stay put',
+  );
   const bottom = size.height - MARGIN.bottom;
   t.is(Math.round(first.segments[0]!.y + first.segments[0]!.height), bottom, 'the first segment stands on the axis');
   t.is(Math.round(first.segments[1]!.y + first.segments[1]!.height), Math.round(first.segments[0]!.y), 'the next one stands on it');
@@ -58,9 +83,17 @@ test('the request chart stacks each bucket by mapping and its bars add up to the
 test('the window is widened to whole buckets, so the bucket still filling is as wide as the others', (t) => {
   const partial: ResponseTimeReport = {
     window: { from: iso(from + 20_000), to: iso(from + 10 * minute + 20_000), bucketSeconds: 60 },
-    mappings: [{ mappingId: 'a', context: '/proxy/a/b', count: 2, series: [
-      { t: iso(from + minute), count: 1, errors: 0 }, { t: iso(from + 10 * minute), count: 1, errors: 0 },
-    ] }],
+    mappings: [
+      {
+        mappingId: 'a',
+        context: '/proxy/a/b',
+        count: 2,
+        series: [
+          { t: iso(from + minute), count: 1, errors: 0 },
+          { t: iso(from + 10 * minute), count: 1, errors: 0 },
+        ],
+      },
+    ],
   };
   const chart = requestChart(partial, size);
   t.is(chart.from, from);
@@ -85,7 +118,10 @@ test('a latency line skips buckets without requests instead of dropping to zero'
 
 test('the percentile switch changes the values drawn', (t) => {
   const p99 = latencyChart(report(), 'p99Ms', size);
-  t.deepEqual(p99.lines.find((line) => line.mappingId === 'b')!.points.map((p) => p.value), [90, 35]);
+  t.deepEqual(
+    p99.lines.find((line) => line.mappingId === 'b')!.points.map((p) => p.value),
+    [90, 35],
+  );
 });
 
 test('a report without requests gives empty charts with axes', (t) => {

@@ -1,4 +1,4 @@
-import { TEST_ADMIN, type TestRuntime } from '../../../runtime/testing/test-runtime.js';
+import { TEST_ADMIN, type TestRuntime } from 'vela/testing';
 
 /** The value a Set-Cookie header gives one cookie ("" when it clears it, undefined when it is not set). */
 export function setCookie(res: Response, name: string): string | undefined {
@@ -32,7 +32,11 @@ export function postSignIn(vela: TestRuntime, form: Record<string, string>, head
 /** Sign in as the test administrator through the console's form: the session cookie and the page's CSRF token. */
 export async function signIn(vela: TestRuntime): Promise<{ cookie: string; csrfToken: string }> {
   const page = await openSignIn(vela);
-  const res = await postSignIn(vela, { username: TEST_ADMIN.user, password: TEST_ADMIN.password, csrf: page.csrf, next: '/console/dashboard' }, { cookie: page.cookie });
+  const res = await postSignIn(
+    vela,
+    { username: TEST_ADMIN.user, password: TEST_ADMIN.password, csrf: page.csrf, next: '/console/dashboard' },
+    { cookie: page.cookie },
+  );
   const session = setCookie(res, 'vela_session');
   if (res.status !== 303 || !session) throw new Error(`signing in failed: ${res.status}`);
   const cookie = `vela_session=${session}`;

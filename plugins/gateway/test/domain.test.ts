@@ -1,15 +1,16 @@
-import test from 'ava';
 import type http from 'node:http';
+import test from 'ava';
 import { parseContext } from '../mappings/mapping-fields.js';
 import { bucketOf, LatencyHistogram } from '../metrics/latency-histogram.js';
 import { verifierMatches } from '../oauth/pkce.js';
 import { clientResponseHeaders } from '../proxy/forwarded-headers.js';
-import { matchRoute, upstreamPath, type ProxyRoute } from '../proxy/route-table.js';
+import { matchRoute, type ProxyRoute, upstreamPath } from '../proxy/route-table.js';
 
 test('a context is normalized and split into the name and sub-path it is called by', (t) => {
   t.deepEqual(parseContext('/proxy/github/openviglet/'), { context: '/proxy/github/openviglet', name: 'github', subPath: '/openviglet' });
   t.deepEqual(parseContext('/proxy/whole'), { context: '/proxy/whole', name: 'whole', subPath: '' });
-  for (const bad of ['/github/x', '/proxy//x', '/proxy/console/x', '/proxy/API/x', '/proxy/a b/x', '/proxy/a/./b']) t.throws(() => parseContext(bad), undefined, bad);
+  for (const bad of ['/github/x', '/proxy//x', '/proxy/console/x', '/proxy/API/x', '/proxy/a b/x', '/proxy/a/./b'])
+    t.throws(() => parseContext(bad), undefined, bad);
 });
 
 test('a context whose sub-path the proxy could never serve is refused: encoded dot segments and broken % escapes', (t) => {
@@ -22,8 +23,19 @@ test('a context whose sub-path the proxy could never serve is refused: encoded d
 function route(subPath: string, url: string): ProxyRoute {
   const u = new URL(url);
   return {
-    mappingId: subPath, name: 'n', subPath, https: false, hostname: u.hostname, port: u.port, hostHeader: u.host, basePath: u.pathname.replace(/\/+$/, ''),
-    fullPath: u.pathname, baseQuery: u.search.slice(1), timeoutMs: 1000, agent: undefined as unknown as http.Agent, slot: 0,
+    mappingId: subPath,
+    name: 'n',
+    subPath,
+    https: false,
+    hostname: u.hostname,
+    port: u.port,
+    hostHeader: u.host,
+    basePath: u.pathname.replace(/\/+$/, ''),
+    fullPath: u.pathname,
+    baseQuery: u.search.slice(1),
+    timeoutMs: 1000,
+    agent: undefined as unknown as http.Agent,
+    slot: 0,
   };
 }
 
@@ -71,7 +83,23 @@ test('PKCE S256 accepts the RFC 7636 example verifier and nothing else', (t) => 
 });
 
 test('response headers lose the hop-by-hop ones, including those the Connection header names', (t) => {
-  const out = clientResponseHeaders(['Content-Type', 'text/plain', 'Connection', 'keep-alive, X-Trace', 'X-Trace', '1', 'Keep-Alive', 'timeout=5', 'Transfer-Encoding', 'chunked', 'Set-Cookie', 'a=1', 'Set-Cookie', 'b=2']);
-  t.deepEqual(out, ['Content-Type', 'text/plain', 'Set-Cookie', 'a=1', 'Set-Cookie', 'b=2']);
-  t.deepEqual(clientResponseHeaders(['Connection', 'keep-alive', 'X-A', '1']), ['X-A', '1']);
+  const out = clientResponseHeaders([
+    'Content-Type',
+    'text/plain',
+    'Connection',
+    'keep-alive, X-Trace',
+    'X-Trace',
+    '1',
+    'Keep-Alive',
+    'timeout=5',
+    'Transfer-Encoding',
+    'chunked',
+    'Set-Cookie',
+    'a=1',
+    'Set-Cookie',
+    'b=2',
+  ]);
+  // Every answer relayed from an upstream is sandboxed (it is served from the console's origin).
+  t.deepEqual(out, ['Content-Security-Policy', 'sandbox', 'Content-Type', 'text/plain', 'Set-Cookie', 'a=1', 'Set-Cookie', 'b=2']);
+  t.deepEqual(clientResponseHeaders(['Connection', 'keep-alive', 'X-A', '1']), ['Content-Security-Policy', 'sandbox', 'X-A', '1']);
 });

@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestRuntime, type TestRuntime } from '../../../runtime/testing/test-runtime.js';
-import type { DeepPartial } from '../../../runtime/config/load-config.js';
+import type { DeepPartial } from 'vela/testing';
+import { startTestRuntime, type TestRuntime } from 'vela/testing';
 import type { GatewayConfig } from '../config.js';
 import type { App } from '../store/app-store.js';
 import type { Mapping } from '../store/mapping-store.js';
@@ -43,7 +43,11 @@ export async function createApp(vela: TestRuntime, input: Record<string, unknown
 
 /** A form-encoded POST (the OAuth2 endpoints' encoding). */
 export async function postForm(vela: TestRuntime, path: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<JsonAnswer> {
-  const res = await vela.fetch('gateway', path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(form).toString() });
+  const res = await vela.fetch('gateway', path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(form).toString(),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 }
@@ -62,10 +66,11 @@ export async function startServer(handler: (req: IncomingMessage, res: ServerRes
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -76,4 +81,4 @@ export async function closedPort(): Promise<number> {
   return server.port;
 }
 
-export { eventually } from '../../../runtime/testing/eventually.js';
+export { eventually } from 'vela/testing';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { UpstreamStatusChange } from '../hooks.js';
+import type { UpstreamStatusChange } from '../api.js';
 import { admin, closedPort, createMapping, eventually, startGateway, startServer } from './fixtures.js';
 
 interface Status {
@@ -30,7 +30,10 @@ test('health checks set UP/DOWN with latency and last change, and fire the hook 
   const dead = await createMapping(vela, { context: '/proxy/dead/a', url: `http://127.0.0.1:${await closedPort()}/` });
 
   const initial = (await admin(vela, 'GET', '/api/v2/monitoring')).body as Status[];
-  t.deepEqual(initial.map((s) => s.status), ['UNKNOWN', 'UNKNOWN', 'UNKNOWN']);
+  t.deepEqual(
+    initial.map((s) => s.status),
+    ['UNKNOWN', 'UNKNOWN', 'UNKNOWN'],
+  );
 
   const first = new Map(((await admin(vela, 'POST', '/api/v2/monitoring/check')).body as Status[]).map((s) => [s.mappingId, s]));
   t.like(first.get(checked.id), { status: 'UP' });
@@ -39,7 +42,11 @@ test('health checks set UP/DOWN with latency and last change, and fire the hook 
   t.regex(first.get(dead.id)!.message, /ECONNREFUSED/);
   t.true(first.get(checked.id)!.latencyMs! >= 0);
   t.is(first.get(checked.id)!.lastChangeAt, first.get(checked.id)!.lastCheckedAt);
-  t.deepEqual(changes.map((c) => [c.name, c.from, c.to]).sort(), [['dead', 'UNKNOWN', 'DOWN'], ['head', 'UNKNOWN', 'UP'], ['svc', 'UNKNOWN', 'UP']]);
+  t.deepEqual(changes.map((c) => [c.name, c.from, c.to]).sort(), [
+    ['dead', 'UNKNOWN', 'DOWN'],
+    ['head', 'UNKNOWN', 'UP'],
+    ['svc', 'UNKNOWN', 'UP'],
+  ]);
 
   const second = new Map(((await admin(vela, 'POST', '/api/v2/monitoring/check')).body as Status[]).map((s) => [s.mappingId, s]));
   t.is(changes.length, 3, 'no change, no hook');
@@ -65,7 +72,10 @@ test('the scheduled job checks upstreams without being asked', async (t) => {
   const vela = await startGateway({ monitoring: { cron: '* * * * * *' } });
   t.teardown(() => vela.stop());
   const mapping = await createMapping(vela, { context: '/proxy/cron/a', url: upstream.url });
-  await eventually(async () => ((await admin(vela, 'GET', '/api/v2/monitoring')).body as Status[]).some((s) => s.mappingId === mapping.id && s.status === 'UP'), 'the cron check');
+  await eventually(
+    async () => ((await admin(vela, 'GET', '/api/v2/monitoring')).body as Status[]).some((s) => s.mappingId === mapping.id && s.status === 'UP'),
+    'the cron check',
+  );
   const status = ((await admin(vela, 'GET', '/api/v2/monitoring')).body as Status[]).find((s) => s.mappingId === mapping.id)!;
   t.like(status, { status: 'UP', context: '/proxy/cron/a' });
   t.truthy(status.lastCheckedAt, 'checked by the job, not by a request');

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { createTestPostgres, postgresReachable } from '../../../runtime/testing/test-postgres.js';
+import { createTestPostgres, postgresReachable } from 'vela/testing';
 import { admin, createApp, createMapping, eventually, postForm, startGateway, startServer } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
@@ -28,12 +28,17 @@ pgTest('on PostgreSQL two gateway processes share mappings, apps, issued tokens 
   await eventually(async () => (await viaB(app.accessToken!)) === 200, 'B proxying with the app token created on A');
 
   // A code issued by A is redeemed on B, once.
-  const redirect = await a.fetch('gateway', `/api/authorize?response_type=code&client_id=${app.apiKey}&redirect_uri=https://example.com/cb`, { redirect: 'manual' });
+  const redirect = await a.fetch('gateway', `/api/authorize?response_type=code&client_id=${app.apiKey}&redirect_uri=https://example.com/cb`, {
+    redirect: 'manual',
+  });
   const code = new URL(redirect.headers.get('location')!).searchParams.get('code')!;
   const issued = await postForm(b, '/api/token', { grant_type: 'authorization_code', code, client_id: app.apiKey, client_secret: app.apiSecret });
   t.is(issued.status, 200);
   t.is((await postForm(a, '/api/token', { grant_type: 'authorization_code', code })).body.error, 'invalid_grant');
-  await eventually(async () => (await a.fetch('gateway', '/shared/v1/x', { headers: { authorization: `Bearer ${issued.body.access_token}` } })).status === 401, 'A knowing the replay revoked the token');
+  await eventually(
+    async () => (await a.fetch('gateway', '/shared/v1/x', { headers: { authorization: `Bearer ${issued.body.access_token}` } })).status === 401,
+    'A knowing the replay revoked the token',
+  );
 
   const cc = await postForm(a, '/api/token', { grant_type: 'client_credentials', client_id: app.apiKey, client_secret: app.apiSecret });
   await eventually(async () => (await viaB(cc.body.access_token)) === 200, 'B accepting a token issued on A');

@@ -1,4 +1,3 @@
-import test from 'ava';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -7,8 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { startTestRuntime, type TestRuntime } from '../../../runtime/testing/test-runtime.js';
-import { admin, closedPort, createApp, createMapping, eventually, startGateway, startServer, type LocalServer } from './fixtures.js';
+import test from 'ava';
+import { startTestRuntime, type TestRuntime } from 'vela/testing';
+import { admin, closedPort, createApp, createMapping, eventually, type LocalServer, startGateway, startServer } from './fixtures.js';
 
 let vela: TestRuntime;
 let upstream: LocalServer;
@@ -94,7 +94,13 @@ test.before(async () => {
     // Echo: the request body's SHA-256 and size, plus what the upstream saw.
     void digestOf(req).then(({ hash, bytes }) => {
       const body = JSON.stringify({ method: req.method, url: req.url, sha256: hash, bytes });
-      res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', 'x-upstream': 'yes', connection: 'keep-alive, x-hop', 'x-hop': 'drop me', 'set-cookie': ['a=1', 'b=2'] });
+      res.writeHead(req.method === 'POST' ? 201 : 200, {
+        'content-type': 'application/json',
+        'x-upstream': 'yes',
+        connection: 'keep-alive, x-hop',
+        'x-hop': 'drop me',
+        'set-cookie': ['a=1', 'b=2'],
+      });
       res.end(body);
     });
   });
@@ -113,31 +119,46 @@ test.after.always(async () => {
 const bearer = () => ({ authorization: `Bearer ${token}` });
 
 test('GET /<name>/<sub>/more?x=1 reaches the upstream URL + /more?x=1 with the upstream status and headers', async (t) => {
-  const res = await vela.fetch('gateway', '/shop/v1/items/42?x=1&y=a%20b', { headers: { ...bearer(), accept: 'application/json', 'content-type': 'application/json', 'x-custom': 'kept' } });
+  const res = await vela.fetch('gateway', '/shop/v1/items/42?x=1&y=a%20b', {
+    headers: { ...bearer(), accept: 'application/json', 'content-type': 'application/json', 'x-custom': 'kept' },
+  });
   t.is(res.status, 200);
   t.is(res.headers.get('x-upstream'), 'yes');
-  t.is(res.headers.get('x-hop'), null, 'a header the upstream\'s Connection names is hop-by-hop');
+  t.is(res.headers.get('x-hop'), null, "a header the upstream's Connection names is hop-by-hop");
   t.deepEqual(res.headers.getSetCookie(), ['a=1', 'b=2']);
   const body = (await res.json()) as { url: string; method: string };
   t.is(body.url, '/api/items/42?x=1&y=a%20b');
   const request = seen.find((s) => s.url === '/api/items/42?x=1&y=a%20b')!;
   t.is(request.headers['x-custom'], 'kept');
   t.is(request.headers.accept, 'application/json');
-  t.is(request.headers.authorization, undefined, 'the gateway\'s bearer token stays at the gateway');
+  t.is(request.headers.authorization, undefined, "the gateway's bearer token stays at the gateway");
   t.is(request.headers.host, `127.0.0.1:${upstream.port}`);
   t.is(request.headers['x-forwarded-for'], '127.0.0.1');
   t.is(request.headers['x-forwarded-proto'], 'http');
   t.is(request.headers['x-forwarded-host'], new URL(vela.url('gateway')).host);
 });
 
-test('a client\'s X-Forwarded-For is extended, its X-Forwarded-Host replaced, and headers its Connection names dropped', async (t) => {
+test("a client's X-Forwarded-For is extended, its X-Forwarded-Host replaced, and headers its Connection names dropped", async (t) => {
   const status = await new Promise<number>((resolve, reject) => {
-    http.get(new URL(vela.url('gateway', '/shop/v1/fwd')), {
-      headers: { ...bearer(), 'x-forwarded-for': '10.0.0.1, 10.0.0.2', 'x-forwarded-host': 'spoofed.example', connection: 'keep-alive, x-private', 'x-private': 'hop', 'x-kept': 'end-to-end' },
-    }, (res) => {
-      res.resume();
-      resolve(res.statusCode!);
-    }).on('error', reject);
+    http
+      .get(
+        new URL(vela.url('gateway', '/shop/v1/fwd')),
+        {
+          headers: {
+            ...bearer(),
+            'x-forwarded-for': '10.0.0.1, 10.0.0.2',
+            'x-forwarded-host': 'spoofed.example',
+            connection: 'keep-alive, x-private',
+            'x-private': 'hop',
+            'x-kept': 'end-to-end',
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      )
+      .on('error', reject);
   });
   t.is(status, 200);
   const request = seen.find((s) => s.url === '/api/fwd')!;
@@ -150,10 +171,15 @@ test('a client\'s X-Forwarded-For is extended, its X-Forwarded-Host replaced, an
 test('a request target in absolute form (GET http://host/<name>/... HTTP/1.1) is proxied like its path', async (t) => {
   const { host, port } = new URL(vela.url('gateway'));
   const answer = await new Promise<{ status: number; body: { url: string } }>((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path: `http://${host}/shop/v1/absolute?x=1`, headers: bearer() }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port, path: `http://${host}/shop/v1/absolute?x=1`, headers: bearer() }, (res) => {
+        let text = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (c) => (text += c))
+          .on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      })
+      .on('error', reject);
   });
   t.is(answer.status, 200);
   t.is(answer.body.url, '/api/absolute?x=1');
@@ -183,10 +209,17 @@ for (const method of ['POST', 'PUT', 'DELETE'] as const) {
 
 test('a chunked body on a DELETE reaches the upstream framed and whole', async (t) => {
   const answer = await new Promise<{ status: number; body: { method: string; sha256: string; bytes: number } }>((resolve, reject) => {
-    const req = http.request(new URL(vela.url('gateway', '/shop/v1/things/9')), { method: 'DELETE', headers: { ...bearer(), 'transfer-encoding': 'chunked' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-    });
+    const req = http.request(
+      new URL(vela.url('gateway', '/shop/v1/things/9')),
+      { method: 'DELETE', headers: { ...bearer(), 'transfer-encoding': 'chunked' } },
+      (res) => {
+        let text = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (c) => (text += c))
+          .on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      },
+    );
     req.on('error', reject);
     req.write('first;');
     req.end('second');
@@ -200,7 +233,10 @@ test('a 50 MB request body streams to the upstream and a 50 MB response streams 
   const upload = await new Promise<{ status: number; body: { sha256: string; bytes: number } }>((resolve, reject) => {
     const req = http.request(target, { method: 'PUT', headers: { ...bearer(), 'content-type': 'application/octet-stream' } }, (res) => {
       let text = '';
-      res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      res
+        .setEncoding('utf8')
+        .on('data', (c) => (text += c))
+        .on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
     });
     req.on('error', reject);
     generated(FIFTY_MB).pipe(req);
@@ -249,10 +285,12 @@ test('a path no mapping of the name serves gets 404 JSON; an unknown name falls 
   const { port } = new URL(vela.url('gateway'));
   for (const path of ['/shop/v1/../secret', '/shop/v1/%2E%2e/secret']) {
     const status = await new Promise<number>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port, path, headers: bearer() }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      }).on('error', reject);
+      http
+        .get({ host: '127.0.0.1', port, path, headers: bearer() }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        })
+        .on('error', reject);
     });
     t.is(status, 400, path);
   }
@@ -260,16 +298,29 @@ test('a path no mapping of the name serves gets 404 JSON; an unknown name falls 
 
 test('dot segments hidden behind encoded slashes, backslashes or a ";" parameter get 400, and cannot leave the upstream base path', async (t) => {
   const { port } = new URL(vela.url('gateway'));
-  const get = (path: string) => new Promise<number>((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path, headers: bearer() }, (res) => {
-      res.resume();
-      resolve(res.statusCode!);
-    }).on('error', reject);
-  });
-  for (const path of ['/shop/v1/a/..%2f..%2fsecret', '/shop/v1/a/..%2F..%2Fsecret', '/shop/v1/a/..\\..\\secret', '/shop/v1/a/..%5c..%5csecret', '/shop/v1/..;x=1/secret', '/shop/v1/a/%2e%2e%2fsecret']) {
+  const get = (path: string) =>
+    new Promise<number>((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port, path, headers: bearer() }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        })
+        .on('error', reject);
+    });
+  for (const path of [
+    '/shop/v1/a/..%2f..%2fsecret',
+    '/shop/v1/a/..%2F..%2Fsecret',
+    '/shop/v1/a/..\\..\\secret',
+    '/shop/v1/a/..%5c..%5csecret',
+    '/shop/v1/..;x=1/secret',
+    '/shop/v1/a/%2e%2e%2fsecret',
+  ]) {
     t.is(await get(path), 400, path);
   }
-  t.false(seen.some((s) => s.url.includes('secret')), 'none of them reached the upstream');
+  t.false(
+    seen.some((s) => s.url.includes('secret')),
+    'none of them reached the upstream',
+  );
   // An encoded slash inside a name, or dots inside a segment, are no dot segments.
   t.is(await get('/shop/v1/files/a%2Fb'), 200);
   t.is(await get('/shop/v1/files/v1..2;x=..'), 200);
@@ -289,23 +340,36 @@ test('an upstream that refuses the connection gives 502 JSON; one slower than th
 test('an upstream that stops reading the request body gives 504 after the mapping timeout without progress', async (t) => {
   // Accepts connections and never reads from them: the body fills the socket buffers and stalls.
   const sockets: net.Socket[] = [];
-  const deaf = net.createServer((socket) => { sockets.push(socket); socket.pause(); });
+  const deaf = net.createServer((socket) => {
+    sockets.push(socket);
+    socket.pause();
+  });
   await new Promise<void>((ok) => deaf.listen(0, '127.0.0.1', ok));
-  t.teardown(() => { for (const s of sockets) s.destroy(); deaf.close(); });
+  t.teardown(() => {
+    for (const s of sockets) s.destroy();
+    deaf.close();
+  });
   await createMapping(vela, { context: '/proxy/deaf/in', url: `http://127.0.0.1:${(deaf.address() as net.AddressInfo).port}/`, timeoutMs: 300 });
   const { port } = new URL(vela.url('gateway'));
   const started = Date.now();
   const status = await new Promise<number>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: '/deaf/in/upload', method: 'PUT', headers: { ...bearer(), 'content-length': String(FIFTY_MB) } }, (res) => {
-      res.resume();
-      resolve(res.statusCode!);
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path: '/deaf/in/upload', method: 'PUT', headers: { ...bearer(), 'content-length': String(FIFTY_MB) } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      },
+    );
     req.on('error', reject);
     const chunk = Buffer.alloc(64 * 1024);
     let sent = 0;
     const pump = () => {
       while (sent < FIFTY_MB && req.write(chunk)) sent += chunk.length;
-      if (sent < FIFTY_MB) req.once('drain', () => { sent += chunk.length; pump(); });
+      if (sent < FIFTY_MB)
+        req.once('drain', () => {
+          sent += chunk.length;
+          pump();
+        });
     };
     pump();
   });
@@ -337,7 +401,10 @@ test('an upstream that answers before reading the whole request may stream past 
 });
 
 test('an upstream 204 or 304 passes through with its headers and no body', async (t) => {
-  for (const [path, status] of [['/shop/v1/no-content/204', 204], ['/shop/v1/no-content/304', 304]] as const) {
+  for (const [path, status] of [
+    ['/shop/v1/no-content/204', 204],
+    ['/shop/v1/no-content/304', 304],
+  ] as const) {
     const res = await vela.fetch('gateway', path, { headers: bearer() });
     t.is(res.status, status);
     t.is(res.headers.get('etag'), '"v1"');
@@ -345,21 +412,29 @@ test('an upstream 204 or 304 passes through with its headers and no body', async
   }
 });
 
-test('an upstream that breaks off mid-body breaks off the client\'s response too, instead of leaving it waiting', async (t) => {
+test("an upstream that breaks off mid-body breaks off the client's response too, instead of leaving it waiting", async (t) => {
   const { port } = new URL(vela.url('gateway'));
   const outcome = await new Promise<string>((resolve) => {
-    http.get({ host: '127.0.0.1', port, path: '/shop/v1/cut', headers: bearer() }, (res) => {
-      res.on('data', () => undefined);
-      res.on('end', () => resolve('ended'));
-      res.on('error', () => resolve('broken off'));
-    }).on('error', () => resolve('broken off'));
+    http
+      .get({ host: '127.0.0.1', port, path: '/shop/v1/cut', headers: bearer() }, (res) => {
+        res.on('data', () => undefined);
+        res.on('end', () => resolve('ended'));
+        res.on('error', () => resolve('broken off'));
+      })
+      .on('error', () => resolve('broken off'));
   });
   t.is(outcome, 'broken off');
 });
 
 test('a client that goes away mid-upload takes the upstream request with it', async (t) => {
   const { port } = new URL(vela.url('gateway'));
-  const req = http.request({ host: '127.0.0.1', port, path: '/shop/v1/upload-abort', method: 'PUT', headers: { ...bearer(), 'content-length': String(FIFTY_MB) } });
+  const req = http.request({
+    host: '127.0.0.1',
+    port,
+    path: '/shop/v1/upload-abort',
+    method: 'PUT',
+    headers: { ...bearer(), 'content-length': String(FIFTY_MB) },
+  });
   req.on('error', () => undefined);
   req.write(Buffer.alloc(256 * 1024));
   await eventually(() => seen.some((s) => s.url === '/api/upload-abort'), 'the upload reaching the upstream');
@@ -374,7 +449,17 @@ test('a stored mapping whose context a later rule refuses does not stop the gate
   const first = await startTestRuntime({ plugins: ['gateway'], dataDir });
   await createMapping(first, { context: '/proxy/kept/a', url: `${upstream.url}/api` });
   const stamp = new Date().toISOString();
-  await first.runtime.db('gateway_mappings').insert({ id: 'stored-before', name: 'old', context: '/proxy/old/%2e%2e', url: `${upstream.url}/`, description: '', timeout_ms: 1000, health_check_path: null, created_at: stamp, updated_at: stamp });
+  await first.runtime.db('gateway_mappings').insert({
+    id: 'stored-before',
+    name: 'old',
+    context: '/proxy/old/%2e%2e',
+    url: `${upstream.url}/`,
+    description: '',
+    timeout_ms: 1000,
+    health_check_path: null,
+    created_at: stamp,
+    updated_at: stamp,
+  });
   const ownToken = (await createApp(first)).accessToken!;
   await first.stop();
   const again = await startTestRuntime({ plugins: ['gateway'], dataDir });

@@ -1,13 +1,23 @@
-import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startTestRuntime } from '../../../runtime/testing/test-runtime.js';
+import test from 'ava';
+import { startTestRuntime } from 'vela/testing';
 import { admin, closedPort, createApp, createMapping, startServer } from './fixtures.js';
 
 interface Report {
   window: { from: string; to: string; bucketSeconds: number };
-  mappings: Array<{ mappingId: string; name: string; context: string; count: number; errorRate: number; p50Ms: number | null; p95Ms: number | null; p99Ms: number | null; series: Array<{ t: string; count: number; errors: number; p50Ms: number | null }> }>;
+  mappings: Array<{
+    mappingId: string;
+    name: string;
+    context: string;
+    count: number;
+    errorRate: number;
+    p50Ms: number | null;
+    p95Ms: number | null;
+    p99Ms: number | null;
+    series: Array<{ t: string; count: number; errors: number; p50Ms: number | null }>;
+  }>;
 }
 
 test('the report counts every proxied request per mapping, with error rate, percentiles and a series, and survives a restart', async (t) => {
@@ -31,7 +41,8 @@ test('the report counts every proxied request per mapping, with error rate, perc
   const down = await createMapping(vela, { context: '/proxy/gone/a', url: `http://127.0.0.1:${await closedPort()}` });
   const idle = await createMapping(vela, { context: '/proxy/idle/a', url: upstream.url });
   const token = (await createApp(vela)).accessToken!;
-  const call = async (path: string, auth = true) => (await vela.fetch('gateway', path, { headers: auth ? { authorization: `Bearer ${token}` } : {} })).arrayBuffer();
+  const call = async (path: string, auth = true) =>
+    (await vela.fetch('gateway', path, { headers: auth ? { authorization: `Bearer ${token}` } : {} })).arrayBuffer();
 
   for (let i = 0; i < 30; i++) await call('/fast/a/x');
   await Promise.all(Array.from({ length: 10 }, () => call('/slow/a/x?delay=150')));
@@ -54,7 +65,11 @@ test('the report counts every proxied request per mapping, with error rate, perc
   t.like(byId.get(idle.id), { count: 0, errorRate: 0, p50Ms: null, p99Ms: null });
   for (const m of report.mappings) {
     t.true(m.series.length >= 60 && m.series.length <= 61);
-    t.is(m.series.reduce((sum, p) => sum + p.count, 0), m.count, `${m.name}: the series adds up to the count`);
+    t.is(
+      m.series.reduce((sum, p) => sum + p.count, 0),
+      m.count,
+      `${m.name}: the series adds up to the count`,
+    );
   }
   t.is(slowRow.series.findLast((p) => p.count > 0)!.count, 10, 'the requests sit in the current minute');
   await vela.stop(); // flushes what is left
@@ -62,7 +77,16 @@ test('the report counts every proxied request per mapping, with error rate, perc
   const again = await startTestRuntime({ plugins: ['gateway'], config: config as never, dataDir });
   t.teardown(() => again.stop());
   const after = (await admin(again, 'GET', '/api/v2/access/response_time?window=600')).body as Report;
-  t.deepEqual(after.mappings.map((m) => [m.name, m.count]), [['fast', 30], ['flaky', 10], ['gone', 2], ['idle', 0], ['slow', 10]]);
+  t.deepEqual(
+    after.mappings.map((m) => [m.name, m.count]),
+    [
+      ['fast', 30],
+      ['flaky', 10],
+      ['gone', 2],
+      ['idle', 0],
+      ['slow', 10],
+    ],
+  );
   t.is(after.window.bucketSeconds, 60);
 
   for (const bad of ['window=10', 'window=abc', 'window=99999999', 'other=1']) {

@@ -1,6 +1,6 @@
-import test from 'ava';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import test from 'ava';
 import { UpstreamAgents } from '../proxy/upstream-agents.js';
 
 test('an agent dropped while a request is in flight closes that socket once the answer is done, and keeps none idle', async (t) => {
@@ -9,7 +9,11 @@ test('an agent dropped while a request is in flight closes that socket once the 
   const server = http.createServer({ keepAliveTimeout: 60_000 }, (_req, res) => {
     answer = () => res.end('late');
   });
-  server.on('connection', (socket) => socket.on('close', () => { closedConnections += 1; }));
+  server.on('connection', (socket) =>
+    socket.on('close', () => {
+      closedConnections += 1;
+    }),
+  );
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   t.teardown(() => server.close());
   const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
@@ -18,11 +22,15 @@ test('an agent dropped while a request is in flight closes that socket once the 
   t.is(agents.agentFor(url), agent, 'one agent per origin');
 
   const done = new Promise<string>((resolve, reject) => {
-    http.get({ host: url.hostname, port: url.port, path: '/', agent }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => { body += chunk; });
-      res.on('end', () => resolve(body));
-    }).on('error', reject);
+    http
+      .get({ host: url.hostname, port: url.port, path: '/', agent }, (res) => {
+        let body = '';
+        res.on('data', (chunk) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve(body));
+      })
+      .on('error', reject);
   });
   while (!answer) await new Promise((r) => setTimeout(r, 5));
   agents.retain(new Set()); // no mapping uses this origin any more

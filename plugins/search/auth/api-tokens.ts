@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { sha256Hex, type Database } from '../../../runtime/index.js';
+import { type Database, type Principal, sha256Hex } from 'vela/plugin';
+import type { SearchKeys } from '../api.js';
 import { searchErrors } from '../errors.js';
 import { now, toIso } from '../store/timestamps.js';
 
@@ -13,7 +14,13 @@ export interface ApiToken {
   createdAt: string;
   updatedAt: string;
   lastUsedAt: string | null;
+  /** What the token may do: `search` (reads), `import`, `connector`, `admin` (everything). */
+  scopes: TokenScope[];
 }
+
+/** The scopes an API token can have; routes name the one they need, and `admin` covers them all. */
+export const TOKEN_SCOPES = ['search', 'import', 'connector', 'admin'] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 interface TokenRow {
   id: string;
@@ -25,24 +32,30 @@ interface TokenRow {
   created_at: unknown;
   updated_at: unknown;
   last_used_at: unknown;
+  scopes: string;
 }
 
+interface KnownToken {
+  id: string;
+  createdBy: string;
+  scopes: TokenScope[];
+}
 
 /**
  * API tokens for the Key header. The value is 192 bits from the CSPRNG, shown once when created;
  * only its SHA-256 is stored, and the hashes are held in memory so a request is checked without a
  * database round trip.
  */
-export class ApiTokens {
-  private readonly byHash = new Map<string, { id: string; createdBy: string }>();
+export class ApiTokens implements SearchKeys {
+  private readonly byHash = new Map<string, KnownToken>();
   private readonly lastTouched = new Map<string, number>();
 
   constructor(private readonly db: Database) {}
 
   /** (Re)load the hashes; a token revoked by another process stops working here at the next load. */
   async load(): Promise<void> {
-    const rows = await this.db<TokenRow>('search_api_tokens').select('id', 'token_hash', 'created_by');
-    const fresh = new Map(rows.map((row) => [row.token_hash, { id: row.id, createdBy: row.created_by }]));
+    const rows = await this.db<TokenRow>('search_api_tokens').select('id', 'token_hash', 'created_by', 'scopes');
+    const fresh = new Map(rows.map((row) => [row.token_hash, { id: row.id, createdBy: row.created_by, scopes: scopesOf(row.scopes) }]));
     this.byHash.clear();
     for (const [hash, token] of fresh) this.byHash.set(hash, token);
   }
@@ -58,22 +71,37 @@ export class ApiTokens {
   }
 
   /** Create a token; the returned `token` is the only time its value is shown. */
-  async create(title: string, description: string, createdBy: string): Promise<ApiToken & { token: string }> {
+  async create(title: string, description: string, createdBy: string, scopes: TokenScope[] = ['admin']): Promise<ApiToken & { token: string }> {
     const token = randomBytes(24).toString('base64url');
     const id = randomUUID();
     const stamp = now();
     const hash = sha256Hex(token);
-    await this.db('search_api_tokens').insert({ id, title, description, token_hash: hash, token_hint: token.slice(0, 6), created_by: createdBy, created_at: stamp, updated_at: stamp });
-    this.byHash.set(hash, { id, createdBy });
+    await this.db('search_api_tokens').insert({
+      id,
+      title,
+      description,
+      token_hash: hash,
+      token_hint: token.slice(0, 6),
+      created_by: createdBy,
+      created_at: stamp,
+      updated_at: stamp,
+      scopes: JSON.stringify(scopes),
+    });
+    this.byHash.set(hash, { id, createdBy, scopes });
     return { ...(await this.get(id)), token };
   }
 
-  async update(id: string, patch: { title?: string; description?: string }): Promise<ApiToken> {
+  async update(id: string, patch: { title?: string; description?: string; scopes?: TokenScope[] }): Promise<ApiToken> {
     await this.get(id);
     const changes: Record<string, unknown> = { updated_at: now() };
     if (patch.title !== undefined) changes.title = patch.title;
     if (patch.description !== undefined) changes.description = patch.description;
+    if (patch.scopes !== undefined) changes.scopes = JSON.stringify(patch.scopes);
     await this.db('search_api_tokens').where({ id }).update(changes);
+    if (patch.scopes !== undefined) {
+      // A narrower token takes effect at once in this process (others see it at their next load).
+      for (const known of this.byHash.values()) if (known.id === id) known.scopes = patch.scopes;
+    }
     return this.get(id);
   }
 
@@ -85,11 +113,12 @@ export class ApiTokens {
     return token;
   }
 
-  /** The token a Key header value names, if any. A map lookup by hash: no timing signal on the value. */
-  verify(key: string): { id: string; createdBy: string } | null {
-    const found = this.byHash.get(sha256Hex(key)) ?? null;
-    if (found) this.touch(found.id);
-    return found;
+  /** Who a Key header value stands for, if it is a token. A map lookup by hash: no timing signal on the value. */
+  verify(key: string): Principal | null {
+    const found = this.byHash.get(sha256Hex(key));
+    if (!found) return null;
+    this.touch(found.id);
+    return { username: found.createdBy, via: 'key', tokenId: found.id, scopes: found.scopes };
   }
 
   /** Record use at most once a minute per token, off the request path. */
@@ -97,7 +126,10 @@ export class ApiTokens {
     const last = this.lastTouched.get(id) ?? 0;
     if (Date.now() - last < 60_000) return;
     this.lastTouched.set(id, Date.now());
-    void this.db('search_api_tokens').where({ id }).update({ last_used_at: now() }).catch(() => undefined);
+    void this.db('search_api_tokens')
+      .where({ id })
+      .update({ last_used_at: now() })
+      .catch(() => undefined);
   }
 }
 
@@ -111,5 +143,16 @@ function toToken(row: TokenRow): ApiToken {
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
     lastUsedAt: row.last_used_at ? toIso(row.last_used_at) : null,
+    scopes: scopesOf(row.scopes),
   };
+}
+
+/** A stored scope list; anything unreadable counts as no scope at all, never as more. */
+function scopesOf(stored: string): TokenScope[] {
+  try {
+    const parsed = JSON.parse(stored) as unknown;
+    return Array.isArray(parsed) ? parsed.filter((s): s is TokenScope => (TOKEN_SCOPES as readonly unknown[]).includes(s)) : [];
+  } catch {
+    return [];
+  }
 }

@@ -2,19 +2,24 @@ import { hasBit } from './bitset.js';
 import { FacetColumn } from './facet-column.js';
 import { NumberColumn } from './number-column.js';
 import { OrdinalMap } from './ordinals.js';
+import { PhraseIndex } from './phrase-index.js';
 import type { EngineSchema } from './search-engine.js';
 import { SnapshotReader, SnapshotWriter } from './snapshot-format.js';
 import { StringColumn } from './string-column.js';
 import { TextIndex } from './text-index.js';
 
 const KIND = 'search engine';
-/** Bump when the layout below changes; an older snapshot is then refused and the index rebuilt. */
-const VERSION = 1;
+/**
+ * Bump when the layout below changes; an older snapshot is then refused and the index rebuilt.
+ * 2: autocomplete phrases (meta `phrases`, sections `phrase.counts` and `phrase.ids`).
+ */
+const VERSION = 2;
 
 /** Everything a FlexsearchEngine holds besides its options and scratch space. */
 export interface EngineState {
   ordinals: OrdinalMap;
   text: TextIndex;
+  phrases: PhraseIndex;
   facets: Map<string, FacetColumn>;
   numbers: Map<string, NumberColumn>;
   strings: Map<string, StringColumn>;
@@ -27,6 +32,7 @@ interface SnapshotMeta {
   /** External id per ordinal, null for a free ordinal. */
   ids: Array<string | null>;
   terms: string[];
+  phrases: string[];
   facetValues: string[][];
   stringValues: string[][];
 }
@@ -36,12 +42,14 @@ export function writeEngineSnapshot(schema: EngineSchema, state: EngineState): B
   const writer = new SnapshotWriter();
   const text = state.text.export();
   writer.add('text.slotCounts', text.slotCounts).add('text.ordinals', text.ordinals);
+  const phrases = state.phrases.export(end);
+  writer.add('phrase.counts', phrases.counts).add('phrase.ids', phrases.ids);
   const facetValues = schema.facetFields.map((field, i) => {
     const data = state.facets.get(field)!.export(end);
     writer.add(`facet.${i}.codes`, data.codes).add(`facet.${i}.manyLengths`, data.manyLengths).add(`facet.${i}.pool`, data.pool);
     return data.values;
   });
-  schema.numberFields.forEach((field, i) => writer.add(`number.${i}`, state.numbers.get(field)!.export(end)));
+  for (const [i, field] of schema.numberFields.entries()) writer.add(`number.${i}`, state.numbers.get(field)!.export(end));
   const stringValues = schema.stringFields.map((field, i) => {
     const data = state.strings.get(field)!.export(end);
     writer.add(`string.${i}.codes`, data.codes);
@@ -52,6 +60,7 @@ export function writeEngineSnapshot(schema: EngineSchema, state: EngineState): B
     resolution: state.text.resolution,
     ids: state.ordinals.export(),
     terms: text.terms,
+    phrases: phrases.phrases,
     facetValues,
     stringValues,
   };
@@ -76,6 +85,10 @@ export function readEngineSnapshot(buffer: Buffer): { schema: EngineSchema; stat
     end,
     (ordinal) => hasBit(ordinals.live, ordinal),
   );
+  const phrases = PhraseIndex.restore(
+    { phrases: meta.phrases, counts: sized('phrase.counts', reader.u32('phrase.counts')), ids: reader.u32('phrase.ids') },
+    (ordinal) => hasBit(ordinals.live, ordinal),
+  );
   const facets = new Map(
     schema.facetFields.map((field, i) => {
       const data = {
@@ -87,14 +100,16 @@ export function readEngineSnapshot(buffer: Buffer): { schema: EngineSchema; stat
       return [field, FacetColumn.restore(data, capacity)] as const;
     }),
   );
-  const numbers = new Map(schema.numberFields.map((field, i) => [field, NumberColumn.restore(sized(`number.${i}`, reader.f64(`number.${i}`)), capacity)] as const));
+  const numbers = new Map(
+    schema.numberFields.map((field, i) => [field, NumberColumn.restore(sized(`number.${i}`, reader.f64(`number.${i}`)), capacity)] as const),
+  );
   const strings = new Map(
     schema.stringFields.map((field, i) => {
       const codes = sized(`string.${i}.codes`, reader.u32(`string.${i}.codes`));
       return [field, StringColumn.restore({ values: meta.stringValues[i]!, codes }, capacity)] as const;
     }),
   );
-  return { schema, state: { ordinals, text, facets, numbers, strings } };
+  return { schema, state: { ordinals, text, phrases, facets, numbers, strings } };
 }
 
 function checkMeta(value: unknown): SnapshotMeta {
@@ -112,6 +127,7 @@ function checkMeta(value: unknown): SnapshotMeta {
     Array.isArray(meta.ids) &&
     meta.ids.every((id) => id === null || typeof id === 'string') &&
     strings(meta.terms) &&
+    strings(meta.phrases) &&
     Array.isArray(meta.facetValues) &&
     meta.facetValues.length === schema.facetFields.length &&
     meta.facetValues.every(strings) &&

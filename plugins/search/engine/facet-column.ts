@@ -1,9 +1,8 @@
 import { wordCount } from './bitset.js';
+import { emptyCodes, grownCodes, NO_VALUE } from './column-codes.js';
 import { choosesBitset, type Posting } from './postings.js';
 import { ValueDictionary } from './value-dictionary.js';
 
-/** Column code of a document without a value. */
-export const NO_VALUE = 0xffffffff;
 /** Column code of a document with two or more values; its codes live in the overflow pool. */
 const MANY_VALUES = 0xfffffffe;
 
@@ -35,14 +34,12 @@ export class FacetColumn {
 
   constructor(capacity: number, dictionary = new ValueDictionary()) {
     this.dictionary = dictionary;
-    this.codes = new Uint32Array(capacity).fill(NO_VALUE);
+    this.codes = emptyCodes(capacity);
   }
 
   grow(capacity: number): void {
     if (capacity <= this.codes.length) return;
-    const codes = new Uint32Array(capacity).fill(NO_VALUE);
-    codes.set(this.codes);
-    this.codes = codes;
+    this.codes = grownCodes(this.codes, capacity);
     if (this.starts && this.lengths) {
       this.starts = grown(this.starts, capacity);
       this.lengths = grown(this.lengths, capacity);

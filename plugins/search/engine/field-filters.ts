@@ -129,7 +129,10 @@ export class StringValueFilter implements CompiledFilter {
 export class OrMissingFilter implements CompiledFilter {
   readonly field: string;
 
-  constructor(private readonly inner: CompiledFilter, private readonly missing: (ordinal: number) => boolean) {
+  constructor(
+    private readonly inner: CompiledFilter,
+    private readonly missing: (ordinal: number) => boolean,
+  ) {
     this.field = inner.field;
   }
 

@@ -1,12 +1,14 @@
 import { collectBits } from './bitset.js';
+import { type EngineState, readEngineSnapshot, writeEngineSnapshot } from './engine-snapshot.js';
 import { FacetColumn } from './facet-column.js';
 import { facetValues } from './facet-values.js';
-import { passes, planFilters, type ColumnLookup, type FilterPlan } from './filter-plan.js';
+import { type ColumnLookup, compileFilters, type FilterMasks, passes } from './filter-masks.js';
 import { groupHits } from './grouping.js';
 import { hitOrder } from './hit-order.js';
 import { NumberColumn } from './number-column.js';
 import { OrdinalMap } from './ordinals.js';
 import { ownValue, setOwn } from './own-property.js';
+import { PhraseIndex } from './phrase-index.js';
 import type {
   EngineGroup,
   EngineHit,
@@ -16,11 +18,11 @@ import type {
   IndexableDocument,
   SearchEngine,
   SearchEngineFactory,
+  TermDictionary,
 } from './search-engine.js';
-import { readEngineSnapshot, writeEngineSnapshot, type EngineState } from './engine-snapshot.js';
 import { StringColumn } from './string-column.js';
 import { analyze, tokenize } from './text-analyzer.js';
-import { TextIndex, type QueryTermPostings } from './text-index.js';
+import { type QueryTermPostings, TextIndex } from './text-index.js';
 import { TextMatcher } from './text-matcher.js';
 import { selectTop } from './top-k.js';
 
@@ -52,6 +54,8 @@ export class FlexsearchEngine implements SearchEngine {
   private readonly prefixLastTerm: boolean;
   private readonly ordinals: OrdinalMap;
   private readonly text: TextIndex;
+  private readonly phrases: PhraseIndex;
+  readonly terms: TermDictionary;
   private readonly facetColumns: Map<string, FacetColumn>;
   private readonly numberColumns: Map<string, NumberColumn>;
   private readonly stringColumns: Map<string, StringColumn>;
@@ -60,12 +64,16 @@ export class FlexsearchEngine implements SearchEngine {
   /** Query scratch: candidate ordinals and ranks, compacted in place to the hits. */
   private hitOrdinals = new Uint32Array(0);
   private hitRanks = new Uint32Array(0);
+  /** More Like This scratch: a score per ordinal, back to 0 after each call. */
+  private similarScores = new Float64Array(0);
 
   constructor(schema: EngineSchema, options: FlexsearchEngineOptions = {}, state?: EngineState) {
     this.schema = checkSchema(schema);
     this.prefixLastTerm = options.prefixLastTerm ?? false;
     this.ordinals = state?.ordinals ?? new OrdinalMap();
     this.text = state?.text ?? new TextIndex(checkResolution(options.resolution ?? DEFAULT_RESOLUTION));
+    this.phrases = state?.phrases ?? new PhraseIndex();
+    this.terms = termDictionary(this.text, this.phrases, this.ordinals);
     const capacity = this.ordinals.capacity;
     this.facetColumns = state?.facets ?? new Map(schema.facetFields.map((field) => [field, new FacetColumn(capacity)]));
     this.numberColumns = state?.numbers ?? new Map(schema.numberFields.map((field) => [field, new NumberColumn(capacity)]));
@@ -95,8 +103,10 @@ export class FlexsearchEngine implements SearchEngine {
         this.growColumns();
       } else {
         this.text.remove(ordinal);
+        this.phrases.remove(ordinal);
       }
       this.text.add(ordinal, analyze(document.text, this.text.resolution));
+      this.phrases.add(ordinal, document.phrases);
       for (const [field, column] of this.facetColumns) column.set(ordinal, ownValue(document.facets, field) ?? []);
       for (const [field, column] of this.numberColumns) column.set(ordinal, ownValue(document.numbers, field));
       for (const [field, column] of this.stringColumns) column.set(ordinal, ownValue(document.strings, field));
@@ -108,6 +118,7 @@ export class FlexsearchEngine implements SearchEngine {
       const ordinal = this.ordinals.ordinalOf(id);
       if (ordinal === undefined) continue;
       this.text.remove(ordinal);
+      this.phrases.remove(ordinal);
       for (const column of this.facetColumns.values()) column.clear(ordinal);
       for (const column of this.numberColumns.values()) column.clear(ordinal);
       for (const column of this.stringColumns.values()) column.clear(ordinal);
@@ -117,16 +128,16 @@ export class FlexsearchEngine implements SearchEngine {
 
   query(query: EngineQuery): EngineResult {
     checkPaging(query);
-    const plan = planFilters(query.filter, query.facets, this.columns);
+    const masks = compileFilters(query.filter, query.facets, this.columns);
     const facetColumns = query.facets.map((request) => this.facetColumn(request.field, 'facet counts'));
     const groupColumn = query.group === undefined ? null : this.facetColumn(query.group, 'group');
     const counts = facetColumns.map((column) => new Uint32Array(column.dictionary.size));
 
-    const candidates = this.findCandidates(query.text, plan, query.prefixLastTerm ?? this.prefixLastTerm);
+    const candidates = this.findCandidates(query.text, masks, query.prefixLastTerm ?? this.prefixLastTerm);
     const ordinals = this.hitOrdinals;
     // Built before the scan (the scratch arrays are final by now) so a bad sort field fails early.
     const order = hitOrder(query.sort, ordinals, this.hitRanks, this.columns);
-    const total = this.filterAndCount(candidates, plan, facetColumns, counts);
+    const total = this.filterAndCount(candidates, masks, facetColumns, counts);
     const top = selectTop(total, query.offset + query.limit, order);
     const result: EngineResult = { total, hits: this.toHits(top.subarray(Math.min(query.offset, top.length))), facets: {} };
     query.facets.forEach((request, r) => {
@@ -144,12 +155,53 @@ export class FlexsearchEngine implements SearchEngine {
     return this.text.vocabulary();
   }
 
+  similar(terms: ReadonlyArray<readonly [term: string, weight: number]>, exclude: readonly string[], limit: number): EngineHit[] {
+    if (limit <= 0 || terms.length === 0) return [];
+    const capacity = this.ordinals.capacity;
+    if (this.similarScores.length < capacity) this.similarScores = new Float64Array(capacity);
+    const scores = this.similarScores;
+    const touched: number[] = [];
+    const resolution = this.text.resolution;
+    for (const [term, weight] of terms) {
+      const slots = this.text.slotsOf(term);
+      if (slots === undefined) continue;
+      for (let slot = 0; slot < slots.length; slot++) {
+        const list: ReadonlyArray<number> | undefined = slots[slot];
+        if (!list) continue;
+        // A term near the start of a document (its title) says more about it than one deep in a long text.
+        const scaled = (weight * (resolution - slot)) / resolution;
+        for (let i = 0; i < list.length; i++) {
+          const ordinal = list[i]!;
+          if (scores[ordinal] === 0) touched.push(ordinal);
+          scores[ordinal]! += scaled;
+        }
+      }
+    }
+    for (const id of exclude) {
+      const ordinal = this.ordinals.ordinalOf(id);
+      if (ordinal !== undefined) scores[ordinal] = -1;
+    }
+    // Best first; ties by ordinal (indexing order), so the answer is the same on every call.
+    const best = touched.filter((ordinal) => scores[ordinal]! > 0);
+    best.sort((a, b) => scores[b]! - scores[a]! || a - b);
+    const hits = best.slice(0, limit).map((ordinal, rank) => ({ id: this.ordinals.idAt(ordinal), rank }));
+    for (const ordinal of touched) scores[ordinal] = 0;
+    return hits;
+  }
+
   async exportSnapshot(): Promise<Buffer> {
     return writeEngineSnapshot(this.schema, this.state());
   }
 
   private state(): EngineState {
-    return { ordinals: this.ordinals, text: this.text, facets: this.facetColumns, numbers: this.numberColumns, strings: this.stringColumns };
+    return {
+      ordinals: this.ordinals,
+      text: this.text,
+      phrases: this.phrases,
+      facets: this.facetColumns,
+      numbers: this.numberColumns,
+      strings: this.stringColumns,
+    };
   }
 
   /**
@@ -157,7 +209,7 @@ export class FlexsearchEngine implements SearchEngine {
    * document is a candidate, narrowed first by the postings of filters that every consumer applies; those
    * filters are then `settled` (every candidate passes them).
    */
-  private findCandidates(text: string | null, plan: FilterPlan, prefixLastTerm: boolean): Candidates {
+  private findCandidates(text: string | null, masks: FilterMasks, prefixLastTerm: boolean): Candidates {
     const capacity = this.ordinals.capacity;
     if (this.hitOrdinals.length < capacity) {
       this.hitOrdinals = new Uint32Array(capacity);
@@ -165,7 +217,7 @@ export class FlexsearchEngine implements SearchEngine {
     }
     const { terms, lastTypedLast } = queryTerms(text);
     if (terms.length === 0) {
-      const { bits, settled } = this.requiredBits(plan);
+      const { bits, settled } = this.requiredBits(masks);
       const count = collectBits(bits, this.hitOrdinals);
       this.hitRanks.fill(0, 0, count);
       return { count, settled };
@@ -182,11 +234,11 @@ export class FlexsearchEngine implements SearchEngine {
   }
 
   /** Live ordinals that pass every required filter that has postings (those are `settled`). */
-  private requiredBits(plan: FilterPlan): { bits: Uint32Array; settled: number } {
+  private requiredBits(masks: FilterMasks): { bits: Uint32Array; settled: number } {
     let bits = this.ordinals.live;
     let settled = 0;
-    plan.filters.forEach((filter, bit) => {
-      if ((plan.required & (1 << bit)) === 0) return;
+    masks.filters.forEach((filter, bit) => {
+      if ((masks.required & (1 << bit)) === 0) return;
       const passing = filter.bitset(bits, this.ordinals.end);
       if (passing === null) return;
       bits = passing;
@@ -199,13 +251,13 @@ export class FlexsearchEngine implements SearchEngine {
    * One pass over the candidates: which filters each fails (one bit each), whether it is a hit (then it is
    * moved down to the hit prefix of the scratch arrays) and which facet requests count it.
    */
-  private filterAndCount(candidates: Candidates, plan: FilterPlan, columns: FacetColumn[], counts: Uint32Array[]): number {
+  private filterAndCount(candidates: Candidates, masks: FilterMasks, columns: FacetColumn[], counts: Uint32Array[]): number {
     const ordinals = this.hitOrdinals;
     const ranks = this.hitRanks;
     const bits: number[] = [];
-    plan.filters.forEach((_, bit) => (candidates.settled & (1 << bit)) === 0 && bits.push(bit));
-    const tests = bits.map((bit) => plan.filters[bit]!);
-    const masks = plan.facets;
+    for (let bit = 0; bit < masks.filters.length; bit++) if ((candidates.settled & (1 << bit)) === 0) bits.push(bit);
+    const tests = bits.map((bit) => masks.filters[bit]!);
+    const facetMasks = masks.facets;
     // A local alias: under tsx modules become CommonJS, where each call of an imported function goes
     // through an export getter, which cost a third of this loop.
     const pass = passes;
@@ -214,12 +266,12 @@ export class FlexsearchEngine implements SearchEngine {
       const ordinal = ordinals[i]!;
       let failed = 0;
       for (let t = 0; t < tests.length; t++) if (!tests[t]!.test(ordinal)) failed |= 1 << bits[t]!;
-      if (pass(plan.main, failed)) {
+      if (pass(masks.main, failed)) {
         ordinals[hits] = ordinal;
         ranks[hits] = ranks[i]!;
         hits++;
       }
-      for (let r = 0; r < columns.length; r++) if (pass(masks[r]!, failed)) columns[r]!.countInto(ordinal, counts[r]!);
+      for (let r = 0; r < columns.length; r++) if (pass(facetMasks[r]!, failed)) columns[r]!.countInto(ordinal, counts[r]!);
     }
     return hits;
   }
@@ -263,6 +315,22 @@ export class FlexsearchEngine implements SearchEngine {
     for (const column of this.numberColumns.values()) column.grow(capacity);
     for (const column of this.stringColumns.values()) column.grow(capacity);
   }
+}
+
+/** The engine's terms and phrases as the TermDictionary autocomplete, spell check and More Like This read. */
+function termDictionary(text: TextIndex, phrases: PhraseIndex, ordinals: OrdinalMap): TermDictionary {
+  return {
+    get generation() {
+      return text.generation;
+    },
+    get documents() {
+      return ordinals.size;
+    },
+    documentFrequency: (term) => text.documentFrequency(term),
+    sortedTerms: () => text.termsInOrder(),
+    phraseFrequency: (phrase) => phrases.frequency(phrase),
+    forEachPhrase: (prefix, visit) => phrases.forEachStartingWith(prefix, visit),
+  };
 }
 
 export function createFlexsearchEngineFactory(options: FlexsearchEngineOptions = {}): SearchEngineFactory {
@@ -320,4 +388,3 @@ function checkPaging(query: EngineQuery): void {
     if (!Number.isInteger(query[key]) || query[key] < 0) throw new Error(`query ${key} must be an integer ≥ 0, got ${String(query[key])}`);
   }
 }
-

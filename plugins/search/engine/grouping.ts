@@ -16,14 +16,7 @@ export interface HitGroup {
  * most MAX_GROUPS; each keeps its total and the hits from `offset` to `offset + limit` in its own order,
  * selected with one bounded heap per group so no group is ever sorted in full.
  */
-export function groupHits(
-  column: FacetColumn,
-  ordinals: Uint32Array,
-  hitCount: number,
-  compare: Compare,
-  offset: number,
-  limit: number,
-): HitGroup[] {
+export function groupHits(column: FacetColumn, ordinals: Uint32Array, hitCount: number, compare: Compare, offset: number, limit: number): HitGroup[] {
   const size = column.dictionary.size;
   const totals = new Uint32Array(size);
   const best = new Int32Array(size).fill(-1);
@@ -35,7 +28,10 @@ export function groupHits(
       const code = column.codeAt(ordinal, i);
       totals[code]!++;
       if (best[code] === -1 || compare(hit, best[code]!) < 0) best[code] = hit;
-      if (keep > 0) (heaps[code] ??= new BoundedHeap(keep, compare)).push(hit);
+      if (keep > 0) {
+        heaps[code] ??= new BoundedHeap(keep, compare);
+        heaps[code]!.push(hit);
+      }
     }
   }
   const codes: number[] = [];

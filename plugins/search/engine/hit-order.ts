@@ -1,5 +1,5 @@
-import { NO_VALUE } from './facet-column.js';
-import type { ColumnLookup } from './filter-plan.js';
+import { NO_VALUE } from './column-codes.js';
+import type { ColumnLookup } from './filter-masks.js';
 import type { SortSpec } from './search-engine.js';
 import type { Compare } from './top-k.js';
 
@@ -20,8 +20,8 @@ export function hitOrder(sort: SortSpec, ordinals: Uint32Array, ranks: Uint32Arr
       const y = values[ordinals[b]!]!;
       if (x !== y) {
         // NaN is "no value": it goes last, and NaN !== NaN must not decide anything.
-        const xMissing = x !== x;
-        const yMissing = y !== y;
+        const xMissing = Number.isNaN(x);
+        const yMissing = Number.isNaN(y);
         if (xMissing !== yMissing) return xMissing ? 1 : -1;
         if (!xMissing) return x < y ? -sign : sign;
       }

@@ -15,6 +15,8 @@ export interface IndexableDocument {
   numbers: Record<string, number | null>;
   /** String sort field → value; null when absent. */
   strings: Record<string, string | null>;
+  /** Phrases the document offers to autocomplete ("word next-word"; see suggest/phrases.ts); kept as given. */
+  phrases?: string[];
 }
 
 /** Which fields the engine keeps columns for; changing it means a rebuild. */
@@ -95,6 +97,22 @@ export interface EngineResult {
   groups?: EngineGroup[];
 }
 
+/** An engine's indexed terms and phrases, for autocomplete, spell check and More Like This. */
+export interface TermDictionary {
+  /** Changes whenever the indexed text changes: what was computed from the dictionary holds while it stays. */
+  readonly generation: number;
+  /** Number of live documents (for idf). */
+  readonly documents: number;
+  /** Live documents that have the term (0 when none). */
+  documentFrequency(term: string): number;
+  /** Every indexed term in code-unit order; some may have no live document left (documentFrequency 0). Read only. */
+  sortedTerms(): readonly string[];
+  /** Live documents that have the phrase. */
+  phraseFrequency(phrase: string): number;
+  /** Each phrase starting with `prefix` that a live document has, in code-unit order, until `visit` returns false. */
+  forEachPhrase(prefix: string, visit: (phrase: string, frequency: number) => boolean | undefined): void;
+}
+
 export interface SearchEngine {
   readonly schema: EngineSchema;
   /** Number of live documents. */
@@ -106,6 +124,14 @@ export interface SearchEngine {
   query(query: EngineQuery): EngineResult;
   /** Distinct indexed terms with their document frequency (for spell check and autocomplete). */
   vocabulary(): Iterable<[string, number]>;
+  /** The indexed terms and phrases, read in place (autocomplete, spell check). */
+  readonly terms: TermDictionary;
+  /**
+   * More Like This: the documents that have the most of these weighted terms (score: the sum of the weights
+   * of the terms a document has, each scaled down the later the term first comes in it), best first, leaving
+   * out `exclude` (ids).
+   */
+  similar(terms: ReadonlyArray<readonly [term: string, weight: number]>, exclude: readonly string[], limit: number): EngineHit[];
   /** Serialize the whole engine (text index, columns, dictionaries) for a snapshot file. */
   exportSnapshot(): Promise<Buffer>;
 }

@@ -1,4 +1,4 @@
-import { NO_VALUE } from './facet-column.js';
+import { emptyCodes, grownCodes, NO_VALUE } from './column-codes.js';
 import { ValueDictionary } from './value-dictionary.js';
 
 export interface StringColumnData {
@@ -16,14 +16,11 @@ export class StringColumn {
 
   constructor(capacity: number, dictionary = new ValueDictionary()) {
     this.dictionary = dictionary;
-    this.codes = new Uint32Array(capacity).fill(NO_VALUE);
+    this.codes = emptyCodes(capacity);
   }
 
   grow(capacity: number): void {
-    if (capacity <= this.codes.length) return;
-    const codes = new Uint32Array(capacity).fill(NO_VALUE);
-    codes.set(this.codes);
-    this.codes = codes;
+    this.codes = grownCodes(this.codes, capacity);
   }
 
   set(ordinal: number, value: string | null | undefined): void {
@@ -41,7 +38,8 @@ export class StringColumn {
   static restore(data: StringColumnData, capacity: number): StringColumn {
     for (let ordinal = 0; ordinal < data.codes.length; ordinal++) {
       const code = data.codes[ordinal]!;
-      if (code !== NO_VALUE && code >= data.values.length) throw new Error(`search engine snapshot is corrupt: string column has a bad code at ordinal ${ordinal}`);
+      if (code !== NO_VALUE && code >= data.values.length)
+        throw new Error(`search engine snapshot is corrupt: string column has a bad code at ordinal ${ordinal}`);
     }
     const column = new StringColumn(capacity, ValueDictionary.from(data.values));
     column.codes.set(data.codes);

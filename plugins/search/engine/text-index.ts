@@ -49,6 +49,10 @@ export class TextIndex {
   private slotsOfPendingAdd: Uint8Array = new Uint8Array(0);
   private documents = 0;
   private removedSinceCleanup = 0;
+  /** flexsearch's own term → slot arrays map, read directly for document frequencies (no result object). */
+  private readonly postingsMap: Map<string, SlotLists>;
+  /** Changes on every add and remove: what callers cached about the terms holds while it stays the same. */
+  generation = 0;
 
   constructor(resolution: number) {
     this.resolution = resolution;
@@ -60,6 +64,7 @@ export class TextIndex {
       encode: (input: string) => (typeof input === 'string' ? [input] : (input as unknown as string[])),
       score: (_content, _term, position) => this.slotsOfPendingAdd[position] ?? 0,
     });
+    this.postingsMap = (this.index as unknown as { map: Map<string, SlotLists> }).map;
   }
 
   add(ordinal: number, text: AnalyzedText): void {
@@ -68,11 +73,13 @@ export class TextIndex {
     this.slotsOfPendingAdd = text.slots;
     this.index.add(ordinal, terms as unknown as string);
     this.documents++;
+    this.generation++;
   }
 
   remove(ordinal: number): void {
     this.index.remove(ordinal);
     this.documents--;
+    this.generation++;
     this.removedSinceCleanup++;
     if (this.removedSinceCleanup > 1024 && this.removedSinceCleanup > this.documents / 4) this.cleanup();
   }
@@ -95,6 +102,20 @@ export class TextIndex {
       size += sizeOf(slots);
     }
     return size > 0 ? { lists, size } : null;
+  }
+
+  /** Number of live documents that have the term (0 when none). */
+  documentFrequency(term: string): number {
+    const slots = this.postingsMap.get(term);
+    return slots === undefined ? 0 : sizeOf(slots);
+  }
+
+  /**
+   * Every term indexed since the last cleanup, in code-unit order (some may have no document left: check
+   * documentFrequency). Read only, and only until the next add.
+   */
+  termsInOrder(): readonly string[] {
+    return this.sortedTermList();
   }
 
   /** Distinct indexed terms with their document frequency. */

@@ -1,8 +1,8 @@
 import { ownValue } from '../engine/own-property.js';
-import { addFq, FILTER_PARAMS, fqField, removeFq, removeFqByFields, toLink, type LinkBase } from '../links/query-string.js';
-import type { FacetGroup, FacetItem } from '../search/search-response.js';
+import { addFq, FILTER_PARAMS, fqField, type LinkBase, removeFq, removeFqByFields, toLink } from '../links/query-string.js';
+import type { FacetGroup, FacetItem } from '../query/search-response.js';
 import type { Field } from '../store/site-types.js';
-import type { FilterPlan } from './filter-plan.js';
+import type { FacetQueryPlan } from './facet-query-plan.js';
 
 export function facetLabel(field: Field, locale: string): string {
   return field.facetLabels[locale] ?? (field.facetName || field.name);
@@ -15,7 +15,12 @@ const unquote = (value: string) => (value.length >= 2 && value.startsWith('"') &
  * hidden (there is nothing left to choose); with OR its values stay, each a toggle. Links follow the
  * original: choosing a value of an AND facet replaces that facet's value, of an OR facet adds to it.
  */
-export function buildFacetGroups(plan: FilterPlan, counts: Record<string, Array<[string, number]>>, base: LinkBase, locale: string): { facet: FacetGroup[]; secondaryFacet: FacetGroup[] } {
+export function buildFacetGroups(
+  plan: FacetQueryPlan,
+  counts: Record<string, Array<[string, number]>>,
+  base: LinkBase,
+  locale: string,
+): { facet: FacetGroup[]; secondaryFacet: FacetGroup[] } {
   const facet: FacetGroup[] = [];
   const secondaryFacet: FacetGroup[] = [];
   for (const { field, ops } of plan.facets) {
@@ -29,9 +34,7 @@ export function buildFacetGroups(plan: FilterPlan, counts: Record<string, Array<
       if (value === '') continue; // from an index built before empty values were left out: no filter can name it
       const fq = `${field.name}:${value}`;
       const raw = selected.find((s) => unquote(s.slice(s.indexOf(':') + 1)) === value) ?? fq;
-      const link = isSelected
-        ? removeFq(base, raw)
-        : ops.itemType === 'AND' ? addFq(removeFqByFields(base, [field.name]), fq) : addFq(base, fq);
+      const link = isSelected ? removeFq(base, raw) : ops.itemType === 'AND' ? addFq(removeFqByFields(base, [field.name]), fq) : addFq(base, fq);
       items.push({ count, link: toLink(link), label: value, filterQuery: fq, selected: isSelected });
     }
     if (items.length === 0) continue;
@@ -53,7 +56,7 @@ export function buildFacetGroups(plan: FilterPlan, counts: Record<string, Array<
 }
 
 /** widget.facetToRemove: one item per active facet filter, each linking to the search without it. */
-export function buildFacetToRemove(plan: FilterPlan, base: LinkBase): FacetGroup {
+export function buildFacetToRemove(plan: FacetQueryPlan, base: LinkBase): FacetGroup {
   const facets: FacetItem[] = [];
   const seen = new Set<string>();
   for (const [name, value] of base.params) {
@@ -63,13 +66,22 @@ export function buildFacetToRemove(plan: FilterPlan, base: LinkBase): FacetGroup
     if (field === null || !plan.filteredFacetFields.has(field)) continue;
     facets.push({ count: 0, link: toLink(removeFq(base, value)), label: value.slice(field.length + 1).replace(/"/g, ''), filterQuery: value, selected: true });
   }
-  return { facets, label: { lang: 'en', text: 'Facets To Remove' }, name: null, description: null, type: null, multiValued: false, cleanUpLink: null, selectedFilterQueries: null };
+  return {
+    facets,
+    label: { lang: 'en', text: 'Facets To Remove' },
+    name: null,
+    description: null,
+    type: null,
+    multiValued: false,
+    cleanUpLink: null,
+    selectedFilterQueries: null,
+  };
 }
 
-export function selectedFilterQueries(plan: FilterPlan, base: LinkBase): string[] {
+export function selectedFilterQueries(plan: FacetQueryPlan, base: LinkBase): string[] {
   return [...new Set(base.params.filter(([n, v]) => FILTER_PARAMS.has(n) && plan.filteredFacetFields.has(fqField(v) ?? '')).map(([, v]) => v))];
 }
 
-export function cleanUpFacetsLink(plan: FilterPlan, base: LinkBase): string {
+export function cleanUpFacetsLink(plan: FacetQueryPlan, base: LinkBase): string {
   return toLink(removeFqByFields(base, plan.filteredFacetFields));
 }

@@ -1,12 +1,22 @@
 import {
-  GraphQLBoolean, GraphQLEnumType, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType,
-  GraphQLScalarType, GraphQLSchema, GraphQLString, type GraphQLFieldConfigMap,
+  GraphQLBoolean,
+  type GraphQLFieldConfigMap,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLScalarType,
+  GraphQLSchema,
+  GraphQLString,
+  Kind,
 } from 'graphql';
 import { searchErrors } from '../errors.js';
 import { FQ, type Param } from '../links/query-string.js';
-import { parseSearchParams } from '../search/search-params.js';
-import type { SearchService } from '../search/search-service.js';
+import { parseSearchParams } from '../query/search-params.js';
+import type { SearchService } from '../query/search-service.js';
 import type { SiteStore } from '../store/site-store.js';
+import type { GraphqlContext } from './prepare-operation.js';
 import { siteEnumValues } from './site-name-enum.js';
 
 const JSONScalar = new GraphQLScalarType({ name: 'JSON', description: 'Any JSON value', serialize: (v) => v, parseValue: (v) => v });
@@ -17,41 +27,103 @@ const list = <T extends import('graphql').GraphQLOutputType>(t: T) => ({ type: n
 
 const Pagination = new GraphQLObjectType({ name: 'SearchPagination', fields: { type: str, text: str, href: str, page: int } });
 const QueryInfo = new GraphQLObjectType({ name: 'SearchQuery', fields: { queryString: str, sort: str, locale: str } });
-const DefaultFields = new GraphQLObjectType({ name: 'SearchDefaultFields', fields: { title: str, date: str, description: str, text: str, image: str, url: str } });
+const DefaultFields = new GraphQLObjectType({
+  name: 'SearchDefaultFields',
+  fields: { title: str, date: str, description: str, text: str, image: str, url: str },
+});
 const QueryContext = new GraphQLObjectType({
   name: 'SearchQueryContext',
   fields: {
-    count: int, index: str, limit: int, offset: int, page: int, pageCount: int, pageEnd: int, pageStart: int, responseTime: int,
-    query: { type: QueryInfo }, defaultFields: { type: DefaultFields }, facetType: str, facetItemType: str,
+    count: int,
+    index: str,
+    limit: int,
+    offset: int,
+    page: int,
+    pageCount: int,
+    pageEnd: int,
+    pageStart: int,
+    responseTime: int,
+    query: { type: QueryInfo },
+    defaultFields: { type: DefaultFields },
+    facetType: str,
+    facetItemType: str,
   },
 });
 const MetadataValue = new GraphQLObjectType({ name: 'SearchMetadataValue', fields: { label: str, link: str } });
 const Metadata = new GraphQLObjectType({ name: 'SearchDocumentMetadata', fields: { name: str, values: list(MetadataValue) } });
 const Document = new GraphQLObjectType({
   name: 'SearchDocument',
-  fields: { source: str, elevate: { type: GraphQLBoolean }, fields: { type: JSONScalar, description: 'stored fields (only those of fl when given)' }, metadata: list(Metadata) },
+  fields: {
+    source: str,
+    elevate: { type: GraphQLBoolean },
+    fields: { type: JSONScalar, description: 'stored fields (only those of fl when given)' },
+    metadata: list(Metadata),
+  },
 });
 const Results = new GraphQLObjectType({ name: 'SearchResults', fields: { document: list(Document) } });
-const FacetItem = new GraphQLObjectType({ name: 'SearchFacetItem', fields: { count: int, link: str, label: str, filterQuery: str, selected: { type: GraphQLBoolean } } });
+const FacetItem = new GraphQLObjectType({
+  name: 'SearchFacetItem',
+  fields: { count: int, link: str, label: str, filterQuery: str, selected: { type: GraphQLBoolean } },
+});
 const FacetLabel = new GraphQLObjectType({ name: 'SearchFacetLabel', fields: { lang: str, text: str } });
 const Facet = new GraphQLObjectType({
   name: 'SearchFacet',
   fields: {
-    facets: list(FacetItem), label: { type: FacetLabel }, name: str, description: str, type: str, multiValued: { type: GraphQLBoolean },
-    cleanUpLink: str, selectedFilterQueries: list(GraphQLString), facetType: str, facetItemType: str,
+    facets: list(FacetItem),
+    label: { type: FacetLabel },
+    name: str,
+    description: str,
+    type: str,
+    multiValued: { type: GraphQLBoolean },
+    cleanUpLink: str,
+    selectedFilterQueries: list(GraphQLString),
+    facetType: str,
+    facetItemType: str,
   },
 });
 const Locale = new GraphQLObjectType({ name: 'SearchLocale', fields: { locale: str, link: str } });
+const Similar = new GraphQLObjectType({ name: 'SearchSimilar', description: 'More Like This', fields: { id: str, title: str, type: str, url: str } });
+const SpellCheckText = new GraphQLObjectType({ name: 'SearchSpellCheckText', fields: { text: str, link: str } });
+const SpellCheck = new GraphQLObjectType({
+  name: 'SearchSpellCheck',
+  fields: {
+    correctedText: { type: GraphQLBoolean, description: 'whether a correction was found (corrected.text)' },
+    usingCorrectedText: { type: GraphQLBoolean, description: 'whether the results are those of the corrected text' },
+    original: { type: SpellCheckText },
+    corrected: { type: SpellCheckText },
+  },
+});
+const Spotlight = new GraphQLObjectType({
+  name: 'SearchSpotlight',
+  fields: { id: str, position: int, title: str, type: str, referenceId: str, content: str, link: str },
+});
 const Widget = new GraphQLObjectType({
   name: 'SearchWidget',
   fields: {
-    cleanUpFacets: str, selectedFilterQueries: list(GraphQLString), facet: list(Facet), secondaryFacet: list(Facet),
-    facetToRemove: { type: Facet }, locales: list(Locale),
+    cleanUpFacets: str,
+    selectedFilterQueries: list(GraphQLString),
+    facet: list(Facet),
+    secondaryFacet: list(Facet),
+    facetToRemove: { type: Facet },
+    similar: list(Similar),
+    spellCheck: { type: SpellCheck },
+    locales: list(Locale),
+    spotlights: list(Spotlight),
   },
 });
 const Group = new GraphQLObjectType({
   name: 'SearchGroup',
-  fields: { name: str, count: int, page: int, pageCount: int, pageEnd: int, pageStart: int, limit: int, results: { type: Results }, pagination: list(Pagination) },
+  fields: {
+    name: str,
+    count: int,
+    page: int,
+    pageCount: int,
+    pageEnd: int,
+    pageStart: int,
+    limit: int,
+    results: { type: Results },
+    pagination: list(Pagination),
+  },
 });
 const Result = new GraphQLObjectType({
   name: 'SiteSearchResult',
@@ -60,9 +132,19 @@ const Result = new GraphQLObjectType({
 const SearchParamsInput = new GraphQLInputObjectType({
   name: 'SearchParamsInput',
   fields: {
-    q: str, rows: int, p: int, sort: str, group: str,
-    fq: { type: new GraphQLList(GraphQLString) }, fqAnd: { type: new GraphQLList(GraphQLString) }, fqOr: { type: new GraphQLList(GraphQLString) },
-    fqOp: str, fqiOp: str, locale: str, fl: { type: new GraphQLList(GraphQLString) },
+    q: str,
+    rows: int,
+    p: int,
+    sort: str,
+    group: str,
+    fq: { type: new GraphQLList(GraphQLString) },
+    fqAnd: { type: new GraphQLList(GraphQLString) },
+    fqOr: { type: new GraphQLList(GraphQLString) },
+    fqOp: str,
+    fqiOp: str,
+    locale: str,
+    fl: { type: new GraphQLList(GraphQLString) },
+    nfpr: { type: GraphQLInt, description: '1: never search the spell-corrected text instead' },
   },
 });
 
@@ -70,8 +152,19 @@ interface SearchArgs {
   siteName: string;
   locale?: string | null;
   searchParams?: {
-    q?: string | null; rows?: number | null; p?: number | null; sort?: string | null; group?: string | null;
-    fq?: string[] | null; fqAnd?: string[] | null; fqOr?: string[] | null; fqOp?: string | null; fqiOp?: string | null; locale?: string | null; fl?: string[] | null;
+    q?: string | null;
+    rows?: number | null;
+    p?: number | null;
+    sort?: string | null;
+    group?: string | null;
+    fq?: string[] | null;
+    fqAnd?: string[] | null;
+    fqOr?: string[] | null;
+    fqOp?: string | null;
+    fqiOp?: string | null;
+    locale?: string | null;
+    fl?: string[] | null;
+    nfpr?: number | null;
   } | null;
 }
 
@@ -91,27 +184,54 @@ function toQueryString(args: SearchArgs): string {
   for (const fq of sp.fqAnd ?? []) params.push(['fq.and[]', fq]);
   for (const fq of sp.fqOr ?? []) params.push(['fq.or[]', fq]);
   if (sp.fl && sp.fl.length > 0) params.push(['fl', sp.fl.join(',')]);
+  if (sp.nfpr === 1) params.push(['nfpr', '1']);
   return params.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join('&');
 }
 
-/** The schema for the sites that exist now (the siteName enum lists them). */
-export function buildSchema(sites: SiteStore, search: SearchService): GraphQLSchema {
-  const enumValues = siteEnumValues(sites.list().map((s) => s.name));
-  const SiteName = new GraphQLEnumType({
+/**
+ * A site: its name (or id) as a string, `siteName: "News Site"`, or the unquoted identifier clients of the
+ * original write, `siteName: NEWS_SITE` (the name in upper case, other characters as _; see
+ * site-name-enum.ts). A scalar rather than an enum, so the schema stays the same when sites come and go.
+ */
+function siteNameScalar(sites: SiteStore): GraphQLScalarType {
+  const byIdentifier = (identifier: string): string | undefined => {
+    if (identifier === 'UNKNOWN') return '';
+    for (const [name, value] of siteEnumValues(sites.list().map((s) => s.name))) if (value === identifier) return name;
+    return undefined;
+  };
+  const fromString = (value: string) => (sites.find(value) ? value : (byIdentifier(value) ?? value));
+  return new GraphQLScalarType({
     name: 'SiteName',
-    description: 'A site, written as an unquoted identifier (the site name in upper case, other characters as _)',
-    values: { UNKNOWN: { value: '' }, ...Object.fromEntries([...enumValues].map(([name, value]) => [value, { value: name, description: name }])) },
+    description: 'A site: its name as a string ("News Site"), or as an unquoted identifier (NEWS_SITE: the name in upper case, other characters as _)',
+    serialize: (value) => value,
+    parseValue: (value) => {
+      if (typeof value !== 'string') throw new TypeError('SiteName must be a string: the site name, or its identifier form (NEWS_SITE)');
+      return fromString(value);
+    },
+    parseLiteral: (node) => {
+      if (node.kind === Kind.STRING) return fromString(node.value);
+      if (node.kind === Kind.ENUM) return byIdentifier(node.value) ?? node.value;
+      throw new TypeError('SiteName must be a site name in quotes, or its identifier form (NEWS_SITE)');
+    },
   });
-  const fields: GraphQLFieldConfigMap<unknown, unknown> = {
+}
+
+/** The schema (siteName takes the name of any site, existing now or later). */
+export function buildSchema(sites: SiteStore, search: SearchService): GraphQLSchema {
+  const SiteName = siteNameScalar(sites);
+  const fields: GraphQLFieldConfigMap<unknown, Partial<GraphqlContext> | undefined> = {
     siteNames: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(GraphQLString))), resolve: () => sites.list().map((s) => s.name) },
     siteSearch: {
       type: Result,
       args: { siteName: { type: new GraphQLNonNull(SiteName) }, searchParams: { type: SearchParamsInput }, locale: { type: GraphQLString } },
-      resolve: async (_root, args) => {
+      resolve: async (_root, args, context) => {
         const a = args as SearchArgs;
         if (a.siteName === '') throw searchErrors.unknownSiteName();
+        context?.budget?.checkTime();
         const path = `/api/sn/${encodeURIComponent(a.siteName)}/search`;
-        return search.search(a.siteName, parseSearchParams(path, toQueryString(a)));
+        const response = await search.search(a.siteName, parseSearchParams(path, toQueryString(a)));
+        context?.budget?.charge(response);
+        return response;
       },
     },
   };

@@ -7,7 +7,11 @@ export function siteEnumValues(names: string[]): Map<string, string> {
   const taken = new Set<string>(['UNKNOWN']);
   const out = new Map<string, string>();
   for (const name of [...names].sort()) {
-    let value = name.toUpperCase().replace(/[^A-Z0-9_]+/g, '_').replace(/_+/g, '_').replace(/^_+|_+$/g, '');
+    let value = name
+      .toUpperCase()
+      .replace(/[^A-Z0-9_]+/g, '_')
+      .replace(/_+/g, '_')
+      .replace(/^_+|_+$/g, '');
     if (value === '') value = 'SITE';
     if (!/^[A-Z_]/.test(value)) value = `SITE_${value}`;
     let candidate = value;

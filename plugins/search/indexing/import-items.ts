@@ -1,17 +1,8 @@
-import type { SiteConfig } from '../store/site-types.js';
-import { normalizeLocale } from '../search/search-params.js';
-import { toNumber, type Attributes } from '../search/indexable.js';
+import type { ImportItem, ImportRejection } from '../api.js';
+import { type Attributes, toNumber } from '../query/indexable.js';
+import { normalizeLocale } from '../query/search-params.js';
 import type { SiteStore } from '../store/site-store.js';
-
-/** One document action of an import batch, in the original's job-item shape. */
-export interface ImportItem {
-  locale?: unknown;
-  turSNJobAction?: unknown;
-  siteNames?: unknown;
-  attributes?: unknown;
-  specs?: unknown;
-  [other: string]: unknown;
-}
+import type { SiteConfig } from '../store/site-types.js';
 
 export interface AcceptedChange {
   siteId: string;
@@ -23,16 +14,9 @@ export interface AcceptedChange {
   attributes: Attributes | null;
 }
 
-export interface Rejection {
-  index: number;
-  id: string | null;
-  site: string | null;
-  reason: string;
-}
-
 export interface CheckedBatch {
   changes: AcceptedChange[];
-  rejected: Rejection[];
+  rejected: ImportRejection[];
   /** Items accepted (a document sent to two sites counts once). */
   accepted: number;
   commits: number;
@@ -66,10 +50,13 @@ function typeProblem(attributes: Attributes, config: SiteConfig): string | null 
       return `attribute "${name}" is a single ${field.type} but got ${value.length} values`;
     }
     for (const v of list) {
-      if (field.type === 'BOOL' && typeof v !== 'boolean' && v !== 'true' && v !== 'false') return `attribute "${name}" must be a boolean, got ${JSON.stringify(v)}`;
-      if ((field.type === 'INT' || field.type === 'LONG') && !Number.isInteger(toNumber(v, field))) return `attribute "${name}" must be an integer, got ${JSON.stringify(v)}`;
+      if (field.type === 'BOOL' && typeof v !== 'boolean' && v !== 'true' && v !== 'false')
+        return `attribute "${name}" must be a boolean, got ${JSON.stringify(v)}`;
+      if ((field.type === 'INT' || field.type === 'LONG') && !Number.isInteger(toNumber(v, field)))
+        return `attribute "${name}" must be an integer, got ${JSON.stringify(v)}`;
       if (field.type === 'FLOAT' && toNumber(v, field) === null) return `attribute "${name}" must be a number, got ${JSON.stringify(v)}`;
-      if (field.type === 'DATE' && toNumber(v, field) === null) return `attribute "${name}" must be a date (ISO 8601 or epoch milliseconds), got ${JSON.stringify(v)}`;
+      if (field.type === 'DATE' && toNumber(v, field) === null)
+        return `attribute "${name}" must be a date (ISO 8601 or epoch milliseconds), got ${JSON.stringify(v)}`;
     }
   }
   return null;
@@ -79,67 +66,90 @@ function typeProblem(attributes: Attributes, config: SiteConfig): string | null 
  * Check every item of an import batch on its own: a bad item (or a bad site of an item) is rejected
  * with its reason and the rest of the batch goes on.
  */
-export function checkImportItems(items: ImportItem[], sites: SiteStore, forceAction?: 'DELETE'): CheckedBatch {
+export function checkImportItems(items: readonly ImportItem[], sites: SiteStore, forceAction?: 'DELETE'): CheckedBatch {
   const batch: CheckedBatch = { changes: [], rejected: [], accepted: 0, commits: 0, specs: new Map() };
-  items.forEach((item, index) => {
-    const attributes = (item.attributes && typeof item.attributes === 'object' && !Array.isArray(item.attributes) ? item.attributes : {}) as Attributes;
-    const id = idOf(attributes);
-    const reject = (reason: string, site: string | null = null) => batch.rejected.push({ index, id, site, reason });
-    const given = item.turSNJobAction;
-    const action = forceAction ?? (given === undefined || given === null ? 'CREATE' : typeof given === 'string' ? given.toUpperCase() : String(given));
-    if (!ACTIONS.has(action)) return reject(`turSNJobAction must be CREATE, DELETE or COMMIT, got ${JSON.stringify(item.turSNJobAction)}`);
-    if (item.attributes !== undefined && item.attributes !== null && (typeof item.attributes !== 'object' || Array.isArray(item.attributes))) {
-      return reject(`attributes must be an object of attribute values, got ${shown(item.attributes)}`);
-    }
-    if (action === 'COMMIT') {
-      batch.commits += 1;
-      return;
-    }
-    if (typeof item.locale !== 'string' || !/^[a-zA-Z]{2,3}[-_][a-zA-Z]{2}$/.test(item.locale)) return reject(`locale must be a code like en_US, got ${JSON.stringify(item.locale)}`);
-    const locale = normalizeLocale(item.locale);
-    if (!Array.isArray(item.siteNames) || item.siteNames.length === 0 || item.siteNames.some((s) => typeof s !== 'string')) {
-      return reject('siteNames must be a non-empty array of site names');
-    }
-    if (id !== null && id.length > MAX_ID_LENGTH) return reject(`attribute "id" is longer than ${MAX_ID_LENGTH} characters`);
-    const type = typeof attributes.type === 'string' ? attributes.type : null;
-    if (id === null && attributes.id !== undefined && attributes.id !== null && attributes.id !== '') {
-      return reject(`attribute "id" must be a non-empty string or a number, got ${shown(attributes.id)}`);
-    }
-    if (action === 'CREATE' && id === null) return reject('attribute "id" is required to create a document');
-    if (action === 'DELETE' && id === null && type === null) return reject('attribute "id" (or "type", to delete every document of a type) is required to delete');
-    let acceptedHere = false;
-    for (const siteName of item.siteNames as string[]) {
-      const config = sites.find(siteName);
-      if (!config) {
-        reject(`site "${siteName}" does not exist`, siteName);
-        continue;
-      }
-      if (!config.site.locales.includes(locale)) {
-        reject(`site "${siteName}" has no locale ${locale} (it has: ${config.site.locales.join(', ')})`, siteName);
-        continue;
-      }
-      if (action === 'CREATE') {
-        const problem = typeProblem(attributes, config);
-        if (problem) {
-          reject(problem, siteName);
-          continue;
-        }
-        if (Array.isArray(item.specs)) {
-          const specs = item.specs.filter((s): s is Record<string, unknown> => !!s && typeof s === 'object' && typeof (s as { name?: unknown }).name === 'string');
-          if (specs.length > 0) batch.specs.set(config.site.id, [...(batch.specs.get(config.site.id) ?? []), ...specs]);
-        }
-      }
-      batch.changes.push({ siteId: config.site.id, locale, action: action as 'CREATE' | 'DELETE', docId: id, docType: action === 'DELETE' && id === null ? type : null, attributes: action === 'CREATE' ? attributes : null });
-      acceptedHere = true;
-    }
-    if (acceptedHere) batch.accepted += 1;
-  });
+  for (const [index, item] of items.entries()) if (checkItem(item, index, batch, sites, forceAction)) batch.accepted += 1;
   return batch;
+}
+
+/**
+ * One item: its changes (one per site it names) go into the batch, its rejections with their reasons;
+ * true when it was accepted for at least one site.
+ */
+function checkItem(item: ImportItem, index: number, batch: CheckedBatch, sites: SiteStore, forceAction: 'DELETE' | undefined): boolean {
+  const attributes = (item.attributes && typeof item.attributes === 'object' && !Array.isArray(item.attributes) ? item.attributes : {}) as Attributes;
+  const id = idOf(attributes);
+  const reject = (reason: string, site: string | null = null): false => {
+    batch.rejected.push({ index, id, site, reason });
+    return false;
+  };
+  const given = item.turSNJobAction;
+  const action = forceAction ?? (given === undefined || given === null ? 'CREATE' : typeof given === 'string' ? given.toUpperCase() : String(given));
+  if (!ACTIONS.has(action)) return reject(`turSNJobAction must be CREATE, DELETE or COMMIT, got ${JSON.stringify(item.turSNJobAction)}`);
+  if (item.attributes !== undefined && item.attributes !== null && (typeof item.attributes !== 'object' || Array.isArray(item.attributes))) {
+    return reject(`attributes must be an object of attribute values, got ${shown(item.attributes)}`);
+  }
+  if (action === 'COMMIT') {
+    batch.commits += 1;
+    return false;
+  }
+  if (typeof item.locale !== 'string' || !/^[a-zA-Z]{2,3}[-_][a-zA-Z]{2}$/.test(item.locale))
+    return reject(`locale must be a code like en_US, got ${JSON.stringify(item.locale)}`);
+  const locale = normalizeLocale(item.locale);
+  if (!Array.isArray(item.siteNames) || item.siteNames.length === 0 || item.siteNames.some((s) => typeof s !== 'string')) {
+    return reject('siteNames must be a non-empty array of site names');
+  }
+  if (id !== null && id.length > MAX_ID_LENGTH) return reject(`attribute "id" is longer than ${MAX_ID_LENGTH} characters`);
+  const type = typeof attributes.type === 'string' ? attributes.type : null;
+  if (id === null && attributes.id !== undefined && attributes.id !== null && attributes.id !== '') {
+    return reject(`attribute "id" must be a non-empty string or a number, got ${shown(attributes.id)}`);
+  }
+  if (action === 'CREATE' && id === null) return reject('attribute "id" is required to create a document');
+  if (action === 'DELETE' && id === null && type === null)
+    return reject('attribute "id" (or "type", to delete every document of a type) is required to delete');
+  let acceptedHere = false;
+  for (const siteName of item.siteNames as string[]) {
+    const config = sites.find(siteName);
+    if (!config) {
+      reject(`site "${siteName}" does not exist`, siteName);
+      continue;
+    }
+    if (!config.site.locales.includes(locale)) {
+      reject(`site "${siteName}" has no locale ${locale} (it has: ${config.site.locales.join(', ')})`, siteName);
+      continue;
+    }
+    if (action === 'CREATE') {
+      const problem = typeProblem(attributes, config);
+      if (problem) {
+        reject(problem, siteName);
+        continue;
+      }
+      if (Array.isArray(item.specs)) {
+        const specs = item.specs.filter(
+          (s): s is Record<string, unknown> => !!s && typeof s === 'object' && typeof (s as { name?: unknown }).name === 'string',
+        );
+        if (specs.length > 0) batch.specs.set(config.site.id, [...(batch.specs.get(config.site.id) ?? []), ...specs]);
+      }
+    }
+    batch.changes.push({
+      siteId: config.site.id,
+      locale,
+      action: action as 'CREATE' | 'DELETE',
+      docId: id,
+      docType: action === 'DELETE' && id === null ? type : null,
+      attributes: action === 'CREATE' ? attributes : null,
+    });
+    acceptedHere = true;
+  }
+  return acceptedHere;
 }
 
 /** An item's `specs` entry (the original's attribute spec) as a field to create. */
 export function specToField(spec: Record<string, unknown>): Record<string, unknown> {
-  const type = typeof spec.type === 'string' && ['STRING', 'TEXT', 'INT', 'LONG', 'FLOAT', 'DATE', 'BOOL'].includes(spec.type.toUpperCase()) ? spec.type.toUpperCase() : 'STRING';
+  const type =
+    typeof spec.type === 'string' && ['STRING', 'TEXT', 'INT', 'LONG', 'FLOAT', 'DATE', 'BOOL'].includes(spec.type.toUpperCase())
+      ? spec.type.toUpperCase()
+      : 'STRING';
   const facetName = spec.facetName && typeof spec.facetName === 'object' ? (spec.facetName as Record<string, string>) : {};
   const labels = Object.fromEntries(Object.entries(facetName).filter(([k, v]) => k !== 'default' && /^[a-z]{2,3}_[A-Z]{2}$/.test(k) && typeof v === 'string'));
   return {

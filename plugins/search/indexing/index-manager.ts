@@ -1,11 +1,11 @@
-import type { Logger } from '../../../runtime/index.js';
+import type { Logger } from 'vela/plugin';
 import type { EngineSchema, IndexableDocument, SearchEngine, SearchEngineFactory } from '../engine/search-engine.js';
-import { engineSchemaFor, toIndexable, type Attributes } from '../search/indexable.js';
+import { type Attributes, engineSchemaFor, toIndexable } from '../query/indexable.js';
 import type { ChangeRow, DocumentStore } from '../store/document-store.js';
 import type { SiteStore } from '../store/site-store.js';
 import type { SiteConfig } from '../store/site-types.js';
 import { SerialQueue } from './serial-queue.js';
-import type { SnapshotFiles } from './snapshot-files.js';
+import type { SnapshotFiles, SnapshotManifest } from './snapshot-files.js';
 
 interface EngineEntry {
   siteId: string;
@@ -74,23 +74,13 @@ export class IndexManager {
     await this.queue.run(async () => {
       const maxSeq = await this.docs.maxSeq();
       const manifest = await this.snapshots.readManifest();
-      const usable = manifest && manifest.seq <= maxSeq && (await this.docs.minSeq()) <= manifest.seq + 1 ? manifest : null;
+      const usable = manifest && manifest.seq <= maxSeq && (await this.docs.holdsChangesAfter(manifest.seq)) ? manifest : null;
       if (manifest && !usable) this.logger.warn({ snapshotSeq: manifest.seq, maxSeq }, 'index snapshots do not match the document store; rebuilding');
-      this.applied = usable ? usable.seq : maxSeq;
-      for (const site of this.sites.list()) {
-        const config = this.sites.get(site.id);
-        for (const locale of site.locales) {
-          const saved = usable?.engines.find((e) => e.siteId === site.id && e.locale === locale);
-          const restored = saved && saved.indexKey === indexKeyOf(config) ? await this.restore(saved.file) : null;
-          if (restored) this.install(config, locale, restored);
-          else await this.rebuildLocale(config, locale);
-        }
-      }
+      await this.load(usable, maxSeq);
       this.logger.info({ engines: this.engines.size, fromSeq: this.applied, snapshot: usable ? usable.seq : null }, 'search indexes loaded');
     });
     await this.drain();
-    this.sites.onChange((change) =>
-      this.queue.run(() => (change.kind === 'site-deleted' ? this.dropSite(change.siteId) : this.reconcileSite(change.siteId))));
+    this.sites.onChange((change) => this.queue.run(() => (change.kind === 'site-deleted' ? this.dropSite(change.siteId) : this.reconcileSite(change.siteId))));
     if (this.options.pollMs > 0) {
       this.pollTimer = setInterval(() => this.kick(), this.options.pollMs);
       this.pollTimer.unref();
@@ -144,7 +134,8 @@ export class IndexManager {
     await this.queue.run(async () => {
       if (!this.dirty) return;
       const engines = [];
-      for (const entry of this.engines.values()) engines.push({ siteId: entry.siteId, locale: entry.locale, indexKey: entry.indexKey, data: await entry.engine.exportSnapshot() });
+      for (const entry of this.engines.values())
+        engines.push({ siteId: entry.siteId, locale: entry.locale, indexKey: entry.indexKey, data: await entry.engine.exportSnapshot() });
       await this.snapshots.write(engines, this.applied);
       await this.docs.pruneChanges(this.applied);
       this.dirty = false;
@@ -160,13 +151,39 @@ export class IndexManager {
     if (this.options.snapshotDelayMs > 0) await this.snapshot();
   }
 
+  /**
+   * Every engine from the snapshot when there is one, else rebuilt from the stored documents, with
+   * `applied` at the snapshot's seq or at `maxSeq`, read before the documents: every change up to it
+   * committed before the scan, so the rebuilt engines hold it.
+   */
+  private async load(manifest: SnapshotManifest | null, maxSeq: number): Promise<void> {
+    this.applied = manifest ? manifest.seq : maxSeq;
+    for (const site of this.sites.list()) {
+      const config = this.sites.get(site.id);
+      for (const locale of site.locales) {
+        const saved = manifest?.engines.find((e) => e.siteId === site.id && e.locale === locale);
+        const restored = saved && saved.indexKey === indexKeyOf(config) ? await this.restore(saved.file) : null;
+        if (restored) this.install(config, locale, restored);
+        else await this.rebuildLocale(config, locale);
+      }
+    }
+  }
+
   private async applyPending(): Promise<void> {
     let appliedAny = false;
     for (;;) {
       const changes = await this.docs.changesAfter(this.applied, this.options.batchSize);
       if (changes.length === 0) break;
-      await this.applyChanges(changes);
-      this.applied = changes[changes.length - 1]!.seq;
+      // A hole right after `applied` is normally a rolled-back seq; but another process sharing the
+      // database may have pruned changes this one had not read yet (its snapshot was ahead). Then
+      // only the stored documents tell what they were.
+      if (changes[0]!.seq > this.applied + 1 && !(await this.docs.holdsChangesAfter(this.applied))) {
+        this.logger.warn({ appliedSeq: this.applied, nextSeq: changes[0]!.seq }, 'changes not yet applied were pruned by another process; rebuilding');
+        await this.load(null, await this.docs.maxSeq());
+      } else {
+        await this.applyChanges(changes);
+        this.applied = changes[changes.length - 1]!.seq;
+      }
       this.docs.forgetUpTo(this.applied);
       this.dirty = true;
       this.release();
@@ -189,13 +206,17 @@ export class IndexManager {
     for (const group of groups.values()) {
       const { site_id: siteId, locale } = group[0]!;
       const config = this.sites.find(siteId);
-      if (!config || !config.site.locales.includes(locale)) continue;
+      if (!config?.site.locales.includes(locale)) continue;
       const entry = this.engines.get(engineKey(siteId, locale)) ?? this.install(config, locale, this.factory.create(engineSchemaFor(config)));
       // The stored document is the truth: a CREATE applies its current version, or removes it when
       // a later change deleted it; so replaying a change twice does no harm.
       const latestSeq = new Map<string, number>();
       for (const c of group) latestSeq.set(c.doc_id, c.seq);
-      const current = await this.docs.currentVersions(siteId, locale, [...latestSeq].map(([id, seq]) => ({ id, seq })));
+      const current = await this.docs.currentVersions(
+        siteId,
+        locale,
+        [...latestSeq].map(([id, seq]) => ({ id, seq })),
+      );
       const schema = entry.engine.schema;
       const upserts = [];
       const removals = [];
@@ -212,7 +233,7 @@ export class IndexManager {
   /** A stored document the index cannot take is left out (and logged) rather than stopping the indexer. */
   private indexable(id: string, attributes: Attributes, config: SiteConfig, schema: EngineSchema, locale: string): IndexableDocument | null {
     try {
-      return toIndexable(id, attributes, config, schema);
+      return toIndexable(id, attributes, config, schema, locale);
     } catch (error) {
       this.logger.error({ err: error, site: config.site.name, locale, docId: id }, 'stored document left out of the index');
       return null;

@@ -2,8 +2,15 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
+/**
+ * 2 since the change log is commit-ordered on PostgreSQL. A version-1 manifest may claim changes its
+ * indexer skipped there (a seq that committed after a higher one), so it is not trusted: its engines are
+ * rebuilt from the stored documents once, which brings such documents back.
+ */
+const MANIFEST_VERSION = 2;
+
 export interface SnapshotManifest {
-  version: 1;
+  version: typeof MANIFEST_VERSION;
   /** Every change up to this sequence number is in the snapshots. */
   seq: number;
   engines: Array<{ siteId: string; locale: string; indexKey: string; file: string }>;
@@ -18,7 +25,7 @@ export class SnapshotFiles {
     if (!existsSync(file)) return null;
     try {
       const manifest = JSON.parse(await readFile(file, 'utf8')) as SnapshotManifest;
-      return manifest.version === 1 && Number.isInteger(manifest.seq) && Array.isArray(manifest.engines) ? manifest : null;
+      return manifest.version === MANIFEST_VERSION && Number.isInteger(manifest.seq) && Array.isArray(manifest.engines) ? manifest : null;
     } catch {
       return null;
     }
@@ -31,7 +38,7 @@ export class SnapshotFiles {
 
   async write(engines: Array<{ siteId: string; locale: string; indexKey: string; data: Buffer }>, seq: number): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    const manifest: SnapshotManifest = { version: 1, seq, engines: [] };
+    const manifest: SnapshotManifest = { version: MANIFEST_VERSION, seq, engines: [] };
     for (const engine of engines) {
       const file = `${engine.siteId}_${engine.locale}.snap`;
       await atomicWrite(path.join(this.dir, file), engine.data);

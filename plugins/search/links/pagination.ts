@@ -1,4 +1,4 @@
-import { replaceParam, toLink, type LinkBase } from './query-string.js';
+import { type LinkBase, replaceParam, toLink } from './query-string.js';
 
 export type PaginationType = 'FIRST' | 'PREVIOUS' | 'PAGE' | 'CURRENT' | 'NEXT' | 'LAST';
 

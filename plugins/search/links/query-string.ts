@@ -64,7 +64,7 @@ export const FILTER_PARAMS: ReadonlySet<string> = new Set(['fq[]', 'fq', 'fq.and
 
 /** Changing the filters starts over at page 1; `p` is reset where present, never added. */
 function resetPage(params: Param[]): Param[] {
-  return params.map((param) => (param[0] === 'p' ? ['p', '1'] as const : param));
+  return params.map((param) => (param[0] === 'p' ? (['p', '1'] as const) : param));
 }
 
 /** Add the filter `field:value` (unless the same fq[] is already there), back to page 1. */

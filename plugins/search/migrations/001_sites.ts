@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Knex } from 'vela/plugin';
 
 // Site and field settings are JSON documents validated by schemas/site.json and schemas/field.json,
 // so adding a setting needs no migration; names that are looked up get their own columns.

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Knex } from 'vela/plugin';
 
 // Documents are stored so an index can always be rebuilt; the change log orders what the indexer
 // applies to the in-memory engines (and lets a snapshot catch up from its sequence number).

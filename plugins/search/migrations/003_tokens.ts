@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Knex } from 'vela/plugin';
 
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('search_api_tokens', (t) => {

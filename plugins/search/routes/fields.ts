@@ -1,26 +1,71 @@
-import type { ApiRouter } from '../../../runtime/index.js';
-import { fieldCreateSchema, fieldSchema, fieldUpdateSchema } from '../schemas/field.js';
+import type { ApiRouter } from 'vela/plugin';
+import { fieldCreateSchema, fieldParams, fieldSchema, fieldUpdateSchema, fieldSiteParams as siteParam } from '../schemas/field.js';
 import type { SearchDomain } from './route-context.js';
 
 const tags = ['fields'];
-const siteParam = { type: 'object', properties: { snSiteId: { type: 'string', description: 'site id (or name)' } } };
-const fieldParams = { type: 'object', properties: { snSiteId: { type: 'string' }, id: { type: 'string', description: 'field id (or name)' } } };
 
 export function mountFieldRoutes(router: ApiRouter, { sites }: SearchDomain): void {
-  router.get('/api/sn/:snSiteId/field', { tags, summary: 'List the fields of a site', params: siteParam, responses: { 200: { description: 'fields', schema: { type: 'array', items: fieldSchema } } } }, (req, res) => {
-    res.json(sites.get(String(req.params.snSiteId)).fields);
-  });
-  router.get('/api/sn/:snSiteId/field/:id', { tags, summary: 'Get a field', params: fieldParams, responses: { 200: { description: 'the field', schema: fieldSchema } } }, (req, res) => {
-    res.json(sites.field(String(req.params.snSiteId), String(req.params.id)));
-  });
-  router.post('/api/sn/:snSiteId/field', { tags, summary: 'Create a field', params: siteParam, body: fieldCreateSchema, responses: { 201: { description: 'the field', schema: fieldSchema } } }, async (req, res) => {
-    res.status(201).json(await sites.createField(String(req.params.snSiteId), req.body as Record<string, unknown>));
-  });
-  router.put('/api/sn/:snSiteId/field/:id', { tags, summary: 'Update a field (members left out keep their values); the site\'s index is rebuilt when what it indexes changes', params: fieldParams, body: fieldUpdateSchema }, async (req, res) => {
-    res.json(await sites.updateField(String(req.params.snSiteId), String(req.params.id), req.body as Record<string, unknown>));
-  });
-  router.delete('/api/sn/:snSiteId/field/:id', { tags, summary: 'Delete a field (stored document attributes are kept)', params: fieldParams }, async (req, res) => {
-    const field = await sites.deleteField(String(req.params.snSiteId), String(req.params.id));
-    res.json({ deleted: true, id: field.id, name: field.name });
-  });
+  router.get(
+    '/api/sn/:snSiteId/field',
+    {
+      access: 'key',
+      scope: 'search',
+      tags,
+      summary: 'List the fields of a site',
+      params: siteParam,
+      responses: { 200: { description: 'fields', schema: { type: 'array', items: fieldSchema } } },
+    },
+    (req, res) => {
+      res.json(sites.get(String(req.params.snSiteId)).fields);
+    },
+  );
+  router.get(
+    '/api/sn/:snSiteId/field/:id',
+    {
+      access: 'key',
+      scope: 'search',
+      tags,
+      summary: 'Get a field',
+      params: fieldParams,
+      responses: { 200: { description: 'the field', schema: fieldSchema } },
+    },
+    (req, res) => {
+      res.json(sites.field(String(req.params.snSiteId), String(req.params.id)));
+    },
+  );
+  router.post(
+    '/api/sn/:snSiteId/field',
+    {
+      access: 'key',
+      tags,
+      summary: 'Create a field',
+      params: siteParam,
+      body: fieldCreateSchema,
+      responses: { 201: { description: 'the field', schema: fieldSchema } },
+    },
+    async (req, res) => {
+      res.status(201).json(await sites.createField(String(req.params.snSiteId), req.body as Record<string, unknown>));
+    },
+  );
+  router.put(
+    '/api/sn/:snSiteId/field/:id',
+    {
+      access: 'key',
+      tags,
+      summary: "Update a field (members left out keep their values); the site's index is rebuilt when what it indexes changes",
+      params: fieldParams,
+      body: fieldUpdateSchema,
+    },
+    async (req, res) => {
+      res.json(await sites.updateField(String(req.params.snSiteId), String(req.params.id), req.body as Record<string, unknown>));
+    },
+  );
+  router.delete(
+    '/api/sn/:snSiteId/field/:id',
+    { access: 'key', tags, summary: 'Delete a field (stored document attributes are kept)', params: fieldParams },
+    async (req, res) => {
+      const field = await sites.deleteField(String(req.params.snSiteId), String(req.params.id));
+      res.json({ deleted: true, id: field.id, name: field.name });
+    },
+  );
 }

@@ -1,28 +1,84 @@
+import type { ErrorRequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/express';
-import type { ApiRouter } from '../../../runtime/index.js';
+import { type ApiRouter, VelaError } from 'vela/plugin';
+import { formatGraphqlError, GRAPHQL_CODES } from '../graphql/graphql-errors.js';
+import { boundResult } from '../graphql/operation-budget.js';
+import { prepareOperation } from '../graphql/prepare-operation.js';
+import type { GraphqlLimits, RowsOf } from '../graphql/query-limits.js';
 import { buildSchema } from '../graphql/schema.js';
+import { MAX_ROWS } from '../query/search-params.js';
+import type { SiteStore } from '../store/site-store.js';
 import type { SearchDomain } from './route-context.js';
 
-export function mountGraphqlRoute(router: ApiRouter, domain: SearchDomain): void {
+/** Rows a siteSearch returns: its `rows` (capped as the search caps it), else its site's rowsPerPage. */
+function rowsOf(sites: SiteStore): RowsOf {
+  return (args) => {
+    const rows = (args.searchParams as { rows?: unknown } | null | undefined)?.rows;
+    if (typeof rows === 'number') return Math.min(Math.max(rows, 0), MAX_ROWS);
+    const site = typeof args.siteName === 'string' ? sites.find(args.siteName) : undefined;
+    return site?.site.rowsPerPage ?? 0;
+  };
+}
+
+const BODY_PARSER_CODES: Record<string, string> = { 'entity.too.large': 'payload_too_large', 'entity.parse.failed': 'invalid_json' };
+
+/**
+ * A request refused before GraphQL sees it (a body over the limit, invalid JSON, nested too deep) is still
+ * answered in the GraphQL error shape, with the status the runtime chose.
+ */
+const graphqlRequestErrors: ErrorRequestHandler = (error, _req, res, next) => {
+  const e = error as { status?: unknown; type?: unknown; code?: unknown; message?: unknown };
+  if (typeof e.status !== 'number' || e.status < 400 || e.status >= 500) return next(error);
+  const code = error instanceof VelaError ? error.code : (BODY_PARSER_CODES[String(e.type)] ?? GRAPHQL_CODES.badRequest);
+  const message =
+    code === 'payload_too_large' ? `the request body is larger than the GraphQL limit of ${String((e as { limit?: unknown }).limit)} bytes` : String(e.message);
+  res.status(e.status).json({ errors: [{ message, extensions: { code } }] });
+};
+
+export function mountGraphqlRoute(router: ApiRouter, domain: SearchDomain, limits: GraphqlLimits): void {
   // The siteName enum lists the sites, so the schema is rebuilt (lazily) after a site changes.
   let schema: GraphQLSchema | null = null;
   let handler: ReturnType<typeof createHandler> | null = null;
   domain.sites.onChange(() => {
     schema = null;
   });
+  const rows = rowsOf(domain.sites);
   const current = () => {
     if (!schema || !handler) {
-      schema = buildSchema(domain.sites, domain.search);
-      handler = createHandler({ schema, formatError: (error) => error });
+      const built = buildSchema(domain.sites, domain.search);
+      schema = built;
+      handler = createHandler({
+        schema: built,
+        onSubscribe: (_req, params) => prepareOperation(built, params, limits, rows),
+        onOperation: (_req, _args, result) => boundResult(result, limits.maxResponseBytes),
+        formatError: (error) => formatGraphqlError(error, domain.logger),
+      });
     }
     return handler;
   };
-  router.post('/graphql', {
-    tags: ['graphql'],
-    summary: 'GraphQL: siteNames and siteSearch(siteName: SITE_ENUM, searchParams: {...}, locale: "en_US")',
-    body: { type: 'object', required: ['query'], properties: { query: { type: 'string' }, variables: { type: ['object', 'null'] }, operationName: { type: ['string', 'null'] } } },
-    validate: false,
-    responses: { 200: { description: 'GraphQL result {data, errors}' } },
-  }, (req, res, next) => current()(req, res, next));
+  router.post(
+    '/graphql',
+    {
+      access: 'public',
+      tags: ['graphql'],
+      summary: 'GraphQL: siteNames and siteSearch(siteName: SITE_ENUM, searchParams: {...}, locale: "en_US")',
+      description:
+        'Limited per request (plugins.search.graphql): body size, tokens, depth, fields, aliases, siteSearch calls, total rows, time and answer size. A refused query answers {"errors":[{"message","extensions":{"code","limit","found"}}]}.',
+      body: {
+        type: 'object',
+        required: ['query'],
+        properties: { query: { type: 'string' }, variables: { type: ['object', 'null'] }, operationName: { type: ['string', 'null'] } },
+      },
+      bodyLimit: limits.bodyLimit,
+      validate: false,
+      responses: {
+        200: { description: 'GraphQL result {data, errors}' },
+        400: { description: 'a request GraphQL cannot read; with Accept: application/graphql-response+json, a refused query too' },
+        413: { description: 'a body over plugins.search.graphql.bodyLimit' },
+      },
+    },
+    (req, res, next) => current()(req, res, next),
+  );
+  router.raw.use('/graphql', graphqlRequestErrors);
 }

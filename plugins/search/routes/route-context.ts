@@ -1,10 +1,12 @@
-import type { AccessControl } from '../auth/access-control.js';
+import type { Logger } from 'vela/plugin';
 import type { ApiTokens } from '../auth/api-tokens.js';
+import type { Importer } from '../indexing/importer.js';
 import type { IndexManager } from '../indexing/index-manager.js';
-import type { SearchService } from '../search/search-service.js';
+import type { SearchMetrics } from '../metrics/search-metrics.js';
+import type { SearchService } from '../query/search-service.js';
+import type { SpotlightStore } from '../spotlights/spotlight-store.js';
 import type { DocumentStore } from '../store/document-store.js';
 import type { SiteStore } from '../store/site-store.js';
-import type { Accounts, Logger } from '../../../runtime/index.js';
 
 /** What the route files share: the plugin's domain objects, built once in index.ts. */
 export interface SearchDomain {
@@ -12,8 +14,11 @@ export interface SearchDomain {
   docs: DocumentStore;
   indexes: IndexManager;
   search: SearchService;
+  /** Spotlights: administered at /api/sn/<site>/spotlight, matched by every search. */
+  spotlights: SpotlightStore;
+  importer: Importer;
   tokens: ApiTokens;
-  access: AccessControl;
-  accounts: Accounts;
+  /** Search metrics: recorded by the REST searches, read by latest searches and the metrics API. */
+  metrics: SearchMetrics;
   logger: Logger;
 }

@@ -1,18 +1,20 @@
-import type { ApiRouter } from '../../../runtime/index.js';
+import type { ApiRouter } from 'vela/plugin';
 import { linkBaseFromUrl } from '../links/query-string.js';
-import { parseSearchParams, type PostBody } from '../search/search-params.js';
+import { type PostBody, parseSearchParams } from '../query/search-params.js';
+import { pathParams, siteRefSchema } from '../schemas/common.js';
 import type { SearchDomain } from './route-context.js';
 
 const tags = ['search'];
-const siteParam = { type: 'object', properties: { siteName: { type: 'string' } } };
+const siteParam = pathParams({ siteName: siteRefSchema });
 const queryDoc = {
   type: 'object',
   properties: {
     q: { type: 'string', description: 'the query; * for every document (required)' },
-    _setlocale: { type: 'string', description: 'locale, e.g. en_US (required)' },
+    _setlocale: { type: 'string', description: "locale, e.g. en_US (default: the site's only locale, or its defaultLocale)" },
     p: { type: 'string', description: 'page, from 1' },
-    rows: { type: 'string', description: 'results per page (default: the site rowsPerPage; at most 1000)' },
-    sort: { type: 'string', description: 'relevance | newest | oldest | field:asc | field:desc' },
+    rows: { type: 'string', description: 'results per page (default, and below 0: the site rowsPerPage; 0: counts and widgets only; at most 1000)' },
+    sort: { type: 'string', description: 'relevance | newest | oldest | field:asc | field:desc (also field desc, field,desc)' },
+    nfpr: { type: 'string', description: '1: never search the spell-corrected text instead (widget.spellCheck.original.link sets it)' },
     'fq[]': { type: 'array', items: { type: 'string' }, description: 'filter field:value (repeatable)' },
     'fq.and[]': { type: 'array', items: { type: 'string' } },
     'fq.or[]': { type: 'array', items: { type: 'string' } },
@@ -23,17 +25,35 @@ const queryDoc = {
     fl: { type: 'string', description: 'comma-separated fields to return' },
   },
 };
+/** Strings of a search are short; the bounds keep a body from carrying megabytes into the parser. */
+const text = (maxLength: number) => ({ type: ['string', 'null'], maxLength });
+const texts = (maxLength: number) => ({ type: ['array', 'null'], maxItems: 100, items: { type: 'string', maxLength } });
+/**
+ * The POST body: members the original ignores (and ones it never knew) are ignored too, not refused, as
+ * clients of the original send them; the known ones are checked.
+ */
 const postBody = {
   type: 'object',
-  additionalProperties: false,
   properties: {
-    userId: { type: ['string', 'null'] }, query: { type: ['string', 'null'] }, locale: { type: ['string', 'null'] },
-    page: { type: ['integer', 'null'], minimum: 1 }, rows: { type: ['integer', 'null'], minimum: 1 }, sort: { type: ['string', 'null'] },
-    group: { type: ['string', 'null'] }, fq: { type: ['array', 'null'], items: { type: 'string' } }, fqAnd: { type: ['array', 'null'], items: { type: 'string' } },
-    fqOr: { type: ['array', 'null'], items: { type: 'string' } }, fqOperator: { type: ['string', 'null'] }, fqItemOperator: { type: ['string', 'null'] },
-    fieldList: { type: ['array', 'null'], items: { type: 'string' } }, disableAutoComplete: { type: ['boolean', 'null'] },
-    populateMetrics: { type: ['boolean', 'null'] }, targetingRules: { type: ['array', 'null'], items: { type: 'string' } },
-    targetingRulesWithCondition: { type: ['object', 'null'] }, targetingRulesWithConditionAND: { type: ['object', 'null'] }, targetingRulesWithConditionOR: { type: ['object', 'null'] },
+    userId: text(100),
+    query: text(2000),
+    locale: text(16),
+    page: { type: ['integer', 'null'], minimum: 1 },
+    rows: { type: ['integer', 'null'], description: '0: counts and widgets only; below 0: the site rowsPerPage' },
+    sort: text(200),
+    group: text(100),
+    fq: texts(2000),
+    fqAnd: texts(2000),
+    fqOr: texts(2000),
+    fqOperator: text(10),
+    fqItemOperator: text(10),
+    fieldList: texts(100),
+    disableAutoComplete: { type: ['boolean', 'null'] },
+    populateMetrics: { type: ['boolean', 'null'] },
+    targetingRules: texts(2000),
+    targetingRulesWithCondition: { type: ['object', 'null'] },
+    targetingRulesWithConditionAND: { type: ['object', 'null'] },
+    targetingRulesWithConditionOR: { type: ['object', 'null'] },
   },
 };
 
@@ -43,29 +63,62 @@ const rawQuery = (url: string) => {
 };
 
 export function mountSearchRoutes(router: ApiRouter, domain: SearchDomain): void {
-  router.get('/api/sn/:siteName/search', {
-    tags, summary: 'Search a site: results, facets and every navigation link pre-built', params: siteParam, query: queryDoc, validate: false,
-    description: 'Query parameters are read from the raw query string (repeatable fq[]); see docs/search.md.',
-    responses: { 200: { description: 'the search response' } },
-  }, async (req, res) => {
-    const params = parseSearchParams(req.path, rawQuery(req.originalUrl));
-    res.json(await domain.search.search(String(req.params.siteName), params));
-  });
+  router.get(
+    '/api/sn/:siteName/search',
+    {
+      access: 'public',
+      tags,
+      summary: 'Search a site: results, facets and every navigation link pre-built',
+      params: siteParam,
+      query: queryDoc,
+      validate: false,
+      description: 'Query parameters are read from the raw query string (repeatable fq[]); see docs/search.md.',
+      responses: { 200: { description: 'the search response' } },
+    },
+    async (req, res) => {
+      const params = parseSearchParams(req.path, rawQuery(req.originalUrl));
+      const response = await domain.search.search(String(req.params.siteName), params);
+      res.json(response);
+      domain.metrics.recordSearch(String(req.params.siteName), params, response.queryContext.count);
+    },
+  );
 
-  router.post('/api/sn/:siteName/search', {
-    tags, summary: 'Search with a JSON body (its non-null members override the query parameters)', params: siteParam, body: postBody,
-    responses: { 200: { description: 'the search response' } },
-  }, async (req, res) => {
-    const params = parseSearchParams(req.path, rawQuery(req.originalUrl), req.body as PostBody);
-    res.json(await domain.search.search(String(req.params.siteName), params));
-  });
+  router.post(
+    '/api/sn/:siteName/search',
+    {
+      access: 'public',
+      tags,
+      summary: 'Search with a JSON body (its non-null members override the query parameters)',
+      params: siteParam,
+      body: postBody,
+      responses: { 200: { description: 'the search response' } },
+    },
+    async (req, res) => {
+      const params = parseSearchParams(req.path, rawQuery(req.originalUrl), req.body as PostBody);
+      const response = await domain.search.search(String(req.params.siteName), params);
+      res.json(response);
+      domain.metrics.recordSearch(String(req.params.siteName), params, response.queryContext.count);
+    },
+  );
 
-  router.get('/api/sn/:siteName/search/locales', {
-    tags, summary: 'The locales of a site, each with a link to the match-all search in it', params: siteParam,
-    responses: { 200: { description: 'locales', schema: { type: 'array', items: { type: 'object', properties: { locale: { type: 'string' }, link: { type: 'string' } } } } } },
-  }, (req, res) => {
-    const config = domain.sites.get(String(req.params.siteName));
-    // q=* so that following a link is a valid search (q is required).
-    res.json(domain.search.localeLinks(config, linkBaseFromUrl(`/api/sn/${encodeURIComponent(config.site.name)}/search?q=*`)));
-  });
+  router.get(
+    '/api/sn/:siteName/search/locales',
+    {
+      access: 'public',
+      tags,
+      summary: 'The locales of a site, each with a link to the match-all search in it',
+      params: siteParam,
+      responses: {
+        200: {
+          description: 'locales',
+          schema: { type: 'array', items: { type: 'object', properties: { locale: { type: 'string' }, link: { type: 'string' } } } },
+        },
+      },
+    },
+    (req, res) => {
+      const config = domain.sites.get(String(req.params.siteName));
+      // q=* so that following a link is a valid search (q is required).
+      res.json(domain.search.localeLinks(config, linkBaseFromUrl(`/api/sn/${encodeURIComponent(config.site.name)}/search?q=*`)));
+    },
+  );
 }

@@ -1,8 +1,16 @@
-import { httpErrors, type ApiRouter } from '../../../runtime/index.js';
-import { importConfigProblems, importConfigSchema, localeBodySchema, siteCreateSchema, siteSchema, siteUpdateSchema } from '../schemas/site.js';
+import { type ApiRouter, httpErrors } from 'vela/plugin';
+import {
+  siteParams as idParam,
+  importConfigProblems,
+  importConfigSchema,
+  localeBodySchema,
+  siteCreateSchema,
+  siteLocaleParams,
+  siteSchema,
+  siteUpdateSchema,
+} from '../schemas/site.js';
 import type { SearchDomain } from './route-context.js';
 
-const idParam = { type: 'object', properties: { id: { type: 'string', description: 'site id (or name)' } } };
 const tags = ['sites'];
 
 export function exportOf(domain: SearchDomain, siteIds: string[]) {
@@ -19,83 +27,144 @@ export function exportOf(domain: SearchDomain, siteIds: string[]) {
 export function mountSiteRoutes(router: ApiRouter, domain: SearchDomain): void {
   const { sites } = domain;
 
-  router.get('/api/sn', { tags, summary: 'List sites', responses: { 200: { description: 'sites', schema: { type: 'array', items: siteSchema } } } }, (_req, res) => {
-    res.json(sites.list());
-  });
+  router.get(
+    '/api/sn',
+    { access: 'key', scope: 'search', tags, summary: 'List sites', responses: { 200: { description: 'sites', schema: { type: 'array', items: siteSchema } } } },
+    (_req, res) => {
+      res.json(sites.list());
+    },
+  );
 
-  router.post('/api/sn', {
-    tags, summary: 'Create a site (with the template fields unless `fields` is given, and locale en_US unless `locales` is given)',
-    body: siteCreateSchema, responses: { 201: { description: 'the created site', schema: siteSchema } },
-  }, async (req, res) => {
-    res.status(201).json(await sites.create(req.body as Record<string, unknown>));
-  });
+  router.post(
+    '/api/sn',
+    {
+      access: 'key',
+      tags,
+      summary: 'Create a site (with the template fields unless `fields` is given, and locale en_US unless `locales` is given)',
+      body: siteCreateSchema,
+      responses: { 201: { description: 'the created site', schema: siteSchema } },
+    },
+    async (req, res) => {
+      res.status(201).json(await sites.create(req.body as Record<string, unknown>));
+    },
+  );
 
-  router.get('/api/sn/export', { tags, summary: 'Export every site configuration (sites, locales, fields)' }, (_req, res) => {
+  router.get('/api/sn/export', { access: 'key', scope: 'search', tags, summary: 'Export every site configuration (sites, locales, fields)' }, (_req, res) => {
     res.setHeader('Content-Disposition', `attachment; filename="sn-sites-all_${new Date().toISOString().slice(0, 10)}.json"`);
-    res.json(exportOf(domain, sites.list().map((s) => s.id)));
+    res.json(
+      exportOf(
+        domain,
+        sites.list().map((s) => s.id),
+      ),
+    );
   });
 
-  router.post('/api/sn/import-config', {
-    tags, summary: 'Restore site configurations from an export: sites are matched by name, created or replaced',
-    body: importConfigSchema,
-  }, async (req, res) => {
-    const entries = (req.body as { sites: Array<Record<string, unknown>> }).sites;
-    const problems = importConfigProblems(entries);
-    if (problems.length > 0) throw httpErrors.validation(problems.join('; '));
-    const restored = [];
-    for (const entry of entries) {
-      const { id: _id, createdAt: _c, updatedAt: _u, ...site } = entry;
-      const fields = ((site.fields as Array<Record<string, unknown>> | undefined) ?? []).map(({ id: _fid, siteId: _s, createdAt: _fc, updatedAt: _fu, ...f }) => f);
-      const { action } = await sites.restore({ ...site, fields });
-      restored.push({ name: entry.name, action });
-    }
-    res.json({ restored });
-  });
+  router.post(
+    '/api/sn/import-config',
+    {
+      access: 'key',
+      tags,
+      summary: 'Restore site configurations from an export: sites are matched by name, created or replaced',
+      body: importConfigSchema,
+    },
+    async (req, res) => {
+      const entries = (req.body as { sites: Array<Record<string, unknown>> }).sites;
+      const problems = importConfigProblems(entries);
+      if (problems.length > 0) throw httpErrors.validation(problems.join('; '));
+      const restored = [];
+      for (const entry of entries) {
+        const { id: _id, createdAt: _c, updatedAt: _u, ...site } = entry;
+        const fields = ((site.fields as Array<Record<string, unknown>> | undefined) ?? []).map(
+          ({ id: _fid, siteId: _s, createdAt: _fc, updatedAt: _fu, ...f }) => f,
+        );
+        const { action } = await sites.restore({ ...site, fields });
+        restored.push({ name: entry.name, action });
+      }
+      res.json({ restored });
+    },
+  );
 
-  router.get('/api/sn/:id', { tags, summary: 'Get a site', params: idParam, responses: { 200: { description: 'the site', schema: siteSchema } } }, (req, res) => {
-    res.json(sites.get(String(req.params.id)).site);
-  });
+  router.get(
+    '/api/sn/:id',
+    { access: 'key', scope: 'search', tags, summary: 'Get a site', params: idParam, responses: { 200: { description: 'the site', schema: siteSchema } } },
+    (req, res) => {
+      res.json(sites.get(String(req.params.id)).site);
+    },
+  );
 
-  router.put('/api/sn/:id', { tags, summary: 'Update a site (members left out keep their values)', params: idParam, body: siteUpdateSchema }, async (req, res) => {
-    res.json(await sites.update(String(req.params.id), req.body as Record<string, unknown>));
-  });
+  router.put(
+    '/api/sn/:id',
+    { access: 'key', tags, summary: 'Update a site (members left out keep their values)', params: idParam, body: siteUpdateSchema },
+    async (req, res) => {
+      res.json(await sites.update(String(req.params.id), req.body as Record<string, unknown>));
+    },
+  );
 
-  router.delete('/api/sn/:id', { tags, summary: 'Delete a site, its indexes and documents', params: idParam }, async (req, res) => {
+  router.delete('/api/sn/:id', { access: 'key', tags, summary: 'Delete a site, its indexes and documents', params: idParam }, async (req, res) => {
     const site = await sites.delete(String(req.params.id));
     res.json({ deleted: true, id: site.id, name: site.name });
   });
 
-  router.get('/api/sn/:id/monitoring', {
-    tags, summary: 'Document count and indexing queue size, in all and per locale', params: idParam,
-    responses: { 200: { description: 'monitoring', schema: { type: 'object', properties: { documents: { type: 'integer' }, queue: { type: 'integer' }, locales: { type: 'object' } } } } },
-  }, async (req, res) => {
-    const { site } = sites.get(String(req.params.id));
-    const queue = await domain.indexes.queueSizes(site.id);
-    const locales: Record<string, { documents: number; indexed: number; queue: number }> = {};
-    for (const locale of site.locales) {
-      locales[locale] = { documents: await domain.docs.count(site.id, locale), indexed: domain.indexes.engine(site.id, locale).size, queue: queue[locale] ?? 0 };
-    }
-    const sum = (key: 'documents' | 'queue') => Object.values(locales).reduce((n, l) => n + l[key], 0);
-    res.json({ documents: sum('documents'), queue: sum('queue'), locales });
-  });
+  router.get(
+    '/api/sn/:id/monitoring',
+    {
+      access: 'key',
+      scope: 'search',
+      tags,
+      summary: 'Document count and indexing queue size, in all and per locale',
+      params: idParam,
+      responses: {
+        200: {
+          description: 'monitoring',
+          schema: { type: 'object', properties: { documents: { type: 'integer' }, queue: { type: 'integer' }, locales: { type: 'object' } } },
+        },
+      },
+    },
+    async (req, res) => {
+      const { site } = sites.get(String(req.params.id));
+      const queue = await domain.indexes.queueSizes(site.id);
+      const locales: Record<string, { documents: number; indexed: number; queue: number }> = {};
+      for (const locale of site.locales) {
+        locales[locale] = {
+          documents: await domain.docs.count(site.id, locale),
+          indexed: domain.indexes.engine(site.id, locale).size,
+          queue: queue[locale] ?? 0,
+        };
+      }
+      const sum = (key: 'documents' | 'queue') => Object.values(locales).reduce((n, l) => n + l[key], 0);
+      res.json({ documents: sum('documents'), queue: sum('queue'), locales });
+    },
+  );
 
-  router.get('/api/sn/:id/export', { tags, summary: 'Export one site configuration', params: idParam }, (req, res) => {
+  router.get('/api/sn/:id/export', { access: 'key', scope: 'search', tags, summary: 'Export one site configuration', params: idParam }, (req, res) => {
     const { site } = sites.get(String(req.params.id));
     res.setHeader('Content-Disposition', `attachment; filename="sn-site-${site.name.replace(/[^\w.-]/g, '_')}_${new Date().toISOString().slice(0, 10)}.json"`);
     res.json(exportOf(domain, [site.id]));
   });
 
-  router.get('/api/sn/:id/locale', { tags, summary: 'List the locales of a site', params: idParam }, (req, res) => {
+  router.get('/api/sn/:id/locale', { access: 'key', scope: 'search', tags, summary: 'List the locales of a site', params: idParam }, (req, res) => {
     const { site } = sites.get(String(req.params.id));
     res.json(site.locales.map((locale) => ({ locale })));
   });
 
-  router.post('/api/sn/:id/locale', { tags, summary: 'Add a locale to a site', params: idParam, body: localeBodySchema, responses: { 201: { description: 'the site' } } }, async (req, res) => {
-    res.status(201).json(await sites.addLocale(String(req.params.id), (req.body as { locale: string }).locale));
-  });
+  router.post(
+    '/api/sn/:id/locale',
+    { access: 'key', tags, summary: 'Add a locale to a site', params: idParam, body: localeBodySchema, responses: { 201: { description: 'the site' } } },
+    async (req, res) => {
+      res.status(201).json(await sites.addLocale(String(req.params.id), (req.body as { locale: string }).locale));
+    },
+  );
 
-  router.delete('/api/sn/:id/locale/:locale', { tags, summary: 'Remove a locale (and its documents) from a site', params: { type: 'object', properties: { id: { type: 'string' }, locale: { type: 'string' } } } }, async (req, res) => {
-    res.json(await sites.removeLocale(String(req.params.id), String(req.params.locale)));
-  });
-
+  router.delete(
+    '/api/sn/:id/locale/:locale',
+    {
+      access: 'key',
+      tags,
+      summary: 'Remove a locale (and its documents) from a site',
+      params: siteLocaleParams,
+    },
+    async (req, res) => {
+      res.json(await sites.removeLocale(String(req.params.id), String(req.params.locale)));
+    },
+  );
 }

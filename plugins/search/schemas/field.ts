@@ -1,4 +1,5 @@
-import type { JsonSchema } from '../../../runtime/index.js';
+import type { JsonSchema } from 'vela/plugin';
+import { FIELD_NAME_PATTERN, fieldRefSchema, idSchema, LOCALE_PATTERN, pathParams, siteRefSchema } from './common.js';
 
 export const FIELD_TYPES = ['STRING', 'TEXT', 'INT', 'LONG', 'FLOAT', 'DATE', 'BOOL'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -14,7 +15,13 @@ export const fieldSettingsProperties: Record<string, JsonSchema> = {
   defaultValue: { type: ['string', 'null'], maxLength: 200, default: null, description: 'value shown when a document lacks the field' },
   facet: { type: 'boolean', default: false, description: 'offer this field as a facet' },
   facetName: { type: ['string', 'null'], maxLength: 100, default: null, description: 'facet label when no locale label matches (default: the field name)' },
-  facetLabels: { type: 'object', additionalProperties: { type: 'string', maxLength: 100 }, propertyNames: { pattern: '^[a-z]{2,3}_[A-Z]{2}$' }, default: {}, description: 'facet label per locale, e.g. {"pt_BR": "Tipos"}' },
+  facetLabels: {
+    type: 'object',
+    additionalProperties: { type: 'string', maxLength: 100 },
+    propertyNames: { pattern: LOCALE_PATTERN },
+    default: {},
+    description: 'facet label per locale, e.g. {"pt_BR": "Tipos"}',
+  },
   facetPosition: { type: ['integer', 'null'], minimum: 1, default: null, description: 'order among facets (lower first; unset last)' },
   secondaryFacet: { type: 'boolean', default: false, description: 'show in widget.secondaryFacet instead of widget.facet' },
   facetType: { ...operator, default: 'DEFAULT', description: 'overrides the site facetType for this field' },
@@ -26,20 +33,20 @@ export const fieldSettingsProperties: Record<string, JsonSchema> = {
   boost: { type: 'number', minimum: 0, maximum: 100, default: 1 },
 };
 
-const name = { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_.-]{0,99}$', description: 'attribute name in imported documents' };
+const name = { type: 'string', maxLength: 100, pattern: FIELD_NAME_PATTERN, description: 'attribute name in imported documents' };
 
 export const fieldCreateSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['name'],
-  properties: { id: { type: 'string' }, name, ...fieldSettingsProperties, createdAt: {}, updatedAt: {} },
+  properties: { id: idSchema, name, ...fieldSettingsProperties, createdAt: {}, updatedAt: {} },
 };
 
 export const fieldUpdateSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    id: { type: 'string' },
+    id: idSchema,
     name,
     ...Object.fromEntries(Object.entries(fieldSettingsProperties).map(([k, v]) => [k, { ...v, default: undefined }])),
     createdAt: {},
@@ -51,6 +58,9 @@ export const fieldSchema: JsonSchema = {
   type: 'object',
   properties: { id: { type: 'string' }, name: { type: 'string' }, ...fieldSettingsProperties },
 };
+
+export const fieldSiteParams = pathParams({ snSiteId: siteRefSchema });
+export const fieldParams = pathParams({ snSiteId: siteRefSchema, id: fieldRefSchema });
 
 /** The fields a new site gets unless it names its own (after the original's site template). */
 export const TEMPLATE_FIELDS: Array<{ name: string; type: FieldType; multiValued?: boolean; facetName: string; hl?: boolean }> = [

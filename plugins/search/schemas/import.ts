@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../../runtime/index.js';
+import type { JsonSchema } from 'vela/plugin';
 
 /**
  * The original's job-item batch. It documents the route; items are checked one by one in code
@@ -14,9 +14,9 @@ export const importBodySchema: JsonSchema = {
       items: {
         type: 'object',
         properties: {
-          locale: { type: 'string', description: 'xx_XX' },
+          locale: { type: 'string', maxLength: 6, pattern: '^[a-zA-Z]{2,3}[-_][a-zA-Z]{2}$', description: 'xx_XX (xx-XX is taken too)' },
           turSNJobAction: { type: 'string', description: 'CREATE (default), DELETE or COMMIT' },
-          siteNames: { type: 'array', items: { type: 'string' } },
+          siteNames: { type: 'array', items: { type: 'string', maxLength: 100, description: 'a site name or id' } },
           attributes: { type: 'object', description: 'document attributes; id is required to create' },
           specs: { type: 'array', items: { type: 'object' }, description: 'fields to create when the site lacks them' },
         },
@@ -31,7 +31,10 @@ export const importResultSchema: JsonSchema = {
     accepted: { type: 'integer', description: 'items stored for indexing' },
     rejected: {
       type: 'array',
-      items: { type: 'object', properties: { index: { type: 'integer' }, id: { type: ['string', 'null'] }, site: { type: ['string', 'null'] }, reason: { type: 'string' } } },
+      items: {
+        type: 'object',
+        properties: { index: { type: 'integer' }, id: { type: ['string', 'null'] }, site: { type: ['string', 'null'] }, reason: { type: 'string' } },
+      },
     },
     commits: { type: 'integer' },
     seq: { type: 'integer', description: 'change sequence number of the batch; monitoring shows when it is indexed' },

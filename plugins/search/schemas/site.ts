@@ -1,7 +1,7 @@
-import type { JsonSchema } from '../../../runtime/index.js';
+import type { JsonSchema } from 'vela/plugin';
+import { idSchema, localeSchema, pathParams, SITE_NAME_PATTERN, siteRefSchema } from './common.js';
 import { fieldCreateSchema } from './field.js';
 
-export const LOCALE_PATTERN = '^[a-z]{2,3}_[A-Z]{2}$';
 const operator = { enum: ['AND', 'OR'] };
 const fieldName = { type: ['string', 'null'], maxLength: 100 };
 
@@ -21,6 +21,13 @@ export const siteSettingsProperties: Record<string, JsonSchema> = {
   spellCheck: { type: 'boolean', default: false, description: 'spell check (widget.spellCheck)' },
   spellCheckFixes: { type: 'boolean', default: false, description: 'search the corrected text automatically' },
   spotlightWithResults: { type: 'boolean', default: false, description: 'inject spotlight documents into the results' },
+  defaultLocale: {
+    type: ['string', 'null'],
+    maxLength: 6,
+    pattern: '^[a-z]{2,3}_[A-Z]{2}$',
+    default: null,
+    description: 'the locale of a search without _setlocale, when the site has several (one of its locales; another value is ignored)',
+  },
   wildcardAlways: { type: 'boolean', default: false, description: 'always match the last query word as a prefix too (search as you type)' },
   wildcardNoResults: { type: 'boolean', default: true, description: 'when a query finds nothing, retry it matching the last word as a prefix' },
   defaultTitleField: { ...fieldName, default: 'title' },
@@ -33,17 +40,17 @@ export const siteSettingsProperties: Record<string, JsonSchema> = {
 
 export const siteSettingKeys = Object.keys(siteSettingsProperties);
 
-const name = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9 _.-]{0,99}$', description: 'used in search URLs: letters, digits, space, _ . -' };
+const name = { type: 'string', maxLength: 100, pattern: SITE_NAME_PATTERN, description: 'used in search URLs: letters, digits, space, _ . -' };
 
 export const siteCreateSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['name'],
   properties: {
-    id: { type: 'string' },
+    id: idSchema,
     name,
     ...siteSettingsProperties,
-    locales: { type: 'array', items: { type: 'string', pattern: LOCALE_PATTERN }, uniqueItems: true, minItems: 1, default: ['en_US'] },
+    locales: { type: 'array', items: localeSchema, uniqueItems: true, minItems: 1, maxItems: 100, default: ['en_US'] },
     fields: { type: 'array', description: 'fields to create instead of the template fields', items: fieldCreateSchema },
     createdAt: {},
     updatedAt: {},
@@ -55,10 +62,10 @@ export const siteUpdateSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    id: { type: 'string' },
+    id: idSchema,
     name,
     ...Object.fromEntries(Object.entries(siteSettingsProperties).map(([k, v]) => [k, { ...v, default: undefined }])),
-    locales: { type: 'array', items: { type: 'string', pattern: LOCALE_PATTERN }, uniqueItems: true, minItems: 1 },
+    locales: { type: 'array', items: localeSchema, uniqueItems: true, minItems: 1, maxItems: 100 },
     createdAt: {},
     updatedAt: {},
   },
@@ -76,17 +83,23 @@ export const siteSchema: JsonSchema = {
   },
 };
 
+export const siteParams = pathParams({ id: siteRefSchema });
+export const siteLocaleParams = pathParams({ id: siteRefSchema, locale: localeSchema });
+
 export const localeBodySchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['locale'],
-  properties: { locale: { type: 'string', pattern: LOCALE_PATTERN }, id: {}, createdAt: {} },
+  properties: { locale: localeSchema, id: {}, createdAt: {} },
 };
 
 /** One site of an export: its settings and fields, as GET /api/sn/export writes them. */
 export const siteExportSchema: JsonSchema = {
   ...siteCreateSchema,
-  properties: { ...siteCreateSchema.properties, fields: { type: 'array', items: { ...fieldCreateSchema, properties: { ...fieldCreateSchema.properties, siteId: {} } } } },
+  properties: {
+    ...siteCreateSchema.properties,
+    fields: { type: 'array', items: { ...fieldCreateSchema, properties: { ...fieldCreateSchema.properties, siteId: {} } } },
+  },
 };
 
 export const importConfigSchema: JsonSchema = {

@@ -1,6 +1,6 @@
-import type { Database } from '../../../runtime/index.js';
+import type { Database } from 'vela/plugin';
 import type { AcceptedChange } from '../indexing/import-items.js';
-import type { Attributes } from '../search/indexable.js';
+import type { Attributes } from '../query/indexable.js';
 import { now } from './timestamps.js';
 
 export interface ChangeRow {
@@ -23,8 +23,20 @@ function chunks<T>(items: T[], size = CHUNK): T[][] {
 const key = (c: { siteId: string; locale: string; docId: string | null }) => `${c.siteId}\u0000${c.locale}\u0000${c.docId}`;
 
 /**
+ * The PostgreSQL advisory lock that orders appends to the change log. Any fixed number does: advisory
+ * locks belong to one database, and nothing else in Vela takes one.
+ */
+const CHANGE_LOG_LOCK = 7_301_402_001;
+
+/**
  * The documents of every site (so an index can always be rebuilt) and the change log the indexer
  * follows. A batch is written in one transaction: documents and change rows land together or not.
+ *
+ * The log is commit-ordered: once a change row is visible, every row with a lower seq is visible too or
+ * will never be (rolled back). The indexer relies on it when it reads `seq > applied`. SQLite gives this
+ * for free (one writer at a time, seq assigned inside its transaction); on PostgreSQL, sequence values
+ * are handed out at insert and transactions commit in any order, so `write` serialises the append (see
+ * `appendLog`).
  */
 export class DocumentStore {
   /**
@@ -34,7 +46,12 @@ export class DocumentStore {
    */
   private readonly recent = new Map<string, { seq: number; attributes: Attributes | null }>();
 
-  constructor(private readonly db: Database) {}
+  /** Whether appends to the log must take the lock (PostgreSQL: many writers at once). */
+  private readonly concurrentWriters: boolean;
+
+  constructor(private readonly db: Database) {
+    this.concurrentWriters = db.client.dialect === 'postgresql';
+  }
 
   /** Store an accepted batch; returns the last sequence number it wrote (0 when nothing changed). */
   async write(changes: AcceptedChange[]): Promise<number> {
@@ -49,7 +66,16 @@ export class DocumentStore {
         for (const part of chunks([...latest.values()])) {
           const stamp = now();
           await trx('search_documents')
-            .insert(part.map((c) => ({ site_id: c.siteId, locale: c.locale, doc_id: c.docId, doc_type: typeof c.attributes?.type === 'string' ? c.attributes.type.slice(0, 200) : null, attributes: JSON.stringify(c.attributes), updated_at: stamp })))
+            .insert(
+              part.map((c) => ({
+                site_id: c.siteId,
+                locale: c.locale,
+                doc_id: c.docId,
+                doc_type: typeof c.attributes?.type === 'string' ? c.attributes.type.slice(0, 200) : null,
+                attributes: JSON.stringify(c.attributes),
+                updated_at: stamp,
+              })),
+            )
             .onConflict(['site_id', 'locale', 'doc_id'])
             .merge(['doc_type', 'attributes', 'updated_at']);
         }
@@ -63,9 +89,12 @@ export class DocumentStore {
           continue;
         }
         await flush();
-        const ids = change.docId !== null
-          ? [change.docId]
-          : (await trx('search_documents').select('doc_id').where({ site_id: change.siteId, locale: change.locale, doc_type: change.docType })).map((r: { doc_id: string }) => r.doc_id);
+        const ids =
+          change.docId !== null
+            ? [change.docId]
+            : (await trx('search_documents').select('doc_id').where({ site_id: change.siteId, locale: change.locale, doc_type: change.docType })).map(
+                (r: { doc_id: string }) => r.doc_id,
+              );
         for (const part of chunks(ids)) await trx('search_documents').where({ site_id: change.siteId, locale: change.locale }).whereIn('doc_id', part).delete();
         for (const id of ids) {
           log.push({ site_id: change.siteId, locale: change.locale, action: 'DELETE', doc_id: id });
@@ -73,13 +102,26 @@ export class DocumentStore {
         }
       }
       await flush();
-      for (const part of chunks(log)) await trx('search_changes').insert(part.map((c) => ({ ...c, created_at: now() })));
-      const row = await trx('search_changes').max({ seq: 'seq' }).first();
-      return Number(row?.seq ?? 0);
+      return this.appendLog(trx, log);
     });
     // Only after the commit: the cache never holds what the database does not.
     for (const [k, attributes] of written) this.recent.set(k, { seq, attributes });
     return seq;
+  }
+
+  /**
+   * Append the batch's change rows as the last statements of its transaction; returns the highest seq.
+   * On PostgreSQL a transaction-scoped advisory lock, released by the commit (after the commit is
+   * visible), is taken first: seqs are then handed out in commit order across every connection and
+   * process, so a reader never sees seq n+1 committed while n is still to come. Only this tail is
+   * serialised (the documents are written before it, concurrently); the lock holder waits on nothing
+   * but its own inserts and commit, so it cannot take part in a deadlock.
+   */
+  private async appendLog(trx: Database, log: Array<Omit<ChangeRow, 'seq'>>): Promise<number> {
+    if (log.length > 0 && this.concurrentWriters) await trx.raw('select pg_advisory_xact_lock(?)', [CHANGE_LOG_LOCK]);
+    for (const part of chunks(log)) await trx('search_changes').insert(part.map((c) => ({ ...c, created_at: now() })));
+    const row = await trx('search_changes').max({ seq: 'seq' }).first();
+    return Number(row?.seq ?? 0);
   }
 
   /**
@@ -119,8 +161,12 @@ export class DocumentStore {
   async *scan(siteId: string, locale: string, pageSize = 2000): AsyncGenerator<Array<{ id: string; attributes: Attributes }>> {
     let after = '';
     for (;;) {
-      const rows = (await this.db('search_documents').select('doc_id', 'attributes')
-        .where({ site_id: siteId, locale }).andWhere('doc_id', '>', after).orderBy('doc_id').limit(pageSize)) as Array<{ doc_id: string; attributes: string }>;
+      const rows = (await this.db('search_documents')
+        .select('doc_id', 'attributes')
+        .where({ site_id: siteId, locale })
+        .andWhere('doc_id', '>', after)
+        .orderBy('doc_id')
+        .limit(pageSize)) as Array<{ doc_id: string; attributes: string }>;
       if (rows.length === 0) return;
       yield rows.map((r) => ({ id: r.doc_id, attributes: JSON.parse(r.attributes) as Attributes }));
       after = rows[rows.length - 1]!.doc_id;
@@ -134,6 +180,7 @@ export class DocumentStore {
     return Number(row?.n ?? 0);
   }
 
+  /** The next changes after `seq`, in seq order: with the log commit-ordered, nothing below them is still to come. */
   async changesAfter(seq: number, limit: number): Promise<ChangeRow[]> {
     const rows = await this.db('search_changes').select('seq', 'site_id', 'locale', 'action', 'doc_id').where('seq', '>', seq).orderBy('seq').limit(limit);
     return (rows as ChangeRow[]).map((r) => ({ ...r, seq: Number(r.seq) }));
@@ -141,7 +188,11 @@ export class DocumentStore {
 
   /** Changes not yet applied by an indexer that has applied up to `seq`, per site and locale. */
   async pendingCounts(seq: number): Promise<Map<string, number>> {
-    const rows = (await this.db('search_changes').select('site_id', 'locale').count({ n: '*' }).where('seq', '>', seq).groupBy('site_id', 'locale')) as Array<{ site_id: string; locale: string; n: number | string }>;
+    const rows = (await this.db('search_changes').select('site_id', 'locale').count({ n: '*' }).where('seq', '>', seq).groupBy('site_id', 'locale')) as Array<{
+      site_id: string;
+      locale: string;
+      n: number | string;
+    }>;
     return new Map(rows.map((r) => [`${r.site_id}:${r.locale}`, Number(r.n)]));
   }
 
@@ -150,9 +201,15 @@ export class DocumentStore {
     return Number(row?.seq ?? 0);
   }
 
-  async minSeq(): Promise<number> {
+  /**
+   * Whether the log still holds every change after `seq`. A prune deletes every row below its bound and
+   * keeps the row at it, so the changes after `seq` are all there exactly when the oldest row is at most
+   * seq + 1 (or the log is empty). The indexer's own prunes keep this true; a prune by another process
+   * whose indexer was further ahead, or a restored older snapshot, makes it false.
+   */
+  async holdsChangesAfter(seq: number): Promise<boolean> {
     const row = await this.db('search_changes').min({ seq: 'seq' }).first();
-    return Number(row?.seq ?? 0);
+    return Number(row?.seq ?? 0) <= seq + 1;
   }
 
   /** Drop change rows a snapshot already covers. */

@@ -1,16 +1,33 @@
 import { randomUUID } from 'node:crypto';
-import type { Database, JsonSchema } from '../../../runtime/index.js';
-import { validateAgainst } from '../../../runtime/config/schema-validation.js';
+import type { Database, JsonSchema } from 'vela/plugin';
+import { httpErrors, VelaError, validateAgainst } from 'vela/plugin';
 import { searchErrors } from '../errors.js';
-import { httpErrors } from '../../../runtime/index.js';
 import { fieldCreateSchema, fieldSettingsProperties, TEMPLATE_FIELDS } from '../schemas/field.js';
-import { siteSettingKeys, siteSettingsProperties } from '../schemas/site.js';
+import { siteCreateSchema, siteSettingKeys, siteSettingsProperties } from '../schemas/site.js';
 import type { Field, FieldSettings, Site, SiteConfig, SiteSettings } from './site-types.js';
 import { now, toIso } from './timestamps.js';
 
-interface SiteRow { id: string; name: string; settings: string; created_at: unknown; updated_at: unknown }
-interface FieldRow { id: string; site_id: string; name: string; settings: string; created_at: unknown; updated_at: unknown }
-interface LocaleRow { id: string; site_id: string; locale: string; created_at: unknown }
+interface SiteRow {
+  id: string;
+  name: string;
+  settings: string;
+  created_at: unknown;
+  updated_at: unknown;
+}
+interface FieldRow {
+  id: string;
+  site_id: string;
+  name: string;
+  settings: string;
+  created_at: unknown;
+  updated_at: unknown;
+}
+interface LocaleRow {
+  id: string;
+  site_id: string;
+  locale: string;
+  created_at: unknown;
+}
 
 export type SiteChange = { kind: 'site-created' | 'site-updated' | 'site-deleted' | 'fields-changed' | 'locales-changed'; siteId: string };
 
@@ -33,6 +50,7 @@ function pick(source: Record<string, unknown>, keys: string[]): Record<string, u
 export class SiteStore {
   private readonly sites = new Map<string, SiteConfig>();
   private readonly listeners: Array<(change: SiteChange) => Promise<void> | void> = [];
+  private writes: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly db: Database) {}
 
@@ -49,7 +67,10 @@ export class SiteStore {
     ]);
     this.sites.clear();
     for (const row of sites) {
-      const site = this.siteFromRow(row, locales.filter((l) => l.site_id === row.id).map((l) => l.locale));
+      const site = this.siteFromRow(
+        row,
+        locales.filter((l) => l.site_id === row.id).map((l) => l.locale),
+      );
       const siteFields = fields.filter((f) => f.site_id === row.id).map((f) => this.fieldFromRow(f));
       this.sites.set(site.id, this.config(site, siteFields));
     }
@@ -82,8 +103,14 @@ export class SiteStore {
     ]);
     const out = new Map<string, string>();
     for (const site of sites) {
-      const f = (fields as FieldRow[]).filter((x) => x.site_id === site.id).map((x) => `${x.id}@${toIso(x.updated_at)}`).sort();
-      const l = locales.filter((x) => x.site_id === site.id).map((x) => x.locale).sort();
+      const f = (fields as FieldRow[])
+        .filter((x) => x.site_id === site.id)
+        .map((x) => `${x.id}@${toIso(x.updated_at)}`)
+        .sort();
+      const l = locales
+        .filter((x) => x.site_id === site.id)
+        .map((x) => x.locale)
+        .sort();
       out.set(site.id, JSON.stringify([site.name, toIso(site.updated_at), f, l]));
     }
     return out;
@@ -116,48 +143,89 @@ export class SiteStore {
     return config;
   }
 
-  async create(input: Record<string, unknown>): Promise<Site> {
+  /**
+   * Writes of sites, fields and locales run one at a time in this process, so each one's checks against
+   * memory (names unique ignoring case, one field name per site) see the write before it. Another process
+   * sharing the database can still race: its unique keys refuse the duplicate, answered as a 409 too.
+   */
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.writes.then(work);
+    this.writes = run.catch(() => undefined);
+    return run;
+  }
+
+  create(input: Record<string, unknown>): Promise<Site> {
+    return this.serially(() => this.insertSite(input));
+  }
+
+  private async insertSite(input: Record<string, unknown>): Promise<Site> {
+    checkSite(input);
     const name = String(input.name);
     if (this.find(name)?.site.name.toLowerCase() === name.toLowerCase()) throw searchErrors.siteNameTaken(name);
     const id = typeof input.id === 'string' && input.id ? input.id : randomUUID();
-    if (this.sites.has(id)) throw searchErrors.siteNameTaken(name);
+    if (this.sites.has(id)) throw searchErrors.siteIdTaken(id);
     const settings = withDefaults<SiteSettings>(siteSettingsProperties, pick(input, siteSettingKeys));
     const locales = (input.locales as string[] | undefined) ?? ['en_US'];
     const fieldInputs = (input.fields as Array<Record<string, unknown>> | undefined) ?? TEMPLATE_FIELDS.map((f) => ({ ...f }));
     const stamp = now();
-    await this.db.transaction(async (trx) => {
-      await trx('search_sites').insert({ id, name, settings: JSON.stringify(settings), created_at: stamp, updated_at: stamp });
-      for (const locale of locales) await trx('search_site_locales').insert({ id: randomUUID(), site_id: id, locale, created_at: stamp });
-      const seen = new Set<string>();
-      for (const fieldInput of fieldInputs) {
-        const fieldName = String(fieldInput.name);
-        if (seen.has(fieldName)) throw searchErrors.fieldNameTaken(name, fieldName);
-        seen.add(fieldName);
-        const fieldSettings = withDefaults<FieldSettings>(fieldSettingsProperties, pick(fieldInput, fieldKeys));
-        await trx('search_fields').insert({ id: randomUUID(), site_id: id, name: fieldName, settings: JSON.stringify(fieldSettings), created_at: stamp, updated_at: stamp });
-      }
-    });
+    try {
+      await this.db.transaction(async (trx) => {
+        await trx('search_sites').insert({ id, name, settings: JSON.stringify(settings), created_at: stamp, updated_at: stamp });
+        for (const locale of locales) await trx('search_site_locales').insert({ id: randomUUID(), site_id: id, locale, created_at: stamp });
+        const seen = new Set<string>();
+        for (const fieldInput of fieldInputs) {
+          const fieldName = String(fieldInput.name);
+          if (seen.has(fieldName)) throw searchErrors.fieldNameTaken(name, fieldName);
+          seen.add(fieldName);
+          const fieldSettings = withDefaults<FieldSettings>(fieldSettingsProperties, pick(fieldInput, fieldKeys));
+          await trx('search_fields').insert({
+            id: randomUUID(),
+            site_id: id,
+            name: fieldName,
+            settings: JSON.stringify(fieldSettings),
+            created_at: stamp,
+            updated_at: stamp,
+          });
+        }
+      });
+    } catch (error) {
+      throw (await this.siteNameConflict(error, name, null)) ?? (await this.siteIdConflict(error, id)) ?? error;
+    }
     await this.reloadSite(id);
     await this.emit({ kind: 'site-created', siteId: id });
     return this.get(id).site;
   }
 
-  async update(idOrName: string, patch: Record<string, unknown>): Promise<Site> {
+  update(idOrName: string, patch: Record<string, unknown>): Promise<Site> {
+    return this.serially(() => this.updateSite(idOrName, patch));
+  }
+
+  private async updateSite(idOrName: string, patch: Record<string, unknown>): Promise<Site> {
     const { site } = this.get(idOrName);
     const name = typeof patch.name === 'string' ? patch.name : site.name;
     const clash = this.find(name);
     if (clash && clash.site.id !== site.id && clash.site.name.toLowerCase() === name.toLowerCase()) throw searchErrors.siteNameTaken(name);
     const settings = { ...pick(site as unknown as Record<string, unknown>, siteSettingKeys), ...pick(patch, siteSettingKeys) };
-    await this.db.transaction(async (trx) => {
-      await trx('search_sites').where({ id: site.id }).update({ name, settings: JSON.stringify(settings), updated_at: now() });
-      if (Array.isArray(patch.locales)) await this.replaceLocales(trx, site.id, patch.locales as string[]);
-    });
+    try {
+      await this.db.transaction(async (trx) => {
+        await trx('search_sites')
+          .where({ id: site.id })
+          .update({ name, settings: JSON.stringify(settings), updated_at: now() });
+        if (Array.isArray(patch.locales)) await this.replaceLocales(trx, site.id, patch.locales as string[]);
+      });
+    } catch (error) {
+      throw (await this.siteNameConflict(error, name, site.id)) ?? error;
+    }
     await this.reloadSite(site.id);
     await this.emit({ kind: 'site-updated', siteId: site.id });
     return this.get(site.id).site;
   }
 
-  async delete(idOrName: string): Promise<Site> {
+  delete(idOrName: string): Promise<Site> {
+    return this.serially(() => this.deleteSite(idOrName));
+  }
+
+  private async deleteSite(idOrName: string): Promise<Site> {
     const { site } = this.get(idOrName);
     await this.db.transaction(async (trx) => {
       // Children first: SQLite enforces foreign keys only with the pragma, so do not rely on cascades.
@@ -172,16 +240,29 @@ export class SiteStore {
     return site;
   }
 
-  async addLocale(idOrName: string, locale: string): Promise<Site> {
+  addLocale(idOrName: string, locale: string): Promise<Site> {
+    return this.serially(() => this.insertLocale(idOrName, locale));
+  }
+
+  private async insertLocale(idOrName: string, locale: string): Promise<Site> {
     const { site } = this.get(idOrName);
     if (site.locales.includes(locale)) throw searchErrors.localeTaken(site.name, locale);
-    await this.db('search_site_locales').insert({ id: randomUUID(), site_id: site.id, locale, created_at: now() });
+    try {
+      await this.db('search_site_locales').insert({ id: randomUUID(), site_id: site.id, locale, created_at: now() });
+    } catch (error) {
+      const taken = await this.stored(error, this.db('search_site_locales').where({ site_id: site.id, locale }));
+      throw taken ? searchErrors.localeTaken(site.name, locale) : error;
+    }
     await this.reloadSite(site.id);
     await this.emit({ kind: 'locales-changed', siteId: site.id });
     return this.get(site.id).site;
   }
 
-  async removeLocale(idOrName: string, locale: string): Promise<Site> {
+  removeLocale(idOrName: string, locale: string): Promise<Site> {
+    return this.serially(() => this.deleteLocale(idOrName, locale));
+  }
+
+  private async deleteLocale(idOrName: string, locale: string): Promise<Site> {
     const { site } = this.get(idOrName);
     if (!site.locales.includes(locale)) throw searchErrors.localeNotFound(site.name, locale, site.locales);
     if (site.locales.length === 1) throw searchErrors.lastLocale(site.name);
@@ -202,7 +283,11 @@ export class SiteStore {
     return field;
   }
 
-  async createField(siteIdOrName: string, input: Record<string, unknown>): Promise<Field> {
+  createField(siteIdOrName: string, input: Record<string, unknown>): Promise<Field> {
+    return this.serially(() => this.insertField(siteIdOrName, input));
+  }
+
+  private async insertField(siteIdOrName: string, input: Record<string, unknown>): Promise<Field> {
     checkField(input);
     const { site, fieldsByName } = this.get(siteIdOrName);
     const name = String(input.name);
@@ -210,7 +295,11 @@ export class SiteStore {
     const id = typeof input.id === 'string' && input.id ? input.id : randomUUID();
     const settings = withDefaults<FieldSettings>(fieldSettingsProperties, pick(input, fieldKeys));
     const stamp = now();
-    await this.db('search_fields').insert({ id, site_id: site.id, name, settings: JSON.stringify(settings), created_at: stamp, updated_at: stamp });
+    try {
+      await this.db('search_fields').insert({ id, site_id: site.id, name, settings: JSON.stringify(settings), created_at: stamp, updated_at: stamp });
+    } catch (error) {
+      throw (await this.fieldNameConflict(error, site, name, null)) ?? (await this.fieldIdConflict(error, id)) ?? error;
+    }
     await this.reloadSite(site.id);
     await this.emit({ kind: 'fields-changed', siteId: site.id });
     return this.field(site.id, id);
@@ -229,7 +318,10 @@ export class SiteStore {
         problems.push(...result.problems);
         continue;
       }
-      await this.createField(siteId, spec);
+      // Concurrent imports may declare the same field: the first creates it, the others find it.
+      await this.serially(async () => {
+        if (!this.get(siteId).fieldsByName.has(String(spec.name))) await this.insertField(siteId, spec);
+      });
     }
     return problems;
   }
@@ -238,20 +330,33 @@ export class SiteStore {
    * Restore a site from an export: settings, locales and fields replaced in one transaction, so
    * its index is rebuilt once.
    */
-  async restore(entry: Record<string, unknown>): Promise<{ site: Site; action: 'created' | 'replaced' }> {
+  restore(entry: Record<string, unknown>): Promise<{ site: Site; action: 'created' | 'replaced' }> {
+    return this.serially(() => this.restoreSite(entry));
+  }
+
+  private async restoreSite(entry: Record<string, unknown>): Promise<{ site: Site; action: 'created' | 'replaced' }> {
     const existing = this.find(String(entry.name));
-    if (!existing) return { site: await this.create(entry), action: 'created' };
+    if (!existing) return { site: await this.insertSite(entry), action: 'created' };
     const siteId = existing.site.id;
     const settings = withDefaults<SiteSettings>(siteSettingsProperties, pick(entry, siteSettingKeys));
     const fields = (entry.fields as Array<Record<string, unknown>> | undefined) ?? [];
     const stamp = now();
     await this.db.transaction(async (trx) => {
-      await trx('search_sites').where({ id: siteId }).update({ settings: JSON.stringify(settings), updated_at: stamp });
+      await trx('search_sites')
+        .where({ id: siteId })
+        .update({ settings: JSON.stringify(settings), updated_at: stamp });
       if (Array.isArray(entry.locales)) await this.replaceLocales(trx, siteId, entry.locales as string[]);
       await trx('search_fields').where({ site_id: siteId }).delete();
       for (const field of fields) {
         const fieldSettings = withDefaults<FieldSettings>(fieldSettingsProperties, pick(field, fieldKeys));
-        await trx('search_fields').insert({ id: randomUUID(), site_id: siteId, name: String(field.name), settings: JSON.stringify(fieldSettings), created_at: stamp, updated_at: stamp });
+        await trx('search_fields').insert({
+          id: randomUUID(),
+          site_id: siteId,
+          name: String(field.name),
+          settings: JSON.stringify(fieldSettings),
+          created_at: stamp,
+          updated_at: stamp,
+        });
       }
     });
     await this.reloadSite(siteId);
@@ -259,26 +364,70 @@ export class SiteStore {
     return { site: this.get(siteId).site, action: 'replaced' };
   }
 
-  async updateField(siteIdOrName: string, fieldId: string, patch: Record<string, unknown>): Promise<Field> {
+  updateField(siteIdOrName: string, fieldId: string, patch: Record<string, unknown>): Promise<Field> {
+    return this.serially(() => this.changeField(siteIdOrName, fieldId, patch));
+  }
+
+  private async changeField(siteIdOrName: string, fieldId: string, patch: Record<string, unknown>): Promise<Field> {
     checkField({ ...patch, name: patch.name ?? 'x' });
     const { site, fieldsByName } = this.get(siteIdOrName);
     const field = this.field(site.id, fieldId);
     const name = typeof patch.name === 'string' ? patch.name : field.name;
     if (name !== field.name && fieldsByName.has(name)) throw searchErrors.fieldNameTaken(site.name, name);
     const settings = { ...pick(field as unknown as Record<string, unknown>, fieldKeys), ...pick(patch, fieldKeys) };
-    await this.db('search_fields').where({ id: field.id }).update({ name, settings: JSON.stringify(settings), updated_at: now() });
+    try {
+      await this.db('search_fields')
+        .where({ id: field.id })
+        .update({ name, settings: JSON.stringify(settings), updated_at: now() });
+    } catch (error) {
+      throw (await this.fieldNameConflict(error, site, name, field.id)) ?? error;
+    }
     await this.reloadSite(site.id);
     await this.emit({ kind: 'fields-changed', siteId: site.id });
     return this.field(site.id, field.id);
   }
 
-  async deleteField(siteIdOrName: string, fieldId: string): Promise<Field> {
+  deleteField(siteIdOrName: string, fieldId: string): Promise<Field> {
+    return this.serially(() => this.removeField(siteIdOrName, fieldId));
+  }
+
+  private async removeField(siteIdOrName: string, fieldId: string): Promise<Field> {
     const { site } = this.get(siteIdOrName);
     const field = this.field(site.id, fieldId);
     await this.db('search_fields').where({ id: field.id }).delete();
     await this.reloadSite(site.id);
     await this.emit({ kind: 'fields-changed', siteId: site.id });
     return field;
+  }
+
+  /**
+   * Whether a write that failed met a row already stored (`query` finds it): another process wrote the
+   * same unique key first. Errors of our own (a VelaError) are never a conflict.
+   */
+  private async stored(error: unknown, query: PromiseLike<unknown[]>): Promise<boolean> {
+    if (error instanceof VelaError) return false;
+    return (await query).length > 0;
+  }
+
+  /** The 409 for a site name (ignoring case) stored by another write, or null; `self` is the site being renamed. */
+  private async siteNameConflict(error: unknown, name: string, self: string | null): Promise<VelaError | null> {
+    const rows = this.db<SiteRow>('search_sites').select('id').whereRaw('lower(name) = ?', [name.toLowerCase()]);
+    if (self) rows.whereNot({ id: self });
+    return (await this.stored(error, rows)) ? searchErrors.siteNameTaken(name) : null;
+  }
+
+  private async siteIdConflict(error: unknown, id: string): Promise<VelaError | null> {
+    return (await this.stored(error, this.db('search_sites').select('id').where({ id }))) ? searchErrors.siteIdTaken(id) : null;
+  }
+
+  private async fieldNameConflict(error: unknown, site: Site, name: string, self: string | null): Promise<VelaError | null> {
+    const rows = this.db<FieldRow>('search_fields').select('id').where({ site_id: site.id, name });
+    if (self) rows.whereNot({ id: self });
+    return (await this.stored(error, rows)) ? searchErrors.fieldNameTaken(site.name, name) : null;
+  }
+
+  private async fieldIdConflict(error: unknown, id: string): Promise<VelaError | null> {
+    return (await this.stored(error, this.db('search_fields').select('id').where({ id }))) ? searchErrors.fieldIdTaken(id) : null;
   }
 
   private async replaceLocales(trx: Database, siteId: string, locales: string[]): Promise<void> {
@@ -322,6 +471,12 @@ export class SiteStore {
   private async emit(change: SiteChange): Promise<void> {
     for (const listener of this.listeners) await listener(change);
   }
+}
+
+/** Sites also arrive from other plugins (search.sites) and restores, so the store checks them itself. */
+function checkSite(input: Record<string, unknown>): void {
+  const result = validateAgainst(siteCreateSchema, input, { root: 'site' });
+  if (!result.valid) throw httpErrors.validation(result.problems.join('; '));
 }
 
 /** The store checks field input itself too: fields also arrive from import specs and restores. */

@@ -17,6 +17,8 @@ export interface SiteSettings {
   spellCheck: boolean;
   spellCheckFixes: boolean;
   spotlightWithResults: boolean;
+  /** The locale of a search that names none, when the site has several. */
+  defaultLocale: string | null;
   wildcardAlways: boolean;
   wildcardNoResults: boolean;
   defaultTitleField: string | null;

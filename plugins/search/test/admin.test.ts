@@ -1,5 +1,5 @@
 import test from 'ava';
-import { startTestRuntime, type TestRuntime } from '../../../runtime/testing/test-runtime.js';
+import { startTestRuntime, type TestRuntime } from 'vela/testing';
 import { createSite, importDocs, json, makeDocs } from './fixtures.js';
 
 /** Each test gets its own runtime (tests in a file run concurrently). */
@@ -13,9 +13,34 @@ test('a new site gets the defaults, the template fields and en_US', async (t) =>
   const vela = await fresh(t);
   const created = await json(vela, 'POST', '/api/sn', { name: 'News Site' });
   t.is(created.status, 201);
-  t.like(created.body, { name: 'News Site', rowsPerPage: 10, facet: true, itemsPerFacet: 10, facetType: 'AND', facetItemType: 'AND', hl: true, hlPre: '<mark>', hlPost: '</mark>', locales: ['en_US'] });
+  t.like(created.body, {
+    name: 'News Site',
+    rowsPerPage: 10,
+    facet: true,
+    itemsPerFacet: 10,
+    facetType: 'AND',
+    facetItemType: 'AND',
+    hl: true,
+    hlPre: '<mark>',
+    hlPost: '</mark>',
+    locales: ['en_US'],
+  });
   const fields = await json(vela, 'GET', `/api/sn/${created.body.id}/field`);
-  t.deepEqual(fields.body.map((f: any) => f.name).sort(), ['abstract', 'author', 'id', 'image', 'modification_date', 'publication_date', 'section', 'site', 'source_apps', 'text', 'title', 'type', 'url']);
+  t.deepEqual(fields.body.map((f: any) => f.name).sort(), [
+    'abstract',
+    'author',
+    'id',
+    'image',
+    'modification_date',
+    'publication_date',
+    'section',
+    'site',
+    'source_apps',
+    'text',
+    'title',
+    'type',
+    'url',
+  ]);
   t.is((await json(vela, 'GET', '/api/sn/News%20Site')).body.id, created.body.id, 'a site is found by id or name');
 });
 
@@ -95,25 +120,30 @@ test('monitoring counts documents and the indexing queue per locale', async (t) 
 test('import rejects bad documents one by one with their reasons', async (t) => {
   const vela = await fresh(t);
   await createSite(vela);
-  const r = await json(vela, 'POST', '/api/sn/import?wait=true', { turingDocuments: [
-    { locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Sample'], attributes: { id: 'ok-1', title: 'fine', size: 5, extra_note: 'kept' } },
-    { locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Sample'], attributes: { title: 'no id' } },
-    { locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Sample'], attributes: { id: 'bad-size', size: 'big' } },
-    { locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Sample', 'Ghost'], attributes: { id: 'two-sites' } },
-    { locale: 'fr_FR', turSNJobAction: 'CREATE', siteNames: ['Sample'], attributes: { id: 'wrong-locale' } },
-    { locale: 'en_US', turSNJobAction: 'EXPLODE', siteNames: ['Sample'], attributes: { id: 'x' } },
-    { locale: 'en_US', turSNJobAction: 'COMMIT', siteNames: ['Sample'] },
-  ] });
+  const r = await json(vela, 'POST', '/api/sn/import?wait=true', {
+    turingDocuments: [
+      { locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Sample'], attributes: { id: 'ok-1', title: 'fine', size: 5, extra_note: 'kept' } },
+      { locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Sample'], attributes: { title: 'no id' } },
+      { locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Sample'], attributes: { id: 'bad-size', size: 'big' } },
+      { locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Sample', 'Ghost'], attributes: { id: 'two-sites' } },
+      { locale: 'fr_FR', turSNJobAction: 'CREATE', siteNames: ['Sample'], attributes: { id: 'wrong-locale' } },
+      { locale: 'en_US', turSNJobAction: 'EXPLODE', siteNames: ['Sample'], attributes: { id: 'x' } },
+      { locale: 'en_US', turSNJobAction: 'COMMIT', siteNames: ['Sample'] },
+    ],
+  });
   t.is(r.status, 200);
   t.is(r.body.accepted, 2);
   t.is(r.body.commits, 1);
-  t.deepEqual(r.body.rejected.map((x: any) => [x.index, x.reason]), [
-    [1, 'attribute "id" is required to create a document'],
-    [2, 'attribute "size" must be an integer, got "big"'],
-    [3, 'site "Ghost" does not exist'],
-    [4, 'site "Sample" has no locale fr_FR (it has: en_US, pt_BR)'],
-    [5, 'turSNJobAction must be CREATE, DELETE or COMMIT, got "EXPLODE"'],
-  ]);
+  t.deepEqual(
+    r.body.rejected.map((x: any) => [x.index, x.reason]),
+    [
+      [1, 'attribute "id" is required to create a document'],
+      [2, 'attribute "size" must be an integer, got "big"'],
+      [3, 'site "Ghost" does not exist'],
+      [4, 'site "Sample" has no locale fr_FR (it has: en_US, pt_BR)'],
+      [5, 'turSNJobAction must be CREATE, DELETE or COMMIT, got "EXPLODE"'],
+    ],
+  );
   const doc = await json(vela, 'GET', '/api/sn/Sample/search?q=fine&_setlocale=en_US');
   t.is(doc.body.results.document[0].fields.extra_note, 'kept', 'unknown attributes are kept as stored fields');
   const allBad = await json(vela, 'POST', '/api/sn/import', { turingDocuments: [{ locale: 'en_US', siteNames: ['Ghost'], attributes: { id: 'g' } }] });
@@ -138,14 +168,27 @@ test('DELETE by id and by type, and /api/sn/deindex, remove documents from searc
 test('import specs create the fields a site lacks', async (t) => {
   const vela = await fresh(t);
   await json(vela, 'POST', '/api/sn', { name: 'Specs', fields: [{ name: 'id' }, { name: 'title', type: 'TEXT' }] });
-  await json(vela, 'POST', '/api/sn/import?wait=true', { turingDocuments: [{
-    locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Specs'], attributes: { id: '1', title: 'hello', category: ['a', 'b'] },
-    specs: [{ name: 'category', type: 'STRING', multiValued: true, facet: true, facetName: { default: 'Categories', pt_BR: 'Categorias' } }],
-  }] });
+  await json(vela, 'POST', '/api/sn/import?wait=true', {
+    turingDocuments: [
+      {
+        locale: 'en_US',
+        turSNJobAction: 'CREATE',
+        siteNames: ['Specs'],
+        attributes: { id: '1', title: 'hello', category: ['a', 'b'] },
+        specs: [{ name: 'category', type: 'STRING', multiValued: true, facet: true, facetName: { default: 'Categories', pt_BR: 'Categorias' } }],
+      },
+    ],
+  });
   const field = (await json(vela, 'GET', '/api/sn/Specs/field/category')).body;
   t.like(field, { name: 'category', multiValued: true, facet: true, facetName: 'Categories', facetLabels: { pt_BR: 'Categorias' } });
   const r = await json(vela, 'GET', '/api/sn/Specs/search?q=*&_setlocale=en_US');
-  t.deepEqual(r.body.widget.facet[0].facets.map((f: any) => [f.label, f.count]), [['a', 1], ['b', 1]]);
+  t.deepEqual(
+    r.body.widget.facet[0].facets.map((f: any) => [f.label, f.count]),
+    [
+      ['a', 1],
+      ['b', 1],
+    ],
+  );
 });
 
 test('an export restores the same sites into another runtime', async (t) => {
@@ -166,15 +209,21 @@ test('an export restores the same sites into another runtime', async (t) => {
   t.deepEqual(again.body, { restored: [{ name: 'Sample', action: 'replaced' }] });
 });
 
-test('a field promoted to secondary facet shows in widget.secondaryFacet, also with the site\'s Facet switch off', async (t) => {
+test("a field promoted to secondary facet shows in widget.secondaryFacet, also with the site's Facet switch off", async (t) => {
   const vela = await fresh(t);
   const site = await createSite(vela);
   const docs = makeDocs(40);
   await importDocs(vela, docs);
   t.is((await json(vela, 'PUT', '/api/sn/Sample/field/arch', { secondaryFacet: true })).status, 200);
   const r = await json(vela, 'GET', '/api/sn/Sample/search?q=*&_setlocale=en_US&fq[]=section:web');
-  t.deepEqual(r.body.widget.facet.map((g: any) => g.name), ['tags']);
-  t.deepEqual(r.body.widget.secondaryFacet.map((g: any) => g.name), ['arch']);
+  t.deepEqual(
+    r.body.widget.facet.map((g: any) => g.name),
+    ['tags'],
+  );
+  t.deepEqual(
+    r.body.widget.secondaryFacet.map((g: any) => g.name),
+    ['arch'],
+  );
   const arch = r.body.widget.secondaryFacet[0];
   t.like(arch, { label: { lang: 'en_US', text: 'Architectures' }, facetType: 'AND', facetItemType: 'AND', selectedFilterQueries: [] });
   for (const item of arch.facets) {
@@ -185,17 +234,18 @@ test('a field promoted to secondary facet shows in widget.secondaryFacet, also w
   t.is((await json(vela, 'PUT', `/api/sn/${site.id}`, { facet: false })).status, 200);
   const off = await json(vela, 'GET', '/api/sn/Sample/search?q=*&_setlocale=en_US');
   t.deepEqual(off.body.widget.facet, []);
-  t.deepEqual(off.body.widget.secondaryFacet.map((g: any) => [g.name, g.facets.reduce((n: number, f: any) => n + f.count, 0)]), [['arch', 40]]);
+  t.deepEqual(
+    off.body.widget.secondaryFacet.map((g: any) => [g.name, g.facets.reduce((n: number, f: any) => n + f.count, 0)]),
+    [['arch', 40]],
+  );
   t.true(off.body.results.document[0].metadata.length > 0, 'metadata does not depend on the switch');
 });
 
 test('import-config refuses a file that names a site or a field twice, before writing anything', async (t) => {
   const vela = await fresh(t);
-  const r = await json(vela, 'POST', '/api/sn/import-config', { sites: [
-    { name: 'First' },
-    { name: 'Second', fields: [{ name: 'a' }, { name: 'b' }, { name: 'a' }] },
-    { name: 'first' },
-  ] });
+  const r = await json(vela, 'POST', '/api/sn/import-config', {
+    sites: [{ name: 'First' }, { name: 'Second', fields: [{ name: 'a' }, { name: 'b' }, { name: 'a' }] }, { name: 'first' }],
+  });
   t.deepEqual([r.status, r.body.error], [400, 'validation_failed']);
   t.is(r.body.message, 'body.sites[1].fields[2].name "a" repeats body.sites[1].fields[0]; body.sites[2].name "first" names the site of body.sites[0] again');
   t.deepEqual((await json(vela, 'GET', '/api/sn')).body, [], 'no site was written');

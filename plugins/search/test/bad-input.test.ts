@@ -1,8 +1,8 @@
-import test from 'ava';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startTestRuntime, type TestRuntime } from '../../../runtime/testing/test-runtime.js';
+import test from 'ava';
+import { startTestRuntime, type TestRuntime } from 'vela/testing';
 import { createSite, importDocs, json, makeDocs, search } from './fixtures.js';
 
 /** Each test gets its own runtime (tests in a file run concurrently). */
@@ -22,15 +22,24 @@ test('a date beyond what a date can hold is rejected by the import; one already 
     fields: [{ name: 'id' }, { name: 'title', type: 'TEXT' }, { name: 'when', type: 'DATE', facet: true }],
   });
   const imported = await json(first, 'POST', '/api/sn/import?wait=true', {
-    turingDocuments: [item({ id: 'far', title: 'far', when: 1e20 }), item({ id: 'bool', title: 'bool', when: true }), item({ id: 'ok', title: 'ok', when: '2026-01-01T00:00:00Z' })],
+    turingDocuments: [
+      item({ id: 'far', title: 'far', when: 1e20 }),
+      item({ id: 'bool', title: 'bool', when: true }),
+      item({ id: 'ok', title: 'ok', when: '2026-01-01T00:00:00Z' }),
+    ],
   });
   t.is(imported.status, 200);
-  t.deepEqual(imported.body.rejected.map((r: any) => [r.id, r.reason]), [
-    ['far', 'attribute "when" must be a date (ISO 8601 or epoch milliseconds), got 100000000000000000000'],
-    ['bool', 'attribute "when" must be a date (ISO 8601 or epoch milliseconds), got true'],
-  ]);
+  t.deepEqual(
+    imported.body.rejected.map((r: any) => [r.id, r.reason]),
+    [
+      ['far', 'attribute "when" must be a date (ISO 8601 or epoch milliseconds), got 100000000000000000000'],
+      ['bool', 'attribute "when" must be a date (ISO 8601 or epoch milliseconds), got true'],
+    ],
+  );
   // A value an older version let in, as stored: the indexer takes it (as text) and goes on.
-  await first.runtime.db('search_documents').insert({ site_id: site.id, locale: 'en_US', doc_id: 'old', attributes: JSON.stringify({ id: 'old', title: 'old', when: 1e20 }) });
+  await first.runtime
+    .db('search_documents')
+    .insert({ site_id: site.id, locale: 'en_US', doc_id: 'old', attributes: JSON.stringify({ id: 'old', title: 'old', when: 1e20 }) });
   await first.runtime.db('search_changes').insert({ site_id: site.id, locale: 'en_US', action: 'CREATE', doc_id: 'old' });
   t.is((await json(first, 'POST', '/api/sn/import?wait=true', { turingDocuments: [item({ id: 'later', title: 'later' })] })).status, 200);
   const r = await search(first, 'q=*&_setlocale=en_US&fl=id');
@@ -47,7 +56,9 @@ test('a date beyond what a date can hold is rejected by the import; one already 
 test('a failing indexer step answers ?wait=true with a 500 instead of hanging, and the next import is indexed', async (t) => {
   const vela = await fresh(t);
   await createSite(vela);
-  const importer = vela.runtime.resolve<{ docs: { changesAfter: (...args: unknown[]) => Promise<unknown> }; indexes: { drain(): Promise<void> } }>('search.importer');
+  const importer = vela.runtime.resolve<{ docs: { changesAfter: (...args: unknown[]) => Promise<unknown> }; indexes: { drain(): Promise<void> } }>(
+    'search.importer',
+  );
   const original = importer.docs.changesAfter.bind(importer.docs);
   let failures = 1;
   importer.docs.changesAfter = async (...args: unknown[]) => {
@@ -70,7 +81,13 @@ test('a failing indexer step answers ?wait=true with a 500 instead of hanging, a
 test('fields named like Object.prototype members (__proto__, constructor, toString) index, facet, sort and return like any other', async (t) => {
   const vela = await fresh(t);
   await createSite(vela, 'Sample', {
-    fields: [{ name: 'id' }, { name: 'title', type: 'TEXT' }, { name: '__proto__', facet: true }, { name: 'constructor', facet: true }, { name: 'toString', type: 'INT' }],
+    fields: [
+      { name: 'id' },
+      { name: 'title', type: 'TEXT' },
+      { name: '__proto__', facet: true },
+      { name: 'constructor', facet: true },
+      { name: 'toString', type: 'INT' },
+    ],
   });
   const imported = await json(vela, 'POST', '/api/sn/import?wait=true', {
     turingDocuments: [
@@ -82,10 +99,19 @@ test('fields named like Object.prototype members (__proto__, constructor, toStri
   t.deepEqual([imported.status, imported.body.accepted], [200, 3]);
   const r = await search(vela, 'q=*&_setlocale=en_US&sort=toString:asc');
   t.is(r.status, 200);
-  t.deepEqual(r.body.results.document.map((d: any) => d.fields.id), ['b', 'a', 'c']);
+  t.deepEqual(
+    r.body.results.document.map((d: any) => d.fields.id),
+    ['b', 'a', 'c'],
+  );
   const a = r.body.results.document[1];
   t.is(Object.getOwnPropertyDescriptor(a.fields, '__proto__')?.value, 'P1', 'the attribute is returned, not taken as a prototype');
-  t.deepEqual(a.metadata.map((m: any) => [m.name, m.values.map((v: any) => v.label)]), [['__proto__', ['P1']], ['constructor', ['C1']]]);
+  t.deepEqual(
+    a.metadata.map((m: any) => [m.name, m.values.map((v: any) => v.label)]),
+    [
+      ['__proto__', ['P1']],
+      ['constructor', ['C1']],
+    ],
+  );
   t.deepEqual(r.body.results.document[2].metadata, [], 'a document without the fields has no values for them');
   const facets = Object.fromEntries(r.body.widget.facet.map((g: any) => [g.name, g.facets.map((f: any) => [f.label, f.count])]));
   t.deepEqual(facets, JSON.parse('{"__proto__":[["P1",1]],"constructor":[["C1",2]]}'));
@@ -121,22 +147,30 @@ test('a malformed range on a number or date field is a 400 naming the filter, no
 test('import items of the wrong shape are rejected with a reason naming the member, not stored as something else', async (t) => {
   const vela = await fresh(t);
   await createSite(vela);
-  const r = await json(vela, 'POST', '/api/sn/import?wait=true', { turingDocuments: [
-    { locale: 'en_US', turSNJobAction: 5, siteNames: ['Sample'], attributes: { id: 'numeric-action' } },
-    { locale: 'en_US', siteNames: ['Sample'], attributes: [1, 2] },
-    { locale: 'en_US', siteNames: ['Sample'], attributes: 'id=x' },
-    { locale: 'en_US', siteNames: ['Sample'], attributes: { id: { nested: true } } },
-    { locale: 'en_US', turSNJobAction: 'DELETE', siteNames: ['Sample'], attributes: { id: true } },
-    { locale: 'en_US', turSNJobAction: null, siteNames: ['Sample'], attributes: { id: 'fine' } },
-  ] });
+  const r = await json(vela, 'POST', '/api/sn/import?wait=true', {
+    turingDocuments: [
+      { locale: 'en_US', turSNJobAction: 5, siteNames: ['Sample'], attributes: { id: 'numeric-action' } },
+      { locale: 'en_US', siteNames: ['Sample'], attributes: [1, 2] },
+      { locale: 'en_US', siteNames: ['Sample'], attributes: 'id=x' },
+      { locale: 'en_US', siteNames: ['Sample'], attributes: { id: { nested: true } } },
+      { locale: 'en_US', turSNJobAction: 'DELETE', siteNames: ['Sample'], attributes: { id: true } },
+      { locale: 'en_US', turSNJobAction: null, siteNames: ['Sample'], attributes: { id: 'fine' } },
+    ],
+  });
   t.is(r.status, 200);
-  t.deepEqual(r.body.rejected.map((x: any) => [x.index, x.reason]), [
-    [0, 'turSNJobAction must be CREATE, DELETE or COMMIT, got 5'],
-    [1, 'attributes must be an object of attribute values, got [1,2]'],
-    [2, 'attributes must be an object of attribute values, got "id=x"'],
-    [3, 'attribute "id" must be a non-empty string or a number, got {"nested":true}'],
-    [4, 'attribute "id" must be a non-empty string or a number, got true'],
-  ]);
+  t.deepEqual(
+    r.body.rejected.map((x: any) => [x.index, x.reason]),
+    [
+      [0, 'turSNJobAction must be CREATE, DELETE or COMMIT, got 5'],
+      [1, 'attributes must be an object of attribute values, got [1,2]'],
+      [2, 'attributes must be an object of attribute values, got "id=x"'],
+      [3, 'attribute "id" must be a non-empty string or a number, got {"nested":true}'],
+      [4, 'attribute "id" must be a non-empty string or a number, got true'],
+    ],
+  );
   t.is(r.body.accepted, 1, 'a null action is the default CREATE');
-  t.deepEqual((await search(vela, 'q=*&_setlocale=en_US&fl=id')).body.results.document.map((d: any) => d.fields.id), ['fine']);
+  t.deepEqual(
+    (await search(vela, 'q=*&_setlocale=en_US&fl=id')).body.results.document.map((d: any) => d.fields.id),
+    ['fine'],
+  );
 });

@@ -1,17 +1,20 @@
-import test from 'ava';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { childEnv, startChildRuntime, type ChildRuntime } from '../../../runtime/testing/child-runtime.js';
-import { startTestRuntime } from '../../../runtime/testing/test-runtime.js';
-import { createSite, importDocs, json, makeDocs, search, SITE_FIELDS } from './fixtures.js';
+import test from 'ava';
+import { type ChildRuntime, childEnv, startChildRuntime, startTestRuntime } from 'vela/testing';
+import { createSite, importDocs, json, makeDocs, SITE_FIELDS, search } from './fixtures.js';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'vela-durable-'));
 const docs = makeDocs(400);
 const auth = `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`;
 
 async function call(child: ChildRuntime, method: string, p: string, body?: unknown): Promise<any> {
-  const r = await fetch(`${child.urls.search}${p}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const r = await fetch(`${child.urls.search}${p}`, {
+    method,
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return r.json();
 }
 const items = (list: typeof docs) => ({ turingDocuments: list.map((attributes) => ({ locale: 'en_US', siteNames: ['Sample'], attributes })) });

@@ -1,4 +1,4 @@
-import type { TestRuntime } from '../../../runtime/testing/test-runtime.js';
+import type { TestRuntime } from 'vela/testing';
 
 export interface Doc {
   id: string;
@@ -57,12 +57,20 @@ export const SITE_FIELDS = [
   { name: 'url', type: 'STRING' },
 ];
 
-export function json(vela: TestRuntime, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  return vela.fetch('search', path, {
-    method,
-    headers: { authorization: vela.adminAuth, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }).then(async (r) => ({ status: r.status, body: r.headers.get('content-type')?.includes('json') ? await r.json() : await r.text() }));
+export function json(
+  vela: TestRuntime,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
+  return vela
+    .fetch('search', path, {
+      method,
+      headers: { authorization: vela.adminAuth, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    .then(async (r) => ({ status: r.status, body: r.headers.get('content-type')?.includes('json') ? await r.json() : await r.text() }));
 }
 
 export async function createSite(vela: TestRuntime, name = 'Sample', extra: Record<string, unknown> = {}): Promise<any> {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { highlighter, queryTerms } from '../search/highlight.js';
+import { highlighter, queryTerms } from '../query/highlight.js';
 
 const mark = (terms: string[], prefix = false) => highlighter(terms, '<b>', '</b>', prefix)!;
 

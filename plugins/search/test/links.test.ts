@@ -5,11 +5,17 @@ import { addFq, linkBaseFromUrl, parseQueryString, removeFq, removeFqByFields, r
 const base = (url: string) => linkBaseFromUrl(url);
 
 test('links are path-only and keep the parameters in their order', (t) => {
-  t.is(toLink(base('/api/sn/Sample/search?q=cloud&_setlocale=en_US&p=2&fq[]=section:Technology')), '/api/sn/Sample/search?q=cloud&_setlocale=en_US&p=2&fq[]=section:Technology');
+  t.is(
+    toLink(base('/api/sn/Sample/search?q=cloud&_setlocale=en_US&p=2&fq[]=section:Technology')),
+    '/api/sn/Sample/search?q=cloud&_setlocale=en_US&p=2&fq[]=section:Technology',
+  );
 });
 
 test('values are decoded once and re-encoded so the link stays valid; [] and : stay readable', (t) => {
-  t.deepEqual(parseQueryString('q=a+b%20c&fq%5B%5D=type%3ANews'), [['q', 'a b c'], ['fq[]', 'type:News']]);
+  t.deepEqual(parseQueryString('q=a+b%20c&fq%5B%5D=type%3ANews'), [
+    ['q', 'a b c'],
+    ['fq[]', 'type:News'],
+  ]);
   t.is(toLink(base('/s?q=rock+%26+roll&fq[]=title:"x"')), '/s?q=rock%20%26%20roll&fq[]=title:%22x%22');
   t.is(toLink(base('/s?q=caf%C3%A9')), '/s?q=caf%C3%A9');
 });
@@ -33,7 +39,7 @@ test('removing a filter drops every copy of it and resets p to 1', (t) => {
   t.is(toLink(removeFq(base('/s?q=x&p=5&fq[]=type:News&fq[]=section:Tech&fq[]=type:News'), 'type:News')), '/s?q=x&p=1&fq[]=section:Tech');
 });
 
-test('clean-up by field drops that field\'s filters (and filters without a field) and keeps the page', (t) => {
+test("clean-up by field drops that field's filters (and filters without a field) and keeps the page", (t) => {
   t.is(toLink(removeFqByFields(base('/s?q=x&p=2&fq[]=type:News&fq[]=section:Tech&fq[]=broken'), ['type'])), '/s?q=x&p=2&fq[]=section:Tech');
 });
 

@@ -1,7 +1,5 @@
 import test from 'ava';
-import { eventually } from '../../../runtime/testing/eventually.js';
-import { createTestPostgres, postgresReachable } from '../../../runtime/testing/test-postgres.js';
-import { startTestRuntime } from '../../../runtime/testing/test-runtime.js';
+import { createTestPostgres, eventually, postgresReachable, startTestRuntime } from 'vela/testing';
 import { createSite, importDocs, json, makeDocs, search } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
@@ -19,7 +17,9 @@ pgTest('on PostgreSQL the search service stores, indexes, searches and survives 
   t.is(r.body.queryContext.count, docs.filter((d) => d.arch === 'all').length);
   const m = await json(first, 'GET', '/api/sn/Sample/monitoring');
   t.like(m.body, { documents: 150, queue: 0 });
-  await json(first, 'POST', '/api/sn/import?wait=true', { turingDocuments: [{ locale: 'en_US', turSNJobAction: 'DELETE', siteNames: ['Sample'], attributes: { id: docs[0]!.id } }] });
+  await json(first, 'POST', '/api/sn/import?wait=true', {
+    turingDocuments: [{ locale: 'en_US', turSNJobAction: 'DELETE', siteNames: ['Sample'], attributes: { id: docs[0]!.id } }],
+  });
   await first.stop();
 
   const second = await startTestRuntime({ plugins: ['search'], databaseUrl: pg.url });
@@ -30,14 +30,17 @@ pgTest('on PostgreSQL the search service stores, indexes, searches and survives 
   t.is((await second.fetch('search', '/api/sn', { headers: { key: token.body.token } })).status, 200);
 });
 
-pgTest('processes sharing one PostgreSQL database see each other\'s sites, documents and token revocations', async (t) => {
+pgTest("processes sharing one PostgreSQL database see each other's sites, documents and token revocations", async (t) => {
   const pg = await createTestPostgres();
   if (!pg) return t.fail('PostgreSQL refused to create a test database');
   t.teardown(() => pg.drop());
   const config = { plugins: { search: { indexer: { pollMs: 150 } } } };
   const a = await startTestRuntime({ plugins: ['search'], databaseUrl: pg.url, config });
   const b = await startTestRuntime({ plugins: ['search'], databaseUrl: pg.url, config });
-  t.teardown(async () => { await a.stop(); await b.stop(); });
+  t.teardown(async () => {
+    await a.stop();
+    await b.stop();
+  });
   await createSite(a);
   await importDocs(a, makeDocs(40));
   const token = (await json(a, 'POST', '/api/dev/token', { title: 'shared' })).body.token as string;

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { startTestRuntime, type TestRuntime } from '../../../runtime/testing/test-runtime.js';
-import { createSite, importDocs, json, makeDocs, rng, search, type Doc } from './fixtures.js';
+import { startTestRuntime, type TestRuntime } from 'vela/testing';
+import { createSite, type Doc, importDocs, json, makeDocs, rng, search } from './fixtures.js';
 
 let vela: TestRuntime;
 const docs = makeDocs(300);
@@ -16,15 +16,19 @@ test.after.always(() => vela?.stop());
 type Filters = Array<[field: keyof Doc, value: string]>;
 const FACETS = ['section', 'arch', 'tags'] as const;
 const ITEM_OP: Record<string, 'AND' | 'OR'> = { section: 'AND', arch: 'AND', tags: 'OR' };
-const valuesOf = (d: Doc, f: string): string[] => { const v = (d as any)[f]; return Array.isArray(v) ? v : [String(v)]; };
+const valuesOf = (d: Doc, f: string): string[] => {
+  const v = (d as any)[f];
+  return Array.isArray(v) ? v : [String(v)];
+};
 
 /** The facet semantics, written out plainly over the stored documents. */
 function bruteForce(matching: Doc[], filters: Filters, facetType: 'AND' | 'OR') {
   const byField = new Map<string, string[]>();
   for (const [f, v] of filters) byField.set(f, [...(byField.get(f) ?? []), v]);
   const passes = (d: Doc, ignore: Set<string> | '*') => {
-    const results = [...byField].filter(([f]) => ignore !== '*' && !ignore.has(f)).map(([f, vals]) =>
-      ITEM_OP[f] === 'AND' ? vals.every((v) => valuesOf(d, f).includes(v)) : vals.some((v) => valuesOf(d, f).includes(v)));
+    const results = [...byField]
+      .filter(([f]) => ignore !== '*' && !ignore.has(f))
+      .map(([f, vals]) => (ITEM_OP[f] === 'AND' ? vals.every((v) => valuesOf(d, f).includes(v)) : vals.some((v) => valuesOf(d, f).includes(v))));
     if (results.length === 0) return true;
     return facetType === 'AND' ? results.every(Boolean) : results.some(Boolean);
   };
@@ -65,7 +69,7 @@ test('facet counts and totals match a brute-force count over the stored document
       for (const facetType of ['AND', 'OR'] as const) {
         const uniq = [...new Map(filters.map((f) => [f.join(':'), f])).values()];
         const expected = bruteForce(matching, uniq, facetType);
-        const query = `q=${encodeURIComponent(q)}&_setlocale=en_US&rows=1000&fl=id&fq.op=${facetType}&fqi.op=&` + uniq.map(([f, v]) => `fq[]=${f}:${encodeURIComponent(v)}`).join('&');
+        const query = `q=${encodeURIComponent(q)}&_setlocale=en_US&rows=1000&fl=id&fq.op=${facetType}&fqi.op=&${uniq.map(([f, v]) => `fq[]=${f}:${encodeURIComponent(v)}`).join('&')}`;
         const res = await search(vela, query);
         t.is(res.status, 200, JSON.stringify(res.body));
         t.is(res.body.queryContext.count, expected.hits.length, `${query} total`);
@@ -83,12 +87,39 @@ test('facet counts and totals match a brute-force count over the stored document
   t.true(checked >= 60);
 });
 
-test('the response has the spec\'s sections, in order, with path-only links', async (t) => {
+test("the response has the spec's sections, in order, with path-only links", async (t) => {
   const r = await search(vela, 'q=editor&_setlocale=en_US&rows=5');
   t.deepEqual(Object.keys(r.body), ['pagination', 'queryContext', 'results', 'widget']);
   const ctx = r.body.queryContext;
-  t.deepEqual(Object.keys(ctx).sort(), ['count', 'defaultFields', 'facetItemType', 'facetType', 'index', 'limit', 'offset', 'page', 'pageCount', 'pageEnd', 'pageStart', 'query', 'responseTime'].sort());
-  t.like(ctx, { index: 'Sample', limit: 5, offset: 0, page: 1, pageStart: 1, pageEnd: 5, facetType: 'AND', facetItemType: 'AND', query: { queryString: 'editor', sort: 'relevance', locale: 'en_US' } });
+  t.deepEqual(
+    Object.keys(ctx).sort(),
+    [
+      'count',
+      'defaultFields',
+      'facetItemType',
+      'facetType',
+      'index',
+      'limit',
+      'offset',
+      'page',
+      'pageCount',
+      'pageEnd',
+      'pageStart',
+      'query',
+      'responseTime',
+    ].sort(),
+  );
+  t.like(ctx, {
+    index: 'Sample',
+    limit: 5,
+    offset: 0,
+    page: 1,
+    pageStart: 1,
+    pageEnd: 5,
+    facetType: 'AND',
+    facetItemType: 'AND',
+    query: { queryString: 'editor', sort: 'relevance', locale: 'en_US' },
+  });
   t.is(ctx.pageCount, Math.ceil(ctx.count / 5));
   const doc = r.body.results.document[0];
   t.deepEqual(Object.keys(doc), ['source', 'elevate', 'fields', 'metadata']);
@@ -104,7 +135,10 @@ test('matched terms are highlighted with the site markers in hl fields', async (
   const withTitleMatch = r.body.results.document.filter((d: any) => /editor/i.test(d.fields.title.replace(/<\/?mark>/g, '')));
   t.true(withTitleMatch.length > 0);
   for (const d of withTitleMatch) t.regex(d.fields.title, /<mark>editor<\/mark>/i);
-  t.false(r.body.results.document.some((d: any) => String(d.fields.url).includes('<mark>')), 'fields without hl are left alone');
+  t.false(
+    r.body.results.document.some((d: any) => String(d.fields.url).includes('<mark>')),
+    'fields without hl are left alone',
+  );
 });
 
 test('document metadata lists facet values as {name, values: [{label, link}]}, each link adding that filter', async (t) => {
@@ -112,7 +146,10 @@ test('document metadata lists facet values as {name, values: [{label, link}]}, e
   const doc = r.body.results.document[0];
   const stored = docs.find((d) => d.id === doc.fields.id)!;
   const section = doc.metadata.find((m: any) => m.name === 'section');
-  t.deepEqual(section, { name: 'section', values: [{ label: stored.section, link: `/api/sn/Sample/search?q=*&_setlocale=en_US&p=1&rows=3&fq[]=section:${stored.section}` }] });
+  t.deepEqual(section, {
+    name: 'section',
+    values: [{ label: stored.section, link: `/api/sn/Sample/search?q=*&_setlocale=en_US&p=1&rows=3&fq[]=section:${stored.section}` }],
+  });
   const tags = doc.metadata.find((m: any) => m.name === 'tags');
   t.deepEqual(tags?.values.map((v: any) => v.label) ?? [], stored.tags);
 });
@@ -121,37 +158,61 @@ test('each metadata link finds its document: a single-valued facet given several
   const own = await startTestRuntime({ plugins: ['search'] });
   t.teardown(() => own.stop());
   await createSite(own);
-  await json(own, 'POST', '/api/sn/import?wait=true', { turingDocuments: [
-    { locale: 'en_US', siteNames: ['Sample'], attributes: { id: 'm', title: 'multi', section: ['web', 'net'], tags: ['x', 'x', 'y'] } },
-  ] });
-  await json(own, 'POST', '/api/sn/import?wait=true', { turingDocuments: [
-    { locale: 'en_US', siteNames: ['Sample'], attributes: { id: 'e', title: 'empty', section: '', arch: '  ', tags: ['', 'z'] } },
-  ] });
+  await json(own, 'POST', '/api/sn/import?wait=true', {
+    turingDocuments: [{ locale: 'en_US', siteNames: ['Sample'], attributes: { id: 'm', title: 'multi', section: ['web', 'net'], tags: ['x', 'x', 'y'] } }],
+  });
+  await json(own, 'POST', '/api/sn/import?wait=true', {
+    turingDocuments: [{ locale: 'en_US', siteNames: ['Sample'], attributes: { id: 'e', title: 'empty', section: '', arch: '  ', tags: ['', 'z'] } }],
+  });
   const empty = await search(own, 'q=empty&_setlocale=en_US');
-  t.deepEqual(empty.body.results.document[0].metadata.map((m: any) => [m.name, m.values.map((v: any) => v.label)]), [['arch', ['  ']], ['tags', ['z']]], 'an empty value is no value');
-  t.deepEqual(empty.body.widget.facet.map((g: any) => [g.name, g.facets.map((f: any) => f.label)]), [['arch', ['  ']], ['tags', ['z']]]);
+  t.deepEqual(
+    empty.body.results.document[0].metadata.map((m: any) => [m.name, m.values.map((v: any) => v.label)]),
+    [
+      ['arch', ['  ']],
+      ['tags', ['z']],
+    ],
+    'an empty value is no value',
+  );
+  t.deepEqual(
+    empty.body.widget.facet.map((g: any) => [g.name, g.facets.map((f: any) => f.label)]),
+    [
+      ['arch', ['  ']],
+      ['tags', ['z']],
+    ],
+  );
   for (const link of JSON.stringify(empty.body).match(/\/api\/sn\/Sample\/search\?[^"]*/g)!) t.is((await own.fetch('search', link)).status, 200, link);
   const r = await search(own, 'q=multi&_setlocale=en_US');
   const metadata = r.body.results.document[0].metadata;
-  t.deepEqual(metadata.map((m: any) => [m.name, m.values.map((v: any) => v.label)]), [['section', ['web']], ['tags', ['x', 'y']]]);
+  t.deepEqual(
+    metadata.map((m: any) => [m.name, m.values.map((v: any) => v.label)]),
+    [
+      ['section', ['web']],
+      ['tags', ['x', 'y']],
+    ],
+  );
   for (const { values } of metadata) {
-    for (const { link } of values) t.is((await own.fetch('search', link).then((res) => res.json()) as any).queryContext.count, 1, link);
+    for (const { link } of values) t.is(((await own.fetch('search', link).then((res) => res.json())) as any).queryContext.count, 1, link);
   }
 });
 
-test('an AND facet that is filtered is hidden and listed in facetToRemove; choosing a value replaces the field\'s value', async (t) => {
+test("an AND facet that is filtered is hidden and listed in facetToRemove; choosing a value replaces the field's value", async (t) => {
   const r = await search(vela, 'q=*&_setlocale=en_US&p=3&fq[]=section:editors');
   const names = r.body.widget.facet.map((g: any) => g.name);
   t.false(names.includes('section'));
   t.deepEqual(r.body.widget.selectedFilterQueries, ['section:editors']);
-  t.deepEqual(r.body.widget.facetToRemove.facets, [{ count: 0, link: '/api/sn/Sample/search?q=*&_setlocale=en_US&p=1', label: 'editors', filterQuery: 'section:editors', selected: true }]);
+  t.deepEqual(r.body.widget.facetToRemove.facets, [
+    { count: 0, link: '/api/sn/Sample/search?q=*&_setlocale=en_US&p=1', label: 'editors', filterQuery: 'section:editors', selected: true },
+  ]);
   t.is(r.body.widget.cleanUpFacets, '/api/sn/Sample/search?q=*&_setlocale=en_US&p=3');
   const all = await search(vela, 'q=*&_setlocale=en_US&fq[]=arch:all');
   const section = all.body.widget.facet.find((g: any) => g.name === 'section');
   const item = section.facets[0];
   t.is(item.link, `/api/sn/Sample/search?q=*&_setlocale=en_US&fq[]=arch:all&fq[]=section:${item.label}`);
   const replaced = await search(vela, 'q=*&_setlocale=en_US&fq[]=arch:all&fq[]=section:web');
-  t.is(replaced.body.widget.facet.find((g: any) => g.name === 'arch'), undefined);
+  t.is(
+    replaced.body.widget.facet.find((g: any) => g.name === 'arch'),
+    undefined,
+  );
 });
 
 test('an OR facet stays visible when filtered: multi-select counts, selected items toggle off, others add', async (t) => {
@@ -182,7 +243,11 @@ test('facet links, visibility and counts in each operator combination: AND-AND, 
       const base = `/api/sn/Sample/search?q=*&_setlocale=en_US&fq.op=${facetType}&fqi.op=${itemType}`;
       const r = await search(vela, `q=*&_setlocale=en_US&fq.op=${facetType}&fqi.op=${itemType}&fq[]=section:web&p=2&rows=5`);
       const label = `${facetType}-${itemType}`;
-      t.is(r.body.queryContext.count, count((d) => d.section === 'web'), label);
+      t.is(
+        r.body.queryContext.count,
+        count((d) => d.section === 'web'),
+        label,
+      );
       t.deepEqual([r.body.queryContext.facetType, r.body.queryContext.facetItemType], [facetType, itemType], label);
       const group = (name: string) => r.body.widget.facet.find((g: any) => g.name === name);
       // A filtered facet stays (as toggles) only with OR between its values.
@@ -193,15 +258,27 @@ test('facet links, visibility and counts in each operator combination: AND-AND, 
         t.like(web, { selected: true, link: `${base}&p=1&rows=5` }, label);
         const other = section.facets.find((f: any) => !f.selected);
         t.is(other.link, `${base}&fq[]=section:web&p=1&rows=5&fq[]=section:${other.label}`, label);
-        t.is(other.count, count((d) => d.section === other.label), `${label}: counted without its own filter`);
+        t.is(
+          other.count,
+          count((d) => d.section === other.label),
+          `${label}: counted without its own filter`,
+        );
       }
       // An unfiltered facet: counted over the results (AND between facets) or over every match (OR).
       const arch = group('arch');
       for (const item of arch.facets) {
         t.is(item.link, `${base}&fq[]=section:web&p=1&rows=5&fq[]=arch:${item.label}`, label);
-        t.is(item.count, count((d) => d.arch === item.label && (facetType === 'OR' || d.section === 'web')), `${label} arch:${item.label}`);
+        t.is(
+          item.count,
+          count((d) => d.arch === item.label && (facetType === 'OR' || d.section === 'web')),
+          `${label} arch:${item.label}`,
+        );
       }
-      t.deepEqual(r.body.widget.facetToRemove.facets.map((f: any) => [f.filterQuery, f.link]), [['section:web', `${base}&p=1&rows=5`]], label);
+      t.deepEqual(
+        r.body.widget.facetToRemove.facets.map((f: any) => [f.filterQuery, f.link]),
+        [['section:web', `${base}&p=1&rows=5`]],
+        label,
+      );
       t.is(r.body.widget.cleanUpFacets, `${base}&p=2&rows=5`, label);
       t.is(section?.cleanUpLink ?? r.body.widget.cleanUpFacets, `${base}&p=2&rows=5`, label);
     }
@@ -216,10 +293,13 @@ test('fqAnd and fqOr filters combine as (AND part) OR (OR part)', async (t) => {
 test('fq.and[] and fq.or[] filters show in the widget like fq[] and are removed by its links', async (t) => {
   const r = await search(vela, 'q=*&_setlocale=en_US&fq.and[]=section:web&fq.or[]=arch:all');
   t.deepEqual(r.body.widget.selectedFilterQueries, ['section:web', 'arch:all']);
-  t.deepEqual(r.body.widget.facetToRemove.facets.map((f: any) => [f.filterQuery, f.link]), [
-    ['section:web', '/api/sn/Sample/search?q=*&_setlocale=en_US&fq.or[]=arch:all'],
-    ['arch:all', '/api/sn/Sample/search?q=*&_setlocale=en_US&fq.and[]=section:web'],
-  ]);
+  t.deepEqual(
+    r.body.widget.facetToRemove.facets.map((f: any) => [f.filterQuery, f.link]),
+    [
+      ['section:web', '/api/sn/Sample/search?q=*&_setlocale=en_US&fq.or[]=arch:all'],
+      ['arch:all', '/api/sn/Sample/search?q=*&_setlocale=en_US&fq.and[]=section:web'],
+    ],
+  );
   t.is(r.body.widget.cleanUpFacets, '/api/sn/Sample/search?q=*&_setlocale=en_US');
 });
 
@@ -229,14 +309,24 @@ test('numeric and date ranges filter with field:[from TO to]', async (t) => {
   const dates = await search(vela, `q=*&_setlocale=en_US&fq[]=publication_date:[2024-02-01T00:00:00Z TO *]`);
   t.is(dates.body.queryContext.count, docs.filter((d) => d.publication_date >= '2024-02-01').length);
   const dayOnly = await search(vela, `q=*&_setlocale=en_US&fq[]=publication_date:[2024-02-01 TO 2024-02-10]`);
-  t.is(dayOnly.body.queryContext.count, docs.filter((d) => d.publication_date >= '2024-02-01' && d.publication_date < '2024-02-11').length, 'a day-only bound covers that whole day');
+  t.is(
+    dayOnly.body.queryContext.count,
+    docs.filter((d) => d.publication_date >= '2024-02-01' && d.publication_date < '2024-02-11').length,
+    'a day-only bound covers that whole day',
+  );
 });
 
 test('sorting: newest, oldest and field:asc|desc', async (t) => {
   const newest = await search(vela, 'q=*&_setlocale=en_US&sort=newest&rows=3&fl=id');
-  t.deepEqual(newest.body.results.document.map((d: any) => d.fields.id), ['doc-0299', 'doc-0298', 'doc-0297']);
+  t.deepEqual(
+    newest.body.results.document.map((d: any) => d.fields.id),
+    ['doc-0299', 'doc-0298', 'doc-0297'],
+  );
   const oldest = await search(vela, 'q=*&_setlocale=en_US&sort=oldest&rows=2&fl=id');
-  t.deepEqual(oldest.body.results.document.map((d: any) => d.fields.id), ['doc-0000', 'doc-0001']);
+  t.deepEqual(
+    oldest.body.results.document.map((d: any) => d.fields.id),
+    ['doc-0000', 'doc-0001'],
+  );
   const bySize = await search(vela, 'q=*&_setlocale=en_US&sort=size:desc&rows=5&fl=size');
   const sizes = bySize.body.results.document.map((d: any) => d.fields.size);
   t.deepEqual(sizes, [...docs.map((d) => d.size)].sort((a, b) => b - a).slice(0, 5));
@@ -277,7 +367,13 @@ test('locale links replace _setlocale; the locales endpoint lists every locale',
 });
 
 test('POST search: body members override the query string, and links carry the effective search', async (t) => {
-  const r = await json(vela, 'POST', '/api/sn/Sample/search?q=ignored&_setlocale=en_US', { query: 'editor', rows: 2, fq: ['arch:all'], userId: 'u1' }, { authorization: '' });
+  const r = await json(
+    vela,
+    'POST',
+    '/api/sn/Sample/search?q=ignored&_setlocale=en_US',
+    { query: 'editor', rows: 2, fq: ['arch:all'], userId: 'u1' },
+    { authorization: '' },
+  );
   t.is(r.status, 200);
   t.is(r.body.queryContext.query.queryString, 'editor');
   t.is(r.body.queryContext.limit, 2);
@@ -302,7 +398,6 @@ test('bad input: 404 for an unknown site or locale, 400 naming the parameter oth
     ['/api/sn/Sample/search?q=x&_setlocale=en_US&sort=title+up', 400, 'invalid_parameter', /^sort must be/],
     ['/api/sn/Sample/search?q=x&_setlocale=en_US&sort=text:asc', 400, 'invalid_parameter', /cannot sort by "text"/],
     ['/api/sn/Sample/search?q=x&_setlocale=en_US&rows=ten', 400, 'invalid_parameter', /^rows must be a whole number/],
-    ['/api/sn/Sample/search?q=x&_setlocale=en_US&rows=0', 400, 'invalid_parameter', /^rows must be/],
     ['/api/sn/Sample/search?q=x&_setlocale=en_US&p=-1', 400, 'invalid_parameter', /^p must be/],
     ['/api/sn/Sample/search?q=x&_setlocale=en_US&fq.op=XOR', 400, 'invalid_parameter', /^fqOperator must be AND or OR/],
     ['/api/sn/Sample/search?q=x&_setlocale=en_US&group=title', 400, 'invalid_parameter', /^group must name a facet field/],
@@ -322,13 +417,22 @@ test('rows above the maximum is capped at 1000; a page past the end is empty wit
   t.is(beyond.status, 200);
   t.deepEqual(beyond.body.results.document, []);
   t.is(beyond.body.queryContext.count, 300);
-  t.deepEqual(beyond.body.pagination.map((p: any) => `${p.type}:${p.page}`), ['FIRST:1', 'LAST:3']);
+  t.deepEqual(
+    beyond.body.pagination.map((p: any) => `${p.type}:${p.page}`),
+    ['FIRST:1', 'LAST:3'],
+  );
 });
 
 test('targeting rules let through documents with one of the rule values or without the attribute', async (t) => {
   const r = await search(vela, 'q=*&_setlocale=en_US&rows=1&tr[]=tags:use::editing&tr[]=tags:interface::x11');
   t.is(r.body.queryContext.count, docs.filter((d) => d.tags.length === 0 || d.tags.includes('use::editing') || d.tags.includes('interface::x11')).length);
-  const post = await json(vela, 'POST', '/api/sn/Sample/search?q=*&_setlocale=en_US', { targetingRules: ['tags:use::editing', 'section:web'] }, { authorization: '' });
+  const post = await json(
+    vela,
+    'POST',
+    '/api/sn/Sample/search?q=*&_setlocale=en_US',
+    { targetingRules: ['tags:use::editing', 'section:web'] },
+    { authorization: '' },
+  );
   t.is(post.body.queryContext.count, docs.filter((d) => (d.tags.length === 0 || d.tags.includes('use::editing')) && d.section === 'web').length);
 });
 
@@ -342,20 +446,30 @@ test('more filtered fields than a search takes is a 400 naming the limit, not a 
 });
 
 test('a facet that shows all items lists values without hits too', async (t) => {
-  await json(vela, 'POST', '/api/sn', { name: 'ShowAll', fields: [{ name: 'id' }, { name: 'title', type: 'TEXT' }, { name: 'type', facet: true, showAllFacetItems: true }, { name: 'kind', facet: true }] });
-  await json(vela, 'POST', '/api/sn/import?wait=true', { turingDocuments: [
-    { locale: 'en_US', siteNames: ['ShowAll'], attributes: { id: '1', title: 'docker guide', type: 'Guide', kind: 'a' } },
-    { locale: 'en_US', siteNames: ['ShowAll'], attributes: { id: '2', title: 'kubernetes reference', type: 'Reference', kind: 'b' } },
-  ] });
+  await json(vela, 'POST', '/api/sn', {
+    name: 'ShowAll',
+    fields: [{ name: 'id' }, { name: 'title', type: 'TEXT' }, { name: 'type', facet: true, showAllFacetItems: true }, { name: 'kind', facet: true }],
+  });
+  await json(vela, 'POST', '/api/sn/import?wait=true', {
+    turingDocuments: [
+      { locale: 'en_US', siteNames: ['ShowAll'], attributes: { id: '1', title: 'docker guide', type: 'Guide', kind: 'a' } },
+      { locale: 'en_US', siteNames: ['ShowAll'], attributes: { id: '2', title: 'kubernetes reference', type: 'Reference', kind: 'b' } },
+    ],
+  });
   const r = await json(vela, 'GET', '/api/sn/ShowAll/search?q=docker&_setlocale=en_US', undefined, { authorization: '' });
   const facet = (name: string) => r.body.widget.facet.find((g: any) => g.name === name).facets.map((f: any) => [f.label, f.count]);
-  t.deepEqual(facet('type'), [['Guide', 1], ['Reference', 0]]);
+  t.deepEqual(facet('type'), [
+    ['Guide', 1],
+    ['Reference', 0],
+  ]);
   t.deepEqual(facet('kind'), [['a', 1]]);
 });
 
 test('a range on a number field that is also a facet filters by value', async (t) => {
   await json(vela, 'POST', '/api/sn', { name: 'Views', fields: [{ name: 'id' }, { name: 'views', type: 'INT', facet: true }] });
-  await json(vela, 'POST', '/api/sn/import?wait=true', { turingDocuments: [5, 50, 500, 5000].map((views, i) => ({ locale: 'en_US', siteNames: ['Views'], attributes: { id: String(i), views } })) });
+  await json(vela, 'POST', '/api/sn/import?wait=true', {
+    turingDocuments: [5, 50, 500, 5000].map((views, i) => ({ locale: 'en_US', siteNames: ['Views'], attributes: { id: String(i), views } })),
+  });
   const r = await json(vela, 'GET', '/api/sn/Views/search?q=*&_setlocale=en_US&fq[]=views:[10 TO 1000]', undefined, { authorization: '' });
   t.is(r.status, 200);
   t.is(r.body.queryContext.count, 2);
@@ -374,7 +488,9 @@ test('a query that finds nothing is retried with its last word as a prefix; wild
   const exact = await retry('editor');
   t.is(exact.body.queryContext.count, docs.filter((d) => /\beditor\b/i.test(searchable(d))).length, 'a query with hits stays exact');
   await json(vela, 'POST', '/api/sn', { name: 'Typeahead', wildcardAlways: true, fields: [{ name: 'id' }, { name: 'title', type: 'TEXT', hl: true }] });
-  await json(vela, 'POST', '/api/sn/import?wait=true', { turingDocuments: ['editor', 'editors', 'editing'].map((title, i) => ({ locale: 'en_US', siteNames: ['Typeahead'], attributes: { id: String(i), title } })) });
+  await json(vela, 'POST', '/api/sn/import?wait=true', {
+    turingDocuments: ['editor', 'editors', 'editing'].map((title, i) => ({ locale: 'en_US', siteNames: ['Typeahead'], attributes: { id: String(i), title } })),
+  });
   const always = await json(vela, 'GET', '/api/sn/Typeahead/search?q=editor&_setlocale=en_US', undefined, { authorization: '' });
   t.is(always.body.queryContext.count, 2);
 });

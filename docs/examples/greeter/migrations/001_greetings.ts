@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Knex } from 'vela/plugin';
 
 // Every table of a plugin starts with its name: the runtime refuses a migration that does otherwise.
 export async function up(db: Knex): Promise<void> {

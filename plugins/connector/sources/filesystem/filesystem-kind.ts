@@ -1,21 +1,22 @@
 import { lstat, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { SourceDocument, SourceKind, SourceReadContext, SourceReadError } from '../source-kind.js';
+import type { SourceDocument, SourceKind, SourceReadContext, SourceReadError } from '../../api.js';
 import { PathFilter, patternProblems } from './path-filter.js';
 import { readAhead } from './read-ahead.js';
-import { filesystemSettingsSchema, resolveFilesystemSettings, type FilesystemSettings } from './settings.js';
-import { walkFolder, type FoundFile } from './walk-folder.js';
+import { type FilesystemSettings, filesystemSettingsSchema, resolveFilesystemSettings } from './settings.js';
+import { type FoundFile, walkFolder } from './walk-folder.js';
 
 type Item = SourceDocument | SourceReadError;
 
 // Files read and extracting at once: enough to keep two pool threads busy while the next file is read.
 const READ_AHEAD = 4;
 
-/** Documents from a folder of HTML, Markdown, text, PDF and DOCX files; id = path relative to the root. */
+/** Documents from a folder of HTML, Markdown, text, PDF, DOCX and XLSX files and images (by OCR); id = path relative to the root. */
 export const filesystemSourceKind: SourceKind<FilesystemSettings> = {
   name: 'filesystem',
-  description: 'a folder of HTML, Markdown, plain text, PDF and DOCX files; each file is one document, its id the path relative to the folder',
+  description:
+    'a folder of HTML, Markdown, plain text, PDF, DOCX and XLSX files and images (PNG, JPEG, TIFF, WebP; scanned PDF pages and images are read by OCR); each file is one document, its id the path relative to the folder',
   settingsSchema: filesystemSettingsSchema,
   checkSettings: patternProblems,
   read: readFilesystem,
@@ -42,7 +43,11 @@ function folderError(folder: { relativePath: string; error: string }): SourceRea
 }
 
 /** The files named by id that exist and pass the filters; an id outside the root is an error. */
-async function* filesByIds(ids: readonly string[], settings: FilesystemSettings, filter: PathFilter): AsyncGenerator<FoundFile | { relativePath: string; error: string }> {
+async function* filesByIds(
+  ids: readonly string[],
+  settings: FilesystemSettings,
+  filter: PathFilter,
+): AsyncGenerator<FoundFile | { relativePath: string; error: string }> {
   for (const id of ids) {
     const absolutePath = path.resolve(settings.root, id);
     const relativePath = path.relative(settings.root, absolutePath).split(path.sep).join('/');
@@ -65,7 +70,7 @@ async function readDocument(file: FoundFile, settings: FilesystemSettings, ctx: 
     if (info.size > settings.maxFileSize) return { id, error: `file is ${info.size} bytes, over maxFileSize ${settings.maxFileSize}` };
     const bytes = await readFile(file.absolutePath, { signal: ctx.signal });
     const url = pathToFileURL(file.absolutePath).href;
-    const content = await ctx.extract({ bytes, fileName: path.basename(file.absolutePath), url });
+    const content = await ctx.extract({ bytes, fileName: path.basename(file.absolutePath), url, ocr: { languages: settings.ocrLanguages } });
     return {
       id,
       attributes: {

@@ -25,14 +25,16 @@ export function compilePattern(pattern: string): Matcher {
 
 /** include and exclude patterns that do not compile, or could backtrack exponentially, named by member. */
 export function patternProblems(settings: { include: readonly string[]; exclude: readonly string[] }): string[] {
-  return (['include', 'exclude'] as const).flatMap((member) => settings[member].flatMap((pattern, i) => {
-    try {
-      compilePattern(pattern);
-      return [];
-    } catch (error) {
-      return [`settings.${member}[${i}]: ${(error as Error).message}`];
-    }
-  }));
+  return (['include', 'exclude'] as const).flatMap((member) =>
+    settings[member].flatMap((pattern, i) => {
+      try {
+        compilePattern(pattern);
+        return [];
+      } catch (error) {
+        return [`settings.${member}[${i}]: ${(error as Error).message}`];
+      }
+    }),
+  );
 }
 
 export interface PathFilterOptions {

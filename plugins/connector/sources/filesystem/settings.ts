@@ -1,5 +1,16 @@
 import path from 'node:path';
-import { validateAgainst, type JsonSchema } from '../../../../runtime/config/schema-validation.js';
+import { OCR_LANGUAGES } from '@vela/extraction';
+import { type JsonSchema, validateAgainst } from 'vela/plugin';
+
+/** The languages images and scanned PDF pages are recognized in (a setting of the filesystem and web kinds). */
+export const OCR_LANGUAGES_SCHEMA = {
+  type: 'array',
+  items: { type: 'string', enum: [...OCR_LANGUAGES] },
+  minItems: 1,
+  uniqueItems: true,
+  default: ['eng'],
+  description: `languages of the text in images and scanned PDF pages, recognized by OCR (${OCR_LANGUAGES.join(', ')})`,
+} satisfies JsonSchema;
 
 export interface FilesystemSettings {
   /** The folder to index; relative paths are resolved against the runtime's working directory. */
@@ -15,6 +26,8 @@ export interface FilesystemSettings {
   followSymlinks: boolean;
   /** Files and folders whose name starts with a dot. */
   includeHidden: boolean;
+  /** Languages images and scanned PDF pages are recognized in (tesseract codes: eng, por). */
+  ocrLanguages: string[];
 }
 
 const patternList = {
@@ -35,12 +48,19 @@ export const filesystemSettingsSchema = {
     extensions: {
       type: 'array',
       items: { type: 'string', pattern: '^\\.?[A-Za-z0-9_-]+$' },
-      default: ['html', 'htm', 'md', 'markdown', 'txt', 'pdf', 'docx'],
+      default: ['html', 'htm', 'md', 'markdown', 'txt', 'pdf', 'docx', 'xlsx', 'png', 'jpg', 'jpeg', 'tif', 'tiff', 'webp'],
       description: 'file extensions to read, without the dot; [] reads every file',
     },
-    maxFileSize: { type: 'integer', minimum: 1, maximum: 1024 * 1024 * 1024, default: 20 * 1024 * 1024, description: 'bytes; larger files are reported as read errors' },
+    maxFileSize: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1024 * 1024 * 1024,
+      default: 20 * 1024 * 1024,
+      description: 'bytes; larger files are reported as read errors',
+    },
     followSymlinks: { type: 'boolean', default: false, description: 'follow symbolic links to files and folders (loops are detected)' },
     includeHidden: { type: 'boolean', default: false, description: 'read files and folders whose name starts with a dot' },
+    ocrLanguages: OCR_LANGUAGES_SCHEMA,
   },
 } satisfies JsonSchema;
 

@@ -20,7 +20,12 @@ export interface UnlistableFolder {
  * Symbolic links are skipped unless `followSymlinks`; then each real folder is entered once, so a link
  * loop ends and a folder linked twice is read once.
  */
-export async function* walkFolder(root: string, filter: PathFilter, followSymlinks: boolean, signal: AbortSignal): AsyncGenerator<FoundFile | UnlistableFolder> {
+export async function* walkFolder(
+  root: string,
+  filter: PathFilter,
+  followSymlinks: boolean,
+  signal: AbortSignal,
+): AsyncGenerator<FoundFile | UnlistableFolder> {
   // Real paths of the folders entered, when links are followed: a link back to one of them is not entered again.
   const visited = new Set<string>();
   async function* visit(absolute: string, relative: string): AsyncGenerator<FoundFile | UnlistableFolder> {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { Transform, type TransformCallback } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import type { SourceDocument, SourceKind, SourceReadError } from '../source-kind.js';
+import type { SourceDocument, SourceKind, SourceReadError } from '../../api.js';
 import { mapRecord, type RecordMapping } from './record-mapping.js';
 
 export interface JsonlSettings extends RecordMapping {
@@ -91,7 +91,7 @@ export const jsonlSourceKind: SourceKind<JsonlSettings> = {
     // A source that stalls (a pipe, a slow network disk) still stops at once when the run is interrupted:
     // each next line is raced against the abort, since destroying a stream waits for a pending read.
     const reason = () => (ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error('the run was interrupted'));
-    let stop = () => undefined as void;
+    let stop: () => void = () => {};
     const aborted = new Promise<never>((_, reject) => {
       stop = () => {
         reject(reason());

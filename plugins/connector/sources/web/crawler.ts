@@ -1,8 +1,8 @@
-import type { Logger } from '../../../../runtime/index.js';
-import type { ExtractedContent, ExtractInput, SourceDocument, SourceReadError } from '../source-kind.js';
+import type { Logger, OutboundFetch } from 'vela/plugin';
+import type { ExtractedContent, ExtractInput, SourceDocument, SourceReadError } from '../../api.js';
 import { HostThrottle } from './host-throttle.js';
-import { httpGet, type Fetched } from './http-fetch.js';
-import { RobotsCache, robotsAgent, type RobotsRules } from './robots.js';
+import { type Fetched, httpGet } from './http-fetch.js';
+import { RobotsCache, type RobotsRules, robotsAgent } from './robots.js';
 import type { WebSettings } from './settings.js';
 import { parseSitemap } from './sitemap.js';
 import { canonicalUrl, UrlRules } from './url-rules.js';
@@ -14,6 +14,7 @@ export interface CrawlContext {
   signal: AbortSignal;
   logger: Logger;
   extract(input: ExtractInput): Promise<ExtractedContent>;
+  fetch: OutboundFetch;
 }
 
 /** What fetching one URL gave: a document or an error to yield, links to follow, or nothing (skipped). */
@@ -28,6 +29,7 @@ const MAX_REDIRECTS = 5;
 const MAX_SITEMAP_FILES = 20;
 const MAX_SITEMAP_BYTES = 50 * 1024 * 1024;
 const PAGE_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/tiff', 'image/webp']);
 
 /**
  * A breadth-first crawl: seeds and sitemap entries at depth 0, links one level deeper each, up to
@@ -65,7 +67,11 @@ export class Crawler {
         yield { id, error: 'not an http(s) URL' };
         continue;
       }
-      this.enqueue(url, 0, this.ctx.settings.seeds.some((s) => canonicalUrl(s) === url));
+      this.enqueue(
+        url,
+        0,
+        this.ctx.settings.seeds.some((s) => canonicalUrl(s) === url),
+      );
     }
     yield* this.drain(false);
   }
@@ -92,7 +98,10 @@ export class Crawler {
         const { url, depth } = this.queue.shift()!;
         const key = nextKey++;
         started += 1;
-        running.set(key, this.visit(url).then((outcome) => ({ key, depth, outcome })));
+        running.set(
+          key,
+          this.visit(url).then((outcome) => ({ key, depth, outcome })),
+        );
       }
       if (running.size === 0) return;
       const { key, depth, outcome } = await Promise.race(running.values());
@@ -153,7 +162,7 @@ export class Crawler {
     const contentType = response.headers.get('content-type') ?? '';
     const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
     // No Content-Type at all: let extraction sniff the bytes (and skip the URL quietly if it is no page).
-    if (mediaType && !PAGE_TYPES.has(mediaType) && !(this.ctx.settings.includePdf && mediaType === 'application/pdf')) {
+    if (mediaType && !PAGE_TYPES.has(mediaType) && !this.indexesFile(mediaType)) {
       await response.discard();
       this.ctx.logger.debug({ url, contentType }, 'web source: not a page, not indexed');
       return { links: [] };
@@ -161,18 +170,24 @@ export class Crawler {
     const bytes = await response.bytes(this.ctx.settings.maxPageBytes);
     let content: ExtractedContent;
     try {
-      content = await this.ctx.extract({ bytes, contentType, url });
+      content = await this.ctx.extract({ bytes, contentType, url, ocr: { languages: this.ctx.settings.ocrLanguages } });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (!mediaType && code === 'unsupported_type') return { links: [] };
       return { item: { id: url, error: `${typeof code === 'string' ? `${code}: ` : ''}${(error as Error).message}` }, links: [] };
     }
-    if (!mediaType && content.contentType !== 'text/html' && !(this.ctx.settings.includePdf && content.contentType === 'application/pdf')) return { links: [] };
+    if (!mediaType && content.contentType !== 'text/html' && !this.indexesFile(content.contentType)) return { links: [] };
     const robotsMeta = String(content.metadata.robots ?? '');
-    const links = /\b(nofollow|none)\b/.test(robotsMeta) ? [] : content.links ?? [];
+    const links = /\b(nofollow|none)\b/.test(robotsMeta) ? [] : (content.links ?? []);
     if (/\b(noindex|none)\b/.test(robotsMeta)) return { links };
     const id = this.canonicalOf(content, url);
     return { item: { id, attributes: attributesOf(content, id, response, mediaType || content.contentType) }, links };
+  }
+
+  /** Whether a response that is not a page is indexed: PDF with includePdf, images (read by OCR) with includeImages. */
+  private indexesFile(mediaType: string): boolean {
+    if (mediaType === 'application/pdf') return this.ctx.settings.includePdf;
+    return this.ctx.settings.includeImages && IMAGE_TYPES.has(mediaType);
   }
 
   /** The page's <link rel=canonical> when it is a URL this crawl may fetch, else the page's own URL. */
@@ -201,7 +216,7 @@ export class Crawler {
     }
     const answered = await this.throttle.wait(origin, delay, this.ctx.signal);
     try {
-      return await httpGet(url, { userAgent, timeoutMs, signal: this.ctx.signal });
+      return await httpGet(this.ctx.fetch, url, { userAgent, timeoutMs, signal: this.ctx.signal });
     } finally {
       answered();
     }

@@ -1,3 +1,5 @@
+import type { OutboundFetch, OutboundResponse } from 'vela/plugin';
+
 export class PageTooLargeError extends Error {
   constructor(readonly limit: number) {
     super(`the response is larger than maxPageBytes (${limit} bytes)`);
@@ -23,14 +25,17 @@ export interface Fetched {
 }
 
 /**
- * GET with node's fetch on the main thread (I/O, not CPU). The timeout covers headers and body; the
- * run's signal cancels it too.
+ * GET through the runtime's outbound guard, on the main thread (I/O, not CPU). The timeout covers headers
+ * and body; the run's signal cancels it too. A refused address is an error of this URL like any other.
  */
-export async function httpGet(url: string, options: FetchOptions): Promise<Fetched> {
+export async function httpGet(fetch: OutboundFetch, url: string, options: FetchOptions): Promise<Fetched> {
   const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
-  let response: Response;
+  let response: OutboundResponse;
   try {
-    response = await fetch(url, { redirect: 'manual', signal, headers: { 'user-agent': options.userAgent, accept: 'text/html,application/xhtml+xml,application/pdf;q=0.9,*/*;q=0.5' } });
+    response = await fetch(url, {
+      signal,
+      headers: { 'user-agent': options.userAgent, accept: 'text/html,application/xhtml+xml,application/pdf;q=0.9,*/*;q=0.5' },
+    });
   } catch (error) {
     throw describeFailure(error, options);
   }
@@ -39,16 +44,17 @@ export async function httpGet(url: string, options: FetchOptions): Promise<Fetch
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,
-    bytes: (maxBytes) => readBody(response, maxBytes).catch((error: unknown) => {
-      throw error instanceof PageTooLargeError ? error : describeFailure(error, options);
-    }),
+    bytes: (maxBytes) =>
+      readBody(response, maxBytes).catch((error: unknown) => {
+        throw error instanceof PageTooLargeError ? error : describeFailure(error, options);
+      }),
     discard: async () => {
       await response.body?.cancel().catch(() => undefined);
     },
   };
 }
 
-async function readBody(response: Response, maxBytes: number): Promise<Uint8Array> {
+async function readBody(response: OutboundResponse, maxBytes: number): Promise<Uint8Array> {
   if (Number(response.headers.get('content-length')) > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
     throw new PageTooLargeError(maxBytes);

@@ -32,7 +32,10 @@ export function robotsAgent(userAgent: string): string {
 export class RobotsCache {
   private readonly byOrigin = new Map<string, Promise<RobotsRules>>();
 
-  constructor(private readonly agent: string, private readonly get: (url: string) => Promise<Fetched>) {}
+  constructor(
+    private readonly agent: string,
+    private readonly get: (url: string) => Promise<Fetched>,
+  ) {}
 
   for(origin: string): Promise<RobotsRules> {
     let rules = this.byOrigin.get(origin);

@@ -1,5 +1,6 @@
-import { validateAgainst, type JsonSchema } from '../../../../runtime/config/schema-validation.js';
+import { type JsonSchema, validateAgainst } from 'vela/plugin';
 import { nestedRepetition } from '../../rules/safe-regex.js';
+import { OCR_LANGUAGES_SCHEMA } from '../filesystem/settings.js';
 
 export interface WebSettings {
   /** Where the crawl starts (depth 0). */
@@ -23,8 +24,12 @@ export interface WebSettings {
   userAgent: string;
   robotsTxt: boolean;
   sitemaps: boolean;
-  /** Also index PDF files the crawl finds (their text through the extraction module). */
+  /** Also index PDF files the crawl finds (their text through the extraction module, scanned pages by OCR). */
   includePdf: boolean;
+  /** Also index images the crawl finds (PNG, JPEG, TIFF, WebP), their text recognized by OCR. */
+  includeImages: boolean;
+  /** Languages images and scanned PDF pages are recognized in. */
+  ocrLanguages: string[];
   /** Larger responses are read errors. */
   maxPageBytes: number;
   /** Links to files with these extensions are not fetched (they are not pages). */
@@ -51,25 +56,80 @@ export const webSettingsSchema = {
     userAgent: { type: 'string', minLength: 1, maxLength: 300, default: 'VelaBot/1.0', description: 'its first word (before /) is the robots.txt user agent' },
     robotsTxt: { type: 'boolean', default: true, description: 'obey robots.txt (Allow, Disallow, Crawl-delay)' },
     sitemaps: { type: 'boolean', default: true, description: 'add the URLs of sitemaps (robots.txt Sitemap: lines and /sitemap.xml) as seeds' },
-    includePdf: { type: 'boolean', default: false },
+    includePdf: { type: 'boolean', default: false, description: 'index PDF files too (scanned pages are recognized by OCR)' },
+    includeImages: { type: 'boolean', default: false, description: 'index PNG, JPEG, TIFF and WebP images too, their text recognized by OCR' },
+    ocrLanguages: OCR_LANGUAGES_SCHEMA,
     maxPageBytes: { type: 'integer', minimum: 1024, maximum: 512 * 1024 * 1024, default: 10 * 1024 * 1024 },
     skipExtensions: {
       type: 'array',
       items: { type: 'string', pattern: '^[A-Za-z0-9]+$' },
-      default: ['css', 'js', 'mjs', 'json', 'xml', 'rss', 'atom', 'png', 'jpg', 'jpeg', 'gif', 'webp', 'svg', 'ico', 'bmp', 'tif', 'tiff',
-        'woff', 'woff2', 'ttf', 'otf', 'eot', 'mp3', 'mp4', 'm4a', 'ogg', 'wav', 'avi', 'mov', 'webm', 'zip', 'gz', 'tgz', 'bz2', 'xz', '7z',
-        'rar', 'tar', 'exe', 'msi', 'dmg', 'iso', 'apk', 'bin', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'csv'],
-      description: 'extensions of links never fetched; pdf is skipped too unless includePdf',
+      default: [
+        'css',
+        'js',
+        'mjs',
+        'json',
+        'xml',
+        'rss',
+        'atom',
+        'png',
+        'jpg',
+        'jpeg',
+        'gif',
+        'webp',
+        'svg',
+        'ico',
+        'bmp',
+        'tif',
+        'tiff',
+        'woff',
+        'woff2',
+        'ttf',
+        'otf',
+        'eot',
+        'mp3',
+        'mp4',
+        'm4a',
+        'ogg',
+        'wav',
+        'avi',
+        'mov',
+        'webm',
+        'zip',
+        'gz',
+        'tgz',
+        'bz2',
+        'xz',
+        '7z',
+        'rar',
+        'tar',
+        'exe',
+        'msi',
+        'dmg',
+        'iso',
+        'apk',
+        'bin',
+        'doc',
+        'docx',
+        'xls',
+        'xlsx',
+        'ppt',
+        'pptx',
+        'odt',
+        'csv',
+      ],
+      description: 'extensions of links never fetched; pdf is skipped too unless includePdf; png, jpg, jpeg, tif, tiff and webp are fetched when includeImages',
     },
   },
 } satisfies JsonSchema;
 
 /** allow and deny patterns run on the event loop: ones that can backtrack exponentially are refused. */
 export function webSettingsProblems(settings: WebSettings): string[] {
-  return (['allow', 'deny'] as const).flatMap((member) => settings[member].flatMap((pattern, i) => {
-    const problem = nestedRepetition(pattern);
-    return problem ? [`settings.${member}[${i}] ${problem}`] : [];
-  }));
+  return (['allow', 'deny'] as const).flatMap((member) =>
+    settings[member].flatMap((pattern, i) => {
+      const problem = nestedRepetition(pattern);
+      return problem ? [`settings.${member}[${i}] ${problem}`] : [];
+    }),
+  );
 }
 
 export function resolveWebSettings(settings: unknown): WebSettings {

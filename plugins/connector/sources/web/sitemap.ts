@@ -1,5 +1,5 @@
-import * as cheerio from 'cheerio';
 import { gunzipSync } from 'node:zlib';
+import * as cheerio from 'cheerio';
 
 export interface ParsedSitemap {
   /** Page URLs (<urlset><url><loc>). */
@@ -15,6 +15,10 @@ const MAX_SITEMAP_BYTES = 50 * 1024 * 1024;
 export function parseSitemap(bytes: Uint8Array): ParsedSitemap {
   const xml = bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes, { maxOutputLength: MAX_SITEMAP_BYTES }) : bytes;
   const $ = cheerio.load(Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength).toString('utf8'), { xml: true });
-  const locs = (selector: string) => $(selector).toArray().map((el) => $(el).text().trim()).filter(Boolean);
+  const locs = (selector: string) =>
+    $(selector)
+      .toArray()
+      .map((el) => $(el).text().trim())
+      .filter(Boolean);
   return { pages: locs('urlset > url > loc'), sitemaps: locs('sitemapindex > sitemap > loc') };
 }

@@ -1,5 +1,8 @@
 import type { WebSettings } from './settings.js';
 
+/** Image files a crawl with includeImages fetches (their text recognized by OCR). */
+const IMAGE_EXTENSIONS = ['png', 'jpg', 'jpeg', 'tif', 'tiff', 'webp'];
+
 /**
  * The one form of a URL used for de-duplication and as document id: absolute http(s), no fragment,
  * lower-case host, no default port, dot segments resolved (WHATWG URL does those), no empty query.
@@ -32,6 +35,7 @@ export class UrlRules {
     this.skipped = new Set(settings.skipExtensions.map((e) => e.toLowerCase()));
     if (!settings.includePdf) this.skipped.add('pdf');
     else this.skipped.delete('pdf');
+    if (settings.includeImages) for (const extension of IMAGE_EXTENSIONS) this.skipped.delete(extension);
   }
 
   /** Why a canonical URL is not crawled, or undefined when it is. Seeds are exempt from `allow`. */

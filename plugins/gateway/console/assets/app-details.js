@@ -1,5 +1,5 @@
-import { $, api, busy, clearMessages, markInvalid, showLoadError, showSaved, wireDelete } from './console.js';
 import { fillAppForm, readAppForm } from './app-form.js';
+import { $, api, busy, clearMessages, markInvalid, showLoadError, showSaved, wireDelete } from './console.js';
 
 const form = $('app-form');
 const path = `/api/v2/app/${encodeURIComponent(form.dataset.appId)}`;
@@ -28,7 +28,7 @@ wireDelete($('delete'), {
   title: 'Delete this app?',
   text: () => 'Its keys and every token it was given stop working at once.',
   path,
-  then: '/console/app',
+  next: '/console/app',
 });
 
 api('GET', path).then(show, (error) => showLoadError(error, form));

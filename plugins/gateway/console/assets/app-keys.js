@@ -26,25 +26,52 @@ async function act(button, question, method, suffix, done) {
   await busy(button, async () => {
     const answer = await api(method, path + suffix);
     // Some writes answer the app, others nothing: read it again to show what is stored now.
-    show(answer && answer.id ? answer : await api('GET', path));
+    show(answer?.id ? answer : await api('GET', path));
     showSaved(done);
   });
 }
 
-$('gen-key').addEventListener('click', (event) => act(event.currentTarget, {
-  title: 'Regenerate the Consumer Key and Secret?',
-  text: 'New ones replace the current ones; clients using the old ones must be updated.',
-}, 'PUT', '/gen_key', 'New Consumer Key and Secret generated.'));
-$('gen-token').addEventListener('click', (event) => act(event.currentTarget, {
-  title: 'Regenerate the Access Token and Secret?',
-  text: 'New ones replace the current ones; the old Access Token stops working at once.',
-}, 'PUT', '/gen_token', 'New Access Token and Secret generated.'));
-$('revoke-tokens').addEventListener('click', (event) => act(event.currentTarget, {
-  title: 'Revoke every access token of this app?',
-  text: 'Its own Access Token and every token issued to it by the grants stop working at once.',
-}, 'DELETE', '/accessTokens', 'All access tokens of this app were revoked.'));
+$('gen-key').addEventListener('click', (event) =>
+  act(
+    event.currentTarget,
+    {
+      title: 'Regenerate the Consumer Key and Secret?',
+      text: 'New ones replace the current ones; clients using the old ones must be updated.',
+    },
+    'PUT',
+    '/gen_key',
+    'New Consumer Key and Secret generated.',
+  ),
+);
+$('gen-token').addEventListener('click', (event) =>
+  act(
+    event.currentTarget,
+    {
+      title: 'Regenerate the Access Token and Secret?',
+      text: 'New ones replace the current ones; the old Access Token stops working at once.',
+    },
+    'PUT',
+    '/gen_token',
+    'New Access Token and Secret generated.',
+  ),
+);
+$('revoke-tokens').addEventListener('click', (event) =>
+  act(
+    event.currentTarget,
+    {
+      title: 'Revoke every access token of this app?',
+      text: 'Its own Access Token and every token issued to it by the grants stop working at once.',
+    },
+    'DELETE',
+    '/accessTokens',
+    'All access tokens of this app were revoked.',
+  ),
+);
 
-for (const [id, responseType] of [['try-code', 'code'], ['try-implicit', 'token']]) {
+for (const [id, responseType] of [
+  ['try-code', 'code'],
+  ['try-implicit', 'token'],
+]) {
   $(id).addEventListener('click', async (event) => {
     event.preventDefault();
     if (!current?.apiKey) return;

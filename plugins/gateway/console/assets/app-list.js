@@ -7,9 +7,13 @@ loadList({
   sortBy: (app) => app.name,
   noun: 'app',
   empty: 'No apps yet. Create one with “New app”.',
-  row: (app) => h('tr', { 'data-app-id': app.id },
-    h('td', {}, h('a', { href: `/console/app/${encodeURIComponent(app.id)}`, text: app.name })),
-    h('td', {}, app.description ?? ''),
-    h('td', {}, app.apiKey ? h('code', { text: app.apiKey }) : '—'),
-    h('td', {}, formatDate(app.createdAt))),
+  row: (app) =>
+    h(
+      'tr',
+      { 'data-app-id': app.id },
+      h('td', {}, h('a', { href: `/console/app/${encodeURIComponent(app.id)}`, text: app.name })),
+      h('td', {}, app.description ?? ''),
+      h('td', {}, app.apiKey ? h('code', { text: app.apiKey }) : '—'),
+      h('td', {}, formatDate(app.createdAt)),
+    ),
 });

@@ -1,5 +1,5 @@
-import { $, api, busy, clearMessages, markInvalid } from './console.js';
 import { readAppForm } from './app-form.js';
+import { $, api, busy, clearMessages, markInvalid } from './console.js';
 
 const form = $('app-form');
 form.elements.namedItem('name').focus();

@@ -73,14 +73,28 @@ export function latencyChart(report, metric, size) {
     let path = '';
     let pen = false;
     for (const p of points) {
-      if (p.y === null) { pen = false; continue; }
+      if (p.y === null) {
+        pen = false;
+        continue;
+      }
       path += `${pen ? 'L' : 'M'}${p.x.toFixed(1)},${p.y.toFixed(1)}`;
       pen = true;
     }
-    return { mappingId: mapping.mappingId, name: mapping.name, context: mapping.context, color: mapping.color, path, points: points.filter((p) => p.y !== null) };
+    return {
+      mappingId: mapping.mappingId,
+      name: mapping.name,
+      context: mapping.context,
+      color: mapping.color,
+      path,
+      points: points.filter((p) => p.y !== null),
+    };
   });
   return {
-    kind: 'latency', metric, size, from, to,
+    kind: 'latency',
+    metric,
+    size,
+    from,
+    to,
     xTicks: timeTicks(from, to, labelRoom(inner.width)).map((t) => ({ t, x: x(t) })),
     yTicks: yTicks.map((v) => ({ value: v, y: y(v) })),
     lines,
@@ -107,20 +121,25 @@ export function requestChart(report, size) {
   const yTicks = niceTicks(Math.max(0, ...[...buckets.values()].map((b) => b.count)), 3);
   const top = yTicks[yTicks.length - 1];
   const height = (n) => (n / top) * inner.height;
-  const bars = [...buckets.values()].sort((a, b) => a.t - b.t).map((bucket) => {
-    const left = Math.max(MARGIN.left, x(bucket.t));
-    const right = Math.min(MARGIN.left + inner.width, x(bucket.t + bucketMs));
-    const width = Math.max(1, (right - left) * 0.8);
-    let base = MARGIN.top + inner.height;
-    const segments = bucket.parts.map((part) => {
-      const h = height(part.count);
-      base -= h;
-      return { ...part, y: base, height: h };
+  const bars = [...buckets.values()]
+    .sort((a, b) => a.t - b.t)
+    .map((bucket) => {
+      const left = Math.max(MARGIN.left, x(bucket.t));
+      const right = Math.min(MARGIN.left + inner.width, x(bucket.t + bucketMs));
+      const width = Math.max(1, (right - left) * 0.8);
+      let base = MARGIN.top + inner.height;
+      const segments = bucket.parts.map((part) => {
+        const h = height(part.count);
+        base -= h;
+        return { ...part, y: base, height: h };
+      });
+      return { t: bucket.t, count: bucket.count, errors: bucket.errors, x: left + (right - left - width) / 2, width, segments };
     });
-    return { t: bucket.t, count: bucket.count, errors: bucket.errors, x: left + (right - left - width) / 2, width, segments };
-  });
   return {
-    kind: 'requests', size, from, to,
+    kind: 'requests',
+    size,
+    from,
+    to,
     xTicks: timeTicks(from, to, labelRoom(inner.width)).map((t) => ({ t, x: x(t) })),
     yTicks: yTicks.map((v) => ({ value: v, y: MARGIN.top + inner.height - height(v) })),
     bars,

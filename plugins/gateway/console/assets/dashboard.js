@@ -1,6 +1,6 @@
-import { $, api, busy, formatDate, formatMs, h, showError } from './console.js';
 import { chartSeries, latencyChart, requestChart } from './chart-model.js';
 import { drawLatencyChart, drawRequestChart } from './chart-svg.js';
+import { $, api, busy, formatDate, formatMs, h, showError } from './console.js';
 
 const REFRESH_MS = 15000;
 let metric = 'p50Ms';
@@ -15,22 +15,29 @@ function draw() {
   drawLatencyChart($('latency-chart'), latencyChart(report, metric, { width, height: 260 }), formatMs);
   drawRequestChart($('requests-chart'), requestChart(report, { width, height: 140 }));
   $('chart-range').textContent = `${formatDate(report.window.from)} – ${formatDate(report.window.to)}, one point per ${report.window.bucketSeconds} s`;
-  $('legend').replaceChildren(...chartSeries(report).map((s) => {
-    const swatch = h('span', { class: 'swatch', 'aria-hidden': 'true' });
-    swatch.style.background = s.color;
-    return h('li', {}, swatch, h('code', { text: s.context }));
-  }));
+  $('legend').replaceChildren(
+    ...chartSeries(report).map((s) => {
+      const swatch = h('span', { class: 'swatch', 'aria-hidden': 'true' });
+      swatch.style.background = s.color;
+      return h('li', {}, swatch, h('code', { text: s.context }));
+    }),
+  );
 }
 
 function summary() {
-  const rows = chartSeries(report).map((m) => h('tr', { 'data-mapping-id': m.mappingId },
-    h('td', {}, h('a', { href: `/console/mapping/${encodeURIComponent(m.mappingId)}`, text: m.name ?? m.context })),
-    h('td', {}, h('code', { text: m.context })),
-    h('td', { class: 'num count', text: m.count }),
-    h('td', { class: 'num', text: percent(m.errorRate, m.count) }),
-    h('td', { class: 'num', text: formatMs(m.p50Ms) }),
-    h('td', { class: 'num', text: formatMs(m.p95Ms) }),
-    h('td', { class: 'num', text: formatMs(m.p99Ms) })));
+  const rows = chartSeries(report).map((m) =>
+    h(
+      'tr',
+      { 'data-mapping-id': m.mappingId },
+      h('td', {}, h('a', { href: `/console/mapping/${encodeURIComponent(m.mappingId)}`, text: m.name ?? m.context })),
+      h('td', {}, h('code', { text: m.context })),
+      h('td', { class: 'num count', text: m.count }),
+      h('td', { class: 'num', text: percent(m.errorRate, m.count) }),
+      h('td', { class: 'num', text: formatMs(m.p50Ms) }),
+      h('td', { class: 'num', text: formatMs(m.p95Ms) }),
+      h('td', { class: 'num', text: formatMs(m.p99Ms) }),
+    ),
+  );
   document.querySelector('#summary tbody').replaceChildren(...rows);
   const total = report.mappings.reduce((sum, m) => sum + (m.count ?? 0), 0);
   $('summary-status').textContent = report.mappings.length ? `${total} proxied request${total === 1 ? '' : 's'} in this window` : 'No mappings yet.';
@@ -40,14 +47,19 @@ function monitoring(checks) {
   const rows = checks
     .slice()
     .sort((a, b) => String(a.context).localeCompare(String(b.context)))
-    .map((c) => h('tr', { 'data-mapping-id': c.mappingId },
-      h('td', {}, c.name ?? ''),
-      h('td', { class: 'url' }, c.url ?? ''),
-      h('td', {}, h('span', { class: `badge ${String(c.status).toLowerCase()}`, text: c.status })),
-      h('td', { class: 'num', text: formatMs(c.latencyMs) }),
-      h('td', { text: formatDate(c.lastCheckedAt) }),
-      h('td', { text: formatDate(c.lastChangeAt) }),
-      h('td', { text: c.message ?? '' })));
+    .map((c) =>
+      h(
+        'tr',
+        { 'data-mapping-id': c.mappingId },
+        h('td', {}, c.name ?? ''),
+        h('td', { class: 'url' }, c.url ?? ''),
+        h('td', {}, h('span', { class: `badge ${String(c.status).toLowerCase()}`, text: c.status })),
+        h('td', { class: 'num', text: formatMs(c.latencyMs) }),
+        h('td', { text: formatDate(c.lastCheckedAt) }),
+        h('td', { text: formatDate(c.lastChangeAt) }),
+        h('td', { text: c.message ?? '' }),
+      ),
+    );
   document.querySelector('#monitoring tbody').replaceChildren(...rows);
   const count = (status) => checks.filter((c) => c.status === status).length;
   const unknown = count('UNKNOWN');
@@ -79,11 +91,13 @@ async function load() {
 $('window').addEventListener('change', load);
 $('check-now').addEventListener('click', (event) => busy(event.currentTarget, async () => monitoring(await api('POST', '/api/v2/monitoring/check'))));
 $('refresh').addEventListener('click', load);
-document.addEventListener('visibilitychange', () => { if (!document.hidden) load(); });
+document.addEventListener('visibilitychange', () => {
+  if (!document.hidden) load();
+});
 document.querySelectorAll('.segmented button').forEach((button) => {
   button.addEventListener('click', () => {
     metric = button.dataset.metric;
-    document.querySelectorAll('.segmented button').forEach((b) => b.setAttribute('aria-pressed', String(b === button)));
+    for (const b of document.querySelectorAll('.segmented button')) b.setAttribute('aria-pressed', String(b === button));
     draw();
   });
 });

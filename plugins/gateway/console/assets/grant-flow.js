@@ -5,7 +5,11 @@ const KEY = 'vela.grant.';
 export const RECEIVE_AUTHCODE = '/console/oauth2/receive_authcode';
 export const RECEIVE_IMPLICIT_TOKEN = '/console/oauth2/receive_implicit_token';
 
-const base64url = (bytes) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const base64url = (bytes) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 const randomString = (size) => base64url(crypto.getRandomValues(new Uint8Array(size)));
 
 /** The authorize URL for a grant of this app, with a fresh state (and PKCE S256 where the browser can hash). */

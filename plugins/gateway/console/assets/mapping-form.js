@@ -17,7 +17,9 @@ function read() {
 }
 
 function fill(mapping) {
-  const set = (name, value) => { form.elements.namedItem(name).value = value ?? ''; };
+  const set = (name, value) => {
+    form.elements.namedItem(name).value = value ?? '';
+  };
   set('context', toField(mapping.context));
   set('url', mapping.url);
   set('description', mapping.description);
@@ -63,7 +65,7 @@ wireDelete($('delete'), {
   title: 'Delete this mapping?',
   text: () => `Requests to ${toContext(form.elements.namedItem('context').value).replace(/^\/proxy/, '')} will answer 404 from now on.`,
   path: `/api/v2/mapping/${encodeURIComponent(id)}`,
-  then: '/console/mapping',
+  next: '/console/mapping',
 });
 
 start();

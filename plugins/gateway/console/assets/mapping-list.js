@@ -10,11 +10,15 @@ loadList({
   sortBy: (mapping) => mapping.context,
   noun: 'mapping',
   empty: 'No mappings yet. Register an upstream with “New mapping”.',
-  row: (mapping) => h('tr', { 'data-mapping-id': mapping.id },
-    h('td', {}, h('a', { href: editLink(mapping), text: mapping.name ?? calledAs(mapping.context).split('/')[1] })),
-    h('td', {}, h('code', { text: mapping.context })),
-    h('td', {}, h('code', { text: calledAs(mapping.context) })),
-    h('td', { class: 'url' }, mapping.url),
-    h('td', { class: 'num' }, mapping.timeoutMs ? `${mapping.timeoutMs} ms` : '—'),
-    h('td', {}, h('a', { class: 'button subtle', href: editLink(mapping), 'aria-label': `Edit ${mapping.context}`, text: 'Edit' }))),
+  row: (mapping) =>
+    h(
+      'tr',
+      { 'data-mapping-id': mapping.id },
+      h('td', {}, h('a', { href: editLink(mapping), text: mapping.name ?? calledAs(mapping.context).split('/')[1] })),
+      h('td', {}, h('code', { text: mapping.context })),
+      h('td', {}, h('code', { text: calledAs(mapping.context) })),
+      h('td', { class: 'url' }, mapping.url),
+      h('td', { class: 'num' }, mapping.timeoutMs ? `${mapping.timeoutMs} ms` : '—'),
+      h('td', {}, h('a', { class: 'button subtle', href: editLink(mapping), 'aria-label': `Edit ${mapping.context}`, text: 'Edit' })),
+    ),
 });

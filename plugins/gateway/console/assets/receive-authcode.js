@@ -20,7 +20,12 @@ function showError(message) {
 }
 
 async function exchange() {
-  const body = new URLSearchParams({ grant_type: 'authorization_code', code: field('code').value, redirect_uri: field('redirect_uri').value, client_id: field('client_id').value.trim() });
+  const body = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code: field('code').value,
+    redirect_uri: field('redirect_uri').value,
+    client_id: field('client_id').value.trim(),
+  });
   if (field('client_secret').value) body.set('client_secret', field('client_secret').value);
   if (grant?.codeVerifier) body.set('code_verifier', grant.codeVerifier);
   let response;
@@ -32,7 +37,9 @@ async function exchange() {
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
     // RFC 6749 errors: {error, error_description}; the gateway's own shape: {error, message}.
-    return showError(h('span', {}, h('code', { text: answer.error ?? response.status }), ` ${answer.error_description ?? answer.message ?? response.statusText}`));
+    return showError(
+      h('span', {}, h('code', { text: answer.error ?? response.status }), ` ${answer.error_description ?? answer.message ?? response.statusText}`),
+    );
   }
   forgetGrant(state);
   for (const name of ['access_token', 'token_type', 'expires_in', 'refresh_token']) {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createFlexsearchEngineFactory, flexsearchEngineFactory } from '../../engine/flexsearch-engine.js';
 import type { EngineQuery, EngineResult, FacetRequest, FieldFilter, IndexableDocument, SearchEngine } from '../../engine/search-engine.js';
-import { COLORS, randomDocument, ReferenceSearch, seededRandom, TAGS, WORDS } from './reference-search.js';
+import { COLORS, ReferenceSearch, randomDocument, seededRandom, TAGS, WORDS } from './reference-search.js';
 
 const SCHEMA = { facetFields: ['color', 'tags'], numberFields: ['size'], stringFields: ['title'] };
 
@@ -123,7 +123,12 @@ test('filters on different fields combine by the and/or rule of the FilterSpec',
 test('a multi-valued facet counts each of its values once per document', (t) => {
   const engine = engineWith(doc('a', 'x', { tags: ['p', 'q', 'p'] }), doc('b', 'x', { tags: ['q', 'r'] }), doc('c', 'x', { tags: ['s'] }));
   const result = engine.query(query({ text: 'x', facets: [facet('tags')] }));
-  t.deepEqual(result.facets.tags, [['q', 2], ['p', 1], ['r', 1], ['s', 1]]);
+  t.deepEqual(result.facets.tags, [
+    ['q', 2],
+    ['p', 1],
+    ['r', 1],
+    ['s', 1],
+  ]);
   t.deepEqual(sortedIds(engine.query(query({ filter: { and: [is('tags', ['q', 'p'], 'AND')], or: [] } }))), ['a']);
 });
 
@@ -135,7 +140,19 @@ test('number ranges are inclusive, open at a null end, and never match a documen
   t.deepEqual(sizes(between('size', [100, null])), ['3']);
   t.deepEqual(sizes(between('size', [null, null])), ['1', '2', '3', '5', '6'], 'an open range still needs a value');
   t.deepEqual(sizes(between('size', [0, 1], [4000, 4000])), ['2', '3'], 'several ranges are ORed');
-  t.deepEqual(sizes({ field: 'size', values: [], ranges: [[0, 10], [5, 100]], itemOp: 'AND' }), ['5'], 'or ANDed');
+  t.deepEqual(
+    sizes({
+      field: 'size',
+      values: [],
+      ranges: [
+        [0, 10],
+        [5, 100],
+      ],
+      itemOp: 'AND',
+    }),
+    ['5'],
+    'or ANDed',
+  );
   t.deepEqual(sizes({ field: 'size', values: ['12', 'twelve'], itemOp: 'OR' }), ['6'], 'exact values of a number field');
 });
 
@@ -185,7 +202,10 @@ function randomQuery(random: () => number): EngineQuery {
   const ignore = (): string[] | '*' => (random() < 0.15 ? '*' : some(['color', 'tags', 'size']));
   return query({
     text: pick(texts),
-    filter: { and: Array.from({ length: Math.floor(random() * 3) }, filterOn), or: Array.from({ length: random() < 0.7 ? 0 : 1 + Math.floor(random() * 2) }, filterOn) },
+    filter: {
+      and: Array.from({ length: Math.floor(random() * 3) }, filterOn),
+      or: Array.from({ length: random() < 0.7 ? 0 : 1 + Math.floor(random() * 2) }, filterOn),
+    },
     facets: [facet('color', { ignoreFilters: ignore() }), facet('tags', { ignoreFilters: ignore() })],
     limit: 1000,
   });
@@ -220,14 +240,20 @@ test('every hit of a random query is a reference hit and pages cover the hits in
 test('ignoreFilters on its own field gives multi-select counts, and "*" counts the text hits alone', (t) => {
   const engine = shop();
   const filter = { and: [is('color', ['red']), is('tags', ['food'])], or: [] };
-  const result = engine.query(
-    query({ text: 'apple', filter, facets: [facet('color', { ignoreFilters: ['color'] }), facet('tags', { ignoreFilters: '*' })] }),
-  );
+  const result = engine.query(query({ text: 'apple', filter, facets: [facet('color', { ignoreFilters: ['color'] }), facet('tags', { ignoreFilters: '*' })] }));
   t.deepEqual(sortedIds(result), ['1', '5']);
   // color counts: apple hits that pass the tags filter, whatever their color.
-  t.deepEqual(result.facets.color, [['red', 2], ['blue', 1], ['green', 1]]);
+  t.deepEqual(result.facets.color, [
+    ['red', 2],
+    ['blue', 1],
+    ['green', 1],
+  ]);
   // tags counts: all apple hits, no filter at all.
-  t.deepEqual(result.facets.tags, [['food', 4], ['sweet', 2], ['drink', 1]]);
+  t.deepEqual(result.facets.tags, [
+    ['food', 4],
+    ['sweet', 2],
+    ['drink', 1],
+  ]);
   // Without ignoreFilters the counts are over the hits.
   const plain = engine.query(query({ text: 'apple', filter, facets: [facet('color')] }));
   t.deepEqual(plain.facets.color, [['red', 2]]);
@@ -242,18 +268,36 @@ test('included values are reported with their real count, zero included', (t) =>
       facets: [facet('color', { include: ['green', 'pink', 'red'] }), facet('tags', { limit: 1, include: ['drink'] })],
     }),
   );
-  t.deepEqual(result.facets.color, [['green', 1], ['pink', 0], ['red', 0]]);
-  t.deepEqual(result.facets.tags, [['food', 1], ['drink', 0]]);
+  t.deepEqual(result.facets.color, [
+    ['green', 1],
+    ['pink', 0],
+    ['red', 0],
+  ]);
+  t.deepEqual(result.facets.tags, [
+    ['food', 1],
+    ['drink', 0],
+  ]);
 });
 
 test('facet values sort by count with ties by value, or by value, and are cut to the limit', (t) => {
   const engine = shop();
   const counted = engine.query(query({ facets: [facet('tags', { limit: 2 })] }));
-  t.deepEqual(counted.facets.tags, [['food', 4], ['sweet', 2]]);
+  t.deepEqual(counted.facets.tags, [
+    ['food', 4],
+    ['sweet', 2],
+  ]);
   const byValue = engine.query(query({ facets: [facet('tags', { sort: 'index' })] }));
-  t.deepEqual(byValue.facets.tags, [['drink', 1], ['fast', 1], ['food', 4], ['sweet', 2]]);
+  t.deepEqual(byValue.facets.tags, [
+    ['drink', 1],
+    ['fast', 1],
+    ['food', 4],
+    ['sweet', 2],
+  ]);
   const ties = engine.query(query({ facets: [facet('color', { limit: 2 })] }));
-  t.deepEqual(ties.facets.color, [['red', 3], ['blue', 1]]);
+  t.deepEqual(ties.facets.color, [
+    ['red', 3],
+    ['blue', 1],
+  ]);
 });
 
 test('sorting by a number field puts documents without a value last in both directions', (t) => {
@@ -286,7 +330,11 @@ test('paging beyond the end gives no hits and the right total', (t) => {
   const result = engine.query(query({ text: 'apple', offset: 10, limit: 5, facets: [facet('color')] }));
   t.deepEqual(result.hits, []);
   t.is(result.total, 4);
-  t.deepEqual(result.facets.color, [['red', 2], ['blue', 1], ['green', 1]]);
+  t.deepEqual(result.facets.color, [
+    ['red', 2],
+    ['blue', 1],
+    ['green', 1],
+  ]);
   t.deepEqual(ids(engine.query(query({ text: 'apple', offset: 3, limit: 5, sort: { by: 'number', field: 'size', direction: 'asc' } }))), ['4']);
   t.deepEqual(engine.query(query({ text: 'apple', limit: 0 })).hits, []);
   t.throws(() => engine.query(query({ offset: -1 })), { message: /offset must be an integer/ });
@@ -332,8 +380,19 @@ test('upserting an existing id replaces its text and values everywhere', (t) => 
   t.deepEqual(sortedIds(engine.query(query({ text: 'apple' }))), ['2', '4', '5']);
   t.deepEqual(ids(engine.query(query({ text: 'banana' }))), ['1']);
   const counts = engine.query(query({ facets: [facet('color'), facet('tags')] })).facets;
-  t.deepEqual(counts.color, [['red', 2], ['blue', 1], ['green', 1], ['yellow', 1]]);
-  t.deepEqual(counts.tags, [['food', 3], ['baked', 1], ['drink', 1], ['fast', 1], ['sweet', 1]]);
+  t.deepEqual(counts.color, [
+    ['red', 2],
+    ['blue', 1],
+    ['green', 1],
+    ['yellow', 1],
+  ]);
+  t.deepEqual(counts.tags, [
+    ['food', 3],
+    ['baked', 1],
+    ['drink', 1],
+    ['fast', 1],
+    ['sweet', 1],
+  ]);
   t.deepEqual(ids(engine.query(query({ filter: { and: [between('size', [6, 8])], or: [] } }))), ['1']);
   const vocabulary = new Map(engine.vocabulary());
   t.is(vocabulary.get('apple'), 3);
@@ -349,8 +408,16 @@ test('removed documents leave no trace in matches, counts, vocabulary or size', 
   t.deepEqual(sortedIds(engine.query(query({ text: 'apple' }))), ['2', '4']);
   t.deepEqual(ids(engine.query(query({ text: 'pie' }))), []);
   const counts = engine.query(query({ facets: [facet('tags'), facet('color')] })).facets;
-  t.deepEqual(counts.tags, [['food', 2], ['drink', 1], ['fast', 1]]);
-  t.deepEqual(counts.color, [['blue', 1], ['green', 1], ['red', 1]]);
+  t.deepEqual(counts.tags, [
+    ['food', 2],
+    ['drink', 1],
+    ['fast', 1],
+  ]);
+  t.deepEqual(counts.color, [
+    ['blue', 1],
+    ['green', 1],
+    ['red', 1],
+  ]);
   t.false(new Map(engine.vocabulary()).has('pie'));
   // A new document takes a freed ordinal and must not inherit anything from the removed one.
   engine.upsert([doc('7', 'plain', {})]);
@@ -383,7 +450,11 @@ test('many removals and re-additions keep results exact', (t) => {
 
 test('vocabulary yields every indexed term once with its document frequency', (t) => {
   const engine = engineWith(doc('a', 'one two two'), doc('b', 'two three'), doc('c', 'Three THREE'));
-  t.deepEqual(sorted(engine.vocabulary()), [['one', 1], ['three', 2], ['two', 2]]);
+  t.deepEqual(sorted(engine.vocabulary()), [
+    ['one', 1],
+    ['three', 2],
+    ['two', 2],
+  ]);
 });
 
 test('a snapshot restores an engine that answers every query identically and takes further writes', async (t) => {
@@ -397,7 +468,11 @@ test('a snapshot restores an engine that answers every query identically and tak
   t.deepEqual(restored.schema, engine.schema);
   for (let round = 0; round < 150; round++) {
     const q = randomQuery(random);
-    const sort = [{ by: 'relevance' as const }, { by: 'number' as const, field: 'size', direction: 'desc' as const }, { by: 'string' as const, field: 'title', direction: 'asc' as const }][round % 3]!;
+    const sort = [
+      { by: 'relevance' as const },
+      { by: 'number' as const, field: 'size', direction: 'desc' as const },
+      { by: 'string' as const, field: 'title', direction: 'asc' as const },
+    ][round % 3]!;
     const full = { ...q, sort, offset: round % 4, limit: 20, group: round % 5 === 0 ? 'tags' : undefined };
     t.deepEqual(restored.query(full), engine.query(full));
   }
@@ -419,7 +494,7 @@ test('a corrupt, truncated or foreign snapshot is rejected with a clear error', 
   await t.throwsAsync(flexsearchEngineFactory.restore(Buffer.alloc(0)), { message: /not a search engine snapshot/ });
   const otherVersion = Buffer.from(snapshot);
   otherVersion.writeUInt32LE(99, 8);
-  await t.throwsAsync(flexsearchEngineFactory.restore(otherVersion), { message: /format version 1: it has version 99/ });
+  await t.throwsAsync(flexsearchEngineFactory.restore(otherVersion), { message: /format version 2: it has version 99/ });
 });
 
 test('fields outside the schema are refused with the field named', (t) => {
@@ -435,7 +510,9 @@ test('a batch with a document of the wrong shape is refused whole', (t) => {
   const engine = shop();
   const bad = { ...doc('9', 'fresh'), facets: { color: 'red' } } as unknown as IndexableDocument;
   t.throws(() => engine.upsert([doc('8', 'fresh'), bad]), { message: 'document "9": facets.color must be an array of strings' });
-  t.throws(() => engine.upsert([{ ...doc('9', 'x'), numbers: { size: '3' } } as unknown as IndexableDocument]), { message: /numbers.size must be a number or null/ });
+  t.throws(() => engine.upsert([{ ...doc('9', 'x'), numbers: { size: '3' } } as unknown as IndexableDocument]), {
+    message: /numbers.size must be a number or null/,
+  });
   t.throws(() => engine.upsert([doc('', 'x')]), { message: 'document id must be a non-empty string' });
   t.false(engine.has('8'));
   t.is(engine.query(query({ text: 'fresh' })).total, 0);

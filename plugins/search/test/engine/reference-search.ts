@@ -1,5 +1,5 @@
-import { analyze, tokenize } from '../../engine/text-analyzer.js';
 import type { EngineQuery, FieldFilter, IndexableDocument } from '../../engine/search-engine.js';
+import { analyze, tokenize } from '../../engine/text-analyzer.js';
 
 /**
  * The engine's semantics written the slow and obvious way, to check it against: every query scans every
@@ -62,8 +62,7 @@ export class ReferenceSearch {
 }
 
 function passesSpec(document: IndexableDocument, and: FieldFilter[], or: FieldFilter[], ignored: string[]): boolean {
-  const active = (filters: FieldFilter[]) =>
-    filters.filter((f) => !ignored.includes(f.field) && (f.values.length > 0 || (f.ranges?.length ?? 0) > 0));
+  const active = (filters: FieldFilter[]) => filters.filter((f) => !ignored.includes(f.field) && (f.values.length > 0 || (f.ranges?.length ?? 0) > 0));
   const andPart = active(and);
   const orPart = active(or);
   if (andPart.length === 0 && orPart.length === 0) return true;
@@ -113,6 +112,6 @@ export function randomDocument(random: () => number, id: string): IndexableDocum
     text: words.join(random() < 0.5 ? ' ' : ', '),
     facets: { color: random() < 0.9 ? [pick(COLORS)] : [], tags },
     numbers: { size: random() < 0.85 ? Math.floor(random() * 100) : null },
-    strings: { title: random() < 0.85 ? pick(WORDS) + ' ' + pick(WORDS) : null },
+    strings: { title: random() < 0.85 ? `${pick(WORDS)} ${pick(WORDS)}` : null },
   };
 }

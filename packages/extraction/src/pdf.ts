@@ -1,0 +1,179 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { beforeDeadline } from './deadline.js';
+import { normalizeText } from './decode-text.js';
+import { ExtractionError } from './extraction-error.js';
+import { recognize } from './ocr/tesseract.js';
+import type { ResolvedOcr } from './ocr-options.js';
+import { type ExtractedContent, MEDIA_TYPES } from './types.js';
+
+interface PdfInfo {
+  Title?: unknown;
+  Author?: unknown;
+  Subject?: unknown;
+  Keywords?: unknown;
+  Language?: unknown;
+  CreationDate?: unknown;
+  ModDate?: unknown;
+}
+
+interface TextPiece {
+  str?: string;
+  hasEOL?: boolean;
+}
+
+/** A page whose text layer has fewer non-space characters than this is a scan: it is rendered and recognized. */
+const MIN_TEXT_CHARS = 10;
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+let pdfjs: Promise<PdfJs> | undefined;
+let assetUrls: { wasmUrl: string; standardFontDataUrl: string; cMapUrl: string } | undefined;
+
+/** pdfjs's own data (fonts, character maps, image decoders) as local folders: in Node it reads them with fs. */
+function assets() {
+  if (!assetUrls) {
+    const root = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+    assetUrls = {
+      wasmUrl: `${path.join(root, 'wasm')}${path.sep}`,
+      standardFontDataUrl: `${path.join(root, 'standard_fonts')}${path.sep}`,
+      cMapUrl: `${path.join(root, 'cmaps')}${path.sep}`,
+    };
+  }
+  return assetUrls;
+}
+
+/**
+ * The text layer of every page, and title, author, subject, keywords and dates from the document info,
+ * with pdfjs-dist's legacy build (Node 20). Pages without a text layer (scans) are rendered with
+ * @napi-rs/canvas at `ocr.pdfDpi` and recognized with tesseract, up to `ocr.maxPdfPages` of them. No worker
+ * of pdfjs's own: this already runs on a pool thread, and pdfjs then parses in the same thread.
+ */
+export async function extractPdf(bytes: Uint8Array, deadline: number, ocr: ResolvedOcr): Promise<ExtractedContent> {
+  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  const { getDocument, PDFDateString } = await pdfjs;
+  // pdfjs takes ownership of (and may detach) the buffer it is given: hand it a copy.
+  const task = getDocument({
+    data: new Uint8Array(bytes),
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    verbosity: 0,
+    ...assets(),
+  });
+  const stop = () => task.destroy();
+  try {
+    const pdf = await beforeDeadline(task.promise, deadline, 'PDF', stop);
+    const pages: string[] = [];
+    let ocrPages = 0;
+    let confidence = 0;
+    for (let n = 1; n <= pdf.numPages; n++) {
+      const page = await beforeDeadline(pdf.getPage(n), deadline, 'PDF', stop);
+      const content = await beforeDeadline(page.getTextContent(), deadline, 'PDF', stop);
+      let text = (content.items as TextPiece[]).map((item) => (item.str ?? '') + (item.hasEOL ? '\n' : '')).join('');
+      if (ocr.enabled && ocrPages < ocr.maxPdfPages && text.replace(/\s+/g, '').length < MIN_TEXT_CHARS) {
+        const image = await beforeDeadline(renderPage(pdf, page, ocr), deadline, 'PDF', stop);
+        const recognized = await recognize(image, ocr.languages, deadline);
+        text = recognized.text;
+        confidence += recognized.confidence;
+        ocrPages += 1;
+      }
+      pages.push(text);
+      page.cleanup();
+    }
+    const { info, metadata: xmp } = await beforeDeadline(pdf.getMetadata(), deadline, 'PDF', stop);
+    const docInfo = (info ?? {}) as PdfInfo;
+    const metadata: Record<string, unknown> = { pageCount: pdf.numPages };
+    const title = text(docInfo.Title) ?? text(xmp?.get('dc:title'));
+    const author = text(docInfo.Author) ?? text(xmp?.get('dc:creator'));
+    if (author) metadata.author = author;
+    const description = text(docInfo.Subject);
+    if (description) metadata.description = description;
+    const keywords = text(docInfo.Keywords)
+      ?.split(/[,;]/)
+      .map((k) => k.trim())
+      .filter(Boolean);
+    if (keywords?.length) metadata.keywords = keywords;
+    const language = text(docInfo.Language);
+    if (language) metadata.language = language;
+    const created = isoDate(docInfo.CreationDate, PDFDateString);
+    if (created) metadata.creationDate = created;
+    const modified = isoDate(docInfo.ModDate, PDFDateString);
+    if (modified) metadata.modificationDate = modified;
+    if (ocrPages > 0) {
+      metadata.ocrPages = ocrPages;
+      metadata.ocrLanguages = ocr.languages.join('+');
+      metadata.ocrConfidence = Math.round(confidence / ocrPages);
+      metadata.language ??= ocr.languages.join('+');
+    }
+    return { ...(title ? { title } : {}), text: normalizeText(pages.join('\n')), contentType: MEDIA_TYPES.pdf, metadata };
+  } catch (error) {
+    throw asExtractionError(error);
+  } finally {
+    await task.destroy();
+  }
+}
+
+interface RenderablePage {
+  getViewport(options: { scale: number }): { width: number; height: number };
+  render(options: Record<string, unknown>): { promise: Promise<void> };
+}
+
+interface CanvasAndContext {
+  canvas: unknown;
+  context: { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+}
+
+/** One page as a grayscale PGM image at the OCR resolution (smaller when that would pass the pixel limit). */
+async function renderPage(pdf: unknown, page: unknown, ocr: ResolvedOcr): Promise<Uint8Array> {
+  const p = page as RenderablePage;
+  const base = p.getViewport({ scale: 1 });
+  let scale = ocr.pdfDpi / 72;
+  const pixels = base.width * base.height * scale * scale;
+  if (pixels > ocr.maxImagePixels) scale *= Math.sqrt(ocr.maxImagePixels / pixels);
+  const viewport = p.getViewport({ scale });
+  const width = Math.max(1, Math.floor(viewport.width));
+  const height = Math.max(1, Math.floor(viewport.height));
+  const factory = (pdf as { canvasFactory: { create(w: number, h: number): CanvasAndContext; destroy(c: CanvasAndContext): void } }).canvasFactory;
+  const target = factory.create(width, height);
+  try {
+    await p.render({ canvasContext: target.context, canvas: target.canvas, viewport, background: 'white' }).promise;
+    return toPgm(target.context.getImageData(0, 0, width, height).data, width, height);
+  } finally {
+    factory.destroy(target);
+  }
+}
+
+/** RGBA pixels as an 8-bit grayscale PGM (P5), which tesseract reads without any decoding work. */
+function toPgm(rgba: Uint8ClampedArray, width: number, height: number): Uint8Array {
+  const header = Buffer.from(`P5\n${width} ${height}\n255\n`, 'latin1');
+  const out = new Uint8Array(header.length + width * height);
+  out.set(header, 0);
+  for (let i = 0, j = header.length; i < rgba.length; i += 4, j++) {
+    // Luma of the pixel composited on white (a transparent page area is paper).
+    const alpha = rgba[i + 3]! / 255;
+    const luma = 0.299 * rgba[i]! + 0.587 * rgba[i + 1]! + 0.114 * rgba[i + 2]!;
+    out[j] = Math.round(luma * alpha + 255 * (1 - alpha));
+  }
+  return out;
+}
+
+function asExtractionError(error: unknown): unknown {
+  if (error instanceof ExtractionError) return error;
+  const name = (error as Error | null)?.name;
+  const message = (error as Error | null)?.message ?? String(error);
+  if (name === 'PasswordException') return new ExtractionError('encrypted_content', `the PDF is password-protected: ${message}`);
+  return new ExtractionError('corrupt_content', `the PDF cannot be read: ${message}`);
+}
+
+function text(value: unknown): string | undefined {
+  const s = Array.isArray(value) ? value.join(', ') : typeof value === 'string' ? value : undefined;
+  const trimmed = s?.replace(/\s+/g, ' ').trim();
+  return trimmed || undefined;
+}
+
+/** PDF dates (D:20240131120000Z) as ISO 8601. */
+function isoDate(value: unknown, dates: PdfJs['PDFDateString']): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const date = dates.toDateObject(value);
+  return date && !Number.isNaN(date.getTime()) ? date.toISOString() : undefined;
+}

@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from 'vela/plugin';
+import { genaiErrors } from '../errors.js';
+import { now, toIso } from '../store/timestamps.js';
+
+/** The tools an agent may be given: a site search (with filters) and a stored document by id. */
+export const AGENT_TOOLS = ['search_site', 'get_document'] as const;
+export type AgentTool = (typeof AGENT_TOOLS)[number];
+
+export interface Agent {
+  id: string;
+  name: string;
+  description: string;
+  /** The agent's system prompt. */
+  instructions: string;
+  llmInstanceId: string;
+  /** Names of the sites its tools reach (the first is the default). */
+  sites: string[];
+  tools: AgentTool[];
+  /** Most model calls one message may take (tool rounds included). */
+  maxSteps: number;
+  enabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type AgentInput = Partial<Omit<Agent, 'createdAt' | 'updatedAt'>>;
+
+interface Row {
+  id: string;
+  name: string;
+  description: string | null;
+  instructions: string;
+  llm_instance_id: string;
+  sites: string;
+  tools: string;
+  max_steps: number;
+  enabled: unknown;
+  created_at: unknown;
+  updated_at: unknown;
+}
+
+const bool = (value: unknown) => value === true || value === 1 || value === '1' || value === 't' || value === 'true';
+
+function fromRow(row: Row): Agent {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description ?? '',
+    instructions: row.instructions,
+    llmInstanceId: row.llm_instance_id,
+    sites: JSON.parse(row.sites) as string[],
+    tools: JSON.parse(row.tools) as AgentTool[],
+    maxSteps: Number(row.max_steps),
+    enabled: bool(row.enabled),
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}
+
+function toRow(agent: Agent): Omit<Row, 'created_at'> {
+  return {
+    id: agent.id,
+    name: agent.name,
+    description: agent.description,
+    instructions: agent.instructions,
+    llm_instance_id: agent.llmInstanceId,
+    sites: JSON.stringify(agent.sites),
+    tools: JSON.stringify(agent.tools),
+    max_steps: agent.maxSteps,
+    enabled: agent.enabled,
+    updated_at: agent.updatedAt,
+  };
+}
+
+/** AI agents (`genai_agents`), read from the database on each use: agent chats are not a hot path. */
+export class AgentStore {
+  constructor(private readonly db: Database) {}
+
+  async list(): Promise<Agent[]> {
+    return ((await this.db('genai_agents').select().orderBy('name').orderBy('id')) as Row[]).map(fromRow);
+  }
+
+  async find(id: string): Promise<Agent | null> {
+    const row = (await this.db('genai_agents').where({ id }).first()) as Row | undefined;
+    return row ? fromRow(row) : null;
+  }
+
+  async get(id: string): Promise<Agent> {
+    const agent = await this.find(id);
+    if (!agent) throw genaiErrors.agentNotFound(id);
+    return agent;
+  }
+
+  /** `check` validates the complete agent (its instance and sites exist) before it is written. */
+  async create(input: AgentInput, check: (agent: Agent) => void): Promise<Agent> {
+    const stamp = now();
+    const agent: Agent = {
+      id: input.id ?? randomUUID(),
+      name: input.name ?? '',
+      description: input.description ?? '',
+      instructions: input.instructions ?? '',
+      llmInstanceId: input.llmInstanceId ?? 'builtin',
+      sites: input.sites ?? [],
+      tools: input.tools ?? [...AGENT_TOOLS],
+      maxSteps: input.maxSteps ?? 4,
+      enabled: input.enabled ?? true,
+      createdAt: stamp,
+      updatedAt: stamp,
+    };
+    check(agent);
+    if (await this.find(agent.id)) throw genaiErrors.idTaken('an agent', agent.id);
+    await this.db('genai_agents').insert({ ...toRow(agent), created_at: stamp });
+    return agent;
+  }
+
+  async update(id: string, input: AgentInput, check: (agent: Agent) => void): Promise<Agent> {
+    const current = await this.get(id);
+    const next: Agent = { ...current, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)), id, updatedAt: now() };
+    check(next);
+    const updated = await this.db('genai_agents').where({ id }).update(toRow(next));
+    if (updated === 0) throw genaiErrors.agentNotFound(id);
+    return next;
+  }
+
+  /** Deletes the agent and its conversations. */
+  async remove(id: string): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      const deleted = await trx('genai_agents').where({ id }).delete();
+      if (deleted === 0) throw genaiErrors.agentNotFound(id);
+      const conversations = trx('genai_conversations').select('id').where({ agent_id: id });
+      await trx('genai_messages').whereIn('conversation_id', conversations).delete();
+      await trx('genai_conversations').where({ agent_id: id }).delete();
+    });
+  }
+
+  async namesUsing(instanceId: string): Promise<string[]> {
+    const rows = (await this.db('genai_agents').select('name').where({ llm_instance_id: instanceId })) as Array<{ name: string }>;
+    return rows.map((r) => r.name);
+  }
+}

@@ -1,0 +1,98 @@
+import type {} from '@vela/plugin-search/api';
+import { definePlugin, type PluginContext, SecretBox } from 'vela/plugin';
+import { AgentStore } from './agents/agent-store.js';
+import { ConversationStore } from './agents/conversation-store.js';
+import { ActiveChats } from './chat/chat-response.js';
+import { GenerationSlots } from './chat/generation-slots.js';
+import { ProviderCalls } from './chat/provider-call.js';
+import type { GenaiConfig, GenaiDomain } from './domain.js';
+import { genaiErrors } from './errors.js';
+import { providerFor } from './providers/provider-factory.js';
+import { Retriever } from './rag/retriever.js';
+import { mountAgentRoutes } from './routes/agents.js';
+import { mountDirectChatRoutes } from './routes/direct-chat.js';
+import { mountInstanceRoutes } from './routes/instances.js';
+import { mountSiteChatRoutes } from './routes/site-chat.js';
+import { mountTokenUsageRoutes } from './routes/token-usage.js';
+import { InstanceStore } from './store/instance-store.js';
+import { SiteSettingsStore } from './store/site-settings-store.js';
+import { TokenCounter } from './usage/token-counter.js';
+import { TokenUsageStore } from './usage/token-usage.js';
+
+/** Build the plugin's objects; constructors do no I/O, so this is fine in register. */
+function createDomain(ctx: PluginContext<GenaiConfig>, secrets: () => SecretBox, counter: TokenCounter): GenaiDomain {
+  const db = ctx.resolve('db');
+  const instances = new InstanceStore(db, secrets);
+  const usage = new TokenUsageStore(db, (id) => instances.find(id)?.title);
+  const search = () => ctx.resolve('search.service');
+  const outbound = () => ctx.resolve('outbound');
+  return {
+    config: ctx.config,
+    logger: ctx.logger,
+    instances,
+    settings: new SiteSettingsStore(db, ctx.config.siteChat.enabledByDefault),
+    agents: new AgentStore(db),
+    conversations: new ConversationStore(db),
+    usage,
+    calls: new ProviderCalls(usage, counter, ctx.logger),
+    slots: new GenerationSlots(),
+    active: new ActiveChats(),
+    retriever: new Retriever(search),
+    sites: () => ctx.resolve('search.sites'),
+    search,
+    outbound,
+    providerFor: (instance) => providerFor(instance, instances, outbound),
+  };
+}
+
+export default definePlugin<GenaiConfig>({
+  register(ctx) {
+    let secretBox: SecretBox | undefined;
+    const secrets = () => {
+      if (!secretBox) throw genaiErrors.stopping();
+      return secretBox;
+    };
+    const counter = new TokenCounter();
+    const domain = createDomain(ctx, secrets, counter);
+    ctx.routes((router) => {
+      mountInstanceRoutes(router, domain);
+      mountSiteChatRoutes(router, domain);
+      mountDirectChatRoutes(router, domain);
+      mountAgentRoutes(router, domain);
+      mountTokenUsageRoutes(router, domain);
+    });
+    ctx.health('llm-instances', () => ({
+      status: 'UP',
+      details: { instances: domain.instances.list().length, enabled: domain.instances.list().filter((i) => i.enabled).length, activeChats: domain.active.size },
+    }));
+    // A stop ends the chats in flight at once (a `failed` event, then the end of each stream), so the
+    // listeners close without waiting out shutdownTimeoutMs for slow model servers.
+    ctx.hooks.tapPromise('runtime.shutdown', 'end-chats', async () => {
+      domain.active.abortAll(genaiErrors.stopping());
+    });
+
+    let refreshTimer: NodeJS.Timeout | undefined;
+    return {
+      async start() {
+        // LLM API keys are sealed with VELA_GENAI_KEY, else VELA_SECRET_KEY (every plugin's), else <data>/genai/secret.key.
+        secretBox = await SecretBox.open(ctx.dataDir, process.env, { variable: process.env.VELA_GENAI_KEY ? 'VELA_GENAI_KEY' : 'VELA_SECRET_KEY' });
+        await Promise.all([domain.instances.load(), domain.settings.load()]);
+        // The tokenizer's tables load in the background: the first chat that needs a count waits for them.
+        counter.warm().catch((error: Error) => ctx.logger.warn({ err: error }, 'the tokenizer did not load; usage will be counted on first need'));
+        ctx.logger.info({ instances: domain.instances.list().length, keyFrom: secretBox.source }, 'genai ready');
+        if (ctx.config.pollMs <= 0) return;
+        refreshTimer = setInterval(() => {
+          Promise.all([domain.instances.load(), domain.settings.load()]).catch((error: Error) => {
+            if (refreshTimer) ctx.logger.warn({ err: error }, 'refreshing LLM instances and site settings failed');
+          });
+        }, ctx.config.pollMs);
+        refreshTimer.unref();
+      },
+      stop() {
+        clearInterval(refreshTimer);
+        refreshTimer = undefined;
+        domain.active.abortAll(genaiErrors.stopping());
+      },
+    };
+  },
+});

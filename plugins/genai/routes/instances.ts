@@ -1,0 +1,120 @@
+import { type ApiRouter, OutboundRefused } from 'vela/plugin';
+import type { GenaiDomain } from '../domain.js';
+import { genaiErrors } from '../errors.js';
+import { VENDORS } from '../providers/vendors.js';
+import { idSchema, instanceCreateSchema, instanceSchema, instanceUpdateSchema, pathParams } from '../schemas/common.js';
+import { defaultOptions, type InstanceInput } from '../store/instance-store.js';
+
+const tags = ['llm instances'];
+const idParam = pathParams({ id: idSchema });
+
+/**
+ * The base URL of a model server is checked by the runtime's outbound guard when it is saved, as the
+ * connector's web sources are: an internal address (Ollama on 127.0.0.1) needs the operator's
+ * runtime.network.allowHosts. A name that does not resolve now is kept (the server may not be up yet).
+ */
+export function urlChecker(domain: GenaiDomain): (url: string) => Promise<void> {
+  return async (url) => {
+    try {
+      await domain.outbound().check(url);
+    } catch (error) {
+      if (error instanceof OutboundRefused) {
+        if (error.rule === 'unresolved') return;
+        throw genaiErrors.invalidParameter('url', `is ${error.message}; an operator can allow the host in runtime.network.allowHosts`);
+      }
+      if (typeof (error as NodeJS.ErrnoException).code === 'string') return;
+      throw error;
+    }
+  };
+}
+
+/** /api/llm: LLM instances (the original's llm_instance), for API tokens with the admin scope and the administrator. */
+export function mountInstanceRoutes(router: ApiRouter, domain: GenaiDomain): void {
+  const { instances } = domain;
+  const checkUrl = urlChecker(domain);
+  const usersOf = async (id: string) => {
+    const siteIds = await domain.settings.sitesUsing(id);
+    const sites = siteIds.map((siteId) => `site "${domain.sites().find(siteId)?.name ?? siteId}"`);
+    const agents = (await domain.agents.namesUsing(id)).map((name) => `agent "${name}"`);
+    return [...sites, ...agents];
+  };
+
+  router.get(
+    '/api/llm',
+    {
+      access: 'key',
+      tags,
+      summary: 'List LLM instances (API keys are never shown: hasApiKey and apiKeyHint say whether there is one)',
+      responses: { 200: { description: 'instances', schema: { type: 'array', items: instanceSchema } } },
+    },
+    (_req, res) => {
+      res.json(instances.list());
+    },
+  );
+  router.get('/api/llm/structure', { access: 'key', tags, summary: 'An empty instance: every member with its default' }, (_req, res) => {
+    res.json({
+      id: null,
+      title: '',
+      description: '',
+      vendor: 'OPENAI_COMPATIBLE',
+      url: null,
+      modelName: null,
+      hasApiKey: false,
+      apiKeyHint: null,
+      ...defaultOptions(VENDORS.find((v) => v.id === 'OPENAI_COMPATIBLE')),
+      enabled: true,
+      publicChat: false,
+    });
+  });
+  router.get(
+    '/api/llm/vendor',
+    { access: 'key', tags, summary: 'The vendors an instance can name, with their provider kind and default base URL' },
+    (_req, res) => {
+      res.json(VENDORS);
+    },
+  );
+  router.post(
+    '/api/llm',
+    {
+      access: 'key',
+      tags,
+      summary: 'Create an LLM instance',
+      body: instanceCreateSchema,
+      responses: { 201: { description: 'created', schema: instanceSchema } },
+    },
+    async (req, res) => {
+      res.status(201).json(await instances.create(req.body as InstanceInput, checkUrl));
+    },
+  );
+  router.get(
+    '/api/llm/:id',
+    { access: 'key', tags, summary: 'One LLM instance', params: idParam, responses: { 200: { description: 'the instance', schema: instanceSchema } } },
+    (req, res) => {
+      res.json(instances.get(String(req.params.id)));
+    },
+  );
+  router.put(
+    '/api/llm/:id',
+    {
+      access: 'key',
+      tags,
+      summary: 'Change an LLM instance (members left out stay; apiKey left out keeps the key, null removes it)',
+      params: idParam,
+      body: instanceUpdateSchema,
+      responses: { 200: { description: 'the instance', schema: instanceSchema } },
+    },
+    async (req, res) => {
+      const { id: _ignored, ...input } = req.body as InstanceInput;
+      res.json(await instances.update(String(req.params.id), input, checkUrl));
+    },
+  );
+  router.delete(
+    '/api/llm/:id',
+    { access: 'key', tags, summary: 'Delete an LLM instance (409 while a site or an agent uses it; the built-in one cannot be deleted)', params: idParam },
+    async (req, res) => {
+      const id = String(req.params.id);
+      await instances.remove(id, usersOf);
+      res.json({ deleted: true, id });
+    },
+  );
+}

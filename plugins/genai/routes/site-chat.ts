@@ -1,0 +1,131 @@
+import type { SearchSite } from '@vela/plugin-search/api';
+import { type ApiRouter, principalOf, VelaError } from 'vela/plugin';
+import { respond, wantsJson } from '../chat/chat-response.js';
+import { answerOnSite, instanceSummary, siteAndLocale, siteChatStatus } from '../chat/site-chat.js';
+import type { GenaiDomain } from '../domain.js';
+import { genaiErrors } from '../errors.js';
+import { pathParams, siteRefSchema, siteSettingsBody, siteSettingsSchema, sseResponse } from '../schemas/common.js';
+import type { SiteSettings } from '../store/site-settings-store.js';
+
+const siteParam = pathParams({ siteName: siteRefSchema });
+
+/** GET /api/sn/{site}/chat (public, the spec's SSE stream) and the site's GenAI settings. */
+export function mountSiteChatRoutes(router: ApiRouter, domain: GenaiDomain): void {
+  router.get(
+    '/api/sn/:siteName/chat',
+    {
+      access: 'public',
+      tags: ['chat'],
+      summary: "Ask a site a question: an answer grounded in the site's documents, streamed as Server-Sent Events",
+      description:
+        'Without q (or with q=*): whether the site chats, as JSON {enabled, text: null, sources: []}. With Accept: application/json (and not text/event-stream): one JSON answer {enabled, text, sources, usage, instance}.',
+      params: siteParam,
+      query: {
+        type: 'object',
+        properties: {
+          q: { type: 'string', maxLength: 2000, description: 'the question' },
+          _setlocale: { type: 'string', maxLength: 10, description: "the locale to search (default: the site's first)" },
+        },
+      },
+      responses: { 200: sseResponse },
+    },
+    async (req, res) => {
+      const query = req.query as { q?: string; _setlocale?: string };
+      const { site, locale } = siteAndLocale(domain, String(req.params.siteName), query._setlocale || undefined);
+      const status = siteChatStatus(domain, site);
+      const question = (query.q ?? '').trim();
+      const json = wantsJson(req);
+      if (!question || question === '*') {
+        res.json(
+          status.enabled
+            ? { enabled: true, text: null, sources: [], site: site.name, locale, instance: instanceSummary(status.instance) }
+            : { enabled: false, text: null, sources: [], site: site.name, locale, message: status.message },
+        );
+        return;
+      }
+      if (!status.enabled) {
+        const body = { enabled: false, text: null, sources: [], site: site.name, message: status.message };
+        if (json) {
+          res.json(body);
+        } else {
+          res
+            .status(200)
+            .type('text/event-stream')
+            .set('Cache-Control', 'no-cache')
+            .send(`event: disabled\ndata: ${JSON.stringify(body)}\n\n`);
+        }
+        return;
+      }
+      const { instance, systemPrompt } = status;
+      const release = domain.slots.acquire(instance);
+      const username = principalOf(res)?.username ?? 'anonymous';
+      await respond({
+        req,
+        res,
+        json,
+        heartbeatMs: domain.config.heartbeatMs,
+        timeoutMs: instance.timeoutMs,
+        active: domain.active,
+        logger: domain.logger,
+        start: { site: site.name, locale, question, instance: instanceSummary(instance) },
+        run: (sink, signal) => answerOnSite(domain, { site, locale, question, instance, systemPrompt, username }, sink, signal),
+        toJson: (done) => ({ enabled: true, text: done.text, sources: done.sources, usage: done.usage, instance: done.instance }),
+        finish: release,
+      });
+    },
+  );
+
+  const siteOf = (siteName: string) => {
+    const site = domain.sites().find(siteName);
+    if (!site) throw new VelaError('site_not_found', `no site named or with id "${siteName.slice(0, 100)}"`, 404);
+    return site;
+  };
+  const view = (site: SearchSite, settings: SiteSettings) => ({ site: site.name, siteId: site.id, ...settings });
+  router.get(
+    '/api/sn/:siteName/genai',
+    {
+      access: 'key',
+      scope: 'search',
+      tags: ['chat'],
+      summary: "A site's GenAI settings: enabled, LLM instance, system prompt",
+      params: siteParam,
+      responses: { 200: { description: 'the settings', schema: siteSettingsSchema } },
+    },
+    (req, res) => {
+      const site = siteOf(String(req.params.siteName));
+      res.json(view(site, domain.settings.forSite(site.id)));
+    },
+  );
+  router.put(
+    '/api/sn/:siteName/genai',
+    {
+      access: 'key',
+      tags: ['chat'],
+      summary: "Change a site's GenAI settings (members left out stay)",
+      params: siteParam,
+      body: siteSettingsBody,
+      responses: { 200: { description: 'the settings', schema: siteSettingsSchema } },
+    },
+    async (req, res) => {
+      const site = siteOf(String(req.params.siteName));
+      const body = req.body as { enabled?: boolean; llmInstanceId?: string; systemPrompt?: string };
+      if (body.llmInstanceId !== undefined && !domain.instances.find(body.llmInstanceId))
+        throw genaiErrors.invalidParameter('llmInstanceId', `names no LLM instance: ${JSON.stringify(body.llmInstanceId)}`);
+      res.json(view(site, await domain.settings.save(site.id, body)));
+    },
+  );
+  router.delete(
+    '/api/sn/:siteName/genai',
+    {
+      access: 'key',
+      tags: ['chat'],
+      summary: "Drop a site's GenAI settings: back to the defaults",
+      params: siteParam,
+      responses: { 200: { description: 'the default settings', schema: siteSettingsSchema } },
+    },
+    async (req, res) => {
+      const site = siteOf(String(req.params.siteName));
+      res.json(view(site, await domain.settings.reset(site.id)));
+    },
+  );
+}

@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import { type Database, type SecretBox, secretHint } from 'vela/plugin';
+import { genaiErrors } from '../errors.js';
+import { type Vendor, vendorOf } from '../providers/vendors.js';
+import { now, toIso } from './timestamps.js';
+
+export const BUILTIN_ID = 'builtin';
+
+/** Generation settings of an instance; null leaves the choice to the server. */
+export interface LlmOptions {
+  temperature: number | null;
+  topP: number | null;
+  /** Most tokens one answer may have (max_tokens). */
+  maxTokens: number | null;
+  /** Longest one chat may take, from the request to the last token. */
+  timeoutMs: number;
+  /** Longest wait for the server's next token (the first one included). */
+  idleTimeoutMs: number;
+  /** Chats this instance answers at once; past it, 503 with Retry-After. */
+  maxConcurrent: number;
+}
+
+/** An LLM instance as the API shows it: the API key never, only whether there is one and its last characters. */
+export interface LlmInstance extends LlmOptions {
+  id: string;
+  title: string;
+  description: string;
+  vendor: string;
+  url: string | null;
+  modelName: string | null;
+  hasApiKey: boolean;
+  apiKeyHint: string | null;
+  enabled: boolean;
+  /** Whether anonymous callers of POST /api/genai/chat may use it (site chat uses what each site names). */
+  publicChat: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What POST /api/llm takes (PUT takes any subset; apiKey null removes the key, absent keeps it). */
+export interface InstanceInput extends Partial<LlmOptions> {
+  id?: string;
+  title?: string;
+  description?: string;
+  vendor?: string;
+  url?: string | null;
+  modelName?: string | null;
+  apiKey?: string | null;
+  enabled?: boolean;
+  publicChat?: boolean;
+}
+
+interface Stored {
+  instance: LlmInstance;
+  apiKeyEncrypted: string | null;
+}
+
+interface Row {
+  id: string;
+  title: string;
+  description: string | null;
+  vendor: string;
+  url: string | null;
+  model_name: string | null;
+  api_key_encrypted: string | null;
+  api_key_hint: string | null;
+  options: string;
+  enabled: unknown;
+  public_chat: unknown;
+  created_at: unknown;
+  updated_at: unknown;
+}
+
+const OPTION_NAMES = ['temperature', 'topP', 'maxTokens', 'timeoutMs', 'idleTimeoutMs', 'maxConcurrent'] as const;
+
+/** Defaults by kind: the built-in answers in milliseconds and in process; a model server may think for a while. */
+export function defaultOptions(vendor: Vendor | undefined): LlmOptions {
+  return vendor?.kind === 'extractive'
+    ? { temperature: null, topP: null, maxTokens: null, timeoutMs: 10_000, idleTimeoutMs: 10_000, maxConcurrent: 16 }
+    : { temperature: null, topP: null, maxTokens: null, timeoutMs: 120_000, idleTimeoutMs: 30_000, maxConcurrent: 4 };
+}
+
+const bool = (value: unknown) => value === true || value === 1 || value === '1' || value === 't' || value === 'true';
+
+/**
+ * LLM instances: written to `genai_llm_instances`, held in memory (each chat reads its instance without a
+ * database round trip), re-read every pollMs for what other processes changed. API keys are encrypted
+ * with the SecretBox before they are written and decrypted only to make a request.
+ */
+export class InstanceStore {
+  private byId = new Map<string, Stored>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly secrets: () => SecretBox,
+  ) {}
+
+  async load(): Promise<void> {
+    const rows = (await this.db('genai_llm_instances').select()) as Row[];
+    this.byId = new Map(rows.map((row) => [row.id, this.fromRow(row)]));
+  }
+
+  list(): LlmInstance[] {
+    return [...this.byId.values()]
+      .map((s) => s.instance)
+      .sort((a, b) => a.title.localeCompare(b.title, 'en', { sensitivity: 'base' }) || a.id.localeCompare(b.id));
+  }
+
+  find(id: string): LlmInstance | undefined {
+    return this.byId.get(id)?.instance;
+  }
+
+  get(id: string): LlmInstance {
+    const found = this.find(id);
+    if (!found) throw genaiErrors.instanceNotFound(id);
+    return found;
+  }
+
+  /** The plain API key, to send to the server; null when the instance has none. */
+  apiKeyOf(id: string): string | null {
+    const stored = this.byId.get(id);
+    if (!stored?.apiKeyEncrypted) return null;
+    const plain = this.secrets().decrypt(stored.apiKeyEncrypted, id);
+    if (plain === null) throw genaiErrors.keyUnreadable(id);
+    return plain;
+  }
+
+  /** `checkUrl` refuses a URL the outbound guard would refuse (400 naming the member). */
+  async create(input: InstanceInput, checkUrl: (url: string) => Promise<void>): Promise<LlmInstance> {
+    const id = input.id ?? randomUUID();
+    if (this.byId.has(id) || (await this.db('genai_llm_instances').where({ id }).first())) throw genaiErrors.idTaken('an LLM instance', id);
+    const vendor = vendorOf(input.vendor ?? '');
+    if (!vendor) throw genaiErrors.invalidParameter('vendor', `must be one of the vendors of GET /api/llm/vendor, got ${JSON.stringify(input.vendor)}`);
+    const defaults = defaultOptions(vendor);
+    const options: LlmOptions = { ...defaults };
+    for (const name of OPTION_NAMES) if (input[name] !== undefined) (options as unknown as Record<string, unknown>)[name] = input[name];
+    const stamp = now();
+    const instance: LlmInstance = {
+      id,
+      title: input.title ?? vendor.title,
+      description: input.description ?? '',
+      vendor: vendor.id,
+      url: vendor.kind === 'extractive' ? null : (input.url ?? vendor.defaultUrl),
+      modelName: vendor.kind === 'extractive' ? 'extractive' : (input.modelName ?? null),
+      hasApiKey: false,
+      apiKeyHint: null,
+      ...options,
+      enabled: input.enabled ?? true,
+      publicChat: input.publicChat ?? false,
+      createdAt: stamp,
+      updatedAt: stamp,
+    };
+    await this.checkComplete(instance, vendor, checkUrl);
+    const apiKeyEncrypted = this.applyKey(instance, input.apiKey, null);
+    await this.db('genai_llm_instances').insert({ ...this.toRow(instance, apiKeyEncrypted), created_at: stamp });
+    this.byId.set(id, { instance, apiKeyEncrypted });
+    return instance;
+  }
+
+  async update(id: string, input: InstanceInput, checkUrl: (url: string) => Promise<void>): Promise<LlmInstance> {
+    const current = this.byId.get(id);
+    if (!current) throw genaiErrors.instanceNotFound(id);
+    const vendor = vendorOf(input.vendor ?? current.instance.vendor);
+    if (!vendor) throw genaiErrors.invalidParameter('vendor', `must be one of the vendors of GET /api/llm/vendor, got ${JSON.stringify(input.vendor)}`);
+    if (id === BUILTIN_ID && vendor.id !== 'BUILTIN') throw genaiErrors.invalidParameter('vendor', 'of the built-in instance stays BUILTIN');
+    const next: LlmInstance = { ...current.instance, updatedAt: now() };
+    if (input.title !== undefined) next.title = input.title;
+    if (input.description !== undefined) next.description = input.description;
+    if (input.enabled !== undefined) next.enabled = input.enabled;
+    if (input.publicChat !== undefined) next.publicChat = input.publicChat;
+    for (const name of OPTION_NAMES) if (input[name] !== undefined) (next as unknown as Record<string, unknown>)[name] = input[name];
+    next.vendor = vendor.id;
+    if (vendor.kind === 'extractive') {
+      next.url = null;
+      next.modelName = 'extractive';
+    } else {
+      if (input.url !== undefined) next.url = input.url;
+      if (input.modelName !== undefined) next.modelName = input.modelName;
+      if (!next.url) next.url = vendor.defaultUrl;
+      if (next.modelName === 'extractive' && current.instance.vendor === 'BUILTIN') next.modelName = null;
+    }
+    await this.checkComplete(next, vendor, checkUrl);
+    const apiKeyEncrypted = this.applyKey(next, input.apiKey, current.apiKeyEncrypted);
+    const updated = await this.db('genai_llm_instances').where({ id }).update(this.toRow(next, apiKeyEncrypted));
+    if (updated === 0) throw genaiErrors.instanceNotFound(id);
+    this.byId.set(id, { instance: next, apiKeyEncrypted });
+    return next;
+  }
+
+  /** `usersOf` names what still uses the instance (site settings, agents): such an instance is not deleted. */
+  async remove(id: string, usersOf: (id: string) => Promise<string[]>): Promise<void> {
+    if (id === BUILTIN_ID) throw genaiErrors.builtinInstance();
+    if (!this.byId.has(id)) throw genaiErrors.instanceNotFound(id);
+    const users = await usersOf(id);
+    if (users.length > 0) throw genaiErrors.instanceInUse(id, users);
+    await this.db('genai_llm_instances').where({ id }).delete();
+    this.byId.delete(id);
+  }
+
+  private async checkComplete(instance: LlmInstance, vendor: Vendor, checkUrl: (url: string) => Promise<void>): Promise<void> {
+    if (vendor.kind === 'extractive') return;
+    if (!instance.url) throw genaiErrors.invalidParameter('url', `is required for vendor ${vendor.id} (the server's base URL, e.g. http://127.0.0.1:11434/v1)`);
+    if (!instance.modelName) throw genaiErrors.invalidParameter('modelName', `is required for vendor ${vendor.id} (e.g. llama3.2 or gpt-4o-mini)`);
+    await checkUrl(instance.url);
+  }
+
+  /** Sets hasApiKey and the hint on the instance; returns what to store. */
+  private applyKey(instance: LlmInstance, apiKey: string | null | undefined, previous: string | null): string | null {
+    if (apiKey === undefined) {
+      instance.hasApiKey = previous !== null;
+      return previous;
+    }
+    if (apiKey === null || apiKey === '') {
+      instance.hasApiKey = false;
+      instance.apiKeyHint = null;
+      return null;
+    }
+    instance.hasApiKey = true;
+    instance.apiKeyHint = secretHint(apiKey);
+    return this.secrets().encrypt(apiKey, instance.id);
+  }
+
+  private toRow(instance: LlmInstance, apiKeyEncrypted: string | null): Omit<Row, 'created_at'> {
+    return {
+      id: instance.id,
+      title: instance.title,
+      description: instance.description,
+      vendor: instance.vendor,
+      url: instance.url,
+      model_name: instance.modelName,
+      api_key_encrypted: apiKeyEncrypted,
+      api_key_hint: instance.apiKeyHint,
+      options: JSON.stringify(Object.fromEntries(OPTION_NAMES.map((name) => [name, instance[name]]))),
+      enabled: instance.enabled,
+      public_chat: instance.publicChat,
+      updated_at: instance.updatedAt,
+    };
+  }
+
+  private fromRow(row: Row): Stored {
+    const vendor = vendorOf(row.vendor);
+    let stored: Partial<LlmOptions> = {};
+    try {
+      stored = JSON.parse(row.options) as Partial<LlmOptions>;
+    } catch {
+      // a hand-edited row: the defaults
+    }
+    const options = { ...defaultOptions(vendor) };
+    for (const name of OPTION_NAMES)
+      if (stored[name] !== undefined && stored[name] !== null) (options as unknown as Record<string, unknown>)[name] = stored[name];
+    return {
+      apiKeyEncrypted: row.api_key_encrypted,
+      instance: {
+        id: row.id,
+        title: row.title,
+        description: row.description ?? '',
+        vendor: row.vendor,
+        url: row.url,
+        modelName: row.model_name,
+        hasApiKey: !!row.api_key_encrypted,
+        apiKeyHint: row.api_key_encrypted ? row.api_key_hint : null,
+        ...options,
+        enabled: bool(row.enabled),
+        publicChat: bool(row.public_chat),
+        createdAt: toIso(row.created_at),
+        updatedAt: toIso(row.updated_at),
+      },
+    };
+  }
+}

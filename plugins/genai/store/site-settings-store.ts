@@ -1,0 +1,84 @@
+import type { Database } from 'vela/plugin';
+import { BUILTIN_ID } from './instance-store.js';
+import { now, toIso } from './timestamps.js';
+
+/** A site's GenAI settings (the original's turSNSiteGenAi): whether chat is on, with which instance, and its system prompt. */
+export interface SiteSettings {
+  enabled: boolean;
+  llmInstanceId: string;
+  /** Empty: the default prompt. `{question}` and `{information}` are filled in when present (the original's template). */
+  systemPrompt: string;
+  /** false: the site has no settings of its own and these are the defaults. */
+  custom: boolean;
+  updatedAt: string | null;
+}
+
+interface Row {
+  site_id: string;
+  enabled: unknown;
+  llm_instance_id: string;
+  system_prompt: string;
+  updated_at: unknown;
+}
+
+const bool = (value: unknown) => value === true || value === 1 || value === '1' || value === 't' || value === 'true';
+
+/**
+ * Site GenAI settings, kept by the genai plugin by site id (`genai_site_settings`) and held in memory. A site
+ * without a row chats with the built-in instance when `siteChat.enabledByDefault` is on: it only re-words what
+ * the site's public search already shows, and costs nothing. A site uses a model server only once an
+ * administrator names one for it.
+ */
+export class SiteSettingsStore {
+  private bySite = new Map<string, SiteSettings>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly enabledByDefault: boolean,
+  ) {}
+
+  async load(): Promise<void> {
+    const rows = (await this.db('genai_site_settings').select()) as Row[];
+    this.bySite = new Map(
+      rows.map((row) => [
+        row.site_id,
+        { enabled: bool(row.enabled), llmInstanceId: row.llm_instance_id, systemPrompt: row.system_prompt, custom: true, updatedAt: toIso(row.updated_at) },
+      ]),
+    );
+  }
+
+  forSite(siteId: string): SiteSettings {
+    return this.bySite.get(siteId) ?? { enabled: this.enabledByDefault, llmInstanceId: BUILTIN_ID, systemPrompt: '', custom: false, updatedAt: null };
+  }
+
+  async save(siteId: string, patch: Partial<Pick<SiteSettings, 'enabled' | 'llmInstanceId' | 'systemPrompt'>>): Promise<SiteSettings> {
+    const current = this.forSite(siteId);
+    const next: SiteSettings = {
+      enabled: patch.enabled ?? current.enabled,
+      llmInstanceId: patch.llmInstanceId ?? current.llmInstanceId,
+      systemPrompt: patch.systemPrompt ?? current.systemPrompt,
+      custom: true,
+      updatedAt: now(),
+    };
+    const row = { enabled: next.enabled, llm_instance_id: next.llmInstanceId, system_prompt: next.systemPrompt, updated_at: next.updatedAt };
+    await this.db('genai_site_settings')
+      .insert({ site_id: siteId, ...row })
+      .onConflict('site_id')
+      .merge(row);
+    this.bySite.set(siteId, next);
+    return next;
+  }
+
+  /** Back to the defaults. */
+  async reset(siteId: string): Promise<SiteSettings> {
+    await this.db('genai_site_settings').where({ site_id: siteId }).delete();
+    this.bySite.delete(siteId);
+    return this.forSite(siteId);
+  }
+
+  /** Ids of the sites whose settings name the instance (from the database: other processes' writes count). */
+  async sitesUsing(instanceId: string): Promise<string[]> {
+    const rows = (await this.db('genai_site_settings').select('site_id').where({ llm_instance_id: instanceId })) as Array<{ site_id: string }>;
+    return rows.map((r) => r.site_id);
+  }
+}

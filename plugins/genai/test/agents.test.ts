@@ -1,0 +1,191 @@
+import test from 'ava';
+import { eventually, type TestRuntime } from 'vela/testing';
+import { type FakeLlm, startFakeLlm } from './fake-llm.js';
+import { createHandbook, json, startGenai, token } from './fixtures.js';
+import { readSse, shapeOf, textOf } from './sse-client.js';
+
+let fake: FakeLlm;
+let vela: TestRuntime;
+let toolsInstance: string;
+
+const agentChat = (agentId: string, body: Record<string, unknown>, headers: Record<string, string> = { authorization: vela.adminAuth }) =>
+  readSse(vela.url('search', `/api/v2/llm/agent/${agentId}/chat`), { method: 'POST', headers, body });
+
+test.before(async () => {
+  fake = await startFakeLlm();
+  vela = await startGenai({ allowHosts: [fake.host] });
+  await createHandbook(vela);
+  const created = await json(vela, 'POST', '/api/llm', {
+    id: 'fake-tools',
+    title: 'Fake tools',
+    vendor: 'OPENAI_COMPATIBLE',
+    url: fake.url,
+    modelName: 'tools',
+  });
+  toolsInstance = created.body.id;
+});
+test.after.always(async () => {
+  await vela?.stop();
+  await fake?.stop();
+});
+
+test('agents: create, read, change, delete; what they name must exist; the admin scope manages them', async (t) => {
+  const created = await json(vela, 'POST', '/api/v2/llm/agent', { name: 'Helper', instructions: 'Help.', llmInstanceId: toolsInstance, sites: ['handbook'] });
+  t.is(created.status, 201);
+  t.like(created.body, {
+    name: 'Helper',
+    instructions: 'Help.',
+    llmInstanceId: toolsInstance,
+    sites: ['Handbook'],
+    tools: ['search_site', 'get_document'],
+    maxSteps: 4,
+    enabled: true,
+  });
+  const id = created.body.id as string;
+  t.like((await json(vela, 'GET', `/api/v2/llm/agent/${id}`)).body, { id, name: 'Helper' });
+  t.true((await json(vela, 'GET', '/api/v2/llm/agent')).body.some((a: { id: string }) => a.id === id));
+  t.like((await json(vela, 'PUT', `/api/v2/llm/agent/${id}`, { maxSteps: 2, description: 'changed' })).body, {
+    maxSteps: 2,
+    description: 'changed',
+    name: 'Helper',
+  });
+
+  const refusals = [
+    [{ name: 'x', llmInstanceId: 'nope', sites: ['Handbook'] }, /llmInstanceId names no LLM instance/],
+    [{ name: 'x', sites: ['Nowhere'] }, /sites names a site that does not exist/],
+    [{ name: 'x', sites: [] }, /sites must name at least one site/],
+    [{ name: 'x', tools: ['rm_rf'] }, /body\.tools\[0\] must be one of/],
+    [{ name: '' }, /body\.name/],
+  ] as const;
+  for (const [body, message] of refusals) {
+    const refused = await json(vela, 'POST', '/api/v2/llm/agent', body);
+    t.is(refused.status, 400, JSON.stringify(body));
+    t.regex(refused.body.message, message);
+  }
+  const inUse = await json(vela, 'DELETE', `/api/llm/${toolsInstance}`);
+  t.is(inUse.status, 409);
+  t.regex(inUse.body.message, /used by agent "Helper"/);
+
+  const searchKey = await token(vela, ['search']);
+  t.is((await json(vela, 'POST', '/api/v2/llm/agent', { name: 'y', sites: ['Handbook'] }, { authorization: '', key: searchKey })).status, 403);
+  const adminKey = await token(vela, ['admin']);
+  t.is((await json(vela, 'GET', '/api/v2/llm/agent', undefined, { authorization: '', key: adminKey })).status, 200);
+
+  await json(vela, 'PUT', `/api/v2/llm/agent/${id}`, { enabled: false });
+  const disabled = await json(vela, 'POST', `/api/v2/llm/agent/${id}/chat`, { message: 'hello' });
+  t.is(disabled.status, 409);
+  t.is(disabled.body.error, 'agent_disabled');
+
+  t.like((await json(vela, 'DELETE', `/api/v2/llm/agent/${id}`)).body, { deleted: true, id });
+  const gone = await json(vela, 'GET', `/api/v2/llm/agent/${id}`);
+  t.is(gone.status, 404);
+  t.is(gone.body.error, 'agent_not_found');
+});
+
+test('chat with an unknown agent is 404 before any stream opens', async (t) => {
+  const run = await agentChat('no-such-agent', { message: 'hello' });
+  t.is(run.error?.code, 404);
+  const res = await json(vela, 'POST', '/api/v2/llm/agent/no-such-agent/chat', { message: 'hello' });
+  t.is(res.status, 404);
+  t.is(res.body.error, 'agent_not_found');
+  t.is((await json(vela, 'POST', '/api/v2/llm/agent/no-such-agent/chat', { message: 'hello' }, { authorization: '' })).status, 401, 'agent chat needs a Key');
+});
+
+test('an agent with a model: tool_call and tool_result events, then the answer from what the tool found; usage summed over its calls', async (t) => {
+  const agent = (
+    await json(vela, 'POST', '/api/v2/llm/agent', { name: 'Ops', instructions: 'You answer operators.', llmInstanceId: toolsInstance, sites: ['Handbook'] })
+  ).body;
+  const run = await agentChat(agent.id, { message: 'How do I back up my data?' });
+  t.is(run.error, undefined);
+  t.deepEqual(shapeOf(run), ['start', 'tool_call', 'tool_result', 'delta', 'done']);
+  const [start, call, result] = run.events;
+  t.like(start!.data, { agent: { id: agent.id, name: 'Ops' }, instance: { id: toolsInstance } });
+  t.deepEqual(call!.data, { id: 'call_abc', name: 'search_site', arguments: { query: 'back up the data folder' } });
+  t.is(result!.data.id, 'call_abc');
+  t.is(result!.data.result.site, 'Handbook');
+  t.like(result!.data.result.documents[0], { n: 1, id: 'backup', title: 'Back up the server', url: 'https://docs.example/backup' });
+
+  const done = run.events.at(-1)!.data;
+  t.is(done.text, 'Found it in Back up the server [1].');
+  t.is(done.text, textOf(run));
+  t.is(done.conversationId, start!.data.conversationId);
+  t.deepEqual(done.sources, [{ n: 1, id: 'backup', title: 'Back up the server', url: 'https://docs.example/backup' }]);
+  t.is(done.steps, 2);
+  t.deepEqual(done.usage, { inputTokens: 60, outputTokens: 13, totalTokens: 73, reported: true });
+
+  // The second call carried the tool call and its result back to the model.
+  const calls = fake.requests.filter((r) => r.body.messages.some((m: any) => m.content === 'How do I back up my data?'));
+  t.is(calls.length, 2);
+  t.deepEqual(
+    calls[0]!.body.tools.map((tool: any) => tool.function.name),
+    ['search_site', 'get_document'],
+  );
+  t.is(calls[0]!.body.messages[0].role, 'system');
+  t.regex(calls[0]!.body.messages[0].content, /^You answer operators\./);
+  const [, , asked, answered] = calls[1]!.body.messages;
+  t.like(asked, {
+    role: 'assistant',
+    tool_calls: [{ id: 'call_abc', type: 'function', function: { name: 'search_site', arguments: '{"query":"back up the data folder"}' } }],
+  });
+  t.like(answered, { role: 'tool', tool_call_id: 'call_abc' });
+  t.is(JSON.parse(answered.content).documents[0].id, 'backup');
+});
+
+test('a conversation id keeps the history: the next message is sent with the earlier question and answer; it is the caller’s own', async (t) => {
+  const agent = (await json(vela, 'POST', '/api/v2/llm/agent', { name: 'Memory', llmInstanceId: toolsInstance, sites: ['Handbook'] })).body;
+  const first = await agentChat(agent.id, { message: 'First question?' });
+  const conversationId = first.events.at(-1)!.data.conversationId as string;
+  const second = await agentChat(agent.id, { message: 'Second question?', conversationId });
+  t.is(second.events[0]!.data.conversationId, conversationId);
+  t.is(second.events.at(-1)!.type, 'done');
+
+  const sent = fake.requests.find((r) => r.body.messages.at(-1)?.content === 'Second question?')!;
+  t.deepEqual(
+    sent.body.messages.map((m: any) => [m.role, m.content]),
+    [
+      ['system', sent.body.messages[0].content],
+      ['user', 'First question?'],
+      ['assistant', 'Found it in Back up the server [1].'],
+      ['user', 'Second question?'],
+    ],
+  );
+
+  const stored = await json(vela, 'GET', `/api/v2/llm/agent/${agent.id}/conversation/${conversationId}`);
+  t.is(stored.status, 200);
+  t.deepEqual(
+    stored.body.messages.map((m: any) => m.role),
+    ['user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool', 'assistant'],
+  );
+  t.is(stored.body.messages[1].toolCalls[0].name, 'search_site');
+
+  // A token stands for the user who made it: one made by another user (alice) opens none of admin's conversations.
+  const stranger = await token(vela, ['search']);
+  await vela.runtime
+    .db('search_api_tokens')
+    .where({ token_hint: stranger.slice(0, 6) })
+    .update({ created_by: 'alice' });
+  await eventually(
+    async () => (await agentChat(agent.id, { message: 'Let me in', conversationId }, { key: stranger })).error?.code === 404,
+    "the token to be read back as alice's",
+    8000,
+  );
+  t.is((await json(vela, 'GET', `/api/v2/llm/agent/${agent.id}/conversation/${conversationId}`, undefined, { authorization: '', key: stranger })).status, 404);
+  const own = await agentChat(agent.id, { message: 'My own question' }, { key: stranger });
+  t.is(own.events.at(-1)!.type, 'done', 'a search-scope key may chat with agents');
+  const owner = await vela.runtime.db('genai_conversations').where({ id: own.events[0]!.data.conversationId }).first();
+  t.is(owner.username, 'alice');
+  t.is((await json(vela, 'POST', `/api/v2/llm/agent/${agent.id}/chat`, { message: 'x', conversationId: 'nope' })).status, 404);
+});
+
+test('an agent on the built-in provider searches first, then answers from what it found', async (t) => {
+  const agent = (await json(vela, 'POST', '/api/v2/llm/agent', { name: 'Offline', llmInstanceId: 'builtin', sites: ['Handbook'] })).body;
+  const run = await agentChat(agent.id, { message: 'Which port does the connector listen on?' });
+  t.deepEqual(shapeOf(run), ['start', 'tool_call', 'tool_result', 'delta', 'done']);
+  t.deepEqual(run.events[1]!.data, { id: 'call_1', name: 'search_site', arguments: { query: 'Which port does the connector listen on?', site: 'Handbook' } });
+  t.is(run.events[2]!.data.result.documents[0].id, 'ports');
+  const done = run.events.at(-1)!.data;
+  t.regex(done.text, /The connector listens on port 30130\. \[1\]/);
+  t.deepEqual(done.sources[0], { n: 1, id: 'ports', title: 'Ports and services', url: 'https://docs.example/ports' });
+  t.is(done.steps, 1);
+  t.false(done.usage.reported);
+});

@@ -1,0 +1,56 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import test from 'ava';
+import { childEnv, packageRoot, runVela, startChildRuntime } from 'vela/testing';
+import { HANDBOOK, HANDBOOK_FIELDS } from './fixtures.js';
+import { readSse } from './sse-client.js';
+
+// The genai plugin as a user deploys it: packed with `vela pack` (its npm packages, eventsource-parser and
+// gpt-tokenizer, inside the archive) and loaded from the archive in another process, beside the search
+// plugin's folder (test/runtime/packed-plugins.test.ts packs that one).
+
+const admin = `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`;
+
+test('the packed genai plugin loads from its archive and answers a site chat', async (t) => {
+  t.timeout(180_000);
+  const home = mkdtempSync(path.join(os.tmpdir(), 'vela-genai-packed-'));
+  t.teardown(() => rmSync(home, { recursive: true, force: true }));
+  const archives = path.join(home, 'plugins');
+  const packed = await runVela(['pack', 'genai', '--out', archives]);
+  t.is(packed.code, 0, packed.stderr);
+  t.deepEqual(readdirSync(archives), ['genai-1.0.0.tgz']);
+
+  const loaderPath = `${path.join(packageRoot, 'plugins', 'search')},${path.join(archives, 'genai-1.0.0.tgz')}`;
+  const vela = await startChildRuntime(['--loader-path', loaderPath], childEnv({ VELA_DATA_DIR: path.join(home, 'data') }), home);
+  t.true(vela.output().includes('"origin":"archive"'), 'genai loaded from its archive');
+  t.teardown(() => vela.stop());
+  t.deepEqual(vela.plugins.sort(), ['genai', 'search']);
+  const base = vela.urls.search!;
+  const post = (url: string, body: unknown) =>
+    fetch(`${base}${url}`, { method: 'POST', headers: { authorization: admin, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  t.is(
+    (
+      await post('/api/sn', {
+        name: 'Handbook',
+        locales: ['en_US'],
+        fields: HANDBOOK_FIELDS,
+        defaultTitleField: 'title',
+        defaultTextField: 'text',
+        defaultURLField: 'url',
+      })
+    ).status,
+    201,
+  );
+  t.is(
+    (await post('/api/sn/import?wait=true', { turingDocuments: HANDBOOK.map((attributes) => ({ locale: 'en_US', siteNames: ['Handbook'], attributes })) }))
+      .status,
+    200,
+  );
+
+  const run = await readSse(`${base}/api/sn/Handbook/chat?q=${encodeURIComponent('Which port does the connector listen on?')}`);
+  const done = run.events.at(-1)!;
+  t.is(done.type, 'done', JSON.stringify(run));
+  t.regex(done.data.text, /The connector listens on port 30130\. \[1\]/);
+  t.true(done.data.usage.outputTokens > 0, 'the tokenizer from the archive counted the answer');
+});

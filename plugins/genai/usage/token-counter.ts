@@ -1,0 +1,27 @@
+type Count = (text: string, options: { disallowedSpecial: Set<string> }) => number;
+
+/**
+ * Tokens counted when a provider reports no usage (the built-in one never does; some OpenAI-compatible
+ * servers do not stream it): gpt-tokenizer's o200k_base encoding, which ships inside the npm package, so
+ * nothing is downloaded. For models with other vocabularies the count is an estimate of the same order.
+ * The encoding (a few MB of tables) is loaded once, on first use or by `warm()` at start.
+ */
+export class TokenCounter {
+  private count: Count | null = null;
+  private loading: Promise<Count> | null = null;
+
+  warm(): Promise<Count> {
+    this.loading ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => {
+      this.count = m.countTokens as Count;
+      return this.count;
+    });
+    return this.loading;
+  }
+
+  /** Tokens of a text; special-token spellings in it are counted as plain text, never refused. */
+  async tokens(text: string): Promise<number> {
+    if (!text) return 0;
+    const count = this.count ?? (await this.warm());
+    return count(text, { disallowedSpecial: new Set() });
+  }
+}

@@ -1,0 +1,137 @@
+// The search plugin's published contract: what other plugins may use, as types and service names only.
+// Import it with `import type` (it has no values); at run time a plugin reaches the search plugin
+// through the services named here, never through its files.
+import type { Principal } from 'vela/plugin';
+
+/** One document action of an import batch, in the original's job-item shape (the body of POST /api/sn/import). */
+export interface ImportItem {
+  locale?: unknown;
+  /** CREATE (default), DELETE or COMMIT. */
+  turSNJobAction?: unknown;
+  siteNames?: unknown;
+  /** The document: `id` (required to create), `type`, and the site's fields. */
+  attributes?: unknown;
+  /** Field specs (the original's attribute specs): fields the sites lack are created first. */
+  specs?: unknown;
+}
+
+/** An item refused with its reason; the rest of the batch goes on. */
+export interface ImportRejection {
+  /** Position of the item in the batch. */
+  index: number;
+  id: string | null;
+  site: string | null;
+  reason: string;
+}
+
+export interface ImportOptions {
+  /** Answer only once the batch is searchable. */
+  wait?: boolean;
+  /** Every item is a DELETE (POST /api/sn/deindex). */
+  deleteAll?: boolean;
+}
+
+export interface ImportResult {
+  /** Items accepted (a document sent to two sites counts once). */
+  accepted: number;
+  rejected: ImportRejection[];
+  commits: number;
+  /** The change-log position of the batch; `wait` waits until the index has applied it. */
+  seq: number;
+  /** Whether the batch was searchable when the call returned. */
+  indexed: boolean;
+  /** Field specs that were not applied, with the reason. */
+  ignoredSpecs?: string[];
+}
+
+/**
+ * `search.importer`: the one import use case, behind both POST /api/sn/import and the connector. Each
+ * item is checked on its own; fields named by specs are created; the accepted changes are stored
+ * durably (documents and change log in one transaction) and indexed in order.
+ */
+export interface SearchImporter {
+  /** Rejects with a 400 VelaError (`invalid_parameter`) when every item of a non-empty batch was refused. */
+  import(items: readonly ImportItem[], options?: ImportOptions): Promise<ImportResult>;
+  /** Every document id of a site and locale, a page at a time; nothing for an unknown site. */
+  documentIds(site: string, locale: string): AsyncIterable<string[]>;
+}
+
+/** A site as other plugins see it. */
+export interface SearchSite {
+  id: string;
+  name: string;
+  description: string;
+  locales: string[];
+}
+
+/** What creating a site takes: its name, locales and fields, and any site setting (as POST /api/sn). */
+export interface SiteDefinition {
+  name: string;
+  locales: string[];
+  fields?: Array<Record<string, unknown>>;
+  [setting: string]: unknown;
+}
+
+/** `search.sites`: the sites of this search service. */
+export interface SearchSites {
+  /** By name or id; null when there is none. */
+  find(nameOrId: string): SearchSite | null;
+  list(): SearchSite[];
+  /** Rejects with 409 when the name is taken, 400 for a bad definition. */
+  create(definition: SiteDefinition): Promise<SearchSite>;
+}
+
+/** `search.keys`: the search service's API tokens, for services that accept the same Key header. */
+export interface SearchKeys {
+  /** The token's principal, or null when the value is no token of this service. */
+  verify(key: string): Principal | null;
+}
+
+/** The site fields that play a part in every result (the site's default*Field settings), or null when unset. */
+export interface SiteDefaultFields {
+  title: string | null;
+  date: string | null;
+  description: string | null;
+  text: string | null;
+  image: string | null;
+  url: string | null;
+}
+
+/** A search answer as GET /api/sn/{site}/search gives it (docs/search.md); the members other plugins read are typed. */
+export interface SiteSearchResult {
+  queryContext: {
+    count: number;
+    page: number;
+    pageCount: number;
+    query: { queryString: string; sort: string; locale: string };
+    defaultFields: SiteDefaultFields;
+  };
+  results?: { document: Array<{ source: string | null; elevate: boolean; fields: Record<string, unknown> }> };
+}
+
+/** A stored document as it was imported: no highlighting, no defaults filled. */
+export interface StoredDocument {
+  id: string;
+  fields: Record<string, unknown>;
+}
+
+/** `search.service`: a site searched with the query string of GET /api/sn/{site}/search (q, _setlocale, rows, p, fq[], sort...). */
+export interface SiteSearch {
+  /** Rejects with the same 4xx VelaErrors as the REST endpoint (unknown site or locale, bad parameters). */
+  search(site: string, queryString: string): Promise<SiteSearchResult>;
+  /**
+   * Stored documents of a site and locale by id, in the order asked, the unknown ones left out (result
+   * fields carry the site's highlight markers; these are the text as imported). Rejects with 404 for an
+   * unknown site or locale.
+   */
+  documents(site: string, locale: string, ids: readonly string[]): Promise<StoredDocument[]>;
+}
+
+declare module 'vela/plugin' {
+  interface ServiceRegistry {
+    'search.service': SiteSearch;
+    'search.importer': SearchImporter;
+    'search.sites': SearchSites;
+    'search.keys': SearchKeys;
+  }
+}

@@ -1,0 +1,113 @@
+import { NO_VALUE } from './column-codes.js';
+import type { FacetColumn } from './facet-column.js';
+import { type CompiledFilter, FacetValueFilter, NumberRangeFilter, OrMissingFilter, StringValueFilter } from './field-filters.js';
+import type { NumberColumn } from './number-column.js';
+import type { FacetRequest, FieldFilter, FilterSpec } from './search-engine.js';
+import type { StringColumn } from './string-column.js';
+
+/** The bit of each filter is its index in FilterMasks.filters, so a document's failures fit one integer. */
+export const MAX_FILTERS = 31;
+
+export interface ColumnLookup {
+  facet(field: string): FacetColumn | undefined;
+  number(field: string): NumberColumn | undefined;
+  string(field: string): StringColumn | undefined;
+}
+
+/** Which filters one consumer of the hits (the result list, or one facet count) applies, by part. */
+export interface ConsumerMask {
+  readonly and: number;
+  readonly or: number;
+}
+
+/** One query's filters, compiled against the columns, and which of them each consumer of the hits applies. */
+export interface FilterMasks {
+  readonly filters: CompiledFilter[];
+  readonly main: ConsumerMask;
+  /** One per FacetRequest, in request order: the filters left after its ignoreFilters. */
+  readonly facets: ConsumerMask[];
+  /** Filters every consumer needs (it uses them in its `and` part and has no `or` part). */
+  readonly required: number;
+}
+
+/**
+ * The FilterSpec rule for a document whose failed filters are the bits of `failed`: it passes when every
+ * `and` filter passes or some `or` filter passes; a part with no filters is left out; no filters → pass.
+ */
+export function passes(mask: ConsumerMask, failed: number): boolean {
+  if (mask.and === 0 && mask.or === 0) return true;
+  return (mask.and !== 0 && (failed & mask.and) === 0) || (mask.or !== 0 && (~failed & mask.or) !== 0);
+}
+
+export function compileFilters(spec: FilterSpec, requests: FacetRequest[], columns: ColumnLookup): FilterMasks {
+  const and = spec.and.filter(constrains);
+  const or = spec.or.filter(constrains);
+  if (and.length + or.length > MAX_FILTERS) {
+    throw new Error(`a query takes at most ${MAX_FILTERS} field filters, got ${and.length + or.length}`);
+  }
+  const filters = [...and, ...or].map((filter) => compileFilter(filter, columns));
+  const maskOf = (ignore: string[] | '*'): ConsumerMask => {
+    if (ignore === '*') return { and: 0, or: 0 };
+    let andMask = 0;
+    let orMask = 0;
+    filters.forEach((filter, bit) => {
+      if (ignore.includes(filter.field)) return;
+      if (bit < and.length) andMask |= 1 << bit;
+      else orMask |= 1 << bit;
+    });
+    return { and: andMask, or: orMask };
+  };
+  const main = maskOf([]);
+  const facets = requests.map((request) => maskOf(request.ignoreFilters));
+  let required = main.or === 0 ? main.and : 0;
+  for (const mask of facets) required &= mask.or === 0 ? mask.and : 0;
+  return { filters, main, facets, required };
+}
+
+/** A FieldFilter with neither values nor ranges constrains nothing and is left out. */
+function constrains(filter: FieldFilter): boolean {
+  return filter.values.length > 0 || (filter.ranges?.length ?? 0) > 0;
+}
+
+function compileFilter(filter: FieldFilter, columns: ColumnLookup): CompiledFilter {
+  const compiled = compileValues(filter, columns);
+  return filter.matchMissing ? new OrMissingFilter(compiled, missingTest(filter.field, columns)) : compiled;
+}
+
+/** Whether a document has no value at all for the field, from whichever column holds it. */
+function missingTest(field: string, columns: ColumnLookup): (ordinal: number) => boolean {
+  const facet = columns.facet(field);
+  if (facet) return (ordinal) => facet.valueCount(ordinal) === 0;
+  const number = columns.number(field);
+  if (number) return (ordinal) => Number.isNaN(number.values[ordinal]!);
+  const string = columns.string(field);
+  if (string) return (ordinal) => string.codes[ordinal] === NO_VALUE;
+  return () => true;
+}
+
+function compileValues(filter: FieldFilter, columns: ColumnLookup): CompiledFilter {
+  const all = filter.itemOp === 'AND';
+  const hasRanges = (filter.ranges?.length ?? 0) > 0;
+  const facet = columns.facet(filter.field);
+  const number = columns.number(filter.field);
+  // Ranges need the number column; a field that is both a facet and a number takes ranges there.
+  if (facet && !(hasRanges && number)) {
+    if (hasRanges) throw new Error(`filter on "${filter.field}": ranges need a number field, and "${filter.field}" is a facet field`);
+    return new FacetValueFilter(filter.field, facet, filter.values, all);
+  }
+  if (number) {
+    const ranges: Array<[number, number]> = (filter.ranges ?? []).map(([low, high]) => [low ?? -Infinity, high ?? Infinity]);
+    for (const value of filter.values) {
+      const exact = Number(value);
+      // A value that is not a number matches nothing; as an empty range it keeps AND/OR meaning right.
+      ranges.push(Number.isNaN(exact) ? [Infinity, -Infinity] : [exact, exact]);
+    }
+    return new NumberRangeFilter(filter.field, number, ranges, all);
+  }
+  const string = columns.string(filter.field);
+  if (string) {
+    if (hasRanges) throw new Error(`filter on "${filter.field}": ranges need a number field, and "${filter.field}" is a string field`);
+    return new StringValueFilter(filter.field, string, filter.values, all);
+  }
+  throw new Error(`filter on "${filter.field}": the engine schema has no such facet, number or string field`);
+}

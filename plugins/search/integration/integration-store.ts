@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto';
+import { type Database, type SecretBox, secretHint, VelaError } from 'vela/plugin';
+import { now, toIso } from '../store/timestamps.js';
+import type { VendorId } from './vendors.js';
+
+export const PROXY_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+export type ProxyMethod = (typeof PROXY_METHODS)[number];
+
+/** An integration instance as the administration API answers it: header values are never shown, only a hint. */
+export interface Integration {
+  id: string;
+  title: string;
+  description: string;
+  vendor: VendorId;
+  endpoint: string;
+  enabled: boolean;
+  /** Path prefixes (after the id) the proxy forwards; [] forwards any path. */
+  allowedPaths: string[];
+  allowedMethods: ProxyMethod[];
+  /** Headers the proxy adds: their names and a hint of each value (`…ab12`). */
+  headers: Array<{ name: string; hint: string }>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A header as a client sends it: without `value`, an update keeps the value stored under that name. */
+export interface HeaderInput {
+  name: string;
+  value?: string;
+}
+
+export interface IntegrationInput {
+  id?: string;
+  title: string;
+  description?: string;
+  vendor: VendorId;
+  endpoint: string;
+  enabled?: boolean;
+  allowedPaths?: string[];
+  allowedMethods?: ProxyMethod[];
+  headers?: HeaderInput[];
+}
+
+/** What the proxy needs of an instance: its settings and the headers to add, decrypted. */
+export interface ProxyTarget {
+  integration: Integration;
+  headers: Record<string, string>;
+}
+
+interface StoredHeader {
+  name: string;
+  /** `v1:...`, AES-256-GCM bound to `<instance id>:<header name, lower case>`. */
+  value: string;
+  hint: string;
+}
+
+interface Row {
+  id: string;
+  title: string;
+  description: string;
+  vendor: string;
+  endpoint: string;
+  enabled: boolean | number;
+  allowed_paths: string;
+  allowed_methods: string;
+  headers: string;
+  created_at: unknown;
+  updated_at: unknown;
+}
+
+export const integrationErrors = {
+  notFound: (id: string) => new VelaError('integration_not_found', `no integration instance with id "${id}"`, 404),
+  disabled: (id: string) => new VelaError('integration_not_found', `integration instance "${id}" is disabled`, 404),
+  idTaken: (id: string) => new VelaError('integration_exists', `an integration instance with id "${id}" already exists`, 409),
+  headerWithoutValue: (name: string) =>
+    new VelaError('validation_failed', `headers: "${name}" has no value, and the instance has none stored under that name to keep`, 400),
+  undecryptable: (id: string) =>
+    new VelaError(
+      'integration_secret_unreadable',
+      `the stored headers of integration instance "${id}" cannot be decrypted with this process's key (VELA_SECRET_KEY, or <data>/search/secret.key): set them again`,
+      500,
+    ),
+};
+
+/**
+ * Integration instances, written to `search_integrations` and held in memory (the proxy looks them up on
+ * every request without a database round trip; other processes' changes arrive with `load`, every poll).
+ */
+export class IntegrationStore {
+  private byId = new Map<string, { integration: Integration; headers: StoredHeader[] }>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly secrets: () => SecretBox,
+  ) {}
+
+  async load(): Promise<void> {
+    const rows = await this.db<Row>('search_integrations').select();
+    this.byId = new Map(rows.map((row) => [row.id, fromRow(row)]));
+  }
+
+  list(): Integration[] {
+    return [...this.byId.values()].map((e) => e.integration).sort((a, b) => a.title.localeCompare(b.title) || a.id.localeCompare(b.id));
+  }
+
+  get(id: string): Integration {
+    const entry = this.byId.get(id);
+    if (!entry) throw integrationErrors.notFound(id);
+    return entry.integration;
+  }
+
+  /** The instance the proxy forwards to with its headers decrypted; 404 when unknown or disabled. */
+  target(id: string): ProxyTarget {
+    const entry = this.byId.get(id);
+    if (!entry) throw integrationErrors.notFound(id);
+    if (!entry.integration.enabled) throw integrationErrors.disabled(id);
+    const headers: Record<string, string> = {};
+    for (const header of entry.headers) {
+      const value = this.secrets().decrypt(header.value, bindingOf(id, header.name));
+      if (value === null) throw integrationErrors.undecryptable(id);
+      headers[header.name.toLowerCase()] = value;
+    }
+    return { integration: entry.integration, headers };
+  }
+
+  async create(input: IntegrationInput): Promise<Integration> {
+    const id = input.id ?? randomUUID();
+    if (this.byId.has(id) || (await this.db('search_integrations').where({ id }).first())) throw integrationErrors.idTaken(id);
+    const stamp = now();
+    const headers = this.sealHeaders(id, input.headers ?? [], []);
+    const row = {
+      id,
+      title: input.title,
+      description: input.description ?? '',
+      vendor: input.vendor,
+      endpoint: input.endpoint,
+      enabled: input.enabled ?? true,
+      allowed_paths: JSON.stringify(input.allowedPaths ?? []),
+      allowed_methods: JSON.stringify(input.allowedMethods ?? PROXY_METHODS),
+      headers: JSON.stringify(headers),
+      created_at: stamp,
+      updated_at: stamp,
+    };
+    try {
+      await this.db('search_integrations').insert(row);
+    } catch (error) {
+      if (await this.db('search_integrations').where({ id }).first()) throw integrationErrors.idTaken(id);
+      throw error;
+    }
+    const entry = fromRow(row as Row);
+    this.byId.set(id, entry);
+    return entry.integration;
+  }
+
+  async update(id: string, patch: Partial<IntegrationInput>): Promise<Integration> {
+    const current = this.byId.get(id);
+    if (!current) throw integrationErrors.notFound(id);
+    const changes: Partial<Row> & { updated_at: string } = { updated_at: now() };
+    if (patch.title !== undefined) changes.title = patch.title;
+    if (patch.description !== undefined) changes.description = patch.description;
+    if (patch.vendor !== undefined) changes.vendor = patch.vendor;
+    if (patch.endpoint !== undefined) changes.endpoint = patch.endpoint;
+    if (patch.enabled !== undefined) changes.enabled = patch.enabled;
+    if (patch.allowedPaths !== undefined) changes.allowed_paths = JSON.stringify(patch.allowedPaths);
+    if (patch.allowedMethods !== undefined) changes.allowed_methods = JSON.stringify(patch.allowedMethods);
+    if (patch.headers !== undefined) changes.headers = JSON.stringify(this.sealHeaders(id, patch.headers, current.headers));
+    const updated = await this.db('search_integrations').where({ id }).update(changes);
+    if (updated === 0) throw integrationErrors.notFound(id);
+    const row = await this.db<Row>('search_integrations').where({ id }).first();
+    const entry = fromRow(row!);
+    this.byId.set(id, entry);
+    return entry.integration;
+  }
+
+  async delete(id: string): Promise<Integration> {
+    const current = this.get(id);
+    await this.db('search_integrations').where({ id }).delete();
+    this.byId.delete(id);
+    return current;
+  }
+
+  /** New values encrypted; a header given without a value keeps the one stored under its name. */
+  private sealHeaders(id: string, given: HeaderInput[], stored: StoredHeader[]): StoredHeader[] {
+    return given.map(({ name, value }) => {
+      if (value === undefined) {
+        const kept = stored.find((h) => h.name.toLowerCase() === name.toLowerCase());
+        if (!kept) throw integrationErrors.headerWithoutValue(name);
+        return { ...kept, name };
+      }
+      return { name, value: this.secrets().encrypt(value, bindingOf(id, name)), hint: secretHint(value) };
+    });
+  }
+}
+
+/** A sealed header value belongs to one instance and one header name: copied elsewhere it does not decrypt. */
+function bindingOf(id: string, name: string): string {
+  return `search_integrations:${id}:${name.toLowerCase()}`;
+}
+
+function fromRow(row: Row): { integration: Integration; headers: StoredHeader[] } {
+  const headers = JSON.parse(row.headers || '[]') as StoredHeader[];
+  return {
+    integration: {
+      id: row.id,
+      title: row.title,
+      description: row.description ?? '',
+      vendor: row.vendor as VendorId,
+      endpoint: row.endpoint,
+      enabled: row.enabled === true || row.enabled === 1,
+      allowedPaths: JSON.parse(row.allowed_paths || '[]') as string[],
+      allowedMethods: JSON.parse(row.allowed_methods || '[]') as ProxyMethod[],
+      headers: headers.map((h) => ({ name: h.name, hint: h.hint })),
+      createdAt: toIso(row.created_at),
+      updatedAt: toIso(row.updated_at),
+    },
+    headers,
+  };
+}

@@ -1,0 +1,99 @@
+// The sample search page's script (served as a file: the page's CSP runs no inline script). It follows
+// only the links the search response carries: each API link is shown as the same link on this page (its
+// query string kept as it is), and the search box is a plain GET form. The server puts the site's name
+// and highlight markers in the body's data attributes.
+(() => {
+  const data = document.body.dataset;
+  const site = data.site;
+  const pagePath = location.pathname;
+  const apiPath = `/api/sn/${encodeURIComponent(site)}/search`;
+  const $ = (id) => document.getElementById(id);
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+  const pageLink = (apiHref) => pagePath + (apiHref.indexOf('?') >= 0 ? apiHref.slice(apiHref.indexOf('?')) : '');
+  const marks = [data.hlPre, data.hlPost];
+  // Highlight markers come from the site; everything else in a value is text.
+  const highlighted = (value) => {
+    const text = esc(Array.isArray(value) ? value.join(', ') : value == null ? '' : value);
+    if (!marks[0] || !marks[1]) return text;
+    return text.split(esc(marks[0])).join('<mark>').split(esc(marks[1])).join('</mark>');
+  };
+  // A document's URL comes from whoever imported it: only http(s) and relative URLs become links, never
+  // javascript:, data: or any other scheme. The URL parser is the browser's, so what is checked is what runs.
+  const safeHref = (url) => {
+    try {
+      const parsed = new URL(String(url), location.href);
+      return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
+    } catch {
+      return null;
+    }
+  };
+  const link = (href, html, cls) => `<a href="${esc(pageLink(href))}"${cls ? ` class="${cls}"` : ''} data-api="${esc(href)}">${html}</a>`;
+
+  function render(r) {
+    const ctx = r.queryContext;
+    const fields = ctx.defaultFields || {};
+    $('q').value = ctx.query.queryString === '*' ? '' : ctx.query.queryString;
+    $('locale').value = ctx.query.locale;
+    $('locales').innerHTML = (r.widget.locales || []).map((l) => link(l.link, esc(l.locale), l.locale === ctx.query.locale ? 'current' : '')).join('');
+    const groups = (r.widget.facet || []).concat(r.widget.secondaryFacet || []);
+    $('facets').innerHTML = groups
+      .map(
+        (g) =>
+          '<section data-facet="' +
+          esc(g.name) +
+          '"><h2><span>' +
+          esc(g.label.text) +
+          '</span>' +
+          (g.selectedFilterQueries?.length ? link(g.cleanUpLink, 'clear') : '') +
+          '</h2><ul>' +
+          g.facets
+            .map((f) => `<li>${link(f.link, `<span>${esc(f.label)}</span><span class="count">${f.count}</span>`, f.selected ? 'selected' : '')}</li>`)
+            .join('') +
+          '</ul></section>',
+      )
+      .join('');
+    const toRemove = r.widget.facetToRemove?.facets || [];
+    $('chips').innerHTML =
+      toRemove.map((f) => link(f.link, `${esc(f.label)} ✕`, 'chip')).join('') + (toRemove.length ? link(r.widget.cleanUpFacets, 'Clear all', 'chip') : '');
+    $('summary').textContent = ctx.count === 0 ? 'No results.' : `${ctx.pageStart}–${ctx.pageEnd} of ${ctx.count} results`;
+    const docs = r.results?.document || [];
+    $('results').innerHTML = docs
+      .map((d) => {
+        const title = d.fields[fields.title] != null ? d.fields[fields.title] : d.fields.id || '';
+        const body = d.fields[fields.description] != null ? d.fields[fields.description] : d.fields[fields.text];
+        const meta = (d.metadata || []).map((m) => m.values.map((v) => link(v.link, `${esc(m.name)}: ${esc(v.label)}`)).join('')).join('');
+        const source = d.source ? safeHref(d.source) : null;
+        return (
+          '<article><h3>' +
+          (source ? `<a href="${esc(source)}">${highlighted(title)}</a>` : highlighted(title)) +
+          '</h3>' +
+          (body != null ? `<p>${highlighted(String(body).slice(0, 600))}</p>` : '') +
+          '<div class="meta">' +
+          meta +
+          '</div></article>'
+        );
+      })
+      .join('');
+    $('pagination').innerHTML = (r.pagination || []).map((p) => link(p.href, esc(p.text), p.type === 'CURRENT' ? 'current' : '')).join('');
+  }
+
+  async function load(apiHref, push) {
+    const response = await fetch(apiHref, { headers: { accept: 'application/json' } });
+    const body = await response.json();
+    if (!response.ok) {
+      $('results').innerHTML = `<div class="error">${esc(body.message || body.error)}</div>`;
+      return;
+    }
+    if (push) history.pushState({ api: apiHref }, '', pageLink(apiHref));
+    render(body);
+  }
+
+  document.addEventListener('click', (event) => {
+    const a = event.target.closest('a[data-api]');
+    if (!a || event.metaKey || event.ctrlKey) return;
+    event.preventDefault();
+    load(a.getAttribute('data-api'), true);
+  });
+  window.addEventListener('popstate', () => load(apiPath + location.search, false));
+  load(apiPath + location.search, false);
+})();

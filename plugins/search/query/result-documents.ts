@@ -1,0 +1,67 @@
+import { ownValue, setOwn } from '../engine/own-property.js';
+import { addFq, type LinkBase, toLink } from '../links/query-string.js';
+import type { SiteConfig } from '../store/site-types.js';
+import { type Attributes, valueText } from './indexable.js';
+import type { MetadataEntry, ResultDocument } from './search-response.js';
+
+export interface DocumentOptions {
+  base: LinkBase;
+  highlight: ((text: string) => string) | null;
+  fieldList: string[] | null;
+}
+
+/**
+ * One result: its stored fields (matched terms highlighted in hl fields, required fields filled
+ * with their default), its URL as `source`, and `metadata` linking each facet value it carries to
+ * the search filtered by it.
+ */
+export function toResultDocument(attributes: Attributes, config: SiteConfig, options: DocumentOptions): ResultDocument {
+  const { site } = config;
+  const fields: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(attributes)) {
+    if (options.fieldList && !options.fieldList.includes(name)) continue;
+    const field = config.fieldsByName.get(name);
+    const highlightIt = options.highlight && site.hl && field?.hl && (field.type === 'TEXT' || field.type === 'STRING');
+    setOwn(
+      fields,
+      name,
+      highlightIt
+        ? Array.isArray(value)
+          ? value.map((v) => (typeof v === 'string' ? options.highlight!(v) : v))
+          : typeof value === 'string'
+            ? options.highlight!(value)
+            : value
+        : value,
+    );
+  }
+  for (const field of config.fields) {
+    if (
+      field.required &&
+      field.defaultValue !== null &&
+      ownValue(fields, field.name) === undefined &&
+      (!options.fieldList || options.fieldList.includes(field.name))
+    ) {
+      setOwn(fields, field.name, field.defaultValue);
+    }
+  }
+  const metadata: MetadataEntry[] = [];
+  for (const field of config.fields) {
+    if (!field.facet || !field.enabled) continue;
+    const raw = ownValue(attributes, field.name);
+    if (raw === undefined || raw === null) continue;
+    const labels = (Array.isArray(raw) ? raw : [raw])
+      .filter((v) => v !== null && v !== undefined)
+      .map((v) => valueText(v, field))
+      .filter((label) => label !== '');
+    if (labels.length === 0) continue;
+    // The values the index filters by (query/indexable.ts): a single-valued facet keeps the first only,
+    // so every link finds this document.
+    const indexed = field.multiValued ? [...new Set(labels)] : labels.slice(0, 1);
+    metadata.push({
+      name: field.name,
+      values: indexed.map((label) => ({ label, link: toLink(addFq(options.base, `${field.name}:${label}`)) })),
+    });
+  }
+  const url = site.defaultURLField ? ownValue(attributes, site.defaultURLField) : undefined;
+  return { source: typeof url === 'string' ? url : null, elevate: false, fields, metadata };
+}

@@ -1,0 +1,197 @@
+import { searchErrors } from '../errors.js';
+import { FQ, type LinkBase, type Param, parseQueryString } from '../links/query-string.js';
+import type { Operator } from '../store/site-types.js';
+
+export const MAX_ROWS = 1000;
+
+/** One search request after GET parameters and the POST body are merged and checked. */
+export interface SearchParams {
+  q: string;
+  /** '' when the request names none: SearchService.search settles it (the site's only or default locale). */
+  locale: string;
+  page: number;
+  /** null: the site's rowsPerPage (also for rows below 0); 0: counts and widgets only. */
+  rows: number | null;
+  sort: string;
+  group: string | null;
+  fq: string[];
+  fqAnd: string[];
+  fqOr: string[];
+  fqOperator: Operator | null;
+  fqItemOperator: Operator | null;
+  fieldList: string[] | null;
+  targetingRules: string[];
+  userId: string | null;
+  populateMetrics: boolean;
+  disableAutoComplete: boolean;
+  /** Search the spell-corrected text when the query finds nothing (false with nfpr=1, as the link back to the original sets). */
+  autoCorrect: boolean;
+  /** The link every pre-built link of the response is derived from. */
+  linkBase: LinkBase;
+}
+
+type Raw = Map<string, string[]>;
+
+function collect(params: Param[]): Raw {
+  const raw: Raw = new Map();
+  for (const [name, value] of params) {
+    const list = raw.get(name);
+    if (list) list.push(value);
+    else raw.set(name, [value]);
+  }
+  return raw;
+}
+
+/** The first present of several accepted spellings (the original's and its SDKs'). */
+function first(raw: Raw, ...names: string[]): string | undefined {
+  for (const name of names) {
+    const values = raw.get(name);
+    if (values && values.length > 0) return values[0];
+  }
+  return undefined;
+}
+
+function all(raw: Raw, ...names: string[]): string[] {
+  return names.flatMap((name) => raw.get(name) ?? []);
+}
+
+function fieldListOf(raw: Raw): string[] | null {
+  const names = all(raw, 'fl[]', 'fl')
+    .flatMap((f) => f.split(','))
+    .map((f) => f.trim())
+    .filter(Boolean);
+  return names.length > 0 ? names : null;
+}
+
+export function normalizeLocale(value: string): string {
+  const m = /^([a-zA-Z]{2,3})[-_]([a-zA-Z]{2})$/.exec(value.trim());
+  return m ? `${m[1]!.toLowerCase()}_${m[2]!.toUpperCase()}` : value.trim();
+}
+
+function parsePositiveInt(name: string, value: string | number | undefined | null): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < 1) throw searchErrors.invalidParameter(name, `must be a whole number of at least 1, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** rows: a whole number; below 0 means the site's rowsPerPage (as in the original), 0 counts and widgets only. */
+function parseRows(value: string | number | undefined | null): number | null | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const n = typeof value === 'number' ? value : /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n)) throw searchErrors.invalidParameter('rows', `must be a whole number, got ${JSON.stringify(value)}`);
+  return n < 0 ? null : Math.min(n, MAX_ROWS);
+}
+
+function parseOperator(name: string, value: string | undefined | null): Operator | null {
+  if (value === undefined || value === null || value === '' || value.toUpperCase() === 'NONE' || value.toUpperCase() === 'DEFAULT') return null;
+  const upper = value.toUpperCase();
+  if (upper !== 'AND' && upper !== 'OR') throw searchErrors.invalidParameter(name, `must be AND or OR, got ${JSON.stringify(value)}`);
+  return upper;
+}
+
+/** relevance, newest, oldest, or a field and a direction written field:desc, field desc or field,desc. */
+const SORT = /^\s*(relevance|newest|oldest|[A-Za-z_][\w.-]*(:|\s+|\s*,\s*)(asc|desc))\s*$/i;
+
+function checkFilters(name: string, values: string[]): string[] {
+  for (const value of values) {
+    const colon = value.indexOf(':');
+    if (colon <= 0 || colon === value.length - 1) throw searchErrors.invalidParameter(name, `must be field:value, got ${JSON.stringify(value)}`);
+  }
+  return values;
+}
+
+function list(value: unknown, name: string): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw searchErrors.invalidParameter(name, 'must be an array of strings');
+  return value as string[];
+}
+
+export interface PostBody {
+  userId?: string | null;
+  query?: string | null;
+  locale?: string | null;
+  page?: number | null;
+  rows?: number | null;
+  sort?: string | null;
+  group?: string | null;
+  fq?: string[] | null;
+  fqAnd?: string[] | null;
+  fqOr?: string[] | null;
+  fqOperator?: string | null;
+  fqItemOperator?: string | null;
+  fieldList?: string[] | null;
+  disableAutoComplete?: boolean | null;
+  populateMetrics?: boolean | null;
+  targetingRules?: string[] | null;
+}
+
+/**
+ * Merge the query string (GET, or the query part of a POST) with a POST body, whose non-null
+ * members win. `path` is the request path the links are built on.
+ */
+export function parseSearchParams(path: string, rawQuery: string, body: PostBody | null = null): SearchParams {
+  const queryParams = parseQueryString(rawQuery);
+  const raw = collect(queryParams);
+  const b = body ?? {};
+
+  const q = b.query ?? first(raw, 'q');
+  if (q === undefined || q === null) throw searchErrors.missingParameter('q', 'give the text to search for, or * for every document');
+  // Left out: the site's only or default locale (SearchService.search).
+  const localeRaw = b.locale ?? first(raw, '_setlocale', 'locale') ?? '';
+  const page = parsePositiveInt('p', b.page ?? first(raw, 'p')) ?? 1;
+  const rowsRequested = parseRows(b.rows ?? first(raw, 'rows'));
+  const sort = b.sort ?? first(raw, 'sort') ?? 'relevance';
+  if (!SORT.test(sort))
+    throw searchErrors.invalidParameter(
+      'sort',
+      `must be relevance, newest, oldest or field:asc|desc (also field desc, field,desc), got ${JSON.stringify(sort)}`,
+    );
+  const nfpr = first(raw, 'nfpr');
+  const noCorrection = first(raw, 'autoCorrectionDisabled');
+
+  const params: SearchParams = {
+    q: q.trim() === '' ? '*' : q,
+    locale: normalizeLocale(localeRaw),
+    page,
+    rows: rowsRequested ?? null,
+    sort,
+    group: (b.group ?? first(raw, 'group')) || null,
+    fq: checkFilters('fq[]', list(b.fq, 'fq') ?? all(raw, FQ, 'fq')),
+    fqAnd: checkFilters('fqAnd', list(b.fqAnd, 'fqAnd') ?? all(raw, 'fq.and[]', 'fqAnd[]', 'fqAnd', 'fq.and')),
+    fqOr: checkFilters('fqOr', list(b.fqOr, 'fqOr') ?? all(raw, 'fq.or[]', 'fqOr[]', 'fqOr', 'fq.or')),
+    fqOperator: parseOperator('fqOperator', b.fqOperator ?? first(raw, 'fq.op', 'fqOp', 'fqOperator')),
+    fqItemOperator: parseOperator('fqItemOperator', b.fqItemOperator ?? first(raw, 'fqi.op', 'fqiOp', 'fqItemOperator')),
+    fieldList: list(b.fieldList, 'fieldList') ?? fieldListOf(raw),
+    targetingRules: checkFilters('targetingRules', list(b.targetingRules, 'targetingRules') ?? all(raw, 'tr[]', 'tr')),
+    userId: b.userId ?? null,
+    populateMetrics: b.populateMetrics ?? true,
+    disableAutoComplete: b.disableAutoComplete ?? false,
+    autoCorrect: nfpr?.trim() !== '1' && noCorrection?.trim() !== '1' && noCorrection?.trim().toLowerCase() !== 'true',
+    linkBase: { path, params: queryParams },
+  };
+  if (body) params.linkBase = linkBaseFor(path, params);
+  return params;
+}
+
+/**
+ * For a POST the body's members are not in the URL; links are built from the effective request
+ * so that following one as a GET gives the same search.
+ */
+function linkBaseFor(path: string, p: SearchParams): LinkBase {
+  const out: Param[] = [['q', p.q]];
+  if (p.locale !== '') out.push(['_setlocale', p.locale]);
+  out.push(['p', String(p.page)]);
+  if (p.rows !== null) out.push(['rows', String(p.rows)]);
+  if (p.sort !== 'relevance') out.push(['sort', p.sort]);
+  if (p.group) out.push(['group', p.group]);
+  if (p.fqOperator) out.push(['fq.op', p.fqOperator]);
+  if (p.fqItemOperator) out.push(['fqi.op', p.fqItemOperator]);
+  for (const fq of p.fq) out.push([FQ, fq]);
+  for (const fq of p.fqAnd) out.push(['fq.and[]', fq]);
+  for (const fq of p.fqOr) out.push(['fq.or[]', fq]);
+  for (const tr of p.targetingRules) out.push(['tr[]', tr]);
+  if (p.fieldList) out.push(['fl', p.fieldList.join(',')]);
+  if (!p.autoCorrect) out.push(['nfpr', '1']);
+  return { path, params: out };
+}

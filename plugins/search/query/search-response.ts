@@ -1,0 +1,113 @@
+import type { PaginationItem } from '../links/pagination.js';
+
+/** The search response: self-describing navigation data, every link pre-built (spec "Search response"). */
+export interface SearchResponse {
+  pagination?: PaginationItem[];
+  queryContext: QueryContext;
+  results?: { document: ResultDocument[] };
+  groups?: ResultGroup[];
+  widget: Widget;
+}
+
+export interface QueryContext {
+  count: number;
+  index: string;
+  limit: number;
+  offset: number;
+  page: number;
+  pageCount: number;
+  pageEnd: number;
+  pageStart: number;
+  responseTime: number;
+  query: { queryString: string; sort: string; locale: string };
+  defaultFields: { title: string | null; date: string | null; description: string | null; text: string | null; image: string | null; url: string | null };
+  facetType: string;
+  facetItemType: string;
+}
+
+export interface MetadataEntry {
+  name: string;
+  values: Array<{ label: string; link: string }>;
+}
+
+export interface ResultDocument {
+  source: string | null;
+  elevate: boolean;
+  fields: Record<string, unknown>;
+  metadata: MetadataEntry[];
+}
+
+export interface ResultGroup {
+  name: string;
+  count: number;
+  page: number;
+  pageCount: number;
+  pageEnd: number;
+  pageStart: number;
+  limit: number;
+  results: { document: ResultDocument[] };
+  pagination: PaginationItem[];
+}
+
+export interface FacetItem {
+  count: number;
+  link: string;
+  label: string;
+  filterQuery: string;
+  selected: boolean;
+}
+
+export interface FacetGroup {
+  facets: FacetItem[];
+  label: { lang: string; text: string };
+  name: string | null;
+  description: string | null;
+  type: string | null;
+  multiValued: boolean;
+  cleanUpLink: string | null;
+  selectedFilterQueries: string[] | null;
+  /** Operators in force for this facet (beyond the original: lets a UI show checkboxes or radios). */
+  facetType?: string;
+  facetItemType?: string;
+}
+
+/** widget.similar: More Like This (empty when the site's mlt is off). */
+export interface SimilarDocument {
+  id: string;
+  title: string | null;
+  type: string | null;
+  url: string | null;
+}
+
+/** widget.spellCheck, in every response (the original's shape). */
+export interface SpellCheckWidget {
+  /** Whether a correction was found (corrected.text holds it). */
+  correctedText: boolean;
+  /** Whether the results are those of the corrected text. */
+  usingCorrectedText: boolean;
+  original: { text: string; link: string };
+  corrected: { text: string; link: string };
+}
+
+/** A matched spotlight document, as widget.spotlights lists it (by position). */
+export interface SpotlightItem {
+  id: string;
+  position: number;
+  title: string;
+  type: string;
+  referenceId: string | null;
+  content: string;
+  link: string | null;
+}
+
+export interface Widget {
+  cleanUpFacets: string;
+  selectedFilterQueries: string[];
+  facet: FacetGroup[];
+  secondaryFacet: FacetGroup[];
+  facetToRemove: FacetGroup;
+  similar: SimilarDocument[];
+  spellCheck: SpellCheckWidget;
+  locales: Array<{ locale: string; link: string }>;
+  spotlights: SpotlightItem[];
+}

@@ -1,0 +1,215 @@
+import { type ApiRouter, type OutboundGuard, OutboundRefused, type Request, type Response, VelaError } from 'vela/plugin';
+import type { IntegrationProxy } from '../integration/integration-proxy.js';
+import { type IntegrationInput, type IntegrationStore, PROXY_METHODS } from '../integration/integration-store.js';
+import { VENDOR_IDS, vendors } from '../integration/vendors.js';
+import { idSchema, pathParams } from '../schemas/common.js';
+
+const tags = ['integrations'];
+const idParam = pathParams({ id: idSchema });
+
+const HEADER_NAME = "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$";
+/** Headers an instance may not add: the connection's own, and what the proxy computes. */
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-authorization',
+  'proxy-connection',
+]);
+
+const headerInput = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: {
+    name: { type: 'string', pattern: HEADER_NAME, description: 'header name' },
+    value: {
+      type: 'string',
+      maxLength: 4096,
+      pattern: '^[^\\r\\n\\u0000]*$',
+      description: 'its value, stored encrypted and never shown again; leave out to keep the stored one',
+    },
+  },
+};
+
+const properties = {
+  id: idSchema,
+  title: { type: 'string', minLength: 1, maxLength: 100 },
+  description: { type: 'string', maxLength: 1000 },
+  vendor: { type: 'string', enum: [...VENDOR_IDS] },
+  endpoint: { type: 'string', minLength: 1, maxLength: 2000, description: 'http(s) URL the forwarded paths are appended to' },
+  enabled: { type: 'boolean' },
+  allowedPaths: {
+    type: 'array',
+    maxItems: 50,
+    items: { type: 'string', maxLength: 500, pattern: '^/[^\\s?#\\\\]*$' },
+    description: 'path prefixes (after the id) the proxy forwards; [] forwards any path',
+  },
+  allowedMethods: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: [...PROXY_METHODS] } },
+  headers: { type: 'array', maxItems: 20, items: headerInput, description: 'headers the proxy adds to each request (for the connector, its Key)' },
+};
+
+const createBody = { type: 'object', additionalProperties: false, required: ['title', 'vendor'], properties };
+const updateBody = { type: 'object', additionalProperties: false, properties };
+
+const integrationSchema = {
+  type: 'object',
+  properties: {
+    ...properties,
+    headers: {
+      type: 'array',
+      items: { type: 'object', properties: { name: { type: 'string' }, hint: { type: 'string', description: 'the last characters of the value' } } },
+    },
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
+  },
+};
+
+export interface IntegrationRoutes {
+  store: IntegrationStore;
+  proxy: IntegrationProxy;
+  outbound: () => OutboundGuard;
+  /** The connector service's address when it runs in this process (known once the services listen). */
+  connectorUrl: () => string | null;
+}
+
+export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRoutes): void {
+  const { store, proxy } = routes;
+  router.get(
+    '/api/integration',
+    {
+      access: 'key',
+      tags,
+      summary: 'List integration instances, by title',
+      responses: { 200: { description: 'instances', schema: { type: 'array', items: integrationSchema } } },
+    },
+    (_req, res) => {
+      res.json(store.list());
+    },
+  );
+  router.get('/api/integration/structure', { access: 'key', tags, summary: 'An empty integration instance, as a form starts from' }, (_req, res) => {
+    res.json({
+      id: '',
+      title: '',
+      description: '',
+      vendor: 'HTTP',
+      endpoint: '',
+      enabled: true,
+      allowedPaths: [],
+      allowedMethods: [...PROXY_METHODS],
+      headers: [],
+    });
+  });
+  router.get('/api/integration/vendor', { access: 'key', tags, summary: 'The vendors integration instances can have' }, (_req, res) => {
+    res.json(vendors(routes.connectorUrl()));
+  });
+  router.get(
+    '/api/integration/:id',
+    {
+      access: 'key',
+      tags,
+      summary: 'Get an integration instance',
+      params: idParam,
+      responses: { 200: { description: 'the instance', schema: integrationSchema } },
+    },
+    (req, res) => {
+      res.json(store.get(String(req.params.id)));
+    },
+  );
+  router.post(
+    '/api/integration',
+    {
+      access: 'key',
+      tags,
+      summary: 'Create an integration instance',
+      description:
+        'Header values are stored encrypted (AES-256-GCM) and answered as a hint only. An endpoint at an internal address is refused unless the operator allows its host.',
+      body: createBody,
+      responses: { 201: { description: 'the instance', schema: integrationSchema } },
+    },
+    async (req, res) => {
+      const input = req.body as IntegrationInput & { endpoint?: string };
+      const endpoint = input.endpoint ?? (input.vendor === 'CONNECTOR' ? vendors(routes.connectorUrl())[0]!.defaultEndpoint : null);
+      if (!endpoint) throw new VelaError('validation_failed', 'body.endpoint is required (no connector runs in this process to take its address from)', 400);
+      checkHeaders(input.headers);
+      await checkEndpoint(routes.outbound(), endpoint);
+      res.status(201).json(await store.create({ ...input, endpoint }));
+    },
+  );
+  router.put(
+    '/api/integration/:id',
+    { access: 'key', tags, summary: 'Change an integration instance (the members given)', params: idParam, body: updateBody },
+    async (req, res) => {
+      const patch = req.body as Partial<IntegrationInput>;
+      const id = String(req.params.id);
+      if (patch.id !== undefined && patch.id !== id) throw new VelaError('validation_failed', `body.id must be "${id}" (an instance keeps its id)`, 400);
+      checkHeaders(patch.headers);
+      if (patch.endpoint !== undefined) await checkEndpoint(routes.outbound(), patch.endpoint);
+      const { id: _ignored, ...changes } = patch;
+      res.json(await store.update(id, changes));
+    },
+  );
+  router.delete('/api/integration/:id', { access: 'key', tags, summary: 'Delete an integration instance', params: idParam }, async (req, res) => {
+    const deleted = await store.delete(String(req.params.id));
+    res.json({ deleted: true, id: deleted.id });
+  });
+
+  // The proxy: public, as the specification lists it; every method the issue names, HEAD with GET.
+  const spec = {
+    access: 'public' as const,
+    tags,
+    summary: 'Forward a request to an integration instance',
+    description:
+      'The method, the path after the id, the query string, the body (streamed) and safe headers go to the instance endpoint; status, headers and body come back streamed. 404 for an unknown or disabled instance, 405 for a method the instance does not forward, 403 path_refused or address_refused naming the rule, 413 for a body over the limit, 502 and 504 when the upstream fails.',
+    rawBody: true,
+    validate: false,
+    responses: { 200: { description: "the upstream's answer, as it came", contentType: '*/*' } },
+  };
+  const forward = (req: Request, res: Response) => proxy.forward(req, res);
+  for (const path of ['/api/v2/integration/:integrationId', '/api/v2/integration/:integrationId/*rest']) {
+    router.get(path, spec, forward);
+    router.post(path, spec, forward);
+    router.put(path, spec, forward);
+    router.delete(path, spec, forward);
+    router.patch(path, spec, forward);
+  }
+}
+
+function checkHeaders(headers: Array<{ name: string }> | undefined): void {
+  const names = new Set<string>();
+  for (const [i, { name }] of (headers ?? []).entries()) {
+    const lower = name.toLowerCase();
+    if (RESERVED_HEADERS.has(lower)) throw new VelaError('validation_failed', `body.headers[${i}].name: ${name} is set by the proxy itself`, 400);
+    if (names.has(lower)) throw new VelaError('validation_failed', `body.headers[${i}].name: ${name} is given twice`, 400);
+    names.add(lower);
+  }
+}
+
+/** The endpoint must be an http(s) URL without user info, query or fragment, whose host the outbound guard lets through. */
+async function checkEndpoint(guard: OutboundGuard, endpoint: string): Promise<void> {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw new VelaError('validation_failed', 'body.endpoint is not a URL', 400);
+  }
+  if (url.search || url.hash) throw new VelaError('validation_failed', 'body.endpoint must not have a query string or fragment', 400);
+  try {
+    await guard.check(url);
+  } catch (error) {
+    if (error instanceof OutboundRefused) {
+      throw new VelaError(
+        'validation_failed',
+        `body.endpoint is ${error.message}; an operator can allow the host in runtime.network.allowHosts (docs/SECURITY.md)`,
+        400,
+      );
+    }
+    // A name that does not resolve now is checked again on every request.
+  }
+}

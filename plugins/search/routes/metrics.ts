@@ -1,0 +1,112 @@
+import { type ApiRouter, type JsonSchema, principalOf } from 'vela/plugin';
+import { searchErrors } from '../errors.js';
+import { PERIODS, type Period } from '../metrics/periods.js';
+import { normalizeLocale } from '../query/search-params.js';
+import { pathParams, siteRefSchema } from '../schemas/common.js';
+import type { SearchDomain } from './route-context.js';
+
+const termCount: JsonSchema = {
+  type: 'object',
+  properties: {
+    term: { type: 'string', description: 'the term as grouped: accents stripped, spaces collapsed, lower case' },
+    count: { type: 'integer', description: 'searches in the period' },
+    averageHits: { type: 'number', description: 'average number of results those searches found' },
+    lastSearchedAt: { type: 'string' },
+  },
+};
+const termsReport: JsonSchema = {
+  type: 'object',
+  properties: {
+    period: { type: 'string', enum: [...PERIODS] },
+    from: { type: ['string', 'null'], description: 'start of the period (UTC); null for all time' },
+    searches: { type: 'integer', description: 'searches recorded in the period (zero-result terms: those that found nothing)' },
+    previousPeriodSearches: { type: ['integer', 'null'], description: 'the same count for the period before (null for all time)' },
+    terms: { type: 'array', items: termCount },
+  },
+};
+const reportParams = pathParams({
+  id: siteRefSchema,
+  period: { type: 'string', enum: [...PERIODS], description: 'today, this-week (from Monday), this-month (from the 1st), all-time; UTC' },
+  rows: { type: 'integer', minimum: 1, maximum: 1000, description: 'terms to list' },
+});
+
+export function mountMetricsRoutes(router: ApiRouter, domain: SearchDomain): void {
+  const { metrics, sites } = domain;
+
+  router.post(
+    '/api/sn/:siteName/search/latest',
+    {
+      access: 'key',
+      scope: 'search',
+      tags: ['search'],
+      summary: "A user's latest distinct search terms on a site, newest first",
+      description:
+        'JSON body {"userId": "..."} (optional: without it, the user behind the Key or the session). Searches are recorded by POST /api/sn/{siteName}/search with a userId when populateMetrics is true (the default) and q is not *.',
+      params: pathParams({ siteName: siteRefSchema }),
+      query: {
+        type: 'object',
+        properties: {
+          _setlocale: { type: 'string', maxLength: 20, description: 'the locale (required; `locale` is accepted too)' },
+          locale: { type: 'string', maxLength: 20 },
+          rows: { type: 'integer', minimum: 1, maximum: 100, default: 5, description: 'terms to answer' },
+          q: { type: 'string', maxLength: 1000, description: 'only terms starting with this text; empty or * for all' },
+        },
+      },
+      bodyContentTypes: ['application/json'],
+      responses: { 200: { description: 'terms, newest first', schema: { type: 'array', items: { type: 'string' } } } },
+    },
+    async (req, res) => {
+      const query = req.query as unknown as { _setlocale?: string; locale?: string; rows: number; q?: string };
+      const locale = query._setlocale || query.locale;
+      if (!locale) throw searchErrors.missingParameter('_setlocale', 'give the locale whose searches to list, e.g. _setlocale=en_US');
+      const config = domain.search.resolve(String(req.params.siteName), normalizeLocale(locale));
+      const body = (req.body ?? {}) as { userId?: unknown };
+      if (body.userId !== undefined && body.userId !== null && typeof body.userId !== 'string')
+        throw searchErrors.invalidParameter('body.userId', `must be a string, got ${JSON.stringify(body.userId).slice(0, 100)}`);
+      const userId = (body.userId as string | null | undefined) || principalOf(res)?.username;
+      if (!userId) throw searchErrors.missingParameter('body.userId', 'give the user whose searches to list');
+      const prefix = query.q && query.q.trim() !== '*' ? query.q : null;
+      res.json(await metrics.latest(config.site.id, normalizeLocale(locale), userId, query.rows, prefix));
+    },
+  );
+
+  router.get(
+    '/api/sn/:id/metrics/live',
+    {
+      access: 'key',
+      scope: 'search',
+      tags: ['metrics'],
+      summary: 'Searches of a site as they happen: counts for the last minute, hour and day, and the newest searches',
+      params: pathParams({ id: siteRefSchema }),
+      query: { type: 'object', properties: { rows: { type: 'integer', minimum: 1, maximum: 1000, default: 20, description: 'newest searches to list' } } },
+    },
+    async (req, res) => {
+      const { site } = sites.get(String(req.params.id));
+      res.json({ site: site.name, ...(await metrics.live(site.id, (req.query as unknown as { rows: number }).rows)) });
+    },
+  );
+
+  for (const [kind, zeroOnly] of [
+    ['top-terms', false],
+    ['zero-result-terms', true],
+  ] as const) {
+    router.get(
+      `/api/sn/:id/metrics/${kind}/:period/:rows`,
+      {
+        access: 'key',
+        scope: 'search',
+        tags: ['metrics'],
+        summary: zeroOnly
+          ? 'The terms whose searches found nothing, most searched first, in a period'
+          : 'The most searched terms of a site in a period, with their counts and average hits',
+        params: reportParams,
+        responses: { 200: { description: 'the report', schema: termsReport } },
+      },
+      async (req, res) => {
+        const { site } = sites.get(String(req.params.id));
+        const params = req.params as unknown as { period: Period; rows: number };
+        res.json({ site: site.name, ...(await metrics.terms(site.id, params.period, params.rows, zeroOnly)) });
+      },
+    );
+  }
+}

@@ -1,0 +1,136 @@
+import { OCR_LANGUAGES, SUPPORTED_MEDIA_TYPES } from '@vela/extraction';
+import type { ApiRouter, Request, Response } from 'vela/plugin';
+import { readUpload } from '../ocr/multipart.js';
+import type { OcrService } from '../ocr/ocr-service.js';
+
+const tags = ['ocr'];
+
+const attributesSchema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', description: 'the file name (for a URL, its last path segment)' },
+    contentType: { type: 'string', description: 'the media type that was read' },
+    size: { type: 'integer', description: 'bytes' },
+    text: { type: 'string', description: 'the extracted or recognized text' },
+    metadata: {
+      type: 'object',
+      properties: {
+        pages: { type: ['integer', 'null'] },
+        language: { type: ['string', 'null'], description: "the document's declared language, else the OCR languages (eng+por)" },
+        title: { type: ['string', 'null'] },
+        author: { type: ['string', 'null'] },
+        created: { type: ['string', 'null'], format: 'date-time' },
+        modified: { type: ['string', 'null'], format: 'date-time' },
+      },
+    },
+  },
+};
+
+const languageQuery = {
+  type: 'object',
+  properties: {
+    language: {
+      type: 'string',
+      maxLength: 100,
+      description: `OCR languages joined with + (${OCR_LANGUAGES.join(', ')}); default plugins.search.ocr.languages`,
+    },
+  },
+};
+
+const description = `Images (PNG, JPEG, TIFF, WebP) are recognized with tesseract; PDFs are read from their text layer, and pages without one are rendered and recognized; DOCX, XLSX, HTML, Markdown and plain text are read as text. Media types: ${SUPPORTED_MEDIA_TYPES.join(', ')}. Errors: 400, 403 (URL refused by the outbound guard), 413 (too large), 415 (unsupported type), 422 (corrupt, encrypted, or over the time limit), 502 (the URL did not answer a document), 503 with Retry-After (the OCR queue is full).`;
+
+/** POST /api/ocr/file (multipart, part `file`) and POST /api/ocr/url (`{"url"}`): public, as the specification lists them. */
+export function mountOcrRoutes(router: ApiRouter, ocr: OcrService): void {
+  router.post(
+    '/api/ocr/file',
+    {
+      access: 'public',
+      tags,
+      summary: 'Text and attributes of an uploaded document or image (OCR)',
+      description,
+      rawBody: true,
+      validate: false,
+      query: languageQuery,
+      bodyContentTypes: ['multipart/form-data'],
+      body: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' }, language: { type: 'string' } } },
+      responses: { 200: { description: 'the file attributes', schema: attributesSchema } },
+    },
+    async (req: Request, res: Response) => {
+      const release = admitOrRefuse(ocr, req, res);
+      try {
+        const languages = ocr.languagesOf(queryLanguage(req));
+        const upload = await readUpload(req, ocr.config.maxBytes);
+        const chosen = upload.fields.language ? ocr.languagesOf(upload.fields.language) : languages;
+        res.json(await ocr.recognize({ bytes: upload.bytes, name: upload.fileName, contentType: upload.contentType }, chosen));
+      } catch (error) {
+        closeAfterRefusal(req, res);
+        throw error;
+      } finally {
+        release();
+      }
+    },
+  );
+  router.post(
+    '/api/ocr/url',
+    {
+      access: 'public',
+      tags,
+      summary: 'Text and attributes of a document fetched from a URL (OCR), through the outbound guard',
+      description,
+      query: languageQuery,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['url'],
+        properties: {
+          url: { type: 'string', minLength: 1, maxLength: 2048, description: 'an http or https URL; internal addresses are refused' },
+          language: { type: 'string', maxLength: 100 },
+        },
+      },
+      responses: { 200: { description: 'the file attributes', schema: attributesSchema } },
+    },
+    async (req: Request, res: Response) => {
+      const release = admitOrRefuse(ocr, req, res);
+      try {
+        const { url, language } = req.body as { url: string; language?: string };
+        const languages = ocr.languagesOf(language ?? queryLanguage(req));
+        const document = await ocr.fetchDocument(url);
+        res.json(await ocr.recognize(document, languages));
+      } finally {
+        release();
+      }
+    },
+  );
+}
+
+function queryLanguage(req: Request): string | undefined {
+  const value = req.query.language;
+  return typeof value === 'string' ? value : undefined;
+}
+
+function admitOrRefuse(ocr: OcrService, req: Request, res: Response): () => void {
+  try {
+    return ocr.admit();
+  } catch (error) {
+    closeAfterRefusal(req, res);
+    throw error;
+  }
+}
+
+// Past this many unread bytes after a refusal, the connection is cut rather than drained.
+const MAX_DRAIN = 64 * 1024 * 1024;
+
+/**
+ * A refusal before the upload was read whole: the answer goes out at once with Connection: close, and the
+ * rest of the body is read and dropped (so the client, still sending, receives the answer), up to a bound.
+ */
+function closeAfterRefusal(req: Request, res: Response): void {
+  if (req.readableEnded || req.complete) return;
+  res.setHeader('Connection', 'close');
+  let drained = 0;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > MAX_DRAIN) req.socket.destroy();
+  });
+  req.resume();
+}

@@ -1,0 +1,137 @@
+import type { ApiRouter } from 'vela/plugin';
+import { searchErrors } from '../errors.js';
+import { spotlightCreateSchema, spotlightParams, spotlightSchema, spotlightSiteParams, spotlightUpdateSchema } from '../spotlights/spotlight-schemas.js';
+import type { SpotlightInput, SpotlightStore } from '../spotlights/spotlight-store.js';
+import type { SiteStore } from '../store/site-store.js';
+import type { SiteConfig } from '../store/site-types.js';
+
+const tags = ['spotlights'];
+
+type Body = Omit<SpotlightInput, 'terms'> & { terms?: Array<string | { name: string }> };
+
+/** The members a client may set; terms may come as the original wrote them ({"name": ...}). */
+function input(body: Body, config: SiteConfig, creating: boolean): SpotlightInput {
+  const { site } = config;
+  const locale = body.locale ?? (creating ? (site.defaultLocale ?? site.locales[0]!) : undefined);
+  if (locale !== undefined && !site.locales.includes(locale))
+    throw searchErrors.invalidParameter('body.locale', `must be one of the locales of site "${site.name}" (${site.locales.join(', ')}), got "${locale}"`);
+  const out: SpotlightInput = {};
+  if (body.name !== undefined) out.name = body.name;
+  if (body.description !== undefined) out.description = body.description;
+  if (locale !== undefined) out.locale = locale;
+  if (body.provider !== undefined) out.provider = body.provider;
+  if (body.terms !== undefined) out.terms = body.terms.map((t) => (typeof t === 'string' ? t : t.name));
+  if (body.documents !== undefined) out.documents = body.documents;
+  return out;
+}
+
+/** Spotlight administration: `/api/sn/<site>/spotlight` (the site by id or name). */
+export function mountSpotlightRoutes(router: ApiRouter, { sites, spotlights }: { sites: SiteStore; spotlights: SpotlightStore }): void {
+  const found = (siteRef: string, id: string) => {
+    const config = sites.get(siteRef);
+    const spotlight = spotlights.find(config.site.id, id);
+    if (!spotlight) throw searchErrors.spotlightNotFound(config.site.name, id);
+    return spotlight;
+  };
+  router.get(
+    '/api/sn/:snSiteId/spotlight',
+    {
+      access: 'key',
+      scope: 'search',
+      tags,
+      summary: 'List the spotlights of a site',
+      params: spotlightSiteParams,
+      responses: { 200: { description: 'spotlights', schema: { type: 'array', items: spotlightSchema } } },
+    },
+    (req, res) => {
+      res.json(spotlights.list(sites.get(String(req.params.snSiteId)).site.id));
+    },
+  );
+  router.get(
+    '/api/sn/:snSiteId/spotlight/structure',
+    {
+      access: 'key',
+      scope: 'search',
+      tags,
+      summary: 'An empty spotlight of the site, as a form starts from',
+      params: spotlightSiteParams,
+      responses: { 200: { description: 'an empty spotlight', schema: spotlightSchema } },
+    },
+    (req, res) => {
+      const { site } = sites.get(String(req.params.snSiteId));
+      res.json({
+        name: '',
+        description: '',
+        locale: site.defaultLocale ?? site.locales[0],
+        siteId: site.id,
+        managed: true,
+        provider: 'VELA',
+        terms: [],
+        documents: [],
+      });
+    },
+  );
+  router.get(
+    '/api/sn/:snSiteId/spotlight/:id',
+    {
+      access: 'key',
+      scope: 'search',
+      tags,
+      summary: 'Get a spotlight',
+      params: spotlightParams,
+      responses: { 200: { description: 'the spotlight', schema: spotlightSchema } },
+    },
+    (req, res) => {
+      res.json(found(String(req.params.snSiteId), String(req.params.id)));
+    },
+  );
+  router.post(
+    '/api/sn/:snSiteId/spotlight',
+    {
+      access: 'key',
+      scope: 'admin',
+      tags,
+      summary: 'Create a spotlight',
+      params: spotlightSiteParams,
+      body: spotlightCreateSchema,
+      responses: { 201: { description: 'the spotlight', schema: spotlightSchema } },
+    },
+    async (req, res) => {
+      const config = sites.get(String(req.params.snSiteId));
+      const body = input(req.body as Body, config, true) as SpotlightInput & { name: string; locale: string };
+      res.status(201).json(await spotlights.create(config.site.id, body));
+    },
+  );
+  router.put(
+    '/api/sn/:snSiteId/spotlight/:id',
+    {
+      access: 'key',
+      scope: 'admin',
+      tags,
+      summary: 'Update a spotlight (terms and documents, when given, replace the lists whole)',
+      params: spotlightParams,
+      body: spotlightUpdateSchema,
+      responses: { 200: { description: 'the spotlight', schema: spotlightSchema } },
+    },
+    async (req, res) => {
+      const spotlight = found(String(req.params.snSiteId), String(req.params.id));
+      res.json(await spotlights.update(spotlight.siteId, spotlight.id, input(req.body as Body, sites.get(spotlight.siteId), false)));
+    },
+  );
+  router.delete(
+    '/api/sn/:snSiteId/spotlight/:id',
+    {
+      access: 'key',
+      scope: 'admin',
+      tags,
+      summary: 'Delete a spotlight',
+      params: spotlightParams,
+      responses: { 200: { description: 'deleted', schema: { type: 'object', properties: { deleted: { type: 'boolean' }, id: { type: 'string' } } } } },
+    },
+    async (req, res) => {
+      const spotlight = found(String(req.params.snSiteId), String(req.params.id));
+      await spotlights.delete(spotlight.siteId, spotlight.id);
+      res.json({ deleted: true, id: spotlight.id, name: spotlight.name });
+    },
+  );
+}

@@ -1,0 +1,117 @@
+import type { ApiRouter, JsonSchema, TaskRunner } from 'vela/plugin';
+import type { SpellCheckerInput } from '../cognitive/spell-checker-task.js';
+import { searchErrors } from '../errors.js';
+import type { IndexManager } from '../indexing/index-manager.js';
+import { replaceParam, toLink } from '../links/query-string.js';
+import { normalizeLocale } from '../query/search-params.js';
+import type { SearchService } from '../query/search-service.js';
+import { localeSchema, pathParams, siteRefSchema } from '../schemas/common.js';
+import { AUTOCOMPLETE_DEFAULT_ROWS, AUTOCOMPLETE_MAX_ROWS, autocomplete } from '../suggest/autocomplete.js';
+import { correctText } from '../suggest/spell-check.js';
+import { stopWordsOf } from '../suggest/stop-words.js';
+
+const tags = ['search'];
+const strings: JsonSchema = { type: 'array', items: { type: 'string' } };
+const localeQuery: JsonSchema = { type: 'string', maxLength: 16, description: "locale, e.g. en_US (default: the site's only locale, or its defaultLocale)" };
+
+export interface SuggestDomain {
+  search: SearchService;
+  indexes: IndexManager;
+}
+
+/** The locale a request names (`_setlocale`, or `locale`), normalised; '' when none. */
+const localeOf = (query: Record<string, unknown>) => {
+  const given = query._setlocale ?? query.locale;
+  return typeof given === 'string' ? normalizeLocale(given) : '';
+};
+
+/** Autocomplete and the site spell check: public, like the search (the spec's list). */
+export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: SuggestDomain): void {
+  router.get(
+    '/api/sn/:siteName/ac',
+    {
+      access: 'public',
+      tags,
+      summary: 'Autocomplete: the query completed from the words and title phrases of the site, most documents first',
+      params: pathParams({ siteName: siteRefSchema }),
+      query: {
+        type: 'object',
+        properties: {
+          q: { type: 'string', maxLength: 200, default: '', description: 'what was typed; one character or none gives []' },
+          _setlocale: localeQuery,
+          locale: localeQuery,
+          rows: { type: 'integer', minimum: 0, maximum: AUTOCOMPLETE_MAX_ROWS, default: AUTOCOMPLETE_DEFAULT_ROWS, description: 'most suggestions' },
+        },
+      },
+      responses: { 200: { description: 'suggestions, each the whole query completed', schema: strings } },
+    },
+    (req, res) => {
+      const config = search.resolve(String(req.params.siteName), localeOf(req.query));
+      const locale = search.localeOf(config, localeOf(req.query));
+      const engine = indexes.engine(config.site.id, locale);
+      res.json(autocomplete(engine.terms, String(req.query.q), Number(req.query.rows), stopWordsOf(locale)));
+    },
+  );
+
+  router.get(
+    '/api/sn/:siteName/:locale/spell-check',
+    {
+      access: 'public',
+      tags,
+      summary: "Spell check against the site's own vocabulary: widget.spellCheck for this text",
+      params: pathParams({ siteName: siteRefSchema, locale: localeSchema }),
+      query: {
+        type: 'object',
+        required: ['q'],
+        properties: {
+          q: { type: 'string', maxLength: 2000, description: 'the text to check' },
+          rows: { type: 'integer', description: 'accepted and ignored, as the original ignores it' },
+          _setlocale: { type: 'string', maxLength: 16, description: 'accepted and ignored: the path names the locale' },
+        },
+      },
+      responses: {
+        200: {
+          description: 'correctedText, usingCorrectedText (false here), original and corrected, each {text, link to the search}',
+          schema: { type: 'object' },
+        },
+      },
+    },
+    (req, res) => {
+      const locale = String(req.params.locale);
+      const config = search.resolve(String(req.params.siteName), locale);
+      const q = String(req.query.q);
+      const correction = correctText(indexes.engine(config.site.id, locale).terms, q);
+      const base = { path: `/api/sn/${encodeURIComponent(config.site.name)}/search`, params: [['_setlocale', locale] as const] };
+      const corrected = correction.corrected ? correction.text : '';
+      res.json({
+        correctedText: correction.corrected,
+        usingCorrectedText: false,
+        original: { text: q, link: toLink(replaceParam(replaceParam(base, 'q', q), 'nfpr', '1')) },
+        corrected: { text: corrected, link: toLink(replaceParam(base, 'q', corrected)) },
+      });
+    },
+  );
+}
+
+/** The language spell checker (not tied to a site): dictionaries from npm, run on the worker pool. */
+export function mountCognitiveRoutes(router: ApiRouter, check: TaskRunner<SpellCheckerInput, string[]>, locales: readonly string[]): void {
+  router.get(
+    '/api/cognitive/spell-checker/:locale',
+    {
+      access: 'key',
+      scope: 'search',
+      tags: ['cognitive'],
+      summary: 'Spelling suggestions for a text in a language (en_US, pt_BR): the text with its misspelled words replaced',
+      params: pathParams({
+        locale: { type: 'string', maxLength: 16, pattern: '^[A-Za-z]{2,3}[-_][A-Za-z]{2}$', description: 'en_US, pt_BR (pt-br works too)' },
+      }),
+      query: { type: 'object', required: ['text'], properties: { text: { type: 'string', maxLength: 1000 } } },
+      responses: { 200: { description: 'candidate sentences; [] when every word is spelled right', schema: strings } },
+    },
+    async (req, res) => {
+      const locale = normalizeLocale(String(req.params.locale));
+      if (!locales.includes(locale)) throw searchErrors.unknownSpellCheckLocale(String(req.params.locale), [...locales]);
+      res.json(await check({ locale, text: String(req.query.text) }));
+    },
+  );
+}

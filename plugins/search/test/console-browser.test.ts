@@ -1,0 +1,310 @@
+import test from 'ava';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { browserAvailable, CHROMIUM, CHROMIUM_ARGS, startTestRuntime, TEST_ADMIN, type TestRuntime } from 'vela/testing';
+import { importDocs, json, makeDocs } from './fixtures.js';
+
+const browserTest = browserAvailable() ? test.serial : test.skip;
+// Set VELA_SCREENSHOT_DIR to keep a picture of every page the test visits.
+const screenshots = process.env.VELA_SCREENSHOT_DIR;
+
+let vela: TestRuntime;
+let browser: Browser;
+let page: Page;
+let siteId: string;
+const pageErrors: string[] = [];
+
+test.before(async () => {
+  if (!browserAvailable()) return;
+  vela = await startTestRuntime({ plugins: ['search'], config: { plugins: { search: { metrics: { flushMs: 50 } } } } });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+});
+test.after.always(async () => {
+  await browser?.close();
+  await vela?.stop();
+});
+
+const url = (path: string) => vela.url('search', path);
+const text = async (selector: string) => ((await page.locator(selector).textContent()) ?? '').trim();
+const shot = async (name: string) => {
+  if (screenshots) await page.screenshot({ path: `${screenshots}/search-${name}.png`, fullPage: true });
+};
+const apiGet = async (path: string) => (await json(vela, 'GET', path)).body;
+
+browserTest('a browser that is not signed in gets the sign-in page, then the page it asked for', async (t) => {
+  await page.goto(url('/'));
+  await page.waitForURL(/\/console\/login\?next=%2Fconsole%2Fsites$/);
+  t.is(await page.title(), 'Sign in · Vela Search');
+  await shot('sign-in');
+  await page.fill('#username', TEST_ADMIN.user);
+  await page.fill('#password', 'not the password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForSelector('text=The user name or password is not right.');
+  await page.fill('#password', TEST_ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(url('/console/sites'));
+  await page.waitForFunction(() => document.getElementById('sites-status')?.textContent?.startsWith('No sites yet'));
+  t.is(await text('.topbar .user'), 'admin');
+});
+
+browserTest('a site is created from the form, its switches and settings saved through the API', async (t) => {
+  await page.getByRole('link', { name: 'New site' }).click();
+  await page.waitForURL(url('/console/sites/new'));
+  await page.fill('#name', 'bad/name');
+  await page.click('#save');
+  await page.waitForSelector('#error:not([hidden])');
+  t.is(await page.getAttribute('#name', 'aria-invalid'), 'true', 'the member the API named is marked');
+  await page.fill('#name', 'Handbook');
+  await page.fill('#description', 'Product handbook');
+  await page.fill('#locales', 'en_US, pt_BR');
+  await shot('site-new');
+  await page.click('#save');
+  await page.waitForURL(/\/console\/sites\/(?!new$)[\w-]+$/);
+  siteId = page.url().split('/').pop()!;
+  await page.waitForFunction(() => document.body.dataset.loaded === 'true');
+  t.is(await text('#site-name'), 'Handbook');
+  t.is(await page.inputValue('#description'), 'Product handbook');
+  t.true(await page.isChecked('input[name="facet"]'));
+  t.false(await page.isChecked('input[name="mlt"]'));
+  t.is(await page.inputValue('#defaultTitleField'), 'title');
+
+  await page.check('input[name="mlt"]');
+  await page.check('input[name="spotlightWithResults"]');
+  await page.uncheck('input[name="wildcardNoResults"]');
+  await page.fill('#rowsPerPage', '5');
+  await page.selectOption('#facetItemType', 'OR');
+  await page.selectOption('#defaultDescriptionField', 'text');
+  await page.click('#save');
+  await page.waitForSelector('text=Site saved.');
+  await shot('site-settings');
+  const site = await apiGet(`/api/sn/${siteId}`);
+  t.like(site, { mlt: true, spotlightWithResults: true, wildcardNoResults: false, rowsPerPage: 5, facetItemType: 'OR', defaultDescriptionField: 'text' });
+  t.deepEqual(site.locales, ['en_US', 'pt_BR']);
+
+  await page.getByRole('link', { name: 'Sites', exact: true }).click();
+  await page.waitForSelector('#sites tbody tr');
+  t.is(await text('#sites tbody tr td:first-child'), 'Handbook');
+  t.is(await text('#sites tbody tr td:nth-child(2)'), 'en_US, pt_BR');
+  await shot('site-list');
+});
+
+browserTest('fields: a facet and a secondary facet are switched on in the table, a field is added and edited in the dialog', async (t) => {
+  await page.goto(url(`/console/sites/${siteId}/fields`));
+  const typeRow = page.locator('#fields tbody tr[data-field="type"]');
+  await typeRow.waitFor();
+  t.true(await typeRow.locator('input[data-member="secondaryFacet"]').isDisabled(), 'secondary waits for facet');
+  await typeRow.locator('input[data-member="facet"]').check();
+  await page.waitForFunction(() => !(document.querySelector('tr[data-field="type"] input[data-member="secondaryFacet"]') as HTMLInputElement).disabled);
+  await page.locator('#fields tbody tr[data-field="type"] input[data-member="secondaryFacet"]').check();
+  // Saved and drawn again: the new checkbox is ticked and enabled.
+  await page.waitForFunction(() => {
+    const input = document.querySelector('tr[data-field="type"] input[data-member="secondaryFacet"]') as HTMLInputElement;
+    return input.checked && !input.disabled;
+  });
+  let fields = (await apiGet(`/api/sn/${siteId}/field`)) as Array<{ name: string; facet: boolean; secondaryFacet: boolean; facetLabels: object }>;
+  t.like(
+    fields.find((f) => f.name === 'type'),
+    { facet: true, secondaryFacet: true },
+  );
+
+  await page.click('#add-field');
+  await page.fill('#field-name', 'tags');
+  await page.check('#field-form input[name="multiValued"]');
+  await page.check('#field-form input[name="facet"]');
+  await page.fill('#field-facetName', 'Tags');
+  await page.fill('#field-facetPosition', '2');
+  await page.fill('#field-facetLabels', 'pt_BR = Etiquetas');
+  await shot('field-dialog');
+  await page.click('#field-save');
+  await page.locator('#fields tbody tr[data-field="tags"]').waitFor();
+  fields = await apiGet(`/api/sn/${siteId}/field`);
+  t.like(
+    fields.find((f) => f.name === 'tags'),
+    { facet: true, multiValued: true, facetName: 'Tags', facetPosition: 2, facetLabels: { pt_BR: 'Etiquetas' } },
+  );
+  await page.getByRole('button', { name: 'Edit tags' }).click();
+  t.is(await page.inputValue('#field-facetLabels'), 'pt_BR = Etiquetas');
+  await page.fill('#field-facetName', 'Labels');
+  await page.click('#field-save');
+  await page.waitForFunction(() => document.querySelector('tr[data-field="tags"] td:nth-child(5)')?.textContent === 'Labels');
+  // A refused write is shown in the dialog, the member marked.
+  await page.getByRole('button', { name: 'Edit tags' }).click();
+  await page.fill('#field-name', 'title');
+  await page.click('#field-save');
+  await page.waitForSelector('#field-error:not([hidden])');
+  t.regex(await text('#field-error'), /already has a field named "title"/);
+  await page.click('#field-cancel');
+  await shot('site-fields');
+});
+
+browserTest('locales: one is added and one removed', async (t) => {
+  await page.goto(url(`/console/sites/${siteId}/locales`));
+  await page.waitForSelector('#locales tbody tr[data-locale="pt_BR"]');
+  await page.fill('#locale', 'es_ES');
+  await page.click('#add-locale');
+  await page.waitForSelector('#locales tbody tr[data-locale="es_ES"]');
+  await page.getByRole('button', { name: 'Remove pt_BR' }).click();
+  await page.locator('dialog[open]').waitFor();
+  await page.click('#confirm-button');
+  await page.waitForSelector('text=pt_BR removed.');
+  t.deepEqual((await apiGet(`/api/sn/${siteId}`)).locales, ['en_US', 'es_ES']);
+  await shot('site-locales');
+});
+
+browserTest('spotlights: the page works with the spotlight API, and says so when the service has none', async (t) => {
+  await page.goto(url(`/console/sites/${siteId}/spotlights`));
+  await page.waitForFunction(() => !!document.body.dataset.spotlights);
+  const served = (await json(vela, 'GET', `/api/sn/${siteId}/spotlight`)).status !== 404;
+  if (!served) {
+    t.is(await page.evaluate(() => document.body.dataset.spotlights), 'unavailable');
+    t.true(await page.locator('#spotlights-unavailable').isVisible());
+    t.true(await page.locator('#spotlights-card').isHidden());
+    await shot('site-spotlights-unavailable');
+    return;
+  }
+  await page.click('#add-spotlight');
+  await page.fill('#spotlight-name', 'Install');
+  await page.fill('#spotlight-terms', 'install, setup');
+  await page.fill('#spotlight-documents [name="doc-title"]', 'Installation guide');
+  await page.fill('#spotlight-documents [name="doc-link"]', 'https://example.org/install');
+  await page.click('#spotlight-save');
+  await page.waitForSelector('#spotlights tbody tr');
+  t.regex(await text('#spotlights tbody tr td:nth-child(3)'), /install, setup/);
+  await shot('site-spotlights');
+});
+
+browserTest('metrics: top and zero-result terms as SVG bars, and the latest searches', async (t) => {
+  await importDocs(vela, makeDocs(30), 'Handbook');
+  const search = (q: string, userId?: string) =>
+    json(vela, 'POST', '/api/sn/Handbook/search?_setlocale=en_US', { query: q, ...(userId ? { userId } : {}) }, { authorization: '' });
+  for (const q of ['editor', 'editor', 'editor', 'audio', 'audio', 'qqqzz', 'qqqzz', 'nothing-at-all']) await search(q, 'ana');
+  await page.goto(url(`/console/sites/${siteId}/metrics`));
+  await page.waitForSelector('#top-chart svg g.term');
+  const bars = (selector: string) =>
+    page.locator(`${selector} svg g.term`).evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-term'), Number(n.getAttribute('data-count'))]));
+  t.deepEqual(await bars('#top-chart'), [
+    ['editor', 3],
+    ['qqqzz', 2],
+    ['audio', 2],
+    ['nothing-at-all', 1],
+  ]);
+  t.deepEqual(await bars('#zero-chart'), [
+    ['qqqzz', 2],
+    ['nothing-at-all', 1],
+  ]);
+  t.is(await text('#stat-today'), '8');
+  t.is(await text('#stat-zero'), '3');
+  t.is(await page.locator('#latest tbody tr').count(), 8);
+  t.is(await text('#latest tbody tr:first-child td:first-child'), 'nothing-at-all');
+  t.regex(await text('#period-summary'), /^8 searches since/);
+  await page.selectOption('#period', 'all-time');
+  await page.waitForFunction(() => document.getElementById('period-summary')?.textContent?.includes('all time'));
+  await shot('site-metrics');
+});
+
+browserTest('API tokens: one is created with scopes, shown once, narrowed, and deleted', async (t) => {
+  await page.getByRole('link', { name: 'API tokens' }).click();
+  await page.waitForURL(url('/console/tokens'));
+  await page.waitForFunction(() => document.getElementById('tokens-status')?.textContent === 'No tokens yet. Create one with “New token”.');
+  await page.click('#add-token');
+  await page.fill('#token-title', 'Front end');
+  await page.check('#token-form input[value="import"]');
+  await page.click('#token-save');
+  await page.waitForSelector('#new-token:not([hidden])');
+  const token = await text('#token-value');
+  t.regex(token, /^[\w-]{32}$/);
+  await page.waitForSelector('#tokens tbody tr');
+  t.is(await text('#tokens tbody tr td:nth-child(2)'), 'searchimport');
+  const read = (key: string) => json(vela, 'GET', '/api/sn', undefined, { key, authorization: '' });
+  t.is((await read(token)).status, 200, 'the token reads sites');
+  await shot('tokens');
+
+  await page.getByRole('button', { name: 'Edit Front end' }).click();
+  await page.uncheck('#token-form input[value="search"]');
+  await page.click('#token-save');
+  await page.waitForFunction(() => document.querySelector('#tokens tbody tr td:nth-child(2)')?.textContent === 'import');
+  t.is((await read(token)).status, 403, 'narrowed at once');
+  await page.getByRole('button', { name: 'Delete Front end' }).click();
+  await page.locator('dialog[open]').waitFor();
+  await page.click('#confirm-button');
+  await page.waitForFunction(() => document.getElementById('tokens-status')?.textContent?.startsWith('No tokens yet'));
+  t.is((await read(token)).status, 401);
+});
+
+browserTest('plugin pages are offered only when their API is served', async (t) => {
+  await page.goto(url('/console/sites'));
+  const doc = await apiGet('/v3/api-docs');
+  await page.waitForFunction(() => document.readyState === 'complete');
+  await page.waitForTimeout(200);
+  for (const [label, path] of [
+    ['Integrations', '/api/integration'],
+    ['LLM', '/api/llm'],
+  ]) {
+    const visible = await page.locator('.topbar nav a', { hasText: label }).isVisible();
+    t.is(visible, path! in doc.paths, label);
+  }
+  if ('/api/integration' in doc.paths) {
+    await page.getByRole('link', { name: 'Integrations' }).click();
+    await page.waitForURL(url('/console/integrations'));
+    await page.click('#add-integration');
+    await page.fill('#integration-title', 'Connector');
+    await page.fill('#integration-endpoint', 'https://connector.example.org');
+    await page.click('#integration-save');
+    await page.waitForSelector('#integrations tbody tr');
+    t.is(await text('#integrations tbody tr td:first-child'), 'Connector');
+    await shot('integrations');
+  }
+});
+
+browserTest('at 390 px wide nothing overflows: the navigation collapses and tables become cards', async (t) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const pages = [
+    '/console/sites',
+    '/console/sites/new',
+    `/console/sites/${siteId}`,
+    `/console/sites/${siteId}/fields`,
+    `/console/sites/${siteId}/locales`,
+    `/console/sites/${siteId}/spotlights`,
+    `/console/sites/${siteId}/metrics`,
+    '/console/tokens',
+    '/console/integrations',
+  ];
+  for (const path of pages) {
+    await page.goto(url(path));
+    await page.waitForLoadState('networkidle');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    t.true(overflow <= 0, `${path} overflows by ${overflow} px`);
+    t.true(await page.locator('.topbar nav').isHidden(), `${path}: the navigation is behind the menu`);
+    await shot(`phone${path.replaceAll('/', '-').replace(siteId, 'site')}`);
+  }
+  await page.goto(url(`/console/sites/${siteId}/fields`));
+  await page.waitForSelector('#fields tbody tr');
+  t.true(await page.locator('#fields thead').isHidden(), 'the table is a list of cards');
+  t.is(await page.locator('#fields tbody tr[data-field="type"] td[data-label="Type"]').textContent(), 'STRING');
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('link', { name: 'API tokens' }).click();
+  await page.waitForURL(url('/console/tokens'));
+  t.is(await page.getAttribute('.nav-toggle', 'aria-expanded'), 'false', 'a new page starts with the menu closed');
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+browserTest('stored values are shown as text, never run', async (t) => {
+  await json(vela, 'POST', '/api/dev/token', { title: '<img src=x onerror=alert(1)>', scopes: ['search'] });
+  await page.goto(url('/console/tokens'));
+  await page.waitForSelector('#tokens tbody tr');
+  t.is(await text('#tokens tbody tr td:first-child'), '<img src=x onerror=alert(1)>');
+  t.is(await page.locator('#tokens img').count(), 0);
+});
+
+browserTest('signing out ends the session: pages go back to sign-in', async (t) => {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL(/\/console\/login$/);
+  await page.goto(url('/console/tokens'));
+  await page.waitForURL(/\/console\/login\?next=%2Fconsole%2Ftokens$/);
+  t.is(await page.locator('.topbar .user').count(), 0);
+});
+
+browserTest('no page script failed on any page of the run', (t) => {
+  t.deepEqual(pageErrors, []);
+});

@@ -1,0 +1,74 @@
+import { existsSync } from 'node:fs';
+import test from 'ava';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { browserAvailable, CHROMIUM, CHROMIUM_ARGS, startTestRuntime, TEST_ADMIN, type TestRuntime } from 'vela/testing';
+import { json } from './fixtures.js';
+
+// The console's LLM page against the genai plugin's API (/api/llm), when that plugin is on the loader path.
+const genai = existsSync(new URL('../../genai/plugin.json', import.meta.url));
+const browserTest = browserAvailable() && genai ? test.serial : test.skip;
+
+let vela: TestRuntime;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+test.before(async () => {
+  if (!browserAvailable() || !genai) return;
+  vela = await startTestRuntime({ plugins: ['search', 'genai'] });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+});
+test.after.always(async () => {
+  await browser?.close();
+  await vela?.stop();
+});
+
+browserTest('with the genai plugin, the LLM page is offered and creates, edits and deletes an instance through /api/llm', async (t) => {
+  await page.goto(vela.url('search', '/console/login?next=/console/sites'));
+  await page.fill('#username', TEST_ADMIN.user);
+  await page.fill('#password', TEST_ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/console\/sites$/);
+  await page.getByRole('link', { name: 'LLM' }).click();
+  await page.waitForURL(/\/console\/llm$/);
+  await page.waitForFunction(() => /instance/.test(document.getElementById('llms-status')?.textContent ?? ''));
+  const before = ((await json(vela, 'GET', '/api/llm')).body as unknown[]).length;
+
+  await page.click('#add-llm');
+  await page.fill('#llm-title', 'Team model');
+  const vendors = await page.locator('#llm-vendor option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+  t.true(vendors.length > 0);
+  if (vendors.includes('OPENAI_COMPATIBLE')) await page.selectOption('#llm-vendor', 'OPENAI_COMPATIBLE');
+  await page.fill('#llm-url', 'https://llm.example.org/v1');
+  await page.fill('#llm-modelName', 'model-x');
+  await page.fill('#llm-apiKey', 'sk-test-secret-9876');
+  await page.click('#llm-save');
+  const row = page.locator('#llms tbody tr', { hasText: 'Team model' });
+  await row.waitFor();
+  t.regex((await row.locator('td').nth(3).textContent()) ?? '', /9876/, 'the key shows as its hint only');
+  const created = ((await json(vela, 'GET', '/api/llm')).body as Array<{ title: string; modelName: string; hasApiKey: boolean }>).find(
+    (i) => i.title === 'Team model',
+  );
+  t.like(created, { modelName: 'model-x', hasApiKey: true });
+
+  await page.getByRole('button', { name: 'Edit Team model' }).click();
+  t.is(await page.inputValue('#llm-apiKey'), '', 'the stored key is never sent back');
+  await page.fill('#llm-title', 'Team model, renamed');
+  await page.click('#llm-save');
+  await page.locator('#llms tbody tr', { hasText: 'Team model, renamed' }).waitFor();
+  t.like(
+    ((await json(vela, 'GET', '/api/llm')).body as Array<{ title: string; hasApiKey: boolean }>).find((i) => i.title === 'Team model, renamed'),
+    {
+      hasApiKey: true,
+    },
+  );
+
+  await page.getByRole('button', { name: 'Delete Team model, renamed' }).click();
+  await page.locator('dialog[open]').waitFor();
+  await page.click('#confirm-button');
+  await page.waitForFunction((n) => document.querySelectorAll('#llms tbody tr').length === n, before);
+  t.false(await page.locator('#usage-card').isHidden(), 'token usage is shown when the service reports it');
+  t.deepEqual(pageErrors, []);
+});

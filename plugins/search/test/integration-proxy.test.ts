@@ -1,0 +1,357 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import test from 'ava';
+import { startTestRuntime, type TestRuntime } from 'vela/testing';
+
+// The integration instances and their proxy against an upstream on 127.0.0.1 that the test starts (allowed by
+// the operator's allowlist). Paths are sent with node:http, byte for byte, so no client normalizes them first.
+
+interface Upstream {
+  port: number;
+  requests: Array<{ method: string; url: string; headers: http.IncomingHttpHeaders; body: string }>;
+  close(): Promise<void>;
+}
+
+async function startUpstream(): Promise<Upstream> {
+  const requests: Upstream['requests'] = [];
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? '';
+    if (url.startsWith('/api/v2/stream-in')) {
+      // Answers at once, then echoes each chunk of the request as it arrives: streaming both ways.
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('ready\n');
+      req.on('data', (chunk: Buffer) => res.write(`got:${chunk.toString()}\n`));
+      req.on('end', () => res.end('done\n'));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString();
+      requests.push({ method: req.method ?? '', url, headers: req.headers, body });
+      if (url.startsWith('/api/v2/stream-out')) {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('first\n');
+        setTimeout(() => res.end('second\n'), 300);
+      } else if (url.startsWith('/api/v2/moved')) {
+        res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+      } else if (url.startsWith('/api/v2/cookies')) {
+        res
+          .writeHead(200, { 'set-cookie': 'vela_session=stolen; Path=/', 'x-upstream': 'yes', 'access-control-allow-origin': 'https://evil.example' })
+          .end('{}');
+      } else if (url.startsWith('/api/v2/huge')) {
+        res.writeHead(200, { 'content-length': String(2 * 1024 * 1024) }).end(Buffer.alloc(2 * 1024 * 1024));
+      } else if (url.startsWith('/api/v2/endless')) {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        const timer = setInterval(() => res.write(Buffer.alloc(64 * 1024)), 5);
+        res.on('close', () => clearInterval(timer));
+      } else if (url.startsWith('/api/v2/slow')) {
+        setTimeout(() => res.writeHead(200).end('late'), 3000);
+      } else {
+        res.writeHead(201, { 'content-type': 'application/json', 'x-upstream': 'yes' });
+        res.end(JSON.stringify({ method: req.method, url, body, key: req.headers.key ?? null }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+let upstream: Upstream;
+let vela: TestRuntime;
+const SECRET = 'connector-key-0123456789-abcdef';
+
+test.before(async () => {
+  upstream = await startUpstream();
+  vela = await startTestRuntime({
+    plugins: ['search'],
+    config: {
+      runtime: { network: { allowHosts: [`127.0.0.1:${upstream.port}`] } },
+      plugins: { search: { integration: { timeoutMs: 1500, maxRequestBytes: 64 * 1024, maxResponseBytes: 1024 * 1024 } } },
+    },
+  });
+});
+test.after.always(async () => {
+  await vela?.stop();
+  await upstream?.close();
+});
+
+async function admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await vela.fetch('search', path, {
+    method,
+    headers: { authorization: vela.adminAuth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+/** A raw HTTP request through the proxy: the path goes out exactly as written. */
+function raw(
+  method: string,
+  path: string,
+  options: { body?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  const url = new URL(vela.url('search', '/'));
+  return new Promise((resolve, reject) => {
+    const headers = { ...options.headers, ...(options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) }) };
+    const req = http.request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+async function createInstance(extra: Record<string, unknown> = {}): Promise<string> {
+  const created = await admin('POST', '/api/integration', {
+    title: `Upstream ${Math.random().toString(36).slice(2, 8)}`,
+    vendor: 'HTTP',
+    endpoint: `http://127.0.0.1:${upstream.port}/api/v2`,
+    headers: [{ name: 'Key', value: SECRET }],
+    ...extra,
+  });
+  if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+  return created.body.id as string;
+}
+
+test.serial('instances: create, list, get, update and delete; header values stored encrypted and never answered', async (t) => {
+  const created = await admin('POST', '/api/integration', {
+    title: 'Connector upstream',
+    description: 'for the console',
+    vendor: 'HTTP',
+    endpoint: `http://127.0.0.1:${upstream.port}/api/v2`,
+    allowedPaths: ['/connector'],
+    headers: [{ name: 'Key', value: SECRET }],
+  });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  const { id } = created.body;
+  t.deepEqual(created.body.headers, [{ name: 'Key', hint: '…cdef' }]);
+  t.false(JSON.stringify(created.body).includes(SECRET));
+  t.is(created.body.enabled, true);
+  t.deepEqual(created.body.allowedMethods, ['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
+
+  const db = vela.runtime.resolve('db') as any;
+  const row = await db('search_integrations').where({ id }).first();
+  t.false(row.headers.includes(SECRET), 'the value is not stored in the clear');
+  t.regex(row.headers, /"value":"v1:/);
+
+  t.true((await admin('GET', '/api/integration')).body.some((i: { id: string }) => i.id === id));
+  t.is((await admin('GET', `/api/integration/${id}`)).body.title, 'Connector upstream');
+  const renamed = await admin('PUT', `/api/integration/${id}`, { title: 'Renamed', headers: [{ name: 'key' }] });
+  t.is(renamed.status, 200, JSON.stringify(renamed.body));
+  t.deepEqual(renamed.body.headers, [{ name: 'key', hint: '…cdef' }], 'a header given without a value keeps the stored one');
+  const through = await raw('GET', `/api/v2/integration/${id}/connector/status`);
+  t.is(JSON.parse(through.body).key, SECRET, 'the kept value still decrypts and is added');
+  t.is((await admin('PUT', `/api/integration/${id}`, { headers: [{ name: 'Other' }] })).status, 400);
+
+  t.is((await admin('DELETE', `/api/integration/${id}`)).body.deleted, true);
+  t.is((await admin('GET', `/api/integration/${id}`)).status, 404);
+  t.is((await raw('GET', `/api/v2/integration/${id}/connector/status`)).status, 404);
+});
+
+test.serial('administration needs a key or the administrator; vendors and the empty structure are listed', async (t) => {
+  t.is((await vela.fetch('search', '/api/integration')).status, 401);
+  const vendors = await admin('GET', '/api/integration/vendor');
+  t.deepEqual(
+    vendors.body.map((v: { id: string }) => v.id),
+    ['CONNECTOR', 'HTTP'],
+  );
+  const structure = await admin('GET', '/api/integration/structure');
+  t.is(structure.body.vendor, 'HTTP');
+  t.deepEqual(structure.body.headers, []);
+});
+
+test.serial('endpoints at internal addresses are refused when saved unless the operator allows the host; bad header names are refused', async (t) => {
+  const refused = await admin('POST', '/api/integration', { title: 'Metadata', vendor: 'HTTP', endpoint: 'http://169.254.169.254/latest' });
+  t.is(refused.status, 400);
+  t.regex(refused.body.message, /body\.endpoint is refused by the outbound address guard \(cloud metadata\).*runtime\.network\.allowHosts/);
+  const loopback = await admin('POST', '/api/integration', { title: 'Other port', vendor: 'HTTP', endpoint: 'http://127.0.0.1:1/' });
+  t.regex(loopback.body.message, /loopback/);
+  const host = await admin('POST', '/api/integration', {
+    title: 'Host header',
+    vendor: 'HTTP',
+    endpoint: `http://127.0.0.1:${upstream.port}/`,
+    headers: [{ name: 'Host', value: 'x' }],
+  });
+  t.is(host.status, 400);
+  t.regex(host.body.message, /Host is set by the proxy itself/);
+  const crlf = await admin('POST', '/api/integration', {
+    title: 'Split',
+    vendor: 'HTTP',
+    endpoint: `http://127.0.0.1:${upstream.port}/`,
+    headers: [{ name: 'X-A', value: 'a\r\nX-B: b' }],
+  });
+  t.is(crlf.status, 400);
+});
+
+test.serial(
+  'each method goes through with its path, query string and body; the instance headers are added and the client credentials are not passed on',
+  async (t) => {
+    const id = await createInstance();
+    for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH']) {
+      const body = method === 'GET' ? undefined : JSON.stringify({ method, n: 1 });
+      const res = await raw(method, `/api/v2/integration/${id}/items/42?fq=a%20b&x=1`, {
+        body,
+        headers: {
+          ...(body ? { 'content-type': 'application/json' } : {}),
+          key: 'client-key',
+          authorization: 'Basic abc',
+          cookie: 'vela_session=s; other=1',
+          'x-csrf-token': 'csrf',
+          'x-custom': 'not forwarded',
+          accept: 'application/json',
+        },
+      });
+      t.is(res.status, 201, `${method}: ${res.body}`);
+      t.is(res.headers['x-upstream'], 'yes');
+      const echoed = JSON.parse(res.body);
+      t.deepEqual(echoed, { method, url: '/api/v2/items/42?fq=a%20b&x=1', body: body ?? '', key: SECRET }, method);
+      const seen = upstream.requests.at(-1)!;
+      for (const header of ['authorization', 'cookie', 'x-csrf-token', 'x-custom']) t.is(seen.headers[header], undefined, `${method} ${header}`);
+      t.is(seen.headers.accept, 'application/json');
+      t.is(seen.headers.host, `127.0.0.1:${upstream.port}`);
+    }
+    const head = await raw('HEAD', `/api/v2/integration/${id}/items`);
+    t.is(head.status, 201);
+  },
+);
+
+test.serial('request and answer bodies stream: the upstream answers chunk by chunk while the client is still sending', async (t) => {
+  const id = await createInstance();
+  const url = new URL(vela.url('search', '/'));
+  const lines: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      method: 'POST',
+      path: `/api/v2/integration/${id}/stream-in`,
+      headers: { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' },
+    });
+    req.on('error', reject);
+    req.write('one');
+    req.on('response', (res) => {
+      let pending = '';
+      res.on('data', (chunk: Buffer) => {
+        pending += chunk.toString();
+        const parts = pending.split('\n');
+        pending = parts.pop()!;
+        for (const line of parts) {
+          lines.push(line);
+          // Each next chunk is sent only once the previous one came back through the proxy.
+          if (line === 'got:one') req.write('two');
+          if (line === 'got:two') req.end();
+        }
+      });
+      res.on('end', () => resolve());
+    });
+  });
+  t.deepEqual(lines, ['ready', 'got:one', 'got:two', 'done']);
+
+  const began = Date.now();
+  const res = await vela.fetch('search', `/api/v2/integration/${id}/stream-out`);
+  const reader = res.body!.getReader();
+  const first = await reader.read();
+  const firstAt = Date.now() - began;
+  t.is(new TextDecoder().decode(first.value), 'first\n');
+  let rest = '';
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+  t.is(rest, 'second\n');
+  t.true(firstAt < 250, `the first chunk arrived after ${firstAt} ms, before the upstream had finished (300 ms)`);
+});
+
+test.serial('unknown and disabled instances are 404; a method the instance does not forward is 405 with Allow', async (t) => {
+  const unknown = await raw('GET', '/api/v2/integration/no-such-id/x');
+  t.is(unknown.status, 404);
+  t.deepEqual(JSON.parse(unknown.body), { error: 'integration_not_found', message: 'no integration instance with id "no-such-id"' });
+  const id = await createInstance({ enabled: false });
+  t.is((await raw('GET', `/api/v2/integration/${id}/x`)).status, 404);
+  const readOnly = await createInstance({ allowedMethods: ['GET'] });
+  const post = await raw('POST', `/api/v2/integration/${readOnly}/x`, { body: '{}', headers: { 'content-type': 'application/json' } });
+  t.is(post.status, 405);
+  t.is(post.headers.allow, 'GET');
+});
+
+test.serial('every path family of SSRF is refused with 403 naming the rule, and the upstream gets nothing', async (t) => {
+  const id = await createInstance({ allowedPaths: ['/public'] });
+  const before = upstream.requests.length;
+  const cases: Array<[string, string]> = [
+    ['/public/../admin', 'path traversal'],
+    ['/public/%2e%2e/admin', 'path traversal'],
+    ['/public/%2E%2e/admin', 'path traversal'],
+    ['/public/%252e%252e/admin', 'path traversal'],
+    ['/public/.%2e/admin', 'path traversal'],
+    ['/public/./x', 'path traversal'],
+    ['//evil.example/public', 'empty segment'],
+    ['/%2f%2fevil.example/public', 'empty segment'],
+    ['/public//evil.example', 'empty segment'],
+    ['/public@evil.example', 'at sign'],
+    ['/public/%40evil.example', 'at sign'],
+    ['/public\\..\\admin', 'backslash'],
+    ['/public/%5c..%5cadmin', 'backslash'],
+    ['/http:%2f%2fevil.example/public', 'absolute URL'],
+    ['/http:evil.example', 'absolute URL'],
+    ['/public/%00', 'control character'],
+    ['/private/x', 'not an allowed path'],
+    ['/publicity', 'not an allowed path'],
+  ];
+  for (const [path, rule] of cases) {
+    const res = await raw('GET', `/api/v2/integration/${id}${path}`);
+    t.is(res.status, 403, `${path}: ${res.body}`);
+    const body = JSON.parse(res.body);
+    t.is(body.error, 'path_refused', path);
+    t.true(body.message.includes(`(${rule})`), `${path}: ${body.message}`);
+  }
+  const malformed = await raw('GET', `/api/v2/integration/${id}/public/%zz`);
+  t.is(malformed.status, 400, 'a malformed escape is refused by the router before the proxy sees it');
+  t.is(JSON.parse(malformed.body).error, 'bad_request');
+  t.is(upstream.requests.length, before, 'no refused path reached the upstream');
+  t.is((await raw('GET', `/api/v2/integration/${id}/public/ok`)).status, 201, 'an allowed path goes through');
+});
+
+test.serial('redirects are relayed, not followed; upstream cookies, CORS and security headers stay out', async (t) => {
+  const id = await createInstance();
+  const moved = await raw('GET', `/api/v2/integration/${id}/moved`);
+  t.is(moved.status, 302);
+  t.is(moved.headers.location, 'http://169.254.169.254/latest/meta-data/');
+  const cookies = await raw('GET', `/api/v2/integration/${id}/cookies`);
+  t.is(cookies.status, 200);
+  t.is(cookies.headers['set-cookie'], undefined);
+  t.is(cookies.headers['x-upstream'], 'yes');
+  t.not(cookies.headers['access-control-allow-origin'], 'https://evil.example');
+  t.regex(String(cookies.headers['content-security-policy']), /default-src 'none'/);
+});
+
+test.serial('bounds: a request body over the limit is 413, an answer over the limit 502 (or cut), a slow upstream 504', async (t) => {
+  const id = await createInstance();
+  const big = await raw('POST', `/api/v2/integration/${id}/items`, { body: 'x'.repeat(70 * 1024), headers: { 'content-type': 'text/plain' } });
+  t.is(big.status, 413);
+  t.is(JSON.parse(big.body).error, 'payload_too_large');
+  const huge = await raw('GET', `/api/v2/integration/${id}/huge`);
+  t.is(huge.status, 502);
+  t.is(JSON.parse(huge.body).error, 'upstream_response_too_large');
+  const endless = await raw('GET', `/api/v2/integration/${id}/endless`).catch((error: Error) => ({ status: -1, body: error.message, headers: {} }));
+  t.true(endless.status === -1 || endless.body.length <= 1024 * 1024 + 64 * 1024, 'an answer that grows past the limit is cut');
+  const slow = await raw('GET', `/api/v2/integration/${id}/slow`);
+  t.is(slow.status, 504);
+  t.is(JSON.parse(slow.body).error, 'upstream_timeout');
+});
+
+test.serial('the proxy routes are public in the OpenAPI document, for every method', async (t) => {
+  const doc = (await (await vela.fetch('search', '/v3/api-docs')).json()) as any;
+  const operations = doc.paths['/api/v2/integration/{integrationId}/{rest}'];
+  for (const method of ['get', 'post', 'put', 'delete', 'patch']) t.deepEqual(operations?.[method]?.security, [], method);
+  t.truthy(doc.paths['/api/integration']?.post);
+  t.truthy(doc.paths['/api/integration/vendor']?.get);
+});

@@ -1,0 +1,244 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import test from 'ava';
+import { startTestRuntime, type TestRuntime } from 'vela/testing';
+import { characterAccuracy, makeDocx, makePdf, makeScannedPdf, makeXlsx, renderText } from './fixtures/documents.js';
+
+// OCR over HTTP: documents the test makes with known text go through POST /api/ocr/file and /api/ocr/url, on
+// the runtime's worker pool. Fetched documents come from a loopback server the test starts (allowed by the
+// operator's allowlist); nothing leaves 127.0.0.1.
+
+const LINES = ['Quarterly report for Vela Search', 'Revenue grew 12 percent in March'];
+const EXPECTED = LINES.join('\n');
+const MAX_BYTES = 2 * 1024 * 1024;
+
+interface Served {
+  port: number;
+  requests: string[];
+}
+
+/** Documents by path, a redirect and a 404, on 127.0.0.1. */
+async function documentServer(files: Record<string, { type: string; body: Uint8Array }>): Promise<Served & { close(): Promise<void> }> {
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push(req.url ?? '');
+    if (req.url === '/moved') return void res.writeHead(302, { location: '/docs/scan.png' }).end();
+    if (req.url === '/to-metadata') return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+    const file = files[req.url ?? ''];
+    if (!file) return void res.writeHead(404).end('missing');
+    res.writeHead(200, { 'content-type': file.type, 'last-modified': 'Tue, 05 Mar 2024 10:00:00 GMT' }).end(file.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref();
+  return { port: (server.address() as AddressInfo).port, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+let vela: TestRuntime;
+let served: Served & { close(): Promise<void> };
+let png: Uint8Array;
+
+test.before(async () => {
+  png = await renderText(LINES);
+  served = await documentServer({
+    '/docs/scan.png': { type: 'image/png', body: png },
+    '/docs/big.bin': { type: 'application/octet-stream', body: new Uint8Array(MAX_BYTES + 10) },
+  });
+  vela = await startTestRuntime({
+    plugins: ['search'],
+    config: {
+      runtime: { network: { allowHosts: [`127.0.0.1:${served.port}`] } },
+      plugins: { search: { ocr: { maxBytes: MAX_BYTES, maxPending: 64 } } },
+    },
+  });
+});
+test.after.always(async () => {
+  await vela?.stop();
+  await served?.close();
+});
+
+async function upload(bytes: Uint8Array, name: string, type?: string, query = ''): Promise<{ status: number; body: any; headers: Headers }> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)], type ? { type } : {}), name);
+  const res = await vela.fetch('search', `/api/ocr/file${query}`, { method: 'POST', body: form });
+  return { status: res.status, body: await res.json(), headers: res.headers };
+}
+
+async function byUrl(body: unknown): Promise<{ status: number; body: any }> {
+  const res = await vela.fetch('search', '/api/ocr/url', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json() };
+}
+
+test('an uploaded image is recognized on the worker pool: the file attributes, with text at least 95% right, and no credentials needed', async (t) => {
+  const res = await upload(png, 'scan.png', 'image/png');
+  t.is(res.status, 200, JSON.stringify(res.body));
+  t.is(res.body.name, 'scan.png');
+  t.is(res.body.contentType, 'image/png');
+  t.is(res.body.size, png.byteLength);
+  const accuracy = characterAccuracy(EXPECTED, res.body.text);
+  t.true(accuracy >= 0.95, `accuracy ${accuracy}: ${JSON.stringify(res.body.text)}`);
+  t.deepEqual(res.body.metadata, { pages: 1, language: 'eng', title: null, author: null, created: null, modified: null });
+  const jpeg = await upload(await renderText(LINES, 'jpeg'), 'scan.jpg');
+  t.is(jpeg.body.contentType, 'image/jpeg');
+  t.true(characterAccuracy(EXPECTED, jpeg.body.text) >= 0.95, jpeg.body.text);
+});
+
+test('PDFs: the text layer with its metadata, and a scan recognized page by page', async (t) => {
+  const typed = await upload(await makePdf({ title: 'Annual report', author: 'Grace Hopper', pages: [['Typed text on page one'], ['And page two']] }), 'r.pdf');
+  t.is(typed.status, 200, JSON.stringify(typed.body));
+  t.is(typed.body.text, 'Typed text on page one\nAnd page two');
+  t.deepEqual(typed.body.metadata, {
+    pages: 2,
+    language: null,
+    title: 'Annual report',
+    author: 'Grace Hopper',
+    created: '2024-05-01T08:00:00.000Z',
+    modified: '2024-05-02T09:00:00.000Z',
+  });
+  const scanned = await upload(await makeScannedPdf([LINES]), 'scan.pdf', 'application/pdf');
+  t.is(scanned.status, 200, JSON.stringify(scanned.body));
+  t.is(scanned.body.metadata.pages, 1);
+  t.is(scanned.body.metadata.language, 'eng');
+  t.true(characterAccuracy(EXPECTED, scanned.body.text) >= 0.95, scanned.body.text);
+});
+
+test('DOCX and XLSX are read as text', async (t) => {
+  const docx = await upload(await makeDocx('Meeting minutes', ['We agreed on the plan.']), 'minutes.docx');
+  t.is(docx.status, 200, JSON.stringify(docx.body));
+  t.is(docx.body.text, 'Meeting minutes\nWe agreed on the plan.');
+  t.is(docx.body.metadata.title, 'Meeting minutes');
+  const xlsx = await upload(
+    await makeXlsx('Figures', [
+      ['Region', 'Sales'],
+      ['North', 120],
+    ]),
+    'figures.xlsx',
+  );
+  t.is(xlsx.status, 200, JSON.stringify(xlsx.body));
+  t.is(xlsx.body.text, 'Data\nRegion Sales\nNorth 120');
+  t.is(xlsx.body.metadata.title, 'Figures');
+  t.is(xlsx.body.metadata.author, 'Ada Lovelace');
+});
+
+test('the language is chosen per request, among the languages whose data ships; an unknown one is 400', async (t) => {
+  const lines = ['Relatório de ação rápida', 'São Paulo não é só informação'];
+  const res = await upload(await renderText(lines), 'pt.png', 'image/png', '?language=por');
+  t.is(res.status, 200, JSON.stringify(res.body));
+  t.is(res.body.metadata.language, 'por');
+  t.true(characterAccuracy(lines.join('\n'), res.body.text) >= 0.9, res.body.text);
+  const unknown = await upload(png, 'x.png', 'image/png', '?language=klingon');
+  t.is(unknown.status, 400);
+  t.deepEqual(Object.keys(unknown.body).sort(), ['error', 'message']);
+  t.regex(unknown.body.message, /language "klingon" has no OCR data; use one or more of eng, por/);
+});
+
+test('error statuses, all in the one JSON shape: 413 too large, 415 unsupported, 422 corrupt, 400 without the file part', async (t) => {
+  const tooLarge = await upload(new Uint8Array(MAX_BYTES + 1), 'big.png', 'image/png');
+  t.is(tooLarge.status, 413);
+  t.is(tooLarge.body.error, 'payload_too_large');
+  t.regex(tooLarge.body.message, /larger than the OCR limit of 2097152 bytes \(plugins\.search\.ocr\.maxBytes\)/);
+
+  const gif = await upload(Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'), 'anim.gif', 'image/gif');
+  t.is(gif.status, 415);
+  t.is(gif.body.error, 'unsupported_media_type');
+  t.regex(gif.body.message, /content type image\/gif, file "anim\.gif"/);
+
+  const notMultipart = await vela.fetch('search', '/api/ocr/file', { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: 'x' });
+  t.is(notMultipart.status, 415);
+  t.regex((await notMultipart.json()).message, /takes multipart\/form-data with the document in the part "file"/);
+
+  const corrupt = await upload(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(500, 0x41)]), 'broken.pdf');
+  t.is(corrupt.status, 422);
+  t.is(corrupt.body.error, 'unprocessable_document');
+  t.regex(corrupt.body.message, /PDF cannot be read/);
+  const cutImage = await upload(png.subarray(0, 30), 'cut.png');
+  t.is(cutImage.status, 422);
+
+  const form = new FormData();
+  form.append('other', 'value');
+  const missing = await vela.fetch('search', '/api/ocr/file', { method: 'POST', body: form });
+  t.is(missing.status, 400);
+  t.deepEqual(await missing.json(), { error: 'missing_file', message: 'the multipart body has no file part named "file"' });
+});
+
+test('by URL: fetched through the outbound guard (redirects checked again, internal addresses refused naming the rule), bounded in size', async (t) => {
+  const base = `http://127.0.0.1:${served.port}`;
+  const ok = await byUrl({ url: `${base}/docs/scan.png` });
+  t.is(ok.status, 200, JSON.stringify(ok.body));
+  t.is(ok.body.name, 'scan.png');
+  t.is(ok.body.metadata.modified, '2024-03-05T10:00:00.000Z', 'the Last-Modified of the answer');
+  t.true(characterAccuracy(EXPECTED, ok.body.text) >= 0.95, ok.body.text);
+
+  const moved = await byUrl({ url: `${base}/moved` });
+  t.is(moved.status, 200, 'a redirect on the allowed host is followed');
+  t.is(moved.body.name, 'scan.png');
+
+  const before = served.requests.length;
+  const metadata = await byUrl({ url: `${base}/to-metadata` });
+  t.is(metadata.status, 403);
+  t.is(metadata.body.error, 'address_refused');
+  t.regex(metadata.body.message, /cloud metadata/);
+  t.is(served.requests.length, before + 1, 'only the redirect itself was requested');
+
+  const otherPort = await byUrl({ url: 'http://127.0.0.1:9/x.png' });
+  t.is(otherPort.status, 403, 'the allowlist names host and port');
+  t.regex(otherPort.body.message, /loopback/);
+  t.is((await byUrl({ url: 'http://[::ffff:7f00:1]/x' })).status, 403);
+  t.is((await byUrl({ url: 'http://2130706433/x' })).body.error, 'address_refused');
+  t.regex((await byUrl({ url: 'file:///etc/passwd' })).body.message, /\(scheme\)/);
+
+  const missing = await byUrl({ url: `${base}/docs/none.pdf` });
+  t.is(missing.status, 502);
+  t.regex(missing.body.message, /answered HTTP 404/);
+  const big = await byUrl({ url: `${base}/docs/big.bin` });
+  t.is(big.status, 413);
+  t.is(big.body.error, 'payload_too_large');
+  t.is((await byUrl({})).status, 400);
+});
+
+test('the endpoints are public in the OpenAPI document', async (t) => {
+  const doc = (await (await vela.fetch('search', '/v3/api-docs')).json()) as any;
+  for (const path of ['/api/ocr/file', '/api/ocr/url']) {
+    t.truthy(doc.paths[path]?.post, path);
+    t.deepEqual(doc.paths[path].post.security, [], `${path} is public`);
+  }
+});
+
+test('past maxPending documents in progress, a request is answered 503 with Retry-After before its upload is read', async (t) => {
+  const busy = await startTestRuntime({ plugins: ['search'], config: { plugins: { search: { ocr: { maxPending: 1 } } } } });
+  t.teardown(() => busy.stop());
+  const url = new URL(busy.url('search', '/api/ocr/file'));
+  // An upload that starts and does not finish holds the one slot.
+  const boundary = 'held-upload';
+  const holder = http.request({
+    host: url.hostname,
+    port: url.port,
+    path: url.pathname,
+    method: 'POST',
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' },
+  });
+  holder.on('error', () => {});
+  holder.write(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="slow.png"\r\ncontent-type: image/png\r\n\r\n`);
+  holder.write(Buffer.from(png.subarray(0, 100)));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'scan.png');
+  const refused = await busy.fetch('search', '/api/ocr/file', { method: 'POST', body: form });
+  t.is(refused.status, 503);
+  t.regex(refused.headers.get('retry-after') ?? '', /^\d+$/);
+  const body = await refused.json();
+  t.is(body.error, 'ocr_busy');
+  t.regex(body.message, /the OCR queue is full \(1 documents in progress, plugins\.search\.ocr\.maxPending\)/);
+
+  // The held upload completes: its slot frees, and the next request is served.
+  const answered = new Promise<number>((resolve) =>
+    holder.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    }),
+  );
+  holder.end(Buffer.concat([Buffer.from(png.subarray(100)), Buffer.from(`\r\n--${boundary}--\r\n`)]));
+  t.is(await answered, 200);
+  const again = await busy.fetch('search', '/api/ocr/file', { method: 'POST', body: form });
+  t.is(again.status, 200);
+});

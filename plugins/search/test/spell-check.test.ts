@@ -1,0 +1,129 @@
+import test from 'ava';
+import { startTestRuntime, type TestRuntime } from 'vela/testing';
+import { createSite, importDocs, json, makeDocs } from './fixtures.js';
+
+let vela: TestRuntime;
+const docs = makeDocs(60);
+
+test.before(async () => {
+  vela = await startTestRuntime({ plugins: ['search'] });
+  await createSite(vela, 'Sample', { spellCheck: true, mlt: true, rowsPerPage: 5 });
+  await createSite(vela, 'Plain', { locales: ['en_US'] });
+  await importDocs(vela, docs);
+  await importDocs(vela, docs, 'Plain');
+});
+test.after.always(() => vela?.stop());
+
+const get = (path: string) => json(vela, 'GET', path, undefined, { authorization: '' });
+
+test('widget.spellCheck is in every response, with the original shape, also with spell check off', async (t) => {
+  const r = await get('/api/sn/Plain/search?q=pyhton&_setlocale=en_US');
+  t.is(r.status, 200);
+  t.deepEqual(r.body.widget.spellCheck, {
+    correctedText: false,
+    usingCorrectedText: false,
+    original: { text: 'pyhton', link: '/api/sn/Plain/search?q=pyhton&_setlocale=en_US&nfpr=1' },
+    corrected: { text: '', link: '/api/sn/Plain/search?q=&_setlocale=en_US' },
+  });
+  t.deepEqual(r.body.widget.similar, [], 'More Like This is off on this site');
+  t.deepEqual(r.body.widget.spotlights, []);
+  t.deepEqual(Object.keys(r.body.widget), [
+    'cleanUpFacets',
+    'selectedFilterQueries',
+    'facet',
+    'secondaryFacet',
+    'facetToRemove',
+    'similar',
+    'spellCheck',
+    'locales',
+    'spotlights',
+  ]);
+});
+
+test('a query that finds nothing is searched corrected, and the original link goes back to it', async (t) => {
+  const expected = docs.filter((d) => `${d.title} ${d.text}`.toLowerCase().includes('python')).length;
+  t.true(expected > 0);
+  const r = await get('/api/sn/Sample/search?q=pyhton&_setlocale=en_US');
+  t.is(r.body.queryContext.count, expected, 'the corrected text found what the original did not');
+  t.is(r.body.queryContext.query.queryString, 'python');
+  t.deepEqual(r.body.widget.spellCheck, {
+    correctedText: true,
+    usingCorrectedText: true,
+    original: { text: 'pyhton', link: '/api/sn/Sample/search?q=pyhton&_setlocale=en_US&nfpr=1' },
+    corrected: { text: 'python', link: '/api/sn/Sample/search?q=python&_setlocale=en_US' },
+  });
+  t.regex(r.body.pagination.find((p: any) => p.type === 'NEXT').href, /^\/api\/sn\/Sample\/search\?q=python&/, 'every link searches the corrected text');
+  t.true(r.body.results.document[0].fields.title.includes('<mark>python</mark>'), 'the corrected words are highlighted');
+
+  const back = await get(r.body.widget.spellCheck.original.link);
+  t.is(back.body.queryContext.count, 0);
+  t.is(back.body.widget.spellCheck.usingCorrectedText, false);
+  t.is(back.body.widget.spellCheck.correctedText, true);
+  t.is(back.body.widget.spellCheck.corrected.text, 'python');
+});
+
+test('corrections: edits, swaps, several words; known words and short words stay', async (t) => {
+  const corrected = async (q: string) => (await get(`/api/sn/Sample/search?q=${encodeURIComponent(q)}&_setlocale=en_US`)).body.widget.spellCheck;
+  t.is((await corrected('libary')).corrected.text, 'library', 'a letter left out');
+  t.is((await corrected('brwoser')).corrected.text, 'browser', 'two letters swapped');
+  t.is((await corrected('Pyhton Libary!')).corrected.text, 'python library!', 'each word, separators kept');
+  t.is((await corrected('terminall')).corrected.text, 'terminal');
+  const known = await corrected('python');
+  t.is(known.correctedText, false);
+  t.is(known.corrected.text, '');
+  t.is((await corrected('pxq')).correctedText, false, 'nothing near enough');
+  t.is((await corrected('*')).correctedText, false);
+});
+
+test('GET /api/sn/{site}/{locale}/spell-check answers the spellCheck object (public)', async (t) => {
+  const r = await get('/api/sn/Plain/en_US/spell-check?q=pyhton%20editr');
+  t.is(r.status, 200);
+  t.deepEqual(r.body, {
+    correctedText: true,
+    usingCorrectedText: false,
+    original: { text: 'pyhton editr', link: '/api/sn/Plain/search?_setlocale=en_US&q=pyhton%20editr&nfpr=1' },
+    corrected: { text: 'python editor', link: '/api/sn/Plain/search?_setlocale=en_US&q=python%20editor' },
+  });
+  t.is((await get('/api/sn/Plain/fr_FR/spell-check?q=x')).status, 404);
+  t.is((await get('/api/sn/Nope/en_US/spell-check?q=x')).status, 404);
+  t.is((await get('/api/sn/Plain/en_US/spell-check')).status, 400);
+});
+
+test('More Like This: documents sharing the top terms of the first results, never the results themselves', async (t) => {
+  const r = await get('/api/sn/Sample/search?q=audio&_setlocale=en_US&rows=3');
+  const shown = new Set(r.body.results.document.map((d: any) => d.fields.id));
+  const similar = r.body.widget.similar;
+  t.true(similar.length > 0);
+  t.true(similar.length <= 5);
+  for (const s of similar) {
+    t.false(shown.has(s.id), `${s.id} is a result of the page`);
+    t.deepEqual(Object.keys(s), ['id', 'title', 'type', 'url']);
+    const source = docs.find((d) => d.id === s.id)!;
+    t.is(s.title, source.title);
+    t.is(s.url, source.url);
+  }
+  // Every page: never its own results.
+  for (let p = 1; p <= 3; p++) {
+    const page = await get(`/api/sn/Sample/search?q=*&_setlocale=en_US&p=${p}`);
+    const ids = new Set(page.body.results.document.map((d: any) => d.fields.id));
+    for (const s of page.body.widget.similar) t.false(ids.has(s.id));
+  }
+  await json(vela, 'PUT', '/api/sn/Sample', { mlt: false });
+  t.deepEqual((await get('/api/sn/Sample/search?q=audio&_setlocale=en_US&rows=3')).body.widget.similar, []);
+  await json(vela, 'PUT', '/api/sn/Sample', { mlt: true });
+});
+
+test('the language spell checker: en_US and pt_BR dictionaries, unknown locale 404', async (t) => {
+  const check = (locale: string, text: string) => json(vela, 'GET', `/api/cognitive/spell-checker/${locale}?text=${encodeURIComponent(text)}`);
+  const en = await check('en_US', 'I recieve it');
+  t.is(en.status, 200, JSON.stringify(en.body));
+  t.true(en.body.includes('I receive it'), JSON.stringify(en.body));
+  t.deepEqual((await check('en-us', 'all good here')).body, []);
+  const pt = await check('pt-br', 'eu sou brazileiro');
+  t.is(pt.status, 200);
+  t.true(pt.body.includes('eu sou brasileiro'), JSON.stringify(pt.body));
+  const unknown = await check('xx_XX', 'text');
+  t.is(unknown.status, 404);
+  t.is(unknown.body.error, 'locale_not_found');
+  t.is((await json(vela, 'GET', '/api/cognitive/spell-checker/en_US?text=x', undefined, { authorization: '' })).status, 401, 'not public');
+});

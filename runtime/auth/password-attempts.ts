@@ -1,0 +1,109 @@
+import { isIPv6 } from 'node:net';
+import { sha256Hex } from './accounts.js';
+import { BoundedMap } from './bounded-map.js';
+
+/** Failures allowed within `windowSeconds` before 429; see docs/SECURITY.md. */
+export interface AttemptLimits {
+  /** One user name from one address. */
+  perPair: number;
+  /** Any user names from one address (password spraying, throwaway names). */
+  perAddress: number;
+  /** One user name from addresses it has not signed in from lately (distributed guessing). */
+  perUser: number;
+  windowSeconds: number;
+}
+
+export const DEFAULT_ATTEMPT_LIMITS: AttemptLimits = { perPair: 10, perAddress: 100, perUser: 100, windowSeconds: 900 };
+
+/** Entries kept per table: enough for every real client, a bound for a flood. */
+const TRACKED = 10_000;
+/** Known-wrong user name and password pairs remembered, so a repeated wrong header costs no scrypt. */
+const KNOWN_WRONG = 1_000;
+
+/** An address as the limits count it: IPv4 (also IPv4-mapped IPv6), or the /64 an IPv6 address is in. */
+export function addressKey(address: string | undefined): string {
+  if (!address) return '?';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(address)) return address;
+  const [head = '', tail = ''] = address.toLowerCase().split('::');
+  const groups = head ? head.split(':') : [];
+  const tailGroups = tail ? tail.split(':') : [];
+  const full = address.includes('::') ? [...groups, ...Array(8 - groups.length - tailGroups.length).fill('0'), ...tailGroups] : groups;
+  return `${full.slice(0, 4).join(':')}::/64`;
+}
+
+/**
+ * Failed password checks of the runtime's accounts, by address, user name and both, in memory. Past a
+ * limit the check is refused (429) before any password is hashed. An address that signed a user in lately
+ * is not held back by the per-user limit, so guesses from elsewhere cannot lock the administrator out.
+ */
+export class PasswordAttempts {
+  private readonly byPair = new BoundedMap<string, number[]>(TRACKED);
+  private readonly byAddress = new BoundedMap<string, number[]>(TRACKED);
+  private readonly byUser = new BoundedMap<string, number[]>(TRACKED);
+  private readonly trusted = new BoundedMap<string, number>(TRACKED);
+  private readonly knownWrong = new BoundedMap<string, number>(KNOWN_WRONG);
+  private readonly windowMs: number;
+
+  constructor(
+    private readonly limits: AttemptLimits = DEFAULT_ATTEMPT_LIMITS,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.windowMs = limits.windowSeconds * 1000;
+  }
+
+  /** Seconds until `address` may try a password for `username` again; 0 when it may now. */
+  retryAfterSeconds(address: string | undefined, username: string): number {
+    const where = addressKey(address);
+    const user = username.toLowerCase();
+    const waits = [this.wait(this.byPair, `${where}|${user}`, this.limits.perPair), this.wait(this.byAddress, where, this.limits.perAddress)];
+    if (!this.isTrusted(where, user)) waits.push(this.wait(this.byUser, user, this.limits.perUser));
+    return Math.max(...waits);
+  }
+
+  /** Whether this exact pair failed lately: answer it as wrong without hashing again. */
+  isKnownWrong(username: string, password: string): boolean {
+    const at = this.knownWrong.get(pairHash(username, password));
+    return at !== undefined && this.now() - at < this.windowMs;
+  }
+
+  failed(address: string | undefined, username: string, password: string): void {
+    const where = addressKey(address);
+    const user = username.toLowerCase();
+    this.record(this.byPair, `${where}|${user}`, this.limits.perPair);
+    this.record(this.byAddress, where, this.limits.perAddress);
+    this.record(this.byUser, user, this.limits.perUser);
+    this.knownWrong.set(pairHash(username, password), this.now());
+  }
+
+  succeeded(address: string | undefined, username: string): void {
+    const where = addressKey(address);
+    const user = username.toLowerCase();
+    this.byPair.delete(`${where}|${user}`);
+    this.trusted.set(`${where}|${user}`, this.now());
+  }
+
+  private isTrusted(where: string, user: string): boolean {
+    const at = this.trusted.get(`${where}|${user}`);
+    return at !== undefined && this.now() - at < 24 * 3600_000;
+  }
+
+  private wait(table: BoundedMap<string, number[]>, key: string, limit: number): number {
+    const recent = this.recent(table, key);
+    if (recent.length < limit) return 0;
+    return Math.max(1, Math.ceil((recent[recent.length - limit]! + this.windowMs - this.now()) / 1000));
+  }
+
+  /** Keeps the last `limit` failure times: all the wait needs, so one key's memory is bounded too. */
+  private record(table: BoundedMap<string, number[]>, key: string, limit: number): void {
+    table.set(key, [...this.recent(table, key), this.now()].slice(-limit));
+  }
+
+  private recent(table: BoundedMap<string, number[]>, key: string): number[] {
+    const since = this.now() - this.windowMs;
+    return (table.get(key) ?? []).filter((t) => t > since);
+  }
+}
+
+const pairHash = (username: string, password: string) => sha256Hex(`${username.toLowerCase()}\u0000${password}`);

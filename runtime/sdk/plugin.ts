@@ -1,0 +1,94 @@
+// `vela/plugin`: the one entry a plugin imports the runtime through. The loader resolves this bare name
+// to the host's own copy wherever the plugin lives (a folder on the loader path, an unpacked archive, a
+// folder outside the repository), so values such as VelaError are the host's single instance.
+import type { Accounts } from '../auth/accounts.js';
+import type { RuntimeHooks } from '../hooks/runtime-hooks.js';
+import type { HttpClient } from '../http/http-client.js';
+import type { Logger } from '../logger.js';
+import type { OutboundGuard } from '../network/outbound-guard.js';
+import type { Scheduler } from '../scheduler/scheduler.js';
+import type { Database } from '../storage/database.js';
+import type { WorkerPool } from '../workers/worker-pool.js';
+
+/**
+ * Every hook any loaded code can tap, by its full name `<owner>.<hook>`. A plugin adds the hooks it owns
+ * by augmenting this module in its api.ts (TypeScript merges augmentations only into the module that
+ * declares the interface, so it is declared here, in the SDK entry):
+ *
+ *   declare module 'vela/plugin' {
+ *     interface HookRegistry { 'search.beforeQuery': AsyncSeriesWaterfallHook<[Query]> }
+ *   }
+ */
+export interface HookRegistry {
+  'runtime.ready': RuntimeHooks['ready'];
+  'runtime.shutdown': RuntimeHooks['shutdown'];
+  'runtime.health': RuntimeHooks['health'];
+  'runtime.httpRequest': RuntimeHooks['httpRequest'];
+  'runtime.httpResponse': RuntimeHooks['httpResponse'];
+}
+
+/**
+ * Every service a plugin can resolve, by name, with its type: the runtime's own below, and each
+ * plugin's `<plugin>.<service>` declared by its provider in its api.ts the same way as hooks:
+ *
+ *   declare module 'vela/plugin' {
+ *     interface ServiceRegistry { 'search.importer': SearchImporter }
+ *   }
+ */
+export interface ServiceRegistry {
+  /** The plugin's own child logger (`{plugin: name}`). */
+  logger: Logger;
+  /** Its configuration section, validated, defaults filled (also `ctx.config`). */
+  pluginConfig: Record<string, unknown>;
+  db: Database;
+  workers: WorkerPool;
+  scheduler: Scheduler;
+  httpClient: HttpClient;
+  accounts: Accounts;
+  /** Outbound HTTP on a user's behalf, through the internal-address guard (runtime/network/outbound-guard.ts). */
+  outbound: OutboundGuard;
+}
+
+export type ServiceName = keyof ServiceRegistry & string;
+
+// Types of the libraries the runtime hands plugins (express requests, knex migrations).
+export type { NextFunction, Request, RequestHandler, Response } from 'express';
+export type { Knex } from 'knex';
+// Hook classes from the host's tapable, so a plugin needs no tapable of its own.
+export { AsyncParallelHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncBailHook, SyncHook, SyncWaterfallHook } from 'tapable';
+export type { KeyVerifier, Principal, RouteAccess } from '../auth/access-policy.js';
+export { ADMIN_SCOPE, principalOf } from '../auth/access-policy.js';
+export type { Account, Session } from '../auth/accounts.js';
+export { readCookie, SESSION_COOKIE, sameSecret, sha256Hex } from '../auth/accounts.js';
+export { sessionCookie } from '../auth/session-routes.js';
+export type { JsonSchema, ValidationResult } from '../config/schema-validation.js';
+export { validateAgainst } from '../config/schema-validation.js';
+export type { ConsoleNavItem, ConsoleOptions, ConsolePage, ConsoleUser, ConsoleView } from '../console/console-kit.js';
+export { CONSOLE_PAGE_POLICY, ConsoleKit, escapeHtml, safeNext } from '../console/console-kit.js';
+export { excerpt, httpErrors, VelaError } from '../errors.js';
+export type { HookName } from '../hooks/hook-registry.js';
+export type { GateDecision, HealthCollector, HttpRequestEvent, HttpResponseEvent, ReadyEvent, RuntimeHooks } from '../hooks/runtime-hooks.js';
+export type { ApiRouter } from '../http/api-router.js';
+export type { ResponseSpec, RouteSpec } from '../http/openapi-registry.js';
+export { SECURITY_HEADERS, VELA_COOKIE_PREFIX, VELA_CREDENTIAL_HEADERS } from '../http/security.js';
+export { OutboundRefused } from '../network/outbound-guard.js';
+export type { PluginManifest } from '../plugins/manifest.js';
+export type {
+  HealthCheckOutcome,
+  PluginAccess,
+  PluginContext,
+  PluginDefinition,
+  PluginErrors,
+  PluginHooks,
+  PluginLifecycle,
+  RuntimeInfo,
+  Tapable,
+} from '../plugins/plugin-api.js';
+export { definePlugin } from '../plugins/plugin-api.js';
+export type { SecretBoxOptions } from '../secrets/secret-box.js';
+export { DEFAULT_SECRET_VARIABLE, parseSecretKey, SecretBox, secretHint } from '../secrets/secret-box.js';
+export type { TaskRunner } from '../workers/worker-pool.js';
+export type { Accounts, Database, HttpClient, Logger, OutboundGuard, Scheduler, WorkerPool };
+/** The guarded fetch (`OutboundGuard.fetch`), as handed to code that fetches on a user's behalf. */
+export type OutboundFetch = OutboundGuard['fetch'];
+export type OutboundResponse = Awaited<ReturnType<OutboundFetch>>;
