@@ -1,5 +1,6 @@
 import type { SearchSite } from '@vela/plugin-search/api';
 import { VelaError } from 'vela/plugin';
+import type { ChatInstanceRef } from '../api.js';
 import type { GenaiDomain } from '../domain.js';
 import type { Passage } from '../providers/provider.js';
 import { sitePrompt } from '../rag/prompt.js';
@@ -52,7 +53,12 @@ export function sourcesOf(passages: readonly Passage[], text: string): Source[] 
   return cited.length > 0 ? cited : all;
 }
 
-export const instanceSummary = (instance: LlmInstance) => ({ id: instance.id, title: instance.title, vendor: instance.vendor, model: instance.modelName });
+export const instanceSummary = (instance: LlmInstance): ChatInstanceRef => ({
+  id: instance.id,
+  title: instance.title,
+  vendor: instance.vendor,
+  model: instance.modelName,
+});
 
 /**
  * A site chat, once the route has found the site enabled and taken a slot: retrieval through the search
