@@ -17,6 +17,11 @@ export interface SourceDocument {
   attributes: Record<string, unknown>;
   /** Overrides the source's locale for this document (xx_XX). */
   locale?: string;
+  /**
+   * The document's version as the source knows it (a last-modified date): when given, the checksum that
+   * decides whether to send it again is made from it (with locale and sites) instead of from the attributes.
+   */
+  version?: string;
 }
 
 /** A document the source could not read: recorded in monitoring with the error, retried next run. */
@@ -64,6 +69,11 @@ export interface SourceKind<Settings = Record<string, unknown>> {
    */
   fetchesFrom?(settings: Settings): Array<{ member: string; url: string }>;
   /**
+   * Sources of this kind are made only by the plugin that adds it, through `connector.sources` (their settings
+   * name records of that plugin): the connector's API refuses to create one, or to change a source to it (400).
+   */
+  pluginOnly?: boolean;
+  /**
    * Yields every document of the source (or the `onlyIds` ones). Throwing ends the run as failed, and a
    * failed run de-indexes nothing; a document the kind cannot read is yielded as an error instead.
    */
@@ -78,7 +88,8 @@ export interface SourceKinds {
   names(): string[];
 }
 
-export type RunOperation = 'INDEX_ALL' | 'REINDEX_ALL' | 'INDEX_IDS' | 'REINDEX_IDS';
+/** DEINDEX_IDS: remove the given documents from where the source sent them, and forget them (nothing is read). */
+export type RunOperation = 'INDEX_ALL' | 'REINDEX_ALL' | 'INDEX_IDS' | 'REINDEX_IDS' | 'DEINDEX_IDS';
 export type RunTrigger = 'api' | 'schedule' | 'seed';
 /** RUNNING until it ends; INTERRUPTED when the process stopped or died during the run. */
 export type RunStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'INTERRUPTED';
@@ -126,6 +137,54 @@ export interface ConnectorRuns {
   trigger(source: string, operation: RunOperation, trigger: RunTrigger, ids?: string[]): Promise<RunTicket>;
 }
 
+/** A source a plugin keeps in step with its own records (the cms plugin: one per content repository and environment). */
+export interface PluginSourceInput {
+  name: string;
+  /** Also its owner: a source made through `connector.sources` belongs to the plugin whose kind it is. */
+  kind: string;
+  description?: string;
+  sites: string[];
+  locale?: string;
+  /** Other locales its documents may carry (`SourceDocument.locale`): each must be one of every site's, as `locale`. */
+  locales?: string[];
+  schedule?: string | null;
+  settings: Record<string, unknown>;
+}
+
+/** Which of a source's tracked documents to list: ids starting with `prefix`, or those of `ids`, or both at once. */
+export interface TrackedIdQuery {
+  prefix?: string;
+  ids?: readonly string[];
+  /** At most this many, in id order. */
+  limit: number;
+}
+
+/**
+ * `connector.sources`: the sources plugins own. They run, show in monitoring and take rules like every other
+ * source, but the connector's API cannot change or delete them (409): their plugin does, through this. A
+ * source belongs to the kind it was made with (each kind is one plugin's), so a plugin never replaces or
+ * deletes a source the user, the configuration or another plugin made.
+ */
+export interface ConnectorSources {
+  /**
+   * Create the source (true), or replace it (false) when it was made through this service with the same kind.
+   * Rejects with 400 naming the member (the kind's settings, the schedule, `sites[i]` unknown to the search
+   * service, `locale` or `locales[j]` not one of a site's), 409 when the name is taken by any other source.
+   */
+  put(source: PluginSourceInput): Promise<boolean>;
+  /**
+   * Delete the source of this name made through this service with this kind, with its status records and
+   * statistics (its documents stay in the search index); false when there is no such source (one of the same
+   * name that someone else made is left alone); 409 while one of its runs goes or waits.
+   */
+  remove(name: string, kind: string): Promise<boolean>;
+  /**
+   * Ids of the documents the connector tracks for a source (indexed, ignored or failed; none for an unknown
+   * source), so that a removal can reach documents the source itself no longer lists.
+   */
+  trackedIds(name: string, query: TrackedIdQuery): Promise<string[]>;
+}
+
 /** Every hook the connector owns. */
 export interface ConnectorHooks {
   /**
@@ -142,5 +201,6 @@ declare module 'vela/plugin' {
   }
   interface ServiceRegistry {
     'connector.runs': ConnectorRuns;
+    'connector.sources': ConnectorSources;
   }
 }

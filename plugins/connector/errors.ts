@@ -7,6 +7,8 @@ export const connectorErrors = {
   sourceRunningElsewhere: (name: string) =>
     new VelaError('source_running', `a run of source "${name}" is going in another process sharing this database; wait for it to end`, 409),
   sourceReadOnly: (name: string) => new VelaError('source_read_only', `source "${name}" is defined in the configuration file; change it there`, 409),
+  sourceOfPlugin: (name: string, kind: string) =>
+    new VelaError('source_read_only', `source "${name}" belongs to the plugin that provides its kind (${kind}); change it through that plugin`, 409),
   sourceBusy: (name: string) =>
     new VelaError(
       'source_running',

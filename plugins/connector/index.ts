@@ -2,6 +2,7 @@ import { createPooledExtract, EXTRACT_TASK_FILE } from '@vela/extraction';
 import { definePlugin, type PluginContext } from 'vela/plugin';
 import type { ExtractedContent, ExtractInput, SourceKinds } from './api.js';
 import { connectorKeys } from './auth/connector-keys.js';
+import { mountConsole } from './console/mount-console.js';
 import { connectorErrors } from './errors.js';
 import { createConnectorHooks } from './hooks.js';
 import { RunStore } from './monitoring/run-store.js';
@@ -22,6 +23,7 @@ import type { SearchTarget } from './search-target/search-target.js';
 import { seedSample } from './seed/sample-seed.js';
 import { filesystemSourceKind } from './sources/filesystem/filesystem-kind.js';
 import { jsonlSourceKind } from './sources/jsonl/jsonl-kind.js';
+import { PluginSources } from './sources/plugin-sources.js';
 import { SourceKindRegistry } from './sources/source-kind-registry.js';
 import { type Source, type SourceInput, SourceStore } from './sources/source-store.js';
 import { webSourceKind } from './sources/web/web-kind.js';
@@ -30,24 +32,28 @@ export interface ConnectorConfig {
   apiKeys: string[];
   search: { url: string | null; key: string | null; timeoutMs: number };
   batchSize: number;
+  progressMs: number;
   pollMs: number;
   seedSample: boolean;
   sources: SourceInput[];
 }
 
-/** In-process when the search plugin runs here and no URL is configured; over HTTP when one is. */
+/**
+ * Over HTTP when a URL is configured; else in-process when the search plugin runs here; else (vela start
+ * --split-services) the search service of this machine's cluster, with the cluster's key.
+ */
 function searchTargetOf(ctx: PluginContext<ConnectorConfig>): () => SearchTarget {
   let target: SearchTarget | undefined;
   return () => {
     if (target) return target;
     const { url, key, timeoutMs } = ctx.config.search;
+    const importer = ctx.tryResolve('search.importer');
+    const sites = ctx.tryResolve('search.sites');
+    const cluster = ctx.runtime.worker;
     if (url) target = new HttpTarget({ url, key, timeoutMs });
-    else {
-      const importer = ctx.tryResolve('search.importer');
-      const sites = ctx.tryResolve('search.sites');
-      if (!importer || !sites) throw connectorErrors.noSearchService();
-      target = new InProcessTarget(importer, sites);
-    }
+    else if (importer && sites) target = new InProcessTarget(importer, sites);
+    else if (cluster?.services.search) target = new HttpTarget({ url: cluster.services.search, key: cluster.secret, timeoutMs });
+    else throw connectorErrors.noSearchService();
     return target;
   };
 }
@@ -70,7 +76,18 @@ function createDomain(ctx: PluginContext<ConnectorConfig>): ConnectorDomain {
   const fetch: RunDependencies['fetch'] = (url, init) => outbound().fetch(url, init);
   const coordinator = new RunCoordinator(
     sources,
-    () => ({ kinds, statuses, runs, rules, target: target(), extract, fetch, logger: ctx.logger, batchSize: ctx.config.batchSize }),
+    () => ({
+      kinds,
+      statuses,
+      runs,
+      rules,
+      target: target(),
+      extract,
+      fetch,
+      logger: ctx.logger,
+      batchSize: ctx.config.batchSize,
+      progressMs: ctx.config.progressMs,
+    }),
     leases,
     ctx.logger,
   );
@@ -110,6 +127,7 @@ export default definePlugin<ConnectorConfig>({
     const domain = createDomain(ctx);
     const { sources, runs, coordinator } = domain;
     ctx.provide('connector.runs', () => coordinator);
+    ctx.provide('connector.sources', () => new PluginSources(domain));
     ctx.access.acceptKeys(connectorKeys(ctx.config.apiKeys, () => ctx.tryResolve('search.keys')));
     ctx.health('database', async () => {
       await ctx.resolve('db').raw('select 1');
@@ -121,6 +139,7 @@ export default definePlugin<ConnectorConfig>({
       mountRuleRoutes(router, domain);
       mountSourceRoutes(router, domain);
       mountSystemInfoRoute(router, domain);
+      mountConsole(router, ctx.resolve('accounts'));
     });
     // Seed once the services listen (an HTTP search service configured as the target can answer then), in
     // the background: the start is over at ready, and signals must find the runtime's handlers in place.

@@ -23,6 +23,12 @@ export const proxyErrors = {
     error: 'bad_gateway',
     message: `the upstream of mapping "${name}" could not be reached (${cause})`,
   }),
+  storeUnavailable: () => ({
+    status: 503,
+    error: 'service_unavailable',
+    message: 'the token could not be checked: the gateway store is unreachable; retry shortly',
+    retryAfter: 2,
+  }),
   timeout: (name: string, ms: number) => ({
     status: 504,
     error: 'gateway_timeout',

@@ -34,10 +34,11 @@ function createGateway(ctx: PluginContext<GatewayConfig>, hooks: GatewayHooks): 
   const db = ctx.resolve('db');
   const accounts = ctx.resolve('accounts');
   const config = ctx.config;
-  const versions = new ChangeVersions(db);
+  const changes = ctx.resolve('changes');
+  const versions = new ChangeVersions(db, changes);
   const mappings = new MappingStore(db, versions, config.proxy.defaultTimeoutMs);
   const apps = new AppStore(db, versions);
-  const tokens = new TokenStore(db, apps);
+  const tokens = new TokenStore(db, apps, changes);
   const codes = new CodeStore(db);
   const recorder = new ResponseTimeRecorder(db, ctx.logger, config.responseTimes.bufferSize, (id) => mappings.list().some((m) => m.id === id));
   const agents = new UpstreamAgents(config.proxy.maxSocketsPerUpstream);
@@ -92,6 +93,7 @@ export default definePlugin<GatewayConfig>({
 
     return {
       async start() {
+        sync.listen(ctx.resolve('changes'));
         await sync.load();
         await domain.monitor.load();
         domain.recorder.start(ctx.config.responseTimes.flushMs);

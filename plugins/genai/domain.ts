@@ -15,7 +15,7 @@ export interface GenaiConfig {
   heartbeatMs: number;
   pollMs: number;
   siteChat: { enabledByDefault: boolean; documents: number; passages: number; passageChars: number };
-  directChat: { defaultInstance: string };
+  directChat: { defaultInstance: string; anonymousMaxChars: number };
   agents: { historyMessages: number };
 }
 

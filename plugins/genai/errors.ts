@@ -12,6 +12,12 @@ export const genaiErrors = {
     ),
   instanceInUse: (id: string, users: string[]) => new VelaError('llm_instance_in_use', `LLM instance "${id}" is used by ${users.join(', ')}`, 409),
   builtinInstance: () => new VelaError('builtin_instance', 'the built-in instance cannot be deleted (disable it instead)', 409),
+  anonymousTooLong: (chars: number, max: number) =>
+    new VelaError(
+      'payload_too_large',
+      `the messages hold ${chars} characters; an anonymous chat may send at most ${max} in all: send the Key header for more`,
+      413,
+    ),
   idTaken: (what: string, id: string) => new VelaError('conflict', `${what} with id "${id}" already exists`, 409),
   agentNotFound: (id: string) => new VelaError('agent_not_found', `no AI agent with id "${id}"`, 404),
   agentDisabled: (name: string) => new VelaError('agent_disabled', `AI agent "${name}" is disabled`, 409),

@@ -15,7 +15,7 @@ import { mountInstanceRoutes } from './routes/instances.js';
 import { mountSiteChatRoutes } from './routes/site-chat.js';
 import { mountTokenUsageRoutes } from './routes/token-usage.js';
 import { InstanceStore } from './store/instance-store.js';
-import { SiteSettingsStore } from './store/site-settings-store.js';
+import { SiteSettingsStore, siteExists } from './store/site-settings-store.js';
 import { TokenCounter } from './usage/token-counter.js';
 import { TokenUsageStore } from './usage/token-usage.js';
 
@@ -77,6 +77,9 @@ export default definePlugin<GenaiConfig>({
         // LLM API keys are sealed with VELA_GENAI_KEY, else VELA_SECRET_KEY (every plugin's), else <data>/genai/secret.key.
         secretBox = await SecretBox.open(ctx.dataDir, process.env, { variable: process.env.VELA_GENAI_KEY ? 'VELA_GENAI_KEY' : 'VELA_SECRET_KEY' });
         await Promise.all([domain.instances.load(), domain.settings.load()]);
+        // Sites deleted while this process was down (or by another one) leave their settings behind.
+        const pruned = await domain.settings.prune(siteExists(domain.sites()));
+        if (pruned.length > 0) ctx.logger.info({ sites: pruned }, 'dropped the GenAI settings of deleted sites');
         // The tokenizer's tables load in the background: the first chat that needs a count waits for them.
         counter.warm().catch((error: Error) => ctx.logger.warn({ err: error }, 'the tokenizer did not load; usage will be counted on first need'));
         ctx.logger.info({ instances: domain.instances.list().length, keyFrom: secretBox.source }, 'genai ready');

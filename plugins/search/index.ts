@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createPooledExtract, EXTRACT_TASK_FILE, type ExtractedContent, type ExtractInput } from '@vela/extraction';
+import type { ExtractedContent } from '@vela/extraction';
 import { definePlugin, type PluginContext, SecretBox } from 'vela/plugin';
 import { ApiTokens } from './auth/api-tokens.js';
 import { SPELL_CHECKER_LOCALES, type SpellCheckerInput } from './cognitive/spell-checker-task.js';
@@ -13,6 +13,7 @@ import { IntegrationProxy, type ProxyLimits } from './integration/integration-pr
 import { IntegrationStore } from './integration/integration-store.js';
 import { type MetricsConfig, SearchMetrics } from './metrics/search-metrics.js';
 import { type OcrConfig, OcrService } from './ocr/ocr-service.js';
+import type { OcrTaskInput } from './ocr/ocr-task.js';
 import { SearchService } from './query/search-service.js';
 import { siteSearch } from './query/site-search.js';
 import { mountFieldRoutes } from './routes/fields.js';
@@ -31,12 +32,14 @@ import { mountSpotlightRoutes } from './routes/spotlights.js';
 import { mountCognitiveRoutes, mountSuggestRoutes } from './routes/suggest.js';
 import { mountTokenRoutes } from './routes/tokens.js';
 import { SpotlightStore } from './spotlights/spotlight-store.js';
+import { followChanges } from './store/change-notices.js';
 import { DocumentStore } from './store/document-store.js';
 import { siteDirectory } from './store/site-directory.js';
 import { SiteStore } from './store/site-store.js';
 
 interface SearchConfig {
   indexer: { batchSize: number; pollMs: number; snapshotDelayMs: number };
+  pageCache: { documents: number };
   graphql: GraphqlLimits;
   ocr: OcrConfig;
   integration: ProxyLimits;
@@ -47,8 +50,10 @@ interface SearchConfig {
 function createDomain(ctx: PluginContext<SearchConfig>): SearchDomain {
   const db = ctx.resolve('db');
   const sites = new SiteStore(db);
-  const docs = new DocumentStore(db);
-  const snapshots = new SnapshotFiles(path.join(ctx.dataDir, 'snapshots'));
+  const docs = new DocumentStore(db, ctx.config.pageCache.documents);
+  // Worker processes on one machine (vela start --workers) each keep their own snapshots: one folder per slot.
+  const slot = ctx.runtime.worker?.slot ?? 0;
+  const snapshots = new SnapshotFiles(path.join(ctx.dataDir, slot === 0 ? 'snapshots' : `snapshots-${slot}`));
   const indexes = new IndexManager(sites, docs, flexsearchEngineFactory, snapshots, ctx.logger, ctx.config.indexer);
   const spotlights = new SpotlightStore(db, sites);
   return {
@@ -73,7 +78,7 @@ export default definePlugin<SearchConfig>({
     ctx.provide('search.importer', () => domain.importer);
     ctx.provide('search.keys', () => tokens);
     // The Key header on the search service (and every plugin mounted on it) means one of these tokens.
-    ctx.access.acceptKeys((key) => tokens.verify(key));
+    ctx.access.acceptKeys((key) => tokens.verifyOrLookup(key));
     // Integration instances and their proxy; OCR on the worker pool. Header values are sealed with the
     // plugin's secret box (VELA_SECRET_KEY, or <data>/search/secret.key), opened in start.
     let secrets: SecretBox | undefined;
@@ -83,8 +88,8 @@ export default definePlugin<SearchConfig>({
       return secrets;
     });
     const proxy = new IntegrationProxy(integrations, outbound, ctx.config.integration);
-    const extract = createPooledExtract(ctx.task<ExtractInput, ExtractedContent>(EXTRACT_TASK_FILE));
-    const ocr = new OcrService(extract, ctx.config.ocr, outbound);
+    const ocrTask = ctx.task<OcrTaskInput, ExtractedContent>(new URL('./ocr/ocr-task.ts', import.meta.url));
+    const ocr = new OcrService(ocrTask, ctx.config.ocr, outbound, () => ctx.resolve('workers').stats().threads);
     let connectorUrl: string | null = null;
     ctx.hooks.tap('runtime.ready', 'integration-vendors', (event) => {
       connectorUrl = event.services.connector?.url ?? null;
@@ -115,6 +120,7 @@ export default definePlugin<SearchConfig>({
     ctx.health('indexes', () => ({ status: 'UP', details: { sites: sites.list().length, appliedSeq: indexes.appliedSeq } }));
 
     let refreshTimer: NodeJS.Timeout | undefined;
+    let unfollow: (() => void) | undefined;
     return {
       async start() {
         await sites.load();
@@ -123,6 +129,8 @@ export default definePlugin<SearchConfig>({
         await integrations.load();
         await domain.spotlights.load();
         await indexes.start();
+        // Other processes' changes in milliseconds (PostgreSQL LISTEN/NOTIFY); the poll below is the safety net.
+        unfollow = followChanges(ctx.resolve('changes'), domain, ctx.logger, ctx.config.indexer.pollMs > 0);
         domain.metrics.start();
         // Processes sharing one database see each other's sites, fields and tokens within a poll.
         if (ctx.config.indexer.pollMs <= 0) return;
@@ -137,6 +145,7 @@ export default definePlugin<SearchConfig>({
       async stop() {
         clearInterval(refreshTimer);
         refreshTimer = undefined;
+        unfollow?.();
         await indexes.stop();
         await domain.metrics.stop();
       },

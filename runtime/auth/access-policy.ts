@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { httpErrors, VelaError } from '../errors.js';
 import { readCookie, SESSION_COOKIE } from './accounts.js';
 import type { AdminAccess } from './admin-access.js';
+import { challengeBasic, wantsPage } from './browser-requests.js';
 
 /**
  * Who may call a route, declared in its route spec: anyone; an API key (the Key header, as checked by
@@ -32,8 +33,6 @@ export const ADMIN_SCOPE = 'admin';
 /** Checks the value of a Key header: the principal it stands for, or null when it is no key this verifier knows. */
 export type KeyVerifier = (key: string) => Principal | null | Promise<Principal | null>;
 
-const CHALLENGE = 'Basic realm="Vela", charset="UTF-8"';
-
 /** The principal the access guard found for this request (public routes too, when credentials were sent). */
 export function principalOf(res: Response): Principal | null {
   return (res.locals.principal as Principal | null | undefined) ?? null;
@@ -50,12 +49,19 @@ function sentCredentials(req: IncomingMessage): boolean {
  */
 export class AccessPolicy {
   private readonly verifiers: Array<{ plugin: string; verify: KeyVerifier }> = [];
+  /** The service's sign-in page (a console mounts one), where a browser asking for a page is sent. */
+  private signInPage: string | null = null;
 
   /** `admin` is a getter: the administrator's accounts live in the database, opened on first use. */
   constructor(private readonly admin: () => AdminAccess) {}
 
   acceptKeys(plugin: string, verify: KeyVerifier): void {
     this.verifiers.push({ plugin, verify });
+  }
+
+  /** Send browsers that ask for a page without being signed in to this sign-in page (`?next=` added). */
+  useSignInPage(path: string): void {
+    this.signInPage = path;
   }
 
   get acceptsKeys(): boolean {
@@ -80,6 +86,7 @@ export class AccessPolicy {
       if (access === 'public' && !sentCredentials(req)) return next();
       this.authenticate(req).then((principal) => {
         res.locals.principal = principal;
+        if (!principal && access !== 'public' && this.signInPage && wantsPage(req)) return res.redirect(302, this.signInLocation(req));
         next(access === 'public' ? undefined : this.refusal(access, scope, principal, req, res));
       }, next);
     };
@@ -87,7 +94,7 @@ export class AccessPolicy {
 
   private refusal(access: Exclude<RouteAccess, 'public'>, scope: string, principal: Principal | null, req: Request, res: Response): Error | undefined {
     if (!principal) {
-      res.setHeader('WWW-Authenticate', CHALLENGE);
+      challengeBasic(req, res);
       return httpErrors.unauthorized(this.reason(access, req));
     }
     if (access === 'admin' && principal.via === 'key')
@@ -101,6 +108,11 @@ export class AccessPolicy {
     }
     if (this.admin().csrfMissing(principal, req)) return httpErrors.csrf();
     return undefined;
+  }
+
+  /** Back to the page after signing in when it is a console page; the sign-in page keeps only those. */
+  private signInLocation(req: Request): string {
+    return `${this.signInPage}?next=${encodeURIComponent(req.originalUrl)}`;
   }
 
   private reason(access: Exclude<RouteAccess, 'public'>, req: IncomingMessage): string {

@@ -2,8 +2,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { httpErrors } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Database } from '../storage/database.js';
+import { AccountLockout, type FailureWindow } from './account-lockout.js';
 import { generatePassword, hashPassword, verifyPassword } from './password.js';
-import { PasswordAttempts } from './password-attempts.js';
+import { addressKey, PasswordAttempts } from './password-attempts.js';
 
 export interface Account {
   id: number;
@@ -34,18 +35,23 @@ export const sha256Hex = (value: string): string => createHash('sha256').update(
  * (Basic credentials, session sign-in). Passwords are stored as scrypt hashes only.
  */
 export class Accounts {
+  private readonly lockout: AccountLockout;
+
   constructor(
     private readonly db: Database,
     private readonly logger: Logger,
     private readonly attempts = new PasswordAttempts(),
-  ) {}
+  ) {
+    this.lockout = new AccountLockout(db, attempts.limits, attempts.now);
+  }
 
   /**
    * Make sure the configured administrator exists. Without a configured password one is generated
    * on first start and printed once; a configured password that differs from the stored one
-   * replaces it, so an operator can reset it through VELA_ADMIN_PASSWORD.
+   * replaces it, so an operator can reset it through VELA_ADMIN_PASSWORD. Returns the generated password
+   * (the start banner shows it), else null.
    */
-  async ensureAdministrator(username: string, password: string | null): Promise<void> {
+  async ensureAdministrator(username: string, password: string | null): Promise<string | null> {
     const existing = await this.db<AccountRow>('runtime_users').where({ username }).first();
     if (!existing) {
       const chosen = password ?? generatePassword();
@@ -53,13 +59,13 @@ export class Accounts {
         await this.db('runtime_users').insert({ username, password_hash: await hashPassword(chosen), role: 'admin' });
       } catch (error) {
         // Another process sharing this database created the administrator first: use theirs.
-        if (await this.db('runtime_users').where({ username }).first()) return;
+        if (await this.db('runtime_users').where({ username }).first()) return null;
         throw error;
       }
       if (password) this.logger.info({ user: username }, 'administrator created with the configured password');
       // The one time a secret reaches the log, by design: there is no other way to learn it.
       else this.logger.warn(`administrator "${username}" created; generated password (shown only this once): ${chosen}`);
-      return;
+      return password ? null : chosen;
     }
     if (password && !(await verifyPassword(password, existing.password_hash))) {
       await this.db('runtime_users')
@@ -67,29 +73,46 @@ export class Accounts {
         .update({ password_hash: await hashPassword(password), updated_at: this.db.fn.now() });
       this.logger.info({ user: username }, 'administrator password replaced by the configured one');
     }
+    return null;
   }
 
   /**
    * The account when the password is right; null otherwise (same work either way). Every way of presenting
    * a password comes here with the caller's address: past the failure limits it rejects with 429 before any
-   * hashing, and a pair that failed lately is answered wrong without hashing again.
+   * hashing, and a pair that failed lately is answered wrong without hashing again. A user name or password
+   * no account can have (a control character, too long) is wrong at once, without a query.
    */
   async authenticate(username: string, password: string, address?: string): Promise<Account | null> {
+    if (!couldBeCredentials(username, password)) return null;
     const wait = this.attempts.retryAfterSeconds(address, username);
-    if (wait > 0) throw httpErrors.tooManyRequests(`too many failed sign-ins; try again in ${wait} s`, wait);
+    if (wait > 0) throw tooManyFailures(wait);
     if (this.attempts.isKnownWrong(username, password)) {
-      this.attempts.failed(address, username, password);
+      this.attempts.failed(address, username);
       return null;
     }
-    const row = await this.db<AccountRow>('runtime_users').where({ username }).first();
+    const row = await this.findWithFailures(username);
+    const where = addressKey(address);
+    const userWait = row ? await this.lockout.retryAfterSeconds(row.username, row, where) : this.attempts.unknownNameRetryAfterSeconds(username);
+    if (userWait > 0) throw tooManyFailures(userWait);
     // Hash even for an unknown user, so timing does not tell which usernames exist.
     const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
     if (!row || !ok) {
       this.attempts.failed(address, username, password);
+      if (row) await this.lockout.failed(row.username);
+      else this.attempts.failedUnknownName(username);
       return null;
     }
     this.attempts.succeeded(address, username);
+    await this.lockout.succeeded(row.username, where);
     return { id: row.id, username: row.username, role: row.role };
+  }
+
+  /** The account with its failure window, in one query, so known and unknown names cost the same reads. */
+  private findWithFailures(username: string): Promise<(AccountRow & FailureWindow) | undefined> {
+    return this.db('runtime_users as u')
+      .leftJoin('runtime_login_failures as f', 'f.username', 'u.username')
+      .where('u.username', username)
+      .first('u.id', 'u.username', 'u.role', 'u.password_hash', 'f.window_start', 'f.failures');
   }
 
   /** Check an `Authorization: Basic ...` header sent from `address`. */
@@ -140,13 +163,33 @@ export class Accounts {
   }
 }
 
+/** The user name and password of a Basic header; null when it holds none, or ones no account can have. */
 export function parseBasic(header: string | undefined): { username: string; password: string } | null {
   if (!header || !/^basic /i.test(header)) return null;
   const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon <= 0) return null;
-  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  const username = decoded.slice(0, colon);
+  const password = decoded.slice(colon + 1);
+  return couldBeCredentials(username, password) ? { username, password } : null;
 }
+
+/** The user name column's size; no password is longer than this (a bound on what is hashed). */
+const MAX_USERNAME = 64;
+const MAX_PASSWORD = 4096;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Whether an account could have these: RFC 7617 allows no control character in either, and PostgreSQL
+ * cannot even compare a string holding NUL (it fails the query). Checked before any limit counts or any
+ * query runs: such a pair is wrong, never an error.
+ */
+function couldBeCredentials(username: string, password: string): boolean {
+  return username.length <= MAX_USERNAME && password.length <= MAX_PASSWORD && !CONTROL.test(username) && !password.includes('\u0000');
+}
+
+const tooManyFailures = (wait: number) => httpErrors.tooManyRequests(`too many failed sign-ins; try again in ${wait} s`, wait);
 
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 

@@ -1,4 +1,4 @@
-import { isIPv6 } from 'node:net';
+import { isIP, isIPv6 } from 'node:net';
 import { sha256Hex } from './accounts.js';
 import { BoundedMap } from './bounded-map.js';
 
@@ -15,18 +15,27 @@ export interface AttemptLimits {
 
 export const DEFAULT_ATTEMPT_LIMITS: AttemptLimits = { perPair: 10, perAddress: 100, perUser: 100, windowSeconds: 900 };
 
-/** Entries kept per table: enough for every real client, a bound for a flood. */
+/** Entries kept per address table: enough for every real client, a bound for a flood. */
 const TRACKED = 10_000;
 /** Known-wrong user name and password pairs remembered, so a repeated wrong header costs no scrypt. */
 const KNOWN_WRONG = 1_000;
+/**
+ * User names that are no account, counted so that a 429 does not tell them from real ones. Flushing this
+ * table resets nothing that matters: the accounts' own counts are kept apart (AccountLockout).
+ */
+const UNKNOWN_NAMES = 1_000;
 
-/** An address as the limits count it: IPv4 (also IPv4-mapped IPv6), or the /64 an IPv6 address is in. */
+/**
+ * An address as the limits count it: IPv4 (also IPv4-mapped IPv6), or the /64 an IPv6 address is in (one
+ * subscriber usually holds a whole /64). Anything else (a forwarded address that is no IP) counts as one.
+ */
 export function addressKey(address: string | undefined): string {
   if (!address) return '?';
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1]!;
+  if (!isIP(address)) return 'other';
   if (!isIPv6(address)) return address;
-  const [head = '', tail = ''] = address.toLowerCase().split('::');
+  const [head = '', tail = ''] = address.toLowerCase().split('%')[0]!.split('::');
   const groups = head ? head.split(':') : [];
   const tailGroups = tail ? tail.split(':') : [];
   const full = address.includes('::') ? [...groups, ...Array(8 - groups.length - tailGroups.length).fill('0'), ...tailGroups] : groups;
@@ -34,21 +43,20 @@ export function addressKey(address: string | undefined): string {
 }
 
 /**
- * Failed password checks of the runtime's accounts, by address, user name and both, in memory. Past a
- * limit the check is refused (429) before any password is hashed. An address that signed a user in lately
- * is not held back by the per-user limit, so guesses from elsewhere cannot lock the administrator out.
+ * The failure counts of password checks that live in this process's memory: by address, by address and user
+ * name, and by user names that are no account. Past a limit the check is refused (429) before any password
+ * is hashed. The accounts' own counts are in the database (AccountLockout), shared by every process.
  */
 export class PasswordAttempts {
   private readonly byPair = new BoundedMap<string, number[]>(TRACKED);
   private readonly byAddress = new BoundedMap<string, number[]>(TRACKED);
-  private readonly byUser = new BoundedMap<string, number[]>(TRACKED);
-  private readonly trusted = new BoundedMap<string, number>(TRACKED);
+  private readonly byUnknownName = new BoundedMap<string, number[]>(UNKNOWN_NAMES);
   private readonly knownWrong = new BoundedMap<string, number>(KNOWN_WRONG);
   private readonly windowMs: number;
 
   constructor(
-    private readonly limits: AttemptLimits = DEFAULT_ATTEMPT_LIMITS,
-    private readonly now: () => number = Date.now,
+    readonly limits: AttemptLimits = DEFAULT_ATTEMPT_LIMITS,
+    readonly now: () => number = Date.now,
   ) {
     this.windowMs = limits.windowSeconds * 1000;
   }
@@ -56,10 +64,15 @@ export class PasswordAttempts {
   /** Seconds until `address` may try a password for `username` again; 0 when it may now. */
   retryAfterSeconds(address: string | undefined, username: string): number {
     const where = addressKey(address);
-    const user = username.toLowerCase();
-    const waits = [this.wait(this.byPair, `${where}|${user}`, this.limits.perPair), this.wait(this.byAddress, where, this.limits.perAddress)];
-    if (!this.isTrusted(where, user)) waits.push(this.wait(this.byUser, user, this.limits.perUser));
-    return Math.max(...waits);
+    return Math.max(
+      this.wait(this.byPair, `${where}|${username.toLowerCase()}`, this.limits.perPair),
+      this.wait(this.byAddress, where, this.limits.perAddress),
+    );
+  }
+
+  /** The per-user limit of a name that is no account, so it answers as a real one would. */
+  unknownNameRetryAfterSeconds(username: string): number {
+    return this.wait(this.byUnknownName, username.toLowerCase(), this.limits.perUser);
   }
 
   /** Whether this exact pair failed lately: answer it as wrong without hashing again. */
@@ -68,25 +81,20 @@ export class PasswordAttempts {
     return at !== undefined && this.now() - at < this.windowMs;
   }
 
-  failed(address: string | undefined, username: string, password: string): void {
+  /** A failed check from `address`; `password` when it was hashed, so the same pair is not hashed again. */
+  failed(address: string | undefined, username: string, password?: string): void {
     const where = addressKey(address);
-    const user = username.toLowerCase();
-    this.record(this.byPair, `${where}|${user}`, this.limits.perPair);
+    this.record(this.byPair, `${where}|${username.toLowerCase()}`, this.limits.perPair);
     this.record(this.byAddress, where, this.limits.perAddress);
-    this.record(this.byUser, user, this.limits.perUser);
-    this.knownWrong.set(pairHash(username, password), this.now());
+    if (password !== undefined) this.knownWrong.set(pairHash(username, password), this.now());
+  }
+
+  failedUnknownName(username: string): void {
+    this.record(this.byUnknownName, username.toLowerCase(), this.limits.perUser);
   }
 
   succeeded(address: string | undefined, username: string): void {
-    const where = addressKey(address);
-    const user = username.toLowerCase();
-    this.byPair.delete(`${where}|${user}`);
-    this.trusted.set(`${where}|${user}`, this.now());
-  }
-
-  private isTrusted(where: string, user: string): boolean {
-    const at = this.trusted.get(`${where}|${user}`);
-    return at !== undefined && this.now() - at < 24 * 3600_000;
+    this.byPair.delete(`${addressKey(address)}|${username.toLowerCase()}`);
   }
 
   private wait(table: BoundedMap<string, number[]>, key: string, limit: number): number {
@@ -106,4 +114,5 @@ export class PasswordAttempts {
   }
 }
 
+// User names hold no NUL (Accounts refuses them), so the separator cannot be forged.
 const pairHash = (username: string, password: string) => sha256Hex(`${username.toLowerCase()}\u0000${password}`);

@@ -2,6 +2,7 @@ import { httpErrors } from '../errors.js';
 import type { ApiRouter } from '../http/api-router.js';
 import { readCookie, SESSION_COOKIE } from './accounts.js';
 import type { AdminAccess } from './admin-access.js';
+import { challengeBasic } from './browser-requests.js';
 
 const tags = ['console'];
 const sessionSchema = {
@@ -43,7 +44,7 @@ export function mountSessionRoutes(router: ApiRouter, adminAccess: () => AdminAc
       }
       const account = principal?.via === 'basic' ? await accounts.find(principal.username) : null;
       if (!account) {
-        res.setHeader('WWW-Authenticate', 'Basic realm="Vela", charset="UTF-8"');
+        challengeBasic(req, res);
         throw httpErrors.unauthorized("sign in with the administrator's user name and password (HTTP Basic)");
       }
       const session = await accounts.createSession(account);

@@ -3,11 +3,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type ConfigFlags, loadConfig } from '../config/load-config.js';
 import { isVelaError, VelaError } from '../errors.js';
-import { Runtime } from '../lifecycle/runtime.js';
+import { Runtime, type RuntimeOptions } from '../lifecycle/runtime.js';
+import { resolveLogFormat } from '../logger.js';
 import { RUNTIME_VERSION } from '../paths.js';
 import { packPlugin } from '../plugins/archive.js';
 import { scanLoaderPath } from '../plugins/discover.js';
 import { checkRuntimeRange } from '../plugins/manifest.js';
+import { attachWorker, detachWorker, startCluster, wantsCluster, workerOptions } from './cluster.js';
+import { renderStartBanner, startLinks } from './start-banner.js';
 import { USAGE } from './usage.js';
 
 const commonOptions = {
@@ -16,10 +19,11 @@ const commonOptions = {
   plugins: { type: 'string' },
   'data-dir': { type: 'string' },
   'no-seed': { type: 'boolean' },
+  'log-format': { type: 'string' },
 } as const;
 
 const commandOptions = {
-  start: commonOptions,
+  start: { ...commonOptions, workers: { type: 'string' }, 'split-services': { type: 'boolean' } },
   plugins: commonOptions,
   migrate: commonOptions,
   pack: { out: { type: 'string' }, 'loader-path': { type: 'string' }, config: { type: 'string' } },
@@ -44,7 +48,18 @@ function flagsOf(values: Record<string, string | boolean | undefined>): ConfigFl
     plugins: list(values.plugins as string | undefined),
     dataDir: values['data-dir'] as string | undefined,
     seed: values['no-seed'] === true ? false : undefined,
+    logFormat: values['log-format'] as string | undefined,
+    workers: values.workers === undefined ? undefined : Number(values.workers),
+    splitServices: values['split-services'] === true ? true : undefined,
   };
+}
+
+/** Checked while parsing, so a bad value is a usage error (exit 2), not a failed start. */
+function checkWorkers(value: unknown): void {
+  if (value === undefined) return;
+  const text = String(value);
+  if (!/^\d{1,2}$/.test(text) || Number(text) < 1 || Number(text) > 64)
+    throw new UsageError(`--workers takes a number from 1 to 64, got "${text.slice(0, 40)}"`);
 }
 
 function parse(argv: string[]): { command: Command; values: Record<string, string | boolean | undefined>; positionals: string[] } {
@@ -61,6 +76,7 @@ function parse(argv: string[]): { command: Command; values: Record<string, strin
     throw new UsageError((error as Error).message);
   }
   if (command === 'pack' && parsed.positionals.length !== 1) throw new UsageError('pack takes exactly one plugin folder or plugin name');
+  checkWorkers(parsed.values.workers);
   return { command, values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
 }
 
@@ -87,8 +103,13 @@ export async function main(argv: string[]): Promise<number> {
         return await migrate(flagsOf(parsed.values));
       case 'pack':
         return await pack(parsed.positionals, parsed.values);
-      case 'start':
-        return await start(flagsOf(parsed.values));
+      case 'start': {
+        const flags = flagsOf(parsed.values);
+        const worker = workerOptions(flags);
+        if (worker) return await start(flags, worker.worker, worker.config);
+        if (wantsCluster(loadConfig({ flags }))) return await startCluster(flags);
+        return await start(flags);
+      }
     }
   } catch (error) {
     // Boot errors are one line for the operator; anything else is a bug and keeps its stack.
@@ -97,8 +118,8 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function start(flags: ConfigFlags): Promise<number> {
-  const runtime = new Runtime({ flags });
+async function start(flags: ConfigFlags, worker?: RuntimeOptions['worker'], config?: RuntimeOptions['config']): Promise<number> {
+  const runtime = new Runtime({ flags, worker, config });
   let exit!: (code: number) => void;
   const exited = new Promise<number>((resolve) => {
     exit = resolve;
@@ -139,7 +160,24 @@ async function start(flags: ConfigFlags): Promise<number> {
     process.off('SIGTERM', onSignal);
     throw error;
   }
-  return exited;
+  // Of several workers, each group's owner speaks for it.
+  if (!worker || worker.owner) announce(runtime);
+  if (!worker) return exited;
+  attachWorker(runtime, exit);
+  const code = await exited;
+  detachWorker();
+  return code;
+}
+
+/** Where to go now: a banner for a person at a terminal, one JSON line with the same links for collectors. */
+function announce(runtime: Runtime): void {
+  if (runtime.status !== 'running') return;
+  const links = startLinks(runtime);
+  if (resolveLogFormat(runtime.config.runtime.logFormat) === 'pretty') process.stdout.write(`${renderStartBanner(links)}\n`);
+  else {
+    const { generatedPassword: _shownInItsOwnLine, ...admin } = links.admin;
+    runtime.logger.info({ ...links, admin }, `ready: open ${links.sample ?? links.services[0]?.url ?? ''}`);
+  }
 }
 
 async function migrate(flags: ConfigFlags): Promise<number> {

@@ -14,6 +14,13 @@ Options (start, plugins, migrate):
   --plugins NAME[,NAME...]    load only these plugins and their dependencies
   --data-dir DIR              data folder: SQLite file, index snapshots, uploads, plugin cache (default ./data)
   --no-seed                   skip the sample data plugins seed on first start (the connector's Sample site)
+  --log-format FORMAT         auto (readable on a terminal, JSON lines otherwise), json or pretty
+
+Options (start):
+  --workers N                 N worker processes per service on this machine (1 to 64; default 1: one
+                              process serves everything); SIGHUP restarts them one by one (docs/scaling.md)
+  --split-services            each service in processes of its own (N each with --workers N), so one
+                              service never waits on another's event loop
 
 Options (pack):
   --out DIR                   where to write the archive (default: the working directory)
@@ -22,4 +29,4 @@ Options (pack):
   --help, -h                  show this text;  --version, -v  print the runtime version
 
 Environment: VELA_DATA_DIR, VELA_LOADER_PATH, VELA_PLUGINS, VELA_GATEWAY_PORT, VELA_SEARCH_PORT,
-VELA_CONNECTOR_PORT, DATABASE_URL, VELA_LOG_LEVEL, VELA_ADMIN_USER, VELA_ADMIN_PASSWORD (see README).`;
+VELA_CONNECTOR_PORT, DATABASE_URL, VELA_LOG_LEVEL, VELA_LOG_FORMAT, VELA_ADMIN_USER, VELA_ADMIN_PASSWORD (see README).`;

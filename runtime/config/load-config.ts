@@ -32,6 +32,8 @@ export interface RuntimeConfig {
     loaderPath: string[];
     plugins: string[] | null;
     logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+    /** auto: pretty lines on a terminal, JSON lines anywhere else. */
+    logFormat: 'auto' | 'json' | 'pretty';
     /** Plugins may seed sample data on first start (the connector's sample source). */
     seed: boolean;
     database: { url: string | null; pool: { min: number; max: number } };
@@ -41,6 +43,8 @@ export interface RuntimeConfig {
     phaseTimeoutMs: number;
     shutdownTimeoutMs: number;
     workers: { minThreads: number; maxThreads: number; idleTimeoutMs: number };
+    /** Worker processes per service, and whether each service gets its own (runtime/cli/cluster.ts). */
+    processes: { workers: number; splitServices: boolean };
   };
   services: Record<string, ServiceConfig>;
   plugins: Record<string, Record<string, unknown>>;
@@ -54,6 +58,12 @@ export interface ConfigFlags {
   dataDir?: string;
   /** false: --no-seed. */
   seed?: boolean;
+  /** --log-format json|pretty|auto. */
+  logFormat?: string;
+  /** --workers N */
+  workers?: number;
+  /** --split-services */
+  splitServices?: boolean;
 }
 
 export interface ConfigSources {
@@ -74,6 +84,7 @@ export const environmentVariables: ReadonlyArray<{ name: string; path: string; k
   { name: 'VELA_LOADER_PATH', path: 'runtime.loaderPath', kind: 'list' },
   { name: 'VELA_PLUGINS', path: 'runtime.plugins', kind: 'list' },
   { name: 'VELA_LOG_LEVEL', path: 'runtime.logLevel', kind: 'string' },
+  { name: 'VELA_LOG_FORMAT', path: 'runtime.logFormat', kind: 'string' },
   { name: 'DATABASE_URL', path: 'runtime.database.url', kind: 'string' },
   { name: 'VELA_ADMIN_USER', path: 'runtime.admin.user', kind: 'string' },
   { name: 'VELA_ADMIN_PASSWORD', path: 'runtime.admin.password', kind: 'string' },
@@ -158,6 +169,9 @@ function fromFlags(flags: ConfigFlags): Layer {
   if (flags.plugins) setPath(layer, 'runtime.plugins', flags.plugins);
   if (flags.dataDir) setPath(layer, 'runtime.dataDir', flags.dataDir);
   if (flags.seed === false) setPath(layer, 'runtime.seed', false);
+  if (flags.logFormat) setPath(layer, 'runtime.logFormat', flags.logFormat);
+  if (flags.workers !== undefined) setPath(layer, 'runtime.processes.workers', flags.workers);
+  if (flags.splitServices) setPath(layer, 'runtime.processes.splitServices', true);
   return layer;
 }
 

@@ -1,4 +1,5 @@
 import { type Schema, type ValidationError, Validator } from 'jsonschema';
+import { isCredentialAddressMember, isSecretMember, maskUrlPasswords, shownAddress } from './secret-values.js';
 
 export type JsonSchema = Schema;
 
@@ -54,8 +55,51 @@ export function validateAgainst<T = unknown>(schema: JsonSchema, instance: unkno
     nestedErrors: false,
     preValidateProperty: options.applyDefaults ? fillDefault : undefined,
   });
-  const problems = dedupe(result.errors.map((e) => describe(e, options.root)));
+  const problems = dedupe([...result.errors.map((e) => describe(e, options.root)), ...unstorableText(value, options.root)]);
   return { valid: problems.length === 0, value: value as T, problems };
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds
+const CONTROL = /[\u0000-\u001f\u007f]/;
+/**
+ * Members that name or identify something: one line of text, where a control character is a mistake or an
+ * attack (on logs, on terminals, on lookups). Free text (descriptions, content) may hold tabs and line breaks.
+ */
+const NAME_MEMBER = /^(id|name|username|locale)s?$|[a-z](Id|Name)s?$/;
+const MAX_TEXT_PROBLEMS = 10;
+
+/**
+ * Strings no store can take, named by member: NUL anywhere (PostgreSQL's text types cannot hold U+0000, so
+ * it would fail as a 500 there and pass on SQLite), and any control character in a member name, in a path
+ * parameter or in a member that names or identifies something. Iterative: bodies nest up to 64 levels.
+ */
+function unstorableText(instance: unknown, root: string | undefined): string[] {
+  const problems: string[] = [];
+  const stack: Array<[unknown, string, string | null]> = [[instance, 'instance', null]];
+  while (stack.length > 0 && problems.length < MAX_TEXT_PROBLEMS) {
+    const [value, property, member] = stack.pop()!;
+    if (typeof value === 'string') {
+      const problem = textProblem(value, root === 'path' || (member !== null && NAME_MEMBER.test(member)));
+      if (problem) problems.push(`${memberPath(property, root)} ${problem}`);
+    } else if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) stack.push([item, `${property}[${i}]`, member]);
+    } else if (value && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        const problem = textProblem(key, true);
+        if (problem) problems.push(`${memberPath(property, root)}: a member name ${problem}`);
+        else stack.push([item, `${property}.${key}`, key]);
+      }
+    }
+  }
+  return problems;
+}
+
+function textProblem(text: string, isName: boolean): string | null {
+  if (text.includes('\u0000')) return 'must not contain the NUL character (U+0000): stored text cannot hold it';
+  const found = isName ? CONTROL.exec(text) : null;
+  return found
+    ? `must not contain control characters, found U+${found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} at position ${found.index + 1}`
+    : null;
 }
 
 function fillDefault(object: unknown, key: string, propertySchema: Schema): void {
@@ -77,10 +121,21 @@ function shown(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
+/** What the message says about the value: never a secret, never an address's password. */
+function gotPhrase(at: string, error: ValidationError): string {
+  const secret = isSecretMember(at) || (typeof error.schema === 'object' && (error.schema as { writeOnly?: boolean }).writeOnly === true);
+  if (secret) return 'got a value that is not shown (a secret)';
+  if (typeof error.instance === 'string' && isCredentialAddressMember(at)) {
+    const address = shownAddress(error.instance);
+    return address === undefined ? 'got a value that is not shown (it may carry credentials)' : `got ${shown(address)}`;
+  }
+  return `got ${maskUrlPasswords(shown(error.instance))}`;
+}
+
 function describe(error: ValidationError, root?: string): string {
   const at = memberPath(error.property, root);
   const arg = error.argument as unknown;
-  const got = `got ${shown(error.instance)}`;
+  const got = gotPhrase(at, error);
   switch (error.name) {
     case 'required':
       return `${at === '(the whole value)' ? '' : `${at}.`}${String(arg)} is required`;

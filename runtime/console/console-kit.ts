@@ -176,6 +176,7 @@ export class ConsoleKit {
   mount(router: ApiRouter, pages: ConsolePage[]): void {
     this.mountAssets(router);
     this.mountSignIn(router);
+    router.useSignInPage(CONSOLE_SIGN_IN);
     for (const path of ['/', '/console', CONSOLE_PREFIX]) {
       router.get(path, { access: 'public', hidden: true }, (_req, res) => res.redirect(302, this.options.home));
     }

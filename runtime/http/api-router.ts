@@ -23,6 +23,8 @@ export interface ApiRouter {
   head: Route;
   options: Route;
   use(...handlers: RequestHandler[]): ApiRouter;
+  /** The service's sign-in page: browsers asking for a page without credentials go there, never to a Basic dialog. */
+  useSignInPage(path: string): ApiRouter;
   readonly raw: Router;
 }
 
@@ -32,8 +34,8 @@ const FORM = 'application/x-www-form-urlencoded';
 /** Deeper bodies are refused: validation, cloning and handlers recurse, and no API needs more. */
 export const MAX_BODY_DEPTH = 64;
 
-function bodyParsers(limit: string, forms: boolean): RequestHandler[] {
-  const json = express.json({ limit, type: ['application/json', 'application/*+json'] });
+function bodyParsers(limit: string, forms: boolean, strict = true): RequestHandler[] {
+  const json = express.json({ limit, strict, type: ['application/json', 'application/*+json'] });
   return forms ? [json, express.urlencoded({ limit, extended: false }), refuseDeepBodies] : [json, refuseDeepBodies];
 }
 
@@ -70,7 +72,10 @@ export function createApiRouter(openapi: OpenApiRegistry, access: AccessPolicy, 
   const defaultParsers = { json: bodyParsers(defaultBodyLimit, false), forms: bodyParsers(defaultBodyLimit, true) };
   const parsersFor = (spec: RouteSpec) => {
     const forms = takesForms(spec);
-    if (spec.bodyLimit) return bodyParsers(spec.bodyLimit, forms);
+    // A body schema refuses `null` or `"x"` naming what the route takes ("body must be of type object");
+    // the strict parser would call them invalid JSON, which they are not.
+    const validated = spec.body !== undefined && spec.validate !== false;
+    if (spec.bodyLimit || validated) return bodyParsers(spec.bodyLimit ?? defaultBodyLimit, forms, !validated);
     return forms ? defaultParsers.forms : defaultParsers.json;
   };
   const route =
@@ -95,6 +100,10 @@ export function createApiRouter(openapi: OpenApiRegistry, access: AccessPolicy, 
     options: route('options'),
     use: (...handlers) => {
       raw.use(...handlers);
+      return api;
+    },
+    useSignInPage: (path) => {
+      access.useSignInPage(path);
       return api;
     },
     raw,

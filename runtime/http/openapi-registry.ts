@@ -1,5 +1,6 @@
 import type { RouteAccess } from '../auth/access-policy.js';
 import type { JsonSchema } from '../config/schema-validation.js';
+import { toOpenApiSchema } from './openapi-schema.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options';
 
@@ -55,29 +56,30 @@ export function toOpenApiPath(expressPath: string): string {
     .replace(/:(\w+)/g, '{$1}');
 }
 
-/** Strip JSON Schema keywords OpenAPI 3.0 does not know. */
-function toOpenApiSchema(schema: JsonSchema | undefined): OpenApiObject | undefined {
-  if (!schema) return undefined;
-  const json = JSON.parse(JSON.stringify(schema, (key, value) => (key === '$schema' || key === '$id' ? undefined : value))) as OpenApiObject;
-  return fixTypeArrays(json);
-}
+const errorResponse = (description: string): OpenApiObject => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
 
-/** OpenAPI 3.0 has no type arrays: `["string","null"]` becomes `type: string, nullable: true`. */
-function fixTypeArrays(node: unknown): OpenApiObject {
-  if (Array.isArray(node)) return node.map(fixTypeArrays) as unknown as OpenApiObject;
-  if (!node || typeof node !== 'object') return node as OpenApiObject;
-  const out: OpenApiObject = {};
-  for (const [key, value] of Object.entries(node)) out[key] = typeof value === 'object' ? fixTypeArrays(value) : value;
-  if (Array.isArray(out.type)) {
-    const types = (out.type as string[]).filter((t) => t !== 'null');
-    if (types.length < (out.type as string[]).length) out.nullable = true;
-    if (types.length === 1) out.type = types[0];
-    else {
-      delete out.type;
-      out.oneOf = types.map((t) => ({ type: t }));
-    }
+/**
+ * The error answers the runtime itself gives a route, by what the route declares: its validation (400,
+ * 415), its access (401, 403), a path naming something (404); `default` covers the rest a handler may throw.
+ */
+function errorResponsesOf(spec: RouteSpec, hasPathParams: boolean): Array<[string, string]> {
+  const errors: Array<[string, string]> = [];
+  const validates = spec.validate !== false && !!(spec.params || spec.query || spec.body);
+  if (validates) errors.push(['400', 'the request is not valid: the message names the member and the rule']);
+  if (spec.body && !spec.rawBody)
+    errors.push(['413', 'the request body is larger than the limit'], ['415', 'the body is not of a content type this route takes']);
+  if (spec.access !== 'public') {
+    errors.push(
+      ['401', 'no valid credentials were sent'],
+      ['403', 'the credentials do not allow this (an API token without the scope, or a missing CSRF token)'],
+    );
   }
-  return out;
+  if (hasPathParams) errors.push(['404', 'nothing of that name or id exists']);
+  errors.push(['default', 'an error: {"error": "<code>", "message": "<text>"}']);
+  return errors;
 }
 
 function parameters(where: 'path' | 'query', schema: JsonSchema | undefined): OpenApiObject[] {
@@ -117,7 +119,7 @@ export class OpenApiRegistry {
       const schema = toOpenApiSchema(response.schema);
       responses[status] = { description: response.description, ...(schema ? { content: { [response.contentType ?? 'application/json']: { schema } } } : {}) };
     }
-    responses.default ??= { description: 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    for (const [status, description] of errorResponsesOf(spec, pathParams.length > 0)) responses[status] ??= errorResponse(description);
     const operation: OpenApiObject = {
       tags: spec.tags ?? [plugin],
       summary: spec.summary,

@@ -13,8 +13,11 @@ import { RUNTIME_VERSION } from '../paths.js';
 import { type ApiRouter, createApiRouter } from './api-router.js';
 import { CorsPolicy } from './cors.js';
 import { toErrorResponse } from './error-response.js';
+import { mountFavicon } from './favicon.js';
 import { OpenApiRegistry } from './openapi-registry.js';
 import { SECURITY_HEADERS, setSecurityHeaders } from './security.js';
+import { documentServiceRoutes } from './service-routes-spec.js';
+import { mountSwaggerUi } from './swagger-ui.js';
 
 /** Runs before express for every request of a service; returns true when it answered the request. */
 export type Interceptor = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -65,6 +68,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
  * health endpoint and error shape. Plugins mount routers into it; interceptors see raw requests
  * first, for hot paths that must not pay for express routing.
  */
+/** The URL a service listening on `host:port` is reached at from this machine (an any-address listener on loopback). */
+export function reachableUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
 export class ServiceServer {
   readonly app = express();
   readonly openapi: OpenApiRegistry;
@@ -89,6 +98,7 @@ export class ServiceServer {
     adminAccess: () => AdminAccess,
   ) {
     this.openapi = new OpenApiRegistry(name, RUNTIME_VERSION);
+    documentServiceRoutes(this.openapi);
     this.access = new AccessPolicy(adminAccess);
     this.cors = new CorsPolicy(name, config.cors);
     this.configureApp();
@@ -134,8 +144,7 @@ export class ServiceServer {
     const addr = this.server?.address() as AddressInfo | null;
     const port = addr?.port ?? this.config.port;
     const host = this.config.host;
-    const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-    return { host, port, url: `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}` };
+    return { host, port, url: reachableUrl(host, port) };
   }
 
   async listen(): Promise<void> {
@@ -165,16 +174,31 @@ export class ServiceServer {
     this.server = server;
   }
 
-  /** Stop accepting connections, let in-flight requests finish (up to timeoutMs), then close the rest. */
-  async close(timeoutMs: number): Promise<void> {
+  /**
+   * Stop accepting connections, let in-flight requests finish (up to timeoutMs), then close the rest.
+   * `drainKeepAlive` (a worker process leaving while others keep serving the port): idle keep-alive
+   * connections are not cut at once, since a client may be sending its next request on one right now;
+   * they end when idle for the keep-alive timeout (which clients are told, so they stop reusing them
+   * first), and a request arriving on one is answered with `Connection: close`.
+   */
+  async close(timeoutMs: number, drainKeepAlive = false): Promise<void> {
     this.stopping = true;
     const server = this.server;
     if (!server) return;
     this.server = null;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    let closed: Promise<void>;
+    if (drainKeepAlive) {
+      // http.Server.close() closes idle connections itself (Node 19+): not this time.
+      const closeIdle = server.closeIdleConnections;
+      server.closeIdleConnections = () => undefined;
+      closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections = closeIdle;
+    } else closed = new Promise<void>((resolve) => server.close(() => resolve()));
     // A keep-alive connection turns idle when its in-flight response ends; close it then, not at the deadline.
-    server.closeIdleConnections();
-    const sweeper = setInterval(() => server.closeIdleConnections(), 25);
+    if (!drainKeepAlive) server.closeIdleConnections();
+    const sweeper = setInterval(() => {
+      if (!drainKeepAlive) server.closeIdleConnections();
+    }, 25);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = await Promise.race([
       closed.then(() => false),
@@ -246,8 +270,11 @@ export class ServiceServer {
       this.health().then(({ status, body }) => res.status(status).json(body), next),
     );
     app.get('/v3/api-docs', this.cors.route('GET', '/v3/api-docs', 'public'), (_req, res) => res.json(this.openapi.document()));
+    mountSwaggerUi(app, this.name);
     app.use(this.cors.answerPreflights);
     app.use(this.pluginRouter);
+    // After the plugins' routes: a plugin may serve its own icon.
+    mountFavicon(app);
     app.use((req: Request, _res: Response, next: NextFunction) =>
       next(httpErrors.notFound(`no route for ${req.method} ${req.path} on the ${this.name} service`)),
     );

@@ -2,9 +2,10 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AwilixContainer } from 'awilix';
-import { Accounts } from '../auth/accounts.js';
+import { Accounts, sameSecret } from '../auth/accounts.js';
 import { AdminAccess } from '../auth/admin-access.js';
 import { PasswordAttempts } from '../auth/password-attempts.js';
+import { ChangeFeed } from '../changes/change-feed.js';
 import { type ConfigSources, loadConfig, type RuntimeConfig } from '../config/load-config.js';
 import { validateAgainst } from '../config/schema-validation.js';
 import { createRootContainer, type PluginScope, registerSingleton, registerValue } from '../di/container.js';
@@ -44,11 +45,16 @@ export interface RuntimeOptions extends ConfigSources {
   config?: RuntimeConfig;
   logger?: Logger;
   logDestination?: NodeJS.WritableStream;
+  /** One of several worker processes (runtime/cli/cluster.ts): only the owner runs the scheduled jobs. */
+  worker?: NonNullable<RuntimeInfo['worker']>;
 }
 
 export type RuntimeState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
 
 export const RUNTIME_MIGRATIONS = path.join(packageRoot, 'runtime', 'migrations');
+
+/** How long a start waits for the change feed to listen before it serves anyway. */
+const CHANGES_READY_MS = 5000;
 
 /**
  * The plugin host. start(): find plugins → check manifests and config → import entries → register
@@ -67,11 +73,15 @@ export class Runtime {
   private bootTree: BootTree | null = null;
   private stopPromise: Promise<void> | null = null;
   private admin: AdminAccess | null = null;
+  private generatedPassword: string | null = null;
+  private readonly worker: RuntimeOptions['worker'];
 
   constructor(options: RuntimeOptions = {}) {
+    this.worker = options.worker;
     registerPluginResolution();
     this.config = options.config ?? loadConfig(options);
-    this.logger = options.logger ?? createLogger({ level: this.config.runtime.logLevel, destination: options.logDestination });
+    this.logger =
+      options.logger ?? createLogger({ level: this.config.runtime.logLevel, format: this.config.runtime.logFormat, destination: options.logDestination });
     this.hooks = this.hookBus.declare('runtime', createRuntimeHooks());
     this.registerCoreServices();
   }
@@ -103,6 +113,11 @@ export class Runtime {
     return this.bootTree;
   }
 
+  /** The administrator's password when this start generated it (the first start without one configured). */
+  get generatedAdminPassword(): string | null {
+    return this.generatedPassword;
+  }
+
   async start(): Promise<void> {
     if (this.state !== 'new') throw new Error(`runtime cannot start from state ${this.state}`);
     this.state = 'starting';
@@ -114,7 +129,8 @@ export class Runtime {
       const runtimeMigrateMs = await this.migrate();
       await this.startPlugins();
       await this.listen();
-      this.container.resolve<Scheduler>('scheduler').start();
+      // Of several worker processes, only the owner runs the scheduled jobs (see docs/scaling.md).
+      if (!this.worker || this.worker.owner) this.container.resolve<Scheduler>('scheduler').start();
       this.state = 'running';
       this.bootTree = this.buildTree(performance.now() - began, runtimeMigrateMs);
       this.logger.info({ bootTree: this.bootTree }, renderBootTree(this.bootTree));
@@ -164,7 +180,8 @@ export class Runtime {
 
   private async teardown(): Promise<void> {
     const { shutdownTimeoutMs } = this.config.runtime;
-    await Promise.all([...this.services.values()].map((s) => s.close(shutdownTimeoutMs)));
+    // A worker process leaving while others serve its ports lets its keep-alive clients go without a reset.
+    await Promise.all([...this.services.values()].map((s) => s.close(shutdownTimeoutMs, !!this.worker)));
     for (const plugin of [...this.plugins].reverse()) {
       if (!plugin.started || !plugin.lifecycle.stop) continue;
       await this.phase(plugin, 'stop', shutdownTimeoutMs, () => plugin.lifecycle.stop!()).catch((e: Error) =>
@@ -195,6 +212,12 @@ export class Runtime {
       (pool) => pool.close(),
     );
     registerSingleton(c, 'scheduler', () => new Scheduler(this.logger.child({ component: 'scheduler' })));
+    registerSingleton(
+      c,
+      'changes',
+      () => new ChangeFeed(() => c.resolve<Database>('db'), rt.database.url ?? null, this.logger.child({ component: 'changes' })),
+      (feed) => feed.close(),
+    );
     registerSingleton(c, 'httpClient', () => new HttpClient());
     registerSingleton(
       c,
@@ -252,7 +275,12 @@ export class Runtime {
   /** Validate each plugin's config section, then import its entry module. */
   private async load(descriptors: PluginDescriptor[]): Promise<void> {
     const sections = descriptors.map((d) => this.pluginConfig(d));
-    const runtime: RuntimeInfo = Object.freeze({ name: RUNTIME_NAME, version: RUNTIME_VERSION, seed: this.config.runtime.seed });
+    const runtime: RuntimeInfo = Object.freeze({
+      name: RUNTIME_NAME,
+      version: RUNTIME_VERSION,
+      seed: this.config.runtime.seed && (!this.worker || this.worker.owner),
+      ...(this.worker ? { worker: Object.freeze({ ...this.worker }) } : {}),
+    });
     for (const [i, descriptor] of descriptors.entries()) {
       const definition = await importEntry(descriptor);
       const { manifest } = descriptor;
@@ -300,6 +328,9 @@ export class Runtime {
     let server = this.services.get(name);
     if (!server) {
       server = new ServiceServer(name, this.config.services[name]!, this.hooks, this.logger.child({ service: name }), () => this.adminAccess);
+      // One of several worker processes: the cluster's secret is a key on every service, for calls between them.
+      const secret = this.worker?.secret;
+      if (secret) server.access.acceptKeys('runtime', (key) => (sameSecret(key, secret) ? { username: 'cluster', via: 'key' } : null));
       this.services.set(name, server);
     }
     return server;
@@ -339,7 +370,7 @@ export class Runtime {
     const began = performance.now();
     await migrateOwner(db, 'runtime', RUNTIME_MIGRATIONS);
     const { admin } = this.config.runtime;
-    await this.container.resolve<Accounts>('accounts').ensureAdministrator(admin.user, admin.password);
+    this.generatedPassword = await this.container.resolve<Accounts>('accounts').ensureAdministrator(admin.user, admin.password);
     const runtimeMs = performance.now() - began;
     for (const plugin of this.plugins) {
       const dir = plugin.descriptor.manifest.migrations;
@@ -361,7 +392,27 @@ export class Runtime {
   }
 
   private async listen(): Promise<void> {
+    await this.changesFollowed();
     for (const server of this.services.values()) await server.listen();
+  }
+
+  /**
+   * When plugins follow the other processes' changes (PostgreSQL LISTEN), serve once notices arrive: one
+   * sent in between would otherwise wait for the plugins' poll. Bounded: a feed that cannot connect yet
+   * keeps retrying while this process serves, and the polls cover what it misses.
+   */
+  private async changesFollowed(): Promise<void> {
+    if (!this.container.cache.has('changes')) return;
+    const feed = this.container.resolve<ChangeFeed>('changes');
+    let timer: NodeJS.Timeout | undefined;
+    const listening = await Promise.race([
+      feed.ready().then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), CHANGES_READY_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!listening) this.logger.warn({ waitedMs: CHANGES_READY_MS }, 'not receiving change notices yet; serving anyway (the polls cover what is missed)');
   }
 
   private async phase(plugin: LoadedPlugin, phase: Phase, timeoutMs: number, work: () => unknown): Promise<void> {

@@ -21,7 +21,8 @@ const DECODE_ROUNDS = 3;
  * followed by the forwarded path (the part of the request path after the proxy's own prefix, as it arrived,
  * percent-encoding kept), and the query string. Refused, before anything is resolved or connected:
  *
- * - `..` and `.` segments, written plainly or percent-encoded (once, twice or three times);
+ * - `..` and `.` segments, written plainly or percent-encoded (once, twice or three times), also with
+ *   `;parameters` after them (`..;x`, `.;`), which some servers read as the bare segment;
  * - empty segments (`//host` would be taken as a host by resolvers that treat the path as a URL);
  * - `@` (user info), backslashes (which WHATWG URL treats as slashes), control characters, malformed escapes;
  * - an absolute URL (`scheme:` as the first segment);
@@ -85,7 +86,13 @@ function checkForm(form: string): void {
   if (form.startsWith('//') || segments.slice(0, -1).some((s) => s === '')) {
     throw new ForwardPathRefused('empty segment', 'the forwarded path holds // (a host, to some parsers)');
   }
-  if (segments.some((s) => s === '..' || s === '.')) throw new ForwardPathRefused('path traversal', 'the forwarded path holds a . or .. segment');
+  // Servers that read `;parameters` in a segment (Tomcat, Jetty, Spring) take `..;x` as `..`: the name before
+  // the first `;` is what they see.
+  const names = segments.map((s) => s.split(';', 1)[0]);
+  if (names.some((name) => name === '..' || name === '.')) throw new ForwardPathRefused('path traversal', 'the forwarded path holds a . or .. segment');
+  if (names.slice(0, -1).some((name, i) => name === '' && segments[i] !== '')) {
+    throw new ForwardPathRefused('empty segment', 'the forwarded path holds a segment of parameters only (;x), an empty segment to some servers');
+  }
 }
 
 function checkQuery(query: string): void {

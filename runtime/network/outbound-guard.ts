@@ -2,13 +2,27 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 import { type Readable, Transform } from 'node:stream';
-import { Agent, type RequestInit as UndiciRequestInit, type Response as UndiciResponse, fetch as undiciFetch, request as undiciRequest } from 'undici';
+import {
+  Agent,
+  buildConnector,
+  type RequestInit as UndiciRequestInit,
+  type Response as UndiciResponse,
+  fetch as undiciFetch,
+  request as undiciRequest,
+} from 'undici';
 import { VelaError } from '../errors.js';
 import { forbiddenRange } from './address-rules.js';
 import { forwardTarget } from './forward-path.js';
 
 /** Resolves a host name to every address it has (the default is the system resolver). */
 export type HostResolver = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+
+/**
+ * Told of every address a connection is about to be opened to, after all checks passed; throwing stops that
+ * connection (its error is the request's). Tests observe connections here, and block them, so a regression
+ * in the checks could not send a packet anywhere.
+ */
+export type ConnectHook = (connection: { hostname: string; address: string }) => void;
 
 export interface OutboundOptions {
   /**
@@ -20,6 +34,7 @@ export interface OutboundOptions {
   resolve?: HostResolver;
   /** `host:port` spellings (lower case, IPv6 in brackets) a service of this runtime is reached at, for `self:` entries. */
   selfHosts?: (service: string) => readonly string[];
+  beforeConnect?: ConnectHook;
 }
 
 /** A streamed outbound request (OutboundGuard.request). */
@@ -78,6 +93,7 @@ export class OutboundGuard {
   private readonly selfServices: string[];
   private readonly selfHosts: (service: string) => readonly string[];
   private readonly resolve: HostResolver;
+  private readonly beforeConnect: ConnectHook;
   private readonly guarded: Agent;
   private readonly trusted: Agent;
 
@@ -87,6 +103,7 @@ export class OutboundGuard {
     this.selfServices = entries.filter((h) => h.startsWith('self:')).map((h) => h.slice('self:'.length));
     this.selfHosts = options.selfHosts ?? (() => []);
     this.resolve = options.resolve ?? systemResolver;
+    this.beforeConnect = options.beforeConnect ?? (() => {});
     // Both resolve through `resolve` inside the connection's own lookup; only the guarded one checks ranges.
     this.guarded = this.agent(true);
     this.trusted = this.agent(false);
@@ -164,9 +181,10 @@ export class OutboundGuard {
     } catch (error) {
       done();
       const cause = (error as { cause?: unknown }).cause;
-      if (error instanceof OutboundRefused) throw error;
-      if (cause instanceof OutboundRefused) throw cause;
       if (controller.signal.aborted && controller.signal.reason === timeout) throw timeout;
+      // A refusal, or the request body's own error (a client's body over the proxy's limit is 413): as it is.
+      if (error instanceof VelaError) throw error;
+      if (cause instanceof VelaError) throw cause;
       if (controller.signal.aborted) throw controller.signal.reason;
       throw outboundErrors.unreachable(shown, (error as Error).message);
     }
@@ -215,25 +233,59 @@ export class OutboundGuard {
 
   private agent(checkRanges: boolean): Agent {
     const lookup = (hostname: string, options: { all?: boolean }, callback: LookupCallback) => this.lookup(hostname, options, callback, checkRanges);
-    return new Agent({ connect: { lookup } });
+    const connect = buildConnector({ lookup } as buildConnector.BuildOptions);
+    return new Agent({
+      connect: (options, callback) => {
+        // An IP literal is connected to without a lookup: its checks happen here.
+        const literal = options.hostname.replace(/^\[|\]$/g, '');
+        if (isIP(literal)) {
+          try {
+            this.approve(literal, [{ address: literal }], checkRanges);
+          } catch (error) {
+            callback(error as Error, null);
+            return;
+          }
+        }
+        connect(options, callback);
+      },
+    });
+  }
+
+  /** The last word before a socket opens: the addresses' ranges (unless the host is allowed), then the hook. */
+  private approve(hostname: string, addresses: ReadonlyArray<{ address: string }>, checkRanges: boolean): void {
+    if (checkRanges) for (const { address } of addresses) this.refuseInternal(hostname, address);
+    for (const { address } of addresses) this.beforeConnect({ hostname, address });
   }
 
   private async checkedAddresses(hostname: string, checkRanges = true): Promise<Array<{ address: string; family: number }>> {
     const addresses = await this.resolve(hostname);
     if (addresses.length === 0) throw new OutboundRefused('unresolved', `${hostname} has no address`);
-    if (!checkRanges) return addresses;
-    for (const { address } of addresses) {
-      const rule = forbiddenRange(address);
-      // Every address is checked, not only the first: a name with one public and one internal record
-      // could otherwise be connected to the internal one.
-      if (rule) throw new OutboundRefused(rule, `${hostname} resolves to ${address}, a ${rule} address`);
-    }
+    // Every address is checked, not only the first: a name with one public and one internal record could
+    // otherwise be connected to the internal one.
+    if (checkRanges) for (const { address } of addresses) this.refuseInternal(hostname, address);
     return addresses;
+  }
+
+  private refuseInternal(hostname: string, address: string): void {
+    const rule = forbiddenRange(address);
+    if (rule)
+      throw new OutboundRefused(rule, hostname === address ? `${address} is a ${rule} address` : `${hostname} resolves to ${address}, a ${rule} address`);
   }
 
   private lookup(hostname: string, options: { all?: boolean }, callback: LookupCallback, checkRanges: boolean): void {
     this.checkedAddresses(hostname, checkRanges).then(
-      (addresses) => (options.all ? callback(null, addresses) : callback(null, addresses[0]!.address, addresses[0]!.family)),
+      (addresses) => {
+        // Only the addresses handed to the socket are approved: all of them, or the first.
+        const used = options.all ? addresses : addresses.slice(0, 1);
+        try {
+          this.approve(hostname, used, false);
+        } catch (error) {
+          callback(error as Error, options.all ? [] : '');
+          return;
+        }
+        if (options.all) callback(null, addresses);
+        else callback(null, addresses[0]!.address, addresses[0]!.family);
+      },
       (error: Error) => callback(error, options.all ? [] : ''),
     );
   }

@@ -1,3 +1,4 @@
-// Plugin archives: `vela pack` writes them (pack-plugin.ts), the loader unpacks them (unpack-archive.ts).
+// Plugin archives: `vela pack` writes them (pack-plugin.ts), the loader reads their manifests and unpacks
+// the selected ones (unpack-archive.ts).
 export { packPlugin } from './pack-plugin.js';
-export { unpackArchive } from './unpack-archive.js';
+export { describeArchive, unpackArchive } from './unpack-archive.js';

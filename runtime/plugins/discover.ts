@@ -2,8 +2,9 @@ import { existsSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { bootErrors, VelaError } from '../errors.js';
-import { unpackArchive } from './archive.js';
+import { describeArchive, unpackArchive } from './archive.js';
 import { MANIFEST_FILE, type PluginDescriptor, readManifest } from './manifest.js';
+import { tidyPluginCache } from './plugin-cache.js';
 
 export interface ScanProblem {
   path: string;
@@ -17,7 +18,8 @@ export interface ScanResult {
 
 /**
  * Find plugins on the loader path: each entry is a folder of plugin folders and .tgz archives,
- * or a single plugin folder, or a single archive. Only manifests are read; no plugin code runs.
+ * or a single plugin folder, or a single archive. Only manifests are read (an archive's from the archive
+ * itself): no plugin code runs and no archive is unpacked; `unpackSelected` unpacks those a start loads.
  * With `strict`, the first problem throws (start); otherwise problems are collected (`vela plugins`).
  */
 export async function scanLoaderPath(loaderPath: string[], cacheDir: string, strict = true): Promise<ScanResult> {
@@ -46,10 +48,20 @@ export async function scanLoaderPath(loaderPath: string[], cacheDir: string, str
       continue;
     }
     for (const candidate of await candidatesIn(entry)) {
-      await add(candidate, () => (candidate.endsWith('.tgz') ? fromArchive(candidate, cacheDir) : Promise.resolve(fromFolder(candidate))));
+      await add(candidate, () => (candidate.endsWith('.tgz') ? describeArchive(candidate, cacheDir) : Promise.resolve(fromFolder(candidate))));
     }
   }
+  await tidyPluginCache(
+    cacheDir,
+    plugins.filter((descriptor) => descriptor.origin.kind === 'archive'),
+  );
   return { plugins, problems };
+}
+
+/** Unpack the archives among the plugins a start loads into the plugin cache (those unpacked before are reused). */
+export async function unpackSelected(selected: PluginDescriptor[]): Promise<PluginDescriptor[]> {
+  for (const descriptor of selected) await unpackArchive(descriptor);
+  return selected;
 }
 
 async function candidatesIn(entry: string): Promise<string[]> {
@@ -69,10 +81,4 @@ async function candidatesIn(entry: string): Promise<string[]> {
 function fromFolder(dir: string): PluginDescriptor {
   const manifestFile = path.join(dir, MANIFEST_FILE);
   return { manifest: readManifest(manifestFile), dir, manifestFile, origin: { kind: 'folder', path: dir } };
-}
-
-async function fromArchive(archive: string, cacheDir: string): Promise<PluginDescriptor> {
-  const dir = await unpackArchive(archive, cacheDir);
-  const manifestFile = path.join(dir, MANIFEST_FILE);
-  return { manifest: readManifest(manifestFile), dir, manifestFile, origin: { kind: 'archive', path: archive } };
 }

@@ -28,25 +28,35 @@ export interface PluginDescriptor {
   /** Folder the manifest's relative paths resolve against. */
   dir: string;
   manifestFile: string;
-  /** Where it came from: the folder itself, or the .tgz it was unpacked from. */
-  origin: { kind: 'folder' | 'archive'; path: string };
+  /** Where it came from: the folder itself, or a .tgz, unpacked into `cacheFolder` when it is selected (discover.ts). */
+  origin: { kind: 'folder'; path: string } | { kind: 'archive'; path: string; cacheFolder: string };
 }
 
 export const MANIFEST_FILE = 'plugin.json';
 
 /** Read and check a manifest; any problem throws E_MANIFEST_INVALID naming the file. */
 export function readManifest(manifestFile: string): PluginManifest {
+  let text: string;
+  try {
+    text = readFileSync(manifestFile, 'utf8');
+  } catch (error) {
+    throw bootErrors.manifestInvalid(manifestFile, `cannot be read (${(error as NodeJS.ErrnoException).code})`);
+  }
+  return parseManifest(text, manifestFile);
+}
+
+/** Check a manifest's text; problems throw E_MANIFEST_INVALID naming `source` (its file, or the archive holding it). */
+export function parseManifest(text: string, source: string): PluginManifest {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    raw = JSON.parse(text);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw bootErrors.manifestInvalid(manifestFile, code ? `cannot be read (${code})` : `is not valid JSON: ${(error as Error).message}`);
+    throw bootErrors.manifestInvalid(source, `is not valid JSON: ${(error as Error).message}`);
   }
   const result = validateAgainst<PluginManifest>(manifestSchema as JsonSchema, raw, { applyDefaults: true });
-  if (!result.valid) throw bootErrors.manifestInvalid(manifestFile, result.problems.join('; '));
+  if (!result.valid) throw bootErrors.manifestInvalid(source, result.problems.join('; '));
   const manifest = result.value;
-  checkConsistency(manifestFile, manifest);
+  checkConsistency(source, manifest);
   return manifest;
 }
 

@@ -61,6 +61,23 @@ export interface RuntimeInfo {
   readonly version: string;
   /** Whether plugins may seed sample data on a first start (`--no-seed` turns it off). */
   readonly seed: boolean;
+  /**
+   * Set when this process is one of several `vela start --workers N` runs on one machine: its slot (0 to
+   * count - 1, kept by its replacement on a restart), how many there are in its group (`all`, or the service
+   * with `--split-services`), and whether it is the group's owner (it runs the scheduled jobs). Files a
+   * process rewrites (snapshots, say) belong in a folder of its slot. `services`: the URL of every service of
+   * the cluster, those other processes serve included (--split-services); `secret`: a key every service of
+   * the cluster accepts in the Key header (as the administrator's API key), for one process's calls to
+   * another's service. A secret: never logged, never sent anywhere but to those URLs.
+   */
+  readonly worker?: {
+    readonly slot: number;
+    readonly count: number;
+    readonly group: string;
+    readonly owner: boolean;
+    readonly services: Readonly<Record<string, string>>;
+    readonly secret: string;
+  };
 }
 
 /** What the runtime hands a plugin in each phase. */

@@ -2,6 +2,7 @@
 // to the host's own copy wherever the plugin lives (a folder on the loader path, an unpacked archive, a
 // folder outside the repository), so values such as VelaError are the host's single instance.
 import type { Accounts } from '../auth/accounts.js';
+import type { Changes } from '../changes/change-feed.js';
 import type { RuntimeHooks } from '../hooks/runtime-hooks.js';
 import type { HttpClient } from '../http/http-client.js';
 import type { Logger } from '../logger.js';
@@ -47,6 +48,8 @@ export interface ServiceRegistry {
   accounts: Accounts;
   /** Outbound HTTP on a user's behalf, through the internal-address guard (runtime/network/outbound-guard.ts). */
   outbound: OutboundGuard;
+  /** Change notices between the processes sharing the database (runtime/changes/change-feed.ts). */
+  changes: Changes;
 }
 
 export type ServiceName = keyof ServiceRegistry & string;
@@ -61,6 +64,7 @@ export { ADMIN_SCOPE, principalOf } from '../auth/access-policy.js';
 export type { Account, Session } from '../auth/accounts.js';
 export { readCookie, SESSION_COOKIE, sameSecret, sha256Hex } from '../auth/accounts.js';
 export { sessionCookie } from '../auth/session-routes.js';
+export type { ChangeFeedMode, ChangeInfo, ChangeListener, Changes } from '../changes/change-feed.js';
 export type { JsonSchema, ValidationResult } from '../config/schema-validation.js';
 export { validateAgainst } from '../config/schema-validation.js';
 export type { ConsoleNavItem, ConsoleOptions, ConsolePage, ConsoleUser, ConsoleView } from '../console/console-kit.js';

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../paths.js';
 
@@ -86,4 +88,29 @@ export function startChildRuntime(args: string[], env = childEnv(), cwd = packag
       if (!ready) reject(new Error(`vela exited with ${r.code ?? r.signal} before it was ready: ${r.stderr}`));
     });
   });
+}
+
+/**
+ * `vela start --config <config> --no-seed <args>` on a data folder of its own, removed once it stopped: a
+ * separate process, as one of several sharing a database (`runtime.database.url` in `config`).
+ */
+export async function startConfiguredChild(config: Record<string, unknown>, args: string[] = []): Promise<ChildRuntime> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'vela-child-'));
+  const file = path.join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify(config));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    const child = await startChildRuntime(['--config', file, '--data-dir', path.join(dir, 'data'), '--no-seed', ...args]);
+    return {
+      ...child,
+      stop: async (signal) => {
+        const run = await child.stop(signal);
+        remove();
+        return run;
+      },
+    };
+  } catch (error) {
+    remove();
+    throw error;
+  }
 }

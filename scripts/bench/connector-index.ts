@@ -19,6 +19,7 @@ import { type DeepPartial, loadConfig, type RuntimeConfig } from '../../runtime/
 import { Runtime } from '../../runtime/lifecycle/runtime.js';
 import { packageRoot } from '../../runtime/paths.js';
 import { type ChildRuntime, childEnv, startChildRuntime } from '../../runtime/testing/child-runtime.js';
+import { printGoal } from './goal.js';
 import { debianSiteFields } from './search-corpus.js';
 
 const args = process.argv.slice(2);
@@ -241,13 +242,15 @@ async function main(): Promise<void> {
         }),
       );
     }
-    if (full.http!.length > 0)
+    if (full.http!.length > 0) {
       console.log(
         JSON.stringify({
           ratio: 'connector full run over HTTP / direct import over HTTP (medians)',
           value: Math.round((median(full.http!) / median(full.peer!)) * 100) / 100,
         }),
       );
+      printGoal('connector full run / bare import (medians, HTTP)', median(full.http!) / median(full.peer!), '<=', 1.1);
+    }
     for (const system of ['inProcess', 'http']) {
       if (full[system]!.length > 0)
         console.log(

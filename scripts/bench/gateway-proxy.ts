@@ -1,7 +1,8 @@
 /**
- * Authenticated proxy throughput and added latency: Vela's gateway (bearer token + proxy) against a
- * bare node:http proxy and express-gateway (OAuth2 bearer + proxy), all in front of the same
- * loopback upstream, each in its own process, loaded in turn by autocannon in one run.
+ * Authenticated proxy throughput and added latency: Vela's gateway (bearer token + proxy), in one process
+ * and with `vela start --workers 2` (BENCH_WORKERS), against a bare node:http proxy and express-gateway
+ * (OAuth2 bearer + proxy), all in front of the same loopback upstream, each in its own process(es), loaded
+ * in turn by autocannon in one run.
  *
  *   npx tsx scripts/bench/gateway-proxy.ts   # BENCH_ROUNDS=3 BENCH_SECONDS=5 BENCH_CONNECTIONS=50 by default
  *
@@ -20,7 +21,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ChildRuntime, childEnv, startChildRuntime } from '../../runtime/testing/child-runtime.js';
+import { type ChildRuntime, childEnv, startChildRuntime, VELA_BIN } from '../../runtime/testing/child-runtime.js';
+import { printGoal } from './goal.js';
 
 interface LoadResult {
   requests: { average: number; total: number };
@@ -112,9 +114,37 @@ async function json<T>(url: string, init: RequestInit = {}): Promise<T> {
   return JSON.parse(text) as T;
 }
 
-async function startVela(upstreamPort: number, dataDir: string): Promise<{ url: string; token: string; runtime: ChildRuntime }> {
-  const runtime = await startChildRuntime(['--plugins', 'gateway'], childEnv({ VELA_DATA_DIR: dataDir }));
-  const base = runtime.urls.gateway!;
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
+
+/** `vela start --workers N --plugins gateway`: resolves once the primary logs that every worker is ready. */
+function startVelaWorkers(dataDir: string, workers: number): Promise<{ base: string; stop: () => void }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [VELA_BIN, 'start', '--workers', String(workers), '--plugins', 'gateway'], {
+      env: childEnv({ VELA_DATA_DIR: dataDir, VELA_LOG_FORMAT: 'json', VELA_LOG_LEVEL: 'warn' }),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d;
+      if (!out.includes('"all workers ready"')) return;
+      child.stdout!.removeAllListeners('data');
+      child.stdout!.resume();
+      const ready = out.split('\n').find((l) => l.includes('"all workers ready"'))!;
+      resolve({ base: (JSON.parse(ready) as { urls: Record<string, string> }).urls.gateway!, stop: () => child.kill('SIGTERM') });
+    });
+    child.on('exit', (code) => reject(new Error(`vela --workers exited early (${code}): ${out.slice(-2000)}`)));
+  });
+}
+
+async function startVela(upstreamPort: number, dataDir: string, workers = 1): Promise<{ url: string; token: string; runtime: ChildRuntime | null }> {
+  let runtime: ChildRuntime | null = null;
+  let base: string;
+  if (workers > 1) base = (await startVelaWorkers(dataDir, workers)).base;
+  else {
+    runtime = await startChildRuntime(['--plugins', 'gateway'], childEnv({ VELA_DATA_DIR: dataDir }));
+    base = runtime.urls.gateway!;
+  }
   const auth = { authorization: `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`, 'content-type': 'application/json' };
   await json(`${base}/api/v2/mapping`, {
     method: 'POST',
@@ -262,10 +292,19 @@ function pidOfPort(port: number): number | null {
   return match ? Number(match[1]) : null;
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc. */
+/** CPU seconds (user + system) a process has used so far, from /proc; with its child processes (cluster workers). */
 function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
+  const own = (p: number) => {
+    const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
+  };
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // no children file: count the process alone
+  }
+  return own(pid) + children.reduce((sum, child) => sum + own(child), 0);
 }
 
 const headersOf = (target: Target) => (target.token ? { authorization: `Bearer ${target.token}` } : undefined);
@@ -323,6 +362,8 @@ async function main(): Promise<void> {
     const bare = await startNode(BARE_PROXY, { UPSTREAM_PORT: String(upstream.port) });
     const velaRun = await startVela(upstream.port, path.join(workDir, 'vela-data'));
     vela = velaRun.runtime;
+    // The same gateway with worker processes, on its own data folder (SQLite; the workers share it).
+    const velaWorkers = await startVela(upstream.port, path.join(workDir, 'vela-workers-data'), WORKERS);
     const eg = await startExpressGateway(upstream.port, workDir);
     console.log(
       JSON.stringify({
@@ -340,9 +381,10 @@ async function main(): Promise<void> {
       { system: 'bare-node-http-proxy', url: `http://127.0.0.1:${bare.port}/v1/items` },
       { system: 'vela-gateway', url: velaRun.url, token: velaRun.token },
       { system: 'express-gateway', url: eg.url, token: eg.token },
+      { system: `vela-gateway-workers-${WORKERS}`, url: velaWorkers.url, token: velaWorkers.token },
     ];
     for (const target of targets) await warmUp(target);
-    const [direct, bareResult, velaResult, egResult] = (await measureAll(targets)) as [Measured, Measured, Measured, Measured];
+    const [direct, bareResult, velaResult, egResult, workersResult] = (await measureAll(targets)) as [Measured, Measured, Measured, Measured, Measured];
     const added = (m: Measured) => ({
       addedP50Ms: Math.round((m.p50Ms - direct.p50Ms) * 100) / 100,
       addedP99Ms: Math.round((m.p99Ms - direct.p99Ms) * 100) / 100,
@@ -359,9 +401,18 @@ async function main(): Promise<void> {
           velaVsBare: Math.round((bareResult.cpuUsPerRequest! / velaResult.cpuUsPerRequest!) * 100) / 100,
           velaVsExpressGateway: Math.round((egResult.cpuUsPerRequest! / velaResult.cpuUsPerRequest!) * 100) / 100,
         },
-        addedLatency: { bare: added(bareResult), vela: added(velaResult), expressGateway: added(egResult) },
+        addedLatency: { bare: added(bareResult), vela: added(velaResult), expressGateway: added(egResult), velaWorkers: added(workersResult) },
+        workers: {
+          count: WORKERS,
+          vsOneProcess: Math.round((workersResult.reqPerSec / velaResult.reqPerSec) * 100) / 100,
+          vsBare: Math.round((workersResult.reqPerSec / bareResult.reqPerSec) * 100) / 100,
+        },
       }),
     );
+    printGoal(`gateway req/s with ${WORKERS} workers / one process`, workersResult.reqPerSec / velaResult.reqPerSec, '>=', 1.5);
+    printGoal('gateway req/s / bare node:http proxy', velaResult.reqPerSec / bareResult.reqPerSec, '>=', 1);
+    printGoal('gateway CPU per request / bare node:http proxy', velaResult.cpuUsPerRequest! / bareResult.cpuUsPerRequest!, '<=', 1);
+    printGoal('gateway req/s / express-gateway', velaResult.reqPerSec / egResult.reqPerSec, '>=', 4);
   } finally {
     await vela?.stop();
     for (const child of children) child.kill();

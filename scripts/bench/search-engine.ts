@@ -17,6 +17,7 @@ import { flexsearchEngineFactory } from '../../plugins/search/engine/flexsearch-
 import type { SearchEngine } from '../../plugins/search/engine/search-engine.js';
 import { tokenize } from '../../plugins/search/engine/text-analyzer.js';
 import { packageRoot } from '../../runtime/paths.js';
+import { printGoal } from './goal.js';
 import { type BenchQuery, type CorpusDocument, loadCorpus, makeQueries, searchableText } from './search-corpus.js';
 import { type BenchSystem, engineQuery, FACET_FIELDS, MiniSearchSystem, OramaSystem, VelaSystem } from './search-systems.js';
 
@@ -154,6 +155,7 @@ async function main(): Promise<void> {
   const ours = new VelaSystem('vela-flexsearch');
   results.push(await measure(ours, documents, queries));
   console.log(JSON.stringify(results.at(-1)));
+  if (results[0]!.heapMB !== null) printGoal('engine heap on the corpus (MB)', results[0]!.heapMB, '<=', 90);
   console.log(JSON.stringify({ check: 'vela-flexsearch vs brute force', ...check(ours.engine!, documents, queries) }));
   console.log(JSON.stringify(await snapshotLine(ours.engine!, queries)));
   ours.engine = null;

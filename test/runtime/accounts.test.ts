@@ -50,4 +50,8 @@ test('Basic credentials are parsed, and malformed ones are refused', (t) => {
   t.is(parseBasic('Bearer abc'), null);
   t.is(parseBasic(`Basic ${Buffer.from('nocolon').toString('base64')}`), null);
   t.is(parseBasic(undefined), null);
+  // RFC 7617 allows no control character in either; PostgreSQL fails a query holding NUL.
+  for (const credentials of ['ad\u0000min:secret', 'admin:sec\u0000ret', 'ad\tmin:secret', 'ad\u007fmin:secret', `${'u'.repeat(65)}:secret`]) {
+    t.is(parseBasic(`Basic ${Buffer.from(credentials).toString('base64')}`), null, JSON.stringify(credentials));
+  }
 });

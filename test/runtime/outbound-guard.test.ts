@@ -3,9 +3,11 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { forbiddenRange } from '../../runtime/network/address-rules.js';
 import { type HostResolver, OutboundGuard, OutboundRefused } from '../../runtime/network/outbound-guard.js';
+import { connectionSpy } from './connection-spy.js';
 
-// Nothing here sends traffic outside 127.0.0.0/8: names resolve through an injected resolver, and every
-// refusal is asserted to come before a connection (a loopback server counts the connections it gets).
+// Nothing here sends traffic outside 127.0.0.0/8: names resolve through an injected resolver, every refusal is
+// asserted to come before a connection (a loopback server counts the connections it gets), and the guards'
+// connect hook (connectionSpy) records every connection about to open and stops any outside loopback.
 
 test('each internal range is named, in IPv4, IPv6 and the IPv6 forms that carry an IPv4 address', (t) => {
   const cases: Array<[string, string | null]> = [
@@ -75,7 +77,8 @@ async function refusal(t: { throwsAsync: (p: Promise<unknown>) => Promise<unknow
 test('a name that resolves to an internal address is refused in the lookup, before any connection, naming the rule', async (t) => {
   const server = await countingServer(t);
   const seen: string[] = [];
-  const guard = new OutboundGuard({ allowHosts: [], resolve: resolvesTo(['127.0.0.1'], seen) });
+  const spy = connectionSpy();
+  const guard = new OutboundGuard({ allowHosts: [], resolve: resolvesTo(['127.0.0.1'], seen), beforeConnect: spy.hook });
   t.teardown(() => guard.close());
   const error = await refusal(t, guard.fetch(`http://intranet.example:${server.port}/`));
   t.is(error.status, 403);
@@ -84,21 +87,27 @@ test('a name that resolves to an internal address is refused in the lookup, befo
   t.regex(error.message, /intranet\.example resolves to 127\.0\.0\.1, a loopback address/);
   t.deepEqual(seen, ['intranet.example']);
   t.is(server.connections(), 0, 'no connection was made');
+  t.deepEqual(spy.attempts, [], 'no connection was attempted');
 });
 
 test('every address of a name is checked: one internal record among public ones refuses it', async (t) => {
-  const guard = new OutboundGuard({ allowHosts: [], resolve: resolvesTo(['93.184.216.34', '10.0.0.7']) });
+  const spy = connectionSpy();
+  const guard = new OutboundGuard({ allowHosts: [], resolve: resolvesTo(['93.184.216.34', '10.0.0.7']), beforeConnect: spy.hook });
   t.teardown(() => guard.close());
   t.is((await refusal(t, guard.check('https://mixed.example/'))).rule, 'private');
-  const metadata = new OutboundGuard({ allowHosts: [], resolve: resolvesTo(['::ffff:169.254.169.254']) });
+  t.is((await refusal(t, guard.fetch('https://mixed.example/'))).rule, 'private', 'and when fetched, in the lookup');
+  const metadata = new OutboundGuard({ allowHosts: [], resolve: resolvesTo(['::ffff:169.254.169.254']), beforeConnect: spy.hook });
   t.teardown(() => metadata.close());
   t.is((await refusal(t, metadata.check('http://meta.example/'))).rule, 'cloud metadata');
+  t.is((await refusal(t, metadata.fetch('http://meta.example/'))).rule, 'cloud metadata');
+  t.deepEqual(spy.attempts, [], 'no connection was attempted');
 });
 
 test('IP literals in any spelling are refused without a lookup: decimal, hex, octal, short, IPv6 and IPv4-mapped', async (t) => {
   const server = await countingServer(t);
   const seen: string[] = [];
-  const guard = new OutboundGuard({ allowHosts: [], resolve: resolvesTo(['93.184.216.34'], seen) });
+  const spy = connectionSpy();
+  const guard = new OutboundGuard({ allowHosts: [], resolve: resolvesTo(['93.184.216.34'], seen), beforeConnect: spy.hook });
   t.teardown(() => guard.close());
   const p = server.port;
   for (const url of [
@@ -119,6 +128,7 @@ test('IP literals in any spelling are refused without a lookup: decimal, hex, oc
   }
   t.deepEqual(seen, [], 'no name was looked up');
   t.is(server.connections(), 0, 'no connection was made');
+  t.deepEqual(spy.attempts, [], 'no connection was attempted');
 });
 
 test('only http and https, without user info, are fetched', async (t) => {
@@ -147,12 +157,32 @@ test("a host on the operator's allowlist is fetched, connecting to the address c
 
 test('a name is connected to at the address the guard resolved, with the name kept as the Host; the allowlist skips only the range check', async (t) => {
   const server = await countingServer(t);
-  const guard = new OutboundGuard({ allowHosts: [], resolve: resolvesTo(['127.0.0.1']) });
-  const allowed = new OutboundGuard({ allowHosts: ['service.internal'], resolve: resolvesTo(['127.0.0.1']) });
+  const spy = connectionSpy();
+  const guard = new OutboundGuard({ allowHosts: [], resolve: resolvesTo(['127.0.0.1']), beforeConnect: spy.hook });
+  const allowed = new OutboundGuard({ allowHosts: ['service.internal'], resolve: resolvesTo(['127.0.0.1']), beforeConnect: spy.hook });
   t.teardown(() => Promise.all([guard.close(), allowed.close()]));
   await refusal(t, guard.fetch(`http://service.internal:${server.port}/`));
   t.is(server.connections(), 0);
+  t.deepEqual(spy.attempts, []);
   const res = await allowed.fetch(`http://service.internal:${server.port}/x`);
   t.is(await res.text(), `hello service.internal:${server.port}`);
+  t.is(server.connections(), 1);
+  t.deepEqual(spy.attempts, ['service.internal=127.0.0.1'], 'the one connection went to the address the guard resolved');
+});
+
+test('the connect hook is the last word: it sees literals and resolved names alike, and what it stops never connects', async (t) => {
+  const server = await countingServer(t);
+  const spy = connectionSpy();
+  const guard = new OutboundGuard({
+    allowHosts: [`127.0.0.1:${server.port}`, 'public.example'],
+    resolve: resolvesTo(['93.184.216.34']),
+    beforeConnect: spy.hook,
+  });
+  t.teardown(() => guard.close());
+  t.is((await guard.fetch(`http://127.0.0.1:${server.port}/`)).status, 200);
+  // Allowed by the operator and public: the guard would connect, and the test's hook stops it first.
+  const stopped = await t.throwsAsync(guard.fetch('http://public.example/'));
+  t.regex(String((stopped as { cause?: Error }).cause?.message ?? stopped?.message), /the test stopped a connection to 93\.184\.216\.34/);
+  t.deepEqual(spy.attempts, [`127.0.0.1=127.0.0.1`, 'public.example=93.184.216.34']);
   t.is(server.connections(), 1);
 });

@@ -2,12 +2,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import test from 'ava';
+import { VelaError } from '../../runtime/errors.js';
 import { ForwardPathRefused, forwardTarget } from '../../runtime/network/forward-path.js';
 import { type HostResolver, OutboundGuard, OutboundRefused } from '../../runtime/network/outbound-guard.js';
+import { connectionSpy } from './connection-spy.js';
 
 // The outbound guard's streaming request, its path rules for reverse proxies, and `self:` allowlist entries.
-// Nothing here sends traffic outside 127.0.0.0/8: names resolve through an injected resolver, and every
-// refusal is asserted to come before a connection (the loopback server counts the connections it gets).
+// Nothing here sends traffic outside 127.0.0.0/8: names resolve through an injected resolver, every refusal is
+// asserted to come before a connection (the loopback server counts the connections it gets), and the guards'
+// connect hook (connectionSpy) records every connection about to open and stops any outside loopback.
 
 const resolvesTo =
   (addresses: string[], seen: string[] = []): HostResolver =>
@@ -44,6 +47,14 @@ test('forwardTarget refuses every path family, encoded or not, naming the rule',
   const cases: Array<[string, string, string?]> = [
     ['/a/../b', 'path traversal'],
     ['/a/%2e%2e/b', 'path traversal'],
+    ['/a/..;/b', 'path traversal'],
+    ['/a/..;jsessionid=x/b', 'path traversal'],
+    ['/a/..%3b/b', 'path traversal'],
+    ['/a/..%253B/b', 'path traversal'],
+    ['/a/%2e%2e;/b', 'path traversal'],
+    ['/a/.;/b', 'path traversal'],
+    ['/a/.;x', 'path traversal'],
+    ['/a/;x/b', 'empty segment'],
     ['/a/%252e%252e/b', 'path traversal'],
     ['/a/%25252e%25252e/b', 'path traversal'],
     ['/..', 'path traversal'],
@@ -71,6 +82,9 @@ test('forwardTarget refuses every path family, encoded or not, naming the rule',
   }
   t.is(t.throws(() => forwardTarget('http://svc.example/', '/x', 'a=1#frag'), { instanceOf: ForwardPathRefused })?.rule, 'control character');
   t.is(forwardTarget('http://svc.example/api', '/allowed/x', '', ['/allowed']).pathname, '/api/allowed/x');
+  const behindPrefix = t.throws(() => forwardTarget('http://svc/api', '/public/..;/admin', '', ['/public']), { instanceOf: ForwardPathRefused });
+  t.is(behindPrefix?.rule, 'path traversal', 'a ..; segment under an allowed prefix does not reach around it');
+  t.is(forwardTarget('http://svc/api', '/public/a;v=1/b..c', '', ['/public']).pathname, '/api/public/a;v=1/b..c', 'parameters and dots inside names pass');
 });
 
 test('request: a name resolving to any internal range is refused in the lookup, before a connection; IP literals without a lookup', async (t) => {
@@ -93,20 +107,41 @@ test('request: a name resolving to any internal range is refused in the lookup, 
     ['224.0.0.251', 'multicast'],
     ['0.0.0.0', 'unspecified'],
   ];
+  const spy = connectionSpy();
   for (const [address, rule] of families) {
-    const guard = new OutboundGuard({ allowHosts: [], resolve: resolvesTo([address]) });
+    const guard = new OutboundGuard({ allowHosts: [], resolve: resolvesTo([address]), beforeConnect: spy.hook });
     const error = await t.throwsAsync(guard.request(`http://intranet.example:${s.port}/`), { instanceOf: OutboundRefused });
     t.is(error?.rule, rule, address);
     await guard.close();
   }
   const seen: string[] = [];
-  const literal = new OutboundGuard({ allowHosts: [], resolve: resolvesTo(['93.184.216.34'], seen) });
+  const literal = new OutboundGuard({ allowHosts: [], resolve: resolvesTo(['93.184.216.34'], seen), beforeConnect: spy.hook });
   t.teardown(() => literal.close());
   for (const url of [`http://2130706433:${s.port}/`, `http://0x7f000001:${s.port}/`, `http://0177.1:${s.port}/`, `http://[::ffff:7f00:1]:${s.port}/`]) {
     await t.throwsAsync(literal.request(url), { instanceOf: OutboundRefused }, url);
   }
   t.deepEqual(seen, []);
   t.is(s.connections(), 0, 'no refused request connected');
+  t.deepEqual(spy.attempts, [], 'no connection was attempted');
+});
+
+test('request: an error of the request body that is a VelaError (a proxy body over its limit, 413) comes back as it is, not as unreachable', async (t) => {
+  const s = await server(t, (req, res) => {
+    req.resume();
+    req.on('end', () => res.end('read'));
+  });
+  const guard = new OutboundGuard({ allowHosts: [`127.0.0.1:${s.port}`] });
+  t.teardown(() => guard.close());
+  const tooLarge = new VelaError('payload_too_large', 'the request body is too large', 413);
+  const body = new Readable({ read() {} });
+  body.push('first chunk');
+  setTimeout(() => body.destroy(tooLarge), 50);
+  const error = await t.throwsAsync(guard.request(`http://127.0.0.1:${s.port}/`, { method: 'POST', body }));
+  t.is(error, tooLarge);
+  const plain = new Readable({ read() {} });
+  setTimeout(() => plain.destroy(new Error('disk gone')), 50);
+  const other = await t.throwsAsync(guard.request(`http://127.0.0.1:${s.port}/`, { method: 'POST', body: plain }));
+  t.is((other as VelaError).code, 'upstream_unreachable', 'any other failure is still 502');
 });
 
 test('request streams both ways, connects to the checked address with the name as Host, and never follows a redirect', async (t) => {

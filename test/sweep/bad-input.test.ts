@@ -6,8 +6,9 @@ import path from 'node:path';
 import test from 'ava';
 import fc from 'fast-check';
 import { listTables } from '../../runtime/storage/database.js';
+import { eventually } from '../../runtime/testing/eventually.js';
 import { createTestPostgres, postgresReachable } from '../../runtime/testing/test-postgres.js';
-import { startTestRuntime, type TestRuntime } from '../../runtime/testing/test-runtime.js';
+import { startTestRuntime, TEST_ADMIN, type TestRuntime } from '../../runtime/testing/test-runtime.js';
 
 // The bad-input sweep: every operation each service's OpenAPI document describes, called with malformed
 // values of every kind, without and with credentials. Every answer must be a 4xx in the one JSON error
@@ -18,17 +19,34 @@ const SEED = 20261123;
 /** Most requests carry the administrator's credentials, to get past access to the validation and handlers behind it. */
 const CREDENTIALS: Credentials[] = ['admin', 'none', 'admin', 'bad-key', 'admin'];
 const REQUEST_TIMEOUT_MS = 10_000;
+const TEST_ADMIN_USER = TEST_ADMIN.user;
+/** Credential fuzz: random byte strings besides the fixed odd ones, sent from their own loopback address. */
+const ODD_CREDENTIALS = 120;
+const FUZZ_ADDRESS = '127.0.0.3';
 
-type Operation = { service: string; method: string; path: string; params: string[]; query: string[]; hasBody: boolean; body: Schema };
+type Operation = {
+  service: string;
+  method: string;
+  path: string;
+  params: string[];
+  query: string[];
+  hasBody: boolean;
+  body: Schema;
+  /** Whether the operation takes credentials (admin or key access). */
+  secured: boolean;
+};
 type Credentials = 'none' | 'bad-key' | 'admin';
 interface Failure {
   request: string;
   problem: string;
 }
 
-/** Tables that background work writes on its own (index snapshots prune the change log, timers flush response times and search metrics). */
+/**
+ * Tables that background work writes on its own (index snapshots prune the change log, timers flush response
+ * times and search metrics), and the password limits' records, which a refused sign-in writes by design.
+ */
 const MOVING_TABLES =
-  /^(search_changes|search_metric_searches|gateway_response_times|gateway_upstream_status|runtime_sessions|connector_run_leases)$|knex_migrations/;
+  /^(search_changes|search_metric_searches|gateway_response_times|gateway_upstream_status|runtime_sessions|connector_run_leases|runtime_login_failures|runtime_trusted_addresses)$|knex_migrations/;
 const MOVING_COLUMNS = new Set(['last_used_at']);
 
 const tricky = [
@@ -159,11 +177,17 @@ const requestArb = (op: Operation, schema: Schema, known: string[]) =>
   });
 
 /** node:http rather than fetch: a GET may carry a body too (some routes read one), as clients send it. */
-function send(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<{ status: number; text: string }> {
+function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  localAddress?: string,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
-      { method, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+      { method, localAddress, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -203,15 +227,26 @@ function operationsOf(service: string, doc: { paths: Record<string, Record<strin
         query: parameters.filter((p) => p.in === 'query').map((p) => p.name),
         hasBody: method !== 'head',
         body: (body ?? {}) as Schema,
+        secured: Array.isArray(op.security) && op.security.length > 0,
       });
     }
   }
   return ops;
 }
 
-/** The runtime with something of everything stored: a site with documents, a token, a source, a mapping and an app. */
+/** What populated() stored, by kind: path parameters that name something that exists. */
+interface Stored {
+  site: string;
+  siteId: string;
+  field: string;
+  token: string;
+  source: string;
+  mapping: string;
+  app: string;
+}
+
 /** The runtime with something of everything stored, and the ids and names that exist (for path parameters). */
-async function populated(databaseUrl?: string): Promise<{ vela: TestRuntime; known: string[] }> {
+async function populated(databaseUrl?: string): Promise<{ vela: TestRuntime; known: string[]; stored: Stored }> {
   const vela = await startTestRuntime({ databaseUrl, config: { plugins: { connector: { apiKeys: ['sweep-connector-key'] } } } });
   const admin = { authorization: vela.adminAuth, 'content-type': 'application/json' };
   const post = async (service: string, url: string, body: unknown) => {
@@ -244,70 +279,265 @@ async function populated(databaseUrl?: string): Promise<{ vela: TestRuntime; kno
   const site = (await (await vela.fetch('search', '/api/sn/Sweep', { headers: admin })).json()) as { id: string };
   const fields = (await (await vela.fetch('search', '/api/sn/Sweep/field', { headers: admin })).json()) as Array<{ id: string }>;
   const known = ['Sweep', site.id, 'en_US', fields[0]!.id, 'title', 'sweepsrc', String(token.id), String(mapping.id), String(app.id), 's1', 'd1'];
-  return { vela, known };
+  const stored = {
+    site: 'Sweep',
+    siteId: site.id,
+    field: fields[0]!.id,
+    token: String(token.id),
+    source: 'sweepsrc',
+    mapping: String(mapping.id),
+    app: String(app.id),
+  };
+  return { vela, known, stored };
+}
+
+/** The stored thing a path parameter of `op` names, so a request with it reaches the handler behind validation. */
+function existing(op: Operation, param: string, stored: Stored): string {
+  if (param === 'locale') return 'en_US';
+  if (/^(siteName|snSiteId)$/.test(param) || (op.service === 'search' && op.path.startsWith('/api/sn/{'))) {
+    return op.path.includes('/field/{id}') && param === 'id' ? stored.field : stored.site;
+  }
+  if (op.service === 'connector' && /^(name|source)$/.test(param)) return stored.source;
+  if (op.path.includes('/mapping/')) return stored.mapping;
+  if (op.path.includes('/app/')) return stored.app;
+  if (op.path.includes('/dev/token/')) return stored.token;
+  return 'x';
+}
+
+const NUL_TEXT = 'a\u0000b';
+
+/** Every string of a value replaced by one holding NUL. */
+function withNul(value: unknown): unknown {
+  if (typeof value === 'string') return NUL_TEXT;
+  if (Array.isArray(value)) return value.map(withNul);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withNul(v)]));
+  return value;
+}
+
+interface FixedRequest {
+  params: string[];
+  query: Record<string, string>;
+  body?: { text: string; type: string };
+}
+
+/**
+ * NUL (U+0000) where the audit found PostgreSQL failing on it, as fixed inputs of every operation: in every
+ * path parameter, in every query parameter, in every string of a body the schema would take, in each of its
+ * members alone and in a member name; path parameters that exist, so the body reaches the handler. A DELETE
+ * takes only the first: with an existing id it would remove what later requests need.
+ */
+function nulRequests(op: Operation, stored: Stored): FixedRequest[] {
+  const requests: FixedRequest[] = [];
+  const real = op.params.map((name) => existing(op, name, stored));
+  if (op.params.length > 0) requests.push({ params: op.params.map(() => NUL_TEXT), query: {} });
+  if (op.method === 'DELETE') return requests;
+  if (op.query.length > 0) requests.push({ params: real, query: Object.fromEntries(op.query.map((name) => [name, NUL_TEXT])) });
+  const base = plausible(op.body);
+  if (!op.hasBody || !op.body.properties || !base || typeof base !== 'object' || Array.isArray(base)) return requests;
+  const json = (value: unknown) => ({ text: JSON.stringify(value), type: 'application/json' });
+  requests.push({ params: real, query: {}, body: json(withNul(base)) });
+  requests.push({ params: real, query: {}, body: json({ ...base, [`k${NUL_TEXT}`]: 1 }) });
+  for (const member of Object.keys(op.body.properties)) {
+    requests.push({ params: real, query: {}, body: json({ ...base, [member]: withNul((base as Record<string, unknown>)[member] ?? 'x') }) });
+  }
+  return requests;
+}
+
+/** Basic credentials that no account has, built of odd bytes: each must be a 401 (or 429 past the limits), never an error. */
+function oddCredentials(count: number): string[] {
+  const basic = (bytes: Uint8Array | Buffer) => `Basic ${Buffer.from(bytes).toString('base64')}`;
+  const fixed = [
+    basic(Buffer.from('ad\u0000min:x')),
+    basic(Buffer.from(`${TEST_ADMIN_USER}:x\u0000y`)),
+    basic(Buffer.from(`${TEST_ADMIN_USER}\u0000:x`)),
+    basic(Buffer.from([0x61, 0xff, 0xfe, 0x3a, 0x80, 0xc0])),
+    basic(Buffer.from([0xed, 0xa0, 0x80, 0x3a, 0x78])),
+    basic(Buffer.from([0xc0, 0x80, 0x3a, 0x78])),
+    basic(Buffer.from(`ad\r\nmin:x`)),
+    basic(Buffer.from(`${'u'.repeat(5000)}:x`)),
+    basic(Buffer.from(`${TEST_ADMIN_USER}:${'p'.repeat(20_000)}`)),
+    basic(Buffer.from('nocolon')),
+    basic(Buffer.from(':')),
+    basic(Buffer.from(':password')),
+    'Basic ',
+    'Basic',
+    'Basic ====',
+    'Basic !!!not-base64!!!',
+    `basic   ${Buffer.from('__proto__:constructor').toString('base64')}`,
+  ];
+  const random = fc.sample(
+    fc
+      .tuple(fc.uint8Array({ maxLength: 40 }), fc.uint8Array({ maxLength: 40 }))
+      .map(([user, password]) => basic(Buffer.concat([user, Buffer.from(':'), password]))),
+    { seed: SEED, numRuns: count },
+  );
+  return [...fixed, ...random];
+}
+
+/** The path of an operation with its parameters filled in, and a query string. */
+function urlOf(op: Operation, params: unknown[], query: Record<string, unknown>): string {
+  let url = op.path;
+  op.params.forEach((name, j) => {
+    const value = String(params[j]);
+    // A few spellings go raw, to reach the server as malformed percent-encoding or traversal.
+    url = url.replace(`{${name}}`, RAW_SEGMENTS.has(value) ? value : encodeURIComponent(wellFormed(value)));
+  });
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  return qs ? `${url}?${qs}` : url;
+}
+
+interface Probe {
+  service: string;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  localAddress?: string;
+  /** What the log of failures calls the request. */
+  described: string;
+}
+
+/**
+ * Sends requests and holds each answer to the rules: no 5xx, no hang, a 4xx in the one JSON error shape, and
+ * nothing stored changed by a refused request. Collects what broke them, and counts answers by status.
+ */
+class Prober {
+  readonly failures: Failure[] = [];
+  readonly statuses = new Map<number, number>();
+  sent = 0;
+  private readonly connectorRuns: { isBusy(source: string): boolean };
+  /** The digest after the last refused request, which changed nothing: the next request's "before", without reading every table again. */
+  private unchanged: string | null = null;
+
+  constructor(private readonly vela: TestRuntime) {
+    this.connectorRuns = vela.runtime.container.resolve<{ isBusy(source: string): boolean }>('connector.runs');
+  }
+
+  async send(probe: Probe): Promise<{ status: number; text: string } | null> {
+    // A run an earlier request started records its work in the background: it ends before the comparison.
+    await eventually(() => !this.connectorRuns.isBusy('sweepsrc'), 'the connector run started by an earlier request to end');
+    const before = this.unchanged ?? (await digest(this.vela));
+    this.unchanged = null;
+    this.sent += 1;
+    let res: { status: number; text: string };
+    try {
+      res = await send(this.vela.url(probe.service, probe.url), probe.method, probe.headers, probe.body, probe.localAddress);
+    } catch (error) {
+      this.failures.push({ request: probe.described, problem: `no answer: ${(error as Error).message}` });
+      return null;
+    }
+    const { status, text } = res;
+    this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
+    if (status >= 500) this.failures.push({ request: probe.described, problem: `${status} ${text.slice(0, 200)}` });
+    if (status >= 400 && status < 500) {
+      let body: { error?: unknown; message?: unknown } = {};
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON
+      }
+      const graphql = probe.url.startsWith('/graphql');
+      if (!graphql && (typeof body.error !== 'string' || typeof body.message !== 'string')) {
+        this.failures.push({ request: probe.described, problem: `${status} not the JSON error shape: ${text.slice(0, 200)}` });
+      }
+      const after = await digest(this.vela);
+      if (after !== before) this.failures.push({ request: probe.described, problem: `${status} but something stored changed` });
+      else this.unchanged = after;
+    }
+    return res;
+  }
+}
+
+const headersFor = (vela: TestRuntime, credentials: Credentials): Record<string, string> =>
+  credentials === 'admin' ? { authorization: vela.adminAuth } : credentials === 'bad-key' ? { key: 'not-a-key' } : {};
+
+function describe(credentials: string, op: Operation, url: string, body?: { text: string }): string {
+  return `${credentials} ${op.method} ${op.service}${url.slice(0, 200)} ${body ? JSON.stringify(body.text.slice(0, 120)) : ''}`;
+}
+
+async function operations(vela: TestRuntime): Promise<Operation[]> {
+  const ops: Operation[] = [];
+  for (const service of ['search', 'gateway', 'connector']) {
+    const doc = (await (await vela.fetch(service, '/v3/api-docs')).json()) as { paths: Record<string, Record<string, any>> };
+    ops.push(...operationsOf(service, doc).filter((op) => op.path.includes('{') || op.method !== 'GET' || !/health|api-docs/.test(op.path)));
+  }
+  return ops;
+}
+
+/** Generated malformed requests: `runs` per operation, with and without credentials. */
+async function sweepGenerated(prober: Prober, vela: TestRuntime, ops: Operation[], known: string[], runs: number): Promise<void> {
+  for (const op of ops) {
+    const samples = fc.sample(requestArb(op, op.body, known), { seed: SEED + prober.sent, numRuns: runs });
+    for (const [i, sample] of samples.entries()) {
+      const credentials = CREDENTIALS[i % CREDENTIALS.length]!;
+      const url = urlOf(op, sample.params, sample.query);
+      const headers = sample.body ? { ...headersFor(vela, credentials), 'content-type': sample.body.type } : headersFor(vela, credentials);
+      const body = op.method === 'HEAD' ? undefined : sample.body?.text;
+      await prober.send({ service: op.service, method: op.method, url, headers, body, described: describe(credentials, op, url, sample.body) });
+    }
+  }
+}
+
+/** The fixed NUL inputs of every operation, with the administrator's credentials (to reach the handlers). */
+async function sweepNul(prober: Prober, vela: TestRuntime, ops: Operation[], stored: Stored): Promise<void> {
+  for (const op of ops) {
+    for (const request of nulRequests(op, stored)) {
+      const url = urlOf(op, request.params, request.query);
+      const headers: Record<string, string> = { authorization: vela.adminAuth };
+      if (request.body) headers['content-type'] = request.body.type;
+      const body = op.method === 'HEAD' ? undefined : request.body?.text;
+      await prober.send({ service: op.service, method: op.method, url, headers, body, described: describe('admin, NUL', op, url, request.body) });
+    }
+  }
+}
+
+/**
+ * Odd Basic credentials on the operations that take credentials and on each service's sign-in, from an address
+ * of their own (the limits they run into must not hold the sweep's administrator back): each a 401, or a 429
+ * once the limits are reached; never a success, never an error.
+ */
+async function sweepCredentials(prober: Prober, ops: Operation[]): Promise<void> {
+  const secured = ops.filter((op) => op.secured && (op.method === 'GET' || op.method === 'POST'));
+  const targets = [
+    ...['search', 'gateway', 'connector'].map((service) => ({ service, method: 'GET', path: '/api/login', params: [] as string[] })),
+    ...secured,
+  ];
+  for (const [i, authorization] of oddCredentials(ODD_CREDENTIALS).entries()) {
+    const op = targets[i % targets.length]!;
+    const url = op.path.replace(/\{[^}]+\}/g, 'x');
+    const answer = await prober.send({
+      service: op.service,
+      method: op.method,
+      url,
+      headers: { authorization },
+      localAddress: FUZZ_ADDRESS,
+      described: `credentials ${JSON.stringify(authorization.slice(0, 80))} ${op.method} ${op.service}${url}`,
+    });
+    if (answer && answer.status !== 401 && answer.status !== 429) {
+      prober.failures.push({ request: `${authorization.slice(0, 80)} ${op.method} ${op.service}${url}`, problem: `odd credentials answered ${answer.status}` });
+    }
+  }
 }
 
 const sweep = test.macro(async (t, database: 'sqlite' | 'postgres', runs: number) => {
-  t.timeout(240_000);
+  t.timeout(420_000);
   const pg = database === 'postgres' ? await createTestPostgres() : null;
   if (database === 'postgres' && !pg) return t.fail('PostgreSQL refused to create a test database');
   if (pg) t.teardown(() => pg.drop());
-  const { vela, known } = await populated(pg?.url);
+  const { vela, known, stored } = await populated(pg?.url);
   t.teardown(() => vela.stop());
-  const failures: Failure[] = [];
-  let sent = 0;
-  const statuses = new Map<number, number>();
-  const headersFor = (credentials: Credentials): Record<string, string> =>
-    credentials === 'admin' ? { authorization: vela.adminAuth } : credentials === 'bad-key' ? { key: 'not-a-key' } : {};
-
-  for (const service of ['search', 'gateway', 'connector']) {
-    const doc = (await (await vela.fetch(service, '/v3/api-docs')).json()) as { paths: Record<string, Record<string, any>> };
-    for (const op of operationsOf(service, doc)) {
-      if (op.path.includes('{') === false && op.method === 'GET' && /health|api-docs/.test(op.path)) continue;
-      const samples = fc.sample(requestArb(op, op.body, known), { seed: SEED + sent, numRuns: runs });
-      for (const [i, sample] of samples.entries()) {
-        const credentials = CREDENTIALS[i % CREDENTIALS.length]!;
-        let url = op.path;
-        op.params.forEach((name, j) => {
-          const value = String(sample.params[j]);
-          // A few spellings go raw, to reach the server as malformed percent-encoding or traversal.
-          url = url.replace(`{${name}}`, RAW_SEGMENTS.has(value) ? value : encodeURIComponent(wellFormed(value)));
-        });
-        const qs = new URLSearchParams(Object.entries(sample.query).map(([k, v]) => [k, String(v)])).toString();
-        if (qs) url += `?${qs}`;
-        const headers = sample.body ? { ...headersFor(credentials), 'content-type': sample.body.type } : headersFor(credentials);
-        const body = op.method === 'HEAD' ? undefined : sample.body?.text;
-        const described = `${credentials} ${op.method} ${service}${url.slice(0, 200)} ${sample.body ? sample.body.text.slice(0, 120) : ''}`;
-        const before = await digest(vela);
-        sent += 1;
-        let res: { status: number; text: string };
-        try {
-          res = await send(vela.url(service, url), op.method, headers, body);
-        } catch (error) {
-          failures.push({ request: described, problem: `no answer: ${(error as Error).message}` });
-          continue;
-        }
-        const { text } = res;
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        if (res.status >= 500) failures.push({ request: described, problem: `${res.status} ${text.slice(0, 200)}` });
-        if (res.status >= 400 && res.status < 500) {
-          let body: { error?: unknown; message?: unknown } = {};
-          try {
-            body = JSON.parse(text);
-          } catch {
-            // not JSON
-          }
-          const graphql = op.path === '/graphql';
-          if (!graphql && (typeof body.error !== 'string' || typeof body.message !== 'string')) {
-            failures.push({ request: described, problem: `${res.status} not the JSON error shape: ${text.slice(0, 200)}` });
-          }
-          if ((await digest(vela)) !== before) failures.push({ request: described, problem: `${res.status} but something stored changed` });
-        }
-      }
-    }
-  }
+  const prober = new Prober(vela);
+  const ops = await operations(vela);
+  const started = performance.now();
+  await sweepNul(prober, vela, ops, stored);
+  const nul = prober.sent;
+  await sweepGenerated(prober, vela, ops, known, runs);
+  await sweepCredentials(prober, ops);
   for (const service of ['search', 'gateway', 'connector']) t.is((await vela.fetch(service, '/health')).status, 200, `${service} health after the sweep`);
-  t.log(`requests sent: ${sent}; answers by status: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+  const { failures, sent, statuses } = prober;
+  t.log(
+    `requests sent: ${sent} (${nul} with NUL) in ${Math.round((performance.now() - started) / 1000)} s; answers by status: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
+  );
   t.true(sent > 200, `requests sent: ${sent}`);
   t.deepEqual(failures, [], `${failures.length} of ${sent} requests failed`);
 });

@@ -9,6 +9,7 @@ import { isReadError } from '../sources/read-error.js';
 import type { SourceKindRegistry } from '../sources/source-kind-registry.js';
 import type { Source } from '../sources/source-store.js';
 import { documentChecksum } from './checksum.js';
+import { RunProgress } from './run-progress.js';
 import type { DocumentStatus, RecordedState, StatusStore, StatusUpdate } from './status-store.js';
 
 /** The longest document id the status table and the search service take. */
@@ -32,6 +33,8 @@ export interface RunDependencies {
   fetch: OutboundFetch;
   logger: Logger;
   batchSize: number;
+  /** How often a run logs its progress (default PROGRESS_EVERY_MS). */
+  progressMs?: number;
 }
 
 interface Pending {
@@ -107,11 +110,33 @@ export class IndexRun {
   }
 
   private async run(): Promise<void> {
-    const { statuses, rules, kinds } = this.deps;
-    const kind = kinds.get(this.source.kind);
+    const { statuses } = this.deps;
     const ids = this.request.ids;
-    if (this.request.operation === 'REINDEX_ALL' || this.request.operation === 'REINDEX_IDS') await this.deindexTracked(ids);
+    // Nothing to read: the caller (an unpublish or delete event) says these documents must go.
+    if (this.request.operation === 'DEINDEX_IDS') return this.deindexVanished(ids ?? []);
+    const reindex = this.request.operation === 'REINDEX_ALL' || this.request.operation === 'REINDEX_IDS';
+    // Counted before a reindex forgets the records, which would leave it nothing to count.
+    const forgotten = reindex ? await this.deindexTracked(ids) : 0;
     const previous = await statuses.snapshot(this.source.name, ids);
+    // Of how many: the ids asked for, or what the source held at its last run (unknown on a first run).
+    const progress = new RunProgress(
+      this.deps.logger,
+      { source: this.source.name, run: this.id },
+      ids ? ids.length : Math.max(previous.size, forgotten),
+      () => this.counts.documents,
+      this.deps.progressMs,
+    );
+    progress.start();
+    try {
+      await this.readAndSend(previous, ids);
+    } finally {
+      progress.stop();
+    }
+  }
+
+  private async readAndSend(previous: Map<string, RecordedState>, ids: string[] | undefined): Promise<void> {
+    const { rules, kinds } = this.deps;
+    const kind = kinds.get(this.source.kind);
     const matcher = ignoreMatcher(await rules.list(this.source.name));
     const seen = new Set<string>();
     const reader = kind.read({
@@ -151,7 +176,7 @@ export class IndexRun {
         else this.recordOnly(update);
         continue;
       }
-      const checksum = documentChecksum(locale, this.source.sites, attributes);
+      const checksum = documentChecksum(locale, this.source.sites, item.version === undefined ? attributes : { version: item.version });
       if (before?.status === 'INDEXED' && before.checksum === checksum) {
         this.counts.unchanged += 1;
         continue;
@@ -284,9 +309,10 @@ export class IndexRun {
   /**
    * reindex: remove the source's documents (or the given ones) from the search service and forget them.
    * Their checksums are forgotten first: if the deletes fail halfway (or the process dies), the next run
-   * sends every one of them again instead of taking a deleted document for an unchanged one.
+   * sends every one of them again instead of taking a deleted document for an unchanged one. Answers how
+   * many records it forgot.
    */
-  private async deindexTracked(ids?: string[]): Promise<void> {
+  private async deindexTracked(ids?: string[]): Promise<number> {
     await this.deps.statuses.forgetChecksums(this.source.name, ids);
     const tracked = await this.deps.statuses.targets(this.source.name, ids);
     const removable = tracked.filter((t) => t.status !== 'IGNORED');
@@ -302,6 +328,7 @@ export class IndexRun {
       this.source.name,
       tracked.map((t) => t.objectId),
     );
+    return tracked.length;
   }
 
   /** De-index documents that are gone from the source; a refused DELETE keeps its record, as ERROR. */

@@ -212,6 +212,24 @@ export class StatusStore {
     return rows.map((r) => ({ objectId: r.object_id, locale: r.locale, sites: JSON.parse(r.sites) as string[] }));
   }
 
+  /**
+   * Object ids of a source starting with `prefix` and/or among `ids`, at most `limit`, in id order. LIKE narrows
+   * the rows (it ignores case on SQLite), the exact prefix is checked here.
+   */
+  async idsOf(source: string, query: { prefix?: string; ids?: readonly string[]; limit: number }): Promise<string[]> {
+    const { prefix } = query;
+    const read = async (part?: readonly string[]) => {
+      const select = this.db(TABLE).select('object_id').where({ source });
+      if (part) select.whereIn('object_id', part);
+      if (prefix) select.whereRaw("object_id like ? escape '\\'", [`${likeEscape(prefix)}%`]);
+      return ((await select) as Array<{ object_id: string }>).map((r) => r.object_id).filter((id) => !prefix || id.startsWith(prefix));
+    };
+    const found: string[] = [];
+    if (!query.ids) found.push(...(await read()));
+    else for (const part of chunks([...query.ids], 500)) found.push(...(await read(part)));
+    return found.sort().slice(0, query.limit);
+  }
+
   /** Every tracked object id (of any source), for telling a source's documents from others in a site. */
   async trackedIds(): Promise<Set<string>> {
     return new Set(((await this.db(TABLE).select('object_id')) as Array<{ object_id: string }>).map((r) => r.object_id));

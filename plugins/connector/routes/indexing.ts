@@ -3,7 +3,7 @@ import { type ApiRouter, httpErrors } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import type { RunOperation } from '../monitoring/run-store.js';
 import { validateSource } from '../monitoring/validate-source.js';
-import { idListSchema, MAX_OBJECT_ID, nameParam, sentSchema, sourceParam } from '../schemas/common.js';
+import { idListSchema, MAX_OBJECT_ID, nameParam, runStatsSchema, sentSchema, sourceParam } from '../schemas/common.js';
 import { SearchServiceError } from '../search-target/search-target.js';
 import { API, type ConnectorDomain } from './route-context.js';
 
@@ -12,10 +12,26 @@ const tags = ['indexing'];
 const ID_LIST_LIMIT = '50mb';
 const MAX_IDS = idListSchema.maxItems as number;
 const sent = {
-  200: { description: 'the run is queued and goes on in the background', schema: sentSchema },
+  200: {
+    description: 'the run is queued and goes on in the background; with ?wait=true, the run has ended and `run` holds its statistics',
+    schema: { ...sentSchema, properties: { ...sentSchema.properties, run: runStatsSchema } },
+  },
+  400: { description: 'a bad id list, or a `wait` other than true or false' },
   404: { description: 'no such source' },
   409: { description: 'a full run of the source is already running' },
 };
+const waitProperty = {
+  wait: { type: 'boolean', default: false, description: 'answer once the run has ended (the runs before it included), with its statistics' },
+};
+const waitQuery = { type: 'object', properties: waitProperty };
+
+/** `?wait=true`: validated on routes that validate their query, read here on those that read their body themselves. */
+function waits(req: Request): boolean {
+  const wait: unknown = req.query.wait;
+  if (wait === undefined || wait === false || wait === 'false') return false;
+  if (wait === true || wait === 'true') return true;
+  throw httpErrors.validation(`query.wait must be of type boolean, got ${described(wait)}`);
+}
 
 /** The runtime's bound (MAX_BODY_DEPTH): a GET body is parsed here, past the runtime's check, so it is checked here. */
 const MAX_BODY_DEPTH = 64;
@@ -70,9 +86,11 @@ function idsOf(req: Request): string[] {
 
 export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain): void {
   const { coordinator } = domain;
-  const start = async (name: string, operation: RunOperation, ids?: string[]) => {
+  const start = async (req: Request, operation: RunOperation, ids?: string[]) => {
+    const wait = waits(req);
     domain.target();
-    return { status: 'sent' as const, runId: (await coordinator.trigger(name, operation, 'api', ids)).runId };
+    const ticket = await coordinator.trigger(String(req.params.name), operation, 'api', ids);
+    return { status: 'sent' as const, runId: ticket.runId, ...(wait ? { run: await ticket.done } : {}) };
   };
   // GET with a body (as the spec has it for reindex by ids): parse it ourselves.
   const jsonBody = express.json({ limit: ID_LIST_LIMIT, type: () => true });
@@ -84,8 +102,8 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
       {
         access: 'public',
         tags: ['status'],
-        summary: 'Liveness of the connector (no authentication)',
-        hidden: path === '/status',
+        summary:
+          path === '/status' ? 'Liveness of the connector (the older path of /api/v2/connector/status)' : 'Liveness of the connector (no authentication)',
         responses: { 200: { description: 'the connector answers', schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } } } },
       },
       (_req, res) => {
@@ -102,10 +120,11 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
       tags,
       summary: 'Index every document of a source (new and changed ones are sent)',
       params: nameParam,
+      query: waitQuery,
       responses: sent,
     },
     async (req, res) => {
-      res.json(await start(String(req.params.name), 'INDEX_ALL'));
+      res.json(await start(req, 'INDEX_ALL'));
     },
   );
 
@@ -117,13 +136,14 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
       tags,
       summary: 'Index the documents with these ids',
       params: nameParam,
+      query: waitQuery,
       body: idListSchema,
       validate: false,
       bodyLimit: ID_LIST_LIMIT,
       responses: sent,
     },
     async (req, res) => {
-      res.json(await start(String(req.params.name), 'INDEX_IDS', idsOf(req)));
+      res.json(await start(req, 'INDEX_IDS', idsOf(req)));
     },
   );
 
@@ -135,12 +155,12 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
       tags,
       summary: 'Index one document: ?id=',
       params: nameParam,
-      query: { type: 'object', properties: { id: { type: 'string' } } },
+      query: { type: 'object', properties: { id: { type: 'string' }, ...waitProperty } },
       validate: false,
       responses: sent,
     },
     async (req, res) => {
-      res.json(await start(String(req.params.name), 'INDEX_IDS', idsOf(req)));
+      res.json(await start(req, 'INDEX_IDS', idsOf(req)));
     },
   );
 
@@ -152,10 +172,11 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
       tags,
       summary: "Delete the source's documents from the index, then index all of them again",
       params: nameParam,
+      query: waitQuery,
       responses: sent,
     },
     async (req, res) => {
-      res.json(await start(String(req.params.name), 'REINDEX_ALL'));
+      res.json(await start(req, 'REINDEX_ALL'));
     },
   );
 
@@ -168,6 +189,7 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
         tags,
         summary: 'Delete and index again the documents with these ids (JSON array body, or ?id=)',
         params: nameParam,
+        query: waitQuery,
         body: idListSchema,
         validate: false,
         bodyLimit: ID_LIST_LIMIT,
@@ -176,7 +198,7 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
       jsonBody,
       refuseDeepBody,
       async (req, res) => {
-        res.json(await start(String(req.params.name), 'REINDEX_IDS', idsOf(req)));
+        res.json(await start(req, 'REINDEX_IDS', idsOf(req)));
       },
     );
   }

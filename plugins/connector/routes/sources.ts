@@ -64,7 +64,8 @@ export function mountSourceRoutes(router: ApiRouter, { sources, kinds, statuses,
     },
     async (req, res) => {
       const body = req.body as SourceInput;
-      // The name and the settings first (cheap, and a taken name says so), then the sites.
+      // The kind, the name and the settings first (cheap, and a taken name says so), then the sites.
+      kinds.checkOffered(body.kind);
       if (sources.find(body.name)) throw connectorErrors.sourceExists(body.name);
       await checkFetchTargets(kinds.get(body.kind), kinds.checkSettings(body.kind, body.settings), outbound());
       await checkSites(target, body.sites, body.locale ?? 'en_US', logger);
@@ -79,7 +80,8 @@ export function mountSourceRoutes(router: ApiRouter, { sources, kinds, statuses,
       const name = String(req.params.name);
       const body = req.body as SourceInput;
       if (body.name !== undefined && body.name !== name) throw connectorErrors.nameMismatch(name, body.name);
-      if (sources.get(name).origin === 'config') throw connectorErrors.sourceReadOnly(name);
+      sources.checkWritable(sources.get(name));
+      kinds.checkOffered(body.kind);
       await checkFetchTargets(kinds.get(body.kind), kinds.checkSettings(body.kind, body.settings), outbound());
       await checkSites(target, body.sites, body.locale ?? 'en_US', logger);
       res.json(await sources.update(name, { ...body, name }));
@@ -102,7 +104,7 @@ export function mountSourceRoutes(router: ApiRouter, { sources, kinds, statuses,
     },
     async (req, res) => {
       const name = String(req.params.name);
-      sources.get(name);
+      sources.checkWritable(sources.get(name));
       // Any run: one by ids would go on recording statuses of a source that is gone.
       if (coordinator.isBusy(name)) throw connectorErrors.sourceBusy(name);
       if (await coordinator.runsElsewhere(name)) throw connectorErrors.sourceRunningElsewhere(name);

@@ -86,7 +86,7 @@ export const runStatsSchema: JsonSchema = {
     id: { type: 'string' },
     source: { type: 'string' },
     provider: { type: 'string', description: 'the source kind' },
-    operationType: { enum: ['INDEX_ALL', 'REINDEX_ALL', 'INDEX_IDS', 'REINDEX_IDS'] },
+    operationType: { enum: ['INDEX_ALL', 'REINDEX_ALL', 'INDEX_IDS', 'REINDEX_IDS', 'DEINDEX_IDS'] },
     trigger: { enum: ['api', 'schedule', 'seed'] },
     status: { enum: ['RUNNING', 'COMPLETED', 'FAILED', 'INTERRUPTED'] },
     startTime: { type: 'string', format: 'date-time' },

@@ -38,7 +38,10 @@ export const sourceSchema: JsonSchema = {
     locale: { type: 'string' },
     schedule: { type: ['string', 'null'] },
     settings: { type: 'object' },
-    origin: { enum: ['config', 'api', 'seed'], description: 'config sources are read-only through the API' },
+    origin: {
+      enum: ['config', 'api', 'seed', 'plugin'],
+      description: 'config sources are read-only through the API; plugin sources change through the plugin that made them (cms)',
+    },
     created: { type: 'string', format: 'date-time' },
     modified: { type: 'string', format: 'date-time' },
   },

@@ -26,6 +26,15 @@ export class SourceKindRegistry {
     return kind as unknown as SourceKind<Record<string, unknown>>;
   }
 
+  /** The kind's name, for a source of the connector's API: a kind only its plugin makes sources of is a 400. */
+  checkOffered(name: string): void {
+    if (this.get(name).pluginOnly)
+      throw connectorErrors.invalidParameter(
+        `kind "${name}"`,
+        "is made only by its plugin (through that plugin's API), as its settings name that plugin's records: choose another kind",
+      );
+  }
+
   /** The kind's settings with defaults filled, or a 400 naming each problem. */
   checkSettings(kindName: string, settings: unknown): Record<string, unknown> {
     const kind = this.get(kindName);
@@ -36,10 +45,10 @@ export class SourceKindRegistry {
     return result.value;
   }
 
-  describe(): Array<{ name: string; description: string; settingsSchema: Record<string, unknown> }> {
+  describe(): Array<{ name: string; description: string; settingsSchema: Record<string, unknown>; pluginOnly?: true }> {
     return this.names().map((name) => {
       const kind = this.kinds.get(name)!;
-      return { name, description: kind.description, settingsSchema: kind.settingsSchema };
+      return { name, description: kind.description, settingsSchema: kind.settingsSchema, ...(kind.pluginOnly ? { pluginOnly: true as const } : {}) };
     });
   }
 }

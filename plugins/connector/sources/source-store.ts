@@ -3,7 +3,8 @@ import { type Database, type Logger, VelaError } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import type { SourceKindRegistry } from './source-kind-registry.js';
 
-export type SourceOrigin = 'config' | 'api' | 'seed';
+/** plugin: made by another plugin through `connector.sources`; only that plugin changes it. */
+export type SourceOrigin = 'config' | 'api' | 'seed' | 'plugin';
 
 /** A named source: what to read (kind, settings), where it goes (sites, locale) and when (schedule). */
 export interface Source {
@@ -147,9 +148,10 @@ export class SourceStore {
     return source;
   }
 
-  async update(name: string, input: SourceInput): Promise<Source> {
+  /** `byOwner`: the plugin that made a `plugin` source changes it (through `connector.sources`). */
+  async update(name: string, input: SourceInput, byOwner = false): Promise<Source> {
     const existing = this.get(name);
-    if (existing.origin === 'config') throw connectorErrors.sourceReadOnly(name);
+    this.checkWritable(existing, byOwner);
     const source = this.check({ ...input, name }, existing.origin, existing.created, new Date().toISOString());
     await this.db(TABLE).where({ name }).update(this.toRow(source));
     this.sources.set(name, source);
@@ -157,13 +159,19 @@ export class SourceStore {
     return source;
   }
 
-  async delete(name: string): Promise<Source> {
+  async delete(name: string, byOwner = false): Promise<Source> {
     const existing = this.get(name);
-    if (existing.origin === 'config') throw connectorErrors.sourceReadOnly(name);
+    this.checkWritable(existing, byOwner);
     await this.db(TABLE).where({ name }).delete();
     this.sources.delete(name);
     this.emit(name, null);
     return existing;
+  }
+
+  /** Configured sources change in the configuration file; a plugin's sources through that plugin. */
+  checkWritable(source: Source, byOwner = false): void {
+    if (source.origin === 'config') throw connectorErrors.sourceReadOnly(source.name);
+    if (source.origin === 'plugin' && !byOwner) throw connectorErrors.sourceOfPlugin(source.name, source.kind);
   }
 
   private check(input: SourceInput, origin: SourceOrigin, created: string, modified: string): Source {

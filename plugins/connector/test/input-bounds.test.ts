@@ -54,6 +54,11 @@ async function checkBounds(t: ExecutionContext, vela: TestRuntime): Promise<void
   refused(t, await search({ site: 's'.repeat(101) }), 'site', /^body\.site /);
   refused(t, await search({ locale: 'english' }), 'locale', /^body\.locale /);
   refused(t, await search({ source: '../pkgs' }), 'source', /^body\.source /);
+  // NUL, which PostgreSQL can neither store nor compare.
+  refused(t, await search({ objectId: 'a\u0000b' }), 'objectId with NUL', /^body\.objectId must not contain the NUL character/);
+  refused(t, await search({ site: 'Docs\u0000' }), 'site with NUL', /^body\.site /);
+  const nulKey = await call(vela, 'GET', '/api/v2/connector/source', undefined, { authorization: `Basic ${Buffer.from('ad\u0000min:x').toString('base64')}` });
+  t.is(nulKey.status, 401, 'Basic credentials with NUL are wrong credentials');
 
   // A body nested 20,000 deep on the reindex route, which parses its own body (GET with a body).
   const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
@@ -71,6 +76,8 @@ async function checkBounds(t: ExecutionContext, vela: TestRuntime): Promise<void
   refused(t, await create({ kind: 'K'.repeat(200) }), 'kind', /^body\.kind /);
   refused(t, await create({ sites: ['s'.repeat(101)] }), 'site name', /^body\.sites\[0\] /);
   refused(t, await create({ sites: ['../x'] }), 'site name shaped as a path', /^body\.sites\[0\] /);
+  refused(t, await create({ name: 'other\u0000' }), 'source name with NUL', /body\.name must not contain the NUL character/);
+  refused(t, await create({ description: 'd\u0000' }), 'description with NUL', /^body\.description must not contain the NUL character/);
   t.is((await call(vela, 'GET', '/api/v2/connector/source/other')).status, 404, 'nothing refused was stored');
 
   // Path parameters: source names and rule ids.

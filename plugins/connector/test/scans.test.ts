@@ -3,7 +3,7 @@ import path from 'node:path';
 import test from 'ava';
 import { PDFDocument } from 'pdf-lib';
 import { startTestSite } from './fixtures/test-site.js';
-import { call, createSite, runAndWait, searchCall, startConnector, tempDir } from './helpers.js';
+import { call, createSite, searchCall, startConnector, tempDir, waitForRun } from './helpers.js';
 
 // A folder of scans (images, and a PDF of page images without a text layer) becomes searchable: the
 // filesystem and web kinds extract through the shared extraction library, OCR included, on the worker pool.
@@ -31,12 +31,32 @@ async function scannedPdf(lines: string[]): Promise<Uint8Array> {
   return doc.save();
 }
 
+// OCR of a few pages takes seconds on an idle machine and much longer on a loaded one: a run gets two minutes.
+const RUN_TIMEOUT_MS = 120_000;
+const TEST_TIMEOUT_MS = 240_000;
+
+/** Start a run of every document of `source` and wait for its end, within RUN_TIMEOUT_MS. */
+async function runAll(vela: Awaited<ReturnType<typeof startConnector>>, source: string): Promise<any> {
+  const sent = await call(vela, 'GET', `/api/v2/connector/index/${source}/all`);
+  if (sent.status !== 200 || sent.body.status !== 'sent') throw new Error(`trigger failed: ${sent.status} ${JSON.stringify(sent.body)}`);
+  return waitForRun(vela, source, sent.body.runId, RUN_TIMEOUT_MS);
+}
+
+/** The error records of a source, to say in a failed assertion which document failed and why. */
+async function failures(vela: Awaited<ReturnType<typeof startConnector>>, source: string): Promise<string> {
+  const records = await call(vela, 'GET', `/api/v2/connector/monitoring/index/${source}`);
+  const errors =
+    records.status === 200 ? (records.body as Array<{ status: string; objectId: string; error: string | null }>).filter((r) => r.status === 'ERROR') : [];
+  return JSON.stringify(errors.map((r) => ({ id: r.objectId, error: r.error })));
+}
+
 async function hits(vela: Awaited<ReturnType<typeof startConnector>>, site: string, q: string): Promise<string[]> {
   const res = await searchCall(vela, 'GET', `/api/sn/${site}/search?q=${encodeURIComponent(q)}&_setlocale=en_US`);
   return (res.body.results?.document ?? []).map((d: any) => d.fields.id).sort();
 }
 
 test('a folder of scans becomes searchable: images and a PDF without a text layer are recognized and indexed', async (t) => {
+  t.timeout(TEST_TIMEOUT_MS);
   const vela = await startConnector();
   t.teardown(() => vela.stop());
   await createSite(vela, 'Scans');
@@ -49,8 +69,8 @@ test('a folder of scans becomes searchable: images and a PDF without a text laye
   const created = await call(vela, 'POST', '/api/v2/connector/source', { name: 'scans', kind: 'filesystem', sites: ['Scans'], settings: { root } });
   t.is(created.status, 201, JSON.stringify(created.body));
   t.deepEqual(created.body.settings.ocrLanguages, ['eng']);
-  const run = await runAndWait(vela, '/api/v2/connector/index/scans/all', 'scans');
-  t.like(run, { status: 'COMPLETED', documentCount: 4, indexed: 4, errors: 0 });
+  const run = await runAll(vela, 'scans');
+  t.like(run, { status: 'COMPLETED', documentCount: 4, indexed: 4, errors: 0 }, await failures(vela, 'scans'));
   t.deepEqual(await hits(vela, 'Scans', 'walrus'), ['invoice.png', 'typed.txt']);
   t.deepEqual(await hits(vela, 'Scans', 'zeppelin'), ['receipt.jpg']);
   t.deepEqual(await hits(vela, 'Scans', 'lighthouse'), ['contract.pdf']);
@@ -59,6 +79,7 @@ test('a folder of scans becomes searchable: images and a PDF without a text laye
 });
 
 test('a web source with includeImages and includePdf indexes the scans a crawl finds', async (t) => {
+  t.timeout(TEST_TIMEOUT_MS);
   const png = await renderText(['Poster announcing the aardvark festival']);
   const pdf = await scannedPdf(['Minutes of the narwhal committee']);
   const site = await startTestSite(() => ({
@@ -81,7 +102,7 @@ test('a web source with includeImages and includePdf indexes the scans a crawl f
     settings: { seeds: [`${site.origin}/`], delayMs: 0, sitemaps: false, includeImages: true, includePdf: true },
   });
   t.is(created.status, 201, JSON.stringify(created.body));
-  t.like(await runAndWait(vela, '/api/v2/connector/index/web/all', 'web'), { status: 'COMPLETED', errors: 0 });
+  t.like(await runAll(vela, 'web'), { status: 'COMPLETED', errors: 0 }, await failures(vela, 'web'));
   t.deepEqual(await hits(vela, 'Web', 'aardvark'), [`${site.origin}/poster.png`]);
   t.deepEqual(await hits(vela, 'Web', 'narwhal'), [`${site.origin}/minutes.pdf`]);
 });

@@ -4,7 +4,7 @@ import test from 'ava';
 import { manifest, packageRoot, writePlugins } from 'vela/testing';
 import { call, createSite, runAndWait, searchIds, startConnector, tempDir } from './helpers.js';
 
-// A plugin in its own folder, as the cms plugin will be: it taps the connector's hook to add a kind.
+// A plugin in its own folder, as the cms plugin is: it taps the connector's hook to add a kind.
 const memoryKindPlugin = {
   manifest: manifest('memory-kind', { service: 'connector', dependsOn: ['connector'] }),
   files: {

@@ -8,7 +8,7 @@ import type { TokenStore } from './token-store.js';
 /** The console's two receiver pages, always accepted as redirect_uri on the gateway's own origin. */
 export const CONSOLE_RECEIVERS = ['/console/oauth2/receive_authcode', '/console/oauth2/receive_implicit_token'];
 
-// A type (not an interface) so it fits the plain parameter record that checkLengths takes.
+// A type (not an interface) so it fits the plain parameter record that checkParams takes.
 export type AuthorizeParams = {
   response_type?: string;
   client_id?: string;
@@ -34,8 +34,9 @@ export interface AuthorizeDeps {
  * `ownBases` are the gateway's public base URLs (the console receivers are under them), never the request's Host.
  */
 export async function authorize(params: AuthorizeParams, ownBases: readonly string[], deps: AuthorizeDeps): Promise<string> {
-  checkLengths(params);
+  checkParams(params);
   if (!params.client_id) throw oauthErrors.missing('client_id', "the app's Consumer Key (apiKey)");
+  await deps.apps.catchUp(params.client_id);
   const app = deps.apps.findByApiKey(params.client_id);
   if (!app) throw oauthErrors.unknownClient(params.client_id);
   const redirectUri = chooseRedirectUri(app, params.redirect_uri, ownBases);
@@ -97,14 +98,25 @@ function readChallenge(params: AuthorizeParams): string | null {
   return params.code_challenge;
 }
 
-// What the store keeps of a request (its columns' sizes).
+// What the store keeps of a request (its columns' sizes); a client_id is an app's 32-character apiKey.
 const LIMITS: Array<[keyof AuthorizeParams, number]> = [
+  ['client_id', 200],
   ['redirect_uri', 2000],
   ['scope', 500],
   ['state', 2000],
 ];
 
-export function checkLengths(params: Record<string, string | undefined>): void {
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Every OAuth parameter is one line of URL-safe text: a control character is refused before any lookup
+ * (PostgreSQL cannot even compare a string holding NUL), and the stored ones are bounded to their columns.
+ */
+export function checkParams(params: Record<string, string | undefined>): void {
+  for (const [param, value] of Object.entries(params)) {
+    if (typeof value === 'string' && CONTROL.test(value)) throw oauthErrors.controlCharacter(param);
+  }
   for (const [param, max] of LIMITS) if ((params[param]?.length ?? 0) > max) throw oauthErrors.tooLong(param, max);
 }
 

@@ -1,5 +1,6 @@
 import { sameSecret } from 'vela/plugin';
 import type { App, AppStore } from '../store/app-store.js';
+import { checkParams } from './authorize.js';
 import { oauthErrors } from './oauth-error.js';
 
 export interface ClientCredentials {
@@ -26,9 +27,12 @@ export function readClientCredentials(params: Record<string, string | undefined>
     const colon = decoded.indexOf(':');
     if (colon <= 0) throw oauthErrors.invalidClient('the Authorization header must be Basic base64(client_id:client_secret)', true);
     const clientId = formDecode(decoded.slice(0, colon));
+    const clientSecret = formDecode(decoded.slice(colon + 1));
+    // Decoded, the header's id and secret are parameters like the others.
+    checkParams({ client_id: clientId, client_secret: clientSecret });
     if (params.client_id !== undefined && params.client_id !== clientId)
       throw oauthErrors.invalidRequest('client_id differs from the client named in the Authorization header');
-    return { clientId, clientSecret: formDecode(decoded.slice(colon + 1)), viaBasic: true };
+    return { clientId, clientSecret, viaBasic: true };
   }
   return { clientId: params.client_id || null, clientSecret: params.client_secret ?? null, viaBasic: false };
 }

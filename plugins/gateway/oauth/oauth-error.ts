@@ -32,6 +32,7 @@ export const oauthErrors = {
   invalidGrant: (description: string) => new OAuthError('invalid_grant', description),
   unsupportedGrant: (grant: string) =>
     new OAuthError('unsupported_grant_type', `grant_type must be authorization_code, refresh_token or client_credentials, got ${JSON.stringify(grant)}`),
+  controlCharacter: (param: string) => new OAuthError('invalid_request', `${param} must not contain control characters`),
   tooLong: (param: string, max: number) =>
     new OAuthError(param === 'scope' ? 'invalid_scope' : 'invalid_request', `${param} must be at most ${max} characters`),
   unsupportedResponseType: (type: string) =>

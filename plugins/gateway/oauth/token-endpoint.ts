@@ -1,5 +1,5 @@
 import type { App, AppStore } from '../store/app-store.js';
-import { checkLengths } from './authorize.js';
+import { checkParams } from './authorize.js';
 import { authenticateClient, readClientCredentials } from './client-auth.js';
 import type { AuthorizationCode, CodeStore } from './code-store.js';
 import { oauthErrors } from './oauth-error.js';
@@ -33,8 +33,9 @@ export class TokenEndpoint {
   async token(params: OAuthParams, authorization: string | undefined): Promise<TokenResponse> {
     const grant = params.grant_type;
     if (!grant) throw oauthErrors.missing('grant_type', 'authorization_code, refresh_token or client_credentials');
-    checkLengths(params);
+    checkParams(params);
     const credentials = readClientCredentials(params, authorization);
+    await this.deps.apps.catchUp(credentials.clientId, credentials.clientSecret);
     if (grant === 'authorization_code') return this.authorizationCode(params, authenticateClient(this.deps.apps, credentials, false));
     if (grant === 'refresh_token') return this.refresh(params, authenticateClient(this.deps.apps, credentials, false));
     if (grant === 'client_credentials') return this.clientCredentials(params, authenticateClient(this.deps.apps, credentials, true)!);
@@ -43,7 +44,10 @@ export class TokenEndpoint {
 
   /** RFC 7009: revoke a token of the calling client; unknown tokens answer the same (200). */
   async revoke(params: OAuthParams, authorization: string | undefined): Promise<void> {
-    const app = authenticateClient(this.deps.apps, readClientCredentials(params, authorization), true)!;
+    checkParams(params);
+    const credentials = readClientCredentials(params, authorization);
+    await this.deps.apps.catchUp(credentials.clientId, credentials.clientSecret);
+    const app = authenticateClient(this.deps.apps, credentials, true)!;
     if (!params.token) throw oauthErrors.missing('token', 'the access or refresh token to revoke');
     const found = await this.deps.tokens.find(params.token);
     if (found && found.appId === app.id) {
@@ -55,7 +59,10 @@ export class TokenEndpoint {
 
   /** RFC 7662: what the calling client may know of one of its tokens. */
   async introspect(params: OAuthParams, authorization: string | undefined): Promise<Record<string, unknown>> {
-    const app = authenticateClient(this.deps.apps, readClientCredentials(params, authorization), true)!;
+    checkParams(params);
+    const credentials = readClientCredentials(params, authorization);
+    await this.deps.apps.catchUp(credentials.clientId, credentials.clientSecret);
+    const app = authenticateClient(this.deps.apps, credentials, true)!;
     if (!params.token) throw oauthErrors.missing('token', 'the token to describe');
     const found = await this.deps.tokens.find(params.token);
     if (found && found.appId === app.id && !found.revoked && found.expiresAt > Date.now()) {

@@ -1,4 +1,4 @@
-import type { Database } from 'vela/plugin';
+import type { Changes, Database } from 'vela/plugin';
 import type { AppStore } from '../store/app-store.js';
 import { toMillis } from '../store/clock.js';
 import { newSecret, SECRET_PATTERN, sha256Hex } from './secrets.js';
@@ -33,6 +33,19 @@ interface TokenRow {
 
 // Another process's clock may lag ours a little: look back this far for its changes.
 const SYNC_OVERLAP_MS = 5000;
+/** The channel revocations are announced on (the revoked hashes, in chunks). */
+export const TOKENS_CHANNEL = 'gateway.tokens';
+const HASHES_PER_MESSAGE = 80;
+/** A revocation is remembered this long, so a store read that started before it cannot make the token live again. */
+const REVOKED_MEMORY_MS = 30_000;
+/** A bearer value the store did not know is not looked up again for this long. */
+const UNKNOWN_MEMORY_MS = 5000;
+const UNKNOWN_MEMORY_SIZE = 10_000;
+/** Store lookups of unknown bearer values in flight at once; beyond that they are refused without a lookup. */
+const MAX_LOOKUPS = 32;
+
+/** The result of looking a bearer token up in the store: its app, none, or the store could not be asked. */
+export type BearerLookup = { appId: string } | null | 'unavailable';
 
 /**
  * Issued access and refresh tokens, stored as SHA-256 only. The live access tokens are also held
@@ -42,10 +55,16 @@ const SYNC_OVERLAP_MS = 5000;
 export class TokenStore {
   private readonly live = new Map<string, { appId: string; expiresAt: number }>();
   private syncedUntil = 0;
+  /** Hashes revoked lately (here or announced by another process) → when. */
+  private readonly revokedAt = new Map<string, number>();
+  /** Hashes the store did not know → until when that answer stands. */
+  private readonly unknownUntil = new Map<string, number>();
+  private readonly lookups = new Map<string, Promise<BearerLookup>>();
 
   constructor(
     private readonly db: Database,
     private readonly apps: AppStore,
+    private readonly changes?: Changes,
   ) {}
 
   async load(): Promise<void> {
@@ -68,16 +87,77 @@ export class TokenStore {
     for (const row of rows) {
       if (row.kind !== 'access') continue;
       if (isTrue(row.revoked)) this.live.delete(row.token_hash);
-      else this.live.set(row.token_hash, { appId: row.app_id, expiresAt: toMillis(row.expires_at) });
+      else if (!this.revokedAt.has(row.token_hash)) this.live.set(row.token_hash, { appId: row.app_id, expiresAt: toMillis(row.expires_at) });
     }
     for (const [hash, token] of this.live) if (token.expiresAt <= started) this.live.delete(hash);
+    for (const [hash, at] of this.revokedAt) if (at < started - REVOKED_MEMORY_MS) this.revokedAt.delete(hash);
+    for (const [hash, until] of this.unknownUntil) if (until <= started) this.unknownUntil.delete(hash);
     this.syncedUntil = started;
+  }
+
+  /** Revocations another process announced: refused here from now on. */
+  forgetRevoked(hashes: readonly string[]): void {
+    const at = Date.now();
+    for (const hash of hashes) {
+      this.live.delete(hash);
+      this.revokedAt.set(hash, at);
+    }
+  }
+
+  /**
+   * A bearer token this process does not hold in memory (issued by another process a moment ago, or an app
+   * token it has not reloaded yet), looked up in the store before it is refused: found, it is held in memory
+   * from now on. Unknown values are remembered a few seconds and lookups in flight are bounded, so a client
+   * sending random tokens costs at most that many queries.
+   */
+  lookupBearer(token: string): Promise<BearerLookup> {
+    if (!SECRET_PATTERN.test(token)) return Promise.resolve(null);
+    const hash = sha256Hex(token);
+    const known = this.appOfHash(hash);
+    if (known) return Promise.resolve({ appId: known });
+    if (this.revokedAt.has(hash) || (this.unknownUntil.get(hash) ?? 0) > Date.now()) return Promise.resolve(null);
+    const pending = this.lookups.get(hash);
+    if (pending) return pending;
+    if (this.lookups.size >= MAX_LOOKUPS) return Promise.resolve(null);
+    const lookup = this.lookupInStore(token, hash).finally(() => this.lookups.delete(hash));
+    this.lookups.set(hash, lookup);
+    return lookup;
+  }
+
+  private async lookupInStore(token: string, hash: string): Promise<BearerLookup> {
+    const started = Date.now();
+    let row: Pick<TokenRow, 'app_id' | 'kind' | 'expires_at' | 'revoked'> | undefined;
+    let ownApp: { id: string } | undefined;
+    try {
+      row = await this.db<TokenRow>('gateway_tokens').select('app_id', 'kind', 'expires_at', 'revoked').where({ token_hash: hash }).first();
+      if (!row) ownApp = await this.db('gateway_apps').select('id').where({ access_token: token }).first();
+    } catch {
+      return 'unavailable';
+    }
+    if (row && row.kind === 'access' && !isTrue(row.revoked) && toMillis(row.expires_at) > started && !this.revokedAt.has(hash)) {
+      this.live.set(hash, { appId: row.app_id, expiresAt: toMillis(row.expires_at) });
+      if (!this.apps.find(row.app_id)) await this.apps.load().catch(() => undefined);
+      const appId = this.appOfHash(hash);
+      return appId ? { appId } : null;
+    }
+    if (ownApp) {
+      // An app token set by another process: this process's copy of the apps is behind.
+      await this.apps.load().catch(() => undefined);
+      const appId = this.appOfHash(hash);
+      if (appId) return { appId };
+    }
+    if (this.unknownUntil.size >= UNKNOWN_MEMORY_SIZE) this.unknownUntil.clear();
+    this.unknownUntil.set(hash, started + UNKNOWN_MEMORY_MS);
+    return null;
   }
 
   /** Which app a bearer token belongs to: an unexpired, unrevoked issued token or an app's own token. */
   appOfBearer(token: string): string | null {
     if (!SECRET_PATTERN.test(token)) return null;
-    const hash = sha256Hex(token);
+    return this.appOfHash(sha256Hex(token));
+  }
+
+  private appOfHash(hash: string): string | null {
     const issued = this.live.get(hash);
     if (issued) {
       if (issued.expiresAt > Date.now() && this.apps.find(issued.appId)) return issued.appId;
@@ -134,8 +214,21 @@ export class TokenStore {
   /** Revoke one token; true when this call revoked it (so a refresh token is used only once). */
   async revoke(tokenHash: string): Promise<boolean> {
     const changed = await this.db('gateway_tokens').where({ token_hash: tokenHash, revoked: false }).update({ revoked: true, changed_at: Date.now() });
-    this.live.delete(tokenHash);
+    this.forgetRevoked([tokenHash]);
+    if (Number(changed) > 0) await this.announce([tokenHash]);
     return Number(changed) > 0;
+  }
+
+  /** Tell the other processes (the poll of `gateway_tokens` stays the safety net). */
+  private async announce(hashes: string[]): Promise<void> {
+    if (!this.changes || hashes.length === 0) return;
+    // Past a few messages, the other processes are better off reading the changed rows (their sync).
+    if (hashes.length > HASHES_PER_MESSAGE * 8) {
+      await this.changes.publish(TOKENS_CHANNEL, { sync: true });
+      return;
+    }
+    for (let i = 0; i < hashes.length; i += HASHES_PER_MESSAGE)
+      await this.changes.publish(TOKENS_CHANNEL, { revoked: hashes.slice(i, i + HASHES_PER_MESSAGE) });
   }
 
   /** Revoke every token issued from an authorization code (RFC 6749 §4.1.2: the code was replayed). */
@@ -154,16 +247,19 @@ export class TokenStore {
    * the read and the update, revoked in the store but still live here).
    */
   private async revokeWhere(where: Record<string, string>): Promise<number> {
+    const at = Date.now();
     const changed = Number(
       await this.db('gateway_tokens')
         .where({ ...where, revoked: false })
-        .update({ revoked: true, changed_at: Date.now() }),
+        .update({ revoked: true, changed_at: at }),
     );
     if (changed === 0) return 0;
     const revoked = await this.db<TokenRow>('gateway_tokens')
-      .select('token_hash')
+      .select('token_hash', 'changed_at')
       .where({ ...where, kind: 'access', revoked: true });
-    for (const row of revoked) this.live.delete(row.token_hash);
+    this.forgetRevoked(revoked.map((row) => row.token_hash));
+    // Announced: the ones this call revoked (the others were announced when they were revoked).
+    await this.announce(revoked.filter((row) => toMillis(row.changed_at) >= at).map((row) => row.token_hash));
     return changed;
   }
 }

@@ -14,11 +14,12 @@ const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
 const UNAUTHORIZED_NO_TOKEN = { 'WWW-Authenticate': 'Bearer realm="vela-gateway"', 'Content-Length': '0' };
 const UNAUTHORIZED_BAD_TOKEN = { 'WWW-Authenticate': 'Bearer realm="vela-gateway", error="invalid_token"', 'Content-Length': '0' };
 
-function sendError(res: ServerResponse, failure: { status: number; error: string; message: string }, close = false): void {
+function sendError(res: ServerResponse, failure: { status: number; error: string; message: string; retryAfter?: number }, close = false): void {
   const body = JSON.stringify({ error: failure.error, message: failure.message });
   // The gateway's own answers carry the headers express would have added; upstream answers stay the upstream's.
   res.writeHead(failure.status, {
     ...SECURITY_HEADERS,
+    ...(failure.retryAfter ? { 'Retry-After': String(failure.retryAfter) } : {}),
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
     ...(close ? { Connection: 'close' } : {}),
@@ -70,25 +71,41 @@ export class GatewayProxy {
 
     const authorization = req.headers.authorization;
     const bearer = authorization ? BEARER.exec(authorization) : null;
-    if (!bearer || this.tokens.appOfBearer(bearer[1]!) === null) {
+    if (!bearer) {
       // The spec's "empty response" for an invalid token, with the status and challenge of RFC 6750.
-      res.writeHead(401, bearer || authorization ? UNAUTHORIZED_BAD_TOKEN : UNAUTHORIZED_NO_TOKEN);
+      res.writeHead(401, authorization ? UNAUTHORIZED_BAD_TOKEN : UNAUTHORIZED_NO_TOKEN);
       res.end();
       return true;
     }
+    if (this.tokens.appOfBearer(bearer[1]!) === null) {
+      // Not in memory: perhaps issued by another process a moment ago. Asked of the store before refusing.
+      void this.tokens.lookupBearer(bearer[1]!).then((found) => {
+        if (res.destroyed) return;
+        if (found === 'unavailable') sendError(res, proxyErrors.storeUnavailable(), !req.readableEnded);
+        else if (found === null) {
+          res.writeHead(401, UNAUTHORIZED_BAD_TOKEN);
+          res.end();
+        } else this.route(req, res, name, path, slash, url, q, routes);
+      });
+      return true;
+    }
+    this.route(req, res, name, path, slash, url, q, routes);
+    return true;
+  };
+
+  private route(req: IncomingMessage, res: ServerResponse, name: string, path: string, slash: number, url: string, q: number, routes: ProxyRoute[]): void {
     const rest = slash < 0 ? '' : path.slice(slash);
     if (hasDotSegment(rest)) {
       sendError(res, proxyErrors.badPath());
-      return true;
+      return;
     }
     const matched = matchRoute(routes, rest);
     if (!matched) {
       sendError(res, proxyErrors.noRoute(name, path));
-      return true;
+      return;
     }
     this.forward(req, res, matched.route, upstreamPath(matched.route, matched.remainder, q < 0 ? '' : url.slice(q + 1)));
-    return true;
-  };
+  }
 
   private forward(req: IncomingMessage, res: ServerResponse, route: ProxyRoute, path: string): void {
     const started = performance.now();

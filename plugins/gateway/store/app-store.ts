@@ -81,6 +81,25 @@ export class AppStore {
     return this.byApiKey.get(apiKey);
   }
 
+  /**
+   * Before a client is refused: an app (or new credentials) created by another process a moment ago is
+   * not in this process's memory yet. When the store holds this Consumer Key with other credentials than
+   * memory, reload. One look per key a second at most, so wrong credentials cost little.
+   */
+  async catchUp(apiKey: string | null | undefined, apiSecret?: string | null): Promise<void> {
+    if (!apiKey) return;
+    const known = this.byApiKey.get(apiKey);
+    if (known && (apiSecret == null || known.apiSecret === apiSecret)) return;
+    const at = Date.now();
+    if ((this.checkedAt.get(apiKey) ?? 0) > at - 1000) return;
+    if (this.checkedAt.size >= 10_000) this.checkedAt.clear();
+    this.checkedAt.set(apiKey, at);
+    const row = await this.db<AppRow>('gateway_apps').select('id', 'api_secret').where({ api_key: apiKey }).first();
+    if (row && (!known || known.apiSecret !== row.api_secret)) await this.load();
+  }
+
+  private readonly checkedAt = new Map<string, number>();
+
   /** The app whose own Access Token has this SHA-256. */
   appOfOwnToken(tokenHash: string): string | undefined {
     return this.byOwnTokenHash.get(tokenHash);

@@ -1,6 +1,9 @@
-import type { Database } from 'vela/plugin';
+import type { Changes, Database } from 'vela/plugin';
 
 export type VersionedKind = 'mappings' | 'apps';
+
+/** The channel a bump is announced on, so other processes reload at once instead of at their next sync. */
+export const VERSIONS_CHANNEL = 'gateway.versions';
 
 /**
  * One counter per kind of small state (mappings, apps) in the shared store. A write bumps it; every
@@ -10,10 +13,14 @@ export type VersionedKind = 'mappings' | 'apps';
 export class ChangeVersions {
   private readonly seen = new Map<string, number>();
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly changes?: Changes,
+  ) {}
 
   async bump(kind: VersionedKind): Promise<void> {
     await this.db('gateway_versions').where({ kind }).increment('version', 1);
+    await this.changes?.publish(VERSIONS_CHANNEL, { kind });
   }
 
   /** The kinds whose counter moved since the last call (every kind on the first call). */

@@ -1,6 +1,7 @@
+import path from 'node:path';
 import test from 'ava';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { browserAvailable, CHROMIUM, CHROMIUM_ARGS, TEST_ADMIN, type TestRuntime } from 'vela/testing';
+import { browserAvailable, CHROMIUM, CHROMIUM_ARGS, layoutProblems, pageLayout, screenshotDir, TEST_ADMIN, type TestRuntime, VIEWPORTS } from 'vela/testing';
 import { signIn } from './console-sign-in.js';
 import { closedPort, createMapping, type LocalServer, startGateway, startServer } from './fixtures.js';
 
@@ -27,7 +28,7 @@ test.before(async () => {
   // patience; the scheduled health checks stay at their default, and the test runs them with "Check now".
   vela = await startGateway({ responseTimes: { flushMs: 100 } });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page = await browser.newPage({ viewport: VIEWPORTS.desktop });
   page.on('pageerror', (error) => pageErrors.push(error.message));
 });
 test.after.always(async () => {
@@ -262,6 +263,49 @@ browserTest('requests proxied with the three kinds of token reach the upstream a
   await page.click('.segmented button[data-metric="p99Ms"]');
   t.is(await page.getAttribute('.segmented button[data-metric="p99Ms"]', 'aria-pressed'), 'true');
   await shot('dashboard');
+});
+
+browserTest('every console page fits a phone and a laptop, and on a phone the navigation folds behind Menu', async (t) => {
+  t.timeout(180_000);
+  const shots = screenshotDir(path.join(vela.dataDir, 'screenshots'));
+  await page.goto(url('/console/mapping'));
+  const mappingUrl = url((await page.getByRole('link', { name: 'Edit /proxy/echo/api' }).getAttribute('href'))!);
+  // Each page with what shows it has loaded: the tables are filled by the page's script.
+  const pages: Array<[string, string, string]> = [
+    ['dashboard', url('/console/dashboard'), '#summary tbody tr'],
+    ['mapping-list', url('/console/mapping'), '#mappings tbody tr'],
+    ['mapping-new', url('/console/mapping/new'), '#context'],
+    ['mapping-edit', mappingUrl, '#description'],
+    ['app-list', url('/console/app'), '#apps tbody tr'],
+    ['app-new', url('/console/app/new'), '#name'],
+    ['app-details', appKeysUrl.replace(/\/keys$/, ''), '#callbackUrls'],
+    ['app-keys', appKeysUrl, '#apiKey:not(:empty)'],
+  ];
+  for (const [width, viewport] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(viewport);
+    for (const [name, address, ready] of pages) {
+      await page.goto(address);
+      await page.locator(ready).first().waitFor();
+      t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, `${name}-${width}.png`))), [], `${name} at ${width}`);
+    }
+    const menu = page.locator('.nav-toggle');
+    const nav = page.locator('.topbar nav');
+    if (width === 'phone') {
+      t.true(await nav.isHidden(), 'the navigation is folded away on a phone');
+      await menu.click();
+      t.is(await menu.getAttribute('aria-expanded'), 'true');
+      await page.getByRole('link', { name: 'Mappings' }).click();
+      await page.waitForURL(url('/console/mapping'));
+    } else {
+      t.true(await menu.isHidden(), 'no Menu button where the navigation has room');
+      t.true(await nav.isVisible());
+    }
+  }
+  const signInPage = await browser.newPage({ viewport: VIEWPORTS.phone });
+  await signInPage.goto(url('/console/login'));
+  t.deepEqual(layoutProblems(await pageLayout(signInPage, path.join(shots, 'sign-in-phone.png'))), []);
+  await signInPage.close();
+  await page.setViewportSize(VIEWPORTS.desktop);
 });
 
 browserTest('a code used twice is refused on the receiver page, and the token it gave is revoked', async (t) => {

@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
 import { createTestPostgres, postgresReachable, type TestRuntime } from 'vela/testing';
-import { admin, startGateway } from './fixtures.js';
+import { admin, postForm, startGateway } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
 
@@ -30,6 +30,40 @@ async function checkBounds(t: ExecutionContext, vela: TestRuntime): Promise<void
   const app = await admin(vela, 'POST', '/api/v2/app', { name: 'a'.repeat(200), callbackUrls: [`https://example.com/${'c'.repeat(1970)}`] });
   t.is(app.status, 201, JSON.stringify(app.body).slice(0, 300));
   t.is((await admin(vela, 'POST', '/api/v2/app', { name: 'a'.repeat(201) })).status, 400);
+  await checkNul(t, vela);
+}
+
+const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+/** NUL (U+0000), which PostgreSQL cannot hold or compare, is a 400 naming the member, or wrong credentials: never a 500. */
+async function checkNul(t: ExecutionContext, vela: TestRuntime): Promise<void> {
+  for (const [path, body, member] of [
+    ['/api/v2/app', { name: 'a\u0000b' }, 'body.name'],
+    ['/api/v2/app', { name: 'app', description: 'd\u0000' }, 'body.description'],
+    ['/api/v2/app', { name: 'app', callbackUrls: ['https://example.com/\u0000'] }, 'body.callbackUrls[0]'],
+    ['/api/v2/mapping', { context: '/proxy/nul', url: 'http://127.0.0.1:9/', description: 'd\u0000' }, 'body.description'],
+  ] as const) {
+    const r = await admin(vela, 'POST', path, body);
+    t.is(r.status, 400, `${path} ${JSON.stringify(body)}`);
+    t.is(r.body.error, 'validation_failed');
+    t.regex(r.body.message, new RegExp(`^${member.replace(/[[\]]/g, '\\$&')} must not contain the NUL character`));
+  }
+  t.is((await admin(vela, 'GET', '/api/v2/mapping')).body.length, 1, 'nothing refused was stored');
+  for (const path of ['/api/v2/app', '/api/login']) {
+    const r = await admin(vela, 'GET', path, undefined, { authorization: basic('ad\u0000min', 'x') });
+    t.is(r.status, 401, `Basic with NUL on ${path}`);
+  }
+  const authorize = await vela.fetch('gateway', '/api/authorize?response_type=code&client_id=a%00b');
+  t.is(authorize.status, 400);
+  t.like(await authorize.json(), { error: 'invalid_request', message: 'client_id must not contain control characters' });
+  const token = await postForm(vela, '/api/token', { grant_type: 'client_credentials', client_id: 'a\u0000b', client_secret: 'x' });
+  t.is(token.status, 400);
+  const viaBasic = await postForm(vela, '/api/token', { grant_type: 'client_credentials' }, { authorization: basic('a%00b', 'x') });
+  t.like({ status: viaBasic.status, ...viaBasic.body }, { status: 400, error: 'invalid_request' });
+  for (const endpoint of ['/api/revoke', '/api/introspect']) {
+    const r = await postForm(vela, endpoint, { token: 't', client_id: 'a\u0000b', client_secret: 'x' });
+    t.is(r.status, 400, endpoint);
+  }
 }
 
 test('gateway ids and strings are bounded on SQLite', async (t) => {

@@ -1,7 +1,10 @@
 import type { ChatSink } from '../chat/chat-response.js';
+import type { CallResult } from '../chat/provider-call.js';
 import { instanceSummary, sourcesOf } from '../chat/site-chat.js';
 import type { GenaiDomain } from '../domain.js';
-import type { ChatMessage, ToolCall, Usage } from '../providers/provider.js';
+import { composeAnswer, MAX_READ_CHARS, pieces, withinBudget } from '../providers/extractive.js';
+import type { ChatMessage, ChatProvider, ProviderRequest, ToolCall, Usage } from '../providers/provider.js';
+import { keywords } from '../rag/text.js';
 import type { LlmInstance } from '../store/instance-store.js';
 import type { Agent } from './agent-store.js';
 import { displayArguments, FoundSources, runTool, toolSpecs } from './tools.js';
@@ -42,97 +45,134 @@ const add = (a: Usage, b: Usage): Usage => ({
   totalTokens: a.totalTokens + b.totalTokens,
 });
 
-/**
- * One agent turn. With a model that calls tools: up to `maxSteps` calls, each tool call announced
- * (`tool_call`), run through the search plugin's services, and its result announced (`tool_result`) and
- * handed back to the model, until it answers without calling a tool (when the steps run out, one last
- * call without tools makes it answer). With the built-in provider, which calls no tools: a plan of one
- * search with the message as the query, then an extractive answer from what it found.
- */
-export async function runAgentTurn(domain: GenaiDomain, turn: AgentTurn, sink: ChatSink, signal: AbortSignal): Promise<AgentOutcome> {
-  const { agent, instance } = turn;
-  const provider = domain.providerFor(instance);
-  const context = { instance, provider, username: turn.username, endpoint: 'agent' as const };
-  const found = new FoundSources();
-  const turnMessages: ChatMessage[] = [{ role: 'user', content: turn.message }];
-  let usage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-  let allReported = true;
-  let text = '';
-  let finishReason = 'stop';
-  let steps = 0;
+/** Between the texts of two model calls of one turn ("Let me search." and "Found it."), in the deltas and in done.text. */
+export const STEP_SEPARATOR = '\n\n';
 
-  const tool = async (call: ToolCall) => {
-    sink.toolCall({ id: call.id, name: call.name, arguments: displayArguments(call) });
-    const result = await runTool(domain, agent, call, found);
-    signal.throwIfAborted();
-    sink.toolResult({ id: call.id, name: call.name, result });
-    const content = JSON.stringify(result);
-    return content.length > MAX_TOOL_RESULT_CHARS ? `${content.slice(0, MAX_TOOL_RESULT_CHARS)}…` : content;
-  };
-  const account = (result: { usage: Usage; reported: boolean; text: string; finishReason: string }) => {
-    steps += 1;
-    usage = add(usage, result.usage);
-    allReported &&= result.reported;
-    text += result.text;
-    finishReason = result.finishReason;
-  };
+/** What a turn has done so far: its text, usage, model calls, what its tools found and its messages. */
+class TurnState {
+  readonly found = new FoundSources();
+  readonly messages: ChatMessage[];
+  readonly provider: ChatProvider;
+  text = '';
+  usage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  allReported = true;
+  finishReason = 'stop';
+  steps = 0;
 
-  if (provider.supportsTools) {
-    const tools = toolSpecs(agent);
-    const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt(agent) }, ...turn.history, { role: 'user', content: turn.message }];
-    let answered = false;
-    while (steps < agent.maxSteps) {
-      const result = await domain.calls.call(context, { messages, tools }, signal, sink);
-      account(result);
-      if (result.toolCalls.length === 0) {
-        turnMessages.push({ role: 'assistant', content: result.text });
-        answered = true;
-        break;
-      }
-      const asked: ChatMessage = { role: 'assistant', content: result.text || null, toolCalls: result.toolCalls };
-      messages.push(asked);
-      turnMessages.push(asked);
-      for (const call of result.toolCalls) {
-        const answer: ChatMessage = { role: 'tool', toolCallId: call.id, content: await tool(call) };
-        messages.push(answer);
-        turnMessages.push(answer);
-      }
-    }
-    if (!answered) {
-      const result = await domain.calls.call(context, { messages }, signal, sink);
-      account(result);
-      turnMessages.push({ role: 'assistant', content: result.text });
-    }
-  } else {
-    const canSearch = agent.tools.includes('search_site') && agent.sites.length > 0;
-    if (canSearch) {
-      const call: ToolCall = { id: 'call_1', name: 'search_site', arguments: JSON.stringify({ query: turn.message, site: agent.sites[0] }) };
-      const content = await tool(call);
-      turnMessages.push({ role: 'assistant', content: null, toolCalls: [call] }, { role: 'tool', toolCallId: call.id, content });
-    }
-    const result = await domain.calls.call(
-      context,
-      {
-        messages: canSearch ? [{ role: 'user', content: turn.message }] : [...turn.history, { role: 'user', content: turn.message }],
-        passages: canSearch ? found.passages : undefined,
-      },
-      signal,
-      sink,
-    );
-    account(result);
-    turnMessages.push({ role: 'assistant', content: result.text });
+  constructor(
+    private readonly domain: GenaiDomain,
+    readonly turn: AgentTurn,
+    private readonly sink: ChatSink,
+    readonly signal: AbortSignal,
+  ) {
+    this.messages = [{ role: 'user', content: turn.message }];
+    this.provider = domain.providerFor(turn.instance);
   }
 
+  /** The sink of one model call: its text goes on after the earlier calls' text, a blank line between them. */
+  stepSink(): Pick<ChatSink, 'delta'> {
+    let first = true;
+    return {
+      delta: (piece) => {
+        const joined = first && this.text ? STEP_SEPARATOR + piece : piece;
+        first = false;
+        this.text += joined;
+        this.sink.delta(joined);
+      },
+    };
+  }
+
+  /** One model call with the turn's instance, its deltas streamed and its usage added up. */
+  async call(request: Omit<ProviderRequest, 'signal'>): Promise<CallResult> {
+    const { instance } = this.turn;
+    const context = { instance, provider: this.provider, username: this.turn.username, endpoint: 'agent' as const };
+    const result = await this.domain.calls.call(context, request, this.signal, this.stepSink());
+    this.steps += 1;
+    this.usage = add(this.usage, result.usage);
+    this.allReported &&= result.reported;
+    this.finishReason = result.finishReason;
+    return result;
+  }
+
+  /** Runs a tool call, announced before and after; returns its result as the model reads it. */
+  async tool(call: ToolCall): Promise<string> {
+    this.sink.toolCall({ id: call.id, name: call.name, arguments: displayArguments(call) });
+    const result = await runTool(this.domain, this.turn.agent, call, this.found);
+    this.signal.throwIfAborted();
+    this.sink.toolResult({ id: call.id, name: call.name, result });
+    const content = JSON.stringify(result);
+    return content.length > MAX_TOOL_RESULT_CHARS ? `${content.slice(0, MAX_TOOL_RESULT_CHARS)}…` : content;
+  }
+}
+
+/**
+ * A model that calls tools: up to `maxSteps` calls, each tool call run through the search plugin's
+ * services and its result handed back, until it answers without calling a tool. When the steps run out,
+ * one last call without tools makes it answer; a model that still writes no text gets the built-in
+ * provider's answer from what its tools found (finishReason `max_steps`).
+ */
+async function withTools(state: TurnState): Promise<void> {
+  const { agent, history, message } = state.turn;
+  const tools = toolSpecs(agent);
+  const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt(agent) }, ...history, { role: 'user', content: message }];
+  while (state.steps < agent.maxSteps) {
+    const result = await state.call({ messages, tools });
+    if (result.toolCalls.length === 0) {
+      state.messages.push({ role: 'assistant', content: result.text });
+      return;
+    }
+    const asked: ChatMessage = { role: 'assistant', content: result.text || null, toolCalls: result.toolCalls };
+    messages.push(asked);
+    state.messages.push(asked);
+    for (const call of result.toolCalls) {
+      const answer: ChatMessage = { role: 'tool', toolCallId: call.id, content: await state.tool(call) };
+      messages.push(answer);
+      state.messages.push(answer);
+    }
+  }
+  let last = (await state.call({ messages })).text;
+  if (!last.trim()) {
+    last = composeAnswer(message, withinBudget(state.found.passages, MAX_READ_CHARS)).text;
+    const sink = state.stepSink();
+    for (const piece of pieces(last)) sink.delta(piece);
+    state.finishReason = 'max_steps';
+  }
+  state.messages.push({ role: 'assistant', content: last });
+}
+
+/**
+ * The built-in provider calls no tools: a plan of one search with the message as the query (none when
+ * the message has no content word: it would search `*`), then an extractive answer from what it found.
+ */
+async function withPlan(state: TurnState): Promise<void> {
+  const { agent, history, message } = state.turn;
+  const canSearch = agent.tools.includes('search_site') && agent.sites.length > 0;
+  if (canSearch && keywords(message).length > 0) {
+    const call: ToolCall = { id: 'call_1', name: 'search_site', arguments: JSON.stringify({ query: message, site: agent.sites[0] }) };
+    const content = await state.tool(call);
+    state.messages.push({ role: 'assistant', content: null, toolCalls: [call] }, { role: 'tool', toolCallId: call.id, content });
+  }
+  const result = await state.call({
+    messages: canSearch ? [{ role: 'user', content: message }] : [...history, { role: 'user', content: message }],
+    passages: canSearch ? state.found.passages : undefined,
+  });
+  state.messages.push({ role: 'assistant', content: result.text });
+}
+
+/** One agent turn: its events go to `sink`; the `done` payload and the turn's messages come back. */
+export async function runAgentTurn(domain: GenaiDomain, turn: AgentTurn, sink: ChatSink, signal: AbortSignal): Promise<AgentOutcome> {
+  const state = new TurnState(domain, turn, sink, signal);
+  await (state.provider.supportsTools ? withTools(state) : withPlan(state));
   return {
-    messages: turnMessages,
+    messages: state.messages,
     done: {
       conversationId: turn.conversationId,
-      text,
-      sources: found.passages.length > 0 ? sourcesOf(found.passages, text) : [],
-      steps,
-      finishReason,
-      usage: { ...usage, reported: allReported },
-      instance: instanceSummary(instance),
+      text: state.text,
+      sources: state.found.passages.length > 0 ? sourcesOf(state.found.passages, state.text) : [],
+      steps: state.steps,
+      finishReason: state.finishReason,
+      usage: { ...state.usage, reported: state.allReported },
+      instance: instanceSummary(turn.instance),
     },
   };
 }

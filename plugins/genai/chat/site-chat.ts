@@ -4,6 +4,7 @@ import type { ChatInstanceRef } from '../api.js';
 import type { GenaiDomain } from '../domain.js';
 import type { Passage } from '../providers/provider.js';
 import { sitePrompt } from '../rag/prompt.js';
+import { keywords } from '../rag/text.js';
 import type { LlmInstance } from '../store/instance-store.js';
 import type { ChatSink } from './chat-response.js';
 
@@ -71,7 +72,10 @@ export async function answerOnSite(
   signal: AbortSignal,
 ): Promise<Record<string, unknown>> {
   const { siteChat } = domain.config;
-  const retrieval = await domain.retriever.retrieve(input.site.name, input.locale, input.question, siteChat);
+  // A question without content words would search `*` and hand over the site's first documents as if
+  // they answered it: it is answered as one that found nothing.
+  const passages =
+    keywords(input.question).length > 0 ? (await domain.retriever.retrieve(input.site.name, input.locale, input.question, siteChat)).passages : [];
   signal.throwIfAborted();
   const provider = domain.providerFor(input.instance);
   const result = await domain.calls.call(
@@ -80,15 +84,15 @@ export async function answerOnSite(
       // The extractive provider reads the passages and the bare question; a model reads both in the prompt.
       messages: provider.readsPassages
         ? [{ role: 'user', content: input.question }]
-        : sitePrompt(input.systemPrompt, input.site.name, input.question, retrieval.passages),
-      passages: retrieval.passages,
+        : sitePrompt(input.systemPrompt, input.site.name, input.question, passages),
+      passages,
     },
     signal,
     sink,
   );
   return {
     text: result.text,
-    sources: sourcesOf(retrieval.passages, result.text),
+    sources: sourcesOf(passages, result.text),
     finishReason: result.finishReason,
     usage: { ...result.usage, reported: result.reported },
     instance: instanceSummary(input.instance),

@@ -64,9 +64,9 @@ export function composeAnswer(question: string, passages: readonly Passage[], op
       });
     });
   }
-  if (candidates.length === 0) return { text: NOTHING_FOUND, cited: [] };
-
   const asked = [...new Set(terms(question))];
+  // A question without a word that means something ("the the", "???") has nothing to be closest to.
+  if (candidates.length === 0 || asked.length === 0) return { text: NOTHING_FOUND, cited: [] };
   const df = new Map<string, number>();
   for (const s of candidates) for (const t of asked) if (s.terms.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
   const idf = (t: string) => Math.log(1 + candidates.length / (df.get(t) ?? candidates.length));
@@ -131,6 +131,27 @@ export function pieces(text: string, wordsPerPiece = 3): string[] {
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * What the built-in provider reads at most: its work grows with the text, and it answers anonymous chats.
+ * A site chat hands it about 5,600 characters (8 passages of 700); a conversation pasted into a direct
+ * chat is read from its start up to this bound.
+ */
+export const MAX_READ_CHARS = 32_000;
+/** The longest question it reads, as site chat's `q`. */
+export const MAX_QUESTION_CHARS = 2_000;
+
+/** The passages in order, up to `budget` characters over all of them (the last one read cut). */
+export function withinBudget(passages: readonly Passage[], budget: number): Passage[] {
+  const kept: Passage[] = [];
+  let left = budget;
+  for (const p of passages) {
+    if (left <= 0) break;
+    kept.push(p.text.length <= left ? p : { ...p, text: p.text.slice(0, left) });
+    left -= p.text.length;
+  }
+  return kept;
+}
+
 /** The question is the last user message; without retrieved passages, the conversation's earlier messages are the passages. */
 function groundOf(messages: readonly ChatMessage[], passages: readonly Passage[] | undefined): { question: string; passages: Passage[]; cite: boolean } {
   let last = -1;
@@ -140,12 +161,12 @@ function groundOf(messages: readonly ChatMessage[], passages: readonly Passage[]
       break;
     }
   }
-  const question = last >= 0 ? (messages[last]!.content ?? '') : '';
-  if (passages) return { question, passages: [...passages], cite: true };
+  const question = last >= 0 ? (messages[last]!.content ?? '').slice(0, MAX_QUESTION_CHARS) : '';
+  if (passages) return { question, passages: withinBudget(passages, MAX_READ_CHARS), cite: true };
   const earlier = messages
     .filter((m, i) => i !== last && m.content && m.role !== 'tool')
     .map((m, i) => ({ n: i + 1, docId: `message-${i + 1}`, title: '', url: null, text: m.content!, docRank: 0 }));
-  return { question, passages: earlier, cite: false };
+  return { question, passages: withinBudget(earlier, MAX_READ_CHARS), cite: false };
 }
 
 /**

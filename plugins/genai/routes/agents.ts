@@ -5,7 +5,7 @@ import { respond, wantsJson } from '../chat/chat-response.js';
 import { instanceSummary } from '../chat/site-chat.js';
 import type { GenaiDomain } from '../domain.js';
 import { genaiErrors } from '../errors.js';
-import { agentCreateSchema, agentSchema, agentUpdateSchema, idSchema, pathParams, sseResponse } from '../schemas/common.js';
+import { agentCreateSchema, agentSchema, agentUpdateSchema, idSchema, pathParams, sseResponse, withoutReadOnly } from '../schemas/common.js';
 
 const tags = ['ai agents'];
 const agentParam = pathParams({ agentId: idSchema });
@@ -34,7 +34,7 @@ export function mountAgentRoutes(router: ApiRouter, domain: GenaiDomain): void {
     '/api/v2/llm/agent',
     { access: 'key', tags, summary: 'Create an AI agent', body: agentCreateSchema, responses: { 201: { description: 'created', schema: agentSchema } } },
     async (req, res) => {
-      res.status(201).json(await agents.create(req.body as AgentInput, check));
+      res.status(201).json(await agents.create(withoutReadOnly(req.body as AgentInput), check));
     },
   );
   router.get(
@@ -55,7 +55,7 @@ export function mountAgentRoutes(router: ApiRouter, domain: GenaiDomain): void {
       responses: { 200: { description: 'the agent', schema: agentSchema } },
     },
     async (req, res) => {
-      const { id: _ignored, ...input } = req.body as AgentInput;
+      const { id: _ignored, ...input } = withoutReadOnly(req.body as AgentInput);
       res.json(await agents.update(String(req.params.agentId), input, check));
     },
   );

@@ -75,9 +75,15 @@ export function mountDirectChatRoutes(router: ApiRouter, domain: GenaiDomain): v
       responses: { 200: sseResponse },
     },
     async (req, res) => {
-      const id = (req.body as ChatBody).llmInstanceId ?? domain.config.directChat.defaultInstance;
-      const instance = domain.instances.get(id);
-      if (!principalOf(res) && !instance.publicChat) throw genaiErrors.instanceNotPublic(id);
+      const { messages, llmInstanceId } = req.body as ChatBody;
+      const { defaultInstance, anonymousMaxChars } = domain.config.directChat;
+      const instance = domain.instances.get(llmInstanceId ?? defaultInstance);
+      if (!principalOf(res)) {
+        if (!instance.publicChat) throw genaiErrors.instanceNotPublic(instance.id);
+        // Anyone may call this: what one request may make the server (or a paid model) read is kept small.
+        const chars = messages.reduce((sum, m) => sum + (m.content?.length ?? 0), 0);
+        if (chars > anonymousMaxChars) throw genaiErrors.anonymousTooLong(chars, anonymousMaxChars);
+      }
       await directChat(domain, req, res, instance);
     },
   );

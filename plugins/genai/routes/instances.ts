@@ -2,8 +2,9 @@ import { type ApiRouter, OutboundRefused } from 'vela/plugin';
 import type { GenaiDomain } from '../domain.js';
 import { genaiErrors } from '../errors.js';
 import { VENDORS } from '../providers/vendors.js';
-import { idSchema, instanceCreateSchema, instanceSchema, instanceUpdateSchema, pathParams } from '../schemas/common.js';
+import { idSchema, instanceCreateSchema, instanceSchema, instanceUpdateSchema, pathParams, RESERVED_INSTANCE_IDS, withoutReadOnly } from '../schemas/common.js';
 import { defaultOptions, type InstanceInput } from '../store/instance-store.js';
+import { siteExists } from '../store/site-settings-store.js';
 
 const tags = ['llm instances'];
 const idParam = pathParams({ id: idSchema });
@@ -33,8 +34,9 @@ export function mountInstanceRoutes(router: ApiRouter, domain: GenaiDomain): voi
   const { instances } = domain;
   const checkUrl = urlChecker(domain);
   const usersOf = async (id: string) => {
-    const siteIds = await domain.settings.sitesUsing(id);
-    const sites = siteIds.map((siteId) => `site "${domain.sites().find(siteId)?.name ?? siteId}"`);
+    // Settings of a deleted site are left behind (the search plugin announces no deletion): they use nothing.
+    await domain.settings.prune(siteExists(domain.sites()));
+    const sites = (await domain.settings.sitesUsing(id)).map((siteId) => `site "${domain.sites().find(siteId)?.name ?? siteId}"`);
     const agents = (await domain.agents.namesUsing(id)).map((name) => `agent "${name}"`);
     return [...sites, ...agents];
   };
@@ -83,7 +85,13 @@ export function mountInstanceRoutes(router: ApiRouter, domain: GenaiDomain): voi
       responses: { 201: { description: 'created', schema: instanceSchema } },
     },
     async (req, res) => {
-      res.status(201).json(await instances.create(req.body as InstanceInput, checkUrl));
+      const input = withoutReadOnly(req.body as InstanceInput);
+      if (input.id && RESERVED_INSTANCE_IDS.includes(input.id))
+        throw genaiErrors.invalidParameter(
+          'body.id',
+          `must not be ${RESERVED_INSTANCE_IDS.map((r) => `"${r}"`).join(' or ')}: GET /api/llm/${input.id} is another route`,
+        );
+      res.status(201).json(await instances.create(input, checkUrl));
     },
   );
   router.get(
@@ -104,7 +112,7 @@ export function mountInstanceRoutes(router: ApiRouter, domain: GenaiDomain): voi
       responses: { 200: { description: 'the instance', schema: instanceSchema } },
     },
     async (req, res) => {
-      const { id: _ignored, ...input } = req.body as InstanceInput;
+      const { id: _ignored, ...input } = withoutReadOnly(req.body as InstanceInput);
       res.json(await instances.update(String(req.params.id), input, checkUrl));
     },
   );

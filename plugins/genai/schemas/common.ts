@@ -34,17 +34,44 @@ const instanceProperties: Record<string, JsonSchema> = {
   publicChat: { type: 'boolean', description: 'whether anonymous callers of POST /api/genai/chat may use it' },
 };
 
+const timestamp: JsonSchema = { type: ['string', 'null'], maxLength: 40 };
+const readOnly = (schema: JsonSchema): JsonSchema => ({ ...schema, description: 'read-only: accepted (what a GET answered can be sent back) and ignored' });
+/** The members answers carry beyond what a request sets: a body read back may hold them, and they are ignored. */
+const instanceReadOnly: Record<string, JsonSchema> = {
+  hasApiKey: readOnly({ type: 'boolean' }),
+  apiKeyHint: readOnly({ type: ['string', 'null'], maxLength: 40 }),
+  createdAt: readOnly(timestamp),
+  updatedAt: readOnly(timestamp),
+};
+const agentReadOnly: Record<string, JsonSchema> = { createdAt: readOnly(timestamp), updatedAt: readOnly(timestamp) };
+
+/** A copy of a request body without the read-only members the schemas above let through. */
+export function withoutReadOnly<T extends object>(body: T): T {
+  const copy = { ...body } as Record<string, unknown>;
+  for (const name of Object.keys(instanceReadOnly)) delete copy[name];
+  return copy as T;
+}
+
+/** GET /api/llm/vendor and GET /api/llm/structure are routes: an instance with such an id could not be read back. */
+export const RESERVED_INSTANCE_IDS: readonly string[] = ['vendor', 'structure'];
+
 export const instanceCreateSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['vendor'],
-  properties: { id: idSchema, ...instanceProperties },
+  properties: {
+    // null (as GET /api/llm/structure shows it): a UUID is made.
+    id: { ...idSchema, type: ['string', 'null'] },
+    ...instanceProperties,
+    title: { type: 'string', maxLength: 100, description: "empty (as GET /api/llm/structure shows it): the vendor's title" },
+    ...instanceReadOnly,
+  },
 };
 
 export const instanceUpdateSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  properties: { id: {}, ...instanceProperties },
+  properties: { id: readOnly({}), ...instanceProperties, ...instanceReadOnly },
 };
 
 export const instanceSchema: JsonSchema = {
@@ -97,9 +124,13 @@ export const agentCreateSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['name'],
-  properties: { id: idSchema, ...agentProperties },
+  properties: { id: idSchema, ...agentProperties, ...agentReadOnly },
 };
-export const agentUpdateSchema: JsonSchema = { type: 'object', additionalProperties: false, properties: { id: {}, ...agentProperties } };
+export const agentUpdateSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { id: readOnly({}), ...agentProperties, ...agentReadOnly },
+};
 export const agentSchema: JsonSchema = {
   type: 'object',
   properties: { id: { type: 'string' }, ...agentProperties, createdAt: { type: 'string' }, updatedAt: { type: 'string' } },

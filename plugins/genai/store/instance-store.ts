@@ -39,7 +39,8 @@ export interface LlmInstance extends LlmOptions {
 
 /** What POST /api/llm takes (PUT takes any subset; apiKey null removes the key, absent keeps it). */
 export interface InstanceInput extends Partial<LlmOptions> {
-  id?: string;
+  /** null or absent: a UUID. */
+  id?: string | null;
   title?: string;
   description?: string;
   vendor?: string;
@@ -137,7 +138,7 @@ export class InstanceStore {
     const stamp = now();
     const instance: LlmInstance = {
       id,
-      title: input.title ?? vendor.title,
+      title: input.title || vendor.title,
       description: input.description ?? '',
       vendor: vendor.id,
       url: vendor.kind === 'extractive' ? null : (input.url ?? vendor.defaultUrl),

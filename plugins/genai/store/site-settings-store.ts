@@ -1,3 +1,4 @@
+import type { SearchSites } from '@vela/plugin-search/api';
 import type { Database } from 'vela/plugin';
 import { BUILTIN_ID } from './instance-store.js';
 import { now, toIso } from './timestamps.js';
@@ -20,6 +21,15 @@ interface Row {
   system_prompt: string;
   updated_at: unknown;
 }
+
+/** Whether the search service still has a site, by id. */
+export const siteExists =
+  (sites: SearchSites) =>
+  (siteId: string): boolean =>
+    sites.find(siteId) !== null;
+
+/** Ids per DELETE: well under the bound parameters every database takes. */
+const PRUNE_BATCH = 500;
 
 const bool = (value: unknown) => value === true || value === 1 || value === '1' || value === 't' || value === 'true';
 
@@ -74,6 +84,21 @@ export class SiteSettingsStore {
     await this.db('genai_site_settings').where({ site_id: siteId }).delete();
     this.bySite.delete(siteId);
     return this.forSite(siteId);
+  }
+
+  /**
+   * Deletes the settings of sites `siteExists` does not know (what a deleted site leaves behind); returns
+   * their ids. Read from the database, so rows other processes wrote count too.
+   */
+  async prune(siteExists: (siteId: string) => boolean): Promise<string[]> {
+    const rows = (await this.db('genai_site_settings').select('site_id')) as Array<{ site_id: string }>;
+    const gone = rows.map((r) => r.site_id).filter((siteId) => !siteExists(siteId));
+    for (let i = 0; i < gone.length; i += PRUNE_BATCH)
+      await this.db('genai_site_settings')
+        .whereIn('site_id', gone.slice(i, i + PRUNE_BATCH))
+        .delete();
+    for (const siteId of gone) this.bySite.delete(siteId);
+    return gone;
   }
 
   /** Ids of the sites whose settings name the instance (from the database: other processes' writes count). */

@@ -1,12 +1,22 @@
 import test from 'ava';
 import { eventually, type TestRuntime } from 'vela/testing';
+import { NOTHING_FOUND } from '../providers/extractive.js';
 import { type FakeLlm, startFakeLlm } from './fake-llm.js';
-import { createHandbook, json, startGenai, token } from './fixtures.js';
+import { createHandbook, HANDBOOK, json, startGenai, token } from './fixtures.js';
 import { readSse, shapeOf, textOf } from './sse-client.js';
 
 let fake: FakeLlm;
 let vela: TestRuntime;
 let toolsInstance: string;
+
+/** An agent on the Handbook whose instance is the fake model of that name (docs in fake-llm.ts). */
+async function agentOn(model: string, agent: Record<string, unknown> = {}): Promise<{ id: string }> {
+  const instance = await json(vela, 'POST', '/api/llm', { id: `fake-${model}`, vendor: 'OPENAI_COMPATIBLE', url: fake.url, modelName: model });
+  if (instance.status !== 201) throw new Error(JSON.stringify(instance.body));
+  const created = await json(vela, 'POST', '/api/v2/llm/agent', { name: model, llmInstanceId: `fake-${model}`, sites: ['Handbook'], ...agent });
+  if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+  return created.body;
+}
 
 const agentChat = (agentId: string, body: Record<string, unknown>, headers: Record<string, string> = { authorization: vela.adminAuth }) =>
   readSse(vela.url('search', `/api/v2/llm/agent/${agentId}/chat`), { method: 'POST', headers, body });
@@ -188,4 +198,91 @@ test('an agent on the built-in provider searches first, then answers from what i
   t.deepEqual(done.sources[0], { n: 1, id: 'ports', title: 'Ports and services', url: 'https://docs.example/ports' });
   t.is(done.steps, 1);
   t.false(done.usage.reported);
+});
+
+test('get_document reads a stored document by id: every field, its number and link; the answer cites it', async (t) => {
+  const agent = await agentOn('get-doc');
+  const run = await agentChat(agent.id, { message: 'What does the backup page say?' });
+  t.deepEqual(shapeOf(run), ['start', 'tool_call', 'tool_result', 'delta', 'done']);
+  t.deepEqual(run.events[1]!.data, { id: 'call_abc', name: 'get_document', arguments: { id: 'backup' } });
+  const { result } = run.events[2]!.data;
+  t.like(result, { site: 'Handbook', n: 1, id: 'backup', title: 'Back up the server', url: 'https://docs.example/backup' });
+  t.like(result.fields, { id: 'backup', section: 'Operations', text: HANDBOOK.find((d) => d.id === 'backup')!.text });
+  const done = run.events.at(-1)!.data;
+  t.is(done.text, 'Read Back up the server [1].');
+  t.deepEqual(done.sources, [{ n: 1, id: 'backup', title: 'Back up the server', url: 'https://docs.example/backup' }]);
+});
+
+test('search_site filters: field:value narrows the search; a filter the search refuses is the tool result {error}, and the chat goes on', async (t) => {
+  const filtered = await agentChat((await agentOn('filter')).id, { message: 'Which setup page mentions the data folder?' });
+  t.deepEqual(shapeOf(filtered), ['start', 'tool_call', 'tool_result', 'delta', 'done']);
+  t.deepEqual(filtered.events[1]!.data.arguments, { query: 'data folder', filters: ['section:Setup'] });
+  const ids = filtered.events[2]!.data.result.documents.map((d: { id: string }) => d.id);
+  t.deepEqual(ids, ['install-docker'], 'backup mentions the data folder too, but is in Operations');
+  t.is(filtered.events.at(-1)!.data.text, 'Setup: install-docker.');
+
+  const refused = await agentChat((await agentOn('bad-filter')).id, { message: 'Ports?' });
+  t.deepEqual(shapeOf(refused), ['start', 'tool_call', 'tool_result', 'delta', 'done']);
+  const { result } = refused.events[2]!.data;
+  t.deepEqual(Object.keys(result), ['error']);
+  t.regex(result.error, /fq\[\] must be field:value, got "Setup"/);
+  const done = refused.events.at(-1)!.data;
+  t.is(done.text, `The search said: ${result.error}`, 'the model read the error and answered');
+  t.is(done.steps, 2);
+  t.deepEqual(done.sources, []);
+});
+
+test('the texts of two model calls are joined with a blank line, in the deltas as in done.text; the history keeps the final one', async (t) => {
+  const agent = await agentOn('chatty');
+  const run = await agentChat(agent.id, { message: 'Where is the backup guide?' });
+  t.deepEqual(shapeOf(run), ['start', 'delta', 'tool_call', 'tool_result', 'delta', 'done']);
+  const done = run.events.at(-1)!.data;
+  t.is(done.text, 'Let me search.\n\nFound it in Back up the server [1].');
+  t.is(textOf(run), done.text);
+  const stored = await json(vela, 'GET', `/api/v2/llm/agent/${agent.id}/conversation/${done.conversationId}`);
+  t.deepEqual(
+    stored.body.messages.map((m: { role: string; content: string | null }) => [m.role, m.role === 'tool' ? '(result)' : m.content]),
+    [
+      ['user', 'Where is the backup guide?'],
+      ['assistant', 'Let me search.'],
+      ['tool', '(result)'],
+      ['assistant', 'Found it in Back up the server [1].'],
+    ],
+  );
+});
+
+test('when maxSteps runs out while the model still calls tools, one last call without tools makes it answer', async (t) => {
+  const agent = await agentOn('loop', { maxSteps: 2 });
+  const run = await agentChat(agent.id, { message: 'Loop until you must stop' });
+  t.deepEqual(shapeOf(run), ['start', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'delta', 'done']);
+  const done = run.events.at(-1)!.data;
+  t.is(done.text, 'Out of steps: Back up the server [1].');
+  t.like(done, { steps: 3, finishReason: 'stop' });
+  t.deepEqual(done.usage, { inputTokens: 80, outputTokens: 18, totalTokens: 98, reported: true });
+  const calls = fake.requests.filter((r) => r.model === 'loop' && r.body.messages.some((m: any) => m.content === 'Loop until you must stop'));
+  t.deepEqual(
+    calls.map((r) => (r.body.tools ?? []).length),
+    [2, 2, 0],
+    'the last call offers no tools',
+  );
+});
+
+test('a model that calls tools even when none are offered still ends with text: the built-in answer from what its tools found', async (t) => {
+  const agent = await agentOn('stubborn', { maxSteps: 1 });
+  const run = await agentChat(agent.id, { message: 'How do I back up the data folder?' });
+  t.deepEqual(shapeOf(run), ['start', 'tool_call', 'tool_result', 'delta', 'done'], 'the tool call of the last call is not run');
+  const done = run.events.at(-1)!.data;
+  t.is(done.text, textOf(run));
+  t.regex(done.text, /^Copy the data folder to another disk\. .*\[1\]$/);
+  t.like(done, { steps: 2, finishReason: 'max_steps' });
+  t.is(done.sources[0].id, 'backup');
+});
+
+test('an agent on the built-in provider asked something without a content word searches nothing and says it found nothing', async (t) => {
+  const agent = (await json(vela, 'POST', '/api/v2/llm/agent', { name: 'Blank', llmInstanceId: 'builtin', sites: ['Handbook'] })).body;
+  for (const message of ['the the the', '???']) {
+    const run = await agentChat(agent.id, { message });
+    t.deepEqual(shapeOf(run), ['start', 'delta', 'done'], message);
+    t.like(run.events.at(-1)!.data, { text: NOTHING_FOUND, sources: [] });
+  }
 });

@@ -1,8 +1,10 @@
 import test from 'ava';
-import { composeAnswer, ExtractiveProvider, NOTHING_FOUND, pieces } from '../providers/extractive.js';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { composeAnswer, ExtractiveProvider, MAX_READ_CHARS, NOTHING_FOUND, pieces, withinBudget } from '../providers/extractive.js';
 import type { Passage } from '../providers/provider.js';
 import { rankPassages } from '../rag/retriever.js';
 import { keywords, sentences, stem, terms } from '../rag/text.js';
+import { MAX_COUNTED_CHARS, TokenCounter } from '../usage/token-counter.js';
 
 const passage = (n: number, text: string, docRank = n - 1): Passage => ({ n, docId: `d${n}`, title: `Doc ${n}`, url: null, text, docRank });
 
@@ -108,4 +110,46 @@ test('a definition of the word asked about is preferred over a passing mention; 
   t.is(composeAnswer('vim', passages).text, 'Vim is an almost compatible version of the UNIX editor Vi. [2]');
   const pronoun = [passage(1, 'It has a text editor pane and a preview pane.'), passage(2, 'Pico is a simple text editor.')];
   t.is(composeAnswer('text editor', pronoun).text, 'Pico is a simple text editor. [2]');
+});
+
+test('a question without a content word is answered as one that found nothing, not with the closest passage', (t) => {
+  const passages = [passage(1, 'Vela hosts plugins. It has three services.')];
+  for (const question of ['the the the', '???', '(((', '']) t.deepEqual(composeAnswer(question, passages), { text: NOTHING_FOUND, cited: [] }, question);
+});
+
+async function answerOf(provider: ExtractiveProvider, messages: Array<{ role: 'system' | 'user'; content: string }>): Promise<string> {
+  let text = '';
+  for await (const event of provider.stream({ messages, signal: new AbortController().signal })) if (event.type === 'delta') text += event.text;
+  return text;
+}
+
+test('the built-in provider reads a bounded text: passages up to MAX_READ_CHARS in order, the last one cut', async (t) => {
+  const kept = withinBudget([passage(1, 'a'.repeat(30)), passage(2, 'b'.repeat(30)), passage(3, 'c'.repeat(30))], 50);
+  t.deepEqual(
+    kept.map((p) => [p.n, p.text.length]),
+    [
+      [1, 30],
+      [2, 20],
+    ],
+  );
+
+  const provider = new ExtractiveProvider();
+  const question = { role: 'user' as const, content: 'Which port does the gateway listen on?' };
+  const answer = { role: 'system' as const, content: 'The gateway listens on port 2702.' };
+  const filler = (chars: number) => ({ role: 'system' as const, content: 'Lorem ipsum dolor sit amet. '.repeat(Math.ceil(chars / 28)) });
+  t.is(await answerOf(provider, [filler(1000), answer, question]), 'The gateway listens on port 2702.');
+  t.notRegex(await answerOf(provider, [filler(MAX_READ_CHARS), answer, question]), /2702/, 'what lies past the bound is not read');
+});
+
+test('the token counter counts exactly up to MAX_COUNTED_CHARS and estimates longer texts from their start', async (t) => {
+  const counter = new TokenCounter();
+  const short = 'Vela hosts plugins; the gateway listens on port 2702. ';
+  t.is(await counter.tokens(short), countTokens(short));
+  const long = short.repeat(Math.ceil((MAX_COUNTED_CHARS * 6) / short.length));
+  const estimate = await counter.tokens(long);
+  const exact = countTokens(long);
+  t.true(Math.abs(estimate - exact) / exact < 0.02, `estimate ${estimate}, exact ${exact}`);
+  const started = performance.now();
+  await counter.tokens(long.repeat(5));
+  t.log(`${long.length * 5} characters estimated in ${Math.round(performance.now() - started)} ms`);
 });

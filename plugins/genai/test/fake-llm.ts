@@ -8,6 +8,12 @@ import type { AddressInfo } from 'node:net';
 //   cite         "The answer is in <title of source [1]> [1]." quoting the prompt's first source, usage 50 + 9
 //   tools        first call: a search_site tool call streamed in fragments (usage 20 + 5); once the request
 //                holds a tool result: "Found it in <title> [n]." from that result (usage 40 + 8)
+//   get-doc      first call: get_document {id: "backup"}; with its result: "Read <title> [n]." (usage 20 + 5, 40 + 8)
+//   filter       first call: search_site {query: "data folder", filters: ["section:Setup"]}; with its result: "Setup: <ids>."
+//   bad-filter   first call: search_site with the filter "Setup" (not field:value); with its result: "The search said: <error>"
+//   chatty       first call: "Let me search." and the search_site call of tools; with its result: as tools
+//   loop         a search_site call whenever the request offers tools; without tools: "Out of steps: <title> [n]."
+//   stubborn     a search_site call on every request, tools offered or not (a model that ignores their absence)
 //   no-usage     "Counted by Vela." with a finish reason and no usage at all
 //   error-mid    two chunks, then the connection is destroyed
 //   error-event  two chunks, then {"error":{"message":"model overloaded"}}
@@ -53,6 +59,47 @@ async function streamText(res: http.ServerResponse, model: string, pieces: strin
   res.end('data: [DONE]\n\n');
 }
 
+/** One tool call, its arguments streamed in fragments, after `text` when there is some; usage 20 + 5. */
+async function streamToolCall(res: http.ServerResponse, model: string, name: string, args: unknown, text = ''): Promise<void> {
+  res.write(chunk(model, { role: 'assistant', content: text }));
+  res.write(chunk(model, { tool_calls: [{ index: 0, id: 'call_abc', type: 'function', function: { name, arguments: '' } }] }));
+  const json = JSON.stringify(args);
+  const cut = Math.floor(json.length / 2);
+  for (const fragment of [json.slice(0, cut), json.slice(cut)]) {
+    await sleep(5);
+    res.write(chunk(model, { tool_calls: [{ index: 0, function: { arguments: fragment } }] }));
+  }
+  res.write(chunk(model, {}, 'tool_calls'));
+  res.write(usageChunk(model, 20, 5));
+  res.end('data: [DONE]\n\n');
+}
+
+interface OneTool {
+  name: string;
+  args: unknown;
+  text?: string;
+  answer: (result: any) => string[];
+}
+
+const FOUND_IT: OneTool = {
+  name: 'search_site',
+  args: { query: 'back up the data folder' },
+  answer: (r) => ['Found it', ` in ${r.documents?.[0]?.title ?? 'nothing'}`, ` [${r.documents?.[0]?.n ?? 0}].`],
+};
+
+/** The models that call one tool, then answer from its result: the call, and the answer. */
+const ONE_TOOL: Record<string, OneTool> = {
+  tools: FOUND_IT,
+  chatty: { ...FOUND_IT, text: 'Let me search.' },
+  'get-doc': { name: 'get_document', args: { id: 'backup' }, answer: (r) => ['Read ', r.title ?? r.error, ` [${r.n ?? 0}].`] },
+  filter: {
+    name: 'search_site',
+    args: { query: 'data folder', filters: ['section:Setup'] },
+    answer: (r) => ['Setup: ', (r.documents ?? []).map((d: any) => d.id).join(', '), '.'],
+  },
+  'bad-filter': { name: 'search_site', args: { query: 'port', filters: ['Setup'] }, answer: (r) => ['The search said: ', r.error ?? 'nothing'] },
+};
+
 function lastToolResult(body: any): any {
   const tool = [...body.messages].reverse().find((m: any) => m.role === 'tool');
   return tool ? JSON.parse(tool.content) : null;
@@ -81,23 +128,21 @@ async function answer(res: http.ServerResponse, record: RecordedRequest): Promis
       return streamText(res, model, ['Hello', ' from', ' the', ' fake', ' model', '.'], [11, 6]);
     case 'no-usage':
       return streamText(res, model, ['Counted', ' by', ' Vela.'], null);
-    case 'tools': {
+    case 'tools':
+    case 'get-doc':
+    case 'filter':
+    case 'bad-filter':
+    case 'chatty': {
+      const plan = ONE_TOOL[model]!;
       const result = lastToolResult(body);
-      if (!result) {
-        res.write(
-          chunk(model, { role: 'assistant', tool_calls: [{ index: 0, id: 'call_abc', type: 'function', function: { name: 'search_site', arguments: '' } }] }),
-        );
-        for (const fragment of ['{"query":', '"back up the data folder"', '}']) {
-          await sleep(5);
-          res.write(chunk(model, { tool_calls: [{ index: 0, function: { arguments: fragment } }] }));
-        }
-        res.write(chunk(model, {}, 'tool_calls'));
-        res.write(usageChunk(model, 20, 5));
-        res.end('data: [DONE]\n\n');
-        return;
-      }
-      const doc = result.documents?.[0];
-      return streamText(res, model, ['Found it', ` in ${doc?.title ?? 'nothing'}`, ` [${doc?.n ?? 0}].`], [40, 8]);
+      if (!result) return streamToolCall(res, model, plan.name, plan.args, plan.text);
+      return streamText(res, model, plan.answer(result), [40, 8]);
+    }
+    case 'loop':
+    case 'stubborn': {
+      if (model === 'stubborn' || body.tools?.length) return streamToolCall(res, model, 'search_site', { query: 'back up the data folder' });
+      const doc = lastToolResult(body)?.documents?.[0];
+      return streamText(res, model, ['Out of steps: ', doc?.title ?? 'nothing', ` [${doc?.n ?? 0}].`], [40, 8]);
     }
     case 'error-mid':
       res.write(chunk(model, { content: 'Half' }));

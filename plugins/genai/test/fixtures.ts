@@ -68,10 +68,17 @@ export async function json(
   return { status: res.status, headers: res.headers, body: parsed };
 }
 
-/** A runtime with the search and genai plugins, heartbeats every 100 ms; `allowHosts` lets the genai plugin reach test servers on 127.0.0.1. */
-export function startGenai(options: { genai?: Record<string, unknown>; allowHosts?: string[] } = {}): Promise<TestRuntime> {
+/**
+ * A runtime with the search and genai plugins, heartbeats every 100 ms; `allowHosts` lets the genai plugin
+ * reach test servers on 127.0.0.1; `databaseUrl` and `dataDir` as startTestRuntime takes them.
+ */
+export function startGenai(
+  options: { genai?: Record<string, unknown>; allowHosts?: string[]; databaseUrl?: string; dataDir?: string } = {},
+): Promise<TestRuntime> {
   return startTestRuntime({
     plugins: ['search', 'genai'],
+    databaseUrl: options.databaseUrl,
+    dataDir: options.dataDir,
     config: { runtime: { network: { allowHosts: options.allowHosts ?? [] } }, plugins: { genai: { heartbeatMs: 100, ...options.genai } } },
   });
 }

@@ -158,3 +158,75 @@ test('instances are checked when saved; deletion keeps the built-in one and thos
   const adminKey = await token(vela, ['admin']);
   t.is((await json(vela, 'GET', '/api/llm', undefined, { authorization: '', key: adminKey })).status, 200);
 });
+
+test('a deleted site does not hold on to its LLM instance: its settings are pruned, then and at the next start', async (t) => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-genai-prune-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const config = { runtime: { network: { allowHosts: ['127.0.0.1:11434'] } } };
+  const first = await startTestRuntime({ plugins: ['search', 'genai'], dataDir, config });
+  let firstStopped = false;
+  t.teardown(() => (firstStopped ? undefined : first.stop()));
+  t.is((await json(first, 'POST', '/api/llm', { id: 'del-me', vendor: 'OLLAMA', modelName: 'llama3.2' })).status, 201);
+  t.is((await json(first, 'POST', '/api/sn', { name: 'Tmp', locales: ['en_US'], fields: [{ name: 'title', type: 'TEXT' }] })).status, 201);
+  const siteId = (await json(first, 'PUT', '/api/sn/Tmp/genai', { llmInstanceId: 'del-me' })).body.siteId as string;
+  t.is((await json(first, 'DELETE', '/api/sn/Tmp')).status, 200);
+  t.is((await json(first, 'DELETE', '/api/sn/Tmp/genai')).status, 404, 'the site is gone, and its settings with it');
+
+  t.like((await json(first, 'DELETE', '/api/llm/del-me')).body, { deleted: true, id: 'del-me' });
+  t.is(await first.runtime.db('genai_site_settings').where({ site_id: siteId }).first(), undefined);
+
+  // Settings of a site deleted while the process was down (or by another process) go at the next start.
+  await first.runtime
+    .db('genai_site_settings')
+    .insert({ site_id: 'gone-site', enabled: true, llm_instance_id: 'builtin', system_prompt: '', updated_at: new Date().toISOString() });
+  await first.stop();
+  firstStopped = true;
+  const second = await startTestRuntime({ plugins: ['search', 'genai'], dataDir, config });
+  t.teardown(() => second.stop());
+  t.deepEqual(await second.runtime.db('genai_site_settings').select('site_id'), []);
+});
+
+test('what GET answers can be sent back: the structure POSTed, an instance and an agent PUT as read; unknown members stay refused', async (t) => {
+  const vela = await startGenai({ allowHosts: ['127.0.0.1:11434'] });
+  t.teardown(() => vela.stop());
+  const structure = (await json(vela, 'GET', '/api/llm/structure')).body;
+  const created = await json(vela, 'POST', '/api/llm', {
+    ...structure,
+    vendor: 'OLLAMA',
+    url: 'http://127.0.0.1:11434/v1',
+    modelName: 'llama3.2',
+    apiKey: KEY,
+  });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  t.regex(created.body.id, /^[0-9a-f-]{36}$/, 'id null: a UUID');
+  t.like(created.body, { title: 'Ollama', hasApiKey: true, apiKeyHint: '…1234' });
+
+  const read = (await json(vela, 'GET', `/api/llm/${created.body.id}`)).body;
+  const putBack = await json(vela, 'PUT', `/api/llm/${read.id}`, { ...read, hasApiKey: false, apiKeyHint: null, createdAt: '2000-01-01T00:00:00.000Z' });
+  t.is(putBack.status, 200, JSON.stringify(putBack.body));
+  t.like(putBack.body, { hasApiKey: true, apiKeyHint: '…1234', createdAt: read.createdAt }, 'the read-only members are ignored');
+  const unknown = await json(vela, 'PUT', `/api/llm/${read.id}`, { ...read, colour: 'blue' });
+  t.is(unknown.status, 400);
+  t.regex(unknown.body.message, /colour/);
+
+  await json(vela, 'POST', '/api/sn', { name: 'Docs', locales: ['en_US'], fields: [{ name: 'title', type: 'TEXT' }] });
+  const agent = (await json(vela, 'POST', '/api/v2/llm/agent', { name: 'Reader', sites: ['Docs'] })).body;
+  const agentBack = await json(vela, 'PUT', `/api/v2/llm/agent/${agent.id}`, { ...agent, maxSteps: 3, createdAt: '2000-01-01T00:00:00.000Z' });
+  t.is(agentBack.status, 200, JSON.stringify(agentBack.body));
+  t.like(agentBack.body, { maxSteps: 3, createdAt: agent.createdAt });
+  t.is((await json(vela, 'POST', '/api/v2/llm/agent', { ...agent, id: 'reader-copy', name: 'Copy' })).status, 201, 'an agent read back is a template');
+  t.is((await json(vela, 'PUT', `/api/v2/llm/agent/${agent.id}`, { ...agent, colour: 'blue' })).status, 400);
+});
+
+test('instance ids vendor and structure are reserved: GET /api/llm/<id> could not reach them', async (t) => {
+  const vela = await startGenai();
+  t.teardown(() => vela.stop());
+  for (const id of ['vendor', 'structure']) {
+    const refused = await json(vela, 'POST', '/api/llm', { id, vendor: 'BUILTIN' });
+    t.is(refused.status, 400);
+    t.is(refused.body.error, 'invalid_parameter');
+    t.regex(refused.body.message, /^body\.id must not be "vendor" or "structure"/);
+  }
+  t.is((await json(vela, 'POST', '/api/llm', { id: 'vendors', vendor: 'BUILTIN' })).status, 201);
+  t.like((await json(vela, 'GET', '/api/llm/vendors')).body, { id: 'vendors' });
+});

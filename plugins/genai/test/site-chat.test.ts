@@ -1,5 +1,6 @@
 import test from 'ava';
 import type { TestRuntime } from 'vela/testing';
+import { NOTHING_FOUND } from '../providers/extractive.js';
 import { createHandbook, json, startGenai, token } from './fixtures.js';
 import { readSse, shapeOf, textOf } from './sse-client.js';
 
@@ -83,6 +84,14 @@ test('a locale without documents answers that nothing was found, citing nothing'
   t.deepEqual(done.sources, []);
 });
 
+test('a question without a content word finds nothing, instead of citing the first documents of a search for *', async (t) => {
+  for (const q of ['the the the', '???', '(((']) {
+    const run = await readSse(chat(q));
+    t.deepEqual(shapeOf(run), ['start', 'delta', 'done'], q);
+    t.like(run.events.at(-1)!.data, { text: NOTHING_FOUND, sources: [] }, q);
+  }
+});
+
 test("a site whose GenAI is off answers one disabled event, or {enabled: false}; its settings are the genai plugin's", async (t) => {
   await createHandbook(vela, 'Quiet');
   const defaults = await json(vela, 'GET', '/api/sn/Quiet/genai');
@@ -133,6 +142,20 @@ test('direct chat on the built-in instance answers from the conversation it is s
   });
   t.deepEqual(shapeOf(streamed), ['start', 'delta', 'done']);
   t.regex(streamed.events.at(-1)!.data.text, /answers from documents/);
+
+  // An anonymous chat is bounded in characters over all its messages; a Key or the administrator is not.
+  const long = {
+    stream: false,
+    messages: [
+      { role: 'system', content: 'The gateway listens on port 2702. '.repeat(500) },
+      { role: 'user', content: 'Gateway port?' },
+    ],
+  };
+  const tooLong = await json(vela, 'POST', '/api/genai/chat', long, { authorization: '' });
+  t.is(tooLong.status, 413);
+  t.is(tooLong.body.error, 'payload_too_large');
+  t.regex(tooLong.body.message, /^the messages hold 17013 characters; an anonymous chat may send at most 16000 in all/);
+  t.like((await json(vela, 'POST', '/api/genai/chat', long)).body, { content: 'The gateway listens on port 2702.' });
 
   const notLast = await json(vela, 'POST', '/api/genai/chat', { messages: [{ role: 'assistant', content: 'hi' }] });
   t.is(notLast.status, 400);

@@ -1,3 +1,6 @@
+/** Characters counted exactly; a longer text is estimated from its first ones. */
+export const MAX_COUNTED_CHARS = 32_000;
+
 type Count = (text: string, options: { disallowedSpecial: Set<string> }) => number;
 
 /**
@@ -18,10 +21,16 @@ export class TokenCounter {
     return this.loading;
   }
 
-  /** Tokens of a text; special-token spellings in it are counted as plain text, never refused. */
+  /**
+   * Tokens of a text; special-token spellings in it are counted as plain text, never refused. Past
+   * MAX_COUNTED_CHARS the count of its start is scaled to its length: counting costs time in proportion to
+   * the text, and a public chat must not buy that time with a large body.
+   */
   async tokens(text: string): Promise<number> {
     if (!text) return 0;
     const count = this.count ?? (await this.warm());
-    return count(text, { disallowedSpecial: new Set() });
+    if (text.length <= MAX_COUNTED_CHARS) return count(text, { disallowedSpecial: new Set() });
+    const sample = text.slice(0, MAX_COUNTED_CHARS);
+    return Math.round((count(sample, { disallowedSpecial: new Set() }) * text.length) / sample.length);
   }
 }

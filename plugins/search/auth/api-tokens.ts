@@ -49,6 +49,11 @@ interface KnownToken {
 export class ApiTokens implements SearchKeys {
   private readonly byHash = new Map<string, KnownToken>();
   private readonly lastTouched = new Map<string, number>();
+  /** Hashes the store did not know → until when that answer stands (see verifyOrLookup). */
+  private readonly unknownUntil = new Map<string, number>();
+  private readonly lookups = new Map<string, Promise<Principal | null>>();
+  /** Called after each write of this process: announce it to the others. */
+  onWrite: (() => void) | null = null;
 
   constructor(private readonly db: Database) {}
 
@@ -88,6 +93,7 @@ export class ApiTokens implements SearchKeys {
       scopes: JSON.stringify(scopes),
     });
     this.byHash.set(hash, { id, createdBy, scopes });
+    this.onWrite?.();
     return { ...(await this.get(id)), token };
   }
 
@@ -101,6 +107,7 @@ export class ApiTokens implements SearchKeys {
     if (patch.scopes !== undefined) {
       // A narrower token takes effect at once in this process (others see it at their next load).
       for (const known of this.byHash.values()) if (known.id === id) known.scopes = patch.scopes;
+      this.onWrite?.();
     }
     return this.get(id);
   }
@@ -110,7 +117,38 @@ export class ApiTokens implements SearchKeys {
     const row = await this.db<TokenRow>('search_api_tokens').where({ id }).first();
     await this.db('search_api_tokens').where({ id }).delete();
     if (row) this.byHash.delete(row.token_hash);
+    this.onWrite?.();
     return token;
+  }
+
+  /**
+   * `verify`, and for a key this process does not hold (created by another process a moment ago) one look in
+   * the store before it is refused. Unknown keys are remembered a few seconds and lookups in flight are
+   * bounded, so random keys cost at most that many queries; a store that cannot be asked refuses the key.
+   */
+  verifyOrLookup(key: string): Principal | null | Promise<Principal | null> {
+    const known = this.verify(key);
+    if (known) return known;
+    const hash = sha256Hex(key);
+    const at = Date.now();
+    if ((this.unknownUntil.get(hash) ?? 0) > at) return null;
+    const pending = this.lookups.get(hash);
+    if (pending) return pending;
+    if (this.lookups.size >= 32) return null;
+    const lookup = (async () => {
+      const row = await this.db<TokenRow>('search_api_tokens').select('id', 'token_hash', 'created_by', 'scopes').where({ token_hash: hash }).first();
+      if (!row) {
+        if (this.unknownUntil.size >= 10_000) this.unknownUntil.clear();
+        this.unknownUntil.set(hash, at + 5000);
+        return null;
+      }
+      this.byHash.set(hash, { id: row.id, createdBy: row.created_by, scopes: scopesOf(row.scopes) });
+      return this.verify(key);
+    })()
+      .catch(() => null)
+      .finally(() => this.lookups.delete(hash));
+    this.lookups.set(hash, lookup);
+    return lookup;
   }
 
   /** Who a Key header value stands for, if it is a token. A map lookup by hash: no timing signal on the value. */

@@ -1,5 +1,5 @@
 import { ownValue } from '../engine/own-property.js';
-import { addFq, FILTER_PARAMS, fqField, type LinkBase, removeFq, removeFqByFields, toLink } from '../links/query-string.js';
+import { addFqLink, FILTER_PARAMS, fqField, type LinkBase, removeFq, removeFqByFields, toLink } from '../links/query-string.js';
 import type { FacetGroup, FacetItem } from '../query/search-response.js';
 import type { Field } from '../store/site-types.js';
 import type { FacetQueryPlan } from './facet-query-plan.js';
@@ -28,14 +28,16 @@ export function buildFacetGroups(
     if (selected.length > 0 && ops.itemType === 'AND') continue;
     const selectedValues = new Set(selected.map((fq) => unquote(fq.slice(fq.indexOf(':') + 1))));
     const items: FacetItem[] = [];
+    // An AND facet's values replace the field's filters: one base for all of them, so one link template.
+    const andBase = ops.itemType === 'AND' ? removeFqByFields(base, [field.name]) : base;
     for (const [value, count] of ownValue(counts, field.name) ?? []) {
       const isSelected = selectedValues.has(value);
       if (count === 0 && !field.showAllFacetItems && !(isSelected && ops.itemType === 'OR')) continue;
       if (value === '') continue; // from an index built before empty values were left out: no filter can name it
       const fq = `${field.name}:${value}`;
       const raw = selected.find((s) => unquote(s.slice(s.indexOf(':') + 1)) === value) ?? fq;
-      const link = isSelected ? removeFq(base, raw) : ops.itemType === 'AND' ? addFq(removeFqByFields(base, [field.name]), fq) : addFq(base, fq);
-      items.push({ count, link: toLink(link), label: value, filterQuery: fq, selected: isSelected });
+      const link = isSelected ? toLink(removeFq(base, raw)) : addFqLink(ops.itemType === 'AND' ? andBase : base, fq);
+      items.push({ count, link, label: value, filterQuery: fq, selected: isSelected });
     }
     if (items.length === 0) continue;
     const group: FacetGroup = {

@@ -1,6 +1,6 @@
 import { type DocumentNode, type ExecutionArgs, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
 import { GRAPHQL_CODES, graphqlError, withCode } from './graphql-errors.js';
-import { OperationBudget } from './operation-budget.js';
+import { budgetedFieldResolver, OperationBudget } from './operation-budget.js';
 import { checkLimits, type GraphqlLimits, type RowsOf } from './query-limits.js';
 
 /** What every resolver gets as its context (a type, not an interface: graphql-http wants a record). */
@@ -48,6 +48,13 @@ export function prepareOperation(
   if (overLimits.length > 0) return overLimits;
   const invalid = validate(schema, document);
   if (invalid.length > 0) return invalid.map((error) => withCode(error, GRAPHQL_CODES.validationFailed));
-  const contextValue: GraphqlContext = { budget: new OperationBudget(limits.timeBudgetMs, limits.maxResponseBytes, started) };
-  return { schema, document, operationName: params.operationName, variableValues: params.variables, contextValue };
+  const contextValue: GraphqlContext = { budget: new OperationBudget(limits.timeBudgetMs, limits.maxResponseBytes, () => performance.now(), started) };
+  return {
+    schema,
+    document,
+    operationName: params.operationName,
+    variableValues: params.variables,
+    contextValue,
+    fieldResolver: budgetedFieldResolver as ExecutionArgs['fieldResolver'],
+  };
 }

@@ -224,14 +224,20 @@ export function buildSchema(sites: SiteStore, search: SearchService): GraphQLSch
     siteSearch: {
       type: Result,
       args: { siteName: { type: new GraphQLNonNull(SiteName) }, searchParams: { type: SearchParamsInput }, locale: { type: GraphQLString } },
-      resolve: async (_root, args, context) => {
+      resolve: (_root, args, context) => {
         const a = args as SearchArgs;
         if (a.siteName === '') throw searchErrors.unknownSiteName();
-        context?.budget?.checkTime();
-        const path = `/api/sn/${encodeURIComponent(a.siteName)}/search`;
-        const response = await search.search(a.siteName, parseSearchParams(path, toQueryString(a)));
-        context?.budget?.charge(response);
-        return response;
+        const budget = context?.budget;
+        const run = async () => {
+          budget?.checkTime();
+          const path = `/api/sn/${encodeURIComponent(a.siteName)}/search`;
+          const response = await search.search(a.siteName, parseSearchParams(path, toQueryString(a)));
+          // A search that ran past the budget is not written out: that is the expensive part left.
+          budget?.checkTime();
+          budget?.charge(response);
+          return response;
+        };
+        return budget ? budget.inTurn(run) : run();
       },
     },
   };

@@ -26,6 +26,8 @@ export interface CheckedBatch {
 
 const ACTIONS = new Set(['CREATE', 'DELETE', 'COMMIT']);
 const MAX_ID_LENGTH = 400;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
+const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** A value as a reason quotes it: JSON, cut short. */
 function shown(value: unknown): string {
@@ -101,6 +103,9 @@ function checkItem(item: ImportItem, index: number, batch: CheckedBatch, sites: 
   }
   if (id !== null && id.length > MAX_ID_LENGTH) return reject(`attribute "id" is longer than ${MAX_ID_LENGTH} characters`);
   const type = typeof attributes.type === 'string' ? attributes.type : null;
+  // Ids and types are stored as they are (PostgreSQL cannot hold NUL); other attributes are stored as JSON, escaped.
+  if (id !== null && CONTROL.test(id)) return reject('attribute "id" must not contain control characters');
+  if (type !== null && CONTROL.test(type)) return reject('attribute "type" must not contain control characters');
   if (id === null && attributes.id !== undefined && attributes.id !== null && attributes.id !== '') {
     return reject(`attribute "id" must be a non-empty string or a number, got ${shown(attributes.id)}`);
   }

@@ -15,6 +15,9 @@ const REASONS_SHOWN = 5;
  * transaction), then let the indexer apply it in order.
  */
 export class Importer implements SearchImporter {
+  /** Called after each committed batch (its seq): announce it, so other processes index it at once. */
+  onWritten: ((seq: number) => void) | null = null;
+
   constructor(
     private readonly sites: SiteStore,
     private readonly docs: DocumentStore,
@@ -45,6 +48,8 @@ export class Importer implements SearchImporter {
     const ignoredSpecs: string[] = [];
     for (const [siteId, specs] of batch.specs) ignoredSpecs.push(...(await this.sites.ensureFields(siteId, specs.map(specToField))));
     const seq = await this.docs.write(batch.changes);
+    // The other processes' notice first: it is the longer way to searchable.
+    if (seq > 0) this.onWritten?.(seq);
     this.indexes.kick();
     if (wait && seq > 0) await this.indexes.waitFor(seq);
     return {

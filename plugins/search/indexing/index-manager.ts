@@ -158,6 +158,8 @@ export class IndexManager {
    */
   private async load(manifest: SnapshotManifest | null, maxSeq: number): Promise<void> {
     this.applied = manifest ? manifest.seq : maxSeq;
+    // Changes that were never applied one by one (pruned, or before the snapshot) invalidated nothing.
+    this.docs.pages.clear();
     for (const site of this.sites.list()) {
       const config = this.sites.get(site.id);
       for (const locale of site.locales) {

@@ -71,11 +71,21 @@ export const proxyErrors = {
     new VelaError('payload_too_large', `the request body is larger than the proxy limit of ${max} bytes (plugins.search.integration.maxRequestBytes)`, 413),
 };
 
-/** The id, the path after it (as it arrived, percent-encoding kept) and the query string of a proxy request. */
+/** HEAD is a GET without the body: an instance that forwards GET forwards HEAD too. */
+function methodAllowed(method: string, allowed: readonly string[]): boolean {
+  return allowed.includes(method) || (method === 'HEAD' && allowed.includes('GET'));
+}
+
+/**
+ * The id, the path after it (as it arrived, percent-encoding kept) and the query string of a proxy request. The
+ * request target may be in absolute form (`GET http://host:port/api/v2/integration/...`, as sent to proxies):
+ * its scheme and authority are not part of the path.
+ */
 export function splitProxyUrl(originalUrl: string): { id: string; rest: string; query: string } {
   const q = originalUrl.indexOf('?');
-  const path = q < 0 ? originalUrl : originalUrl.slice(0, q);
+  const target = q < 0 ? originalUrl : originalUrl.slice(0, q);
   const query = q < 0 ? '' : originalUrl.slice(q + 1);
+  const path = target.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*/, '');
   const after = path.slice(PROXY_PREFIX.length);
   const slash = after.indexOf('/');
   const rawId = slash < 0 ? after : after.slice(0, slash);
@@ -106,8 +116,7 @@ export class IntegrationProxy {
     const { id, rest, query } = splitProxyUrl(req.originalUrl);
     const { integration, headers: added } = this.store.target(id);
     const method = req.method.toUpperCase();
-    const asAllowed = method === 'HEAD' ? 'GET' : method;
-    if (!(integration.allowedMethods as readonly string[]).includes(asAllowed)) throw proxyErrors.method(method, integration.allowedMethods);
+    if (!methodAllowed(method, integration.allowedMethods)) throw proxyErrors.method(method, integration.allowedMethods);
     const guard = this.outbound();
     const target = guard.forwardTarget(integration.endpoint, rest, query, integration.allowedPaths);
 

@@ -3,8 +3,14 @@ import { type Database, type SecretBox, secretHint, VelaError } from 'vela/plugi
 import { now, toIso } from '../store/timestamps.js';
 import type { VendorId } from './vendors.js';
 
-export const PROXY_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+export const PROXY_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 export type ProxyMethod = (typeof PROXY_METHODS)[number];
+
+/**
+ * What an instance forwards unless it says otherwise: reads only. The proxy is public, so whatever an instance's
+ * headers grant is granted to anyone; a write must be opted into per instance.
+ */
+export const DEFAULT_PROXY_METHODS: readonly ProxyMethod[] = ['GET', 'HEAD'];
 
 /** An integration instance as the administration API answers it: header values are never shown, only a hint. */
 export interface Integration {
@@ -16,6 +22,7 @@ export interface Integration {
   enabled: boolean;
   /** Path prefixes (after the id) the proxy forwards; [] forwards any path. */
   allowedPaths: string[];
+  /** Methods the proxy forwards (HEAD also when GET is listed). */
   allowedMethods: ProxyMethod[];
   /** Headers the proxy adds: their names and a hint of each value (`…ab12`). */
   headers: Array<{ name: string; hint: string }>;
@@ -74,11 +81,13 @@ export const integrationErrors = {
   idTaken: (id: string) => new VelaError('integration_exists', `an integration instance with id "${id}" already exists`, 409),
   headerWithoutValue: (name: string) =>
     new VelaError('validation_failed', `headers: "${name}" has no value, and the instance has none stored under that name to keep`, 400),
+  // 503, not 500 or 4xx: the request is fine, the server's state is not; the instance is unavailable until an
+  // administrator sets its headers again (or gives this process the key they were sealed with).
   undecryptable: (id: string) =>
     new VelaError(
       'integration_secret_unreadable',
-      `the stored headers of integration instance "${id}" cannot be decrypted with this process's key (VELA_SECRET_KEY, or <data>/search/secret.key): set them again`,
-      500,
+      `integration instance "${id}" is unavailable: its stored headers cannot be decrypted with this process's key (VELA_SECRET_KEY, or <data>/search/secret.key); an administrator must set them again`,
+      503,
     ),
 };
 
@@ -136,7 +145,7 @@ export class IntegrationStore {
       endpoint: input.endpoint,
       enabled: input.enabled ?? true,
       allowed_paths: JSON.stringify(input.allowedPaths ?? []),
-      allowed_methods: JSON.stringify(input.allowedMethods ?? PROXY_METHODS),
+      allowed_methods: JSON.stringify(input.allowedMethods ?? DEFAULT_PROXY_METHODS),
       headers: JSON.stringify(headers),
       created_at: stamp,
       updated_at: stamp,

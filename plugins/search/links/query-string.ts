@@ -36,7 +36,11 @@ export function linkBaseFromUrl(url: string, path?: string): LinkBase {
 // Readable links: `[]` in names and `:`, `/`, `,` in values stay literal; everything else that
 // could break the query string (space, &, #, %, quotes, non-ASCII) is percent-encoded.
 const encodeName = (name: string) => encodeURIComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']');
-const encodeValue = (value: string) => encodeURIComponent(value).replace(/%3A/g, ':').replace(/%2F/g, '/').replace(/%2C/g, ',');
+const LITERAL_VALUE = /^[\w\-.!~*'():/,]*$/;
+const KEPT = /%3A|%2F|%2C/g;
+const keptChar = (encoded: string) => (encoded === '%3A' ? ':' : encoded === '%2F' ? '/' : ',');
+// Most values (facet labels, page numbers) have nothing to encode: they skip encodeURIComponent.
+const encodeValue = (value: string) => (LITERAL_VALUE.test(value) ? value : encodeURIComponent(value).replace(KEPT, keptChar));
 
 /** Path plus the re-serialized parameters: links are path-only (no scheme or host). */
 export function toLink(base: LinkBase): string {
@@ -72,6 +76,35 @@ export function addFq(base: LinkBase, fq: string): LinkBase {
   const params = resetPage(base.params);
   if (!params.some(([n, v]) => n === FQ && v === fq)) params.push([FQ, fq]);
   return { path: base.path, params };
+}
+
+/** What every `addFq(base, …)` link of one base shares: its encoded parameters (page reset) and its filters. */
+interface FqLinkTemplate {
+  prefix: string;
+  separator: '?' | '&';
+  present: ReadonlySet<string>;
+}
+
+// A page of results links every facet value of every document: tens to hundreds of links per search, all
+// made from the same few bases. Encoding a base once per search instead of once per link took the links
+// from about a tenth of a search's CPU to almost nothing (docs/BENCHMARKS.md).
+const fqTemplates = new WeakMap<LinkBase, FqLinkTemplate>();
+
+function fqTemplateOf(base: LinkBase): FqLinkTemplate {
+  let template = fqTemplates.get(base);
+  if (!template) {
+    const params = resetPage(base.params);
+    const prefix = toLink({ path: base.path, params });
+    template = { prefix, separator: params.length === 0 ? '?' : '&', present: new Set(params.filter(([n]) => n === FQ).map(([, v]) => v)) };
+    fqTemplates.set(base, template);
+  }
+  return template;
+}
+
+/** `toLink(addFq(base, fq))`, from a template of `base` made on its first use. */
+export function addFqLink(base: LinkBase, fq: string): string {
+  const { prefix, separator, present } = fqTemplateOf(base);
+  return present.has(fq) ? prefix : `${prefix}${separator}${encodeName(FQ)}=${encodeValue(fq)}`;
 }
 
 /** Drop every filter equal to `fq` (whichever filter parameter carries it), back to page 1. */

@@ -10,12 +10,22 @@ export interface UploadedFile {
   fields: Record<string, string>;
 }
 
+export interface UploadLimits {
+  maxBytes: number;
+  /** Longest time without a byte of the body (408). */
+  idleMs: number;
+  /** Longest time for the whole body (408). */
+  totalMs: number;
+}
+
 /**
  * The one file of a multipart/form-data request (part `file`), read with busboy as it streams in and
- * refused as soon as it passes `maxBytes` (413): a large upload is never held whole. Other file parts are
- * skipped; a few short text fields are kept.
+ * refused as soon as it passes `maxBytes` (413): a large upload is never held whole. A slow one is refused
+ * too (408), so that a client sending a byte now and then cannot keep a place in the OCR queue. Other file
+ * parts are skipped; a few short text fields are kept.
  */
-export function readUpload(req: IncomingMessage, maxBytes: number, field = 'file'): Promise<UploadedFile> {
+export function readUpload(req: IncomingMessage, limits: UploadLimits, field = 'file'): Promise<UploadedFile> {
+  const { maxBytes } = limits;
   const type = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data\s*;/i.test(type)) {
     return Promise.reject(ocrErrors.notMultipart(type.split(';')[0]?.trim() || 'none'));
@@ -29,12 +39,20 @@ export function readUpload(req: IncomingMessage, maxBytes: number, field = 'file
       return;
     }
     let settled = false;
+    const idle = setTimeout(() => fail(ocrErrors.uploadIdle(limits.idleMs)), limits.idleMs);
+    const total = setTimeout(() => fail(ocrErrors.uploadTooSlow(limits.totalMs)), limits.totalMs);
+    const stopTimers = () => {
+      clearTimeout(idle);
+      clearTimeout(total);
+    };
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
+      stopTimers();
       req.unpipe(parser);
       reject(error);
     };
+    req.on('data', () => idle.refresh());
     const fields: Record<string, string> = {};
     let file: Omit<UploadedFile, 'fields'> | undefined;
     let reading: Promise<void> | undefined;
@@ -67,6 +85,7 @@ export function readUpload(req: IncomingMessage, maxBytes: number, field = 'file
         if (settled) return;
         if (!file) return fail(ocrErrors.missingFile(field));
         settled = true;
+        stopTimers();
         resolve({ ...file, fields });
       });
     });

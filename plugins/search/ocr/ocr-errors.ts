@@ -23,6 +23,14 @@ export const ocrErrors = {
       `the OCR queue is full (${pending} documents in progress, plugins.search.ocr.maxPending); try again in ${retryAfterSeconds} s`,
       503,
     ).withHeaders({ 'Retry-After': String(retryAfterSeconds) }),
+  queueTimeout: (waitedMs: number, retryAfterSeconds: number) =>
+    new VelaError(
+      'ocr_busy',
+      `the document waited ${waitedMs} ms for a worker thread without starting (plugins.search.ocr.queueTimeoutMs); try again in ${retryAfterSeconds} s`,
+      503,
+    ).withHeaders({ 'Retry-After': String(retryAfterSeconds) }),
+  uploadIdle: (ms: number) => new VelaError('request_timeout', `the upload sent nothing for ${ms} ms (plugins.search.ocr.uploadIdleMs)`, 408),
+  uploadTooSlow: (ms: number) => new VelaError('request_timeout', `the upload took longer than ${ms} ms (plugins.search.ocr.uploadTimeoutMs)`, 408),
   urlStatus: (url: string, status: number) => new VelaError('upstream_error', `${url} answered HTTP ${status}, not a document`, 502),
   tooManyRedirects: (url: string, max: number) => new VelaError('upstream_error', `${url} redirected more than ${max} times`, 502),
 } as const;

@@ -1,6 +1,14 @@
-import { type ExtractedContent, type ExtractInput, ExtractionError, isOcrLanguage, OCR_LANGUAGES, type PooledExtract } from '@vela/extraction';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { type ExtractedContent, type ExtractInput, ExtractionError, isOcrLanguage, OCR_LANGUAGES } from '@vela/extraction';
 import { type OutboundGuard, VelaError } from 'vela/plugin';
 import { ocrErrors } from './ocr-errors.js';
+import type { OcrTaskInput } from './ocr-task.js';
+
+/** The OCR task on the worker pool (ocr-task.ts), as ctx.task returns it. */
+export type OcrTaskRunner = (payload: OcrTaskInput, options?: { signal?: AbortSignal; transferList?: Transferable[] }) => Promise<ExtractedContent>;
+
+/** A thread still busy this long after the task's own deadline is ended (a parser caught in a long loop). */
+const STUCK_GRACE_MS = 5000;
 
 /** `plugins.search.ocr`. */
 export interface OcrConfig {
@@ -8,8 +16,14 @@ export interface OcrConfig {
   maxBytes: number;
   /** OCR requests in progress at once (extracting on the pool, or waiting for it); past it 503 with Retry-After. */
   maxPending: number;
-  /** Longest one document may take to extract. */
+  /** Longest one document may take to extract, from when a pool thread starts it. */
   timeoutMs: number;
+  /** Longest a document may wait for a pool thread before it is answered 503 with Retry-After. */
+  queueTimeoutMs: number;
+  /** An upload that sends nothing for this long is answered 408 (it would hold a place of maxPending). */
+  uploadIdleMs: number;
+  /** An upload that takes longer than this in all is answered 408. */
+  uploadTimeoutMs: number;
   /** Languages recognized when a request names none. */
   languages: string[];
   pdfDpi: number;
@@ -38,19 +52,22 @@ export interface DocumentInput {
 }
 
 /**
- * OCR and text extraction on the runtime's worker pool (the @vela/extraction task, whose threads keep their
+ * OCR and text extraction on the runtime's worker pool (the @vela/extraction library, whose threads keep their
  * tesseract workers warm), behind a bounded admission: at most `maxPending` documents in progress, the rest
- * answered 503 with a Retry-After estimated from recent durations.
+ * answered 503 with a Retry-After estimated from recent durations and the pool's threads. A document's time
+ * limit starts when a thread takes it; one that waits longer than `queueTimeoutMs` for a thread is answered 503.
  */
 export class OcrService {
   private pending = 0;
-  /** Moving average of recent extraction times, for Retry-After. */
+  /** Moving average of recent extraction times (running, not waiting), for Retry-After. */
   private averageMs = 1000;
 
   constructor(
-    private readonly extract: PooledExtract,
+    private readonly run: OcrTaskRunner,
     readonly config: OcrConfig,
     private readonly outbound: () => OutboundGuard,
+    /** The worker pool's threads now (0 before its first task). */
+    private readonly threads: () => number,
   ) {}
 
   get inProgress(): number {
@@ -59,11 +76,7 @@ export class OcrService {
 
   /** Take a slot for one document (before its upload is read), or refuse with 503 ocr_busy. Release exactly once. */
   admit(): () => void {
-    if (this.pending >= this.config.maxPending) {
-      // Slots free at about (in progress ÷ the two pool threads) × the average time.
-      const seconds = Math.min(120, Math.max(1, Math.ceil(((this.pending / 2) * this.averageMs) / 1000)));
-      throw ocrErrors.busy(this.pending, seconds);
-    }
+    if (this.pending >= this.config.maxPending) throw ocrErrors.busy(this.pending, this.retryAfterSeconds());
     this.pending += 1;
     let released = false;
     return () => {
@@ -83,7 +96,6 @@ export class OcrService {
   }
 
   async recognize(document: DocumentInput, languages: string[]): Promise<FileAttributes> {
-    const began = performance.now();
     const input: ExtractInput = {
       bytes: document.bytes,
       fileName: document.name,
@@ -97,17 +109,53 @@ export class OcrService {
         maxImagePixels: this.config.maxImagePixels,
       },
     };
-    // The task keeps its own deadline; the signal ends a thread stuck past it (a parser in a long loop).
-    const signal = AbortSignal.timeout(this.config.timeoutMs + 5000);
-    let content: ExtractedContent;
+    const { port1: started, port2 } = new MessageChannel();
+    const cancel = new AbortController();
+    const task = this.run({ input, started: port2 }, { signal: cancel.signal, transferList: [port2] });
+    task.catch(() => {}); // awaited below, possibly only after the document started
+    let stuck: NodeJS.Timeout | undefined;
     try {
-      content = await this.extract(input, { signal });
+      await this.untilStarted(started, task, cancel);
+      // The task keeps its own deadline from when it started; this ends a thread stuck past it.
+      stuck = setTimeout(() => cancel.abort(ocrErrors.timeout(this.config.timeoutMs)), this.config.timeoutMs + STUCK_GRACE_MS);
+      const began = performance.now();
+      const content = await task.finally(() => {
+        this.averageMs = 0.8 * this.averageMs + 0.2 * (performance.now() - began);
+      });
+      return attributesOf(document, content);
     } catch (error) {
-      throw this.asHttpError(error, signal);
+      throw this.asHttpError(error, cancel.signal);
     } finally {
-      this.averageMs = 0.8 * this.averageMs + 0.2 * (performance.now() - began);
+      clearTimeout(stuck);
     }
-    return attributesOf(document, content);
+  }
+
+  /**
+   * Resolves when a pool thread starts the task. Past `queueTimeoutMs` without one, the task is taken out of the
+   * pool's queue and the answer is 503 with Retry-After: the document never ran, so it is no extraction timeout.
+   */
+  private async untilStarted(started: MessagePort, task: Promise<unknown>, cancel: AbortController): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(resolve, this.config.queueTimeoutMs, 'late');
+    });
+    const begun = new Promise<'started'>((resolve) => started.once('message', () => resolve('started')));
+    try {
+      if ((await Promise.race([begun, late, task])) === 'late') {
+        const refusal = ocrErrors.queueTimeout(this.config.queueTimeoutMs, this.retryAfterSeconds());
+        cancel.abort(refusal);
+        throw refusal;
+      }
+    } finally {
+      clearTimeout(timer);
+      started.close();
+    }
+  }
+
+  /** Places free at about (documents in progress ÷ the pool's threads) × the average running time. */
+  private retryAfterSeconds(): number {
+    const threads = Math.max(1, this.threads());
+    return Math.min(120, Math.max(1, Math.ceil(((this.pending / threads) * this.averageMs) / 1000)));
   }
 
   /**
@@ -146,7 +194,7 @@ export class OcrService {
       } catch (error) {
         throw this.asFetchError(error);
       }
-      const name = decodeURIComponent(target.pathname.split('/').filter(Boolean).pop() ?? '') || target.hostname;
+      const name = lastSegment(target);
       const lastModified = headers['last-modified'] ? new Date(String(headers['last-modified'])) : undefined;
       return {
         bytes: Buffer.concat(chunks),
@@ -163,6 +211,7 @@ export class OcrService {
   }
 
   private asHttpError(error: unknown, signal: AbortSignal): unknown {
+    if (error instanceof VelaError) return error;
     const known = ExtractionError.fromTransported(error);
     if (known instanceof ExtractionError) {
       if (known.code === 'unsupported_type') return ocrErrors.unsupported(known.message);
@@ -174,9 +223,21 @@ export class OcrService {
       if (known.code === 'timeout') return ocrErrors.timeout(this.config.timeoutMs);
       return ocrErrors.corrupt(known.message);
     }
-    if (signal.aborted) return ocrErrors.timeout(this.config.timeoutMs);
+    if (signal.aborted) return signal.reason instanceof VelaError ? signal.reason : ocrErrors.timeout(this.config.timeoutMs);
     return error;
   }
+}
+
+/** A fetched document's name: its URL's last path segment, decoded when it decodes (`%E0%A4%A` does not), else the host. */
+function lastSegment(url: URL): string {
+  const raw = url.pathname.split('/').filter(Boolean).pop() ?? '';
+  let name: string;
+  try {
+    name = decodeURIComponent(raw);
+  } catch {
+    name = raw;
+  }
+  return name || url.hostname;
 }
 
 function attributesOf(document: DocumentInput, content: ExtractedContent): FileAttributes {

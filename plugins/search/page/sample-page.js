@@ -28,6 +28,13 @@
     }
   };
   const link = (href, html, cls) => `<a href="${esc(pageLink(href))}"${cls ? ` class="${cls}"` : ''} data-api="${esc(href)}">${html}</a>`;
+  // A description is shown as one paragraph clamped to three lines: its own line breaks would spend them.
+  const oneLine = (value) => (Array.isArray(value) ? value.join(' ') : String(value)).replace(/\s+/g, ' ').trim();
+  // On a phone the facets wait behind the Filters button (the stylesheet hides them while it is closed).
+  const showFilters = (open) => {
+    $('facets').classList.toggle('open', open);
+    $('filters-toggle').setAttribute('aria-expanded', String(open));
+  };
 
   function render(r) {
     const ctx = r.queryContext;
@@ -55,6 +62,8 @@
     const toRemove = r.widget.facetToRemove?.facets || [];
     $('chips').innerHTML =
       toRemove.map((f) => link(f.link, `${esc(f.label)} ✕`, 'chip')).join('') + (toRemove.length ? link(r.widget.cleanUpFacets, 'Clear all', 'chip') : '');
+    $('filters-toggle').hidden = groups.length === 0;
+    $('filters-toggle').textContent = toRemove.length ? `Filters (${toRemove.length})` : 'Filters';
     $('summary').textContent = ctx.count === 0 ? 'No results.' : `${ctx.pageStart}–${ctx.pageEnd} of ${ctx.count} results`;
     const docs = r.results?.document || [];
     $('results').innerHTML = docs
@@ -67,14 +76,17 @@
           '<article><h3>' +
           (source ? `<a href="${esc(source)}">${highlighted(title)}</a>` : highlighted(title)) +
           '</h3>' +
-          (body != null ? `<p>${highlighted(String(body).slice(0, 600))}</p>` : '') +
+          (body != null ? `<p>${highlighted(oneLine(body).slice(0, 600))}</p>` : '') +
           '<div class="meta">' +
           meta +
           '</div></article>'
         );
       })
       .join('');
-    $('pagination').innerHTML = (r.pagination || []).map((p) => link(p.href, esc(p.text), p.type === 'CURRENT' ? 'current' : '')).join('');
+    // A single page has nothing to go to: the API still lists it (as CURRENT), the page shows no pager.
+    const pages = r.pagination || [];
+    $('pagination').hidden = !pages.some((p) => p.type !== 'CURRENT');
+    $('pagination').innerHTML = pages.map((p) => link(p.href, esc(p.text), p.type === 'CURRENT' ? 'current' : '')).join('');
   }
 
   async function load(apiHref, push) {
@@ -86,14 +98,18 @@
     }
     if (push) history.pushState({ api: apiHref }, '', pageLink(apiHref));
     render(body);
+    // A followed link (a page further down, a facet) starts the reader at the top of the new results.
+    if (push && window.scrollY > 0) window.scrollTo(0, 0);
   }
 
   document.addEventListener('click', (event) => {
     const a = event.target.closest('a[data-api]');
     if (!a || event.metaKey || event.ctrlKey) return;
     event.preventDefault();
+    if (a.closest('#facets')) showFilters(false);
     load(a.getAttribute('data-api'), true);
   });
+  $('filters-toggle').addEventListener('click', () => showFilters(!$('facets').classList.contains('open')));
   window.addEventListener('popstate', () => load(apiPath + location.search, false));
   load(apiPath + location.search, false);
 })();

@@ -1,5 +1,5 @@
 import { ownValue, setOwn } from '../engine/own-property.js';
-import { addFq, type LinkBase, toLink } from '../links/query-string.js';
+import { addFqLink, type LinkBase } from '../links/query-string.js';
 import type { SiteConfig } from '../store/site-types.js';
 import { type Attributes, valueText } from './indexable.js';
 import type { MetadataEntry, ResultDocument } from './search-response.js';
@@ -59,7 +59,7 @@ export function toResultDocument(attributes: Attributes, config: SiteConfig, opt
     const indexed = field.multiValued ? [...new Set(labels)] : labels.slice(0, 1);
     metadata.push({
       name: field.name,
-      values: indexed.map((label) => ({ label, link: toLink(addFq(options.base, `${field.name}:${label}`)) })),
+      values: indexed.map((label) => ({ label, link: addFqLink(options.base, `${field.name}:${label}`) })),
     });
   }
   const url = site.defaultURLField ? ownValue(attributes, site.defaultURLField) : undefined;

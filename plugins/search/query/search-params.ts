@@ -1,8 +1,12 @@
 import { searchErrors } from '../errors.js';
 import { FQ, type LinkBase, type Param, parseQueryString } from '../links/query-string.js';
 import type { Operator } from '../store/site-types.js';
+import { parseSortOrder, type SortOrder } from './sort-order.js';
+import { checkTypedText } from './text-input.js';
 
 export const MAX_ROWS = 1000;
+/** The original reads `p` as a Java int: a larger page is refused there too, and offsets stay exact. */
+export const MAX_PAGE = 2_147_483_647;
 
 /** One search request after GET parameters and the POST body are merged and checked. */
 export interface SearchParams {
@@ -12,7 +16,9 @@ export interface SearchParams {
   page: number;
   /** null: the site's rowsPerPage (also for rows below 0); 0: counts and widgets only. */
   rows: number | null;
+  /** As given ('relevance' when none or empty): echoed in queryContext.query.sort and in POST links. */
   sort: string;
+  sortOrder: SortOrder;
   group: string | null;
   fq: string[];
   fqAnd: string[];
@@ -44,9 +50,14 @@ function collect(params: Param[]): Raw {
 
 /** The first present of several accepted spellings (the original's and its SDKs'). */
 function first(raw: Raw, ...names: string[]): string | undefined {
+  return given(raw, ...names)?.value;
+}
+
+/** The first present of several spellings, with the spelling the client used (errors name it as sent). */
+function given(raw: Raw, ...names: string[]): { name: string; value: string } | undefined {
   for (const name of names) {
     const values = raw.get(name);
-    if (values && values.length > 0) return values[0];
+    if (values && values.length > 0) return { name, value: values[0]! };
   }
   return undefined;
 }
@@ -68,10 +79,11 @@ export function normalizeLocale(value: string): string {
   return m ? `${m[1]!.toLowerCase()}_${m[2]!.toUpperCase()}` : value.trim();
 }
 
-function parsePositiveInt(name: string, value: string | number | undefined | null): number | undefined {
+function parsePage(name: string, value: string | number | undefined | null): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n) || n < 1) throw searchErrors.invalidParameter(name, `must be a whole number of at least 1, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE)
+    throw searchErrors.invalidParameter(name, `must be a whole number from 1 to ${MAX_PAGE}, got ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -83,15 +95,33 @@ function parseRows(value: string | number | undefined | null): number | null | u
   return n < 0 ? null : Math.min(n, MAX_ROWS);
 }
 
-function parseOperator(name: string, value: string | undefined | null): Operator | null {
-  if (value === undefined || value === null || value === '' || value.toUpperCase() === 'NONE' || value.toUpperCase() === 'DEFAULT') return null;
-  const upper = value.toUpperCase();
-  if (upper !== 'AND' && upper !== 'OR') throw searchErrors.invalidParameter(name, `must be AND or OR, got ${JSON.stringify(value)}`);
-  return upper;
+/** AND or OR; empty, NONE and DEFAULT leave the choice to the field and the site. undefined: not one of these. */
+function operatorOf(value: string): Operator | null | undefined {
+  const upper = value.trim().toUpperCase();
+  if (upper === '' || upper === 'NONE' || upper === 'DEFAULT') return null;
+  return upper === 'AND' || upper === 'OR' ? upper : undefined;
 }
 
-/** relevance, newest, oldest, or a field and a direction written field:desc, field desc or field,desc. */
-const SORT = /^\s*(relevance|newest|oldest|[A-Za-z_][\w.-]*(:|\s+|\s*,\s*)(asc|desc))\s*$/i;
+/** A query-string operator (fq.op, fqi.op and their spellings): refused naming the parameter as sent. */
+function queryOperator(found: { name: string; value: string } | undefined): Operator | null {
+  if (!found) return null;
+  const operator = operatorOf(found.value);
+  if (operator === undefined)
+    throw searchErrors.invalidParameter(
+      found.name,
+      `must be AND, OR, NONE or DEFAULT (NONE, DEFAULT and empty leave it to the field, else the site), got ${JSON.stringify(found.value)}`,
+    );
+  return operator;
+}
+
+/**
+ * The POST body's fqOperator and fqItemOperator: the spec lists them, so AND and OR are honoured; the
+ * original never reads them, so clients of it may send anything, and any other value leaves the query
+ * string's operator in force instead of refusing the search.
+ */
+function bodyOperator(value: string | null | undefined): Operator | undefined {
+  return (typeof value === 'string' && operatorOf(value)) || undefined;
+}
 
 function checkFilters(name: string, values: string[]): string[] {
   for (const value of values) {
@@ -137,16 +167,12 @@ export function parseSearchParams(path: string, rawQuery: string, body: PostBody
 
   const q = b.query ?? first(raw, 'q');
   if (q === undefined || q === null) throw searchErrors.missingParameter('q', 'give the text to search for, or * for every document');
+  checkTypedText(typeof b.query === 'string' ? 'query' : 'q', q);
   // Left out: the site's only or default locale (SearchService.search).
   const localeRaw = b.locale ?? first(raw, '_setlocale', 'locale') ?? '';
-  const page = parsePositiveInt('p', b.page ?? first(raw, 'p')) ?? 1;
+  const page = parsePage(typeof b.page === 'number' ? 'page' : 'p', b.page ?? first(raw, 'p')) ?? 1;
   const rowsRequested = parseRows(b.rows ?? first(raw, 'rows'));
-  const sort = b.sort ?? first(raw, 'sort') ?? 'relevance';
-  if (!SORT.test(sort))
-    throw searchErrors.invalidParameter(
-      'sort',
-      `must be relevance, newest, oldest or field:asc|desc (also field desc, field,desc), got ${JSON.stringify(sort)}`,
-    );
+  const sort = (b.sort ?? first(raw, 'sort') ?? '').trim() || 'relevance';
   const nfpr = first(raw, 'nfpr');
   const noCorrection = first(raw, 'autoCorrectionDisabled');
 
@@ -156,12 +182,13 @@ export function parseSearchParams(path: string, rawQuery: string, body: PostBody
     page,
     rows: rowsRequested ?? null,
     sort,
+    sortOrder: parseSortOrder(sort),
     group: (b.group ?? first(raw, 'group')) || null,
     fq: checkFilters('fq[]', list(b.fq, 'fq') ?? all(raw, FQ, 'fq')),
     fqAnd: checkFilters('fqAnd', list(b.fqAnd, 'fqAnd') ?? all(raw, 'fq.and[]', 'fqAnd[]', 'fqAnd', 'fq.and')),
     fqOr: checkFilters('fqOr', list(b.fqOr, 'fqOr') ?? all(raw, 'fq.or[]', 'fqOr[]', 'fqOr', 'fq.or')),
-    fqOperator: parseOperator('fqOperator', b.fqOperator ?? first(raw, 'fq.op', 'fqOp', 'fqOperator')),
-    fqItemOperator: parseOperator('fqItemOperator', b.fqItemOperator ?? first(raw, 'fqi.op', 'fqiOp', 'fqItemOperator')),
+    fqOperator: bodyOperator(b.fqOperator) ?? queryOperator(given(raw, 'fq.op', 'fqOp', 'fqOperator')),
+    fqItemOperator: bodyOperator(b.fqItemOperator) ?? queryOperator(given(raw, 'fqi.op', 'fqiOp', 'fqItemOperator')),
     fieldList: list(b.fieldList, 'fieldList') ?? fieldListOf(raw),
     targetingRules: checkFilters('targetingRules', list(b.targetingRules, 'targetingRules') ?? all(raw, 'tr[]', 'tr')),
     userId: b.userId ?? null,

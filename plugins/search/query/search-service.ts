@@ -18,6 +18,7 @@ import type { Attributes } from './indexable.js';
 import { toResultDocument } from './result-documents.js';
 import type { SearchParams } from './search-params.js';
 import type { ResultDocument, ResultGroup, SearchResponse, SimilarDocument, SpellCheckWidget } from './search-response.js';
+import type { SortOrder } from './sort-order.js';
 
 /** The one search code path: REST GET and POST, GraphQL and the sample page all come through here. */
 export class SearchService {
@@ -76,7 +77,7 @@ export class SearchService {
       text,
       filter: plan.filter,
       facets: plan.facetRequests,
-      sort: this.sortSpec(config, params.sort, engine.schema),
+      sort: this.sortSpec(config, params.sortOrder, engine.schema),
       offset: Math.max(0, firstSlot - 1 - spotlights.before),
       limit: rows + spotlights.before,
     };
@@ -129,7 +130,7 @@ export class SearchService {
       hits.filter((h) => stored.has(h.id)).map((h) => toResultDocument(stored.get(h.id)!, config, { base, highlight, fieldList: params.fieldList }));
     const toDocuments = async (hits: EngineHit[]): Promise<ResultDocument[]> =>
       render(
-        await this.docs.get(
+        await this.docs.forPage(
           site.id,
           params.locale,
           hits.map((h) => h.id),
@@ -189,7 +190,7 @@ export class SearchService {
       const organic = result.hits.slice(Math.max(0, from), Math.max(0, from + rows - within.length));
       const spotlightDocs = within.map((slot) => spotlightItems[slots.indexOf(slot)]!);
       const references = spotlightDocs.flatMap((d) => (d.referenceId ? [d.referenceId] : []));
-      const stored = await this.docs.get(site.id, params.locale, [...new Set([...organic.map((h) => h.id), ...references])]);
+      const stored = await this.docs.forPage(site.id, params.locale, [...new Set([...organic.map((h) => h.id), ...references])]);
       const organicDocs = render(stored, organic);
       const organicIds = organic.filter((h) => stored.has(h.id)).map((h) => h.id);
       const document: ResultDocument[] = [];
@@ -228,7 +229,7 @@ export class SearchService {
     const terms = weightedTerms(texts, engine.terms, stopWordsOf(locale));
     const hits = engine.similar(terms, pageIds, MLT_ROWS);
     if (hits.length === 0) return [];
-    const found = await this.docs.get(
+    const found = await this.docs.forPage(
       site.id,
       locale,
       hits.map((h) => h.id),
@@ -298,25 +299,20 @@ export class SearchService {
     };
   }
 
-  private sortSpec(config: SiteConfig, given: string, schema: { numberFields: string[]; stringFields: string[] }): SortSpec {
-    // `field desc` and `field,desc` (what clients of the original send) mean `field:desc`.
-    const sort = given.trim().replace(/[\s,]+(asc|desc)$/i, ':$1');
-    const lower = sort.toLowerCase();
-    if (lower === 'relevance') return { by: 'relevance' };
-    if (lower === 'newest' || lower === 'oldest') {
+  private sortSpec(config: SiteConfig, order: SortOrder, schema: { numberFields: string[]; stringFields: string[] }): SortSpec {
+    if (order.by === 'relevance') return { by: 'relevance' };
+    if (order.by === 'newest' || order.by === 'oldest') {
       const dateField = config.site.defaultDateField;
       if (!dateField || !schema.numberFields.includes(dateField))
-        throw searchErrors.invalidParameter('sort', `${sort} needs the site's defaultDateField to be a DATE field`);
-      return { by: 'number', field: dateField, direction: lower === 'newest' ? 'desc' : 'asc' };
+        throw searchErrors.invalidParameter('sort', `${order.by} needs the site's defaultDateField to be a DATE field`);
+      return { by: 'number', field: dateField, direction: order.by === 'newest' ? 'desc' : 'asc' };
     }
-    const colon = sort.lastIndexOf(':');
-    const field = sort.slice(0, colon);
-    const direction = sort.slice(colon + 1).toLowerCase() as 'asc' | 'desc';
+    const { field, direction } = order;
     if (schema.numberFields.includes(field)) return { by: 'number', field, direction };
     if (schema.stringFields.includes(field)) return { by: 'string', field, direction };
     throw searchErrors.invalidParameter(
       'sort',
-      `cannot sort by "${field}": sort by a number, date or single-valued string field of site "${config.site.name}"`,
+      `names "${field}", which cannot be sorted by: sort by a number, date or single-valued string field of site "${config.site.name}"`,
     );
   }
 }

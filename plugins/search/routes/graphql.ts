@@ -3,7 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/express';
 import { type ApiRouter, VelaError } from 'vela/plugin';
 import { formatGraphqlError, GRAPHQL_CODES } from '../graphql/graphql-errors.js';
-import { boundResult } from '../graphql/operation-budget.js';
+import { finishResult } from '../graphql/operation-budget.js';
 import { prepareOperation } from '../graphql/prepare-operation.js';
 import type { GraphqlLimits, RowsOf } from '../graphql/query-limits.js';
 import { buildSchema } from '../graphql/schema.js';
@@ -51,7 +51,7 @@ export function mountGraphqlRoute(router: ApiRouter, domain: SearchDomain, limit
       handler = createHandler({
         schema: built,
         onSubscribe: (_req, params) => prepareOperation(built, params, limits, rows),
-        onOperation: (_req, _args, result) => boundResult(result, limits.maxResponseBytes),
+        onOperation: (_req, _args, result) => finishResult(result, limits.maxResponseBytes),
         formatError: (error) => formatGraphqlError(error, domain.logger),
       });
     }

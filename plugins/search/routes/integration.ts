@@ -1,6 +1,6 @@
 import { type ApiRouter, type OutboundGuard, OutboundRefused, type Request, type Response, VelaError } from 'vela/plugin';
 import type { IntegrationProxy } from '../integration/integration-proxy.js';
-import { type IntegrationInput, type IntegrationStore, PROXY_METHODS } from '../integration/integration-store.js';
+import { DEFAULT_PROXY_METHODS, type IntegrationInput, type IntegrationStore, PROXY_METHODS } from '../integration/integration-store.js';
 import { VENDOR_IDS, vendors } from '../integration/vendors.js';
 import { idSchema, pathParams } from '../schemas/common.js';
 
@@ -51,7 +51,13 @@ const properties = {
     items: { type: 'string', maxLength: 500, pattern: '^/[^\\s?#\\\\]*$' },
     description: 'path prefixes (after the id) the proxy forwards; [] forwards any path',
   },
-  allowedMethods: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: [...PROXY_METHODS] } },
+  allowedMethods: {
+    type: 'array',
+    minItems: 1,
+    uniqueItems: true,
+    items: { type: 'string', enum: [...PROXY_METHODS] },
+    description: `methods the proxy forwards (HEAD with GET); default ${DEFAULT_PROXY_METHODS.join(', ')}: the proxy is public, so a write reaches the upstream with the instance's headers for anyone, and must be listed here`,
+  },
   headers: { type: 'array', maxItems: 20, items: headerInput, description: 'headers the proxy adds to each request (for the connector, its Key)' },
 };
 
@@ -102,7 +108,7 @@ export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRou
       endpoint: '',
       enabled: true,
       allowedPaths: [],
-      allowedMethods: [...PROXY_METHODS],
+      allowedMethods: [...DEFAULT_PROXY_METHODS],
       headers: [],
     });
   });
@@ -166,7 +172,7 @@ export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRou
     tags,
     summary: 'Forward a request to an integration instance',
     description:
-      'The method, the path after the id, the query string, the body (streamed) and safe headers go to the instance endpoint; status, headers and body come back streamed. 404 for an unknown or disabled instance, 405 for a method the instance does not forward, 403 path_refused or address_refused naming the rule, 413 for a body over the limit, 502 and 504 when the upstream fails.',
+      "Public: anyone who reaches the search service gets what the instance's headers grant, within its allowedPaths and allowedMethods (GET and HEAD unless the instance lists more). The method, the path after the id, the query string, the body (streamed) and safe headers go to the instance endpoint; status, headers and body come back streamed. 404 for an unknown or disabled instance, 405 for a method the instance does not forward, 403 path_refused or address_refused naming the rule, 413 for a body over the limit, 502 and 504 when the upstream fails, 503 integration_secret_unreadable when the stored headers cannot be decrypted.",
     rawBody: true,
     validate: false,
     responses: { 200: { description: "the upstream's answer, as it came", contentType: '*/*' } },

@@ -1,7 +1,8 @@
-import { type ApiRouter, type JsonSchema, principalOf } from 'vela/plugin';
+import { type ApiRouter, httpErrors, type JsonSchema, principalOf, validateAgainst } from 'vela/plugin';
 import { searchErrors } from '../errors.js';
 import { PERIODS, type Period } from '../metrics/periods.js';
 import { normalizeLocale } from '../query/search-params.js';
+import { checkTypedText } from '../query/text-input.js';
 import { pathParams, siteRefSchema } from '../schemas/common.js';
 import type { SearchDomain } from './route-context.js';
 
@@ -24,6 +25,20 @@ const termsReport: JsonSchema = {
     terms: { type: 'array', items: termCount },
   },
 };
+/** Optional (without it, the user behind the credentials), so checked by the route rather than the router. */
+const latestBody: JsonSchema = {
+  type: 'object',
+  properties: { userId: { type: ['string', 'null'], maxLength: 100, description: 'the user whose searches to list' } },
+};
+
+/** The body's userId: undefined when there is no body or no member; a body other than an object is refused. */
+function userIdOf(body: unknown): string | undefined {
+  if (body === undefined) return undefined;
+  const checked = validateAgainst<{ userId?: string | null }>(latestBody, body, { root: 'body' });
+  if (!checked.valid) throw httpErrors.validation(checked.problems.join('; '));
+  return checked.value.userId || undefined;
+}
+
 const reportParams = pathParams({
   id: siteRefSchema,
   period: { type: 'string', enum: [...PERIODS], description: 'today, this-week (from Monday), this-month (from the 1st), all-time; UTC' },
@@ -60,12 +75,9 @@ export function mountMetricsRoutes(router: ApiRouter, domain: SearchDomain): voi
       const locale = query._setlocale || query.locale;
       if (!locale) throw searchErrors.missingParameter('_setlocale', 'give the locale whose searches to list, e.g. _setlocale=en_US');
       const config = domain.search.resolve(String(req.params.siteName), normalizeLocale(locale));
-      const body = (req.body ?? {}) as { userId?: unknown };
-      if (body.userId !== undefined && body.userId !== null && typeof body.userId !== 'string')
-        throw searchErrors.invalidParameter('body.userId', `must be a string, got ${JSON.stringify(body.userId).slice(0, 100)}`);
-      const userId = (body.userId as string | null | undefined) || principalOf(res)?.username;
+      const userId = userIdOf(req.body) || principalOf(res)?.username;
       if (!userId) throw searchErrors.missingParameter('body.userId', 'give the user whose searches to list');
-      const prefix = query.q && query.q.trim() !== '*' ? query.q : null;
+      const prefix = query.q && query.q.trim() !== '*' ? checkTypedText('q', query.q) : null;
       res.json(await metrics.latest(config.site.id, normalizeLocale(locale), userId, query.rows, prefix));
     },
   );

@@ -37,7 +37,7 @@ const languageQuery = {
   },
 };
 
-const description = `Images (PNG, JPEG, TIFF, WebP) are recognized with tesseract; PDFs are read from their text layer, and pages without one are rendered and recognized; DOCX, XLSX, HTML, Markdown and plain text are read as text. Media types: ${SUPPORTED_MEDIA_TYPES.join(', ')}. Errors: 400, 403 (URL refused by the outbound guard), 413 (too large), 415 (unsupported type), 422 (corrupt, encrypted, or over the time limit), 502 (the URL did not answer a document), 503 with Retry-After (the OCR queue is full).`;
+const description = `Images (PNG, JPEG, TIFF, WebP) are recognized with tesseract; PDFs are read from their text layer, and pages without one are rendered and recognized; DOCX, XLSX, HTML, Markdown and plain text are read as text. Media types: ${SUPPORTED_MEDIA_TYPES.join(', ')}. Errors: 400, 403 (URL refused by the outbound guard), 408 (an upload too slow), 413 (too large), 415 (unsupported type), 422 (corrupt, encrypted, or over the time limit), 502 (the URL did not answer a document), 503 with Retry-After (the OCR queue is full, or the document waited too long for a worker thread).`;
 
 /** POST /api/ocr/file (multipart, part `file`) and POST /api/ocr/url (`{"url"}`): public, as the specification lists them. */
 export function mountOcrRoutes(router: ApiRouter, ocr: OcrService): void {
@@ -59,7 +59,8 @@ export function mountOcrRoutes(router: ApiRouter, ocr: OcrService): void {
       const release = admitOrRefuse(ocr, req, res);
       try {
         const languages = ocr.languagesOf(queryLanguage(req));
-        const upload = await readUpload(req, ocr.config.maxBytes);
+        const { maxBytes, uploadIdleMs, uploadTimeoutMs } = ocr.config;
+        const upload = await readUpload(req, { maxBytes, idleMs: uploadIdleMs, totalMs: uploadTimeoutMs });
         const chosen = upload.fields.language ? ocr.languagesOf(upload.fields.language) : languages;
         res.json(await ocr.recognize({ bytes: upload.bytes, name: upload.fileName, contentType: upload.contentType }, chosen));
       } catch (error) {

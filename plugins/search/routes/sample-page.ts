@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { type ApiRouter, httpErrors } from 'vela/plugin';
+import { type ApiRouter, escapeHtml, httpErrors, type Request, type Response } from 'vela/plugin';
+import { searchErrors } from '../errors.js';
 import type { SearchDomain } from './route-context.js';
 
 const page = (name: string) => readFileSync(new URL(`../page/${name}`, import.meta.url));
 const template = page('sample-page.html').toString('utf8');
+const missingTemplate = page('sample-page-missing.html').toString('utf8');
 // The page's script and stylesheet, read once; a fixed set of names, so no path reaches other files.
 const ASSETS = new Map([
   ['sample-page.js', { body: page('sample-page.js'), type: 'text/javascript; charset=utf-8' }],
@@ -18,7 +20,15 @@ const ASSETS = new Map([
 const PAGE_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+/**
+ * An unknown site: a browser (which ranks HTML above JSON) gets a page that names what it asked for, an API
+ * client the usual JSON error. The name comes from the URL, so it is shortened and escaped.
+ */
+function sendMissingSite(req: Request, res: Response, name: string): void {
+  if (req.accepts(['json', 'html']) !== 'html') throw searchErrors.siteNotFound(name.slice(0, 100));
+  res.status(404).setHeader('Content-Security-Policy', PAGE_POLICY);
+  res.type('html').send(missingTemplate.replaceAll('__SITE__', escapeHtml(name.slice(0, 100))));
+}
 
 /**
  * The sample search page: /sn/<site> renders what GET /api/sn/<site>/search answers and follows only
@@ -31,7 +41,8 @@ export function mountSamplePage(router: ApiRouter, { sites }: SearchDomain): voi
     res.set({ 'Content-Type': asset.type, 'Cache-Control': 'no-cache' }).send(asset.body);
   });
   router.raw.get('/sn/:siteName', (req, res) => {
-    const config = sites.get(String(req.params.siteName));
+    const config = sites.find(String(req.params.siteName));
+    if (!config) return sendMissingSite(req, res, String(req.params.siteName));
     const { site } = config;
     if (!('q' in req.query) || !('_setlocale' in req.query)) {
       const locale = typeof req.query._setlocale === 'string' && site.locales.includes(req.query._setlocale) ? req.query._setlocale : site.locales[0];

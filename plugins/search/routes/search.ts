@@ -1,6 +1,6 @@
 import type { ApiRouter } from 'vela/plugin';
 import { linkBaseFromUrl } from '../links/query-string.js';
-import { type PostBody, parseSearchParams } from '../query/search-params.js';
+import { MAX_PAGE, type PostBody, parseSearchParams } from '../query/search-params.js';
 import { pathParams, siteRefSchema } from '../schemas/common.js';
 import type { SearchDomain } from './route-context.js';
 
@@ -11,15 +11,19 @@ const queryDoc = {
   properties: {
     q: { type: 'string', description: 'the query; * for every document (required)' },
     _setlocale: { type: 'string', description: "locale, e.g. en_US (default: the site's only locale, or its defaultLocale)" },
-    p: { type: 'string', description: 'page, from 1' },
+    p: { type: 'string', description: `page, from 1 to ${MAX_PAGE}` },
     rows: { type: 'string', description: 'results per page (default, and below 0: the site rowsPerPage; 0: counts and widgets only; at most 1000)' },
-    sort: { type: 'string', description: 'relevance | newest | oldest | field:asc | field:desc (also field desc, field,desc)' },
+    sort: {
+      type: 'string',
+      description:
+        'relevance | newest | oldest | field:asc | field:desc (field:<anything else> is descending; also field desc, field,desc); any other value: relevance',
+    },
     nfpr: { type: 'string', description: '1: never search the spell-corrected text instead (widget.spellCheck.original.link sets it)' },
     'fq[]': { type: 'array', items: { type: 'string' }, description: 'filter field:value (repeatable)' },
     'fq.and[]': { type: 'array', items: { type: 'string' } },
     'fq.or[]': { type: 'array', items: { type: 'string' } },
-    'fq.op': { type: 'string', description: 'AND | OR between facets' },
-    'fqi.op': { type: 'string', description: 'AND | OR between values of a facet' },
+    'fq.op': { type: 'string', description: 'AND | OR between facets (NONE, DEFAULT or empty: the field, else the site decides)' },
+    'fqi.op': { type: 'string', description: 'AND | OR between values of a facet (NONE, DEFAULT or empty: the field, else the site decides)' },
     'tr[]': { type: 'array', items: { type: 'string' }, description: 'targeting rule field:value' },
     group: { type: 'string', description: 'group results by a facet field' },
     fl: { type: 'string', description: 'comma-separated fields to return' },
@@ -38,15 +42,16 @@ const postBody = {
     userId: text(100),
     query: text(2000),
     locale: text(16),
-    page: { type: ['integer', 'null'], minimum: 1 },
+    page: { type: ['integer', 'null'], minimum: 1, maximum: MAX_PAGE },
     rows: { type: ['integer', 'null'], description: '0: counts and widgets only; below 0: the site rowsPerPage' },
     sort: text(200),
     group: text(100),
     fq: texts(2000),
     fqAnd: texts(2000),
     fqOr: texts(2000),
-    fqOperator: text(10),
-    fqItemOperator: text(10),
+    // AND and OR are honoured; any other value is ignored, as the original ignores both members.
+    fqOperator: text(100),
+    fqItemOperator: text(100),
     fieldList: texts(100),
     disableAutoComplete: { type: ['boolean', 'null'] },
     populateMetrics: { type: ['boolean', 'null'] },

@@ -5,7 +5,8 @@ import type { IndexManager } from '../indexing/index-manager.js';
 import { replaceParam, toLink } from '../links/query-string.js';
 import { normalizeLocale } from '../query/search-params.js';
 import type { SearchService } from '../query/search-service.js';
-import { localeSchema, pathParams, siteRefSchema } from '../schemas/common.js';
+import { checkTypedText } from '../query/text-input.js';
+import { pathParams, siteRefSchema } from '../schemas/common.js';
 import { AUTOCOMPLETE_DEFAULT_ROWS, AUTOCOMPLETE_MAX_ROWS, autocomplete } from '../suggest/autocomplete.js';
 import { correctText } from '../suggest/spell-check.js';
 import { stopWordsOf } from '../suggest/stop-words.js';
@@ -13,6 +14,11 @@ import { stopWordsOf } from '../suggest/stop-words.js';
 const tags = ['search'];
 const strings: JsonSchema = { type: 'array', items: { type: 'string' } };
 const localeQuery: JsonSchema = { type: 'string', maxLength: 16, description: "locale, e.g. en_US (default: the site's only locale, or its defaultLocale)" };
+/**
+ * A locale in a path, read like `_setlocale` (normalizeLocale: en_US, en-US, en-us); one the site or the
+ * spell checker lacks is a 404, as an unknown `_setlocale` is.
+ */
+const localePath: JsonSchema = { type: 'string', maxLength: 16, description: 'en_US (en-US, en-us work too)' };
 
 export interface SuggestDomain {
   search: SearchService;
@@ -49,7 +55,7 @@ export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: Sugge
       const config = search.resolve(String(req.params.siteName), localeOf(req.query));
       const locale = search.localeOf(config, localeOf(req.query));
       const engine = indexes.engine(config.site.id, locale);
-      res.json(autocomplete(engine.terms, String(req.query.q), Number(req.query.rows), stopWordsOf(locale)));
+      res.json(autocomplete(engine.terms, checkTypedText('q', String(req.query.q)), Number(req.query.rows), stopWordsOf(locale)));
     },
   );
 
@@ -59,7 +65,7 @@ export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: Sugge
       access: 'public',
       tags,
       summary: "Spell check against the site's own vocabulary: widget.spellCheck for this text",
-      params: pathParams({ siteName: siteRefSchema, locale: localeSchema }),
+      params: pathParams({ siteName: siteRefSchema, locale: localePath }),
       query: {
         type: 'object',
         required: ['q'],
@@ -77,9 +83,9 @@ export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: Sugge
       },
     },
     (req, res) => {
-      const locale = String(req.params.locale);
+      const locale = normalizeLocale(String(req.params.locale));
       const config = search.resolve(String(req.params.siteName), locale);
-      const q = String(req.query.q);
+      const q = checkTypedText('q', String(req.query.q));
       const correction = correctText(indexes.engine(config.site.id, locale).terms, q);
       const base = { path: `/api/sn/${encodeURIComponent(config.site.name)}/search`, params: [['_setlocale', locale] as const] };
       const corrected = correction.corrected ? correction.text : '';
@@ -102,9 +108,7 @@ export function mountCognitiveRoutes(router: ApiRouter, check: TaskRunner<SpellC
       scope: 'search',
       tags: ['cognitive'],
       summary: 'Spelling suggestions for a text in a language (en_US, pt_BR): the text with its misspelled words replaced',
-      params: pathParams({
-        locale: { type: 'string', maxLength: 16, pattern: '^[A-Za-z]{2,3}[-_][A-Za-z]{2}$', description: 'en_US, pt_BR (pt-br works too)' },
-      }),
+      params: pathParams({ locale: localePath }),
       query: { type: 'object', required: ['text'], properties: { text: { type: 'string', maxLength: 1000 } } },
       responses: { 200: { description: 'candidate sentences; [] when every word is spelled right', schema: strings } },
     },

@@ -26,7 +26,9 @@ const properties: Record<string, JsonSchema> = {
     type: 'array',
     maxItems: 100,
     description: 'a query matches when one of these is part of it (ignoring case); strings, or {"name": "..."} as the original wrote them',
-    items: { oneOf: [term, { type: 'object', required: ['name'], properties: { name: term, id: {} } }] },
+    // One schema for both forms rather than oneOf, whose refusal names no rule: the string rules apply to a
+    // string, the object rules to an object, so "" is refused as too short, naming terms[0].
+    items: { type: ['string', 'object'], minLength: 1, maxLength: 255, required: ['name'], properties: { name: term, id: {} } },
   },
   documents: { type: 'array', maxItems: 100, items: documentSchema },
   // Read-only members a client may send back as it got them.

@@ -82,11 +82,14 @@ interface Matcher {
 
 /**
  * Spotlights, written to the database and held in memory per site, so a search matches them without a
- * round trip. Processes sharing a database see each other's writes at the next refresh (every pollMs).
+ * round trip. Processes sharing a database see each other's writes when one announces them (the runtime's
+ * `changes` feed), else at the next refresh (every pollMs).
  */
 export class SpotlightStore {
   private bySite = new Map<string, Spotlight[]>();
   private matchers = new Map<string, Matcher>();
+  /** Called after each write of this process: announce it to the others. */
+  onWrite: (() => void) | null = null;
 
   constructor(
     private readonly db: Database,
@@ -137,6 +140,7 @@ export class SpotlightStore {
     };
     await this.db('search_spotlights').insert(toRow(spotlight));
     this.put(spotlight);
+    this.onWrite?.();
     return spotlight;
   }
 
@@ -157,6 +161,7 @@ export class SpotlightStore {
     const { id: _id, site_id: _site, created_at: _created, ...changed } = toRow(spotlight);
     await this.db('search_spotlights').where({ id, site_id: siteId }).update(changed);
     this.put(spotlight);
+    this.onWrite?.();
     return spotlight;
   }
 
@@ -165,6 +170,7 @@ export class SpotlightStore {
     if (!current) return undefined;
     await this.db('search_spotlights').where({ id, site_id: siteId }).delete();
     this.remove(current);
+    this.onWrite?.();
     return current;
   }
 

@@ -13,9 +13,10 @@ export function isSpotlightItem(item: ImportItem): boolean {
   return !!attributes && typeof attributes === 'object' && !Array.isArray(attributes) && attributes.type === SPOTLIGHT_TYPE;
 }
 
+/** Text within `max` characters; NUL is refused, as PostgreSQL cannot store it. */
 const text = (value: unknown, max: number): string | null => {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return typeof value === 'string' && value.length <= max ? value : null;
+  return typeof value === 'string' && value.length <= max && !value.includes('\u0000') ? value : null;
 };
 
 /** `terms`: a comma-separated string as the original sends it, or a list of strings. */

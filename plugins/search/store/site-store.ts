@@ -86,12 +86,12 @@ export class SiteStore {
       const known = this.sites.get(siteId);
       if (known && this.fingerprintOf(known) === print) continue;
       await this.reloadSite(siteId);
-      await this.emit({ kind: known ? 'site-updated' : 'site-created', siteId });
+      await this.emit({ kind: known ? 'site-updated' : 'site-created', siteId }, false);
     }
     for (const siteId of [...this.sites.keys()]) {
       if (stored.has(siteId)) continue;
       this.sites.delete(siteId);
-      await this.emit({ kind: 'site-deleted', siteId });
+      await this.emit({ kind: 'site-deleted', siteId }, false);
     }
   }
 
@@ -468,7 +468,12 @@ export class SiteStore {
     return { id: row.id, siteId: row.site_id, name: row.name, ...settings, createdAt: toIso(row.created_at), updatedAt: toIso(row.updated_at) };
   }
 
-  private async emit(change: SiteChange): Promise<void> {
+  /** Called after each write made by this process (not for what `refresh` finds): announce it to the others. */
+  onLocalWrite: ((change: SiteChange) => void) | null = null;
+
+  private async emit(change: SiteChange, local = true): Promise<void> {
+    // The other processes first: this one's listeners may rebuild engines for a while.
+    if (local) this.onLocalWrite?.(change);
     for (const listener of this.listeners) await listener(change);
   }
 }

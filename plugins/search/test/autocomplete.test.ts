@@ -58,6 +58,10 @@ test('one word: indexed words with that prefix, most documents first, stop words
   t.deepEqual((await ac('q=fo')).body, [], '"for" is a stop word');
   t.deepEqual((await ac('q=e')).body, [], 'one character gives nothing');
   t.deepEqual((await ac('q=ed&rows=0')).body, []);
+  const control = await ac('q=ed%1B');
+  t.is(control.status, 400);
+  t.deepEqual(control.body, { error: 'invalid_parameter', message: 'q must not contain control characters, found U+001B at position 3' });
+  t.deepEqual((await ac('q=py&_setlocale=en-us')).body, (await ac('q=py&_setlocale=en_US')).body, 'locale spellings as in a search');
 });
 
 test('several words: title phrases after the word before, ranked by documents, then words', async (t) => {

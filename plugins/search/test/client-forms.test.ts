@@ -35,9 +35,58 @@ test('sort written field desc, field:desc or field,desc', async (t) => {
       .slice(0, 3)
       .map((d) => d.id),
   );
-  const bad = await get('/api/sn/Sample/search?q=*&_setlocale=en_US&sort=size%20up');
-  t.is(bad.status, 400);
-  t.regex(bad.body.message, /^sort must be relevance, newest, oldest or field:asc\|desc/);
+});
+
+test('sort values as the original reads them: field:<not asc> descending, anything else relevance', async (t) => {
+  const descending = [...docs].sort((a, b) => b.size - a.size).map((d) => d.id);
+  const relevance = idsOf(await get('/api/sn/Sample/search?q=*&_setlocale=en_US&rows=30'));
+  for (const [sort, expected] of [
+    ['size:up', descending],
+    ['size:', descending],
+    ['title', relevance],
+    ['size%20up', relevance],
+    ['', relevance],
+    ['%20', relevance],
+  ] as const) {
+    const r = await get(`/api/sn/Sample/search?q=*&_setlocale=en_US&rows=30&sort=${sort}`);
+    t.is(r.status, 200, sort);
+    t.deepEqual(idsOf(r), expected, sort);
+  }
+  t.is((await get('/api/sn/Sample/search?q=*&_setlocale=en_US&sort=size:up')).body.queryContext.query.sort, 'size:up', 'echoed as given');
+  t.is((await get('/api/sn/Sample/search?q=*&_setlocale=en_US&sort=')).body.queryContext.query.sort, 'relevance');
+  const post = await json(vela, 'POST', '/api/sn/Sample/search?sort=size:asc', { query: '*', locale: 'en_US', rows: 30, sort: '' }, { authorization: '' });
+  t.is(post.status, 200);
+  t.deepEqual(idsOf(post), relevance, 'an empty body sort overrides the query string with relevance');
+  const noField = await get('/api/sn/Sample/search?q=*&_setlocale=en_US&sort=:desc');
+  t.is(noField.status, 400);
+  t.regex(noField.body.message, /^sort names no field before the colon, got ":desc"/);
+  const unknown = await get('/api/sn/Sample/search?q=*&_setlocale=en_US&sort=nosuch:asc');
+  t.is(unknown.status, 400);
+  t.regex(unknown.body.message, /^sort names "nosuch", which cannot be sorted by/);
+});
+
+test("the body's fqOperator and fqItemOperator: AND and OR are honoured, other values ignored as the original ignores them", async (t) => {
+  const body = (extra: Record<string, unknown>) =>
+    json(vela, 'POST', '/api/sn/Sample/search', { query: '*', locale: 'en_US', rows: 0, fq: ['section:editors', 'arch:all'], ...extra }, { authorization: '' });
+  const and = docs.filter((d) => d.section === 'editors' && d.arch === 'all').length;
+  const or = docs.filter((d) => d.section === 'editors' || d.arch === 'all').length;
+  for (const [extra, count] of [
+    [{ fqOperator: 'XOR', fqItemOperator: 'MAYBE' }, and],
+    [{ fqOperator: 'or' }, or],
+    [{ fqOperator: 'NONE' }, and],
+  ] as const) {
+    const r = await body(extra);
+    t.is(r.status, 200, JSON.stringify(extra));
+    t.is(r.body.queryContext.count, count, JSON.stringify(extra));
+  }
+  const queryOr = await json(
+    vela,
+    'POST',
+    '/api/sn/Sample/search?fq.op=OR',
+    { query: '*', locale: 'en_US', rows: 0, fq: ['section:editors', 'arch:all'], fqOperator: 'XOR' },
+    { authorization: '' },
+  );
+  t.is(queryOr.body.queryContext.count, or, "an ignored body value leaves the query string's operator in force");
 });
 
 test('rows 0: counts and widgets only; rows below 0: the site default', async (t) => {
@@ -107,10 +156,20 @@ test('bad values the original refuses stay 400, naming the member', async (t) =>
     ['q=*&_setlocale=en_US&p=x', /^p must be/],
     ['q=*&_setlocale=en_US&p=0', /^p must be/],
     ['q=*&_setlocale=en_US&rows=ten', /^rows must be a whole number/],
-    ['q=*&_setlocale=en_US&fq.op=XOR', /^fqOperator must be AND or OR/],
+    ['q=*&_setlocale=en_US&p=99999999999999999999', /^p must be a whole number from 1 to 2147483647, got "99999999999999999999"/],
+    ['q=*&_setlocale=en_US&p=2147483648', /^p must be a whole number from 1 to 2147483647/],
+    ['q=*&_setlocale=en_US&fq.op=XOR', /^fq\.op must be AND, OR, NONE or DEFAULT \(NONE, DEFAULT and empty leave it to the field, else the site\), got "XOR"/],
+    ['q=*&_setlocale=en_US&fqOp=XOR', /^fqOp must be AND, OR, NONE or DEFAULT/],
+    ['q=*&_setlocale=en_US&fqi.op=both', /^fqi\.op must be AND, OR, NONE or DEFAULT/],
   ] as const) {
     const r = await get(`/api/sn/Sample/search?${query}`);
     t.is(r.status, 400, query);
     t.regex(r.body.message, name, query);
   }
+  for (const query of ['q=*&_setlocale=en_US&fq.op=NONE', 'q=*&_setlocale=en_US&fqi.op=', 'q=*&_setlocale=en_US&p=2147483647']) {
+    t.is((await get(`/api/sn/Sample/search?${query}`)).status, 200, query);
+  }
+  const bigPage = await json(vela, 'POST', '/api/sn/Sample/search', { query: '*', locale: 'en_US', page: 1e20 }, { authorization: '' });
+  t.is(bigPage.status, 400);
+  t.regex(bigPage.body.message, /^body\.page must be at most 2147483647/);
 });

@@ -152,18 +152,15 @@ browserTest('locales: one is added and one removed', async (t) => {
   await shot('site-locales');
 });
 
-browserTest('spotlights: the page works with the spotlight API, and says so when the service has none', async (t) => {
+browserTest('spotlights: one is created, edited and deleted through the page, each write checked in the API', async (t) => {
   await page.goto(url(`/console/sites/${siteId}/spotlights`));
-  await page.waitForFunction(() => !!document.body.dataset.spotlights);
-  const served = (await json(vela, 'GET', `/api/sn/${siteId}/spotlight`)).status !== 404;
-  if (!served) {
-    t.is(await page.evaluate(() => document.body.dataset.spotlights), 'unavailable');
-    t.true(await page.locator('#spotlights-unavailable').isVisible());
-    t.true(await page.locator('#spotlights-card').isHidden());
-    await shot('site-spotlights-unavailable');
-    return;
-  }
+  await page.waitForFunction(() => document.body.dataset.loaded === 'true');
+  const stored = async () => (await json(vela, 'GET', `/api/sn/${siteId}/spotlight`)).body as any[];
+  t.deepEqual(await stored(), [], 'the spotlight API answers: no spotlights yet');
+  t.is(await text('#spotlights-status'), 'No spotlights yet.');
+
   await page.click('#add-spotlight');
+  t.is(await page.getAttribute('#spotlight-name', 'maxlength'), '100', 'the name takes what the API takes');
   await page.fill('#spotlight-name', 'Install');
   await page.fill('#spotlight-terms', 'install, setup');
   await page.fill('#spotlight-documents [name="doc-title"]', 'Installation guide');
@@ -171,7 +168,44 @@ browserTest('spotlights: the page works with the spotlight API, and says so when
   await page.click('#spotlight-save');
   await page.waitForSelector('#spotlights tbody tr');
   t.regex(await text('#spotlights tbody tr td:nth-child(3)'), /install, setup/);
+  let [created] = await stored();
+  t.like(created, { name: 'Install', locale: 'en_US', terms: ['install', 'setup'] });
+  t.like(created.documents[0], { position: 1, title: 'Installation guide', link: 'https://example.org/install' });
   await shot('site-spotlights');
+
+  await page.getByRole('button', { name: 'Edit Install' }).click();
+  t.is(await page.inputValue('#spotlight-terms'), 'install, setup', 'the dialog opens with the stored values');
+  await page.fill('#spotlight-name', 'Installing');
+  await page.fill('#spotlight-terms', 'installation');
+  await page.click('#add-document');
+  await page.fill('#spotlight-documents .document-row:nth-child(2) [name="doc-title"]', 'Upgrade notes');
+  await page.fill('#spotlight-documents .document-row:nth-child(2) [name="doc-referenceId"]', 'doc-0003');
+  await page.click('#spotlight-save');
+  await page.waitForFunction(() => document.querySelector('#spotlights tbody tr td:first-child')?.textContent === 'Installing');
+  [created] = await stored();
+  t.like(created, { name: 'Installing', terms: ['installation'] });
+  t.deepEqual(
+    created.documents.map((d: any) => [d.position, d.title, d.referenceId]),
+    [
+      [1, 'Installation guide', null],
+      [2, 'Upgrade notes', 'doc-0003'],
+    ],
+  );
+  t.is(await text('#spotlights tbody tr td:nth-child(4)'), '2');
+
+  // A refused write is shown in the dialog.
+  await page.getByRole('button', { name: 'Edit Installing' }).click();
+  await page.fill('#spotlight-documents .document-row:nth-child(1) [name="doc-position"]', '100001');
+  await page.click('#spotlight-save');
+  await page.waitForSelector('#spotlight-error:not([hidden])');
+  t.regex(await text('#spotlight-error'), /position must be at most 100000/);
+  await page.click('#spotlight-cancel');
+
+  await page.getByRole('button', { name: 'Delete Installing' }).click();
+  await page.locator('dialog[open]').waitFor();
+  await page.click('#confirm-button');
+  await page.waitForFunction(() => document.getElementById('spotlights-status')?.textContent === 'No spotlights yet.');
+  t.deepEqual(await stored(), []);
 });
 
 browserTest('metrics: top and zero-result terms as SVG bars, and the latest searches', async (t) => {

@@ -72,3 +72,28 @@ browserTest('with the genai plugin, the LLM page is offered and creates, edits a
   t.false(await page.locator('#usage-card').isHidden(), 'token usage is shown when the service reports it');
   t.deepEqual(pageErrors, []);
 });
+
+browserTest('at 390 px wide the LLM page does not overflow, its dialog included, and its table becomes cards', async (t) => {
+  const created = await json(vela, 'POST', '/api/llm', {
+    title: 'A model with a rather long title to wrap',
+    vendor: 'OPENAI_COMPATIBLE',
+    url: 'https://llm.example.org/v1/a/long/path/to/the/endpoint',
+    modelName: 'model-with-a-long-name-x',
+    apiKey: 'sk-test-secret-1234',
+  });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(vela.url('search', '/console/llm'));
+  await page.waitForLoadState('networkidle');
+  await page.locator('#llms tbody tr').first().waitFor();
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  t.true((await overflow()) <= 0, `the page overflows by ${await overflow()} px`);
+  t.true(await page.locator('.topbar nav').isHidden(), 'the navigation is behind the menu');
+  t.true(await page.locator('#llms thead').isHidden(), 'the table is a list of cards');
+  await page.click('#add-llm');
+  await page.locator('dialog[open]').waitFor();
+  t.true((await overflow()) <= 0, `with the dialog open the page overflows by ${await overflow()} px`);
+  const dialogWidth = await page.locator('dialog[open]').evaluate((d) => d.getBoundingClientRect().right);
+  t.true(dialogWidth <= 390, `the dialog ends at ${dialogWidth} px`);
+  t.deepEqual(pageErrors, []);
+});

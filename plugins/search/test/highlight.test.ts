@@ -1,4 +1,5 @@
 import test from 'ava';
+import fc from 'fast-check';
 import { highlighter, queryTerms } from '../query/highlight.js';
 
 const mark = (terms: string[], prefix = false) => highlighter(terms, '<b>', '</b>', prefix)!;
@@ -28,4 +29,35 @@ test('words with combining marks are wrapped whole, as the engine matched them (
   t.is(mark(queryTerms('हिन्दी'))('हिन्दी और हिन्दू'), '<b>हिन्दी</b> और हिन्दू');
   const decomposed = 'Cafe\u0301 noir';
   t.is(mark(queryTerms('café'))(decomposed), '<b>Cafe\u0301</b> noir', 'the stored text is kept as written');
+});
+
+/** The plain definition: every word of the text, lower-cased in NFC, compared with the terms. */
+function wordByWord(terms: string[], prefixLastTerm: boolean) {
+  const last = terms[terms.length - 1]!;
+  const prefix = prefixLastTerm && last.length >= 3 ? last : null;
+  return (text: string) =>
+    text.replace(/[\p{L}\p{M}\p{N}]+/gu, (word) => {
+      const key = word.normalize('NFC').toLowerCase();
+      return terms.includes(key) || (prefix !== null && key.startsWith(prefix)) ? `<b>${word}</b>` : word;
+    });
+}
+
+test('the indexOf search wraps exactly the words a word-by-word comparison wraps', (t) => {
+  const pieces = ['perl', 'Perl', 'PERLS', 'per', 'superperl', 'mod', 'modules', ' ', '-', ', ', 'é', 'É', 'e\u0301', 'İ', '𝒳', '日本', '\u00df', '1', 'x11'];
+  const word = fc.constantFrom('perl', 'mod', 'per', 'é', 'x11', 'modules');
+  fc.assert(
+    fc.property(
+      fc.array(fc.constantFrom(...pieces), { maxLength: 30 }),
+      fc.uniqueArray(word, { minLength: 1, maxLength: 3 }),
+      fc.boolean(),
+      (parts, terms, prefix) => {
+        const text = parts.join('');
+        const expected = wordByWord(terms, prefix)(text);
+        const got = mark(terms, prefix)(text);
+        t.is(got, expected === text ? text : expected, JSON.stringify({ text, terms, prefix }));
+        return got === expected;
+      },
+    ),
+    { numRuns: 2000 },
+  );
 });

@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import test from 'ava';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
 
@@ -68,6 +71,8 @@ async function startUpstream(): Promise<Upstream> {
 let upstream: Upstream;
 let vela: TestRuntime;
 const SECRET = 'connector-key-0123456789-abcdef';
+/** Writes are forwarded only by instances that list them. */
+const EVERY_METHOD = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 
 test.before(async () => {
   upstream = await startUpstream();
@@ -139,7 +144,7 @@ test.serial('instances: create, list, get, update and delete; header values stor
   t.deepEqual(created.body.headers, [{ name: 'Key', hint: '…cdef' }]);
   t.false(JSON.stringify(created.body).includes(SECRET));
   t.is(created.body.enabled, true);
-  t.deepEqual(created.body.allowedMethods, ['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
+  t.deepEqual(created.body.allowedMethods, ['GET', 'HEAD'], 'reads only, unless the instance lists writes');
 
   const db = vela.runtime.resolve('db') as any;
   const row = await db('search_integrations').where({ id }).first();
@@ -170,6 +175,7 @@ test.serial('administration needs a key or the administrator; vendors and the em
   const structure = await admin('GET', '/api/integration/structure');
   t.is(structure.body.vendor, 'HTTP');
   t.deepEqual(structure.body.headers, []);
+  t.deepEqual(structure.body.allowedMethods, ['GET', 'HEAD']);
 });
 
 test.serial('endpoints at internal addresses are refused when saved unless the operator allows the host; bad header names are refused', async (t) => {
@@ -198,8 +204,8 @@ test.serial('endpoints at internal addresses are refused when saved unless the o
 test.serial(
   'each method goes through with its path, query string and body; the instance headers are added and the client credentials are not passed on',
   async (t) => {
-    const id = await createInstance();
-    for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH']) {
+    const id = await createInstance({ allowedMethods: EVERY_METHOD });
+    for (const method of EVERY_METHOD) {
       const body = method === 'GET' ? undefined : JSON.stringify({ method, n: 1 });
       const res = await raw(method, `/api/v2/integration/${id}/items/42?fq=a%20b&x=1`, {
         body,
@@ -228,7 +234,7 @@ test.serial(
 );
 
 test.serial('request and answer bodies stream: the upstream answers chunk by chunk while the client is still sending', async (t) => {
-  const id = await createInstance();
+  const id = await createInstance({ allowedMethods: ['GET', 'POST'] });
   const url = new URL(vela.url('search', '/'));
   const lines: string[] = [];
   await new Promise<void>((resolve, reject) => {
@@ -281,6 +287,34 @@ test.serial('unknown and disabled instances are 404; a method the instance does 
   const post = await raw('POST', `/api/v2/integration/${readOnly}/x`, { body: '{}', headers: { 'content-type': 'application/json' } });
   t.is(post.status, 405);
   t.is(post.headers.allow, 'GET');
+  t.is((await raw('HEAD', `/api/v2/integration/${readOnly}/x`)).status, 201, 'HEAD goes with GET');
+});
+
+test.serial('an instance that lists no methods forwards GET and HEAD only: a write is 405 and never reaches the upstream', async (t) => {
+  const id = await createInstance();
+  const before = upstream.requests.length;
+  for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+    const res = await raw(method, `/api/v2/integration/${id}/connector/source`, { body: '{"name":"x"}', headers: { 'content-type': 'application/json' } });
+    t.is(res.status, 405, method);
+    t.deepEqual(JSON.parse(res.body), {
+      error: 'method_not_allowed',
+      message: `this integration instance forwards GET, HEAD, not ${method}`,
+    });
+    t.is(res.headers.allow, 'GET, HEAD');
+  }
+  t.is(upstream.requests.length, before, 'no write reached the upstream');
+  t.is((await raw('GET', `/api/v2/integration/${id}/items`)).status, 201);
+  t.is((await raw('HEAD', `/api/v2/integration/${id}/items`)).status, 201);
+});
+
+test.serial('a request in absolute form (GET http://host:port/api/v2/integration/<id>/...) reads the id from its path', async (t) => {
+  const id = await createInstance();
+  const origin = new URL(vela.url('search', '/')).origin;
+  const res = await raw('GET', `${origin}/api/v2/integration/${id}/items/7?x=1`);
+  t.is(res.status, 201, res.body);
+  t.is(JSON.parse(res.body).url, '/api/v2/items/7?x=1');
+  const refused = await raw('GET', `${origin}/api/v2/integration/${id}/a/..;/b`);
+  t.is(refused.status, 403, 'the path rules apply to it as to any other');
 });
 
 test.serial('every path family of SSRF is refused with 403 naming the rule, and the upstream gets nothing', async (t) => {
@@ -293,6 +327,10 @@ test.serial('every path family of SSRF is refused with 403 naming the rule, and 
     ['/public/%252e%252e/admin', 'path traversal'],
     ['/public/.%2e/admin', 'path traversal'],
     ['/public/./x', 'path traversal'],
+    ['/public/..;/admin', 'path traversal'],
+    ['/public/..%3b/admin', 'path traversal'],
+    ['/public/..%3Bx=1/admin', 'path traversal'],
+    ['/public/.;/x', 'path traversal'],
     ['//evil.example/public', 'empty segment'],
     ['/%2f%2fevil.example/public', 'empty segment'],
     ['/public//evil.example', 'empty segment'],
@@ -333,11 +371,45 @@ test.serial('redirects are relayed, not followed; upstream cookies, CORS and sec
   t.regex(String(cookies.headers['content-security-policy']), /default-src 'none'/);
 });
 
+/** A chunked POST (no Content-Length): the body goes out in 8 KiB chunks, each after the previous was written. */
+function chunked(path: string, bytes: number): Promise<{ status: number; body: string }> {
+  const url = new URL(vela.url('search', '/'));
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      method: 'POST',
+      path,
+      headers: { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' },
+    });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    const send = async () => {
+      for (let sent = 0; sent < bytes && !req.destroyed; sent += 8192) {
+        if (!req.write(Buffer.alloc(8192, 0x78))) await new Promise((r) => req.once('drain', r));
+      }
+      req.end();
+    };
+    send().catch(reject);
+  });
+}
+
 test.serial('bounds: a request body over the limit is 413, an answer over the limit 502 (or cut), a slow upstream 504', async (t) => {
-  const id = await createInstance();
+  const id = await createInstance({ allowedMethods: ['GET', 'POST'] });
   const big = await raw('POST', `/api/v2/integration/${id}/items`, { body: 'x'.repeat(70 * 1024), headers: { 'content-type': 'text/plain' } });
   t.is(big.status, 413);
   t.is(JSON.parse(big.body).error, 'payload_too_large');
+  const bigChunked = await chunked(`/api/v2/integration/${id}/items`, 70 * 1024);
+  t.is(bigChunked.status, 413, `a chunked body has no length to check first, and is refused as it passes the limit: ${bigChunked.body}`);
+  t.deepEqual(JSON.parse(bigChunked.body), {
+    error: 'payload_too_large',
+    message: 'the request body is larger than the proxy limit of 65536 bytes (plugins.search.integration.maxRequestBytes)',
+  });
+  t.is((await chunked(`/api/v2/integration/${id}/items`, 32 * 1024)).status, 201, 'a chunked body under the limit goes through');
   const huge = await raw('GET', `/api/v2/integration/${id}/huge`);
   t.is(huge.status, 502);
   t.is(JSON.parse(huge.body).error, 'upstream_response_too_large');
@@ -354,4 +426,38 @@ test.serial('the proxy routes are public in the OpenAPI document, for every meth
   for (const method of ['get', 'post', 'put', 'delete', 'patch']) t.deepEqual(operations?.[method]?.security, [], method);
   t.truthy(doc.paths['/api/integration']?.post);
   t.truthy(doc.paths['/api/integration/vendor']?.get);
+});
+
+test.serial('headers sealed with another key make the instance unavailable: 503 integration_secret_unreadable, the secret never shown', async (t) => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-integration-key-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const config = { runtime: { network: { allowHosts: [`127.0.0.1:${upstream.port}`] } } };
+  const first = await startTestRuntime({ plugins: ['search'], dataDir, config });
+  const created = await first.fetch('search', '/api/integration', {
+    method: 'POST',
+    headers: { authorization: first.adminAuth, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      id: 'sealed',
+      title: 'Sealed',
+      vendor: 'HTTP',
+      endpoint: `http://127.0.0.1:${upstream.port}/api/v2`,
+      headers: [{ name: 'Key', value: SECRET }],
+    }),
+  });
+  t.is(created.status, 201);
+  await first.stop();
+  // The key the values were sealed with is gone: the next start makes a new one.
+  rmSync(path.join(dataDir, 'search', 'secret.key'));
+  const second = await startTestRuntime({ plugins: ['search'], dataDir, config });
+  t.teardown(() => second.stop());
+  const before = upstream.requests.length;
+  const res = await second.fetch('search', '/api/v2/integration/sealed/items');
+  const body = await res.json();
+  t.is(res.status, 503);
+  t.deepEqual(body, {
+    error: 'integration_secret_unreadable',
+    message:
+      'integration instance "sealed" is unavailable: its stored headers cannot be decrypted with this process\'s key (VELA_SECRET_KEY, or <data>/search/secret.key); an administrator must set them again',
+  });
+  t.is(upstream.requests.length, before, 'nothing went upstream without its headers');
 });

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIP } from 'node:net';
 import test from 'ava';
 import express from 'express';
 import { OutboundGuard } from 'vela/testing';
@@ -8,12 +8,21 @@ import type { IntegrationStore, ProxyTarget } from '../integration/integration-s
 
 // The address rules as the proxy meets them: instance endpoints whose names resolve (through an injected
 // resolver, never DNS) to each internal range, and IP literals in other spellings. Each is refused with 403
-// naming the rule before any connection; the loopback server counts the connections it gets.
+// naming the rule before any connection; the loopback server counts the connections it gets, and the guard's
+// connect hook records every connection about to open and stops any outside 127.0.0.0/8, so no packet could
+// leave the machine even if the rules regressed.
 
-type Resolver = ConstructorParameters<typeof OutboundGuard>[0]['resolve'];
+type Options = ConstructorParameters<typeof OutboundGuard>[0];
+type Resolver = Options['resolve'];
+
+const attempts: string[] = [];
+const spy: NonNullable<Options['beforeConnect']> = ({ hostname, address }) => {
+  attempts.push(`${hostname}=${address}`);
+  if (isIP(address) !== 4 || !address.startsWith('127.')) throw new Error(`the test stopped a connection to ${address} (${hostname})`);
+};
 
 async function proxyWith(t: { teardown(fn: () => unknown): void }, endpoint: string, resolve: Resolver, allowHosts: string[] = []) {
-  const guard = new OutboundGuard({ allowHosts, resolve });
+  const guard = new OutboundGuard({ allowHosts, resolve, beforeConnect: spy });
   const target: ProxyTarget = {
     integration: {
       id: 'x',
@@ -93,10 +102,12 @@ test('an instance whose host resolves to an internal address is refused per requ
     t.is((await res.json()).error, 'address_refused');
   }
   t.is(up.connections(), 0, 'no refused request reached the upstream');
+  t.deepEqual(attempts, [], 'no connection was attempted');
 
   // The operator allows the name: the request connects to the address the guard resolved, the name as Host.
   const allowed = await proxyWith(t, `http://intranet.example:${up.port}/api`, to('127.0.0.1'), ['intranet.example']);
   const res = await fetch(`${allowed}/api/v2/integration/x/status`);
   t.is(await res.text(), `reached intranet.example:${up.port}`);
   t.is(up.connections(), 1);
+  t.deepEqual(attempts, ['intranet.example=127.0.0.1']);
 });

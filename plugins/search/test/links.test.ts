@@ -1,6 +1,6 @@
 import test from 'ava';
 import { buildPagination } from '../links/pagination.js';
-import { addFq, linkBaseFromUrl, parseQueryString, removeFq, removeFqByFields, replaceParam, toLink } from '../links/query-string.js';
+import { addFq, addFqLink, linkBaseFromUrl, parseQueryString, removeFq, removeFqByFields, replaceParam, toLink } from '../links/query-string.js';
 
 const base = (url: string) => linkBaseFromUrl(url);
 
@@ -71,4 +71,13 @@ test('pagination links replace p and keep everything else', (t) => {
   const items = buildPagination(base('/api/sn/S/search?q=cloud&_setlocale=en_US&p=2&fq[]=section:Technology'), 2, 5);
   t.is(items.find((i) => i.type === 'NEXT')!.href, '/api/sn/S/search?q=cloud&_setlocale=en_US&p=3&fq[]=section:Technology');
   t.is(items.find((i) => i.type === 'FIRST')!.text, 'First');
+});
+
+test('addFqLink is toLink(addFq(…)) for every base: no parameters, a page, the same filter already there, characters to encode', (t) => {
+  const bases = ['/api/sn/S/search', '/api/sn/S/search?q=a+b&p=3', '/s?fq[]=type:News&p=2&q=x', '/s?q=caf%C3%A9&fq[]=a%26b:c%20d'].map((u) =>
+    linkBaseFromUrl(u),
+  );
+  for (const base of bases) {
+    for (const fq of ['type:News', 'a&b:c d', 'tag:x/y,z', 'lang:日本']) t.is(addFqLink(base, fq), toLink(addFq(base, fq)), `${toLink(base)} + ${fq}`);
+  }
 });

@@ -75,6 +75,19 @@ test.serial('latest searches need a search token or the administrator, and the l
   t.is((await latest('Nowhere', { userId: 'ana' })).body.error, 'site_not_found');
   t.is((await latest('Sample', { userId: 'ana' }, '_setlocale=de_DE')).body.error, 'locale_not_found');
   t.is((await latest('Sample', { userId: 42 })).status, 400);
+  for (const [body, expected] of [
+    [[1], { error: 'validation_failed', message: 'body must be of type object, got [1]' }],
+    [['ana'], { error: 'validation_failed', message: 'body must be of type object, got ["ana"]' }],
+    [{ userId: 'x'.repeat(101) }, { error: 'validation_failed', message: `body.userId must be at most 100 characters long, got "${'x'.repeat(76)}...` }],
+    // The route takes no body at all too, so the JSON parser (strict: objects and arrays) meets a string first.
+    ['ana', { error: 'invalid_json', message: 'request body must be a JSON object or array, got "ana"' }],
+  ] as const) {
+    const r = await latest('Sample', body);
+    t.is(r.status, 400, JSON.stringify(body));
+    t.deepEqual(r.body, expected);
+  }
+  const control = await latest('Sample', { userId: 'a\u0001b' });
+  t.deepEqual(control.body, { error: 'validation_failed', message: 'body.userId must not contain control characters, found U+0001 at position 2' });
   t.is((await latest('Sample', { userId: 'ana' }, '_setlocale=en_US&rows=0')).status, 400);
   // Without a userId, the user behind the credentials: the administrator searched nothing with a userId "admin".
   await postSearch('Sample', { userId: 'admin', query: 'mine' });

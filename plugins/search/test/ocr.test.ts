@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
 import { characterAccuracy, makeDocx, makePdf, makeScannedPdf, makeXlsx, renderText } from './fixtures/documents.js';
+import { makeEncryptedPdf } from './fixtures/encrypted-pdf.js';
 
 // OCR over HTTP: documents the test makes with known text go through POST /api/ocr/file and /api/ocr/url, on
 // the runtime's worker pool. Fetched documents come from a loopback server the test starts (allowed by the
@@ -42,6 +43,8 @@ test.before(async () => {
   served = await documentServer({
     '/docs/scan.png': { type: 'image/png', body: png },
     '/docs/big.bin': { type: 'application/octet-stream', body: new Uint8Array(MAX_BYTES + 10) },
+    // A last path segment that does not decode (%A. is no escape): the name is taken as it is.
+    '/%E0%A4%A.txt': { type: 'text/plain', body: new TextEncoder().encode('a note with an odd name') },
   });
   vela = await startTestRuntime({
     plugins: ['search'],
@@ -160,6 +163,14 @@ test('error statuses, all in the one JSON shape: 413 too large, 415 unsupported,
   t.deepEqual(await missing.json(), { error: 'missing_file', message: 'the multipart body has no file part named "file"' });
 });
 
+test('a password-protected PDF is 422 encrypted_document', async (t) => {
+  const encrypted = await upload(makeEncryptedPdf('Confidential salary list', 'secret'), 'salaries.pdf', 'application/pdf');
+  t.is(encrypted.status, 422, JSON.stringify(encrypted.body));
+  t.is(encrypted.body.error, 'encrypted_document');
+  t.regex(encrypted.body.message, /the PDF is password-protected/);
+  t.false(JSON.stringify(encrypted.body).includes('Confidential'));
+});
+
 test('by URL: fetched through the outbound guard (redirects checked again, internal addresses refused naming the rule), bounded in size', async (t) => {
   const base = `http://127.0.0.1:${served.port}`;
   const ok = await byUrl({ url: `${base}/docs/scan.png` });
@@ -185,6 +196,11 @@ test('by URL: fetched through the outbound guard (redirects checked again, inter
   t.is((await byUrl({ url: 'http://[::ffff:7f00:1]/x' })).status, 403);
   t.is((await byUrl({ url: 'http://2130706433/x' })).body.error, 'address_refused');
   t.regex((await byUrl({ url: 'file:///etc/passwd' })).body.message, /\(scheme\)/);
+
+  const oddName = await byUrl({ url: `${base}/%E0%A4%A.txt` });
+  t.is(oddName.status, 200, JSON.stringify(oddName.body));
+  t.is(oddName.body.name, '%E0%A4%A.txt', 'a name that does not decode is kept as it came');
+  t.is(oddName.body.text, 'a note with an odd name');
 
   const missing = await byUrl({ url: `${base}/docs/none.pdf` });
   t.is(missing.status, 502);
@@ -241,4 +257,50 @@ test('past maxPending documents in progress, a request is answered 503 with Retr
   t.is(await answered, 200);
   const again = await busy.fetch('search', '/api/ocr/file', { method: 'POST', body: form });
   t.is(again.status, 200);
+});
+
+test('time bounds: a document over timeoutMs is 422 extraction_timeout; an upload that stalls is 408 and gives its place back', async (t) => {
+  t.timeout(180_000);
+  const bounded = await startTestRuntime({
+    plugins: ['search'],
+    config: { plugins: { search: { ocr: { timeoutMs: 1000, uploadIdleMs: 500, maxPending: 1 } } } },
+  });
+  t.teardown(() => bounded.stop());
+  // Four scanned pages of twenty lines: seconds of recognition per page, far over one second.
+  const lines = Array.from({ length: 20 }, (_, i) => `Line ${i + 1} of a long scanned page about lighthouse maintenance`);
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(await makeScannedPdf([lines, lines, lines, lines]))], { type: 'application/pdf' }), 'long.pdf');
+  const slow = await bounded.fetch('search', '/api/ocr/file', { method: 'POST', body: form });
+  const body = await slow.json();
+  t.is(slow.status, 422, JSON.stringify(body));
+  t.deepEqual(body, { error: 'extraction_timeout', message: 'the document took longer than the OCR time limit of 1000 ms (plugins.search.ocr.timeoutMs)' });
+
+  // An upload that sends its first bytes and then nothing holds the one place only until uploadIdleMs.
+  const url = new URL(bounded.url('search', '/api/ocr/file'));
+  const stalled = http.request({
+    host: url.hostname,
+    port: url.port,
+    path: url.pathname,
+    method: 'POST',
+    headers: { 'content-type': 'multipart/form-data; boundary=stall', 'transfer-encoding': 'chunked' },
+  });
+  stalled.on('error', () => {});
+  const answer = new Promise<{ status: number; body: string }>((resolve) =>
+    stalled.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+    }),
+  );
+  stalled.write('--stall\r\ncontent-disposition: form-data; name="file"; filename="slow.png"\r\ncontent-type: image/png\r\n\r\n');
+  stalled.write(Buffer.from(png.subarray(0, 100)));
+  const timedOut = await answer;
+  stalled.destroy();
+  t.is(timedOut.status, 408);
+  t.deepEqual(JSON.parse(timedOut.body), { error: 'request_timeout', message: 'the upload sent nothing for 500 ms (plugins.search.ocr.uploadIdleMs)' });
+  const text = new FormData();
+  text.append('file', new Blob(['a short note'], { type: 'text/plain' }), 'note.txt');
+  const next = await bounded.fetch('search', '/api/ocr/file', { method: 'POST', body: text });
+  t.is(next.status, 200, 'the place of maxPending (1) was given back');
+  t.is((await next.json()).text, 'a short note');
 });

@@ -1,15 +1,32 @@
-import test from 'ava';
-import { createTestPostgres, eventually, postgresReachable, startTestRuntime } from 'vela/testing';
+import test, { type ExecutionContext } from 'ava';
+import { createTestPostgres, eventually, postgresReachable, startTestRuntime, type TestRuntime } from 'vela/testing';
 import { createSite, importDocs, json, makeDocs, search } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
 
-pgTest('on PostgreSQL the search service stores, indexes, searches and survives a restart', async (t) => {
+/** A PostgreSQL database of the test's own, dropped when it ends. */
+async function testDatabase(t: ExecutionContext): Promise<string> {
   const pg = await createTestPostgres();
-  if (!pg) return t.fail('PostgreSQL refused to create a test database');
+  if (!pg) throw new Error('PostgreSQL refused to create a test database');
   t.teardown(() => pg.drop());
+  return pg.url;
+}
+
+/** Two processes sharing one database, stopped when the test ends (before the database is dropped). */
+async function twoProcesses(t: ExecutionContext, databaseUrl: string, config: object): Promise<[TestRuntime, TestRuntime]> {
+  const a = await startTestRuntime({ plugins: ['search'], databaseUrl, config });
+  const b = await startTestRuntime({ plugins: ['search'], databaseUrl, config });
+  t.teardown(async () => {
+    await a.stop();
+    await b.stop();
+  });
+  return [a, b];
+}
+
+pgTest('on PostgreSQL the search service stores, indexes, searches and survives a restart', async (t) => {
+  const url = await testDatabase(t);
   const docs = makeDocs(150);
-  const first = await startTestRuntime({ plugins: ['search'], databaseUrl: pg.url });
+  const first = await startTestRuntime({ plugins: ['search'], databaseUrl: url });
   await createSite(first);
   const imported = await importDocs(first, docs);
   t.is(imported.accepted, 150);
@@ -22,7 +39,7 @@ pgTest('on PostgreSQL the search service stores, indexes, searches and survives 
   });
   await first.stop();
 
-  const second = await startTestRuntime({ plugins: ['search'], databaseUrl: pg.url });
+  const second = await startTestRuntime({ plugins: ['search'], databaseUrl: url });
   t.teardown(() => second.stop());
   t.is((await search(second, 'q=*&_setlocale=en_US')).body.queryContext.count, 149);
   const token = await json(second, 'POST', '/api/dev/token', { title: 'pg' });
@@ -31,16 +48,7 @@ pgTest('on PostgreSQL the search service stores, indexes, searches and survives 
 });
 
 pgTest("processes sharing one PostgreSQL database see each other's sites, documents and token revocations", async (t) => {
-  const pg = await createTestPostgres();
-  if (!pg) return t.fail('PostgreSQL refused to create a test database');
-  t.teardown(() => pg.drop());
-  const config = { plugins: { search: { indexer: { pollMs: 150 } } } };
-  const a = await startTestRuntime({ plugins: ['search'], databaseUrl: pg.url, config });
-  const b = await startTestRuntime({ plugins: ['search'], databaseUrl: pg.url, config });
-  t.teardown(async () => {
-    await a.stop();
-    await b.stop();
-  });
+  const [a, b] = await twoProcesses(t, await testDatabase(t), { plugins: { search: { indexer: { pollMs: 150 } } } });
   await createSite(a);
   await importDocs(a, makeDocs(40));
   const token = (await json(a, 'POST', '/api/dev/token', { title: 'shared' })).body.token as string;
@@ -51,4 +59,131 @@ pgTest("processes sharing one PostgreSQL database see each other's sites, docume
   await json(a, 'PUT', '/api/sn/Sample', { rowsPerPage: 4 });
   await eventually(async () => (await search(b, 'q=*&_setlocale=en_US')).body.queryContext?.limit === 4, 'B using the new site settings');
   t.is((await search(b, 'q=*&_setlocale=en_US')).body.queryContext.count, 40, 'B still finds every document');
+});
+
+pgTest('on PostgreSQL spotlights are stored, matched, shared between processes and kept across a restart', async (t) => {
+  const url = await testDatabase(t);
+  const [a, b] = await twoProcesses(t, url, { plugins: { search: { indexer: { pollMs: 150 } } } });
+  await createSite(a, 'Sample', { spotlightWithResults: true, rowsPerPage: 3 });
+  const docs = makeDocs(20);
+  await importDocs(a, docs);
+  const created = await json(a, 'POST', '/api/sn/Sample/spotlight', {
+    name: 'Editors',
+    terms: ['package', { name: 'Écrire' }],
+    documents: [
+      { position: 1, title: 'Choosing a package', link: 'https://wiki.example/packages' },
+      { position: 2, referenceId: docs[5]!.id },
+    ],
+  });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  const updated = await json(a, 'PUT', `/api/sn/Sample/spotlight/${created.body.id}`, { terms: ['package', 'écrire'] });
+  t.deepEqual(updated.body.terms, ['package', 'écrire'], 'terms replaced whole');
+  const unmanaged = await json(a, 'POST', '/api/sn/import?wait=true', {
+    turingDocuments: [
+      {
+        locale: 'en_US',
+        siteNames: ['Sample'],
+        attributes: {
+          type: 'TUR_SPOTLIGHT',
+          id: 'cms-1',
+          name: 'From the CMS',
+          source_apps: 'CMS',
+          terms: 'audio',
+          content: [{ position: 1, title: 'Audio week' }],
+        },
+      },
+    ],
+  });
+  t.is(unmanaged.body.accepted, 1);
+
+  const spotlit = (vela: typeof a, q: string) => search(vela, `q=${q}&_setlocale=en_US`);
+  const onA = await spotlit(a, 'package');
+  t.deepEqual(
+    onA.body.widget.spotlights.map((s: any) => [s.position, s.title, s.referenceId]),
+    [
+      [1, 'Choosing a package', null],
+      [2, '', docs[5]!.id],
+    ],
+  );
+  t.deepEqual(
+    onA.body.results.document.slice(0, 2).map((d: any) => [d.elevate, d.fields.id]),
+    [
+      [true, created.body.documents[0].id],
+      [true, docs[5]!.id],
+    ],
+  );
+  await eventually(async () => (await spotlit(b, 'audio')).body.widget?.spotlights?.[0]?.title === 'Audio week', 'B matching the unmanaged spotlight');
+  t.deepEqual((await spotlit(b, 'package')).body.widget.spotlights, onA.body.widget.spotlights, 'B matches what A matches');
+  await json(a, 'POST', '/api/sn/import?wait=true', {
+    turingDocuments: [{ locale: 'en_US', turSNJobAction: 'DELETE', siteNames: ['Sample'], attributes: { type: 'TUR_SPOTLIGHT', source_apps: 'CMS' } }],
+  });
+  await a.stop();
+
+  const c = await startTestRuntime({ plugins: ['search'], databaseUrl: url });
+  t.teardown(() => c.stop());
+  const listed = (await json(c, 'GET', '/api/sn/Sample/spotlight')).body as any[];
+  t.deepEqual(
+    listed.map((s) => [s.name, s.managed, s.terms]),
+    [['Editors', true, ['package', 'écrire']]],
+    'the managed one survives the restart; the unmanaged one was deleted by provider',
+  );
+  t.is((await spotlit(c, 'audio')).body.widget.spotlights.length, 0);
+  t.deepEqual((await json(c, 'DELETE', `/api/sn/Sample/spotlight/${created.body.id}`)).body, { deleted: true, id: created.body.id, name: 'Editors' });
+  t.deepEqual((await spotlit(c, 'package')).body.widget.spotlights, []);
+});
+
+pgTest('on PostgreSQL searches are recorded for latest searches and the metrics reports', async (t) => {
+  const a = await startTestRuntime({ plugins: ['search'], databaseUrl: await testDatabase(t), config: { plugins: { search: { metrics: { flushMs: 50 } } } } });
+  t.teardown(() => a.stop());
+  await createSite(a);
+  const docs = makeDocs(30);
+  await importDocs(a, docs);
+  const post = (query: string, userId?: string) =>
+    json(a, 'POST', '/api/sn/Sample/search?_setlocale=en_US', { query, ...(userId ? { userId } : {}) }, { authorization: '' });
+  const hits: Record<string, number> = {};
+  for (const [q, user] of [
+    ['editor', 'ana'],
+    ['Editor ', 'ana'],
+    ['audio', 'ana'],
+    ['zzqx', 'ana'],
+    ['audio', 'bob'],
+    ['*', 'ana'],
+  ] as const) {
+    hits[q] = (await post(q, user)).body.queryContext.count;
+  }
+  const latest = (body: unknown, query = '_setlocale=en_US') => json(a, 'POST', `/api/sn/Sample/search/latest?${query}`, body);
+  t.deepEqual((await latest({ userId: 'ana' })).body, ['zzqx', 'audio', 'editor'], 'distinct, newest first, * left out');
+  t.deepEqual((await latest({ userId: 'ana' }, 'locale=en-US&rows=2&q=a')).body, ['audio']);
+  t.deepEqual((await latest({ userId: 'bob' })).body, ['audio']);
+
+  const top = await json(a, 'GET', '/api/sn/Sample/metrics/top-terms/today/10');
+  t.is(top.status, 200);
+  t.is(top.body.searches, 5);
+  t.deepEqual(
+    top.body.terms.map((term: any) => [term.term, term.count, term.averageHits]),
+    [
+      ['audio', 2, hits.audio],
+      ['editor', 2, hits.editor],
+      ['zzqx', 1, 0],
+    ],
+  );
+  const zero = await json(a, 'GET', '/api/sn/Sample/metrics/zero-result-terms/all-time/10');
+  t.deepEqual(
+    zero.body.terms.map((term: any) => [term.term, term.count]),
+    [['zzqx', 1]],
+  );
+  const live = await json(a, 'GET', '/api/sn/Sample/metrics/live?rows=2');
+  t.like(live.body, { searchesLastMinute: 5, searchesToday: 5, zeroResultsToday: 1 });
+  t.deepEqual(
+    live.body.latest.map((s: any) => [s.term, s.userId]),
+    [
+      ['audio', 'bob'],
+      ['zzqx', 'ana'],
+    ],
+  );
+  t.like(live.body.recorder, { written: 5, dropped: 0, failed: 0 });
+  // Deleting the site deletes its records.
+  const { id } = (await json(a, 'GET', '/api/sn/Sample')).body;
+  await json(a, 'DELETE', '/api/sn/Sample');
+  t.is(Number((await a.runtime.db('search_metric_searches').where({ site_id: id }).count({ n: '*' }))[0]!.n), 0);
 });

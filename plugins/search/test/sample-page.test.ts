@@ -1,18 +1,40 @@
+import path from 'node:path';
 import test from 'ava';
-import { type Browser, chromium } from 'playwright-core';
-import { browserAvailable, CHROMIUM, CHROMIUM_ARGS, startTestRuntime, type TestRuntime } from 'vela/testing';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import {
+  browserAvailable,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  layoutProblems,
+  pageLayout,
+  screenshotDir,
+  startTestRuntime,
+  type TestRuntime,
+  VIEWPORTS,
+} from 'vela/testing';
 import { createSite, importDocs, makeDocs } from './fixtures.js';
 
 const browserTest = browserAvailable() ? test : test.skip;
 let vela: TestRuntime;
 let browser: Browser;
+let shots: string;
 const docs = makeDocs(60);
+// Descriptions as imported documents have them: paragraphs, line breaks, more text than a result shows.
+const longText = (i: number) =>
+  `First paragraph of note ${i}.\n\nSecond paragraph, after a blank line.\nA line of its own. ${'More words to read. '.repeat(40)}`;
 
 test.before(async () => {
   if (!browserAvailable()) return;
   vela = await startTestRuntime({ plugins: ['search'] });
   await createSite(vela, 'Sample', { rowsPerPage: 10 });
   await importDocs(vela, docs);
+  await createSite(vela, 'Notes', { rowsPerPage: 10 });
+  await importDocs(
+    vela,
+    makeDocs(4, 3).map((d, i) => ({ ...d, text: longText(i) })),
+    'Notes',
+  );
+  shots = screenshotDir(path.join(vela.dataDir, 'screenshots'));
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 });
 test.after.always(async () => {
@@ -121,4 +143,95 @@ browserTest('a stored javascript: or data: URL is never a link target, and no in
   t.is(await page.evaluate(() => (window as unknown as { __ran?: number }).__ran), undefined);
   t.deepEqual(dialogs, []);
   await page.close();
+});
+
+const open = async (viewport: { width: number; height: number }, pagePath: string): Promise<Page> => {
+  const page = await browser.newPage({ viewport });
+  await page.goto(vela.url('search', pagePath));
+  await page.waitForSelector('article');
+  return page;
+};
+const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())!;
+const overlap = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+browserTest('on a laptop the facets stand beside the results, the first result is on the first screen and nothing overflows', async (t) => {
+  const page = await open(VIEWPORTS.desktop, '/sn/Sample?q=*&_setlocale=en_US');
+  t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, 'sample-desktop.png'), 'article')), []);
+  t.true(await page.locator('#facets').isVisible());
+  t.true(await page.locator('#filters-toggle').isHidden(), 'no Filters button where the facets have room');
+  const facets = await box(page, '#facets');
+  t.true(facets.x + facets.width <= (await box(page, 'article')).x, 'the facets are a column left of the results');
+  t.false(overlap(await box(page, '#search-form button'), await box(page, '#locales')));
+  await page.close();
+});
+
+browserTest('on a phone the results come first, the facets wait behind Filters, and a chosen facet stays as a chip', async (t) => {
+  const page = await open(VIEWPORTS.phone, '/sn/Sample?q=*&_setlocale=en_US');
+  t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, 'sample-phone.png'), 'article')), []);
+  t.true(await page.locator('#facets').isHidden());
+  for (const locale of await page.locator('#locales a').all()) {
+    t.false(overlap(await box(page, '#search-form button'), (await locale.boundingBox())!), 'the Search button is clear of the locales');
+  }
+
+  const toggle = page.locator('#filters-toggle');
+  t.is(await toggle.getAttribute('aria-expanded'), 'false');
+  await toggle.click();
+  t.is(await toggle.getAttribute('aria-expanded'), 'true');
+  await page.locator('section[data-facet="section"]').waitFor();
+  t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, 'sample-phone-filters.png'))), []);
+
+  const first = page.locator('section[data-facet="section"] li a').first();
+  const label = (await first.locator('span').first().textContent())!;
+  await first.click();
+  await page.locator('.chip', { hasText: `${label} ✕` }).waitFor();
+  t.true(await page.locator('#facets').isHidden(), 'choosing a facet folds the filters away again');
+  t.is(await toggle.textContent(), 'Filters (1)');
+  t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, 'sample-phone-chosen.png'), 'article')), []);
+  // The chip is the chosen facet's remove control.
+  await page.locator('.chip', { hasText: `${label} ✕` }).click();
+  await page.waitForFunction(() => document.querySelector('#summary')?.textContent === '1–10 of 60 results');
+  t.is(await page.locator('.chip').count(), 0);
+  await page.close();
+});
+
+browserTest("result titles take the page's colours, descriptions are one paragraph of at most three lines, one page has no pager", async (t) => {
+  for (const viewport of Object.values(VIEWPORTS)) {
+    const page = await open(viewport, '/sn/Notes?q=*&_setlocale=en_US');
+    const title = await page
+      .locator('article h3 a')
+      .first()
+      .evaluate((a) => getComputedStyle(a).color);
+    t.is(title, 'rgb(47, 91, 234)', "the page's accent (--accent: #2f5bea), not the browser's link blue rgb(0, 0, 238)");
+
+    const description = page.locator('article p').first();
+    t.regex((await description.textContent())!, /^First paragraph of note \d+\. Second paragraph, after a blank line\. A line of its own\. More/);
+    const lines = await description.evaluate((p) => {
+      const style = getComputedStyle(p);
+      return { shown: p.clientHeight / Number.parseFloat(style.lineHeight), clipped: p.scrollHeight > p.clientHeight };
+    });
+    t.true(lines.shown <= 3.05, `${lines.shown} lines shown`);
+    t.true(lines.clipped, 'the rest of the text is clamped away');
+
+    t.is(await page.locator('#summary').textContent(), '1–4 of 4 results');
+    t.true(await page.locator('#pagination').isHidden(), 'a single page has no pager');
+    await page.close();
+  }
+});
+
+browserTest('an unknown site gets an HTML page naming it (escaped, under the page CSP); API clients get the JSON error', async (t) => {
+  for (const [width, viewport] of Object.entries(VIEWPORTS)) {
+    const page = await browser.newPage({ viewport });
+    const response = (await page.goto(vela.url('search', `/sn/${encodeURIComponent('No<b>Such</b>Site')}`)))!;
+    t.is(response.status(), 404);
+    t.regex(response.headers()['content-type'] ?? '', /^text\/html/);
+    t.regex(response.headers()['content-security-policy'] ?? '', /^default-src 'none'; script-src 'self'; style-src 'self'/);
+    t.is(await page.locator('h2').textContent(), 'No site named “No<b>Such</b>Site”');
+    t.is(await page.locator('b').count(), 0, 'the name is text, not markup');
+    t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, `sample-missing-${width}.png`))), []);
+    await page.close();
+  }
+  const api = await vela.fetch('search', '/sn/NoSuchSite', { headers: { accept: 'application/json' } });
+  t.is(api.status, 404);
+  t.like(await api.json(), { error: 'site_not_found' });
 });

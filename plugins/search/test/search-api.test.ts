@@ -395,11 +395,13 @@ test('bad input: 404 for an unknown site or locale, 400 naming the parameter oth
     ['/api/sn/Sample/search?q=x&_setlocale=en_US&fq[]=nocolon', 400, 'invalid_parameter', /^fq\[\] must be field:value/],
     ['/api/sn/Sample/search?q=x&_setlocale=en_US&fq[]=nofield:1', 400, 'invalid_parameter', /does not have/],
     ['/api/sn/Sample/search?q=x&_setlocale=en_US&fq[]=title:x', 400, 'invalid_parameter', /not a facet/],
-    ['/api/sn/Sample/search?q=x&_setlocale=en_US&sort=title+up', 400, 'invalid_parameter', /^sort must be/],
-    ['/api/sn/Sample/search?q=x&_setlocale=en_US&sort=text:asc', 400, 'invalid_parameter', /cannot sort by "text"/],
+    ['/api/sn/Sample/search?q=x&_setlocale=en_US&sort=:asc', 400, 'invalid_parameter', /^sort names no field before the colon/],
+    ['/api/sn/Sample/search?q=x&_setlocale=en_US&sort=text:asc', 400, 'invalid_parameter', /^sort names "text", which cannot be sorted by/],
     ['/api/sn/Sample/search?q=x&_setlocale=en_US&rows=ten', 400, 'invalid_parameter', /^rows must be a whole number/],
     ['/api/sn/Sample/search?q=x&_setlocale=en_US&p=-1', 400, 'invalid_parameter', /^p must be/],
-    ['/api/sn/Sample/search?q=x&_setlocale=en_US&fq.op=XOR', 400, 'invalid_parameter', /^fqOperator must be AND or OR/],
+    ['/api/sn/Sample/search?q=x&_setlocale=en_US&p=99999999999999999999', 400, 'invalid_parameter', /^p must be a whole number from 1 to 2147483647/],
+    ['/api/sn/Sample/search?q=%00&_setlocale=en_US', 400, 'invalid_parameter', /^q must not contain control characters, found U\+0000/],
+    ['/api/sn/Sample/search?q=x&_setlocale=en_US&fq.op=XOR', 400, 'invalid_parameter', /^fq\.op must be AND, OR, NONE or DEFAULT/],
     ['/api/sn/Sample/search?q=x&_setlocale=en_US&group=title', 400, 'invalid_parameter', /^group must name a facet field/],
   ];
   for (const [path, status, error, message] of cases) {

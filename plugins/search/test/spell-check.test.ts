@@ -89,6 +89,22 @@ test('GET /api/sn/{site}/{locale}/spell-check answers the spellCheck object (pub
   t.is((await get('/api/sn/Plain/en_US/spell-check')).status, 400);
 });
 
+test('the spell-check path takes the locale spellings _setlocale takes; control characters in q are refused', async (t) => {
+  const expected = (await get('/api/sn/Plain/en_US/spell-check?q=pyhton')).body;
+  for (const locale of ['en-US', 'en-us', 'EN_us']) {
+    const r = await get(`/api/sn/Plain/${locale}/spell-check?q=pyhton`);
+    t.is(r.status, 200, locale);
+    t.deepEqual(r.body, expected, `${locale}: the links name the locale as en_US`);
+  }
+  t.is((await get('/api/sn/Plain/search?q=*&_setlocale=en-US')).status, 200, 'as search takes it');
+  const unknown = await get('/api/sn/Plain/english/spell-check?q=x');
+  t.is(unknown.status, 404, 'an unknown spelling is an unknown locale, as in a search');
+  t.is(unknown.body.error, 'locale_not_found');
+  const control = await get('/api/sn/Plain/en_US/spell-check?q=py%01thon');
+  t.is(control.status, 400);
+  t.deepEqual(control.body, { error: 'invalid_parameter', message: 'q must not contain control characters, found U+0001 at position 3' });
+});
+
 test('More Like This: documents sharing the top terms of the first results, never the results themselves', async (t) => {
   const r = await get('/api/sn/Sample/search?q=audio&_setlocale=en_US&rows=3');
   const shown = new Set(r.body.results.document.map((d: any) => d.fields.id));
@@ -122,8 +138,10 @@ test('the language spell checker: en_US and pt_BR dictionaries, unknown locale 4
   const pt = await check('pt-br', 'eu sou brazileiro');
   t.is(pt.status, 200);
   t.true(pt.body.includes('eu sou brasileiro'), JSON.stringify(pt.body));
-  const unknown = await check('xx_XX', 'text');
-  t.is(unknown.status, 404);
-  t.is(unknown.body.error, 'locale_not_found');
+  for (const locale of ['xx_XX', 'english']) {
+    const unknown = await check(locale, 'text');
+    t.is(unknown.status, 404, locale);
+    t.is(unknown.body.error, 'locale_not_found', locale);
+  }
   t.is((await json(vela, 'GET', '/api/cognitive/spell-checker/en_US?text=x', undefined, { authorization: '' })).status, 401, 'not public');
 });

@@ -44,6 +44,21 @@ test.serial('CRUD: create, read, list, update (terms and documents replaced whol
   t.is((await json(vela, 'PUT', `/api/sn/Sample/spotlight/${id}`, { locale: 'fr_FR' })).status, 400);
   t.is((await json(vela, 'POST', '/api/sn/Sample/spotlight', { terms: ['x'] })).status, 400, 'name is required');
   t.is((await json(vela, 'POST', '/api/sn/Sample/spotlight', { name: 'x', documents: [{ position: 0 }] })).status, 400);
+  // Refusals name the member and say what it takes.
+  for (const [method, path, body, message] of [
+    ['PUT', `/api/sn/Sample/spotlight/${id}`, null, 'body must be of type object, got null'],
+    ['PUT', `/api/sn/Sample/spotlight/${id}`, 'x', 'body must be of type object, got "x"'],
+    ['POST', '/api/sn/Sample/spotlight', { name: 'x', terms: [''] }, 'body.terms[0] must be at least 1 characters long, got ""'],
+    ['POST', '/api/sn/Sample/spotlight', { name: 'x', terms: ['ok', 7] }, 'body.terms[1] must be of type string or object, got 7'],
+    ['POST', '/api/sn/Sample/spotlight', { name: 'x', terms: [{ id: 1 }] }, 'body.terms[0].name is required'],
+    ['POST', '/api/sn/Sample/spotlight', { name: 'x', terms: [{ name: '' }] }, 'body.terms[0].name must be at least 1 characters long, got ""'],
+    ['POST', '/api/sn/Sample/spotlight', { name: 'n'.repeat(101) }, `body.name must be at most 100 characters long, got "${'n'.repeat(76)}...`],
+  ] as const) {
+    t.deepEqual((await json(vela, method, path, body)).body, { error: 'validation_failed', message }, `${method} ${JSON.stringify(body)}`);
+  }
+  const longest = await json(vela, 'POST', '/api/sn/Sample/spotlight', { name: 'n'.repeat(100), terms: [{ name: 'long name' }] });
+  t.is(longest.status, 201, 'a name of 100 characters, as the console allows');
+  await json(vela, 'DELETE', `/api/sn/Sample/spotlight/${longest.body.id}`);
   t.deepEqual((await json(vela, 'DELETE', `/api/sn/Sample/spotlight/${id}`)).body, { deleted: true, id, name: 'Holiday' });
   const gone = await json(vela, 'GET', `/api/sn/Sample/spotlight/${id}`);
   t.is(gone.status, 404);

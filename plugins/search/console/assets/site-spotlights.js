@@ -1,10 +1,10 @@
-import { $, ApiError, api, h, showError } from './console.js';
+import { $, api, h, showError } from './console.js';
 import { actionsCell, cell, confirmDelete, countText, dialogForm, list, numCell, setFields, siteMissing, sitePage, text } from './search-console.js';
 
 // Spotlights: /api/sn/<site>/spotlight (list, create, update, delete; /structure, an empty one). The page
 // reads the members as the spec names them (locale, terms, documents) and as the original did (language,
 // turSNSiteSpotlightTerms, turSNSiteSpotlightDocuments), and writes the names the service's structure
-// uses. A service without the API answers 404: the page says spotlights are not available.
+// uses.
 const page = sitePage();
 const base = `${page.path}/spotlight`;
 const dialog = $('spotlight-dialog');
@@ -45,19 +45,21 @@ function render() {
   $('spotlights-status').textContent = countText(spotlights.length, 'spotlight', 'No spotlights yet.');
 }
 
+// The last member is the API's bound (spotlight-schemas.ts): the largest position, else the longest text.
 const DOCUMENT_FIELDS = [
-  ['position', 'Position', 'number'],
-  ['title', 'Title', 'text'],
-  ['type', 'Type', 'text'],
-  ['referenceId', 'Document id', 'text'],
-  ['link', 'Link', 'url'],
+  ['position', 'Position', 'number', 100000],
+  ['title', 'Title', 'text', 500],
+  ['type', 'Type', 'text', 100],
+  ['referenceId', 'Document id', 'text', 400],
+  ['link', 'Link', 'url', 2000],
 ];
 
 function documentRow(doc = {}) {
   const row = h('div', { class: 'document-row' });
-  const inputs = DOCUMENT_FIELDS.map(([key, label, type]) =>
-    h('label', {}, label, h('input', { type, name: `doc-${key}`, value: doc[key] ?? '', min: type === 'number' ? 1 : undefined, autocomplete: 'off' })),
-  );
+  const inputs = DOCUMENT_FIELDS.map(([key, label, type, bound]) => {
+    const limits = type === 'number' ? { min: 1, max: bound } : { maxlength: bound };
+    return h('label', {}, label, h('input', { type, name: `doc-${key}`, value: doc[key] ?? '', ...limits, autocomplete: 'off' }));
+  });
   const content = h('label', { class: 'span' }, 'Content', h('textarea', { name: 'doc-content', rows: 2, maxlength: 2000 }));
   content.querySelector('textarea').value = doc.content ?? '';
   row.append(...inputs, content, h('button', { type: 'button', class: 'button subtle', text: 'Remove document', onclick: () => row.remove() }));
@@ -122,12 +124,6 @@ async function remove(spotlight) {
   render();
 }
 
-function unavailable() {
-  $('spotlights-card').hidden = true;
-  $('spotlights-unavailable').hidden = false;
-  document.body.dataset.spotlights = 'unavailable';
-}
-
 $('add-spotlight').addEventListener('click', () => edit(null));
 $('add-document').addEventListener('click', () => {
   const next = document.querySelectorAll('#spotlight-documents .document-row').length + 1;
@@ -146,10 +142,8 @@ async function start() {
     spotlights = await api('GET', base);
     await learnNames();
     render();
-    document.body.dataset.spotlights = 'available';
+    document.body.dataset.loaded = 'true';
   } catch (error) {
-    // The site exists, so a 404 here means the service has no spotlight API.
-    if (error instanceof ApiError && error.status === 404) return unavailable();
     $('spotlights-status').textContent = '';
     showError(error);
   }

@@ -1,0 +1,168 @@
+import { type ApiRouter, OutboundRefused } from 'vela/plugin';
+import type { CmsSource } from '../api.js';
+import { cmsErrors } from '../errors.js';
+import { idParam, sentSchema } from '../schemas/common.js';
+import { sourceInputSchema, sourceSchema, sourceUpdateSchema } from '../schemas/source.js';
+import { type CmsSourceInput, checkSource, emptySource, environmentsOf } from '../sources/cms-source.js';
+import { API, type CmsDomain, SCOPE } from './route-context.js';
+
+const BASE = `${API}/source`;
+const tags = ['cms sources'];
+const one = { 200: { description: 'the source (never its password)', schema: sourceSchema }, 404: { description: 'no such source' } };
+
+export function mountSourceRoutes(router: ApiRouter, domain: CmsDomain): void {
+  const { store, sync } = domain;
+
+  router.get(
+    BASE,
+    {
+      access: 'key',
+      scope: SCOPE,
+      tags,
+      summary: 'List the cms sources',
+      responses: { 200: { description: 'sources', schema: { type: 'array', items: sourceSchema } } },
+    },
+    async (_req, res) => {
+      res.json(await store.list());
+    },
+  );
+
+  // Before /source/:id, which would take "structure" for an id.
+  router.get(
+    `${BASE}/structure`,
+    {
+      access: 'key',
+      scope: SCOPE,
+      tags,
+      summary: 'An empty source, as a model for a new one',
+      responses: { 200: { description: 'an empty source', schema: sourceSchema } },
+    },
+    (_req, res) => {
+      res.json(emptySource());
+    },
+  );
+
+  router.get(`${BASE}/:id`, { access: 'key', scope: SCOPE, tags, summary: 'Get a cms source', params: idParam, responses: one }, async (req, res) => {
+    res.json(await store.get(String(req.params.id)));
+  });
+
+  router.post(
+    BASE,
+    {
+      access: 'key',
+      scope: SCOPE,
+      tags,
+      summary: 'Create a cms source, with its connector sources (<name>-author, <name>-publish)',
+      body: sourceInputSchema,
+      responses: { 201: { description: 'the source', schema: sourceSchema }, 409: { description: 'the name is taken' } },
+    },
+    async (req, res) => {
+      const input = normalized(req.body as CmsSourceInput & { password: string });
+      await checkEndpoint(domain, input);
+      const source = await store.create(input);
+      const created: string[] = [];
+      try {
+        await sync.save(source, created);
+      } catch (error) {
+        // The connector refused (a site it does not know, a taken name): what this request made goes, nothing else.
+        await sync.removeNamed(created).catch(() => undefined);
+        await store.delete(source.id);
+        throw error;
+      }
+      res.status(201).json(source);
+    },
+  );
+
+  router.put(
+    `${BASE}/:id`,
+    {
+      access: 'key',
+      scope: SCOPE,
+      tags,
+      summary: 'Replace a cms source (its name stays; without a password the stored one stays)',
+      params: idParam,
+      body: sourceUpdateSchema,
+      responses: { ...one, 400: { description: 'the body names another id, or is invalid' } },
+    },
+    async (req, res) => {
+      const id = String(req.params.id);
+      const body = req.body as CmsSourceInput & { id?: string };
+      if (body.id !== undefined && body.id !== '' && body.id !== id) throw cmsErrors.idMismatch(id, body.id);
+      const existing = await store.get(id);
+      if (body.name !== existing.name) throw cmsErrors.renamed(existing.name);
+      const input = normalized(body);
+      const problems = checkSource(input);
+      if (problems.length > 0) throw cmsErrors.invalid(problems);
+      // The stored password is for the host it was given for.
+      const [from, to] = [new URL(existing.endpoint).origin, new URL(input.endpoint).origin];
+      if (input.password === undefined && from !== to) throw cmsErrors.passwordForNewOrigin(from, to);
+      await checkEndpoint(domain, input);
+      // The connector first: it checks the sites, so a refused change leaves the stored source as it was.
+      await sync.save({ ...existing, ...input, id });
+      res.json(await store.update(id, input));
+    },
+  );
+
+  router.delete(
+    `${BASE}/:id`,
+    {
+      access: 'key',
+      scope: SCOPE,
+      tags,
+      summary: 'Delete a cms source and its connector sources (its documents stay in the search index)',
+      params: idParam,
+      responses: {
+        200: { description: 'true', schema: { type: 'boolean' } },
+        404: { description: 'no such source' },
+        409: { description: 'one of its runs is going' },
+      },
+    },
+    async (req, res) => {
+      const source = await store.get(String(req.params.id));
+      await sync.remove(source);
+      res.json(await store.delete(source.id));
+    },
+  );
+
+  router.get(
+    `${BASE}/:id/indexAll`,
+    {
+      access: 'key',
+      scope: SCOPE,
+      tags,
+      summary: 'Index the whole source, in the background: a full connector run per environment',
+      params: idParam,
+      responses: {
+        200: { description: 'the runs are queued', schema: sentSchema },
+        404: { description: 'no such source' },
+        409: { description: 'a full run is going' },
+      },
+    },
+    async (req, res) => {
+      const source = await store.get(String(req.params.id));
+      res.json({ status: 'sent', runIds: await indexAll(domain, source) });
+    },
+  );
+}
+
+async function indexAll(domain: CmsDomain, source: CmsSource): Promise<string[]> {
+  const runIds: string[] = [];
+  for (const { connectorSource } of environmentsOf(source)) runIds.push((await domain.runs().trigger(connectorSource, 'INDEX_ALL', 'api')).runId);
+  return runIds;
+}
+
+/** URLs without their trailing slash: paths are appended to them. */
+function normalized<T extends CmsSourceInput>(input: T): T {
+  return { ...input, endpoint: input.endpoint.replace(/\/+$/, ''), deliveryUrlPrefix: input.deliveryUrlPrefix?.replace(/\/+$/, '') ?? null };
+}
+
+/** An endpoint at an internal address is refused now (400), not at every run, unless the operator allows it. */
+async function checkEndpoint(domain: CmsDomain, input: CmsSourceInput): Promise<void> {
+  try {
+    await domain.outbound().check(input.endpoint);
+  } catch (error) {
+    if (error instanceof OutboundRefused)
+      throw cmsErrors.invalidParameter('body.endpoint', `is ${error.message}; an operator can allow the host in runtime.network.allowHosts`);
+    // A host that does not resolve here is left to the runs: the network may differ.
+  }
+}

@@ -1,0 +1,90 @@
+import test from 'ava';
+import { type ChildRuntime, createTestPostgres, postgresReachable, startConfiguredChild } from 'vela/testing';
+import { makeDocs, SITE_FIELDS } from './fixtures.js';
+
+const pgTest = postgresReachable() ? test : test.skip;
+
+// The goal (issue 17): an import searchable on every process within 250 ms, on the median of several.
+const IMPORT_GOAL_MS = 250;
+const ROUNDS = 7;
+// Any single wait gives up here: far beyond the goal on a loaded machine, far below the poll (off here).
+const BOUND_MS = 10_000;
+const auth = `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`;
+
+async function call(vela: ChildRuntime, method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: auth }) {
+  const res = await fetch(`${vela.urls.search}${path}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
+}
+
+async function until(what: string, check: () => Promise<boolean>): Promise<number> {
+  const started = performance.now();
+  while (!(await check())) {
+    if (performance.now() - started > BOUND_MS) throw new Error(`${what}: not within ${BOUND_MS} ms`);
+  }
+  return performance.now() - started;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+pgTest('two search processes on one PostgreSQL: an import is searchable on the other within 250 ms; sites, spotlights and keys follow', async (t) => {
+  t.timeout(180_000);
+  const pg = await createTestPostgres();
+  if (!pg) return t.fail('PostgreSQL refused to create a test database');
+  t.teardown(() => pg.drop());
+  // The polls (sites, tokens, spotlights and the change log) are set far out, so only the change feed
+  // (LISTEN/NOTIFY) and the store lookup of unknown keys can explain what B sees.
+  const config = { runtime: { database: { url: pg.url } }, plugins: { search: { indexer: { pollMs: 600_000 } } } };
+  const a = await startConfiguredChild(config, ['--plugins', 'search']);
+  t.teardown(() => a.stop());
+  const b = await startConfiguredChild(config, ['--plugins', 'search']);
+  t.teardown(() => b.stop());
+
+  // Searches are public: no credentials, so no administrator check in the way.
+  const search = (vela: ChildRuntime, query: string) => call(vela, 'GET', `/api/sn/Shared/search?${query}&_setlocale=en_US`, undefined, {});
+  // A first request warms B up (the first one loads the route's code): the rounds measure propagation only.
+  t.is((await search(b, 'q=warm')).status, 404);
+
+  const created = await call(a, 'POST', '/api/sn', { name: 'Shared', fields: SITE_FIELDS, locales: ['en_US'] });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  const siteMs = await until('B knowing the site created on A', async () => (await search(b, 'q=*')).status === 200);
+
+  // Each round: 20 documents with a word of their own, acknowledged on A (not waited for), then searched on B.
+  const importMs: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const word = `zyxround${round}word`;
+    const docs = makeDocs(20, round + 3).map((d, i) => ({ ...d, id: `r${round}-${i}`, title: `${word} ${d.title}` }));
+    const imported = await call(a, 'POST', '/api/sn/import', {
+      turingDocuments: docs.map((attributes) => ({ locale: 'en_US', siteNames: ['Shared'], attributes })),
+    });
+    t.is(imported.status, 200, JSON.stringify(imported.body));
+    importMs.push(await until(`B finding round ${round}`, async () => (await search(b, `q=${word}`)).body.queryContext?.count === 20));
+  }
+  t.log(`import searchable on B after (ms): ${importMs.map((ms) => ms.toFixed(1)).join(', ')}; median ${median(importMs).toFixed(1)}`);
+  t.true(median(importMs) <= IMPORT_GOAL_MS, `median ${median(importMs).toFixed(1)} ms over the ${IMPORT_GOAL_MS} ms goal`);
+
+  // A spotlight made on A shows on B.
+  const spot = await call(a, 'POST', '/api/sn/Shared/spotlight', {
+    name: 'pin',
+    locale: 'en_US',
+    terms: ['zyxround0word'],
+    documents: [{ position: 1, referenceId: 'r0-3' }],
+  });
+  t.is(spot.status, 201, JSON.stringify(spot.body));
+  const showsSpotlight = async (vela: ChildRuntime) => JSON.stringify((await search(vela, 'q=zyxround0word')).body).includes(spot.body.documents[0].id);
+  t.true(await showsSpotlight(a));
+  const spotlightMs = await until('B showing the spotlight made on A', () => showsSpotlight(b));
+
+  // An API token created on A works on B at once (looked up before refused), and stops when deleted on A.
+  const token = await call(a, 'POST', '/api/dev/token', { title: 'fresh', description: '' });
+  t.is(token.status, 201, JSON.stringify(token.body));
+  const withKey = async () => (await call(b, 'GET', '/api/sn', undefined, { key: token.body.token })).status;
+  t.is(await withKey(), 200);
+  t.is((await call(a, 'DELETE', `/api/dev/token/${token.body.id}`)).status, 200);
+  const revokedMs = await until('B refusing the token deleted on A', async () => (await withKey()) === 401);
+  t.log(`measured on B: site ${siteMs.toFixed(1)} ms, spotlight ${spotlightMs.toFixed(1)} ms, token deletion ${revokedMs.toFixed(1)} ms`);
+});
