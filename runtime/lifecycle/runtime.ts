@@ -18,7 +18,7 @@ import { createLogger, type Logger } from '../logger.js';
 import { OutboundGuard } from '../network/outbound-guard.js';
 import { packageRoot, RUNTIME_NAME, RUNTIME_VERSION } from '../paths.js';
 import { selectAndOrder } from '../plugins/dependency-order.js';
-import { scanLoaderPath } from '../plugins/discover.js';
+import { scanLoaderPath, unpackSelected } from '../plugins/discover.js';
 import { checkRuntimeRange, type PluginDescriptor, readJsonSchema, resolveInPlugin } from '../plugins/manifest.js';
 import type { PluginContext, PluginDefinition, PluginLifecycle, RuntimeInfo } from '../plugins/plugin-api.js';
 import { createPluginContext } from '../plugins/plugin-context.js';
@@ -269,7 +269,7 @@ export class Runtime {
         throw bootErrors.unknownService(descriptor.manifest.name, descriptor.manifest.service, Object.keys(this.config.services));
       }
     }
-    return ordered;
+    return unpackSelected(ordered);
   }
 
   /** Validate each plugin's config section, then import its entry module. */
