@@ -29,6 +29,12 @@ export const proxyErrors = {
     message: 'the token could not be checked: the gateway store is unreachable; retry shortly',
     retryAfter: 2,
   }),
+  lookupsBusy: () => ({
+    status: 503,
+    error: 'service_unavailable',
+    message: 'the token could not be checked now: too many unknown tokens are being looked up; retry shortly',
+    retryAfter: 1,
+  }),
   timeout: (name: string, ms: number) => ({
     status: 504,
     error: 'gateway_timeout',

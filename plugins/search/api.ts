@@ -24,6 +24,11 @@ export interface ImportRejection {
   reason: string;
 }
 
+/** The `details` of the importer's 400 when it refused every item (and the `rejected` of the HTTP API's 400). */
+export interface AllRefusedDetails {
+  rejected: ImportRejection[];
+}
+
 export interface ImportOptions {
   /** Answer only once the batch is searchable. */
   wait?: boolean;
@@ -50,7 +55,10 @@ export interface ImportResult {
  * durably (documents and change log in one transaction) and indexed in order.
  */
 export interface SearchImporter {
-  /** Rejects with a 400 VelaError (`invalid_parameter`) when every item of a non-empty batch was refused. */
+  /**
+   * Rejects with a 400 VelaError (`invalid_parameter`) when every item of a non-empty batch was refused: its
+   * message names the first reasons, its `details` (AllRefusedDetails) every item's.
+   */
   import(items: readonly ImportItem[], options?: ImportOptions): Promise<ImportResult>;
   /** Every document id of a site and locale, a page at a time; nothing for an unknown site. */
   documentIds(site: string, locale: string): AsyncIterable<string[]>;

@@ -8,7 +8,7 @@ import { flexsearchEngineFactory } from './engine/flexsearch-engine.js';
 import type { GraphqlLimits } from './graphql/query-limits.js';
 import { Importer } from './indexing/importer.js';
 import { IndexManager } from './indexing/index-manager.js';
-import { SnapshotFiles } from './indexing/snapshot-files.js';
+import { SnapshotFiles, SnapshotLease } from './indexing/snapshot-files.js';
 import { IntegrationProxy, type ProxyLimits } from './integration/integration-proxy.js';
 import { IntegrationStore } from './integration/integration-store.js';
 import { type MetricsConfig, SearchMetrics } from './metrics/search-metrics.js';
@@ -51,9 +51,10 @@ function createDomain(ctx: PluginContext<SearchConfig>): SearchDomain {
   const db = ctx.resolve('db');
   const sites = new SiteStore(db);
   const docs = new DocumentStore(db, ctx.config.pageCache.documents);
-  // Worker processes on one machine (vela start --workers) each keep their own snapshots: one folder per slot.
-  const slot = ctx.runtime.worker?.slot ?? 0;
-  const snapshots = new SnapshotFiles(path.join(ctx.dataDir, slot === 0 ? 'snapshots' : `snapshots-${slot}`));
+  // Worker processes on one machine (vela start --workers) share one folder: each starts from it, only the
+  // lease holder writes it, and only a group's owner worker (or a lone process) may take the lease.
+  const folder = path.join(ctx.dataDir, 'snapshots');
+  const snapshots = new SnapshotFiles(folder, new SnapshotLease(folder, ctx.runtime.worker?.owner ?? true));
   const indexes = new IndexManager(sites, docs, flexsearchEngineFactory, snapshots, ctx.logger, ctx.config.indexer);
   const spotlights = new SpotlightStore(db, sites);
   return {
@@ -89,7 +90,7 @@ export default definePlugin<SearchConfig>({
     });
     const proxy = new IntegrationProxy(integrations, outbound, ctx.config.integration);
     const ocrTask = ctx.task<OcrTaskInput, ExtractedContent>(new URL('./ocr/ocr-task.ts', import.meta.url));
-    const ocr = new OcrService(ocrTask, ctx.config.ocr, outbound, () => ctx.resolve('workers').stats().threads);
+    const ocr = new OcrService(ocrTask, ctx.config.ocr, outbound, () => ctx.resolve('workers').stats());
     let connectorUrl: string | null = null;
     ctx.hooks.tap('runtime.ready', 'integration-vendors', (event) => {
       connectorUrl = event.services.connector?.url ?? null;
@@ -118,6 +119,12 @@ export default definePlugin<SearchConfig>({
       mountSamplePage(router, domain);
     });
     ctx.health('indexes', () => ({ status: 'UP', details: { sites: sites.list().length, appliedSeq: indexes.appliedSeq } }));
+    // Searches go on from memory while the database is away (those whose documents are not cached get a
+    // 503), but imports and admin writes cannot: a load balancer should know (docs/scaling.md).
+    ctx.health('database', async () => {
+      await ctx.resolve('db').raw('select 1');
+      return { status: 'UP' };
+    });
 
     let refreshTimer: NodeJS.Timeout | undefined;
     let unfollow: (() => void) | undefined;

@@ -20,8 +20,8 @@ const TRACKED = 10_000;
 /** Known-wrong user name and password pairs remembered, so a repeated wrong header costs no scrypt. */
 const KNOWN_WRONG = 1_000;
 /**
- * User names that are no account, counted so that a 429 does not tell them from real ones. Flushing this
- * table resets nothing that matters: the accounts' own counts are kept apart (AccountLockout).
+ * User names that are no account, counted so that a 429 does not tell them from real ones. The accounts'
+ * own counts are kept apart, in the database (AccountLockout), where no flood of names reaches them.
  */
 const UNKNOWN_NAMES = 1_000;
 
@@ -48,9 +48,10 @@ export function addressKey(address: string | undefined): string {
  * is hashed. The accounts' own counts are in the database (AccountLockout), shared by every process.
  */
 export class PasswordAttempts {
-  private readonly byPair = new BoundedMap<string, number[]>(TRACKED);
-  private readonly byAddress = new BoundedMap<string, number[]>(TRACKED);
-  private readonly byUnknownName = new BoundedMap<string, number[]>(UNKNOWN_NAMES);
+  // Counts that reached their limit are dropped last: a flood of new addresses or names cannot free them.
+  private readonly byPair: BoundedMap<string, number[]>;
+  private readonly byAddress: BoundedMap<string, number[]>;
+  private readonly byUnknownName: BoundedMap<string, number[]>;
   private readonly knownWrong = new BoundedMap<string, number>(KNOWN_WRONG);
   private readonly windowMs: number;
 
@@ -59,6 +60,9 @@ export class PasswordAttempts {
     readonly now: () => number = Date.now,
   ) {
     this.windowMs = limits.windowSeconds * 1000;
+    this.byPair = new BoundedMap(TRACKED, (times) => this.holds(times, limits.perPair));
+    this.byAddress = new BoundedMap(TRACKED, (times) => this.holds(times, limits.perAddress));
+    this.byUnknownName = new BoundedMap(UNKNOWN_NAMES, (times) => this.holds(times, limits.perUser));
   }
 
   /** Seconds until `address` may try a password for `username` again; 0 when it may now. */
@@ -95,6 +99,11 @@ export class PasswordAttempts {
 
   succeeded(address: string | undefined, username: string): void {
     this.byPair.delete(`${addressKey(address)}|${username.toLowerCase()}`);
+  }
+
+  /** Whether failure times (the last `limit` kept) still hold their key back. */
+  private holds(times: number[], limit: number): boolean {
+    return times.length >= limit && times[times.length - limit]! + this.windowMs > this.now();
   }
 
   private wait(table: BoundedMap<string, number[]>, key: string, limit: number): number {

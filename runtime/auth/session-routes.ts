@@ -53,11 +53,25 @@ export function mountSessionRoutes(router: ApiRouter, adminAccess: () => AdminAc
     },
   );
 
-  router.post('/api/logout', { access: 'key', tags, summary: 'End the console session' }, async (req, res) => {
-    const { accounts } = adminAccess();
-    const token = readCookie(req.headers.cookie, SESSION_COOKIE);
-    if (token) await accounts.deleteSession(token);
-    res.setHeader('Set-Cookie', sessionCookie('', 0, req.secure));
-    res.json({ signedOut: true });
-  });
+  router.post(
+    '/api/logout',
+    {
+      access: 'key',
+      tags,
+      summary: 'End the console session',
+      responses: {
+        200: {
+          description: 'the session cookie is cleared',
+          schema: { type: 'object', required: ['signedOut'], properties: { signedOut: { type: 'boolean' } } },
+        },
+      },
+    },
+    async (req, res) => {
+      const { accounts } = adminAccess();
+      const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+      if (token) await accounts.deleteSession(token);
+      res.setHeader('Set-Cookie', sessionCookie('', 0, req.secure));
+      res.json({ signedOut: true });
+    },
+  );
 }

@@ -5,6 +5,7 @@ import { bootErrors } from '../errors.js';
 import { packageRoot } from '../paths.js';
 import runtimeConfigSchema from './runtime-config.schema.json' with { type: 'json' };
 import { type JsonSchema, validateAgainst } from './schema-validation.js';
+import { jsonSyntaxProblem } from './secret-values.js';
 
 export interface CorsConfig {
   /** Origins that may call public routes, without credentials ("*": any). */
@@ -134,7 +135,7 @@ function readJsonFile(file: string): Layer {
     if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('the file must hold one JSON object');
     return value as Layer;
   } catch (error) {
-    throw bootErrors.configFile(file, `is not valid JSON: ${(error as Error).message}`);
+    throw bootErrors.configFile(file, `is not valid JSON: ${jsonSyntaxProblem(error as Error, text)}`);
   }
 }
 

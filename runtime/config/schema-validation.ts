@@ -1,5 +1,5 @@
 import { type Schema, type ValidationError, Validator } from 'jsonschema';
-import { isCredentialAddressMember, isSecretMember, maskUrlPasswords, shownAddress } from './secret-values.js';
+import { isCredentialAddressMember, isSecretMember, maskUrlPasswords, redactedValue, shownAddress } from './secret-values.js';
 
 export type JsonSchema = Schema;
 
@@ -129,7 +129,9 @@ function gotPhrase(at: string, error: ValidationError): string {
     const address = shownAddress(error.instance);
     return address === undefined ? 'got a value that is not shown (it may carry credentials)' : `got ${shown(address)}`;
   }
-  return `got ${maskUrlPasswords(shown(error.instance))}`;
+  // An object or a list may hold secrets of its own (a `runtime.admin` given as the wrong type).
+  const value = error.instance && typeof error.instance === 'object' ? redactedValue(error.instance, at) : error.instance;
+  return `got ${maskUrlPasswords(shown(value))}`;
 }
 
 function describe(error: ValidationError, root?: string): string {

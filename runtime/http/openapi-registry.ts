@@ -9,6 +9,10 @@ export interface ResponseSpec {
   schema?: JsonSchema;
   /** Defaults to application/json. */
   contentType?: string;
+  /** The same answer in other media types, by the client's Accept (a chat: an event stream, or one JSON answer). */
+  otherContent?: Record<string, JsonSchema>;
+  /** Headers the answer carries that a client reads (a redirect's Location). */
+  headers?: Record<string, { description: string; schema?: JsonSchema }>;
 }
 
 /** What a route says about itself: the same schemas validate requests and describe the API. */
@@ -116,8 +120,27 @@ export class OpenApiRegistry {
       .map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
     const responses: Record<string, OpenApiObject> = {};
     for (const [status, response] of Object.entries(spec.responses ?? { 200: { description: 'OK' } }) as Array<[string, ResponseSpec]>) {
+      // An error a route names without a schema of its own is the runtime's error shape.
+      if (!response.schema && !response.contentType && /^[45]/.test(status)) {
+        responses[status] = errorResponse(response.description);
+        continue;
+      }
       const schema = toOpenApiSchema(response.schema);
-      responses[status] = { description: response.description, ...(schema ? { content: { [response.contentType ?? 'application/json']: { schema } } } : {}) };
+      const headers = response.headers
+        ? Object.fromEntries(
+            Object.entries(response.headers).map(([name, h]) => [
+              name,
+              { description: h.description, schema: toOpenApiSchema(h.schema ?? { type: 'string' }) },
+            ]),
+          )
+        : undefined;
+      const content: Record<string, OpenApiObject> = schema ? { [response.contentType ?? 'application/json']: { schema } } : {};
+      for (const [type, other] of Object.entries(response.otherContent ?? {})) content[type] = { schema: toOpenApiSchema(other) };
+      responses[status] = {
+        description: response.description,
+        ...(headers ? { headers } : {}),
+        ...(Object.keys(content).length > 0 ? { content } : {}),
+      };
     }
     for (const [status, description] of errorResponsesOf(spec, pathParams.length > 0)) responses[status] ??= errorResponse(description);
     const operation: OpenApiObject = {

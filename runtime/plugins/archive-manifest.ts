@@ -8,7 +8,7 @@ import { MANIFEST_FILE } from './manifest.js';
 /** A manifest is a few hundred bytes; anything larger than this is not one. */
 const MANIFEST_LIMIT = 1024 * 1024;
 
-export interface ArchiveManifest {
+interface ArchiveManifest {
   /** The folder of the archive holding the manifest: `package` (the `npm pack` layout) or `.`. */
   root: string;
   text: string;

@@ -14,7 +14,21 @@ export interface PackageJson {
   version?: string;
   dependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
+  /** What `vela pack` leaves out of the archive (PackOptions): read from the plugin's package.json and every bundled one's. */
+  vela?: { pack?: PackOptions };
   [member: string]: unknown;
+}
+
+/**
+ * A package.json's `vela.pack`: knowledge of its own dependencies that only its author has. Packing cannot
+ * tell which files of a package run; a package that loads one build of another (tesseract.js-core's
+ * WebAssembly without its browser copies, one traineddata folder of several) says so here.
+ */
+interface PackOptions {
+  /** Packages carried for their files only (served or read, never imported): their dependencies are not bundled. */
+  filesOnly?: string[];
+  /** Per package name, globs (`*`, `**`, relative to that package's folder) of files the archive leaves out. */
+  exclude?: Record<string, string[]>;
 }
 
 /** A package folder the archive carries: `from` (a real folder) is copied to `at`, relative to the plugin root. */
@@ -24,6 +38,8 @@ export interface BundledFolder {
   from: string;
   name: string;
   version: string;
+  /** Listed in `vela.pack.filesOnly`: copied without its own node_modules, its dependencies not followed. */
+  filesOnly?: boolean;
 }
 
 export interface BundlePlan {
@@ -31,8 +47,10 @@ export interface BundlePlan {
   bundled: string[];
   /** Direct dependencies left to the host, which has a version in the plugin's range. Sorted. */
   shared: string[];
-  /** Folders to copy, each with its own nested node_modules; parents before children (sorted by `at`). */
+  /** Folders to copy, each with its own nested node_modules (but a files-only one); parents before children (sorted by `at`). */
   folders: BundledFolder[];
+  /** The `vela.pack.exclude` globs of the plugin's package.json and of every bundled package's, by package name. */
+  exclude: Record<string, string[]>;
 }
 
 export function readPackageJson(dir: string): PackageJson | null {
@@ -57,7 +75,7 @@ function nodeModulesDirs(dir: string): string[] {
 }
 
 /** The real folder of package `name` as Node resolves it from `dir`, or null when it is not installed. */
-export function findInstalledPackage(name: string, dir: string): string | null {
+function findInstalledPackage(name: string, dir: string): string | null {
   for (const modules of nodeModulesDirs(dir)) {
     const folder = path.join(modules, ...name.split('/'));
     if (existsSync(path.join(folder, 'package.json'))) return realpathSync(folder);
@@ -93,15 +111,27 @@ const satisfies = (version: string, range: string) => semver.validRange(range) !
  * ancestors'), symlinks followed, and each package's dependencies from that package's real folder.
  */
 export function planBundle(pluginDir: string, pkg: PackageJson | null, hostRoot: string = packageRoot): BundlePlan {
-  const plan: BundlePlan = { bundled: [], shared: [], folders: [] };
+  const plan: BundlePlan = { bundled: [], shared: [], folders: [], exclude: {} };
   if (!pkg) return plan;
   const hostPackage = readPackageJson(hostRoot);
   const pluginReal = realpathSync(pluginDir);
+  const filesOnly = new Set(pkg.vela?.pack?.filesOnly ?? []);
+  const addExclusions = (options: PackOptions | undefined) => {
+    for (const [name, globs] of Object.entries(options?.exclude ?? {})) plan.exclude[name] = [...(plan.exclude[name] ?? []), ...globs];
+  };
+  addExclusions(pkg.vela?.pack);
 
   /** Every package folder in the archive by its path there, including those inside a copied folder. */
   const inArchive = new Map<string, { real: string; version: string }>();
   const copy = (name: string, from: string, at: string) => {
-    const version = versionOf(from);
+    const pkgOfCopy = readPackageJson(from);
+    const version = pkgOfCopy?.version ?? '0.0.0';
+    addExclusions(pkgOfCopy?.vela?.pack);
+    if (filesOnly.has(name)) {
+      plan.folders.push({ at, from, name, version, filesOnly: true });
+      inArchive.set(at, { real: from, version });
+      return;
+    }
     plan.folders.push({ at, from, name, version });
     inArchive.set(at, { real: from, version });
     registerNested(from, at);
@@ -135,7 +165,7 @@ export function planBundle(pluginDir: string, pkg: PackageJson | null, hostRoot:
     }
     plan.bundled.push(name);
     copy(name, found, `node_modules/${name}`);
-    queue.push({ at: `node_modules/${name}`, real: found, chain: [name] });
+    if (!filesOnly.has(name)) queue.push({ at: `node_modules/${name}`, real: found, chain: [name] });
   }
 
   // The top of the archive's node_modules is kept for the version the plugin's own tree has at its top
@@ -171,7 +201,7 @@ export function planBundle(pluginDir: string, pkg: PackageJson | null, hostRoot:
         copy(name, real, at);
       }
       // Walk the dependencies of the copy that is at that place.
-      queue.push({ at, real: inArchive.get(at)!.real, chain: [...dependent.chain, name] });
+      if (!filesOnly.has(name)) queue.push({ at, real: inArchive.get(at)!.real, chain: [...dependent.chain, name] });
     }
   }
 

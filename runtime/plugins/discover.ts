@@ -6,12 +6,12 @@ import { describeArchive, unpackArchive } from './archive.js';
 import { MANIFEST_FILE, type PluginDescriptor, readManifest } from './manifest.js';
 import { tidyPluginCache } from './plugin-cache.js';
 
-export interface ScanProblem {
+interface ScanProblem {
   path: string;
   message: string;
 }
 
-export interface ScanResult {
+interface ScanResult {
   plugins: PluginDescriptor[];
   problems: ScanProblem[];
 }

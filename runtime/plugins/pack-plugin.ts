@@ -21,7 +21,7 @@ export async function packPlugin(pluginDir: string, outDir: string): Promise<str
   const out = path.join(outDir, `${manifest.name}-${manifest.version}.tgz`);
   const pkg = readPackageJson(pluginDir);
   const plan = planBundle(pluginDir, pkg);
-  const files: TarFile[] = (await packedFiles(pluginDir, plan.folders)).map(({ at, from, stats }) => ({
+  const files: TarFile[] = (await packedFiles(pluginDir, plan.folders, plan.exclude)).map(({ at, from, stats }) => ({
     path: `package/${at}`,
     mode: stats.mode,
     mtime: stats.mtime,

@@ -64,8 +64,9 @@ export interface RuntimeInfo {
   /**
    * Set when this process is one of several `vela start --workers N` runs on one machine: its slot (0 to
    * count - 1, kept by its replacement on a restart), how many there are in its group (`all`, or the service
-   * with `--split-services`), and whether it is the group's owner (it runs the scheduled jobs). Files a
-   * process rewrites (snapshots, say) belong in a folder of its slot. `services`: the URL of every service of
+   * with `--split-services`), and whether it is the group's owner (it runs the scheduled jobs). Work done
+   * once per machine (rewriting shared files, such as the search snapshots) is the owner's, under a lease
+   * while an old owner retires on SIGHUP (docs/scaling.md). `services`: the URL of every service of
    * the cluster, those other processes serve included (--split-services); `secret`: a key every service of
    * the cluster accepts in the Key header (as the administrator's API key), for one process's calls to
    * another's service. A secret: never logged, never sent anywhere but to those URLs.

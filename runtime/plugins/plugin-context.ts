@@ -12,7 +12,7 @@ import type { WorkerPool } from '../workers/worker-pool.js';
 import type { PluginDescriptor } from './manifest.js';
 import type { HealthCheckOutcome, PluginContext, PluginHooks, RuntimeInfo } from './plugin-api.js';
 
-export interface ContextDeps {
+interface ContextDeps {
   root: AwilixContainer;
   hooks: HookBus;
   server: ServiceServer;

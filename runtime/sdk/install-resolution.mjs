@@ -5,10 +5,10 @@ import Module, { register } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-export const hostRoot = fileURLToPath(new URL('../../', import.meta.url));
+const hostRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The SDK's bare names and the host files they stand for (the package's `exports`). */
-export const sdkEntries = {
+const sdkEntries = {
   'vela/plugin': fileURLToPath(new URL('./plugin.ts', import.meta.url)),
   'vela/testing': fileURLToPath(new URL('./testing.ts', import.meta.url)),
 };

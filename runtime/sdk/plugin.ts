@@ -90,7 +90,7 @@ export type {
 } from '../plugins/plugin-api.js';
 export { definePlugin } from '../plugins/plugin-api.js';
 export type { SecretBoxOptions } from '../secrets/secret-box.js';
-export { DEFAULT_SECRET_VARIABLE, parseSecretKey, SecretBox, secretHint } from '../secrets/secret-box.js';
+export { parseSecretKey, SecretBox, secretHint } from '../secrets/secret-box.js';
 export type { TaskRunner } from '../workers/worker-pool.js';
 export type { Accounts, Database, HttpClient, Logger, OutboundGuard, Scheduler, WorkerPool };
 /** The guarded fetch (`OutboundGuard.fetch`), as handed to code that fetches on a user's behalf. */

@@ -4,6 +4,7 @@ export type { DeepPartial } from '../config/load-config.js';
 export { createLogger } from '../logger.js';
 export { OutboundGuard } from '../network/outbound-guard.js';
 export { packageRoot } from '../paths.js';
+export { packPlugin } from '../plugins/pack-plugin.js';
 export type { PageLayout } from '../testing/browser.js';
 export { browserAvailable, CHROMIUM, CHROMIUM_ARGS, layoutProblems, pageLayout, screenshotDir, VIEWPORTS } from '../testing/browser.js';
 export type { ChildRun, ChildRuntime } from '../testing/child-runtime.js';

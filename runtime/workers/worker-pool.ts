@@ -42,9 +42,17 @@ export class WorkerPool {
     return (await this.ensurePool().run({ file, exportName, payload }, { signal: opts.signal, transferList: opts.transferList as never })) as Out;
   }
 
-  stats(): { threads: number; queueSize: number; completed: number; utilization: number } {
-    if (!this.pool) return { threads: 0, queueSize: 0, completed: 0, utilization: 0 };
-    return { threads: this.pool.threads.length, queueSize: this.pool.queueSize, completed: this.pool.completed, utilization: this.pool.utilization };
+  /** `maxThreads` is the pool's size, the threads it grows to under load (known before its first task). */
+  stats(): { threads: number; maxThreads: number; queueSize: number; completed: number; utilization: number } {
+    const maxThreads = this.maxThreads();
+    if (!this.pool) return { threads: 0, maxThreads, queueSize: 0, completed: 0, utilization: 0 };
+    return {
+      threads: this.pool.threads.length,
+      maxThreads,
+      queueSize: this.pool.queueSize,
+      completed: this.pool.completed,
+      utilization: this.pool.utilization,
+    };
   }
 
   /** Let queued tasks finish, then end every thread. */
@@ -57,7 +65,7 @@ export class WorkerPool {
 
   private ensurePool(): Piscina {
     if (!this.pool) {
-      const maxThreads = Math.max(1, Math.min(this.options.maxThreads, os.availableParallelism()));
+      const maxThreads = this.maxThreads();
       this.pool = new Piscina({
         filename: taskHost,
         minThreads: Math.min(this.options.minThreads, maxThreads),
@@ -67,5 +75,9 @@ export class WorkerPool {
       this.logger.debug({ maxThreads }, 'worker pool started');
     }
     return this.pool;
+  }
+
+  private maxThreads(): number {
+    return Math.max(1, Math.min(this.options.maxThreads, os.availableParallelism()));
   }
 }

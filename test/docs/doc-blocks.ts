@@ -67,10 +67,22 @@ function fencesOf(markdown: string): Fence[] {
   return fences;
 }
 
-/** Where the shell line continues: an open quote, a trailing backslash, or an open here-document. */
+/** Where the shell line continues: an open quote, a trailing backslash, an open here-document or compound command. */
 interface LineState {
   quote: '' | "'" | '"';
   heredoc: string | null;
+  /** Compound commands opened and not closed yet (`for ... do` without its `done`, `if` without `fi`, ...). */
+  depth: number;
+}
+
+const OPENS = new Set(['for', 'while', 'until', 'if', 'case', '{']);
+const CLOSES = new Set(['done', 'fi', 'esac', '}']);
+/** Words after which the next word is in command position again. */
+const LEADS = new Set(['do', 'then', 'else', 'elif', '{', '!', 'time']);
+
+/** The unquoted word at `i` (up to a blank or an operator), when it starts one. */
+function wordAt(line: string, i: number): string {
+  return /^[^\s;&|()<>'"\\]+/.exec(line.slice(i))?.[0] ?? '';
 }
 
 function scanLine(line: string, state: LineState): { continues: boolean } {
@@ -79,6 +91,8 @@ function scanLine(line: string, state: LineState): { continues: boolean } {
     return { continues: state.heredoc !== null };
   }
   let escaped = false;
+  // A keyword counts only where a command starts: `echo done` closes nothing.
+  let commandStart = true;
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
     if (state.quote === "'") {
@@ -97,19 +111,34 @@ function scanLine(line: string, state: LineState): { continues: boolean } {
       if (c === '"') state.quote = '';
       continue;
     }
-    if (c === "'" || c === '"') state.quote = c;
-    else if (c === '#' && (i === 0 || /\s/.test(line[i - 1] ?? ''))) break;
+    if (c === "'" || c === '"') {
+      state.quote = c;
+      commandStart = false;
+    } else if (c === '#' && (i === 0 || /\s/.test(line[i - 1] ?? ''))) break;
+    else if (c === ';' || c === '&' || c === '|' || c === '(' || c === ')') commandStart = true;
+    else if (/\s/.test(c ?? '')) continue;
+    else if (c !== '<' && c !== '>' && (i === 0 || /[\s;&|()]/.test(line[i - 1] ?? ''))) {
+      const word = wordAt(line, i);
+      if (commandStart) {
+        if (OPENS.has(word)) state.depth++;
+        else if (CLOSES.has(word)) state.depth = Math.max(0, state.depth - 1);
+        // `for NAME in ...` and `case WORD in` take words, not a command, until their `do` or first pattern.
+        commandStart = (LEADS.has(word) || OPENS.has(word)) && word !== 'for' && word !== 'case';
+      }
+      i += Math.max(word.length, 1) - 1;
+      if (word.length === 0) commandStart = false;
+    }
     else if (c === '<' && line.startsWith('<<', i) && line[i + 2] !== '<') {
       const tag = /^<<-?\s*(['"]?)(\w+)\1/.exec(line.slice(i));
       if (tag) state.heredoc = tag[2] ?? null;
     }
   }
-  return { continues: escaped || state.quote !== '' || state.heredoc !== null };
+  return { continues: escaped || state.quote !== '' || state.heredoc !== null || state.depth > 0 };
 }
 
 /** Consume one command starting at lines[i]; returns its text and the index after it. */
 function takeCommand(lines: string[], i: number, strip: (line: string) => string): { text: string; next: number } {
-  const state: LineState = { quote: '', heredoc: null };
+  const state: LineState = { quote: '', heredoc: null, depth: 0 };
   const parts: string[] = [];
   let j = i;
   for (; j < lines.length; j++) {

@@ -16,6 +16,8 @@ export interface DocSetup {
   seed?: boolean;
   /** Start the example upstream (scripts/example-upstream.mjs) the gateway examples proxy to. */
   upstream?: boolean;
+  /** Configuration the document has the reader start with (its `--config` file), beside the test's listeners. */
+  config?: Record<string, unknown>;
 }
 
 /** The ports the documents name, by what listens on them. */
@@ -38,18 +40,22 @@ export class DocSandbox {
   constructor() {
     for (const entry of CHECKOUT) symlinkSync(path.join(packageRoot, entry), path.join(this.work, entry));
     for (const dir of [this.scratch, path.join(this.work, 'tmp'), path.join(this.work, 'home')]) mkdirSync(dir, { recursive: true });
+    // curl draws its progress meter only when its output is not a terminal; the documents show what a terminal
+    // shows, and here the output goes to a file. Errors are still printed.
+    writeFileSync(path.join(this.work, 'home', '.curlrc'), '--no-progress-meter\n');
   }
 
   async start(setup: DocSetup): Promise<void> {
     if (setup.upstream) this.ports.set('upstream', await this.startUpstream());
     const config = path.join(this.scratch, 'config.json');
     const services = Object.fromEntries(['gateway', 'search', 'connector'].map((s) => [s, { port: 0, host: '127.0.0.1' }]));
-    writeFileSync(config, JSON.stringify({ services }));
+    writeFileSync(config, JSON.stringify({ ...setup.config, services }));
     const args = [
       '--config',
       config,
       '--data-dir',
-      path.join(this.scratch, 'data'),
+      // Where `npm start` puts it: ./data in the clone (the documents show paths in it).
+      path.join(this.work, 'data'),
       '--plugins',
       setup.plugins.join(','),
       ...(setup.seed ? [] : ['--no-seed']),
@@ -86,8 +92,8 @@ export class DocSandbox {
         const actual = this.ports.get(DOC_PORTS[port] ?? '');
         return actual === undefined ? whole : `${host}:${actual}`;
       })
-      .replace(/\/srv\/vela(?=\/|\b)/g, this.work)
-      .replace(/(?<![\w.-])\/(tmp|opt)\//g, `${this.work}/$1/`);
+      // One pass: the sandbox itself lives under /tmp, so a second replace would rewrite what the first wrote.
+      .replace(/\/srv\/vela(?=\/|\b)|(?<![\w.-])\/(tmp|opt)\//g, (_whole, folder?: string) => (folder ? `${this.work}/${folder}/` : this.work));
   }
 
   /** The environment of the document's shell: a user's terminal, with nothing of the runtime's. */
@@ -98,6 +104,8 @@ export class DocSandbox {
       TMPDIR: path.join(this.work, 'tmp'),
       LANG: 'C.UTF-8',
       NO_COLOR: '1',
+      // npm's "new version available" notice depends on the day, not on the document.
+      npm_config_update_notifier: 'false',
     };
   }
 

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { packageRoot } from '../../runtime/paths.js';
@@ -17,10 +17,18 @@ const DOCS: Record<string, DocSetup> = {
   'README.md': { plugins: [], password: 'change-me-please' },
   'docs/BENCHMARKS.md': { plugins: [], password: 'change-me-please' },
   'docs/PLUGINS.md': { plugins: [], password: 'change-me-please' },
-  'docs/cms.md': { plugins: ['search', 'connector', 'cms'], password: 'change-me-please' },
+  // Its examples that talk to the cms plugin need an AEM repository (skipped); packing needs no runtime.
+  'docs/cms.md': { plugins: [], password: 'change-me-please' },
   'docs/gateway.md': { plugins: ['gateway'], password: 'change-me', upstream: true },
   'docs/connector.md': { plugins: ['search', 'connector'], password: 'change-me-please', seed: true },
-  'docs/genai.md': { plugins: ['search', 'connector', 'genai'], password: 'change-me-please', seed: true },
+  'docs/genai.md': {
+    plugins: ['search', 'connector', 'genai'],
+    password: 'change-me-please',
+    seed: true,
+    // vela.json of "Pointing Vela at a model server", which the reader restarts with.
+    config: { runtime: { network: { allowHosts: ['self:connector', '127.0.0.1:11434'] } } },
+  },
+  'docs/scaling.md': { plugins: [], password: 'change-me-please' },
   'docs/search.md': { plugins: ['search', 'connector', 'genai'], password: 'change-me-please', seed: true },
 };
 
@@ -87,8 +95,52 @@ for (const [doc, setup] of Object.entries(DOCS)) {
   });
 }
 
+const documents = () => ['README.md', ...readdirSync(path.join(packageRoot, 'docs')).map((f) => `docs/${f}`)].filter((f) => f.endsWith('.md'));
+
 test('every document with shell examples is in the docs test', (t) => {
-  const docs = ['README.md', ...readdirSync(path.join(packageRoot, 'docs')).map((f) => `docs/${f}`)].filter((f) => f.endsWith('.md'));
-  const withExamples = docs.filter((doc) => extractExamples(read(doc)).blocks.length > 0);
+  const withExamples = documents().filter((doc) => extractExamples(read(doc)).blocks.length > 0);
   t.deepEqual(withExamples.sort(), Object.keys(DOCS).sort());
+});
+
+/** The targets of a document's links: inline and reference links, autolinks, and bare URLs (which GitHub links). */
+function linksOf(markdown: string): string[] {
+  const prose = markdown
+    .replace(/^\s*(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\s*\1[^\n]*$/gm, '')
+    .replace(/(`+)[\s\S]*?\1/g, '')
+    .replace(/<!--[\s\S]*?-->/g, '');
+  const links: string[] = [];
+  for (const m of prose.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) links.push(m[1] ?? '');
+  for (const m of prose.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)) links.push(m[1] ?? '');
+  for (const m of prose.replace(/\]\([^)]*\)/g, '](…)').matchAll(/\b[a-z][a-z0-9+.-]*:\/\/[^\s)>\]]+/gi)) links.push(m[0]);
+  return links;
+}
+
+const LOCAL_SERVICE = /^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?(\/|$)/;
+/** Folders of a developer's machine, which a reader's clone does not have. */
+const MACHINE_PATH = /(?<![\w.-])(\/work\/|\/home\/\w|\/Users\/|\/root\/|\/mnt\/\w|[A-Z]:\\\\)/;
+
+test('the documents link only inside the repository, name no machine path, and run nothing outside the clone', (t) => {
+  const problems: string[] = [];
+  for (const doc of documents()) {
+    const text = read(doc);
+    text.split('\n').forEach((line, i) => {
+      const path = MACHINE_PATH.exec(line);
+      if (path) problems.push(`${doc}:${i + 1}: a path of a developer's machine (${path[0]}...): ${line.trim().slice(0, 120)}`);
+    });
+    for (const link of linksOf(text)) {
+      if (link.startsWith('#') || LOCAL_SERVICE.test(link)) continue;
+      if (/^[a-z][a-z0-9+.-]*:/i.test(link)) {
+        problems.push(`${doc}: a link outside the repository: ${link} (copy what the reader needs into docs/)`);
+        continue;
+      }
+      const target = path.resolve(packageRoot, path.dirname(doc), decodeURIComponent(link.replace(/[#?].*$/, '')));
+      if (path.relative(packageRoot, target).startsWith('..')) problems.push(`${doc}: a link outside the repository: ${link}`);
+      else if (!existsSync(target)) problems.push(`${doc}: a link to a file the repository does not have: ${link}`);
+    }
+    // The reference material next to the clone (../shared) is not the reader's: an example that needs it is skipped.
+    for (const block of extractExamples(text).blocks.filter((b) => b.skip === undefined))
+      for (const command of block.commands)
+        if (/\.\.\/shared\b/.test(command.text)) problems.push(`${doc}:${command.line}: runs on ../shared, which is not part of the repository`);
+  }
+  t.deepEqual(problems, []);
 });

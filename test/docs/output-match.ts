@@ -11,6 +11,8 @@ import { type Pattern, parseJsonPatterns, show } from './json-pattern.js';
 const VARYING_NUMBER = /^(p\d+Ms|meanMs|durationMs|latencyMs|elapsedMs|uptimeSeconds|documentsPer(Second|Minute)|perSecond|exp|iat|pid)$/;
 
 const KINDS: Array<[RegExp, (m: string) => string]> = [
+  // A UUID the document shortens ("1239172c-...") stands for any UUID.
+  [/\b[0-9a-f]{8}-(?:[0-9a-f]{4}-){0,3}(?:\.\.\.|…)/gi, () => '‹uuid›'],
   [/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, () => '‹uuid›'],
   [/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?/g, () => '‹time›'],
   [/\b\d{4}-\d{2}-\d{2}\b/g, () => '‹date›'],

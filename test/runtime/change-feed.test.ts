@@ -20,6 +20,7 @@ async function until(check: () => boolean, ms = 5000): Promise<void> {
 }
 
 test('without PostgreSQL the feed delivers in this process only, at once, to the channel subscribed', async (t) => {
+  t.timeout(10_000);
   const feed = new ChangeFeed(noDb as never, null, logger);
   t.is(feed.mode, 'process');
   const seen: Array<[unknown, ChangeInfo]> = [];
@@ -37,6 +38,8 @@ test('without PostgreSQL the feed delivers in this process only, at once, to the
 });
 
 pgTest('on PostgreSQL two feeds see each other within milliseconds, and one whose connection was cut reconnects and asks for a resync', async (t) => {
+  // Two connections, a cut and a reconnect (the feed retries within 10 s).
+  t.timeout(60_000);
   const pg = await createTestPostgres();
   if (!pg) return t.fail('PostgreSQL refused to create a test database');
   t.teardown(() => pg.drop());

@@ -225,11 +225,16 @@ test.serial('SIGHUP replaces the workers one by one while proxied requests, slow
     loop('slow', () => proxied(bearer, '/shop/v1/slow')),
     loop('slow', () => proxied(bearer, '/shop/v1/slow')),
   ];
-  await sleep(500);
-  vela.child.kill('SIGHUP');
+  // Counts, not durations: each kind answered before the signal, and again once every worker is new.
+  const answeredSince = (mark: typeof answered) => (Object.keys(answered) as Array<keyof typeof answered>).every((k) => answered[k] > mark[k]);
+  const zero = { health: 0, proxied: 0, slow: 0 };
+  let restarted = zero;
   try {
+    await until('every kind of request answered before the signal', () => answeredSince(zero));
+    vela.child.kill('SIGHUP');
     await until('the rolling restart', () => vela.output().includes('"every worker restarted"'));
-    await sleep(500);
+    restarted = { ...answered };
+    await until('every kind of request answered by the new workers', () => answeredSince(restarted));
   } finally {
     stop = true;
     await Promise.all(loops);
@@ -240,10 +245,9 @@ test.serial('SIGHUP replaces the workers one by one while proxied requests, slow
     after.some((pid) => before.includes(pid)),
     'every worker was replaced',
   );
+  // Not one request failed or was refused, the slow ones in flight while their worker retired included.
   t.deepEqual(failures, []);
-  t.log(`answered during the restart: ${JSON.stringify(answered)}`);
-  t.true(answered.health > 10 && answered.proxied > 10, JSON.stringify(answered));
-  t.true(answered.slow >= 4, JSON.stringify(answered));
+  t.log(`answered in all: ${JSON.stringify(answered)}; by the time the restart ended: ${JSON.stringify(restarted)}`);
   t.is(await vela.stop(), 0);
 });
 

@@ -2,9 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { packageRoot } from '../../runtime/paths.js';
-import { packPlugin } from '../../runtime/plugins/archive.js';
-import { copyPlugin, startTestRuntime } from '../../runtime/testing/test-runtime.js';
+import { copyPlugin, packageRoot, packPlugin, startTestRuntime } from 'vela/testing';
 
 const example = path.join(packageRoot, 'docs', 'examples', 'greeter');
 

@@ -2,11 +2,10 @@ import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { packPlugin } from '../../runtime/plugins/archive.js';
+import { manifest, type PluginFixture, packPlugin, startTestRuntime, writePlugins } from 'vela/testing';
 import { selectAndOrder } from '../../runtime/plugins/dependency-order.js';
 import { scanLoaderPath } from '../../runtime/plugins/discover.js';
 import type { PluginDescriptor } from '../../runtime/plugins/manifest.js';
-import { manifest, type PluginFixture, startTestRuntime, writePlugins } from '../../runtime/testing/test-runtime.js';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'vela-loader-'));
 

@@ -1,7 +1,9 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import test from 'ava';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { childEnv, eventually, runVela, startChildRuntime } from 'vela/testing';
 
 // The bundled plugins as a user deploys them: `vela pack` of each into one folder, then `vela start` with
@@ -18,27 +20,29 @@ async function json(url: string, init: RequestInit = {}): Promise<{ status: numb
 }
 
 test('every bundled plugin packs alone, and a runtime whose loader path is only their archives serves the three services, the sample, searches and connector runs', async (t) => {
-  // Packing and unpacking the search and connector archives (each carries OCR: tesseract.js and its language
-  // data, about 75 MB) takes most of a minute on a busy two-core machine.
+  // The search and connector archives each carry OCR (tesseract.js, its language data, pdfjs-dist and the
+  // native canvas: about 40 MB packed); packing and unpacking them waits on the disk and, on a busy machine, the CPU.
   t.timeout(240_000);
   const home = mkdtempSync(path.join(os.tmpdir(), 'vela-packed-'));
   t.teardown(() => rmSync(home, { recursive: true, force: true }));
   const archives = path.join(home, 'plugins');
-  for (const plugin of ['gateway', 'search', 'connector']) {
-    const packed = await runVela(['pack', plugin, '--out', archives]);
-    t.is(packed.code, 0, packed.stderr);
-  }
-  t.deepEqual(readdirSync(archives).sort(), ['connector-1.0.0.tgz', 'gateway-1.0.0.tgz', 'search-1.0.0.tgz']);
+  const bundled = ['cms', 'connector', 'gateway', 'genai', 'search'];
+  const packs = await Promise.all(bundled.map((plugin) => runVela(['pack', plugin, '--out', archives])));
+  for (const packed of packs) t.is(packed.code, 0, packed.stderr);
+  t.deepEqual(
+    readdirSync(archives).sort(),
+    bundled.map((plugin) => `${plugin}-1.0.0.tgz`),
+  );
 
   const vela = await startChildRuntime(['--loader-path', archives], childEnv({ VELA_DATA_DIR: path.join(home, 'data') }), home);
   t.teardown(() => vela.stop());
-  t.deepEqual(vela.plugins.sort(), ['connector', 'gateway', 'search']);
+  t.deepEqual(vela.plugins.sort(), bundled);
   t.true(
     vela
       .output()
       .split('\n')
-      .some((line) => line.includes('"bootTree"') && (line.match(/"origin":"archive"/g) ?? []).length === 3),
-    'all three load from their archives',
+      .some((line) => line.includes('"bootTree"') && (line.match(/"origin":"archive"/g) ?? []).length === bundled.length),
+    'all five load from their archives',
   );
   for (const service of ['gateway', 'search', 'connector']) {
     const health = await json(`${vela.urls[service]}/health`);
@@ -77,12 +81,16 @@ test('every bundled plugin packs alone, and a runtime whose loader path is only 
   t.is(source.status, 201, JSON.stringify(source.body));
   const sent = await json(`${connector}/index/notes/all`);
   t.is(sent.body.status, 'sent');
-  await eventually(async () => (await json(`${connector}/monitoring/indexing/stats/notes`)).body?.[0]?.status === 'COMPLETED', 'the notes run to end');
+  await eventually(async () => (await json(`${connector}/monitoring/indexing/stats/notes`)).body?.[0]?.status === 'COMPLETED', 'the notes run to end', 60_000);
   const found = await json(`${vela.urls.search}/graphql`, {
     method: 'POST',
     body: JSON.stringify({ query: '{ siteSearch(siteName: PACKED, searchParams: {q: "beta"}, locale: "en_US") { queryContext { count } } }' }),
   });
   t.is(found.body.data?.siteSearch?.queryContext?.count, 1, JSON.stringify(found.body));
+  // GraphiQL's page takes its prebuilt bundles from the archive's graphiql, react and react-dom (files only).
+  for (const asset of ['graphiql.min.js', 'graphiql.min.css', 'react.production.min.js', 'react-dom.production.min.js']) {
+    t.is((await fetch(`${vela.urls.search}/graphql/assets/${asset}`)).status, 200, asset);
+  }
 
   // Both archives carry the extraction library (@vela/extraction, a workspace package) with tesseract.js and its
   // language data: OCR answers from the search archive, and the connector's filesystem kind reads a scan.
@@ -104,13 +112,37 @@ test('every bundled plugin packs alone, and a runtime whose loader path is only 
   const scans = path.join(home, 'scans');
   mkdirSync(scans);
   writeFileSync(path.join(scans, 'scan.png'), png);
+  // A PDF with a text layer: pdfjs-dist's legacy build (what the extraction library keeps of pdfjs-dist) reads it.
+  const pdf = await PDFDocument.create();
+  pdf
+    .addPage([400, 200])
+    .drawText('Portable document from the packed connector', { x: 20, y: 100, size: 14, font: await pdf.embedFont(StandardFonts.Helvetica) });
+  writeFileSync(path.join(scans, 'words.pdf'), await pdf.save());
   const scanSource = await json(`${connector}/source`, {
     method: 'POST',
     body: JSON.stringify({ name: 'scans', kind: 'filesystem', sites: ['Packed'], locale: 'en_US', settings: { root: scans } }),
   });
   t.is(scanSource.status, 201, JSON.stringify(scanSource.body));
   t.is((await json(`${connector}/index/scans/all`)).body.status, 'sent');
-  await eventually(async () => (await json(`${connector}/monitoring/indexing/stats/scans`)).body?.[0]?.status === 'COMPLETED', 'the scans run to end');
+  await eventually(async () => (await json(`${connector}/monitoring/indexing/stats/scans`)).body?.[0]?.status === 'COMPLETED', 'the scans run to end', 90_000);
   const archived = await json(`${vela.urls.search}/api/sn/Packed/search?q=archives&_setlocale=en_US`);
   t.is(archived.body.queryContext?.count, 1, JSON.stringify(archived.body.queryContext));
+  const portable = await json(`${vela.urls.search}/api/sn/Packed/search?q=portable&_setlocale=en_US`);
+  t.is(portable.body.queryContext?.count, 1, JSON.stringify(portable.body.queryContext));
+
+  // genai and cms answer from their archives on the search and connector services.
+  const llm = await json(`${vela.urls.search}/api/llm`);
+  t.is(llm.status, 200, JSON.stringify(llm.body));
+  t.true(Array.isArray(llm.body));
+  const cms = await json(`${vela.urls.connector}/api/v2/cms/source`);
+  t.is(cms.status, 200, JSON.stringify(cms.body));
+  // genai's token counter loads gpt-tokenizer's o200k_base encoding, the one part of that package its archive keeps.
+  const cache = path.join(home, 'data', 'plugin-cache');
+  const genai = readdirSync(cache).find((entry) => entry.startsWith('genai-1.0.0-'));
+  const tokenizer = path.join(cache, genai!, 'package', 'node_modules', 'gpt-tokenizer');
+  t.false(existsSync(path.join(tokenizer, 'cjs')), 'its CommonJS build stays out');
+  const { countTokens } = (await import(pathToFileURL(path.join(tokenizer, 'esm', 'encoding', 'o200k_base.js')).href)) as {
+    countTokens: (text: string) => number;
+  };
+  t.is(countTokens('hello world'), 2);
 });

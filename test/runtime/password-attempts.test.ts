@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { Accounts } from '../../runtime/auth/accounts.js';
+import { BoundedMap } from '../../runtime/auth/bounded-map.js';
 import { addressKey, PasswordAttempts } from '../../runtime/auth/password-attempts.js';
 import { createTestPostgres, postgresReachable } from '../../runtime/testing/test-postgres.js';
 import { startTestRuntime, TEST_ADMIN, type TestRuntime } from '../../runtime/testing/test-runtime.js';
@@ -48,6 +49,50 @@ test('a pair that just failed is known wrong (answered without hashing), and a f
   for (const name of ['byPair', 'byAddress', 'byUnknownName', 'knownWrong']) t.true(tables[name]!.size <= 10_000, `${name}: ${tables[name]!.size}`);
 });
 
+test('an address held back stays held back while a flood from thousands of other IPv6 /64s fills the tables', (t) => {
+  const { state, now } = clock();
+  const attempts = new PasswordAttempts({ ...limits, perAddress: 8 }, now);
+  const attacker = '2001:db8:aaaa:1:1::1';
+  for (let i = 0; i < 3; i += 1) attempts.failed(attacker, 'admin', `guess-${i}`);
+  for (let i = 0; i < 5; i += 1) attempts.failed(attacker, `name-${i}`, 'x');
+  t.true(attempts.retryAfterSeconds(attacker, 'admin') > 0);
+  t.true(attempts.retryAfterSeconds(attacker, 'someone-else') > 0, 'the /64 reached the address limit');
+  // Each address of the flood is new, so every one is a new key of both tables: three times their size.
+  for (let i = 0; i < 30_000; i += 1) {
+    attempts.failed(`2001:db8:${(i >> 16).toString(16)}:${(i & 0xffff).toString(16)}::1`, `throwaway-${i}`, 'x');
+    state.now += 1;
+  }
+  t.true(attempts.retryAfterSeconds('2001:db8:aaaa:1:ffff::2', 'admin') > 0, 'another address of the same /64 still waits for the pair');
+  t.true(attempts.retryAfterSeconds(attacker, 'yet-another') > 0, 'and for the address limit');
+  const tables = attempts as unknown as Record<string, { size: number }>;
+  for (const name of ['byPair', 'byAddress']) t.true(tables[name]!.size <= 10_000, `${name}: ${tables[name]!.size}`);
+  state.now += 61_000;
+  t.is(attempts.retryAfterSeconds(attacker, 'admin'), 0, 'once the window has passed the hold ends as usual');
+});
+
+test('a bounded map drops the oldest entry it does not keep; a kept entry whose hold ended, and never the entry just set', (t) => {
+  const released = new Set<string>();
+  const map = new BoundedMap<string, string>(3, (value) => value.startsWith('held') && !released.has(value));
+  map.set('a', 'held-a');
+  map.set('b', 'x');
+  map.set('c', 'y');
+  map.set('d', 'z');
+  t.deepEqual([map.get('a'), map.get('b'), map.size], ['held-a', undefined, 3], 'the oldest entry not kept went, not the older kept one');
+  map.set('e', 'held-e');
+  map.set('f', 'held-f');
+  t.deepEqual(
+    ['a', 'c', 'd', 'e', 'f'].map((key) => map.get(key) !== undefined),
+    [true, false, false, true, true],
+  );
+  // The reads above left a as the least recently used of the kept entries.
+  map.set('g', 'w');
+  t.is(map.get('g'), 'w', 'a map full of kept entries still takes a newcomer');
+  t.is(map.get('a'), undefined, 'in place of its least recently used kept entry');
+  released.add('held-e');
+  map.set('h', 'v');
+  t.deepEqual([map.get('e'), map.get('f'), map.get('g'), map.get('h')], [undefined, 'held-f', 'w', 'v'], 'an entry whose hold ended went first');
+});
+
 test('addresses are counted as IPv4, IPv4-mapped IPv6 as IPv4, IPv6 by its /64, and anything else as one', (t) => {
   t.is(addressKey('::ffff:127.0.0.1'), '127.0.0.1');
   t.is(addressKey('2001:db8:1:2:aaaa::1'), '2001:db8:1:2::/64');
@@ -70,6 +115,7 @@ const refusedWith429 = async (t: ExecutionContext, attempt: Promise<unknown>, wh
 };
 
 const heldBack = test.macro(async (t, database: 'sqlite' | 'postgres') => {
+  t.timeout(60_000);
   const pg = database === 'postgres' ? await createTestPostgres() : null;
   if (database === 'postgres' && !pg) return t.fail('PostgreSQL refused to create a test database');
   if (pg) t.teardown(() => pg.drop());
@@ -86,6 +132,7 @@ test('guesses from many addresses hold the account back, but not at an address t
 (postgresReachable() ? test : test.skip)('the same on PostgreSQL', heldBack, 'postgres');
 
 test("flushing the in-memory tables with throwaway names from thousands of IPv6 /64s does not reset an account's count", async (t) => {
+  t.timeout(60_000);
   const vela = await startTestRuntime({ plugins: [] });
   t.teardown(() => vela.stop());
   const { accounts, attempts } = await accountsOn(vela, { ...limits, perAddress: 1000 }, clock().now);
@@ -101,6 +148,7 @@ test("flushing the in-memory tables with throwaway names from thousands of IPv6 
 });
 
 test('an account’s count and its trusted addresses are shared by processes on one database and kept over a restart', async (t) => {
+  t.timeout(60_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-attempts-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const databaseUrl = `sqlite://${path.join(dataDir, 'shared.sqlite')}`;
@@ -123,6 +171,7 @@ test('an account’s count and its trusted addresses are shared by processes on 
 });
 
 test('credentials no account can have are wrong at once: no query, no count, never an error', async (t) => {
+  t.timeout(60_000);
   const vela = await startTestRuntime({ plugins: [] });
   t.teardown(() => vela.stop());
   const { accounts } = await accountsOn(vela, limits, clock().now);
@@ -161,6 +210,7 @@ function getFrom(url: string, localAddress: string, user: string, password: stri
 }
 
 test('wrong Basic credentials on any route are limited with 429 and Retry-After; the right ones from another address still work', async (t) => {
+  t.timeout(60_000);
   const vela = await startTestRuntime({
     plugins: ['search'],
     config: { runtime: { auth: { passwordAttempts: { perPair: 5, perAddress: 20, perUser: 50, windowSeconds: 600 } } } },

@@ -4,11 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import * as tar from 'tar';
+import { manifest, packPlugin, startTestRuntime, writePlugins } from 'vela/testing';
 import { VelaError } from '../../runtime/errors.js';
 import { packageRoot } from '../../runtime/paths.js';
-import { packPlugin } from '../../runtime/plugins/archive.js';
 import { planBundle, readPackageJson } from '../../runtime/plugins/bundle-dependencies.js';
-import { manifest, startTestRuntime, writePlugins } from '../../runtime/testing/test-runtime.js';
 
 // Every folder here is made in the system's temp folder, outside the repository: nothing above a plugin
 // holds the host's node_modules, so what it finds comes from its archive or from the host's fallback.
@@ -175,7 +174,8 @@ test('pack bundles the dependencies the host lacks or has outside the range, wit
 
   const entries = await archiveEntries(archive);
   t.true(entries.every((entry) => entry.startsWith('package/')));
-  t.deepEqual(entries, [...entries].sort(), 'entries in a stable order');
+  t.deepEqual(entries.slice(0, 2), ['package/plugin.json', 'package/package.json'], 'the manifest first: the loader reads it without unpacking the rest');
+  t.deepEqual(entries.slice(2), [...entries.slice(2)].sort(), 'then the other entries in a stable order');
   t.false(entries.some((entry) => entry.includes('.bin/')));
 });
 
@@ -380,6 +380,22 @@ test("the packed search plugin carries flexsearch, graphql and the extraction li
     t.true(search.has(dep), dep);
   t.true(search.has('flexsearch') && search.has('graphql') && search.has('graphql-http') && search.has('graphql-query-complexity'));
   t.true(search.has('lodash.get'), "graphql-query-complexity's own dependency");
+  // What the packages' own package.json files leave out (`vela.pack`): builds nothing here loads.
+  t.true(search.entries.includes('package/node_modules/graphiql/graphiql.min.js'), 'GraphiQL, served as files');
+  t.false(search.has('@graphiql/react'), 'graphiql is carried for its files only: not its dependencies (its bundle holds them)');
+  t.false(search.entries.some((e) => e.startsWith('package/node_modules/graphiql/esm/')));
+  t.true(search.entries.includes('package/node_modules/tesseract.js-core/tesseract-core-simd-lstm.wasm'));
+  t.false(
+    search.entries.some((e) => e.endsWith('.wasm.js')),
+    "tesseract.js-core's browser copies stay out (@vela/extraction's package.json)",
+  );
+  t.true(search.entries.includes('package/node_modules/@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz'));
+  t.false(
+    search.entries.some((e) => e.includes('/@tesseract.js-data/eng/4.0.0/')),
+    'the language data the extraction library does not read',
+  );
+  t.true(search.entries.includes('package/node_modules/pdfjs-dist/legacy/build/pdf.worker.mjs'));
+  t.false(search.entries.some((e) => e.startsWith('package/node_modules/pdfjs-dist/web/')));
   t.false(search.has('express'));
   t.false(
     search.entries.some((e) => e.startsWith('package/test/')),
@@ -399,6 +415,66 @@ test("the packed connector carries its parsers and their dependencies; express a
     "pdfjs-dist's optional canvas comes along when it is installed",
   );
   t.false(connector.has('express') || connector.has('node-cron'));
+});
+
+test('vela.pack in package.json: a files-only package comes without its dependencies, and excluded files stay out wherever their package lands', async (t) => {
+  const dir = path.join(tmp('pack-options'), 'assets');
+  const modules = path.join(dir, 'node_modules');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'plugin.json'), JSON.stringify(manifest('assets')));
+  writeFileSync(path.join(dir, 'index.ts'), 'export default { register() {} };\n');
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({
+      name: 'vela-plugin-assets',
+      version: '1.0.0',
+      dependencies: { 'vela-fixture-ui': '^1.0.0', 'vela-fixture-reader': '^1.0.0' },
+      vela: { pack: { filesOnly: ['vela-fixture-ui'], exclude: { 'vela-fixture-ui': ['src/**'] } } },
+    }),
+  );
+  // A UI bundle served as a file: its dependencies (and its own node_modules) are built into it.
+  writeReporter(path.join(modules, 'vela-fixture-ui'), 'vela-fixture-ui', '1.0.0', { 'vela-fixture-widgets': '^1.0.0' });
+  writeFileSync(path.join(modules, 'vela-fixture-ui', 'bundle.min.js'), 'window.ui = 1;\n');
+  mkdirSync(path.join(modules, 'vela-fixture-ui', 'src'));
+  writeFileSync(path.join(modules, 'vela-fixture-ui', 'src', 'ui.js'), 'export {};\n');
+  writeReporter(path.join(modules, 'vela-fixture-ui', 'node_modules', 'vela-fixture-nested'), 'vela-fixture-nested', '1.0.0');
+  writeReporter(path.join(modules, 'vela-fixture-widgets'), 'vela-fixture-widgets', '1.0.0');
+  // A library that knows which files of its dependency it loads, and says so in its own package.json.
+  writePackage(
+    path.join(modules, 'vela-fixture-reader'),
+    {
+      name: 'vela-fixture-reader',
+      version: '1.0.0',
+      dependencies: { 'vela-fixture-data': '^1.0.0' },
+      vela: { pack: { exclude: { 'vela-fixture-data': ['old/**', '*.browser.js'] } } },
+    },
+    'exports.read = () => require("vela-fixture-data");\n',
+  );
+  writePackage(path.join(modules, 'vela-fixture-data'), { name: 'vela-fixture-data', version: '1.0.0' }, 'module.exports = "data";\n');
+  for (const file of ['old/model.bin', 'new/model.bin', 'data.browser.js', 'new/data.browser.js']) {
+    mkdirSync(path.dirname(path.join(modules, 'vela-fixture-data', file)), { recursive: true });
+    writeFileSync(path.join(modules, 'vela-fixture-data', file), file);
+  }
+
+  const plan = planBundle(dir, readPackageJson(dir));
+  t.deepEqual(plan.bundled, ['vela-fixture-reader', 'vela-fixture-ui']);
+  t.deepEqual(
+    plan.folders.map((folder) => folder.at),
+    ['node_modules/vela-fixture-data', 'node_modules/vela-fixture-reader', 'node_modules/vela-fixture-ui'],
+    "the files-only package's dependency is not followed",
+  );
+  const entries = (await archiveEntries(await packPlugin(dir, tmp('archives')))).filter((entry) => entry.startsWith('package/node_modules/'));
+  t.deepEqual(entries.sort(), [
+    'package/node_modules/vela-fixture-data/index.js',
+    'package/node_modules/vela-fixture-data/new/data.browser.js',
+    'package/node_modules/vela-fixture-data/new/model.bin',
+    'package/node_modules/vela-fixture-data/package.json',
+    'package/node_modules/vela-fixture-reader/index.js',
+    'package/node_modules/vela-fixture-reader/package.json',
+    'package/node_modules/vela-fixture-ui/bundle.min.js',
+    'package/node_modules/vela-fixture-ui/index.js',
+    'package/node_modules/vela-fixture-ui/package.json',
+  ]);
 });
 
 test('the packed gateway carries no node_modules: the host has all it needs', async (t) => {

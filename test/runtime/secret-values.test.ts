@@ -1,7 +1,18 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import test from 'ava';
 import { loadConfig } from '../../runtime/config/load-config.js';
-import { isCredentialAddressMember, isSecretMember, maskUrlPasswords, shownAddress } from '../../runtime/config/secret-values.js';
+import { validateAgainst } from '../../runtime/config/schema-validation.js';
+import {
+  isCredentialAddressMember,
+  isSecretMember,
+  jsonSyntaxProblem,
+  maskUrlPasswords,
+  redactedValue,
+  shownAddress,
+} from '../../runtime/config/secret-values.js';
 import { createLogger } from '../../runtime/logger.js';
 
 const messageOf = (env: NodeJS.ProcessEnv) => {
@@ -32,6 +43,68 @@ test('a database URL without a scheme is named with its rule, never shown', (t) 
   t.regex(message, /runtime\.database\.url must match .*not shown \(it may carry credentials\)/);
   t.false(message.includes('SuperSecretPw'), message);
   t.false(message.includes('notaurl'), message);
+});
+
+test('a database URL of user:password@host without a scheme is not echoed', (t) => {
+  const message = messageOf({ DATABASE_URL: 'vela:hunter2secret@db.internal/vela' });
+  t.regex(message, /runtime\.database\.url must match .*not shown \(it may carry credentials\)/);
+  t.false(message.includes('hunter2secret'), message);
+  t.false(message.includes('db.internal'), message);
+});
+
+/** The message of loading `config` as a --config file. */
+const fileMessageOf = (config: string) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'vela-config-'));
+  try {
+    const file = path.join(dir, 'vela.json');
+    writeFileSync(file, config);
+    loadConfig({ env: {}, flags: { configFile: file } });
+    return '';
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+test('a configuration file that is not JSON is located by line and column, its text not quoted', (t) => {
+  const unquoted = fileMessageOf('{\n  "runtime": {\n    "logLevel": "info",\n    "admin": {\n      "password": hunter2secret\n    }\n  }\n}\n');
+  t.regex(unquoted, /is not valid JSON: unexpected character at line 5, column 19/);
+  t.false(unquoted.includes('unter2'), unquoted);
+  const short = fileMessageOf('{"password": s3cretpw}');
+  t.regex(short, /is not valid JSON/);
+  t.false(short.includes('s3cret'), short);
+  const missingComma = fileMessageOf('{\n  "runtime": { "admin": { "password": "hunter2secret" "user": "x" } }\n}');
+  t.regex(missingComma, /line 2, column \d+/);
+  t.false(missingComma.includes('hunter2secret'), missingComma);
+});
+
+test('a member of the wrong type is quoted with its secrets hidden', (t) => {
+  const message = fileMessageOf(JSON.stringify({ runtime: { admin: ['admin', { password: 'hunter2secret' }] } }));
+  t.regex(message, /runtime\.admin must be of type object/);
+  t.false(message.includes('hunter2secret'), message);
+  const checked = validateAgainst(
+    { type: 'object', properties: { database: { type: 'string' } } },
+    { database: { url: 'u:pw-in-address@h/db', token: 'tok-value' } },
+  );
+  t.false(checked.valid);
+  t.false(checked.problems.join(' ').includes('pw-in-address'), checked.problems.join(' '));
+  t.false(checked.problems.join(' ').includes('tok-value'), checked.problems.join(' '));
+});
+
+test('redactedValue hides secret members, masks addresses and keeps the rest', (t) => {
+  t.deepEqual(
+    redactedValue({
+      user: 'admin',
+      password: 'p',
+      apiKeys: ['k1'],
+      database: { url: 'postgres://vela:pw@h/db', dsn: 'vela:pw@h/db' },
+      note: 'see mysql://a:b@h/x',
+    }),
+    { user: 'admin', password: '***', apiKeys: '***', database: { url: 'postgres://vela:***@h/db', dsn: '***' }, note: 'see mysql://a:***@h/x' },
+  );
+  const plain = new SyntaxError('Unexpected end of JSON input');
+  t.is(jsonSyntaxProblem(plain, '{'), 'Unexpected end of JSON input');
 });
 
 test('a database URL whose password holds @ or / is masked whole', (t) => {

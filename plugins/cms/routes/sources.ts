@@ -2,7 +2,7 @@ import { type ApiRouter, OutboundRefused } from 'vela/plugin';
 import type { CmsSource } from '../api.js';
 import { cmsErrors } from '../errors.js';
 import { idParam, sentSchema } from '../schemas/common.js';
-import { sourceInputSchema, sourceSchema, sourceUpdateSchema } from '../schemas/source.js';
+import { sourceInputSchema, sourceSchema, sourceStructureSchema, sourceUpdateSchema } from '../schemas/source.js';
 import { type CmsSourceInput, checkSource, emptySource, environmentsOf } from '../sources/cms-source.js';
 import { API, type CmsDomain, SCOPE } from './route-context.js';
 
@@ -35,7 +35,7 @@ export function mountSourceRoutes(router: ApiRouter, domain: CmsDomain): void {
       scope: SCOPE,
       tags,
       summary: 'An empty source, as a model for a new one',
-      responses: { 200: { description: 'an empty source', schema: sourceSchema } },
+      responses: { 200: { description: 'an empty source', schema: sourceStructureSchema } },
     },
     (_req, res) => {
       res.json(emptySource());

@@ -76,3 +76,16 @@ export const sourceSchema: JsonSchema = {
   type: 'object',
   properties: { ...answered, id: { type: 'string' }, passwordSet: { type: 'boolean' }, created: { type: 'string' }, modified: { type: 'string' } },
 };
+
+/** The empty source a form starts from: its members blank, so none of their rules apply yet. */
+export const sourceStructureSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    ...answered,
+    id: { type: 'string', description: 'empty: the service gives a new source its id' },
+    name: { type: 'string' },
+    endpoint: { type: 'string' },
+    username: { type: 'string' },
+    password: { type: 'string', description: 'empty: a new source must be given one' },
+  },
+};

@@ -8,6 +8,7 @@ import { SearchServiceError } from '../search-target/search-target.js';
 import { API, type ConnectorDomain } from './route-context.js';
 
 const tags = ['indexing'];
+const idList = { type: 'array', items: { type: 'string' } };
 // Room for the 100,000 ids idListSchema allows.
 const ID_LIST_LIMIT = '50mb';
 const MAX_IDS = idListSchema.maxItems as number;
@@ -212,7 +213,30 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
       summary: 'Compare a source with the search index: documents missing from the index, and extra ones',
       params: sourceParam,
       responses: {
-        200: { description: 'missing and extra ids per "<site>/<locale>"' },
+        200: {
+          description: 'missing and extra ids per "<site>/<locale>"',
+          schema: {
+            type: 'object',
+            required: ['source', 'missing', 'extra', 'counts'],
+            properties: {
+              source: { type: 'string' },
+              missing: {
+                type: 'object',
+                additionalProperties: idList,
+                description: '"<site>/<locale>" → ids indexed by the connector that the search index does not hold',
+              },
+              extra: {
+                type: 'object',
+                additionalProperties: idList,
+                description: '"<site>/<locale>" → ids in the search index that no connector source tracks',
+              },
+              counts: {
+                type: 'object',
+                properties: { indexed: { type: 'integer' }, inSearch: { type: 'integer' }, missing: { type: 'integer' }, extra: { type: 'integer' } },
+              },
+            },
+          },
+        },
         404: { description: 'no such source' },
         502: { description: 'the search service failed or did not answer' },
       },

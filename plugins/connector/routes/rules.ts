@@ -2,7 +2,7 @@ import type { ApiRouter } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import type { RuleInput } from '../rules/rule-store.js';
 import { sourceParam } from '../schemas/common.js';
-import { ruleIdParam, ruleInputSchema, ruleSchema } from '../schemas/rule.js';
+import { ruleIdParam, ruleInputSchema, ruleSchema, ruleStructureSchema } from '../schemas/rule.js';
 import { API, type ConnectorDomain } from './route-context.js';
 
 const tags = ['indexing rules'];
@@ -27,7 +27,7 @@ export function mountRuleRoutes(router: ApiRouter, { rules, sources }: Connector
       scope: 'connector',
       tags,
       summary: 'An empty rule, as a model for a new one',
-      responses: { 200: { description: 'an empty rule', schema: ruleSchema } },
+      responses: { 200: { description: 'an empty rule', schema: ruleStructureSchema } },
     },
     (_req, res) => {
       res.json({ id: null, name: '', description: '', source: '', attribute: '', ruleType: 'IGNORE', values: [], lastModifiedDate: null });

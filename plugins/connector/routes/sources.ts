@@ -42,7 +42,30 @@ export function mountSourceRoutes(router: ApiRouter, { sources, kinds, statuses,
 
   router.get(
     `${BASE}/kinds`,
-    { access: 'key', scope: 'connector', tags, summary: 'The kinds of source, with the JSON Schema of their settings' },
+    {
+      access: 'key',
+      scope: 'connector',
+      tags,
+      summary: 'The kinds of source, with the JSON Schema of their settings',
+      responses: {
+        200: {
+          description: 'the kinds',
+          schema: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['name', 'description', 'settingsSchema'],
+              properties: {
+                name: { type: 'string' },
+                description: { type: 'string' },
+                settingsSchema: { type: 'object', description: "the JSON Schema a source's settings must match" },
+                pluginOnly: { type: 'boolean', description: 'true: only a plugin can create sources of this kind' },
+              },
+            },
+          },
+        },
+      },
+    },
     (_req, res) => {
       res.json(kinds.describe());
     },

@@ -37,4 +37,14 @@ export const ruleSchema: JsonSchema = {
   },
 };
 
+/** The empty rule a form starts from: no id and no date yet. */
+export const ruleStructureSchema: JsonSchema = {
+  ...ruleSchema,
+  properties: {
+    ...(ruleSchema.properties as Record<string, JsonSchema>),
+    id: { type: 'null', description: 'the connector gives a new rule its id' },
+    lastModifiedDate: { type: 'null' },
+  },
+};
+
 export const ruleIdParam: JsonSchema = { type: 'object', properties: { id: idSchema } };

@@ -27,8 +27,11 @@ export class HttpTarget implements SearchTarget {
 
   async send(items: JobItem[], wait: boolean): Promise<Map<number, string>> {
     const res = await this.call('POST', `/api/sn/import${wait ? '?wait=true' : ''}`, { turingDocuments: items });
-    // Every item was refused: the message lists the first reasons.
-    if (res.status === 400) return allRefused(items, await this.message(res));
+    // Every item was refused: the answer holds each item's reasons (`rejected`), its message the first ones.
+    if (res.status === 400) {
+      const refusal = await this.refusal(res);
+      return allRefused(items, refusal.message, refusal.rejected);
+    }
     if (res.status !== 200)
       throw new SearchServiceError(`the search service at ${this.shown} answered ${res.status} to the import: ${await this.message(res)}`);
     return refusedByIndex(((await res.json()) as ImportAnswer).rejected ?? []);
@@ -85,6 +88,20 @@ export class HttpTarget implements SearchTarget {
       });
     } catch (error) {
       throw new SearchServiceError(`the search service at ${this.shown} cannot be reached: ${(error as Error).message.split(this.base).join(this.shown)}`);
+    }
+  }
+
+  /** A 400's message and, from a search service that sends them, each item's reasons. */
+  private async refusal(res: Response): Promise<{ message: string; rejected?: ImportAnswer['rejected'] }> {
+    const text = await res.text();
+    try {
+      const parsed = JSON.parse(text) as { message?: unknown; rejected?: unknown };
+      return {
+        message: typeof parsed.message === 'string' ? parsed.message : text.slice(0, 500),
+        ...(Array.isArray(parsed.rejected) ? { rejected: parsed.rejected as ImportAnswer['rejected'] } : {}),
+      };
+    } catch {
+      return { message: text.slice(0, 500) };
     }
   }
 

@@ -1,4 +1,4 @@
-import type { SearchImporter, SearchSites } from '@vela/plugin-search/api';
+import type { AllRefusedDetails, SearchImporter, SearchSites } from '@vela/plugin-search/api';
 import { VelaError } from 'vela/plugin';
 import { allRefused, type JobItem, refusedByIndex, type SearchTarget, type SiteDefinition } from './search-target.js';
 
@@ -18,8 +18,9 @@ export class InProcessTarget implements SearchTarget {
     try {
       return refusedByIndex((await this.importer.import(items, { wait })).rejected);
     } catch (error) {
-      // Every item was refused: the importer says why, as the HTTP API's 400 does.
-      if (error instanceof VelaError && error.status === 400) return allRefused(items, error.message);
+      // Every item was refused: the importer says why for each, as the HTTP API's 400 does.
+      if (error instanceof VelaError && error.status === 400)
+        return allRefused(items, error.message, (error.details as AllRefusedDetails | undefined)?.rejected);
       throw error;
     }
   }

@@ -42,7 +42,11 @@ export function refusedByIndex(rejected: ReadonlyArray<{ index: number; reason: 
   return refused;
 }
 
-/** Every item of a batch the search service refused as a whole, with its reason. */
-export function allRefused(items: readonly JobItem[], reason: string): Map<number, string> {
-  return new Map(items.map((_, i) => [i, reason]));
+/**
+ * Every item of a batch the search service refused as a whole: each with its own reasons when the service
+ * gave them (`rejected`), else (an older service, or an item it named no reason for) with the batch's message.
+ */
+export function allRefused(items: readonly JobItem[], message: string, rejected?: ReadonlyArray<{ index: number; reason: string }>): Map<number, string> {
+  const own = refusedByIndex(rejected ?? []);
+  return new Map(items.map((_, i) => [i, own.get(i) ?? message]));
 }

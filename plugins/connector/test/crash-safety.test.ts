@@ -58,6 +58,8 @@ const runOf = async (vela: ChildRuntime, runId: string) =>
 for (const database of ['sqlite', 'postgres'] as const) {
   const dbTest = database === 'sqlite' || postgresReachable() ? test : test.skip;
   dbTest(`${database}: kill -9 during a connector run; the statuses agree with the index, and the next run makes the index equal the source`, async (t) => {
+    // Child processes killed and started again, and two connector runs.
+    t.timeout(240_000);
     const dir = tempDir();
     t.teardown(() => rmSync(dir, { recursive: true, force: true }));
     const file = writeJsonl(path.join(dir, 'feed.jsonl'), makePackages(RECORDS));

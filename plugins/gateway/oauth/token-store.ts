@@ -41,11 +41,18 @@ const REVOKED_MEMORY_MS = 30_000;
 /** A bearer value the store did not know is not looked up again for this long. */
 const UNKNOWN_MEMORY_MS = 5000;
 const UNKNOWN_MEMORY_SIZE = 10_000;
-/** Store lookups of unknown bearer values in flight at once; beyond that they are refused without a lookup. */
-const MAX_LOOKUPS = 32;
+/**
+ * Store lookups of unknown bearer values in flight at once. Beyond that a request is answered 503 (retry)
+ * without a lookup: a flood of random tokens costs at most this many queries, and a fresh valid token is
+ * never refused with a 401 only because the lookups were busy.
+ */
+export const MAX_BEARER_LOOKUPS = 32;
 
-/** The result of looking a bearer token up in the store: its app, none, or the store could not be asked. */
-export type BearerLookup = { appId: string } | null | 'unavailable';
+/**
+ * The result of looking a bearer token up in the store: its app, none, the store could not be asked, or
+ * too many lookups were in flight to start one more.
+ */
+export type BearerLookup = { appId: string } | null | 'unavailable' | 'busy';
 
 /**
  * Issued access and refresh tokens, stored as SHA-256 only. The live access tokens are also held
@@ -118,7 +125,7 @@ export class TokenStore {
     if (this.revokedAt.has(hash) || (this.unknownUntil.get(hash) ?? 0) > Date.now()) return Promise.resolve(null);
     const pending = this.lookups.get(hash);
     if (pending) return pending;
-    if (this.lookups.size >= MAX_LOOKUPS) return Promise.resolve(null);
+    if (this.lookups.size >= MAX_BEARER_LOOKUPS) return Promise.resolve('busy');
     const lookup = this.lookupInStore(token, hash).finally(() => this.lookups.delete(hash));
     this.lookups.set(hash, lookup);
     return lookup;

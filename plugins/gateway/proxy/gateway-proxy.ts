@@ -82,6 +82,7 @@ export class GatewayProxy {
       void this.tokens.lookupBearer(bearer[1]!).then((found) => {
         if (res.destroyed) return;
         if (found === 'unavailable') sendError(res, proxyErrors.storeUnavailable(), !req.readableEnded);
+        else if (found === 'busy') sendError(res, proxyErrors.lookupsBusy(), !req.readableEnded);
         else if (found === null) {
           res.writeHead(401, UNAUTHORIZED_BAD_TOKEN);
           res.end();

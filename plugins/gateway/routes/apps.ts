@@ -1,6 +1,6 @@
 import type { ApiRouter } from 'vela/plugin';
 import { appCreateBody, appSchema, appUpdateBody } from '../schemas/app.js';
-import { idParam } from '../schemas/common.js';
+import { deletedSchema, idParam } from '../schemas/common.js';
 import type { AppInput } from '../store/app-store.js';
 import type { GatewayDomain } from './route-context.js';
 
@@ -40,7 +40,13 @@ export function mountAppRoutes(router: ApiRouter, { apps, tokens }: GatewayDomai
   );
   router.delete(
     '/api/v2/app/:id',
-    { access: 'admin', tags, summary: 'Delete an app; its codes and tokens stop working', params: idParam },
+    {
+      access: 'admin',
+      tags,
+      summary: 'Delete an app; its codes and tokens stop working',
+      params: idParam,
+      responses: { 200: { description: 'the app is deleted', schema: deletedSchema } },
+    },
     async (req, res) => {
       const app = await apps.delete(String(req.params.id));
       res.json({ deleted: true, id: app.id });

@@ -1,5 +1,5 @@
 import type { ApiRouter } from 'vela/plugin';
-import { idParam } from '../schemas/common.js';
+import { deletedSchema, idParam } from '../schemas/common.js';
 import { mappingCreateBody, mappingSchema, mappingUpdateBody } from '../schemas/mapping.js';
 import type { MappingInput } from '../store/mapping-store.js';
 import type { GatewayDomain } from './route-context.js';
@@ -59,7 +59,13 @@ export function mountMappingRoutes(router: ApiRouter, { mappings }: GatewayDomai
   );
   router.delete(
     '/api/v2/mapping/:id',
-    { access: 'admin', tags, summary: 'Delete a mapping (its response times and status go with it)', params: idParam },
+    {
+      access: 'admin',
+      tags,
+      summary: 'Delete a mapping (its response times and status go with it)',
+      params: idParam,
+      responses: { 200: { description: 'the mapping is deleted', schema: deletedSchema } },
+    },
     async (req, res) => {
       const mapping = await mappings.delete(String(req.params.id));
       res.json({ deleted: true, id: mapping.id });

@@ -25,7 +25,48 @@ const tokenResponse = {
     scope: { type: 'string' },
   },
 };
-const oauthError = { description: 'RFC 6749 error: {"error", "error_description", "message"}' };
+const oauthError = {
+  description: 'RFC 6749 error: {"error", "error_description", "message"}',
+  schema: {
+    type: 'object',
+    required: ['error', 'error_description', 'message'],
+    properties: {
+      error: { type: 'string', description: 'invalid_request, invalid_client, invalid_grant, unsupported_grant_type, ...' },
+      error_description: { type: 'string' },
+      message: { type: 'string', description: 'the same text, in the shape of every other Vela error' },
+    },
+  },
+};
+const introspection = {
+  type: 'object',
+  required: ['active'],
+  properties: {
+    active: { type: 'boolean', description: 'false for a token that is unknown, expired, revoked or of another client; nothing else is said then' },
+    client_id: { type: 'string' },
+    token_type: { type: 'string', enum: ['bearer', 'refresh_token'] },
+    exp: { type: 'integer', description: 'expiry, seconds since the epoch' },
+    iat: { type: 'integer', description: 'issue time, seconds since the epoch' },
+    scope: { type: 'string' },
+  },
+};
+const stringList = { type: 'array', items: { type: 'string' } };
+const metadata = {
+  type: 'object',
+  required: ['issuer', 'authorization_endpoint', 'token_endpoint'],
+  properties: {
+    issuer: { type: 'string', format: 'uri' },
+    authorization_endpoint: { type: 'string', format: 'uri' },
+    token_endpoint: { type: 'string', format: 'uri' },
+    revocation_endpoint: { type: 'string', format: 'uri' },
+    introspection_endpoint: { type: 'string', format: 'uri' },
+    response_types_supported: stringList,
+    grant_types_supported: stringList,
+    token_endpoint_auth_methods_supported: stringList,
+    revocation_endpoint_auth_methods_supported: stringList,
+    introspection_endpoint_auth_methods_supported: stringList,
+    code_challenge_methods_supported: stringList,
+  },
+};
 
 /** Query and form body as one flat parameter list; repeated parameters are refused (RFC 6749 §3.1), also one in both. */
 function oauthParams(req: Request): OAuthParams {
@@ -83,7 +124,13 @@ export function mountOAuthRoutes(router: ApiRouter, domain: GatewayDomain): void
         'Redirects to redirect_uri with code and state, or with access_token, state, token_type and expires_in as query parameters. An unknown client_id, an unregistered redirect_uri or a bad response_type answer 400 JSON, never a redirect.',
       query: authorizeQuery,
       validate: false,
-      responses: { 302: { description: 'redirect to redirect_uri' }, 400: oauthError },
+      responses: {
+        302: {
+          description: 'redirect to redirect_uri',
+          headers: { Location: { description: 'redirect_uri with the code and state, or the token, as query parameters', schema: { type: 'string' } } },
+        },
+        400: oauthError,
+      },
     },
     async (req, res) => {
       try {
@@ -127,7 +174,11 @@ export function mountOAuthRoutes(router: ApiRouter, domain: GatewayDomain): void
       bodyContentTypes: ['application/x-www-form-urlencoded'],
       bodyLimit: FORM_LIMIT,
       validate: false,
-      responses: { 200: { description: 'revoked (or not a token of this client)' }, 400: oauthError, 401: oauthError },
+      responses: {
+        200: { description: 'revoked (or not a token of this client)', schema: { type: 'object', maxProperties: 0 } },
+        400: oauthError,
+        401: oauthError,
+      },
     },
     async (req, res) =>
       answer(res, async () => {
@@ -146,14 +197,18 @@ export function mountOAuthRoutes(router: ApiRouter, domain: GatewayDomain): void
       bodyContentTypes: ['application/x-www-form-urlencoded'],
       bodyLimit: FORM_LIMIT,
       validate: false,
-      responses: { 200: { description: '{"active": true, ...} or {"active": false}' }, 400: oauthError, 401: oauthError },
+      responses: { 200: { description: '{"active": true, ...} or {"active": false}', schema: introspection }, 400: oauthError, 401: oauthError },
     },
     async (req, res) => answer(res, () => tokenEndpoint.introspect(oauthParams(req), req.headers.authorization)),
   );
 
   router.raw.use(['/api/token', '/api/revoke', '/api/introspect'], oauthBodyErrors);
 
-  router.get('/.well-known/oauth-authorization-server', { access: 'public', tags, summary: 'RFC 8414 authorization-server metadata' }, (_req, res) => {
-    res.json(serverMetadata(publicUrls()[0]!));
-  });
+  router.get(
+    '/.well-known/oauth-authorization-server',
+    { access: 'public', tags, summary: 'RFC 8414 authorization-server metadata', responses: { 200: { description: 'the metadata', schema: metadata } } },
+    (_req, res) => {
+      res.json(serverMetadata(publicUrls()[0]!));
+    },
+  );
 }

@@ -265,7 +265,7 @@ browserTest('requests proxied with the three kinds of token reach the upstream a
   await shot('dashboard');
 });
 
-browserTest('every console page fits a phone and a laptop, and on a phone the navigation folds behind Menu', async (t) => {
+browserTest('every console page fits a phone and a laptop; on a phone the navigation folds behind Menu and tables become cards', async (t) => {
   t.timeout(180_000);
   const shots = screenshotDir(path.join(vela.dataDir, 'screenshots'));
   await page.goto(url('/console/mapping'));
@@ -281,7 +281,8 @@ browserTest('every console page fits a phone and a laptop, and on a phone the na
     ['app-details', appKeysUrl.replace(/\/keys$/, ''), '#callbackUrls'],
     ['app-keys', appKeysUrl, '#apiKey:not(:empty)'],
   ];
-  for (const [width, viewport] of Object.entries(VIEWPORTS)) {
+  // Besides the two widths every page is tried at, a small Android phone (360 px): long button labels and URLs wrap.
+  for (const [width, viewport] of Object.entries({ ...VIEWPORTS, 'small-phone': { width: 360, height: 740 } })) {
     await page.setViewportSize(viewport);
     for (const [name, address, ready] of pages) {
       await page.goto(address);
@@ -290,12 +291,20 @@ browserTest('every console page fits a phone and a laptop, and on a phone the na
     }
     const menu = page.locator('.nav-toggle');
     const nav = page.locator('.topbar nav');
-    if (width === 'phone') {
+    if (width !== 'desktop') {
       t.true(await nav.isHidden(), 'the navigation is folded away on a phone');
       await menu.click();
       t.is(await menu.getAttribute('aria-expanded'), 'true');
       await page.getByRole('link', { name: 'Mappings' }).click();
       await page.waitForURL(url('/console/mapping'));
+      // The table is a card per mapping, each value beside its column's name.
+      await page.locator('#mappings tbody tr').first().waitFor();
+      t.true(await page.locator('#mappings thead').isHidden());
+      const label = await page
+        .locator('#mappings tbody td')
+        .nth(1)
+        .evaluate((td) => getComputedStyle(td, '::before').content);
+      t.is(label, '"Context"');
     } else {
       t.true(await menu.isHidden(), 'no Menu button where the navigation has room');
       t.true(await nav.isVisible());

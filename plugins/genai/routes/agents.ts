@@ -5,7 +5,18 @@ import { respond, wantsJson } from '../chat/chat-response.js';
 import { instanceSummary } from '../chat/site-chat.js';
 import type { GenaiDomain } from '../domain.js';
 import { genaiErrors } from '../errors.js';
-import { agentCreateSchema, agentSchema, agentUpdateSchema, idSchema, pathParams, sseResponse, withoutReadOnly } from '../schemas/common.js';
+import {
+  agentCreateSchema,
+  agentSchema,
+  agentTurnJsonSchema,
+  agentUpdateSchema,
+  conversationSchema,
+  deletedSchema,
+  idSchema,
+  pathParams,
+  sseResponse,
+  withoutReadOnly,
+} from '../schemas/common.js';
 
 const tags = ['ai agents'];
 const agentParam = pathParams({ agentId: idSchema });
@@ -61,7 +72,13 @@ export function mountAgentRoutes(router: ApiRouter, domain: GenaiDomain): void {
   );
   router.delete(
     '/api/v2/llm/agent/:agentId',
-    { access: 'key', tags, summary: 'Delete an AI agent and its conversations', params: agentParam },
+    {
+      access: 'key',
+      tags,
+      summary: 'Delete an AI agent and its conversations',
+      params: agentParam,
+      responses: { 200: { description: 'the agent is deleted', schema: deletedSchema } },
+    },
     async (req, res) => {
       const id = String(req.params.agentId);
       await agents.remove(id);
@@ -88,7 +105,7 @@ export function mountAgentRoutes(router: ApiRouter, domain: GenaiDomain): void {
           conversationId: { ...idSchema, description: 'from an earlier start or done event' },
         },
       },
-      responses: { 200: sseResponse },
+      responses: { 200: sseResponse(agentTurnJsonSchema) },
     },
     async (req, res) => {
       const agent = await agents.get(String(req.params.agentId));
@@ -134,6 +151,7 @@ export function mountAgentRoutes(router: ApiRouter, domain: GenaiDomain): void {
       tags,
       summary: "A conversation's messages, tool calls and results included (the caller's own conversations only)",
       params: pathParams({ agentId: idSchema, conversationId: idSchema }),
+      responses: { 200: { description: 'the conversation', schema: conversationSchema } },
     },
     async (req, res) => {
       const agent = await agents.get(String(req.params.agentId));

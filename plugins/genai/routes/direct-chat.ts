@@ -4,7 +4,7 @@ import { instanceSummary } from '../chat/site-chat.js';
 import type { GenaiDomain } from '../domain.js';
 import { genaiErrors } from '../errors.js';
 import type { ChatMessage } from '../providers/provider.js';
-import { idSchema, messagesSchema, pathParams, sseResponse } from '../schemas/common.js';
+import { directChatJsonSchema, idSchema, messagesSchema, pathParams, sseResponse } from '../schemas/common.js';
 import type { LlmInstance } from '../store/instance-store.js';
 
 const tags = ['chat'];
@@ -72,7 +72,7 @@ export function mountDirectChatRoutes(router: ApiRouter, domain: GenaiDomain): v
       description:
         'Anonymous callers may use only instances with publicChat (the built-in one has it); a Key or the administrator may use any enabled instance.',
       body: body(true),
-      responses: { 200: sseResponse },
+      responses: { 200: sseResponse(directChatJsonSchema, '"stream": false') },
     },
     async (req, res) => {
       const { messages, llmInstanceId } = req.body as ChatBody;
@@ -96,7 +96,7 @@ export function mountDirectChatRoutes(router: ApiRouter, domain: GenaiDomain): v
       summary: 'Chat with one LLM instance (the original path), streamed as Server-Sent Events',
       params: pathParams({ id: idSchema }),
       body: body(false),
-      responses: { 200: sseResponse },
+      responses: { 200: sseResponse(directChatJsonSchema, '"stream": false') },
     },
     async (req, res) => {
       await directChat(domain, req, res, domain.instances.get(String(req.params.id)));

@@ -2,7 +2,18 @@ import { type ApiRouter, OutboundRefused } from 'vela/plugin';
 import type { GenaiDomain } from '../domain.js';
 import { genaiErrors } from '../errors.js';
 import { VENDORS } from '../providers/vendors.js';
-import { idSchema, instanceCreateSchema, instanceSchema, instanceUpdateSchema, pathParams, RESERVED_INSTANCE_IDS, withoutReadOnly } from '../schemas/common.js';
+import {
+  deletedSchema,
+  idSchema,
+  instanceCreateSchema,
+  instanceSchema,
+  instanceStructureSchema,
+  instanceUpdateSchema,
+  pathParams,
+  RESERVED_INSTANCE_IDS,
+  vendorSchema,
+  withoutReadOnly,
+} from '../schemas/common.js';
 import { defaultOptions, type InstanceInput } from '../store/instance-store.js';
 import { siteExists } from '../store/site-settings-store.js';
 
@@ -53,24 +64,38 @@ export function mountInstanceRoutes(router: ApiRouter, domain: GenaiDomain): voi
       res.json(instances.list());
     },
   );
-  router.get('/api/llm/structure', { access: 'key', tags, summary: 'An empty instance: every member with its default' }, (_req, res) => {
-    res.json({
-      id: null,
-      title: '',
-      description: '',
-      vendor: 'OPENAI_COMPATIBLE',
-      url: null,
-      modelName: null,
-      hasApiKey: false,
-      apiKeyHint: null,
-      ...defaultOptions(VENDORS.find((v) => v.id === 'OPENAI_COMPATIBLE')),
-      enabled: true,
-      publicChat: false,
-    });
-  });
+  router.get(
+    '/api/llm/structure',
+    {
+      access: 'key',
+      tags,
+      summary: 'An empty instance: every member with its default',
+      responses: { 200: { description: 'the empty instance', schema: instanceStructureSchema } },
+    },
+    (_req, res) => {
+      res.json({
+        id: null,
+        title: '',
+        description: '',
+        vendor: 'OPENAI_COMPATIBLE',
+        url: null,
+        modelName: null,
+        hasApiKey: false,
+        apiKeyHint: null,
+        ...defaultOptions(VENDORS.find((v) => v.id === 'OPENAI_COMPATIBLE')),
+        enabled: true,
+        publicChat: false,
+      });
+    },
+  );
   router.get(
     '/api/llm/vendor',
-    { access: 'key', tags, summary: 'The vendors an instance can name, with their provider kind and default base URL' },
+    {
+      access: 'key',
+      tags,
+      summary: 'The vendors an instance can name, with their provider kind and default base URL',
+      responses: { 200: { description: 'the vendors', schema: { type: 'array', items: vendorSchema } } },
+    },
     (_req, res) => {
       res.json(VENDORS);
     },
@@ -118,7 +143,16 @@ export function mountInstanceRoutes(router: ApiRouter, domain: GenaiDomain): voi
   );
   router.delete(
     '/api/llm/:id',
-    { access: 'key', tags, summary: 'Delete an LLM instance (409 while a site or an agent uses it; the built-in one cannot be deleted)', params: idParam },
+    {
+      access: 'key',
+      tags,
+      summary: 'Delete an LLM instance (409 while a site or an agent uses it; the built-in one cannot be deleted)',
+      params: idParam,
+      responses: {
+        200: { description: 'the instance is deleted', schema: deletedSchema },
+        409: { description: 'a site or an agent uses the instance: the message names them' },
+      },
+    },
     async (req, res) => {
       const id = String(req.params.id);
       await instances.remove(id, usersOf);

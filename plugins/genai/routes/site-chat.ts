@@ -4,7 +4,7 @@ import { respond, wantsJson } from '../chat/chat-response.js';
 import { answerOnSite, instanceSummary, siteAndLocale, siteChatStatus } from '../chat/site-chat.js';
 import type { GenaiDomain } from '../domain.js';
 import { genaiErrors } from '../errors.js';
-import { pathParams, siteRefSchema, siteSettingsBody, siteSettingsSchema, sseResponse } from '../schemas/common.js';
+import { pathParams, siteChatJsonSchema, siteRefSchema, siteSettingsBody, siteSettingsSchema, sseResponse } from '../schemas/common.js';
 import type { SiteSettings } from '../store/site-settings-store.js';
 
 const siteParam = pathParams({ siteName: siteRefSchema });
@@ -27,7 +27,7 @@ export function mountSiteChatRoutes(router: ApiRouter, domain: GenaiDomain): voi
           _setlocale: { type: 'string', maxLength: 10, description: "the locale to search (default: the site's first)" },
         },
       },
-      responses: { 200: sseResponse },
+      responses: { 200: sseResponse(siteChatJsonSchema) },
     },
     async (req, res) => {
       const query = req.query as { q?: string; _setlocale?: string };

@@ -148,8 +148,143 @@ export const messagesSchema: JsonSchema = {
   },
 };
 
-/** What every chat stream's events carry: see docs/genai.md. */
-export const sseResponse = {
+// The answers of the chats (api.ts has their types).
+const instanceRefSchema: JsonSchema = {
+  type: 'object',
+  required: ['id', 'title', 'vendor', 'model'],
+  properties: { id: { type: 'string' }, title: { type: 'string' }, vendor: { type: 'string' }, model: { type: ['string', 'null'] } },
+};
+const usageSchema: JsonSchema = {
+  type: ['object', 'null'],
+  properties: {
+    inputTokens: { type: 'integer' },
+    outputTokens: { type: 'integer' },
+    totalTokens: { type: 'integer' },
+    reported: { type: 'boolean', description: 'false: Vela counted the tokens, the server did not report them' },
+  },
+};
+const sourcesSchema: JsonSchema = {
+  type: 'array',
+  description: 'the documents the text cites as [n]; show url as a link only when it is http: or https:',
+  items: {
+    type: 'object',
+    required: ['n', 'id', 'title', 'url'],
+    properties: { n: { type: 'integer' }, id: { type: 'string' }, title: { type: 'string' }, url: { type: ['string', 'null'] } },
+  },
+};
+
+/** Site chat as JSON: an answer, whether the site chats (no question), or why it does not. */
+export const siteChatJsonSchema: JsonSchema = {
+  type: 'object',
+  required: ['enabled', 'text', 'sources'],
+  properties: {
+    enabled: { type: 'boolean' },
+    text: { type: ['string', 'null'], description: 'the answer; null without a question, or when the site does not chat' },
+    sources: sourcesSchema,
+    usage: usageSchema,
+    instance: instanceRefSchema,
+    site: { type: 'string' },
+    locale: { type: 'string' },
+    message: { type: 'string', description: 'why the site does not chat' },
+  },
+};
+
+/** Direct chat as JSON (stream: false): the original's {role, content}, with what Vela adds. */
+export const directChatJsonSchema: JsonSchema = {
+  type: 'object',
+  required: ['role', 'content', 'finishReason', 'usage', 'instance'],
+  properties: {
+    role: { type: 'string', enum: ['assistant'] },
+    content: { type: 'string' },
+    finishReason: { type: 'string' },
+    usage: usageSchema,
+    instance: instanceRefSchema,
+  },
+};
+
+/** An agent's turn as JSON: the data of its done event. */
+export const agentTurnJsonSchema: JsonSchema = {
+  type: 'object',
+  required: ['conversationId', 'text', 'sources', 'steps', 'finishReason', 'usage', 'instance'],
+  properties: {
+    conversationId: { type: 'string', description: 'send it back to continue the conversation' },
+    text: { type: 'string' },
+    sources: sourcesSchema,
+    steps: { type: 'integer', description: 'model calls made' },
+    finishReason: { type: 'string' },
+    usage: usageSchema,
+    instance: instanceRefSchema,
+  },
+};
+
+/**
+ * A chat's answer: Server-Sent Events (see docs/genai.md, "The events"), or, for a client that asks for
+ * JSON, the one answer `json` describes.
+ */
+export const sseResponse = (json: JsonSchema, jsonWhen = 'Accept: application/json (without text/event-stream)') => ({
   contentType: 'text/event-stream',
-  description: 'Server-Sent Events: start, delta..., (tool_call, tool_result for agents), then done or failed (docs/genai.md)',
+  description: `Server-Sent Events: start, delta..., (tool_call, tool_result for agents), then done or failed (docs/genai.md); with ${jsonWhen}, one JSON answer`,
+  schema: {
+    type: 'string',
+    description: 'events, each an `event: <name>` line and a `data: <JSON>` line: start, (delta | tool_call | tool_result)*, then done or failed',
+  },
+  otherContent: { 'application/json': json },
+});
+
+export const deletedSchema: JsonSchema = {
+  type: 'object',
+  required: ['deleted', 'id'],
+  properties: { deleted: { type: 'boolean', enum: [true] }, id: { type: 'string' } },
+};
+
+export const vendorSchema: JsonSchema = {
+  type: 'object',
+  required: ['id', 'title', 'kind', 'defaultUrl', 'needsApiKey', 'website', 'description'],
+  properties: {
+    id: { type: 'string' },
+    title: { type: 'string' },
+    kind: { type: 'string', enum: ['extractive', 'openai-compatible'] },
+    defaultUrl: { type: ['string', 'null'], description: 'the base URL an instance gets when it names none' },
+    needsApiKey: { type: 'boolean' },
+    website: { type: ['string', 'null'] },
+    description: { type: 'string' },
+  },
+};
+
+/** The empty instance a form starts from: every member with its default, no id yet. */
+export const instanceStructureSchema: JsonSchema = {
+  ...instanceSchema,
+  properties: { ...instanceSchema.properties, id: { type: 'null', description: 'the service gives a new instance its id' }, title: { type: 'string' } },
+};
+
+export const conversationSchema: JsonSchema = {
+  type: 'object',
+  required: ['id', 'agent', 'messages'],
+  properties: {
+    id: { type: 'string' },
+    agent: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string' }, name: { type: 'string' } } },
+    messages: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['role', 'content'],
+        properties: {
+          role: { type: 'string', enum: ['system', 'user', 'assistant', 'tool'] },
+          content: { type: ['string', 'null'], description: 'null for an assistant message that only called tools' },
+          toolCalls: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                id: { type: 'string' },
+                name: { type: 'string' },
+                arguments: { type: 'string', description: 'as the model wrote them (JSON text)' },
+              },
+            },
+          },
+          toolCallId: { type: 'string', description: 'a tool message: the call it answers' },
+        },
+      },
+    },
+  },
 };

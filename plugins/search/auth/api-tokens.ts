@@ -1,8 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type Database, type Principal, sha256Hex } from 'vela/plugin';
+import { type Database, httpErrors, type Principal, sha256Hex } from 'vela/plugin';
 import type { SearchKeys } from '../api.js';
 import { searchErrors } from '../errors.js';
 import { now, toIso } from '../store/timestamps.js';
+
+/** Store lookups of unknown Key values in flight at once (see verifyOrLookup). */
+export const MAX_KEY_LOOKUPS = 32;
 
 export interface ApiToken {
   id: string;
@@ -124,7 +127,8 @@ export class ApiTokens implements SearchKeys {
   /**
    * `verify`, and for a key this process does not hold (created by another process a moment ago) one look in
    * the store before it is refused. Unknown keys are remembered a few seconds and lookups in flight are
-   * bounded, so random keys cost at most that many queries; a store that cannot be asked refuses the key.
+   * bounded, so random keys cost at most that many queries. Beyond the bound, or when the store cannot be
+   * asked, the answer is a 503 to retry, not a 401: a valid key is never refused for want of a lookup.
    */
   verifyOrLookup(key: string): Principal | null | Promise<Principal | null> {
     const known = this.verify(key);
@@ -134,7 +138,12 @@ export class ApiTokens implements SearchKeys {
     if ((this.unknownUntil.get(hash) ?? 0) > at) return null;
     const pending = this.lookups.get(hash);
     if (pending) return pending;
-    if (this.lookups.size >= 32) return null;
+    if (this.lookups.size >= MAX_KEY_LOOKUPS)
+      return Promise.reject(
+        httpErrors
+          .unavailable('the key could not be checked now: too many unknown keys are being looked up; retry shortly')
+          .withHeaders({ 'Retry-After': '1' }),
+      );
     const lookup = (async () => {
       const row = await this.db<TokenRow>('search_api_tokens').select('id', 'token_hash', 'created_by', 'scopes').where({ token_hash: hash }).first();
       if (!row) {
@@ -145,7 +154,11 @@ export class ApiTokens implements SearchKeys {
       this.byHash.set(hash, { id: row.id, createdBy: row.created_by, scopes: scopesOf(row.scopes) });
       return this.verify(key);
     })()
-      .catch(() => null)
+      .catch((error: Error) => {
+        throw httpErrors
+          .unavailable(`the key could not be checked: the search store is unreachable (${error.message}); retry shortly`)
+          .withHeaders({ 'Retry-After': '2' });
+      })
       .finally(() => this.lookups.delete(hash));
     this.lookups.set(hash, lookup);
     return lookup;

@@ -1,5 +1,5 @@
-import type { ImportItem, ImportOptions, ImportResult, SearchImporter } from '../api.js';
-import { searchErrors } from '../errors.js';
+import { VelaError } from 'vela/plugin';
+import type { AllRefusedDetails, ImportItem, ImportOptions, ImportResult, SearchImporter } from '../api.js';
 import type { SpotlightStore } from '../spotlights/spotlight-store.js';
 import { applySpotlightItems, isSpotlightItem } from '../spotlights/unmanaged-spotlights.js';
 import type { DocumentStore } from '../store/document-store.js';
@@ -43,7 +43,8 @@ export class Importer implements SearchImporter {
         .map((r) => `#${r.index}${r.id ? ` (${r.id})` : ''}: ${r.reason}`)
         .join('; ');
       const more = batch.rejected.length > REASONS_SHOWN ? `; and ${batch.rejected.length - REASONS_SHOWN} more` : '';
-      throw searchErrors.invalidParameter('turingDocuments', `were all rejected: ${reasons}${more}`);
+      const details: AllRefusedDetails = { rejected: batch.rejected };
+      throw new VelaError('invalid_parameter', `turingDocuments were all rejected: ${reasons}${more}`, 400, details);
     }
     const ignoredSpecs: string[] = [];
     for (const [siteId, specs] of batch.specs) ignoredSpecs.push(...(await this.sites.ensureFields(siteId, specs.map(specToField))));

@@ -24,6 +24,8 @@ export interface IndexManagerOptions {
 }
 
 const engineKey = (siteId: string, locale: string) => `${siteId}:${locale}`;
+/** Documents of one indexer step up to which their versions go into the page cache as they are indexed. */
+const PRIME_PAGE_CACHE_MAX = 100;
 
 /** What decides an engine's content beyond the documents: columns, and which fields feed the text. */
 export function indexKeyOf(config: SiteConfig): string {
@@ -132,7 +134,9 @@ export class IndexManager {
 
   async snapshot(): Promise<void> {
     await this.queue.run(async () => {
-      if (!this.dirty) return;
+      // Only the lease holder writes the folder and prunes the log (a worker that is not the owner, or a
+      // retiring one whose replacement took over): nor does anyone else spend the export.
+      if (!this.dirty || !(await this.snapshots.mayWrite())) return;
       const engines = [];
       for (const entry of this.engines.values())
         engines.push({ siteId: entry.siteId, locale: entry.locale, indexKey: entry.indexKey, data: await entry.engine.exportSnapshot() });
@@ -149,6 +153,7 @@ export class IndexManager {
     if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
     await this.queue.idle();
     if (this.options.snapshotDelayMs > 0) await this.snapshot();
+    await this.snapshots.release();
   }
 
   /**
@@ -219,16 +224,23 @@ export class IndexManager {
         locale,
         [...latestSeq].map(([id, seq]) => ({ id, seq })),
       );
+      const generation = this.docs.pages.currentGeneration();
       const schema = entry.engine.schema;
       const upserts = [];
       const removals = [];
+      const indexed = new Map<string, Attributes>();
       for (const [id, attributes] of current) {
         const indexable = attributes ? this.indexable(id, attributes, config, schema, locale) : null;
-        if (indexable) upserts.push(indexable);
-        else if (entry.engine.has(id)) removals.push(id);
+        if (indexable) {
+          upserts.push(indexable);
+          indexed.set(id, attributes!);
+        } else if (entry.engine.has(id)) removals.push(id);
       }
       if (removals.length > 0) entry.engine.remove(removals);
       if (upserts.length > 0) entry.engine.upsert(upserts);
+      // A few documents at a time is an edit someone is about to search for: their page needs no database
+      // read (exactly the versions just indexed). A bulk import would only push the hot pages out.
+      if (indexed.size > 0 && indexed.size <= PRIME_PAGE_CACHE_MAX) this.docs.pages.fill(siteId, locale, indexed, generation);
     }
   }
 

@@ -11,9 +11,10 @@ export async function up(db: Knex): Promise<void> {
     t.string('vendor', 40).notNullable();
     t.string('endpoint', 2000).notNullable();
     t.boolean('enabled').notNullable().defaultTo(true);
-    // JSON lists: path prefixes the proxy may forward to ([] = any), methods it forwards.
+    // JSON lists: path prefixes the proxy may forward to ([] = any), methods it forwards (reads only unless
+    // listed: the proxy is public, so a write would be anyone's, with the instance's headers).
     t.text('allowed_paths').notNullable().defaultTo('[]');
-    t.string('allowed_methods', 100).notNullable().defaultTo('["GET","POST","PUT","DELETE","PATCH"]');
+    t.string('allowed_methods', 100).notNullable().defaultTo('["GET","HEAD"]');
     // JSON list of {name, value (encrypted), hint}.
     t.text('headers').notNullable().defaultTo('[]');
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());

@@ -31,6 +31,8 @@ export const ocrErrors = {
     ).withHeaders({ 'Retry-After': String(retryAfterSeconds) }),
   uploadIdle: (ms: number) => new VelaError('request_timeout', `the upload sent nothing for ${ms} ms (plugins.search.ocr.uploadIdleMs)`, 408),
   uploadTooSlow: (ms: number) => new VelaError('request_timeout', `the upload took longer than ${ms} ms (plugins.search.ocr.uploadTimeoutMs)`, 408),
+  badUrl: (problem: string) => new VelaError('invalid_parameter', `body.url ${problem}`, 400),
+  badRedirect: (url: string) => new VelaError('upstream_error', `${url} redirected to a Location that is not a URL`, 502),
   urlStatus: (url: string, status: number) => new VelaError('upstream_error', `${url} answered HTTP ${status}, not a document`, 502),
   tooManyRedirects: (url: string, max: number) => new VelaError('upstream_error', `${url} redirected more than ${max} times`, 502),
 } as const;

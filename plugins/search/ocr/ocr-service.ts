@@ -34,6 +34,12 @@ export interface OcrConfig {
   maxRedirects: number;
 }
 
+/** What Retry-After is estimated from: the worker pool's size and its queue (WorkerPool.stats()). */
+export interface PoolLoad {
+  maxThreads: number;
+  queueSize: number;
+}
+
 /** The answer of both OCR endpoints: the document's attributes and its text. */
 export interface FileAttributes {
   name: string;
@@ -66,8 +72,8 @@ export class OcrService {
     private readonly run: OcrTaskRunner,
     readonly config: OcrConfig,
     private readonly outbound: () => OutboundGuard,
-    /** The worker pool's threads now (0 before its first task). */
-    private readonly threads: () => number,
+    /** The worker pool's size (the threads it grows to) and the tasks in its queue now, every plugin's. */
+    private readonly pool: () => PoolLoad,
   ) {}
 
   get inProgress(): number {
@@ -152,10 +158,15 @@ export class OcrService {
     }
   }
 
-  /** Places free at about (documents in progress ÷ the pool's threads) × the average running time. */
-  private retryAfterSeconds(): number {
-    const threads = Math.max(1, this.threads());
-    return Math.min(120, Math.max(1, Math.ceil(((this.pending / threads) * this.averageMs) / 1000)));
+  /**
+   * Seconds until a place is likely free: the work ahead (the documents in progress, or the pool's queue when
+   * other tasks make it longer: it is first come, first served) shared among the pool's threads, times the
+   * average running time of a document. Between 1 and 120.
+   */
+  retryAfterSeconds(): number {
+    const { maxThreads, queueSize } = this.pool();
+    const ahead = Math.max(this.pending, queueSize);
+    return Math.min(120, Math.max(1, Math.ceil(((ahead / Math.max(1, maxThreads)) * this.averageMs) / 1000)));
   }
 
   /**
@@ -164,7 +175,7 @@ export class OcrService {
    */
   async fetchDocument(url: string): Promise<DocumentInput> {
     const guard = this.outbound();
-    let target = guard.parse(url).url;
+    let target = guard.parse(clientUrl(url)).url;
     for (let redirects = 0; ; redirects++) {
       let response: Awaited<ReturnType<OutboundGuard['request']>>;
       try {
@@ -181,7 +192,13 @@ export class OcrService {
       if (status >= 300 && status < 400 && headers.location) {
         body.destroy();
         if (redirects >= this.config.maxRedirects) throw ocrErrors.tooManyRedirects(url, this.config.maxRedirects);
-        target = guard.parse(new URL(String(headers.location), target)).url;
+        let next: URL;
+        try {
+          next = new URL(String(headers.location), target);
+        } catch {
+          throw ocrErrors.badRedirect(`${target.origin}${target.pathname}`);
+        }
+        target = guard.parse(next).url;
         continue;
       }
       if (status < 200 || status >= 300) {
@@ -226,6 +243,16 @@ export class OcrService {
     if (signal.aborted) return signal.reason instanceof VelaError ? signal.reason : ocrErrors.timeout(this.config.timeoutMs);
     return error;
   }
+}
+
+/**
+ * The URL a client gives, refused with 400 when it is not one: WHATWG URL parsing lets a `%` without two hex
+ * digits through, but such a URL is malformed (RFC 3986) and its meaning differs between servers.
+ */
+function clientUrl(url: string): string {
+  if (/%(?![0-9A-Fa-f]{2})/.test(url)) throw ocrErrors.badUrl('has a % that is not followed by two hex digits (a literal % is written %25)');
+  if (!URL.canParse(url)) throw ocrErrors.badUrl('is not an absolute URL');
+  return url;
 }
 
 /** A fetched document's name: its URL's last path segment, decoded when it decodes (`%E0%A4%A` does not), else the host. */

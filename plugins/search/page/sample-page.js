@@ -54,7 +54,7 @@
           (g.selectedFilterQueries?.length ? link(g.cleanUpLink, 'clear') : '') +
           '</h2><ul>' +
           g.facets
-            .map((f) => `<li>${link(f.link, `<span>${esc(f.label)}</span><span class="count">${f.count}</span>`, f.selected ? 'selected' : '')}</li>`)
+            .map((f) => `<li>${link(f.link, `<span>${esc(f.label)}</span><span class="count">${esc(f.count)}</span>`, f.selected ? 'selected' : '')}</li>`)
             .join('') +
           '</ul></section>',
       )

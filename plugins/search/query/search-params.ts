@@ -1,5 +1,5 @@
 import { searchErrors } from '../errors.js';
-import { FQ, type LinkBase, type Param, parseQueryString } from '../links/query-string.js';
+import { FQ, type LinkBase, type Param, parseQueryString, toLink } from '../links/query-string.js';
 import type { Operator } from '../store/site-types.js';
 import { parseSortOrder, type SortOrder } from './sort-order.js';
 import { checkTypedText } from './text-input.js';
@@ -7,6 +7,28 @@ import { checkTypedText } from './text-input.js';
 export const MAX_ROWS = 1000;
 /** The original reads `p` as a Java int: a larger page is refused there too, and offsets stay exact. */
 export const MAX_PAGE = 2_147_483_647;
+/**
+ * Bounds of what one search may ask for, the same for the query string as for the POST body's schema
+ * (routes/search.ts): each filter link of an answer carries every other filter, so an unbounded list would
+ * make the answer grow with its square.
+ */
+export const SEARCH_BOUNDS = {
+  /** Items of each list: fq, fqAnd, fqOr, targeting rules, field names. */
+  maxItems: 100,
+  /** Characters of the query and of each filter or targeting rule. */
+  maxText: 2000,
+  /** Characters of a field name in fl, of group and of an operator. */
+  maxName: 100,
+  maxSort: 200,
+  maxLocale: 16,
+  /**
+   * Characters of the search written as a link (its query string). Every link of an answer (pages, facet
+   * values, each filter's removal) repeats it, so this bounds the answer where the per-item bounds do not:
+   * 100 filters of 550 characters made a 6 MB answer of a 56 KB request. Common proxies refuse longer request
+   * lines (8 KiB) anyway.
+   */
+  maxLink: 8192,
+} as const;
 
 /** One search request after GET parameters and the POST body are merged and checked. */
 export interface SearchParams {
@@ -71,7 +93,7 @@ function fieldListOf(raw: Raw): string[] | null {
     .flatMap((f) => f.split(','))
     .map((f) => f.trim())
     .filter(Boolean);
-  return names.length > 0 ? names : null;
+  return names.length > 0 ? boundedList('fl', names, SEARCH_BOUNDS.maxName) : null;
 }
 
 export function normalizeLocale(value: string): string {
@@ -105,7 +127,7 @@ function operatorOf(value: string): Operator | null | undefined {
 /** A query-string operator (fq.op, fqi.op and their spellings): refused naming the parameter as sent. */
 function queryOperator(found: { name: string; value: string } | undefined): Operator | null {
   if (!found) return null;
-  const operator = operatorOf(found.value);
+  const operator = operatorOf(bounded(found.name, found.value, SEARCH_BOUNDS.maxName));
   if (operator === undefined)
     throw searchErrors.invalidParameter(
       found.name,
@@ -123,7 +145,24 @@ function bodyOperator(value: string | null | undefined): Operator | undefined {
   return (typeof value === 'string' && operatorOf(value)) || undefined;
 }
 
+/** A single value past `max` characters: refused naming the parameter, with its length rather than the value. */
+function bounded<T extends string | null | undefined>(name: string, value: T, max: number): T {
+  if (typeof value === 'string' && value.length > max)
+    throw searchErrors.invalidParameter(name, `must be at most ${max} characters long, got ${value.length} characters`);
+  return value;
+}
+
+/** A list past `maxItems` items, or with an item past `maxLength` characters: refused naming the parameter. */
+function boundedList(name: string, values: string[], maxLength: number): string[] {
+  if (values.length > SEARCH_BOUNDS.maxItems) throw searchErrors.invalidParameter(name, `takes at most ${SEARCH_BOUNDS.maxItems} values, got ${values.length}`);
+  for (const value of values) bounded(name, value, maxLength);
+  return values;
+}
+
+const boundedNames = (names: string[] | undefined) => (names ? boundedList('fieldList', names, SEARCH_BOUNDS.maxName) : undefined);
+
 function checkFilters(name: string, values: string[]): string[] {
+  boundedList(name, values, SEARCH_BOUNDS.maxText);
   for (const value of values) {
     const colon = value.indexOf(':');
     if (colon <= 0 || colon === value.length - 1) throw searchErrors.invalidParameter(name, `must be field:value, got ${JSON.stringify(value)}`);
@@ -167,12 +206,13 @@ export function parseSearchParams(path: string, rawQuery: string, body: PostBody
 
   const q = b.query ?? first(raw, 'q');
   if (q === undefined || q === null) throw searchErrors.missingParameter('q', 'give the text to search for, or * for every document');
-  checkTypedText(typeof b.query === 'string' ? 'query' : 'q', q);
+  const qName = typeof b.query === 'string' ? 'query' : 'q';
+  checkTypedText(qName, bounded(qName, q, SEARCH_BOUNDS.maxText));
   // Left out: the site's only or default locale (SearchService.search).
-  const localeRaw = b.locale ?? first(raw, '_setlocale', 'locale') ?? '';
+  const localeRaw = bounded('_setlocale', b.locale ?? first(raw, '_setlocale', 'locale') ?? '', SEARCH_BOUNDS.maxLocale);
   const page = parsePage(typeof b.page === 'number' ? 'page' : 'p', b.page ?? first(raw, 'p')) ?? 1;
   const rowsRequested = parseRows(b.rows ?? first(raw, 'rows'));
-  const sort = (b.sort ?? first(raw, 'sort') ?? '').trim() || 'relevance';
+  const sort = bounded('sort', b.sort ?? first(raw, 'sort') ?? '', SEARCH_BOUNDS.maxSort).trim() || 'relevance';
   const nfpr = first(raw, 'nfpr');
   const noCorrection = first(raw, 'autoCorrectionDisabled');
 
@@ -183,13 +223,13 @@ export function parseSearchParams(path: string, rawQuery: string, body: PostBody
     rows: rowsRequested ?? null,
     sort,
     sortOrder: parseSortOrder(sort),
-    group: (b.group ?? first(raw, 'group')) || null,
+    group: bounded('group', b.group ?? first(raw, 'group'), SEARCH_BOUNDS.maxName) || null,
     fq: checkFilters('fq[]', list(b.fq, 'fq') ?? all(raw, FQ, 'fq')),
     fqAnd: checkFilters('fqAnd', list(b.fqAnd, 'fqAnd') ?? all(raw, 'fq.and[]', 'fqAnd[]', 'fqAnd', 'fq.and')),
     fqOr: checkFilters('fqOr', list(b.fqOr, 'fqOr') ?? all(raw, 'fq.or[]', 'fqOr[]', 'fqOr', 'fq.or')),
     fqOperator: bodyOperator(b.fqOperator) ?? queryOperator(given(raw, 'fq.op', 'fqOp', 'fqOperator')),
     fqItemOperator: bodyOperator(b.fqItemOperator) ?? queryOperator(given(raw, 'fqi.op', 'fqiOp', 'fqItemOperator')),
-    fieldList: list(b.fieldList, 'fieldList') ?? fieldListOf(raw),
+    fieldList: boundedNames(list(b.fieldList, 'fieldList')) ?? fieldListOf(raw),
     targetingRules: checkFilters('targetingRules', list(b.targetingRules, 'targetingRules') ?? all(raw, 'tr[]', 'tr')),
     userId: b.userId ?? null,
     populateMetrics: b.populateMetrics ?? true,
@@ -198,6 +238,12 @@ export function parseSearchParams(path: string, rawQuery: string, body: PostBody
     linkBase: { path, params: queryParams },
   };
   if (body) params.linkBase = linkBaseFor(path, params);
+  const link = toLink({ path: '', params: params.linkBase.params }).length - 1;
+  if (link > SEARCH_BOUNDS.maxLink)
+    throw searchErrors.invalidParameter(
+      "the search's parameters",
+      `are ${link} characters long written as a link (every link of the answer repeats them); at most ${SEARCH_BOUNDS.maxLink} are taken: use fewer or shorter filters`,
+    );
   return params;
 }
 

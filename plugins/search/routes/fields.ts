@@ -1,4 +1,5 @@
 import type { ApiRouter } from 'vela/plugin';
+import { deletedSchema } from '../schemas/common.js';
 import { fieldCreateSchema, fieldParams, fieldSchema, fieldUpdateSchema, fieldSiteParams as siteParam } from '../schemas/field.js';
 import type { SearchDomain } from './route-context.js';
 
@@ -55,6 +56,7 @@ export function mountFieldRoutes(router: ApiRouter, { sites }: SearchDomain): vo
       summary: "Update a field (members left out keep their values); the site's index is rebuilt when what it indexes changes",
       params: fieldParams,
       body: fieldUpdateSchema,
+      responses: { 200: { description: 'the field', schema: fieldSchema } },
     },
     async (req, res) => {
       res.json(await sites.updateField(String(req.params.snSiteId), String(req.params.id), req.body as Record<string, unknown>));
@@ -62,7 +64,13 @@ export function mountFieldRoutes(router: ApiRouter, { sites }: SearchDomain): vo
   );
   router.delete(
     '/api/sn/:snSiteId/field/:id',
-    { access: 'key', tags, summary: 'Delete a field (stored document attributes are kept)', params: fieldParams },
+    {
+      access: 'key',
+      tags,
+      summary: 'Delete a field (stored document attributes are kept)',
+      params: fieldParams,
+      responses: { 200: { description: 'the field is deleted', schema: deletedSchema } },
+    },
     async (req, res) => {
       const field = await sites.deleteField(String(req.params.snSiteId), String(req.params.id));
       res.json({ deleted: true, id: field.id, name: field.name });

@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/express';
 import { type ApiRouter, VelaError } from 'vela/plugin';
@@ -20,6 +20,41 @@ function rowsOf(sites: SiteStore): RowsOf {
     return site?.site.rowsPerPage ?? 0;
   };
 }
+
+/** GraphQL answers its errors in its own shape (the GraphQL over HTTP specification), not the runtime's. */
+const graphqlErrorsSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['message'],
+    properties: {
+      message: { type: 'string' },
+      locations: { type: 'array', items: { type: 'object', properties: { line: { type: 'integer' }, column: { type: 'integer' } } } },
+      path: { type: 'array', items: { type: ['string', 'integer'] } },
+      extensions: {
+        type: 'object',
+        description: 'code; for a refused query also limit and found',
+        properties: { code: { type: 'string' }, limit: {}, found: {} },
+      },
+    },
+  },
+};
+const graphqlResultSchema = {
+  type: 'object',
+  properties: { data: { type: ['object', 'null'], description: 'what the query asked for' }, errors: graphqlErrorsSchema },
+};
+const graphqlRefusalSchema = { type: 'object', required: ['errors'], properties: { errors: graphqlErrorsSchema } };
+
+/**
+ * graphql-http reads only UTF-8 JSON and answers anything else with an empty 415; refused here instead, the
+ * client gets the GraphQL error shape naming what to send.
+ */
+const jsonOnly: RequestHandler = (req, _res, next) => {
+  // The same reading as graphql-http's: whitespace dropped, the first parameter (if any) must be the charset.
+  const [mediaType, charset = 'charset=utf-8'] = (req.headers['content-type'] ?? '').replace(/\s/g, '').toLowerCase().split(';');
+  const json = mediaType === 'application/json' && charset === 'charset=utf-8';
+  next(json ? undefined : new VelaError('unsupported_media_type', 'POST /graphql takes a JSON body: Content-Type: application/json (UTF-8)', 415));
+};
 
 const BODY_PARSER_CODES: Record<string, string> = { 'entity.too.large': 'payload_too_large', 'entity.parse.failed': 'invalid_json' };
 
@@ -73,11 +108,16 @@ export function mountGraphqlRoute(router: ApiRouter, domain: SearchDomain, limit
       bodyLimit: limits.bodyLimit,
       validate: false,
       responses: {
-        200: { description: 'GraphQL result {data, errors}' },
-        400: { description: 'a request GraphQL cannot read; with Accept: application/graphql-response+json, a refused query too' },
-        413: { description: 'a body over plugins.search.graphql.bodyLimit' },
+        200: { description: 'GraphQL result {data, errors}', schema: graphqlResultSchema },
+        400: {
+          description: 'a request GraphQL cannot read; with Accept: application/graphql-response+json, a refused query too',
+          schema: graphqlRefusalSchema,
+        },
+        413: { description: 'a body over plugins.search.graphql.bodyLimit', schema: graphqlRefusalSchema },
+        415: { description: 'the body is not JSON', schema: graphqlRefusalSchema },
       },
     },
+    jsonOnly,
     (req, res, next) => current()(req, res, next),
   );
   router.raw.use('/graphql', graphqlRequestErrors);

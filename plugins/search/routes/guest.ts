@@ -2,8 +2,10 @@ import type { ApiRouter, JsonSchema } from 'vela/plugin';
 import { linkBaseFromUrl } from '../links/query-string.js';
 import { parseSearchParams } from '../query/search-params.js';
 import { pathParams, siteRefSchema } from '../schemas/common.js';
+import { searchResponseSchema } from '../schemas/search-response.js';
 import type { Site } from '../store/site-types.js';
 import type { SearchDomain } from './route-context.js';
+import { searchQueryDoc } from './search.js';
 
 const tags = ['guest'];
 export const GUEST_PREFIX = '/api/v2/guest/sn';
@@ -76,9 +78,10 @@ export function mountGuestRoutes(router: ApiRouter, domain: SearchDomain): void 
       tags,
       summary: 'Search a site (guest access): the same parameters and answer as GET /api/sn/{siteName}/search',
       params: pathParams({ siteName: siteRefSchema }),
+      query: searchQueryDoc,
       validate: false,
       description: 'Query parameters are read from the raw query string (repeatable fq[]); links in the answer stay under /api/v2/guest/sn.',
-      responses: { 200: { description: 'the search response' } },
+      responses: { 200: { description: 'the search response', schema: searchResponseSchema } },
     },
     async (req, res) => {
       const params = parseSearchParams(req.path, rawQuery(req.originalUrl));

@@ -1,5 +1,5 @@
-import type { ApiRouter } from 'vela/plugin';
-import type { ImportItem } from '../api.js';
+import { type ApiRouter, type Response, VelaError } from 'vela/plugin';
+import type { AllRefusedDetails, ImportItem, ImportResult } from '../api.js';
 import { searchErrors } from '../errors.js';
 import { importBodySchema, importResultSchema } from '../schemas/import.js';
 import type { SearchDomain } from './route-context.js';
@@ -25,6 +25,20 @@ function waitOf(query: unknown): boolean {
   return wait === 'true' || wait === '1' || wait === '';
 }
 
+/**
+ * The importer's answer; when it refused every item, the 400 carries each item's reasons (`rejected`, as in a
+ * 200) besides the message, so a client such as the connector records why each document was refused.
+ */
+async function answer(res: Response, result: Promise<ImportResult>): Promise<void> {
+  try {
+    res.json(await result);
+  } catch (error) {
+    const details = error instanceof VelaError && error.status === 400 ? (error.details as AllRefusedDetails | undefined) : undefined;
+    if (!details?.rejected) throw error;
+    res.status(400).json({ error: (error as VelaError).code, message: (error as VelaError).message, rejected: details.rejected });
+  }
+}
+
 export function mountImportRoutes(router: ApiRouter, domain: SearchDomain): void {
   router.post(
     '/api/sn/import',
@@ -40,7 +54,7 @@ export function mountImportRoutes(router: ApiRouter, domain: SearchDomain): void
       responses: { 200: { description: 'what was accepted and rejected', schema: importResultSchema } },
     },
     async (req, res) => {
-      res.json(await domain.importer.import(itemsOf(req.body), { wait: waitOf(req.query) }));
+      await answer(res, domain.importer.import(itemsOf(req.body), { wait: waitOf(req.query) }));
     },
   );
 
@@ -58,7 +72,7 @@ export function mountImportRoutes(router: ApiRouter, domain: SearchDomain): void
       responses: { 200: { description: 'what was accepted and rejected', schema: importResultSchema } },
     },
     async (req, res) => {
-      res.json(await domain.importer.import(itemsOf(req.body), { wait: waitOf(req.query), deleteAll: true }));
+      await answer(res, domain.importer.import(itemsOf(req.body), { wait: waitOf(req.query), deleteAll: true }));
     },
   );
 }

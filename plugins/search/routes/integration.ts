@@ -2,7 +2,7 @@ import { type ApiRouter, type OutboundGuard, OutboundRefused, type Request, type
 import type { IntegrationProxy } from '../integration/integration-proxy.js';
 import { DEFAULT_PROXY_METHODS, type IntegrationInput, type IntegrationStore, PROXY_METHODS } from '../integration/integration-store.js';
 import { VENDOR_IDS, vendors } from '../integration/vendors.js';
-import { idSchema, pathParams } from '../schemas/common.js';
+import { deletedSchema, idSchema, pathParams } from '../schemas/common.js';
 
 const tags = ['integrations'];
 const idParam = pathParams({ id: idSchema });
@@ -77,6 +77,30 @@ const integrationSchema = {
   },
 };
 
+/** The empty instance a form starts from: no id yet, so none of the members' rules apply. */
+const structureSchema = {
+  type: 'object',
+  properties: {
+    ...properties,
+    id: { type: 'string', description: 'empty: the service gives a new instance its id' },
+    title: { type: 'string' },
+    endpoint: { type: 'string' },
+    headers: { type: 'array', items: headerInput },
+  },
+};
+
+const vendorSchema = {
+  type: 'object',
+  required: ['id', 'title', 'description', 'defaultEndpoint', 'headers'],
+  properties: {
+    id: { type: 'string', enum: [...VENDOR_IDS] },
+    title: { type: 'string' },
+    description: { type: 'string' },
+    defaultEndpoint: { type: ['string', 'null'], description: 'the endpoint a new instance gets when none is given; null: it must be given' },
+    headers: { type: 'array', items: { type: 'string' }, description: 'headers an instance of this vendor usually adds' },
+  },
+};
+
 export interface IntegrationRoutes {
   store: IntegrationStore;
   proxy: IntegrationProxy;
@@ -99,22 +123,40 @@ export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRou
       res.json(store.list());
     },
   );
-  router.get('/api/integration/structure', { access: 'key', tags, summary: 'An empty integration instance, as a form starts from' }, (_req, res) => {
-    res.json({
-      id: '',
-      title: '',
-      description: '',
-      vendor: 'HTTP',
-      endpoint: '',
-      enabled: true,
-      allowedPaths: [],
-      allowedMethods: [...DEFAULT_PROXY_METHODS],
-      headers: [],
-    });
-  });
-  router.get('/api/integration/vendor', { access: 'key', tags, summary: 'The vendors integration instances can have' }, (_req, res) => {
-    res.json(vendors(routes.connectorUrl()));
-  });
+  router.get(
+    '/api/integration/structure',
+    {
+      access: 'key',
+      tags,
+      summary: 'An empty integration instance, as a form starts from',
+      responses: { 200: { description: 'the empty instance', schema: structureSchema } },
+    },
+    (_req, res) => {
+      res.json({
+        id: '',
+        title: '',
+        description: '',
+        vendor: 'HTTP',
+        endpoint: '',
+        enabled: true,
+        allowedPaths: [],
+        allowedMethods: [...DEFAULT_PROXY_METHODS],
+        headers: [],
+      });
+    },
+  );
+  router.get(
+    '/api/integration/vendor',
+    {
+      access: 'key',
+      tags,
+      summary: 'The vendors integration instances can have',
+      responses: { 200: { description: 'the vendors', schema: { type: 'array', items: vendorSchema } } },
+    },
+    (_req, res) => {
+      res.json(vendors(routes.connectorUrl()));
+    },
+  );
   router.get(
     '/api/integration/:id',
     {
@@ -150,7 +192,14 @@ export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRou
   );
   router.put(
     '/api/integration/:id',
-    { access: 'key', tags, summary: 'Change an integration instance (the members given)', params: idParam, body: updateBody },
+    {
+      access: 'key',
+      tags,
+      summary: 'Change an integration instance (the members given)',
+      params: idParam,
+      body: updateBody,
+      responses: { 200: { description: 'the instance', schema: integrationSchema } },
+    },
     async (req, res) => {
       const patch = req.body as Partial<IntegrationInput>;
       const id = String(req.params.id);
@@ -161,10 +210,20 @@ export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRou
       res.json(await store.update(id, changes));
     },
   );
-  router.delete('/api/integration/:id', { access: 'key', tags, summary: 'Delete an integration instance', params: idParam }, async (req, res) => {
-    const deleted = await store.delete(String(req.params.id));
-    res.json({ deleted: true, id: deleted.id });
-  });
+  router.delete(
+    '/api/integration/:id',
+    {
+      access: 'key',
+      tags,
+      summary: 'Delete an integration instance',
+      params: idParam,
+      responses: { 200: { description: 'the instance is deleted', schema: deletedSchema } },
+    },
+    async (req, res) => {
+      const deleted = await store.delete(String(req.params.id));
+      res.json({ deleted: true, id: deleted.id });
+    },
+  );
 
   // The proxy: public, as the specification lists it; every method the issue names, HEAD with GET.
   const spec = {
@@ -175,7 +234,16 @@ export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRou
       "Public: anyone who reaches the search service gets what the instance's headers grant, within its allowedPaths and allowedMethods (GET and HEAD unless the instance lists more). The method, the path after the id, the query string, the body (streamed) and safe headers go to the instance endpoint; status, headers and body come back streamed. 404 for an unknown or disabled instance, 405 for a method the instance does not forward, 403 path_refused or address_refused naming the rule, 413 for a body over the limit, 502 and 504 when the upstream fails, 503 integration_secret_unreadable when the stored headers cannot be decrypted.",
     rawBody: true,
     validate: false,
-    responses: { 200: { description: "the upstream's answer, as it came", contentType: '*/*' } },
+    responses: {
+      200: { description: "the upstream's answer, as it came (any status and type)", contentType: '*/*', schema: { type: 'string', format: 'binary' } },
+      403: { description: 'path_refused (outside allowedPaths) or address_refused (the endpoint resolves to an address not allowed)' },
+      404: { description: 'no enabled instance has this id' },
+      405: { description: 'the instance does not forward this method' },
+      413: { description: 'the request body is larger than the limit' },
+      502: { description: 'the upstream could not be reached or answered badly' },
+      503: { description: 'integration_secret_unreadable: the stored headers cannot be decrypted' },
+      504: { description: 'the upstream did not answer in time' },
+    },
   };
   const forward = (req: Request, res: Response) => proxy.forward(req, res);
   for (const path of ['/api/v2/integration/:integrationId', '/api/v2/integration/:integrationId/*rest']) {

@@ -25,6 +25,43 @@ const termsReport: JsonSchema = {
     terms: { type: 'array', items: termCount },
   },
 };
+const count = (description: string): JsonSchema => ({ type: 'integer', description });
+const liveReport: JsonSchema = {
+  type: 'object',
+  required: ['site', 'now', 'searchesLastMinute', 'searchesLastHour', 'searchesToday', 'zeroResultsToday', 'latest', 'recorder'],
+  properties: {
+    site: { type: 'string', description: 'the site name' },
+    now: { type: 'string', description: 'when the counts were taken' },
+    searchesLastMinute: count('searches in the last 60 seconds'),
+    searchesLastHour: count('searches in the last 60 minutes'),
+    searchesToday: count('searches since midnight UTC'),
+    zeroResultsToday: count('of those, searches that found nothing'),
+    latest: {
+      type: 'array',
+      description: 'the newest searches, newest first',
+      items: {
+        type: 'object',
+        properties: {
+          term: { type: 'string' },
+          locale: { type: 'string' },
+          userId: { type: ['string', 'null'] },
+          numFound: { type: 'integer' },
+          searchedAt: { type: 'string' },
+        },
+      },
+    },
+    recorder: {
+      type: 'object',
+      description: "this process's metrics queue",
+      properties: {
+        queued: count('waiting to be written'),
+        written: count('written since the start'),
+        dropped: count('dropped because the queue was full'),
+        failed: count('lost because their write failed'),
+      },
+    },
+  },
+};
 /** Optional (without it, the user behind the credentials), so checked by the route rather than the router. */
 const latestBody: JsonSchema = {
   type: 'object',
@@ -91,6 +128,7 @@ export function mountMetricsRoutes(router: ApiRouter, domain: SearchDomain): voi
       summary: 'Searches of a site as they happen: counts for the last minute, hour and day, and the newest searches',
       params: pathParams({ id: siteRefSchema }),
       query: { type: 'object', properties: { rows: { type: 'integer', minimum: 1, maximum: 1000, default: 20, description: 'newest searches to list' } } },
+      responses: { 200: { description: 'the counts and the newest searches', schema: liveReport } },
     },
     async (req, res) => {
       const { site } = sites.get(String(req.params.id));

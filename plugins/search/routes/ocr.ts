@@ -39,6 +39,16 @@ const languageQuery = {
 
 const description = `Images (PNG, JPEG, TIFF, WebP) are recognized with tesseract; PDFs are read from their text layer, and pages without one are rendered and recognized; DOCX, XLSX, HTML, Markdown and plain text are read as text. Media types: ${SUPPORTED_MEDIA_TYPES.join(', ')}. Errors: 400, 403 (URL refused by the outbound guard), 408 (an upload too slow), 413 (too large), 415 (unsupported type), 422 (corrupt, encrypted, or over the time limit), 502 (the URL did not answer a document), 503 with Retry-After (the OCR queue is full, or the document waited too long for a worker thread).`;
 
+/** The refusals both routes answer, besides the runtime's own (see the description). */
+const refusals = {
+  400: { description: 'the request is not valid (no file part, an unknown language)' },
+  408: { description: 'the upload was too slow' },
+  413: { description: 'the document is larger than plugins.search.ocr.maxBytes' },
+  415: { description: 'a media type the service cannot read' },
+  422: { description: 'the document is corrupt or encrypted, or took longer than the time limit' },
+  503: { description: 'the OCR queue is full, or the document waited too long for a worker thread (Retry-After)' },
+};
+
 /** POST /api/ocr/file (multipart, part `file`) and POST /api/ocr/url (`{"url"}`): public, as the specification lists them. */
 export function mountOcrRoutes(router: ApiRouter, ocr: OcrService): void {
   router.post(
@@ -53,7 +63,7 @@ export function mountOcrRoutes(router: ApiRouter, ocr: OcrService): void {
       query: languageQuery,
       bodyContentTypes: ['multipart/form-data'],
       body: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' }, language: { type: 'string' } } },
-      responses: { 200: { description: 'the file attributes', schema: attributesSchema } },
+      responses: { 200: { description: 'the file attributes', schema: attributesSchema }, ...refusals },
     },
     async (req: Request, res: Response) => {
       const release = admitOrRefuse(ocr, req, res);
@@ -88,7 +98,12 @@ export function mountOcrRoutes(router: ApiRouter, ocr: OcrService): void {
           language: { type: 'string', maxLength: 100 },
         },
       },
-      responses: { 200: { description: 'the file attributes', schema: attributesSchema } },
+      responses: {
+        200: { description: 'the file attributes', schema: attributesSchema },
+        ...refusals,
+        403: { description: 'the outbound guard refused the URL (an internal address)' },
+        502: { description: 'the URL did not answer a document' },
+      },
     },
     async (req: Request, res: Response) => {
       const release = admitOrRefuse(ocr, req, res);

@@ -27,7 +27,16 @@ const PAGE_POLICY =
 function sendMissingSite(req: Request, res: Response, name: string): void {
   if (req.accepts(['json', 'html']) !== 'html') throw searchErrors.siteNotFound(name.slice(0, 100));
   res.status(404).setHeader('Content-Security-Policy', PAGE_POLICY);
-  res.type('html').send(missingTemplate.replaceAll('__SITE__', escapeHtml(name.slice(0, 100))));
+  res.type('html').send(fillIn(missingTemplate, { __SITE__: name.slice(0, 100) }));
+}
+
+/**
+ * Put escaped values in a page's `__NAME__` places. A function makes the replacement: a replacement
+ * string would read `$&`, `` $` `` and `$'` in a value (a site name, highlight markers) as patterns
+ * and copy parts of the template, unescaped, into the page.
+ */
+function fillIn(html: string, values: Record<string, string>): string {
+  return html.replace(/__[A-Z_]+__/g, (place) => (Object.hasOwn(values, place) ? escapeHtml(values[place]!) : place));
 }
 
 /**
@@ -48,10 +57,7 @@ export function mountSamplePage(router: ApiRouter, { sites }: SearchDomain): voi
       const locale = typeof req.query._setlocale === 'string' && site.locales.includes(req.query._setlocale) ? req.query._setlocale : site.locales[0];
       return res.redirect(302, `/sn/${encodeURIComponent(site.name)}?q=*&_setlocale=${encodeURIComponent(locale ?? 'en_US')}`);
     }
-    const html = template
-      .replaceAll('__SITE__', escapeHtml(site.name))
-      .replace('__HL_PRE__', escapeHtml(site.hlPre))
-      .replace('__HL_POST__', escapeHtml(site.hlPost));
+    const html = fillIn(template, { __SITE__: site.name, __HL_PRE__: site.hlPre, __HL_POST__: site.hlPost });
     res.setHeader('Content-Security-Policy', PAGE_POLICY);
     res.type('html').send(html);
   });

@@ -2,11 +2,13 @@ import type { ApiRouter } from 'vela/plugin';
 import { linkBaseFromUrl } from '../links/query-string.js';
 import { MAX_PAGE, type PostBody, parseSearchParams } from '../query/search-params.js';
 import { pathParams, siteRefSchema } from '../schemas/common.js';
+import { searchResponseSchema } from '../schemas/search-response.js';
 import type { SearchDomain } from './route-context.js';
 
 const tags = ['search'];
 const siteParam = pathParams({ siteName: siteRefSchema });
-const queryDoc = {
+/** The query parameters of a search (GET), for the API description: the route reads the raw query string itself. */
+export const searchQueryDoc = {
   type: 'object',
   properties: {
     q: { type: 'string', description: 'the query; * for every document (required)' },
@@ -75,10 +77,10 @@ export function mountSearchRoutes(router: ApiRouter, domain: SearchDomain): void
       tags,
       summary: 'Search a site: results, facets and every navigation link pre-built',
       params: siteParam,
-      query: queryDoc,
+      query: searchQueryDoc,
       validate: false,
       description: 'Query parameters are read from the raw query string (repeatable fq[]); see docs/search.md.',
-      responses: { 200: { description: 'the search response' } },
+      responses: { 200: { description: 'the search response', schema: searchResponseSchema } },
     },
     async (req, res) => {
       const params = parseSearchParams(req.path, rawQuery(req.originalUrl));
@@ -96,7 +98,7 @@ export function mountSearchRoutes(router: ApiRouter, domain: SearchDomain): void
       summary: 'Search with a JSON body (its non-null members override the query parameters)',
       params: siteParam,
       body: postBody,
-      responses: { 200: { description: 'the search response' } },
+      responses: { 200: { description: 'the search response', schema: searchResponseSchema } },
     },
     async (req, res) => {
       const params = parseSearchParams(req.path, rawQuery(req.originalUrl), req.body as PostBody);

@@ -1,7 +1,10 @@
 import { type ApiRouter, httpErrors } from 'vela/plugin';
+import { deletedSchema } from '../schemas/common.js';
 import {
+  configExportSchema,
   siteParams as idParam,
   importConfigProblems,
+  importConfigResultSchema,
   importConfigSchema,
   localeBodySchema,
   siteCreateSchema,
@@ -49,15 +52,25 @@ export function mountSiteRoutes(router: ApiRouter, domain: SearchDomain): void {
     },
   );
 
-  router.get('/api/sn/export', { access: 'key', scope: 'search', tags, summary: 'Export every site configuration (sites, locales, fields)' }, (_req, res) => {
-    res.setHeader('Content-Disposition', `attachment; filename="sn-sites-all_${new Date().toISOString().slice(0, 10)}.json"`);
-    res.json(
-      exportOf(
-        domain,
-        sites.list().map((s) => s.id),
-      ),
-    );
-  });
+  router.get(
+    '/api/sn/export',
+    {
+      access: 'key',
+      scope: 'search',
+      tags,
+      summary: 'Export every site configuration (sites, locales, fields)',
+      responses: { 200: { description: 'the export file (as an attachment)', schema: configExportSchema } },
+    },
+    (_req, res) => {
+      res.setHeader('Content-Disposition', `attachment; filename="sn-sites-all_${new Date().toISOString().slice(0, 10)}.json"`);
+      res.json(
+        exportOf(
+          domain,
+          sites.list().map((s) => s.id),
+        ),
+      );
+    },
+  );
 
   router.post(
     '/api/sn/import-config',
@@ -66,6 +79,7 @@ export function mountSiteRoutes(router: ApiRouter, domain: SearchDomain): void {
       tags,
       summary: 'Restore site configurations from an export: sites are matched by name, created or replaced',
       body: importConfigSchema,
+      responses: { 200: { description: 'what was done with each site', schema: importConfigResultSchema } },
     },
     async (req, res) => {
       const entries = (req.body as { sites: Array<Record<string, unknown>> }).sites;
@@ -94,16 +108,33 @@ export function mountSiteRoutes(router: ApiRouter, domain: SearchDomain): void {
 
   router.put(
     '/api/sn/:id',
-    { access: 'key', tags, summary: 'Update a site (members left out keep their values)', params: idParam, body: siteUpdateSchema },
+    {
+      access: 'key',
+      tags,
+      summary: 'Update a site (members left out keep their values)',
+      params: idParam,
+      body: siteUpdateSchema,
+      responses: { 200: { description: 'the site', schema: siteSchema } },
+    },
     async (req, res) => {
       res.json(await sites.update(String(req.params.id), req.body as Record<string, unknown>));
     },
   );
 
-  router.delete('/api/sn/:id', { access: 'key', tags, summary: 'Delete a site, its indexes and documents', params: idParam }, async (req, res) => {
-    const site = await sites.delete(String(req.params.id));
-    res.json({ deleted: true, id: site.id, name: site.name });
-  });
+  router.delete(
+    '/api/sn/:id',
+    {
+      access: 'key',
+      tags,
+      summary: 'Delete a site, its indexes and documents',
+      params: idParam,
+      responses: { 200: { description: 'the site is deleted', schema: deletedSchema } },
+    },
+    async (req, res) => {
+      const site = await sites.delete(String(req.params.id));
+      res.json({ deleted: true, id: site.id, name: site.name });
+    },
+  );
 
   router.get(
     '/api/sn/:id/monitoring',
@@ -136,20 +167,57 @@ export function mountSiteRoutes(router: ApiRouter, domain: SearchDomain): void {
     },
   );
 
-  router.get('/api/sn/:id/export', { access: 'key', scope: 'search', tags, summary: 'Export one site configuration', params: idParam }, (req, res) => {
-    const { site } = sites.get(String(req.params.id));
-    res.setHeader('Content-Disposition', `attachment; filename="sn-site-${site.name.replace(/[^\w.-]/g, '_')}_${new Date().toISOString().slice(0, 10)}.json"`);
-    res.json(exportOf(domain, [site.id]));
-  });
+  router.get(
+    '/api/sn/:id/export',
+    {
+      access: 'key',
+      scope: 'search',
+      tags,
+      summary: 'Export one site configuration',
+      params: idParam,
+      responses: { 200: { description: 'the export file (as an attachment)', schema: configExportSchema } },
+    },
+    (req, res) => {
+      const { site } = sites.get(String(req.params.id));
+      res.setHeader(
+        'Content-Disposition',
+        `attachment; filename="sn-site-${site.name.replace(/[^\w.-]/g, '_')}_${new Date().toISOString().slice(0, 10)}.json"`,
+      );
+      res.json(exportOf(domain, [site.id]));
+    },
+  );
 
-  router.get('/api/sn/:id/locale', { access: 'key', scope: 'search', tags, summary: 'List the locales of a site', params: idParam }, (req, res) => {
-    const { site } = sites.get(String(req.params.id));
-    res.json(site.locales.map((locale) => ({ locale })));
-  });
+  router.get(
+    '/api/sn/:id/locale',
+    {
+      access: 'key',
+      scope: 'search',
+      tags,
+      summary: 'List the locales of a site',
+      params: idParam,
+      responses: {
+        200: {
+          description: 'the locales',
+          schema: { type: 'array', items: { type: 'object', required: ['locale'], properties: { locale: { type: 'string' } } } },
+        },
+      },
+    },
+    (req, res) => {
+      const { site } = sites.get(String(req.params.id));
+      res.json(site.locales.map((locale) => ({ locale })));
+    },
+  );
 
   router.post(
     '/api/sn/:id/locale',
-    { access: 'key', tags, summary: 'Add a locale to a site', params: idParam, body: localeBodySchema, responses: { 201: { description: 'the site' } } },
+    {
+      access: 'key',
+      tags,
+      summary: 'Add a locale to a site',
+      params: idParam,
+      body: localeBodySchema,
+      responses: { 201: { description: 'the site', schema: siteSchema } },
+    },
     async (req, res) => {
       res.status(201).json(await sites.addLocale(String(req.params.id), (req.body as { locale: string }).locale));
     },
@@ -162,6 +230,7 @@ export function mountSiteRoutes(router: ApiRouter, domain: SearchDomain): void {
       tags,
       summary: 'Remove a locale (and its documents) from a site',
       params: siteLocaleParams,
+      responses: { 200: { description: 'the site', schema: siteSchema } },
     },
     async (req, res) => {
       res.json(await sites.removeLocale(String(req.params.id), String(req.params.locale)));

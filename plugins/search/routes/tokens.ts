@@ -1,6 +1,6 @@
 import { type ApiRouter, principalOf } from 'vela/plugin';
 import { TOKEN_SCOPES, type TokenScope } from '../auth/api-tokens.js';
-import { idSchema, pathParams } from '../schemas/common.js';
+import { deletedSchema, idSchema, pathParams } from '../schemas/common.js';
 import type { SearchDomain } from './route-context.js';
 
 const tags = ['api tokens'];
@@ -80,13 +80,30 @@ export function mountTokenRoutes(router: ApiRouter, { tokens }: SearchDomain): v
   );
   router.put(
     '/api/dev/token/:id',
-    { access: 'key', tags, summary: "Change a token's title or description", params: idParam, body: patch },
+    {
+      access: 'key',
+      tags,
+      summary: "Change a token's title or description",
+      params: idParam,
+      body: patch,
+      responses: { 200: { description: 'the token', schema: tokenSchema } },
+    },
     async (req, res) => {
       res.json(await tokens.update(String(req.params.id), req.body as { title?: string; description?: string; scopes?: TokenScope[] }));
     },
   );
-  router.delete('/api/dev/token/:id', { access: 'key', tags, summary: 'Revoke an API token', params: idParam }, async (req, res) => {
-    const token = await tokens.delete(String(req.params.id));
-    res.json({ deleted: true, id: token.id });
-  });
+  router.delete(
+    '/api/dev/token/:id',
+    {
+      access: 'key',
+      tags,
+      summary: 'Revoke an API token',
+      params: idParam,
+      responses: { 200: { description: 'the token is revoked', schema: deletedSchema } },
+    },
+    async (req, res) => {
+      const token = await tokens.delete(String(req.params.id));
+      res.json({ deleted: true, id: token.id });
+    },
+  );
 }

@@ -26,3 +26,10 @@ export const localeSchema: JsonSchema = { type: 'string', maxLength: 6, pattern:
 
 /** Path parameters, as route specs take them. */
 export const pathParams = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', properties });
+
+/** What a DELETE answers: the id (and, for what has one, the name) of what is gone. */
+export const deletedSchema: JsonSchema = {
+  type: 'object',
+  required: ['deleted', 'id'],
+  properties: { deleted: { type: 'boolean', enum: [true] }, id: { type: 'string' }, name: { type: 'string' } },
+};

@@ -1,6 +1,6 @@
 import type { JsonSchema } from 'vela/plugin';
 import { idSchema, localeSchema, pathParams, SITE_NAME_PATTERN, siteRefSchema } from './common.js';
-import { fieldCreateSchema } from './field.js';
+import { fieldCreateSchema, fieldSchema } from './field.js';
 
 const operator = { enum: ['AND', 'OR'] };
 const fieldName = { type: ['string', 'null'], maxLength: 100 };
@@ -99,6 +99,33 @@ export const siteExportSchema: JsonSchema = {
   properties: {
     ...siteCreateSchema.properties,
     fields: { type: 'array', items: { ...fieldCreateSchema, properties: { ...fieldCreateSchema.properties, siteId: {} } } },
+  },
+};
+
+/** An export file, as GET /api/sn/export and GET /api/sn/{id}/export answer it (and import-config takes it). */
+export const configExportSchema: JsonSchema = {
+  type: 'object',
+  required: ['version', 'exportedAt', 'sites'],
+  properties: {
+    version: { type: 'integer', enum: [1] },
+    exportedAt: { type: 'string', format: 'date-time' },
+    sites: { type: 'array', items: { ...siteSchema, properties: { ...siteSchema.properties, fields: { type: 'array', items: fieldSchema } } } },
+  },
+};
+
+/** What POST /api/sn/import-config did with each site of the file. */
+export const importConfigResultSchema: JsonSchema = {
+  type: 'object',
+  required: ['restored'],
+  properties: {
+    restored: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'action'],
+        properties: { name: { type: 'string' }, action: { type: 'string', enum: ['created', 'replaced'] } },
+      },
+    },
   },
 };
 

@@ -63,6 +63,8 @@ async function sync(base: string, id: string): Promise<void> {
 pgTest(
   'on PostgreSQL, concurrent imports from several connections and two processes: every acknowledged document is searchable once, on each process',
   async (t) => {
+    // Two processes, 240 imports and a restart.
+    t.timeout(240_000);
     const pg = await createTestPostgres();
     if (!pg) return t.fail('PostgreSQL refused to create a test database');
     t.teardown(() => pg.drop());
@@ -125,6 +127,7 @@ pgTest(
 for (const database of ['sqlite', 'postgres'] as const) {
   const dbTest = database === 'sqlite' || postgresReachable() ? test : test.skip;
   dbTest(`${database}: a process whose unread changes another process pruned rebuilds its indexes from the stored documents`, async (t) => {
+    t.timeout(90_000);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'vela-feed-'));
     t.teardown(() => rmSync(dir, { recursive: true, force: true }));
     let url = `sqlite://${path.join(dir, 'shared.sqlite')}`;

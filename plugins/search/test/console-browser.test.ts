@@ -208,6 +208,44 @@ browserTest('spotlights: one is created, edited and deleted through the page, ea
   t.deepEqual(await stored(), []);
 });
 
+browserTest('spotlights: the page of a site that does not exist; a spotlight deleted elsewhere while the page shows it', async (t) => {
+  t.timeout(60_000);
+  await page.goto(url('/console/sites/no-such-site/spotlights'));
+  await page.waitForSelector('#error:not([hidden])');
+  t.is(await text('#error'), 'no site named or with id "no-such-site"');
+  t.true(await page.locator('#spotlights-card').isHidden(), 'nothing that would act on the missing site is offered');
+  t.true(await page.locator('#add-spotlight').isHidden());
+  t.is(await page.evaluate(() => document.body.dataset.loaded ?? null), null);
+
+  const make = async (name: string) =>
+    (await json(vela, 'POST', `/api/sn/${siteId}/spotlight`, { name, terms: [name.toLowerCase()], documents: [{ position: 1, title: name }] })).body;
+  const gone = await make('Gone');
+  const stays = await make('Stays');
+  await page.goto(url(`/console/sites/${siteId}/spotlights`));
+  await page.waitForFunction(() => document.body.dataset.loaded === 'true');
+  t.is(await page.locator('#spotlights tbody tr').count(), 2);
+
+  // Saved after someone else deleted it: the dialog names the missing spotlight, the list drops it.
+  await json(vela, 'DELETE', `/api/sn/${siteId}/spotlight/${gone.id}`);
+  await page.getByRole('button', { name: 'Edit Gone' }).click();
+  await page.fill('#spotlight-terms', 'vanished');
+  await page.click('#spotlight-save');
+  await page.waitForSelector('#spotlight-error:not([hidden])');
+  t.is(await text('#spotlight-error'), `site "Handbook" has no spotlight with id "${gone.id}"`);
+  await page.click('#spotlight-cancel');
+  await page.waitForFunction(() => document.querySelectorAll('#spotlights tbody tr').length === 1);
+  t.is(await text('#spotlights tbody tr td:first-child'), 'Stays');
+
+  // Deleted when it is already gone: what was asked for holds, so no error, and the row goes.
+  await json(vela, 'DELETE', `/api/sn/${siteId}/spotlight/${stays.id}`);
+  await page.getByRole('button', { name: 'Delete Stays' }).click();
+  await page.locator('dialog[open]').waitFor();
+  await page.click('#confirm-button');
+  await page.waitForFunction(() => document.getElementById('spotlights-status')?.textContent === 'No spotlights yet.');
+  t.true(await page.locator('#error').isHidden());
+  t.deepEqual((await json(vela, 'GET', `/api/sn/${siteId}/spotlight`)).body, []);
+});
+
 browserTest('metrics: top and zero-result terms as SVG bars, and the latest searches', async (t) => {
   await importDocs(vela, makeDocs(30), 'Handbook');
   const search = (q: string, userId?: string) =>

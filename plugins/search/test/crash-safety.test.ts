@@ -68,6 +68,8 @@ async function indexedIds(base: string): Promise<string[]> {
 for (const database of ['sqlite', 'postgres'] as const) {
   const dbTest = database === 'sqlite' || postgresReachable() ? test : test.skip;
   dbTest(`${database}: kill -9 during imports from ${STREAMS} streams; after the restart every acknowledged document is searchable exactly once`, async (t) => {
+    // Two starts of a child process, thousands of imports and a search of all of them.
+    t.timeout(240_000);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'vela-crash-'));
     t.teardown(() => rmSync(dir, { recursive: true, force: true }));
     const settings: Record<string, unknown> = { plugins: { search: { indexer: { snapshotDelayMs: 100, pollMs: 200 } } } };

@@ -43,6 +43,7 @@ async function sourceNames(): Promise<string[]> {
 }
 
 test.serial('a CONNECTOR instance reaches the local connector through the proxy with its stored Key, with no allowlist configured', async (t) => {
+  t.timeout(60_000);
   const admin = { authorization: vela.adminAuth, 'content-type': 'application/json' };
   const vendors = await (await vela.fetch('search', '/api/integration/vendor', { headers: admin })).json();
   const connectorUrl = new URL(vela.url('connector', '/')).origin;
@@ -66,6 +67,7 @@ test.serial('a CONNECTOR instance reaches the local connector through the proxy 
 });
 
 test.serial('the connector cannot be taken over through an instance with its Key: an anonymous source rooted at a secret folder is refused', async (t) => {
+  t.timeout(60_000);
   const secret = mkdtempSync(path.join(os.tmpdir(), 'vela-secret-'));
   t.teardown(() => rmSync(secret, { recursive: true, force: true }));
   mkdirSync(path.join(secret, 'private'));

@@ -131,6 +131,7 @@ async function createInstance(extra: Record<string, unknown> = {}): Promise<stri
 }
 
 test.serial('instances: create, list, get, update and delete; header values stored encrypted and never answered', async (t) => {
+  t.timeout(30_000);
   const created = await admin('POST', '/api/integration', {
     title: 'Connector upstream',
     description: 'for the console',
@@ -166,6 +167,7 @@ test.serial('instances: create, list, get, update and delete; header values stor
 });
 
 test.serial('administration needs a key or the administrator; vendors and the empty structure are listed', async (t) => {
+  t.timeout(30_000);
   t.is((await vela.fetch('search', '/api/integration')).status, 401);
   const vendors = await admin('GET', '/api/integration/vendor');
   t.deepEqual(
@@ -179,6 +181,7 @@ test.serial('administration needs a key or the administrator; vendors and the em
 });
 
 test.serial('endpoints at internal addresses are refused when saved unless the operator allows the host; bad header names are refused', async (t) => {
+  t.timeout(30_000);
   const refused = await admin('POST', '/api/integration', { title: 'Metadata', vendor: 'HTTP', endpoint: 'http://169.254.169.254/latest' });
   t.is(refused.status, 400);
   t.regex(refused.body.message, /body\.endpoint is refused by the outbound address guard \(cloud metadata\).*runtime\.network\.allowHosts/);
@@ -204,6 +207,7 @@ test.serial('endpoints at internal addresses are refused when saved unless the o
 test.serial(
   'each method goes through with its path, query string and body; the instance headers are added and the client credentials are not passed on',
   async (t) => {
+    t.timeout(30_000);
     const id = await createInstance({ allowedMethods: EVERY_METHOD });
     for (const method of EVERY_METHOD) {
       const body = method === 'GET' ? undefined : JSON.stringify({ method, n: 1 });
@@ -234,6 +238,7 @@ test.serial(
 );
 
 test.serial('request and answer bodies stream: the upstream answers chunk by chunk while the client is still sending', async (t) => {
+  t.timeout(30_000);
   const id = await createInstance({ allowedMethods: ['GET', 'POST'] });
   const url = new URL(vela.url('search', '/'));
   const lines: string[] = [];
@@ -278,6 +283,7 @@ test.serial('request and answer bodies stream: the upstream answers chunk by chu
 });
 
 test.serial('unknown and disabled instances are 404; a method the instance does not forward is 405 with Allow', async (t) => {
+  t.timeout(30_000);
   const unknown = await raw('GET', '/api/v2/integration/no-such-id/x');
   t.is(unknown.status, 404);
   t.deepEqual(JSON.parse(unknown.body), { error: 'integration_not_found', message: 'no integration instance with id "no-such-id"' });
@@ -291,6 +297,7 @@ test.serial('unknown and disabled instances are 404; a method the instance does 
 });
 
 test.serial('an instance that lists no methods forwards GET and HEAD only: a write is 405 and never reaches the upstream', async (t) => {
+  t.timeout(30_000);
   const id = await createInstance();
   const before = upstream.requests.length;
   for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
@@ -308,6 +315,7 @@ test.serial('an instance that lists no methods forwards GET and HEAD only: a wri
 });
 
 test.serial('a request in absolute form (GET http://host:port/api/v2/integration/<id>/...) reads the id from its path', async (t) => {
+  t.timeout(30_000);
   const id = await createInstance();
   const origin = new URL(vela.url('search', '/')).origin;
   const res = await raw('GET', `${origin}/api/v2/integration/${id}/items/7?x=1`);
@@ -318,6 +326,7 @@ test.serial('a request in absolute form (GET http://host:port/api/v2/integration
 });
 
 test.serial('every path family of SSRF is refused with 403 naming the rule, and the upstream gets nothing', async (t) => {
+  t.timeout(30_000);
   const id = await createInstance({ allowedPaths: ['/public'] });
   const before = upstream.requests.length;
   const cases: Array<[string, string]> = [
@@ -359,6 +368,7 @@ test.serial('every path family of SSRF is refused with 403 naming the rule, and 
 });
 
 test.serial('redirects are relayed, not followed; upstream cookies, CORS and security headers stay out', async (t) => {
+  t.timeout(30_000);
   const id = await createInstance();
   const moved = await raw('GET', `/api/v2/integration/${id}/moved`);
   t.is(moved.status, 302);
@@ -399,6 +409,7 @@ function chunked(path: string, bytes: number): Promise<{ status: number; body: s
 }
 
 test.serial('bounds: a request body over the limit is 413, an answer over the limit 502 (or cut), a slow upstream 504', async (t) => {
+  t.timeout(30_000);
   const id = await createInstance({ allowedMethods: ['GET', 'POST'] });
   const big = await raw('POST', `/api/v2/integration/${id}/items`, { body: 'x'.repeat(70 * 1024), headers: { 'content-type': 'text/plain' } });
   t.is(big.status, 413);
@@ -421,6 +432,7 @@ test.serial('bounds: a request body over the limit is 413, an answer over the li
 });
 
 test.serial('the proxy routes are public in the OpenAPI document, for every method', async (t) => {
+  t.timeout(30_000);
   const doc = (await (await vela.fetch('search', '/v3/api-docs')).json()) as any;
   const operations = doc.paths['/api/v2/integration/{integrationId}/{rest}'];
   for (const method of ['get', 'post', 'put', 'delete', 'patch']) t.deepEqual(operations?.[method]?.security, [], method);
@@ -429,6 +441,7 @@ test.serial('the proxy routes are public in the OpenAPI document, for every meth
 });
 
 test.serial('headers sealed with another key make the instance unavailable: 503 integration_secret_unreadable, the secret never shown', async (t) => {
+  t.timeout(30_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-integration-key-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = { runtime: { network: { allowHosts: [`127.0.0.1:${upstream.port}`] } } };
@@ -460,4 +473,10 @@ test.serial('headers sealed with another key make the instance unavailable: 503 
       'integration instance "sealed" is unavailable: its stored headers cannot be decrypted with this process\'s key (VELA_SECRET_KEY, or <data>/search/secret.key); an administrator must set them again',
   });
   t.is(upstream.requests.length, before, 'nothing went upstream without its headers');
+  // The operator learns of it from the log: the instance and the cause, at error level, without the secret.
+  const logged = second.logs.filter((line) => JSON.stringify(line).includes('integration_secret_unreadable'));
+  t.is(logged.length, 1, 'one log line for the one request');
+  t.true(logged[0]!.level >= 50, 'logged as an error of the server, not as a refused request');
+  t.regex(JSON.stringify(logged[0]), /integration instance \\"sealed\\" is unavailable/);
+  t.false(JSON.stringify(second.logs).includes(SECRET), 'the secret is in no log line');
 });

@@ -1,8 +1,9 @@
 import http from 'node:http';
-import { type AddressInfo, isIP } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import express from 'express';
 import { OutboundGuard } from 'vela/testing';
+import { connectionSpy } from '../../../test/runtime/connection-spy.js';
 import { IntegrationProxy } from '../integration/integration-proxy.js';
 import type { IntegrationStore, ProxyTarget } from '../integration/integration-store.js';
 
@@ -15,14 +16,10 @@ import type { IntegrationStore, ProxyTarget } from '../integration/integration-s
 type Options = ConstructorParameters<typeof OutboundGuard>[0];
 type Resolver = Options['resolve'];
 
-const attempts: string[] = [];
-const spy: NonNullable<Options['beforeConnect']> = ({ hostname, address }) => {
-  attempts.push(`${hostname}=${address}`);
-  if (isIP(address) !== 4 || !address.startsWith('127.')) throw new Error(`the test stopped a connection to ${address} (${hostname})`);
-};
+const { hook, attempts } = connectionSpy();
 
 async function proxyWith(t: { teardown(fn: () => unknown): void }, endpoint: string, resolve: Resolver, allowHosts: string[] = []) {
-  const guard = new OutboundGuard({ allowHosts, resolve, beforeConnect: spy });
+  const guard = new OutboundGuard({ allowHosts, resolve, beforeConnect: hook });
   const target: ProxyTarget = {
     integration: {
       id: 'x',
@@ -70,6 +67,7 @@ const to =
   async () => [{ address, family: address.includes(':') ? 6 : 4 }];
 
 test('an instance whose host resolves to an internal address is refused per request, naming the range, before any connection', async (t) => {
+  t.timeout(60_000);
   const up = await upstream(t);
   const families: Array<[string, string]> = [
     ['127.0.0.1', 'loopback'],

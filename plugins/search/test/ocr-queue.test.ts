@@ -1,7 +1,7 @@
 import type { ExtractedContent } from '@vela/extraction';
 import test from 'ava';
 import { createLogger, OutboundGuard, WorkerPool } from 'vela/testing';
-import { type OcrConfig, OcrService } from '../ocr/ocr-service.js';
+import { type OcrConfig, OcrService, type PoolLoad } from '../ocr/ocr-service.js';
 import type { OcrTaskInput } from '../ocr/ocr-task.js';
 
 // The OCR time limit counts a document's running time on a pool thread, not its wait in the pool's queue: a
@@ -36,7 +36,7 @@ async function setUp(t: { teardown(fn: () => unknown): void }, config: Partial<O
       run,
       { ...base, ...c },
       () => guard,
-      () => pool.stats().threads,
+      () => pool.stats(),
     );
   await service({ timeoutMs: 120_000 }).recognize(note, ['eng']);
   await hold(0);
@@ -71,4 +71,34 @@ test('a document that waits longer than queueTimeoutMs for a thread is taken out
   const completed = pool.stats().completed;
   t.is((await ocr.recognize(note, ['eng'])).text, 'A short note, read as text.', 'the pool serves the next one');
   t.is(pool.stats().completed, completed + 1, 'only that one ran: the refused document never did');
+});
+
+test('Retry-After is the work ahead (documents in progress, or a longer pool queue) shared among the pool threads, times the average running time', (t) => {
+  let load: PoolLoad = { maxThreads: 2, queueSize: 0 };
+  const notRun = async () => {
+    throw new Error('admission runs no task');
+  };
+  const noGuard = () => {
+    throw new Error('admission fetches nothing');
+  };
+  // Before any document ran, the average running time is taken as one second.
+  const ocr = new OcrService(notRun, { ...base, maxPending: 4 }, noGuard, () => load);
+  const releases = Array.from({ length: 4 }, () => ocr.admit());
+  const retryAfter = () => {
+    const error = t.throws(() => ocr.admit()) as unknown as { status: number; headers: Record<string, string>; message: string };
+    t.is(error.status, 503);
+    t.true(error.message.endsWith(`try again in ${error.headers['Retry-After']} s`), error.message);
+    return error.headers['Retry-After'];
+  };
+  t.is(retryAfter(), '2', 'four documents on two threads: two rounds of one second');
+  load = { maxThreads: 1, queueSize: 0 };
+  t.is(retryAfter(), '4', 'the same four on one thread');
+  load = { maxThreads: 2, queueSize: 9 };
+  t.is(retryAfter(), '5', "the pool's queue is longer (other plugins' tasks come first): nine on two threads");
+  load = { maxThreads: 2, queueSize: 100_000 };
+  t.is(retryAfter(), '120', 'at most two minutes');
+  releases[0]!();
+  releases[0]!();
+  t.is(ocr.inProgress, 3, 'a place is released once');
+  t.notThrows(() => ocr.admit());
 });

@@ -235,3 +235,22 @@ browserTest('an unknown site gets an HTML page naming it (escaped, under the pag
   t.is(api.status, 404);
   t.like(await api.json(), { error: 'site_not_found' });
 });
+
+browserTest("a value with $-patterns reaches the page as it is: markers like $` and $' copy no part of the template", async (t) => {
+  // String.replace reads `$&`, `` $` `` and `$'` in a replacement string as patterns: these values would
+  // have pulled parts of the template, unescaped, into the page.
+  await createSite(vela, 'Dollars', { rowsPerPage: 10, hlPre: '$`<b>', hlPost: "</b>$'" });
+  await importDocs(vela, makeDocs(5, 5), 'Dollars');
+  const page = await browser.newPage({ viewport: VIEWPORTS.phone });
+  await page.goto(vela.url('search', '/sn/Dollars?q=package&_setlocale=en_US'));
+  await page.waitForSelector('article mark');
+  t.deepEqual(await page.evaluate(() => ({ ...document.body.dataset })), { site: 'Dollars', hlPre: '$`<b>', hlPost: "</b>$'" });
+  t.is(await page.locator('article mark').first().textContent(), 'package', 'the markers became highlights');
+  t.is(await page.locator('article b').count(), 0);
+  t.is(await page.locator('h1').count(), 1, 'no copy of the header');
+
+  await page.goto(vela.url('search', `/sn/${encodeURIComponent("a$&b$'c")}`));
+  t.is(await page.locator('h2').textContent(), "No site named “a$&b$'c”");
+  t.is(await page.title(), "No site named a$&b$'c");
+  await page.close();
+});

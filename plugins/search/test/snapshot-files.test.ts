@@ -1,8 +1,9 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { SnapshotFiles } from '../indexing/snapshot-files.js';
+import { SnapshotFiles, SnapshotLease } from '../indexing/snapshot-files.js';
 
 const SITES = ['site-a', 'site-b', 'site-c'];
 
@@ -81,4 +82,63 @@ test('an engine removed takes every snapshot of it; a manifest from before seqs 
   );
   t.deepEqual((await consistent(files)).held, ['site-a', 'site-c'], 'a file the manifest names but is gone is rebuilt, not an error');
   t.is(await files.read('../../etc/passwd'), null, 'only files of the folder');
+});
+
+const snaps = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.snap'));
+
+test('only the lease holder writes the folder: the other process neither snapshots nor removes, and takes over once the holder releases', async (t) => {
+  const dir = folder(t);
+  const owner = new SnapshotFiles(dir, new SnapshotLease(dir));
+  const other = new SnapshotFiles(dir, new SnapshotLease(dir));
+  const reader = new SnapshotFiles(dir, new SnapshotLease(dir, false));
+  t.true(await owner.mayWrite());
+  t.true(await owner.mayWrite(), 'held, not taken anew');
+  t.false(await other.mayWrite());
+  t.false(await reader.mayWrite());
+  t.true(await owner.write(engines('owner', 4), 4));
+  await other.remove('site-a', 'en_US');
+  t.true(snaps(dir).includes('site-a_en_US.4.snap'), 'a remove by a process without the lease changes nothing');
+  t.deepEqual((await consistent(reader)).held, SITES, 'every process reads the holder snapshot');
+
+  // A retiring owner releases after its last snapshot: the next process allowed to own takes the lease.
+  await owner.release();
+  t.false(await reader.mayWrite(), 'a worker that may not own never takes it');
+  t.true(await other.mayWrite());
+  t.false(await owner.mayWrite(), 'the old holder does not take it back while the new one holds it');
+  t.true(await other.write(engines('other', 9), 9));
+  t.deepEqual(await consistent(reader), { seq: 9, held: SITES });
+});
+
+test('a lease whose holder is gone is taken over: a dead process on this host, this process before a restart, or another host that stopped renewing', async (t) => {
+  const dir = folder(t);
+  const lockFile = path.join(dir, 'owner.lock');
+  const host = os.hostname();
+  // A process that has exited: its pid is free.
+  const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+  for (const holder of [
+    { id: 'gone', pid: dead, host },
+    // The same pid as this process (pid 1 in a container after a restart), but not a lease this process holds.
+    { id: 'before-restart', pid: process.pid, host },
+  ]) {
+    writeFileSync(lockFile, JSON.stringify(holder));
+    const lease = new SnapshotLease(dir);
+    t.true(await lease.hold(), JSON.stringify(holder));
+    await lease.release();
+    t.false(existsSync(lockFile));
+  }
+
+  // Another host sharing the folder: its lease stands while renewed, and is taken after ten quiet minutes.
+  writeFileSync(lockFile, JSON.stringify({ id: 'far', pid: 1, host: `not-${host}` }));
+  const lease = new SnapshotLease(dir);
+  t.false(await lease.hold());
+  const elevenMinutesAgo = new Date(Date.now() - 11 * 60_000);
+  utimesSync(lockFile, elevenMinutesAgo, elevenMinutesAgo);
+  t.true(await lease.hold());
+  // A live process on this host (this test's parent) keeps its lease.
+  writeFileSync(lockFile, JSON.stringify({ id: 'alive', pid: process.ppid, host }));
+  t.false(await lease.hold(), 'the lease was taken by a live holder: this one stops writing');
+  t.false(
+    readdirSync(dir).some((f) => f.endsWith('.tmp') || f.endsWith('.stale')),
+    'no temp file left',
+  );
 });

@@ -11,9 +11,9 @@ loadList({
     h(
       'tr',
       { 'data-app-id': app.id },
-      h('td', {}, h('a', { href: `/console/app/${encodeURIComponent(app.id)}`, text: app.name })),
-      h('td', {}, app.description ?? ''),
-      h('td', {}, app.apiKey ? h('code', { text: app.apiKey }) : '—'),
-      h('td', {}, formatDate(app.createdAt)),
+      h('td', { 'data-label': 'Name' }, h('a', { href: `/console/app/${encodeURIComponent(app.id)}`, text: app.name })),
+      h('td', { 'data-label': 'Description' }, app.description ?? ''),
+      h('td', { 'data-label': 'Consumer Key' }, app.apiKey ? h('code', { text: app.apiKey }) : '—'),
+      h('td', { 'data-label': 'Created' }, formatDate(app.createdAt)),
     ),
 });

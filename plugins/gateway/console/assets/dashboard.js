@@ -29,13 +29,13 @@ function summary() {
     h(
       'tr',
       { 'data-mapping-id': m.mappingId },
-      h('td', {}, h('a', { href: `/console/mapping/${encodeURIComponent(m.mappingId)}`, text: m.name ?? m.context })),
-      h('td', {}, h('code', { text: m.context })),
-      h('td', { class: 'num count', text: m.count }),
-      h('td', { class: 'num', text: percent(m.errorRate, m.count) }),
-      h('td', { class: 'num', text: formatMs(m.p50Ms) }),
-      h('td', { class: 'num', text: formatMs(m.p95Ms) }),
-      h('td', { class: 'num', text: formatMs(m.p99Ms) }),
+      h('td', { 'data-label': 'Mapping' }, h('a', { href: `/console/mapping/${encodeURIComponent(m.mappingId)}`, text: m.name ?? m.context })),
+      h('td', { 'data-label': 'Context' }, h('code', { text: m.context })),
+      h('td', { 'data-label': 'Requests', class: 'num count', text: m.count }),
+      h('td', { 'data-label': 'Error rate', class: 'num', text: percent(m.errorRate, m.count) }),
+      h('td', { 'data-label': 'p50', class: 'num', text: formatMs(m.p50Ms) }),
+      h('td', { 'data-label': 'p95', class: 'num', text: formatMs(m.p95Ms) }),
+      h('td', { 'data-label': 'p99', class: 'num', text: formatMs(m.p99Ms) }),
     ),
   );
   document.querySelector('#summary tbody').replaceChildren(...rows);
@@ -51,13 +51,13 @@ function monitoring(checks) {
       h(
         'tr',
         { 'data-mapping-id': c.mappingId },
-        h('td', {}, c.name ?? ''),
-        h('td', { class: 'url' }, c.url ?? ''),
-        h('td', {}, h('span', { class: `badge ${String(c.status).toLowerCase()}`, text: c.status })),
-        h('td', { class: 'num', text: formatMs(c.latencyMs) }),
-        h('td', { text: formatDate(c.lastCheckedAt) }),
-        h('td', { text: formatDate(c.lastChangeAt) }),
-        h('td', { text: c.message ?? '' }),
+        h('td', { 'data-label': 'Mapping' }, c.name ?? ''),
+        h('td', { 'data-label': 'Upstream', class: 'url' }, c.url ?? ''),
+        h('td', { 'data-label': 'Status' }, h('span', { class: `badge ${String(c.status).toLowerCase()}`, text: c.status })),
+        h('td', { 'data-label': 'Latency', class: 'num', text: formatMs(c.latencyMs) }),
+        h('td', { 'data-label': 'Last checked', text: formatDate(c.lastCheckedAt) }),
+        h('td', { 'data-label': 'Since', text: formatDate(c.lastChangeAt) }),
+        h('td', { 'data-label': 'Message', text: c.message ?? '' }),
       ),
     );
   document.querySelector('#monitoring tbody').replaceChildren(...rows);

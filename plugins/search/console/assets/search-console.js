@@ -19,13 +19,18 @@ export const actionsCell = (name, { edit, remove }) =>
     ),
   );
 
-/** Ask, then DELETE: true when it was deleted; a refusal is shown on the page. */
+/**
+ * Ask, then DELETE: true when it is gone, also when it was already gone (a 404: deleted from another tab
+ * or by an API client), so the caller reloads its list instead of keeping a row nothing stands behind;
+ * any other refusal is shown on the page.
+ */
 export async function confirmDelete({ title, text, path }) {
   if (!(await confirmAction({ title, text, confirmLabel: 'Delete' }))) return false;
   try {
     await api('DELETE', path);
     return true;
   } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return true;
     showError(error);
     return false;
   }

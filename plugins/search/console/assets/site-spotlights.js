@@ -1,4 +1,4 @@
-import { $, api, h, showError } from './console.js';
+import { $, ApiError, api, h, showError } from './console.js';
 import { actionsCell, cell, confirmDelete, countText, dialogForm, list, numCell, setFields, siteMissing, sitePage, text } from './search-console.js';
 
 // Spotlights: /api/sn/<site>/spotlight (list, create, update, delete; /structure, an empty one). The page
@@ -94,10 +94,15 @@ const spotlightDialog = dialogForm({
   cancel: 'spotlight-cancel',
   button: 'spotlight-save',
   async submit() {
-    if (editing) await api('PUT', `${base}/${encodeURIComponent(editing.id)}`, read());
-    else await api('POST', base, read());
-    spotlights = await api('GET', base);
-    render();
+    try {
+      if (editing) await api('PUT', `${base}/${encodeURIComponent(editing.id)}`, read());
+      else await api('POST', base, read());
+    } catch (error) {
+      // Deleted meanwhile (another tab, an import): the dialog says so, and the list behind it stops showing it.
+      if (editing && error instanceof ApiError && error.status === 404) await reload().catch(() => {});
+      throw error;
+    }
+    await reload();
   },
 });
 
@@ -117,11 +122,19 @@ function edit(spotlight) {
   form.elements.namedItem('name').focus();
 }
 
+async function reload() {
+  spotlights = await api('GET', base);
+  render();
+}
+
 async function remove(spotlight) {
   const path = `${base}/${encodeURIComponent(spotlight.id)}`;
   if (!(await confirmDelete({ title: `Delete spotlight ${spotlight.name}?`, text: 'Its documents stop showing for its terms.', path }))) return;
-  spotlights = spotlights.filter((s) => s.id !== spotlight.id);
-  render();
+  try {
+    await reload();
+  } catch (error) {
+    showError(error);
+  }
 }
 
 $('add-spotlight').addEventListener('click', () => edit(null));

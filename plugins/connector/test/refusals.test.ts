@@ -1,0 +1,50 @@
+import path from 'node:path';
+import test from 'ava';
+import { startTestRuntime, type TestRuntime } from 'vela/testing';
+import { call, createSite, createSource, makePackages, runAndWait, searchCall, startConnector, tempDir, writeJsonl } from './helpers.js';
+
+// A batch the search service refuses as a whole: each document's record keeps its own reason (what was wrong
+// with it), in-process through search.importer and over HTTP through the import API's 400 alike.
+
+/** Three documents whose `size` (an INT field of the site) is no integer: each refused for its own value. */
+function refusedDocs() {
+  return makePackages(3).map((doc, i) => ({ ...doc, size: ['big', 'huge', 'vast'][i] }));
+}
+
+async function errorsBySource(vela: TestRuntime, source: string): Promise<Record<string, string>> {
+  const page = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source, status: 'ERROR', page: 0, size: 10 });
+  return Object.fromEntries((page.body.content as Array<{ objectId: string; error: string }>).map((r) => [r.objectId, r.error]));
+}
+
+const expected = {
+  'pkg-00000': 'attribute "size" must be an integer, got "big"',
+  'pkg-00001': 'attribute "size" must be an integer, got "huge"',
+  'pkg-00002': 'attribute "size" must be an integer, got "vast"',
+};
+
+test('in-process: every document of a wholly refused batch is recorded with its own reason', async (t) => {
+  t.timeout(120_000);
+  const vela = await startConnector();
+  t.teardown(() => vela.stop());
+  await createSite(vela, 'Refusing');
+  await createSource(vela, 'bad', writeJsonl(path.join(tempDir(), 'bad.jsonl'), refusedDocs()), 'Refusing');
+  t.like(await runAndWait(vela, '/api/v2/connector/index/bad/all', 'bad'), { status: 'COMPLETED', indexed: 0, errors: 3 });
+  t.deepEqual(await errorsBySource(vela, 'bad'), expected);
+});
+
+test('over HTTP: the import API answers a wholly refused batch with 400 and each item’s reasons, which the connector records', async (t) => {
+  t.timeout(120_000);
+  const search = await startTestRuntime({ plugins: ['search'] });
+  t.teardown(() => search.stop());
+  await createSite(search, 'Refusing');
+  const answer = await searchCall(search, 'POST', '/api/sn/import', { turingDocuments: [{ locale: 'en_US', siteNames: ['Ghost'], attributes: { id: 'g' } }] });
+  t.is(answer.status, 400);
+  t.deepEqual(answer.body.rejected, [{ index: 0, id: 'g', site: 'Ghost', reason: 'site "Ghost" does not exist' }]);
+
+  const token = await searchCall(search, 'POST', '/api/dev/token', { title: 'connector' });
+  const vela = await startConnector({ plugins: ['connector'], connector: { search: { url: search.url('search'), key: token.body.token } } });
+  t.teardown(() => vela.stop());
+  await createSource(vela, 'bad', writeJsonl(path.join(tempDir(), 'bad.jsonl'), refusedDocs()), 'Refusing');
+  t.like(await runAndWait(vela, '/api/v2/connector/index/bad/all', 'bad'), { status: 'COMPLETED', indexed: 0, errors: 3 });
+  t.deepEqual(await errorsBySource(vela, 'bad'), expected);
+});

@@ -1,0 +1,195 @@
+import type { JsonSchema } from 'vela/plugin';
+
+// The search response (query/search-response.ts) as JSON Schema, for the API description of the search
+// routes. Members the types mark optional are left out of `required`.
+
+const string: JsonSchema = { type: 'string' };
+const nullableString: JsonSchema = { type: ['string', 'null'] };
+const integer: JsonSchema = { type: 'integer' };
+const strings: JsonSchema = { type: 'array', items: string };
+
+const link = (description: string): JsonSchema => ({ type: 'string', description });
+
+const paginationItem: JsonSchema = {
+  type: 'object',
+  required: ['type', 'text', 'href', 'page'],
+  properties: {
+    type: { type: 'string', enum: ['FIRST', 'PREVIOUS', 'PAGE', 'CURRENT', 'NEXT', 'LAST'] },
+    text: string,
+    href: link('the search of that page'),
+    page: integer,
+  },
+};
+
+const resultDocument: JsonSchema = {
+  type: 'object',
+  required: ['source', 'elevate', 'fields', 'metadata'],
+  properties: {
+    source: nullableString,
+    elevate: { type: 'boolean', description: 'placed first by a spotlight or a targeting rule' },
+    fields: { type: 'object', additionalProperties: true, description: 'the fields asked for (fl), highlighted where the query matched' },
+    metadata: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'values'],
+        properties: {
+          name: string,
+          values: {
+            type: 'array',
+            items: { type: 'object', required: ['label', 'link'], properties: { label: string, link: link('the search filtered by this value') } },
+          },
+        },
+      },
+    },
+  },
+};
+
+const results: JsonSchema = { type: 'object', required: ['document'], properties: { document: { type: 'array', items: resultDocument } } };
+
+const facetGroup: JsonSchema = {
+  type: 'object',
+  required: ['facets', 'label', 'name', 'description', 'type', 'multiValued', 'cleanUpLink', 'selectedFilterQueries'],
+  properties: {
+    facets: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['count', 'link', 'label', 'filterQuery', 'selected'],
+        properties: {
+          count: integer,
+          link: link('the search with this value chosen (or, when chosen, without it)'),
+          label: string,
+          filterQuery: { type: 'string', description: 'field:value' },
+          selected: { type: 'boolean' },
+        },
+      },
+    },
+    label: { type: 'object', required: ['lang', 'text'], properties: { lang: string, text: string } },
+    name: nullableString,
+    description: nullableString,
+    type: nullableString,
+    multiValued: { type: 'boolean' },
+    cleanUpLink: { type: ['string', 'null'], description: 'the search without any value of this facet' },
+    selectedFilterQueries: { type: ['array', 'null'], items: string },
+    facetType: { type: 'string', description: 'AND | OR between facets, as in force' },
+    facetItemType: { type: 'string', description: 'AND | OR between values of this facet, as in force' },
+  },
+};
+
+const textAndLink: JsonSchema = { type: 'object', required: ['text', 'link'], properties: { text: string, link: string } };
+
+const widget: JsonSchema = {
+  type: 'object',
+  required: ['cleanUpFacets', 'selectedFilterQueries', 'facet', 'secondaryFacet', 'facetToRemove', 'similar', 'spellCheck', 'locales', 'spotlights'],
+  properties: {
+    cleanUpFacets: link('the search without any filter'),
+    selectedFilterQueries: strings,
+    facet: { type: 'array', items: facetGroup },
+    secondaryFacet: { type: 'array', items: facetGroup },
+    facetToRemove: facetGroup,
+    similar: {
+      type: 'array',
+      description: 'More Like This (empty when the site has it off)',
+      items: {
+        type: 'object',
+        required: ['id', 'title', 'type', 'url'],
+        properties: { id: string, title: nullableString, type: nullableString, url: nullableString },
+      },
+    },
+    spellCheck: {
+      type: 'object',
+      required: ['correctedText', 'usingCorrectedText', 'original', 'corrected'],
+      properties: {
+        correctedText: { type: 'boolean', description: 'a correction was found (corrected.text)' },
+        usingCorrectedText: { type: 'boolean', description: 'the results are those of the corrected text' },
+        original: textAndLink,
+        corrected: textAndLink,
+      },
+    },
+    locales: { type: 'array', items: { type: 'object', required: ['locale', 'link'], properties: { locale: string, link: string } } },
+    spotlights: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'position', 'title', 'type', 'referenceId', 'content', 'link'],
+        properties: { id: string, position: integer, title: string, type: string, referenceId: nullableString, content: string, link: nullableString },
+      },
+    },
+  },
+};
+
+const pagination: JsonSchema = { type: 'array', items: paginationItem };
+
+export const searchResponseSchema: JsonSchema = {
+  type: 'object',
+  required: ['queryContext', 'widget'],
+  properties: {
+    pagination,
+    queryContext: {
+      type: 'object',
+      required: [
+        'count',
+        'index',
+        'limit',
+        'offset',
+        'page',
+        'pageCount',
+        'pageEnd',
+        'pageStart',
+        'responseTime',
+        'query',
+        'defaultFields',
+        'facetType',
+        'facetItemType',
+      ],
+      properties: {
+        count: { type: 'integer', description: 'documents found' },
+        index: string,
+        limit: integer,
+        offset: integer,
+        page: integer,
+        pageCount: integer,
+        pageEnd: integer,
+        pageStart: integer,
+        responseTime: { type: 'integer', description: 'milliseconds' },
+        query: { type: 'object', required: ['queryString', 'sort', 'locale'], properties: { queryString: string, sort: string, locale: string } },
+        defaultFields: {
+          type: 'object',
+          description: "the fields holding each document's title, date, description, text, image and url",
+          properties: {
+            title: nullableString,
+            date: nullableString,
+            description: nullableString,
+            text: nullableString,
+            image: nullableString,
+            url: nullableString,
+          },
+        },
+        facetType: string,
+        facetItemType: string,
+      },
+    },
+    results,
+    groups: {
+      type: 'array',
+      description: 'with group=<field>: the results of each value',
+      items: {
+        type: 'object',
+        required: ['name', 'count', 'page', 'pageCount', 'pageEnd', 'pageStart', 'limit', 'results', 'pagination'],
+        properties: {
+          name: string,
+          count: integer,
+          page: integer,
+          pageCount: integer,
+          pageEnd: integer,
+          pageStart: integer,
+          limit: integer,
+          results,
+          pagination,
+        },
+      },
+    },
+    widget,
+  },
+};
