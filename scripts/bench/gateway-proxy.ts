@@ -5,6 +5,11 @@
  * in turn by autocannon in one run.
  *
  *   npx tsx scripts/bench/gateway-proxy.ts   # BENCH_ROUNDS=3 BENCH_SECONDS=5 BENCH_CONNECTIONS=50 by default
+ *   npx tsx scripts/bench/gateway-proxy.ts --profile <dir>
+ *
+ * `--profile` runs only the bare proxy and Vela's gateway (one process), each under `node --cpu-prof`, loads
+ * each once for BENCH_SECONDS, and prints each main thread's self time by function cut to its load window
+ * and divided by the requests served (scripts/bench/cpu-profile.ts); the profiles stay in <dir>.
  *
  * The systems take turns, round after round, and each line reports a system's median round: on a
  * shared, noisy machine a burst of someone else's work then hits every system alike. Each line also
@@ -15,13 +20,14 @@
  * scripts/bench/.peers/ (git-ignored). Prints one JSON line per system and a ratio line.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ChildRuntime, childEnv, startChildRuntime, VELA_BIN } from '../../runtime/testing/child-runtime.js';
+import { report, summarize } from './cpu-profile.js';
 import { printGoal } from './goal.js';
 
 interface LoadResult {
@@ -42,6 +48,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const EG_VERSION = '1.16.11';
 const children: ChildProcess[] = [];
+const profileAt = process.argv.indexOf('--profile');
+const PROFILE_DIR = profileAt >= 0 ? path.resolve(process.argv[profileAt + 1] ?? 'bench-profiles') : null;
 
 const UPSTREAM = `
 const http = require('node:http');
@@ -68,12 +76,13 @@ const server = http.createServer({ keepAliveTimeout: 60000 }, (req, res) => {
   req.pipe(up);
 });
 server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: server.address().port })));
+process.on('SIGTERM', () => process.exit(0)); // a normal exit, so that --cpu-prof writes its profile
 `;
 
 /** Run a node script that prints {"port"} once it listens. */
-function startNode(code: string, env: Record<string, string> = {}, cwd = process.cwd()): Promise<{ port: number; child: ChildProcess }> {
+function startNode(code: string, env: Record<string, string> = {}, cwd = process.cwd(), execArgv: string[] = []): Promise<{ port: number; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', code], { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...execArgv, '-e', code], { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(child);
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -137,12 +146,51 @@ function startVelaWorkers(dataDir: string, workers: number): Promise<{ base: str
   });
 }
 
-async function startVela(upstreamPort: number, dataDir: string, workers = 1): Promise<{ url: string; token: string; runtime: ChildRuntime | null }> {
+/** `node --cpu-prof bin/vela.mjs start --plugins gateway` (Node 20 refuses --cpu-prof in NODE_OPTIONS). */
+function startProfiledRuntime(env: NodeJS.ProcessEnv, profileDir: string): Promise<ChildRuntime> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, VELA_BIN, 'start', '--plugins', 'gateway'], {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((done) =>
+      child.on('close', (code, signal) => done({ code, signal, stdout: '', stderr: '' })),
+    );
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.includes('"bootTree"'));
+      if (!line) return;
+      child.stdout!.off('data', onData);
+      child.stdout!.resume();
+      const tree = (JSON.parse(line) as { bootTree: { services: Array<{ name: string; url: string }> } }).bootTree;
+      resolve({
+        urls: Object.fromEntries(tree.services.map((s) => [s.name, s.url])),
+        plugins: ['gateway'],
+        stop: (signal = 'SIGTERM') => {
+          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+          return closed;
+        },
+        output: () => out,
+      });
+    };
+    child.stdout!.on('data', onData);
+    void closed.then((r) => reject(new Error(`vela exited with ${r.code ?? r.signal} before it was ready`)));
+  });
+}
+
+async function startVela(
+  upstreamPort: number,
+  dataDir: string,
+  workers = 1,
+  profileDir: string | null = null,
+): Promise<{ url: string; token: string; runtime: ChildRuntime | null }> {
   let runtime: ChildRuntime | null = null;
   let base: string;
   if (workers > 1) base = (await startVelaWorkers(dataDir, workers)).base;
   else {
-    runtime = await startChildRuntime(['--plugins', 'gateway'], childEnv({ VELA_DATA_DIR: dataDir }));
+    const env = childEnv({ VELA_DATA_DIR: dataDir });
+    runtime = profileDir ? await startProfiledRuntime(env, profileDir) : await startChildRuntime(['--plugins', 'gateway'], env);
     base = runtime.urls.gateway!;
   }
   const auth = { authorization: `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`, 'content-type': 'application/json' };
@@ -354,6 +402,60 @@ async function measureAll(targets: Target[]): Promise<Measured[]> {
   });
 }
 
+/** The main thread's profile in a --cpu-prof-dir (named CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile). */
+function mainThreadProfile(dir: string): string {
+  const file = readdirSync(dir).find((f) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f));
+  if (!file) throw new Error(`no main-thread profile in ${dir}`);
+  return path.join(dir, file);
+}
+
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+
+/** --profile: the bare proxy and Vela under --cpu-prof, each loaded once; their profiles cut to the load window. */
+async function profile(dir: string): Promise<void> {
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'vela-bench-gateway-'));
+  const [bareDir, velaDir] = [path.join(dir, 'bare'), path.join(dir, 'vela')];
+  for (const d of [bareDir, velaDir]) {
+    rmSync(d, { recursive: true, force: true });
+    mkdirSync(d, { recursive: true });
+  }
+  let vela: ChildRuntime | null = null;
+  try {
+    const upstream = await startNode(UPSTREAM);
+    const bare = await startNode(BARE_PROXY, { UPSTREAM_PORT: String(upstream.port) }, process.cwd(), ['--cpu-prof', `--cpu-prof-dir=${bareDir}`]);
+    const velaRun = await startVela(upstream.port, path.join(workDir, 'vela-data'), 1, velaDir);
+    vela = velaRun.runtime;
+    const targets: Array<Target & { dir: string; stop: () => Promise<unknown> }> = [
+      {
+        system: 'bare-node-http-proxy',
+        url: `http://127.0.0.1:${bare.port}/v1/items`,
+        dir: bareDir,
+        stop: () => new Promise((done) => (bare.child.exitCode !== null ? done(null) : (bare.child.once('exit', done), bare.child.kill('SIGTERM')))),
+      },
+      { system: 'vela-gateway', url: velaRun.url, token: velaRun.token, dir: velaDir, stop: () => vela!.stop() },
+    ];
+    const windows: Array<{ from: number; to: number; requests: number }> = [];
+    for (const target of targets) {
+      await warmUp(target);
+      const from = nowUs();
+      const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: SECONDS, headers: headersOf(target) });
+      windows.push({ from, to: nowUs(), requests: result.requests.total });
+      console.log(JSON.stringify({ system: target.system, reqPerSec: Math.round(result.requests.average), requests: result.requests.total }));
+    }
+    for (const target of targets) await target.stop();
+    vela = null;
+    targets.forEach((target, i) => {
+      const { from, to, requests } = windows[i]!;
+      const file = mainThreadProfile(target.dir);
+      console.log(`\n== ${target.system} (${path.relative(process.cwd(), file)})\n${report(summarize(JSON.parse(readFileSync(file, 'utf8')), from, to), requests, 40)}`);
+    });
+  } finally {
+    await vela?.stop();
+    for (const child of children) child.kill();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'vela-bench-gateway-'));
   let vela: ChildRuntime | null = null;
@@ -420,7 +522,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: Error) => {
+(PROFILE_DIR ? profile(PROFILE_DIR) : main()).catch((error: Error) => {
   console.error(error.stack ?? error.message);
   for (const child of children) child.kill();
   process.exitCode = 1;

@@ -12,17 +12,17 @@ export interface Answer {
   body: any;
 }
 
-export type CmsRuntimeOptions = TestRuntimeOptions & { cms?: Record<string, unknown>; alsoAllow?: string[] };
+export type CmsRuntimeOptions = TestRuntimeOptions & { cms?: Record<string, unknown>; connector?: Record<string, unknown>; alsoAllow?: string[] };
 
 /** A runtime with search, connector and cms; the content server's loopback host (and `alsoAllow`) allowed for outbound requests. */
 export function startCms(server: ContentServer, options: CmsRuntimeOptions = {}): Promise<TestRuntime> {
-  const { cms, alsoAllow = [], ...rest } = options;
+  const { cms, connector = {}, alsoAllow = [], ...rest } = options;
   return startTestRuntime({
     plugins: ['search', 'connector', 'cms'],
     ...rest,
     config: {
       runtime: { network: { allowHosts: [server.host, ...alsoAllow] } },
-      plugins: { connector: { apiKeys: [KEY], seedSample: false }, ...(cms ? { cms } : {}) },
+      plugins: { connector: { apiKeys: [KEY], seedSample: false, ...connector }, ...(cms ? { cms } : {}) },
     },
   });
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import test from 'ava';
 import type { Database } from 'vela/plugin';
 import { PASSWORD } from './fixtures/content-server.js';
-import { AUTHOR_SITE, call, contentServer, createSource, PUBLISH_SITE, runsOf, setUpCms, sourceBody, waitForRuns } from './helpers.js';
+import { AUTHOR_SITE, call, contentServer, createSource, PUBLISH_SITE, runsOf, setUpCms, sourceBody, startCms, waitForRuns } from './helpers.js';
 
 test('sources: create, list, get, replace and delete, with their connector sources; the password is sealed and never answered', async (t) => {
   const { server, vela } = await setUpCms(t, { source: false });
@@ -196,6 +196,26 @@ test('the connector API refuses to create a source of the cms kind, which only t
   const kinds = (await call(vela, 'GET', '/api/v2/connector/source/kinds')).body as any[];
   t.true(kinds.find((k) => k.name === 'cms').pluginOnly);
   t.falsy(kinds.find((k) => k.name === 'jsonl').pluginOnly);
+});
+
+test('a cms source in the connector configuration file stops the start with one line naming it', async (t) => {
+  t.timeout(60_000);
+  const server = await contentServer(t);
+  const error = await t.throwsAsync(
+    startCms(server, {
+      connector: {
+        sources: [
+          { name: 'docs', kind: 'filesystem', sites: [AUTHOR_SITE], settings: { root: os.tmpdir() } },
+          { name: 'wknd-author', kind: 'cms', sites: [AUTHOR_SITE], settings: { cmsSource: '00000000-0000-0000-0000-000000000000', environment: 'author' } },
+        ],
+      },
+    }),
+  );
+  t.false(error!.message.includes('\n'));
+  t.regex(
+    error!.message,
+    /^invalid configuration \(plugins\.connector\): sources\[1\] \("wknd-author"\): kind "cms" cannot be configured here: its sources are made only by its plugin \(.*\/api\/v2\/cms\/source\)\); remove it from plugins\.connector\.sources$/,
+  );
 });
 
 test('a PUT that moves the endpoint to another origin needs the password again; the stored one never goes there', async (t) => {

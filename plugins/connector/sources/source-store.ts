@@ -79,6 +79,7 @@ export class SourceStore {
     for (const [i, input] of configured.entries()) {
       let source: Source;
       try {
+        this.refusePluginOnly(input.kind);
         source = this.check({ ...input }, 'config', stamp, stamp);
       } catch (error) {
         // A bad configured source stops the start with one line naming it, as any bad configuration does.
@@ -172,6 +173,22 @@ export class SourceStore {
   checkWritable(source: Source, byOwner = false): void {
     if (source.origin === 'config') throw connectorErrors.sourceReadOnly(source.name);
     if (source.origin === 'plugin' && !byOwner) throw connectorErrors.sourceOfPlugin(source.name, source.kind);
+  }
+
+  /**
+   * A kind only its plugin makes sources of has settings that name that plugin's records, which the plugin
+   * keeps in step with the connector sources it made: one written in the configuration file would point at a
+   * record the plugin does not know runs here, so it is refused rather than half working.
+   */
+  private refusePluginOnly(kindName: string): void {
+    if (!this.kinds.has(kindName)) return;
+    const kind = this.kinds.get(kindName);
+    if (kind.pluginOnly)
+      throw new VelaError(
+        'E_CONFIG_INVALID',
+        `kind "${kindName}" cannot be configured here: its sources are made only by its plugin (${kind.description}); remove it from plugins.connector.sources`,
+        500,
+      );
   }
 
   private check(input: SourceInput, origin: SourceOrigin, created: string, modified: string): Source {
