@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 /** The server the PostgreSQL tests use: TEST_DATABASE_URL, else the local trust-auth cluster. */
 export const POSTGRES_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -37,6 +38,30 @@ export async function createTestPostgres(): Promise<TestPostgres | null> {
       }
     },
   };
+}
+
+/** What a test registers its clean-ups on: ava's ExecutionContext is one (named here so the SDK needs no ava types). */
+export interface TestTeardown {
+  teardown(fn: () => Promise<void> | void): void;
+}
+
+/**
+ * A fresh database for one test, dropped after it. Throws, which fails the test, when the server refuses to
+ * create one: a test that runs only where PostgreSQL answers (postgresReachable) cannot go on without it.
+ */
+export async function testDatabase(t: TestTeardown): Promise<TestPostgres> {
+  const pg = await createTestPostgres();
+  if (!pg) throw new Error(`PostgreSQL at ${POSTGRES_ADMIN_URL} refused to create a test database`);
+  t.teardown(() => pg.drop());
+  return pg;
+}
+
+/** A TCP proxy in front of the test server, closed after the test: connect through `proxy.url(pg.url)`, and `cut()` for an outage. */
+export async function postgresProxy(t: TestTeardown): Promise<TcpProxy> {
+  const target = new URL(POSTGRES_ADMIN_URL);
+  const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+  t.teardown(() => proxy.close());
+  return proxy;
 }
 
 /**

@@ -440,6 +440,7 @@ async function profile(dir: string): Promise<void> {
       const from = nowUs();
       const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: SECONDS, headers: headersOf(target) });
       windows.push({ from, to: nowUs(), requests: result.requests.total });
+      writeFileSync(path.join(target.dir, 'window.json'), JSON.stringify(windows.at(-1)));
       console.log(JSON.stringify({ system: target.system, reqPerSec: Math.round(result.requests.average), requests: result.requests.total }));
     }
     for (const target of targets) await target.stop();

@@ -1,7 +1,7 @@
 import { type AnyOrama, create, insertMultiple, search } from '@orama/orama';
 import MiniSearch from 'minisearch';
 import { createFlexsearchEngineFactory } from '../../plugins/search/engine/flexsearch-engine.js';
-import type { EngineQuery, IndexableDocument, SearchEngine } from '../../plugins/search/engine/search-engine.js';
+import type { EngineQuery, IndexableDocument, SearchEngine, SearchEngineFactory } from '../../plugins/search/engine/search-engine.js';
 import { tokenize } from '../../plugins/search/engine/text-analyzer.js';
 import { type BenchQuery, type CorpusDocument, searchableText } from './search-corpus.js';
 
@@ -40,28 +40,32 @@ export function engineQuery(query: BenchQuery): EngineQuery {
   };
 }
 
-/** Our engine. `prefixLastTerm` also matches the last word as a prefix, as Orama does for every word. */
+/**
+ * Our engine. `prefixLastTerm` also matches the last word as a prefix, as Orama does for every word; `factory`
+ * picks another SearchEngine implementation (the PostgreSQL one) than the memory engine.
+ */
 export class VelaSystem implements BenchSystem {
   engine: SearchEngine | null = null;
 
   constructor(
     readonly name: string,
     private readonly prefixLastTerm = false,
+    private readonly factory: SearchEngineFactory = createFlexsearchEngineFactory({ prefixLastTerm }),
   ) {}
 
   async build(documents: CorpusDocument[]): Promise<void> {
-    const engine = createFlexsearchEngineFactory({ prefixLastTerm: this.prefixLastTerm }).create({
+    const engine = this.factory.create({
       facetFields: ['section', 'arch', 'priority', 'tags'],
       numberFields: ['size'],
       stringFields: [],
     });
     const batch = 2000;
-    for (let from = 0; from < documents.length; from += batch) engine.upsert(documents.slice(from, from + batch).map(toIndexable));
+    for (let from = 0; from < documents.length; from += batch) await engine.upsert(documents.slice(from, from + batch).map(toIndexable));
     this.engine = engine;
   }
 
-  run(query: BenchQuery): number {
-    return this.engine!.query(engineQuery(query)).total;
+  async run(query: BenchQuery): Promise<number> {
+    return (await this.engine!.query({ ...engineQuery(query), prefixLastTerm: this.prefixLastTerm })).total;
   }
 }
 

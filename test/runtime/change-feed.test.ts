@@ -2,8 +2,7 @@ import test from 'ava';
 import knexFactory from 'knex';
 import { ChangeFeed, type ChangeInfo } from '../../runtime/changes/change-feed.js';
 import { createLogger } from '../../runtime/logger.js';
-import { startTcpProxy } from '../../runtime/testing/tcp-proxy.js';
-import { createTestPostgres, POSTGRES_ADMIN_URL, postgresReachable } from '../../runtime/testing/test-postgres.js';
+import { postgresProxy, postgresReachable, testDatabase } from '../../runtime/testing/test-postgres.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
 const logger = createLogger({ level: 'silent' });
@@ -40,12 +39,8 @@ test('without PostgreSQL the feed delivers in this process only, at once, to the
 pgTest('on PostgreSQL two feeds see each other within milliseconds, and one whose connection was cut reconnects and asks for a resync', async (t) => {
   // Two connections, a cut and a reconnect (the feed retries within 10 s).
   t.timeout(60_000);
-  const pg = await createTestPostgres();
-  if (!pg) return t.fail('PostgreSQL refused to create a test database');
-  t.teardown(() => pg.drop());
-  const target = new URL(POSTGRES_ADMIN_URL);
-  const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-  t.teardown(() => proxy.close());
+  const pg = await testDatabase(t);
+  const proxy = await postgresProxy(t);
   const dbA = knexFactory({ client: 'pg', connection: pg.url, pool: { min: 0, max: 2 } });
   const dbB = knexFactory({ client: 'pg', connection: pg.url, pool: { min: 0, max: 2 } });
   const a = new ChangeFeed(() => dbA, pg.url, logger);

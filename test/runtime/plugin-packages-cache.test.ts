@@ -1,23 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { manifest, packPlugin, startTestRuntime, writePlugins } from 'vela/testing';
+import { manifest, packPlugin, startTestRuntime, tempFolders, writePlugins } from 'vela/testing';
 import { scanLoaderPath } from '../../runtime/plugins/discover.js';
 
 // The plugin cache (<dataDir>/plugin-cache): what a killed start or a replaced archive left there goes at the
 // next scan of the loader path, and a start unpacks only the archives of the plugins it loads.
 
-const made: string[] = [];
-const tmp = (prefix: string) => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), `vela-${prefix}-`));
-  made.push(dir);
-  return dir;
-};
-test.after.always(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const folders = tempFolders();
+const tmp = folders.make;
+test.after.always(folders.removeAll);
 
 /** A plugin folder answering `GET /<name>` with `text`, written into a fresh folder; its path. */
 async function routePlugin(name: string, text: string, version = '1.0.0'): Promise<string> {

@@ -1,25 +1,18 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import * as tar from 'tar';
-import { manifest, packPlugin, startTestRuntime, writePlugins } from 'vela/testing';
+import { manifest, packPlugin, startTestRuntime, tempFolders, writePlugins } from 'vela/testing';
 import { VelaError } from '../../runtime/errors.js';
 import { packageRoot } from '../../runtime/paths.js';
 import { planBundle, readPackageJson } from '../../runtime/plugins/bundle-dependencies.js';
 
 // Every folder here is made in the system's temp folder, outside the repository: nothing above a plugin
 // holds the host's node_modules, so what it finds comes from its archive or from the host's fallback.
-const made: string[] = [];
-const tmp = (prefix: string) => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), `vela-${prefix}-`));
-  made.push(dir);
-  return dir;
-};
-test.after.always(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const folders = tempFolders();
+const tmp = folders.make;
+test.after.always(folders.removeAll);
 const hostSemver = (createRequire(path.join(packageRoot, 'package.json'))('semver/package.json') as { version: string }).version;
 const CAUGHT = Symbol.for('vela.test.plugin-packages.VelaError');
 

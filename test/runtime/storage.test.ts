@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import type { Database } from '../../runtime/storage/database.js';
-import { createTestPostgres, postgresReachable } from '../../runtime/testing/test-postgres.js';
+import { postgresReachable, testDatabase } from '../../runtime/testing/test-postgres.js';
 import { manifest, startTestRuntime, writePlugins } from '../../runtime/testing/test-runtime.js';
 
 /** A plugin with two migrations and a route that writes and reads its table. */
@@ -57,9 +57,7 @@ test('plugin migrations apply once on SQLite, in a WAL-mode file under the data 
 const pgTest = postgresReachable() ? test : test.skip;
 
 pgTest('the same migrations apply on PostgreSQL', async (t) => {
-  const pg = await createTestPostgres();
-  if (!pg) return t.fail('PostgreSQL answered the probe but refused to create a test database');
-  t.teardown(() => pg.drop());
+  const pg = await testDatabase(t);
   const db = await migrationsRoundTrip(t, pg.url);
   t.is(db.client.config.client, 'pg');
   const { rows } = (await db.raw("select data_type from information_schema.columns where table_name = 'notes_items' and column_name = 'tags'")) as {

@@ -58,6 +58,9 @@ export function mountSourceRoutes(router: ApiRouter, domain: CmsDomain): void {
     },
     async (req, res) => {
       const input = normalized(req.body as CmsSourceInput & { password: string });
+      // The source's own problems first: they say more than the outbound guard's refusal of the same URL.
+      const problems = checkSource(input);
+      if (problems.length > 0) throw cmsErrors.invalid(problems);
       await checkEndpoint(domain, input);
       const source = await store.create(input);
       const created: string[] = [];

@@ -63,11 +63,24 @@ export function checkSource(input: CmsSourceInput): string[] {
   if (!input.author && !input.publish) problems.push('body.author or body.publish must be true: a source indexes at least one environment');
   if (input.author && !input.authorSite) problems.push('body.authorSite is required when body.author is true');
   if (input.publish && !input.publishSite) problems.push('body.publishSite is required when body.publish is true');
+  // Credentials in a URL would be stored in the clear and answered with the source: they belong in username and password.
+  if (hasUserInfo(input.endpoint)) problems.push('body.endpoint must not hold credentials (user:password@): send them as body.username and body.password');
+  if (input.deliveryUrlPrefix && hasUserInfo(input.deliveryUrlPrefix))
+    problems.push("body.deliveryUrlPrefix must not hold credentials (user:password@): it goes into every published document's url");
   input.localePaths.forEach((entry, i) => {
     if (!within(entry.path, input.rootPath))
       problems.push(`body.localePaths[${i}].path must be within body.rootPath (${input.rootPath}), got ${JSON.stringify(entry.path)}`);
   });
   return problems;
+}
+
+function hasUserInfo(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== '' || parsed.password !== '';
+  } catch {
+    return false;
+  }
 }
 
 /** Whether a content path is the root path or below it. */

@@ -32,6 +32,7 @@ test('indexAll runs both environments through the connector; an incremental run 
   });
   t.regex(String(bali?.text), /Surf the reef breaks of Uluwatu for a week\. Boards & wetsuits included\./);
   t.deepEqual(bali?.tags, ['wknd:activity/surfing']);
+  t.regex(String(bali?.modification_date), /^2024-03-04T10:00:00(\.000)?Z$/, 'cq:lastModified, read as Sling writes it, is the modification date');
   const authorCopy = await searchDocument(vela, AUTHOR_SITE, '/content/wknd/us/en/adventures/bali-surf-camp');
   t.is(authorCopy?.url, `${server.origin}/content/wknd/us/en/adventures/bali-surf-camp.html`);
   const photo = await searchDocument(vela, AUTHOR_SITE, '/content/dam/wknd/en/activities/surfing.jpg');

@@ -1,16 +1,11 @@
 import type { ExecutionContext } from 'ava';
-import { startTestRuntime, type TestRuntime, type TestRuntimeOptions } from 'vela/testing';
+import { callService, type JsonAnswer, startTestRuntime, type TestRuntime, type TestRuntimeOptions } from 'vela/testing';
 import { ContentServer, PASSWORD, USER } from './fixtures/content-server.js';
 import { slingDate, wkndTree } from './fixtures/wknd-tree.js';
 
 export const KEY = 'cms-test-connector-key-0123456789';
 export const AUTHOR_SITE = 'wknd-author';
 export const PUBLISH_SITE = 'wknd-publish';
-
-export interface Answer {
-  status: number;
-  body: any;
-}
 
 export type CmsRuntimeOptions = TestRuntimeOptions & { cms?: Record<string, unknown>; connector?: Record<string, unknown>; alsoAllow?: string[] };
 
@@ -51,38 +46,14 @@ export async function setUpCms(
   return { server, vela, source };
 }
 
-async function answer(res: Response): Promise<Answer> {
-  const text = await res.text();
-  try {
-    return { status: res.status, body: JSON.parse(text) };
-  } catch {
-    return { status: res.status, body: text };
-  }
-}
-
 /** Call the connector service (where the cms plugin is mounted) with the Key header. */
-export async function call(
-  vela: TestRuntime,
-  method: string,
-  pathname: string,
-  body?: unknown,
-  headers: Record<string, string> = { key: KEY },
-): Promise<Answer> {
-  const res = await vela.fetch('connector', pathname, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  return answer(res);
+export function call(vela: TestRuntime, method: string, pathname: string, body?: unknown, headers: Record<string, string> = { key: KEY }): Promise<JsonAnswer> {
+  return callService(vela, 'connector', method, pathname, body, headers);
 }
 
-export async function searchCall(vela: TestRuntime, method: string, pathname: string, body?: unknown): Promise<Answer> {
-  const res = await vela.fetch('search', pathname, {
-    method,
-    headers: { authorization: vela.adminAuth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return answer(res);
+/** Call the search service as the administrator. */
+export function searchCall(vela: TestRuntime, method: string, pathname: string, body?: unknown): Promise<JsonAnswer> {
+  return callService(vela, 'search', method, pathname, body, { authorization: vela.adminAuth });
 }
 
 const FIELDS = [

@@ -1,14 +1,12 @@
 import test from 'ava';
-import { createTestPostgres, postgresReachable } from 'vela/testing';
+import { postgresReachable, testDatabase } from 'vela/testing';
 import { ASSETS, AUTHOR_SITE, call, EN_PAGES, edit, runsOf, searchIds, setUpCms, waitForRuns } from './helpers.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
 const ADVENTURES = '/content/wknd/us/en/adventures';
 
 pgTest('on PostgreSQL a cms source runs in full and incrementally, filters repeats and removes a deleted tree', async (t) => {
-  const pg = await createTestPostgres();
-  if (!pg) return t.fail('PostgreSQL refused to create a test database');
-  t.teardown(() => pg.drop());
+  const pg = await testDatabase(t);
   const { server, vela, source } = await setUpCms(t, { databaseUrl: pg.url, source: { publish: false } });
   // The password is sealed in PostgreSQL as in SQLite: what is read back opens the repository.
   await call(vela, 'GET', `/api/v2/cms/source/${source.id}/indexAll`);

@@ -76,6 +76,9 @@ test('source errors: 400 naming the member, 404 for an unknown id, 400 for an id
     [{ name: 'has space' }, /body\.name/],
     [{ fields: { title: 'bad field!' } }, /body\.fields\.title/],
     [{ endpoint: 'http://10.1.2.3:4502' }, /body\.endpoint is .*runtime\.network\.allowHosts/],
+    // Credentials in a URL would be stored in the clear and answered with the source.
+    [{ endpoint: server.origin.replace('://', `://admin:${PASSWORD}@`) }, /^body\.endpoint must not hold credentials/],
+    [{ deliveryUrlPrefix: `https://admin:${PASSWORD}@wknd.example` }, /^body\.deliveryUrlPrefix must not hold credentials/],
     // The sites have en_US and es_ES: every locale the documents may carry is checked, named as sent.
     [{ defaultLocale: 'fr_FR' }, /^body\.defaultLocale is fr_FR, which body\.authorSite \("wknd-author"\) does not have/],
     [
@@ -92,6 +95,7 @@ test('source errors: 400 naming the member, 404 for an unknown id, 400 for an id
     const refused = await call(vela, 'POST', '/api/v2/cms/source', { ...sourceBody(server), ...change });
     t.is(refused.status, 400, JSON.stringify(change));
     t.regex(refused.body.message, message);
+    t.false(JSON.stringify(refused.body).includes(PASSWORD), 'a refusal does not echo the password');
   }
   t.deepEqual((await call(vela, 'GET', '/api/v2/cms/source')).body, [], 'nothing refused was kept');
   t.deepEqual((await call(vela, 'GET', '/api/v2/connector/source')).body, []);

@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { type ChildRuntime, childEnv, createTestPostgres, postgresReachable, startChildRuntime } from 'vela/testing';
+import { type ChildRuntime, childEnv, postgresReachable, startChildRuntime, testDatabase } from 'vela/testing';
 import { KEY, MAPPING, makePackages, SITE_FIELDS, tempDir, until, writeJsonl } from './helpers.js';
 
 // kill -9 during a connector run, then a restart on the same data: the connector never records INDEXED
@@ -68,9 +68,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
       plugins: { search: { indexer: { snapshotDelayMs: 100 } }, connector: { apiKeys: [KEY], batchSize: 25, sources: [source] } },
     };
     if (database === 'postgres') {
-      const pg = await createTestPostgres();
-      if (!pg) return t.fail('PostgreSQL refused to create a test database');
-      t.teardown(() => pg.drop());
+      const pg = await testDatabase(t);
       settings.runtime = { database: { url: pg.url } };
     }
     const config = path.join(dir, 'vela.json');

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { startTestRuntime, type TestRuntime, type TestRuntimeOptions } from 'vela/testing';
+import { callService, startTestRuntime, type TestRuntime, type TestRuntimeOptions } from 'vela/testing';
 
 export const KEY = 'connector-test-key-0123456789';
 
@@ -21,41 +21,14 @@ export function startConnector(options: TestRuntimeOptions & { connector?: Recor
   });
 }
 
-async function answer(res: Response): Promise<Answer> {
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON: keep the text
-  }
-  return { status: res.status, body };
-}
-
 /** Call the connector service with the Key header (or the headers given). */
-export async function call(
-  vela: TestRuntime,
-  method: string,
-  pathname: string,
-  body?: unknown,
-  headers: Record<string, string> = { key: KEY },
-): Promise<Answer> {
-  const res = await vela.fetch('connector', pathname, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return answer(res);
+export function call(vela: TestRuntime, method: string, pathname: string, body?: unknown, headers: Record<string, string> = { key: KEY }): Promise<Answer> {
+  return callService(vela, 'connector', method, pathname, body, headers);
 }
 
 /** Call the search service as the administrator. */
-export async function searchCall(vela: TestRuntime, method: string, pathname: string, body?: unknown): Promise<Answer> {
-  const res = await vela.fetch('search', pathname, {
-    method,
-    headers: { authorization: vela.adminAuth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return answer(res);
+export function searchCall(vela: TestRuntime, method: string, pathname: string, body?: unknown): Promise<Answer> {
+  return callService(vela, 'search', method, pathname, body, { authorization: vela.adminAuth });
 }
 
 export const SITE_FIELDS = [

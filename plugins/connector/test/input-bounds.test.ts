@@ -1,7 +1,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { createTestPostgres, postgresReachable, type TestRuntime } from 'vela/testing';
+import { postgresReachable, type TestRuntime, testDatabase } from 'vela/testing';
 import { type Answer, call, createSite, createSource, KEY, makePackages, runAndWait, startConnector, tempDir, writeJsonl } from './helpers.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
@@ -97,9 +97,7 @@ test('connector inputs past their bounds are 400s on SQLite', async (t) => {
 });
 
 pgTest('connector inputs past their bounds are 400s on PostgreSQL (never a 500 from a varchar column)', async (t) => {
-  const pg = await createTestPostgres();
-  if (!pg) return t.fail('PostgreSQL refused to create a test database');
-  t.teardown(() => pg.drop());
+  const pg = await testDatabase(t);
   const vela = await startConnector({ databaseUrl: pg.url });
   t.teardown(() => vela.stop());
   await withRecords(vela);
@@ -124,9 +122,7 @@ test('a source document whose id is too long to record is an error of that docum
 });
 
 pgTest('a source document whose id is too long to record is an error of that document, not of the run (PostgreSQL)', async (t) => {
-  const pg = await createTestPostgres();
-  if (!pg) return t.fail('PostgreSQL refused to create a test database');
-  t.teardown(() => pg.drop());
+  const pg = await testDatabase(t);
   const vela = await startConnector({ databaseUrl: pg.url });
   t.teardown(() => vela.stop());
   await checkLongDocumentId(t, vela);

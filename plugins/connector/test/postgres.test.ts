@@ -1,14 +1,12 @@
 import path from 'node:path';
 import test from 'ava';
-import { createTestPostgres, postgresReachable } from 'vela/testing';
+import { postgresReachable, testDatabase } from 'vela/testing';
 import { call, createSite, createSource, makePackages, runAndWait, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
 
 pgTest('on PostgreSQL the connector tracks changes, rules, monitoring search and statistics across a restart', async (t) => {
-  const pg = await createTestPostgres();
-  if (!pg) return t.fail('PostgreSQL refused to create a test database');
-  t.teardown(() => pg.drop());
+  const pg = await testDatabase(t);
   const first = await startConnector({ databaseUrl: pg.url });
   let firstStopped = false;
   t.teardown(() => (firstStopped ? undefined : first.stop()));

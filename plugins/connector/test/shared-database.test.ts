@@ -2,8 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createWriteStream, rmSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import type { TestRuntime } from 'vela/testing';
-import { createTestPostgres, postgresReachable } from 'vela/testing';
+import { postgresReachable, type TestRuntime, testDatabase } from 'vela/testing';
 import { call, createSite, createSource, makePackages, startConnector, tempDir, until, waitForRun, writeJsonl } from './helpers.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
@@ -12,9 +11,7 @@ const runOf = async (vela: TestRuntime, source: string, runId: string) =>
   ((await call(vela, 'GET', `/api/v2/connector/monitoring/indexing/stats/${source}`)).body as any[]).find((r) => r.id === runId);
 
 pgTest("processes sharing one database see each other's sources and never run one source at the same time", async (t) => {
-  const pg = await createTestPostgres();
-  if (!pg) return t.fail('PostgreSQL refused to create a test database');
-  t.teardown(() => pg.drop());
+  const pg = await testDatabase(t);
   const config = { plugins: { search: { indexer: { pollMs: 100 } } } };
   const a = await startConnector({ databaseUrl: pg.url, config, connector: { pollMs: 100 } });
   const b = await startConnector({ databaseUrl: pg.url, config, connector: { pollMs: 100 } });

@@ -5,6 +5,7 @@ import { bucketOf, LatencyHistogram } from './latency-histogram.js';
 const MINUTE_MS = 60_000;
 
 interface MinuteTotals {
+  key: string;
   mappingId: string;
   minute: number;
   count: number;
@@ -30,6 +31,8 @@ export class ResponseTimeRecorder {
   private readonly ringTime: Float64Array;
   private size = 0;
   private readonly minutes = new Map<string, MinuteTotals>();
+  /** Per slot, the minute its last sample counted in (always one of `minutes`). */
+  private readonly latest: Array<MinuteTotals | undefined> = [];
   private readonly dirty = new Set<string>();
   private flushing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
@@ -88,18 +91,24 @@ export class ResponseTimeRecorder {
 
   private drain(): void {
     for (let i = 0; i < this.size; i++) {
-      const mappingId = this.slotIds[this.ringSlot[i]!]!;
+      const slot = this.ringSlot[i]!;
       const minute = Math.floor(this.ringTime[i]! / MINUTE_MS) * MINUTE_MS;
-      const key = `${mappingId}|${minute}`;
-      let totals = this.minutes.get(key);
-      if (!totals) {
-        totals = { mappingId, minute, count: 0, errors: 0, histogram: new LatencyHistogram() };
-        this.minutes.set(key, totals);
+      // Most samples fall in their mapping's latest minute: no key string or map lookup for those.
+      let totals = this.latest[slot];
+      if (totals?.minute !== minute) {
+        const mappingId = this.slotIds[slot]!;
+        const key = `${mappingId}|${minute}`;
+        totals = this.minutes.get(key);
+        if (!totals) {
+          totals = { key, mappingId, minute, count: 0, errors: 0, histogram: new LatencyHistogram() };
+          this.minutes.set(key, totals);
+        }
+        this.latest[slot] = totals;
       }
       totals.count += 1;
       if (isError(this.ringStatus[i]!)) totals.errors += 1;
       totals.histogram.add(bucketOf(this.ringMicros[i]!));
-      this.dirty.add(key);
+      this.dirty.add(totals.key);
     }
     this.size = 0;
   }
@@ -131,5 +140,6 @@ export class ResponseTimeRecorder {
     // A minute that ended a while ago gets no more samples: its row is final.
     const settled = Date.now() - 2 * MINUTE_MS;
     for (const [key, t] of this.minutes) if (t.minute < settled && !this.dirty.has(key)) this.minutes.delete(key);
+    this.latest.length = 0;
   }
 }

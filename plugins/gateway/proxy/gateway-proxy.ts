@@ -1,4 +1,4 @@
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import { type Logger, SECURITY_HEADERS } from 'vela/plugin';
 import { proxyErrors } from '../errors.js';
@@ -34,13 +34,13 @@ function sendError(res: ServerResponse, failure: { status: number; error: string
  * back. Everything else falls through to express.
  */
 export class GatewayProxy {
-  private readonly deadlines = new Deadlines();
+  readonly deadlines = new Deadlines();
 
   constructor(
     private readonly table: RouteTable,
     private readonly tokens: TokenStore,
-    private readonly recorder: ResponseTimeRecorder,
-    private readonly logger: Logger,
+    readonly recorder: ResponseTimeRecorder,
+    readonly logger: Logger,
   ) {}
 
   /** Stop the timeout timer (at plugin stop). */
@@ -119,79 +119,140 @@ export class GatewayProxy {
       headers: upstreamRequestHeaders(req, route.hostHeader, chunked),
       agent: route.agent,
     };
-    const upstream = route.https ? https.request(options) : http.request(options);
-    let timedOut = false;
-    let clientGone = false;
-    let answered = false;
-    let failed = false;
-
-    upstream.on('response', (answer) => {
-      answered = true;
-      this.deadlines.remove(deadline);
-      this.recorder.record(route.slot, answer.statusCode ?? 502, (performance.now() - started) * 1000);
-      try {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, clientResponseHeaders(answer.rawHeaders));
-      } catch (error) {
-        // A header Node will not write (it parsed, but is not valid to send): the upstream's answer is unusable.
-        answer.resume();
-        sendError(res, proxyErrors.unreachable(route.name, (error as NodeJS.ErrnoException).code ?? 'invalid response header'));
-        return;
-      }
-      answer.pipe(res);
-      answer.on('error', () => res.destroy());
-    });
-    const fail = (cause: string) => {
-      this.deadlines.remove(deadline);
-      if (failed || clientGone) return;
-      failed = true;
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      const failure = timedOut ? proxyErrors.timeout(route.name, route.timeoutMs) : proxyErrors.unreachable(route.name, cause);
-      this.recorder.record(route.slot, failure.status, (performance.now() - started) * 1000);
-      this.logger.debug({ mapping: route.name, status: failure.status, cause }, 'upstream failed');
-      // The client may still be sending a body the upstream will never read: answer and close.
-      const unread = !req.readableEnded;
-      if (unread) {
-        req.unpipe(upstream);
-        req.resume();
-      }
-      sendError(res, failure, unread);
-    };
+    const upstream = (route.https ? https.request(options) : http.request(options)) as Tagged<ClientRequest>;
+    const exchange = new Exchange(this, req, res, route, upstream, started);
+    upstream[EXCHANGE] = exchange;
+    (res as Tagged<ServerResponse>)[EXCHANGE] = exchange;
     // One deadline from the start: until the upstream has the whole request it measures progress (a
     // connection that never opens, an upstream that stops reading the body), then the time to answer.
-    const deadline: Deadline = this.deadlines.add(route.timeoutMs, () => {
-      timedOut = true;
-      upstream.destroy(new Error('timeout'));
-    });
-    const extend = () => {
-      deadline.at = Date.now() + route.timeoutMs;
-    };
-    upstream.on('error', (error: NodeJS.ErrnoException) => fail(error.code ?? error.message));
+    this.deadlines.add(exchange);
+    upstream.on('response', onUpstreamResponse);
+    upstream.on('error', onUpstreamError);
     // Node closes the request without an 'error' after an answer it does not hand over (a 101
     // Switching Protocols nobody asked for): without this the client would wait for ever.
-    upstream.on('close', () => {
-      if (!answered) fail('the upstream closed the connection without an answer');
-    });
+    upstream.on('close', onUpstreamClose);
     // Once it has the whole request, the upstream has timeoutMs to answer (it may answer before that).
-    upstream.on('finish', () => {
-      if (!answered) extend();
-    });
+    upstream.on('finish', onUpstreamFinish);
     // A client gone before the end takes the upstream request with it.
-    res.on('close', () => {
-      if (res.writableFinished) return;
-      clientGone = true;
-      upstream.destroy();
-    });
-    req.on('error', () => upstream.destroy());
+    res.on('close', onClientClose);
 
+    (req as Tagged<IncomingMessage>)[EXCHANGE] = exchange;
+    req.on('error', onClientError);
     if (req.headers['content-length'] === undefined && !chunked) {
       upstream.end();
       req.resume();
     } else {
-      req.on('data', extend);
+      req.on('data', onClientData);
       req.pipe(upstream);
     }
   }
+}
+
+const EXCHANGE = Symbol('vela.gateway.exchange');
+type Tagged<T> = T & { [EXCHANGE]?: Exchange };
+
+/**
+ * One proxied request in flight, and its upstream deadline. The event listeners are the module's
+ * functions below, which find it on the emitter (`this`): a request makes this object and no closures
+ * (each closure also costs an esbuild `__name` call when tsx runs the code).
+ */
+class Exchange implements Deadline {
+  at: number;
+  timedOut = false;
+  clientGone = false;
+  answered = false;
+  failed = false;
+
+  constructor(
+    readonly proxy: GatewayProxy,
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly route: ProxyRoute,
+    readonly upstream: ClientRequest,
+    readonly started: number,
+  ) {
+    this.at = Date.now() + route.timeoutMs;
+  }
+
+  onExpire(): void {
+    this.timedOut = true;
+    this.upstream.destroy(new Error('timeout'));
+  }
+
+  extend(): void {
+    this.at = Date.now() + this.route.timeoutMs;
+  }
+
+  fail(cause: string): void {
+    const { proxy, req, res, route } = this;
+    proxy.deadlines.remove(this);
+    if (this.failed || this.clientGone) return;
+    this.failed = true;
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const failure = this.timedOut ? proxyErrors.timeout(route.name, route.timeoutMs) : proxyErrors.unreachable(route.name, cause);
+    proxy.recorder.record(route.slot, failure.status, (performance.now() - this.started) * 1000);
+    proxy.logger.debug({ mapping: route.name, status: failure.status, cause }, 'upstream failed');
+    // The client may still be sending a body the upstream will never read: answer and close.
+    const unread = !req.readableEnded;
+    if (unread) {
+      req.unpipe(this.upstream);
+      req.resume();
+    }
+    sendError(res, failure, unread);
+  }
+}
+
+function onUpstreamResponse(this: Tagged<ClientRequest>, answer: IncomingMessage): void {
+  const exchange = this[EXCHANGE]!;
+  const { proxy, res, route } = exchange;
+  exchange.answered = true;
+  proxy.deadlines.remove(exchange);
+  proxy.recorder.record(route.slot, answer.statusCode ?? 502, (performance.now() - exchange.started) * 1000);
+  try {
+    res.writeHead(answer.statusCode ?? 502, answer.statusMessage, clientResponseHeaders(answer.rawHeaders));
+  } catch (error) {
+    // A header Node will not write (it parsed, but is not valid to send): the upstream's answer is unusable.
+    answer.resume();
+    sendError(res, proxyErrors.unreachable(route.name, (error as NodeJS.ErrnoException).code ?? 'invalid response header'));
+    return;
+  }
+  (answer as Tagged<IncomingMessage>)[EXCHANGE] = exchange;
+  answer.pipe(res);
+  answer.on('error', onAnswerError);
+}
+
+function onAnswerError(this: Tagged<IncomingMessage>): void {
+  this[EXCHANGE]!.res.destroy();
+}
+
+function onUpstreamError(this: Tagged<ClientRequest>, error: NodeJS.ErrnoException): void {
+  this[EXCHANGE]!.fail(error.code ?? error.message);
+}
+
+function onUpstreamClose(this: Tagged<ClientRequest>): void {
+  const exchange = this[EXCHANGE]!;
+  if (!exchange.answered) exchange.fail('the upstream closed the connection without an answer');
+}
+
+function onUpstreamFinish(this: Tagged<ClientRequest>): void {
+  const exchange = this[EXCHANGE]!;
+  if (!exchange.answered) exchange.extend();
+}
+
+function onClientClose(this: Tagged<ServerResponse>): void {
+  if (this.writableFinished) return;
+  const exchange = this[EXCHANGE]!;
+  exchange.clientGone = true;
+  exchange.upstream.destroy();
+}
+
+function onClientData(this: Tagged<IncomingMessage>): void {
+  this[EXCHANGE]!.extend();
+}
+
+function onClientError(this: Tagged<IncomingMessage>): void {
+  this[EXCHANGE]!.upstream.destroy();
 }

@@ -1,17 +1,13 @@
 import test from 'ava';
 import type { Changes } from 'vela/plugin';
-import { createTestPostgres, POSTGRES_ADMIN_URL, postgresReachable, startTcpProxy } from 'vela/testing';
+import { postgresProxy, postgresReachable, testDatabase } from 'vela/testing';
 import { admin, createApp, createMapping, postForm, startGateway, startServer } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
 
 pgTest('PostgreSQL briefly unreachable: proxying goes on from memory, writes answer 503, and everything recovers without a restart', async (t) => {
-  const pg = await createTestPostgres();
-  if (!pg) return t.fail('PostgreSQL refused to create a test database');
-  t.teardown(() => pg.drop());
-  const target = new URL(POSTGRES_ADMIN_URL);
-  const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-  t.teardown(() => proxy.close());
+  const pg = await testDatabase(t);
+  const proxy = await postgresProxy(t);
   const upstream = await startServer((_req, res) => res.end('{"ok":true}'));
   t.teardown(() => upstream.close());
   const vela = await startGateway({ syncMs: 200 }, { databaseUrl: proxy.url(pg.url) });

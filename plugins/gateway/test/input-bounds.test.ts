@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { createTestPostgres, postgresReachable, type TestRuntime } from 'vela/testing';
+import { postgresReachable, type TestRuntime, testDatabase } from 'vela/testing';
 import { admin, postForm, startGateway } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
@@ -73,9 +73,7 @@ test('gateway ids and strings are bounded on SQLite', async (t) => {
 });
 
 pgTest('gateway ids and strings are bounded on PostgreSQL (never a 500 from a varchar column)', async (t) => {
-  const pg = await createTestPostgres();
-  if (!pg) return t.fail('PostgreSQL refused to create a test database');
-  t.teardown(() => pg.drop());
+  const pg = await testDatabase(t);
   const vela = await startGateway({}, { databaseUrl: pg.url });
   t.teardown(() => vela.stop());
   await checkBounds(t, vela);

@@ -1,13 +1,11 @@
 import test from 'ava';
-import { createTestPostgres, postgresReachable } from 'vela/testing';
+import { postgresReachable, testDatabase } from 'vela/testing';
 import { admin, createApp, createMapping, eventually, postForm, startGateway, startServer } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
 
 pgTest('on PostgreSQL two gateway processes share mappings, apps, issued tokens and revocations', async (t) => {
-  const pg = await createTestPostgres();
-  if (!pg) return t.fail('PostgreSQL refused to create a test database');
-  t.teardown(() => pg.drop());
+  const pg = await testDatabase(t);
   let upstreamHits = 0;
   const upstream = await startServer((req, res) => {
     // Only proxied requests (the scheduled health checks reach this upstream too).

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { type ChildRuntime, createTestPostgres, postgresReachable, startConfiguredChild } from 'vela/testing';
+import { type ChildRuntime, median, postgresReachable, startConfiguredChild, testDatabase, timeUntil } from 'vela/testing';
 import { startServer } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
@@ -31,25 +31,13 @@ async function form(vela: ChildRuntime, path: string, fields: Record<string, str
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
-async function until(what: string, check: () => Promise<boolean>): Promise<number> {
-  const started = performance.now();
-  while (!(await check())) {
-    if (performance.now() - started > BOUND_MS) throw new Error(`${what}: not within ${BOUND_MS} ms`);
-    // A short pause between asks: a flat-out loop would take the CPU the processes measured need (two cores).
-    await new Promise((resolve) => setTimeout(resolve, POLL_PAUSE_MS));
-  }
-  return performance.now() - started;
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const until = (what: string, check: () => Promise<boolean>) => timeUntil(check, what, BOUND_MS, POLL_PAUSE_MS);
 
 pgTest(
   'two gateway processes on one PostgreSQL: new apps and fresh tokens work on the other at once, a revocation is refused there within 100 ms',
   async (t) => {
     t.timeout(180_000);
-    const pg = await createTestPostgres();
-    if (!pg) return t.fail('PostgreSQL refused to create a test database');
-    t.teardown(() => pg.drop());
+    const pg = await testDatabase(t);
     const upstream = await startServer((_req, res) => res.end('{"ok":true}'));
     t.teardown(() => upstream.close());
     // The poll is set far out, so only the change feed (LISTEN/NOTIFY) and the store lookups can explain what B sees.

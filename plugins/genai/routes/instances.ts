@@ -27,6 +27,12 @@ const idParam = pathParams({ id: idSchema });
  */
 export function urlChecker(domain: GenaiDomain): (url: string) => Promise<void> {
   return async (url) => {
+    // The URL is stored in the clear and answered with the instance; a key belongs in apiKey, which is sealed.
+    if (hasCredentials(url))
+      throw genaiErrors.invalidParameter(
+        'url',
+        'must not hold credentials (user:password@ or a key in the query): send the key as apiKey, which is stored encrypted',
+      );
     try {
       await domain.outbound().check(url);
     } catch (error) {
@@ -38,6 +44,17 @@ export function urlChecker(domain: GenaiDomain): (url: string) => Promise<void> 
       throw error;
     }
   };
+}
+
+const KEY_PARAMETER = /^(?:api[-_]?key|key|token|access[-_]?token|secret)$/i;
+
+function hasCredentials(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== '' || parsed.password !== '' || [...parsed.searchParams.keys()].some((name) => KEY_PARAMETER.test(name));
+  } catch {
+    return false;
+  }
 }
 
 /** /api/llm: LLM instances (the original's llm_instance), for API tokens with the admin scope and the administrator. */

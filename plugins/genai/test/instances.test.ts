@@ -124,11 +124,15 @@ test('instances are checked when saved; deletion keeps the built-in one and thos
     [{ vendor: 'OPENAI', modelName: 'x', url: 'ftp://files.example/v1' }, /body\.url must match/],
     [{ vendor: 'OPENAI', modelName: 'x', temperature: 3 }, /body\.temperature must be at most 2/],
     [{ vendor: 'OPENAI', modelName: 'x', apiKey: 42 }, /body\.apiKey/],
+    // Credentials in the URL would be stored in the clear and answered: the key goes in apiKey.
+    [{ vendor: 'OPENAI_COMPATIBLE', modelName: 'x', url: `https://user:${KEY}@llm.example/v1` }, /^url must not hold credentials/],
+    [{ vendor: 'OPENAI_COMPATIBLE', modelName: 'x', url: `https://llm.example/v1?api_key=${KEY}` }, /^url must not hold credentials/],
   ] as const;
   for (const [body, message] of refusals) {
     const res = await json(vela, 'POST', '/api/llm', body);
     t.is(res.status, 400, JSON.stringify(body));
     t.regex(res.body.message, message);
+    t.false(JSON.stringify(res.body).includes(KEY), 'a refusal does not echo the key');
   }
   // A public host that does not resolve here (no network) is kept: the server may be reachable later.
   const openai = await json(vela, 'POST', '/api/llm', { id: 'gpt', vendor: 'OPENAI', modelName: 'gpt-4o-mini', apiKey: KEY });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { createTestPostgres, postgresReachable, type TestRuntime } from 'vela/testing';
+import { postgresReachable, type TestRuntime, testDatabase } from 'vela/testing';
 import { currentMonth } from '../usage/token-usage.js';
 import { startFakeLlm } from './fake-llm.js';
 import { createHandbook, json, startGenai } from './fixtures.js';
@@ -17,9 +17,7 @@ const agentChat = (vela: TestRuntime, agentId: string, body: Record<string, unkn
 pgTest(
   'on PostgreSQL: site chat, instances with an encrypted key, settings, a two-turn agent conversation, token usage, agent delete, a restart',
   async (t) => {
-    const pg = await createTestPostgres();
-    if (!pg) return t.fail('PostgreSQL refused to create a test database');
-    t.teardown(() => pg.drop());
+    const pg = await testDatabase(t);
     const fake = await startFakeLlm();
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-genai-pg-'));
     t.teardown(async () => {

@@ -113,31 +113,70 @@ export interface TermDictionary {
   forEachPhrase(prefix: string, visit: (phrase: string, frequency: number) => boolean | undefined): void;
 }
 
+/** Which site, locale and field configuration an engine serves: engines that keep their data outside the process key it by this. */
+export interface EngineScope {
+  siteId: string;
+  locale: string;
+  /** Changes whenever the engine's content would (see indexKeyOf in indexing/index-manager.ts). */
+  indexKey: string;
+}
+
+/** A value, or a promise of it: an engine in memory answers at once, one over a database asynchronously. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * One site + locale index. Writes and queries may be asynchronous (MaybePromise): callers always await them,
+ * and a write is visible to every query that starts after its promise resolved (on every process, for an
+ * engine whose data is shared). Writes to one engine are never concurrent (the IndexManager serialises them).
+ */
 export interface SearchEngine {
   readonly schema: EngineSchema;
-  /** Number of live documents. */
+  /** Number of live documents (an engine over a database: as of its last write or refresh). */
   readonly size: number;
-  /** Add or replace documents (by id). */
-  upsert(documents: IndexableDocument[]): void;
-  remove(ids: string[]): void;
-  has(id: string): boolean;
-  query(query: EngineQuery): EngineResult;
+  /** Add or replace documents (by id); a batch with a bad document is refused whole. */
+  upsert(documents: IndexableDocument[]): MaybePromise<void>;
+  /** Unknown ids are ignored. */
+  remove(ids: string[]): MaybePromise<void>;
+  has(id: string): MaybePromise<boolean>;
+  query(query: EngineQuery): MaybePromise<EngineResult>;
   /** Distinct indexed terms with their document frequency (for spell check and autocomplete). */
-  vocabulary(): Iterable<[string, number]>;
-  /** The indexed terms and phrases, read in place (autocomplete, spell check). */
+  vocabulary(): MaybePromise<Iterable<[string, number]>>;
+  /**
+   * The indexed terms and phrases, read in place (autocomplete, spell check). Synchronous on purpose (they are
+   * read many times per request): an engine over a database answers from a copy it refreshes after writes.
+   */
   readonly terms: TermDictionary;
   /**
    * More Like This: the documents that have the most of these weighted terms (score: the sum of the weights
    * of the terms a document has, each scaled down the later the term first comes in it), best first, leaving
    * out `exclude` (ids).
    */
-  similar(terms: ReadonlyArray<readonly [term: string, weight: number]>, exclude: readonly string[], limit: number): EngineHit[];
+  similar(terms: ReadonlyArray<readonly [term: string, weight: number]>, exclude: readonly string[], limit: number): MaybePromise<EngineHit[]>;
   /** Serialize the whole engine (text index, columns, dictionaries) for a snapshot file. */
   exportSnapshot(): Promise<Buffer>;
 }
 
+/**
+ * An engine family whose indexes live outside the process (a database), shared by every process that opens
+ * the same scope: the IndexManager then writes no snapshot files and, on start, opens what is stored instead
+ * of re-indexing when the stored index is complete up to a change log position it can replay from.
+ */
+export interface PersistentEngines {
+  /** The stored index of the scope and the change seq up to which it holds every change, or null when there is none. */
+  open(scope: EngineScope, schema: EngineSchema): Promise<{ engine: SearchEngine; appliedSeq: number } | null>;
+  /** Record that the engines hold every change up to `seq` (never moves an index's mark back). */
+  markApplied(engines: SearchEngine[], seq: number): Promise<void>;
+  /** Delete the indexes of a site (of one locale only, with `locale`), but for `keep`'s (fields changed). */
+  drop(siteId: string, locale?: string, keep?: EngineScope): Promise<void>;
+  /** Remove from the engine every document whose id is not in `keep` (after a full re-index into a stored index). */
+  retainOnly(engine: SearchEngine, keep: ReadonlySet<string>): Promise<void>;
+}
+
 export interface SearchEngineFactory {
-  create(schema: EngineSchema): SearchEngine;
+  /** A new empty engine; with a scope, an engine keeping its data outside the process opens that scope's index. */
+  create(schema: EngineSchema, scope?: EngineScope): SearchEngine;
   /** Rebuild from exportSnapshot() output; throws when the data is not a snapshot of this version. */
   restore(snapshot: Buffer): Promise<SearchEngine>;
+  /** Set when the engines keep their data outside the process (see PersistentEngines). */
+  readonly persistent?: PersistentEngines;
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'vela/plugin';
-import type { EngineSchema, IndexableDocument, SearchEngine, SearchEngineFactory } from '../engine/search-engine.js';
+import type { EngineSchema, EngineScope, IndexableDocument, SearchEngine, SearchEngineFactory } from '../engine/search-engine.js';
 import { type Attributes, engineSchemaFor, toIndexable } from '../query/indexable.js';
 import type { ChangeRow, DocumentStore } from '../store/document-store.js';
 import type { SiteStore } from '../store/site-store.js';
@@ -24,6 +24,7 @@ export interface IndexManagerOptions {
 }
 
 const engineKey = (siteId: string, locale: string) => `${siteId}:${locale}`;
+const scopeOf = (config: SiteConfig, locale: string): EngineScope => ({ siteId: config.site.id, locale, indexKey: indexKeyOf(config) });
 /** Documents of one indexer step up to which their versions go into the page cache as they are indexed. */
 const PRIME_PAGE_CACHE_MAX = 100;
 
@@ -69,13 +70,14 @@ export class IndexManager {
     const entry = this.engines.get(engineKey(siteId, locale));
     if (entry) return entry.engine;
     const config = this.sites.get(siteId);
-    return this.install(config, locale, this.factory.create(engineSchemaFor(config))).engine;
+    return this.install(config, locale, this.factory.create(engineSchemaFor(config), scopeOf(config, locale))).engine;
   }
 
   async start(): Promise<void> {
     await this.queue.run(async () => {
       const maxSeq = await this.docs.maxSeq();
-      const manifest = await this.snapshots.readManifest();
+      // Engines kept in the database are their own snapshot (load opens them).
+      const manifest = this.factory.persistent ? null : await this.snapshots.readManifest();
       const usable = manifest && manifest.seq <= maxSeq && (await this.docs.holdsChangesAfter(manifest.seq)) ? manifest : null;
       if (manifest && !usable) this.logger.warn({ snapshotSeq: manifest.seq, maxSeq }, 'index snapshots do not match the document store; rebuilding');
       await this.load(usable, maxSeq);
@@ -137,6 +139,13 @@ export class IndexManager {
       // Only the lease holder writes the folder and prunes the log (a worker that is not the owner, or a
       // retiring one whose replacement took over): nor does anyone else spend the export.
       if (!this.dirty || !(await this.snapshots.mayWrite())) return;
+      if (this.factory.persistent) {
+        // The stored indexes hold every change up to `applied` (markApplied): a process behind them
+        // reopens them rather than re-indexing when it finds the log pruned.
+        await this.docs.pruneChanges(this.applied);
+        this.dirty = false;
+        return;
+      }
       const engines = [];
       for (const entry of this.engines.values())
         engines.push({ siteId: entry.siteId, locale: entry.locale, indexKey: entry.indexKey, data: await entry.engine.exportSnapshot() });
@@ -165,6 +174,7 @@ export class IndexManager {
     this.applied = manifest ? manifest.seq : maxSeq;
     // Changes that were never applied one by one (pruned, or before the snapshot) invalidated nothing.
     this.docs.pages.clear();
+    if (this.factory.persistent) return this.loadStored(maxSeq);
     for (const site of this.sites.list()) {
       const config = this.sites.get(site.id);
       for (const locale of site.locales) {
@@ -174,6 +184,36 @@ export class IndexManager {
         else await this.rebuildLocale(config, locale);
       }
     }
+  }
+
+  /**
+   * Engines kept in the database: each stored index complete up to a seq the change log still holds after
+   * is opened as it is (the replay from the lowest such seq is idempotent); any other is re-indexed in place.
+   */
+  private async loadStored(maxSeq: number): Promise<void> {
+    const persistent = this.factory.persistent!;
+    for (const entry of this.engines.values()) disposeEngine(entry.engine);
+    this.engines.clear();
+    let from = maxSeq;
+    for (const site of this.sites.list()) {
+      const config = this.sites.get(site.id);
+      for (const locale of site.locales) {
+        const opened = await persistent.open(scopeOf(config, locale), engineSchemaFor(config));
+        if (opened && opened.appliedSeq <= maxSeq && (await this.docs.holdsChangesAfter(opened.appliedSeq))) {
+          this.install(config, locale, opened.engine);
+          from = Math.min(from, opened.appliedSeq);
+        } else {
+          if (opened) disposeEngine(opened.engine);
+          await this.rebuildLocale(config, locale);
+        }
+      }
+    }
+    this.applied = from;
+    await persistent.markApplied(this.allEngines(), this.applied);
+  }
+
+  private allEngines(): SearchEngine[] {
+    return [...this.engines.values()].map((entry) => entry.engine);
   }
 
   private async applyPending(): Promise<void> {
@@ -190,6 +230,7 @@ export class IndexManager {
       } else {
         await this.applyChanges(changes);
         this.applied = changes[changes.length - 1]!.seq;
+        await this.factory.persistent?.markApplied(this.allEngines(), this.applied);
       }
       this.docs.forgetUpTo(this.applied);
       this.dirty = true;
@@ -214,7 +255,8 @@ export class IndexManager {
       const { site_id: siteId, locale } = group[0]!;
       const config = this.sites.find(siteId);
       if (!config?.site.locales.includes(locale)) continue;
-      const entry = this.engines.get(engineKey(siteId, locale)) ?? this.install(config, locale, this.factory.create(engineSchemaFor(config)));
+      const entry =
+        this.engines.get(engineKey(siteId, locale)) ?? this.install(config, locale, this.factory.create(engineSchemaFor(config), scopeOf(config, locale)));
       // The stored document is the truth: a CREATE applies its current version, or removes it when
       // a later change deleted it; so replaying a change twice does no harm.
       const latestSeq = new Map<string, number>();
@@ -234,10 +276,11 @@ export class IndexManager {
         if (indexable) {
           upserts.push(indexable);
           indexed.set(id, attributes!);
-        } else if (entry.engine.has(id)) removals.push(id);
+        } else removals.push(id);
       }
-      if (removals.length > 0) entry.engine.remove(removals);
-      if (upserts.length > 0) entry.engine.upsert(upserts);
+      // Removing an id the engine does not hold is a no-op (and asking first would cost a round trip each).
+      if (removals.length > 0) await entry.engine.remove(removals);
+      if (upserts.length > 0) await entry.engine.upsert(upserts);
       // A few documents at a time is an edit someone is about to search for: their page needs no database
       // read (exactly the versions just indexed). A bulk import would only push the hot pages out.
       if (indexed.size > 0 && indexed.size <= PRIME_PAGE_CACHE_MAX) this.docs.pages.fill(siteId, locale, indexed, generation);
@@ -256,6 +299,8 @@ export class IndexManager {
 
   private install(config: SiteConfig, locale: string, engine: SearchEngine): EngineEntry {
     const entry = { siteId: config.site.id, locale, indexKey: indexKeyOf(config), engine };
+    const previous = this.engines.get(engineKey(config.site.id, locale));
+    if (previous && previous.engine !== engine) disposeEngine(previous.engine);
     this.engines.set(engineKey(config.site.id, locale), entry);
     return entry;
   }
@@ -271,16 +316,28 @@ export class IndexManager {
     }
   }
 
-  /** Build a fresh engine from the stored documents, then swap it in. */
+  /**
+   * Build a fresh engine from the stored documents, then swap it in. An engine kept in the database is the
+   * scope's stored index, brought in line in place: every stored document upserted (unchanged rows are not
+   * rewritten), then every other one removed; indexes of the locale's earlier field configurations dropped.
+   */
   private async rebuildLocale(config: SiteConfig, locale: string): Promise<void> {
     const schema = engineSchemaFor(config);
-    const engine = this.factory.create(schema);
+    const scope = scopeOf(config, locale);
+    const engine = this.factory.create(schema, scope);
+    const persistent = this.factory.persistent;
+    const seen = new Set<string>();
     let count = 0;
     for await (const page of this.docs.scan(config.site.id, locale)) {
       const indexables = page.map((d) => this.indexable(d.id, d.attributes, config, schema, locale)).filter((d) => d !== null);
-      engine.upsert(indexables);
+      await engine.upsert(indexables);
+      if (persistent) for (const indexable of indexables) seen.add(indexable.id);
       count += indexables.length;
       await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (persistent) {
+      await persistent.retainOnly(engine, seen);
+      await persistent.drop(config.site.id, locale, scope);
     }
     this.install(config, locale, engine);
     this.dirty = true;
@@ -295,6 +352,8 @@ export class IndexManager {
     for (const [k, entry] of this.engines) {
       if (entry.siteId === siteId && !config.site.locales.includes(entry.locale)) {
         this.engines.delete(k);
+        disposeEngine(entry.engine);
+        await this.factory.persistent?.drop(siteId, entry.locale);
         await this.snapshots.remove(siteId, entry.locale);
         this.dirty = true;
       }
@@ -310,8 +369,10 @@ export class IndexManager {
     for (const [k, entry] of this.engines) {
       if (entry.siteId !== siteId) continue;
       this.engines.delete(k);
+      disposeEngine(entry.engine);
       await this.snapshots.remove(siteId, entry.locale);
     }
+    await this.factory.persistent?.drop(siteId);
     this.dirty = true;
     this.scheduleSnapshot();
   }
@@ -331,4 +392,9 @@ export class IndexManager {
     }, this.options.snapshotDelayMs);
     this.snapshotTimer.unref();
   }
+}
+
+/** An engine that holds timers or connections (the PostgreSQL one) lets them go once it is replaced. */
+function disposeEngine(engine: SearchEngine): void {
+  (engine as { dispose?: () => void }).dispose?.();
 }

@@ -86,16 +86,16 @@ export class SearchService {
         throw searchErrors.invalidParameter('group', `must name a facet field of site "${site.name}", got ${JSON.stringify(params.group)}`);
       query.group = params.group;
     }
-    const run = () => {
+    const run = async () => {
       query.prefixLastTerm = site.wildcardAlways;
-      let found = engine.query(query);
+      let found = await engine.query(query);
       if (found.total === 0 && query.text !== null && !site.wildcardAlways && site.wildcardNoResults) {
         query.prefixLastTerm = true;
-        found = engine.query(query);
+        found = await engine.query(query);
       }
       return found;
     };
-    let result = run();
+    let result = await run();
 
     // Spell check against the site's vocabulary; a query that finds nothing is searched corrected when the
     // corrected text finds something (unless nfpr=1: the link back to the original sets it).
@@ -105,14 +105,14 @@ export class SearchService {
     if (correction?.corrected && result.total === 0 && params.autoCorrect) {
       const original = { text: query.text, prefixLastTerm: query.prefixLastTerm };
       query.text = correction.text;
-      let corrected = run();
+      let corrected = await run();
       if (corrected.total > 0) {
         // Spotlights follow the text searched; when theirs take other slots, the page is read again around them.
         const again = spotlightsFor(correction.text);
         if (again.before !== spotlights.before) {
           query.offset = Math.max(0, firstSlot - 1 - again.before);
           query.limit = rows + again.before;
-          corrected = run();
+          corrected = await run();
         }
         spotlights = again;
         result = corrected;
@@ -227,7 +227,7 @@ export class SearchService {
     const fields = mltFields(config);
     const texts = pageIds.slice(0, MLT_SOURCES).flatMap((id) => (stored.has(id) ? [mltText(stored.get(id)!, fields)] : []));
     const terms = weightedTerms(texts, engine.terms, stopWordsOf(locale));
-    const hits = engine.similar(terms, pageIds, MLT_ROWS);
+    const hits = await engine.similar(terms, pageIds, MLT_ROWS);
     if (hits.length === 0) return [];
     const found = await this.docs.forPage(
       site.id,

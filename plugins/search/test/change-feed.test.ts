@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { childEnv, createTestPostgres, eventually, postgresReachable, startChildRuntime, startTestRuntime, TEST_ADMIN } from 'vela/testing';
+import { childEnv, eventually, postgresReachable, startChildRuntime, startTestRuntime, TEST_ADMIN, testDatabase } from 'vela/testing';
 import { createSite, type Doc, importDocs, makeDocs, search } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
@@ -65,9 +65,7 @@ pgTest(
   async (t) => {
     // Two processes, 240 imports and a restart.
     t.timeout(240_000);
-    const pg = await createTestPostgres();
-    if (!pg) return t.fail('PostgreSQL refused to create a test database');
-    t.teardown(() => pg.drop());
+    const pg = await testDatabase(t);
     const a = await startTestRuntime({ plugins: ['search'], databaseUrl: pg.url, config: { plugins: { search: { indexer } } }, logLevel: 'warn' });
     let aStopped = false;
     t.teardown(() => (aStopped ? undefined : a.stop()));
@@ -132,9 +130,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
     t.teardown(() => rmSync(dir, { recursive: true, force: true }));
     let url = `sqlite://${path.join(dir, 'shared.sqlite')}`;
     if (database === 'postgres') {
-      const pg = await createTestPostgres();
-      if (!pg) return t.fail('PostgreSQL refused to create a test database');
-      t.teardown(() => pg.drop());
+      const pg = await testDatabase(t);
       url = pg.url;
     }
     // A snapshots (and prunes the log) soon after each import; B never polls, so it reads only when it imports.

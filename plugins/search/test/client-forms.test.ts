@@ -158,6 +158,8 @@ test('bad values the original refuses stay 400, naming the member', async (t) =>
     ['q=*&_setlocale=en_US&rows=ten', /^rows must be a whole number/],
     ['q=*&_setlocale=en_US&p=99999999999999999999', /^p must be a whole number from 1 to 2147483647, got "99999999999999999999"/],
     ['q=*&_setlocale=en_US&p=2147483648', /^p must be a whole number from 1 to 2147483647/],
+    ['q=*&_setlocale=en_US&p=1e20', /^p must be a whole number from 1 to 2147483647, got "1e20"/],
+    ['q=*&_setlocale=en_US&rows=1e20', /^rows must be a whole number, got "1e20"/],
     ['q=*&_setlocale=en_US&fq.op=XOR', /^fq\.op must be AND, OR, NONE or DEFAULT \(NONE, DEFAULT and empty leave it to the field, else the site\), got "XOR"/],
     ['q=*&_setlocale=en_US&fqOp=XOR', /^fqOp must be AND, OR, NONE or DEFAULT/],
     ['q=*&_setlocale=en_US&fqi.op=both', /^fqi\.op must be AND, OR, NONE or DEFAULT/],

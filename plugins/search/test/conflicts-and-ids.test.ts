@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { createTestPostgres, eventually, postgresReachable, startTestRuntime, type TestRuntime, type TestRuntimeOptions } from 'vela/testing';
+import { eventually, postgresReachable, startTestRuntime, type TestRuntime, type TestRuntimeOptions, testDatabase } from 'vela/testing';
 import { json } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
@@ -23,11 +23,8 @@ async function sqlitePair(t: ExecutionContext): Promise<[TestRuntime, TestRuntim
   return pair(t, { dataDir: mkdtempSync(path.join(os.tmpdir(), 'vela-race-')) });
 }
 
-async function postgresPair(t: ExecutionContext): Promise<[TestRuntime, TestRuntime] | null> {
-  const pg = await createTestPostgres();
-  if (!pg) return null;
-  t.teardown(() => pg.drop());
-  return pair(t, { databaseUrl: pg.url });
+async function postgresPair(t: ExecutionContext): Promise<[TestRuntime, TestRuntime]> {
+  return pair(t, { databaseUrl: (await testDatabase(t)).url });
 }
 
 const statuses = (answers: Array<{ status: number }>) => answers.map((a) => a.status).sort();
@@ -64,9 +61,7 @@ test('six creations of one site name at once (names ignore case), over two runti
 });
 
 pgTest('six creations of one site name at once, over two runtimes on one PostgreSQL database: one 201, five 409', async (t) => {
-  const runtimes = await postgresPair(t);
-  if (!runtimes) return t.fail('PostgreSQL refused to create a test database');
-  await raceSites(t, runtimes);
+  await raceSites(t, await postgresPair(t));
 });
 
 /** Ids and names past their bounds, or shaped as paths, are refused with a 400 naming the member. */
@@ -109,9 +104,7 @@ test('ids and names are bounded and shaped on SQLite', async (t) => {
 });
 
 pgTest('ids and names are bounded and shaped on PostgreSQL (never a 500 from a varchar column)', async (t) => {
-  const pg = await createTestPostgres();
-  if (!pg) return t.fail('PostgreSQL refused to create a test database');
-  t.teardown(() => pg.drop());
+  const pg = await testDatabase(t);
   const vela = await startTestRuntime({ plugins: ['search'], databaseUrl: pg.url });
   t.teardown(() => vela.stop());
   await refuseBadIds(t, vela);
@@ -122,7 +115,5 @@ test('concurrent field and locale creation in one site: one 201, five 409 (SQLit
 });
 
 pgTest('concurrent field and locale creation in one site: one 201, five 409 (PostgreSQL)', async (t) => {
-  const runtimes = await postgresPair(t);
-  if (!runtimes) return t.fail('PostgreSQL refused to create a test database');
-  await raceFieldsAndLocales(t, runtimes);
+  await raceFieldsAndLocales(t, await postgresPair(t));
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { type ChildRuntime, childEnv, createTestPostgres, eventually, postgresReachable, startChildRuntime } from 'vela/testing';
+import { type ChildRuntime, childEnv, eventually, postgresReachable, startChildRuntime, testDatabase } from 'vela/testing';
 import { type Doc, makeDocs, SITE_FIELDS } from './fixtures.js';
 
 // kill -9 during imports from several streams, then a restart on the same data: every import answered
@@ -74,9 +74,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
     t.teardown(() => rmSync(dir, { recursive: true, force: true }));
     const settings: Record<string, unknown> = { plugins: { search: { indexer: { snapshotDelayMs: 100, pollMs: 200 } } } };
     if (database === 'postgres') {
-      const pg = await createTestPostgres();
-      if (!pg) return t.fail('PostgreSQL refused to create a test database');
-      t.teardown(() => pg.drop());
+      const pg = await testDatabase(t);
       settings.runtime = { database: { url: pg.url } };
     }
     const config = path.join(dir, 'vela.json');

@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { Changes } from 'vela/plugin';
-import { createTestPostgres, POSTGRES_ADMIN_URL, postgresReachable, startTcpProxy, startTestRuntime } from 'vela/testing';
+import { postgresProxy, postgresReachable, startTestRuntime, testDatabase } from 'vela/testing';
 import { createSite, importDocs, json, makeDocs, search } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
@@ -10,12 +10,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 pgTest('PostgreSQL briefly unreachable: searches go on from memory, imports answer 503, and everything recovers without a restart', async (t) => {
   t.timeout(120_000);
-  const pg = await createTestPostgres();
-  if (!pg) return t.fail('PostgreSQL refused to create a test database');
-  t.teardown(() => pg.drop());
-  const target = new URL(POSTGRES_ADMIN_URL);
-  const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-  t.teardown(() => proxy.close());
+  const pg = await testDatabase(t);
+  const proxy = await postgresProxy(t);
   const vela = await startTestRuntime({
     plugins: ['search'],
     databaseUrl: proxy.url(pg.url),

@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { createTestPostgres, postgresReachable, startTestRuntime, type TestRuntime } from 'vela/testing';
+import { postgresReachable, startTestRuntime, type TestRuntime, testDatabase } from 'vela/testing';
 import { createSite, importDocs, json, makeDocs, search } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
@@ -56,9 +56,7 @@ test('NUL in imports, names and credentials is refused per item or as a 400, nev
 
 pgTest('the same on PostgreSQL, which cannot hold NUL', async (t) => {
   t.timeout(60_000);
-  const pg = await createTestPostgres();
-  if (!pg) return t.fail('PostgreSQL refused to create a test database');
-  t.teardown(() => pg.drop());
+  const pg = await testDatabase(t);
   const vela = await startTestRuntime({ plugins: ['search'], databaseUrl: pg.url });
   t.teardown(() => vela.stop());
   await checkNul(t, vela);

@@ -1,16 +1,8 @@
 import test, { type ExecutionContext } from 'ava';
-import { createTestPostgres, eventually, postgresReachable, startTestRuntime, type TestRuntime } from 'vela/testing';
+import { eventually, postgresReachable, startTestRuntime, type TestRuntime, testDatabase } from 'vela/testing';
 import { createSite, importDocs, json, makeDocs, search } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
-
-/** A PostgreSQL database of the test's own, dropped when it ends. */
-async function testDatabase(t: ExecutionContext): Promise<string> {
-  const pg = await createTestPostgres();
-  if (!pg) throw new Error('PostgreSQL refused to create a test database');
-  t.teardown(() => pg.drop());
-  return pg.url;
-}
 
 /** Two processes sharing one database, stopped when the test ends (before the database is dropped). */
 async function twoProcesses(t: ExecutionContext, databaseUrl: string, config: object): Promise<[TestRuntime, TestRuntime]> {
@@ -24,7 +16,7 @@ async function twoProcesses(t: ExecutionContext, databaseUrl: string, config: ob
 }
 
 pgTest('on PostgreSQL the search service stores, indexes, searches and survives a restart', async (t) => {
-  const url = await testDatabase(t);
+  const url = (await testDatabase(t)).url;
   const docs = makeDocs(150);
   const first = await startTestRuntime({ plugins: ['search'], databaseUrl: url });
   await createSite(first);
@@ -48,7 +40,7 @@ pgTest('on PostgreSQL the search service stores, indexes, searches and survives 
 });
 
 pgTest("processes sharing one PostgreSQL database see each other's sites, documents and token revocations", async (t) => {
-  const [a, b] = await twoProcesses(t, await testDatabase(t), { plugins: { search: { indexer: { pollMs: 150 } } } });
+  const [a, b] = await twoProcesses(t, (await testDatabase(t)).url, { plugins: { search: { indexer: { pollMs: 150 } } } });
   await createSite(a);
   await importDocs(a, makeDocs(40));
   const token = (await json(a, 'POST', '/api/dev/token', { title: 'shared' })).body.token as string;
@@ -62,7 +54,7 @@ pgTest("processes sharing one PostgreSQL database see each other's sites, docume
 });
 
 pgTest('on PostgreSQL spotlights are stored, matched, shared between processes and kept across a restart', async (t) => {
-  const url = await testDatabase(t);
+  const url = (await testDatabase(t)).url;
   const [a, b] = await twoProcesses(t, url, { plugins: { search: { indexer: { pollMs: 150 } } } });
   await createSite(a, 'Sample', { spotlightWithResults: true, rowsPerPage: 3 });
   const docs = makeDocs(20);
@@ -133,7 +125,11 @@ pgTest('on PostgreSQL spotlights are stored, matched, shared between processes a
 });
 
 pgTest('on PostgreSQL searches are recorded for latest searches and the metrics reports', async (t) => {
-  const a = await startTestRuntime({ plugins: ['search'], databaseUrl: await testDatabase(t), config: { plugins: { search: { metrics: { flushMs: 50 } } } } });
+  const a = await startTestRuntime({
+    plugins: ['search'],
+    databaseUrl: (await testDatabase(t)).url,
+    config: { plugins: { search: { metrics: { flushMs: 50 } } } },
+  });
   t.teardown(() => a.stop());
   await createSite(a);
   const docs = makeDocs(30);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { type ChildRuntime, createTestPostgres, postgresReachable, startConfiguredChild } from 'vela/testing';
+import { type ChildRuntime, median, postgresReachable, startConfiguredChild, testDatabase, timeUntil } from 'vela/testing';
 import { makeDocs, SITE_FIELDS } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
@@ -22,23 +22,11 @@ async function call(vela: ChildRuntime, method: string, path: string, body?: unk
   return { status: res.status, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
 }
 
-async function until(what: string, check: () => Promise<boolean>): Promise<number> {
-  const started = performance.now();
-  while (!(await check())) {
-    if (performance.now() - started > BOUND_MS) throw new Error(`${what}: not within ${BOUND_MS} ms`);
-    // A short pause between asks: a flat-out loop would take the CPU the processes measured need (two cores).
-    await new Promise((resolve) => setTimeout(resolve, POLL_PAUSE_MS));
-  }
-  return performance.now() - started;
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const until = (what: string, check: () => Promise<boolean>) => timeUntil(check, what, BOUND_MS, POLL_PAUSE_MS);
 
 pgTest('two search processes on one PostgreSQL: an import is searchable on the other within 250 ms; sites, spotlights and keys follow', async (t) => {
   t.timeout(180_000);
-  const pg = await createTestPostgres();
-  if (!pg) return t.fail('PostgreSQL refused to create a test database');
-  t.teardown(() => pg.drop());
+  const pg = await testDatabase(t);
   // The polls (sites, tokens, spotlights and the change log) are set far out, so only the change feed
   // (LISTEN/NOTIFY) and the store lookup of unknown keys can explain what B sees.
   const config = { runtime: { database: { url: pg.url } }, plugins: { search: { indexer: { pollMs: 600_000 } } } };

@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
 import knexFactory, { type Knex } from 'knex';
-import { createTestPostgres, postgresReachable } from 'vela/testing';
+import { postgresReachable, testDatabase } from 'vela/testing';
 import * as sites from '../migrations/001_sites.js';
 import * as nameKey from '../migrations/004_site_name_key.js';
 
@@ -33,9 +33,7 @@ test('004 renames names stored twice ignoring case, then keeps names unique igno
 });
 
 pgTest('004 renames names stored twice ignoring case, then keeps names unique ignoring case (PostgreSQL)', async (t) => {
-  const pg = await createTestPostgres();
-  if (!pg) return t.fail('PostgreSQL refused to create a test database');
-  t.teardown(() => pg.drop());
+  const pg = await testDatabase(t);
   const db = knexFactory({ client: 'pg', connection: pg.url, pool: { min: 0, max: 2 } });
   t.teardown(() => db.destroy());
   await migrateDuplicates(t, db);

@@ -1,0 +1,669 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Knex } from 'vela/plugin';
+import type {
+  EngineHit,
+  EngineQuery,
+  EngineResult,
+  EngineSchema,
+  EngineScope,
+  FacetRequest,
+  FieldFilter,
+  IndexableDocument,
+  PersistentEngines,
+  SearchEngine,
+  SearchEngineFactory,
+  TermDictionary,
+} from './search-engine.js';
+import { analyze, tokenize } from './text-analyzer.js';
+import { compareStrings } from './value-dictionary.js';
+
+/**
+ * A SearchEngine over PostgreSQL full-text search, so search processes keep no index in memory and every
+ * process sharing the database answers from the same index (docs/ARCHITECTURE.md, "Search engines").
+ *
+ * One row per document of a (site, locale, field configuration) index in search_engine_documents:
+ *   - tsv: a tsvector built here, not by to_tsvector, from the same analyzer as the in-memory engine
+ *     (text-analyzer.ts: NFC, lower case, split on non-letters/digits, no stemming, no accent folding), so a
+ *     term matches in exactly the same documents. Each distinct term gets one position, its relevance slot + 1
+ *     (resolution 5, as the memory engine), and a weight from that slot (A = 0, B = 1, C = 2, D = 3 or 4): a
+ *     weight-restricted tsquery ('term':A) then tells a term's slot in the GIN-indexed match itself.
+ *   - facets (jsonb, field → distinct values) for counting and grouping, and facet_terms (text[] of
+ *     "field<US>value", GIN) for filtering; numbers and strings as jsonb.
+ * A query is one SQL statement: the matching rows (text and the filters every consumer needs) are
+ * materialised once, then the total, the page, each facet request's counts (with its own filters) and the
+ * groups are computed from them. Relevance is the memory engine's rule (sum of the query terms' slots,
+ * ties in indexing order), with slots 3 and 4 merged: four tsvector weights, five slots.
+ */
+
+const DOCUMENTS = 'search_engine_documents';
+const INDEXES = 'search_engine_indexes';
+const MIN_PREFIX_LENGTH = 3;
+const RESOLUTION = 5;
+const MAX_GROUPS = 100;
+/** PostgreSQL's limit on one lexeme (bytes); a longer term is left out of the tsvector. */
+const MAX_LEXEME_BYTES = 2046;
+/** Field and value in facet_terms: field names never hold it (they are identifiers). */
+const SEPARATOR = '\u001f';
+/** Rows per INSERT: 9 bindings each stays below PostgreSQL's 65535. */
+const INSERT_CHUNK = 1000;
+const WEIGHTS = ['A', 'B', 'C', 'D', 'D'];
+
+export interface PostgresEngineOptions {
+  /** As FlexsearchEngineOptions.prefixLastTerm: the default when a query does not say. */
+  prefixLastTerm?: boolean;
+  /** Quiet time after a write before the term dictionary (autocomplete, spell check) is read again. */
+  termsRefreshMs?: number;
+}
+
+interface Compiled {
+  sql: string;
+  bindings: Knex.RawBinding[];
+}
+
+export class PostgresEngine implements SearchEngine {
+  readonly schema: EngineSchema;
+  private readonly prefixLastTerm: boolean;
+  private readonly refreshMs: number;
+  private documentCount = 0;
+  private dictionary: CachedDictionary = new CachedDictionary(0, 0, new Map(), []);
+  private refreshTimer: NodeJS.Timeout | null = null;
+  private refreshing: Promise<void> | null = null;
+  private disposed = false;
+
+  constructor(
+    private readonly db: Knex,
+    schema: EngineSchema,
+    /** The index's row id, once its row exists. */
+    readonly indexId: Promise<number>,
+    options: PostgresEngineOptions = {},
+  ) {
+    this.schema = checkSchema(schema);
+    this.prefixLastTerm = options.prefixLastTerm ?? false;
+    this.refreshMs = options.termsRefreshMs ?? 250;
+    // A failed insert of the index row surfaces at the first call that awaits it.
+    indexId.catch(() => {});
+  }
+
+  get size(): number {
+    return this.documentCount;
+  }
+
+  get terms(): TermDictionary {
+    return this.dictionary;
+  }
+
+  async has(id: string): Promise<boolean> {
+    const row = await this.db(DOCUMENTS)
+      .where({ index_id: await this.indexId, doc_id: id })
+      .first('doc_id');
+    return row !== undefined;
+  }
+
+  async upsert(documents: IndexableDocument[]): Promise<void> {
+    for (const document of documents) this.checkDocument(document);
+    const latest = new Map<string, IndexableDocument>();
+    // ON CONFLICT cannot touch one row twice in a statement: the last version of an id wins, as in memory.
+    for (const document of documents) latest.set(document.id, document);
+    const indexId = await this.indexId;
+    const rows = [...latest.values()].map((document) => this.row(indexId, document));
+    await this.db.transaction(async (trx) => {
+      for (let at = 0; at < rows.length; at += INSERT_CHUNK) {
+        // Unchanged rows are not rewritten: every process applies the same changes (docs/ARCHITECTURE.md).
+        await trx.raw(
+          `${trx(DOCUMENTS)
+            .insert(rows.slice(at, at + INSERT_CHUNK))
+            .toString()} on conflict (index_id, doc_id) do update set tsv = excluded.tsv, facets = excluded.facets,
+             facet_terms = excluded.facet_terms, numbers = excluded.numbers, strings = excluded.strings, phrases = excluded.phrases
+             where (${DOCUMENTS}.tsv, ${DOCUMENTS}.facets, ${DOCUMENTS}.numbers, ${DOCUMENTS}.strings, ${DOCUMENTS}.phrases)
+               is distinct from (excluded.tsv, excluded.facets, excluded.numbers, excluded.strings, excluded.phrases)`,
+        );
+      }
+    });
+    await this.afterWrite();
+  }
+
+  async remove(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const indexId = await this.indexId;
+    await this.db.raw(`delete from ${DOCUMENTS} where index_id = ? and doc_id = any(?::text[])`, [indexId, ids.map(storable)]);
+    await this.afterWrite();
+  }
+
+  async query(query: EngineQuery): Promise<EngineResult> {
+    checkPaging(query);
+    const { terms, lastTypedLast } = queryTerms(query.text);
+    const prefixLast = (query.prefixLastTerm ?? this.prefixLastTerm) && lastTypedLast;
+    const empty = (): EngineResult => ({
+      total: 0,
+      hits: [],
+      facets: Object.fromEntries(query.facets.map((request) => [request.field, facetValues(request, new Map(), null)])),
+      ...(query.group === undefined ? {} : { groups: [] }),
+    });
+    for (const request of query.facets) this.requireFacet(request.field, 'facet counts');
+    if (query.group !== undefined) this.requireFacet(query.group, 'group');
+    const filters = [...query.filter.and.filter(constrains), ...query.filter.or.filter(constrains)].map((filter) => this.compileFilter(filter));
+    const andCount = query.filter.and.filter(constrains).length;
+    const order = this.orderOf(query.sort);
+    const indexId = await this.indexId;
+    // A term PostgreSQL cannot hold as a lexeme is in no document.
+    if (terms.some((term) => Buffer.byteLength(term) > MAX_LEXEME_BYTES)) return empty();
+
+    const maskOf = (ignore: string[] | '*'): Mask => {
+      const and: number[] = [];
+      const or: number[] = [];
+      if (ignore !== '*') {
+        filters.forEach((filter, i) => {
+          if (ignore.includes(filter.field)) return;
+          (i < andCount ? and : or).push(i);
+        });
+      }
+      return { and, or };
+    };
+    const main = maskOf([]);
+    const facetMasks = query.facets.map((request) => maskOf(request.ignoreFilters));
+    // Filters every consumer applies in its `and` part (and has no `or` part) narrow the rows themselves.
+    const required = [main, ...facetMasks].reduce<number[] | null>((common, mask) => {
+      const own = mask.or.length === 0 ? mask.and : [];
+      return common === null ? own : common.filter((i) => own.includes(i));
+    }, null)!;
+
+    const bindings: Knex.RawBinding[] = [];
+    const columns = ['d.doc_id', 'd.seq', 'd.facets'];
+    const parts = terms.map((term, i) => ({ term, prefix: prefixLast && i === terms.length - 1 && term.length >= MIN_PREFIX_LENGTH }));
+    if (parts.length > 0) {
+      const slotCases = parts.map(({ term, prefix }) => {
+        bindings.push(tsqueryTerm(term, prefix, 'A'), tsqueryTerm(term, prefix, 'AB'), tsqueryTerm(term, prefix, 'ABC'));
+        return 'case when d.tsv @@ ?::tsquery then 0 when d.tsv @@ ?::tsquery then 1 when d.tsv @@ ?::tsquery then 2 else 3 end';
+      });
+      columns.push(`(${slotCases.join(' + ')}) as rank`);
+    } else {
+      columns.push('0 as rank');
+    }
+    if (order.key) {
+      columns.push(`${order.key.sql} as sortkey`);
+      bindings.push(...order.key.bindings);
+    }
+    filters.forEach((filter, i) => {
+      columns.push(`coalesce(${filter.sql}, false) as f${i}`);
+      bindings.push(...filter.bindings);
+    });
+    let where = 'd.index_id = ?';
+    bindings.push(indexId);
+    if (parts.length > 0) {
+      where += ' and d.tsv @@ ?::tsquery';
+      bindings.push(parts.map(({ term, prefix }) => tsqueryTerm(term, prefix, '')).join(' & '));
+    }
+    // The planner pushes the required filters down into the scan (the GIN index on facet_terms serves them).
+    const requiredSql = required.length > 0 ? ` where ${required.map((i) => `f${i}`).join(' and ')}` : '';
+    const baseSql = `with base as materialized (select * from (select ${columns.join(', ')} from ${DOCUMENTS} d where ${where}) s${requiredSql})`;
+
+    const orderBy = order.key ? `sortkey ${order.direction} nulls last, rank, seq` : 'rank, seq';
+    const selects: string[] = [];
+    const mainSql = passSql(main);
+    selects.push(`(select count(*)::int from base where ${mainSql}) as total`);
+    selects.push(`(select coalesce(json_agg(json_build_array(h.doc_id, h.rank) order by ${orderBy}), '[]'::json)
+      from (select doc_id, rank, seq${order.key ? ', sortkey' : ''} from base where ${mainSql} order by ${orderBy} limit ? offset ?) h) as hits`);
+    bindings.push(query.limit, query.offset);
+    query.facets.forEach((request, r) => {
+      selects.push(`(select coalesce(json_agg(json_build_array(v, c)), '[]'::json) from
+        (select v, count(*)::int as c from base, jsonb_array_elements_text(base.facets -> ?) v where ${passSql(facetMasks[r]!)} group by v) x) as facet${r}`);
+      bindings.push(request.field);
+      if (request.allValues) {
+        selects.push(
+          `(select coalesce(json_agg(distinct v), '[]'::json) from ${DOCUMENTS} a, jsonb_array_elements_text(a.facets -> ?) v where a.index_id = ?) as all${r}`,
+        );
+        bindings.push(request.field, indexId);
+      }
+    });
+    if (query.group !== undefined) {
+      selects.push(`(select coalesce(json_agg(json_build_array(g.v, g.total, g.hits) order by g.best, g.v), '[]'::json) from (
+        select v, count(*)::int as total, min(pos) as best,
+          coalesce(json_agg(json_build_array(doc_id, rank) order by pos) filter (where rn > ? and rn <= ?), '[]'::json) as hits
+        from (select x.v, h.doc_id, h.rank, h.pos, row_number() over (partition by x.v order by h.pos) as rn
+              from (select doc_id, rank, facets, row_number() over (order by ${orderBy}) as pos from base where ${mainSql}) h,
+                   jsonb_array_elements_text(h.facets -> ?) x(v)) y
+        group by v order by best, v limit ${MAX_GROUPS}) g) as groups`);
+      bindings.push(query.offset, query.offset + query.limit, query.group);
+    }
+    const sql = `${baseSql} select ${selects.join(', ')}`;
+    const row = (await this.db.raw(sql, bindings)).rows[0] as Record<string, unknown>;
+    const result: EngineResult = {
+      total: row.total as number,
+      hits: (row.hits as Array<[string, number]>).map(([id, rank]) => ({ id, rank })),
+      facets: {},
+    };
+    query.facets.forEach((request, r) => {
+      const counts = new Map((row[`facet${r}`] as Array<[string, number]>).map(([value, count]) => [value, count]));
+      const all = request.allValues ? (row[`all${r}`] as string[]) : null;
+      Object.defineProperty(result.facets, request.field, { value: facetValues(request, counts, all), enumerable: true, writable: true, configurable: true });
+    });
+    if (query.group !== undefined) {
+      result.groups = (row.groups as Array<[string, number, Array<[string, number]>]>).map(([value, total, hits]) => ({
+        value,
+        total,
+        hits: hits.map(([id, rank]) => ({ id, rank })),
+      }));
+    }
+    return result;
+  }
+
+  async vocabulary(): Promise<Iterable<[string, number]>> {
+    const indexId = await this.indexId;
+    const { rows } = await this.db.raw(`select word, ndoc::int as ndoc from ts_stat(?)`, [tsStatQuery(indexId)]);
+    return (rows as Array<{ word: string; ndoc: number }>).map((row): [string, number] => [row.word, row.ndoc]);
+  }
+
+  async similar(terms: ReadonlyArray<readonly [term: string, weight: number]>, exclude: readonly string[], limit: number): Promise<EngineHit[]> {
+    const usable = terms.filter(([term]) => term !== '' && Buffer.byteLength(term) <= MAX_LEXEME_BYTES);
+    if (limit <= 0 || usable.length === 0) return [];
+    const indexId = await this.indexId;
+    // A term near the start of a document (its title) says more about it: its position is its slot + 1.
+    const { rows } = await this.db.raw(
+      `select d.doc_id from ${DOCUMENTS} d
+         cross join lateral unnest(d.tsv) u
+         join unnest(?::text[], ?::float8[]) w(term, weight) on w.term = u.lexeme
+       where d.index_id = ? and d.tsv @@ ?::tsquery and not (d.doc_id = any(?::text[]))
+       group by d.doc_id, d.seq
+       having sum(w.weight * (${RESOLUTION} - (u.positions[1] - 1)) / ${RESOLUTION}) > 0
+       order by sum(w.weight * (${RESOLUTION} - (u.positions[1] - 1)) / ${RESOLUTION}) desc, d.seq
+       limit ?`,
+      [
+        usable.map(([term]) => term),
+        usable.map(([, weight]) => weight),
+        indexId,
+        usable.map(([term]) => tsqueryTerm(term, false, '')).join(' | '),
+        exclude.map(storable),
+        limit,
+      ],
+    );
+    return (rows as Array<{ doc_id: string }>).map((row, rank) => ({ id: row.doc_id, rank }));
+  }
+
+  async exportSnapshot(): Promise<Buffer> {
+    throw new Error('the PostgreSQL search engine keeps its index in the database: it has no snapshot');
+  }
+
+  /** Reads the term dictionary and the size again now (they are otherwise refreshed shortly after writes). */
+  async refresh(): Promise<void> {
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    this.refreshTimer = null;
+    // One refresh at a time; a refresh asked for while one runs follows it, so it sees every earlier write.
+    const previous = this.refreshing ?? Promise.resolve();
+    const next = previous.then(() => this.readDictionary());
+    this.refreshing = next.finally(() => {
+      if (this.refreshing === next) this.refreshing = null;
+    });
+    return next;
+  }
+
+  /** Stops refreshing (the engine was replaced or its index dropped). */
+  dispose(): void {
+    this.disposed = true;
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    this.refreshTimer = null;
+  }
+
+  private async readDictionary(): Promise<void> {
+    if (this.disposed) return;
+    const indexId = await this.indexId;
+    const [terms, phrases, count] = await Promise.all([
+      this.db.raw(`select word, ndoc::int as ndoc from ts_stat(?)`, [tsStatQuery(indexId)]),
+      this.db.raw(`select p, count(*)::int as n from ${DOCUMENTS}, unnest(phrases) p where index_id = ? group by p`, [indexId]),
+      this.db(DOCUMENTS).where({ index_id: indexId }).count<Array<{ count: string }>>('* as count'),
+    ]);
+    const frequencies = new Map<string, number>();
+    for (const row of terms.rows as Array<{ word: string; ndoc: number }>) frequencies.set(row.word, row.ndoc);
+    const phraseList = (phrases.rows as Array<{ p: string; n: number }>).map((row): [string, number] => [row.p, row.n]);
+    phraseList.sort((a, b) => compareStrings(a[0], b[0]));
+    this.documentCount = Number(count[0]!.count);
+    this.dictionary = new CachedDictionary(this.dictionary.generation + 1, this.documentCount, frequencies, phraseList);
+  }
+
+  private async afterWrite(): Promise<void> {
+    const indexId = await this.indexId;
+    const count = await this.db(DOCUMENTS).where({ index_id: indexId }).count<Array<{ count: string }>>('* as count');
+    this.documentCount = Number(count[0]!.count);
+    // ts_stat reads every tsvector of the index, so a burst of writes (an import) refreshes once after it.
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    if (this.disposed) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = null;
+      this.refresh().catch(() => {
+        // Autocomplete and spell check keep the previous dictionary; the next write tries again.
+      });
+    }, this.refreshMs);
+    this.refreshTimer.unref();
+  }
+
+  private row(indexId: number, document: IndexableDocument): Record<string, unknown> {
+    const facets: Record<string, string[]> = {};
+    const facetTerms: string[] = [];
+    for (const field of this.schema.facetFields) {
+      const values = [...new Set((ownValue(document.facets, field) ?? []).map(storable))];
+      if (values.length === 0) continue;
+      facets[field] = values;
+      for (const value of values) facetTerms.push(`${field}${SEPARATOR}${value}`);
+    }
+    const numbers: Record<string, number> = {};
+    for (const field of this.schema.numberFields) {
+      const value = ownValue(document.numbers, field);
+      if (typeof value === 'number' && Number.isFinite(value)) numbers[field] = value;
+    }
+    const strings: Record<string, string> = {};
+    for (const field of this.schema.stringFields) {
+      const value = ownValue(document.strings, field);
+      if (typeof value === 'string') strings[field] = storable(value);
+    }
+    return {
+      index_id: indexId,
+      doc_id: storable(document.id),
+      tsv: tsvectorOf(document.text),
+      facets: JSON.stringify(facets),
+      facet_terms: facetTerms,
+      numbers: JSON.stringify(numbers),
+      strings: JSON.stringify(strings),
+      phrases: [...new Set((document.phrases ?? []).map(storable))],
+    };
+  }
+
+  private compileFilter(filter: FieldFilter): Compiled & { field: string } {
+    const inner = this.compileValues(filter);
+    if (!filter.matchMissing) return { field: filter.field, ...inner };
+    const missing = this.missingSql(filter.field);
+    return { field: filter.field, sql: `(${inner.sql} or ${missing.sql})`, bindings: [...inner.bindings, ...missing.bindings] };
+  }
+
+  private missingSql(field: string): Compiled {
+    if (this.schema.facetFields.includes(field)) return { sql: '(d.facets -> ?) is null', bindings: [field] };
+    if (this.schema.numberFields.includes(field)) return { sql: '(d.numbers -> ?) is null', bindings: [field] };
+    if (this.schema.stringFields.includes(field)) return { sql: '(d.strings -> ?) is null', bindings: [field] };
+    return { sql: 'true', bindings: [] };
+  }
+
+  /** The same rules and errors as the memory engine's filters (filter-masks.ts). */
+  private compileValues(filter: FieldFilter): Compiled {
+    const all = filter.itemOp === 'AND';
+    const hasRanges = (filter.ranges?.length ?? 0) > 0;
+    const isFacet = this.schema.facetFields.includes(filter.field);
+    const isNumber = this.schema.numberFields.includes(filter.field);
+    if (isFacet && !(hasRanges && isNumber)) {
+      if (hasRanges) throw new Error(`filter on "${filter.field}": ranges need a number field, and "${filter.field}" is a facet field`);
+      const values = [...new Set(filter.values.map((value) => `${filter.field}${SEPARATOR}${storable(value)}`))];
+      return { sql: `(d.facet_terms ${all ? '@>' : '&&'} ?::text[])`, bindings: [values] };
+    }
+    if (isNumber) {
+      const ranges: Array<[number, number]> = (filter.ranges ?? []).map(([low, high]) => [low ?? -Infinity, high ?? Infinity]);
+      for (const value of filter.values) {
+        const exact = Number(value);
+        ranges.push(Number.isNaN(exact) ? [Infinity, -Infinity] : [exact, exact]);
+      }
+      const bindings: Knex.RawBinding[] = [];
+      const tests = ranges.map(([low, high]) => {
+        if (!(low <= high)) return 'false';
+        const parts = ['(d.numbers ->> ?)::float8 is not null'];
+        bindings.push(filter.field);
+        if (low !== -Infinity) {
+          parts.push('(d.numbers ->> ?)::float8 >= ?');
+          bindings.push(filter.field, low);
+        }
+        if (high !== Infinity) {
+          parts.push('(d.numbers ->> ?)::float8 <= ?');
+          bindings.push(filter.field, high);
+        }
+        return `(${parts.join(' and ')})`;
+      });
+      return { sql: `(${tests.join(all ? ' and ' : ' or ')})`, bindings };
+    }
+    if (this.schema.stringFields.includes(filter.field)) {
+      if (hasRanges) throw new Error(`filter on "${filter.field}": ranges need a number field, and "${filter.field}" is a string field`);
+      const distinct = [...new Set(filter.values.map(storable))];
+      // A document has one value, so it cannot carry two different ones.
+      if (all && distinct.length > 1) return { sql: 'false', bindings: [] };
+      return { sql: '((d.strings ->> ?) = any(?::text[]))', bindings: [filter.field, distinct] };
+    }
+    throw new Error(`filter on "${filter.field}": the engine schema has no such facet, number or string field`);
+  }
+
+  private orderOf(sort: EngineQuery['sort']): { key: Compiled | null; direction: 'asc' | 'desc' } {
+    if (sort.by === 'relevance') return { key: null, direction: 'asc' };
+    if (sort.by === 'number') {
+      if (!this.schema.numberFields.includes(sort.field)) throw new Error(`sort by "${sort.field}": the engine schema has no such number field`);
+      return { key: { sql: '(d.numbers ->> ?)::float8', bindings: [sort.field] }, direction: sort.direction };
+    }
+    if (!this.schema.stringFields.includes(sort.field)) throw new Error(`sort by "${sort.field}": the engine schema has no such string field`);
+    // Byte order of UTF-8, which is code point order: the memory engine's UTF-16 order but for characters
+    // past U+FFFF against U+E000..U+FFFF.
+    return { key: { sql: '((d.strings ->> ?) collate "C")', bindings: [sort.field] }, direction: sort.direction };
+  }
+
+  private requireFacet(field: string, use: string): void {
+    if (!this.schema.facetFields.includes(field)) throw new Error(`${use} on "${field}": the engine schema has no such facet field`);
+  }
+
+  private checkDocument(document: IndexableDocument): void {
+    if (typeof document?.id !== 'string' || document.id === '') throw new Error('document id must be a non-empty string');
+    const where = `document "${document.id}"`;
+    if (typeof document.text !== 'string') throw new Error(`${where}: text must be a string`);
+    for (const field of this.schema.facetFields) {
+      const values = ownValue(document.facets, field);
+      if (values !== undefined && !(Array.isArray(values) && values.every((value) => typeof value === 'string'))) {
+        throw new Error(`${where}: facets.${field} must be an array of strings`);
+      }
+    }
+    for (const field of this.schema.numberFields) {
+      const value = ownValue(document.numbers, field);
+      if (value !== undefined && value !== null && typeof value !== 'number') throw new Error(`${where}: numbers.${field} must be a number or null`);
+    }
+    for (const field of this.schema.stringFields) {
+      const value = ownValue(document.strings, field);
+      if (value !== undefined && value !== null && typeof value !== 'string') throw new Error(`${where}: strings.${field} must be a string or null`);
+    }
+  }
+}
+
+/** The dictionary as last read from the database: what autocomplete and spell check see between refreshes. */
+class CachedDictionary implements TermDictionary {
+  private sorted: string[] | null = null;
+
+  constructor(
+    readonly generation: number,
+    readonly documents: number,
+    private readonly frequencies: Map<string, number>,
+    /** [phrase, frequency] in code-unit order. */
+    private readonly phrases: Array<[string, number]>,
+  ) {}
+
+  documentFrequency(term: string): number {
+    return this.frequencies.get(term) ?? 0;
+  }
+
+  sortedTerms(): readonly string[] {
+    this.sorted ??= [...this.frequencies.keys()].sort(compareStrings);
+    return this.sorted;
+  }
+
+  phraseFrequency(phrase: string): number {
+    const at = this.lowerBound(phrase);
+    return at < this.phrases.length && this.phrases[at]![0] === phrase ? this.phrases[at]![1] : 0;
+  }
+
+  forEachPhrase(prefix: string, visit: (phrase: string, frequency: number) => boolean | undefined): void {
+    for (let at = this.lowerBound(prefix); at < this.phrases.length; at++) {
+      const [phrase, frequency] = this.phrases[at]!;
+      if (!phrase.startsWith(prefix) || visit(phrase, frequency) === false) return;
+    }
+  }
+
+  private lowerBound(value: string): number {
+    let low = 0;
+    let high = this.phrases.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.phrases[middle]![0] < value) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
+
+interface Mask {
+  and: number[];
+  or: number[];
+}
+
+/** The FilterSpec rule over the filter columns f<i> of base (filter-masks.ts `passes`). */
+function passSql(mask: Mask): string {
+  if (mask.and.length === 0 && mask.or.length === 0) return 'true';
+  const parts: string[] = [];
+  if (mask.and.length > 0) parts.push(`(${mask.and.map((i) => `f${i}`).join(' and ')})`);
+  if (mask.or.length > 0) parts.push(`(${mask.or.map((i) => `f${i}`).join(' or ')})`);
+  return parts.join(' or ');
+}
+
+/** facet-values.ts over counts from SQL: sorted, cut to the limit, then the included values added. */
+function facetValues(request: FacetRequest, counts: Map<string, number>, allValues: string[] | null): Array<[string, number]> {
+  const candidates = new Map(counts);
+  for (const value of allValues ?? []) if (!candidates.has(value)) candidates.set(value, 0);
+  const byCount = request.sort === 'count';
+  const order = byCount
+    ? (a: [string, number], b: [string, number]) => b[1] - a[1] || compareStrings(a[0], b[0])
+    : (a: [string, number], b: [string, number]) => compareStrings(a[0], b[0]);
+  const sorted = [...candidates].sort(order);
+  const out = request.limit > 0 ? sorted.slice(0, request.limit) : sorted;
+  const missing = (request.include ?? []).filter((value) => !out.some(([kept]) => kept === value));
+  if (missing.length === 0) return out;
+  for (const value of new Set(missing)) out.push([value, counts.get(value) ?? 0]);
+  return out.sort(order);
+}
+
+/** tsvector input: each distinct term once, at position slot + 1 with the slot's weight. */
+function tsvectorOf(text: string): string {
+  const { terms, slots } = analyze(text, RESOLUTION);
+  const parts: string[] = [];
+  for (let i = 0; i < terms.length; i++) {
+    const term = terms[i]!;
+    if (Buffer.byteLength(term) > MAX_LEXEME_BYTES) continue;
+    parts.push(`${quoteLexeme(term)}:${slots[i]! + 1}${WEIGHTS[slots[i]!]}`);
+  }
+  return parts.join(' ');
+}
+
+/** One tsquery operand: the exact term, or every term it starts, restricted to these weights. */
+function tsqueryTerm(term: string, prefix: boolean, weights: string): string {
+  const suffix = `${prefix ? '*' : ''}${weights}`;
+  return suffix === '' ? quoteLexeme(term) : `${quoteLexeme(term)}:${suffix}`;
+}
+
+function quoteLexeme(term: string): string {
+  return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
+/** ts_stat's argument: the index id is an integer from our own table, so inlining it is safe. */
+function tsStatQuery(indexId: number): string {
+  if (!Number.isSafeInteger(indexId)) throw new Error(`bad index id ${indexId}`);
+  return `select tsv from ${DOCUMENTS} where index_id = ${indexId}`;
+}
+
+/** PostgreSQL text cannot hold NUL: it becomes U+FFFD, in stored values and filter values alike. */
+function storable(value: string): string {
+  return value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
+}
+
+function ownValue<T>(record: Record<string, T> | undefined, key: string): T | undefined {
+  return record !== undefined && record !== null && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+function constrains(filter: FieldFilter): boolean {
+  return filter.values.length > 0 || (filter.ranges?.length ?? 0) > 0;
+}
+
+function queryTerms(text: string | null): { terms: string[]; lastTypedLast: boolean } {
+  const trimmed = text?.trim() ?? '';
+  if (trimmed === '' || trimmed === '*') return { terms: [], lastTypedLast: false };
+  const tokens = tokenize(trimmed);
+  const terms = [...new Set(tokens)];
+  return { terms, lastTypedLast: terms.length > 0 && tokens.indexOf(terms[terms.length - 1]!) === tokens.length - 1 };
+}
+
+function checkSchema(schema: EngineSchema): EngineSchema {
+  for (const key of ['facetFields', 'numberFields', 'stringFields'] as const) {
+    const fields = schema?.[key];
+    if (!Array.isArray(fields) || fields.some((field) => typeof field !== 'string' || field === '')) {
+      throw new Error(`engine schema: ${key} must be an array of field names`);
+    }
+    if (new Set(fields).size !== fields.length) throw new Error(`engine schema: ${key} lists a field twice`);
+  }
+  return { facetFields: [...schema.facetFields], numberFields: [...schema.numberFields], stringFields: [...schema.stringFields] };
+}
+
+function checkPaging(query: EngineQuery): void {
+  for (const key of ['offset', 'limit'] as const) {
+    if (!Number.isInteger(query[key]) || query[key] < 0) throw new Error(`query ${key} must be an integer ≥ 0, got ${String(query[key])}`);
+  }
+}
+
+const scopeKey = (scope: EngineScope) => createHash('sha256').update(scope.indexKey).digest('hex');
+
+/**
+ * Engines over PostgreSQL (the search plugin's `"engine": "postgres"`): `db` must be a PostgreSQL knex with
+ * the search plugin's migrations applied. Without a scope, create() makes an index of its own (tests,
+ * benchmarks); with one, every process opens the same index.
+ */
+export function createPostgresEngineFactory(db: Knex, options: PostgresEngineOptions = {}): SearchEngineFactory & { persistent: PersistentEngines } {
+  if (db.client.dialect !== 'postgresql') throw new Error('the PostgreSQL search engine needs a PostgreSQL database');
+  const indexRow = async (scope: EngineScope | undefined, schema: EngineSchema): Promise<number> => {
+    const key = scope ? scopeKey(scope) : `anonymous:${randomUUID()}`;
+    const fields = { site_id: scope?.siteId ?? '', locale: scope?.locale ?? '', index_key: key };
+    await db(INDEXES)
+      .insert({ ...fields, schema: JSON.stringify(schema) })
+      .onConflict(['site_id', 'locale', 'index_key'])
+      .ignore();
+    const row = await db(INDEXES).where(fields).first('id');
+    return Number(row.id);
+  };
+  const engineOf = (schema: EngineSchema, id: Promise<number>) => new PostgresEngine(db, schema, id, options);
+  const persistent: PersistentEngines = {
+    async open(scope, schema) {
+      const row = await db(INDEXES)
+        .where({ site_id: scope.siteId, locale: scope.locale, index_key: scopeKey(scope) })
+        .first('id', 'applied_seq');
+      // A row without a mark is an index whose first filling never finished.
+      if (!row || row.applied_seq === null) return null;
+      const engine = engineOf(schema, Promise.resolve(Number(row.id)));
+      await engine.refresh();
+      return { engine, appliedSeq: Number(row.applied_seq) };
+    },
+    async markApplied(engines, seq) {
+      const ids = await Promise.all(engines.filter((engine) => engine instanceof PostgresEngine).map((engine) => engine.indexId));
+      if (ids.length === 0) return;
+      await db.raw(`update ${INDEXES} set applied_seq = greatest(coalesce(applied_seq, 0), ?) where id = any(?::int[])`, [seq, ids]);
+    },
+    async drop(siteId, locale, keep) {
+      // Documents go with the index row (on delete cascade).
+      await db(INDEXES)
+        .where({ site_id: siteId })
+        .modify((q) => {
+          if (locale !== undefined) q.andWhere({ locale });
+          if (keep !== undefined) q.andWhereNot({ index_key: scopeKey(keep) });
+        })
+        .delete();
+    },
+    async retainOnly(engine, keep) {
+      if (!(engine instanceof PostgresEngine)) return;
+      const indexId = await engine.indexId;
+      await db.raw(`delete from ${DOCUMENTS} where index_id = ? and not (doc_id = any(?::text[]))`, [indexId, [...keep].map(storable)]);
+      await engine.refresh();
+    },
+  };
+  return {
+    create: (schema, scope) => {
+      const engine = engineOf(schema, indexRow(scope, schema));
+      engine.refresh().catch(() => {});
+      return engine;
+    },
+    restore: async () => {
+      throw new Error('the PostgreSQL search engine keeps its index in the database: it restores no snapshot');
+    },
+    persistent,
+  };
+}
