@@ -5,6 +5,8 @@ import { ApiTokens } from './auth/api-tokens.js';
 import { SPELL_CHECKER_LOCALES, type SpellCheckerInput } from './cognitive/spell-checker-task.js';
 import { mountConsole } from './console/mount-console.js';
 import { flexsearchEngineFactory } from './engine/flexsearch-engine.js';
+import { createPostgresEngineFactory } from './engine/postgres-engine.js';
+import type { SearchEngineFactory } from './engine/search-engine.js';
 import type { GraphqlLimits } from './graphql/query-limits.js';
 import { Importer } from './indexing/importer.js';
 import { IndexManager } from './indexing/index-manager.js';
@@ -38,12 +40,25 @@ import { siteDirectory } from './store/site-directory.js';
 import { SiteStore } from './store/site-store.js';
 
 interface SearchConfig {
+  engine: 'memory' | 'postgres';
   indexer: { batchSize: number; pollMs: number; snapshotDelayMs: number };
   pageCache: { documents: number };
   graphql: GraphqlLimits;
   ocr: OcrConfig;
   integration: ProxyLimits;
   metrics: MetricsConfig;
+}
+
+/** The configured engine; the PostgreSQL one only over a PostgreSQL database (its tables are there). */
+function engineFactory(ctx: PluginContext<SearchConfig>): SearchEngineFactory {
+  if (ctx.config.engine !== 'postgres') return flexsearchEngineFactory;
+  const db = ctx.resolve('db');
+  if (db.client.dialect !== 'postgresql') {
+    throw new Error(
+      `search plugin config: "engine": "postgres" needs a PostgreSQL database, and this runtime's database is ${db.client.dialect}; use "engine": "memory" or a postgres:// database URL`,
+    );
+  }
+  return createPostgresEngineFactory(db);
 }
 
 /** Build the plugin's objects; constructors do no I/O, so this is fine in register. */
@@ -55,7 +70,7 @@ function createDomain(ctx: PluginContext<SearchConfig>): SearchDomain {
   // lease holder writes it, and only a group's owner worker (or a lone process) may take the lease.
   const folder = path.join(ctx.dataDir, 'snapshots');
   const snapshots = new SnapshotFiles(folder, new SnapshotLease(folder, ctx.runtime.worker?.owner ?? true));
-  const indexes = new IndexManager(sites, docs, flexsearchEngineFactory, snapshots, ctx.logger, ctx.config.indexer);
+  const indexes = new IndexManager(sites, docs, engineFactory(ctx), snapshots, ctx.logger, ctx.config.indexer);
   const spotlights = new SpotlightStore(db, sites);
   return {
     sites,

@@ -497,7 +497,7 @@ async function main(): Promise<void> {
         ratio: {
           velaVsBare: Math.round((velaResult.reqPerSec / bareResult.reqPerSec) * 100) / 100,
           velaVsExpressGateway: Math.round((velaResult.reqPerSec / egResult.reqPerSec) * 100) / 100,
-          goals: { velaVsBare: 0.8, velaVsExpressGateway: 3 },
+          goals: { velaVsBare: 1, velaVsExpressGateway: 4 },
         },
         // The same comparison by CPU cost per request (bare / Vela): steadier than req/s on a shared machine.
         cpuRatio: {

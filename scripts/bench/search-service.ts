@@ -3,6 +3,10 @@
 // in-process in the same run as the peer.
 //
 //   node --expose-gc --import tsx scripts/bench/search-service.ts [corpus.jsonl.gz] [--queries N]
+//   node --cpu-prof --cpu-prof-dir=<dir> --import tsx scripts/bench/search-service.ts <slice.jsonl.gz> --profile
+//
+// --profile skips Orama and the autocomplete, and prints the HTTP search loop's window (monotonic µs) for
+// `scripts/bench/cpu-profile.ts <dir>/CPU...0.001.cpuprofile --from <fromUs> --to <toUs> --requests <n>`.
 //
 // Prints one JSON line per measurement and a ratio line (see docs/BENCHMARKS.md).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,7 +25,8 @@ import { OramaSystem, VelaSystem } from './search-systems.js';
 const args = process.argv.slice(2);
 const queriesAt = args.indexOf('--queries');
 const queryCount = queriesAt >= 0 ? Number(args[queriesAt + 1]) : 500;
-const positional = args.filter((a, i) => !a.startsWith('--') && i !== queriesAt + 1);
+const profiling = args.includes('--profile');
+const positional = args.filter((a, i) => !a.startsWith('--') && (queriesAt < 0 || i !== queriesAt + 1));
 const corpusFile = path.resolve(positional[0] ?? path.join(packageRoot, '..', 'shared', 'corpus', 'debian.jsonl.gz'));
 const BATCH = 10_000;
 
@@ -158,14 +163,21 @@ async function main(): Promise<void> {
     // Over HTTP: one keep-alive client, one request at a time, the full JSON response read.
     for (const q of queries.slice(0, 50)) await (await fetch(`${base}/api/sn/Debian/search?${queryString(q)}`)).arrayBuffer();
     const overHttp: number[] = [];
-    for (const q of queries) {
-      const t0 = performance.now();
-      const r = await fetch(`${base}/api/sn/Debian/search?${queryString(q)}`);
-      await r.arrayBuffer();
-      overHttp.push(performance.now() - t0);
+    const fromUs = Number(process.hrtime.bigint() / 1000n);
+    for (let round = 0; round < (profiling ? 5 : 1); round++) {
+      for (const q of queries) {
+        const t0 = performance.now();
+        const r = await fetch(`${base}/api/sn/Debian/search?${queryString(q)}`);
+        await r.arrayBuffer();
+        overHttp.push(performance.now() - t0);
+      }
     }
     const http = summary('vela search service, HTTP', overHttp);
     console.log(JSON.stringify(http));
+    if (profiling) {
+      console.log(JSON.stringify({ profileWindow: 'vela HTTP search', fromUs, toUs: Number(process.hrtime.bigint() / 1000n), requests: overHttp.length }));
+      return;
+    }
 
     // The floor: a bare node:http server answering each of the same URLs with Vela's response bytes, prepared
     // in advance, to the same client. What Vela costs above it is the search service's own work.

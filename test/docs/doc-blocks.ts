@@ -127,8 +127,7 @@ function scanLine(line: string, state: LineState): { continues: boolean } {
       }
       i += Math.max(word.length, 1) - 1;
       if (word.length === 0) commandStart = false;
-    }
-    else if (c === '<' && line.startsWith('<<', i) && line[i + 2] !== '<') {
+    } else if (c === '<' && line.startsWith('<<', i) && line[i + 2] !== '<') {
       const tag = /^<<-?\s*(['"]?)(\w+)\1/.exec(line.slice(i));
       if (tag) state.heredoc = tag[2] ?? null;
     }

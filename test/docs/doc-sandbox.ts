@@ -87,13 +87,15 @@ export class DocSandbox {
    * the documented folders (the clone at /srv/vela, /tmp, /opt/vela) folders of the sandbox.
    */
   rewrite(text: string): string {
-    return text
-      .replace(/\b(localhost|127\.0\.0\.1):(2700|2702|30130|8081)\b/g, (whole, host: string, port: string) => {
-        const actual = this.ports.get(DOC_PORTS[port] ?? '');
-        return actual === undefined ? whole : `${host}:${actual}`;
-      })
-      // One pass: the sandbox itself lives under /tmp, so a second replace would rewrite what the first wrote.
-      .replace(/\/srv\/vela(?=\/|\b)|(?<![\w.-])\/(tmp|opt)\//g, (_whole, folder?: string) => (folder ? `${this.work}/${folder}/` : this.work));
+    return (
+      text
+        .replace(/\b(localhost|127\.0\.0\.1):(2700|2702|30130|8081)\b/g, (whole, host: string, port: string) => {
+          const actual = this.ports.get(DOC_PORTS[port] ?? '');
+          return actual === undefined ? whole : `${host}:${actual}`;
+        })
+        // One pass: the sandbox itself lives under /tmp, so a second replace would rewrite what the first wrote.
+        .replace(/\/srv\/vela(?=\/|\b)|(?<![\w.-])\/(tmp|opt)\//g, (_whole, folder?: string) => (folder ? `${this.work}/${folder}/` : this.work))
+    );
   }
 
   /** The environment of the document's shell: a user's terminal, with nothing of the runtime's. */

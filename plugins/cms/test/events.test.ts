@@ -12,13 +12,13 @@ const post = (vela: any, body: unknown, source = 'wknd') => call(vela, 'POST', `
 test('GET /status answers ok without a key', async (t) => {
   const { vela } = await setUpCms(t);
   const status = await call(vela, 'GET', '/api/v2/cms/status', undefined, {});
-  t.deepEqual(status, { status: 200, body: { status: 'ok' } });
+  t.like(status, { status: 200, body: { status: 'ok' } });
 });
 
 test('each event: INDEXING into the author site, PUBLISHING into the publish site, UNPUBLISHING out of publish, DEINDEXING out of both', async (t) => {
   const { vela } = await setUpCms(t);
   // INDEXING is the default event; the author copy goes in whatever its replication status.
-  t.deepEqual(await post(vela, { paths: [BALI, SKI] }), { status: 200, body: { status: 'sent' } });
+  t.like(await post(vela, { paths: [BALI, SKI] }), { status: 200, body: { status: 'sent' } });
   t.like((await waitForRuns(vela, 'wknd-author', 1))[0], { operationType: 'INDEX_IDS', status: 'COMPLETED', indexed: 2 });
   t.deepEqual(await searchIds(vela, AUTHOR_SITE), [SKI, BALI].sort());
   t.deepEqual(await runsOf(vela, 'wknd-publish'), []);
@@ -46,7 +46,7 @@ test('INDEXING of a page the repository no longer has removes it', async (t) => 
   // No repeat window: the second request is the first one again.
   const { server, vela } = await setUpCms(t, { cms: { repeatWindowMs: 0 } });
   // null members take their defaults, as the original's did (INDEXING, not recursive, ID).
-  t.deepEqual(await post(vela, { paths: [BALI], event: null, recursive: null, attribute: null }), { status: 200, body: { status: 'sent' } });
+  t.like(await post(vela, { paths: [BALI], event: null, recursive: null, attribute: null }), { status: 200, body: { status: 'sent' } });
   t.like((await waitForRuns(vela, 'wknd-author', 1))[0], { operationType: 'INDEX_IDS', indexed: 1 });
   server.remove(BALI);
   await post(vela, { paths: [BALI], event: 'INDEXING', recursive: false, attribute: 'ID' });
@@ -200,7 +200,7 @@ test('a recursive path list whose walk fails still sends its paths, says so, and
   await post(vela, { paths: [BALI] });
   await waitForRuns(vela, 'wknd-author', 1);
   server.unavailable = true;
-  t.deepEqual(await post(vela, { paths: [ADVENTURES], recursive: true }), { status: 200, body: { status: 'sent' } });
+  t.like(await post(vela, { paths: [ADVENTURES], recursive: true }), { status: 200, body: { status: 'sent' } });
   // The named path and what the connector holds below it are read, and fail where monitoring shows them.
   const [failed] = await waitForRuns(vela, 'wknd-author', 2);
   t.like(failed, { operationType: 'INDEX_IDS', documentCount: 2, errors: 2 });

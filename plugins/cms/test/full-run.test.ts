@@ -122,7 +122,7 @@ test('indexAll while a full run goes, and DELETE of the source while one of its 
   t.like((await waitForRuns(vela, 'wknd-author', 1))[0], { status: 'COMPLETED', indexed: 13 });
   await waitForRuns(vela, 'wknd-publish', 1);
   t.is((await runsOf(vela, 'wknd-author')).length, 1, 'the refused indexAll started nothing');
-  t.deepEqual(await call(vela, 'DELETE', `/api/v2/cms/source/${source.id}`), { status: 200, body: true });
+  t.like(await call(vela, 'DELETE', `/api/v2/cms/source/${source.id}`), { status: 200, body: true });
 });
 
 test('indexing rules of the connector apply to a cms source', async (t) => {

@@ -56,7 +56,7 @@ test('sources: create, list, get, replace and delete, with their connector sourc
   t.is((await call(vela, 'POST', '/api/v2/cms/index/wknd', { paths: ['/content/wknd'] })).status, 200);
   t.like((await waitForRuns(vela, 'wknd-author', 1))[0], { status: 'COMPLETED', indexed: 1 });
 
-  t.deepEqual(await call(vela, 'DELETE', `/api/v2/cms/source/${id}`), { status: 200, body: true });
+  t.like(await call(vela, 'DELETE', `/api/v2/cms/source/${id}`), { status: 200, body: true });
   t.is((await call(vela, 'GET', `/api/v2/cms/source/${id}`)).status, 404);
   t.deepEqual((await call(vela, 'GET', '/api/v2/connector/source')).body, []);
 });
@@ -178,7 +178,7 @@ test('a cms source never replaces or deletes a connector source it did not make,
   const on = await call(vela, 'PUT', `/api/v2/cms/source/${bar.body.id}`, { ...bar.body, publish: true });
   t.is(on.status, 409);
   t.regex(on.body.message, /connector source "bar-publish"/);
-  t.deepEqual(await call(vela, 'DELETE', `/api/v2/cms/source/${bar.body.id}`), { status: 200, body: true });
+  t.like(await call(vela, 'DELETE', `/api/v2/cms/source/${bar.body.id}`), { status: 200, body: true });
   t.deepEqual(
     (await call(vela, 'GET', '/api/v2/connector/source')).body.map((s: any) => s.name),
     ['bar-publish', 'foo-author'],

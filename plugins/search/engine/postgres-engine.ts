@@ -109,13 +109,15 @@ export class PostgresEngine implements SearchEngine {
     await this.db.transaction(async (trx) => {
       for (let at = 0; at < rows.length; at += INSERT_CHUNK) {
         // Unchanged rows are not rewritten: every process applies the same changes (docs/ARCHITECTURE.md).
+        const insert = trx(DOCUMENTS)
+          .insert(rows.slice(at, at + INSERT_CHUNK))
+          .toSQL();
         await trx.raw(
-          `${trx(DOCUMENTS)
-            .insert(rows.slice(at, at + INSERT_CHUNK))
-            .toString()} on conflict (index_id, doc_id) do update set tsv = excluded.tsv, facets = excluded.facets,
+          `${insert.sql} on conflict (index_id, doc_id) do update set tsv = excluded.tsv, facets = excluded.facets,
              facet_terms = excluded.facet_terms, numbers = excluded.numbers, strings = excluded.strings, phrases = excluded.phrases
              where (${DOCUMENTS}.tsv, ${DOCUMENTS}.facets, ${DOCUMENTS}.numbers, ${DOCUMENTS}.strings, ${DOCUMENTS}.phrases)
                is distinct from (excluded.tsv, excluded.facets, excluded.numbers, excluded.strings, excluded.phrases)`,
+          insert.bindings,
         );
       }
     });
@@ -290,8 +292,13 @@ export class PostgresEngine implements SearchEngine {
     // One refresh at a time; a refresh asked for while one runs follows it, so it sees every earlier write.
     const previous = this.refreshing ?? Promise.resolve();
     const next = previous.then(() => this.readDictionary());
-    this.refreshing = next.finally(() => {
-      if (this.refreshing === next) this.refreshing = null;
+    const settled: Promise<void> = next.then(
+      () => {},
+      () => {},
+    );
+    this.refreshing = settled;
+    void settled.then(() => {
+      if (this.refreshing === settled) this.refreshing = null;
     });
     return next;
   }

@@ -34,7 +34,7 @@ export function engineVariants(test: TestFn): EngineVariant[] {
       const pg = await createTestPostgres();
       if (!pg) throw new Error('PostgreSQL refused to create a test database');
       drop = pg.drop;
-      db = knex({ client: 'pg', connection: pg.url, pool: { min: 0, max: 4 } });
+      db = knex({ client: 'pg', connection: pg.url, pool: { min: 0, max: 10 } });
       await up(db);
     });
     test.after.always(async () => {
