@@ -154,6 +154,8 @@ export interface SearchEngine {
   similar(terms: ReadonlyArray<readonly [term: string, weight: number]>, exclude: readonly string[], limit: number): MaybePromise<EngineHit[]>;
   /** Serialize the whole engine (text index, columns, dictionaries) for a snapshot file. */
   exportSnapshot(): Promise<Buffer>;
+  /** Let go of timers and the like once the engine is replaced or dropped (its data stays). */
+  dispose?(): void;
 }
 
 /**

@@ -394,7 +394,7 @@ export class IndexManager {
   }
 }
 
-/** An engine that holds timers or connections (the PostgreSQL one) lets them go once it is replaced. */
+/** An engine that holds timers (the PostgreSQL one) lets them go once it is replaced. */
 function disposeEngine(engine: SearchEngine): void {
-  (engine as { dispose?: () => void }).dispose?.();
+  engine.dispose?.();
 }

@@ -193,7 +193,10 @@ test('an expensive operation is cut off at its time budget: a search past it is 
 });
 
 test('the answer stops growing at maxResponseBytes', async (t) => {
-  const small = await startTestRuntime({ plugins: ['search'], config: { plugins: { search: { graphql: { maxResponseBytes: 30000 } } } } });
+  const small = await startTestRuntime({
+    plugins: ['search'],
+    config: { plugins: { search: { graphql: { maxResponseBytes: 30000, timeBudgetMs: 60_000 } } } },
+  });
   t.teardown(() => small.stop());
   await createSite(small);
   await importDocs(small, makeDocs(300));
