@@ -2,7 +2,6 @@ import type { TestRuntime } from './test-runtime.js';
 
 export interface JsonAnswer {
   status: number;
-  headers: Headers;
   /** The body parsed when it is JSON; its text otherwise (an empty body, a page, a plain-text refusal). */
   // biome-ignore lint/suspicious/noExplicitAny: a test reads the members of an answer whose shape it asserts
   body: any;
@@ -27,8 +26,8 @@ export async function callService(
   });
   const text = await res.text();
   try {
-    return { status: res.status, headers: res.headers, body: JSON.parse(text) };
+    return { status: res.status, body: JSON.parse(text) };
   } catch {
-    return { status: res.status, headers: res.headers, body: text };
+    return { status: res.status, body: text };
   }
 }
