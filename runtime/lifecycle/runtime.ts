@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AwilixContainer } from 'awilix';
@@ -267,6 +267,12 @@ export class Runtime {
       checkRuntimeRange(descriptor);
       if (!this.config.services[descriptor.manifest.service]) {
         throw bootErrors.unknownService(descriptor.manifest.name, descriptor.manifest.service, Object.keys(this.config.services));
+      }
+    }
+    for (const { origin, manifestFile, manifest } of ordered) {
+      // The first start from an archive unpacks it (tens of MB for search): say so rather than sit silent.
+      if (origin.kind === 'archive' && !existsSync(manifestFile)) {
+        this.logger.info({ plugin: manifest.name, archive: origin.path }, `unpacking plugin ${manifest.name} from its archive into the plugin cache (first start only)`);
       }
     }
     return unpackSelected(ordered);
