@@ -272,7 +272,10 @@ export class Runtime {
     for (const { origin, manifestFile, manifest } of ordered) {
       // The first start from an archive unpacks it (tens of MB for search): say so rather than sit silent.
       if (origin.kind === 'archive' && !existsSync(manifestFile)) {
-        this.logger.info({ plugin: manifest.name, archive: origin.path }, `unpacking plugin ${manifest.name} from its archive into the plugin cache (first start only)`);
+        this.logger.info(
+          { plugin: manifest.name, archive: origin.path },
+          `unpacking plugin ${manifest.name} from its archive into the plugin cache (first start only)`,
+        );
       }
     }
     return unpackSelected(ordered);

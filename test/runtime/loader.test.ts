@@ -88,7 +88,10 @@ test('a packed archive on the loader path is unpacked into the cache once and lo
   const first = await startTestRuntime({ loaderPath: [archives], dataDir });
   t.deepEqual(await (await first.fetch('search', '/packed')).json(), { plugin: 'packed' });
   t.is(first.runtime.tree()!.services[0]!.plugins[0]!.origin, 'archive');
-  t.true(first.logs.some((l) => l.msg.startsWith('unpacking plugin packed from its archive')), 'the first start says it unpacks');
+  t.true(
+    first.logs.some((l) => l.msg.startsWith('unpacking plugin packed from its archive')),
+    'the first start says it unpacks',
+  );
   await first.stop();
 
   const cache = readdirSync(path.join(dataDir, 'plugin-cache'));
@@ -98,7 +101,10 @@ test('a packed archive on the loader path is unpacked into the cache once and lo
   const second = await startTestRuntime({ loaderPath: [archives], dataDir });
   t.teardown(() => second.stop());
   t.deepEqual(readdirSync(path.join(dataDir, 'plugin-cache')), cache, 'the second start reuses the unpacked archive');
-  t.false(second.logs.some((l) => l.msg.startsWith('unpacking plugin')), 'and says nothing of unpacking');
+  t.false(
+    second.logs.some((l) => l.msg.startsWith('unpacking plugin')),
+    'and says nothing of unpacking',
+  );
 });
 
 test('a broken manifest stops the start with one line naming the file and the problem', async (t) => {
