@@ -80,7 +80,12 @@ process.on('SIGTERM', () => process.exit(0)); // a normal exit, so that --cpu-pr
 `;
 
 /** Run a node script that prints {"port"} once it listens. */
-function startNode(code: string, env: Record<string, string> = {}, cwd = process.cwd(), execArgv: string[] = []): Promise<{ port: number; child: ChildProcess }> {
+function startNode(
+  code: string,
+  env: Record<string, string> = {},
+  cwd = process.cwd(),
+  execArgv: string[] = [],
+): Promise<{ port: number; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...execArgv, '-e', code], { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(child);
@@ -430,7 +435,12 @@ async function profile(dir: string): Promise<void> {
         system: 'bare-node-http-proxy',
         url: `http://127.0.0.1:${bare.port}/v1/items`,
         dir: bareDir,
-        stop: () => new Promise((done) => (bare.child.exitCode !== null ? done(null) : (bare.child.once('exit', done), bare.child.kill('SIGTERM')))),
+        stop: () =>
+          new Promise((done) => {
+            if (bare.child.exitCode !== null) return done(null);
+            bare.child.once('exit', done);
+            bare.child.kill('SIGTERM');
+          }),
       },
       { system: 'vela-gateway', url: velaRun.url, token: velaRun.token, dir: velaDir, stop: () => vela!.stop() },
     ];
@@ -448,7 +458,9 @@ async function profile(dir: string): Promise<void> {
     targets.forEach((target, i) => {
       const { from, to, requests } = windows[i]!;
       const file = mainThreadProfile(target.dir);
-      console.log(`\n== ${target.system} (${path.relative(process.cwd(), file)})\n${report(summarize(JSON.parse(readFileSync(file, 'utf8')), from, to), requests, 40)}`);
+      console.log(
+        `\n== ${target.system} (${path.relative(process.cwd(), file)})\n${report(summarize(JSON.parse(readFileSync(file, 'utf8')), from, to), requests, 40)}`,
+      );
     });
   } finally {
     await vela?.stop();
