@@ -55,10 +55,11 @@ test('the report counts every proxied request per mapping, with error rate, perc
   t.is(report.window.bucketSeconds, 60);
   t.is(Date.parse(report.window.to) - Date.parse(report.window.from), 3600_000);
   t.like(byId.get(fast.id), { name: 'fast', context: '/proxy/fast/a', count: 30, errorRate: 0 });
-  t.true(byId.get(fast.id)!.p99Ms! < 150);
   const slowRow = byId.get(slow.id)!;
   t.is(slowRow.count, 10);
-  t.true(slowRow.p50Ms! >= 145 && slowRow.p50Ms! < 600, `p50 of the 150 ms upstream was ${slowRow.p50Ms}`);
+  t.true(slowRow.p50Ms! >= 145, `p50 of the 150 ms upstream was ${slowRow.p50Ms}`);
+  // Orders, not timings: a loaded machine slows both, but the instant upstream stays ahead of the 150 ms one.
+  t.true(byId.get(fast.id)!.p50Ms! < slowRow.p50Ms!);
   t.true(slowRow.p50Ms! <= slowRow.p95Ms! && slowRow.p95Ms! <= slowRow.p99Ms!);
   t.like(byId.get(flaky.id), { count: 10, errorRate: 0.4 });
   t.like(byId.get(down.id), { count: 2, errorRate: 1 });
