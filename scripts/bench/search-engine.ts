@@ -38,13 +38,18 @@ interface Measurement {
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
-/** Live heap after letting pending callbacks finish and collecting twice (weak refs need a second pass). */
+/**
+ * Live heap after letting pending callbacks finish and collecting twice (weak refs need a second pass),
+ * typed arrays' contents included: V8 keeps those outside `heapUsed` (in `arrayBuffers`), and the engine
+ * keeps nearly all its data in typed arrays.
+ */
 async function heapUsed(): Promise<number | null> {
   if (!gc) return null;
   await new Promise((resolve) => setTimeout(resolve, 20));
   gc();
   gc();
-  return process.memoryUsage().heapUsed;
+  const memory = process.memoryUsage();
+  return memory.heapUsed + memory.arrayBuffers;
 }
 
 function percentile(sorted: number[], p: number): number {

@@ -21,7 +21,7 @@ import type {
   TermDictionary,
 } from './search-engine.js';
 import { StringColumn } from './string-column.js';
-import { analyze, tokenize } from './text-analyzer.js';
+import { tokenize } from './text-analyzer.js';
 import { type QueryTermPostings, TextIndex } from './text-index.js';
 import { TextMatcher } from './text-matcher.js';
 import { selectTop } from './top-k.js';
@@ -45,7 +45,7 @@ const MIN_PREFIX_LENGTH = 3;
 const DEFAULT_RESOLUTION = 5;
 
 /**
- * The default SearchEngine: full text in a flexsearch Index (see TextIndex), everything else in typed
+ * The default SearchEngine: full text in typed posting lists (see TextIndex), everything else in typed
  * columns keyed by a dense document ordinal. A query is one pass over the text candidates that applies the
  * filters, counts every facet request and keeps the hits; the page is then picked with a bounded heap.
  */
@@ -105,12 +105,13 @@ export class FlexsearchEngine implements SearchEngine {
         this.text.remove(ordinal);
         this.phrases.remove(ordinal);
       }
-      this.text.add(ordinal, analyze(document.text, this.text.resolution));
+      this.text.add(ordinal, document.text);
       this.phrases.add(ordinal, document.phrases);
       for (const [field, column] of this.facetColumns) column.set(ordinal, ownValue(document.facets, field) ?? []);
       for (const [field, column] of this.numberColumns) column.set(ordinal, ownValue(document.numbers, field));
       for (const [field, column] of this.stringColumns) column.set(ordinal, ownValue(document.strings, field));
     }
+    this.text.settle();
   }
 
   remove(ids: string[]): void {
@@ -124,6 +125,7 @@ export class FlexsearchEngine implements SearchEngine {
       for (const column of this.stringColumns.values()) column.clear(ordinal);
       this.ordinals.release(ordinal);
     }
+    this.text.settle();
   }
 
   query(query: EngineQuery): EngineResult {
@@ -166,7 +168,7 @@ export class FlexsearchEngine implements SearchEngine {
       const slots = this.text.slotsOf(term);
       if (slots === undefined) continue;
       for (let slot = 0; slot < slots.length; slot++) {
-        const list: ReadonlyArray<number> | undefined = slots[slot];
+        const list: ArrayLike<number> | undefined = slots[slot];
         if (!list) continue;
         // A term near the start of a document (its title) says more about it than one deep in a long text.
         const scaled = (weight * (resolution - slot)) / resolution;

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Knex } from 'vela/plugin';
+import { type Knex, VelaError } from 'vela/plugin';
 import type {
   EngineHit,
   EngineQuery,
@@ -27,12 +27,15 @@ import { compareStrings } from './value-dictionary.js';
  *     term matches in exactly the same documents. Each distinct term gets one position, its relevance slot + 1
  *     (resolution 5, as the memory engine), and a weight from that slot (A = 0, B = 1, C = 2, D = 3 or 4): a
  *     weight-restricted tsquery ('term':A) then tells a term's slot in the GIN-indexed match itself.
- *   - facets (jsonb, field → distinct values) for counting and grouping, and facet_terms (text[] of
- *     "field<US>value", GIN) for filtering; numbers and strings as jsonb.
- * A query is one SQL statement: the matching rows (text and the filters every consumer needs) are
- * materialised once, then the total, the page, each facet request's counts (with its own filters) and the
- * groups are computed from them. Relevance is the memory engine's rule (sum of the query terms' slots,
- * ties in indexing order), with slots 3 and 4 merged: four tsvector weights, five slots.
+ *   - facet_terms (text[] of "field<US>value", GIN) for filtering, counting and grouping; numbers and strings
+ *     as jsonb.
+ *   - version and deleted_at: writes are fenced by the change-log seq (see upsert), removals leave tombstones.
+ * A query is one SQL statement: the matching rows (text and the filters every consumer needs, in the scan's
+ * WHERE so the GIN indexes serve them) are materialised once, narrow, then the total, the page, every facet's
+ * counts (one pass over the rows' facet terms, a count column per distinct filter mask) and the groups are
+ * computed from them; a page in indexing order is read straight from the (index_id, seq) index.
+ * Relevance is the memory engine's rule (sum of the query terms' slots, ties in indexing order), with slots 3
+ * and 4 merged: four tsvector weights, five slots. docs/BENCHMARKS.md ("PostgreSQL engine") has the plans.
  */
 
 const DOCUMENTS = 'search_engine_documents';
@@ -47,6 +50,8 @@ const SEPARATOR = '\u001f';
 /** Rows per INSERT: 9 bindings each stays below PostgreSQL's 65535. */
 const INSERT_CHUNK = 1000;
 const WEIGHTS = ['A', 'B', 'C', 'D', 'D'];
+const FOREIGN_KEY_VIOLATION = '23503';
+const TOMBSTONE_PURGE_EVERY_MS = 10 * 60_000;
 
 export interface PostgresEngineOptions {
   /** As FlexsearchEngineOptions.prefixLastTerm: the default when a query does not say. */
@@ -69,6 +74,9 @@ export class PostgresEngine implements SearchEngine {
   private refreshTimer: NodeJS.Timeout | null = null;
   private refreshing: Promise<void> | null = null;
   private disposed = false;
+  private purgedAt = 0;
+  /** A write found the index dropped (see `written`). */
+  gone = false;
 
   constructor(
     private readonly db: Knex,
@@ -76,6 +84,8 @@ export class PostgresEngine implements SearchEngine {
     /** The index's row id, once its row exists. */
     readonly indexId: Promise<number>,
     options: PostgresEngineOptions = {},
+    /** The site and locale, when the index is a scope's: a query finding it dropped looks for its replacement. */
+    private readonly scope?: Pick<EngineScope, 'siteId' | 'locale'>,
   ) {
     this.schema = checkSchema(schema);
     this.prefixLastTerm = options.prefixLastTerm ?? false;
@@ -94,62 +104,155 @@ export class PostgresEngine implements SearchEngine {
 
   async has(id: string): Promise<boolean> {
     const row = await this.db(DOCUMENTS)
-      .where({ index_id: await this.indexId, doc_id: id })
+      .where({ index_id: await this.indexId, doc_id: storable(id) })
+      .whereNull('deleted_at')
       .first('doc_id');
     return row !== undefined;
   }
 
-  async upsert(documents: IndexableDocument[]): Promise<void> {
+  /**
+   * With `version` (the change-log seq the documents are current for), a row already holding a higher or equal
+   * version, or a tombstone of one, is left as it is: a process that read a document before a later change
+   * cannot put the older version back. Without it, the last write wins (tests, benchmarks).
+   */
+  async upsert(documents: IndexableDocument[], version?: number): Promise<void> {
     for (const document of documents) this.checkDocument(document);
+    checkVersion(version);
     const latest = new Map<string, IndexableDocument>();
     // ON CONFLICT cannot touch one row twice in a statement: the last version of an id wins, as in memory.
     for (const document of documents) latest.set(document.id, document);
     const indexId = await this.indexId;
-    const rows = [...latest.values()].map((document) => this.row(indexId, document));
-    await this.db.transaction(async (trx) => {
-      for (let at = 0; at < rows.length; at += INSERT_CHUNK) {
-        // Unchanged rows are not rewritten: every process applies the same changes (docs/ARCHITECTURE.md).
-        const insert = trx(DOCUMENTS)
-          .insert(rows.slice(at, at + INSERT_CHUNK))
-          .toSQL();
-        await trx.raw(
-          `${insert.sql} on conflict (index_id, doc_id) do update set tsv = excluded.tsv, facets = excluded.facets,
-             facet_terms = excluded.facet_terms, numbers = excluded.numbers, strings = excluded.strings, phrases = excluded.phrases
-             where (${DOCUMENTS}.tsv, ${DOCUMENTS}.facets, ${DOCUMENTS}.numbers, ${DOCUMENTS}.strings, ${DOCUMENTS}.phrases)
-               is distinct from (excluded.tsv, excluded.facets, excluded.numbers, excluded.strings, excluded.phrases)`,
-          insert.bindings,
-        );
-      }
-    });
-    await this.afterWrite();
+    const rows = [...latest.values()].map((document) => ({ ...this.row(indexId, document), version: version ?? 0 }));
+    const T = DOCUMENTS;
+    // Unchanged rows are not rewritten: every process applies the same changes (docs/ARCHITECTURE.md).
+    const when =
+      version === undefined
+        ? `${T}.deleted_at is not null or (${T}.tsv, ${T}.facet_terms, ${T}.numbers, ${T}.strings, ${T}.phrases)
+             is distinct from (excluded.tsv, excluded.facet_terms, excluded.numbers, excluded.strings, excluded.phrases)`
+        : `${T}.version < excluded.version`;
+    await this.written(() =>
+      this.db.transaction(async (trx) => {
+        for (let at = 0; at < rows.length; at += INSERT_CHUNK) {
+          const insert = trx(DOCUMENTS)
+            .insert(rows.slice(at, at + INSERT_CHUNK))
+            .toSQL();
+          // A document removed and added again goes to the end of the indexing order, as in memory.
+          await trx.raw(
+            `${insert.sql} on conflict (index_id, doc_id) do update set tsv = excluded.tsv, facet_terms = excluded.facet_terms,
+               numbers = excluded.numbers, strings = excluded.strings, phrases = excluded.phrases,
+               version = greatest(${T}.version, excluded.version), deleted_at = null,
+               seq = case when ${T}.deleted_at is null then ${T}.seq else nextval(pg_get_serial_sequence('${T}', 'seq')) end
+             where ${when}`,
+            insert.bindings,
+          );
+        }
+      }),
+    );
   }
 
-  async remove(ids: string[]): Promise<void> {
+  /** With `version`, removals leave tombstones that fence older writes (see upsert); without, rows go. */
+  async remove(ids: string[], version?: number): Promise<void> {
     if (ids.length === 0) return;
+    checkVersion(version);
     const indexId = await this.indexId;
-    await this.db.raw(`delete from ${DOCUMENTS} where index_id = ? and doc_id = any(?::text[])`, [indexId, ids.map(storable)]);
+    const unique = [...new Set(ids.map(storable))];
+    if (version === undefined) {
+      await this.written(() => this.db.raw(`delete from ${DOCUMENTS} where index_id = ? and doc_id = any(?::text[])`, [indexId, unique]));
+    } else {
+      await this.written(() => this.tombstone(this.db, indexId, unique, version));
+      await this.purgeTombstones(indexId);
+    }
+  }
+
+  /** Tombstones for ids (the rows inserted when absent), unless a row holds this version or a later one. */
+  private async tombstone(db: Knex, indexId: number, ids: string[], version: number): Promise<void> {
+    const T = DOCUMENTS;
+    for (let at = 0; at < ids.length; at += INSERT_CHUNK * 5) {
+      await db.raw(
+        `insert into ${T} (index_id, doc_id, version, deleted_at, tsv, facet_terms, numbers, strings, phrases)
+         select ?, id, ?, now(), ''::tsvector, '{}', '{}', '{}', '{}' from unnest(?::text[]) id
+         on conflict (index_id, doc_id) do update set version = excluded.version, deleted_at = coalesce(${T}.deleted_at, now()),
+           tsv = excluded.tsv, facet_terms = excluded.facet_terms, numbers = excluded.numbers, strings = excluded.strings, phrases = excluded.phrases
+         where ${T}.version < excluded.version`,
+        [indexId, version, ids.slice(at, at + INSERT_CHUNK * 5)],
+      );
+    }
+  }
+
+  /**
+   * Tombstones only fence writes of processes that read a document before its removal: an hour is far longer
+   * than any indexer step. At most one purge per engine every ten minutes.
+   */
+  private async purgeTombstones(indexId: number): Promise<void> {
+    const now = Date.now();
+    if (now - this.purgedAt < TOMBSTONE_PURGE_EVERY_MS) return;
+    this.purgedAt = now;
+    await this.db.raw(`delete from ${DOCUMENTS} where index_id = ? and deleted_at < now() - interval '1 hour'`, [indexId]);
+  }
+
+  /**
+   * A write into an index another process dropped (its site's fields changed) is moot: that process built the
+   * index that replaced it, and this one reopens that index once it learns of the change.
+   */
+  private async written(write: () => Promise<unknown>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw error;
+      this.gone = true;
+      return;
+    }
     await this.afterWrite();
   }
 
+  /**
+   * One statement. When the index is gone (another process rebuilt it after a field change this process has
+   * not seen yet), the query runs once more on the index that replaced it if that one has the same columns,
+   * else fails with a 503 the client may retry.
+   */
   async query(query: EngineQuery): Promise<EngineResult> {
     checkPaging(query);
-    const { terms, lastTypedLast } = queryTerms(query.text);
-    const prefixLast = (query.prefixLastTerm ?? this.prefixLastTerm) && lastTypedLast;
-    const empty = (): EngineResult => ({
-      total: 0,
-      hits: [],
-      facets: Object.fromEntries(query.facets.map((request) => [request.field, facetValues(request, new Map(), null)])),
-      ...(query.group === undefined ? {} : { groups: [] }),
-    });
     for (const request of query.facets) this.requireFacet(request.field, 'facet counts');
     if (query.group !== undefined) this.requireFacet(query.group, 'group');
+    const { terms, lastTypedLast } = queryTerms(query.text);
+    // A term PostgreSQL cannot hold as a lexeme is in no document.
+    if (terms.some((term) => Buffer.byteLength(term) > MAX_LEXEME_BYTES)) {
+      // Compiled anyway: a bad filter or sort is refused as with any other text.
+      this.compile(query, terms, false, 0);
+      return emptyResult(query);
+    }
+    const prefixLast = (query.prefixLastTerm ?? this.prefixLastTerm) && lastTypedLast;
+    let indexId = await this.indexId;
+    for (let attempt = 0; ; attempt++) {
+      const { sql, bindings, facetMasks } = this.compile(query, terms, prefixLast, indexId);
+      const row = (await this.db.raw(sql, bindings)).rows[0] as Record<string, unknown>;
+      if (row.live) return this.resultOf(query, row, facetMasks);
+      const replacement = attempt === 0 ? await this.replacement() : null;
+      if (replacement === null) {
+        const error = new VelaError('index_changed', "the site's search index was rebuilt for changed fields while this search ran; search again", 503);
+        error.headers = { 'Retry-After': '1' };
+        throw error;
+      }
+      indexId = replacement;
+    }
+  }
+
+  /** The complete index of this engine's site and locale with the same columns, when one replaced this one. */
+  private async replacement(): Promise<number | null> {
+    if (!this.scope) return null;
+    const row = await this.db(INDEXES)
+      .where({ site_id: this.scope.siteId, locale: this.scope.locale })
+      .whereNotNull('applied_seq')
+      .whereRaw('schema = ?::jsonb', [JSON.stringify(this.schema)])
+      .orderBy('id', 'desc')
+      .first('id');
+    return row ? Number(row.id) : null;
+  }
+
+  private compile(query: EngineQuery, terms: string[], prefixLast: boolean, indexId: number): Compiled & { facetMasks: number[] } {
     const filters = [...query.filter.and.filter(constrains), ...query.filter.or.filter(constrains)].map((filter) => this.compileFilter(filter));
     const andCount = query.filter.and.filter(constrains).length;
     const order = this.orderOf(query.sort);
-    const indexId = await this.indexId;
-    // A term PostgreSQL cannot hold as a lexeme is in no document.
-    if (terms.some((term) => Buffer.byteLength(term) > MAX_LEXEME_BYTES)) return empty();
-
     const maskOf = (ignore: string[] | '*'): Mask => {
       const and: number[] = [];
       const or: number[] = [];
@@ -163,15 +266,36 @@ export class PostgresEngine implements SearchEngine {
     };
     const main = maskOf([]);
     const facetMasks = query.facets.map((request) => maskOf(request.ignoreFilters));
-    // Filters every consumer applies in its `and` part (and has no `or` part) narrow the rows themselves.
-    const required = [main, ...facetMasks].reduce<number[] | null>((common, mask) => {
-      const own = mask.or.length === 0 ? mask.and : [];
-      return common === null ? own : common.filter((i) => own.includes(i));
-    }, null)!;
+    // Filters every consumer applies in its `and` part (and has no `or` part) narrow the rows themselves, in
+    // the scan's WHERE, where the GIN index on facet_terms serves them; the others become flag columns.
+    const required = new Set(
+      [main, ...facetMasks].reduce<number[] | null>((common, mask) => {
+        const own = mask.or.length === 0 ? mask.and : [];
+        return common === null ? own : common.filter((i) => own.includes(i));
+      }, null)!,
+    );
+    const pass = (mask: Mask) => passSql(mask, required);
+    const parts = terms.map((term, i) => ({ term, prefix: prefixLast && i === terms.length - 1 && term.length >= MIN_PREFIX_LENGTH }));
+    const wantsTerms = query.facets.length > 0 || query.group !== undefined;
 
     const bindings: Knex.RawBinding[] = [];
-    const columns = ['d.doc_id', 'd.seq', 'd.facets'];
-    const parts = terms.map((term, i) => ({ term, prefix: prefixLast && i === terms.length - 1 && term.length >= MIN_PREFIX_LENGTH }));
+    const maskColumns: number[] = [];
+    const scan = (alias: string): string => {
+      let where = `${alias}.index_id = ? and ${alias}.deleted_at is null`;
+      bindings.push(indexId);
+      if (parts.length > 0) {
+        where += ` and ${alias}.tsv @@ ?::tsquery`;
+        bindings.push(parts.map(({ term, prefix }) => tsqueryTerm(term, prefix, '')).join(' & '));
+      }
+      for (const i of required) {
+        where += ` and ${filters[i]!.sql.replaceAll('d.', `${alias}.`)}`;
+        bindings.push(...filters[i]!.bindings);
+      }
+      return where;
+    };
+
+    // The rows every part reads, narrow (no document text), computed once.
+    const columns = ['d.doc_id', 'd.seq'];
     if (parts.length > 0) {
       const slotCases = parts.map(({ term, prefix }) => {
         bindings.push(tsqueryTerm(term, prefix, 'A'), tsqueryTerm(term, prefix, 'AB'), tsqueryTerm(term, prefix, 'ABC'));
@@ -186,59 +310,85 @@ export class PostgresEngine implements SearchEngine {
       bindings.push(...order.key.bindings);
     }
     filters.forEach((filter, i) => {
+      if (required.has(i)) return;
       columns.push(`coalesce(${filter.sql}, false) as f${i}`);
       bindings.push(...filter.bindings);
     });
-    let where = 'd.index_id = ?';
-    bindings.push(indexId);
-    if (parts.length > 0) {
-      where += ' and d.tsv @@ ?::tsquery';
-      bindings.push(parts.map(({ term, prefix }) => tsqueryTerm(term, prefix, '')).join(' & '));
-    }
-    // The planner pushes the required filters down into the scan (the GIN index on facet_terms serves them).
-    const requiredSql = required.length > 0 ? ` where ${required.map((i) => `f${i}`).join(' and ')}` : '';
-    const baseSql = `with base as materialized (select * from (select ${columns.join(', ')} from ${DOCUMENTS} d where ${where}) s${requiredSql})`;
-
-    const orderBy = order.key ? `sortkey ${order.direction} nulls last, rank, seq` : 'rank, seq';
+    if (wantsTerms) columns.push('d.facet_terms');
     const selects: string[] = [];
-    const mainSql = passSql(main);
+    selects.push(`exists (select 1 from ${INDEXES} where id = ?) as live`);
+    const baseSql = `with base as materialized (select ${columns.join(', ')} from ${DOCUMENTS} d where ${scan('d')})`;
+    // (Bindings are positional: the CTE's come first, then the select list's in order.)
+    bindings.push(indexId);
+    const mainSql = pass(main);
     selects.push(`(select count(*)::int from base where ${mainSql}) as total`);
-    selects.push(`(select coalesce(json_agg(json_build_array(h.doc_id, h.rank) order by ${orderBy}), '[]'::json)
-      from (select doc_id, rank, seq${order.key ? ', sortkey' : ''} from base where ${mainSql} order by ${orderBy} limit ? offset ?) h) as hits`);
+    const orderBy = order.key ? `sortkey ${order.direction} nulls last, rank, seq` : 'rank, seq';
+    if (parts.length === 0 && !order.key && mainSql === 'true') {
+      // Every row ranks alike: the page is the first rows in indexing order, read in order from the
+      // (index_id, seq) index, the scan stopping at the page's end.
+      selects.push(`(select coalesce(json_agg(json_build_array(h.doc_id, 0) order by h.seq), '[]'::json)
+        from (select p.doc_id, p.seq from ${DOCUMENTS} p where ${scan('p')} order by p.seq limit ? offset ?) h) as hits`);
+    } else {
+      selects.push(`(select coalesce(json_agg(json_build_array(h.doc_id, h.rank) order by ${orderBy}), '[]'::json)
+        from (select doc_id, rank, seq${order.key ? ', sortkey' : ''} from base where ${mainSql} order by ${orderBy} limit ? offset ?) h) as hits`);
+    }
     bindings.push(query.limit, query.offset);
-    query.facets.forEach((request, r) => {
-      selects.push(`(select coalesce(json_agg(json_build_array(v, c)), '[]'::json) from
-        (select v, count(*)::int as c from base, jsonb_array_elements_text(base.facets -> ?) v where ${passSql(facetMasks[r]!)} group by v) x) as facet${r}`);
-      bindings.push(request.field);
-      if (request.allValues) {
-        selects.push(
-          `(select coalesce(json_agg(distinct v), '[]'::json) from ${DOCUMENTS} a, jsonb_array_elements_text(a.facets -> ?) v where a.index_id = ?) as all${r}`,
-        );
-        bindings.push(request.field, indexId);
-      }
-    });
+    if (query.facets.length > 0) {
+      // Every facet in one pass over the rows' facet terms: one count column per distinct filter mask.
+      const masks = [...new Set(facetMasks.map(pass))];
+      const fields = [...new Set(query.facets.map((request) => request.field))];
+      const counts = masks.map((mask) => (mask === 'true' ? 'count(*)::int' : `(count(*) filter (where ${mask}))::int`));
+      const onlyFields = fields.length < this.schema.facetFields.length;
+      selects.push(`(select coalesce(json_agg(json_build_array(${['t', ...masks.map((_, k) => `c${k}`)].join(', ')})), '[]'::json) from
+        (select t, ${counts.map((count, k) => `${count} as c${k}`).join(', ')} from base, unnest(base.facet_terms) t
+         ${onlyFields ? 'where split_part(t, chr(31), 1) = any(?::text[])' : ''} group by t) x) as facets`);
+      if (onlyFields) bindings.push(fields);
+      maskColumns.push(...facetMasks.map((mask) => masks.indexOf(pass(mask))));
+      query.facets.forEach((request, r) => {
+        if (!request.allValues) return;
+        selects.push(`(select coalesce(json_agg(distinct substr(t, ?)), '[]'::json) from ${DOCUMENTS} a, unnest(a.facet_terms) t
+          where a.index_id = ? and a.deleted_at is null and starts_with(t, ?)) as all${r}`);
+        bindings.push(request.field.length + 2, indexId, `${request.field}${SEPARATOR}`);
+      });
+    }
     if (query.group !== undefined) {
       selects.push(`(select coalesce(json_agg(json_build_array(g.v, g.total, g.hits) order by g.best, g.v), '[]'::json) from (
         select v, count(*)::int as total, min(pos) as best,
           coalesce(json_agg(json_build_array(doc_id, rank) order by pos) filter (where rn > ? and rn <= ?), '[]'::json) as hits
         from (select x.v, h.doc_id, h.rank, h.pos, row_number() over (partition by x.v order by h.pos) as rn
-              from (select doc_id, rank, facets, row_number() over (order by ${orderBy}) as pos from base where ${mainSql}) h,
-                   jsonb_array_elements_text(h.facets -> ?) x(v)) y
+              from (select doc_id, rank, facet_terms, row_number() over (order by ${orderBy}) as pos from base where ${mainSql}) h,
+                   lateral (select substr(t, ?) as v from unnest(h.facet_terms) t where starts_with(t, ?)) x) y
         group by v order by best, v limit ${MAX_GROUPS}) g) as groups`);
-      bindings.push(query.offset, query.offset + query.limit, query.group);
+      bindings.push(query.offset, query.offset + query.limit, query.group.length + 2, `${query.group}${SEPARATOR}`);
     }
-    const sql = `${baseSql} select ${selects.join(', ')}`;
-    const row = (await this.db.raw(sql, bindings)).rows[0] as Record<string, unknown>;
+    return { sql: `${baseSql} select ${selects.join(', ')}`, bindings, facetMasks: maskColumns };
+  }
+
+  /** `facetMasks`: which count column of the facets row each facet request reads. */
+  private resultOf(query: EngineQuery, row: Record<string, unknown>, facetMasks: number[]): EngineResult {
     const result: EngineResult = {
       total: row.total as number,
       hits: (row.hits as Array<[string, number]>).map(([id, rank]) => ({ id, rank })),
       facets: {},
     };
-    query.facets.forEach((request, r) => {
-      const counts = new Map((row[`facet${r}`] as Array<[string, number]>).map(([value, count]) => [value, count]));
-      const all = request.allValues ? (row[`all${r}`] as string[]) : null;
-      Object.defineProperty(result.facets, request.field, { value: facetValues(request, counts, all), enumerable: true, writable: true, configurable: true });
-    });
+    if (query.facets.length > 0) {
+      // [field<US>value, count per mask...]
+      const byField = new Map<string, Array<[string, number[]]>>();
+      for (const [term, ...counts] of row.facets as Array<[string, ...number[]]>) {
+        const at = term.indexOf(SEPARATOR);
+        const field = term.slice(0, at);
+        const list = byField.get(field) ?? [];
+        if (list.length === 0) byField.set(field, list);
+        list.push([term.slice(at + 1), counts]);
+      }
+      query.facets.forEach((request, r) => {
+        const mask = facetMasks[r]!;
+        const counts = new Map<string, number>();
+        for (const [value, perMask] of byField.get(request.field) ?? []) if (perMask[mask]! > 0) counts.set(value, perMask[mask]!);
+        const all = request.allValues ? (row[`all${r}`] as string[]) : null;
+        Object.defineProperty(result.facets, request.field, { value: facetValues(request, counts, all), enumerable: true, writable: true, configurable: true });
+      });
+    }
     if (query.group !== undefined) {
       result.groups = (row.groups as Array<[string, number, Array<[string, number]>]>).map(([value, total, hits]) => ({
         value,
@@ -316,7 +466,7 @@ export class PostgresEngine implements SearchEngine {
     const [terms, phrases, count] = await Promise.all([
       this.db.raw(`select word, ndoc::int as ndoc from ts_stat(?)`, [tsStatQuery(indexId)]),
       this.db.raw(`select p, count(*)::int as n from ${DOCUMENTS}, unnest(phrases) p where index_id = ? group by p`, [indexId]),
-      this.db(DOCUMENTS).where({ index_id: indexId }).count<Array<{ count: string }>>('* as count'),
+      this.db(DOCUMENTS).where({ index_id: indexId }).whereNull('deleted_at').count<Array<{ count: string }>>('* as count'),
     ]);
     const frequencies = new Map<string, number>();
     for (const row of terms.rows as Array<{ word: string; ndoc: number }>) frequencies.set(row.word, row.ndoc);
@@ -328,7 +478,7 @@ export class PostgresEngine implements SearchEngine {
 
   private async afterWrite(): Promise<void> {
     const indexId = await this.indexId;
-    const count = await this.db(DOCUMENTS).where({ index_id: indexId }).count<Array<{ count: string }>>('* as count');
+    const count = await this.db(DOCUMENTS).where({ index_id: indexId }).whereNull('deleted_at').count<Array<{ count: string }>>('* as count');
     this.documentCount = Number(count[0]!.count);
     // ts_stat reads every tsvector of the index, so a burst of writes (an import) refreshes once after it.
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
@@ -343,12 +493,9 @@ export class PostgresEngine implements SearchEngine {
   }
 
   private row(indexId: number, document: IndexableDocument): Record<string, unknown> {
-    const facets: Record<string, string[]> = {};
     const facetTerms: string[] = [];
     for (const field of this.schema.facetFields) {
       const values = [...new Set((ownValue(document.facets, field) ?? []).map(storable))];
-      if (values.length === 0) continue;
-      facets[field] = values;
       for (const value of values) facetTerms.push(`${field}${SEPARATOR}${value}`);
     }
     const numbers: Record<string, number> = {};
@@ -365,7 +512,6 @@ export class PostgresEngine implements SearchEngine {
       index_id: indexId,
       doc_id: storable(document.id),
       tsv: tsvectorOf(document.text),
-      facets: JSON.stringify(facets),
       facet_terms: facetTerms,
       numbers: JSON.stringify(numbers),
       strings: JSON.stringify(strings),
@@ -381,7 +527,9 @@ export class PostgresEngine implements SearchEngine {
   }
 
   private missingSql(field: string): Compiled {
-    if (this.schema.facetFields.includes(field)) return { sql: '(d.facets -> ?) is null', bindings: [field] };
+    if (this.schema.facetFields.includes(field)) {
+      return { sql: 'not exists (select 1 from unnest(d.facet_terms) t where starts_with(t, ?))', bindings: [`${field}${SEPARATOR}`] };
+    }
     if (this.schema.numberFields.includes(field)) return { sql: '(d.numbers -> ?) is null', bindings: [field] };
     if (this.schema.stringFields.includes(field)) return { sql: '(d.strings -> ?) is null', bindings: [field] };
     return { sql: 'true', bindings: [] };
@@ -518,11 +666,15 @@ interface Mask {
   or: number[];
 }
 
-/** The FilterSpec rule over the filter columns f<i> of base (filter-masks.ts `passes`). */
-function passSql(mask: Mask): string {
-  if (mask.and.length === 0 && mask.or.length === 0) return 'true';
+/**
+ * The FilterSpec rule over the filter columns f<i> of base (filter-masks.ts `passes`). A `required` filter
+ * held in the scan itself is true of every row (and is only ever in a mask's `and` part, with no `or` part).
+ */
+function passSql(mask: Mask, required: ReadonlySet<number>): string {
+  const and = mask.and.filter((i) => !required.has(i));
+  if ((mask.and.length > 0 && and.length === 0) || (mask.and.length === 0 && mask.or.length === 0)) return 'true';
   const parts: string[] = [];
-  if (mask.and.length > 0) parts.push(`(${mask.and.map((i) => `f${i}`).join(' and ')})`);
+  if (and.length > 0) parts.push(`(${and.map((i) => `f${i}`).join(' and ')})`);
   if (mask.or.length > 0) parts.push(`(${mask.or.map((i) => `f${i}`).join(' or ')})`);
   return parts.join(' or ');
 }
@@ -568,12 +720,26 @@ function quoteLexeme(term: string): string {
 /** ts_stat's argument: the index id is an integer from our own table, so inlining it is safe. */
 function tsStatQuery(indexId: number): string {
   if (!Number.isSafeInteger(indexId)) throw new Error(`bad index id ${indexId}`);
-  return `select tsv from ${DOCUMENTS} where index_id = ${indexId}`;
+  return `select tsv from ${DOCUMENTS} where index_id = ${indexId} and deleted_at is null`;
 }
 
 /** PostgreSQL text cannot hold NUL: it becomes U+FFFD, in stored values and filter values alike. */
 function storable(value: string): string {
   return value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
+}
+
+function checkVersion(version: number | undefined): void {
+  if (version !== undefined && !(Number.isSafeInteger(version) && version >= 0)) throw new Error(`write version must be an integer ≥ 0, got ${version}`);
+}
+
+/** What a query finds in an index without the documents it asks for. */
+function emptyResult(query: EngineQuery): EngineResult {
+  return {
+    total: 0,
+    hits: [],
+    facets: Object.fromEntries(query.facets.map((request) => [request.field, facetValues(request, new Map(), null)])),
+    ...(query.group === undefined ? {} : { groups: [] }),
+  };
 }
 
 function ownValue<T>(record: Record<string, T> | undefined, key: string): T | undefined {
@@ -628,7 +794,7 @@ export function createPostgresEngineFactory(db: Knex, options: PostgresEngineOpt
     const row = await db(INDEXES).where(fields).first('id');
     return Number(row.id);
   };
-  const engineOf = (schema: EngineSchema, id: Promise<number>) => new PostgresEngine(db, schema, id, options);
+  const engineOf = (schema: EngineSchema, id: Promise<number>, scope?: EngineScope) => new PostgresEngine(db, schema, id, options, scope);
   const persistent: PersistentEngines = {
     async open(scope, schema) {
       const row = await db(INDEXES)
@@ -636,7 +802,7 @@ export function createPostgresEngineFactory(db: Knex, options: PostgresEngineOpt
         .first('id', 'applied_seq');
       // A row without a mark is an index whose first filling never finished.
       if (!row || row.applied_seq === null) return null;
-      const engine = engineOf(schema, Promise.resolve(Number(row.id)));
+      const engine = engineOf(schema, Promise.resolve(Number(row.id)), scope);
       await engine.refresh();
       return { engine, appliedSeq: Number(row.applied_seq) };
     },
@@ -655,16 +821,29 @@ export function createPostgresEngineFactory(db: Knex, options: PostgresEngineOpt
         })
         .delete();
     },
-    async retainOnly(engine, keep) {
+    async retainOnly(engine, keep, version) {
       if (!(engine instanceof PostgresEngine)) return;
       const indexId = await engine.indexId;
-      await db.raw(`delete from ${DOCUMENTS} where index_id = ? and not (doc_id = any(?::text[]))`, [indexId, [...keep].map(storable)]);
+      const kept = [...keep].map(storable);
+      if (version === undefined) {
+        await db.raw(`delete from ${DOCUMENTS} where index_id = ? and not (doc_id = any(?::text[]))`, [indexId, kept]);
+      } else {
+        // A row written for a later change than the scan's (by another process, during it) stays.
+        const stale = await db.raw(
+          `select doc_id from ${DOCUMENTS} where index_id = ? and deleted_at is null and version < ? and not (doc_id = any(?::text[]))`,
+          [indexId, version, kept],
+        );
+        await engine.remove(
+          (stale.rows as Array<{ doc_id: string }>).map((row) => row.doc_id),
+          version,
+        );
+      }
       await engine.refresh();
     },
   };
   return {
     create: (schema, scope) => {
-      const engine = engineOf(schema, indexRow(scope, schema));
+      const engine = engineOf(schema, indexRow(scope, schema), scope);
       engine.refresh().catch(() => {});
       return engine;
     },

@@ -133,10 +133,15 @@ export interface SearchEngine {
   readonly schema: EngineSchema;
   /** Number of live documents (an engine over a database: as of its last write or refresh). */
   readonly size: number;
-  /** Add or replace documents (by id); a batch with a bad document is refused whole. */
-  upsert(documents: IndexableDocument[]): MaybePromise<void>;
-  /** Unknown ids are ignored. */
-  remove(ids: string[]): MaybePromise<void>;
+  /**
+   * Add or replace documents (by id); a batch with a bad document is refused whole. `version`, when given, is
+   * the change-log seq the documents are current for: an engine shared between processes keeps a document's
+   * highest version, ignoring a write of an older one (a slow process), and an engine of one process may
+   * ignore it (it applies the log in order).
+   */
+  upsert(documents: IndexableDocument[], version?: number): MaybePromise<void>;
+  /** Unknown ids are ignored. `version`: as for upsert (a removal fences off older writes of the ids). */
+  remove(ids: string[], version?: number): MaybePromise<void>;
   has(id: string): MaybePromise<boolean>;
   query(query: EngineQuery): MaybePromise<EngineResult>;
   /** Distinct indexed terms with their document frequency (for spell check and autocomplete). */
@@ -170,8 +175,12 @@ export interface PersistentEngines {
   markApplied(engines: SearchEngine[], seq: number): Promise<void>;
   /** Delete the indexes of a site (of one locale only, with `locale`), but for `keep`'s (fields changed). */
   drop(siteId: string, locale?: string, keep?: EngineScope): Promise<void>;
-  /** Remove from the engine every document whose id is not in `keep` (after a full re-index into a stored index). */
-  retainOnly(engine: SearchEngine, keep: ReadonlySet<string>): Promise<void>;
+  /**
+   * Remove from the engine every document whose id is not in `keep` (after a full re-index into a stored index);
+   * with `version` (the seq the re-index read the store at), as a removal of that version, sparing documents
+   * written for later changes.
+   */
+  retainOnly(engine: SearchEngine, keep: ReadonlySet<string>, version?: number): Promise<void>;
 }
 
 export interface SearchEngineFactory {

@@ -44,7 +44,8 @@ export function analyze(text: string, resolution: number): AnalyzedText {
   return { terms, slots };
 }
 
-function slotOf(position: number, tokenCount: number, resolution: number): number {
+/** The relevance slot of a term first seen at `position` of `tokenCount` tokens (see analyze). */
+export function slotOf(position: number, tokenCount: number, resolution: number): number {
   if (position === 0 || resolution <= 1) return 0;
   if (tokenCount <= resolution) return position;
   return (((resolution - 1) / tokenCount) * position + 1) | 0;

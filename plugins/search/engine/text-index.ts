@@ -1,9 +1,9 @@
-import { Index } from 'flexsearch';
-import type { AnalyzedText } from './text-analyzer.js';
+import { ListPool } from './list-pool.js';
+import { slotOf, tokenize } from './text-analyzer.js';
 import { compareStrings } from './value-dictionary.js';
 
 /** One index term's documents by relevance slot: lists[slot] = ordinals (slot 0 is the best). */
-export type SlotLists = ReadonlyArray<ReadonlyArray<number> | undefined>;
+export type SlotLists = ReadonlyArray<ArrayLike<number> | undefined>;
 
 /** What a query term matches: one index term, or every index term it is a prefix of. */
 export interface QueryTermPostings {
@@ -25,70 +25,96 @@ export interface TextIndexData {
 const SLICED_STRING_MIN = 13;
 
 /**
- * The full-text side of the engine: a flexsearch `Index` (tokenize 'strict') over each document's combined
- * text, keyed by ordinal. flexsearch stores the postings (term → slot → ordinals) and, with `fastupdate`,
- * removes a document in O(its terms); without it every removal scans the whole index (36 ms per document on
- * the 63k-document Debian corpus), which an upsert of a changed document would pay too.
+ * The full-text side of the engine: per index term and relevance slot, the ordinals of the documents that
+ * have the term, in the order they were added (a tie between equal ranks goes by it). Each (term, slot) is
+ * one list of a ListPool (list number term id × resolution + slot); a second pool keeps, per ordinal, the
+ * lists its document is on, so a removal touches only that document's lists.
  *
- * Queries read a term's slot arrays as they are (`search(term, { resolve: false }).result`, no copy) and
- * TextMatcher intersects them. flexsearch's own multi-term search is not used: it stops once `limit` hits
- * are found (0 means 100), keeps only the first `resolution` slots of each term when the query passes a
- * smaller `resolution` (silently dropping matches), and allocates per hit.
- *
- * Documents arrive analysed (text-analyzer.ts): flexsearch gets the distinct terms as an array, which its
- * add() hands to the encoder untouched (src/index/add.js: "do not force a string as input"), and takes each
- * term's slot from `score`. So it tokenises nothing itself, and a snapshot restore replays the exact slots.
+ * This replaced a flexsearch `Index` (issue 16): the engine had come to use flexsearch only as a map from
+ * term to slot arrays (documents arrive analysed, see text-analyzer.ts; queries intersect the slot arrays in
+ * TextMatcher), and on the Debian corpus (63k documents, 2.9 million postings) its JS arrays of numbers,
+ * each with growth slack, plus the `fastupdate` register of per-document references took 106 MB of heap,
+ * against ~35 MB here. Term slots and list order are the ones flexsearch kept, so results are unchanged.
  */
 export class TextIndex {
   readonly resolution: number;
-  private readonly index: Index;
-  /** Every term indexed since the last cleanup (flexsearch has no public way to list its terms). */
-  private readonly terms = new Set<string>();
+  /** Every term indexed since the last cleanup → its id. */
+  private readonly termIds = new Map<string, number>();
+  /** Term by id ('' for a free id). */
+  private readonly termById: string[] = [];
+  private readonly freeTermIds: number[] = [];
+  private readonly postings = new ListPool();
+  /** Per ordinal, the posting lists that hold it. */
+  private readonly register = new ListPool();
+  private listScratch = new Uint32Array(256);
+  /** Per term id, the stamp of the last add that met it. */
+  private seen = new Uint32Array(1024);
+  private stamp = 0;
   private sortedTerms: string[] = [];
   private unsortedTerms: string[] = [];
-  private slotsOfPendingAdd: Uint8Array = new Uint8Array(0);
   private documents = 0;
   private removedSinceCleanup = 0;
-  /** flexsearch's own term → slot arrays map, read directly for document frequencies (no result object). */
-  private readonly postingsMap: Map<string, SlotLists>;
   /** Changes on every add and remove: what callers cached about the terms holds while it stays the same. */
   generation = 0;
 
   constructor(resolution: number) {
     this.resolution = resolution;
-    this.index = new Index({
-      tokenize: 'strict',
-      resolution,
-      fastupdate: true,
-      // Documents come as term arrays (add); queries are single terms already analysed.
-      encode: (input: string) => (typeof input === 'string' ? [input] : (input as unknown as string[])),
-      score: (_content, _term, position) => this.slotsOfPendingAdd[position] ?? 0,
-    });
-    this.postingsMap = (this.index as unknown as { map: Map<string, SlotLists> }).map;
   }
 
-  add(ordinal: number, text: AnalyzedText): void {
-    const terms = text.terms;
-    for (let i = 0; i < terms.length; i++) terms[i] = this.canonical(terms[i]!);
-    this.slotsOfPendingAdd = text.slots;
-    this.index.add(ordinal, terms as unknown as string);
+  /**
+   * Indexes a document's text (replacing what the ordinal had): its distinct terms, each on the slot of its
+   * first occurrence, as text-analyzer's `analyze` gives them. Done here rather than through `analyze` so
+   * each token costs one map lookup: a per-term stamp finds repeats instead of a Set per document (the
+   * import profile had the Set and the lookup at a quarter of the engine's time).
+   */
+  add(ordinal: number, text: string): void {
+    if (this.register.length(ordinal) > 0) this.remove(ordinal);
+    const tokens = tokenize(text);
+    if (this.listScratch.length < tokens.length) this.listScratch = new Uint32Array(tokens.length * 2);
+    const lists = this.listScratch;
+    const stamp = this.nextStamp();
+    let count = 0;
+    for (let position = 0; position < tokens.length; position++) {
+      const id = this.termId(tokens[position]!);
+      if (this.seen[id] === stamp) continue;
+      this.seen[id] = stamp;
+      const list = id * this.resolution + slotOf(position, tokens.length, this.resolution);
+      this.postings.append(list, ordinal);
+      lists[count++] = list;
+    }
+    this.register.set(ordinal, lists.subarray(0, count));
     this.documents++;
     this.generation++;
   }
 
   remove(ordinal: number): void {
-    this.index.remove(ordinal);
+    const lists = this.register.view(ordinal);
+    if (lists !== undefined) for (let i = 0; i < lists.length; i++) this.postings.remove(lists[i]!, ordinal);
+    this.register.clear(ordinal);
     this.documents--;
     this.generation++;
     this.removedSinceCleanup++;
     if (this.removedSinceCleanup > 1024 && this.removedSinceCleanup > this.documents / 4) this.cleanup();
   }
 
-  /** The term's slot arrays, or undefined when no document has it. Read only: they are flexsearch's own. */
+  /** Gives back room left by a batch of writes (see ListPool.trim); the engine calls it after each batch. */
+  settle(): void {
+    this.postings.trim();
+    this.register.trim();
+  }
+
+  /** The term's slot lists, or undefined when no document has it. Read only, and only until the next write. */
   slotsOf(term: string): SlotLists | undefined {
-    if (!this.terms.has(term)) return undefined;
-    const slots = this.index.search(term, { resolve: false }).result as SlotLists;
-    return sizeOf(slots) > 0 ? slots : undefined;
+    const id = this.termIds.get(term);
+    if (id === undefined) return undefined;
+    const slots: Array<Uint32Array | undefined> = new Array(this.resolution);
+    let any = false;
+    for (let slot = 0; slot < this.resolution; slot++) {
+      const list = this.postings.view(id * this.resolution + slot);
+      slots[slot] = list;
+      any ||= list !== undefined;
+    }
+    return any ? slots : undefined;
   }
 
   /** Postings of a query term (`prefix`: of every indexed term starting with it), or null when none. */
@@ -106,8 +132,8 @@ export class TextIndex {
 
   /** Number of live documents that have the term (0 when none). */
   documentFrequency(term: string): number {
-    const slots = this.postingsMap.get(term);
-    return slots === undefined ? 0 : sizeOf(slots);
+    const id = this.termIds.get(term);
+    return id === undefined ? 0 : this.frequencyOf(id);
   }
 
   /**
@@ -120,44 +146,44 @@ export class TextIndex {
 
   /** Distinct indexed terms with their document frequency. */
   *vocabulary(): Generator<[string, number]> {
-    for (const term of this.terms) {
-      const slots = this.slotsOf(term);
-      if (slots !== undefined) yield [term, sizeOf(slots)];
+    for (const [term, id] of this.termIds) {
+      const frequency = this.frequencyOf(id);
+      if (frequency > 0) yield [term, frequency];
     }
   }
 
   export(): TextIndexData {
     const terms: string[] = [];
     const counts: number[] = [];
-    const chunks: Array<ReadonlyArray<number>> = [];
     let total = 0;
-    for (const term of this.terms) {
-      const slots = this.slotsOf(term);
-      if (slots === undefined) continue;
+    for (const [term, id] of this.termIds) {
+      if (this.frequencyOf(id) === 0) continue;
       terms.push(term);
       for (let slot = 0; slot < this.resolution; slot++) {
-        const ordinals = slots[slot] ?? [];
-        counts.push(ordinals.length);
-        chunks.push(ordinals);
-        total += ordinals.length;
+        const length = this.postings.length(id * this.resolution + slot);
+        counts.push(length);
+        total += length;
       }
     }
     const ordinals = new Uint32Array(total);
     let at = 0;
-    for (const chunk of chunks) {
-      for (let i = 0; i < chunk.length; i++) ordinals[at++] = chunk[i]!;
+    for (const term of terms) {
+      const id = this.termIds.get(term)!;
+      for (let slot = 0; slot < this.resolution; slot++) {
+        const list = this.postings.view(id * this.resolution + slot);
+        if (list === undefined) continue;
+        ordinals.set(list, at);
+        at += list.length;
+      }
     }
     return { terms, slotCounts: Uint32Array.from(counts), ordinals };
   }
 
-  /**
-   * Rebuilds the index from export() output by re-adding every document with its terms and slots.
-   * flexsearch's own import() would be faster but turns `fastupdate` off, after which every removal scans
-   * the whole index (tens of milliseconds each on 60k documents).
-   */
+  /** Rebuilds the index from export() output, every list in its exported order. */
   static restore(data: TextIndexData, resolution: number, ordinalEnd: number, isLive: (ordinal: number) => boolean): TextIndex {
     const { terms, slotCounts, ordinals } = data;
     if (slotCounts.length !== terms.length * resolution) throw corrupt('term slot table has the wrong size');
+    if (new Set(terms).size !== terms.length) throw corrupt('a term appears twice');
     const perDocument = new Uint32Array(ordinalEnd + 1);
     for (let i = 0; i < ordinals.length; i++) {
       const ordinal = ordinals[i]!;
@@ -165,45 +191,66 @@ export class TextIndex {
       perDocument[ordinal + 1]!++;
     }
     for (let ordinal = 0; ordinal < ordinalEnd; ordinal++) perDocument[ordinal + 1]! += perDocument[ordinal]!;
-    // Invert term → ordinals into ordinal → (term, slot), in CSR form.
+    const text = new TextIndex(resolution);
+    // The per-ordinal register, in CSR form, filled while the lists are.
     const fill = perDocument.slice(0, ordinalEnd);
-    const termOf = new Uint32Array(ordinals.length);
-    const slotOf = new Uint8Array(ordinals.length);
+    const listsOf = new Uint32Array(ordinals.length);
     let at = 0;
     for (let term = 0; term < terms.length; term++) {
+      const id = text.termId(terms[term]!);
       for (let slot = 0; slot < resolution; slot++) {
         const count = slotCounts[term * resolution + slot]!;
         if (at + count > ordinals.length) throw corrupt('term slot counts exceed the postings');
+        const list = id * resolution + slot;
         for (let end = at + count; at < end; at++) {
-          const position = fill[ordinals[at]!]!++;
-          termOf[position] = term;
-          slotOf[position] = slot;
+          const ordinal = ordinals[at]!;
+          text.postings.append(list, ordinal);
+          listsOf[fill[ordinal]!++] = list;
         }
       }
     }
     if (at !== ordinals.length) throw corrupt('term slot counts do not add up to the postings');
-    const text = new TextIndex(resolution);
     for (let ordinal = 0; ordinal < ordinalEnd; ordinal++) {
       const from = perDocument[ordinal]!;
       const to = perDocument[ordinal + 1]!;
       if (from === to) continue;
-      const documentTerms: string[] = [];
-      for (let i = from; i < to; i++) documentTerms.push(terms[termOf[i]!]!);
-      text.add(ordinal, { terms: documentTerms, slots: slotOf.subarray(from, to) });
+      text.register.set(ordinal, listsOf.subarray(from, to));
+      text.documents++;
     }
+    text.generation = text.documents;
+    text.settle();
     return text;
   }
 
-  /**
-   * The instance kept for a term. A token split off a document is often a V8 "sliced string" that keeps the
-   * whole lower-cased document alive, so a new long term is copied before flexsearch and the term set keep it.
-   */
-  private canonical(term: string): string {
-    if (this.terms.has(term)) return term;
-    const kept = term.length >= SLICED_STRING_MIN ? Buffer.from(term, 'utf8').toString('utf8') : term;
-    this.terms.add(kept);
+  private frequencyOf(id: number): number {
+    let frequency = 0;
+    for (let slot = 0; slot < this.resolution; slot++) frequency += this.postings.length(id * this.resolution + slot);
+    return frequency;
+  }
+
+  private nextStamp(): number {
+    if (this.stamp === 0xffffffff) {
+      this.seen.fill(0);
+      this.stamp = 0;
+    }
+    return ++this.stamp;
+  }
+
+  /** The term's id, given one when it is new. */
+  private termId(term: string): number {
+    const known = this.termIds.get(term);
+    if (known !== undefined) return known;
+    const kept = canonical(term);
+    const id = this.freeTermIds.length > 0 ? this.freeTermIds.pop()! : this.termById.length;
+    if (id >= this.seen.length) {
+      const seen = new Uint32Array(this.seen.length * 2);
+      seen.set(this.seen);
+      this.seen = seen;
+    }
+    this.termById[id] = kept;
+    this.termIds.set(kept, id);
     this.unsortedTerms.push(kept);
-    return kept;
+    return id;
   }
 
   private termsStartingWith(prefix: string): string[] {
@@ -237,16 +284,27 @@ export class TextIndex {
     return merged;
   }
 
-  /** Drops the terms no document has any more, in flexsearch and here. */
+  /** Drops the terms no document has any more; their ids are given to new terms. */
   private cleanup(): void {
-    this.index.cleanup();
-    for (const term of this.terms) {
-      if (this.slotsOf(term) === undefined) this.terms.delete(term);
+    for (const [term, id] of this.termIds) {
+      if (this.frequencyOf(id) > 0) continue;
+      this.termIds.delete(term);
+      this.termById[id] = '';
+      this.freeTermIds.push(id);
+      for (let slot = 0; slot < this.resolution; slot++) this.postings.clear(id * this.resolution + slot);
     }
-    this.sortedTerms = [...this.terms].sort(compareStrings);
+    this.sortedTerms = [...this.termIds.keys()].sort(compareStrings);
     this.unsortedTerms = [];
     this.removedSinceCleanup = 0;
   }
+}
+
+/**
+ * A token split off a document is often a V8 "sliced string" that keeps the whole lower-cased document
+ * alive, so a new long term is copied before the index keeps it.
+ */
+function canonical(term: string): string {
+  return term.length >= SLICED_STRING_MIN ? Buffer.from(term, 'utf8').toString('utf8') : term;
 }
 
 function sizeOf(slots: SlotLists): number {

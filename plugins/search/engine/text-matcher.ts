@@ -4,7 +4,7 @@ import type { QueryTermPostings, SlotLists } from './text-index.js';
 const MARK_LIMIT = 0xffffffff - 1024;
 
 /**
- * AND of query terms over flexsearch slot arrays with typed scratch arrays: no object, Set or array per hit.
+ * AND of query terms over the text index's slot lists with typed scratch arrays: no object, Set or array per hit.
  * `mark[o] = base + t` records that ordinal o matched the first t terms of the current query, so the terms
  * are walked once each, rarest first, and only ordinals that matched every earlier term go on.
  * A document's rank is the sum of its per-term slots (each 0..resolution-1, 0 = the term is near the start

@@ -278,9 +278,12 @@ export class IndexManager {
           indexed.set(id, attributes!);
         } else removals.push(id);
       }
+      // Every version read here is current as of the batch's last change at least: an engine shared with
+      // other processes keeps it only if none of them wrote a later one (engine/search-engine.ts, upsert).
+      const version = changes[changes.length - 1]!.seq;
       // Removing an id the engine does not hold is a no-op (and asking first would cost a round trip each).
-      if (removals.length > 0) await entry.engine.remove(removals);
-      if (upserts.length > 0) await entry.engine.upsert(upserts);
+      if (removals.length > 0) await entry.engine.remove(removals, version);
+      if (upserts.length > 0) await entry.engine.upsert(upserts, version);
       // A few documents at a time is an edit someone is about to search for: their page needs no database
       // read (exactly the versions just indexed). A bulk import would only push the hot pages out.
       if (indexed.size > 0 && indexed.size <= PRIME_PAGE_CACHE_MAX) this.docs.pages.fill(siteId, locale, indexed, generation);
@@ -324,20 +327,34 @@ export class IndexManager {
   private async rebuildLocale(config: SiteConfig, locale: string): Promise<void> {
     const schema = engineSchemaFor(config);
     const scope = scopeOf(config, locale);
-    const engine = this.factory.create(schema, scope);
     const persistent = this.factory.persistent;
+    if (persistent) {
+      // The process that changed the fields has usually built this index already: it holds every change this
+      // process applied (and more), so it is opened as it is; later changes replay onto it harmlessly.
+      const stored = await persistent.open(scope, schema);
+      if (stored && stored.appliedSeq >= this.applied) {
+        this.install(config, locale, stored.engine);
+        return;
+      }
+      if (stored) disposeEngine(stored.engine);
+    }
+    // The scan below reads every change up to this seq (the log is commit-ordered): the version of what it reads.
+    const version = persistent ? await this.docs.maxSeq() : undefined;
+    const engine = this.factory.create(schema, scope);
     const seen = new Set<string>();
     let count = 0;
     for await (const page of this.docs.scan(config.site.id, locale)) {
       const indexables = page.map((d) => this.indexable(d.id, d.attributes, config, schema, locale)).filter((d) => d !== null);
-      await engine.upsert(indexables);
+      await engine.upsert(indexables, version);
       if (persistent) for (const indexable of indexables) seen.add(indexable.id);
       count += indexables.length;
       await new Promise((resolve) => setImmediate(resolve));
     }
     if (persistent) {
-      await persistent.retainOnly(engine, seen);
+      await persistent.retainOnly(engine, seen, version);
       await persistent.drop(config.site.id, locale, scope);
+      // Complete up to `version`: another process may now open it instead of building it again.
+      await persistent.markApplied([engine], version!);
     }
     this.install(config, locale, engine);
     this.dirty = true;

@@ -33,31 +33,13 @@ export async function up(db: Knex): Promise<void> {
     phrases text[] not null,
     primary key (index_id, doc_id)
   )`);
-  // With btree_gin the GIN indexes lead with index_id, so a site's query does not walk the posting lists of
-  // every other index sharing the table. The extension is trusted (PostgreSQL 13+): a role with CREATE on the
-  // database may install it; without it the indexes are on the document columns alone.
-  const gin = (await btreeGin(db)) ? 'index_id, ' : '';
-  await db.raw(`create index search_engine_documents_tsv on search_engine_documents using gin (${gin}tsv)`);
-  await db.raw(`create index search_engine_documents_facets on search_engine_documents using gin (${gin}facet_terms)`);
+  // Not (index_id, tsv) with btree_gin: every query then walks index_id's posting tree, as long as the whole
+  // index; measured slower on the Debian slice with one index per table (docs/BENCHMARKS.md, PostgreSQL engine).
+  await db.raw('create index search_engine_documents_tsv on search_engine_documents using gin (tsv)');
+  await db.raw('create index search_engine_documents_facets on search_engine_documents using gin (facet_terms)');
   // Match-all and filter-only pages in indexing order read this in order and stop at the page's end.
   await db.raw('create index search_engine_documents_order on search_engine_documents (index_id, seq) where deleted_at is null');
   await db.raw('create index search_engine_documents_tombstones on search_engine_documents (index_id, deleted_at) where deleted_at is not null');
-}
-
-async function btreeGin(db: Knex): Promise<boolean> {
-  const installed = await db.raw(`select 1 from pg_extension where extname = 'btree_gin'`);
-  if (installed.rows.length > 0) return true;
-  const available = await db.raw(
-    `select 1 from pg_available_extensions where name = 'btree_gin' and has_database_privilege(current_database(), 'CREATE')`,
-  );
-  if (available.rows.length === 0) return false;
-  try {
-    // A savepoint (the migration runs in a transaction): a refusal must not abort the migration.
-    await db.transaction((savepoint) => savepoint.raw('create extension if not exists btree_gin'));
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export async function down(db: Knex): Promise<void> {
