@@ -4,7 +4,7 @@ import { definePlugin, type PluginContext, SecretBox } from 'vela/plugin';
 import { ApiTokens } from './auth/api-tokens.js';
 import { SPELL_CHECKER_LOCALES, type SpellCheckerInput } from './cognitive/spell-checker-task.js';
 import { mountConsole } from './console/mount-console.js';
-import { flexsearchEngineFactory } from './engine/flexsearch-engine.js';
+import { memoryEngineFactory } from './engine/memory-engine.js';
 import { createPostgresEngineFactory } from './engine/postgres-engine.js';
 import type { SearchEngineFactory } from './engine/search-engine.js';
 import type { GraphqlLimits } from './graphql/query-limits.js';
@@ -51,7 +51,7 @@ interface SearchConfig {
 
 /** The configured engine; the PostgreSQL one only over a PostgreSQL database (its tables are there). */
 function engineFactory(ctx: PluginContext<SearchConfig>): SearchEngineFactory {
-  if (ctx.config.engine !== 'postgres') return flexsearchEngineFactory;
+  if (ctx.config.engine !== 'postgres') return memoryEngineFactory;
   const db = ctx.resolve('db');
   if (db.client.dialect !== 'postgresql') {
     throw new Error(
@@ -111,9 +111,11 @@ export default definePlugin<SearchConfig>({
       connectorUrl = event.services.connector?.url ?? null;
     });
     ctx.routes((router) => {
+      // The search routes first: express tries a request against every route before its own, and the search
+      // is the hot one (the walk over the routes before it was 3 to 6% of a search in a CPU profile).
+      mountSearchRoutes(router, domain);
       mountIntegrationRoutes(router, { store: integrations, proxy, outbound, connectorUrl: () => connectorUrl });
       mountOcrRoutes(router, ocr);
-      mountSearchRoutes(router, domain);
       mountMetricsRoutes(router, domain);
       mountGuestRoutes(router, domain);
       mountConsole(router, ctx.resolve('accounts'));

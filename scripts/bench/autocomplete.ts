@@ -9,7 +9,7 @@
 // 0.2 ms and p99 under 2 ms. Not a test: nothing is asserted.
 import os from 'node:os';
 import path from 'node:path';
-import { createFlexsearchEngineFactory } from '../../plugins/search/engine/flexsearch-engine.js';
+import { createMemoryEngineFactory } from '../../plugins/search/engine/memory-engine.js';
 import type { IndexableDocument } from '../../plugins/search/engine/search-engine.js';
 import { tokenize } from '../../plugins/search/engine/text-analyzer.js';
 import { autocomplete } from '../../plugins/search/suggest/autocomplete.js';
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     JSON.stringify({ bench: 'autocomplete', date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpu, documents: documents.length }),
   );
 
-  const factory = createFlexsearchEngineFactory();
+  const factory = createMemoryEngineFactory();
   const schema = { facetFields: ['section', 'arch', 'priority', 'tags'], numberFields: ['size'], stringFields: [] };
   for (const phrases of [false, true]) {
     const before = await heapUsed();

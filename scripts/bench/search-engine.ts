@@ -1,5 +1,5 @@
 /**
- * Search engine benchmark: our FlexsearchEngine against minisearch and Orama on the Debian corpus, in one
+ * Search engine benchmark: our MemoryEngine against minisearch and Orama on the Debian corpus, in one
  * process, one system at a time (built, measured, dropped).
  *
  *   node --expose-gc --import tsx scripts/bench/search-engine.ts [corpus.jsonl.gz]
@@ -13,7 +13,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { flexsearchEngineFactory } from '../../plugins/search/engine/flexsearch-engine.js';
+import { memoryEngineFactory } from '../../plugins/search/engine/memory-engine.js';
 import type { SearchEngine } from '../../plugins/search/engine/search-engine.js';
 import { tokenize } from '../../plugins/search/engine/text-analyzer.js';
 import { packageRoot } from '../../runtime/paths.js';
@@ -125,14 +125,14 @@ async function snapshotLine(engine: SearchEngine, queries: BenchQuery[]): Promis
   const snapshot = await engine.exportSnapshot();
   const exportMs = performance.now() - t0;
   t0 = performance.now();
-  const restored = await flexsearchEngineFactory.restore(snapshot);
+  const restored = await memoryEngineFactory.restore(snapshot);
   const restoreMs = performance.now() - t0;
   let same = true;
   for (const query of queries.slice(0, CHECKED)) {
     same &&= JSON.stringify(await restored.query(engineQuery(query))) === JSON.stringify(await engine.query(engineQuery(query)));
   }
   return {
-    snapshot: 'vela-flexsearch',
+    snapshot: 'vela-memory',
     bytesMB: round(snapshot.length / 1048576, 1),
     exportMs: Math.round(exportMs),
     restoreMs: Math.round(restoreMs),
@@ -158,15 +158,15 @@ async function main(): Promise<void> {
   );
 
   const results: Measurement[] = [];
-  const ours = new VelaSystem('vela-flexsearch');
+  const ours = new VelaSystem('vela-memory');
   results.push(await measure(ours, documents, queries));
   console.log(JSON.stringify(results.at(-1)));
   if (results[0]!.heapMB !== null) printGoal('engine heap on the corpus (MB)', results[0]!.heapMB, '<=', 90);
-  console.log(JSON.stringify({ check: 'vela-flexsearch vs brute force', ...(await check(ours.engine!, documents, queries)) }));
+  console.log(JSON.stringify({ check: 'vela-memory vs brute force', ...(await check(ours.engine!, documents, queries)) }));
   console.log(JSON.stringify(await snapshotLine(ours.engine!, queries)));
   ours.engine = null;
 
-  for (const system of [new VelaSystem('vela-flexsearch-prefix', true), new MiniSearchSystem(), new OramaSystem()]) {
+  for (const system of [new VelaSystem('vela-memory-prefix', true), new MiniSearchSystem(), new OramaSystem()]) {
     results.push(await measure(system, documents, queries));
     console.log(JSON.stringify(results.at(-1)));
   }

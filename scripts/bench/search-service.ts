@@ -121,7 +121,7 @@ async function main(): Promise<void> {
     }
     const importMs = performance.now() - importStart;
     // The floor of an import: the same documents into an engine in memory, in this run.
-    const inMemory = new VelaSystem('vela-flexsearch, in memory');
+    const inMemory = new VelaSystem('vela-memory, in memory');
     const engineBuildStart = performance.now();
     await inMemory.build(documents);
     const engineBuildMs = performance.now() - engineBuildStart;

@@ -1,6 +1,6 @@
 import { type AnyOrama, create, insertMultiple, search } from '@orama/orama';
 import MiniSearch from 'minisearch';
-import { createFlexsearchEngineFactory } from '../../plugins/search/engine/flexsearch-engine.js';
+import { createMemoryEngineFactory } from '../../plugins/search/engine/memory-engine.js';
 import type { EngineQuery, IndexableDocument, SearchEngine, SearchEngineFactory } from '../../plugins/search/engine/search-engine.js';
 import { tokenize } from '../../plugins/search/engine/text-analyzer.js';
 import { type BenchQuery, type CorpusDocument, searchableText } from './search-corpus.js';
@@ -50,7 +50,7 @@ export class VelaSystem implements BenchSystem {
   constructor(
     readonly name: string,
     private readonly prefixLastTerm = false,
-    private readonly factory: SearchEngineFactory = createFlexsearchEngineFactory({ prefixLastTerm }),
+    private readonly factory: SearchEngineFactory = createMemoryEngineFactory({ prefixLastTerm }),
   ) {}
 
   async build(documents: CorpusDocument[]): Promise<void> {

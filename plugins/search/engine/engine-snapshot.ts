@@ -15,7 +15,7 @@ const KIND = 'search engine';
  */
 const VERSION = 2;
 
-/** Everything a FlexsearchEngine holds besides its options and scratch space. */
+/** Everything a MemoryEngine holds besides its options and scratch space. */
 export interface EngineState {
   ordinals: OrdinalMap;
   text: TextIndex;

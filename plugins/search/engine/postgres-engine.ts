@@ -54,7 +54,7 @@ const FOREIGN_KEY_VIOLATION = '23503';
 const TOMBSTONE_PURGE_EVERY_MS = 10 * 60_000;
 
 export interface PostgresEngineOptions {
-  /** As FlexsearchEngineOptions.prefixLastTerm: the default when a query does not say. */
+  /** As MemoryEngineOptions.prefixLastTerm: the default when a query does not say. */
   prefixLastTerm?: boolean;
   /** Quiet time after a write before the term dictionary (autocomplete, spell check) is read again. */
   termsRefreshMs?: number;

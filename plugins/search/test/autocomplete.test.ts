@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
-import { createFlexsearchEngineFactory } from '../engine/flexsearch-engine.js';
+import { createMemoryEngineFactory } from '../engine/memory-engine.js';
 import type { IndexableDocument } from '../engine/search-engine.js';
 import { phrasesOf } from '../suggest/phrases.js';
 import { stopWordsOf } from '../suggest/stop-words.js';
@@ -107,7 +107,7 @@ test('unknown site 404; a site with several locales and no default needs _setloc
 });
 
 test('engine: words and phrases stay right through upserts, removals and a snapshot restore', async (t) => {
-  const factory = createFlexsearchEngineFactory();
+  const factory = createMemoryEngineFactory();
   const engine = factory.create(schema);
   engine.upsert([doc('a', 'Open source editor'), doc('b', 'Open source browser'), doc('c', 'Open sesame')]);
   t.is(engine.terms.documentFrequency('open'), 3);
@@ -133,7 +133,7 @@ test('engine: words and phrases stay right through upserts, removals and a snaps
 });
 
 test('phrase counts match a plain count after many replacements and removals (pool compaction)', (t) => {
-  const engine = createFlexsearchEngineFactory().create(schema);
+  const engine = createMemoryEngineFactory().create(schema);
   const words = ['alpha', 'beta', 'gamma', 'delta', 'omega'];
   let seed = 3;
   const random = () => {

@@ -1,7 +1,7 @@
 import type { TestFn } from 'ava';
 import knex, { type Knex } from 'knex';
 import { createTestPostgres, postgresReachable } from 'vela/testing';
-import { createFlexsearchEngineFactory } from '../../engine/flexsearch-engine.js';
+import { createMemoryEngineFactory } from '../../engine/memory-engine.js';
 import { createPostgresEngineFactory, type PostgresEngine } from '../../engine/postgres-engine.js';
 import type { SearchEngine, SearchEngineFactory } from '../../engine/search-engine.js';
 import { up } from '../../migrations/009_postgres_engine.js';
@@ -23,7 +23,7 @@ export function engineVariants(test: TestFn): EngineVariant[] {
   const memory: EngineVariant = {
     name: 'memory',
     test,
-    factory: (options) => createFlexsearchEngineFactory(options),
+    factory: (options) => createMemoryEngineFactory(options),
     settle: async () => {},
   };
   let db: Knex | null = null;

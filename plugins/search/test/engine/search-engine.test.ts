@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { flexsearchEngineFactory } from '../../engine/flexsearch-engine.js';
+import { memoryEngineFactory } from '../../engine/memory-engine.js';
 import type { EngineQuery, EngineResult, FacetRequest, FieldFilter, IndexableDocument, SearchEngine, SearchEngineFactory } from '../../engine/search-engine.js';
 import { type EngineVariant, engineVariants } from './engine-variants.js';
 import { COLORS, ReferenceSearch, randomDocument, seededRandom, TAGS, WORDS } from './reference-search.js';
@@ -574,11 +574,11 @@ for (const variant of engineVariants(test)) registerCases(variant);
 
 test('memory: a snapshot restores an engine that answers every query identically and takes further writes', async (t) => {
   const random = seededRandom(5);
-  const engine = flexsearchEngineFactory.create(SCHEMA);
+  const engine = memoryEngineFactory.create(SCHEMA);
   await engine.upsert(Array.from({ length: 500 }, (_, i) => randomDocument(random, `d${i}`)));
   await engine.remove(Array.from({ length: 50 }, (_, i) => `d${i * 9}`));
   await engine.upsert([doc('multi', 'alpha', { tags: ['t1', 't2', 't3'], color: 'red' })]);
-  const restored = await flexsearchEngineFactory.restore(await engine.exportSnapshot());
+  const restored = await memoryEngineFactory.restore(await engine.exportSnapshot());
   t.is(restored.size, engine.size);
   t.deepEqual(restored.schema, engine.schema);
   for (let round = 0; round < 150; round++) {
@@ -600,14 +600,14 @@ test('memory: a snapshot restores an engine that answers every query identically
 });
 
 test('memory: a corrupt, truncated or foreign snapshot is rejected with a clear error', async (t) => {
-  const snapshot = await (await shopOf(flexsearchEngineFactory)).exportSnapshot();
+  const snapshot = await (await shopOf(memoryEngineFactory)).exportSnapshot();
   const flipped = Buffer.from(snapshot);
   flipped[Math.floor(flipped.length / 2)]! ^= 0xff;
-  await t.throwsAsync(flexsearchEngineFactory.restore(flipped), { message: 'search engine snapshot is corrupt: checksum mismatch' });
-  await t.throwsAsync(flexsearchEngineFactory.restore(snapshot.subarray(0, snapshot.length - 10)), { message: /corrupt|signature/ });
-  await t.throwsAsync(flexsearchEngineFactory.restore(Buffer.from('{"not":"a snapshot"}')), { message: /not a search engine snapshot/ });
-  await t.throwsAsync(flexsearchEngineFactory.restore(Buffer.alloc(0)), { message: /not a search engine snapshot/ });
+  await t.throwsAsync(memoryEngineFactory.restore(flipped), { message: 'search engine snapshot is corrupt: checksum mismatch' });
+  await t.throwsAsync(memoryEngineFactory.restore(snapshot.subarray(0, snapshot.length - 10)), { message: /corrupt|signature/ });
+  await t.throwsAsync(memoryEngineFactory.restore(Buffer.from('{"not":"a snapshot"}')), { message: /not a search engine snapshot/ });
+  await t.throwsAsync(memoryEngineFactory.restore(Buffer.alloc(0)), { message: /not a search engine snapshot/ });
   const otherVersion = Buffer.from(snapshot);
   otherVersion.writeUInt32LE(99, 8);
-  await t.throwsAsync(flexsearchEngineFactory.restore(otherVersion), { message: /format version 2: it has version 99/ });
+  await t.throwsAsync(memoryEngineFactory.restore(otherVersion), { message: /format version 2: it has version 99/ });
 });

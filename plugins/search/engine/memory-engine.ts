@@ -26,7 +26,7 @@ import { type QueryTermPostings, TextIndex } from './text-index.js';
 import { TextMatcher } from './text-matcher.js';
 import { selectTop } from './top-k.js';
 
-export interface FlexsearchEngineOptions {
+export interface MemoryEngineOptions {
   /**
    * Match the last query term as a prefix too when it has at least 3 characters ("sear" finds "search"),
    * for search as you type. Every other term matches exactly. Default: false.
@@ -49,7 +49,7 @@ const DEFAULT_RESOLUTION = 5;
  * columns keyed by a dense document ordinal. A query is one pass over the text candidates that applies the
  * filters, counts every facet request and keeps the hits; the page is then picked with a bounded heap.
  */
-export class FlexsearchEngine implements SearchEngine {
+export class MemoryEngine implements SearchEngine {
   readonly schema: EngineSchema;
   private readonly prefixLastTerm: boolean;
   private readonly ordinals: OrdinalMap;
@@ -67,7 +67,7 @@ export class FlexsearchEngine implements SearchEngine {
   /** More Like This scratch: a score per ordinal, back to 0 after each call. */
   private similarScores = new Float64Array(0);
 
-  constructor(schema: EngineSchema, options: FlexsearchEngineOptions = {}, state?: EngineState) {
+  constructor(schema: EngineSchema, options: MemoryEngineOptions = {}, state?: EngineState) {
     this.schema = checkSchema(schema);
     this.prefixLastTerm = options.prefixLastTerm ?? false;
     this.ordinals = state?.ordinals ?? new OrdinalMap();
@@ -335,17 +335,17 @@ function termDictionary(text: TextIndex, phrases: PhraseIndex, ordinals: Ordinal
   };
 }
 
-export function createFlexsearchEngineFactory(options: FlexsearchEngineOptions = {}): SearchEngineFactory {
+export function createMemoryEngineFactory(options: MemoryEngineOptions = {}): SearchEngineFactory {
   return {
-    create: (schema) => new FlexsearchEngine(schema, options),
+    create: (schema) => new MemoryEngine(schema, options),
     restore: async (snapshot) => {
       const { schema, state } = readEngineSnapshot(snapshot);
-      return new FlexsearchEngine(schema, options, state);
+      return new MemoryEngine(schema, options, state);
     },
   };
 }
 
-export const flexsearchEngineFactory: SearchEngineFactory = createFlexsearchEngineFactory();
+export const memoryEngineFactory: SearchEngineFactory = createMemoryEngineFactory();
 
 /** How many candidates the scratch arrays hold, and the filters they are known to pass (bits). */
 interface Candidates {
