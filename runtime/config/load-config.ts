@@ -114,13 +114,45 @@ export function loadConfig(sources: ConfigSources = {}): RuntimeConfig {
     layers.push(resolvePaths(readJsonFile(file), path.dirname(file)));
   }
   if (sources.overrides) layers.push(resolvePaths(sources.overrides as Layer, cwd));
-  layers.push(resolvePaths(fromEnvironment(sources.env ?? process.env), cwd));
-  layers.push(resolvePaths(fromFlags(sources.flags ?? {}), cwd));
+  const env = sources.env ?? process.env;
+  layers.push(resolvePaths(fromEnvironment(env), cwd));
+  const flags = fromFlags(sources.flags ?? {});
+  layers.push(resolvePaths(flags, cwd));
 
   const merged = layers.reduce<Layer>((acc, layer) => deepMerge(acc, layer), {});
   const result = validateAgainst<RuntimeConfig>(runtimeConfigSchema as JsonSchema, merged, { applyDefaults: true });
-  if (!result.valid) throw bootErrors.configInvalid('runtime', result.problems);
+  if (!result.valid) {
+    throw bootErrors.configInvalid(
+      'runtime',
+      result.problems.map((problem) => namingVariable(problem, env, flags)),
+    );
+  }
   return result.value;
+}
+
+/**
+ * A problem with a member whose value came from an environment variable names the variable first: the
+ * operator who typed `VELA_ADMIN_PASSWORD=short` has no `runtime.admin.password` in any file to look for.
+ */
+function namingVariable(problem: string, env: NodeJS.ProcessEnv, flags: Layer): string {
+  for (const variable of environmentVariables) {
+    if (env[variable.name] === undefined || env[variable.name] === '' || hasPath(flags, variable.path)) continue;
+    const rest = problem.startsWith(variable.path) ? problem.slice(variable.path.length) : null;
+    // The member itself or one inside it (`runtime.plugins[0]`), not a longer name sharing its start.
+    if (rest === null || !/^([ .[:]|$)/.test(rest)) continue;
+    const member = /^\S*/.exec(rest)![0].replace(/:$/, '');
+    return `${variable.name} (${variable.path}${member})${rest.slice(member.length)}`;
+  }
+  return problem;
+}
+
+function hasPath(layer: Layer, dotted: string): boolean {
+  let node: unknown = layer;
+  for (const key of dotted.split('.')) {
+    if (!isPlainObject(node) || !(key in node)) return false;
+    node = node[key];
+  }
+  return true;
 }
 
 function readJsonFile(file: string): Layer {
@@ -144,12 +176,12 @@ function fromEnvironment(env: NodeJS.ProcessEnv): Layer {
   for (const variable of environmentVariables) {
     const raw = env[variable.name];
     if (raw === undefined || raw === '') continue;
-    setPath(layer, variable.path, parseEnvValue(variable.name, variable.kind, raw));
+    setPath(layer, variable.path, parseEnvValue(variable, raw));
   }
   return layer;
 }
 
-function parseEnvValue(name: string, kind: 'string' | 'port' | 'list', raw: string): unknown {
+function parseEnvValue({ name, path: member, kind }: (typeof environmentVariables)[number], raw: string): unknown {
   if (kind === 'list')
     return raw
       .split(',')
@@ -158,7 +190,7 @@ function parseEnvValue(name: string, kind: 'string' | 'port' | 'list', raw: stri
   if (kind === 'port') {
     const port = /^\d+$/.test(raw) ? Number(raw) : NaN;
     if (!(port >= 0 && port <= 65535))
-      throw bootErrors.configInvalid('environment', [`${name} must be a port number from 0 to 65535, got ${JSON.stringify(raw)}`]);
+      throw bootErrors.configInvalid('environment', [`${name} (${member}) must be a port number from 0 to 65535, got ${JSON.stringify(raw)}`]);
     return port;
   }
   return raw;

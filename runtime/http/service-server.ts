@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { AccessPolicy } from '../auth/access-policy.js';
 import type { AdminAccess } from '../auth/admin-access.js';
+import { wantsPage } from '../auth/browser-requests.js';
 import { mountSessionRoutes } from '../auth/session-routes.js';
 import type { ServiceConfig } from '../config/load-config.js';
 import { bootErrors, excerpt, httpErrors } from '../errors.js';
@@ -14,6 +15,7 @@ import { type ApiRouter, createApiRouter } from './api-router.js';
 import { CorsPolicy } from './cors.js';
 import { toErrorResponse } from './error-response.js';
 import { mountFavicon } from './favicon.js';
+import { sendNotFoundPage } from './not-found-page.js';
 import { OpenApiRegistry } from './openapi-registry.js';
 import { SECURITY_HEADERS, setSecurityHeaders } from './security.js';
 import { documentServiceRoutes } from './service-routes-spec.js';
@@ -275,9 +277,11 @@ export class ServiceServer {
     app.use(this.pluginRouter);
     // After the plugins' routes: a plugin may serve its own icon.
     mountFavicon(app);
-    app.use((req: Request, _res: Response, next: NextFunction) =>
-      next(httpErrors.notFound(`no route for ${req.method} ${req.path} on the ${this.name} service`)),
-    );
+    app.use((req: Request, res: Response, next: NextFunction) => {
+      // A browser's navigation gets a page; API clients (JSON or */* ranked first) the JSON error.
+      if (wantsPage(req)) return sendNotFoundPage(req, res, this.name);
+      next(httpErrors.notFound(`no route for ${req.method} ${req.path} on the ${this.name} service`));
+    });
     app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
       const { status, body, internal, headers } = toErrorResponse(error);
       if (internal) this.logger.error({ err: error, method: req.method, path: excerpt(req.path, 500) }, 'request failed');

@@ -81,3 +81,35 @@ for (const service of SERVICES) {
     t.is((await get(service, '/swagger-ui/package.json')).status, 404, 'only the files the page loads are served');
   });
 }
+
+for (const service of SERVICES) {
+  test(`${service}: a browser asking an unknown path gets a small HTML 404 page; API clients keep the JSON 404`, async (t) => {
+    // `&` and `'` reach the server as they are (fetch encodes `<`, `>` and `"`), so they show the path is escaped.
+    const page = await get(service, "/no/such&page'here", NAVIGATION);
+    t.is(page.status, 404);
+    t.regex(page.headers.get('content-type') ?? '', /^text\/html/);
+    const policy = page.headers.get('content-security-policy') ?? '';
+    t.regex(policy, /^default-src 'none'/);
+    t.notRegex(policy, /unsafe-inline|unsafe-eval/);
+    t.regex(policy, /frame-ancestors 'none'/);
+    const html = await page.text();
+    t.true(html.includes(`<title>Not found · Vela ${service} service</title>`));
+    t.true(html.includes('<code>/no/such&amp;page&#39;here</code>'), 'the path is text, escaped');
+    t.false(html.includes("such&page'here"));
+    t.regex(html, /<a href="\/">/, "a link to the service's start page");
+    t.notRegex(html, /<script|<style| style=| on[a-z]+=/, 'nothing inline that the policy would have to allow');
+
+    const root = await get(service, '/', { ...NAVIGATION, accept: 'text/html' });
+    t.not(root.status, 404, 'the link leads somewhere');
+
+    for (const accept of ['*/*', 'application/json', 'application/json, text/html;q=0.9']) {
+      const api = await get(service, '/no/such/page', { accept });
+      t.is(api.status, 404, accept);
+      t.regex(api.headers.get('content-type') ?? '', /^application\/json/, accept);
+      t.deepEqual(await api.json(), { error: 'not_found', message: `no route for GET /no/such/page on the ${service} service` }, accept);
+    }
+    const posted = await vela.fetch(service, '/no/such/page', { method: 'POST', headers: NAVIGATION });
+    t.is(posted.status, 404);
+    t.like(await posted.json(), { error: 'not_found' }, 'only a GET or HEAD navigation is a page');
+  });
+}

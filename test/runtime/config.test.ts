@@ -49,7 +49,7 @@ test('layers apply in order: defaults, config file, environment, flags', (t) => 
 
 test('a bad environment port names the variable and the value', (t) => {
   const error = t.throws(() => loadConfig({ env: { VELA_GATEWAY_PORT: 'eighty' } }));
-  t.is(error?.message, 'invalid configuration (environment): VELA_GATEWAY_PORT must be a port number from 0 to 65535, got "eighty"');
+  t.is(error?.message, 'invalid configuration (environment): VELA_GATEWAY_PORT (services.gateway.port) must be a port number from 0 to 65535, got "eighty"');
 });
 
 test('an unknown or mistyped runtime setting names the key, the value and the expectation', (t) => {

@@ -24,32 +24,47 @@ const messageOf = (env: NodeJS.ProcessEnv) => {
   return '';
 };
 
-test('a too short administrator password is named with its rule, never shown', (t) => {
+test('a too short administrator password is named by its variable and member with its rule, never shown', (t) => {
   const message = messageOf({ VELA_ADMIN_PASSWORD: 'short' });
-  t.regex(message, /runtime\.admin\.password must be at least 8 characters long/);
+  t.regex(message, /: VELA_ADMIN_PASSWORD \(runtime\.admin\.password\) must be at least 8 characters long, got a value that is not shown/);
   t.false(message.includes('short"'), message);
   t.false(message.includes('"short'), message);
 });
 
 test('the password in a database URL is masked in a configuration error', (t) => {
   const message = messageOf({ DATABASE_URL: 'mysql://vela:hunter2@db.internal/vela' });
-  t.regex(message, /runtime\.database\.url must match/);
+  t.regex(message, /DATABASE_URL \(runtime\.database\.url\) must match/);
   t.false(message.includes('hunter2'), message);
   t.true(message.includes('mysql://vela:***@db.internal/vela'));
 });
 
 test('a database URL without a scheme is named with its rule, never shown', (t) => {
   const message = messageOf({ DATABASE_URL: 'notaurl:SuperSecretPw' });
-  t.regex(message, /runtime\.database\.url must match .*not shown \(it may carry credentials\)/);
+  t.regex(message, /DATABASE_URL \(runtime\.database\.url\) must match .*not shown \(it may carry credentials\)/);
   t.false(message.includes('SuperSecretPw'), message);
   t.false(message.includes('notaurl'), message);
 });
 
 test('a database URL of user:password@host without a scheme is not echoed', (t) => {
   const message = messageOf({ DATABASE_URL: 'vela:hunter2secret@db.internal/vela' });
-  t.regex(message, /runtime\.database\.url must match .*not shown \(it may carry credentials\)/);
+  t.regex(message, /DATABASE_URL \(runtime\.database\.url\) must match .*not shown \(it may carry credentials\)/);
   t.false(message.includes('hunter2secret'), message);
   t.false(message.includes('db.internal'), message);
+});
+
+test('a problem names the environment variable only where the value came from it', (t) => {
+  t.regex(messageOf({ VELA_LOG_LEVEL: 'loud' }), /: VELA_LOG_LEVEL \(runtime\.logLevel\) must be one of /);
+  // A list variable's problem names the item.
+  t.regex(messageOf({ VELA_PLUGINS: 'search,bad\u0000name' }), /: VELA_PLUGINS \(runtime\.plugins\[1\]\) must not contain the NUL character/);
+  const overridden = t.throws(() => loadConfig({ env: { VELA_LOG_FORMAT: 'json' }, flags: { logFormat: 'loud' } }));
+  t.regex(overridden?.message ?? '', /: runtime\.logFormat must be one of /, 'the flag, not the variable, gave the value');
+  t.notRegex(overridden?.message ?? '', /VELA_LOG_FORMAT/);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'vela-config-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'vela.json');
+  writeFileSync(file, JSON.stringify({ runtime: { admin: { password: 'short' } } }));
+  const fromFile = t.throws(() => loadConfig({ env: {}, flags: { configFile: file } }));
+  t.regex(fromFile?.message ?? '', /: runtime\.admin\.password must be at least 8 characters long/);
 });
 
 /** The message of loading `config` as a --config file. */
@@ -109,7 +124,7 @@ test('redactedValue hides secret members, masks addresses and keeps the rest', (
 
 test('a database URL whose password holds @ or / is masked whole', (t) => {
   const message = messageOf({ DATABASE_URL: 'mysql://vela:p@ss/w0rd@db.internal/vela' });
-  t.regex(message, /runtime\.database\.url must match/);
+  t.regex(message, /DATABASE_URL \(runtime\.database\.url\) must match/);
   t.false(message.includes('ss/w0rd'), message);
   t.false(message.includes('p@ss'), message);
   t.true(message.includes('mysql://vela:***@db.internal/vela'), message);

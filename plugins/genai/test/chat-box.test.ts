@@ -1,6 +1,6 @@
 import test from 'ava';
 import { type Browser, chromium } from 'playwright-core';
-import { browserAvailable, CHROMIUM, CHROMIUM_ARGS, startTestRuntime, type TestRuntime } from 'vela/testing';
+import { browserAvailable, CHROMIUM, CHROMIUM_ARGS, layoutProblems, pageLayout, startTestRuntime, type TestRuntime, VIEWPORTS } from 'vela/testing';
 import { createHandbook, HANDBOOK, json, startGenai } from './fixtures.js';
 
 // The sample page's chat box (a file of the search plugin's page, plugins/search/page/sample-chat.js) in
@@ -98,6 +98,23 @@ browserTest('sources and answers are text: markup in a document runs nothing, an
   await page.waitForTimeout(100);
   t.is(await page.evaluate(() => (window as unknown as { __ran?: number }).__ran), undefined);
   t.deepEqual(dialogs, []);
+  await page.close();
+});
+
+browserTest('on a phone the chat box fits: its whole placeholder shows and the Ask button stays on the screen', async (t) => {
+  const page = await browser.newPage({ viewport: VIEWPORTS.phone });
+  await page.goto(vela.url('search', '/sn/Handbook?q=*&_setlocale=en_US'));
+  await page.waitForSelector('#chat:not([hidden])');
+  t.deepEqual(layoutProblems(await pageLayout(page, `${vela.dataDir}/chat-box-phone.png`)), []);
+  const fit = await page.locator('#chat-q').evaluate((input) => {
+    const style = getComputedStyle(input);
+    const context = document.createElement('canvas').getContext('2d')!;
+    context.font = style.font;
+    const room = input.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+    return { text: (input as HTMLInputElement).placeholder, width: context.measureText((input as HTMLInputElement).placeholder).width, room };
+  });
+  t.true(fit.width <= fit.room, `"${fit.text}" is ${Math.ceil(fit.width)} px in a box of ${fit.room} px`);
+  t.true(await page.getByRole('button', { name: 'Ask' }).isVisible());
   await page.close();
 });
 

@@ -36,6 +36,13 @@
     $('filters-toggle').setAttribute('aria-expanded', String(open));
   };
 
+  // A range ("11–20 of 60 results") only when the results span pages: "1–1 of 1 results" says nothing.
+  const summary = (ctx) => {
+    const total = `${ctx.count} result${ctx.count === 1 ? '' : 's'}`;
+    if (ctx.count === 0) return 'No results.';
+    return ctx.pageEnd > 0 && (ctx.pageStart > 1 || ctx.pageEnd < ctx.count) ? `${ctx.pageStart}–${ctx.pageEnd} of ${total}` : total;
+  };
+
   function render(r) {
     const ctx = r.queryContext;
     const fields = ctx.defaultFields || {};
@@ -64,7 +71,7 @@
       toRemove.map((f) => link(f.link, `${esc(f.label)} ✕`, 'chip')).join('') + (toRemove.length ? link(r.widget.cleanUpFacets, 'Clear all', 'chip') : '');
     $('filters-toggle').hidden = groups.length === 0;
     $('filters-toggle').textContent = toRemove.length ? `Filters (${toRemove.length})` : 'Filters';
-    $('summary').textContent = ctx.count === 0 ? 'No results.' : `${ctx.pageStart}–${ctx.pageEnd} of ${ctx.count} results`;
+    $('summary').textContent = summary(ctx);
     const docs = r.results?.document || [];
     $('results').innerHTML = docs
       .map((d) => {

@@ -23,14 +23,14 @@ function row(source, run) {
   return h(
     'tr',
     { 'data-source': source.name },
-    h('td', {}, h('code', { text: source.name })),
-    h('td', { text: source.kind }),
-    h('td', { text: (source.sites ?? []).join(', ') }),
-    h('td', {}, source.schedule ? h('code', { text: source.schedule }) : '—'),
-    h('td', {}, h('span', { class: `badge ${status.toLowerCase().replace(/\s+/g, '-')}`, text: status })),
-    h('td', { class: 'num', text: run ? String(run.documents ?? 0) : '—' }),
-    h('td', { class: 'num', text: run?.documentsPerSecond ? String(run.documentsPerSecond) : '—' }),
-    h('td', { text: run ? formatDate(run.endTime) : '—' }),
+    h('td', { 'data-label': 'Source' }, h('code', { text: source.name })),
+    h('td', { 'data-label': 'Kind', text: source.kind }),
+    h('td', { 'data-label': 'Sites', text: (source.sites ?? []).join(', ') }),
+    h('td', { 'data-label': 'Schedule' }, source.schedule ? h('code', { text: source.schedule }) : '—'),
+    h('td', { 'data-label': 'Last run' }, h('span', { class: `badge ${status.toLowerCase().replace(/\s+/g, '-')}`, text: status })),
+    h('td', { 'data-label': 'Documents', class: 'num', text: run ? String(run.documents ?? 0) : '—' }),
+    h('td', { 'data-label': 'Per second', class: 'num', text: run?.documentsPerSecond ? String(run.documentsPerSecond) : '—' }),
+    h('td', { 'data-label': 'Ended', text: run ? formatDate(run.endTime) : '—' }),
   );
 }
 
