@@ -113,10 +113,10 @@ function filterRaw(raw: string[], direction: Direction, out: string[], onForward
 
 /**
  * The request headers to send upstream (raw form), with Host set and X-Forwarded-For, -Host and
- * -Proto added. A chunked body is re-framed in chunks on the upstream hop: Node would not chunk it
- * by itself for a method that usually has no body (DELETE, OPTIONS).
+ * -Proto added. No framing header: undici frames the body itself (Content-Length when the client
+ * sent one, chunks otherwise, whatever the method).
  */
-export function upstreamRequestHeaders(req: IncomingMessage, upstreamHost: string, chunked: boolean): string[] {
+export function upstreamRequestHeaders(req: IncomingMessage, upstreamHost: string): string[] {
   let prior = '';
   const out = filterRaw(req.rawHeaders, TO_UPSTREAM, ['Host', upstreamHost], (value) => {
     prior = prior ? `${prior}, ${value}` : value;
@@ -131,7 +131,6 @@ export function upstreamRequestHeaders(req: IncomingMessage, upstreamHost: strin
     'X-Forwarded-Proto',
     (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http',
   );
-  if (chunked) out.push('Transfer-Encoding', 'chunked');
   return out;
 }
 
@@ -143,7 +142,15 @@ export function upstreamRequestHeaders(req: IncomingMessage, upstreamHost: strin
  */
 const SANDBOX = ['Content-Security-Policy', 'sandbox'];
 
-/** The upstream's response headers to pass to the client (raw form). */
-export function clientResponseHeaders(rawHeaders: string[]): string[] {
-  return filterRaw(rawHeaders, TO_CLIENT, [...SANDBOX]);
+/**
+ * The upstream's response headers to pass to the client (raw form). undici hands them over as bytes;
+ * latin1 keeps every byte as it came, as Node's own parser does (and as Node writes them back).
+ */
+export function clientResponseHeaders(rawHeaders: readonly (Buffer | string)[]): string[] {
+  const raw: string[] = new Array(rawHeaders.length);
+  for (let i = 0; i < rawHeaders.length; i++) {
+    const header = rawHeaders[i]!;
+    raw[i] = typeof header === 'string' ? header : header.toString('latin1');
+  }
+  return filterRaw(raw, TO_CLIENT, [...SANDBOX]);
 }

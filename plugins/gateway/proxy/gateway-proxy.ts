@@ -1,5 +1,6 @@
-import http, { type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import https from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PassThrough } from 'node:stream';
+import type { Dispatcher } from 'undici';
 import { type Logger, SECURITY_HEADERS } from 'vela/plugin';
 import { proxyErrors } from '../errors.js';
 import type { ResponseTimeRecorder } from '../metrics/response-time-recorder.js';
@@ -109,66 +110,56 @@ export class GatewayProxy {
   }
 
   private forward(req: IncomingMessage, res: ServerResponse, route: ProxyRoute, path: string): void {
-    const started = performance.now();
-    const chunked = req.headers['transfer-encoding'] !== undefined;
-    const options = {
-      hostname: route.hostname,
-      port: route.port,
-      method: req.method,
-      path,
-      headers: upstreamRequestHeaders(req, route.hostHeader, chunked),
-      agent: route.agent,
-    };
-    const upstream = (route.https ? https.request(options) : http.request(options)) as Tagged<ClientRequest>;
-    const exchange = new Exchange(this, req, res, route, upstream, started);
-    upstream[EXCHANGE] = exchange;
+    // A body is handed to undici through a stream of its own: undici destroys the body it was given when
+    // it aborts, and the client's request must outlive that, to be answered 504 or 502 on the same socket.
+    const body = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined ? null : new PassThrough();
+    const exchange = new Exchange(this, req, res, route, body, performance.now());
     (res as Tagged<ServerResponse>)[EXCHANGE] = exchange;
+    (req as Tagged<IncomingMessage>)[EXCHANGE] = exchange;
     // One deadline from the start: until the upstream has the whole request it measures progress (a
     // connection that never opens, an upstream that stops reading the body), then the time to answer.
     this.deadlines.add(exchange);
-    upstream.on('response', onUpstreamResponse);
-    upstream.on('error', onUpstreamError);
-    // Node closes the request without an 'error' after an answer it does not hand over (a 101
-    // Switching Protocols nobody asked for): without this the client would wait for ever.
-    upstream.on('close', onUpstreamClose);
-    // Once it has the whole request, the upstream has timeoutMs to answer (it may answer before that).
-    upstream.on('finish', onUpstreamFinish);
     // A client gone before the end takes the upstream request with it.
     res.on('close', onClientClose);
-
-    (req as Tagged<IncomingMessage>)[EXCHANGE] = exchange;
     req.on('error', onClientError);
-    if (req.headers['content-length'] === undefined && !chunked) {
-      upstream.end();
-      req.resume();
-    } else {
-      req.on('data', onClientData);
-      req.pipe(upstream);
-    }
+    if (body) req.pipe(body);
+    else req.resume();
+    // Errors, a 101 nobody asked for among them ("bad upgrade"), come back through exchange.onError.
+    route.pool.dispatch(
+      { path, method: (req.method ?? 'GET') as Dispatcher.HttpMethod, headers: upstreamRequestHeaders(req, route.hostHeader), body },
+      exchange,
+    );
   }
 }
 
 const EXCHANGE = Symbol('vela.gateway.exchange');
 type Tagged<T> = T & { [EXCHANGE]?: Exchange };
+const TIMEOUT = new Error('timeout');
+const CLIENT_GONE = new Error('the client went away');
 
 /**
- * One proxied request in flight, and its upstream deadline. The event listeners are the module's
- * functions below, which find it on the emitter (`this`): a request makes this object and no closures
- * (each closure also costs an esbuild `__name` call when tsx runs the code).
+ * One proxied request in flight: its upstream deadline, and undici's handler of the upstream exchange.
+ * A request makes this object and no closures (each closure also costs an esbuild `__name` call when
+ * tsx runs the code); the few event listeners are the module's functions below, which find it on the
+ * emitter (`this`).
  */
-class Exchange implements Deadline {
+class Exchange implements Deadline, Dispatcher.DispatchHandlers {
   at: number;
   timedOut = false;
   clientGone = false;
   answered = false;
   failed = false;
+  draining = false;
+  /** undici's abort of the upstream request, once it is on a connection; until then a request is only queued. */
+  private abortUpstream: ((error?: Error) => void) | null = null;
+  resumeUpstream: (() => void) | null = null;
 
   constructor(
     readonly proxy: GatewayProxy,
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
     readonly route: ProxyRoute,
-    readonly upstream: ClientRequest,
+    readonly body: PassThrough | null,
     readonly started: number,
   ) {
     this.at = Date.now() + route.timeoutMs;
@@ -176,11 +167,19 @@ class Exchange implements Deadline {
 
   onExpire(): void {
     this.timedOut = true;
-    this.upstream.destroy(new Error('timeout'));
+    // Still queued or connecting: answered now, and aborted as soon as undici hands it a connection.
+    if (this.abortUpstream) this.abortUpstream(TIMEOUT);
+    else this.fail('timeout');
   }
 
   extend(): void {
     this.at = Date.now() + this.route.timeoutMs;
+  }
+
+  /** The upstream request gets cut off (the client went away, or sent a broken body). */
+  cancel(): void {
+    this.clientGone = true;
+    this.abortUpstream?.(CLIENT_GONE);
   }
 
   fail(cause: string): void {
@@ -198,61 +197,82 @@ class Exchange implements Deadline {
     // The client may still be sending a body the upstream will never read: answer and close.
     const unread = !req.readableEnded;
     if (unread) {
-      req.unpipe(this.upstream);
+      if (this.body) req.unpipe(this.body);
       req.resume();
     }
     sendError(res, failure, unread);
   }
-}
 
-function onUpstreamResponse(this: Tagged<ClientRequest>, answer: IncomingMessage): void {
-  const exchange = this[EXCHANGE]!;
-  const { proxy, res, route } = exchange;
-  exchange.answered = true;
-  proxy.deadlines.remove(exchange);
-  proxy.recorder.record(route.slot, answer.statusCode ?? 502, (performance.now() - exchange.started) * 1000);
-  try {
-    res.writeHead(answer.statusCode ?? 502, answer.statusMessage, clientResponseHeaders(answer.rawHeaders));
-  } catch (error) {
-    // A header Node will not write (it parsed, but is not valid to send): the upstream's answer is unusable.
-    answer.resume();
-    sendError(res, proxyErrors.unreachable(route.name, (error as NodeJS.ErrnoException).code ?? 'invalid response header'));
-    return;
+  onConnect(abort: (error?: Error) => void): void {
+    if (this.failed || this.clientGone) abort(this.timedOut ? TIMEOUT : CLIENT_GONE);
+    else this.abortUpstream = abort;
   }
-  (answer as Tagged<IncomingMessage>)[EXCHANGE] = exchange;
-  answer.pipe(res);
-  answer.on('error', onAnswerError);
+
+  // Progress on the upload, then the whole request sent: from then on the upstream has timeoutMs to answer.
+  onBodySent(): void {
+    if (!this.answered) this.extend();
+  }
+
+  onRequestSent(): void {
+    if (!this.answered) this.extend();
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean {
+    // An informational answer (103 Early Hints): the real one follows.
+    if (statusCode < 200) return true;
+    const { proxy, res, route } = this;
+    this.answered = true;
+    proxy.deadlines.remove(this);
+    proxy.recorder.record(route.slot, statusCode, (performance.now() - this.started) * 1000);
+    try {
+      res.writeHead(statusCode, statusText, clientResponseHeaders(rawHeaders));
+    } catch (error) {
+      // A header Node will not write (it parsed, but is not valid to send): the upstream's answer is
+      // unusable. Its body is read and dropped, which keeps the connection usable.
+      this.failed = true;
+      sendError(res, proxyErrors.unreachable(route.name, (error as NodeJS.ErrnoException).code ?? 'invalid response header'));
+      return true;
+    }
+    this.resumeUpstream = resume;
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.failed) return true;
+    if (this.res.write(chunk)) return true;
+    // The client reads slower than the upstream sends: undici pauses the connection until the drain.
+    if (!this.draining) {
+      this.draining = true;
+      this.res.on('drain', onClientDrain);
+    }
+    return false;
+  }
+
+  onComplete(): void {
+    if (this.failed) return;
+    this.res.end();
+    const { req, body } = this;
+    // The upstream answered without reading the whole body: the rest is the client's to send and ours to drop.
+    if (body && !req.readableEnded) {
+      req.unpipe(body);
+      req.resume();
+    }
+  }
+
+  onError(error: Error): void {
+    this.fail((error as NodeJS.ErrnoException).code ?? error.message);
+  }
 }
 
-function onAnswerError(this: Tagged<IncomingMessage>): void {
-  this[EXCHANGE]!.res.destroy();
-}
-
-function onUpstreamError(this: Tagged<ClientRequest>, error: NodeJS.ErrnoException): void {
-  this[EXCHANGE]!.fail(error.code ?? error.message);
-}
-
-function onUpstreamClose(this: Tagged<ClientRequest>): void {
-  const exchange = this[EXCHANGE]!;
-  if (!exchange.answered) exchange.fail('the upstream closed the connection without an answer');
-}
-
-function onUpstreamFinish(this: Tagged<ClientRequest>): void {
-  const exchange = this[EXCHANGE]!;
-  if (!exchange.answered) exchange.extend();
+function onClientDrain(this: Tagged<ServerResponse>): void {
+  this[EXCHANGE]!.resumeUpstream?.();
 }
 
 function onClientClose(this: Tagged<ServerResponse>): void {
   if (this.writableFinished) return;
-  const exchange = this[EXCHANGE]!;
-  exchange.clientGone = true;
-  exchange.upstream.destroy();
-}
-
-function onClientData(this: Tagged<IncomingMessage>): void {
-  this[EXCHANGE]!.extend();
+  this[EXCHANGE]!.cancel();
 }
 
 function onClientError(this: Tagged<IncomingMessage>): void {
-  this[EXCHANGE]!.upstream.destroy();
+  this[EXCHANGE]!.cancel();
 }

@@ -1,4 +1,4 @@
-import type http from 'node:http';
+import type { Pool } from 'undici';
 import type { Logger } from 'vela/plugin';
 import { type ParsedContext, parseContext } from '../mappings/mapping-fields.js';
 import type { Mapping } from '../store/mapping-store.js';
@@ -10,9 +10,6 @@ export interface ProxyRoute {
   name: string;
   /** `/<sub_path>` after the name, or '' when the mapping takes every path under the name. */
   subPath: string;
-  https: boolean;
-  hostname: string;
-  port: string;
   /** The Host header upstream requests carry. */
   hostHeader: string;
   /** The upstream URL's path without a trailing slash ('' for the root). */
@@ -22,7 +19,8 @@ export interface ProxyRoute {
   /** The upstream URL's own query (without '?'), or ''. */
   baseQuery: string;
   timeoutMs: number;
-  agent: http.Agent;
+  /** The upstream origin's connection pool (shared by the mappings of one origin). */
+  pool: Pool;
   /** The response-time recorder's slot of this mapping. */
   slot: number;
 }
@@ -62,15 +60,12 @@ export class RouteTable {
         mappingId: mapping.id,
         name,
         subPath,
-        https: url.protocol === 'https:',
-        hostname: url.hostname.replace(/^\[|\]$/g, ''),
-        port: url.port,
         hostHeader: url.host,
         basePath: url.pathname.replace(/\/+$/, ''),
         fullPath: url.pathname,
         baseQuery: url.search.slice(1),
         timeoutMs: mapping.timeoutMs,
-        agent: this.agents.agentFor(url),
+        pool: this.agents.poolFor(url),
         slot: this.slotOf(mapping.id),
       };
       const list = next.get(name) ?? [];

@@ -1,5 +1,5 @@
-import type http from 'node:http';
 import test from 'ava';
+import type { Pool } from 'undici';
 import { parseContext } from '../mappings/mapping-fields.js';
 import { bucketOf, LatencyHistogram } from '../metrics/latency-histogram.js';
 import { verifierMatches } from '../oauth/pkce.js';
@@ -26,15 +26,12 @@ function route(subPath: string, url: string): ProxyRoute {
     mappingId: subPath,
     name: 'n',
     subPath,
-    https: false,
-    hostname: u.hostname,
-    port: u.port,
     hostHeader: u.host,
     basePath: u.pathname.replace(/\/+$/, ''),
     fullPath: u.pathname,
     baseQuery: u.search.slice(1),
     timeoutMs: 1000,
-    agent: undefined as unknown as http.Agent,
+    pool: undefined as unknown as Pool,
     slot: 0,
   };
 }
