@@ -1,7 +1,29 @@
 // The search plugin's published contract: what other plugins may use, as types and service names only.
 // Import it with `import type` (it has no values); at run time a plugin reaches the search plugin
 // through the services named here, never through its files.
-import type { Principal } from 'vela/plugin';
+import type { Principal, SyncHook } from 'vela/plugin';
+import type { SearchEngineFactory } from './engine/search-engine.js';
+
+// The engine interface (docs/ARCHITECTURE.md, "Search engines"): what an engine plugin implements and
+// registers through the `search.engines` hook. Types only, like the rest of this file.
+export type {
+  EngineGroup,
+  EngineHit,
+  EngineQuery,
+  EngineResult,
+  EngineSchema,
+  EngineScope,
+  FacetRequest,
+  FieldFilter,
+  FilterSpec,
+  IndexableDocument,
+  MaybePromise,
+  PersistentEngines,
+  SearchEngine,
+  SearchEngineFactory,
+  SortSpec,
+  TermDictionary,
+} from './engine/search-engine.js';
 
 /** One document action of an import batch, in the original's job-item shape (the body of POST /api/sn/import). */
 export interface ImportItem {
@@ -135,7 +157,35 @@ export interface SiteSearch {
   documents(site: string, locale: string, ids: readonly string[]): Promise<StoredDocument[]>;
 }
 
+/** The registry the `search.engines` hook hands its taps: engine families by name, for the config's `engine`. */
+export interface SearchEngines {
+  /**
+   * Add an engine family under a name (^[a-z][a-z0-9-]{0,39}$) that the search plugin's `"engine"` setting can
+   * then choose; a name that is malformed or taken (`memory`, `postgres` are built in) throws, and so stops the start.
+   */
+  register(name: string, factory: SearchEngineFactory): void;
+  has(name: string): boolean;
+  /** Every registered name, sorted. */
+  names(): string[];
+}
+
+/** Every hook the search plugin owns. */
+export interface SearchHooks {
+  /**
+   * Called once at the search plugin's start, before its indexes load, with the engine registry (the built-in
+   * engines already in it): an engine plugin adds its factory here
+   * (`ctx.hooks.tap('search.engines', 'opensearch', (engines) => engines.register('opensearch', factory))`).
+   * Only the configured engine's factory is used, from then on: its engines are created and written to during
+   * the search plugin's start, which runs before the start of a plugin that depends on search, so a factory
+   * opens its connections lazily (the engine's methods may return promises).
+   */
+  engines: SyncHook<[SearchEngines]>;
+}
+
 declare module 'vela/plugin' {
+  interface HookRegistry {
+    'search.engines': SearchHooks['engines'];
+  }
   interface ServiceRegistry {
     'search.service': SiteSearch;
     'search.importer': SearchImporter;

@@ -4,10 +4,11 @@ import { definePlugin, type PluginContext, SecretBox } from 'vela/plugin';
 import { ApiTokens } from './auth/api-tokens.js';
 import { SPELL_CHECKER_LOCALES, type SpellCheckerInput } from './cognitive/spell-checker-task.js';
 import { mountConsole } from './console/mount-console.js';
+import { ChosenEngineFactory, EngineRegistry } from './engine/engine-registry.js';
 import { memoryEngineFactory } from './engine/memory-engine.js';
 import { createPostgresEngineFactory } from './engine/postgres-engine.js';
-import type { SearchEngineFactory } from './engine/search-engine.js';
 import type { GraphqlLimits } from './graphql/query-limits.js';
+import { createSearchHooks } from './hooks.js';
 import { Importer } from './indexing/importer.js';
 import { IndexManager } from './indexing/index-manager.js';
 import { SnapshotFiles, SnapshotLease } from './indexing/snapshot-files.js';
@@ -40,7 +41,8 @@ import { siteDirectory } from './store/site-directory.js';
 import { SiteStore } from './store/site-store.js';
 
 interface SearchConfig {
-  engine: 'memory' | 'postgres';
+  /** `memory`, `postgres`, or a name an engine plugin registers through the search.engines hook. */
+  engine: string;
   indexer: { batchSize: number; pollMs: number; snapshotDelayMs: number };
   pageCache: { documents: number };
   graphql: GraphqlLimits;
@@ -49,28 +51,36 @@ interface SearchConfig {
   metrics: MetricsConfig;
 }
 
-/** The configured engine; the PostgreSQL one only over a PostgreSQL database (its tables are there). */
-function engineFactory(ctx: PluginContext<SearchConfig>): SearchEngineFactory {
-  if (ctx.config.engine !== 'postgres') return memoryEngineFactory;
+/**
+ * The engines the configured name may choose: the built-in ones, then (at start) those engine plugins register.
+ * The PostgreSQL one only over a PostgreSQL database (its tables are there), and only made when chosen.
+ */
+function builtInEngines(ctx: PluginContext<SearchConfig>): EngineRegistry {
   const db = ctx.resolve('db');
-  if (db.client.dialect !== 'postgresql') {
+  // Known now, so refused in register with the reason rather than at start as an unknown name.
+  if (ctx.config.engine === 'postgres' && db.client.dialect !== 'postgresql') {
     throw new Error(
       `search plugin config: "engine": "postgres" needs a PostgreSQL database, and this runtime's database is ${db.client.dialect}; use "engine": "memory" or a postgres:// database URL`,
     );
   }
-  return createPostgresEngineFactory(db);
+  const engines = new EngineRegistry();
+  engines.registerBuiltIn('memory', () => memoryEngineFactory);
+  if (db.client.dialect === 'postgresql') engines.registerBuiltIn('postgres', () => createPostgresEngineFactory(db));
+  return engines;
 }
 
 /** Build the plugin's objects; constructors do no I/O, so this is fine in register. */
-function createDomain(ctx: PluginContext<SearchConfig>): SearchDomain {
+function createDomain(ctx: PluginContext<SearchConfig>, engine: ChosenEngineFactory): SearchDomain {
   const db = ctx.resolve('db');
   const sites = new SiteStore(db);
   const docs = new DocumentStore(db, ctx.config.pageCache.documents);
   // Worker processes on one machine (vela start --workers) share one folder: each starts from it, only the
   // lease holder writes it, and only a group's owner worker (or a lone process) may take the lease.
-  const folder = path.join(ctx.dataDir, 'snapshots');
+  // An engine plugin's snapshots (its own format) are kept apart, so switching engines never restores another's.
+  const builtIn = ctx.config.engine === 'memory' || ctx.config.engine === 'postgres';
+  const folder = path.join(ctx.dataDir, builtIn ? 'snapshots' : `snapshots-${ctx.config.engine}`);
   const snapshots = new SnapshotFiles(folder, new SnapshotLease(folder, ctx.runtime.worker?.owner ?? true));
-  const indexes = new IndexManager(sites, docs, engineFactory(ctx), snapshots, ctx.logger, ctx.config.indexer);
+  const indexes = new IndexManager(sites, docs, engine, snapshots, ctx.logger, ctx.config.indexer);
   const spotlights = new SpotlightStore(db, sites);
   return {
     sites,
@@ -87,7 +97,10 @@ function createDomain(ctx: PluginContext<SearchConfig>): SearchDomain {
 
 export default definePlugin<SearchConfig>({
   register(ctx) {
-    const domain = createDomain(ctx);
+    const hooks = ctx.hooks.declare(createSearchHooks());
+    const engines = builtInEngines(ctx);
+    const engine = new ChosenEngineFactory();
+    const domain = createDomain(ctx, engine);
     const { sites, tokens, indexes } = domain;
     ctx.provide('search.sites', () => siteDirectory(sites));
     ctx.provide('search.service', () => siteSearch(domain.search, domain.docs));
@@ -150,6 +163,9 @@ export default definePlugin<SearchConfig>({
     let unfollow: (() => void) | undefined;
     return {
       async start() {
+        // Engines of other plugins join here: every plugin's taps are applied before start.
+        hooks.engines.call(engines);
+        engine.bind(engines.get(ctx.config.engine));
         await sites.load();
         await tokens.load();
         secrets = await SecretBox.open(ctx.dataDir);
