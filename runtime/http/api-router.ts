@@ -51,15 +51,34 @@ const refuseDeepBodies: RequestHandler = (req, _res, next) => {
   next(nestingDepthExceeds(req.body, MAX_BODY_DEPTH) ? httpErrors.badRequest(`the request body nests deeper than ${MAX_BODY_DEPTH} levels`) : undefined);
 };
 
-/** Iterative, so a hostile body cannot exhaust the stack while it is being measured. */
+/**
+ * Iterative, so a hostile body cannot exhaust the stack while it is being measured. Every JSON body passes
+ * here: no array per object or member (Object.values and [value, depth] pairs were 1% of an import's profile).
+ */
 function nestingDepthExceeds(value: unknown, max: number): boolean {
   if (!value || typeof value !== 'object') return false;
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
+  const objects: object[] = [value];
+  const depths: number[] = [1];
+  while (objects.length > 0) {
+    const current = objects.pop()! as Record<string, unknown>;
+    const depth = depths.pop()!;
     if (depth > max) return true;
-    for (const member of Object.values(current as object)) {
-      if (member && typeof member === 'object') stack.push([member, depth + 1]);
+    if (Array.isArray(current)) {
+      for (const member of current) {
+        if (member && typeof member === 'object') {
+          objects.push(member);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
+    }
+    for (const key in current) {
+      if (!Object.hasOwn(current, key)) continue;
+      const member = current[key];
+      if (member && typeof member === 'object') {
+        objects.push(member);
+        depths.push(depth + 1);
+      }
     }
   }
   return false;

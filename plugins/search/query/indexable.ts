@@ -35,6 +35,13 @@ function values(value: unknown): unknown[] {
   return Array.isArray(value) ? value.filter((v) => v !== null && v !== undefined) : [value];
 }
 
+/** `values(value)[0]` without the array. */
+function firstValue(value: unknown): unknown {
+  if (!Array.isArray(value)) return value ?? undefined;
+  for (const v of value) if (v !== null && v !== undefined) return v;
+  return undefined;
+}
+
 /** The text a facet or a metadata link shows for a value: dates as ISO instants without milliseconds. */
 export function valueText(value: unknown, field: Field | undefined): string {
   if (field?.type === 'DATE') {
@@ -68,11 +75,15 @@ export function toNumber(value: unknown, field: Field | undefined): number | nul
  */
 export function toIndexable(id: string, attributes: Attributes, config: SiteConfig, schema: EngineSchema, locale?: string): IndexableDocument {
   const text: string[] = [];
-  for (const [name, value] of Object.entries(attributes)) {
+  // Every stored document passes here on its way into the index: no array per value (as `values` makes).
+  for (const name of Object.keys(attributes)) {
     if (NOT_TEXT.has(name)) continue;
     const field = config.fieldsByName.get(name);
     if (field && (!field.enabled || NUMERIC.has(field.type) || field.type === 'BOOL')) continue;
-    for (const v of values(value)) if (typeof v === 'string' || typeof v === 'number') text.push(String(v));
+    const value = attributes[name];
+    if (typeof value === 'string') text.push(value);
+    else if (typeof value === 'number') text.push(String(value));
+    else if (Array.isArray(value)) for (const v of value) if (typeof v === 'string' || typeof v === 'number') text.push(String(v));
   }
   const facets: Record<string, string[]> = {};
   for (const name of schema.facetFields) {
@@ -84,10 +95,10 @@ export function toIndexable(id: string, attributes: Attributes, config: SiteConf
     if (list.length > 0) setOwn(facets, name, field?.multiValued ? [...new Set(list)] : [list[0]!]);
   }
   const numbers: Record<string, number | null> = {};
-  for (const name of schema.numberFields) setOwn(numbers, name, toNumber(values(ownValue(attributes, name))[0], config.fieldsByName.get(name)));
+  for (const name of schema.numberFields) setOwn(numbers, name, toNumber(firstValue(ownValue(attributes, name)), config.fieldsByName.get(name)));
   const strings: Record<string, string | null> = {};
   for (const name of schema.stringFields) {
-    const first = values(ownValue(attributes, name))[0];
+    const first = firstValue(ownValue(attributes, name));
     setOwn(strings, name, first === undefined ? null : String(first));
   }
   const indexable: IndexableDocument = { id, text: text.join('\n'), facets, numbers, strings };
