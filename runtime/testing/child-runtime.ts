@@ -55,6 +55,9 @@ export function runVela(args: string[], env = childEnv(), cwd = packageRoot): Pr
 }
 
 /** Start `vela start <args>` as a separate process and resolve once its boot tree is logged. */
+/** How long a stopping child may take before it is killed. */
+const STOP_PATIENCE_MS = 60_000;
+
 export function startChildRuntime(args: string[], env = childEnv(), cwd = packageRoot): Promise<ChildRuntime> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [VELA_BIN, 'start', ...args], { env, cwd });
@@ -77,7 +80,9 @@ export function startChildRuntime(args: string[], env = childEnv(), cwd = packag
           plugins: tree.services.flatMap((s) => s.plugins.map((p) => p.plugin)),
           stop: (signal = 'SIGTERM') => {
             if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-            return closed;
+            // A stop that hangs must fail its test (exit by SIGKILL), never keep the test run waiting.
+            const kill = setTimeout(() => child.kill('SIGKILL'), STOP_PATIENCE_MS);
+            return closed.finally(() => clearTimeout(kill));
           },
           output: () => stdout,
         });
