@@ -7,6 +7,15 @@
  *   npx tsx scripts/bench/gateway-proxy.ts   # BENCH_ROUNDS=3 BENCH_SECONDS=5 BENCH_CONNECTIONS=50 by default
  *   npx tsx scripts/bench/gateway-proxy.ts --profile <dir>
  *
+ * `--workers-only` runs only the workers comparison below (bare proxy, Vela in one process, Vela with workers).
+ *
+ * The workers comparison is loaded by wrk (a C load generator, `apt-get install wrk`) when it is installed,
+ * the same tool for all three systems: on a 2-core machine every core the load generator takes is one the
+ * second worker cannot use, and autocannon (single-threaded Node, in this process) costs about twice wrk's
+ * CPU per request, a third to half of what the proxy it loads costs. Without wrk it falls back to
+ * autocannon and says so. Each round reports where the CPU went (load generator, upstream, each Vela
+ * process, the rest of the machine): on a shared machine the rest often takes more than the systems do.
+ *
  * `--profile` runs only the bare proxy and Vela's gateway (one process), each under `node --cpu-prof`, loads
  * each once for BENCH_SECONDS, and prints each main thread's self time by function cut to its load window
  * and divided by the requests served (scripts/bench/cpu-profile.ts); the profiles stay in <dir>.
@@ -49,6 +58,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const EG_VERSION = '1.16.11';
 const children: ChildProcess[] = [];
 const profileAt = process.argv.indexOf('--profile');
+const WORKERS_ONLY = process.argv.includes('--workers-only');
+const WRK_THREADS = Number(process.env.BENCH_WRK_THREADS ?? 1);
 const PROFILE_DIR = profileAt >= 0 ? path.resolve(process.argv[profileAt + 1] ?? 'bench-profiles') : null;
 
 const UPSTREAM = `
@@ -131,7 +142,7 @@ async function json<T>(url: string, init: RequestInit = {}): Promise<T> {
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 
 /** `vela start --workers N --plugins gateway`: resolves once the primary logs that every worker is ready. */
-function startVelaWorkers(dataDir: string, workers: number): Promise<{ base: string; stop: () => void }> {
+function startVelaWorkers(dataDir: string, workers: number): Promise<{ base: string; pid: number; stop: () => void }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [VELA_BIN, 'start', '--workers', String(workers), '--plugins', 'gateway'], {
       env: childEnv({ VELA_DATA_DIR: dataDir, VELA_LOG_FORMAT: 'json', VELA_LOG_LEVEL: 'warn' }),
@@ -145,7 +156,7 @@ function startVelaWorkers(dataDir: string, workers: number): Promise<{ base: str
       child.stdout!.removeAllListeners('data');
       child.stdout!.resume();
       const ready = out.split('\n').find((l) => l.includes('"all workers ready"'))!;
-      resolve({ base: (JSON.parse(ready) as { urls: Record<string, string> }).urls.gateway!, stop: () => child.kill('SIGTERM') });
+      resolve({ base: (JSON.parse(ready) as { urls: Record<string, string> }).urls.gateway!, pid: child.pid!, stop: () => child.kill('SIGTERM') });
     });
     child.on('exit', (code) => reject(new Error(`vela --workers exited early (${code}): ${out.slice(-2000)}`)));
   });
@@ -189,14 +200,16 @@ async function startVela(
   dataDir: string,
   workers = 1,
   profileDir: string | null = null,
-): Promise<{ url: string; token: string; runtime: ChildRuntime | null }> {
+): Promise<{ url: string; token: string; runtime: ChildRuntime | null; pid: number | null }> {
   let runtime: ChildRuntime | null = null;
   let base: string;
-  if (workers > 1) base = (await startVelaWorkers(dataDir, workers)).base;
+  let pid: number | null;
+  if (workers > 1) ({ base, pid } = await startVelaWorkers(dataDir, workers));
   else {
     const env = childEnv({ VELA_DATA_DIR: dataDir });
     runtime = profileDir ? await startProfiledRuntime(env, profileDir) : await startChildRuntime(['--plugins', 'gateway'], env);
     base = runtime.urls.gateway!;
+    pid = pidOfPort(Number(new URL(base).port));
   }
   const auth = { authorization: `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`, 'content-type': 'application/json' };
   await json(`${base}/api/v2/mapping`, {
@@ -215,7 +228,7 @@ async function startVela(
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ grant_type: 'client_credentials', client_id: app.apiKey, client_secret: app.apiSecret }).toString(),
   });
-  return { url: `${base}/bench/v1/items`, token: token.access_token, runtime };
+  return { url: `${base}/bench/v1/items`, token: token.access_token, runtime, pid };
 }
 
 function installExpressGateway(): string {
@@ -407,6 +420,167 @@ async function measureAll(targets: Target[]): Promise<Measured[]> {
   });
 }
 
+interface WrkResult {
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+function hasWrk(): boolean {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch (error) {
+    // wrk --version prints its banner and exits 1; only a missing binary (ENOENT) means no wrk
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+}
+
+/** wrk's latency with its unit (us, ms, s) in milliseconds. */
+function wrkMs(text: string, label: string): number {
+  const match = new RegExp(`^\\s*${label}\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(text);
+  if (!match) return Number.NaN;
+  return Number(match[1]) * (match[2] === 'us' ? 0.001 : match[2] === 's' ? 1000 : 1);
+}
+
+/** One wrk run; resolves once wrk has exited (and has been reaped, so its CPU shows in our cutime). */
+function runWrk(target: Target, seconds: number): Promise<WrkResult> {
+  const args = ['-t', String(WRK_THREADS), '-c', String(CONNECTIONS), '-d', `${seconds}s`, '--latency'];
+  if (target.token) args.push('-H', `authorization: Bearer ${target.token}`);
+  args.push(target.url);
+  return new Promise((resolve, reject) => {
+    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const rate = /^Requests\/sec:\s+([\d.]+)/m.exec(out);
+      if (code !== 0 || !rate) return reject(new Error(`wrk exited with ${code}: ${out}`));
+      const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+      resolve({
+        reqPerSec: Number(rate[1]),
+        p50Ms: wrkMs(out, '50%'),
+        p99Ms: wrkMs(out, '99%'),
+        non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
+        errors: errors ? errors.slice(1).reduce((n, x) => n + Number(x), 0) : 0,
+      });
+    });
+  });
+}
+
+/** utime + stime (and, with `reaped`, cutime + cstime: children already waited for) of a process, in seconds. */
+function procCpu(pid: number, reaped = false): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const own = Number(fields[11]) + Number(fields[12]);
+  return (reaped ? own + Number(fields[13]) + Number(fields[14]) : own) / 100;
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Busy and total CPU seconds of the whole machine, from /proc/stat (every core). */
+function machineCpu(): { busy: number; total: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+  const idle = fields[3]! + fields[4]!; // idle + iowait
+  return { busy: (total - idle) / 100, total: total / 100 };
+}
+
+interface WorkersTarget extends Target {
+  /** The system's processes: its primary, and (for cluster workers) the primary's children. */
+  pid: number;
+}
+
+/**
+ * The workers comparison: bare proxy, Vela in one process and Vela with workers, in turn for ROUNDS rounds,
+ * loaded by wrk (or autocannon without it). For each system's median round it prints where the CPU went,
+ * in cores (1 = one core busy for the whole round): the load generator, the upstream, the system's own
+ * processes, this script, and whatever else ran on the machine meanwhile.
+ */
+async function measureWorkers(targets: WorkersTarget[], upstreamPid: number): Promise<Map<string, { reqPerSec: number }>> {
+  // BENCH_LOAD_GENERATOR=autocannon: the old arrangement, to see what it costs (its CPU shows as benchScript)
+  const useWrk = process.env.BENCH_LOAD_GENERATOR !== 'autocannon' && hasWrk();
+  const tool = useWrk
+    ? `wrk -t${WRK_THREADS}`
+    : `autocannon (in this process${process.env.BENCH_LOAD_GENERATOR === 'autocannon' ? '' : ': wrk is not installed'})`;
+  console.log(JSON.stringify({ workersComparison: { loadGenerator: tool, connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS } }));
+  const rounds = new Map<string, Array<WrkResult & { cpu: Record<string, number>; cpuUsPerRequest: number }>>(targets.map((t) => [t.system, []]));
+  for (const target of targets) {
+    if (useWrk) await runWrk(target, 2);
+    else await warmUp(target);
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const target of targets) {
+      const processes = [target.pid, ...childPids(target.pid)];
+      const before = {
+        system: processes.map((p) => procCpu(p)),
+        upstream: procCpu(upstreamPid),
+        self: procCpu(process.pid),
+        reaped: procCpu(process.pid, true) - procCpu(process.pid),
+        machine: machineCpu(),
+      };
+      const t0 = performance.now();
+      let result: WrkResult;
+      if (useWrk) result = await runWrk(target, SECONDS);
+      else {
+        const r = await autocannon({ url: target.url, connections: CONNECTIONS, duration: SECONDS, headers: headersOf(target) });
+        result = { reqPerSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+      }
+      const wall = (performance.now() - t0) / 1000;
+      const machine = machineCpu();
+      const cores = (seconds: number) => Math.round((seconds / wall) * 100) / 100;
+      const system = processes.map((p, i) => procCpu(p) - before.system[i]!);
+      const loadGenerator = useWrk ? procCpu(process.pid, true) - procCpu(process.pid) - before.reaped : 0;
+      const self = procCpu(process.pid) - before.self;
+      const upstream = procCpu(upstreamPid) - before.upstream;
+      const busy = machine.busy - before.machine.busy;
+      const systemSeconds = system.reduce((a, b) => a + b, 0);
+      const cpu: Record<string, number> = {
+        ...(useWrk ? { wrk: cores(loadGenerator) } : {}),
+        benchScript: cores(self),
+        upstream: cores(upstream),
+        ...Object.fromEntries(system.map((s, i) => [i === 0 ? (processes.length > 1 ? 'primary' : 'system') : `worker${i}`, cores(s)])),
+        everythingElse: cores(busy - loadGenerator - self - upstream - systemSeconds),
+        machineBusy: cores(busy),
+        machineCores: Math.round((machine.total - before.machine.total) / wall),
+      };
+      rounds.get(target.system)!.push({ ...result, cpu, cpuUsPerRequest: Math.round((systemSeconds / (result.reqPerSec * wall)) * 1e7) / 10 });
+    }
+  }
+  const out = new Map<string, { reqPerSec: number }>();
+  for (const target of targets) {
+    const results = rounds.get(target.system)!;
+    const rates = results.map((r) => r.reqPerSec);
+    const r = results.find((x) => x.reqPerSec === median(rates))!;
+    console.log(
+      JSON.stringify({
+        system: target.system,
+        loadGenerator: useWrk ? 'wrk' : 'autocannon',
+        reqPerSec: Math.round(r.reqPerSec),
+        p50Ms: Math.round(r.p50Ms * 100) / 100,
+        p99Ms: Math.round(r.p99Ms * 100) / 100,
+        non2xx: results.reduce((n, x) => n + x.non2xx, 0),
+        errors: results.reduce((n, x) => n + x.errors, 0),
+        rounds: rates.map(Math.round),
+        cpuCores: r.cpu,
+        // the system's own processes, per request: less moved by the machine's other load than req/s
+        cpuUsPerRequest: r.cpuUsPerRequest,
+      }),
+    );
+    out.set(target.system, { reqPerSec: r.reqPerSec });
+  }
+  return out;
+}
+
 /** The main thread's profile in a --cpu-prof-dir (named CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile). */
 function mainThreadProfile(dir: string): string {
   const file = readdirSync(dir).find((f) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f));
@@ -479,7 +653,6 @@ async function main(): Promise<void> {
     vela = velaRun.runtime;
     // The same gateway with worker processes, on its own data folder (SQLite; the workers share it).
     const velaWorkers = await startVela(upstream.port, path.join(workDir, 'vela-workers-data'), WORKERS);
-    const eg = await startExpressGateway(upstream.port, workDir);
     console.log(
       JSON.stringify({
         machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}`,
@@ -491,15 +664,33 @@ async function main(): Promise<void> {
       }),
     );
 
+    const workersSystem = `vela-gateway-workers-${WORKERS}`;
+    const workersTargets: WorkersTarget[] = [
+      { system: 'bare-node-http-proxy', url: `http://127.0.0.1:${bare.port}/v1/items`, pid: bare.child.pid! },
+      { system: 'vela-gateway', url: velaRun.url, token: velaRun.token, pid: velaRun.pid! },
+      { system: workersSystem, url: velaWorkers.url, token: velaWorkers.token, pid: velaWorkers.pid! },
+    ];
+    // The workers comparison first, by its own load generator (see the header), then the rest by autocannon.
+    const compared = await measureWorkers(workersTargets, upstream.child.pid!);
+    const [bareW, oneW, workersW] = workersTargets.map((t) => compared.get(t.system)!.reqPerSec) as [number, number, number];
+    const cpu = os.cpus()[0]?.model ?? '?';
+    console.log(
+      JSON.stringify({
+        workers: { count: WORKERS, vsOneProcess: Math.round((workersW / oneW) * 100) / 100, vsBare: Math.round((workersW / bareW) * 100) / 100 },
+      }),
+    );
+    printGoal(`gateway req/s with ${WORKERS} workers / one process (${os.cpus().length} × ${cpu})`, workersW / oneW, '>=', 1.5);
+    if (WORKERS_ONLY) return;
+
+    const eg = await startExpressGateway(upstream.port, workDir);
     const targets: Target[] = [
       { system: 'direct', url: `http://127.0.0.1:${upstream.port}/v1/items` },
       { system: 'bare-node-http-proxy', url: `http://127.0.0.1:${bare.port}/v1/items` },
       { system: 'vela-gateway', url: velaRun.url, token: velaRun.token },
       { system: 'express-gateway', url: eg.url, token: eg.token },
-      { system: `vela-gateway-workers-${WORKERS}`, url: velaWorkers.url, token: velaWorkers.token },
     ];
     for (const target of targets) await warmUp(target);
-    const [direct, bareResult, velaResult, egResult, workersResult] = (await measureAll(targets)) as [Measured, Measured, Measured, Measured, Measured];
+    const [direct, bareResult, velaResult, egResult] = (await measureAll(targets)) as [Measured, Measured, Measured, Measured];
     const added = (m: Measured) => ({
       addedP50Ms: Math.round((m.p50Ms - direct.p50Ms) * 100) / 100,
       addedP99Ms: Math.round((m.p99Ms - direct.p99Ms) * 100) / 100,
@@ -516,15 +707,9 @@ async function main(): Promise<void> {
           velaVsBare: Math.round((bareResult.cpuUsPerRequest! / velaResult.cpuUsPerRequest!) * 100) / 100,
           velaVsExpressGateway: Math.round((egResult.cpuUsPerRequest! / velaResult.cpuUsPerRequest!) * 100) / 100,
         },
-        addedLatency: { bare: added(bareResult), vela: added(velaResult), expressGateway: added(egResult), velaWorkers: added(workersResult) },
-        workers: {
-          count: WORKERS,
-          vsOneProcess: Math.round((workersResult.reqPerSec / velaResult.reqPerSec) * 100) / 100,
-          vsBare: Math.round((workersResult.reqPerSec / bareResult.reqPerSec) * 100) / 100,
-        },
+        addedLatency: { bare: added(bareResult), vela: added(velaResult), expressGateway: added(egResult) },
       }),
     );
-    printGoal(`gateway req/s with ${WORKERS} workers / one process`, workersResult.reqPerSec / velaResult.reqPerSec, '>=', 1.5);
     printGoal('gateway req/s / bare node:http proxy', velaResult.reqPerSec / bareResult.reqPerSec, '>=', 1);
     printGoal('gateway CPU per request / bare node:http proxy', velaResult.cpuUsPerRequest! / bareResult.cpuUsPerRequest!, '<=', 1);
     printGoal('gateway req/s / express-gateway', velaResult.reqPerSec / egResult.reqPerSec, '>=', 4);
