@@ -352,7 +352,7 @@ async function packBundled(name: string) {
   return { entries, pkg, has: (folder: string) => entries.includes(`package/node_modules/${folder}/package.json`) };
 }
 
-test("the packed search plugin carries flexsearch, graphql and the extraction library; express is the host's", async (t) => {
+test("the packed search plugin carries graphql, the spell checkers and the extraction library; express is the host's", async (t) => {
   const search = await packBundled('search');
   const declared = JSON.parse(readFileSync(path.join(packageRoot, 'plugins', 'search', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
   t.deepEqual(
@@ -362,7 +362,7 @@ test("the packed search plugin carries flexsearch, graphql and the extraction li
       .sort(),
     'every dependency it declares but express',
   );
-  for (const name of ['@fastify/busboy', '@vela/extraction', 'flexsearch', 'graphql', 'graphql-http', 'graphql-query-complexity']) {
+  for (const name of ['@fastify/busboy', '@vela/extraction', 'graphql', 'graphql-http', 'graphql-query-complexity', 'nspell']) {
     t.true(search.pkg.bundleDependencies?.includes(name), name);
   }
   // The extraction library is a workspace package (a link in node_modules): its sources come, its tests do not,
@@ -371,7 +371,7 @@ test("the packed search plugin carries flexsearch, graphql and the extraction li
   t.false(search.entries.some((e) => e.startsWith('package/node_modules/@vela/extraction/test/')));
   for (const dep of ['tesseract.js', 'tesseract.js-core', '@tesseract.js-data/eng', '@tesseract.js-data/por', 'pdfjs-dist', 'mammoth', 'exceljs'])
     t.true(search.has(dep), dep);
-  t.true(search.has('flexsearch') && search.has('graphql') && search.has('graphql-http') && search.has('graphql-query-complexity'));
+  t.true(search.has('graphql') && search.has('graphql-http') && search.has('graphql-query-complexity'));
   t.true(search.has('lodash.get'), "graphql-query-complexity's own dependency");
   // What the packages' own package.json files leave out (`vela.pack`): builds nothing here loads.
   t.true(search.entries.includes('package/node_modules/graphiql/graphiql.min.js'), 'GraphiQL, served as files');
@@ -472,7 +472,11 @@ test('vela.pack in package.json: a files-only package comes without its dependen
 
 test('the packed gateway carries no node_modules: the host has all it needs', async (t) => {
   const gatewayDir = path.join(packageRoot, 'plugins', 'gateway');
-  t.deepEqual(planBundle(gatewayDir, readPackageJson(gatewayDir)).shared, ['express'], 'it lists express, which the host has in its range');
+  t.deepEqual(
+    planBundle(gatewayDir, readPackageJson(gatewayDir)).shared,
+    ['express', 'undici'],
+    'it lists express and undici, which the host has in its range',
+  );
   const gateway = await packBundled('gateway');
   t.is(gateway.pkg.bundleDependencies, undefined);
   t.false(gateway.entries.some((e) => e.includes('node_modules/')));
