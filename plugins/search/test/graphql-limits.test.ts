@@ -156,7 +156,7 @@ test('a search that would start after the time budget answers time_budget_exceed
 });
 
 test('an expensive operation is cut off at its time budget: a search past it is not written, each cut search is null with one error', async (t) => {
-  const hurried = await startTestRuntime({ plugins: ['search'], config: { plugins: { search: { graphql: { timeBudgetMs: 30 } } } } });
+  const hurried = await startTestRuntime({ plugins: ['search'], config: { plugins: { search: { graphql: { timeBudgetMs: 5 } } } } });
   t.teardown(() => hurried.stop());
   await createSite(hurried);
   await importDocs(hurried, makeDocs(300));
@@ -172,7 +172,7 @@ test('an expensive operation is cut off at its time budget: a search past it is 
   t.is(whole.body.errors, undefined);
   await post(hurried, { query: aliases(1, 'rows: 100') });
   const cut = await post(hurried, { query });
-  t.log(`the whole operation: ${whole.ms} ms, ${whole.bytes} bytes; cut at 30 ms: ${cut.ms} ms, ${cut.bytes} bytes`);
+  t.log(`the whole operation: ${whole.ms} ms, ${whole.bytes} bytes; cut at 5 ms: ${cut.ms} ms, ${cut.bytes} bytes`);
   t.is(cut.status, 200);
   t.true(Array.isArray(cut.body.errors), 'the operation was cut');
   assertShape(t, cut);
@@ -188,8 +188,8 @@ test('an expensive operation is cut off at its time budget: a search past it is 
     if (cutAliases.includes(alias)) t.is(cut.body.data[alias], null, `${alias} cut: null, no partial result`);
     else t.is(cut.body.data[alias].results.document.length, 100, `${alias} finished: whole`);
   }
+  // Bytes, not milliseconds: how long either took depends on the machine, what was written does not.
   t.true(cut.bytes < whole.bytes, 'less was written');
-  t.true(cut.ms < whole.ms, 'less time was spent');
 });
 
 test('the answer stops growing at maxResponseBytes', async (t) => {
