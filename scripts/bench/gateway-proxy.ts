@@ -38,6 +38,7 @@ import { fileURLToPath } from 'node:url';
 import { type ChildRuntime, childEnv, startChildRuntime, VELA_BIN } from '../../runtime/testing/child-runtime.js';
 import { report, summarize } from './cpu-profile.js';
 import { printGoal } from './goal.js';
+import { hasWrk, startVelaWorkers } from './vela-workers.js';
 
 interface LoadResult {
   requests: { average: number; total: number };
@@ -141,27 +142,6 @@ async function json<T>(url: string, init: RequestInit = {}): Promise<T> {
 
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 
-/** `vela start --workers N --plugins gateway`: resolves once the primary logs that every worker is ready. */
-function startVelaWorkers(dataDir: string, workers: number): Promise<{ base: string; pid: number; stop: () => void }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [VELA_BIN, 'start', '--workers', String(workers), '--plugins', 'gateway'], {
-      env: childEnv({ VELA_DATA_DIR: dataDir, VELA_LOG_FORMAT: 'json', VELA_LOG_LEVEL: 'warn' }),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.push(child);
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      if (!out.includes('"all workers ready"')) return;
-      child.stdout!.removeAllListeners('data');
-      child.stdout!.resume();
-      const ready = out.split('\n').find((l) => l.includes('"all workers ready"'))!;
-      resolve({ base: (JSON.parse(ready) as { urls: Record<string, string> }).urls.gateway!, pid: child.pid!, stop: () => child.kill('SIGTERM') });
-    });
-    child.on('exit', (code) => reject(new Error(`vela --workers exited early (${code}): ${out.slice(-2000)}`)));
-  });
-}
-
 /** `node --cpu-prof bin/vela.mjs start --plugins gateway` (Node 20 refuses --cpu-prof in NODE_OPTIONS). */
 function startProfiledRuntime(env: NodeJS.ProcessEnv, profileDir: string): Promise<ChildRuntime> {
   return new Promise((resolve, reject) => {
@@ -204,7 +184,7 @@ async function startVela(
   let runtime: ChildRuntime | null = null;
   let base: string;
   let pid: number | null;
-  if (workers > 1) ({ base, pid } = await startVelaWorkers(dataDir, workers));
+  if (workers > 1) ({ base, pid } = await startVelaWorkers('gateway', dataDir, workers, children));
   else {
     const env = childEnv({ VELA_DATA_DIR: dataDir });
     runtime = profileDir ? await startProfiledRuntime(env, profileDir) : await startChildRuntime(['--plugins', 'gateway'], env);
@@ -426,16 +406,6 @@ interface WrkResult {
   p99Ms: number;
   non2xx: number;
   errors: number;
-}
-
-function hasWrk(): boolean {
-  try {
-    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch (error) {
-    // wrk --version prints its banner and exits 1; only a missing binary (ENOENT) means no wrk
-    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
-  }
 }
 
 /** wrk's latency with its unit (us, ms, s) in milliseconds. */

@@ -13,8 +13,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../runtime/paths.js';
-import { type ChildRuntime, childEnv, startChildRuntime, VELA_BIN } from '../../runtime/testing/child-runtime.js';
+import { type ChildRuntime, childEnv, startChildRuntime } from '../../runtime/testing/child-runtime.js';
 import { debianSiteFields, loadCorpus, makeQueries } from './search-corpus.js';
+import { hasWrk, startVelaWorkers } from './vela-workers.js';
 
 const corpusFile = path.resolve(process.argv[2] ?? path.join(packageRoot, '..', 'shared', 'corpus', 'debian.jsonl.gz'));
 const DOCS = Number(process.env.BENCH_DOCS ?? 20_000);
@@ -24,37 +25,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const BATCH = 5_000;
 const auth = { authorization: `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`, 'content-type': 'application/json' };
-
-function hasWrk(): boolean {
-  try {
-    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch (error) {
-    // wrk --version prints its banner and exits 1; only a missing binary (ENOENT) means no wrk
-    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
-  }
-}
-
-/** `vela start --workers N --plugins search`: resolves once the primary logs that every worker is ready. */
-function startWorkers(dataDir: string, children: ChildProcess[]): Promise<{ base: string; pid: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [VELA_BIN, 'start', '--workers', String(WORKERS), '--plugins', 'search'], {
-      env: childEnv({ VELA_DATA_DIR: dataDir, VELA_LOG_FORMAT: 'json', VELA_LOG_LEVEL: 'warn' }),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.push(child);
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      if (!out.includes('"all workers ready"')) return;
-      child.stdout!.removeAllListeners('data');
-      child.stdout!.resume();
-      const ready = out.split('\n').find((l) => l.includes('"all workers ready"'))!;
-      resolve({ base: (JSON.parse(ready) as { urls: Record<string, string> }).urls.search!, pid: child.pid! });
-    });
-    child.on('exit', (code) => reject(new Error(`vela --workers exited early (${code}): ${out.slice(-2000)}`)));
-  });
-}
 
 function pidOfPort(port: number): number {
   const match = /pid=(\d+)/.exec(execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' }));
@@ -158,7 +128,7 @@ async function main(): Promise<void> {
     );
     one = await startChildRuntime(['--plugins', 'search'], childEnv({ VELA_DATA_DIR: path.join(workDir, 'one') }));
     const oneBase = one.urls.search!;
-    const many = await startWorkers(path.join(workDir, 'many'), children);
+    const many = await startVelaWorkers('search', path.join(workDir, 'many'), WORKERS, children);
     await load(oneBase, documents, documents.length);
     await load(many.base, documents, documents.length);
     console.log(

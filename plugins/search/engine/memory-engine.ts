@@ -1,4 +1,5 @@
 import { collectBits } from './bitset.js';
+import { checkPaging, checkSchema, queryTerms } from './engine-input.js';
 import { type EngineState, readEngineSnapshot, writeEngineSnapshot } from './engine-snapshot.js';
 import { FacetColumn } from './facet-column.js';
 import { facetValues } from './facet-values.js';
@@ -21,7 +22,6 @@ import type {
   TermDictionary,
 } from './search-engine.js';
 import { StringColumn } from './string-column.js';
-import { tokenize } from './text-analyzer.js';
 import { type QueryTermPostings, TextIndex } from './text-index.js';
 import { TextMatcher } from './text-matcher.js';
 import { selectTop } from './top-k.js';
@@ -353,40 +353,8 @@ interface Candidates {
   settled: number;
 }
 
-interface QueryTerms {
-  /** Distinct terms in query order; none for null, '' and '*' (every document). */
-  terms: string[];
-  /** Whether the last term is the one typed last (and only there), so it may be matched as a prefix. */
-  lastTypedLast: boolean;
-}
-
-function queryTerms(text: string | null): QueryTerms {
-  const trimmed = text?.trim() ?? '';
-  if (trimmed === '' || trimmed === '*') return { terms: [], lastTypedLast: false };
-  const tokens = tokenize(trimmed);
-  const terms = [...new Set(tokens)];
-  return { terms, lastTypedLast: tokens.indexOf(terms[terms.length - 1]!) === tokens.length - 1 };
-}
-
-function checkSchema(schema: EngineSchema): EngineSchema {
-  for (const key of ['facetFields', 'numberFields', 'stringFields'] as const) {
-    const fields = schema?.[key];
-    if (!Array.isArray(fields) || fields.some((field) => typeof field !== 'string' || field === '')) {
-      throw new Error(`engine schema: ${key} must be an array of field names`);
-    }
-    if (new Set(fields).size !== fields.length) throw new Error(`engine schema: ${key} lists a field twice`);
-  }
-  return { facetFields: [...schema.facetFields], numberFields: [...schema.numberFields], stringFields: [...schema.stringFields] };
-}
-
 function checkResolution(resolution: number): number {
   // Slots are stored as bytes (text-analyzer, snapshots).
   if (!Number.isInteger(resolution) || resolution < 1 || resolution > 255) throw new Error(`resolution must be an integer from 1 to 255, got ${resolution}`);
   return resolution;
-}
-
-function checkPaging(query: EngineQuery): void {
-  for (const key of ['offset', 'limit'] as const) {
-    if (!Number.isInteger(query[key]) || query[key] < 0) throw new Error(`query ${key} must be an integer ≥ 0, got ${String(query[key])}`);
-  }
 }

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type Knex, VelaError } from 'vela/plugin';
+import { checkPaging, checkSchema, queryTerms } from './engine-input.js';
 import type {
   EngineHit,
   EngineQuery,
@@ -14,7 +15,7 @@ import type {
   SearchEngineFactory,
   TermDictionary,
 } from './search-engine.js';
-import { analyze, tokenize } from './text-analyzer.js';
+import { analyze } from './text-analyzer.js';
 import { compareStrings } from './value-dictionary.js';
 
 /**
@@ -748,31 +749,6 @@ function ownValue<T>(record: Record<string, T> | undefined, key: string): T | un
 
 function constrains(filter: FieldFilter): boolean {
   return filter.values.length > 0 || (filter.ranges?.length ?? 0) > 0;
-}
-
-function queryTerms(text: string | null): { terms: string[]; lastTypedLast: boolean } {
-  const trimmed = text?.trim() ?? '';
-  if (trimmed === '' || trimmed === '*') return { terms: [], lastTypedLast: false };
-  const tokens = tokenize(trimmed);
-  const terms = [...new Set(tokens)];
-  return { terms, lastTypedLast: terms.length > 0 && tokens.indexOf(terms[terms.length - 1]!) === tokens.length - 1 };
-}
-
-function checkSchema(schema: EngineSchema): EngineSchema {
-  for (const key of ['facetFields', 'numberFields', 'stringFields'] as const) {
-    const fields = schema?.[key];
-    if (!Array.isArray(fields) || fields.some((field) => typeof field !== 'string' || field === '')) {
-      throw new Error(`engine schema: ${key} must be an array of field names`);
-    }
-    if (new Set(fields).size !== fields.length) throw new Error(`engine schema: ${key} lists a field twice`);
-  }
-  return { facetFields: [...schema.facetFields], numberFields: [...schema.numberFields], stringFields: [...schema.stringFields] };
-}
-
-function checkPaging(query: EngineQuery): void {
-  for (const key of ['offset', 'limit'] as const) {
-    if (!Number.isInteger(query[key]) || query[key] < 0) throw new Error(`query ${key} must be an integer ≥ 0, got ${String(query[key])}`);
-  }
 }
 
 const scopeKey = (scope: EngineScope) => createHash('sha256').update(scope.indexKey).digest('hex');

@@ -4,6 +4,7 @@ import path from 'node:path';
 import test from 'ava';
 import { manifest, packageRoot, startTestRuntime, type TestRuntime, writePlugins } from 'vela/testing';
 import { checkPluginBoundaries } from '../../../scripts/lint/plugin-boundaries.js';
+import { QUERIES, summary } from './fixtures/engine-parity.js';
 import { createSite, importDocs, json, makeDocs, search } from './fixtures.js';
 
 // A search engine provided by a plugin of its own (issue 17: an OpenSearch adapter would be one): it taps the
@@ -23,29 +24,6 @@ async function loaderPath(): Promise<string[]> {
   const dir = await writePlugins([enginePlugin]);
   return [path.join(packageRoot, 'plugins'), dir];
 }
-
-/** What a search answer says, without what engines may order differently (relevance ties). */
-function summary(body: any, ordered: boolean) {
-  const ids = body.results.document.map((d: any) => d.fields.id);
-  const groups = [...(body.widget.facet ?? []), ...(body.widget.secondaryFacet ?? [])];
-  return {
-    count: body.queryContext.count,
-    ids: ordered ? ids : [...ids].sort(),
-    facets: groups.map((g: any) => [g.name, g.facets.map((f: any) => [f.label, f.count])]),
-  };
-}
-
-const QUERIES: Array<[string, boolean]> = [
-  ['q=*&rows=1000', true],
-  ['q=editor&rows=1000', false],
-  ['q=browser%20library&rows=1000&fq[]=arch:all', false],
-  ['q=python&rows=1000&fq[]=section:web&fq[]=section:libs&fq.op=OR', false],
-  ['q=*&rows=7&p=3&sort=size:asc', true],
-  ['q=package&rows=1000&sort=size:desc&fq[]=tags:interface::x11', true],
-  ['q=*&rows=5&sort=newest&fq[]=tags:role::program&fq[]=tags:use::editing&fq.op=AND', true],
-  ['q=pyth&rows=1000', false],
-  ['q=nothingmatches&rows=10', true],
-];
 
 /** The fixture plugin's counters, from its health check on the search service. */
 async function engineCounters(vela: TestRuntime): Promise<{ engines: number; restored: number; queries: number; upserted: number }> {

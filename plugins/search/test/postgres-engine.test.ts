@@ -1,9 +1,10 @@
 import test, { type ExecutionContext } from 'ava';
 import knex from 'knex';
-import { createTestPostgres, eventually, postgresReachable, startTestRuntime } from 'vela/testing';
+import { eventually, postgresReachable, startTestRuntime, testDatabase } from 'vela/testing';
 import { createPostgresEngineFactory, type PostgresEngine } from '../engine/postgres-engine.js';
 import type { SearchEngine } from '../engine/search-engine.js';
 import { up } from '../migrations/009_postgres_engine.js';
+import { QUERIES, summary } from './fixtures/engine-parity.js';
 import { createSite, importDocs, json, makeDocs, search } from './fixtures.js';
 
 // The search service over the PostgreSQL engine (`"engine": "postgres"`) answers like the memory engine, shares
@@ -11,42 +12,12 @@ import { createSite, importDocs, json, makeDocs, search } from './fixtures.js';
 const pgTest = postgresReachable() ? test : test.skip;
 const POSTGRES_ENGINE = { plugins: { search: { engine: 'postgres' as const, indexer: { pollMs: 150 } } } };
 
-async function testDatabase(t: ExecutionContext): Promise<string> {
-  const pg = await createTestPostgres();
-  if (!pg) throw new Error('PostgreSQL refused to create a test database');
-  t.teardown(() => pg.drop());
-  return pg.url;
-}
-
-/** What a search answer says, without what may differ between engines (timings, relevance ties). */
-function summary(body: any, ordered: boolean) {
-  const ids = body.results.document.map((d: any) => d.fields.id);
-  const groups = [...(body.widget.facet ?? []), ...(body.widget.secondaryFacet ?? [])];
-  return {
-    count: body.queryContext.count,
-    ids: ordered ? ids : [...ids].sort(),
-    facets: groups.map((g: any) => [g.name, g.facets.map((f: any) => [f.label, f.count])]),
-  };
-}
-
-const QUERIES: Array<[string, boolean]> = [
-  ['q=*&rows=1000', true],
-  ['q=editor&rows=1000', false],
-  ['q=browser%20library&rows=1000&fq[]=arch:all', false],
-  ['q=python&rows=1000&fq[]=section:web&fq[]=section:libs&fq.op=OR', false],
-  ['q=*&rows=7&p=3&sort=size:asc', true],
-  ['q=package&rows=1000&sort=size:desc&fq[]=tags:interface::x11', true],
-  ['q=*&rows=5&sort=newest&fq[]=tags:role::program&fq[]=tags:use::editing&fq.op=AND', true],
-  ['q=pyth&rows=1000', false],
-  ['q=nothingmatches&rows=10', true],
-];
-
 pgTest('the PostgreSQL engine answers searches, filters, facets and sorts as the memory engine does', async (t) => {
   t.timeout(120_000);
   const docs = makeDocs(300);
   const memory = await startTestRuntime({ plugins: ['search'] });
   t.teardown(() => memory.stop());
-  const postgres = await startTestRuntime({ plugins: ['search'], databaseUrl: await testDatabase(t), config: POSTGRES_ENGINE });
+  const postgres = await startTestRuntime({ plugins: ['search'], databaseUrl: (await testDatabase(t)).url, config: POSTGRES_ENGINE });
   t.teardown(() => postgres.stop());
   for (const vela of [memory, postgres]) {
     await createSite(vela);
@@ -68,7 +39,7 @@ pgTest('the PostgreSQL engine answers searches, filters, facets and sorts as the
 
 pgTest('processes on one database share the PostgreSQL index, and a restart opens it instead of re-indexing', async (t) => {
   t.timeout(120_000);
-  const url = await testDatabase(t);
+  const { url } = await testDatabase(t);
   const a = await startTestRuntime({ plugins: ['search'], databaseUrl: url, config: POSTGRES_ENGINE });
   const b = await startTestRuntime({ plugins: ['search'], databaseUrl: url, config: POSTGRES_ENGINE });
   t.teardown(async () => {
@@ -130,7 +101,7 @@ const textQuery = (text: string | null) => ({
 
 /** Two "processes": two connection pools on one database, each with its engine factory. */
 async function twoProcesses(t: ExecutionContext) {
-  const url = await testDatabase(t);
+  const { url } = await testDatabase(t);
   const pools = [0, 1].map(() => knex({ client: 'pg', connection: url, pool: { min: 0, max: 4 } }));
   t.teardown(() => Promise.all(pools.map((pool) => pool.destroy())));
   await up(pools[0]!);
