@@ -15,6 +15,7 @@ import { type ApiRouter, createApiRouter } from './api-router.js';
 import { CorsPolicy } from './cors.js';
 import { toErrorResponse } from './error-response.js';
 import { mountFavicon } from './favicon.js';
+import { sendJson } from './json-answer.js';
 import { sendNotFoundPage } from './not-found-page.js';
 import { OpenApiRegistry } from './openapi-registry.js';
 import { SECURITY_HEADERS, setSecurityHeaders } from './security.js';
@@ -57,12 +58,6 @@ function answerRaw(socket: Duplex, status: number, code: string, message: string
   socket.end(
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${RAW_SECURITY_HEADERS}Connection: close\r\n\r\n${body}`,
   );
-}
-
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
-  res.end(text);
 }
 
 /**

@@ -31,6 +31,8 @@ export interface ProfileSummary {
   functions: Array<[string, number]>;
   /** [file, self ms], most first. */
   files: Array<[string, number]>;
+  /** [label, total ms]: time with the function anywhere on the stack (itself and what it called), most first. */
+  totals: Array<[string, number]>;
 }
 
 const shortUrl = (url: string) => {
@@ -41,6 +43,23 @@ const shortUrl = (url: string) => {
   if (clean.startsWith('node:')) return clean;
   return path.relative(process.cwd(), clean);
 };
+
+const labelOf = ({ functionName, url, lineNumber }: ProfileNode['callFrame']) =>
+  url ? `${functionName || '(anonymous)'} ${shortUrl(url)}:${lineNumber + 1}` : functionName || '(anonymous)';
+
+/** Total time of each function: a sample counts once for every distinct function on its stack. */
+function totalsOf(profile: Profile, self: Map<number, number>): Map<string, number> {
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const totals = new Map<string, number>();
+  for (const [id, us] of self) {
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) seen.add(labelOf(byId.get(at)!.callFrame));
+    for (const label of seen) totals.set(label, (totals.get(label) ?? 0) + us);
+  }
+  return totals;
+}
 
 export function summarize(profile: Profile, from = -Infinity, to = Infinity): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -64,9 +83,10 @@ export function summarize(profile: Profile, from = -Infinity, to = Infinity): Pr
   const files = new Map<string, number>();
   let idle = 0;
   for (const [id, us] of self) {
-    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const { callFrame } = byId.get(id)!;
+    const { functionName, url } = callFrame;
     if (functionName === '(idle)') idle += us;
-    const label = url ? `${functionName || '(anonymous)'} ${shortUrl(url)}:${lineNumber + 1}` : functionName || '(anonymous)';
+    const label = labelOf(callFrame);
     functions.set(label, (functions.get(label) ?? 0) + us);
     const file = url ? shortUrl(url) : functionName;
     files.set(file, (files.get(file) ?? 0) + us);
@@ -78,6 +98,7 @@ export function summarize(profile: Profile, from = -Infinity, to = Infinity): Pr
     idleMs: idle / 1000,
     functions: sorted(functions),
     files: sorted(files),
+    totals: sorted(totalsOf(profile, self)),
   };
 }
 
@@ -98,6 +119,11 @@ export function report(summary: ProfileSummary, requests = 0, top = 30): string 
   lines.push('', 'self time by file:');
   for (const [file, ms] of summary.files.filter(([f]) => f !== '(idle)').slice(0, top)) {
     lines.push(`${pct(ms)} ${ms.toFixed(1).padStart(9)} ms ${per(ms)}  ${file}`);
+  }
+  lines.push('', 'total time by function (itself and what it called):');
+  const hidden = new Set(['(root)', '(idle)', '(program)', '(garbage collector)']);
+  for (const [label, ms] of summary.totals.filter(([l]) => !hidden.has(l)).slice(0, top)) {
+    lines.push(`${pct(ms)} ${ms.toFixed(1).padStart(9)} ms ${per(ms)}  ${label}`);
   }
   return lines.join('\n');
 }

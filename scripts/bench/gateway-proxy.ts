@@ -476,7 +476,16 @@ interface WorkersTarget extends Target {
  * in cores (1 = one core busy for the whole round): the load generator, the upstream, the system's own
  * processes, this script, and whatever else ran on the machine meanwhile.
  */
-async function measureWorkers(targets: WorkersTarget[], upstreamPid: number): Promise<Map<string, { reqPerSec: number }>> {
+interface WorkersResult {
+  reqPerSec: number;
+  /** CPU of the system's own processes per request, in µs. */
+  cpuUsPerRequest: number;
+  /** CPU per request, in µs, of what serves the same request outside the system: the load generator, the upstream, this script. */
+  othersUsPerRequest: number;
+  machineCores: number;
+}
+
+async function measureWorkers(targets: WorkersTarget[], upstreamPid: number): Promise<Map<string, WorkersResult>> {
   // BENCH_LOAD_GENERATOR=autocannon: the old arrangement, to see what it costs (its CPU shows as benchScript)
   const useWrk = process.env.BENCH_LOAD_GENERATOR !== 'autocannon' && hasWrk();
   const tool = useWrk
@@ -526,7 +535,7 @@ async function measureWorkers(targets: WorkersTarget[], upstreamPid: number): Pr
       rounds.get(target.system)!.push({ ...result, cpu, cpuUsPerRequest: Math.round((systemSeconds / (result.reqPerSec * wall)) * 1e7) / 10 });
     }
   }
-  const out = new Map<string, { reqPerSec: number }>();
+  const out = new Map<string, WorkersResult>();
   for (const target of targets) {
     const results = rounds.get(target.system)!;
     const rates = results.map((r) => r.reqPerSec);
@@ -546,9 +555,29 @@ async function measureWorkers(targets: WorkersTarget[], upstreamPid: number): Pr
         cpuUsPerRequest: r.cpuUsPerRequest,
       }),
     );
-    out.set(target.system, { reqPerSec: r.reqPerSec });
+    const others = (r.cpu.wrk ?? 0) + (r.cpu.benchScript ?? 0) + (r.cpu.upstream ?? 0);
+    out.set(target.system, {
+      reqPerSec: r.reqPerSec,
+      cpuUsPerRequest: r.cpuUsPerRequest,
+      othersUsPerRequest: Math.round((others / r.reqPerSec) * 1e7) / 10,
+      machineCores: r.cpu.machineCores ?? os.cpus().length,
+    });
   }
   return out;
+}
+
+/**
+ * The most the workers can gain over one process on this machine, from the CPU each request costs: N workers
+ * serve at most N / g requests a second (g: a worker's CPU per request), and all the machine's C cores at
+ * most C / (g + o) (o: the load generator's, the upstream's and this script's CPU per request, which share the
+ * cores). Over the one process's measured rate, that is the ratio no scheduling can beat.
+ */
+function workersBound(one: WorkersResult, workers: WorkersResult, count: number): { reqPerSec: number; vsOneProcess: number } {
+  const perSecond = (us: number) => 1e6 / us;
+  const byWorkers = count * perSecond(workers.cpuUsPerRequest);
+  const byMachine = workers.machineCores * perSecond(workers.cpuUsPerRequest + workers.othersUsPerRequest);
+  const reqPerSec = Math.min(byWorkers, byMachine);
+  return { reqPerSec: Math.round(reqPerSec), vsOneProcess: Math.round((reqPerSec / one.reqPerSec) * 100) / 100 };
 }
 
 /** The main thread's profile in a --cpu-prof-dir (named CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile). */
@@ -643,10 +672,18 @@ async function main(): Promise<void> {
     // The workers comparison first, by its own load generator (see the header), then the rest by autocannon.
     const compared = await measureWorkers(workersTargets, upstream.child.pid!);
     const [bareW, oneW, workersW] = workersTargets.map((t) => compared.get(t.system)!.reqPerSec) as [number, number, number];
+    const bound = workersBound(compared.get(workersTargets[1]!.system)!, compared.get(workersSystem)!, WORKERS);
     const cpu = os.cpus()[0]?.model ?? '?';
     console.log(
       JSON.stringify({
-        workers: { count: WORKERS, vsOneProcess: Math.round((workersW / oneW) * 100) / 100, vsBare: Math.round((workersW / bareW) * 100) / 100 },
+        workers: {
+          count: WORKERS,
+          vsOneProcess: Math.round((workersW / oneW) * 100) / 100,
+          vsBare: Math.round((workersW / bareW) * 100) / 100,
+          // the ceiling the CPU per request sets on this machine (workersBound), and how much of it the workers reach
+          bound,
+          ofBound: Math.round((workersW / bound.reqPerSec) * 100) / 100,
+        },
       }),
     );
     printGoal(`gateway req/s with ${WORKERS} workers / one process (${os.cpus().length} × ${cpu})`, workersW / oneW, '>=', 1.5);

@@ -1,4 +1,4 @@
-import type { ApiRouter, JsonSchema } from 'vela/plugin';
+import { type ApiRouter, type JsonSchema, sendJson } from 'vela/plugin';
 import { linkBaseFromUrl } from '../links/query-string.js';
 import { parseSearchParams } from '../query/search-params.js';
 import { pathParams, siteRefSchema } from '../schemas/common.js';
@@ -86,7 +86,7 @@ export function mountGuestRoutes(router: ApiRouter, domain: SearchDomain): void 
     async (req, res) => {
       const params = parseSearchParams(req.path, rawQuery(req.originalUrl));
       const response = await search.search(String(req.params.siteName), params);
-      res.json(response);
+      sendJson(res, 200, response);
       domain.metrics.recordSearch(String(req.params.siteName), params, response.queryContext.count);
     },
   );

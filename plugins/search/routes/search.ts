@@ -1,4 +1,4 @@
-import type { ApiRouter } from 'vela/plugin';
+import { type ApiRouter, sendJson } from 'vela/plugin';
 import { linkBaseFromUrl } from '../links/query-string.js';
 import { MAX_PAGE, type PostBody, parseSearchParams } from '../query/search-params.js';
 import { pathParams, siteRefSchema } from '../schemas/common.js';
@@ -85,7 +85,7 @@ export function mountSearchRoutes(router: ApiRouter, domain: SearchDomain): void
     async (req, res) => {
       const params = parseSearchParams(req.path, rawQuery(req.originalUrl));
       const response = await domain.search.search(String(req.params.siteName), params);
-      res.json(response);
+      sendJson(res, 200, response);
       domain.metrics.recordSearch(String(req.params.siteName), params, response.queryContext.count);
     },
   );
@@ -103,7 +103,7 @@ export function mountSearchRoutes(router: ApiRouter, domain: SearchDomain): void
     async (req, res) => {
       const params = parseSearchParams(req.path, rawQuery(req.originalUrl), req.body as PostBody);
       const response = await domain.search.search(String(req.params.siteName), params);
-      res.json(response);
+      sendJson(res, 200, response);
       domain.metrics.recordSearch(String(req.params.siteName), params, response.queryContext.count);
     },
   );
