@@ -3,12 +3,14 @@
 // changed. In-process (search plugin in the same runtime) and over HTTP (a connector-only runtime here,
 // the search service in a separate `vela start --plugins search` process, as deployed apart), with the
 // search service's own import API fed the same documents by this process as the peer (what the
-// connector adds on top of a bare import).
+// connector adds on top of a bare import), in batches of the connector's size (--batch, else its default).
 //
 //   node --import tsx scripts/bench/connector-index.ts [corpus.jsonl.gz] [--only in-process|http] [--batch N] [--rounds N]
 //
-// Prints one JSON line per measurement and ratio lines (see docs/BENCHMARKS.md, "Connector").
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// Prints one JSON line per measurement (with the CPU of this process and of the search process, and the
+// window to cut a CPU profile to) and ratio lines (see docs/BENCHMARKS.md, "Connector"). To profile the
+// search process too: BENCH_SEARCH_NODE_OPTIONS="--require scripts/bench/profile-preload.cjs" (see that file).
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -27,7 +29,18 @@ const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? args[onlyAt + 1] : null;
 const batchAt = args.indexOf('--batch');
 const batchSize = batchAt >= 0 ? Number(args[batchAt + 1]) : undefined;
-const positional = args.filter((a, i) => !a.startsWith('--') && i !== onlyAt + 1 && i !== batchAt + 1 && i !== args.indexOf('--rounds') + 1);
+/**
+ * Documents per import request of the peer: the connector's own batch size (--batch, else its default), so
+ * the ratio compares like with like. (Until 2026-11-25 the peer sent 2,000 a request against the connector's
+ * 500: the search service spends CPU per request, and that alone was about 5% of the ratio.)
+ */
+const schema = JSON.parse(readFileSync(path.join(packageRoot, 'plugins', 'connector', 'config.schema.json'), 'utf8')) as {
+  properties: { batchSize: { default: number } };
+};
+const peerBatch = batchSize ?? schema.properties.batchSize.default;
+// The values of the flags given are not the corpus (a flag left out is at -1: its "value" is not index 0).
+const flagValues = new Set([onlyAt, batchAt, args.indexOf('--rounds')].filter((at) => at >= 0).map((at) => at + 1));
+const positional = args.filter((a, i) => !a.startsWith('--') && !flagValues.has(i));
 const corpusFile = path.resolve(positional[0] ?? path.join(packageRoot, '..', 'shared', 'corpus', 'debian.jsonl.gz'));
 const ADMIN = { user: 'admin', password: 'bench-password' };
 const adminHeaders = { authorization: `Basic ${Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64')}`, 'content-type': 'application/json' };
@@ -62,9 +75,61 @@ async function startRuntime(plugins: string[], dataDir: string, connector: Recor
   return runtime;
 }
 
-/** A search service in its own process (its own event loop and core), on a free port. */
+/**
+ * A search service in its own process (its own event loop and core), on a free port. BENCH_SEARCH_NODE_OPTIONS
+ * becomes its NODE_OPTIONS: `--require <path>/scripts/bench/profile-preload.cjs` profiles it (Node refuses
+ * `--cpu-prof` there).
+ */
 function startSearchProcess(dataDir: string): Promise<ChildRuntime> {
-  return startChildRuntime(['--plugins', 'search', '--data-dir', dataDir, '--no-seed'], childEnv({ VELA_ADMIN_PASSWORD: ADMIN.password }));
+  const env = childEnv({ VELA_ADMIN_PASSWORD: ADMIN.password });
+  if (process.env.BENCH_SEARCH_NODE_OPTIONS) env.NODE_OPTIONS = process.env.BENCH_SEARCH_NODE_OPTIONS;
+  return startChildRuntime(['--plugins', 'search', '--data-dir', dataDir, '--no-seed'], env);
+}
+
+/**
+ * CPU time (ms) of this process's child processes (the search process in the HTTP rounds), from
+ * /proc/<pid>/stat (utime + stime, in clock ticks of 10 ms); null where there is no /proc.
+ */
+function childCpuMs(): number | null {
+  let ticks = 0;
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      // After "pid (comm) ": state, ppid, …, utime (14th field), stime (15th).
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === process.pid) ticks += Number(fields[11]) + Number(fields[12]);
+    }
+  } catch {
+    return null;
+  }
+  return ticks * 10;
+}
+
+/** CPU (ms) of this process (the connector in the HTTP rounds, everything in-process) and of the search process. */
+interface Cpu {
+  thisProcess: number;
+  searchChild: number | null;
+}
+
+/** CPU of this process and of its children over a stretch of work, and its window on the monotonic clock (µs, for cpu-profile.ts). */
+function cpuMeter(): () => { cpuMs: Cpu; windowUs: { from: string; to: string } } {
+  const from = process.hrtime.bigint() / 1000n;
+  const own = process.cpuUsage();
+  const child = childCpuMs();
+  return () => {
+    const used = process.cpuUsage(own);
+    const childNow = childCpuMs();
+    return {
+      cpuMs: { thisProcess: Math.round((used.user + used.system) / 1000), searchChild: child === null || childNow === null ? null : childNow - child },
+      windowUs: { from: String(from), to: String(process.hrtime.bigint() / 1000n) },
+    };
+  };
 }
 
 async function createSite(searchBase: string): Promise<void> {
@@ -78,7 +143,7 @@ async function searchableCount(searchBase: string): Promise<number> {
 }
 
 /** Two runs of one source through a connector runtime: full, then unchanged. */
-async function connectorRuns(system: string, connector: Runtime, searchBase: string): Promise<RunStats[]> {
+async function connectorRuns(system: string, connector: Runtime, searchBase: string): Promise<Array<{ stats: RunStats; cpu: Cpu }>> {
   const created = await fetch(`${connector.url('connector')}/api/v2/connector/source`, {
     method: 'POST',
     headers: { key: KEY, 'content-type': 'application/json' },
@@ -86,14 +151,16 @@ async function connectorRuns(system: string, connector: Runtime, searchBase: str
   });
   if (created.status !== 201) throw new Error(`source: ${await created.text()}`);
   const coordinator = connector.resolve<RunCoordinator>('connector.runs');
-  const out: RunStats[] = [];
+  const out: Array<{ stats: RunStats; cpu: Cpu }> = [];
   for (const run of ['full', 'unchanged']) {
     // How long the event loop that serves HTTP was blocked at worst while the run went on.
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
     const t0 = performance.now();
+    const meter = cpuMeter();
     const stats = await (await coordinator.trigger('debian', 'INDEX_ALL', 'api')).done;
     const wallMs = performance.now() - t0;
+    const cpu = meter();
     loop.disable();
     const eventLoopDelayMs = { p50: Math.round(loop.percentile(50) / 1e6), p99: Math.round(loop.percentile(99) / 1e6), max: Math.round(loop.max / 1e6) };
     const searchable = await searchableCount(searchBase);
@@ -110,27 +177,28 @@ async function connectorRuns(system: string, connector: Runtime, searchBase: str
         wallMs: Math.round(wallMs),
         documentsPerSecond: stats.documentsPerSecond,
         eventLoopDelayMs,
+        ...cpu,
         goalMs: run === 'full' ? 15000 : 3000,
       }),
     );
-    out.push(stats);
+    out.push({ stats, cpu: cpu.cpuMs });
   }
   return out;
 }
 
 /** The peer: the same documents through the search service's import API, no connector. */
-async function directImport(searchBase: string): Promise<number> {
+async function directImport(searchBase: string): Promise<{ ms: number; cpu: Cpu }> {
   const docs = gunzipSync(readFileSync(corpusFile))
     .toString('utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as Record<string, unknown>);
-  const BATCH = 2000;
   const t0 = performance.now();
-  for (let from = 0; from < docs.length; from += BATCH) {
-    const last = from + BATCH >= docs.length;
+  const meter = cpuMeter();
+  for (let from = 0; from < docs.length; from += peerBatch) {
+    const last = from + peerBatch >= docs.length;
     const items = docs
-      .slice(from, from + BATCH)
+      .slice(from, from + peerBatch)
       .map(({ body, ...d }) => ({ locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Debian'], attributes: { ...d, text: body, id: String(d.id) } }));
     const r = await fetch(`${searchBase}/api/sn/import${last ? '?wait=true' : ''}`, {
       method: 'POST',
@@ -140,25 +208,34 @@ async function directImport(searchBase: string): Promise<number> {
     if (r.status !== 200) throw new Error(`import: ${await r.text()}`);
   }
   const ms = performance.now() - t0;
+  const cpu = meter();
   console.log(
     JSON.stringify({
       measure: 'direct import (peer)',
       system: 'search process import API over HTTP, no connector',
+      batch: peerBatch,
       documents: await searchableCount(searchBase),
       wallMs: Math.round(ms),
       documentsPerSecond: Math.round(docs.length / (ms / 1000)),
+      ...cpu,
     }),
   );
-  return ms;
+  return { ms, cpu: cpu.cpuMs };
 }
 
 const roundsAt = args.indexOf('--rounds');
 const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 3;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const medianCpu = (values: Cpu[]) => ({
+  thisProcess: median(values.map((c) => c.thisProcess)),
+  searchChild: values.some((c) => c.searchChild === null) ? null : median(values.map((c) => c.searchChild!)),
+});
 
 type Dir = () => string;
 
-async function inProcessRound(tmp: Dir): Promise<RunStats[]> {
+type Runs = Array<{ stats: RunStats; cpu: Cpu }>;
+
+async function inProcessRound(tmp: Dir): Promise<Runs> {
   const runtime = await startRuntime(['search', 'connector'], tmp());
   try {
     await createSite(runtime.url('search'));
@@ -168,7 +245,7 @@ async function inProcessRound(tmp: Dir): Promise<RunStats[]> {
   }
 }
 
-async function httpRound(tmp: Dir): Promise<RunStats[]> {
+async function httpRound(tmp: Dir): Promise<Runs> {
   const search = await startSearchProcess(tmp());
   const searchBase = search.urls.search!;
   try {
@@ -187,7 +264,7 @@ async function httpRound(tmp: Dir): Promise<RunStats[]> {
   }
 }
 
-async function peerRound(tmp: Dir): Promise<number> {
+async function peerRound(tmp: Dir): Promise<{ ms: number; cpu: Cpu }> {
   const peer = await startSearchProcess(tmp());
   try {
     await createSite(peer.urls.search!);
@@ -210,21 +287,26 @@ async function main(): Promise<void> {
   };
   const full: Record<string, number[]> = { inProcess: [], http: [], peer: [] };
   const unchanged: Record<string, number[]> = { inProcess: [], http: [] };
+  const cpus: Record<string, Cpu[]> = { inProcess: [], http: [], peer: [] };
   let documents = 0;
   try {
     for (let round = 1; round <= rounds; round++) {
       if (only !== 'http') {
         const [f, u] = await inProcessRound(tmp);
-        documents = f!.documentCount;
-        full.inProcess!.push(f!.durationMs!);
-        unchanged.inProcess!.push(u!.durationMs!);
+        documents = f!.stats.documentCount;
+        full.inProcess!.push(f!.stats.durationMs!);
+        unchanged.inProcess!.push(u!.stats.durationMs!);
+        cpus.inProcess!.push(f!.cpu);
       }
       if (only !== 'in-process') {
         const [f, u] = await httpRound(tmp);
-        documents = f!.documentCount;
-        full.http!.push(f!.durationMs!);
-        unchanged.http!.push(u!.durationMs!);
-        full.peer!.push(Math.round(await peerRound(tmp)));
+        documents = f!.stats.documentCount;
+        full.http!.push(f!.stats.durationMs!);
+        unchanged.http!.push(u!.stats.durationMs!);
+        cpus.http!.push(f!.cpu);
+        const peer = await peerRound(tmp);
+        full.peer!.push(Math.round(peer.ms));
+        cpus.peer!.push(peer.cpu);
       }
       for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
     }
@@ -239,6 +321,8 @@ async function main(): Promise<void> {
           fullRunsMs: values,
           ...(unchanged[system] ? { unchangedMedianMs: median(unchanged[system]!), unchangedMs: unchanged[system] } : {}),
           medianDocumentsPerSecond: docsPerSecond,
+          // Full runs (the peer: its import): this process (the connector over HTTP, the peer's client) and the search process.
+          cpuMedianMs: medianCpu(cpus[system]!),
         }),
       );
     }

@@ -1,8 +1,10 @@
 import { type AnyOrama, create, insertMultiple, search } from '@orama/orama';
 import MiniSearch from 'minisearch';
-import { createMemoryEngineFactory } from '../../plugins/search/engine/memory-engine.js';
+import { createMemoryEngineFactory, memoryEngineFactory } from '../../plugins/search/engine/memory-engine.js';
 import type { EngineQuery, IndexableDocument, SearchEngine, SearchEngineFactory } from '../../plugins/search/engine/search-engine.js';
 import { tokenize } from '../../plugins/search/engine/text-analyzer.js';
+import { type Attributes, engineSchemaFor, toIndexable as serviceIndexable } from '../../plugins/search/query/indexable.js';
+import type { SiteConfig } from '../../plugins/search/store/site-types.js';
 import { type BenchQuery, type CorpusDocument, searchableText } from './search-corpus.js';
 
 /** The facet fields every system counts for every query. */
@@ -66,6 +68,54 @@ export class VelaSystem implements BenchSystem {
 
   async run(query: BenchQuery): Promise<number> {
     return (await this.engine!.query({ ...engineQuery(query), prefixLastTerm: this.prefixLastTerm })).total;
+  }
+}
+
+/** A corpus record as the import API stores it: its attributes, the id as a string. */
+export function asAttributes(document: CorpusDocument): Attributes {
+  return { ...document, id: String(document.id) };
+}
+
+/** Changes the search service's indexer applies per step (its `indexer.batchSize` default). */
+const INDEXER_STEP = 5000;
+
+/**
+ * The index the search service builds for a site and locale, built in memory: the plugin's engine
+ * (`memoryEngineFactory`) with the schema its fields give (`engineSchemaFor`), fed each document as the indexer
+ * analyses it (`toIndexable`: the text of every attribute, the string sort columns, the title's phrases for
+ * autocomplete), in the indexer's steps. No store, no HTTP, no JSON: the floor of an import through the API,
+ * which builds this same index (indexing/index-manager.ts, `applyScope`; search-service.ts checks that the two
+ * export the same bytes).
+ */
+export class ServiceIndexSystem implements BenchSystem {
+  engine: SearchEngine | null = null;
+  private attributes: Attributes[] = [];
+
+  constructor(
+    readonly name: string,
+    private readonly config: SiteConfig,
+    private readonly locale: string,
+  ) {}
+
+  /** The documents as the import stores them, made before the timed build (as the import's request bodies are). */
+  stage(documents: CorpusDocument[]): void {
+    this.attributes = documents.map(asAttributes);
+  }
+
+  async build(documents: CorpusDocument[] = []): Promise<void> {
+    if (documents.length > 0) this.stage(documents);
+    const schema = engineSchemaFor(this.config);
+    const engine = memoryEngineFactory.create(schema);
+    for (let from = 0; from < this.attributes.length; from += INDEXER_STEP) {
+      const step = this.attributes.slice(from, from + INDEXER_STEP);
+      await engine.upsert(step.map((attributes) => serviceIndexable(attributes.id as string, attributes, this.config, schema, this.locale)));
+    }
+    this.attributes = [];
+    this.engine = engine;
+  }
+
+  async run(query: BenchQuery): Promise<number> {
+    return (await this.engine!.query(engineQuery(query))).total;
   }
 }
 

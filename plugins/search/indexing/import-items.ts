@@ -2,7 +2,7 @@ import type { ImportItem, ImportRejection } from '../api.js';
 import { type Attributes, toNumber } from '../query/indexable.js';
 import { normalizeLocale } from '../query/search-params.js';
 import type { SiteStore } from '../store/site-store.js';
-import type { SiteConfig } from '../store/site-types.js';
+import type { Field, SiteConfig } from '../store/site-types.js';
 
 export interface AcceptedChange {
   siteId: string;
@@ -44,25 +44,69 @@ function idOf(attributes: Attributes): string | null {
 
 /** Check typed attributes against the site's fields; returns the first problem or null. */
 function typeProblem(attributes: Attributes, config: SiteConfig): string | null {
-  for (const [name, value] of Object.entries(attributes)) {
+  // Keys rather than entries: no [name, value] pair per attribute of every document of a batch.
+  for (const name of Object.keys(attributes)) {
     const field = config.fieldsByName.get(name);
+    const value = attributes[name];
     // Text needs no check; skipping it first keeps a batch's check off the import profile.
     if (!field || value === null || value === undefined || field.type === 'STRING' || field.type === 'TEXT') continue;
-    const list = Array.isArray(value) ? value : [value];
-    if (Array.isArray(value) && !field.multiValued && ['INT', 'LONG', 'FLOAT', 'DATE', 'BOOL'].includes(field.type) && value.length > 1) {
-      return `attribute "${name}" is a single ${field.type} but got ${value.length} values`;
-    }
-    for (const v of list) {
-      if (field.type === 'BOOL' && typeof v !== 'boolean' && v !== 'true' && v !== 'false')
-        return `attribute "${name}" must be a boolean, got ${JSON.stringify(v)}`;
-      if ((field.type === 'INT' || field.type === 'LONG') && !Number.isInteger(toNumber(v, field)))
-        return `attribute "${name}" must be an integer, got ${JSON.stringify(v)}`;
-      if (field.type === 'FLOAT' && toNumber(v, field) === null) return `attribute "${name}" must be a number, got ${JSON.stringify(v)}`;
-      if (field.type === 'DATE' && toNumber(v, field) === null)
-        return `attribute "${name}" must be a date (ISO 8601 or epoch milliseconds), got ${JSON.stringify(v)}`;
-    }
+    const problem = fieldProblem(name, value, field);
+    if (problem) return problem;
   }
   return null;
+}
+
+function fieldProblem(name: string, value: unknown, field: Field): string | null {
+  const list = Array.isArray(value) ? value : [value];
+  if (Array.isArray(value) && !field.multiValued && ['INT', 'LONG', 'FLOAT', 'DATE', 'BOOL'].includes(field.type) && value.length > 1) {
+    return `attribute "${name}" is a single ${field.type} but got ${value.length} values`;
+  }
+  for (const v of list) {
+    if (field.type === 'BOOL' && typeof v !== 'boolean' && v !== 'true' && v !== 'false')
+      return `attribute "${name}" must be a boolean, got ${JSON.stringify(v)}`;
+    if ((field.type === 'INT' || field.type === 'LONG') && !Number.isInteger(toNumber(v, field)))
+      return `attribute "${name}" must be an integer, got ${JSON.stringify(v)}`;
+    if (field.type === 'FLOAT' && toNumber(v, field) === null) return `attribute "${name}" must be a number, got ${JSON.stringify(v)}`;
+    if (field.type === 'DATE' && toNumber(v, field) === null)
+      return `attribute "${name}" must be a date (ISO 8601 or epoch milliseconds), got ${JSON.stringify(v)}`;
+  }
+  return null;
+}
+
+/**
+ * What the items of one batch share, looked up once: a batch's items nearly all name the same locale and
+ * sites (the import profile had the locale's pattern, its normalisation and the site lookup per item).
+ */
+class BatchLookups {
+  private readonly locales = new Map<string, string | null>();
+  private readonly configs = new Map<string, SiteConfig | undefined>();
+
+  constructor(private readonly sites: SiteStore) {}
+
+  /** The locale normalised, or null when it is not a code like en_US. */
+  locale(given: string): string | null {
+    let locale = this.locales.get(given);
+    if (locale === undefined) {
+      locale = LOCALE.test(given) ? normalizeLocale(given) : null;
+      this.locales.set(given, locale);
+    }
+    return locale;
+  }
+
+  site(name: string): SiteConfig | undefined {
+    if (this.configs.has(name)) return this.configs.get(name);
+    const config = this.sites.find(name);
+    this.configs.set(name, config);
+    return config;
+  }
+}
+
+const LOCALE = /^[a-zA-Z]{2,3}[-_][a-zA-Z]{2}$/;
+
+/** Record an item's rejection; false, for the caller to return. A function, not a closure per item: under tsx each closure is also named when made (esbuild's keepNames), which showed in the import profile. */
+function rejectItem(batch: CheckedBatch, index: number, id: string | null, reason: string, site: string | null = null): false {
+  batch.rejected.push({ index, id, site, reason });
+  return false;
 }
 
 /**
@@ -71,7 +115,8 @@ function typeProblem(attributes: Attributes, config: SiteConfig): string | null 
  */
 export function checkImportItems(items: readonly ImportItem[], sites: SiteStore, forceAction?: 'DELETE'): CheckedBatch {
   const batch: CheckedBatch = { changes: [], rejected: [], accepted: 0, commits: 0, specs: new Map() };
-  for (const [index, item] of items.entries()) if (checkItem(item, index, batch, sites, forceAction)) batch.accepted += 1;
+  const lookups = new BatchLookups(sites);
+  for (let index = 0; index < items.length; index++) if (checkItem(items[index]!, index, batch, lookups, forceAction)) batch.accepted += 1;
   return batch;
 }
 
@@ -79,55 +124,50 @@ export function checkImportItems(items: readonly ImportItem[], sites: SiteStore,
  * One item: its changes (one per site it names) go into the batch, its rejections with their reasons;
  * true when it was accepted for at least one site.
  */
-function checkItem(item: ImportItem, index: number, batch: CheckedBatch, sites: SiteStore, forceAction: 'DELETE' | undefined): boolean {
+function checkItem(item: ImportItem, index: number, batch: CheckedBatch, lookups: BatchLookups, forceAction: 'DELETE' | undefined): boolean {
   const attributes = (item.attributes && typeof item.attributes === 'object' && !Array.isArray(item.attributes) ? item.attributes : {}) as Attributes;
   const id = idOf(attributes);
-  const reject = (reason: string, site: string | null = null): false => {
-    batch.rejected.push({ index, id, site, reason });
-    return false;
-  };
   const given = item.turSNJobAction;
   const action = forceAction ?? (given === undefined || given === null ? 'CREATE' : typeof given === 'string' ? given.toUpperCase() : String(given));
-  if (!ACTIONS.has(action)) return reject(`turSNJobAction must be CREATE, DELETE or COMMIT, got ${JSON.stringify(item.turSNJobAction)}`);
+  if (!ACTIONS.has(action)) return rejectItem(batch, index, id, `turSNJobAction must be CREATE, DELETE or COMMIT, got ${JSON.stringify(item.turSNJobAction)}`);
   if (item.attributes !== undefined && item.attributes !== null && (typeof item.attributes !== 'object' || Array.isArray(item.attributes))) {
-    return reject(`attributes must be an object of attribute values, got ${shown(item.attributes)}`);
+    return rejectItem(batch, index, id, `attributes must be an object of attribute values, got ${shown(item.attributes)}`);
   }
   if (action === 'COMMIT') {
     batch.commits += 1;
     return false;
   }
-  if (typeof item.locale !== 'string' || !/^[a-zA-Z]{2,3}[-_][a-zA-Z]{2}$/.test(item.locale))
-    return reject(`locale must be a code like en_US, got ${JSON.stringify(item.locale)}`);
-  const locale = normalizeLocale(item.locale);
+  const locale = typeof item.locale === 'string' ? lookups.locale(item.locale) : null;
+  if (locale === null) return rejectItem(batch, index, id, `locale must be a code like en_US, got ${JSON.stringify(item.locale)}`);
   if (!Array.isArray(item.siteNames) || item.siteNames.length === 0 || item.siteNames.some((s) => typeof s !== 'string')) {
-    return reject('siteNames must be a non-empty array of site names');
+    return rejectItem(batch, index, id, 'siteNames must be a non-empty array of site names');
   }
-  if (id !== null && id.length > MAX_ID_LENGTH) return reject(`attribute "id" is longer than ${MAX_ID_LENGTH} characters`);
+  if (id !== null && id.length > MAX_ID_LENGTH) return rejectItem(batch, index, id, `attribute "id" is longer than ${MAX_ID_LENGTH} characters`);
   const type = typeof attributes.type === 'string' ? attributes.type : null;
   // Ids and types are stored as they are (PostgreSQL cannot hold NUL); other attributes are stored as JSON, escaped.
-  if (id !== null && CONTROL.test(id)) return reject('attribute "id" must not contain control characters');
-  if (type !== null && CONTROL.test(type)) return reject('attribute "type" must not contain control characters');
+  if (id !== null && CONTROL.test(id)) return rejectItem(batch, index, id, 'attribute "id" must not contain control characters');
+  if (type !== null && CONTROL.test(type)) return rejectItem(batch, index, id, 'attribute "type" must not contain control characters');
   if (id === null && attributes.id !== undefined && attributes.id !== null && attributes.id !== '') {
-    return reject(`attribute "id" must be a non-empty string or a number, got ${shown(attributes.id)}`);
+    return rejectItem(batch, index, id, `attribute "id" must be a non-empty string or a number, got ${shown(attributes.id)}`);
   }
-  if (action === 'CREATE' && id === null) return reject('attribute "id" is required to create a document');
+  if (action === 'CREATE' && id === null) return rejectItem(batch, index, id, 'attribute "id" is required to create a document');
   if (action === 'DELETE' && id === null && type === null)
-    return reject('attribute "id" (or "type", to delete every document of a type) is required to delete');
+    return rejectItem(batch, index, id, 'attribute "id" (or "type", to delete every document of a type) is required to delete');
   let acceptedHere = false;
   for (const siteName of item.siteNames as string[]) {
-    const config = sites.find(siteName);
+    const config = lookups.site(siteName);
     if (!config) {
-      reject(`site "${siteName}" does not exist`, siteName);
+      rejectItem(batch, index, id, `site "${siteName}" does not exist`, siteName);
       continue;
     }
     if (!config.site.locales.includes(locale)) {
-      reject(`site "${siteName}" has no locale ${locale} (it has: ${config.site.locales.join(', ')})`, siteName);
+      rejectItem(batch, index, id, `site "${siteName}" has no locale ${locale} (it has: ${config.site.locales.join(', ')})`, siteName);
       continue;
     }
     if (action === 'CREATE') {
       const problem = typeProblem(attributes, config);
       if (problem) {
-        reject(problem, siteName);
+        rejectItem(batch, index, id, problem, siteName);
         continue;
       }
       if (Array.isArray(item.specs)) {

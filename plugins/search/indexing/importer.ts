@@ -48,7 +48,10 @@ export class Importer implements SearchImporter {
     }
     const ignoredSpecs: string[] = [];
     for (const [siteId, specs] of batch.specs) ignoredSpecs.push(...(await this.sites.ensureFields(siteId, specs.map(specToField))));
-    const seq = await this.docs.write(batch.changes);
+    const written = this.docs.write(batch.changes);
+    // While SQLite writes the batch, the main thread analyses its documents for the index (see prepare).
+    await this.indexes.prepare(batch.changes, written);
+    const seq = await written;
     // The other processes' notice first: it is the longer way to searchable.
     if (seq > 0) this.onWritten?.(seq);
     this.indexes.kick();

@@ -4,6 +4,8 @@ import { type Attributes, engineSchemaFor, toIndexable } from '../query/indexabl
 import type { ChangeRow, DocumentStore } from '../store/document-store.js';
 import type { SiteStore } from '../store/site-store.js';
 import type { SiteConfig } from '../store/site-types.js';
+import type { AcceptedChange } from './import-items.js';
+import { PreparedDocuments } from './prepared-documents.js';
 import { SerialQueue } from './serial-queue.js';
 import type { SnapshotFiles, SnapshotManifest } from './snapshot-files.js';
 
@@ -27,6 +29,12 @@ const engineKey = (siteId: string, locale: string) => `${siteId}:${locale}`;
 const scopeOf = (config: SiteConfig, locale: string): EngineScope => ({ siteId: config.site.id, locale, indexKey: indexKeyOf(config) });
 /** Documents of one indexer step up to which their versions go into the page cache as they are indexed. */
 const PRIME_PAGE_CACHE_MAX = 100;
+/** Documents given to the engine at once within a step (see applyChanges). */
+const UPSERT_SLICE = 1000;
+/** Documents analysed between two turns of the event loop while a batch is written (see prepare). */
+const PREPARE_SLICE = 500;
+/** Changes read from the log at once, at least a step's (see applyPending). */
+const READ_AHEAD = 20_000;
 
 /** What decides an engine's content beyond the documents: columns, and which fields feed the text. */
 export function indexKeyOf(config: SiteConfig): string {
@@ -51,6 +59,7 @@ export class IndexManager {
   private dirty = false;
   private readonly waiters: Array<{ seq: number; resolve: () => void; reject: (error: Error) => void }> = [];
   private stopped = false;
+  private readonly prepared = new PreparedDocuments();
 
   constructor(
     private readonly sites: SiteStore,
@@ -125,6 +134,49 @@ export class IndexManager {
   waitFor(seq: number): Promise<void> {
     if (this.applied >= seq) return Promise.resolve();
     return new Promise((resolve, reject) => this.waiters.push({ seq, resolve, reject }));
+  }
+
+  /**
+   * Analyses a batch's documents for the index (`toIndexable`) while the batch is being written (`written`):
+   * SQLite writes on its own threads, and the main thread, which otherwise waited for the commit with nothing
+   * to index, does the part of the indexer's work that needs no commit. The engine takes nothing before the
+   * commit: the indexer still applies the batch from the change log, using what was prepared for exactly the
+   * versions it applies (PreparedDocuments). Stops when the write ends, so the answer is not held up; what
+   * was not prepared by then is analysed by the indexer, as before. Only for engines already running (no
+   * engine is made here), and never throws: a document `toIndexable` refuses is left to the indexer to log.
+   */
+  async prepare(changes: readonly AcceptedChange[], written: Promise<unknown>): Promise<void> {
+    let ended = false;
+    written.then(
+      () => {
+        ended = true;
+      },
+      () => {
+        ended = true;
+      },
+    );
+    for (let i = 0; i < changes.length; i++) {
+      if (i % PREPARE_SLICE === 0) {
+        // The write's statements are sent between slices (each waits for the main thread).
+        await new Promise((resolve) => setImmediate(resolve));
+        if (ended) return;
+      }
+      const change = changes[i]!;
+      if (change.action === 'CREATE' && change.attributes && change.docId !== null)
+        this.prepareOne(change.siteId, change.locale, change.docId, change.attributes);
+    }
+  }
+
+  private prepareOne(siteId: string, locale: string, id: string, attributes: Attributes): void {
+    const config = this.sites.find(siteId);
+    const entry = this.engines.get(engineKey(siteId, locale));
+    if (!config || !entry) return;
+    const schema = entry.engine.schema;
+    try {
+      this.prepared.put(attributes, { id, config, schema, locale, indexable: toIndexable(id, attributes, config, schema, locale) });
+    } catch {
+      // The indexer analyses it again, and logs why it is left out.
+    }
   }
 
   /** Changes accepted but not yet applied, per locale of a site. */
@@ -216,78 +268,108 @@ export class IndexManager {
     return [...this.engines.values()].map((entry) => entry.engine);
   }
 
+  /**
+   * Applies the log from `applied` on, a step (`batchSize` changes) at a time. The changes are read several steps
+   * at once, and the next read is sent before the steps are applied: the import profile had the indexer idle for
+   * a third of an import, its read of each step queued behind the next batch's write (SQLite has one connection)
+   * while nothing else could run. Now the read of a whole batch usually goes before the next write.
+   */
   private async applyPending(): Promise<void> {
     let appliedAny = false;
+    let next = this.readChanges(this.applied);
     for (;;) {
-      const changes = await this.docs.changesAfter(this.applied, this.options.batchSize);
-      if (changes.length === 0) break;
+      const read = await next;
+      if (read.length === 0) break;
       // A hole right after `applied` is normally a rolled-back seq; but another process sharing the
       // database may have pruned changes this one had not read yet (its snapshot was ahead). Then
       // only the stored documents tell what they were.
-      if (changes[0]!.seq > this.applied + 1 && !(await this.docs.holdsChangesAfter(this.applied))) {
-        this.logger.warn({ appliedSeq: this.applied, nextSeq: changes[0]!.seq }, 'changes not yet applied were pruned by another process; rebuilding');
+      if (read[0]!.seq > this.applied + 1 && !(await this.docs.holdsChangesAfter(this.applied))) {
+        this.logger.warn({ appliedSeq: this.applied, nextSeq: read[0]!.seq }, 'changes not yet applied were pruned by another process; rebuilding');
         await this.load(null, await this.docs.maxSeq());
-      } else {
+        next = this.readChanges(this.applied);
+        this.stepDone();
+        appliedAny = true;
+        await new Promise((resolve) => setImmediate(resolve));
+        continue;
+      }
+      // What the next turn reads once these are applied.
+      next = this.readChanges(read[read.length - 1]!.seq);
+      for (let from = 0; from < read.length; from += this.options.batchSize) {
+        const changes = read.slice(from, from + this.options.batchSize);
         await this.applyChanges(changes);
         this.applied = changes[changes.length - 1]!.seq;
         await this.factory.persistent?.markApplied(this.allEngines(), this.applied);
+        this.stepDone();
+        appliedAny = true;
+        // Let searches in between steps of a large import.
+        await new Promise((resolve) => setImmediate(resolve));
       }
-      this.docs.forgetUpTo(this.applied);
-      this.dirty = true;
-      this.release();
-      appliedAny = true;
-      // Let searches in between steps of a large import.
-      await new Promise((resolve) => setImmediate(resolve));
     }
     // Only new changes restart the quiet period: an idle poll must not keep postponing the snapshot.
     if (appliedAny) this.scheduleSnapshot();
   }
 
+  /** After a step: its versions leave the hand-off cache, and whoever waited for its changes is answered. */
+  private stepDone(): void {
+    this.docs.forgetUpTo(this.applied);
+    this.dirty = true;
+    this.release();
+  }
+
+  /**
+   * The next changes after `seq`, up to several steps of them, read at once; a failure surfaces where the read
+   * is awaited, never as an unhandled rejection.
+   */
+  private readChanges(seq: number): Promise<ChangeRow[]> {
+    const read = this.docs.changesAfter(seq, Math.max(this.options.batchSize, READ_AHEAD));
+    read.catch(() => {});
+    return read;
+  }
+
   private async applyChanges(changes: ChangeRow[]): Promise<void> {
-    const groups = new Map<string, ChangeRow[]>();
-    for (const change of changes) {
-      const k = engineKey(change.site_id, change.locale);
-      const list = groups.get(k);
-      if (list) list.push(change);
-      else groups.set(k, [change]);
+    // Every version read here is current as of the batch's last change at least: an engine shared with
+    // other processes keeps it only if none of them wrote a later one (engine/search-engine.ts, upsert).
+    const version = changes[changes.length - 1]!.seq;
+    for (const scope of latestByScope(changes)) {
+      const config = this.sites.find(scope.siteId);
+      if (!config?.site.locales.includes(scope.locale)) continue;
+      await this.applyScope(config, scope, version);
     }
-    for (const group of groups.values()) {
-      const { site_id: siteId, locale } = group[0]!;
-      const config = this.sites.find(siteId);
-      if (!config?.site.locales.includes(locale)) continue;
-      const entry =
-        this.engines.get(engineKey(siteId, locale)) ?? this.install(config, locale, this.factory.create(engineSchemaFor(config), scopeOf(config, locale)));
-      // The stored document is the truth: a CREATE applies its current version, or removes it when
-      // a later change deleted it; so replaying a change twice does no harm.
-      const latestSeq = new Map<string, number>();
-      for (const c of group) latestSeq.set(c.doc_id, c.seq);
-      const current = await this.docs.currentVersions(
-        siteId,
-        locale,
-        [...latestSeq].map(([id, seq]) => ({ id, seq })),
-      );
-      const generation = this.docs.pages.currentGeneration();
-      const schema = entry.engine.schema;
-      const upserts = [];
-      const removals = [];
-      const indexed = new Map<string, Attributes>();
-      for (const [id, attributes] of current) {
-        const indexable = attributes ? this.indexable(id, attributes, config, schema, locale) : null;
-        if (indexable) {
-          upserts.push(indexable);
-          indexed.set(id, attributes!);
-        } else removals.push(id);
-      }
-      // Every version read here is current as of the batch's last change at least: an engine shared with
-      // other processes keeps it only if none of them wrote a later one (engine/search-engine.ts, upsert).
-      const version = changes[changes.length - 1]!.seq;
-      // Removing an id the engine does not hold is a no-op (and asking first would cost a round trip each).
-      if (removals.length > 0) await entry.engine.remove(removals, version);
-      if (upserts.length > 0) await entry.engine.upsert(upserts, version);
-      // A few documents at a time is an edit someone is about to search for: their page needs no database
-      // read (exactly the versions just indexed). A bulk import would only push the hot pages out.
-      if (indexed.size > 0 && indexed.size <= PRIME_PAGE_CACHE_MAX) this.docs.pages.fill(siteId, locale, indexed, generation);
+  }
+
+  private async applyScope(config: SiteConfig, { siteId, locale, latest }: ScopeChanges, version: number): Promise<void> {
+    const entry =
+      this.engines.get(engineKey(siteId, locale)) ?? this.install(config, locale, this.factory.create(engineSchemaFor(config), scopeOf(config, locale)));
+    // The stored document is the truth: a CREATE applies its current version, or removes it when
+    // a later change deleted it; so replaying a change twice does no harm.
+    const current = await this.docs.currentVersions(siteId, locale, latest);
+    const generation = this.docs.pages.currentGeneration();
+    const schema = entry.engine.schema;
+    const upserts = [];
+    const removals = [];
+    // Only a few documents prime the page cache (below): a bulk step keeps no map of them.
+    const indexed = current.size <= PRIME_PAGE_CACHE_MAX ? new Map<string, Attributes>() : null;
+    for (const [id, attributes] of current) {
+      const indexable = attributes
+        ? (this.prepared.take(id, attributes, config, schema, locale) ?? this.indexable(id, attributes, config, schema, locale))
+        : null;
+      if (indexable) {
+        upserts.push(indexable);
+        indexed?.set(id, attributes!);
+      } else removals.push(id);
     }
+    // Removing an id the engine does not hold is a no-op (and asking first would cost a round trip each).
+    if (removals.length > 0) await entry.engine.remove(removals, version);
+    for (let from = 0; from < upserts.length; from += UPSERT_SLICE) {
+      // Other work runs in between: the next import's request is read and its write started, and that
+      // write's statements are sent, while this step is indexed (the whole step at once kept the main
+      // thread from them, then left it idle while SQLite wrote the next batch).
+      if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+      await entry.engine.upsert(upserts.length <= UPSERT_SLICE ? upserts : upserts.slice(from, from + UPSERT_SLICE), version);
+    }
+    // A few documents at a time is an edit someone is about to search for: their page needs no database
+    // read (exactly the versions just indexed). A bulk import would only push the hot pages out.
+    if (indexed && indexed.size > 0) this.docs.pages.fill(siteId, locale, indexed, generation);
   }
 
   /** A stored document the index cannot take is left out (and logged) rather than stopping the indexer. */
@@ -414,4 +496,30 @@ export class IndexManager {
 /** An engine that holds timers (the PostgreSQL one) lets them go once it is replaced. */
 function disposeEngine(engine: SearchEngine): void {
   engine.dispose?.();
+}
+
+/** A step's changes of one site and locale: each document's id with the seq of its last change. */
+interface ScopeChanges {
+  siteId: string;
+  locale: string;
+  latest: Map<string, number>;
+}
+
+/** The step's changes by site and locale, in the order the scopes first come (most steps are of one). */
+function latestByScope(changes: ChangeRow[]): ScopeChanges[] {
+  const scopes = new Map<string, ScopeChanges>();
+  let scope: ScopeChanges | undefined;
+  for (const change of changes) {
+    // The key is built only where the scope changes: a string per change was a visible cost of a bulk step.
+    if (!scope || change.site_id !== scope.siteId || change.locale !== scope.locale) {
+      const k = engineKey(change.site_id, change.locale);
+      scope = scopes.get(k);
+      if (!scope) {
+        scope = { siteId: change.site_id, locale: change.locale, latest: new Map() };
+        scopes.set(k, scope);
+      }
+    }
+    scope.latest.set(change.doc_id, change.seq);
+  }
+  return [...scopes.values()];
 }

@@ -15,6 +15,17 @@ export interface ChangeRow {
 // SQLite allows 500 terms in a compound SELECT, which knex uses for multi-row inserts.
 const CHUNK = 400;
 
+const selectSql = new Map<number, string>();
+/** `select` of the documents with `count` ids of one site and locale (bindings: site, locale, the ids). */
+function selectDocumentsSql(count: number): string {
+  let sql = selectSql.get(count);
+  if (sql === undefined) {
+    sql = `select doc_id, attributes from search_documents where site_id = ? and locale = ? and doc_id in (${new Array(count).fill('?').join(', ')})`;
+    selectSql.set(count, sql);
+  }
+  return sql;
+}
+
 function chunks<T>(items: T[], size = CHUNK): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -24,10 +35,13 @@ function chunks<T>(items: T[], size = CHUNK): T[][] {
 /**
  * Rows per statement when a batch is written. The import profile showed knex's query building (its compound
  * SELECT for SQLite, limited to 500 terms) and a statement per 400 rows costing about as much as the rows;
- * plain multi-row VALUES, built once per row count, take the batch in a few statements. 2,000 rows of 6
- * values stay under SQLite's 32,766 variables and PostgreSQL's 65,535 parameters.
+ * plain multi-row VALUES, built once per row count, take the batch in a few statements. Few statements also
+ * matter while the indexer works: each waits for the main thread before it is sent. A document row binds 3
+ * values and a change row 1 (see below): 8,000 and 20,000 rows stay under SQLite's 32,766 variables and
+ * PostgreSQL's 65,535 parameters.
  */
-const WRITE_ROWS = 2000;
+const DOCUMENT_ROWS = 8000;
+const CHANGE_ROWS = 20_000;
 
 const rowsSql = (columns: number, rows: number) => {
   const row = `(${new Array(columns).fill('?').join(', ')})`;
@@ -48,17 +62,33 @@ function cachedBy(build: (rows: number) => string): (rows: number) => string {
   };
 }
 
-// SQLite (3.24 and later) and PostgreSQL share this upsert form.
+/*
+ * A statement's rows share their site, locale and timestamp (and, in the log, their action): those are bound
+ * once per statement, each row binds only what differs. Every bound value costs knex's formatting and
+ * node-sqlite3's conversion on the main thread; six values a document and five a change row had the write
+ * at a quarter more CPU. SQLite (3.24 and later) and PostgreSQL share this form: VALUES columns are named
+ * column1, column2, ... in both; SQLite needs the WHERE to read ON CONFLICT as the upsert's.
+ */
 const upsertDocumentsSql = cachedBy(
   (rows) =>
-    `insert into search_documents (site_id, locale, doc_id, doc_type, attributes, updated_at) values ${rowsSql(6, rows)} ` +
+    'insert into search_documents (site_id, locale, doc_id, doc_type, attributes, updated_at) ' +
+    `select ?, ?, column1, column2, column3, ? from (values ${rowsSql(3, rows)}) as v where true ` +
     'on conflict (site_id, locale, doc_id) do update set doc_type = excluded.doc_type, attributes = excluded.attributes, updated_at = excluded.updated_at',
 );
 
-const insertChangesSql = cachedBy((rows) => `insert into search_changes (site_id, locale, action, doc_id, created_at) values ${rowsSql(5, rows)}`);
+const insertChangesSql = cachedBy(
+  (rows) => `insert into search_changes (site_id, locale, action, doc_id, created_at) select ?, ?, ?, column1, ? from (values ${rowsSql(1, rows)}) as v`,
+);
 
-/** The last change of each document among `changes` (most batches are of one site and locale). */
-function lastVersions(changes: AcceptedChange[]): AcceptedChange[] {
+/** Changes of one site and locale. */
+interface ScopeChanges {
+  siteId: string;
+  locale: string;
+  changes: AcceptedChange[];
+}
+
+/** The last change of each document among `changes`, by site and locale (most batches are of one). */
+function lastVersions(changes: AcceptedChange[]): ScopeChanges[] {
   const scopes = new Map<string, Map<string | null, AcceptedChange>>();
   let siteId: string | null = null;
   let locale: string | null = null;
@@ -76,9 +106,26 @@ function lastVersions(changes: AcceptedChange[]): AcceptedChange[] {
     }
     scope.set(c.docId, c);
   }
-  const out: AcceptedChange[] = [];
-  for (const byId of scopes.values()) for (const c of byId.values()) out.push(c);
+  const out: ScopeChanges[] = [];
+  for (const byId of scopes.values()) {
+    const latest = [...byId.values()];
+    out.push({ siteId: latest[0]!.siteId, locale: latest[0]!.locale, changes: latest });
+  }
   return out;
+}
+
+/** A run of change-log rows with the same site, locale and action, in the order they were made. */
+interface LogRun {
+  siteId: string;
+  locale: string;
+  action: ChangeRow['action'];
+  ids: string[];
+}
+
+function appendToLog(log: LogRun[], siteId: string, locale: string, action: ChangeRow['action'], id: string): void {
+  const last = log[log.length - 1];
+  if (last && last.siteId === siteId && last.locale === locale && last.action === action) last.ids.push(id);
+  else log.push({ siteId, locale, action, ids: [id] });
 }
 
 interface RecentVersion {
@@ -92,6 +139,8 @@ interface RecentVersion {
  */
 class RecentVersions {
   private readonly scopes = new Map<string, Map<string, RecentVersion>>();
+  /** The ids put, by batch (seq and scope): forgetting walks the batches passed, not every entry at every step. */
+  private batches: Array<{ seq: number; scope: Map<string, RecentVersion>; ids: string[] }> = [];
 
   find(siteId: string, locale: string): Map<string, RecentVersion> | undefined {
     return this.scopes.get(`${siteId}\u0000${locale}`);
@@ -106,17 +155,32 @@ class RecentVersions {
     return scope;
   }
 
+  /** `scope` is what `of` gave for the document's site and locale. */
+  put(scope: Map<string, RecentVersion>, id: string, version: RecentVersion): void {
+    scope.set(id, version);
+    const last = this.batches[this.batches.length - 1];
+    if (last && last.seq === version.seq && last.scope === scope) last.ids.push(id);
+    else this.batches.push({ seq: version.seq, scope, ids: [id] });
+  }
+
   get size(): number {
     let size = 0;
     for (const scope of this.scopes.values()) size += scope.size;
     return size;
   }
 
+  /** Drops every version of seq ≤ `seq` (a later version of the same id stays). */
   forgetUpTo(seq: number): void {
-    for (const [k, scope] of this.scopes) {
-      for (const [id, entry] of scope) if (entry.seq <= seq) scope.delete(id);
-      if (scope.size === 0) this.scopes.delete(k);
+    const kept: typeof this.batches = [];
+    for (const batch of this.batches) {
+      if (batch.seq > seq) {
+        kept.push(batch);
+        continue;
+      }
+      for (const id of batch.ids) if ((batch.scope.get(id)?.seq ?? Infinity) <= seq) batch.scope.delete(id);
     }
+    this.batches = kept;
+    for (const [k, scope] of this.scopes) if (scope.size === 0) this.scopes.delete(k);
   }
 }
 
@@ -161,24 +225,19 @@ export class DocumentStore {
   /** Store an accepted batch; returns the last sequence number it wrote (0 when nothing changed). */
   async write(changes: AcceptedChange[]): Promise<number> {
     if (changes.length === 0) return 0;
-    const written: Array<[AcceptedChange | { siteId: string; locale: string; docId: string }, Attributes | null]> = [];
+    // The versions stored (the accepted changes themselves for creations), for the hand-off cache once committed.
+    const written: Array<{ siteId: string; locale: string; docId: string | null; attributes: Attributes | null }> = [];
     const seq = await this.db.transaction(async (trx) => {
-      const log: Array<Omit<ChangeRow, 'seq'>> = [];
+      const log: LogRun[] = [];
       let pending: AcceptedChange[] = [];
       const flush = async () => {
         // Within one statement a key may appear once: the last version of a document wins.
-        const latest = lastVersions(pending);
         const stamp = now();
-        for (const part of chunks(latest, WRITE_ROWS)) {
-          const bindings: Array<string | null> = [];
-          for (const c of part) {
-            const type = c.attributes?.type;
-            bindings.push(c.siteId, c.locale, c.docId, typeof type === 'string' ? type.slice(0, 200) : null, JSON.stringify(c.attributes), stamp);
-          }
-          await trx.raw(upsertDocumentsSql(part.length), bindings);
+        for (const scope of lastVersions(pending)) {
+          for (const part of chunks(scope.changes, DOCUMENT_ROWS)) await this.upsertDocuments(trx, scope, part, stamp);
+          for (const c of scope.changes) written.push(c);
         }
-        for (const c of pending) log.push({ site_id: c.siteId, locale: c.locale, action: 'CREATE', doc_id: c.docId! });
-        for (const c of latest) written.push([c, c.attributes]);
+        for (const c of pending) appendToLog(log, c.siteId, c.locale, 'CREATE', c.docId!);
         pending = [];
       };
       for (const change of changes) {
@@ -195,16 +254,35 @@ export class DocumentStore {
               );
         for (const part of chunks(ids)) await trx('search_documents').where({ site_id: change.siteId, locale: change.locale }).whereIn('doc_id', part).delete();
         for (const id of ids) {
-          log.push({ site_id: change.siteId, locale: change.locale, action: 'DELETE', doc_id: id });
-          written.push([{ siteId: change.siteId, locale: change.locale, docId: id }, null]);
+          appendToLog(log, change.siteId, change.locale, 'DELETE', id);
+          written.push({ siteId: change.siteId, locale: change.locale, docId: id, attributes: null });
         }
       }
       await flush();
       return this.appendLog(trx, log);
     });
     // Only after the commit: the cache never holds what the database does not.
-    for (const [c, attributes] of written) this.recent.of(c.siteId, c.locale).set(c.docId!, { seq, attributes });
+    let scope: Map<string, RecentVersion> | undefined;
+    let siteId = '';
+    let locale = '';
+    for (const w of written) {
+      if (!scope || w.siteId !== siteId || w.locale !== locale) {
+        siteId = w.siteId;
+        locale = w.locale;
+        scope = this.recent.of(siteId, locale);
+      }
+      this.recent.put(scope, w.docId!, { seq, attributes: w.attributes });
+    }
     return seq;
+  }
+
+  private async upsertDocuments(trx: Database, scope: ScopeChanges, part: AcceptedChange[], stamp: string): Promise<void> {
+    const bindings: Array<string | null> = [scope.siteId, scope.locale, stamp];
+    for (const c of part) {
+      const type = c.attributes?.type;
+      bindings.push(c.docId, typeof type === 'string' ? type.slice(0, 200) : null, JSON.stringify(c.attributes));
+    }
+    await trx.raw(upsertDocumentsSql(part.length), bindings);
   }
 
   /**
@@ -215,33 +293,28 @@ export class DocumentStore {
    * serialised (the documents are written before it, concurrently); the lock holder waits on nothing
    * but its own inserts and commit, so it cannot take part in a deadlock.
    */
-  private async appendLog(trx: Database, log: Array<Omit<ChangeRow, 'seq'>>): Promise<number> {
+  private async appendLog(trx: Database, log: LogRun[]): Promise<number> {
     if (log.length > 0 && this.concurrentWriters) await trx.raw('select pg_advisory_xact_lock(?)', [CHANGE_LOG_LOCK]);
     const stamp = now();
-    for (const part of chunks(log, WRITE_ROWS)) {
-      const bindings: Array<string | null> = [];
-      for (const c of part) bindings.push(c.site_id, c.locale, c.action, c.doc_id, stamp);
-      await trx.raw(insertChangesSql(part.length), bindings);
+    for (const run of log) {
+      for (const ids of chunks(run.ids, CHANGE_ROWS)) await trx.raw(insertChangesSql(ids.length), [run.siteId, run.locale, run.action, stamp, ...ids]);
     }
     const row = await trx('search_changes').max({ seq: 'seq' }).first();
     return Number(row?.seq ?? 0);
   }
 
   /**
-   * The current version of each changed document, for the indexer: from what this process just
-   * wrote when that is at least as new as the change, else from the database. null: deleted.
+   * The current version of each changed document (`changes`: id → seq of its last change), for the indexer:
+   * from what this process just wrote when that is at least as new as the change, else from the database.
+   * null: deleted.
    */
-  async currentVersions(siteId: string, locale: string, changes: Array<{ id: string; seq: number }>): Promise<Map<string, Attributes | null>> {
+  async currentVersions(siteId: string, locale: string, changes: ReadonlyMap<string, number>): Promise<Map<string, Attributes | null>> {
     const out = new Map<string, Attributes | null>();
     const missing: string[] = [];
     // The indexer applies these next: pages must not show an older version from here on.
-    this.pages.invalidate(
-      siteId,
-      locale,
-      changes.map((c) => c.id),
-    );
+    this.pages.invalidate(siteId, locale, changes.keys());
     const recent = this.recent.find(siteId, locale);
-    for (const { id, seq } of changes) {
+    for (const [id, seq] of changes) {
       const cached = recent?.get(id);
       if (cached && cached.seq >= seq) out.set(id, cached.attributes);
       else missing.push(id);
@@ -272,8 +345,11 @@ export class DocumentStore {
   async get(siteId: string, locale: string, ids: string[]): Promise<Map<string, Attributes>> {
     const out = new Map<string, Attributes>();
     for (const part of chunks(ids)) {
-      const rows = await this.db('search_documents').select('doc_id', 'attributes').where({ site_id: siteId, locale }).whereIn('doc_id', part);
-      for (const row of rows as Array<{ doc_id: string; attributes: string }>) out.set(row.doc_id, JSON.parse(row.attributes) as Attributes);
+      // Raw SQL, its text made once per id count: compiling knex's builder cost as much as the read (a search
+      // whose page is not cached reads here).
+      const result = await this.db.raw(selectDocumentsSql(part.length), [siteId, locale, ...part]);
+      const rows = (Array.isArray(result) ? result : result.rows) as Array<{ doc_id: string; attributes: string }>;
+      for (const row of rows) out.set(row.doc_id, JSON.parse(row.attributes) as Attributes);
     }
     return out;
   }
@@ -308,8 +384,14 @@ export class DocumentStore {
    */
   async changesAfter(seq: number, limit: number): Promise<ChangeRow[]> {
     if (this.recent.size > 0) {
-      const rows = await this.db('search_changes').select('seq', 'site_id', 'locale', 'action', 'doc_id').where('seq', '>', seq).orderBy('seq').limit(limit);
-      return (rows as ChangeRow[]).map((r) => ({ ...r, seq: Number(r.seq) }));
+      const rows = (await this.db('search_changes')
+        .select('seq', 'site_id', 'locale', 'action', 'doc_id')
+        .where('seq', '>', seq)
+        .orderBy('seq')
+        .limit(limit)) as ChangeRow[];
+      // In place: the rows are this call's own (a bigint seq comes from PostgreSQL as a string).
+      for (const row of rows) row.seq = Number(row.seq);
+      return rows;
     }
     const rows = (await this.db('search_changes as c')
       .leftJoin('search_documents as d', (join) => join.on('d.site_id', 'c.site_id').andOn('d.locale', 'c.locale').andOn('d.doc_id', 'c.doc_id'))
@@ -324,7 +406,7 @@ export class DocumentStore {
     for (const row of rows) {
       const recent = this.recent.of(row.site_id, row.locale);
       if ((recent.get(row.doc_id)?.seq ?? 0) < last)
-        recent.set(row.doc_id, { seq: last, attributes: row.attributes ? (JSON.parse(row.attributes) as Attributes) : null });
+        this.recent.put(recent, row.doc_id, { seq: last, attributes: row.attributes ? (JSON.parse(row.attributes) as Attributes) : null });
     }
     return changes;
   }

@@ -1,11 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
-import readline from 'node:readline';
 import { Transform, type TransformCallback } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { SourceDocument, SourceKind, SourceReadError } from '../../api.js';
-import { mapRecord, type RecordMapping } from './record-mapping.js';
+import { linesOf } from './lines.js';
+import { type RecordMapping, recordMapper } from './record-mapping.js';
 
 export interface JsonlSettings extends RecordMapping {
   /** The file: absolute, or relative to the runtime's working directory; `.gz` (or gzip content) is unpacked. */
@@ -82,55 +82,53 @@ export const jsonlSourceKind: SourceKind<JsonlSettings> = {
     if (unpacked !== stream) stream.on('error', (error) => unpacked.destroy(error));
     const input = unpacked.pipe(new LineLengthGuard());
     unpacked.on('error', (error: Error) => input.destroy(error));
-    // readline hands input errors to the loop below while it runs; this listener stays after it, so an
-    // error emitted once the loop has ended (an abort at the last line) is never an uncaught exception.
+    // The loop below gets input errors while it runs; these listeners stay after it, so an error emitted once
+    // the loop has ended (an abort at the last line) is never an uncaught exception.
     const ignoreLateError = () => undefined;
     stream.on('error', ignoreLateError);
     unpacked.on('error', ignoreLateError);
     input.on('error', ignoreLateError);
     // A source that stalls (a pipe, a slow network disk) still stops at once when the run is interrupted:
-    // each next line is raced against the abort, since destroying a stream waits for a pending read.
-    const reason = () => (ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error('the run was interrupted'));
-    let stop: () => void = () => {};
-    const aborted = new Promise<never>((_, reject) => {
-      stop = () => {
-        reject(reason());
-        input.destroy();
-      };
-      if (ctx.signal.aborted) stop();
-      else ctx.signal.addEventListener('abort', stop, { once: true });
-    });
-    aborted.catch(() => undefined);
-    const lines = readline.createInterface({ input, crlfDelay: Infinity });
-    const iterator = lines[Symbol.asyncIterator]();
+    // destroying the line guard ends the wait for its next chunk (destroying the file stream would wait for
+    // its pending read). Not a race of each line against the abort: every such race leaves a reaction on the
+    // abort's promise that holds its line until the run ends (the whole file in memory, and the GC time).
+    const stop = () => input.destroy();
+    if (ctx.signal.aborted) stop();
+    else ctx.signal.addEventListener('abort', stop, { once: true });
+    const interrupted = () => (ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error('the run was interrupted'));
     const only = ctx.onlyIds ? new Set(ctx.onlyIds) : null;
+    const map = recordMapper(ctx.source.settings);
     let lineNumber = 0;
     try {
-      for (;;) {
-        const next = await Promise.race([iterator.next(), aborted]);
-        if (next.done) break;
-        const line = next.value;
-        lineNumber += 1;
-        if (line.trim() === '') continue;
-        let record: unknown;
-        try {
-          record = JSON.parse(line);
-        } catch {
-          // The parser's message quotes the line; monitoring records should not copy file contents.
-          yield { id: `${path.basename(file)}:${lineNumber}`, error: `line ${lineNumber} is not valid JSON (${line.length} characters)` };
-          continue;
+      for await (const lines of linesOf(input)) {
+        for (const line of lines) {
+          if (ctx.signal.aborted) throw interrupted();
+          lineNumber += 1;
+          if (line.trim() === '') continue;
+          let record: unknown;
+          try {
+            record = JSON.parse(line);
+          } catch {
+            // The parser's message quotes the line; monitoring records should not copy file contents.
+            yield { id: `${path.basename(file)}:${lineNumber}`, error: `line ${lineNumber} is not valid JSON (${line.length} characters)` };
+            continue;
+          }
+          const mapped = map(record);
+          if ('error' in mapped) {
+            yield { id: `${path.basename(file)}:${lineNumber}`, error: `line ${lineNumber}: ${mapped.error}` };
+            continue;
+          }
+          if (only && !only.has(mapped.id)) continue;
+          yield mapped;
         }
-        const mapped = mapRecord(record, ctx.source.settings);
-        if ('error' in mapped) {
-          yield { id: `${path.basename(file)}:${lineNumber}`, error: `line ${lineNumber}: ${mapped.error}` };
-          continue;
-        }
-        if (only && !only.has(mapped.id)) continue;
-        yield mapped;
       }
+      // The lines ended because the run was interrupted, not because the file did.
+      if (ctx.signal.aborted) throw interrupted();
+    } catch (error) {
+      // An interrupted read ends in a premature close of the destroyed input: the abort's reason is the cause.
+      throw ctx.signal.aborted ? interrupted() : error;
     } finally {
       ctx.signal.removeEventListener('abort', stop);
-      lines.close();
       input.destroy();
       unpacked.destroy();
       stream.destroy();

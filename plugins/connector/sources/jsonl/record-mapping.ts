@@ -33,21 +33,29 @@ function idOf(value: unknown): string | null {
 
 /** Map one parsed record; a record without a usable id is an error the run records. */
 export function mapRecord(record: unknown, mapping: RecordMapping): MappedRecord {
-  if (!record || typeof record !== 'object' || Array.isArray(record)) return { error: 'the line is not a JSON object' };
-  const source = record as Record<string, unknown>;
-  const id = idOf(member(source, mapping.idField));
-  if (id === null) return { error: `member "${mapping.idField}" (the id) is missing or empty` };
-  let attributes: Record<string, unknown>;
-  if (mapping.fields) {
-    attributes = {};
-    for (const [attribute, from] of Object.entries(mapping.fields)) {
-      const value = typeof from === 'string' ? member(source, from) : fill(from.template, source);
-      if (value !== undefined && value !== null && value !== '') attributes[attribute] = value;
+  return recordMapper(mapping)(record);
+}
+
+/** mapRecord for many records of one mapping: the mapping's entries are listed once, not per record. */
+export function recordMapper(mapping: RecordMapping): (record: unknown) => MappedRecord {
+  const fields = mapping.fields ? Object.entries(mapping.fields) : null;
+  return (record) => {
+    if (!record || typeof record !== 'object' || Array.isArray(record)) return { error: 'the line is not a JSON object' };
+    const source = record as Record<string, unknown>;
+    const id = idOf(member(source, mapping.idField));
+    if (id === null) return { error: `member "${mapping.idField}" (the id) is missing or empty` };
+    let attributes: Record<string, unknown>;
+    if (fields) {
+      attributes = {};
+      for (const [attribute, from] of fields) {
+        const value = typeof from === 'string' ? member(source, from) : fill(from.template, source);
+        if (value !== undefined && value !== null && value !== '') attributes[attribute] = value;
+      }
+    } else {
+      attributes = { ...source };
     }
-  } else {
-    attributes = { ...source };
-  }
-  attributes.id = id;
-  const locale = mapping.localeField ? member(source, mapping.localeField) : undefined;
-  return typeof locale === 'string' && locale ? { id, attributes, locale } : { id, attributes };
+    attributes.id = id;
+    const locale = mapping.localeField ? member(source, mapping.localeField) : undefined;
+    return typeof locale === 'string' && locale ? { id, attributes, locale } : { id, attributes };
+  };
 }
