@@ -38,7 +38,8 @@ import { fileURLToPath } from 'node:url';
 import { type ChildRuntime, childEnv, startChildRuntime, VELA_BIN } from '../../runtime/testing/child-runtime.js';
 import { report, summarize } from './cpu-profile.js';
 import { printGoal } from './goal.js';
-import { hasWrk, startVelaWorkers } from './vela-workers.js';
+import { childPids, machineCpu, pidOfPort, procCpu } from './process-cpu.js';
+import { hasWrk, startVelaWorkers, type WrkResult, wrk } from './vela-workers.js';
 
 interface LoadResult {
   requests: { average: number; total: number };
@@ -331,26 +332,9 @@ interface Target {
   token?: string;
 }
 
-/** The process listening on a loopback port (ss runs as the same user, so it names the pid). */
-function pidOfPort(port: number): number | null {
-  const line = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
-  const match = /pid=(\d+)/.exec(line);
-  return match ? Number(match[1]) : null;
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc; with its child processes (cluster workers). */
+/** CPU seconds (user + system) a process has used so far, with its child processes (cluster workers). */
 function cpuSeconds(pid: number): number {
-  const own = (p: number) => {
-    const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
-  };
-  let children: number[] = [];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    // no children file: count the process alone
-  }
-  return own(pid) + children.reduce((sum, child) => sum + own(child), 0);
+  return procCpu(pid) + childPids(pid).reduce((sum, child) => sum + procCpu(child), 0);
 }
 
 const headersOf = (target: Target) => (target.token ? { authorization: `Bearer ${target.token}` } : undefined);
@@ -400,82 +384,18 @@ async function measureAll(targets: Target[]): Promise<Measured[]> {
   });
 }
 
-interface WrkResult {
-  reqPerSec: number;
-  p50Ms: number;
-  p99Ms: number;
-  non2xx: number;
-  errors: number;
-}
-
-/** wrk's latency with its unit (us, ms, s) in milliseconds. */
-function wrkMs(text: string, label: string): number {
-  const match = new RegExp(`^\\s*${label}\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(text);
-  if (!match) return Number.NaN;
-  return Number(match[1]) * (match[2] === 'us' ? 0.001 : match[2] === 's' ? 1000 : 1);
-}
-
-/** One wrk run; resolves once wrk has exited (and has been reaped, so its CPU shows in our cutime). */
 function runWrk(target: Target, seconds: number): Promise<WrkResult> {
   const args = ['-t', String(WRK_THREADS), '-c', String(CONNECTIONS), '-d', `${seconds}s`, '--latency'];
   if (target.token) args.push('-H', `authorization: Bearer ${target.token}`);
-  args.push(target.url);
-  return new Promise((resolve, reject) => {
-    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const rate = /^Requests\/sec:\s+([\d.]+)/m.exec(out);
-      if (code !== 0 || !rate) return reject(new Error(`wrk exited with ${code}: ${out}`));
-      const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-      resolve({
-        reqPerSec: Number(rate[1]),
-        p50Ms: wrkMs(out, '50%'),
-        p99Ms: wrkMs(out, '99%'),
-        non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
-        errors: errors ? errors.slice(1).reduce((n, x) => n + Number(x), 0) : 0,
-      });
-    });
-  });
+  return wrk([...args, target.url]);
 }
 
 /** utime + stime (and, with `reaped`, cutime + cstime: children already waited for) of a process, in seconds. */
-function procCpu(pid: number, reaped = false): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  const own = Number(fields[11]) + Number(fields[12]);
-  return (reaped ? own + Number(fields[13]) + Number(fields[14]) : own) / 100;
-}
-
-function childPids(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
-
-/** Busy and total CPU seconds of the whole machine, from /proc/stat (every core). */
-function machineCpu(): { busy: number; total: number } {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
-  const idle = fields[3]! + fields[4]!; // idle + iowait
-  return { busy: (total - idle) / 100, total: total / 100 };
-}
-
 interface WorkersTarget extends Target {
   /** The system's processes: its primary, and (for cluster workers) the primary's children. */
   pid: number;
 }
 
-/**
- * The workers comparison: bare proxy, Vela in one process and Vela with workers, in turn for ROUNDS rounds,
- * loaded by wrk (or autocannon without it). For each system's median round it prints where the CPU went,
- * in cores (1 = one core busy for the whole round): the load generator, the upstream, the system's own
- * processes, this script, and whatever else ran on the machine meanwhile.
- */
 interface WorkersResult {
   reqPerSec: number;
   /** CPU of the system's own processes per request, in µs. */
@@ -485,6 +405,12 @@ interface WorkersResult {
   machineCores: number;
 }
 
+/**
+ * The workers comparison: bare proxy, Vela in one process and Vela with workers, in turn for ROUNDS rounds,
+ * loaded by wrk (or autocannon without it). For each system's median round it prints where the CPU went,
+ * in cores (1 = one core busy for the whole round): the load generator, the upstream, the system's own
+ * processes, this script, and whatever else ran on the machine meanwhile.
+ */
 async function measureWorkers(targets: WorkersTarget[], upstreamPid: number): Promise<Map<string, WorkersResult>> {
   // BENCH_LOAD_GENERATOR=autocannon: the old arrangement, to see what it costs (its CPU shows as benchScript)
   const useWrk = process.env.BENCH_LOAD_GENERATOR !== 'autocannon' && hasWrk();

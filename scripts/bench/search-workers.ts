@@ -8,14 +8,15 @@
 //
 // Prints one JSON line per system (its median round, and the CPU in cores its processes used in it) and a
 // ratio line. Without wrk it says so and exits: autocannon in this process would share the cores measured.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../runtime/paths.js';
 import { type ChildRuntime, childEnv, startChildRuntime } from '../../runtime/testing/child-runtime.js';
+import { childPids, machineCpu, pidOfPort, procCpu } from './process-cpu.js';
 import { debianSiteFields, loadCorpus, makeQueries } from './search-corpus.js';
-import { hasWrk, startVelaWorkers } from './vela-workers.js';
+import { hasWrk, startVelaWorkers, wrk } from './vela-workers.js';
 
 const corpusFile = path.resolve(process.argv[2] ?? path.join(packageRoot, '..', 'shared', 'corpus', 'debian.jsonl.gz'));
 const DOCS = Number(process.env.BENCH_DOCS ?? 20_000);
@@ -26,31 +27,14 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const BATCH = 5_000;
 const auth = { authorization: `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`, 'content-type': 'application/json' };
 
-function pidOfPort(port: number): number {
-  const match = /pid=(\d+)/.exec(execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' }));
-  if (!match) throw new Error(`no process listens on ${port}`);
-  return Number(match[1]);
+function pidOf(base: string): number {
+  const pid = pidOfPort(Number(new URL(base).port));
+  if (pid === null) throw new Error(`no process listens on ${base}`);
+  return pid;
 }
 
-/** CPU seconds (user + system) of a process and of each of its children (cluster workers), from /proc. */
-function cpuSeconds(pid: number): number[] {
-  const own = (p: number) => {
-    const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  };
-  let kids: number[] = [];
-  try {
-    kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    // no children file: the process alone
-  }
-  return [own(pid), ...kids.map(own)];
-}
-
-function machineBusySeconds(): number {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  return (fields.slice(0, 8).reduce((a, b) => a + b, 0) - fields[3]! - fields[4]!) / 100;
-}
+/** CPU seconds of a process and of each of its children (cluster workers). */
+const cpuSeconds = (pid: number): number[] => [pid, ...childPids(pid)].map((p) => procCpu(p));
 
 async function load(base: string, documents: ReturnType<typeof loadCorpus>, expected: number): Promise<void> {
   const created = await fetch(`${base}/api/sn`, {
@@ -88,21 +72,10 @@ async function load(base: string, documents: ReturnType<typeof loadCorpus>, expe
 }
 
 /** One wrk run over the query paths (a Lua script cycles through them); requests per second. */
-function runWrk(base: string, script: string, seconds: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('wrk', ['-t', '1', '-c', String(CONNECTIONS), '-d', `${seconds}s`, '-s', script, base], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const rate = /^Requests\/sec:\s+([\d.]+)/m.exec(out);
-      const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out);
-      if (code !== 0 || !rate || non2xx) reject(new Error(`wrk (${code}): ${out}`));
-      else resolve(Number(rate[1]));
-    });
-  });
+async function runWrk(base: string, script: string, seconds: number): Promise<number> {
+  const result = await wrk(['-t', '1', '-c', String(CONNECTIONS), '-d', `${seconds}s`, '-s', script, base]);
+  if (result.non2xx > 0) throw new Error(`wrk: ${result.non2xx} answers were not 2xx`);
+  return result.reqPerSec;
 }
 
 async function main(): Promise<void> {
@@ -145,7 +118,7 @@ async function main(): Promise<void> {
       }),
     );
     const systems = [
-      { system: 'vela-search', base: oneBase, pid: pidOfPort(Number(new URL(oneBase).port)) },
+      { system: 'vela-search', base: oneBase, pid: pidOf(oneBase) },
       { system: `vela-search-workers-${WORKERS}`, base: many.base, pid: many.pid },
     ];
     for (const s of systems) await runWrk(s.base, script, 2); // warm-up: JIT, caches
@@ -159,12 +132,12 @@ async function main(): Promise<void> {
     const rounds = new Map(systems.map((s) => [s.system, [] as Array<{ rate: number; cores: number[]; machineBusy: number }>]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const s of systems) {
-        const [cpu0, busy0, t0] = [cpuSeconds(s.pid), machineBusySeconds(), performance.now()];
+        const [cpu0, busy0, t0] = [cpuSeconds(s.pid), machineCpu().busy, performance.now()];
         const rate = await runWrk(s.base, script, SECONDS);
         const wall = (performance.now() - t0) / 1000;
         const cores = (seconds: number) => Math.round((seconds / wall) * 100) / 100;
         const cpu1 = cpuSeconds(s.pid);
-        rounds.get(s.system)!.push({ rate, cores: cpu1.map((c, i) => cores(c - (cpu0[i] ?? 0))), machineBusy: cores(machineBusySeconds() - busy0) });
+        rounds.get(s.system)!.push({ rate, cores: cpu1.map((c, i) => cores(c - (cpu0[i] ?? 0))), machineBusy: cores(machineCpu().busy - busy0) });
       }
     }
     const medians = systems.map((s) => {

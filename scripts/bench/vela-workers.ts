@@ -1,4 +1,4 @@
-// What the workers benchmarks share: `vela start --workers N` for one service, and whether wrk is here.
+// What the workers benchmarks share: `vela start --workers N` for one service, and wrk (whether it is here, one run).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { childEnv, VELA_BIN } from '../../runtime/testing/child-runtime.js';
 
@@ -39,5 +39,45 @@ export function startVelaWorkers(
       resolve({ base: (JSON.parse(ready) as { urls: Record<string, string> }).urls[service]!, pid: child.pid!, stop: () => child.kill('SIGTERM') });
     });
     child.on('exit', (code) => reject(new Error(`vela --workers exited early (${code}): ${out.slice(-2000)}`)));
+  });
+}
+
+export interface WrkResult {
+  reqPerSec: number;
+  /** NaN without `--latency`. */
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** wrk's latency with its unit (us, ms, s) in milliseconds. */
+function wrkMs(text: string, label: string): number {
+  const match = new RegExp(`^\\s*${label}\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(text);
+  if (!match) return Number.NaN;
+  return Number(match[1]) * (match[2] === 'us' ? 0.001 : match[2] === 's' ? 1000 : 1);
+}
+
+/** One wrk run with these arguments; resolves once wrk has exited (and has been reaped, so its CPU shows in our cutime). */
+export function wrk(args: string[]): Promise<WrkResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const rate = /^Requests\/sec:\s+([\d.]+)/m.exec(out);
+      if (code !== 0 || !rate) return reject(new Error(`wrk exited with ${code}: ${out}`));
+      const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+      resolve({
+        reqPerSec: Number(rate[1]),
+        p50Ms: wrkMs(out, '50%'),
+        p99Ms: wrkMs(out, '99%'),
+        non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
+        errors: errors ? errors.slice(1).reduce((n, x) => n + Number(x), 0) : 0,
+      });
+    });
   });
 }

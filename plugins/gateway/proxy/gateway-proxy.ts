@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { type Logger, SECURITY_HEADERS } from 'vela/plugin';
+import { type Logger, sendJson } from 'vela/plugin';
 import { proxyErrors } from '../errors.js';
 import type { ResponseTimeRecorder } from '../metrics/response-time-recorder.js';
 import type { TokenStore } from '../oauth/token-store.js';
@@ -16,16 +16,13 @@ const UNAUTHORIZED_NO_TOKEN = { 'WWW-Authenticate': 'Bearer realm="vela-gateway"
 const UNAUTHORIZED_BAD_TOKEN = { 'WWW-Authenticate': 'Bearer realm="vela-gateway", error="invalid_token"', 'Content-Length': '0' };
 
 function sendError(res: ServerResponse, failure: { status: number; error: string; message: string; retryAfter?: number }, close = false): void {
-  const body = JSON.stringify({ error: failure.error, message: failure.message });
   // The gateway's own answers carry the headers express would have added; upstream answers stay the upstream's.
-  res.writeHead(failure.status, {
-    ...SECURITY_HEADERS,
-    ...(failure.retryAfter ? { 'Retry-After': String(failure.retryAfter) } : {}),
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
-    ...(close ? { Connection: 'close' } : {}),
-  });
-  res.end(body);
+  sendJson(
+    res,
+    failure.status,
+    { error: failure.error, message: failure.message },
+    { ...(failure.retryAfter ? { 'Retry-After': String(failure.retryAfter) } : {}), ...(close ? { Connection: 'close' } : {}) },
+  );
 }
 
 /**

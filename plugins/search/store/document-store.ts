@@ -15,17 +15,6 @@ export interface ChangeRow {
 // SQLite allows 500 terms in a compound SELECT, which knex uses for multi-row inserts.
 const CHUNK = 400;
 
-const selectSql = new Map<number, string>();
-/** `select` of the documents with `count` ids of one site and locale (bindings: site, locale, the ids). */
-function selectDocumentsSql(count: number): string {
-  let sql = selectSql.get(count);
-  if (sql === undefined) {
-    sql = `select doc_id, attributes from search_documents where site_id = ? and locale = ? and doc_id in (${new Array(count).fill('?').join(', ')})`;
-    selectSql.set(count, sql);
-  }
-  return sql;
-}
-
 function chunks<T>(items: T[], size = CHUNK): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -78,6 +67,11 @@ const upsertDocumentsSql = cachedBy(
 
 const insertChangesSql = cachedBy(
   (rows) => `insert into search_changes (site_id, locale, action, doc_id, created_at) select ?, ?, ?, column1, ? from (values ${rowsSql(1, rows)}) as v`,
+);
+
+/** `select` of the documents with `count` ids of one site and locale (bindings: site, locale, the ids). */
+const selectDocumentsSql = cachedBy(
+  (count) => `select doc_id, attributes from search_documents where site_id = ? and locale = ? and doc_id in (${new Array(count).fill('?').join(', ')})`,
 );
 
 /** Changes of one site and locale. */

@@ -109,18 +109,24 @@ async function twoProcesses(t: ExecutionContext) {
   return { pools, factories: factories as [(typeof factories)[0], (typeof factories)[0]] };
 }
 
+/** One engine on each of two "processes", for the same site and locale, disposed after the test. */
+async function oneIndexTwice(t: ExecutionContext) {
+  const { factories } = await twoProcesses(t);
+  const scope = { siteId: 'site-1', locale: 'en_US', indexKey: 'k1' };
+  const engines = factories.map((factory) => factory.create(SCHEMA, scope)) as [SearchEngine, SearchEngine];
+  t.teardown(() => {
+    for (const engine of engines) engine.dispose?.();
+  });
+  return { factories, engines };
+}
+
 const ids = async (engine: SearchEngine, text: string | null) => (await engine.query(textQuery(text))).hits.map((hit) => hit.id).sort();
 
 pgTest('an older version written after a newer one is dropped, and a removal fences off older writes', async (t) => {
   t.timeout(60_000);
-  const { factories } = await twoProcesses(t);
-  const scope = { siteId: 'site-1', locale: 'en_US', indexKey: 'k1' };
-  const fast = factories[0].create(SCHEMA, scope);
-  const slow = factories[1].create(SCHEMA, scope);
-  t.teardown(() => {
-    fast.dispose?.();
-    slow.dispose?.();
-  });
+  const {
+    engines: [fast, slow],
+  } = await oneIndexTwice(t);
   t.is(await (fast as PostgresEngine).indexId, await (slow as PostgresEngine).indexId, 'one index for the scope');
 
   await fast.upsert([doc('a', 'second edition'), doc('b', 'kept text')], 12);
@@ -155,14 +161,9 @@ pgTest('an older version written after a newer one is dropped, and a removal fen
 
 pgTest('a removal and an older write racing on two connections always end with the document removed', async (t) => {
   t.timeout(60_000);
-  const { factories } = await twoProcesses(t);
-  const scope = { siteId: 'site-1', locale: 'en_US', indexKey: 'k1' };
-  const one = factories[0].create(SCHEMA, scope);
-  const two = factories[1].create(SCHEMA, scope);
-  t.teardown(() => {
-    one.dispose?.();
-    two.dispose?.();
-  });
+  const {
+    engines: [one, two],
+  } = await oneIndexTwice(t);
   const batch = Array.from({ length: 200 }, (_, i) => `doc-${i}`);
   for (let round = 0; round < 10; round++) {
     const base = 100 * (round + 1);
@@ -221,14 +222,10 @@ pgTest('a query on an index another process dropped runs on its replacement, or 
 
 pgTest('retainOnly with a version removes what the scan did not see, sparing rows written for later changes', async (t) => {
   t.timeout(60_000);
-  const { factories } = await twoProcesses(t);
-  const scope = { siteId: 'site-1', locale: 'en_US', indexKey: 'k1' };
-  const rebuilding = factories[0].create(SCHEMA, scope);
-  const other = factories[1].create(SCHEMA, scope);
-  t.teardown(() => {
-    rebuilding.dispose?.();
-    other.dispose?.();
-  });
+  const {
+    factories,
+    engines: [rebuilding, other],
+  } = await oneIndexTwice(t);
   await rebuilding.upsert([doc('gone', 'deleted before the scan'), doc('kept', 'in the scan')], 10);
   // Written by another process for change 25, after the scan (at 20) began.
   await other.upsert([doc('late', 'created during the scan')], 25);
