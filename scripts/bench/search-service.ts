@@ -192,6 +192,10 @@ async function main(): Promise<void> {
     await warmUp.build(documents);
     warmUp.engine = null;
     (globalThis as { gc?: () => void }).gc?.();
+    // The build held the event loop for longer than the server's keep-alive timeout (5 s on a slow machine):
+    // one turn of timers lets the server close the idle connection before the client would reuse it for the
+    // first batch, which it then found reset (ECONNRESET, seen 2026-11-25).
+    await new Promise((resolve) => setTimeout(resolve, 50));
     const importWatch = new Stopwatch();
     for (const [i, body] of bodies.entries()) {
       const last = i === bodies.length - 1;
