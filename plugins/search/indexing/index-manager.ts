@@ -29,8 +29,13 @@ const engineKey = (siteId: string, locale: string) => `${siteId}:${locale}`;
 const scopeOf = (config: SiteConfig, locale: string): EngineScope => ({ siteId: config.site.id, locale, indexKey: indexKeyOf(config) });
 /** Documents of one indexer step up to which their versions go into the page cache as they are indexed. */
 const PRIME_PAGE_CACHE_MAX = 100;
-/** Documents given to the engine at once within a step (see applyChanges). */
-const UPSERT_SLICE = 1000;
+/**
+ * Documents given to the engine at once within a step (see applyChanges): about 20 ms of the main thread. Each
+ * statement of the next batch's write waits for a turn of the event loop before it is sent, so a longer slice
+ * stalls SQLite, and then the main thread waits for the commit: 1,000 left it idle for 0.5 to 0.7 s of a
+ * corpus import, 250 for 0.2 s (docs/BENCHMARKS.md).
+ */
+const UPSERT_SLICE = 250;
 /** Documents analysed between two turns of the event loop while a batch is written (see prepare). */
 const PREPARE_SLICE = 500;
 /** Changes read from the log at once, at least a step's (see applyPending). */
