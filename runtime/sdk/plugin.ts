@@ -92,6 +92,7 @@ export type {
 export { definePlugin } from '../plugins/plugin-api.js';
 export type { SecretBoxOptions } from '../secrets/secret-box.js';
 export { parseSecretKey, SecretBox, secretHint } from '../secrets/secret-box.js';
+export { cachedBy, chunks, valuesRows } from '../storage/sql-rows.js';
 export type { TaskRunner } from '../workers/worker-pool.js';
 export type { Accounts, Database, HttpClient, Logger, OutboundGuard, Scheduler, WorkerPool };
 /** The guarded fetch (`OutboundGuard.fetch`), as handed to code that fetches on a user's behalf. */

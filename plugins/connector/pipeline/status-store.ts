@@ -1,4 +1,4 @@
-import type { Database } from 'vela/plugin';
+import { cachedBy, chunks, type Database, valuesRows } from 'vela/plugin';
 
 /**
  * A document's state in its source:
@@ -72,27 +72,18 @@ const TABLE = 'connector_documents';
  */
 const RECORD_ROWS = 1000;
 
-const recordsSqlByRows = new Map<number, string>();
-
 /**
  * The upsert of `rows` records: bound first the source, run id and time (created, modified), then per row the
  * object id, status, checksum, locale, sites and error. In the form SQLite (3.24 and later) and PostgreSQL share:
  * both name a VALUES list's columns column1, column2…, and SQLite needs the WHERE to read ON CONFLICT as the upsert.
  */
-function upsertRecordsSql(rows: number): string {
-  let sql = recordsSqlByRows.get(rows);
-  if (sql === undefined) {
-    if (recordsSqlByRows.size > 64) recordsSqlByRows.clear();
-    const values = new Array(rows).fill('(?, ?, ?, ?, ?, ?)').join(', ');
-    sql =
-      `insert into ${TABLE} (source, object_id, status, checksum, locale, sites, error, run_id, created_at, modified_at) ` +
-      `select ?, v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, ?, ?, ? from (values ${values}) as v where true ` +
-      'on conflict (source, object_id) do update set status = excluded.status, checksum = excluded.checksum, locale = excluded.locale, ' +
-      'sites = excluded.sites, error = excluded.error, run_id = excluded.run_id, modified_at = excluded.modified_at';
-    recordsSqlByRows.set(rows, sql);
-  }
-  return sql;
-}
+const upsertRecordsSql = cachedBy(
+  (rows) =>
+    `insert into ${TABLE} (source, object_id, status, checksum, locale, sites, error, run_id, created_at, modified_at) ` +
+    `select ?, v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, ?, ?, ? from (values ${valuesRows(6, rows)}) as v where true ` +
+    'on conflict (source, object_id) do update set status = excluded.status, checksum = excluded.checksum, locale = excluded.locale, ' +
+    'sites = excluded.sites, error = excluded.error, run_id = excluded.run_id, modified_at = excluded.modified_at',
+);
 
 /**
  * What upserting the updates one after the other leaves: each object once, where it came first (so rows are
@@ -128,12 +119,6 @@ const fromRow = (r: Row): StatusRecord => ({
 });
 
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 /** The indexing status of every document of every source (the monitoring records). */
 export class StatusStore {

@@ -1,4 +1,4 @@
-import type { Database } from 'vela/plugin';
+import { cachedBy, chunks, type Database, valuesRows } from 'vela/plugin';
 import type { AcceptedChange } from '../indexing/import-items.js';
 import type { Attributes } from '../query/indexable.js';
 import { PageDocumentCache } from './page-document-cache.js';
@@ -15,12 +15,6 @@ export interface ChangeRow {
 // SQLite allows 500 terms in a compound SELECT, which knex uses for multi-row inserts.
 const CHUNK = 400;
 
-function chunks<T>(items: T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
 /**
  * Rows per statement when a batch is written. The import profile showed knex's query building (its compound
  * SELECT for SQLite, limited to 500 terms) and a statement per 400 rows costing about as much as the rows;
@@ -32,25 +26,6 @@ function chunks<T>(items: T[], size = CHUNK): T[][] {
 const DOCUMENT_ROWS = 8000;
 const CHANGE_ROWS = 20_000;
 
-const rowsSql = (columns: number, rows: number) => {
-  const row = `(${new Array(columns).fill('?').join(', ')})`;
-  return new Array(rows).fill(row).join(', ');
-};
-
-/** SQL text per row count (a batch has a few counts: the full chunk and its remainder). */
-function cachedBy(build: (rows: number) => string): (rows: number) => string {
-  const cache = new Map<number, string>();
-  return (rows) => {
-    let sql = cache.get(rows);
-    if (sql === undefined) {
-      if (cache.size > 64) cache.clear();
-      sql = build(rows);
-      cache.set(rows, sql);
-    }
-    return sql;
-  };
-}
-
 /*
  * A statement's rows share their site, locale and timestamp (and, in the log, their action): those are bound
  * once per statement, each row binds only what differs. Every bound value costs knex's formatting and
@@ -61,12 +36,12 @@ function cachedBy(build: (rows: number) => string): (rows: number) => string {
 const upsertDocumentsSql = cachedBy(
   (rows) =>
     'insert into search_documents (site_id, locale, doc_id, doc_type, attributes, updated_at) ' +
-    `select ?, ?, column1, column2, column3, ? from (values ${rowsSql(3, rows)}) as v where true ` +
+    `select ?, ?, column1, column2, column3, ? from (values ${valuesRows(3, rows)}) as v where true ` +
     'on conflict (site_id, locale, doc_id) do update set doc_type = excluded.doc_type, attributes = excluded.attributes, updated_at = excluded.updated_at',
 );
 
 const insertChangesSql = cachedBy(
-  (rows) => `insert into search_changes (site_id, locale, action, doc_id, created_at) select ?, ?, ?, column1, ? from (values ${rowsSql(1, rows)}) as v`,
+  (rows) => `insert into search_changes (site_id, locale, action, doc_id, created_at) select ?, ?, ?, column1, ? from (values ${valuesRows(1, rows)}) as v`,
 );
 
 /** `select` of the documents with `count` ids of one site and locale (bindings: site, locale, the ids). */
@@ -246,7 +221,8 @@ export class DocumentStore {
             : (await trx('search_documents').select('doc_id').where({ site_id: change.siteId, locale: change.locale, doc_type: change.docType })).map(
                 (r: { doc_id: string }) => r.doc_id,
               );
-        for (const part of chunks(ids)) await trx('search_documents').where({ site_id: change.siteId, locale: change.locale }).whereIn('doc_id', part).delete();
+        for (const part of chunks(ids, CHUNK))
+          await trx('search_documents').where({ site_id: change.siteId, locale: change.locale }).whereIn('doc_id', part).delete();
         for (const id of ids) {
           appendToLog(log, change.siteId, change.locale, 'DELETE', id);
           written.push({ siteId: change.siteId, locale: change.locale, docId: id, attributes: null });
@@ -338,7 +314,7 @@ export class DocumentStore {
 
   async get(siteId: string, locale: string, ids: string[]): Promise<Map<string, Attributes>> {
     const out = new Map<string, Attributes>();
-    for (const part of chunks(ids)) {
+    for (const part of chunks(ids, CHUNK)) {
       // Raw SQL, its text made once per id count: compiling knex's builder cost as much as the read (a search
       // whose page is not cached reads here).
       const result = await this.db.raw(selectDocumentsSql(part.length), [siteId, locale, ...part]);
