@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'vela/plugin';
 import type { EngineSchema, EngineScope, IndexableDocument, SearchEngine, SearchEngineFactory } from '../engine/search-engine.js';
 import { type Attributes, engineSchemaFor, toIndexable } from '../query/indexable.js';
@@ -152,18 +153,14 @@ export class IndexManager {
    */
   async prepare(changes: readonly AcceptedChange[], written: Promise<unknown>): Promise<void> {
     let ended = false;
-    written.then(
-      () => {
-        ended = true;
-      },
-      () => {
-        ended = true;
-      },
-    );
+    const end = () => {
+      ended = true;
+    };
+    written.then(end, end);
     for (let i = 0; i < changes.length; i++) {
       if (i % PREPARE_SLICE === 0) {
         // The write's statements are sent between slices (each waits for the main thread).
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
         if (ended) return;
       }
       const change = changes[i]!;
@@ -294,7 +291,7 @@ export class IndexManager {
         next = this.readChanges(this.applied);
         this.stepDone();
         appliedAny = true;
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
         continue;
       }
       // What the next turn reads once these are applied.
@@ -307,7 +304,7 @@ export class IndexManager {
         this.stepDone();
         appliedAny = true;
         // Let searches in between steps of a large import.
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
       }
     }
     // Only new changes restart the quiet period: an idle poll must not keep postponing the snapshot.
@@ -369,7 +366,7 @@ export class IndexManager {
       // Other work runs in between: the next import's request is read and its write started, and that
       // write's statements are sent, while this step is indexed (the whole step at once kept the main
       // thread from them, then left it idle while SQLite wrote the next batch).
-      if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (from > 0) await nextTurn();
       await entry.engine.upsert(upserts.length <= UPSERT_SLICE ? upserts : upserts.slice(from, from + UPSERT_SLICE), version);
     }
     // A few documents at a time is an edit someone is about to search for: their page needs no database
@@ -435,7 +432,7 @@ export class IndexManager {
       await engine.upsert(indexables, version);
       if (persistent) for (const indexable of indexables) seen.add(indexable.id);
       count += indexables.length;
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
     if (persistent) {
       await persistent.retainOnly(engine, seen, version);
