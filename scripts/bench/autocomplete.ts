@@ -20,6 +20,7 @@ import { packageRoot } from '../../runtime/paths.js';
 import { printGoal } from './goal.js';
 import { type CorpusDocument, loadCorpus, makeAutocompleteQueries, seededRandom } from './search-corpus.js';
 import { toIndexable } from './search-systems.js';
+import { percentile } from './stats.js';
 
 const args = process.argv.slice(2);
 const queriesAt = args.indexOf('--queries');
@@ -39,7 +40,6 @@ async function heapUsed(): Promise<number | null> {
   const memory = process.memoryUsage();
   return memory.heapUsed + memory.arrayBuffers;
 }
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const round = (n: number) => Math.round(n * 1000) / 1000;
 function summary(times: number[]) {
   const sorted = [...times].sort((a, b) => a - b);

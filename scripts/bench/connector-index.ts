@@ -10,7 +10,7 @@
 // Prints one JSON line per measurement (with the CPU of this process and of the search process, and the
 // window to cut a CPU profile to) and ratio lines (see docs/BENCHMARKS.md, "Connector"). To profile the
 // search process too: BENCH_SEARCH_NODE_OPTIONS="--require scripts/bench/profile-preload.cjs" (see that file).
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -22,7 +22,9 @@ import { Runtime } from '../../runtime/lifecycle/runtime.js';
 import { packageRoot } from '../../runtime/paths.js';
 import { type ChildRuntime, childEnv, startChildRuntime } from '../../runtime/testing/child-runtime.js';
 import { printGoal } from './goal.js';
+import { childPids, procCpu } from './process-cpu.js';
 import { debianSiteFields } from './search-corpus.js';
+import { median } from './stats.js';
 
 const args = process.argv.slice(2);
 const onlyAt = args.indexOf('--only');
@@ -91,24 +93,11 @@ function startSearchProcess(dataDir: string): Promise<ChildRuntime> {
  * /proc/<pid>/stat (utime + stime, in clock ticks of 10 ms); null where there is no /proc.
  */
 function childCpuMs(): number | null {
-  let ticks = 0;
   try {
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      } catch {
-        continue;
-      }
-      // After "pid (comm) ": state, ppid, …, utime (14th field), stime (15th).
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) === process.pid) ticks += Number(fields[11]) + Number(fields[12]);
-    }
+    return Math.round(childPids(process.pid).reduce((sum, pid) => sum + procCpu(pid), 0) * 1000);
   } catch {
     return null;
   }
-  return ticks * 10;
 }
 
 /** CPU (ms) of this process (the connector in the HTTP rounds, everything in-process) and of the search process. */
@@ -225,7 +214,6 @@ async function directImport(searchBase: string): Promise<{ ms: number; cpu: Cpu 
 
 const roundsAt = args.indexOf('--rounds');
 const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 3;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const medianCpu = (values: Cpu[]) => ({
   thisProcess: median(values.map((c) => c.thisProcess)),
   searchChild: values.some((c) => c.searchChild === null) ? null : median(values.map((c) => c.searchChild!)),

@@ -40,6 +40,7 @@ import { type ChildRuntime, childEnv, startChildRuntime, VELA_BIN } from '../../
 import { report, summarize } from './cpu-profile.js';
 import { printGoal } from './goal.js';
 import { childPids, machineCpu, pidOfPort, procCpu } from './process-cpu.js';
+import { median } from './stats.js';
 import { hasWrk, startVelaWorkers, type WrkResult, wrk } from './vela-workers.js';
 
 interface LoadResult {
@@ -347,8 +348,6 @@ async function warmUp(target: Target): Promise<void> {
   if (check.status !== 200) throw new Error(`${target.system} answered ${check.status} before the run: ${await check.text()}`);
   await autocannon({ url: target.url, connections: CONNECTIONS, duration: 2, headers: headersOf(target) }); // JIT, keep-alive pools
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * A ratio of two systems measured in the same rounds: the median of the round-by-round ratios. The two

@@ -15,13 +15,13 @@ import { loadConfig } from '../../runtime/config/load-config.js';
 import { Runtime } from '../../runtime/lifecycle/runtime.js';
 import { packageRoot } from '../../runtime/paths.js';
 import { printGoal } from './goal.js';
+import { percentile } from './stats.js';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--questions');
 const questionCount = at >= 0 ? Number(args[at + 1]) : 300;
 const WARMUP = 30;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const round = (n: number) => Math.round(n * 100) / 100;
 function summary(measure: string, times: number[]) {
   const sorted = [...times].sort((a, b) => a - b);

@@ -19,6 +19,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { createPooledExtract, EXTRACT_TASK_FILE, type ExtractedContent, type ExtractInput } from '@vela/extraction';
 import { createLogger } from '../../runtime/logger.js';
 import { WorkerPool } from '../../runtime/workers/worker-pool.js';
+import { median } from './stats.js';
 
 const run = promisify(execFile);
 const args = process.argv.slice(2);
@@ -145,7 +146,6 @@ async function main(): Promise<void> {
       }
     }
     await pool.close();
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const lines = systems.map(({ name }) => {
       const rounds = results.get(name)!;
       return {

@@ -19,6 +19,7 @@ import { sendJson } from '../../runtime/http/json-answer.js';
 import { Runtime } from '../../runtime/lifecycle/runtime.js';
 import { packageRoot } from '../../runtime/paths.js';
 import { debianSiteFields, loadCorpus, makeQueries } from './search-corpus.js';
+import { percentile } from './stats.js';
 
 const args = process.argv.slice(2);
 const roundsAt = args.indexOf('--rounds');
@@ -27,7 +28,6 @@ const corpusFile = path.resolve(
   args.find((a, i) => !a.startsWith('--') && i !== roundsAt + 1) ?? path.join(packageRoot, '..', 'shared', 'corpus', 'debian.jsonl.gz'),
 );
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 async function listen(handler: http.RequestListener): Promise<{ server: http.Server; base: string }> {

@@ -14,7 +14,7 @@
 // measured against is printed beside it, for information.
 //
 // Prints one JSON line per measurement and a ratio line (see docs/BENCHMARKS.md).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -28,8 +28,10 @@ import { loadConfig } from '../../runtime/config/load-config.js';
 import { Runtime } from '../../runtime/lifecycle/runtime.js';
 import { packageRoot } from '../../runtime/paths.js';
 import { printGoal } from './goal.js';
+import { mainThreadCpu } from './process-cpu.js';
 import { type BenchQuery, type CorpusDocument, debianSiteFields, loadCorpus, makeAutocompleteQueries, makeQueries } from './search-corpus.js';
 import { asAttributes, OramaSystem, ServiceIndexSystem, VelaSystem } from './search-systems.js';
+import { percentile } from './stats.js';
 
 const args = process.argv.slice(2);
 const queriesAt = args.indexOf('--queries');
@@ -41,7 +43,6 @@ const BATCH = 10_000;
 
 const FIELDS = debianSiteFields('body');
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 /** CPU of the whole process (every thread: SQLite's, the collector's) since `from`, in ms: less load-sensitive than wall time. */
 const cpuMs = (from: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(from);
@@ -50,13 +51,10 @@ const cpuMs = (from: NodeJS.CpuUsage) => {
 const round = (n: number) => Math.round(n * 1000) / 1000;
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
-/** CPU time of the main thread so far, in ms (Linux's /proc; null elsewhere): what no other thread's work inflates. */
+/** CPU time of the main thread so far, in ms (Linux's /proc; null elsewhere). */
 function mainThreadCpuMs(): number | null {
   try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    // After "pid (comm) ": state is field 3 of proc(5); utime and stime are fields 14 and 15, in ticks of 1/100 s.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return Math.round(mainThreadCpu() * 1000);
   } catch {
     return null;
   }
