@@ -17,6 +17,7 @@ import { IntegrationStore } from './integration/integration-store.js';
 import { type MetricsConfig, SearchMetrics } from './metrics/search-metrics.js';
 import { type OcrConfig, OcrService } from './ocr/ocr-service.js';
 import type { OcrTaskInput } from './ocr/ocr-task.js';
+import { AnswerCache, followSiteChanges } from './query/answer-cache.js';
 import { SearchService } from './query/search-service.js';
 import { siteSearch } from './query/site-search.js';
 import { mountFieldRoutes } from './routes/fields.js';
@@ -33,6 +34,7 @@ import { mountSearchRoutes } from './routes/search.js';
 import { mountSiteRoutes } from './routes/sites.js';
 import { mountSpotlightRoutes } from './routes/spotlights.js';
 import { mountCognitiveRoutes, mountSuggestRoutes } from './routes/suggest.js';
+import { mountSystemCacheRoutes } from './routes/system-cache.js';
 import { mountTokenRoutes } from './routes/tokens.js';
 import { SpotlightStore } from './spotlights/spotlight-store.js';
 import { followChanges } from './store/change-notices.js';
@@ -45,6 +47,7 @@ interface SearchConfig {
   engine: string;
   indexer: { batchSize: number; pollMs: number; snapshotDelayMs: number };
   pageCache: { documents: number };
+  answerCache: { megabytes: number };
   graphql: GraphqlLimits;
   ocr: OcrConfig;
   integration: ProxyLimits;
@@ -82,11 +85,14 @@ function createDomain(ctx: PluginContext<SearchConfig>, engine: ChosenEngineFact
   const snapshots = new SnapshotFiles(folder, new SnapshotLease(folder, ctx.runtime.worker?.owner ?? true));
   const indexes = new IndexManager(sites, docs, engine, snapshots, ctx.logger, ctx.config.indexer);
   const spotlights = new SpotlightStore(db, sites);
+  const answers = new AnswerCache(ctx.config.answerCache.megabytes * 2 ** 20);
+  followSiteChanges(answers, { sites, indexes, spotlights });
   return {
     sites,
     docs,
     indexes,
     spotlights,
+    answers,
     search: new SearchService(sites, docs, indexes, spotlights),
     importer: new Importer(sites, docs, indexes, spotlights),
     tokens: new ApiTokens(db),
@@ -144,6 +150,7 @@ export default definePlugin<SearchConfig>({
         Object.keys(SPELL_CHECKER_LOCALES),
       );
       mountTokenRoutes(router, domain);
+      mountSystemCacheRoutes(router, domain);
       mountGraphqlRoute(router, domain, ctx.config.graphql);
       mountGraphiql(router);
       mountSamplePage(router, domain);

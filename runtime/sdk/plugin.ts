@@ -73,7 +73,7 @@ export { excerpt, httpErrors, VelaError } from '../errors.js';
 export type { HookName } from '../hooks/hook-registry.js';
 export type { GateDecision, HealthCollector, HttpRequestEvent, HttpResponseEvent, ReadyEvent, RuntimeHooks } from '../hooks/runtime-hooks.js';
 export type { ApiRouter } from '../http/api-router.js';
-export { sendJson } from '../http/json-answer.js';
+export { sendJson, sendJsonBytes } from '../http/json-answer.js';
 export type { ResponseSpec, RouteSpec } from '../http/openapi-registry.js';
 export { SECURITY_HEADERS, VELA_COOKIE_PREFIX, VELA_CREDENTIAL_HEADERS } from '../http/security.js';
 export { OutboundRefused } from '../network/outbound-guard.js';

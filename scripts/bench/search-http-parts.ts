@@ -52,7 +52,8 @@ async function main(): Promise<void> {
       overrides: {
         // Every page's documents stay cached: this compares the layers, not the store's reads.
         runtime: { dataDir, logLevel: 'warn', admin, plugins: ['search'] },
-        plugins: { search: { pageCache: { documents: documents.length } } },
+        // The answer cache off: each round searches again (search-service.ts measures answers from the cache).
+        plugins: { search: { pageCache: { documents: documents.length }, answerCache: { megabytes: 0 } } },
         services: { search: { port: 0, host: '127.0.0.1' } },
       },
     }),

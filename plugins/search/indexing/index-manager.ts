@@ -66,6 +66,7 @@ export class IndexManager {
   private readonly waiters: Array<{ seq: number; resolve: () => void; reject: (error: Error) => void }> = [];
   private stopped = false;
   private readonly prepared = new PreparedDocuments();
+  private readonly changeListeners: Array<(siteId: string | null) => void> = [];
 
   constructor(
     private readonly sites: SiteStore,
@@ -78,6 +79,15 @@ export class IndexManager {
 
   get appliedSeq(): number {
     return this.applied;
+  }
+
+  /** Called whenever what a site's searches find may have changed (null: every site's). */
+  onIndexChange(listener: (siteId: string | null) => void): void {
+    this.changeListeners.push(listener);
+  }
+
+  private changed(siteId: string | null): void {
+    for (const listener of this.changeListeners) listener(siteId);
   }
 
   /** The engine of a site and locale (empty when it has no documents yet). */
@@ -228,6 +238,7 @@ export class IndexManager {
     this.applied = manifest ? manifest.seq : maxSeq;
     // Changes that were never applied one by one (pruned, or before the snapshot) invalidated nothing.
     this.docs.pages.clear();
+    this.changed(null);
     if (this.factory.persistent) return this.loadStored(maxSeq);
     for (const site of this.sites.list()) {
       const config = this.sites.get(site.id);
@@ -360,14 +371,19 @@ export class IndexManager {
         indexed?.set(id, attributes!);
       } else removals.push(id);
     }
-    // Removing an id the engine does not hold is a no-op (and asking first would cost a round trip each).
-    if (removals.length > 0) await entry.engine.remove(removals, version);
-    for (let from = 0; from < upserts.length; from += UPSERT_SLICE) {
-      // Other work runs in between: the next import's request is read and its write started, and that
-      // write's statements are sent, while this step is indexed (the whole step at once kept the main
-      // thread from them, then left it idle while SQLite wrote the next batch).
-      if (from > 0) await nextTurn();
-      await entry.engine.upsert(upserts.length <= UPSERT_SLICE ? upserts : upserts.slice(from, from + UPSERT_SLICE), version);
+    try {
+      // Removing an id the engine does not hold is a no-op (and asking first would cost a round trip each).
+      if (removals.length > 0) await entry.engine.remove(removals, version);
+      for (let from = 0; from < upserts.length; from += UPSERT_SLICE) {
+        // Other work runs in between: the next import's request is read and its write started, and that
+        // write's statements are sent, while this step is indexed (the whole step at once kept the main
+        // thread from them, then left it idle while SQLite wrote the next batch).
+        if (from > 0) await nextTurn();
+        await entry.engine.upsert(upserts.length <= UPSERT_SLICE ? upserts : upserts.slice(from, from + UPSERT_SLICE), version);
+      }
+    } finally {
+      // Also after a failure part way: the engine may hold part of the step, and searches between its slices saw less.
+      this.changed(siteId);
     }
     // A few documents at a time is an edit someone is about to search for: their page needs no database
     // read (exactly the versions just indexed). A bulk import would only push the hot pages out.
@@ -389,6 +405,7 @@ export class IndexManager {
     const previous = this.engines.get(engineKey(config.site.id, locale));
     if (previous && previous.engine !== engine) disposeEngine(previous.engine);
     this.engines.set(engineKey(config.site.id, locale), entry);
+    this.changed(config.site.id);
     return entry;
   }
 
@@ -457,6 +474,7 @@ export class IndexManager {
         await this.factory.persistent?.drop(siteId, entry.locale);
         await this.snapshots.remove(siteId, entry.locale);
         this.dirty = true;
+        this.changed(siteId);
       }
     }
     for (const locale of config.site.locales) {
@@ -475,6 +493,7 @@ export class IndexManager {
     }
     await this.factory.persistent?.drop(siteId);
     this.dirty = true;
+    this.changed(siteId);
     this.scheduleSnapshot();
   }
 

@@ -1,11 +1,11 @@
-import { type ApiRouter, type JsonSchema, sendJson } from 'vela/plugin';
+import type { ApiRouter, JsonSchema } from 'vela/plugin';
 import { linkBaseFromUrl } from '../links/query-string.js';
 import { parseSearchParams } from '../query/search-params.js';
 import { pathParams, siteRefSchema } from '../schemas/common.js';
 import { searchResponseSchema } from '../schemas/search-response.js';
 import type { Site } from '../store/site-types.js';
 import type { SearchDomain } from './route-context.js';
-import { searchQueryDoc } from './search.js';
+import { answerSearch, rawQuery, searchQueryDoc } from './search.js';
 
 const tags = ['guest'];
 export const GUEST_PREFIX = '/api/v2/guest/sn';
@@ -23,11 +23,6 @@ const guestSiteSchema: JsonSchema = {
       },
     },
   },
-};
-
-const rawQuery = (url: string) => {
-  const q = url.indexOf('?');
-  return q < 0 ? '' : url.slice(q + 1);
 };
 
 /**
@@ -83,11 +78,6 @@ export function mountGuestRoutes(router: ApiRouter, domain: SearchDomain): void 
       description: 'Query parameters are read from the raw query string (repeatable fq[]); links in the answer stay under /api/v2/guest/sn.',
       responses: { 200: { description: 'the search response', schema: searchResponseSchema } },
     },
-    async (req, res) => {
-      const params = parseSearchParams(req.path, rawQuery(req.originalUrl));
-      const response = await search.search(String(req.params.siteName), params);
-      sendJson(res, 200, response);
-      domain.metrics.recordSearch(String(req.params.siteName), params, response.queryContext.count);
-    },
+    (req, res) => answerSearch(domain, req, res, `GET ${req.originalUrl}`, () => parseSearchParams(req.path, rawQuery(req.originalUrl))),
   );
 }

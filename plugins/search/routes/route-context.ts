@@ -3,6 +3,7 @@ import type { ApiTokens } from '../auth/api-tokens.js';
 import type { Importer } from '../indexing/importer.js';
 import type { IndexManager } from '../indexing/index-manager.js';
 import type { SearchMetrics } from '../metrics/search-metrics.js';
+import type { AnswerCache } from '../query/answer-cache.js';
 import type { SearchService } from '../query/search-service.js';
 import type { SpotlightStore } from '../spotlights/spotlight-store.js';
 import type { DocumentStore } from '../store/document-store.js';
@@ -14,6 +15,8 @@ export interface SearchDomain {
   docs: DocumentStore;
   indexes: IndexManager;
   search: SearchService;
+  /** Whole answers of the REST searches, by request, kept until their site changes. */
+  answers: AnswerCache;
   /** Spotlights: administered at /api/sn/<site>/spotlight, matched by every search. */
   spotlights: SpotlightStore;
   importer: Importer;

@@ -1,6 +1,7 @@
-import { type ApiRouter, sendJson } from 'vela/plugin';
+import { type ApiRouter, type Request, type Response, sendJsonBytes } from 'vela/plugin';
 import { linkBaseFromUrl } from '../links/query-string.js';
-import { MAX_PAGE, type PostBody, parseSearchParams } from '../query/search-params.js';
+import { answerBytes } from '../query/answer-cache.js';
+import { MAX_PAGE, type PostBody, parseSearchParams, type SearchParams } from '../query/search-params.js';
 import { pathParams, siteRefSchema } from '../schemas/common.js';
 import { searchResponseSchema } from '../schemas/search-response.js';
 import type { SearchDomain } from './route-context.js';
@@ -64,10 +65,38 @@ const postBody = {
   },
 };
 
-const rawQuery = (url: string) => {
+export const rawQuery = (url: string) => {
   const q = url.indexOf('?');
   return q < 0 ? '' : url.slice(q + 1);
 };
+
+/**
+ * A search's answer, from the answer cache when the same request (method, URL, body) was answered since its
+ * site last changed, else searched, sent and kept. A hit is recorded in the metrics like any search.
+ */
+export async function answerSearch(domain: SearchDomain, req: Request, res: Response, key: string, parse: () => SearchParams): Promise<void> {
+  const started = performance.now();
+  const siteName = String(req.params.siteName);
+  const { answers } = domain;
+  const cached = answers.enabled ? answers.get(key) : undefined;
+  if (cached) {
+    sendJsonBytes(res, 200, answerBytes(cached, performance.now() - started), HIT);
+    domain.metrics.recordSearch(siteName, cached.params, cached.count);
+    return;
+  }
+  const ticket = answers.ticket();
+  const params = parse();
+  const response = await domain.search.search(siteName, params);
+  const body = Buffer.from(JSON.stringify(response));
+  sendJsonBytes(res, 200, body, answers.enabled ? MISS : NO_CACHE);
+  const site = domain.sites.find(siteName);
+  if (site) answers.put(key, ticket, site.site.id, body, params, response.queryContext.count);
+  domain.metrics.recordSearch(siteName, params, response.queryContext.count);
+}
+
+const HIT = { 'X-Cache': 'HIT' };
+const MISS = { 'X-Cache': 'MISS' };
+const NO_CACHE = {};
 
 export function mountSearchRoutes(router: ApiRouter, domain: SearchDomain): void {
   router.get(
@@ -82,12 +111,7 @@ export function mountSearchRoutes(router: ApiRouter, domain: SearchDomain): void
       description: 'Query parameters are read from the raw query string (repeatable fq[]); see docs/search.md.',
       responses: { 200: { description: 'the search response', schema: searchResponseSchema } },
     },
-    async (req, res) => {
-      const params = parseSearchParams(req.path, rawQuery(req.originalUrl));
-      const response = await domain.search.search(String(req.params.siteName), params);
-      sendJson(res, 200, response);
-      domain.metrics.recordSearch(String(req.params.siteName), params, response.queryContext.count);
-    },
+    (req, res) => answerSearch(domain, req, res, `GET ${req.originalUrl}`, () => parseSearchParams(req.path, rawQuery(req.originalUrl))),
   );
 
   router.post(
@@ -100,12 +124,10 @@ export function mountSearchRoutes(router: ApiRouter, domain: SearchDomain): void
       body: postBody,
       responses: { 200: { description: 'the search response', schema: searchResponseSchema } },
     },
-    async (req, res) => {
-      const params = parseSearchParams(req.path, rawQuery(req.originalUrl), req.body as PostBody);
-      const response = await domain.search.search(String(req.params.siteName), params);
-      sendJson(res, 200, response);
-      domain.metrics.recordSearch(String(req.params.siteName), params, response.queryContext.count);
-    },
+    (req, res) =>
+      answerSearch(domain, req, res, `POST ${req.originalUrl}\u0000${JSON.stringify(req.body)}`, () =>
+        parseSearchParams(req.path, rawQuery(req.originalUrl), req.body as PostBody),
+      ),
   );
 
   router.get(

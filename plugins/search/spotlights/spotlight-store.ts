@@ -90,6 +90,7 @@ export class SpotlightStore {
   private matchers = new Map<string, Matcher>();
   /** Called after each write of this process: announce it to the others. */
   onWrite: (() => void) | null = null;
+  private readonly matchListeners: Array<(siteId: string) => void> = [];
 
   constructor(
     private readonly db: Database,
@@ -109,8 +110,17 @@ export class SpotlightStore {
       if (list) list.push(spotlight);
       else bySite.set(spotlight.siteId, [spotlight]);
     }
+    const before = this.bySite;
     this.bySite = bySite;
-    this.matchers = new Map();
+    // Loaded every pollMs: only the sites whose spotlights changed lose their matchers (and cached answers).
+    for (const siteId of new Set([...before.keys(), ...bySite.keys()])) {
+      if (versionsOf(before.get(siteId)) !== versionsOf(bySite.get(siteId))) this.forgetMatchers(siteId);
+    }
+  }
+
+  /** Called whenever what a site's searches match may have changed, by a write of any process. */
+  onMatchChange(listener: (siteId: string) => void): void {
+    this.matchListeners.push(listener);
   }
 
   list(siteId: string): Spotlight[] {
@@ -242,6 +252,7 @@ export class SpotlightStore {
 
   private forgetMatchers(siteId: string): void {
     for (const key of this.matchers.keys()) if (key.startsWith(`${siteId}\u0000`)) this.matchers.delete(key);
+    for (const listener of this.matchListeners) listener(siteId);
   }
 }
 
@@ -295,4 +306,9 @@ function toRow(s: Spotlight): SpotlightRow {
     created_at: s.createdAt,
     updated_at: s.updatedAt,
   };
+}
+
+/** What tells one load of a site's spotlights from another: all of them (two writes may share a millisecond). */
+function versionsOf(spotlights: readonly Spotlight[] | undefined): string {
+  return JSON.stringify(spotlights ?? []);
 }

@@ -60,6 +60,10 @@ export class PageDocumentCache {
   get size(): number {
     return this.entries.size;
   }
+
+  get maxSize(): number {
+    return this.capacity;
+  }
 }
 
 const cacheKey = (siteId: string, locale: string, id: string) => `${siteId}\u0000${locale}\u0000${id}`;

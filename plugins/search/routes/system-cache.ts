@@ -1,0 +1,60 @@
+import type { ApiRouter, JsonSchema } from 'vela/plugin';
+import type { SearchDomain } from './route-context.js';
+
+const tags = ['system'];
+const count = (description: string): JsonSchema => ({ type: 'integer', description });
+const cachesSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    answers: {
+      type: 'object',
+      description: 'whole answers of the REST searches, by request (config answerCache.megabytes)',
+      properties: {
+        entries: count('answers kept'),
+        bytes: count('their size, with their keys'),
+        maxBytes: count('the limit; 0: the cache is off'),
+        hits: count('searches answered from it since the start'),
+        misses: count('searches it did not hold since the start'),
+      },
+    },
+    pageDocuments: {
+      type: 'object',
+      description: 'stored documents of recent result pages (config pageCache.documents)',
+      properties: { entries: count('documents kept'), maxEntries: count('the limit; 0: the cache is off') },
+    },
+  },
+};
+
+/**
+ * This process's caches of the search, as the original's `/api/system/cache`: what they hold, and a way to
+ * empty them (never needed for correctness: both follow every change; for an operator measuring cold searches).
+ */
+export function mountSystemCacheRoutes(router: ApiRouter, { answers, docs }: SearchDomain): void {
+  const report = () => ({ answers: answers.stats(), pageDocuments: { entries: docs.pages.size, maxEntries: docs.pages.maxSize } });
+  router.get(
+    '/api/system/cache',
+    { access: 'key', tags, summary: "The search's caches in this process", responses: { 200: { description: 'the caches', schema: cachesSchema } } },
+    (_req, res) => {
+      res.json(report());
+    },
+  );
+  router.post(
+    '/api/system/cache/clear',
+    {
+      access: 'key',
+      tags,
+      summary: "Empty the search's caches in this process",
+      responses: {
+        200: {
+          description: 'what was removed',
+          schema: { type: 'object', properties: { answers: count('answers removed'), pageDocuments: count('documents removed') } },
+        },
+      },
+    },
+    (_req, res) => {
+      const pageDocuments = docs.pages.size;
+      docs.pages.clear();
+      res.json({ answers: answers.clear(), pageDocuments });
+    },
+  );
+}
