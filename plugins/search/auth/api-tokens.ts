@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { type Database, httpErrors, type Principal, sha256Hex } from 'vela/plugin';
 import type { SearchKeys } from '../api.js';
 import { searchErrors } from '../errors.js';
+import { MemoryWrites } from '../store/memory-writes.js';
 import { now, toIso } from '../store/timestamps.js';
 
 /** Store lookups of unknown Key values in flight at once (see verifyOrLookup). */
@@ -55,6 +56,7 @@ export class ApiTokens implements SearchKeys {
   /** Hashes the store did not know → until when that answer stands (see verifyOrLookup). */
   private readonly unknownUntil = new Map<string, number>();
   private readonly lookups = new Map<string, Promise<Principal | null>>();
+  private readonly writes = new MemoryWrites();
   /** Called after each write of this process: announce it to the others. */
   onWrite: (() => void) | null = null;
 
@@ -62,7 +64,10 @@ export class ApiTokens implements SearchKeys {
 
   /** (Re)load the hashes; a token revoked by another process stops working here at the next load. */
   async load(): Promise<void> {
-    const rows = await this.db<TokenRow>('search_api_tokens').select('id', 'token_hash', 'created_by', 'scopes');
+    const rows = await this.writes.settled(
+      () => this.db<TokenRow>('search_api_tokens').select('id', 'token_hash', 'created_by', 'scopes') as Promise<TokenRow[]>,
+    );
+    if (!rows) return;
     const fresh = new Map(rows.map((row) => [row.token_hash, { id: row.id, createdBy: row.created_by, scopes: scopesOf(row.scopes) }]));
     this.byHash.clear();
     for (const [hash, token] of fresh) this.byHash.set(hash, token);
@@ -96,6 +101,7 @@ export class ApiTokens implements SearchKeys {
       scopes: JSON.stringify(scopes),
     });
     this.byHash.set(hash, { id, createdBy, scopes });
+    this.writes.mark();
     this.onWrite?.();
     return { ...(await this.get(id)), token };
   }
@@ -110,6 +116,7 @@ export class ApiTokens implements SearchKeys {
     if (patch.scopes !== undefined) {
       // A narrower token takes effect at once in this process (others see it at their next load).
       for (const known of this.byHash.values()) if (known.id === id) known.scopes = patch.scopes;
+      this.writes.mark();
       this.onWrite?.();
     }
     return this.get(id);
@@ -120,6 +127,7 @@ export class ApiTokens implements SearchKeys {
     const row = await this.db<TokenRow>('search_api_tokens').where({ id }).first();
     await this.db('search_api_tokens').where({ id }).delete();
     if (row) this.byHash.delete(row.token_hash);
+    this.writes.mark();
     this.onWrite?.();
     return token;
   }

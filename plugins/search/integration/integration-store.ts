@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Database, type SecretBox, secretHint, VelaError } from 'vela/plugin';
+import { MemoryWrites } from '../store/memory-writes.js';
 import { now, toIso } from '../store/timestamps.js';
 import type { VendorId } from './vendors.js';
 
@@ -97,6 +98,7 @@ export const integrationErrors = {
  */
 export class IntegrationStore {
   private byId = new Map<string, { integration: Integration; headers: StoredHeader[] }>();
+  private readonly writes = new MemoryWrites();
 
   constructor(
     private readonly db: Database,
@@ -104,8 +106,8 @@ export class IntegrationStore {
   ) {}
 
   async load(): Promise<void> {
-    const rows = await this.db<Row>('search_integrations').select();
-    this.byId = new Map(rows.map((row) => [row.id, fromRow(row)]));
+    const rows = await this.writes.settled(() => this.db<Row>('search_integrations').select() as Promise<Row[]>);
+    if (rows) this.byId = new Map(rows.map((row) => [row.id, fromRow(row)]));
   }
 
   list(): Integration[] {
@@ -158,6 +160,7 @@ export class IntegrationStore {
     }
     const entry = fromRow(row as Row);
     this.byId.set(id, entry);
+    this.writes.mark();
     return entry.integration;
   }
 
@@ -178,6 +181,7 @@ export class IntegrationStore {
     const row = await this.db<Row>('search_integrations').where({ id }).first();
     const entry = fromRow(row!);
     this.byId.set(id, entry);
+    this.writes.mark();
     return entry.integration;
   }
 
@@ -185,6 +189,7 @@ export class IntegrationStore {
     const current = this.get(id);
     await this.db('search_integrations').where({ id }).delete();
     this.byId.delete(id);
+    this.writes.mark();
     return current;
   }
 

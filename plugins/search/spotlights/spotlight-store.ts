@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from 'vela/plugin';
+import { MemoryWrites } from '../store/memory-writes.js';
 import type { SiteStore } from '../store/site-store.js';
 import { now, toIso } from '../store/timestamps.js';
 
@@ -91,6 +92,7 @@ export class SpotlightStore {
   /** Called after each write of this process: announce it to the others. */
   onWrite: (() => void) | null = null;
   private readonly matchListeners: Array<(siteId: string) => void> = [];
+  private readonly writes = new MemoryWrites();
 
   constructor(
     private readonly db: Database,
@@ -101,8 +103,15 @@ export class SpotlightStore {
     });
   }
 
+  /** Read every spotlight again (at start, every pollMs, and on another process's notice). */
   async load(): Promise<void> {
-    const rows = (await this.db<SpotlightRow>('search_spotlights').select().orderBy('created_at').orderBy('id')) as SpotlightRow[];
+    const rows = await this.writes.settled(
+      () => this.db<SpotlightRow>('search_spotlights').select().orderBy('created_at').orderBy('id') as Promise<SpotlightRow[]>,
+    );
+    if (rows) this.replaceAll(rows);
+  }
+
+  private replaceAll(rows: SpotlightRow[]): void {
     const bySite = new Map<string, Spotlight[]>();
     for (const row of rows) {
       const spotlight = fromRow(row);
@@ -230,6 +239,7 @@ export class SpotlightStore {
   }
 
   private put(spotlight: Spotlight): void {
+    this.writes.mark();
     const list = (this.bySite.get(spotlight.siteId) ?? []).filter((s) => s.id !== spotlight.id);
     list.push(spotlight);
     list.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
@@ -238,6 +248,7 @@ export class SpotlightStore {
   }
 
   private remove(spotlight: Spotlight): void {
+    this.writes.mark();
     this.bySite.set(
       spotlight.siteId,
       (this.bySite.get(spotlight.siteId) ?? []).filter((s) => s.id !== spotlight.id),
@@ -246,6 +257,7 @@ export class SpotlightStore {
   }
 
   private forgetSite(siteId: string): void {
+    this.writes.mark();
     this.bySite.delete(siteId);
     this.forgetMatchers(siteId);
   }
