@@ -79,8 +79,14 @@ export class SiteStore {
   /**
    * Pick up what other processes sharing the database changed (PostgreSQL mode): sites whose
    * settings, fields or locales differ from memory are reloaded and announced like local writes.
+   * In turn with this process's writes: a site created while the fingerprints were read would be missing from
+   * them, and taken for one another process deleted (its index dropped until the next refresh).
    */
-  async refresh(): Promise<void> {
+  refresh(): Promise<void> {
+    return this.serially(() => this.refreshNow());
+  }
+
+  private async refreshNow(): Promise<void> {
     const stored = await this.fingerprints();
     for (const [siteId, print] of stored) {
       const known = this.sites.get(siteId);
