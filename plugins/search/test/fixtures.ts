@@ -1,3 +1,4 @@
+import type { Database } from 'vela/plugin';
 import type { TestRuntime } from 'vela/testing';
 
 export interface Doc {
@@ -88,3 +89,36 @@ export async function importDocs(vela: TestRuntime, docs: Doc[], site = 'Sample'
 }
 
 export const search = (vela: TestRuntime, query: string) => json(vela, 'GET', `/api/sn/Sample/search?${query}`, undefined, { authorization: '' });
+
+/**
+ * `db` whose next read of `table` after `hold()` is sent at once but answered only at `release()`, as a poll's
+ * read on another connection of the pool can be answered from before a write that lands meanwhile.
+ */
+export function heldRead(db: Database, table: string): { db: Database; hold: () => void; release: () => void } {
+  let armed = false;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const held = new Proxy(db, {
+    apply(target, self, args: [string]) {
+      const builder = Reflect.apply(target, self, args);
+      if (args[0] !== table || !armed) return builder;
+      armed = false;
+      const send = builder.then.bind(builder);
+      // biome-ignore lint/suspicious/noThenProperty: knex's builder is a thenable (its chain returns itself): its answer is what is held back
+      builder.then = (ok: (rows: unknown) => unknown, fail: (error: unknown) => unknown) =>
+        Promise.all([send((rows: unknown) => rows), released])
+          .then(([rows]) => rows)
+          .then(ok, fail);
+      return builder;
+    },
+  });
+  return {
+    db: held,
+    hold: () => {
+      armed = true;
+    },
+    release,
+  };
+}

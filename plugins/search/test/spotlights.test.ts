@@ -6,7 +6,7 @@ import type { Database } from 'vela/plugin';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
 import { SpotlightStore } from '../spotlights/spotlight-store.js';
 import { SiteStore } from '../store/site-store.js';
-import { createSite, importDocs, json, makeDocs } from './fixtures.js';
+import { createSite, heldRead, importDocs, json, makeDocs } from './fixtures.js';
 
 let vela: TestRuntime;
 const docs = makeDocs(40);
@@ -221,25 +221,14 @@ test.serial('spotlights survive a restart, and go with their site', async (t) =>
 test.serial("a reload whose read began before this process's write does not drop the write from memory", async (t) => {
   const db = vela.runtime.resolve('db') as Database;
   const site = (await json(vela, 'GET', '/api/sn/Sample')).body;
-  // The reload's read is taken at once, as a poll's read on another connection would be, and answered late.
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let gated = false;
-  const lateRead = ((table: string) => {
-    if (table !== 'search_spotlights' || !gated) return db(table);
-    gated = false;
-    const read = db(table).select().orderBy('created_at').orderBy('id');
-    return { select: () => ({ orderBy: () => ({ orderBy: async () => (await Promise.all([read, released]))[0] }) }) };
-  }) as unknown as Database;
-  const store = new SpotlightStore(lateRead, new SiteStore(db));
+  const late = heldRead(db, 'search_spotlights');
+  const store = new SpotlightStore(late.db, new SiteStore(db));
   await store.load();
-  gated = true;
+  late.hold();
   const reload = store.load();
   await new Promise((resolve) => setTimeout(resolve, 50));
   const written = await store.create(site.id, { name: 'Written meanwhile', locale: 'en_US', terms: ['meanwhile'] });
-  release();
+  late.release();
   await reload;
   t.truthy(store.find(site.id, written.id), 'the write is still in memory after the reload');
   await store.delete(site.id, written.id);
