@@ -27,7 +27,9 @@ const cachesSchema: JsonSchema = {
 
 /**
  * This process's caches of the search, as the original's `/api/system/cache`: what they hold, and a way to
- * empty them (never needed for correctness: both follow every change; for an operator measuring cold searches).
+ * empty them (never needed for correctness: both follow every change; for an operator measuring cold searches). One
+ * alone can be emptied: a benchmark of searches that are searched, not answered from the answer cache, still
+ * reads warm pages like any site in use.
  */
 export function mountSystemCacheRoutes(router: ApiRouter, { answers, docs }: SearchDomain): void {
   const report = () => ({ answers: answers.stats(), pageDocuments: { entries: docs.pages.size, maxEntries: docs.pages.maxSize } });
@@ -44,6 +46,12 @@ export function mountSystemCacheRoutes(router: ApiRouter, { answers, docs }: Sea
       access: 'key',
       tags,
       summary: "Empty the search's caches in this process",
+      query: {
+        type: 'object',
+        properties: {
+          cache: { type: 'string', enum: ['answers', 'pageDocuments'], description: 'empty this cache alone (default: both)' },
+        },
+      },
       responses: {
         200: {
           description: 'what was removed',
@@ -51,10 +59,11 @@ export function mountSystemCacheRoutes(router: ApiRouter, { answers, docs }: Sea
         },
       },
     },
-    (_req, res) => {
-      const pageDocuments = docs.pages.size;
-      docs.pages.clear();
-      res.json({ answers: answers.clear(), pageDocuments });
+    (req, res) => {
+      const only = (req.query as { cache?: 'answers' | 'pageDocuments' }).cache;
+      const pageDocuments = only === 'answers' ? 0 : docs.pages.size;
+      if (only !== 'answers') docs.pages.clear();
+      res.json({ answers: only === 'pageDocuments' ? 0 : answers.clear(), pageDocuments });
     },
   );
 }

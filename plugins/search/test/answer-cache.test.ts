@@ -122,7 +122,7 @@ test.serial('over HTTP: a repeated search is answered from the cache, the same a
   t.is(terms.body.terms.find((term: any) => term.term === 'editor')?.count, 3);
 });
 
-test.serial('POST searches are keyed by their body too; the guest search is cached; clearing empties the caches, for a key only', async (t) => {
+test.serial('POST searches are keyed by their body too; the guest search is cached; clearing empties the caches (or one of them), for a key only', async (t) => {
   const vela = await startTestRuntime({ plugins: ['search'] });
   t.teardown(() => vela.stop());
   await createSite(vela);
@@ -149,6 +149,22 @@ test.serial('POST searches are keyed by their body too; the guest search is cach
   t.true(cleared.body.pageDocuments > 0);
   t.like((await json(vela, 'GET', '/api/system/cache')).body, { answers: { entries: 0, bytes: 0 }, pageDocuments: { entries: 0 } });
   t.is((await post({ query: 'editor' })).cache, 'MISS');
+
+  // One cache alone: the answers go and the pages stay, or the other way round.
+  const answersOnly = await json(vela, 'POST', '/api/system/cache/clear?cache=answers');
+  t.deepEqual(answersOnly.body, { answers: 1, pageDocuments: 0 });
+  const kept = (await json(vela, 'GET', '/api/system/cache')).body;
+  t.is(kept.answers.entries, 0);
+  t.true(kept.pageDocuments.entries > 0, 'the page documents stay when only the answers are emptied');
+  t.is((await post({ query: 'editor' })).cache, 'MISS');
+  const pagesOnly = await json(vela, 'POST', '/api/system/cache/clear?cache=pageDocuments');
+  t.is(pagesOnly.body.answers, 0);
+  t.is(pagesOnly.body.pageDocuments, kept.pageDocuments.entries);
+  t.like((await json(vela, 'GET', '/api/system/cache')).body, { answers: { entries: 1 }, pageDocuments: { entries: 0 } });
+  const unknown = await json(vela, 'POST', '/api/system/cache/clear?cache=everything');
+  t.is(unknown.status, 400);
+  t.is(unknown.body.error, 'validation_failed');
+  t.like((await json(vela, 'GET', '/api/system/cache')).body, { answers: { entries: 1 } }, 'a refused request empties nothing');
 });
 
 test.serial('answerCache.megabytes 0: every search is searched', async (t) => {
