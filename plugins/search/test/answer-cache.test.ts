@@ -122,7 +122,7 @@ test.serial('over HTTP: a repeated search is answered from the cache, the same a
   t.is(terms.body.terms.find((term: any) => term.term === 'editor')?.count, 3);
 });
 
-test.serial('POST searches are keyed by their body too; the guest search is cached; clearing empties the caches (or one of them), for a key only', async (t) => {
+test.serial('POST searches are keyed by their body too; the guest search is cached; clearing empties the caches or one, for a key only', async (t) => {
   const vela = await startTestRuntime({ plugins: ['search'] });
   t.teardown(() => vela.stop());
   await createSite(vela);
