@@ -19,6 +19,7 @@ import { sendJson } from '../../runtime/http/json-answer.js';
 import { Runtime } from '../../runtime/lifecycle/runtime.js';
 import { packageRoot } from '../../runtime/paths.js';
 import { debianSiteFields, loadCorpus, makeQueries } from './search-corpus.js';
+import { writeSearchSnapshot } from './search-snapshot.js';
 import { percentile } from './stats.js';
 
 const args = process.argv.slice(2);
@@ -74,6 +75,7 @@ async function main(): Promise<void> {
       const r = await fetch(`${vela}/api/sn/import${last ? '?wait=true' : ''}`, { method: 'POST', headers, body: JSON.stringify({ turingDocuments }) });
       if (r.status !== 200) throw new Error(`import: ${await r.text()}`);
     }
+    await writeSearchSnapshot(runtime);
     const search = runtime.resolve<SiteSearch>('search.service');
     const prepared = new Map<string, Buffer>();
     for (const q of queryStrings) prepared.set(q, Buffer.from(await (await fetch(`${vela}/api/sn/Debian/search?${q}`)).arrayBuffer()));

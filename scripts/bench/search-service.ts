@@ -30,6 +30,7 @@ import { packageRoot } from '../../runtime/paths.js';
 import { printGoal } from './goal.js';
 import { mainThreadCpu } from './process-cpu.js';
 import { type BenchQuery, type CorpusDocument, debianSiteFields, loadCorpus, makeAutocompleteQueries, makeQueries, seededRandom } from './search-corpus.js';
+import { writeSearchSnapshot } from './search-snapshot.js';
 import { asAttributes, OramaSystem, ServiceIndexSystem, VelaSystem } from './search-systems.js';
 import { percentile } from './stats.js';
 
@@ -229,6 +230,7 @@ async function main(): Promise<void> {
     }
     const imported = importWatch.stop();
     bodies.length = 0;
+    await writeSearchSnapshot(runtime);
     // The floor of an import: the index the service built, of the same documents, built in memory in this run.
     const sameIndex = new ServiceIndexSystem('vela service index, in memory', await siteConfig(runtime), 'en_US');
     sameIndex.stage(documents);
