@@ -20,6 +20,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { text } from 'node:stream/consumers';
 import type { SiteSearch } from '../../plugins/search/api.js';
 import type { SearchEngine } from '../../plugins/search/engine/search-engine.js';
 import { SiteStore } from '../../plugins/search/store/site-store.js';
@@ -154,20 +155,15 @@ async function measureFloor(base: string, paths: string[]): Promise<number[]> {
   }
 }
 
-const importAgent = new http.Agent({ keepAlive: true });
-
 /**
  * POSTs bytes with node:http, which writes them as they are: fetch copies a body of bytes before it sends it
  * (`cloneAsUint8Array` and `extractBody`, with undici's own work 0.17 s of the import window's profile on
- * 2026-11-27), and that copy is the client's work, not the service's.
+ * 2026-11-27), and that copy is the client's work, not the service's. Node's global agent keeps the connection.
  */
 function postBytes(url: string, headers: Record<string, string>, body: Uint8Array): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent: importAgent, headers: { ...headers, 'content-length': body.length } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
+    const req = http.request(url, { method: 'POST', headers: { ...headers, 'content-length': body.length } }, (res) => {
+      text(res).then((answer) => resolve({ status: res.statusCode ?? 0, text: answer }), reject);
     });
     req.on('error', reject);
     req.end(body);
@@ -457,7 +453,6 @@ async function main(): Promise<void> {
     printGoal('search over HTTP, p50 / orama in-process p50', http.p50Ms / peer.p50Ms, '<', 1);
     console.log(JSON.stringify({ ratio: 'vela in-process p50 / orama in-process p50', value: round(vela.p50Ms / peer.p50Ms) }));
   } finally {
-    importAgent.destroy();
     await runtime.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
