@@ -1,3 +1,4 @@
+import { DenseSlots } from './dense-slots.js';
 import { ListPool } from './list-pool.js';
 import { slotOf, tokenize } from './text-analyzer.js';
 import { compareStrings } from './value-dictionary.js';
@@ -10,6 +11,10 @@ export interface QueryTermPostings {
   lists: SlotLists[];
   /** Number of (document, index term) entries, to intersect the rarest term first. */
   size: number;
+  /** The index term, when the query term matches exactly one (not as a prefix). */
+  term?: string;
+  /** The term's slot + 1 per ordinal (0: not on it), when the engine chose to test candidates against it (see DenseSlots). */
+  dense?: Uint8Array;
 }
 
 /** What a snapshot keeps of the text index: every term's ordinals, slot by slot. */
@@ -20,6 +25,9 @@ export interface TextIndexData {
   /** The ordinals, term by term, slot by slot. */
   ordinals: Uint32Array;
 }
+
+/** Bytes of DenseSlots arrays kept: 128 terms of a 63k-document index. */
+const DENSE_BUDGET_BYTES = 8 * 1024 * 1024;
 
 /** Terms longer than this are copied before being kept (see `canonical`). */
 const SLICED_STRING_MIN = 13;
@@ -46,6 +54,7 @@ export class TextIndex {
   private readonly postings = new ListPool();
   /** Per ordinal, the posting lists that hold it. */
   private readonly register = new ListPool();
+  private readonly dense = new DenseSlots(DENSE_BUDGET_BYTES);
   private listScratch = new Uint32Array(256);
   /** Per term id, the stamp of the last add that met it. */
   private seen = new Uint32Array(1024);
@@ -127,7 +136,23 @@ export class TextIndex {
       lists.push(slots);
       size += sizeOf(slots);
     }
-    return size > 0 ? { lists, size } : null;
+    if (size === 0) return null;
+    return prefix ? { lists, size } : { lists, size, term };
+  }
+
+  /**
+   * The term's slot + 1 per ordinal below `ordinalEnd` (0 where a document lacks it), kept until the next
+   * write; undefined for a term no document has, or an index too large for the budget. Read only.
+   */
+  denseSlotsOf(term: string, ordinalEnd: number): Uint8Array | undefined {
+    const id = this.termIds.get(term);
+    if (id === undefined) return undefined;
+    return this.dense.get(id, this.generation, ordinalEnd, (slots) => {
+      for (let slot = 0; slot < this.resolution; slot++) {
+        const list = this.postings.view(id * this.resolution + slot);
+        if (list !== undefined) for (let i = 0; i < list.length; i++) slots[list[i]!] = slot + 1;
+      }
+    });
   }
 
   /** Number of live documents that have the term (0 when none). */

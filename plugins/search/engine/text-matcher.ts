@@ -6,7 +6,9 @@ const MARK_LIMIT = 0xffffffff - 1024;
 /**
  * AND of query terms over the text index's slot lists with typed scratch arrays: no object, Set or array per hit.
  * `mark[o] = base + t` records that ordinal o matched the first t terms of the current query, so the terms
- * are walked once each, rarest first, and only ordinals that matched every earlier term go on.
+ * are walked once each, rarest first, and only ordinals that matched every earlier term go on. The
+ * candidates so far are kept in `ordinals`; a later term given as dense slots (see DenseSlots) is tested
+ * on them alone instead of walking its lists.
  * A document's rank is the sum of its per-term slots (each 0..resolution-1, 0 = the term is near the start
  * of its text); for a prefix term the best slot among the index terms it expands to counts.
  */
@@ -22,11 +24,15 @@ export class TextMatcher {
     const ordered = terms.slice().sort((a, b) => a.size - b.size);
     const base = this.nextBase(ordered.length);
     let found = 0;
-    for (let t = 0; t < ordered.length; t++) {
-      const last = t === ordered.length - 1;
-      for (const lists of ordered[t]!.lists) {
-        found = t === 0 ? this.first(lists, base, ordered.length === 1, ordinals, found) : this.next(lists, base + t, last, ordinals, found);
+    for (const lists of ordered[0]!.lists) found = this.first(lists, base, ordinals, found);
+    for (let t = 1; t < ordered.length && found > 0; t++) {
+      const { dense, lists } = ordered[t]!;
+      if (dense !== undefined) {
+        found = this.testDense(dense, base + t, ordinals, found);
+        continue;
       }
+      for (const slotLists of lists) this.next(slotLists, base + t);
+      found = this.keepMarked(base + t + 1, ordinals, found);
     }
     const score = this.score;
     for (let i = 0; i < found; i++) ranks[i] = score[ordinals[i]!]!;
@@ -34,7 +40,7 @@ export class TextMatcher {
   }
 
   /** First (rarest) term: every listed ordinal starts a candidate. */
-  private first(lists: SlotLists, base: number, only: boolean, out: Uint32Array, found: number): number {
+  private first(lists: SlotLists, base: number, out: Uint32Array, found: number): number {
     const { mark, score, termSlot } = this;
     const matched = base + 1;
     for (let slot = 0; slot < lists.length; slot++) {
@@ -49,14 +55,14 @@ export class TextMatcher {
         }
         mark[o] = matched;
         score[o] = termSlot[o] = slot;
-        if (only) out[found++] = o;
+        out[found++] = o;
       }
     }
     return found;
   }
 
-  /** A later term: only ordinals that matched all earlier terms (mark === want) go on. */
-  private next(lists: SlotLists, want: number, last: boolean, out: Uint32Array, found: number): number {
+  /** A later term's lists: ordinals that matched all earlier terms (mark === want) are marked want + 1. */
+  private next(lists: SlotLists, want: number): void {
     const { mark, score, termSlot } = this;
     const matched = want + 1;
     for (let slot = 0; slot < lists.length; slot++) {
@@ -69,14 +75,39 @@ export class TextMatcher {
           mark[o] = matched;
           termSlot[o] = slot;
           score[o]! += slot;
-          if (last) out[found++] = o;
         } else if (m === matched && slot < termSlot[o]!) {
           score[o]! -= termSlot[o]! - slot;
           termSlot[o] = slot;
         }
       }
     }
-    return found;
+  }
+
+  /** Keeps the candidates the last term marked. */
+  private keepMarked(matched: number, candidates: Uint32Array, found: number): number {
+    const mark = this.mark;
+    let kept = 0;
+    for (let i = 0; i < found; i++) {
+      const o = candidates[i]!;
+      if (mark[o] === matched) candidates[kept++] = o;
+    }
+    return kept;
+  }
+
+  /** A later term as dense slots: keeps the candidates on it, marked `want + 1` for the terms after it. */
+  private testDense(dense: Uint8Array, want: number, candidates: Uint32Array, found: number): number {
+    const { mark, score } = this;
+    const matched = want + 1;
+    let kept = 0;
+    for (let i = 0; i < found; i++) {
+      const o = candidates[i]!;
+      const slot = dense[o]!;
+      if (slot === 0) continue;
+      mark[o] = matched;
+      score[o]! += slot - 1;
+      candidates[kept++] = o;
+    }
+    return kept;
   }
 
   private nextBase(termCount: number): number {
