@@ -142,6 +142,7 @@ const CLIENT_GONE = new Error('the client went away');
  */
 class Exchange implements Deadline, Dispatcher.DispatchHandlers {
   at: number;
+  deadlineSlot = -1;
   timedOut = false;
   clientGone = false;
   answered = false;
