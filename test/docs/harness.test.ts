@@ -82,6 +82,9 @@ test('values that differ on every run are compared by kind, a shortened UUID inc
   t.is(matchOutput('{"id":"1239172c-4a5b-...","n":1}', `{"id":"${id}","n":1}`), null);
   t.regex(matchOutput('{"id":"1239172c-..."}', '{"id":"not-an-id"}') ?? '', /\$\.id/);
   t.regex(matchOutput('{"count":3}', '{"count":4}') ?? '', /\$\.count: expected 3, got 4/);
+  // A token with no digit in it is still a token, and one of another length is not the same token.
+  t.is(matchOutput('{"csrfToken":"3zxjtP7WWZd5zHjc54g482B9NhWM4_Lx"}', '{"csrfToken":"x-CLTWEHtNyxWYTnbGUmIlFUMMzSGlLP"}'), null);
+  t.regex(matchOutput('{"csrfToken":"3zxjtP7WWZd5zHjc54g482B9NhWM4_Lx"}', '{"csrfToken":"x-CLTWEHtNyxWYTnbGUmIlFUMMzSGlLPQ"}') ?? '', /csrfToken/);
 });
 
 test('HTTP answers: status line, the headers shown, the body; interim 1xx answers are passed over', (t) => {

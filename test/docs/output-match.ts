@@ -19,6 +19,9 @@ const KINDS: Array<[RegExp, (m: string) => string]> = [
   [/\b[0-9a-f]{16,}\b/g, (m) => `‹hex${m.length}›`],
   // base64url tokens (API tokens, CSRF tokens, session ids): letters and digits mixed, 20 characters or more.
   [/(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{20,}(?![\w-])/g, (m) => `‹token${m.length}›`],
+  // About one in 230 random 32-character tokens has no digit ("x-CLTWEHtNyxWYTnbGUmIlFUMMzSGlLP" failed a CI run):
+  // upper and lower case mixed, 32 characters or more, is a token too (no word of the documents is that long).
+  [/(?<![\w-])(?=[\w-]*[A-Z])(?=[\w-]*[a-z])[\w-]{32,}(?![\w-])/g, (m) => `‹token${m.length}›`],
 ];
 
 /** A text with its varying values replaced by their kind. */
