@@ -80,8 +80,6 @@ export default definePlugin<GenaiConfig>({
         // Sites deleted while this process was down (or by another one) leave their settings behind.
         const pruned = await domain.settings.prune(siteExists(domain.sites()));
         if (pruned.length > 0) ctx.logger.info({ sites: pruned }, 'dropped the GenAI settings of deleted sites');
-        // The tokenizer's tables load in the background: the first chat that needs a count waits for them.
-        counter.warm().catch((error: Error) => ctx.logger.warn({ err: error }, 'the tokenizer did not load; usage will be counted on first need'));
         ctx.logger.info({ instances: domain.instances.list().length, keyFrom: secretBox.source }, 'genai ready');
         if (ctx.config.pollMs <= 0) return;
         refreshTimer = setInterval(() => {

@@ -7,13 +7,15 @@ type Count = (text: string, options: { disallowedSpecial: Set<string> }) => numb
  * Tokens counted when a provider reports no usage (the built-in one never does; some OpenAI-compatible
  * servers do not stream it): gpt-tokenizer's o200k_base encoding, which ships inside the npm package, so
  * nothing is downloaded. For models with other vocabularies the count is an estimate of the same order.
- * The encoding (a few MB of tables) is loaded once, on first use or by `warm()` at start.
+ * The encoding is loaded once, on first use: its tables take about 20 MB of heap and a third of a second of CPU
+ * to build, which a runtime that never counts (every provider reports usage, or no one chats) need not pay at
+ * each start.
  */
 export class TokenCounter {
   private count: Count | null = null;
   private loading: Promise<Count> | null = null;
 
-  warm(): Promise<Count> {
+  private load(): Promise<Count> {
     this.loading ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => {
       this.count = m.countTokens as Count;
       return this.count;
@@ -28,7 +30,7 @@ export class TokenCounter {
    */
   async tokens(text: string): Promise<number> {
     if (!text) return 0;
-    const count = this.count ?? (await this.warm());
+    const count = this.count ?? (await this.load());
     if (text.length <= MAX_COUNTED_CHARS) return count(text, { disallowedSpecial: new Set() });
     const sample = text.slice(0, MAX_COUNTED_CHARS);
     return Math.round((count(sample, { disallowedSpecial: new Set() }) * text.length) / sample.length);
