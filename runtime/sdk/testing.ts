@@ -11,7 +11,7 @@ export type { JsonAnswer } from '../testing/call-service.js';
 export { callService } from '../testing/call-service.js';
 export type { ChildRun, ChildRuntime } from '../testing/child-runtime.js';
 export { childEnv, runVela, startChildRuntime, startConfiguredChild, VELA_BIN } from '../testing/child-runtime.js';
-export { eventually, median, timeUntil } from '../testing/eventually.js';
+export { eventually, median, reportDelays, timeUntil } from '../testing/eventually.js';
 export type { TcpProxy } from '../testing/tcp-proxy.js';
 export { startTcpProxy } from '../testing/tcp-proxy.js';
 export type { TempFolders } from '../testing/temp-folders.js';

@@ -1,3 +1,5 @@
+import { appendFileSync } from 'node:fs';
+
 /** Poll until `check` holds or the deadline passes: tests wait for real work with a bound, never a fixed sleep. */
 export async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000, everyMs = 50): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -25,4 +27,17 @@ export async function timeUntil(check: () => Promise<boolean> | boolean, what: s
 export function median(values: number[]): number {
   if (values.length === 0) throw new Error('the median of no values');
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+}
+
+/**
+ * Delays a test measured (propagation rounds, say): logged with their median, and appended as one JSON line to
+ * the file `VELA_DELAYS_FILE` names, where `scripts/bench/propagation.ts` reads them to judge its goals. A test
+ * does not judge them itself: a delay goal is a benchmark's, on a quiet machine, never a timed assertion that a
+ * busy CI machine fails at random.
+ */
+export function reportDelays(log: (message: string) => void, measure: string, delaysMs: number[]): void {
+  const medianMs = median(delaysMs);
+  log(`${measure} (ms): ${delaysMs.map((ms) => ms.toFixed(1)).join(', ')}; median ${medianMs.toFixed(1)}`);
+  const file = process.env.VELA_DELAYS_FILE;
+  if (file) appendFileSync(file, `${JSON.stringify({ measure, delaysMs, medianMs })}\n`);
 }

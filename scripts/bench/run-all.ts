@@ -19,6 +19,7 @@ const BENCHMARKS: Array<{ name: string; corpus: boolean }> = [
   { name: 'search-workers', corpus: true },
   { name: 'connector-index', corpus: true },
   { name: 'gateway-proxy', corpus: false },
+  { name: 'propagation', corpus: false },
   { name: 'genai-chat', corpus: false },
   { name: 'ocr', corpus: false },
 ];

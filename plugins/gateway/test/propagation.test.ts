@@ -1,11 +1,12 @@
 import test from 'ava';
-import { type ChildRuntime, median, postgresReachable, startConfiguredChild, testDatabase, timeUntil } from 'vela/testing';
+import { type ChildRuntime, postgresReachable, reportDelays, startConfiguredChild, testDatabase, timeUntil } from 'vela/testing';
 import { startServer } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
 
-// The goal (issue 17): a revocation refused on every process within 100 ms, on the median of several.
-const REVOCATION_GOAL_MS = 100;
+// The delays are measured here and judged by scripts/bench/propagation.ts (the goal of issue 17: a revocation
+// refused on every process within 100 ms, on the median of seven rounds). This test asserts what holds on any
+// machine: with the polls off, the notices alone bring every change to B.
 const ROUNDS = 7;
 // Any single wait gives up here: far beyond the goal on a loaded machine, far below the poll (off here).
 const BOUND_MS = 10_000;
@@ -34,7 +35,7 @@ async function form(vela: ChildRuntime, path: string, fields: Record<string, str
 const until = (what: string, check: () => Promise<boolean>) => timeUntil(check, what, BOUND_MS, POLL_PAUSE_MS);
 
 pgTest(
-  'two gateway processes on one PostgreSQL: new apps and fresh tokens work on the other at once, a revocation is refused there within 100 ms',
+  'two gateway processes on one PostgreSQL: new apps and fresh tokens work on the other at once; with the polls off, revocations reach it through the notices',
   async (t) => {
     t.timeout(180_000);
     const pg = await testDatabase(t);
@@ -82,8 +83,8 @@ pgTest(
       t.is(revoked.status, 200);
       revocationMs.push(await until(`B refusing the token revoked on A (round ${round})`, async () => (await viaB(token)) === 401));
     }
-    t.log(`revocation refused on B after (ms): ${revocationMs.map((ms) => ms.toFixed(1)).join(', ')}; median ${median(revocationMs).toFixed(1)}`);
-    t.true(median(revocationMs) <= REVOCATION_GOAL_MS, `median ${median(revocationMs).toFixed(1)} ms over the ${REVOCATION_GOAL_MS} ms goal`);
+    t.is(revocationMs.length, ROUNDS);
+    reportDelays((message) => t.log(message), 'revocation refused on the other process', revocationMs);
 
     // Every token of the app revoked on A: B refuses them all, the app's own token with them.
     const many = (await form(a, '/api/token', credentials)).body.access_token as string;

@@ -1,11 +1,12 @@
 import test from 'ava';
-import { type ChildRuntime, median, postgresReachable, startConfiguredChild, testDatabase, timeUntil } from 'vela/testing';
+import { type ChildRuntime, postgresReachable, reportDelays, startConfiguredChild, testDatabase, timeUntil } from 'vela/testing';
 import { makeDocs, SITE_FIELDS } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
 
-// The goal (issue 17): an import searchable on every process within 250 ms, on the median of several.
-const IMPORT_GOAL_MS = 250;
+// The delays are measured here and judged by scripts/bench/propagation.ts (the goal of issue 17: an import
+// searchable on every process within 250 ms, on the median of seven rounds). This test asserts what holds on any
+// machine: with the polls off, the notices alone bring every change to B.
 const ROUNDS = 7;
 // Any single wait gives up here: far beyond the goal on a loaded machine, far below the poll (off here).
 const BOUND_MS = 10_000;
@@ -24,7 +25,7 @@ async function call(vela: ChildRuntime, method: string, path: string, body?: unk
 
 const until = (what: string, check: () => Promise<boolean>) => timeUntil(check, what, BOUND_MS, POLL_PAUSE_MS);
 
-pgTest('two search processes on one PostgreSQL: an import is searchable on the other within 250 ms; sites, spotlights and keys follow', async (t) => {
+pgTest('two search processes on one PostgreSQL: with the polls off, imports, sites, spotlights and keys reach the other through the notices', async (t) => {
   t.timeout(180_000);
   const pg = await testDatabase(t);
   // The polls (sites, tokens, spotlights and the change log) are set far out, so only the change feed
@@ -55,8 +56,8 @@ pgTest('two search processes on one PostgreSQL: an import is searchable on the o
     t.is(imported.status, 200, JSON.stringify(imported.body));
     importMs.push(await until(`B finding round ${round}`, async () => (await search(b, `q=${word}`)).body.queryContext?.count === 20));
   }
-  t.log(`import searchable on B after (ms): ${importMs.map((ms) => ms.toFixed(1)).join(', ')}; median ${median(importMs).toFixed(1)}`);
-  t.true(median(importMs) <= IMPORT_GOAL_MS, `median ${median(importMs).toFixed(1)} ms over the ${IMPORT_GOAL_MS} ms goal`);
+  t.is(importMs.length, ROUNDS);
+  reportDelays((message) => t.log(message), 'import searchable on the other process', importMs);
 
   // A spotlight made on A shows on B.
   const spot = await call(a, 'POST', '/api/sn/Shared/spotlight', {
