@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import fc from 'fast-check';
-import { dialectOf, listTables } from '../../runtime/storage/database.js';
+import { type Database, dialectOf, listTables } from '../../runtime/storage/database.js';
 import { eventually } from '../../runtime/testing/eventually.js';
 import { createTestPostgres, postgresReachable } from '../../runtime/testing/test-postgres.js';
 import { startTestRuntime, TEST_ADMIN, type TestRuntime } from '../../runtime/testing/test-runtime.js';
@@ -201,15 +201,18 @@ function send(
   });
 }
 
+interface DigestQuery {
+  tables: string[];
+  text: string;
+}
+
 /**
  * What is stored, as one hash: every table but the moving ones, each as the sorted set of its rows (moving
- * columns left out). The database renders and sorts the rows, all tables in one query, made once per runtime
- * (no request creates a table): read through knex a table at a time, 26 round trips a digest, it was most of the
- * sweep's CPU.
+ * columns left out). The database renders and sorts the rows, all tables in one query (`digestQuery`): read
+ * through knex a table at a time, 26 round trips a digest, it was most of the sweep's CPU.
  */
-async function digest(vela: TestRuntime): Promise<string> {
-  const { tables, text } = await digestQuery(vela.runtime.db);
-  const answer = (await vela.runtime.db.raw(text)) as unknown;
+async function digest(db: Database, { tables, text }: DigestQuery): Promise<string> {
+  const answer = (await db.raw(text)) as unknown;
   // sqlite3 answers with the rows, pg with a result that holds them.
   const row = (Array.isArray(answer) ? answer[0] : (answer as { rows: unknown[] }).rows[0]) as Record<string, unknown>;
   const hash = createHash('sha256');
@@ -217,18 +220,8 @@ async function digest(vela: TestRuntime): Promise<string> {
   return hash.digest('hex');
 }
 
-const digestQueries = new WeakMap<object, Promise<{ tables: string[]; text: string }>>();
-
-function digestQuery(db: TestRuntime['runtime']['db']): Promise<{ tables: string[]; text: string }> {
-  let query = digestQueries.get(db);
-  if (!query) {
-    query = makeDigestQuery(db);
-    digestQueries.set(db, query);
-  }
-  return query;
-}
-
-async function makeDigestQuery(db: TestRuntime['runtime']['db']): Promise<{ tables: string[]; text: string }> {
+/** The digest's query, made once per runtime: no request creates a table. */
+async function digestQuery(db: Database): Promise<DigestQuery> {
   const postgres = dialectOf(db) === 'postgres';
   const tables = (await listTables(db)).filter((table) => !MOVING_TABLES.test(table)).sort();
   const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -444,15 +437,21 @@ class Prober {
   private readonly connectorRuns: { isBusy(source: string): boolean };
   /** The digest after the last refused request, which changed nothing: the next request's "before", without reading every table again. */
   private unchanged: string | null = null;
+  private query: Promise<DigestQuery> | null = null;
 
   constructor(private readonly vela: TestRuntime) {
     this.connectorRuns = vela.runtime.container.resolve<{ isBusy(source: string): boolean }>('connector.runs');
   }
 
+  private async digest(): Promise<string> {
+    this.query ??= digestQuery(this.vela.runtime.db);
+    return digest(this.vela.runtime.db, await this.query);
+  }
+
   async send(probe: Probe): Promise<{ status: number; text: string } | null> {
     // A run an earlier request started records its work in the background: it ends before the comparison.
     await eventually(() => !this.connectorRuns.isBusy('sweepsrc'), 'the connector run started by an earlier request to end');
-    const before = this.unchanged ?? (await digest(this.vela));
+    const before = this.unchanged ?? (await this.digest());
     this.unchanged = null;
     this.sent += 1;
     let res: { status: number; text: string };
@@ -476,7 +475,7 @@ class Prober {
       if (!graphql && (typeof body.error !== 'string' || typeof body.message !== 'string')) {
         this.failures.push({ request: probe.described, problem: `${status} not the JSON error shape: ${text.slice(0, 200)}` });
       }
-      const after = await digest(this.vela);
+      const after = await this.digest();
       if (after !== before) this.failures.push({ request: probe.described, problem: `${status} but something stored changed` });
       else this.unchanged = after;
     }
