@@ -40,10 +40,18 @@ async function openSwaggerUi(page: Page, service: string): Promise<void> {
   await page.locator('.opblock').first().waitFor();
 }
 
-/** The operation block of one route, expanded; "Try it out" is on, so its Execute button is there. */
-async function operation(page: Page, method: string, route: string) {
+/** The operation block of one route, expanded as it opens (for reading), without its Execute button. */
+async function expand(page: Page, method: string, route: string) {
   const block = page.locator(`.opblock-${method}`).filter({ has: page.locator(`.opblock-summary-path[data-path="${route}"]`) });
   await block.locator('.opblock-summary').first().click();
+  await block.locator('.btn.try-out__btn').waitFor();
+  return block;
+}
+
+/** The operation block of one route, expanded, with "Try it out" turned on so its Execute button is there. */
+async function operation(page: Page, method: string, route: string) {
+  const block = await expand(page, method, route);
+  await block.locator('.btn.try-out__btn').click();
   await block.locator('.btn.execute').waitFor();
   return block;
 }
@@ -65,6 +73,21 @@ browserTest('Swagger UI loads on every service without an error in the console, 
     t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, `swagger-ui-${service}-${width}.png`))), [], `${service} at ${width}`);
     await context.close();
   }
+});
+
+browserTest('an operation opens for reading: "Try it out" is offered, not already on, and one click turns it on', async (t) => {
+  t.timeout(PATIENCE);
+  const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+  const { page, errors } = await openPage(context);
+  await openSwaggerUi(page, 'search');
+  const block = await expand(page, 'get', '/api/sn');
+  t.is((await block.locator('.btn.try-out__btn').textContent())?.trim(), 'Try it out');
+  t.is(await block.locator('.btn.execute').count(), 0, 'no Execute button before the reader asks to try');
+  await block.locator('.btn.try-out__btn').click();
+  await block.locator('.btn.execute').waitFor();
+  t.is((await block.locator('.btn.try-out__btn').textContent())?.trim(), 'Cancel');
+  t.deepEqual(errors, []);
+  await context.close();
 });
 
 browserTest('Authorize with Basic credentials, execute a call, and the 200 answer is shown', async (t) => {

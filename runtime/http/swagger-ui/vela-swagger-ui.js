@@ -24,7 +24,6 @@ window.ui = SwaggerUIBundle({
   url: document.getElementById('swagger-ui').dataset.spec,
   dom_id: '#swagger-ui',
   deepLinking: true,
-  tryItOutEnabled: true,
   requestInterceptor: async (request) => {
     if (!UNSAFE.has(String(request.method).toUpperCase()) || hasHeader(request.headers, 'key') || hasHeader(request.headers, 'authorization')) return request;
     const token = await sessionToken();
