@@ -47,10 +47,11 @@ export class Accounts {
   }
 
   /**
-   * Make sure the configured administrator exists. Without a configured password one is generated
-   * on first start and printed once; a configured password that differs from the stored one
-   * replaces it, so an operator can reset it through VELA_ADMIN_PASSWORD. Returns the generated password
-   * (the start banner shows it), else null.
+   * Make sure the configured administrator exists. The configured password is applied when the account is
+   * created, never later: a mistyped VELA_ADMIN_PASSWORD on a later start must not lock out everyone who uses
+   * the stored one, so a difference is only a warning naming `vela admin reset-password`. Without a configured
+   * password one is generated; it is returned, not logged: the caller shows it once the start has come up
+   * (`announceGenerated`), or takes the account back when it did not (`withdrawGenerated`).
    */
   async ensureAdministrator(username: string, password: string | null): Promise<string | null> {
     const existing = await this.db<AccountRow>('runtime_users').where({ username }).first();
@@ -64,17 +65,48 @@ export class Accounts {
         throw error;
       }
       if (password) this.logger.info({ user: username }, 'administrator created with the configured password');
-      // The one time a secret reaches the log, by design: there is no other way to learn it.
-      else this.logger.warn(`administrator "${username}" created; generated password (shown only this once): ${chosen}`);
       return password ? null : chosen;
     }
     if (password && !(await verifyPassword(password, existing.password_hash))) {
-      await this.db('runtime_users')
-        .where({ id: existing.id })
-        .update({ password_hash: await hashPassword(password), updated_at: this.db.fn.now() });
-      this.logger.info({ user: username }, 'administrator password replaced by the configured one');
+      this.logger.warn(
+        { user: username },
+        `the configured administrator password (VELA_ADMIN_PASSWORD or runtime.admin.password) differs from the stored one of "${username}"; the stored one stays in use (the configured one applies at the first start only). To change it: vela admin reset-password`,
+      );
     }
     return null;
+  }
+
+  /** The one time a secret reaches the log, by design: there is no other way to learn a generated password. */
+  announceGenerated(username: string, password: string): void {
+    this.logger.warn(`administrator "${username}" created; generated password (shown only this once): ${password}`);
+  }
+
+  /**
+   * Take back an administrator this start created with a generated password, when the start failed before
+   * showing it: the next start creates it again and shows its password. Only while the stored hash is still
+   * that password's (no other process or command has changed it since).
+   */
+  async withdrawGenerated(username: string, password: string): Promise<void> {
+    const row = await this.db<AccountRow>('runtime_users').where({ username }).first();
+    if (!row || !(await verifyPassword(password, row.password_hash))) return;
+    await this.db('runtime_users').where({ id: row.id, password_hash: row.password_hash }).delete();
+    this.logger.info({ user: username }, 'the start failed: the administrator it created is removed again; the next start generates and shows a new password');
+  }
+
+  /**
+   * `vela admin reset-password`: a new password for an existing account. Every console session of the account
+   * ends and its failed sign-ins are forgotten (a locked-out operator resets to get back in). Returns the number
+   * of sessions ended; null when no such account exists.
+   */
+  async resetPassword(username: string, password: string): Promise<number | null> {
+    const passwordHash = await hashPassword(password);
+    return this.db.transaction(async (trx) => {
+      const updated = await trx('runtime_users').where({ username }).update({ password_hash: passwordHash, updated_at: trx.fn.now() });
+      if (updated === 0) return null;
+      const ended = await trx('runtime_sessions').where({ username }).delete();
+      await trx('runtime_login_failures').where({ username }).delete();
+      return ended;
+    });
   }
 
   /**

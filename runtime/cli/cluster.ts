@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { type ConfigFlags, loadConfig, type RuntimeConfig } from '../config/load-config.js';
+import { checkCanListen } from '../http/service-server.js';
 import { Runtime, type RuntimeOptions } from '../lifecycle/runtime.js';
 import { createLogger } from '../logger.js';
 import { planCluster, type WorkerSpec } from './cluster-plan.js';
@@ -64,6 +65,13 @@ export async function startCluster(flags: ConfigFlags): Promise<number> {
   const level = logLevel === 'silent' || ['debug', 'trace'].includes(logLevel) ? logLevel : 'info';
   const logger = createLogger({ level, format: logFormat }).child({ component: 'cluster' });
   const plan = await planCluster(config);
+  // Before the migrations create anything (the administrator and its one-time password): the workers would
+  // find a port in use only after them.
+  const chosen = plan.specs[0]?.ports ?? {};
+  for (const name of Object.keys(plan.services)) {
+    const service = config.services[name]!;
+    await checkCanListen(name, service.host, chosen[name] ?? service.port);
+  }
   // Migrations once, here, before any worker starts (workers migrating at once would race for knex's lock).
   await new Runtime({ flags, logger: createLogger({ level: logLevel, format: logFormat }) }).migrateOnly();
   return new Supervisor(plan, logger).run();

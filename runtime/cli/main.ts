@@ -9,6 +9,7 @@ import { RUNTIME_VERSION } from '../paths.js';
 import { packPlugin } from '../plugins/archive.js';
 import { scanLoaderPath } from '../plugins/discover.js';
 import { checkRuntimeRange } from '../plugins/manifest.js';
+import { resetPassword } from './admin-command.js';
 import { attachWorker, detachWorker, startCluster, wantsCluster, workerOptions } from './cluster.js';
 import { renderStartBanner, startLinks } from './start-banner.js';
 import { USAGE } from './usage.js';
@@ -27,6 +28,7 @@ const commandOptions = {
   plugins: commonOptions,
   migrate: commonOptions,
   pack: { out: { type: 'string' }, 'loader-path': { type: 'string' }, config: { type: 'string' } },
+  admin: { config: { type: 'string' }, 'data-dir': { type: 'string' }, user: { type: 'string' } },
   help: {},
   version: {},
 } as const;
@@ -71,11 +73,14 @@ function parse(argv: string[]): { command: Command; values: Record<string, strin
   const rest = first && !first.startsWith('-') ? argv.slice(1) : argv;
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: rest, options: commandOptions[command], strict: true, allowPositionals: command === 'pack' });
+    parsed = parseArgs({ args: rest, options: commandOptions[command], strict: true, allowPositionals: command === 'pack' || command === 'admin' });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   if (command === 'pack' && parsed.positionals.length !== 1) throw new UsageError('pack takes exactly one plugin folder or plugin name');
+  // The new password is never an argument: argv is visible to every user of the machine and kept in shell history.
+  if (command === 'admin' && (parsed.positionals.length !== 1 || parsed.positionals[0] !== 'reset-password'))
+    throw new UsageError('admin takes one subcommand, reset-password (the new password comes from standard input or VELA_ADMIN_PASSWORD)');
   checkWorkers(parsed.values.workers);
   return { command, values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
 }
@@ -103,6 +108,8 @@ export async function main(argv: string[]): Promise<number> {
         return await migrate(flagsOf(parsed.values));
       case 'pack':
         return await pack(parsed.positionals, parsed.values);
+      case 'admin':
+        return await resetPassword(flagsOf(parsed.values), parsed.values.user as string | undefined);
       case 'start': {
         const flags = flagsOf(parsed.values);
         const worker = workerOptions(flags);

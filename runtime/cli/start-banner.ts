@@ -1,3 +1,4 @@
+import { listeningNote } from '../lifecycle/boot-tree.js';
 import type { Runtime } from '../lifecycle/runtime.js';
 import { RUNTIME_VERSION } from '../paths.js';
 
@@ -9,20 +10,20 @@ const LANDING: Record<string, string> = {
 };
 
 export interface StartLinks {
-  services: Array<{ name: string; url: string; landing: string }>;
+  /** `listening`: the address and port really bound (`127.0.0.1:2700`, `0.0.0.0:2700`). */
+  services: Array<{ name: string; url: string; landing: string; listening: string }>;
   sample: string | null;
   swaggerUi: string[];
   admin: { user: string; generatedPassword: string | null };
 }
 
-/** A listening address as a person types it: `localhost` for this machine's own addresses. */
-const friendly = (url: string) => url.replace(/^http:\/\/(127\.0\.0\.1|\[::1\])(?=:)/, 'http://localhost');
-
 /** The addresses worth opening after a start, from the runtime that just started. */
 export function startLinks(runtime: Runtime): StartLinks {
-  const services = [...runtime.services.keys()]
-    .sort()
-    .map((name) => ({ name, url: `${friendly(runtime.url(name))}/`, landing: LANDING[name] ?? 'the service' }));
+  const services = [...runtime.services.keys()].sort().map((name) => {
+    // The address bound, not a friendlier `localhost`: whether a service is reachable from other machines shows.
+    const { url, listening } = runtime.services.get(name)!.address();
+    return { name, url: `${url}/`, landing: LANDING[name] ?? 'the service', listening };
+  });
   const search = services.find((s) => s.name === 'search');
   // The connector seeds the site Sample into the search service on first start (not with --no-seed).
   const seeded = runtime.config.runtime.seed && runtime.pluginNames.includes('connector') && search;
@@ -45,8 +46,10 @@ export function renderStartBanner(links: StartLinks): string {
   const nameWidth = Math.max(...links.services.map((s) => s.name.length));
   const urlWidth = Math.max(...links.services.map((s) => s.url.length));
   const lines = ['', `  Vela ${RUNTIME_VERSION} is ready`, ''];
-  for (const s of links.services) lines.push(`  ${s.name.padEnd(nameWidth)}  ${s.url.padEnd(urlWidth)}  ${s.landing}`);
+  for (const s of links.services) lines.push(`  ${s.name.padEnd(nameWidth)}  ${s.url.padEnd(urlWidth)}  ${s.landing}${listeningNote(s)}`);
   lines.push('');
+  if (links.services.some((s) => listeningNote(s)))
+    lines.push('  Listening on every address: reachable from other machines (services.<name>.host, VELA_HOST).', '');
   if (links.sample) lines.push(`  Try the sample search:  ${links.sample}`);
   lines.push(`  API (Swagger UI):       ${links.swaggerUi.join('  ')}`.trimEnd());
   lines.push('');

@@ -5,6 +5,9 @@ Commands:
   plugins    list the plugins on the loader path, with versions and validity
   migrate    apply every pending database migration, then exit
   pack NAME  pack a plugin folder (a path, or a plugin's name on the loader path) into NAME-VERSION.tgz
+  admin reset-password
+             set a new administrator password (read from standard input, or VELA_ADMIN_PASSWORD)
+             and end that account's console sessions
   help       show this text
   version    print the runtime version
 
@@ -22,11 +25,15 @@ Options (start):
   --split-services            each service in processes of its own (N each with --workers N), so one
                               service never waits on another's event loop
 
+Options (admin reset-password):
+  --user NAME                 the account (default: runtime.admin.user, VELA_ADMIN_USER, else admin)
+  --config, --data-dir        where the database is (or DATABASE_URL)
+
 Options (pack):
   --out DIR                   where to write the archive (default: the working directory)
   --loader-path, --config     where to look a plugin up by name
 
   --help, -h                  show this text;  --version, -v  print the runtime version
 
-Environment: VELA_DATA_DIR, VELA_LOADER_PATH, VELA_PLUGINS, VELA_GATEWAY_PORT, VELA_SEARCH_PORT,
+Environment: VELA_DATA_DIR, VELA_LOADER_PATH, VELA_PLUGINS, VELA_HOST, VELA_GATEWAY_PORT, VELA_SEARCH_PORT,
 VELA_CONNECTOR_PORT, DATABASE_URL, VELA_LOG_LEVEL, VELA_LOG_FORMAT, VELA_ADMIN_USER, VELA_ADMIN_PASSWORD (see README).`;

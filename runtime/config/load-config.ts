@@ -97,6 +97,18 @@ export const environmentVariables: ReadonlyArray<{ name: string; path: string; k
   { name: 'VELA_CONNECTOR_PUBLIC_URL', path: 'services.connector.publicUrl', kind: 'string' },
 ];
 
+/** Sets `services.<name>.host` of every configured service: one switch to open them all (a container). */
+export const HOST_VARIABLE = 'VELA_HOST';
+
+/** The merged layers with every service's host set to `host`, when the variable is set (an empty one counts as unset). */
+function openedTo(merged: Layer, host: string | undefined): Layer {
+  if (host === undefined || host === '' || !isPlainObject(merged.services)) return merged;
+  const services = Object.fromEntries(
+    Object.entries(merged.services).map(([name, service]) => [name, isPlainObject(service) ? { ...service, host } : service]),
+  );
+  return { ...merged, services };
+}
+
 export const defaultConfigFile = path.join(packageRoot, 'config', 'default.json');
 
 /**
@@ -117,9 +129,14 @@ export function loadConfig(sources: ConfigSources = {}): RuntimeConfig {
   const env = sources.env ?? process.env;
   layers.push(resolvePaths(fromEnvironment(env), cwd));
   const flags = fromFlags(sources.flags ?? {});
-  layers.push(resolvePaths(flags, cwd));
 
-  const merged = layers.reduce<Layer>((acc, layer) => deepMerge(acc, layer), {});
+  const merged = deepMerge(
+    openedTo(
+      layers.reduce<Layer>((acc, layer) => deepMerge(acc, layer), {}),
+      env[HOST_VARIABLE],
+    ),
+    resolvePaths(flags, cwd),
+  );
   const result = validateAgainst<RuntimeConfig>(runtimeConfigSchema as JsonSchema, merged, { applyDefaults: true });
   if (!result.valid) {
     throw bootErrors.configInvalid(

@@ -71,6 +71,30 @@ export function reachableUrl(host: string, port: number): string {
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }
 
+/** Listen, or reject with the boot error naming the service and the address. */
+function bind(server: http.Server, service: string, host: string, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      reject(error.code === 'EADDRINUSE' ? bootErrors.portInUse(service, host, port) : bootErrors.listen(service, port, error.message));
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen({ port, host });
+  });
+}
+
+/** Whether a service could listen on `host:port` now: a listener opened and closed at once (port 0 always can). */
+export async function checkCanListen(service: string, host: string, port: number): Promise<void> {
+  const probe = http.createServer();
+  await bind(probe, service, host, port);
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+}
+
 export class ServiceServer {
   readonly app = express();
   readonly openapi: OpenApiRegistry;
@@ -137,11 +161,25 @@ export class ServiceServer {
     return [url, `http://localhost:${port}`, `http://[::1]:${port}`];
   }
 
-  address(): { host: string; port: number; url: string } {
+  /**
+   * Where the service listens: once listening, the address really bound (a host name such as `localhost` resolved),
+   * else the configured one. `listening` is that address and port (`127.0.0.1:2700`, `[::]:2700`), `url` where
+   * this machine reaches it.
+   */
+  address(): { host: string; port: number; url: string; listening: string } {
     const addr = this.server?.address() as AddressInfo | null;
     const port = addr?.port ?? this.config.port;
-    const host = this.config.host;
-    return { host, port, url: reachableUrl(host, port) };
+    const host = addr?.address ?? this.config.host;
+    return { host, port, url: reachableUrl(host, port), listening: `${host.includes(':') ? `[${host}]` : host}:${port}` };
+  }
+
+  /**
+   * Fail now, before the runtime creates anything, when the service could not listen (its port taken, its address
+   * not this machine's): a listener opened and closed at once. A worker process skips it: its listeners are the
+   * primary's shared ones.
+   */
+  checkCanListen(): Promise<void> {
+    return checkCanListen(this.name, this.config.host, this.config.port);
   }
 
   async listen(): Promise<void> {
@@ -151,23 +189,7 @@ export class ServiceServer {
     server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
       answerRaw(socket, 405, 'method_not_allowed', 'CONNECT is not supported: this service is not a forward proxy'),
     );
-    await new Promise<void>((resolve, reject) => {
-      const onError = (error: NodeJS.ErrnoException) => {
-        server.off('listening', onListening);
-        reject(
-          error.code === 'EADDRINUSE'
-            ? bootErrors.portInUse(this.name, this.config.host, this.config.port)
-            : bootErrors.listen(this.name, this.config.port, error.message),
-        );
-      };
-      const onListening = () => {
-        server.off('error', onError);
-        resolve();
-      };
-      server.once('error', onError);
-      server.once('listening', onListening);
-      server.listen({ port: this.config.port, host: this.config.host });
-    });
+    await bind(server, this.name, this.config.host, this.config.port);
     this.server = server;
   }
 

@@ -126,6 +126,9 @@ export class Runtime {
       const descriptors = await this.discover();
       await this.load(descriptors);
       this.register();
+      // A port in use is found before the database or the administrator is touched, not after the migrations
+      // and the plugins' starts. Worker processes listen on the primary's shared ports, which it checked.
+      if (!this.worker) for (const server of this.services.values()) await server.checkCanListen();
       const runtimeMigrateMs = await this.migrate();
       await this.startPlugins();
       await this.listen();
@@ -138,8 +141,10 @@ export class Runtime {
         services: Object.fromEntries([...this.services].map(([name, s]) => [name, s.address()])),
         plugins: this.pluginNames,
       });
+      this.announceGeneratedPassword();
     } catch (error) {
       this.state = 'failed';
+      await this.withdrawGeneratedPassword();
       await this.teardown().catch((e: Error) => this.logger.error({ err: e }, 'cleanup after a failed start failed'));
       throw error;
     }
@@ -153,6 +158,10 @@ export class Runtime {
       await this.load(await this.discover());
       this.register();
       await this.migrate();
+      this.announceGeneratedPassword();
+    } catch (error) {
+      await this.withdrawGeneratedPassword();
+      throw error;
     } finally {
       this.state = 'stopped';
       await this.teardown();
@@ -392,6 +401,22 @@ export class Runtime {
     return runtimeMs;
   }
 
+  /** A generated password is shown once the start has come up, so that it is never shown for an account that is then lost. */
+  private announceGeneratedPassword(): void {
+    if (this.generatedPassword) this.container.resolve<Accounts>('accounts').announceGenerated(this.config.runtime.admin.user, this.generatedPassword);
+  }
+
+  /** A start that did not come up does not keep the administrator it created with a password nobody was shown. */
+  private async withdrawGeneratedPassword(): Promise<void> {
+    const password = this.generatedPassword;
+    if (!password) return;
+    this.generatedPassword = null;
+    await this.container
+      .resolve<Accounts>('accounts')
+      .withdrawGenerated(this.config.runtime.admin.user, password)
+      .catch((e: Error) => this.logger.error({ err: e }, 'the administrator created by this failed start could not be removed'));
+  }
+
   private async startPlugins(): Promise<void> {
     for (const plugin of this.plugins) {
       mkdirSync(plugin.ctx.dataDir, { recursive: true });
@@ -450,6 +475,7 @@ export class Runtime {
       services: [...this.services.values()].map((s) => ({
         name: s.name,
         url: s.address().url,
+        listening: s.address().listening,
         plugins: this.plugins.filter((p) => p.descriptor.manifest.service === s.name).map((p) => p.timing),
       })),
     };

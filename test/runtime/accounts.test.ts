@@ -34,15 +34,20 @@ test('without a configured password, the administrator gets a generated one, log
   t.truthy(await again.runtime.resolve<Accounts>('accounts').authenticate('root', password));
 });
 
-test('a configured password replaces the stored one', async (t) => {
+test('a configured password is applied at the first start only: a different one later keeps the stored one and warns', async (t) => {
   const first = await startTestRuntime({ plugins: ['search'], config: { runtime: { admin: { user: 'ops', password: 'first-password' } } } });
   const dataDir = first.dataDir;
   await first.runtime.stop();
   const second = await startTestRuntime({ plugins: ['search'], dataDir, config: { runtime: { admin: { user: 'ops', password: 'second-password' } } } });
   t.teardown(() => second.stop());
   const accounts = second.runtime.resolve<Accounts>('accounts');
-  t.is(await accounts.authenticate('ops', 'first-password'), null);
-  t.truthy(await accounts.authenticateBasic(`Basic ${Buffer.from('ops:second-password').toString('base64')}`));
+  t.truthy(await accounts.authenticate('ops', 'first-password'), 'the stored password still signs in');
+  t.is(await accounts.authenticateBasic(`Basic ${Buffer.from('ops:second-password').toString('base64')}`), null);
+  const warnings = second.logs.filter((l) => l.level === 40 && l.msg.includes('differs from the stored one'));
+  t.is(warnings.length, 1);
+  t.regex(warnings[0]!.msg, /vela admin reset-password/);
+  t.false(JSON.stringify(second.logs).includes('second-password'), 'neither password is logged');
+  t.false(JSON.stringify(second.logs).includes('first-password'));
 });
 
 test('Basic credentials are parsed, and malformed ones are refused', (t) => {

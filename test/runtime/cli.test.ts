@@ -36,12 +36,12 @@ test('a broken manifest exits non-zero with one line naming the file', async (t)
 
 test('a port in use exits non-zero with one line naming the service and the port', async (t) => {
   const blocker = net.createServer();
-  await new Promise<void>((ok) => blocker.listen(0, '0.0.0.0', ok));
+  await new Promise<void>((ok) => blocker.listen(0, '127.0.0.1', ok));
   t.teardown(() => blocker.close());
   const port = (blocker.address() as net.AddressInfo).port;
   const result = await run(['start', '--plugins', 'gateway', '--data-dir', tmp()], childEnv({ VELA_GATEWAY_PORT: String(port) }));
   t.is(result.code, 1);
-  t.is(result.stderr.trim(), `vela: the gateway service cannot listen on 0.0.0.0:${port}: the port is already in use`);
+  t.is(result.stderr.trim(), `vela: the gateway service cannot listen on 127.0.0.1:${port}: the port is already in use`);
 });
 
 test('vela start serves the three services, and stops cleanly on SIGTERM', async (t) => {

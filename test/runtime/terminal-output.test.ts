@@ -20,20 +20,21 @@ function capture() {
 
 const links: StartLinks = {
   services: [
-    { name: 'connector', url: 'http://localhost:30130/', landing: 'the status page' },
-    { name: 'search', url: 'http://localhost:2700/', landing: 'the admin console' },
+    { name: 'connector', url: 'http://127.0.0.1:30130/', landing: 'the status page', listening: '127.0.0.1:30130' },
+    { name: 'search', url: 'http://127.0.0.1:2700/', landing: 'the admin console', listening: '127.0.0.1:2700' },
   ],
-  sample: 'http://localhost:2700/sn/Sample',
-  swaggerUi: ['http://localhost:30130/swagger-ui.html', 'http://localhost:2700/swagger-ui.html'],
+  sample: 'http://127.0.0.1:2700/sn/Sample',
+  swaggerUi: ['http://127.0.0.1:30130/swagger-ui.html', 'http://127.0.0.1:2700/swagger-ui.html'],
   admin: { user: 'admin', generatedPassword: 'Xq7-generated-pw' },
 };
 
 test('the start banner names every service, the sample and Swagger UI, and frames a generated password', (t) => {
   const banner = renderStartBanner(links);
-  t.regex(banner, /search\s+http:\/\/localhost:2700\/\s+the admin console/);
-  t.regex(banner, /connector\s+http:\/\/localhost:30130\/\s+the status page/);
-  t.regex(banner, /Try the sample search:\s+http:\/\/localhost:2700\/sn\/Sample/);
-  t.regex(banner, /http:\/\/localhost:2700\/swagger-ui\.html/);
+  t.regex(banner, /search\s+http:\/\/127\.0\.0\.1:2700\/\s+the admin console\n/);
+  t.regex(banner, /connector\s+http:\/\/127\.0\.0\.1:30130\/\s+the status page\n/);
+  t.regex(banner, /Try the sample search:\s+http:\/\/127\.0\.0\.1:2700\/sn\/Sample/);
+  t.regex(banner, /http:\/\/127\.0\.0\.1:2700\/swagger-ui\.html/);
+  t.notRegex(banner, /every address/, 'a loopback listener is not called open');
   const framed = banner.split('\n').filter((line) => line.includes('│'));
   t.true(
     framed.some((line) => line.includes('Xq7-generated-pw')),
@@ -41,6 +42,16 @@ test('the start banner names every service, the sample and Swagger UI, and frame
   );
   const withoutPassword = renderStartBanner({ ...links, admin: { user: 'admin', generatedPassword: null } });
   t.notRegex(withoutPassword, /Password:/);
+});
+
+test('the start banner says which services listen on every address, not only on this machine', (t) => {
+  const open = renderStartBanner({
+    ...links,
+    services: [links.services[0]!, { ...links.services[1]!, listening: '0.0.0.0:2700' }],
+  });
+  t.regex(open, /search\s+http:\/\/127\.0\.0\.1:2700\/\s+the admin console \(listening on 0\.0\.0\.0:2700\)/);
+  t.regex(open, /connector\s+http:\/\/127\.0\.0\.1:30130\/\s+the status page\n/);
+  t.regex(open, /Listening on every address: reachable from other machines/);
 });
 
 test('pretty lines are read by a person: level, who logged, message, the boot tree drawn', (t) => {
