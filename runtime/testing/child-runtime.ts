@@ -38,10 +38,11 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return env;
 }
 
-/** Run `vela <args>` to its end. */
-export function runVela(args: string[], env = childEnv(), cwd = packageRoot): Promise<ChildRun> {
+/** Run `vela <args>` to its end; `input` is written to its standard input, which is then closed. */
+export function runVela(args: string[], env = childEnv(), cwd = packageRoot, input?: string): Promise<ChildRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [VELA_BIN, ...args], { env, cwd });
+    if (input !== undefined) child.stdin.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {

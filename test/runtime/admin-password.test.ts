@@ -1,0 +1,118 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import test from 'ava';
+import type { Accounts } from '../../runtime/auth/accounts.js';
+import { childEnv, runVela, startChildRuntime } from '../../runtime/testing/child-runtime.js';
+import { createTestPostgres } from '../../runtime/testing/test-postgres.js';
+import { manifest, startTestRuntime, writePlugins } from '../../runtime/testing/test-runtime.js';
+
+const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'vela-admin-'));
+/** A child's environment without a configured password: the command reads standard input, a start generates one. */
+const noPassword = (extra: Record<string, string> = {}) => childEnv({ VELA_ADMIN_PASSWORD: '', ...extra });
+const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+test('vela admin reset-password reads the new password from standard input, never from the command line, and ends the sessions', async (t) => {
+  const dataDir = tmp();
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const first = await startTestRuntime({ plugins: ['gateway'], dataDir, config: { runtime: { admin: { password: 'old-password-1' } } } });
+  const accounts = first.runtime.resolve<Accounts>('accounts');
+  const session = await accounts.createSession((await accounts.find('admin'))!);
+  await first.runtime.stop();
+
+  const inArgv = await runVela(['admin', 'reset-password', 'new-password-2', '--data-dir', dataDir], noPassword(), dataDir, '');
+  t.is(inArgv.code, 2, 'a password on the command line is bad usage');
+  t.regex(inArgv.stderr, /standard input or VELA_ADMIN_PASSWORD/);
+  const short = await runVela(['admin', 'reset-password', '--data-dir', dataDir], noPassword(), dataDir, 'short\n');
+  t.is(short.code, 1);
+  t.regex(short.stderr, /at least 8 characters long; nothing changed/);
+  const unknown = await runVela(['admin', 'reset-password', '--user', 'nobody', '--data-dir', dataDir], noPassword(), dataDir, 'new-password-2\n');
+  t.is(unknown.code, 1);
+  t.regex(unknown.stderr, /has no account "nobody"/);
+  const nowhere = await runVela(['admin', 'reset-password', '--data-dir', tmp()], noPassword(), dataDir, 'new-password-2\n');
+  t.is(nowhere.code, 1);
+  t.regex(nowhere.stderr, /there is no database at .*vela\.sqlite: start vela once first/);
+
+  const reset = await runVela(['admin', 'reset-password', '--data-dir', dataDir], noPassword(), dataDir, 'new-password-2\nignored\n');
+  t.is(reset.code, 0, reset.stderr);
+  t.is(reset.stdout.trim(), `the password of "admin" is reset in ${path.join(dataDir, 'vela.sqlite')}; 1 console session ended`);
+  t.false(`${reset.stdout}${reset.stderr}`.includes('new-password-2'), 'the password is not echoed');
+
+  const again = await startTestRuntime({ plugins: ['gateway'], dataDir, config: { runtime: { admin: { password: null } } } });
+  t.teardown(() => again.runtime.stop());
+  const after = again.runtime.resolve<Accounts>('accounts');
+  t.truthy(await after.authenticate('admin', 'new-password-2'));
+  t.is(await after.authenticate('admin', 'old-password-1'), null);
+  t.is(await after.findSession(session.token), null, 'the session opened with the old password has ended');
+  t.is((await again.fetch('gateway', '/api/v2/mapping', { headers: { authorization: basic('admin', 'new-password-2') } })).status, 200);
+});
+
+test('vela admin reset-password takes VELA_ADMIN_PASSWORD on PostgreSQL (DATABASE_URL)', async (t) => {
+  const pg = await createTestPostgres();
+  if (!pg) {
+    t.log('PostgreSQL not reachable: skipped');
+    t.pass();
+    return;
+  }
+  t.teardown(() => pg.drop());
+  const first = await startTestRuntime({ plugins: ['gateway'], databaseUrl: pg.url });
+  await first.stop();
+  const env = childEnv({ VELA_ADMIN_PASSWORD: 'from-the-environment' });
+  env.DATABASE_URL = pg.url;
+  const dataDir = tmp();
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const reset = await runVela(['admin', 'reset-password', '--data-dir', dataDir], env, dataDir, '');
+  t.is(reset.code, 0, reset.stderr);
+  t.regex(reset.stdout, /^the password of "admin" is reset in the PostgreSQL database vela_test_\w+ on 127\.0\.0\.1(:5432)?; 0 console sessions ended/);
+  const again = await startTestRuntime({ plugins: ['gateway'], databaseUrl: pg.url, config: { runtime: { admin: { password: null } } } });
+  t.teardown(() => again.stop());
+  t.truthy(await again.runtime.resolve<Accounts>('accounts').authenticate('admin', 'from-the-environment'));
+});
+
+test('a port in use stops the first start before anything is created, and the start that comes up shows the generated password', async (t) => {
+  const blocker = net.createServer();
+  await new Promise<void>((ok) => blocker.listen(0, '127.0.0.1', ok));
+  const port = (blocker.address() as net.AddressInfo).port;
+  const dataDir = tmp();
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const args = ['--plugins', 'gateway', '--no-seed', '--data-dir', dataDir];
+  const failed = await runVela(['start', ...args], noPassword({ VELA_GATEWAY_PORT: String(port) }), dataDir);
+  await new Promise<void>((done) => blocker.close(() => done()));
+  t.is(failed.code, 1);
+  t.is(failed.stderr.trim(), `vela: the gateway service cannot listen on 127.0.0.1:${port}: the port is already in use`);
+  t.false(failed.stdout.includes('generated password'), 'no password is shown by a start that did not come up');
+  t.false(existsSync(path.join(dataDir, 'vela.sqlite')), 'no database, no administrator created');
+
+  const vela = await startChildRuntime(args, noPassword(), dataDir);
+  t.teardown(() => vela.stop());
+  const password = await new Promise<string>((resolve) => {
+    const look = () => {
+      const found = /generated password \(shown only this once\): (\S+?)"/.exec(vela.output());
+      if (found) resolve(found[1]!);
+      else setTimeout(look, 50);
+    };
+    look();
+  });
+  t.is((await fetch(`${vela.urls.gateway}/api/v2/mapping`, { headers: { authorization: basic('admin', password) } })).status, 200);
+});
+
+test('a start that fails after creating the administrator takes it back, and the next start shows a new password', async (t) => {
+  const dataDir = tmp();
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const loaderPath = await writePlugins([
+    {
+      manifest: manifest('failing', { service: 'gateway' }),
+      files: { 'index.ts': `export default { register() { return { start() { throw new Error('cannot start'); } }; } };` },
+    },
+  ]);
+  const generated = { runtime: { admin: { password: null } } };
+  await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath], dataDir, config: generated }), { message: /start failed: cannot start/ });
+
+  const vela = await startTestRuntime({ plugins: ['gateway'], dataDir, config: generated });
+  t.teardown(() => vela.runtime.stop());
+  const lines = vela.logs.filter((l) => l.msg.includes('generated password'));
+  t.is(lines.length, 1, 'the start that came up shows a password');
+  const password = /shown only this once\): (\S+)$/.exec(lines[0]!.msg)![1]!;
+  t.truthy(await vela.runtime.resolve<Accounts>('accounts').authenticate('admin', password));
+});
