@@ -4,7 +4,7 @@ export interface GatewayConfig {
   refreshTokenTtlSeconds: number;
   codeTtlSeconds: number;
   syncMs: number;
-  proxy: { defaultTimeoutMs: number; maxSocketsPerUpstream: number };
+  proxy: { defaultTimeoutMs: number; maxSocketsPerUpstream: number; maxForwardedHeadBytes: number };
   responseTimes: { flushMs: number; bufferSize: number; retentionDays: number };
   monitoring: { cron: string; timeoutMs: number };
 }

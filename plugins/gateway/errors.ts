@@ -18,6 +18,11 @@ export const proxyErrors = {
     error: 'invalid_path',
     message: 'the path must not contain "." or ".." segments (nor ones hidden by %2e, %2f, %5c, a backslash or a ";" parameter)',
   }),
+  headTooLarge: (name: string, bytes: number, max: number) => ({
+    status: 431,
+    error: 'headers_too_large',
+    message: `the request line and headers forwarded to the upstream of mapping "${name}" would be ${bytes} bytes, more than the gateway forwards (${max}, plugins.gateway.proxy.maxForwardedHeadBytes); shorten the path, query or headers`,
+  }),
   unreachable: (name: string, cause: string) => ({
     status: 502,
     error: 'bad_gateway',

@@ -64,7 +64,12 @@ function createGateway(ctx: PluginContext<GatewayConfig>, hooks: GatewayHooks): 
     reports: new ResponseTimeReports(db, recorder),
     monitor: new UpstreamMonitor(db, mappings, hooks, config.monitoring.timeoutMs, ctx.logger),
   };
-  return { domain, agents, sync: new StateSync(versions, mappings, apps, tokens, ctx.logger), proxy: new GatewayProxy(table, tokens, recorder, ctx.logger) };
+  return {
+    domain,
+    agents,
+    sync: new StateSync(versions, mappings, apps, tokens, ctx.logger),
+    proxy: new GatewayProxy(table, tokens, recorder, ctx.logger, config.proxy.maxForwardedHeadBytes),
+  };
 }
 
 export default definePlugin<GatewayConfig>({

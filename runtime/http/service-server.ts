@@ -35,16 +35,20 @@ export const MAX_HEADER_BYTES = 64 * 1024;
  * the one JSON error shape too, instead of Node's bare status line.
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable || error.code === 'ECONNRESET') {
+  // A response already under way on this connection: an answer written now would land inside it.
+  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (!socket.writable || error.code === 'ECONNRESET' || inFlight?.headersSent) {
     socket.destroy();
     return;
   }
   const [status, code, message]: [number, string, string] =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'headers_too_large', `the request line and headers are larger than ${MAX_HEADER_BYTES} bytes; send long searches as a POST body`]
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'request_timeout', 'the request was not received in time']
-        : [400, 'bad_request', 'the request is not valid HTTP/1.1'];
+      : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
+        ? [413, 'payload_too_large', 'the chunk extensions of the request body are larger than 16384 bytes']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'request_timeout', 'the request was not received in time']
+          : [400, 'bad_request', 'the request is not valid HTTP/1.1'];
   answerRaw(socket, status, code, message);
 }
 

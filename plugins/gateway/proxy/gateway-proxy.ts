@@ -39,6 +39,8 @@ export class GatewayProxy {
     private readonly tokens: TokenStore,
     readonly recorder: ResponseTimeRecorder,
     readonly logger: Logger,
+    /** The largest request line and headers forwarded (`plugins.gateway.proxy.maxForwardedHeadBytes`). */
+    private readonly maxHeadBytes: number,
   ) {}
 
   /** Stop the timeout timer (at plugin stop). */
@@ -107,6 +109,17 @@ export class GatewayProxy {
   }
 
   private forward(req: IncomingMessage, res: ServerResponse, route: ProxyRoute, path: string): void {
+    const method = req.method ?? 'GET';
+    const headers = upstreamRequestHeaders(req, route.hostHeader);
+    // An upstream with a smaller limit (Node's is 16 KiB) would refuse the head with a bare 431 the client
+    // cannot tell from an answer of the API: refused here, in the error shape, before anything is sent.
+    const headBytes = forwardedHeadBytes(method, path, headers);
+    if (headBytes > this.maxHeadBytes) {
+      const unread = !req.readableEnded;
+      if (unread) req.resume();
+      sendError(res, proxyErrors.headTooLarge(route.name, headBytes, this.maxHeadBytes), unread);
+      return;
+    }
     // A body is handed to undici through a stream of its own: undici destroys the body it was given when
     // it aborts, and the client's request must outlive that, to be answered 504 or 502 on the same socket.
     const body = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined ? null : new PassThrough();
@@ -122,11 +135,15 @@ export class GatewayProxy {
     if (body) req.pipe(body);
     else req.resume();
     // Errors, a 101 nobody asked for among them ("bad upgrade"), come back through exchange.onError.
-    route.pool.dispatch(
-      { path, method: (req.method ?? 'GET') as Dispatcher.HttpMethod, headers: upstreamRequestHeaders(req, route.hostHeader), body },
-      exchange,
-    );
+    route.pool.dispatch({ path, method: method as Dispatcher.HttpMethod, headers, body }, exchange);
   }
+}
+
+/** The request line and headers as sent upstream, in bytes (Node keeps header values as latin1: a character a byte). */
+function forwardedHeadBytes(method: string, path: string, headers: string[]): number {
+  let bytes = method.length + path.length + 12; // ` HTTP/1.1\r\n`, a space
+  for (let i = 0; i < headers.length; i += 2) bytes += headers[i]!.length + headers[i + 1]!.length + 4; // `: `, CRLF
+  return bytes + 2;
 }
 
 const EXCHANGE = Symbol('vela.gateway.exchange');
