@@ -26,6 +26,10 @@ export const searchErrors = {
       `_setlocale is required: site "${site}" has several locales (${locales.join(', ')}) and no defaultLocale; give one, e.g. _setlocale=${locales[0]}`,
       400,
     ),
+  indexChanging: (site: string) =>
+    new VelaError('index_changed', `the fields of site "${site}" changed several times while this search waited for its index; search again`, 503).withHeaders({
+      'Retry-After': '1',
+    }),
   unknownSpellCheckLocale: (locale: string, known: string[]) =>
     new VelaError('locale_not_found', `the spell checker has no dictionary for "${locale}" (it has: ${known.join(', ')})`, 404),
 } as const;

@@ -93,7 +93,8 @@ function createDomain(ctx: PluginContext<SearchConfig>, engine: ChosenEngineFact
     indexes,
     spotlights,
     answers,
-    search: new SearchService(sites, docs, indexes, spotlights),
+    // Other processes write the same sites over PostgreSQL, or as workers of one SQLite file (the feed's modes).
+    search: new SearchService(sites, docs, indexes, spotlights, () => ctx.config.indexer.pollMs > 0 && ctx.resolve('changes').mode !== 'process'),
     importer: new Importer(sites, docs, indexes, spotlights),
     tokens: new ApiTokens(db),
     metrics: new SearchMetrics(db, sites, ctx.config.metrics, ctx.logger),

@@ -42,6 +42,17 @@ const PREPARE_SLICE = 500;
 /** Changes read from the log at once, at least a step's (see applyPending). */
 const READ_AHEAD = 20_000;
 
+/** indexKeyOf per configuration object (the site store replaces the object on every change): a search asks it each time. */
+const indexKeys = new WeakMap<SiteConfig, string>();
+function cachedIndexKey(config: SiteConfig): string {
+  let key = indexKeys.get(config);
+  if (key === undefined) {
+    key = indexKeyOf(config);
+    indexKeys.set(config, key);
+  }
+  return key;
+}
+
 /** What decides an engine's content beyond the documents: columns, and which fields feed the text. */
 export function indexKeyOf(config: SiteConfig): string {
   const schema = engineSchemaFor(config);
@@ -88,6 +99,24 @@ export class IndexManager {
 
   private changed(siteId: string | null): void {
     for (const listener of this.changeListeners) listener(siteId);
+  }
+
+  /**
+   * The engine of a site and locale built for exactly `config`'s fields, or null while it is still the engine of
+   * an earlier configuration (a field change another process made reached the site store before the rebuild it
+   * calls for ran): a search planned with `config` would name columns that engine lacks. `settle` waits for it.
+   */
+  engineFor(config: SiteConfig, locale: string): SearchEngine | null {
+    const key = engineKey(config.site.id, locale);
+    // A locale without an engine yet gets an empty one, made for the store's configuration (maybe newer than `config`).
+    if (!this.engines.has(key)) this.engine(config.site.id, locale);
+    const entry = this.engines.get(key)!;
+    return entry.indexKey === cachedIndexKey(config) ? entry.engine : null;
+  }
+
+  /** Resolves once a site's engines match its configuration in the site store (rebuilt if they did not). */
+  settle(siteId: string): Promise<void> {
+    return this.queue.run(() => this.reconcileSite(siteId));
   }
 
   /** The engine of a site and locale (empty when it has no documents yet). */
@@ -401,7 +430,7 @@ export class IndexManager {
   }
 
   private install(config: SiteConfig, locale: string, engine: SearchEngine): EngineEntry {
-    const entry = { siteId: config.site.id, locale, indexKey: indexKeyOf(config), engine };
+    const entry = { siteId: config.site.id, locale, indexKey: cachedIndexKey(config), engine };
     const previous = this.engines.get(engineKey(config.site.id, locale));
     if (previous && previous.engine !== engine) disposeEngine(previous.engine);
     this.engines.set(engineKey(config.site.id, locale), entry);
@@ -466,7 +495,7 @@ export class IndexManager {
   private async reconcileSite(siteId: string): Promise<void> {
     const config = this.sites.find(siteId);
     if (!config) return this.dropSite(siteId);
-    const key = indexKeyOf(config);
+    const key = cachedIndexKey(config);
     for (const [k, entry] of this.engines) {
       if (entry.siteId === siteId && !config.site.locales.includes(entry.locale)) {
         this.engines.delete(k);

@@ -1,3 +1,4 @@
+import { VelaError } from 'vela/plugin';
 import type { EngineHit, EngineQuery, SearchEngine, SortSpec } from '../engine/search-engine.js';
 import { searchErrors } from '../errors.js';
 import { planFacetQuery } from '../facets/facet-query-plan.js';
@@ -20,6 +21,9 @@ import type { SearchParams } from './search-params.js';
 import type { ResultDocument, ResultGroup, SearchResponse, SimilarDocument, SpellCheckWidget } from './search-response.js';
 import type { SortOrder } from './sort-order.js';
 
+/** Rebuilds of a site's engines a search waits for before it gives up (its fields keep changing). */
+const SETTLE_ATTEMPTS = 3;
+
 /** The one search code path: REST GET and POST, GraphQL and the sample page all come through here. */
 export class SearchService {
   constructor(
@@ -27,6 +31,8 @@ export class SearchService {
     private readonly docs: DocumentStore,
     private readonly indexes: IndexManager,
     private readonly spotlights?: SpotlightStore,
+    /** Whether other processes may change the sites (a shared database): then a refusal is checked against it first. */
+    private readonly othersWrite: () => boolean = () => false,
   ) {}
 
   /**
@@ -55,13 +61,52 @@ export class SearchService {
    * search ran in (the site's only or default locale).
    */
   async search(siteName: string, params: SearchParams): Promise<SearchResponse> {
+    const asked = params.locale;
+    const seen = this.sites.find(siteName);
+    try {
+      return await this.searchOnce(siteName, params);
+    } catch (error) {
+      // A site, locale or field this process does not know yet may be one another process has just written and
+      // acknowledged (its notice is on the way): read the sites again before refusing, and search once more if
+      // that changed what this search depends on. The store coalesces these reads: one at a time, whatever comes.
+      if (!(error instanceof VelaError) || error.status < 400 || error.status >= 500 || !this.othersWrite()) throw error;
+      // Unable to read them (the database is away), the refusal stands: it is what this process knows.
+      const refreshed = await this.sites.refreshSoon().then(
+        () => true,
+        () => false,
+      );
+      if (!refreshed || this.sites.find(siteName) === seen) throw error;
+      params.locale = asked;
+      return this.searchOnce(siteName, params);
+    }
+  }
+
+  /**
+   * The site's configuration and the engine built for it. Another process's field change reaches the site
+   * store first and the engine after its rebuild (queued behind the indexer's work): the search waits for that
+   * rebuild rather than plan columns the engine does not have yet.
+   */
+  private async configAndEngine(siteName: string, params: SearchParams): Promise<{ config: SiteConfig; engine: SearchEngine }> {
+    const asked = params.locale;
+    for (let attempt = 1; ; attempt++) {
+      const config = this.resolve(siteName, asked);
+      const locale = this.localeOf(config, asked);
+      const engine = this.indexes.engineFor(config, locale);
+      if (engine) {
+        params.locale = locale;
+        return { config, engine };
+      }
+      if (attempt === SETTLE_ATTEMPTS) throw searchErrors.indexChanging(config.site.name);
+      await this.indexes.settle(config.site.id);
+    }
+  }
+
+  private async searchOnce(siteName: string, params: SearchParams): Promise<SearchResponse> {
     const started = performance.now();
-    const config = this.resolve(siteName, params.locale);
-    params.locale = this.localeOf(config, params.locale);
+    const { config, engine } = await this.configAndEngine(siteName, params);
     const { site } = config;
     const rows = params.rows ?? site.rowsPerPage;
     const plan = planFacetQuery(config, params);
-    const engine = this.indexes.engine(site.id, params.locale);
     const text = params.q.trim() === '*' ? null : params.q;
     // Spotlights whose terms the query contains; with spotlightWithResults their documents take their
     // absolute positions in the results, so the page's organic results are read around them.

@@ -51,6 +51,8 @@ export class SiteStore {
   private readonly sites = new Map<string, SiteConfig>();
   private readonly listeners: Array<(change: SiteChange) => Promise<void> | void> = [];
   private writes: Promise<unknown> = Promise.resolve();
+  /** The refresh refreshSoon queued that has not started yet. */
+  private nextRefresh: Promise<void> | null = null;
 
   constructor(private readonly db: Database) {}
 
@@ -84,6 +86,20 @@ export class SiteStore {
    */
   refresh(): Promise<void> {
     return this.serially(() => this.refreshNow());
+  }
+
+  /**
+   * A refresh that starts after this call: what another process acknowledged before it is seen. Calls made
+   * before it starts share it, so a stream of them costs one refresh at a time, not one each.
+   */
+  refreshSoon(): Promise<void> {
+    if (this.nextRefresh) return this.nextRefresh;
+    const next = this.serially(() => {
+      this.nextRefresh = null;
+      return this.refreshNow();
+    });
+    this.nextRefresh = next;
+    return next;
   }
 
   private async refreshNow(): Promise<void> {
