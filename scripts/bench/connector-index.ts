@@ -238,9 +238,11 @@ async function httpRound(tmp: Dir): Promise<Runs> {
   const searchBase = search.urls.search!;
   try {
     await createSite(searchBase);
-    const token = await fetch(`${searchBase}/api/dev/token`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ title: 'bench' }) }).then(
-      (r) => r.json() as Promise<{ token: string }>,
-    );
+    const token = await fetch(`${searchBase}/api/dev/token`, {
+      method: 'POST',
+      headers: adminHeaders,
+      body: JSON.stringify({ title: 'bench', scopes: ['search', 'import'] }),
+    }).then((r) => r.json() as Promise<{ token: string }>);
     const connector = await startRuntime(['connector'], tmp(), { search: { url: searchBase, key: token.token } });
     try {
       return await connectorRuns('vela connector → search process, HTTP', connector, searchBase);

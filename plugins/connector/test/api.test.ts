@@ -44,7 +44,7 @@ test('a path in other letter cases reaches no route, with or without the Key', a
 });
 
 test('an API token of the co-hosted search service is accepted as the Key', async (t) => {
-  const token = await searchCall(vela, 'POST', '/api/dev/token', { title: 'connector' });
+  const token = await searchCall(vela, 'POST', '/api/dev/token', { title: 'connector', scopes: ['connector'] });
   t.is(token.status, 201, JSON.stringify(token.body));
   const r = await call(vela, 'GET', '/api/v2/connector/source', undefined, { key: token.body.token });
   t.is(r.status, 200);

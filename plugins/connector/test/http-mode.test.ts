@@ -9,7 +9,7 @@ test('with a search URL, documents go over HTTP with the Key header to a separat
   const search = await startTestRuntime({ plugins: ['search'] });
   t.teardown(() => search.stop());
   await createSite(search, 'Remote');
-  const token = await searchCall(search, 'POST', '/api/dev/token', { title: 'connector' });
+  const token = await searchCall(search, 'POST', '/api/dev/token', { title: 'connector', scopes: ['search', 'import'] });
   const vela = await startConnector({ plugins: ['connector'], connector: { batchSize: 150, search: { url: search.url('search'), key: token.body.token } } });
   t.teardown(() => vela.stop());
 
@@ -76,7 +76,7 @@ test('a wrong key or an unreachable search service fails the run with the reason
   t.is(validate.body.error, 'search_unavailable');
   t.regex(validate.body.message, /cannot be reached/);
 
-  const token = await searchCall(search, 'POST', '/api/dev/token', { title: 'connector' });
+  const token = await searchCall(search, 'POST', '/api/dev/token', { title: 'connector', scopes: ['search', 'import'] });
   const good = await startConnector({ plugins: ['connector'], connector: { search: { url: search.url('search'), key: token.body.token } } });
   t.teardown(() => good.stop());
   await createSource(good, 'pkgs', file, 'Remote');

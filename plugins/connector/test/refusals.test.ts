@@ -41,7 +41,7 @@ test('over HTTP: the import API answers a wholly refused batch with 400 and each
   t.is(answer.status, 400);
   t.deepEqual(answer.body.rejected, [{ index: 0, id: 'g', site: 'Ghost', reason: 'site "Ghost" does not exist' }]);
 
-  const token = await searchCall(search, 'POST', '/api/dev/token', { title: 'connector' });
+  const token = await searchCall(search, 'POST', '/api/dev/token', { title: 'connector', scopes: ['search', 'import'] });
   const vela = await startConnector({ plugins: ['connector'], connector: { search: { url: search.url('search'), key: token.body.token } } });
   t.teardown(() => vela.stop());
   await createSource(vela, 'bad', writeJsonl(path.join(tempDir(), 'bad.jsonl'), refusedDocs()), 'Refusing');

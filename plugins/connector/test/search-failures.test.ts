@@ -15,7 +15,7 @@ async function flakySearch(t: {
   const search = await startTestRuntime({ plugins: ['search'] });
   t.teardown(() => search.stop());
   await createSite(search, 'Remote');
-  const token = await searchCall(search, 'POST', '/api/dev/token', { title: 'connector' });
+  const token = await searchCall(search, 'POST', '/api/dev/token', { title: 'connector', scopes: ['search', 'import'] });
   let imports = 0;
   let failing: (n: number) => boolean = () => false;
   const upstream = search.url('search');

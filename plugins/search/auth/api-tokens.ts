@@ -84,7 +84,7 @@ export class ApiTokens implements SearchKeys {
   }
 
   /** Create a token; the returned `token` is the only time its value is shown. */
-  async create(title: string, description: string, createdBy: string, scopes: TokenScope[] = ['admin']): Promise<ApiToken & { token: string }> {
+  async create(title: string, description: string, createdBy: string, scopes: TokenScope[] = ['search']): Promise<ApiToken & { token: string }> {
     const token = randomBytes(24).toString('base64url');
     const id = randomUUID();
     const stamp = now();

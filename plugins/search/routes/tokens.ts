@@ -33,7 +33,8 @@ const body = {
   properties: {
     title: { type: 'string', minLength: 1, maxLength: 100 },
     description: { type: 'string', maxLength: 1000, default: '' },
-    scopes: { ...scopesSchema, default: ['admin'] },
+    // The least privilege: a token that must write is asked for with the scopes it needs.
+    scopes: { ...scopesSchema, default: ['search'] },
   },
 };
 const patch = {

@@ -12,7 +12,7 @@ test.before(async () => {
   const created = await vela.fetch('search', '/api/dev/token', {
     method: 'POST',
     headers: { authorization: vela.adminAuth, 'content-type': 'application/json' },
-    body: JSON.stringify({ title: 'CI', description: 'tests' }),
+    body: JSON.stringify({ title: 'CI', description: 'tests', scopes: ['admin'] }),
   });
   key = ((await created.json()) as { token: string }).token;
 });

@@ -24,10 +24,23 @@ const token = async (scopes?: string[]) =>
 
 const importBody = { turingDocuments: [{ locale: 'en_US', siteNames: ['Sample'], attributes: { id: 'scoped-1', title: 'scoped' } }] };
 
-test('a token made without scopes keeps full access, as tokens always had', async (t) => {
-  const full = await token();
+test('a token made without scopes has the least privilege, search, as one made in the console; admin must be asked for', async (t) => {
+  const plain = await token();
+  t.deepEqual(plain.scopes, ['search']);
+  t.is((await call('search', 'GET', '/api/sn', { key: plain.token })).status, 200, 'it reads');
+  const write = await call('search', 'POST', '/api/sn', { key: plain.token }, { name: 'Made by plain' });
+  t.is(write.status, 403);
+  t.is(write.body.error, 'insufficient_scope');
+  t.is((await call('search', 'POST', '/api/sn/import', { key: plain.token }, importBody)).status, 403);
+  t.is((await call('connector', 'GET', '/api/v2/connector/source', { key: plain.token })).status, 403);
+
+  const full = await token(['admin']);
   t.deepEqual(full.scopes, ['admin']);
   t.is((await call('search', 'POST', '/api/sn', { key: full.token }, { name: 'Made by full' })).status, 201);
+  // The API description says the same default the route applies.
+  const spec = (await call('search', 'GET', '/v3/api-docs', {})).body;
+  const schema = spec.paths['/api/dev/token'].post.requestBody.content['application/json'].schema;
+  t.deepEqual(schema.properties.scopes.default, ['search']);
 });
 
 test('each scope opens its routes and no others: search reads, import writes documents, connector the connector API', async (t) => {
