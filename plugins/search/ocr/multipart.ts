@@ -16,13 +16,17 @@ export interface UploadLimits {
   idleMs: number;
   /** Longest time for the whole body (408). */
   totalMs: number;
+  /** Fewest bytes a second the body must bring, averaged over each `rateWindowMs` (408 below it). */
+  minBytesPerSecond: number;
+  rateWindowMs: number;
 }
 
 /**
  * The one file of a multipart/form-data request (part `file`), read with busboy as it streams in and
  * refused as soon as it passes `maxBytes` (413): a large upload is never held whole. A slow one is refused
- * too (408), so that a client sending a byte now and then cannot keep a place in the OCR queue. Other file
- * parts are skipped; a few short text fields are kept.
+ * too (408): one that stops, one that brings less than `minBytesPerSecond` over a window (a byte now and then
+ * would otherwise hold a socket and its buffer for `totalMs`), and one that takes longer than `totalMs`. Other
+ * file parts are skipped; a few short text fields are kept.
  */
 export function readUpload(req: IncomingMessage, limits: UploadLimits, field = 'file'): Promise<UploadedFile> {
   const { maxBytes } = limits;
@@ -41,9 +45,17 @@ export function readUpload(req: IncomingMessage, limits: UploadLimits, field = '
     let settled = false;
     const idle = setTimeout(() => fail(ocrErrors.uploadIdle(limits.idleMs)), limits.idleMs);
     const total = setTimeout(() => fail(ocrErrors.uploadTooSlow(limits.totalMs)), limits.totalMs);
+    let windowBytes = 0;
+    const rate = setInterval(() => {
+      if (windowBytes < (limits.minBytesPerSecond * limits.rateWindowMs) / 1000) {
+        fail(ocrErrors.uploadBelowRate(limits.minBytesPerSecond, limits.rateWindowMs));
+      }
+      windowBytes = 0;
+    }, limits.rateWindowMs);
     const stopTimers = () => {
       clearTimeout(idle);
       clearTimeout(total);
+      clearInterval(rate);
     };
     const fail = (error: unknown) => {
       if (settled) return;
@@ -52,7 +64,10 @@ export function readUpload(req: IncomingMessage, limits: UploadLimits, field = '
       req.unpipe(parser);
       reject(error);
     };
-    req.on('data', () => idle.refresh());
+    req.on('data', (chunk: Buffer) => {
+      windowBytes += chunk.length;
+      idle.refresh();
+    });
     const fields: Record<string, string> = {};
     let file: Omit<UploadedFile, 'fields'> | undefined;
     let reading: Promise<void> | undefined;

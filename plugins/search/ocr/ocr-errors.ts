@@ -31,6 +31,18 @@ export const ocrErrors = {
     ).withHeaders({ 'Retry-After': String(retryAfterSeconds) }),
   uploadIdle: (ms: number) => new VelaError('request_timeout', `the upload sent nothing for ${ms} ms (plugins.search.ocr.uploadIdleMs)`, 408),
   uploadTooSlow: (ms: number) => new VelaError('request_timeout', `the upload took longer than ${ms} ms (plugins.search.ocr.uploadTimeoutMs)`, 408),
+  uploadBelowRate: (bytesPerSecond: number, windowMs: number) =>
+    new VelaError(
+      'request_timeout',
+      `the upload brought less than ${bytesPerSecond} bytes a second over ${windowMs} ms (plugins.search.ocr.uploadMinBytesPerSecond)`,
+      408,
+    ),
+  tooManyTransfers: (limit: number, retryAfterSeconds: number) =>
+    new VelaError(
+      'too_many_requests',
+      `this client address already has ${limit} documents being uploaded or fetched (plugins.search.ocr.maxTransfersPerClient); try again in ${retryAfterSeconds} s`,
+      429,
+    ).withHeaders({ 'Retry-After': String(retryAfterSeconds) }),
   badUrl: (problem: string) => new VelaError('invalid_parameter', `body.url ${problem}`, 400),
   badRedirect: (url: string) => new VelaError('upstream_error', `${url} redirected to a Location that is not a URL`, 502),
   urlStatus: (url: string, status: number) => new VelaError('upstream_error', `${url} answered HTTP ${status}, not a document`, 502),

@@ -24,6 +24,11 @@ export interface OcrConfig {
   uploadIdleMs: number;
   /** An upload that takes longer than this in all is answered 408. */
   uploadTimeoutMs: number;
+  /** An upload that brings fewer bytes a second than this, over each `uploadRateWindowMs`, is answered 408. */
+  uploadMinBytesPerSecond: number;
+  uploadRateWindowMs: number;
+  /** Documents one client address may be uploading, or having fetched by URL, at once (429 past it). */
+  maxTransfersPerClient: number;
   /** Languages recognized when a request names none. */
   languages: string[];
   pdfDpi: number;
@@ -60,11 +65,15 @@ export interface DocumentInput {
 /**
  * OCR and text extraction on the runtime's worker pool (the @vela/extraction library, whose threads keep their
  * tesseract workers warm), behind a bounded admission: at most `maxPending` documents in progress, the rest
- * answered 503 with a Retry-After estimated from recent durations and the pool's threads. A document's time
+ * answered 503 with a Retry-After estimated from recent durations and the pool's threads. A document takes its
+ * place only once all its bytes are here, so clients that upload slowly (or not at all) hold none; they are
+ * bounded apart, per client address (`maxTransfersPerClient`) and by the upload's minimum rate. A document's time
  * limit starts when a thread takes it; one that waits longer than `queueTimeoutMs` for a thread is answered 503.
  */
 export class OcrService {
   private pending = 0;
+  /** Uploads and fetches in progress, by client address. */
+  private readonly transfers = new Map<string, number>();
   /** Moving average of recent extraction times (running, not waiting), for Retry-After. */
   private averageMs = 1000;
 
@@ -80,7 +89,27 @@ export class OcrService {
     return this.pending;
   }
 
-  /** Take a slot for one document (before its upload is read), or refuse with 503 ocr_busy. Release exactly once. */
+  /**
+   * Count one upload or fetch of `client` (its address) while its bytes arrive, or refuse with 429 past
+   * `maxTransfersPerClient`. Release exactly once. Retry-After is the window in which a stalled upload is ended.
+   */
+  startTransfer(client: string): () => void {
+    const count = this.transfers.get(client) ?? 0;
+    if (count >= this.config.maxTransfersPerClient) {
+      throw ocrErrors.tooManyTransfers(count, Math.max(1, Math.ceil(this.config.uploadRateWindowMs / 1000)));
+    }
+    this.transfers.set(client, count + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.transfers.get(client) ?? 1) - 1;
+      if (left > 0) this.transfers.set(client, left);
+      else this.transfers.delete(client);
+    };
+  }
+
+  /** Take a slot for one document whose bytes are all here, or refuse with 503 ocr_busy. Release exactly once. */
   admit(): () => void {
     if (this.pending >= this.config.maxPending) throw ocrErrors.busy(this.pending, this.retryAfterSeconds());
     this.pending += 1;

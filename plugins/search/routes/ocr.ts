@@ -37,12 +37,13 @@ const languageQuery = {
   },
 };
 
-const description = `Images (PNG, JPEG, TIFF, WebP) are recognized with tesseract; PDFs are read from their text layer, and pages without one are rendered and recognized; DOCX, XLSX, HTML, Markdown and plain text are read as text. Media types: ${SUPPORTED_MEDIA_TYPES.join(', ')}. Errors: 400, 403 (URL refused by the outbound guard), 408 (an upload too slow), 413 (too large), 415 (unsupported type), 422 (corrupt, encrypted, or over the time limit), 502 (the URL did not answer a document), 503 with Retry-After (the OCR queue is full, or the document waited too long for a worker thread).`;
+const description = `Images (PNG, JPEG, TIFF, WebP) are recognized with tesseract; PDFs are read from their text layer, and pages without one are rendered and recognized; DOCX, XLSX, HTML, Markdown and plain text are read as text. Media types: ${SUPPORTED_MEDIA_TYPES.join(', ')}. Errors: 400, 403 (URL refused by the outbound guard), 408 (an upload too slow), 429 with Retry-After (too many uploads or fetches at once from one client address), 413 (too large), 415 (unsupported type), 422 (corrupt, encrypted, or over the time limit), 502 (the URL did not answer a document), 503 with Retry-After (the OCR queue is full, or the document waited too long for a worker thread).`;
 
 /** The refusals both routes answer, besides the runtime's own (see the description). */
 const refusals = {
   400: { description: 'the request is not valid (no file part, an unknown language)' },
   408: { description: 'the upload was too slow' },
+  429: { description: 'this client address already has plugins.search.ocr.maxTransfersPerClient documents arriving (Retry-After)' },
   413: { description: 'the document is larger than plugins.search.ocr.maxBytes' },
   415: { description: 'a media type the service cannot read' },
   422: { description: 'the document is corrupt or encrypted, or took longer than the time limit' },
@@ -66,12 +67,25 @@ export function mountOcrRoutes(router: ApiRouter, ocr: OcrService): void {
       responses: { 200: { description: 'the file attributes', schema: attributesSchema }, ...refusals },
     },
     async (req: Request, res: Response) => {
-      const release = admitOrRefuse(ocr, req, res);
+      let release = () => {};
       try {
         const languages = ocr.languagesOf(queryLanguage(req));
-        const { maxBytes, uploadIdleMs, uploadTimeoutMs } = ocr.config;
-        const upload = await readUpload(req, { maxBytes, idleMs: uploadIdleMs, totalMs: uploadTimeoutMs });
+        const { maxBytes, uploadIdleMs, uploadTimeoutMs, uploadMinBytesPerSecond, uploadRateWindowMs } = ocr.config;
+        const leave = ocr.startTransfer(clientOf(req));
+        let upload: Awaited<ReturnType<typeof readUpload>>;
+        try {
+          upload = await readUpload(req, {
+            maxBytes,
+            idleMs: uploadIdleMs,
+            totalMs: uploadTimeoutMs,
+            minBytesPerSecond: uploadMinBytesPerSecond,
+            rateWindowMs: uploadRateWindowMs,
+          });
+        } finally {
+          leave();
+        }
         const chosen = upload.fields.language ? ocr.languagesOf(upload.fields.language) : languages;
+        release = ocr.admit();
         res.json(await ocr.recognize({ bytes: upload.bytes, name: upload.fileName, contentType: upload.contentType }, chosen));
       } catch (error) {
         closeAfterRefusal(req, res);
@@ -106,11 +120,17 @@ export function mountOcrRoutes(router: ApiRouter, ocr: OcrService): void {
       },
     },
     async (req: Request, res: Response) => {
-      const release = admitOrRefuse(ocr, req, res);
+      const { url, language } = req.body as { url: string; language?: string };
+      const languages = ocr.languagesOf(language ?? queryLanguage(req));
+      const leave = ocr.startTransfer(clientOf(req));
+      let document: Awaited<ReturnType<OcrService['fetchDocument']>>;
       try {
-        const { url, language } = req.body as { url: string; language?: string };
-        const languages = ocr.languagesOf(language ?? queryLanguage(req));
-        const document = await ocr.fetchDocument(url);
+        document = await ocr.fetchDocument(url);
+      } finally {
+        leave();
+      }
+      const release = ocr.admit();
+      try {
         res.json(await ocr.recognize(document, languages));
       } finally {
         release();
@@ -124,13 +144,9 @@ function queryLanguage(req: Request): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function admitOrRefuse(ocr: OcrService, req: Request, res: Response): () => void {
-  try {
-    return ocr.admit();
-  } catch (error) {
-    closeAfterRefusal(req, res);
-    throw error;
-  }
+/** The address a per-client limit counts by: the one the runtime's proxy settings give, else the socket's peer. */
+function clientOf(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
 // Past this many unread bytes after a refusal, the connection is cut rather than drained.
