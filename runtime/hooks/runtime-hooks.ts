@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AsyncParallelHook, AsyncSeriesHook, SyncBailHook, SyncHook } from 'tapable';
 
 export interface ReadyEvent {
-  /** service name → the address it listens on */
-  services: Record<string, { host: string; port: number; url: string }>;
+  /** service name → the address it listens on (`host`, `listening`: as bound) and the URL this machine reaches it at */
+  services: Record<string, { host: string; port: number; url: string; listening: string }>;
   plugins: string[];
 }
 
