@@ -142,12 +142,13 @@ export class SearchService {
     };
     let result = await run();
 
-    // Spell check against the site's vocabulary; a query that finds nothing is searched corrected when the
-    // corrected text finds something (unless nfpr=1: the link back to the original sets it).
+    // Spell check against the site's vocabulary. With the site's spellCheckFixes too (as in the original), a
+    // query that finds nothing is searched corrected when the corrected text finds something (unless nfpr=1:
+    // the link back to the original sets it); without it, the correction is only offered.
     const correction = site.spellCheck && text !== null ? correctText(engine.terms, params.q) : null;
     let searched = params.q;
     let base = params.linkBase;
-    if (correction?.corrected && result.total === 0 && params.autoCorrect) {
+    if (correction?.corrected && result.total === 0 && site.spellCheckFixes && params.autoCorrect) {
       const original = { text: query.text, prefixLastTerm: query.prefixLastTerm };
       query.text = correction.text;
       let corrected = await run();

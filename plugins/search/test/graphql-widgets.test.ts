@@ -9,7 +9,7 @@ const docs = makeDocs(30);
 
 test.before(async () => {
   vela = await startTestRuntime({ plugins: ['search'] });
-  await createSite(vela, 'Sample', { spellCheck: true, mlt: true, spotlightWithResults: true });
+  await createSite(vela, 'Sample', { spellCheck: true, spellCheckFixes: true, mlt: true, spotlightWithResults: true });
   await importDocs(vela, docs);
   await json(vela, 'POST', '/api/sn/Sample/spotlight', {
     name: 'Help',

@@ -7,10 +7,12 @@ const docs = makeDocs(60);
 
 test.before(async () => {
   vela = await startTestRuntime({ plugins: ['search'] });
-  await createSite(vela, 'Sample', { spellCheck: true, mlt: true, rowsPerPage: 5 });
+  await createSite(vela, 'Sample', { spellCheck: true, spellCheckFixes: true, mlt: true, rowsPerPage: 5 });
   await createSite(vela, 'Plain', { locales: ['en_US'] });
+  await createSite(vela, 'Offered', { locales: ['en_US'], spellCheck: true });
   await importDocs(vela, docs);
   await importDocs(vela, docs, 'Plain');
+  await importDocs(vela, docs, 'Offered');
 });
 test.after.always(() => vela?.stop());
 
@@ -60,6 +62,40 @@ test('a query that finds nothing is searched corrected, and the original link go
   t.is(back.body.widget.spellCheck.usingCorrectedText, false);
   t.is(back.body.widget.spellCheck.correctedText, true);
   t.is(back.body.widget.spellCheck.corrected.text, 'python');
+});
+
+test('spellCheckFixes decides whether the corrected text is searched; without it the correction is only offered', async (t) => {
+  const expected = docs.filter((d) => `${d.title} ${d.text}`.toLowerCase().includes('python')).length;
+  const offered = await get('/api/sn/Offered/search?q=pyhton');
+  t.is(offered.status, 200);
+  t.is(offered.body.queryContext.count, 0, 'the query as typed is what was searched');
+  t.is(offered.body.queryContext.query.queryString, 'pyhton');
+  t.deepEqual(offered.body.widget.spellCheck, {
+    correctedText: true,
+    usingCorrectedText: false,
+    original: { text: 'pyhton', link: '/api/sn/Offered/search?q=pyhton&nfpr=1' },
+    corrected: { text: 'python', link: '/api/sn/Offered/search?q=python' },
+  });
+  // The correction's link is a search of the corrected text.
+  t.is((await get(offered.body.widget.spellCheck.corrected.link)).body.queryContext.count, expected);
+
+  // The console's "Spell Check fixes" switch: the same query is now searched corrected, and says so.
+  const switched = await json(vela, 'PUT', '/api/sn/Offered', { spellCheckFixes: true });
+  t.is(switched.status, 200, JSON.stringify(switched.body));
+  const fixed = await get('/api/sn/Offered/search?q=pyhton');
+  t.is(fixed.body.queryContext.count, expected);
+  t.is(fixed.body.queryContext.query.queryString, 'python');
+  t.deepEqual(fixed.body.widget.spellCheck, {
+    correctedText: true,
+    usingCorrectedText: true,
+    original: { text: 'pyhton', link: '/api/sn/Offered/search?q=pyhton&nfpr=1' },
+    corrected: { text: 'python', link: '/api/sn/Offered/search?q=python' },
+  });
+  // Fixes without the spell check itself correct nothing (as in the original, both switches are needed).
+  t.is((await json(vela, 'PUT', '/api/sn/Offered', { spellCheck: false })).status, 200);
+  const off = await get('/api/sn/Offered/search?q=pyhton');
+  t.is(off.body.queryContext.count, 0);
+  t.false(off.body.widget.spellCheck.correctedText);
 });
 
 test('corrections: edits, swaps, several words; known words and short words stay', async (t) => {
