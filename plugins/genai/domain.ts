@@ -5,6 +5,7 @@ import type { ConversationStore } from './agents/conversation-store.js';
 import type { ActiveChats } from './chat/chat-response.js';
 import type { GenerationSlots } from './chat/generation-slots.js';
 import type { ProviderCalls } from './chat/provider-call.js';
+import type { Compose } from './providers/extractive.js';
 import type { ChatProvider } from './providers/provider.js';
 import type { Retriever } from './rag/retriever.js';
 import type { InstanceStore, LlmInstance } from './store/instance-store.js';
@@ -15,7 +16,7 @@ export interface GenaiConfig {
   heartbeatMs: number;
   pollMs: number;
   siteChat: { enabledByDefault: boolean; documents: number; passages: number; passageChars: number };
-  directChat: { defaultInstance: string; anonymousMaxChars: number };
+  directChat: { defaultInstance: string; anonymousMaxChars: number; maxChars: number };
   agents: { historyMessages: number };
 }
 
@@ -37,4 +38,6 @@ export interface GenaiDomain {
   search: () => SiteSearch;
   outbound: () => OutboundGuard;
   providerFor(instance: LlmInstance): ChatProvider;
+  /** The built-in provider's answer, composed on the worker pool. */
+  compose: Compose;
 }

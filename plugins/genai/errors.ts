@@ -15,9 +15,11 @@ export const genaiErrors = {
   anonymousTooLong: (chars: number, max: number) =>
     new VelaError(
       'payload_too_large',
-      `the messages hold ${chars} characters; an anonymous chat may send at most ${max} in all: send the Key header for more`,
+      `the messages hold ${chars} characters; an anonymous chat may send at most ${max} in all (plugins.genai.directChat.anonymousMaxChars): send the Key header for more`,
       413,
     ),
+  promptTooLong: (chars: number, max: number) =>
+    new VelaError('payload_too_large', `the messages hold ${chars} characters; a chat may send at most ${max} in all (plugins.genai.directChat.maxChars)`, 413),
   idTaken: (what: string, id: string) => new VelaError('conflict', `${what} with id "${id}" already exists`, 409),
   agentNotFound: (id: string) => new VelaError('agent_not_found', `no AI agent with id "${id}"`, 404),
   agentDisabled: (name: string) => new VelaError('agent_disabled', `AI agent "${name}" is disabled`, 409),

@@ -7,6 +7,7 @@ import { GenerationSlots } from './chat/generation-slots.js';
 import { ProviderCalls } from './chat/provider-call.js';
 import type { GenaiConfig, GenaiDomain } from './domain.js';
 import { genaiErrors } from './errors.js';
+import type { ComposeInput } from './providers/extractive-task.js';
 import { providerFor } from './providers/provider-factory.js';
 import { Retriever } from './rag/retriever.js';
 import { mountAgentRoutes } from './routes/agents.js';
@@ -20,12 +21,17 @@ import { TokenCounter } from './usage/token-counter.js';
 import { TokenUsageStore } from './usage/token-usage.js';
 
 /** Build the plugin's objects; constructors do no I/O, so this is fine in register. */
-function createDomain(ctx: PluginContext<GenaiConfig>, secrets: () => SecretBox, counter: TokenCounter): GenaiDomain {
+function createDomain(ctx: PluginContext<GenaiConfig>, secrets: () => SecretBox): GenaiDomain {
   const db = ctx.resolve('db');
+  // The built-in provider's text work and token counting run on the worker pool: a long conversation (or the
+  // tokenizer's first load, half a second) would otherwise hold up every service of the process.
+  const counter = new TokenCounter(ctx.task<string, number>(new URL('./usage/token-count-task.ts', import.meta.url)));
+  const compose = ctx.task<ComposeInput, { text: string; cited: number[] }>(new URL('./providers/extractive-task.ts', import.meta.url));
   const instances = new InstanceStore(db, secrets);
   const usage = new TokenUsageStore(db, (id) => instances.find(id)?.title);
   const search = () => ctx.resolve('search.service');
   const outbound = () => ctx.resolve('outbound');
+  const active = new ActiveChats();
   return {
     config: ctx.config,
     logger: ctx.logger,
@@ -34,14 +40,15 @@ function createDomain(ctx: PluginContext<GenaiConfig>, secrets: () => SecretBox,
     agents: new AgentStore(db),
     conversations: new ConversationStore(db),
     usage,
-    calls: new ProviderCalls(usage, counter, ctx.logger),
+    calls: new ProviderCalls(usage, counter, ctx.logger, () => active.stopping),
     slots: new GenerationSlots(),
-    active: new ActiveChats(),
+    active,
     retriever: new Retriever(search),
     sites: () => ctx.resolve('search.sites'),
     search,
     outbound,
-    providerFor: (instance) => providerFor(instance, instances, outbound),
+    providerFor: (instance) => providerFor(instance, instances, outbound, compose),
+    compose,
   };
 }
 
@@ -52,8 +59,7 @@ export default definePlugin<GenaiConfig>({
       if (!secretBox) throw genaiErrors.stopping();
       return secretBox;
     };
-    const counter = new TokenCounter();
-    const domain = createDomain(ctx, secrets, counter);
+    const domain = createDomain(ctx, secrets);
     ctx.routes((router) => {
       mountInstanceRoutes(router, domain);
       mountSiteChatRoutes(router, domain);
@@ -89,10 +95,12 @@ export default definePlugin<GenaiConfig>({
         }, ctx.config.pollMs);
         refreshTimer.unref();
       },
-      stop() {
+      async stop() {
         clearInterval(refreshTimer);
         refreshTimer = undefined;
         domain.active.abortAll(genaiErrors.stopping());
+        // The usage of the chats just ended, before the worker pool and the database close.
+        await domain.calls.settled();
       },
     };
   },

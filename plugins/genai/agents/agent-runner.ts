@@ -2,7 +2,7 @@ import type { ChatSink } from '../chat/chat-response.js';
 import type { CallResult } from '../chat/provider-call.js';
 import { instanceSummary, sourcesOf } from '../chat/site-chat.js';
 import type { GenaiDomain } from '../domain.js';
-import { composeAnswer, MAX_READ_CHARS, pieces, withinBudget } from '../providers/extractive.js';
+import { DEFAULT_COMPOSE, MAX_READ_CHARS, pieces, withinBudget } from '../providers/extractive.js';
 import type { ChatMessage, ChatProvider, ProviderRequest, ToolCall, Usage } from '../providers/provider.js';
 import { keywords } from '../rag/text.js';
 import type { LlmInstance } from '../store/instance-store.js';
@@ -94,6 +94,11 @@ class TurnState {
     return result;
   }
 
+  /** The built-in provider's answer to `question` from what the tools found (composed on the worker pool). */
+  async extractiveAnswer(question: string): Promise<string> {
+    return (await this.domain.compose({ question, passages: withinBudget(this.found.passages, MAX_READ_CHARS), options: DEFAULT_COMPOSE })).text;
+  }
+
   /** Runs a tool call, announced before and after; returns its result as the model reads it. */
   async tool(call: ToolCall): Promise<string> {
     this.sink.toolCall({ id: call.id, name: call.name, arguments: displayArguments(call) });
@@ -132,7 +137,7 @@ async function withTools(state: TurnState): Promise<void> {
   }
   let last = (await state.call({ messages })).text;
   if (!last.trim()) {
-    last = composeAnswer(message, withinBudget(state.found.passages, MAX_READ_CHARS)).text;
+    last = await state.extractiveAnswer(message);
     const sink = state.stepSink();
     for (const piece of pieces(last)) sink.delta(piece);
     state.finishReason = 'max_steps';

@@ -24,11 +24,21 @@ export interface CallContext {
 
 /** One provider call: deltas to the sink, the instance's idle time limit, and a usage record, counted when the provider reports none. */
 export class ProviderCalls {
+  /** Usage records of ended chats still being counted or written. */
+  private readonly pending = new Set<Promise<void>>();
+
+  /** `stopping`: whether the runtime is stopping (tokens are then counted in this thread, not on a pool that is closing). */
   constructor(
     private readonly usage: TokenUsageStore,
     private readonly counter: TokenCounter,
     private readonly logger: Logger,
+    private readonly stopping: () => boolean = () => false,
   ) {}
+
+  /** Resolves once the usage of every chat that has ended is recorded: a stop waits for it. */
+  async settled(): Promise<void> {
+    await Promise.all(this.pending);
+  }
 
   async call(context: CallContext, request: Omit<ProviderRequest, 'signal'>, signal: AbortSignal, sink: Pick<ChatSink, 'delta'>): Promise<CallResult> {
     const { instance, provider } = context;
@@ -54,8 +64,17 @@ export class ProviderCalls {
       const result = await this.account(context, request, text, end.toolCalls, end.usage, end.model);
       return { text, toolCalls: end.toolCalls, finishReason: end.finishReason, ...result };
     } catch (error) {
-      // What was generated before a failure or a disconnect was still generated: it is recorded (counted).
-      if (text) await this.account(context, request, text, [], null, undefined).catch(() => undefined);
+      // What was generated before a failure or a disconnect was still generated: it is recorded (counted), after
+      // the client has been told of the failure, not before.
+      if (text) {
+        const recorded: Promise<void> = this.account(context, request, text, [], null, undefined)
+          .then(
+            () => undefined,
+            () => undefined,
+          )
+          .finally(() => this.pending.delete(recorded));
+        this.pending.add(recorded);
+      }
       throw combined.aborted ? combined.reason : error;
     } finally {
       clearTimeout(timer);
@@ -75,8 +94,9 @@ export class ProviderCalls {
       const prompt = request.messages.map((m) => `${m.role}: ${m.content ?? ''}${m.toolCalls ? JSON.stringify(m.toolCalls) : ''}`).join('\n');
       const grounding = context.provider.readsPassages ? (request.passages ?? []).map((p) => p.text).join('\n') : '';
       const tools = request.tools?.length ? JSON.stringify(request.tools) : '';
-      const inputTokens = await this.counter.tokens(`${prompt}\n${grounding}\n${tools}`);
-      const outputTokens = await this.counter.tokens(text + toolCalls.map((c) => `${c.name}(${c.arguments})`).join(''));
+      const here = this.stopping();
+      const inputTokens = await this.counter.tokens(`${prompt}\n${grounding}\n${tools}`, here);
+      const outputTokens = await this.counter.tokens(text + toolCalls.map((c) => `${c.name}(${c.arguments})`).join(''), here);
       usage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
     }
     const { instance } = context;

@@ -121,6 +121,14 @@ export function composeAnswer(question: string, passages: readonly Passage[], op
   return { text: intro + parts.join(' '), cited };
 }
 
+/**
+ * composeAnswer as the worker pool's task runs it (extractive-task.ts). No abort signal: aborting a running
+ * pool task ends its thread, which costs more to start again than the few milliseconds left to run.
+ */
+export type Compose = (input: { question: string; passages: Passage[]; options: ComposeOptions }) => Promise<{ text: string; cited: number[] }>;
+
+const composeHere: Compose = async (input) => composeAnswer(input.question, input.passages, input.options);
+
 /** The answer in pieces of a few words each, whitespace kept, so a client sees it arrive. */
 export function pieces(text: string, wordsPerPiece = 3): string[] {
   const tokens = text.match(/\S+\s*/g) ?? [];
@@ -179,14 +187,19 @@ export class ExtractiveProvider implements ChatProvider {
   readonly supportsTools = false;
   readonly readsPassages = true;
 
-  constructor(private readonly options: Partial<ComposeOptions> = {}) {}
+  /** `compose` composes the answer: the plugin passes a worker-pool task (extractive-task.ts); in this thread by default. */
+  constructor(
+    private readonly options: Partial<ComposeOptions> = {},
+    private readonly compose: Compose = composeHere,
+  ) {}
 
   async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
     const ground = groundOf(request.messages, request.passages);
     const text =
       ground.passages.length === 0 && !request.passages
         ? NO_DOCUMENTS
-        : composeAnswer(ground.question, ground.passages, { ...DEFAULT_COMPOSE, ...this.options, cite: ground.cite }).text;
+        : (await this.compose({ question: ground.question, passages: ground.passages, options: { ...DEFAULT_COMPOSE, ...this.options, cite: ground.cite } }))
+            .text;
     for (const piece of pieces(text)) {
       request.signal.throwIfAborted();
       yield { type: 'delta', text: piece };

@@ -15,10 +15,16 @@ interface ChatBody {
   stream?: boolean;
 }
 
+const promptChars = (messages: ChatMessage[]) => messages.reduce((sum, m) => sum + (m.content?.length ?? 0), 0);
+
 /** One model call on the conversation the client sends; SSE, or one JSON answer when `stream` is false. */
 async function directChat(domain: GenaiDomain, req: Request, res: Response, instance: LlmInstance): Promise<void> {
   const body = req.body as ChatBody;
   if (body.messages.at(-1)?.role !== 'user') throw genaiErrors.invalidParameter('messages', "must end with the user's message");
+  // A Key or the administrator may send more than an anonymous caller, not without bound: what a model is sent
+  // (and paid for), and what the built-in provider and the token count read, grow with it.
+  const chars = promptChars(body.messages);
+  if (chars > domain.config.directChat.maxChars) throw genaiErrors.promptTooLong(chars, domain.config.directChat.maxChars);
   if (!instance.enabled) throw genaiErrors.instanceDisabled(instance.id);
   const release = domain.slots.acquire(instance);
   const username = principalOf(res)?.username ?? 'anonymous';
@@ -81,7 +87,7 @@ export function mountDirectChatRoutes(router: ApiRouter, domain: GenaiDomain): v
       if (!principalOf(res)) {
         if (!instance.publicChat) throw genaiErrors.instanceNotPublic(instance.id);
         // Anyone may call this: what one request may make the server (or a paid model) read is kept small.
-        const chars = messages.reduce((sum, m) => sum + (m.content?.length ?? 0), 0);
+        const chars = promptChars(messages);
         if (chars > anonymousMaxChars) throw genaiErrors.anonymousTooLong(chars, anonymousMaxChars);
       }
       await directChat(domain, req, res, instance);

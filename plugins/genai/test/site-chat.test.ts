@@ -143,7 +143,7 @@ test('direct chat on the built-in instance answers from the conversation it is s
   t.deepEqual(shapeOf(streamed), ['start', 'delta', 'done']);
   t.regex(streamed.events.at(-1)!.data.text, /answers from documents/);
 
-  // An anonymous chat is bounded in characters over all its messages; a Key or the administrator is not.
+  // An anonymous chat is bounded in characters over all its messages; a Key or the administrator by a larger bound.
   const long = {
     stream: false,
     messages: [
@@ -156,6 +156,16 @@ test('direct chat on the built-in instance answers from the conversation it is s
   t.is(tooLong.body.error, 'payload_too_large');
   t.regex(tooLong.body.message, /^the messages hold 17013 characters; an anonymous chat may send at most 16000 in all/);
   t.like((await json(vela, 'POST', '/api/genai/chat', long)).body, { content: 'The gateway listens on port 2702.' });
+  const longer = { messages: [...Array(7).fill({ role: 'system', content: 'p'.repeat(30_000) }), { role: 'user', content: 'Gateway port?' }] };
+  const adminTooLong = await json(vela, 'POST', '/api/genai/chat', longer);
+  t.is(adminTooLong.status, 413);
+  t.deepEqual(adminTooLong.body, {
+    error: 'payload_too_large',
+    message: 'the messages hold 210013 characters; a chat may send at most 200000 in all (plugins.genai.directChat.maxChars)',
+  });
+  const keyTooLong = await json(vela, 'POST', '/api/v2/llm/builtin/chat', longer, { authorization: '', key: await token(vela, ['search']) });
+  t.is(keyTooLong.status, 413);
+  t.regex(keyTooLong.body.message, /plugins\.genai\.directChat\.maxChars/);
 
   const notLast = await json(vela, 'POST', '/api/genai/chat', { messages: [{ role: 'assistant', content: 'hi' }] });
   t.is(notLast.status, 400);
