@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ExtractedContent } from '@vela/extraction';
-import { definePlugin, type PluginContext, SecretBox } from 'vela/plugin';
+import { definePlugin, type OutboundGuard, type PluginContext, SecretBox } from 'vela/plugin';
 import { ApiTokens } from './auth/api-tokens.js';
 import { SPELL_CHECKER_LOCALES, type SpellCheckerInput } from './cognitive/spell-checker-task.js';
 import { mountConsole } from './console/mount-console.js';
@@ -49,8 +49,8 @@ interface SearchConfig {
   pageCache: { documents: number };
   answerCache: { megabytes: number };
   graphql: GraphqlLimits;
-  ocr: OcrConfig;
-  integration: ProxyLimits;
+  ocr: OcrConfig & { allowHosts: string[] };
+  integration: ProxyLimits & { allowHosts: string[] };
   metrics: MetricsConfig;
 }
 
@@ -118,14 +118,19 @@ export default definePlugin<SearchConfig>({
     // Integration instances and their proxy; OCR on the worker pool. Header values are sealed with the
     // plugin's secret box (VELA_SECRET_KEY, or <data>/search/secret.key), opened in start.
     let secrets: SecretBox | undefined;
-    const outbound = () => ctx.resolve('outbound');
+    // Each feature reaches the hosts the operator allows every feature, plus its own: the local connector is the
+    // integration proxy's (self:connector by default), never OCR by URL's unless configured.
+    let integrationGuard: OutboundGuard | undefined;
+    let ocrGuard: OutboundGuard | undefined;
+    const integrationOutbound = () => (integrationGuard ??= ctx.resolve('outbound').forFeature(ctx.config.integration.allowHosts));
+    const ocrOutbound = () => (ocrGuard ??= ctx.resolve('outbound').forFeature(ctx.config.ocr.allowHosts));
     const integrations = new IntegrationStore(ctx.resolve('db'), () => {
       if (!secrets) throw new Error('the search plugin has not started: its secret box is not open');
       return secrets;
     });
-    const proxy = new IntegrationProxy(integrations, outbound, ctx.config.integration);
+    const proxy = new IntegrationProxy(integrations, integrationOutbound, ctx.config.integration);
     const ocrTask = ctx.task<OcrTaskInput, ExtractedContent>(new URL('./ocr/ocr-task.ts', import.meta.url));
-    const ocr = new OcrService(ocrTask, ctx.config.ocr, outbound, () => ctx.resolve('workers').stats());
+    const ocr = new OcrService(ocrTask, ctx.config.ocr, ocrOutbound, () => ctx.resolve('workers').stats());
     let connectorUrl: string | null = null;
     ctx.hooks.tap('runtime.ready', 'integration-vendors', (event) => {
       connectorUrl = event.services.connector?.url ?? null;
@@ -134,7 +139,7 @@ export default definePlugin<SearchConfig>({
       // The search routes first: express tries a request against every route before its own, and the search
       // is the hot one (the walk over the routes before it was 3 to 6% of a search in a CPU profile).
       mountSearchRoutes(router, domain);
-      mountIntegrationRoutes(router, { store: integrations, proxy, outbound, connectorUrl: () => connectorUrl });
+      mountIntegrationRoutes(router, { store: integrations, proxy, outbound: integrationOutbound, connectorUrl: () => connectorUrl });
       mountOcrRoutes(router, ocr);
       mountMetricsRoutes(router, domain);
       mountGuestRoutes(router, domain);

@@ -28,7 +28,9 @@ export interface OutboundOptions {
   /**
    * Hosts (`name` or `name:port`) that may resolve to internal addresses: the operator's own services.
    * `self:<service>` stands for the addresses of one of this runtime's services (`self:connector`), as
-   * `selfHosts` gives them when a request is checked, so the entry follows the service's port.
+   * `selfHosts` gives them when a request is checked, so the entry follows the service's port. The runtime's
+   * guard has what the operator names for every feature (`runtime.network.allowHosts`); `forFeature` adds a
+   * feature's own.
    */
   allowHosts: readonly string[];
   resolve?: HostResolver;
@@ -96,8 +98,13 @@ export class OutboundGuard {
   private readonly beforeConnect: ConnectHook;
   private readonly guarded: Agent;
   private readonly trusted: Agent;
+  /** Whether the agents are this guard's to close (a feature's guard shares its parent's). */
+  private readonly ownsAgents: boolean;
 
-  constructor(options: OutboundOptions) {
+  constructor(
+    private readonly options: OutboundOptions,
+    shared?: { guarded: Agent; trusted: Agent },
+  ) {
     const entries = options.allowHosts.map((h) => h.toLowerCase());
     this.allow = new Set(entries.filter((h) => !h.startsWith('self:')));
     this.selfServices = entries.filter((h) => h.startsWith('self:')).map((h) => h.slice('self:'.length));
@@ -105,8 +112,19 @@ export class OutboundGuard {
     this.resolve = options.resolve ?? systemResolver;
     this.beforeConnect = options.beforeConnect ?? (() => {});
     // Both resolve through `resolve` inside the connection's own lookup; only the guarded one checks ranges.
-    this.guarded = this.agent(true);
-    this.trusted = this.agent(false);
+    this.guarded = shared?.guarded ?? this.agent(true);
+    this.trusted = shared?.trusted ?? this.agent(false);
+    this.ownsAgents = !shared;
+  }
+
+  /**
+   * The guard of one feature (OCR by URL, the integration proxy): this guard's hosts plus the feature's own
+   * list, so what one feature is allowed to reach (the local connector, for the integration proxy) is not
+   * every feature's. It shares this guard's connections, resolver and checks; closing it closes nothing.
+   */
+  forFeature(allowHosts: readonly string[]): OutboundGuard {
+    if (allowHosts.length === 0) return this;
+    return new OutboundGuard({ ...this.options, allowHosts: [...this.options.allowHosts, ...allowHosts] }, { guarded: this.guarded, trusted: this.trusted });
   }
 
   /** The URL parsed and checked (scheme, user info, and for an IP literal its range), and whether the allowlist covers it. */
@@ -221,7 +239,7 @@ export class OutboundGuard {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.guarded.close(), this.trusted.close()]);
+    if (this.ownsAgents) await Promise.all([this.guarded.close(), this.trusted.close()]);
   }
 
   private isAllowed(url: URL): boolean {
