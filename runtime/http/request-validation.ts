@@ -156,7 +156,10 @@ export function refuseMalformedText(req: Request, _res: Response, next: NextFunc
   if (!checked[CHECKED_QUERY]) {
     checked[CHECKED_QUERY] = true;
     if (req.url.includes('?')) {
-      const found = malformedText(req.query, 'query');
+      // Express parses the query again at every read of req.query: kept, validation and handlers read this one.
+      const query = req.query as Record<string, unknown>;
+      replace(req, 'query', query);
+      const found = malformedText(query, 'query');
       if (found.length > 0) problems = [...(problems ?? []), ...found];
     }
   }
