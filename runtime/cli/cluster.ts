@@ -1,8 +1,10 @@
 import cluster from 'node:cluster';
+import { Accounts, announceGeneratedPassword } from '../auth/accounts.js';
 import { type ConfigFlags, loadConfig, type RuntimeConfig } from '../config/load-config.js';
 import { checkCanListen } from '../http/service-server.js';
 import { Runtime, type RuntimeOptions } from '../lifecycle/runtime.js';
 import { createLogger } from '../logger.js';
+import { createDatabase } from '../storage/database.js';
 import { planCluster, type WorkerSpec } from './cluster-plan.js';
 import { READY, SHUTDOWN, Supervisor, WORKER_ENV } from './supervisor.js';
 
@@ -73,6 +75,22 @@ export async function startCluster(flags: ConfigFlags): Promise<number> {
     await checkCanListen(name, service.host, chosen[name] ?? service.port);
   }
   // Migrations once, here, before any worker starts (workers migrating at once would race for knex's lock).
-  await new Runtime({ flags, logger: createLogger({ level: logLevel, format: logFormat }) }).migrateOnly();
-  return new Supervisor(plan, logger).run();
+  const migrator = new Runtime({ flags, logger: createLogger({ level: logLevel, format: logFormat }) });
+  await migrator.migrateOnly({ announce: false });
+  // A generated administrator password is shown once every worker serves; if one cannot start, the account goes.
+  const password = migrator.generatedAdminPassword;
+  const user = config.runtime.admin.user;
+  return new Supervisor(plan, logger).run({
+    ready: () => {
+      if (password) announceGeneratedPassword(logger.child({ component: 'accounts' }), user, password);
+    },
+    failed: async () => {
+      if (!password) return;
+      const db = createDatabase(config.runtime, logger.child({ component: 'db' }));
+      await new Accounts(db, logger.child({ component: 'accounts' }))
+        .withdrawGenerated(user, password)
+        .catch((e: Error) => logger.error({ err: e }, 'the administrator created by this failed start could not be removed'))
+        .finally(() => db.destroy());
+    },
+  });
 }

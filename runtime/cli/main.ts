@@ -165,6 +165,8 @@ async function start(flags: ConfigFlags, worker?: RuntimeOptions['worker'], conf
   } catch (error) {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    // A worker that could not start must exit for the primary to see it: the channel to the primary would keep it alive.
+    if (worker) detachWorker();
     throw error;
   }
   // Of several workers, each group's owner speaks for it.

@@ -45,8 +45,11 @@ export class Supervisor {
     private readonly logger: Logger,
   ) {}
 
-  /** Start every worker; resolves with the exit code once they have all stopped. */
-  async run(): Promise<number> {
+  /**
+   * Start every worker; resolves with the exit code once they have all stopped. `ready` runs once every slot
+   * serves, `failed` when a worker could not start (before the others are stopped).
+   */
+  async run(on: { ready?(): void; failed?(): Promise<void> } = {}): Promise<number> {
     cluster.on('message', (from, message) => this.relay(from, message));
     process.on('SIGINT', this.onStopSignal);
     process.on('SIGTERM', this.onStopSignal);
@@ -59,12 +62,14 @@ export class Supervisor {
     } catch (error) {
       if (!(error instanceof Stopping) && !this.stopping) {
         this.logger.error({ err: error }, 'a worker failed to start');
+        await on.failed?.();
         this.stopAll();
         await this.exited;
         return 1;
       }
     }
     if (this.stopping) return this.exited;
+    on.ready?.();
     // The line a script waits for: every service's URL, once every slot serves.
     this.logger.info({ workers: this.plan.specs.map((s) => `${s.group}/${s.slot}`), urls: this.plan.services }, 'all workers ready');
     return this.exited;

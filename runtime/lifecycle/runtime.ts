@@ -150,15 +150,19 @@ export class Runtime {
     }
   }
 
-  /** register and migrate every plugin, then release everything: `vela migrate`. */
-  async migrateOnly(): Promise<void> {
+  /**
+   * register and migrate every plugin, then release everything: `vela migrate`. `announce: false` leaves a
+   * generated administrator password unlogged (`generatedAdminPassword`), for a caller that shows it once
+   * its own start has come up (the primary of several worker processes).
+   */
+  async migrateOnly({ announce = true }: { announce?: boolean } = {}): Promise<void> {
     if (this.state !== 'new') throw new Error(`runtime cannot migrate from state ${this.state}`);
     this.state = 'starting';
     try {
       await this.load(await this.discover());
       this.register();
       await this.migrate();
-      this.announceGeneratedPassword();
+      if (announce) this.announceGeneratedPassword();
     } catch (error) {
       await this.withdrawGeneratedPassword();
       throw error;

@@ -116,3 +116,22 @@ test('a start that fails after creating the administrator takes it back, and the
   const password = /shown only this once\): (\S+)$/.exec(lines[0]!.msg)![1]!;
   t.truthy(await vela.runtime.resolve<Accounts>('accounts').authenticate('admin', password));
 });
+
+test('with several worker processes, a generated password is shown once they serve, and taken back when one cannot start', async (t) => {
+  const dataDir = tmp();
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const loaderPath = await writePlugins([
+    {
+      manifest: manifest('failing', { service: 'gateway' }),
+      files: { 'index.ts': `export default { register() { return { start() { throw new Error('cannot start'); } }; } };` },
+    },
+  ]);
+  const failed = await runVela(['start', '--workers', '2', '--no-seed', '--loader-path', loaderPath, '--data-dir', dataDir], noPassword(), dataDir);
+  t.is(failed.code, 1, failed.stderr);
+  t.regex(failed.stdout, /a worker failed to start/);
+  t.false(failed.stdout.includes('generated password'), 'no password is shown by a start that did not come up');
+
+  const vela = await startTestRuntime({ plugins: ['gateway'], dataDir, config: { runtime: { admin: { password: null } } } });
+  t.teardown(() => vela.runtime.stop());
+  t.is(vela.logs.filter((l) => l.msg.includes('generated password')).length, 1, 'the next start generates and shows one');
+});
