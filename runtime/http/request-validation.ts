@@ -214,7 +214,12 @@ export function validateRequest(schemas: RequestSchemas) {
       }
       const result = validateAgainst(schemas.body, req.body, { applyDefaults: true, root: 'body' });
       problems.push(...(req.body === undefined ? ['a JSON request body is required'] : result.problems));
-      if (result.valid) req.body = result.value;
+      if (result.valid) {
+        // Defaults filled in come from the schema: a body checked for its text stays checked.
+        const checked = (req as Checked)[CHECKED_BODY] === req.body;
+        req.body = result.value;
+        if (checked) markBodyChecked(req);
+      }
     }
     if (problems.length > 0) return next(httpErrors.validation(problems.join('; ')));
     next();
