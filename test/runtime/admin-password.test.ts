@@ -1,10 +1,11 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import type { Accounts } from '../../runtime/auth/accounts.js';
-import { childEnv, runVela, startChildRuntime } from '../../runtime/testing/child-runtime.js';
+import { childEnv, runVela, startChildRuntime, VELA_BIN } from '../../runtime/testing/child-runtime.js';
 import { createTestPostgres } from '../../runtime/testing/test-postgres.js';
 import { manifest, startTestRuntime, writePlugins } from '../../runtime/testing/test-runtime.js';
 
@@ -134,4 +135,43 @@ test('with several worker processes, a generated password is shown once they ser
   const vela = await startTestRuntime({ plugins: ['gateway'], dataDir, config: { runtime: { admin: { password: null } } } });
   t.teardown(() => vela.runtime.stop());
   t.is(vela.logs.filter((l) => l.msg.includes('generated password')).length, 1, 'the next start generates and shows one');
+});
+
+/** util-linux's `script` runs a command on a pseudo-terminal: what an operator's terminal is to the command. */
+const SCRIPT = '/usr/bin/script';
+
+test('on a terminal, vela admin reset-password asks twice and echoes nothing', async (t) => {
+  if (!existsSync(SCRIPT)) {
+    t.log(`no ${SCRIPT} (util-linux) to provide a terminal: skipped`);
+    t.pass();
+    return;
+  }
+  const dataDir = tmp();
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const first = await startTestRuntime({ plugins: ['gateway'], dataDir });
+  await first.runtime.stop();
+  const command = `'${process.execPath}' '${VELA_BIN}' admin reset-password --data-dir '${dataDir}'`;
+  const run = (answers: string[]) =>
+    new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(SCRIPT, ['-qec', command, '/dev/null'], { env: noPassword(), cwd: dataDir });
+      let out = '';
+      let asked = 0;
+      child.stdout.on('data', (data: Buffer) => {
+        out += data;
+        // Each answer is typed once its prompt is on the screen, as a person would.
+        const prompts = (out.match(/New password for "admin": |Repeat it: /g) ?? []).length;
+        while (asked < prompts && asked < answers.length) child.stdin.write(`${answers[asked++]}\r`);
+      });
+      child.on('close', (code) => resolve({ code, out }));
+    });
+  const differ = await run(['typed-secret-1', 'typed-secret-2']);
+  t.is(differ.code, 1);
+  t.regex(differ.out, /the two passwords differ; nothing changed/);
+  const typed = await run(['typed-secret-1', 'typed-secret-1']);
+  t.is(typed.code, 0, typed.out);
+  t.regex(typed.out, /New password for "admin": \r?\nRepeat it: \r?\nthe password of "admin" is reset/);
+  t.false(typed.out.includes('typed-secret'), 'nothing typed is echoed');
+  const again = await startTestRuntime({ plugins: ['gateway'], dataDir, config: { runtime: { admin: { password: null } } } });
+  t.teardown(() => again.runtime.stop());
+  t.truthy(await again.runtime.resolve<Accounts>('accounts').authenticate('admin', 'typed-secret-1'));
 });
