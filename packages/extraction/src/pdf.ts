@@ -5,6 +5,7 @@ import { normalizeText } from './decode-text.js';
 import { ExtractionError } from './extraction-error.js';
 import { recognize } from './ocr/tesseract.js';
 import type { ResolvedOcr } from './ocr-options.js';
+import { overPixelLimit } from './pixel-limit.js';
 import { type ExtractedContent, MEDIA_TYPES } from './types.js';
 
 interface PdfInfo {
@@ -24,6 +25,9 @@ interface TextPiece {
 
 /** A page whose text layer has fewer non-space characters than this is a scan: it is rendered and recognized. */
 const MIN_TEXT_CHARS = 10;
+
+/** The lowest resolution a page too large for the pixel limit at `pdfDpi` is rendered at: below it, it is refused. */
+const MIN_RENDER_DPI = 72;
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjs: Promise<PdfJs> | undefined;
@@ -58,6 +62,9 @@ export async function extractPdf(bytes: Uint8Array, deadline: number, ocr: Resol
     disableFontFace: true,
     useSystemFonts: false,
     verbosity: 0,
+    // An image over the limit is left out of a rendered page without being decoded (pdfjs reads its size from
+    // the image's dictionary); those whose size is written plainly are refused before any page is rendered.
+    maxImageSize: ocr.maxImagePixels,
     ...assets(),
   });
   const stop = () => task.destroy();
@@ -66,12 +73,17 @@ export async function extractPdf(bytes: Uint8Array, deadline: number, ocr: Resol
     const pages: string[] = [];
     let ocrPages = 0;
     let confidence = 0;
+    let imagesChecked = false;
     for (let n = 1; n <= pdf.numPages; n++) {
       const page = await beforeDeadline(pdf.getPage(n), deadline, 'PDF', stop);
       const content = await beforeDeadline(page.getTextContent(), deadline, 'PDF', stop);
       let text = (content.items as TextPiece[]).map((item) => (item.str ?? '') + (item.hasEOL ? '\n' : '')).join('');
       if (ocr.enabled && ocrPages < ocr.maxPdfPages && text.replace(/\s+/g, '').length < MIN_TEXT_CHARS) {
-        const image = await beforeDeadline(renderPage(pdf, page, ocr), deadline, 'PDF', stop);
+        if (!imagesChecked) {
+          checkPdfImages(bytes, ocr.maxImagePixels);
+          imagesChecked = true;
+        }
+        const image = await beforeDeadline(renderPage(pdf, page, n, ocr), deadline, 'PDF', stop);
         const recognized = await recognize(image, ocr.languages, deadline);
         text = recognized.text;
         confidence += recognized.confidence;
@@ -123,13 +135,21 @@ interface CanvasAndContext {
   context: { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
 }
 
-/** One page as a grayscale PGM image at the OCR resolution (smaller when that would pass the pixel limit). */
-async function renderPage(pdf: unknown, page: unknown, ocr: ResolvedOcr): Promise<Uint8Array> {
+/**
+ * One page as a grayscale PGM image at the OCR resolution, or lower when that would pass the pixel limit (down
+ * to MIN_RENDER_DPI). The size comes from the page's boxes and UserUnit (the viewport) before anything is drawn:
+ * a page of 14,400 × 14,400 points, a few hundred bytes of PDF, would be gigapixels at 200 dpi.
+ */
+async function renderPage(pdf: unknown, page: unknown, n: number, ocr: ResolvedOcr): Promise<Uint8Array> {
   const p = page as RenderablePage;
   const base = p.getViewport({ scale: 1 });
+  const area = base.width * base.height;
+  const floor = MIN_RENDER_DPI / 72;
+  if (area * floor * floor > ocr.maxImagePixels) {
+    throw overPixelLimit(`page ${n} of the PDF, rendered at ${MIN_RENDER_DPI} dpi,`, base.width * floor, base.height * floor, ocr.maxImagePixels);
+  }
   let scale = ocr.pdfDpi / 72;
-  const pixels = base.width * base.height * scale * scale;
-  if (pixels > ocr.maxImagePixels) scale *= Math.sqrt(ocr.maxImagePixels / pixels);
+  if (area * scale * scale > ocr.maxImagePixels) scale = Math.max(floor, Math.sqrt(ocr.maxImagePixels / area));
   const viewport = p.getViewport({ scale });
   const width = Math.max(1, Math.floor(viewport.width));
   const height = Math.max(1, Math.floor(viewport.height));
@@ -155,6 +175,26 @@ function toPgm(rgba: Uint8ClampedArray, width: number, height: number): Uint8Arr
     out[j] = Math.round(luma * alpha + 255 * (1 - alpha));
   }
   return out;
+}
+
+/**
+ * Refuses a PDF holding an image XObject over the pixel limit, before a page is rendered (rendering decodes
+ * the images a page draws). A stream's dictionary is never compressed (streams cannot sit in object streams),
+ * so the sizes written as numbers are read from the file's bytes. A size given by reference is not found here;
+ * pdfjs's maxImageSize still leaves such an image out without decoding it.
+ */
+function checkPdfImages(bytes: Uint8Array, limit: number): void {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  const subtype = /\/Subtype\s*\/Image(?![A-Za-z0-9#])/g;
+  for (let match = subtype.exec(text); match; match = subtype.exec(text)) {
+    const start = Math.max(text.lastIndexOf(' obj', match.index), text.lastIndexOf('\nobj', match.index), match.index - 4096);
+    const streamAt = text.indexOf('stream', match.index);
+    const end = Math.min(streamAt < 0 ? text.length : streamAt, match.index + 4096);
+    const dictionary = text.slice(start, end);
+    const width = Number(/\/Width\s+(\d+)/.exec(dictionary)?.[1] ?? 0);
+    const height = Number(/\/Height\s+(\d+)/.exec(dictionary)?.[1] ?? 0);
+    if (width * height > limit) throw overPixelLimit('an image in the PDF', width, height, limit);
+  }
 }
 
 function asExtractionError(error: unknown): unknown {

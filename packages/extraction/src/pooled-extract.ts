@@ -1,4 +1,5 @@
 import { ExtractionError } from './extraction-error.js';
+import { checkImagePixels } from './pixel-limit.js';
 import type { ExtractedContent, ExtractInput } from './types.js';
 
 /** A worker-pool task runner, as ctx.task or WorkerPool.task return it. */
@@ -9,10 +10,12 @@ export type PooledExtract = (input: ExtractInput, options?: { signal?: AbortSign
 
 /**
  * Runs extraction on the pool through the extract-task runner, and turns errors from the worker back
- * into ExtractionError with their code.
+ * into ExtractionError with their code. An image over the pixel limit is refused from its header first,
+ * without waiting for a thread.
  */
 export function createPooledExtract(run: ExtractTaskRunner): PooledExtract {
   return async (input, options) => {
+    checkImagePixels(input);
     try {
       return await run(input, options);
     } catch (error) {

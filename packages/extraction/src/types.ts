@@ -8,7 +8,11 @@ export interface OcrOptions {
   pdfDpi?: number;
   /** PDF pages recognized at most per document; pages after that keep their (empty) text layer (default 50). */
   maxPdfPages?: number;
-  /** Largest image (or rendered page) recognized, in pixels (default 64 megapixels): larger ones are refused as too large. */
+  /**
+   * Largest image recognized, in pixels, read from its header before any decoding (default 25 megapixels); also
+   * the largest image decoded inside a PDF, and the largest a page may be rendered at (a larger page is rendered
+   * at a lower resolution, down to 72 dpi; past that it is refused). Larger ones are refused as too large.
+   */
   maxImagePixels?: number;
 }
 
@@ -45,7 +49,7 @@ export interface ExtractedContent {
 
 export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 60_000;
-export const DEFAULT_OCR = { enabled: true, languages: ['eng'], pdfDpi: 200, maxPdfPages: 50, maxImagePixels: 64_000_000 } as const;
+export const DEFAULT_OCR = { enabled: true, languages: ['eng'], pdfDpi: 200, maxPdfPages: 50, maxImagePixels: 25_000_000 } as const;
 
 /** The formats this module reads, by the media type it reports for each. */
 export const MEDIA_TYPES = {

@@ -1,5 +1,5 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { type ExtractedContent, type ExtractInput, ExtractionError, isOcrLanguage, OCR_LANGUAGES } from '@vela/extraction';
+import { checkImagePixels, type ExtractedContent, type ExtractInput, ExtractionError, isOcrLanguage, OCR_LANGUAGES } from '@vela/extraction';
 import { type OutboundGuard, VelaError } from 'vela/plugin';
 import { ocrErrors } from './ocr-errors.js';
 import type { OcrTaskInput } from './ocr-task.js';
@@ -144,6 +144,12 @@ export class OcrService {
         maxImagePixels: this.config.maxImagePixels,
       },
     };
+    try {
+      // An image over the pixel limit is refused from its header here, not after a wait for a pool thread.
+      checkImagePixels(input);
+    } catch (error) {
+      throw this.asHttpError(error, AbortSignal.abort());
+    }
     const { port1: started, port2 } = new MessageChannel();
     const cancel = new AbortController();
     const task = this.run({ input, started: port2 }, { signal: cancel.signal, transferList: [port2] });
@@ -262,8 +268,11 @@ export class OcrService {
     if (known instanceof ExtractionError) {
       if (known.code === 'unsupported_type') return ocrErrors.unsupported(known.message);
       if (known.code === 'too_large') {
-        // Over the byte limit, or an image of too many pixels, or an Office file that unpacks to too much.
-        return known.message.includes('bytes, over the limit') ? ocrErrors.tooLarge(this.config.maxBytes) : ocrErrors.tooLargeContent(known.message);
+        // Over the byte limit, or an image (a page) of too many pixels, or an Office file that unpacks to too much.
+        if (known.message.includes('bytes, over the limit')) return ocrErrors.tooLarge(this.config.maxBytes);
+        if (/ pixels \(\d+\), over the limit of \d+ pixels$/.test(known.message))
+          return ocrErrors.tooLargeContent(`${known.message} (plugins.search.ocr.maxImagePixels)`);
+        return ocrErrors.tooLargeContent(known.message);
       }
       if (known.code === 'encrypted_content') return ocrErrors.encrypted(known.message);
       if (known.code === 'timeout') return ocrErrors.timeout(this.config.timeoutMs);
