@@ -36,6 +36,31 @@
     $('filters-toggle').setAttribute('aria-expanded', String(open));
   };
 
+  // A link built as elements, its text set as text: the spell check's texts are what a visitor typed.
+  const linkTo = (apiHref, text) => {
+    const a = document.createElement('a');
+    a.href = pageLink(apiHref);
+    a.dataset.api = apiHref;
+    a.textContent = text;
+    return a;
+  };
+  // widget.spellCheck: when the corrected text was searched (the site's "spell check fixes"), say so and link
+  // back to the text as typed; otherwise a correction is offered as a link that searches it.
+  const renderSpell = (spell) => {
+    const box = $('spell');
+    box.replaceChildren();
+    if (spell?.correctedText && spell.corrected?.text) {
+      if (spell.usingCorrectedText) {
+        const shown = document.createElement('strong');
+        shown.textContent = spell.corrected.text;
+        box.append('Showing results for ', shown, '. Search instead for ', linkTo(spell.original.link, spell.original.text), '.');
+      } else {
+        box.append('Did you mean ', linkTo(spell.corrected.link, spell.corrected.text), '?');
+      }
+    }
+    box.hidden = !box.firstChild;
+  };
+
   // A range ("11–20 of 60 results") only when the results span pages: "1–1 of 1 results" says nothing.
   const summary = (ctx) => {
     const total = `${ctx.count} result${ctx.count === 1 ? '' : 's'}`;
@@ -72,6 +97,7 @@
     $('filters-toggle').hidden = groups.length === 0;
     $('filters-toggle').textContent = toRemove.length ? `Filters (${toRemove.length})` : 'Filters';
     $('summary').textContent = summary(ctx);
+    renderSpell(r.widget.spellCheck);
     const docs = r.results?.document || [];
     $('results').innerHTML = docs
       .map((d) => {

@@ -10,6 +10,8 @@ const missingTemplate = page('sample-page-missing.html').toString('utf8');
 const ASSETS = new Map([
   ['sample-page.js', { body: page('sample-page.js'), type: 'text/javascript; charset=utf-8' }],
   ['sample-page.css', { body: page('sample-page.css'), type: 'text/css; charset=utf-8' }],
+  // The search box's suggestions (GET /api/sn/<site>/ac), a combobox for keyboard and screen readers.
+  ['sample-autocomplete.js', { body: page('sample-autocomplete.js'), type: 'text/javascript; charset=utf-8' }],
   // The chat box: it shows itself only when the site chats (GET /api/sn/<site>/chat, served by the genai plugin).
   ['sample-chat.js', { body: page('sample-chat.js'), type: 'text/javascript; charset=utf-8' }],
   ['sample-chat.css', { body: page('sample-chat.css'), type: 'text/css; charset=utf-8' }],

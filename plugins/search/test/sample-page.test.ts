@@ -36,6 +36,8 @@ test.before(async () => {
   );
   await createSite(vela, 'Single', { rowsPerPage: 10 });
   await importDocs(vela, makeDocs(1, 5), 'Single');
+  await createSite(vela, 'Spelled', { rowsPerPage: 10, spellCheck: true, spellCheckFixes: true });
+  await importDocs(vela, makeDocs(20, 9), 'Spelled');
   shots = screenshotDir(path.join(vela.dataDir, 'screenshots'));
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 });
@@ -87,9 +89,10 @@ browserTest("the sample page renders results, facets, pagination and locales, an
   await page.waitForFunction(() => document.querySelector('#summary')?.textContent === 'No results.');
   t.regex(page.url(), /_setlocale=pt_BR/);
 
-  // Besides searches, the chat box asks once whether the site chats (404 here: no genai plugin, so it stays hidden).
+  // Besides searches, the chat box asks once whether the site chats (404 here: no genai plugin, so it stays
+  // hidden), and the search box may have asked for suggestions while it was typed in.
   t.true(
-    apiCalls.every((c) => c.startsWith('/api/sn/Sample/search?') || c.startsWith('/api/sn/Sample/chat?_setlocale=')),
+    apiCalls.every((c) => c.startsWith('/api/sn/Sample/search?') || c.startsWith('/api/sn/Sample/chat?_setlocale=') || c.startsWith('/api/sn/Sample/ac?q=')),
     `the page only called the search API: ${apiCalls.join(', ')}`,
   );
   t.true(await page.locator('#chat').isHidden());
@@ -146,6 +149,153 @@ browserTest('a stored javascript: or data: URL is never a link target, and no in
   t.deepEqual(dialogs, []);
   await page.close();
 });
+
+browserTest('the search box suggests completions as a combobox: debounced, escaped, and used with the arrow keys, Enter and Escape', async (t) => {
+  const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+  const suggestCalls: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/sn/Sample/ac') suggestCalls.push(new URL(r.url()).search);
+  });
+  await page.goto(vela.url('search', '/sn/Sample?q=*&_setlocale=en_US'));
+  await page.waitForSelector('article');
+  const box = page.locator('#q');
+  const list = page.locator('#q-suggestions');
+  t.is(await box.getAttribute('role'), 'combobox');
+  t.is(await box.getAttribute('aria-controls'), 'q-suggestions');
+  t.is(await box.getAttribute('aria-expanded'), 'false');
+  t.is(await list.getAttribute('role'), 'listbox');
+
+  // Seven keystrokes in quick succession (input events within one task, faster than any typist): one request
+  // once the typing pauses, not one a key.
+  await box.click();
+  await box.evaluate((el: HTMLInputElement) => {
+    for (const text of ['p', 'py', 'pyt', 'pyth', 'pytho', 'python', 'python ']) {
+      el.value = text;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+  });
+  await list.locator('[role="option"]').first().waitFor();
+  t.is(await box.getAttribute('aria-expanded'), 'true');
+  const expected = (await (await vela.fetch('search', '/api/sn/Sample/ac?q=python%20&_setlocale=en_US&rows=8')).json()) as string[];
+  const shown = await list.locator('[role="option"]').allTextContents();
+  t.deepEqual(shown, expected, "the options are the API's suggestions, in its order");
+  t.true(shown.length >= 2, shown.join(', '));
+  t.deepEqual(suggestCalls, ['?q=python%20&_setlocale=en_US&rows=8'], `one request for seven keystrokes: ${suggestCalls.join(' ')}`);
+  t.is(await list.locator('[role="option"] *').count(), 0, 'options are text, not markup');
+
+  // The arrow keys move the highlight (the focus stays in the box) and wrap around; Escape closes the list.
+  const activeOption = async () => {
+    const id = await box.getAttribute('aria-activedescendant');
+    return id ? page.locator(`#${id}`).textContent() : null;
+  };
+  t.is(await activeOption(), null);
+  await box.press('ArrowDown');
+  t.is(await activeOption(), shown[0]!);
+  t.is(await list.locator('[aria-selected="true"]').count(), 1);
+  await box.press('ArrowDown');
+  t.is(await activeOption(), shown[1]!);
+  await box.press('ArrowUp');
+  await box.press('ArrowUp');
+  t.is(await activeOption(), shown[shown.length - 1]!, 'up from the first option wraps to the last');
+  t.true(await box.evaluate((el) => document.activeElement === el), 'the box keeps the focus');
+  await box.press('Escape');
+  t.is(await box.getAttribute('aria-expanded'), 'false');
+  t.true(await list.isHidden());
+  t.is(await box.inputValue(), 'python ', 'Escape leaves what was typed');
+
+  // Typed with the keyboard, the suggestions follow what is in the box.
+  await box.fill('');
+  t.true(await list.isHidden(), 'an empty box has no suggestions');
+  await box.pressSequentially('python ', { delay: 30 });
+  await page.waitForFunction(
+    (want) => JSON.stringify([...document.querySelectorAll('#q-suggestions [role="option"]')].map((o) => o.textContent)) === want,
+    JSON.stringify(shown),
+  );
+  t.is(await box.getAttribute('aria-expanded'), 'true');
+  await box.press('Escape');
+
+  // Down opens the list again; Enter on an option searches it.
+  await box.press('ArrowDown');
+  t.is(await box.getAttribute('aria-expanded'), 'true');
+  await box.press('ArrowDown');
+  const chosen = shown[1]!;
+  t.is(await activeOption(), chosen);
+  await box.press('Enter');
+  await page.waitForURL((url) => url.searchParams.get('q') === chosen);
+  await page.waitForSelector('article');
+  t.is(await box.inputValue(), chosen);
+  const count = (await (await vela.fetch('search', `/api/sn/Sample/search?q=${encodeURIComponent(chosen)}&_setlocale=en_US`)).json()).queryContext.count;
+  t.regex((await page.locator('#summary').textContent())!, new RegExp(`(^| of )${count} results?$`));
+
+  // One character gives nothing to suggest: the list stays closed, and no request is made for it.
+  const before = suggestCalls.length;
+  await box.fill('');
+  await box.pressSequentially('p');
+  await page.waitForTimeout(400);
+  t.true(await list.isHidden());
+  t.is(suggestCalls.length, before);
+  await page.close();
+});
+
+browserTest('on a phone the suggestions open under the box, inside the screen, and a tap on one searches it', async (t) => {
+  const page = await browser.newPage({ viewport: VIEWPORTS.phone });
+  await page.goto(vela.url('search', '/sn/Sample?q=*&_setlocale=en_US'));
+  await page.waitForSelector('article');
+  await page.locator('#q').click();
+  await page.locator('#q').pressSequentially('python ', { delay: 30 });
+  const option = page.locator('#q-suggestions [role="option"]').first();
+  await option.waitFor();
+  const list = (await page.locator('#q-suggestions').boundingBox())!;
+  const input = (await page.locator('#q').boundingBox())!;
+  t.true(list.y >= input.y + input.height, 'below the box');
+  t.true(list.x >= 0 && list.x + list.width <= VIEWPORTS.phone.width, 'inside the screen');
+  t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, 'sample-phone-suggestions.png'))), []);
+  const text = (await option.textContent())!;
+  await option.tap().catch(() => option.click());
+  await page.waitForURL((url) => url.searchParams.get('q') === text);
+  await page.close();
+});
+
+browserTest(
+  'spell check on the page: "Showing results for" the corrected text with the way back, and "Did you mean" as a link to the corrected search',
+  async (t) => {
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    await page.goto(vela.url('search', '/sn/Spelled?q=pyhton&_setlocale=en_US'));
+    const spell = page.locator('#spell');
+    await spell.waitFor();
+    // The site searches the corrected text when the typed one finds nothing, and the answer says so.
+    t.is(await spell.textContent(), 'Showing results for python. Search instead for pyhton.');
+    t.not(await page.locator('#summary').textContent(), 'No results.');
+    const back = spell.locator('a', { hasText: 'pyhton' });
+    t.regex((await back.getAttribute('href'))!, /^\/sn\/Spelled\?.*q=pyhton.*nfpr=1/, 'the way back searches the text as typed, uncorrected');
+    t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, 'sample-spell-corrected.png'))), []);
+
+    await back.click();
+    await page.waitForFunction(() => document.querySelector('#spell')?.textContent === 'Did you mean python?');
+    t.regex(page.url(), /nfpr=1/);
+    t.is(await page.locator('#summary').textContent(), 'No results.');
+    await page.setViewportSize(VIEWPORTS.phone);
+    t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, 'sample-spell-did-you-mean-phone.png'))), []);
+    await page.setViewportSize(VIEWPORTS.desktop);
+    t.is(await page.locator('#q').inputValue(), 'pyhton');
+    const suggestion = spell.locator('a');
+    t.is(await suggestion.textContent(), 'python');
+    // Reached from the keyboard as any link is.
+    await suggestion.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.searchParams.get('q') === 'python');
+    await page.waitForSelector('article');
+    t.true(await spell.isHidden(), 'a query spelled right gets no suggestion');
+    await page.screenshot({ path: path.join(shots, 'sample-spell.png') });
+
+    // What a visitor typed is text on the page, never markup.
+    await page.goto(vela.url('search', `/sn/Spelled?q=${encodeURIComponent('pyhton <img src=x onerror=window.__ran=1>')}&_setlocale=en_US&nfpr=1`));
+    await page.waitForSelector('#summary:not(:empty)');
+    t.is(await page.locator('#spell img, #spell b').count(), 0);
+    t.is(await page.evaluate(() => (window as unknown as { __ran?: number }).__ran), undefined);
+    await page.close();
+  },
+);
 
 const open = async (viewport: { width: number; height: number }, pagePath: string): Promise<Page> => {
   const page = await browser.newPage({ viewport });
