@@ -27,7 +27,7 @@ const DOCS: Record<string, DocSetup> = {
     password: 'change-me-please',
     seed: true,
     // vela.json of "Pointing Vela at a model server", which the reader restarts with.
-    config: { runtime: { network: { allowHosts: ['self:connector', '127.0.0.1:11434'] } } },
+    config: { runtime: { network: { allowHosts: ['127.0.0.1:11434'] } } },
   },
   'docs/scaling.md': { plugins: [], password: 'change-me-please' },
   'docs/search.md': { plugins: ['search', 'connector', 'genai'], password: 'change-me-please', seed: true },
