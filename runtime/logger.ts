@@ -76,6 +76,18 @@ function boundedError(error: unknown): unknown {
   return serialized;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this escapes
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * A text a client chose (a user name), fit for a log line: at most `max` characters, control characters and
+ * line separators written as \uXXXX, so that it cannot forge a line of its own in a pretty log or a terminal.
+ */
+export function loggableText(text: string, max = 64): string {
+  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
+  return cut.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export function createLogger(options: LoggerOptions): Logger {
   return pino(
     {

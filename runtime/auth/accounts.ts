@@ -1,6 +1,7 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { httpErrors } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { type Logger, loggableText } from '../logger.js';
+import { RateLimitedLog, SIGN_IN_LOG_LIMIT } from '../rate-limited-log.js';
 import type { Database } from '../storage/database.js';
 import { AccountLockout, type FailureWindow } from './account-lockout.js';
 import { generatePassword, hashPassword, verifyPassword } from './password.js';
@@ -37,6 +38,7 @@ export const sha256Hex = (value: string): string => hash('sha256', value, 'hex')
  */
 export class Accounts {
   private readonly lockout: AccountLockout;
+  private readonly signInLog: RateLimitedLog;
 
   constructor(
     private readonly db: Database,
@@ -44,6 +46,7 @@ export class Accounts {
     private readonly attempts = new PasswordAttempts(),
   ) {
     this.lockout = new AccountLockout(db, attempts.limits, attempts.now);
+    this.signInLog = new RateLimitedLog(logger, SIGN_IN_LOG_LIMIT);
   }
 
   /**
@@ -115,12 +118,12 @@ export class Accounts {
    * no account can have (a control character, too long) is wrong at once, without a query.
    */
   async authenticate(username: string, password: string, address?: string): Promise<Account | null> {
-    if (!couldBeCredentials(username, password)) return null;
+    if (!couldBeCredentials(username, password)) return this.failedSignIn(username, address);
     const wait = this.attempts.retryAfterSeconds(address, username);
     if (wait > 0) throw tooManyFailures(wait);
     if (this.attempts.isKnownWrong(username, password)) {
       this.attempts.failed(address, username);
-      return null;
+      return this.failedSignIn(username, address);
     }
     const row = await this.findWithFailures(username);
     const where = addressKey(address);
@@ -132,11 +135,25 @@ export class Accounts {
       this.attempts.failed(address, username, password);
       if (row) await this.lockout.failed(row.username);
       else this.attempts.failedUnknownName(username);
-      return null;
+      return this.failedSignIn(username, address);
     }
     this.attempts.succeeded(address, username);
     await this.lockout.succeeded(row.username, where);
     return { id: row.id, username: row.username, role: row.role };
+  }
+
+  /**
+   * A wrong user name or password, whichever way it was given (console form, GET /api/login, Basic on an admin
+   * route): a warn line with the address and the user name as given (bounded, escaped), never the password.
+   * Anyone can cause them, so they are rate-limited.
+   */
+  private failedSignIn(username: string, address: string | undefined): null {
+    this.signInLog.warn(
+      'sign_in_failed',
+      { address: address === undefined ? null : loggableText(address, 100), user: loggableText(username) },
+      'sign-in failed: wrong user name or password',
+    );
+    return null;
   }
 
   /** The account with its failure window, in one query, so known and unknown names cost the same reads. */
@@ -150,7 +167,11 @@ export class Accounts {
   /** Check an `Authorization: Basic ...` header sent from `address`. */
   async authenticateBasic(header: string | undefined, address?: string): Promise<Account | null> {
     const credentials = parseBasic(header);
-    return credentials ? this.authenticate(credentials.username, credentials.password, address) : null;
+    if (credentials) return this.authenticate(credentials.username, credentials.password, address);
+    // Credentials no account can have (a control character, too long, no colon) are a failed sign-in too.
+    if (!header || !/^basic /i.test(header)) return null;
+    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+    return this.failedSignIn(decoded.includes(':') ? decoded.slice(0, decoded.indexOf(':')) : '', address);
   }
 
   /** Open a console session for a signed-in account (cookie value and CSRF token). */

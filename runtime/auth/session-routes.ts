@@ -1,7 +1,7 @@
 import { httpErrors } from '../errors.js';
 import type { ApiRouter } from '../http/api-router.js';
 import { readCookie, SESSION_COOKIE } from './accounts.js';
-import type { AdminAccess } from './admin-access.js';
+import type { AdminAccess, AdminPrincipal } from './admin-access.js';
 import { challengeBasic } from './browser-requests.js';
 
 const tags = ['console'];
@@ -37,7 +37,8 @@ export function mountSessionRoutes(router: ApiRouter, adminAccess: () => AdminAc
     async (req, res) => {
       const access = adminAccess();
       const { accounts } = access;
-      const principal = await access.authenticate(req);
+      // The route's guard checked the credentials already: a second check would count (and log) one failure twice.
+      const principal = (res.locals.principal !== undefined ? res.locals.principal : await access.authenticate(req)) as AdminPrincipal | null;
       if (principal?.via === 'session') {
         const session = await accounts.findSession(readCookie(req.headers.cookie, SESSION_COOKIE));
         return res.json({ username: principal.username, csrfToken: principal.csrfToken, expiresAt: session?.expiresAt });

@@ -56,9 +56,23 @@ const statusCodes: Record<number, string> = {
  * excerpt: it may quote what the client sent); anything else becomes a 500 with a generic message, and
  * the cause goes to the log only.
  */
-export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; internal: boolean; headers?: Record<string, string> } {
+export function toErrorResponse(error: unknown): {
+  status: number;
+  body: ErrorBody;
+  internal: boolean;
+  /** A refusal under load (see isRefusalUnderLoad): no failure of the server. */
+  busy?: boolean;
+  headers?: Record<string, string>;
+} {
   if (isVelaError(error)) {
-    return { status: error.status, body: { error: error.code, message: excerpt(error.message) }, internal: error.status >= 500, headers: error.headers };
+    const busy = isRefusalUnderLoad(error.status, error.headers);
+    return {
+      status: error.status,
+      body: { error: error.code, message: excerpt(error.message) },
+      internal: error.status >= 500 && !busy,
+      busy,
+      headers: error.headers,
+    };
   }
   const e = error as { type?: string; status?: number; statusCode?: number; message?: string; limit?: number; expose?: boolean };
   const status = e?.status ?? e?.statusCode;
@@ -82,6 +96,14 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
     };
   }
   return { status: 500, body: { error: 'internal_error', message: 'the server failed to answer this request; the cause is in its log' }, internal: true };
+}
+
+/**
+ * A 429 or 503 with Retry-After: a full queue, an instance at its concurrency, too many attempts. The server
+ * works as it should, and any client can cause as many as it likes, so they are logged at info, rate-limited.
+ */
+export function isRefusalUnderLoad(status: number, headers: Record<string, string> | undefined): boolean {
+  return (status === 429 || status === 503) && headers?.['Retry-After'] !== undefined;
 }
 
 // Connection-level failures: the network (Node), PostgreSQL's connection exception class (08) and

@@ -11,6 +11,7 @@ import { bootErrors, excerpt, httpErrors } from '../errors.js';
 import type { HealthCheckResult, RuntimeHooks } from '../hooks/runtime-hooks.js';
 import type { Logger } from '../logger.js';
 import { RUNTIME_VERSION } from '../paths.js';
+import { RateLimitedLog } from '../rate-limited-log.js';
 import { type ApiRouter, createApiRouter } from './api-router.js';
 import { CorsPolicy } from './cors.js';
 import { toErrorResponse } from './error-response.js';
@@ -114,6 +115,8 @@ export class ServiceServer {
   private server: http.Server | null = null;
   private stopping = false;
   private readonly startedAt = Date.now();
+  /** Refusals under load (ocr_busy, an LLM instance at its concurrency, 429s): info lines, at most 10 a minute per code. */
+  private readonly refusals: RateLimitedLog;
 
   constructor(
     readonly name: string,
@@ -122,6 +125,7 @@ export class ServiceServer {
     private readonly logger: Logger,
     adminAccess: () => AdminAccess,
   ) {
+    this.refusals = new RateLimitedLog(logger);
     this.openapi = new OpenApiRegistry(name, RUNTIME_VERSION);
     documentServiceRoutes(this.openapi);
     this.access = new AccessPolicy(adminAccess);
@@ -304,8 +308,10 @@ export class ServiceServer {
       next(httpErrors.notFound(`no route for ${req.method} ${req.path} on the ${this.name} service`));
     });
     app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-      const { status, body, internal, headers } = toErrorResponse(error);
+      const { status, body, internal, busy, headers } = toErrorResponse(error);
       if (internal) this.logger.error({ err: error, method: req.method, path: excerpt(req.path, 500) }, 'request failed');
+      else if (busy)
+        this.refusals.info(body.error, { status, error: body.error, method: req.method, path: excerpt(req.path, 500) }, 'request refused under load');
       else this.logger.debug({ status, error: body.error, method: req.method, path: excerpt(req.path, 500) }, 'request refused');
       if (res.headersSent) {
         res.destroy();

@@ -76,6 +76,7 @@ export type { ApiRouter } from '../http/api-router.js';
 export { sendJson, sendJsonBytes } from '../http/json-answer.js';
 export type { ResponseSpec, RouteSpec } from '../http/openapi-registry.js';
 export { SECURITY_HEADERS, VELA_COOKIE_PREFIX, VELA_CREDENTIAL_HEADERS } from '../http/security.js';
+export { loggableText } from '../logger.js';
 export { OutboundRefused } from '../network/outbound-guard.js';
 export type { PluginManifest } from '../plugins/manifest.js';
 export type {
@@ -90,6 +91,8 @@ export type {
   Tapable,
 } from '../plugins/plugin-api.js';
 export { definePlugin } from '../plugins/plugin-api.js';
+export type { RateLimitedLogOptions } from '../rate-limited-log.js';
+export { RateLimitedLog, REFUSAL_LOG_LIMIT } from '../rate-limited-log.js';
 export type { SecretBoxOptions } from '../secrets/secret-box.js';
 export { parseSecretKey, SecretBox, secretHint } from '../secrets/secret-box.js';
 export { cachedBy, chunks, valuesRows } from '../storage/sql-rows.js';

@@ -217,6 +217,15 @@ test('past maxConcurrent an instance answers 503 with Retry-After; a freed slot 
     requestsOf('slow').some((r) => r.body.messages[0].content === 'second'),
     'the refused chat never reached the server',
   );
+  // A refusal any client can cause, as often as it likes: an info line, at most ten a minute, never an error.
+  for (let i = 0; i < 14; i++)
+    t.is((await json(vela, 'POST', chatUrl(id).replace(vela.url('search'), ''), { messages: [{ role: 'user', content: 'more' }] })).status, 503);
+  const logged = vela.logs.filter((l) => String(l.path).includes(id));
+  t.true(logged.length >= 1 && logged.length <= 10, `${logged.length} lines`);
+  t.true(
+    logged.every((l) => l.level === 30 && l.msg === 'request refused under load' && l.error === 'service_unavailable'),
+    JSON.stringify(logged[0]),
+  );
   closeFirst!();
   await first;
   t.is((await json(vela, 'PUT', `/api/llm/${id}`, { modelName: 'echo' })).status, 200);
