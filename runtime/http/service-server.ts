@@ -53,6 +53,8 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   answerRaw(socket, status, code, message);
 }
 
+const CLOSE = { Connection: 'close' };
+
 const RAW_SECURITY_HEADERS = Object.entries(SECURITY_HEADERS)
   .map(([name, value]) => `${name}: ${value}\r\n`)
   .join('');
@@ -191,8 +193,14 @@ export class ServiceServer {
   }
 
   async listen(): Promise<void> {
-    const server = http.createServer({ keepAliveTimeout: 5000, maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => this.handle(req, res));
+    // Node's own answer to an HTTP/1.1 request without Host is a bare 400: `handle` answers it instead.
+    const options = { keepAliveTimeout: 5000, maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false };
+    const server = http.createServer(options, (req, res) => this.handle(req, res));
     server.on('clientError', answerClientError);
+    // An Expect other than 100-continue: Node's own answer is a bare 417.
+    server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) =>
+      sendJson(res, 417, { error: 'expectation_failed', message: 'the only expectation this service meets is "Expect: 100-continue"' }, CLOSE),
+    );
     // Without a listener Node drops CONNECT tunnels without a word; no service here is a forward proxy.
     server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
       answerRaw(socket, 405, 'method_not_allowed', 'CONNECT is not supported: this service is not a forward proxy'),
@@ -245,6 +253,10 @@ export class ServiceServer {
   private handle(req: IncomingMessage, res: ServerResponse): void {
     // During shutdown, finish this request but do not keep its connection open for another.
     if (this.stopping) res.shouldKeepAlive = false;
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+      sendJson(res, 400, { error: 'bad_request', message: 'an HTTP/1.1 request needs a Host header' }, CLOSE);
+      return;
+    }
     const { httpRequest, httpResponse } = this.hooks;
     if (httpRequest.isUsed()) {
       const decision = httpRequest.call({ service: this.name, req, res });
@@ -257,7 +269,24 @@ export class ServiceServer {
     for (const interceptor of this.interceptors) {
       if (interceptor.fn(req, res)) return;
     }
-    this.app(req as Request, res as Response);
+    this.app(req as Request, res as Response, (error?: unknown) => this.unrouted(req, res, error));
+  }
+
+  /**
+   * What express's router gives up on before any route or handler of ours (a request target it cannot read as a
+   * URL, `http://[::1`): the error shape, not express's HTML page without the security headers.
+   */
+  private unrouted(req: IncomingMessage, res: ServerResponse, error?: unknown): void {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (error) {
+      const { status, body, headers } = toErrorResponse(error);
+      sendJson(res, status, body, headers);
+      return;
+    }
+    sendJson(res, 400, { error: 'bad_request', message: `the request target ${JSON.stringify(excerpt(req.url ?? '', 200))} is not a path or URL` });
   }
 
   private observe(req: IncomingMessage, res: ServerResponse): void {

@@ -108,6 +108,25 @@ test('malformed HTTP is a 400 in the error shape on every service', async (t) =>
   }
 });
 
+test('what Node or express would answer with a bare status or an HTML page is answered in the error shape on every service', async (t) => {
+  for (const service of SERVICES) {
+    const expectation = await raw(service, 'GET /health HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\n\r\n');
+    assertRefusal(t, expectation, 417, 'expectation_failed', `${service}: an Expect other than 100-continue`);
+    t.is(expectation.headers.connection, 'close');
+    const noHost = await raw(service, 'GET /health HTTP/1.1\r\n\r\n');
+    assertRefusal(t, noHost, 400, 'bad_request', `${service}: HTTP/1.1 without Host`);
+    t.is(JSON.parse(noHost.body).message, 'an HTTP/1.1 request needs a Host header');
+    const target = await raw(service, 'GET http://[::1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    assertRefusal(t, target, 400, 'bad_request', `${service}: a request target that is no URL`);
+    t.is(target.headers['x-content-type-options'], 'nosniff', 'with the security headers');
+  }
+  // HTTP/1.0 needs no Host, and 100-continue is met.
+  t.is((await raw('search', 'GET /health HTTP/1.0\r\n\r\n')).status, 200);
+  const continued = await raw('search', 'GET /health HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n');
+  t.is(continued.status, 100);
+  t.regex(continued.body, /^HTTP\/1\.1 200 /);
+});
+
 test('bodies past the limits are a 413 in the error shape on every service: the body parser and chunk extensions', async (t) => {
   const credentials = `Authorization: ${vela.adminAuth}\r\n`;
   const big = JSON.stringify({ filler: 'x'.repeat(4000) });

@@ -636,7 +636,8 @@ async function sweepSurrogates(prober: Prober, vela: TestRuntime, ops: Operation
 
 /**
  * What the HTTP layer refuses before any route, on every service, as raw bytes: a path and a header past the
- * limit (431), malformed HTTP (400), a body over the limit and chunk extensions past Node's (413); on the
+ * limit (431), malformed HTTP, a missing Host, a target that is no URL (400), an unmet Expect (417), a body over
+ * the limit and chunk extensions past Node's (413); on the
  * gateway, a proxied request whose head is over what it forwards (431). Each in the one error shape, framed.
  */
 async function sweepHttpLayer(prober: Prober, vela: TestRuntime, stored: Stored): Promise<void> {
@@ -647,6 +648,9 @@ async function sweepHttpLayer(prober: Prober, vela: TestRuntime, stored: Stored)
     ['a 70 KiB header', `GET /health HTTP/1.1\r\nHost: x\r\nX-Long: ${'b'.repeat(70 * 1024)}\r\n\r\n`],
     ['a request line that is not HTTP', 'NOT HTTP AT ALL\r\n\r\n'],
     ['a header name with a space', 'GET /health HTTP/1.1\r\nHost: x\r\nBad Name: y\r\n\r\n'],
+    ['HTTP/1.1 without Host', 'GET /health HTTP/1.1\r\n\r\n'],
+    ['an Expect other than 100-continue', 'GET /health HTTP/1.1\r\nHost: x\r\nExpect: other\r\n\r\n'],
+    ['a request target that is no URL', 'GET http://[::1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'],
     ['two Content-Lengths', 'POST /api/logout HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab'],
     ['a chunk size that is not hex', `POST /api/logout HTTP/1.1\r\nHost: x\r\n${admin}Transfer-Encoding: chunked\r\n\r\nzz\r\n`],
     [
