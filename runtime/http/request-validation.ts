@@ -150,8 +150,7 @@ export function refuseMalformedText(req: Request, _res: Response, next: NextFunc
   let problems: string[] | null = null;
   if (checked[CHECKED_PARAMS] !== req.params) {
     checked[CHECKED_PARAMS] = req.params;
-    const found = malformedText(req.params, 'path');
-    if (found.length > 0) problems = found;
+    if (bodyProblem(req.params, Number.POSITIVE_INFINITY) === 'text') problems = malformedText(req.params, 'path');
   }
   if (!checked[CHECKED_QUERY]) {
     checked[CHECKED_QUERY] = true;
@@ -159,8 +158,8 @@ export function refuseMalformedText(req: Request, _res: Response, next: NextFunc
       // Express parses the query again at every read of req.query: kept, validation and handlers read this one.
       const query = req.query as Record<string, unknown>;
       replace(req, 'query', query);
-      const found = malformedText(query, 'query');
-      if (found.length > 0) problems = [...(problems ?? []), ...found];
+      // The walk without paths first: the paths are built only to name what is refused.
+      if (bodyProblem(query, Number.POSITIVE_INFINITY) === 'text') problems = [...(problems ?? []), ...malformedText(query, 'query')];
     }
   }
   if (req.body !== undefined && checked[CHECKED_BODY] !== req.body) {
