@@ -45,6 +45,11 @@ export interface SourceReadContext<Settings> {
   fetch: OutboundFetch;
   /** When set (index or reindex by ids), yield only these documents if the kind can find them one by one. */
   onlyIds?: readonly string[];
+  /**
+   * Say something about the run as a whole, for its statistics' `notes` (a host left out, and why): what the
+   * documents' own errors cannot say. The same note twice is kept once.
+   */
+  note?(message: string): void;
 }
 
 /**
@@ -120,6 +125,8 @@ export interface RunStats extends RunCounts {
   documentsPerSecond: number | null;
   documentsPerMinute: number | null;
   error: string | null;
+  /** What the source said about the run as a whole (a web host whose robots.txt could not be read, say). */
+  notes: string[];
 }
 
 export interface RunTicket {

@@ -15,6 +15,7 @@ interface Row {
   end_time: string | null;
   counts: string;
   error: string | null;
+  notes: string | null;
 }
 
 const TABLE = 'connector_runs';
@@ -40,6 +41,7 @@ function fromRow(r: Row): RunStats {
     documentsPerSecond: perSecond,
     documentsPerMinute: perSecond === null ? null : Math.round(perSecond * 60),
     error: r.error,
+    notes: r.notes ? (JSON.parse(r.notes) as string[]) : [],
   };
 }
 
@@ -62,10 +64,10 @@ export class RunStore {
     return start;
   }
 
-  async finish(id: string, status: Exclude<RunStatus, 'RUNNING'>, counts: RunCounts, error: string | null): Promise<void> {
+  async finish(id: string, status: Exclude<RunStatus, 'RUNNING'>, counts: RunCounts, error: string | null, notes: readonly string[] = []): Promise<void> {
     await this.db(TABLE)
       .where({ id })
-      .update({ status, end_time: new Date().toISOString(), counts: JSON.stringify(counts), error });
+      .update({ status, end_time: new Date().toISOString(), counts: JSON.stringify(counts), error, notes: notes.length > 0 ? JSON.stringify(notes) : null });
   }
 
   /** Runs a stopped or killed process left RUNNING (but not `stillRunning`, held by live processes); called at start. */

@@ -46,6 +46,10 @@ interface Pending {
 /** Marks a failure of the search service itself: the batch is recorded, and the run stops. */
 class TargetFailure extends Error {}
 
+/** Notes a run keeps from its source, and the characters of each. */
+const MAX_NOTES = 20;
+const MAX_NOTE_CHARACTERS = 1000;
+
 const DELETE_ATTRIBUTES = (id: string, kind: string) => ({ id, source_apps: kind });
 
 /**
@@ -62,6 +66,8 @@ export class IndexRun {
   /** Set when the search service did not answer a batch: the run stops at the next flush. */
   private failure: TargetFailure | null = null;
   private unsent: StatusUpdate[] = [];
+  /** The source's notes about the run (ctx.note), each once. */
+  private readonly notes = new Set<string>();
   private readonly source: Source;
   private readonly provider: string;
 
@@ -100,7 +106,7 @@ export class IndexRun {
       logger.warn({ source: this.source.name, run: this.id, err: caught }, 'indexing run did not complete; nothing vanished is de-indexed');
     }
     hooks.beforeFinish?.();
-    await runs.finish(this.id, status, this.counts, error);
+    await runs.finish(this.id, status, this.counts, error, [...this.notes]);
     const stats = (await runs.get(this.id))!;
     logger.info(
       { source: this.source.name, run: this.id, status, ...this.counts, durationMs: stats.durationMs, documentsPerSecond: stats.documentsPerSecond },
@@ -146,6 +152,10 @@ export class IndexRun {
       extract: this.deps.extract,
       fetch: this.deps.fetch,
       onlyIds: ids,
+      note: (message) => {
+        // Bounded: a source that notes every document must not grow the run's row without end.
+        if (this.notes.size < MAX_NOTES) this.notes.add(excerpt(String(message), MAX_NOTE_CHARACTERS));
+      },
     });
     for await (const item of reader) {
       this.checkAborted();

@@ -101,6 +101,7 @@ export const runStatsSchema: JsonSchema = {
     deindexed: { type: 'integer' },
     errors: { type: 'integer' },
     error: { type: ['string', 'null'] },
+    notes: { type: 'array', items: { type: 'string' }, description: 'what the source said about the run as a whole' },
   },
 };
 

@@ -71,6 +71,42 @@ test('the web kind runs through the pipeline: crawled pages are indexed and a se
   t.like(await runAndWait(vela, '/api/v2/connector/index/web/all', 'web'), { status: 'COMPLETED', indexed: 0, unchanged: 3 });
 });
 
+test('a web source whose robots.txt redirects to a refused address: the run completes with its pages as errors, de-indexes nothing, and its notes say why', async (t) => {
+  let robots: { status: number; headers?: Record<string, string>; type?: string; body?: string } = { status: 200, type: 'text/plain', body: 'User-agent: *\n' };
+  const site = await startTestSite((origin) => ({
+    get '/robots.txt'() {
+      return robots;
+    },
+    '/': { type: 'text/html', body: `<html><head><title>Home</title></head><body>Welcome. <a href="${origin}/a">A</a></body></html>` },
+    '/a': { type: 'text/html', body: '<html><head><title>Page A</title></head><body>About aardvarks.</body></html>' },
+  }));
+  t.teardown(() => site.close());
+  // Only the test site's host and port are allowed: localhost (another name of the same loopback) is refused by
+  // the guard when it resolves, before any connection.
+  const vela = await startConnector({ config: { runtime: { network: { allowHosts: [new URL(site.origin).host] } } } });
+  t.teardown(() => vela.stop());
+  await createSite(vela, 'Web');
+  const created = await call(vela, 'POST', '/api/v2/connector/source', {
+    name: 'web',
+    kind: 'web',
+    sites: ['Web'],
+    settings: { seeds: [`${site.origin}/`], delayMs: 0, sitemaps: false },
+  });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  t.like(await runAndWait(vela, '/api/v2/connector/index/web/all', 'web'), { status: 'COMPLETED', indexed: 2, errors: 0, notes: [] });
+
+  robots = { status: 301, headers: { location: `http://localhost:${site.port}/robots.txt` } };
+  const refused = await runAndWait(vela, '/api/v2/connector/index/web/all', 'web');
+  t.like(refused, { status: 'COMPLETED', documentCount: 1, errors: 1, deindexed: 0 });
+  t.is(refused.notes.length, 1);
+  t.regex(
+    refused.notes[0],
+    /^not fetched: robots\.txt of http:\/\/127\.0\.0\.1:\d+ is unreachable \(its redirect to http:\/\/localhost:\d+\/robots\.txt: .*refused by the outbound address guard \(loopback\).*\); as RFC 9309 asks, nothing is fetched from that host this run \(its pages are recorded as errors, so nothing is de-indexed\)$/,
+  );
+  t.deepEqual(await searchIds(vela, 'Web'), [`${site.origin}/`, `${site.origin}/a`], 'what the first run indexed stays');
+  t.deepEqual(site.paths(`localhost:${site.port}`), [], 'the refused address was never connected to');
+});
+
 test('a web source whose seed is an internal address is refused when saved, naming the member and the rule, unless the operator allows the host', async (t) => {
   const vela = await startConnector();
   t.teardown(() => vela.stop());

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { createPooledExtract, EXTRACT_TASK_FILE, type ExtractedContent, type ExtractInput } from '@vela/extraction';
 import test from 'ava';
-import { createLogger, WorkerPool } from 'vela/testing';
+import { createLogger, OutboundGuard, WorkerPool } from 'vela/testing';
 import type { SourceDocument, SourceReadError } from '../api.js';
 import { isReadError } from '../sources/read-error.js';
 import type { WebSettings } from '../sources/web/settings.js';
@@ -269,9 +269,90 @@ test('a page that does not answer in time, an oversized page and an unreachable 
   const down = await withSite(t, () => ({ '/robots.txt': text('maintenance', 503), '/': page('Home') }));
   const blocked = await crawl({ seeds: [`${down.origin}/`], sitemaps: false });
   t.deepEqual(blocked, [
-    { id: `${down.origin}/`, error: `robots.txt of ${down.origin} answered HTTP 503: nothing is fetched from that host until it answers` },
+    {
+      id: `${down.origin}/`,
+      error: `not fetched: robots.txt of ${down.origin} is unreachable (HTTP 503); as RFC 9309 asks, nothing is fetched from that host this run`,
+    },
   ]);
   t.deepEqual(down.paths(), ['/robots.txt']);
+});
+
+test('robots.txt redirected to an address the outbound guard refuses is unreachable (RFC 9309): the host is disallowed, each page and the run say why', async (t) => {
+  const s = await withSite(t, () => ({
+    '/robots.txt': { status: 301, headers: { location: 'http://metadata.example/latest/robots.txt' } },
+    '/': page('Home', ['/a.html']),
+    '/a.html': page('Page A'),
+  }));
+  // The name resolves, for the guard only, to the cloud metadata address: refused in the lookup, no traffic sent.
+  const asked: string[] = [];
+  const guard = new OutboundGuard({
+    allowHosts: ['127.0.0.1'],
+    resolve: async (host) => {
+      asked.push(host);
+      return host === 'metadata.example' ? [{ address: '169.254.169.254', family: 4 }] : [];
+    },
+  });
+  const notes: string[] = [];
+  const items = await readAll(webSourceKind, { delayMs: 0, userAgent: AGENT, seeds: [`${s.origin}/`, `${s.origin}/a.html`] } as WebSettings, {
+    extract,
+    fetch: (url, init) => guard.fetch(url, init),
+    notes,
+  });
+  const why = `not fetched: robots.txt of ${s.origin} is unreachable (its redirect to http://metadata.example/latest/robots.txt: request failed: refused by the outbound address guard (cloud metadata): metadata.example resolves to 169.254.169.254, a cloud metadata address); as RFC 9309 asks, nothing is fetched from that host this run`;
+  t.deepEqual(
+    items.sort((x, y) => x.id.localeCompare(y.id)),
+    [
+      { id: `${s.origin}/`, error: why },
+      { id: `${s.origin}/a.html`, error: why },
+    ],
+    'every seed is a read error naming robots.txt, not the seed, as the cause (so the run de-indexes nothing)',
+  );
+  t.deepEqual(notes, [`${why} (its pages are recorded as errors, so nothing is de-indexed)`], 'the run is told once');
+  t.deepEqual(s.paths(), ['/robots.txt'], 'no page of a host whose robots.txt is unreachable is requested');
+  t.deepEqual(asked, ['metadata.example'], 'the redirect was followed as far as the guard, which refused the address');
+});
+
+test('robots.txt redirects are followed across hosts, and its rules apply to the host asked; more than five redirects make it unavailable', async (t) => {
+  const s = await withSite(t, (origin) => ({
+    '/robots.txt': { status: 301, headers: { location: `${origin.replace('127.0.0.1', 'localhost')}/rules/robots.txt` } },
+    '/rules/robots.txt': text('User-agent: *\nDisallow: /private/\n'),
+    '/': page('Home', ['/private/secret.html', '/open.html']),
+    '/open.html': page('Open'),
+    '/private/secret.html': page('Secret'),
+  }));
+  const items = await crawl({ seeds: [`${s.origin}/`], sitemaps: false, maxDepth: 1 });
+  t.deepEqual(
+    docsOf(items)
+      .map((d) => d.id)
+      .sort(),
+    [`${s.origin}/`, `${s.origin}/open.html`],
+  );
+  t.deepEqual(s.paths(`localhost:${s.port}`), ['/rules/robots.txt'], 'the redirect to another host was followed');
+  t.false(s.paths().includes('/private/secret.html'), 'the rules found through the redirect apply');
+
+  const hop = (n: number): SiteResponse => ({ status: 302, headers: { location: `/hop${n}` } });
+  const loop = await withSite(t, () => ({
+    '/robots.txt': hop(1),
+    '/hop1': hop(2),
+    '/hop2': hop(3),
+    '/hop3': hop(4),
+    '/hop4': hop(5),
+    '/hop5': hop(6),
+    '/hop6': text('User-agent: *\nDisallow: /\n'),
+    '/': page('Home'),
+  }));
+  const notes: string[] = [];
+  const loopItems = await readAll(webSourceKind, { delayMs: 0, userAgent: AGENT, seeds: [`${loop.origin}/`], sitemaps: false } as WebSettings, {
+    extract,
+    notes,
+  });
+  t.deepEqual(
+    docsOf(loopItems).map((d) => d.id),
+    [`${loop.origin}/`],
+    'unavailable: every page may be fetched',
+  );
+  t.false(loop.paths().includes('/hop6'), 'five redirects are followed, not a sixth');
+  t.deepEqual(notes, [`robots.txt of ${loop.origin} redirects more than 5 times: taken as unavailable (RFC 9309), so every page of that host may be fetched`]);
 });
 
 test('a cancelled crawl throws instead of ending as if complete', async (t) => {

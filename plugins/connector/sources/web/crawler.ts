@@ -15,6 +15,7 @@ export interface CrawlContext {
   logger: Logger;
   extract(input: ExtractInput): Promise<ExtractedContent>;
   fetch: OutboundFetch;
+  note?(message: string): void;
 }
 
 /** What fetching one URL gave: a document or an error to yield, links to follow, or nothing (skipped). */
@@ -47,7 +48,11 @@ export class Crawler {
 
   constructor(private readonly ctx: CrawlContext) {
     this.rules = new UrlRules(ctx.settings);
-    this.robots = new RobotsCache(robotsAgent(ctx.settings.userAgent), (url) => this.politeGet(url));
+    this.robots = new RobotsCache(
+      robotsAgent(ctx.settings.userAgent),
+      (url) => this.politeGet(url, true),
+      (message) => ctx.note?.(message),
+    );
   }
 
   /** The whole crawl from the seeds. */
@@ -205,12 +210,15 @@ export class Crawler {
     return allowed;
   }
 
-  /** A GET that waits its turn for the host (the larger of delayMs and robots.txt Crawl-delay, from the last answer). */
-  private async politeGet(url: string): Promise<Fetched> {
+  /**
+   * A GET that waits its turn for the host (the larger of delayMs and robots.txt Crawl-delay, from the last answer).
+   * robots.txt itself, and each hop of its redirects, waits only for delayMs: its own Crawl-delay is not known yet.
+   */
+  private async politeGet(url: string, forRobots = false): Promise<Fetched> {
     const origin = new URL(url).origin;
     const { delayMs, maxCrawlDelayMs, robotsTxt, userAgent, timeoutMs } = this.ctx.settings;
     let delay = delayMs;
-    if (robotsTxt && !url.endsWith('/robots.txt')) {
+    if (robotsTxt && !forRobots) {
       const robots: RobotsRules | undefined = await this.robots.for(origin).catch(() => undefined);
       delay = Math.max(delay, Math.min(robots?.crawlDelayMs ?? 0, maxCrawlDelayMs));
     }

@@ -20,6 +20,7 @@ function readWeb(ctx: SourceReadContext<WebSettings>): AsyncIterable<SourceDocum
     logger: ctx.logger,
     extract: (input) => ctx.extract(input),
     fetch: ctx.fetch,
+    note: (message) => ctx.note?.(message),
   });
   return ctx.onlyIds ? crawler.fetchOnly(ctx.onlyIds) : crawler.crawl();
 }
