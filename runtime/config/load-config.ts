@@ -43,7 +43,7 @@ export interface RuntimeConfig {
     network: { allowHosts: string[] };
     phaseTimeoutMs: number;
     shutdownTimeoutMs: number;
-    workers: { minThreads: number; maxThreads: number; idleTimeoutMs: number };
+    workers: { minThreads: number; maxThreads: number; idleTimeoutMs: number; recycleAboveMb: number };
     /** Worker processes per service, and whether each service gets its own (runtime/cli/cluster.ts). */
     processes: { workers: number; splitServices: boolean };
   };

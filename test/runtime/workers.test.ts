@@ -86,3 +86,51 @@ test('an invalid cron expression is refused with the job name', (t) => {
   const scheduler = new Scheduler(silent);
   t.throws(() => scheduler.add('broken', 'every minute', () => undefined), { message: 'scheduled job "broken" has an invalid cron expression "every minute"' });
 });
+
+test('a thread holding more than recycleAboveMb after a task is replaced by a fresh one; tasks waiting for it still run', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'vela-tasks-'));
+  writeFileSync(
+    path.join(dir, 'hold.mjs'),
+    `import { threadId } from 'node:worker_threads';
+    const held = [];
+    let calls = 0;
+    // Keeps what it is asked to (MiB) for the thread's life, as a leak or a warm cache would.
+    export default function hold(mb) {
+      calls += 1;
+      if (mb > 0) held.push(Buffer.alloc(mb * 1024 * 1024, 1));
+      return { thread: threadId, calls };
+    }`,
+  );
+  const pool = new WorkerPool({ minThreads: 0, maxThreads: 1, idleTimeoutMs: 60_000, recycleAboveMb: 96 }, silent);
+  t.teardown(() => pool.close());
+  const hold = pool.task<number, { thread: number; calls: number }>(path.join(dir, 'hold.mjs'));
+  const first = await hold(0);
+  const second = await hold(0);
+  t.is(second.thread, first.thread, 'a thread under the threshold is kept');
+  t.is(second.calls, 2);
+  const large = await hold(160);
+  t.is(large.thread, first.thread);
+  const after = await hold(0);
+  t.not(after.thread, first.thread, 'the thread that held 160 MiB was replaced');
+  t.is(after.calls, 1, 'by a fresh thread, with nothing of the old one');
+  t.is(pool.stats().recycled, 1);
+  t.is(pool.stats().threads, 1);
+
+  // One thread, a large task and two waiting behind it: the replacement takes them (no task is lost or stuck).
+  const burst = await Promise.all([hold(160), hold(0), hold(0)]);
+  t.is(burst[1]!.thread, burst[2]!.thread);
+  t.not(burst[1]!.thread, burst[0]!.thread);
+  t.deepEqual(
+    burst.map((r) => r.calls),
+    [2, 1, 2],
+  );
+  t.is(pool.stats().recycled, 2);
+
+  // Without a threshold, nothing is replaced.
+  const keep = new WorkerPool({ minThreads: 0, maxThreads: 1, idleTimeoutMs: 60_000 }, silent);
+  t.teardown(() => keep.close());
+  const kept = keep.task<number, { thread: number; calls: number }>(path.join(dir, 'hold.mjs'));
+  const a = await kept(160);
+  t.is((await kept(0)).thread, a.thread);
+  t.is(keep.stats().recycled, 0);
+});
