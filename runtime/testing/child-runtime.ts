@@ -42,7 +42,11 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 export function runVela(args: string[], env = childEnv(), cwd = packageRoot, input?: string): Promise<ChildRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [VELA_BIN, ...args], { env, cwd });
-    if (input !== undefined) child.stdin.end(input);
+    if (input !== undefined) {
+      // A child that exits without reading (a usage error) closes the pipe: not the caller's failure.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(input);
+    }
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {
