@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database, JsonSchema } from 'vela/plugin';
 import { httpErrors, VelaError, validateAgainst } from 'vela/plugin';
 import { searchErrors } from '../errors.js';
@@ -32,6 +33,8 @@ interface LocaleRow {
 export type SiteChange = { kind: 'site-created' | 'site-updated' | 'site-deleted' | 'fields-changed' | 'locales-changed'; siteId: string };
 
 const fieldKeys = Object.keys(fieldSettingsProperties);
+/** Least time between the starts of two refreshes a refused search asks for (refreshSoon). */
+const REFRESH_SOON_GAP_MS = 50;
 
 function withDefaults<T>(properties: Record<string, JsonSchema>, value: Record<string, unknown>): T {
   return validateAgainst<T>({ type: 'object', properties }, value, { applyDefaults: true }).value;
@@ -51,8 +54,9 @@ export class SiteStore {
   private readonly sites = new Map<string, SiteConfig>();
   private readonly listeners: Array<(change: SiteChange) => Promise<void> | void> = [];
   private writes: Promise<unknown> = Promise.resolve();
-  /** The refresh refreshSoon queued that has not started yet. */
+  /** The refresh refreshSoon queued that has not started yet, and when the last one started. */
   private nextRefresh: Promise<void> | null = null;
+  private lastRefreshSoon = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly db: Database) {}
 
@@ -90,14 +94,19 @@ export class SiteStore {
 
   /**
    * A refresh that starts after this call: what another process acknowledged before it is seen. Calls made
-   * before it starts share it, so a stream of them costs one refresh at a time, not one each.
+   * before it starts share it, and it starts at least REFRESH_SOON_GAP_MS after the one before, so a stream of
+   * refused searches (any client can send them) costs at most one read of the sites at a time, 20 a second.
    */
   refreshSoon(): Promise<void> {
     if (this.nextRefresh) return this.nextRefresh;
-    const next = this.serially(() => {
-      this.nextRefresh = null;
-      return this.refreshNow();
-    });
+    const wait = this.lastRefreshSoon + REFRESH_SOON_GAP_MS - performance.now();
+    const next = (wait > 0 ? sleep(wait) : Promise.resolve()).then(() =>
+      this.serially(() => {
+        this.nextRefresh = null;
+        this.lastRefreshSoon = performance.now();
+        return this.refreshNow();
+      }),
+    );
     this.nextRefresh = next;
     return next;
   }
