@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import fc from 'fast-check';
+import { hugePagePdf, hugePng, pdfWithHugeImage } from '../../packages/extraction/test/fixtures/bombs.js';
+import { makePdf } from '../../plugins/search/test/fixtures/documents.js';
 import { type Database, dialectOf, listTables } from '../../runtime/storage/database.js';
 import { eventually } from '../../runtime/testing/eventually.js';
 import { createTestPostgres, postgresReachable } from '../../runtime/testing/test-postgres.js';
@@ -184,7 +186,7 @@ function send(
   url: string,
   method: string,
   headers: Record<string, string>,
-  body: string | undefined,
+  body: string | Buffer | undefined,
   localAddress?: string,
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
@@ -498,7 +500,7 @@ interface Probe {
   method: string;
   url: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   localAddress?: string;
   /** Bytes written on a socket as they are, instead of a request made by node:http (what no client library sends). */
   raw?: string;
@@ -701,6 +703,46 @@ async function sweepCredentials(prober: Prober, ops: Operation[]): Promise<void>
   }
 }
 
+/** A multipart/form-data body of one file part, `file`, as a browser sends an upload. */
+function fileUpload(name: string, type: string, bytes: Uint8Array): { body: Buffer; contentType: string } {
+  const boundary = 'sweep-upload';
+  const head = `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: ${type}\r\n\r\n`;
+  return {
+    body: Buffer.concat([Buffer.from(head), Buffer.from(bytes), Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+/**
+ * Decompression bombs uploaded to OCR, anonymously: a PNG of 7,990 × 7,990 pixels (79 KB), a PDF of one
+ * 14,400 × 14,400 pt page (400 bytes) and a PDF drawing an image of 7,990 × 7,990 pixels. Each is refused with
+ * 413 in the error shape, from its headers, within a second (timed alone, then sent through the prober, which
+ * checks the shape and that nothing stored changed).
+ */
+async function sweepBombs(prober: Prober, vela: TestRuntime): Promise<void> {
+  const url = vela.url('search', '/api/ocr/file');
+  // The pool's threads and the PDF reader load on the first PDF (seconds on a busy machine): not the bombs' time.
+  const warm = new FormData();
+  warm.append('file', new Blob([new Uint8Array(await makePdf({ pages: [['warm']] }))], { type: 'application/pdf' }), 'warm.pdf');
+  await (await vela.fetch('search', '/api/ocr/file', { method: 'POST', body: warm })).arrayBuffer();
+  const bombs: Array<[string, string, Uint8Array]> = [
+    ['bomb.png', 'image/png', hugePng()],
+    ['page.pdf', 'application/pdf', hugePagePdf()],
+    ['image.pdf', 'application/pdf', pdfWithHugeImage()],
+  ];
+  for (const [name, type, bytes] of bombs) {
+    const { body, contentType } = fileUpload(name, type, bytes);
+    const described = `POST search/api/ocr/file: a decompression bomb, ${name} (${bytes.byteLength} bytes)`;
+    const began = performance.now();
+    const timed = await send(url, 'POST', { 'content-type': contentType }, body);
+    const ms = performance.now() - began;
+    if (timed.status !== 413) prober.failures.push({ request: described, problem: `answered ${timed.status}: ${timed.text.slice(0, 200)}` });
+    if (ms > 1000) prober.failures.push({ request: described, problem: `answered in ${Math.round(ms)} ms, not within 1 s` });
+    const answer = await prober.send({ service: 'search', method: 'POST', url: '/api/ocr/file', headers: { 'content-type': contentType }, body, described });
+    if (answer && answer.status !== 413) prober.failures.push({ request: described, problem: `answered ${answer.status}` });
+  }
+}
+
 const sweep = test.macro(async (t, database: 'sqlite' | 'postgres', runs: number) => {
   t.timeout(420_000);
   const pg = database === 'postgres' ? await createTestPostgres() : null;
@@ -718,6 +760,7 @@ const sweep = test.macro(async (t, database: 'sqlite' | 'postgres', runs: number
   const nul = prober.sent - layer;
   await sweepSurrogates(prober, vela, ops, stored);
   const lone = prober.sent - layer - nul;
+  await sweepBombs(prober, vela);
   await sweepGenerated(prober, vela, ops, known, runs);
   await sweepCredentials(prober, ops);
   for (const service of ['search', 'gateway', 'connector']) t.is((await vela.fetch(service, '/health')).status, 200, `${service} health after the sweep`);
