@@ -275,6 +275,13 @@ test('a page that does not answer in time, an oversized page and an unreachable 
     },
   ]);
   t.deepEqual(down.paths(), ['/robots.txt']);
+  const huge = await withSite(t, () => ({ '/robots.txt': text(`# ${'x'.repeat(2 * 1024 * 1024)}\n`), '/': page('Home') }));
+  t.deepEqual(await crawl({ seeds: [`${huge.origin}/`], sitemaps: false }), [
+    {
+      id: `${huge.origin}/`,
+      error: `not fetched: robots.txt of ${huge.origin} is unreachable (it is larger than 2097152 bytes); as RFC 9309 asks, nothing is fetched from that host this run`,
+    },
+  ]);
 });
 
 test('robots.txt redirected to an address the outbound guard refuses is unreachable (RFC 9309): the host is disallowed, each page and the run say why', async (t) => {

@@ -1,5 +1,5 @@
 import * as robotsParserModule from 'robots-parser';
-import type { Fetched } from './http-fetch.js';
+import { type Fetched, PageTooLargeError } from './http-fetch.js';
 
 export interface RobotsRules {
   allows(url: string): boolean;
@@ -107,7 +107,7 @@ export class RobotsCache {
     try {
       bytes = await response.bytes(MAX_ROBOTS_BYTES);
     } catch (error) {
-      throw new RobotsUnreachable(origin, (error as Error).message);
+      throw new RobotsUnreachable(origin, error instanceof PageTooLargeError ? `it is larger than ${MAX_ROBOTS_BYTES} bytes` : (error as Error).message);
     }
     const robots = parseRobots(url, new TextDecoder().decode(bytes));
     const delay = robots.getCrawlDelay(this.agent);
