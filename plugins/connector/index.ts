@@ -33,6 +33,8 @@ export interface ConnectorConfig {
   search: { url: string | null; key: string | null; timeoutMs: number };
   batchSize: number;
   progressMs: number;
+  /** Largest image (or image drawn in a PDF, or PDF page as rendered) its sources extract, in pixels. */
+  maxImagePixels: number;
   pollMs: number;
   seedSample: boolean;
   sources: SourceInput[];
@@ -69,7 +71,9 @@ function createDomain(ctx: PluginContext<ConnectorConfig>): ConnectorDomain {
   const runs = new RunStore(db);
   const rules = new RuleStore(db);
   const target = searchTargetOf(ctx);
-  const extract = createPooledExtract(ctx.task<ExtractInput, ExtractedContent>(EXTRACT_TASK_FILE)) as (input: ExtractInput) => Promise<ExtractedContent>;
+  const pooled = createPooledExtract(ctx.task<ExtractInput, ExtractedContent>(EXTRACT_TASK_FILE)) as (input: ExtractInput) => Promise<ExtractedContent>;
+  const { maxImagePixels } = ctx.config;
+  const extract = (input: ExtractInput) => pooled({ ...input, ocr: { ...input.ocr, maxImagePixels } });
   const leases = new RunLeases(db);
   // Resolved when first used: the outbound guard is created then.
   const outbound = () => ctx.resolve('outbound');
