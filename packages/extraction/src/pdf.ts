@@ -187,10 +187,13 @@ function checkPdfImages(bytes: Uint8Array, limit: number): void {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   const subtype = /\/Subtype\s*\/Image(?![A-Za-z0-9#])/g;
   for (let match = subtype.exec(text); match; match = subtype.exec(text)) {
-    const start = Math.max(text.lastIndexOf(' obj', match.index), text.lastIndexOf('\nobj', match.index), match.index - 4096);
-    const streamAt = text.indexOf('stream', match.index);
-    const end = Math.min(streamAt < 0 ? text.length : streamAt, match.index + 4096);
-    const dictionary = text.slice(start, end);
+    // The dictionary around the match, from its object's start to its stream, within 4 KiB either side (so a
+    // file of many images is read in linear time).
+    const before = text.slice(Math.max(0, match.index - 4096), match.index);
+    const after = text.slice(match.index, match.index + 4096);
+    const objectStart = Math.max(before.lastIndexOf(' obj'), before.lastIndexOf('\nobj'));
+    const streamAt = after.indexOf('stream');
+    const dictionary = before.slice(Math.max(objectStart, 0)) + (streamAt < 0 ? after : after.slice(0, streamAt));
     const width = Number(/\/Width\s+(\d+)/.exec(dictionary)?.[1] ?? 0);
     const height = Number(/\/Height\s+(\d+)/.exec(dictionary)?.[1] ?? 0);
     if (width * height > limit) throw overPixelLimit('an image in the PDF', width, height, limit);
