@@ -63,6 +63,8 @@ export type { KeyVerifier, Principal, RouteAccess } from '../auth/access-policy.
 export { ADMIN_SCOPE, principalOf } from '../auth/access-policy.js';
 export type { Account, Session } from '../auth/accounts.js';
 export { readCookie, SESSION_COOKIE, sameSecret, sha256Hex } from '../auth/accounts.js';
+/** A client address as per-client limits count it: IPv4, or the /64 an IPv6 address is in. */
+export { addressKey } from '../auth/password-attempts.js';
 export { sessionCookie } from '../auth/session-routes.js';
 export type { ChangeFeedMode, ChangeInfo, ChangeListener, Changes } from '../changes/change-feed.js';
 export type { JsonSchema, ValidationResult } from '../config/schema-validation.js';

@@ -1,5 +1,5 @@
 import { OCR_LANGUAGES, SUPPORTED_MEDIA_TYPES } from '@vela/extraction';
-import type { ApiRouter, Request, Response } from 'vela/plugin';
+import { type ApiRouter, addressKey, type Request, type Response } from 'vela/plugin';
 import { readUpload } from '../ocr/multipart.js';
 import type { OcrService } from '../ocr/ocr-service.js';
 
@@ -144,9 +144,12 @@ function queryLanguage(req: Request): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** The address a per-client limit counts by: the one the runtime's proxy settings give, else the socket's peer. */
+/**
+ * The client a per-client limit counts by: the address the runtime's proxy settings give, else the socket's
+ * peer; an IPv6 address by its /64, which one subscriber usually holds whole.
+ */
 function clientOf(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  return addressKey(req.ip ?? req.socket.remoteAddress);
 }
 
 // Past this many unread bytes after a refusal, the connection is cut rather than drained.
