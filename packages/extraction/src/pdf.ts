@@ -3,6 +3,7 @@ import path from 'node:path';
 import { beforeDeadline } from './deadline.js';
 import { normalizeText } from './decode-text.js';
 import { ExtractionError } from './extraction-error.js';
+import { imageSize } from './image-info.js';
 import { recognize } from './ocr/tesseract.js';
 import type { ResolvedOcr } from './ocr-options.js';
 import { overPixelLimit } from './pixel-limit.js';
@@ -180,8 +181,9 @@ function toPgm(rgba: Uint8ClampedArray, width: number, height: number): Uint8Arr
 /**
  * Refuses a PDF holding an image XObject over the pixel limit, before a page is rendered (rendering decodes
  * the images a page draws). A stream's dictionary is never compressed (streams cannot sit in object streams),
- * so the sizes written as numbers are read from the file's bytes. A size given by reference is not found here;
- * pdfjs's maxImageSize still leaves such an image out without decoding it.
+ * so the sizes written as numbers are read from the file's bytes, and a JPEG's frame header from its stream. A
+ * size given by reference is not found here; pdfjs's maxImageSize still leaves such an image out without
+ * decoding it.
  */
 function checkPdfImages(bytes: Uint8Array, limit: number): void {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
@@ -197,6 +199,19 @@ function checkPdfImages(bytes: Uint8Array, limit: number): void {
     const width = Number(/\/Width\s+(\d+)/.exec(dictionary)?.[1] ?? 0);
     const height = Number(/\/Height\s+(\d+)/.exec(dictionary)?.[1] ?? 0);
     if (width * height > limit) throw overPixelLimit('an image in the PDF', width, height, limit);
+    // A JPEG stream is decoded at the size of its own frame header, whatever its dictionary says.
+    if (streamAt >= 0 && /\/Filter\s*(\[\s*)?\/DCTDecode\s*\]?\s*(\/|>>)/.test(dictionary)) {
+      let data = match.index + streamAt + 'stream'.length;
+      if (text[data] === '\r') data += 1;
+      if (text[data] === '\n') data += 1;
+      let frame: { width: number; height: number } | undefined;
+      try {
+        frame = imageSize(bytes.subarray(data), 'jpeg');
+      } catch {
+        frame = undefined; // not a JPEG pdfjs could decode either
+      }
+      if (frame && frame.width * frame.height > limit) throw overPixelLimit('an image in the PDF', frame.width, frame.height, limit);
+    }
   }
 }
 

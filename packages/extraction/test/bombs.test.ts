@@ -5,7 +5,7 @@ import { ExtractionError, extractContent } from '../src/extract.js';
 import { endWarmWorkers } from '../src/ocr/tesseract.js';
 import { createPooledExtract, EXTRACT_TASK_FILE } from '../src/pooled-extract.js';
 import type { ExtractedContent, ExtractInput } from '../src/types.js';
-import { hugePagePdf, hugePng, pdfWithHugeImage } from './fixtures/bombs.js';
+import { hugePagePdf, hugePng, pdfWithHugeImage, pdfWithLyingJpeg } from './fixtures/bombs.js';
 import { makePdf } from './fixtures/documents.js';
 
 // Decompression bombs: a few hundred bytes or kilobytes that claim tens or hundreds of megapixels. Each is
@@ -64,6 +64,13 @@ test.serial('a PDF drawing an image of 7,990 × 7,990 pixels is refused before t
   t.true(ms < 1000, `${Math.round(ms)} ms`);
 });
 
+test.serial('a PDF drawing a JPEG whose frame is larger than its dictionary says is refused from the frame header', async (t) => {
+  const { error, ms } = await refusal({ bytes: pdfWithLyingJpeg(), fileName: 'bomb.pdf' });
+  t.is(error.code, 'too_large');
+  t.is(error.message, 'an image in the PDF is 8000 × 8000 pixels (64000000), over the limit of 25000000 pixels');
+  t.true(ms < 1000, `${Math.round(ms)} ms`);
+});
+
 test.serial('an image in a PDF whose size is given by reference is left out of the rendered page, never decoded', async (t) => {
   t.timeout(60_000);
   const bytes = pdfWithHugeImage(20_000, 20_000, 'by reference');
@@ -107,5 +114,5 @@ test.serial('on the pool, an image over the limit is refused from its header bef
   const extract = createPooledExtract(pool.task<ExtractInput, ExtractedContent>(EXTRACT_TASK_FILE));
   const error = await t.throwsAsync(extract({ bytes: hugePng(), url: 'https://example.org/bomb.png' }), { instanceOf: ExtractionError });
   t.is(error?.code, 'too_large');
-  t.deepEqual(pool.stats(), { threads: 0, maxThreads: 1, queueSize: 0, completed: 0, utilization: 0 }, 'no thread was started');
+  t.like(pool.stats(), { threads: 0, queueSize: 0, completed: 0 }, 'no thread was started');
 });
