@@ -11,7 +11,7 @@ export async function extractImage(bytes: Uint8Array, format: ImageFormat, ocr: 
   if (!ocr.enabled) throw new ExtractionError('unsupported_type', `${MEDIA_TYPES[format]} images are read by OCR, which is turned off here`);
   const { width, height } = imageSize(bytes, format);
   if (width * height > ocr.maxImagePixels) throw overPixelLimit('the image', width, height, ocr.maxImagePixels);
-  const { text, confidence } = await recognize(bytes, ocr.languages, deadline);
+  const { text, confidence } = await recognize(bytes, ocr.languages, deadline, width * height);
   const language = ocr.languages.join('+');
   return {
     text: normalizeText(text),

@@ -85,7 +85,7 @@ export async function extractPdf(bytes: Uint8Array, deadline: number, ocr: Resol
           imagesChecked = true;
         }
         const image = await beforeDeadline(renderPage(pdf, page, n, ocr), deadline, 'PDF', stop);
-        const recognized = await recognize(image, ocr.languages, deadline);
+        const recognized = await recognize(image.pgm, ocr.languages, deadline, image.pixels);
         text = recognized.text;
         confidence += recognized.confidence;
         ocrPages += 1;
@@ -141,7 +141,7 @@ interface CanvasAndContext {
  * to MIN_RENDER_DPI). The size comes from the page's boxes and UserUnit (the viewport) before anything is drawn:
  * a page of 14,400 × 14,400 points, a few hundred bytes of PDF, would be gigapixels at 200 dpi.
  */
-async function renderPage(pdf: unknown, page: unknown, n: number, ocr: ResolvedOcr): Promise<Uint8Array> {
+async function renderPage(pdf: unknown, page: unknown, n: number, ocr: ResolvedOcr): Promise<{ pgm: Uint8Array; pixels: number }> {
   const p = page as RenderablePage;
   const base = p.getViewport({ scale: 1 });
   const area = base.width * base.height;
@@ -158,7 +158,7 @@ async function renderPage(pdf: unknown, page: unknown, n: number, ocr: ResolvedO
   const target = factory.create(width, height);
   try {
     await p.render({ canvasContext: target.context, canvas: target.canvas, viewport, background: 'white' }).promise;
-    return toPgm(target.context.getImageData(0, 0, width, height).data, width, height);
+    return { pgm: toPgm(target.context.getImageData(0, 0, width, height).data, width, height), pixels: width * height };
   } finally {
     factory.destroy(target);
   }

@@ -2,7 +2,7 @@ import test from 'ava';
 import { Document, ImageRun, Packer, Paragraph, TextRun } from 'docx';
 import { createLogger, WorkerPool } from 'vela/testing';
 import { ExtractionError, extractContent } from '../src/extract.js';
-import { endWarmWorkers } from '../src/ocr/tesseract.js';
+import { endWarmWorkers, warmLanguageSets } from '../src/ocr/tesseract.js';
 import { createPooledExtract, EXTRACT_TASK_FILE } from '../src/pooled-extract.js';
 import type { ExtractedContent, ExtractInput } from '../src/types.js';
 import { hugePagePdf, hugePng, pdfWithHugeImage, pdfWithLyingJpeg } from './fixtures/bombs.js';
@@ -115,4 +115,15 @@ test.serial('on the pool, an image over the limit is refused from its header bef
   const error = await t.throwsAsync(extract({ bytes: hugePng(), url: 'https://example.org/bomb.png' }), { instanceOf: ExtractionError });
   t.is(error?.code, 'too_large');
   t.like(pool.stats(), { threads: 0, queueSize: 0, completed: 0 }, 'no thread was started');
+});
+
+test.serial("after an image over 10 megapixels, the thread's tesseract worker is ended (its memory returns); after a small one it stays warm", async (t) => {
+  t.timeout(120_000);
+  await endWarmWorkers();
+  await extractContent({ bytes: hugePng(1000, 200), fileName: 'small.png' });
+  t.deepEqual(warmLanguageSets(), ['eng'], 'kept warm after a small image');
+  await extractContent({ bytes: hugePng(4000, 3000), fileName: 'large.png' });
+  t.deepEqual(warmLanguageSets(), [], 'ended after 12 megapixels');
+  await extractContent({ bytes: hugePng(1000, 200), fileName: 'small.png' });
+  t.deepEqual(warmLanguageSets(), ['eng'], 'a fresh one for the next image');
 });

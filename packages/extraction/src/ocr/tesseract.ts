@@ -13,6 +13,11 @@ export interface Recognized {
 // language set pays ~0.3 s to load the model; every later image only its recognition). A few language sets
 // at most, the least recently used one ended past that.
 const MAX_WARM = 3;
+/**
+ * Past this many pixels, the worker that recognized an image is ended afterwards: tesseract's WebAssembly
+ * memory grows with the image and is never given back (a blank 24-megapixel page leaves it 80 MB larger).
+ */
+export const LARGE_IMAGE_PIXELS = 10_000_000;
 const warm = new Map<string, Promise<Tesseract.Worker>>();
 let folder: string | undefined;
 
@@ -50,8 +55,11 @@ function workerFor(languages: readonly OcrLanguage[]): Promise<Tesseract.Worker>
   return worker;
 }
 
-/** Text of one image (PNG, JPEG, TIFF, WebP, or a PGM/PPM a PDF page was rendered to), on this thread's warm worker. */
-export async function recognize(image: Uint8Array, languages: readonly OcrLanguage[], deadline: number): Promise<Recognized> {
+/**
+ * Text of one image (PNG, JPEG, TIFF, WebP, or a PGM/PPM a PDF page was rendered to), on this thread's warm
+ * worker; `pixels` its size, past LARGE_IMAGE_PIXELS the worker is ended afterwards (its memory returns).
+ */
+export async function recognize(image: Uint8Array, languages: readonly OcrLanguage[], deadline: number, pixels = 0): Promise<Recognized> {
   const key = languages.join('+');
   const pending = workerFor(languages);
   // Recognition cannot be interrupted inside tesseract's thread: past the deadline that worker is ended.
@@ -68,7 +76,13 @@ export async function recognize(image: Uint8Array, languages: readonly OcrLangua
     if (error instanceof ExtractionError) throw error;
     throw new ExtractionError('corrupt_content', `the image cannot be read: ${String((error as Error)?.message ?? error).replace(/^Error: /, '')}`);
   }
+  if (pixels > LARGE_IMAGE_PIXELS) end();
   return { text: data.text, confidence: Math.round(data.confidence) };
+}
+
+/** The language sets this thread keeps a tesseract worker warm for. */
+export function warmLanguageSets(): string[] {
+  return [...warm.keys()];
 }
 
 /** End this thread's tesseract workers (tests, and a thread about to exit). */
