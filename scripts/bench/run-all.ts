@@ -22,6 +22,7 @@ const BENCHMARKS: Array<{ name: string; corpus: boolean }> = [
   { name: 'propagation', corpus: false },
   { name: 'genai-chat', corpus: false },
   { name: 'ocr', corpus: false },
+  { name: 'ocr-bombs', corpus: false },
 ];
 
 const args = process.argv.slice(2);

@@ -10,7 +10,9 @@ import { makePdf } from './fixtures/documents.js';
 
 // Decompression bombs: a few hundred bytes or kilobytes that claim tens or hundreds of megapixels. Each is
 // refused from its headers (the default limit, 25 megapixels, named in the message) before anything is
-// rasterized or decoded, in well under a second once the format readers are loaded.
+// rasterized or decoded: the message gives the size the header claims, which only the check before the render
+// can name. How fast the refusals are is a benchmark's goal (scripts/bench/ocr-bombs.ts), not a timed assertion
+// here; each test logs its time.
 
 test.after.always(() => endWarmWorkers());
 
@@ -36,7 +38,7 @@ test.serial('a 79 KB PNG of 7,990 × 7,990 pixels is refused from its header, at
   const { error, ms } = await refusal({ bytes: png, fileName: 'bomb.png' });
   t.is(error.code, 'too_large');
   t.is(error.message, 'the image is 7990 × 7990 pixels (63840100), over the limit of 25000000 pixels');
-  t.true(ms < 1000, `${Math.round(ms)} ms`);
+  t.log(`${Math.round(ms)} ms`);
   // A configured limit is the one applied and named.
   const small = await refusal({ bytes: hugePng(1200, 1000), ocr: { maxImagePixels: 1_000_000 } });
   t.is(small.error.message, 'the image is 1200 × 1000 pixels (1200000), over the limit of 1000000 pixels');
@@ -48,7 +50,7 @@ test.serial('a 400-byte PDF with one 14,400 × 14,400 pt page is refused before 
   const { error, ms } = await refusal({ bytes: pdf, fileName: 'bomb.pdf' });
   t.is(error.code, 'too_large');
   t.is(error.message, 'page 1 of the PDF, rendered at 72 dpi, is 14400 × 14400 pixels (207360000), over the limit of 25000000 pixels');
-  t.true(ms < 1000, `${Math.round(ms)} ms`);
+  t.log(`${Math.round(ms)} ms`);
   // A page over the limit at pdfDpi but not at 72 dpi is rendered at a lower resolution, not refused.
   const poster = await extractContent({ bytes: hugePagePdf(1500), ocr: { pdfDpi: 200, maxImagePixels: 4_000_000 } });
   t.is(poster.metadata.pageCount, 1);
@@ -61,14 +63,14 @@ test.serial('a PDF drawing an image of 7,990 × 7,990 pixels is refused before t
   const { error, ms } = await refusal({ bytes: pdf, fileName: 'bomb.pdf' });
   t.is(error.code, 'too_large');
   t.is(error.message, 'an image in the PDF is 7990 × 7990 pixels (63840100), over the limit of 25000000 pixels');
-  t.true(ms < 1000, `${Math.round(ms)} ms`);
+  t.log(`${Math.round(ms)} ms`);
 });
 
 test.serial('a PDF drawing a JPEG whose frame is larger than its dictionary says is refused from the frame header', async (t) => {
   const { error, ms } = await refusal({ bytes: pdfWithLyingJpeg(), fileName: 'bomb.pdf' });
   t.is(error.code, 'too_large');
   t.is(error.message, 'an image in the PDF is 8000 × 8000 pixels (64000000), over the limit of 25000000 pixels');
-  t.true(ms < 1000, `${Math.round(ms)} ms`);
+  t.log(`${Math.round(ms)} ms`);
 });
 
 test.serial('an image in a PDF whose size is given by reference is left out of the rendered page, never decoded', async (t) => {
@@ -79,8 +81,9 @@ test.serial('an image in a PDF whose size is given by reference is left out of t
   const ms = performance.now() - began;
   t.is(content.metadata.ocrPages, 1, 'the page was rendered and recognized');
   t.is(content.text, '');
-  // Decoding would inflate 400 MB and draw it (over a minute here); left out, the 200 × 200 pt page takes a moment.
-  t.true(ms < 8000, `${Math.round(ms)} ms`);
+  // Decoding would inflate 400 MB and draw it (over a minute, past the test's timeout); left out, the 200 × 200 pt
+  // page takes a moment.
+  t.log(`${Math.round(ms)} ms`);
 });
 
 test.serial('a DOCX embedding a large image gives its text without reading the image', async (t) => {
@@ -105,7 +108,7 @@ test.serial('a DOCX embedding a large image gives its text without reading the i
   const grown = process.memoryUsage().heapUsed + process.memoryUsage().external - heapBefore;
   t.is(content.text, 'Text beside a large picture');
   t.true(grown < 100 * 1024 * 1024, `memory grew by ${Math.round(grown / 1024 / 1024)} MiB`);
-  t.true(ms < 3000, `${Math.round(ms)} ms`);
+  t.log(`${Math.round(ms)} ms`);
 });
 
 test.serial('on the pool, an image over the limit is refused from its header before a thread is asked', async (t) => {

@@ -7,7 +7,7 @@ import { startTestRuntime, type TestRuntime } from 'vela/testing';
 // whole file has arrived), one address holds at most maxTransfersPerClient of them (429 past it), and each is
 // ended (408) once it brings less than uploadMinBytesPerSecond over a window.
 
-const WINDOW_MS = 5000;
+const WINDOW_MS = 8000;
 
 let vela: TestRuntime;
 
@@ -85,7 +85,7 @@ test.serial('twenty stalled uploads from twenty addresses hold no place: a norma
   const normal = await normalUpload();
   t.is(normal.status, 200, JSON.stringify(normal.body));
   t.is(normal.body.text, 'Minutes of the lighthouse keepers meeting');
-  t.true(normal.ms < WINDOW_MS, `answered in ${Math.round(normal.ms)} ms, while the stalled uploads are still open`);
+  t.log(`answered in ${Math.round(normal.ms)} ms`);
   t.deepEqual(
     stalled.map((s) => s.answered()),
     stalled.map(() => null),
@@ -120,7 +120,12 @@ test.serial('one address holds at most maxTransfersPerClient uploads: past it 42
   const third = stalledUpload('127.0.0.40');
   t.teardown(() => third.request.destroy());
   const refused = await third.answer;
-  t.true(performance.now() - began < 1000);
+  t.log(`refused in ${Math.round(performance.now() - began)} ms`);
+  t.deepEqual(
+    held.map((s) => s.answered()),
+    [null, null],
+    'refused while the two held uploads were still arriving, not once one ended',
+  );
   t.is(refused.status, 429);
   t.is(refused.headers['retry-after'], String(WINDOW_MS / 1000));
   t.deepEqual(JSON.parse(refused.body), {
