@@ -7,7 +7,7 @@ import { GenerationSlots } from './chat/generation-slots.js';
 import { ProviderCalls } from './chat/provider-call.js';
 import type { GenaiConfig, GenaiDomain } from './domain.js';
 import { genaiErrors } from './errors.js';
-import type { ComposeInput } from './providers/extractive-task.js';
+import type { ComposeInput } from './providers/extractive.js';
 import { providerFor } from './providers/provider-factory.js';
 import { Retriever } from './rag/retriever.js';
 import { mountAgentRoutes } from './routes/agents.js';
@@ -31,7 +31,6 @@ function createDomain(ctx: PluginContext<GenaiConfig>, secrets: () => SecretBox)
   const usage = new TokenUsageStore(db, (id) => instances.find(id)?.title);
   const search = () => ctx.resolve('search.service');
   const outbound = () => ctx.resolve('outbound');
-  const active = new ActiveChats();
   return {
     config: ctx.config,
     logger: ctx.logger,
@@ -40,9 +39,9 @@ function createDomain(ctx: PluginContext<GenaiConfig>, secrets: () => SecretBox)
     agents: new AgentStore(db),
     conversations: new ConversationStore(db),
     usage,
-    calls: new ProviderCalls(usage, counter, ctx.logger, () => active.stopping),
+    calls: new ProviderCalls(usage, counter, ctx.logger),
     slots: new GenerationSlots(),
-    active,
+    active: new ActiveChats(),
     retriever: new Retriever(search),
     sites: () => ctx.resolve('search.sites'),
     search,

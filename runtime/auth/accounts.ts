@@ -166,12 +166,12 @@ export class Accounts {
 
   /** Check an `Authorization: Basic ...` header sent from `address`. */
   async authenticateBasic(header: string | undefined, address?: string): Promise<Account | null> {
-    const credentials = parseBasic(header);
-    if (credentials) return this.authenticate(credentials.username, credentials.password, address);
-    // Credentials no account can have (a control character, too long, no colon) are a failed sign-in too.
-    if (!header || !/^basic /i.test(header)) return null;
-    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
-    return this.failedSignIn(decoded.includes(':') ? decoded.slice(0, decoded.indexOf(':')) : '', address);
+    const given = decodeBasic(header);
+    if (!given) return null;
+    // Without a user name and a colon it is a failed sign-in too (authenticate refuses and logs the other
+    // credentials no account can have).
+    if (given.password === null) return this.failedSignIn('', address);
+    return this.authenticate(given.username, given.password, address);
   }
 
   /** Open a console session for a signed-in account (cookie value and CSRF token). */
@@ -221,15 +221,19 @@ export function announceGeneratedPassword(logger: Logger, username: string, pass
   logger.warn(`administrator "${username}" created; generated password (shown only this once): ${password}`);
 }
 
-/** The user name and password of a Basic header; null when it holds none, or ones no account can have. */
-export function parseBasic(header: string | undefined): { username: string; password: string } | null {
+/** What a Basic header holds: null when it is no Basic header; a null password when it has no `user:` part. */
+function decodeBasic(header: string | undefined): { username: string; password: string | null } | null {
   if (!header || !/^basic /i.test(header)) return null;
   const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon <= 0) return null;
-  const username = decoded.slice(0, colon);
-  const password = decoded.slice(colon + 1);
-  return couldBeCredentials(username, password) ? { username, password } : null;
+  return colon <= 0 ? { username: '', password: null } : { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/** The user name and password of a Basic header; null when it holds none, or ones no account can have. */
+export function parseBasic(header: string | undefined): { username: string; password: string } | null {
+  const given = decodeBasic(header);
+  if (given?.password == null || !couldBeCredentials(given.username, given.password)) return null;
+  return { username: given.username, password: given.password };
 }
 
 /** The user name column's size; no password is longer than this (a bound on what is hashed). */

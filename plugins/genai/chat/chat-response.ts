@@ -20,12 +20,8 @@ export class ActiveChats {
     return () => this.controllers.delete(controller);
   }
 
-  /** Set once the runtime stops: chats are ended, not started. */
-  stopping = false;
-
   /** Ends every chat in flight: the runtime is stopping. */
   abortAll(reason: unknown): void {
-    this.stopping = true;
     for (const controller of this.controllers) controller.abort(reason);
   }
 

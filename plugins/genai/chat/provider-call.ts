@@ -27,12 +27,10 @@ export class ProviderCalls {
   /** Usage records of ended chats still being counted or written. */
   private readonly pending = new Set<Promise<void>>();
 
-  /** `stopping`: whether the runtime is stopping (tokens are then counted in this thread, not on a pool that is closing). */
   constructor(
     private readonly usage: TokenUsageStore,
     private readonly counter: TokenCounter,
     private readonly logger: Logger,
-    private readonly stopping: () => boolean = () => false,
   ) {}
 
   /** Resolves once the usage of every chat that has ended is recorded: a stop waits for it. */
@@ -94,9 +92,8 @@ export class ProviderCalls {
       const prompt = request.messages.map((m) => `${m.role}: ${m.content ?? ''}${m.toolCalls ? JSON.stringify(m.toolCalls) : ''}`).join('\n');
       const grounding = context.provider.readsPassages ? (request.passages ?? []).map((p) => p.text).join('\n') : '';
       const tools = request.tools?.length ? JSON.stringify(request.tools) : '';
-      const here = this.stopping();
-      const inputTokens = await this.counter.tokens(`${prompt}\n${grounding}\n${tools}`, here);
-      const outputTokens = await this.counter.tokens(text + toolCalls.map((c) => `${c.name}(${c.arguments})`).join(''), here);
+      const inputTokens = await this.counter.tokens(`${prompt}\n${grounding}\n${tools}`);
+      const outputTokens = await this.counter.tokens(text + toolCalls.map((c) => `${c.name}(${c.arguments})`).join(''));
       usage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
     }
     const { instance } = context;

@@ -125,7 +125,13 @@ export function composeAnswer(question: string, passages: readonly Passage[], op
  * composeAnswer as the worker pool's task runs it (extractive-task.ts). No abort signal: aborting a running
  * pool task ends its thread, which costs more to start again than the few milliseconds left to run.
  */
-export type Compose = (input: { question: string; passages: Passage[]; options: ComposeOptions }) => Promise<{ text: string; cited: number[] }>;
+export type Compose = (input: ComposeInput) => Promise<{ text: string; cited: number[] }>;
+
+export interface ComposeInput {
+  question: string;
+  passages: Passage[];
+  options: ComposeOptions;
+}
 
 const composeHere: Compose = async (input) => composeAnswer(input.question, input.passages, input.options);
 

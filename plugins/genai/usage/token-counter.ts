@@ -30,18 +30,18 @@ export async function countTokensHere(text: string): Promise<number> {
  * servers do not stream it). For models with other vocabularies than o200k_base the count is an estimate of
  * the same order. `count` does the counting of at most MAX_COUNTED_CHARS characters: the plugin passes a
  * worker-pool task, so that neither loading the encoding nor counting holds up the other requests of the
- * process; in this thread by default.
+ * process; in this thread by default, and when the pool cannot (it has closed: the runtime is stopping).
  */
 export class TokenCounter {
   constructor(private readonly count: (text: string) => Promise<number> = countTokensHere) {}
 
   /**
-   * Tokens of a text (`inThisThread`: not with `count`, as while the worker pool closes). Past MAX_COUNTED_CHARS the count of its start is scaled to its length: counting costs
+   * Tokens of a text. Past MAX_COUNTED_CHARS the count of its start is scaled to its length: counting costs
    * time in proportion to the text, and a public chat must not buy that time with a large body.
    */
-  async tokens(text: string, inThisThread = false): Promise<number> {
+  async tokens(text: string): Promise<number> {
     if (!text) return 0;
-    const count = inThisThread ? countTokensHere : this.count;
+    const count = (piece: string) => this.count(piece).catch(() => countTokensHere(piece));
     if (text.length <= MAX_COUNTED_CHARS) return count(text);
     const sample = text.slice(0, MAX_COUNTED_CHARS);
     return Math.round(((await count(sample)) * text.length) / sample.length);

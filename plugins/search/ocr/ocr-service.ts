@@ -90,23 +90,22 @@ export class OcrService {
   }
 
   /**
-   * Count one upload or fetch of `client` (its address) while its bytes arrive, or refuse with 429 past
-   * `maxTransfersPerClient`. Release exactly once. Retry-After is the window in which a stalled upload is ended.
+   * `receive` (an upload or a fetch), counted for `client` (its address) while its bytes arrive, or refused with
+   * 429 past `maxTransfersPerClient`. Retry-After is the window in which a stalled upload is ended.
    */
-  startTransfer(client: string): () => void {
+  async transfer<T>(client: string, receive: () => Promise<T>): Promise<T> {
     const count = this.transfers.get(client) ?? 0;
     if (count >= this.config.maxTransfersPerClient) {
       throw ocrErrors.tooManyTransfers(count, Math.max(1, Math.ceil(this.config.uploadRateWindowMs / 1000)));
     }
     this.transfers.set(client, count + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
+    try {
+      return await receive();
+    } finally {
       const left = (this.transfers.get(client) ?? 1) - 1;
       if (left > 0) this.transfers.set(client, left);
       else this.transfers.delete(client);
-    };
+    }
   }
 
   /** Take a slot for one document whose bytes are all here, or refuse with 503 ocr_busy. Release exactly once. */
@@ -148,7 +147,7 @@ export class OcrService {
       // An image over the pixel limit is refused from its header here, not after a wait for a pool thread.
       checkImagePixels(input);
     } catch (error) {
-      throw this.asHttpError(error, AbortSignal.abort());
+      throw this.asHttpError(error);
     }
     const { port1: started, port2 } = new MessageChannel();
     const cancel = new AbortController();
@@ -262,7 +261,7 @@ export class OcrService {
     return error;
   }
 
-  private asHttpError(error: unknown, signal: AbortSignal): unknown {
+  private asHttpError(error: unknown, signal?: AbortSignal): unknown {
     if (error instanceof VelaError) return error;
     const known = ExtractionError.fromTransported(error);
     if (known instanceof ExtractionError) {
@@ -278,7 +277,7 @@ export class OcrService {
       if (known.code === 'timeout') return ocrErrors.timeout(this.config.timeoutMs);
       return ocrErrors.corrupt(known.message);
     }
-    if (signal.aborted) return signal.reason instanceof VelaError ? signal.reason : ocrErrors.timeout(this.config.timeoutMs);
+    if (signal?.aborted) return signal.reason instanceof VelaError ? signal.reason : ocrErrors.timeout(this.config.timeoutMs);
     return error;
   }
 }

@@ -71,19 +71,15 @@ export function mountOcrRoutes(router: ApiRouter, ocr: OcrService): void {
       try {
         const languages = ocr.languagesOf(queryLanguage(req));
         const { maxBytes, uploadIdleMs, uploadTimeoutMs, uploadMinBytesPerSecond, uploadRateWindowMs } = ocr.config;
-        const leave = ocr.startTransfer(clientOf(req));
-        let upload: Awaited<ReturnType<typeof readUpload>>;
-        try {
-          upload = await readUpload(req, {
+        const upload = await ocr.transfer(clientOf(req), () =>
+          readUpload(req, {
             maxBytes,
             idleMs: uploadIdleMs,
             totalMs: uploadTimeoutMs,
             minBytesPerSecond: uploadMinBytesPerSecond,
             rateWindowMs: uploadRateWindowMs,
-          });
-        } finally {
-          leave();
-        }
+          }),
+        );
         const chosen = upload.fields.language ? ocr.languagesOf(upload.fields.language) : languages;
         release = ocr.admit();
         res.json(await ocr.recognize({ bytes: upload.bytes, name: upload.fileName, contentType: upload.contentType }, chosen));
@@ -122,13 +118,7 @@ export function mountOcrRoutes(router: ApiRouter, ocr: OcrService): void {
     async (req: Request, res: Response) => {
       const { url, language } = req.body as { url: string; language?: string };
       const languages = ocr.languagesOf(language ?? queryLanguage(req));
-      const leave = ocr.startTransfer(clientOf(req));
-      let document: Awaited<ReturnType<OcrService['fetchDocument']>>;
-      try {
-        document = await ocr.fetchDocument(url);
-      } finally {
-        leave();
-      }
+      const document = await ocr.transfer(clientOf(req), () => ocr.fetchDocument(url));
       const release = ocr.admit();
       try {
         res.json(await ocr.recognize(document, languages));
