@@ -98,6 +98,9 @@ browserTest('an app is created and its keys tab shows the four credentials', asy
   await page.getByRole('link', { name: 'Apps' }).click();
   await page.waitForURL(url('/console/app'));
   await page.getByRole('link', { name: 'New app' }).click();
+  // The form's script focuses the name when it runs: on a loaded machine that may be after the first fill, and
+  // the focus it takes would send the description's text into the name.
+  await page.waitForFunction(() => document.activeElement?.id === 'name');
   await page.fill('#name', 'Console app');
   await page.fill('#description', 'Made in the browser test');
   await page.fill('#callbackUrls', 'http://127.0.0.1:1/callback');
