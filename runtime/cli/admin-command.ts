@@ -79,6 +79,8 @@ async function firstLine(): Promise<string> {
 /** A line typed on the terminal, not echoed. */
 function promptHidden(prompt: string): Promise<string> {
   const stdin = process.stdin;
+  // Echo goes off before the prompt shows, so nothing typed as soon as it appears is echoed.
+  stdin.setRawMode(true);
   process.stderr.write(prompt);
   return new Promise((resolve, reject) => {
     let typed = '';
@@ -98,7 +100,6 @@ function promptHidden(prompt: string): Promise<string> {
         else if (typed.length <= MAX_PASSWORD) typed += char;
       }
     };
-    stdin.setRawMode(true);
     stdin.resume();
     stdin.on('data', onData);
   });
