@@ -6,6 +6,7 @@ import { Accounts, sameSecret } from '../auth/accounts.js';
 import { AdminAccess } from '../auth/admin-access.js';
 import { PasswordAttempts } from '../auth/password-attempts.js';
 import { ChangeFeed } from '../changes/change-feed.js';
+import { moveFormerConfig } from '../config/former-config.js';
 import { type ConfigSources, loadConfig, type RuntimeConfig } from '../config/load-config.js';
 import { validateAgainst } from '../config/schema-validation.js';
 import { createRootContainer, type PluginScope, registerSingleton, registerValue } from '../di/container.js';
@@ -296,7 +297,12 @@ export class Runtime {
 
   /** Validate each plugin's config section, then import its entry module. */
   private async load(descriptors: PluginDescriptor[]): Promise<void> {
-    const sections = descriptors.map((d) => this.pluginConfig(d));
+    const moved = moveFormerConfig(
+      this.config.plugins,
+      descriptors.map((d) => d.manifest),
+      this.logger,
+    );
+    const sections = descriptors.map((d) => this.pluginConfig(d, moved));
     const runtime: RuntimeInfo = Object.freeze({
       name: RUNTIME_NAME,
       version: RUNTIME_VERSION,
@@ -329,9 +335,9 @@ export class Runtime {
     }
   }
 
-  private pluginConfig(descriptor: PluginDescriptor): Record<string, unknown> {
+  private pluginConfig(descriptor: PluginDescriptor, sections: Record<string, Record<string, unknown>>): Record<string, unknown> {
     const { manifest } = descriptor;
-    const section = this.config.plugins[manifest.name] ?? {};
+    const section = sections[manifest.name] ?? {};
     if (!manifest.configSchema) {
       if (Object.keys(section).length > 0) {
         throw bootErrors.configInvalid(`plugins.${manifest.name}`, [

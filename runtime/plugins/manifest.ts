@@ -19,6 +19,8 @@ export interface PluginManifest {
   provides: string[];
   hooks: string[];
   configSchema?: string;
+  /** `<plugin>.<member>` paths its settings lived at before it was split out (runtime.ts moves them). */
+  formerConfig: string[];
   migrations?: string;
 }
 

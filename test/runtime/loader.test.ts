@@ -28,6 +28,7 @@ const descriptor = (name: string, dependsOn: string[] = [], optionalDependencies
     consumes: [],
     provides: [],
     hooks: [],
+    formerConfig: [],
   },
   dir: `/p/${name}`,
   manifestFile: `/p/${name}/plugin.json`,
