@@ -5,7 +5,7 @@ import type { SearchDomain } from './route-context.js';
 
 const tags = ['fields'];
 
-export function mountFieldRoutes(router: ApiRouter, { sites }: SearchDomain): void {
+export function mountFieldRoutes(router: ApiRouter, { sites }: Pick<SearchDomain, 'sites'>): void {
   router.get(
     '/api/sn/:snSiteId/field',
     {

@@ -4,8 +4,7 @@ import { parseSearchParams } from '../query/search-params.js';
 import { pathParams, siteRefSchema } from '../schemas/common.js';
 import { searchResponseSchema } from '../schemas/search-response.js';
 import type { Site } from '../store/site-types.js';
-import type { SearchDomain } from './route-context.js';
-import { answerSearch, rawQuery, searchQueryDoc } from './search.js';
+import { answerSearch, rawQuery, type SearchRouteDomain, searchQueryDoc } from './search.js';
 
 const tags = ['guest'];
 export const GUEST_PREFIX = '/api/v2/guest/sn';
@@ -31,7 +30,7 @@ const guestSiteSchema: JsonSchema = {
  * sites with their locales, one site, and the search of a site (the same search as /api/sn/<site>/search,
  * its links built on the guest path). Nothing else of a site's configuration is shown.
  */
-export function mountGuestRoutes(router: ApiRouter, domain: SearchDomain): void {
+export function mountGuestRoutes(router: ApiRouter, domain: SearchRouteDomain): void {
   const { sites, search } = domain;
   const guestSite = (site: Site) => ({
     name: site.name,

@@ -39,7 +39,7 @@ async function answer(res: Response, result: Promise<ImportResult>): Promise<voi
   }
 }
 
-export function mountImportRoutes(router: ApiRouter, domain: SearchDomain): void {
+export function mountImportRoutes(router: ApiRouter, { importer }: Pick<SearchDomain, 'importer'>): void {
   router.post(
     '/api/sn/import',
     {
@@ -54,7 +54,7 @@ export function mountImportRoutes(router: ApiRouter, domain: SearchDomain): void
       responses: { 200: { description: 'what was accepted and rejected', schema: importResultSchema } },
     },
     async (req, res) => {
-      await answer(res, domain.importer.import(itemsOf(req.body), { wait: waitOf(req.query) }));
+      await answer(res, importer.import(itemsOf(req.body), { wait: waitOf(req.query) }));
     },
   );
 
@@ -72,7 +72,7 @@ export function mountImportRoutes(router: ApiRouter, domain: SearchDomain): void
       responses: { 200: { description: 'what was accepted and rejected', schema: importResultSchema } },
     },
     async (req, res) => {
-      await answer(res, domain.importer.import(itemsOf(req.body), { wait: waitOf(req.query), deleteAll: true }));
+      await answer(res, importer.import(itemsOf(req.body), { wait: waitOf(req.query), deleteAll: true }));
     },
   );
 }

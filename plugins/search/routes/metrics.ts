@@ -82,9 +82,7 @@ const reportParams = pathParams({
   rows: { type: 'integer', minimum: 1, maximum: 1000, description: 'terms to list' },
 });
 
-export function mountMetricsRoutes(router: ApiRouter, domain: SearchDomain): void {
-  const { metrics, sites } = domain;
-
+export function mountMetricsRoutes(router: ApiRouter, { metrics, sites, search }: Pick<SearchDomain, 'metrics' | 'sites' | 'search'>): void {
   router.post(
     '/api/sn/:siteName/search/latest',
     {
@@ -111,7 +109,7 @@ export function mountMetricsRoutes(router: ApiRouter, domain: SearchDomain): voi
       const query = req.query as unknown as { _setlocale?: string; locale?: string; rows: number; q?: string };
       const locale = query._setlocale || query.locale;
       if (!locale) throw searchErrors.missingParameter('_setlocale', 'give the locale whose searches to list, e.g. _setlocale=en_US');
-      const config = domain.search.resolve(String(req.params.siteName), normalizeLocale(locale));
+      const config = search.resolve(String(req.params.siteName), normalizeLocale(locale));
       const userId = userIdOf(req.body) || principalOf(res)?.username;
       if (!userId) throw searchErrors.missingParameter('body.userId', 'give the user whose searches to list');
       const prefix = query.q && query.q.trim() !== '*' ? checkTypedText('q', query.q) : null;

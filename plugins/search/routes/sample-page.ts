@@ -45,7 +45,7 @@ function fillIn(html: string, values: Record<string, string>): string {
  * The sample search page: /sn/<site> renders what GET /api/sn/<site>/search answers and follows only
  * the links in it. Without a query it starts from the match-all search in the site's first locale.
  */
-export function mountSamplePage(router: ApiRouter, { sites }: SearchDomain): void {
+export function mountSamplePage(router: ApiRouter, { sites }: Pick<SearchDomain, 'sites'>): void {
   router.raw.get('/sn/assets/:name', (req, res) => {
     const asset = ASSETS.get(String(req.params.name));
     if (!asset) throw httpErrors.notFound(`the sample page has no file named "${String(req.params.name).slice(0, 100)}"`);

@@ -6,6 +6,9 @@ import { pathParams, siteRefSchema } from '../schemas/common.js';
 import { searchResponseSchema } from '../schemas/search-response.js';
 import type { SearchDomain } from './route-context.js';
 
+/** What a search route reads: the answer cache, the search, the sites (to key a kept answer) and the metrics it records. */
+export type SearchRouteDomain = Pick<SearchDomain, 'answers' | 'search' | 'sites' | 'metrics'>;
+
 const tags = ['search'];
 const siteParam = pathParams({ siteName: siteRefSchema });
 /** The query parameters of a search (GET), for the API description: the route reads the raw query string itself. */
@@ -74,7 +77,7 @@ export const rawQuery = (url: string) => {
  * A search's answer, from the answer cache when the same request (method, URL, body) was answered since its
  * site last changed, else searched, sent and kept. A hit is recorded in the metrics like any search.
  */
-export async function answerSearch(domain: SearchDomain, req: Request, res: Response, key: string, parse: () => SearchParams): Promise<void> {
+export async function answerSearch(domain: SearchRouteDomain, req: Request, res: Response, key: string, parse: () => SearchParams): Promise<void> {
   const started = performance.now();
   const siteName = String(req.params.siteName);
   const { answers } = domain;
@@ -98,7 +101,7 @@ const HIT = { 'X-Cache': 'HIT' };
 const MISS = { 'X-Cache': 'MISS' };
 const NO_CACHE = {};
 
-export function mountSearchRoutes(router: ApiRouter, domain: SearchDomain): void {
+export function mountSearchRoutes(router: ApiRouter, domain: SearchRouteDomain): void {
   router.get(
     '/api/sn/:siteName/search',
     {

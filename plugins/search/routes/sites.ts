@@ -16,20 +16,18 @@ import type { SearchDomain } from './route-context.js';
 
 const tags = ['sites'];
 
-export function exportOf(domain: SearchDomain, siteIds: string[]) {
+export function exportOf({ sites }: Pick<SearchDomain, 'sites'>, siteIds: string[]) {
   return {
     version: 1,
     exportedAt: new Date().toISOString(),
     sites: siteIds.map((id) => {
-      const { site, fields } = domain.sites.get(id);
+      const { site, fields } = sites.get(id);
       return { ...site, fields: fields.map(({ siteId: _siteId, ...field }) => field) };
     }),
   };
 }
 
-export function mountSiteRoutes(router: ApiRouter, domain: SearchDomain): void {
-  const { sites } = domain;
-
+export function mountSiteRoutes(router: ApiRouter, { sites, indexes, docs }: Pick<SearchDomain, 'sites' | 'indexes' | 'docs'>): void {
   router.get(
     '/api/sn',
     { access: 'key', scope: 'search', tags, summary: 'List sites', responses: { 200: { description: 'sites', schema: { type: 'array', items: siteSchema } } } },
@@ -65,7 +63,7 @@ export function mountSiteRoutes(router: ApiRouter, domain: SearchDomain): void {
       res.setHeader('Content-Disposition', `attachment; filename="sn-sites-all_${new Date().toISOString().slice(0, 10)}.json"`);
       res.json(
         exportOf(
-          domain,
+          { sites },
           sites.list().map((s) => s.id),
         ),
       );
@@ -153,12 +151,12 @@ export function mountSiteRoutes(router: ApiRouter, domain: SearchDomain): void {
     },
     async (req, res) => {
       const { site } = sites.get(String(req.params.id));
-      const queue = await domain.indexes.queueSizes(site.id);
+      const queue = await indexes.queueSizes(site.id);
       const locales: Record<string, { documents: number; indexed: number; queue: number }> = {};
       for (const locale of site.locales) {
         locales[locale] = {
-          documents: await domain.docs.count(site.id, locale),
-          indexed: domain.indexes.engine(site.id, locale).size,
+          documents: await docs.count(site.id, locale),
+          indexed: indexes.engine(site.id, locale).size,
           queue: queue[locale] ?? 0,
         };
       }
@@ -183,7 +181,7 @@ export function mountSiteRoutes(router: ApiRouter, domain: SearchDomain): void {
         'Content-Disposition',
         `attachment; filename="sn-site-${site.name.replace(/[^\w.-]/g, '_')}_${new Date().toISOString().slice(0, 10)}.json"`,
       );
-      res.json(exportOf(domain, [site.id]));
+      res.json(exportOf({ sites }, [site.id]));
     },
   );
 

@@ -31,7 +31,7 @@ const cachesSchema: JsonSchema = {
  * alone can be emptied: a benchmark of searches that are searched, not answered from the answer cache, still
  * reads warm pages like any site in use.
  */
-export function mountSystemCacheRoutes(router: ApiRouter, { answers, docs }: SearchDomain): void {
+export function mountSystemCacheRoutes(router: ApiRouter, { answers, docs }: Pick<SearchDomain, 'answers' | 'docs'>): void {
   const report = () => ({ answers: answers.stats(), pageDocuments: { entries: docs.pages.size, maxEntries: docs.pages.maxSize } });
   router.get(
     '/api/system/cache',

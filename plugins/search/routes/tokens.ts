@@ -43,7 +43,7 @@ const patch = {
   properties: { title: { type: 'string', minLength: 1, maxLength: 100 }, description: { type: 'string', maxLength: 1000 }, scopes: scopesSchema, id: {} },
 };
 
-export function mountTokenRoutes(router: ApiRouter, { tokens }: SearchDomain): void {
+export function mountTokenRoutes(router: ApiRouter, { tokens }: Pick<SearchDomain, 'tokens'>): void {
   router.get(
     '/api/dev/token',
     {
