@@ -75,6 +75,7 @@ export { excerpt, httpErrors, VelaError } from '../errors.js';
 export type { HookName } from '../hooks/hook-registry.js';
 export type { GateDecision, HealthCollector, HttpRequestEvent, HttpResponseEvent, ReadyEvent, RuntimeHooks } from '../hooks/runtime-hooks.js';
 export type { ApiRouter } from '../http/api-router.js';
+export { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js';
 export { sendJson, sendJsonBytes } from '../http/json-answer.js';
 export type { ResponseSpec, RouteSpec } from '../http/openapi-registry.js';
 export { SECURITY_HEADERS, VELA_COOKIE_PREFIX, VELA_CREDENTIAL_HEADERS } from '../http/security.js';
@@ -82,6 +83,8 @@ export { loggableText } from '../logger.js';
 export { OutboundRefused } from '../network/outbound-guard.js';
 export type { PluginManifest } from '../plugins/manifest.js';
 export type {
+  ConsumesEntry,
+  ConsumesList,
   HealthCheckOutcome,
   PluginAccess,
   PluginContext,
@@ -97,7 +100,16 @@ export type { RateLimitedLogOptions } from '../rate-limited-log.js';
 export { RateLimitedLog, REFUSAL_LOG_LIMIT } from '../rate-limited-log.js';
 export type { SecretBoxOptions } from '../secrets/secret-box.js';
 export { parseSecretKey, SecretBox, secretHint } from '../secrets/secret-box.js';
+// The store kit: row values, JSON columns, duplicate keys, tables held in memory and kept fresh (docs/PLUGINS.md).
+export type { CachedTableOptions } from '../storage/cached-table.js';
+export { CachedTable } from '../storage/cached-table.js';
+export type { RowPlace } from '../storage/json-column.js';
+export { CorruptRowError, isCorruptRow, readJson, writeJson } from '../storage/json-column.js';
+export { nowIso, toBool, toIso, toIsoOrNull, toMillis } from '../storage/row-values.js';
 export { cachedBy, chunks, valuesRows } from '../storage/sql-rows.js';
+export type { StoreRefreshOptions } from '../storage/store-refresh.js';
+export { StoreRefresh } from '../storage/store-refresh.js';
+export { conflictError, isUniqueViolation, refuseDuplicate } from '../storage/unique-conflict.js';
 export type { TaskRunner } from '../workers/worker-pool.js';
 export type { Accounts, Database, HttpClient, Logger, OutboundGuard, Scheduler, WorkerPool };
 /** The guarded fetch (`OutboundGuard.fetch`), as handed to code that fetches on a user's behalf. */
