@@ -9,9 +9,9 @@
 // 0.2 ms and p99 under 2 ms. Not a test: nothing is asserted.
 import os from 'node:os';
 import path from 'node:path';
+import { tokenize } from '@vela/search-text';
 import { createMemoryEngineFactory } from '../../plugins/search/engine/memory-engine.js';
 import type { IndexableDocument } from '../../plugins/search/engine/search-engine.js';
-import { tokenize } from '../../plugins/search/engine/text-analyzer.js';
 import { autocomplete } from '../../plugins/search/suggest/autocomplete.js';
 import { phrasesOf } from '../../plugins/search/suggest/phrases.js';
 import { correctText } from '../../plugins/search/suggest/spell-check.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { tokenize } from '../../plugins/search/engine/text-analyzer.js';
+import { tokenize } from '@vela/search-text';
 
 /** One Debian package record of the benchmark corpus (shared/corpus/build-debian-corpus.mjs). */
 export interface CorpusDocument {

@@ -13,9 +13,9 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { tokenize } from '@vela/search-text';
 import { memoryEngineFactory } from '../../plugins/search/engine/memory-engine.js';
 import type { SearchEngine } from '../../plugins/search/engine/search-engine.js';
-import { tokenize } from '../../plugins/search/engine/text-analyzer.js';
 import { packageRoot } from '../../runtime/paths.js';
 import { printGoal } from './goal.js';
 import { type BenchQuery, type CorpusDocument, loadCorpus, makeQueries, searchableText } from './search-corpus.js';

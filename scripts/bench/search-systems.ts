@@ -1,8 +1,8 @@
 import { type AnyOrama, create, insertMultiple, search } from '@orama/orama';
+import { tokenize } from '@vela/search-text';
 import MiniSearch from 'minisearch';
 import { createMemoryEngineFactory, memoryEngineFactory } from '../../plugins/search/engine/memory-engine.js';
 import type { EngineQuery, IndexableDocument, SearchEngine, SearchEngineFactory } from '../../plugins/search/engine/search-engine.js';
-import { tokenize } from '../../plugins/search/engine/text-analyzer.js';
 import { type Attributes, engineSchemaFor, toIndexable as serviceIndexable } from '../../plugins/search/query/indexable.js';
 import type { SiteConfig } from '../../plugins/search/store/site-types.js';
 import { type BenchQuery, type CorpusDocument, searchableText } from './search-corpus.js';

@@ -1,7 +1,7 @@
+import { compareStrings } from '@vela/search-text';
 import type { FacetColumn } from './facet-column.js';
 import type { FacetRequest } from './search-engine.js';
 import { selectTop } from './top-k.js';
-import { compareStrings } from './value-dictionary.js';
 
 /**
  * Turns one request's counts (indexed by value code) into [value, count] pairs: values with a count, sorted

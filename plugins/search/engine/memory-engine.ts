@@ -1,5 +1,5 @@
+import { checkPaging, checkSchema, queryTerms } from '@vela/search-text';
 import { collectBits } from './bitset.js';
-import { checkPaging, checkSchema, queryTerms } from './engine-input.js';
 import { type EngineState, readEngineSnapshot, writeEngineSnapshot } from './engine-snapshot.js';
 import { FacetColumn } from './facet-column.js';
 import { facetValues } from './facet-values.js';
@@ -376,7 +376,7 @@ interface Candidates {
 }
 
 function checkResolution(resolution: number): number {
-  // Slots are stored as bytes (text-analyzer, snapshots).
+  // Slots are stored as bytes (@vela/search-text's analyze, snapshots).
   if (!Number.isInteger(resolution) || resolution < 1 || resolution > 255) throw new Error(`resolution must be an integer from 1 to 255, got ${resolution}`);
   return resolution;
 }

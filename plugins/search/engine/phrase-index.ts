@@ -1,4 +1,4 @@
-import { compareStrings } from './value-dictionary.js';
+import { compareStrings } from '@vela/search-text';
 
 /** What a snapshot keeps of the phrase index: the distinct phrases and, per ordinal, the ones it has. */
 export interface PhraseIndexData {

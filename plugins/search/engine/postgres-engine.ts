@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { analyze, checkPaging, checkSchema, compareStrings, queryTerms } from '@vela/search-text';
 import { type Knex, VelaError } from 'vela/plugin';
-import { checkPaging, checkSchema, queryTerms } from './engine-input.js';
 import type {
   EngineHit,
   EngineQuery,
@@ -15,8 +15,6 @@ import type {
   SearchEngineFactory,
   TermDictionary,
 } from './search-engine.js';
-import { analyze } from './text-analyzer.js';
-import { compareStrings } from './value-dictionary.js';
 
 /**
  * A SearchEngine over PostgreSQL full-text search, so search processes keep no index in memory and every

@@ -1,7 +1,6 @@
+import { compareStrings, slotOf, tokenize } from '@vela/search-text';
 import { DenseSlots } from './dense-slots.js';
 import { ListPool } from './list-pool.js';
-import { slotOf, tokenize } from './text-analyzer.js';
-import { compareStrings } from './value-dictionary.js';
 
 /** One index term's documents by relevance slot: lists[slot] = ordinals (slot 0 is the best). */
 export type SlotLists = ReadonlyArray<ArrayLike<number> | undefined>;
@@ -39,7 +38,7 @@ const SLICED_STRING_MIN = 13;
  * lists its document is on, so a removal touches only that document's lists.
  *
  * This replaced a flexsearch `Index` (issue 16): the engine had come to use flexsearch only as a map from
- * term to slot arrays (documents arrive analysed, see text-analyzer.ts; queries intersect the slot arrays in
+ * term to slot arrays (documents arrive analysed, see @vela/search-text; queries intersect the slot arrays in
  * TextMatcher), and on the Debian corpus (63k documents, 2.9 million postings) its JS arrays of numbers,
  * each with growth slack, plus the `fastupdate` register of per-document references took 106 MB of heap,
  * against ~35 MB here. Term slots and list order are the ones flexsearch kept, so results are unchanged.
@@ -72,7 +71,7 @@ export class TextIndex {
 
   /**
    * Indexes a document's text (replacing what the ordinal had): its distinct terms, each on the slot of its
-   * first occurrence, as text-analyzer's `analyze` gives them. Done here rather than through `analyze` so
+   * first occurrence, as @vela/search-text's `analyze` gives them. Done here rather than through `analyze` so
    * each token costs one map lookup: a per-term stamp finds repeats instead of a Set per document (the
    * import profile had the Set and the lookup at a quarter of the engine's time).
    */

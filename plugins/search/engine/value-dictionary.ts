@@ -1,3 +1,5 @@
+import { compareStrings } from '@vela/search-text';
+
 /**
  * One field's distinct string values, each with a dense integer code (its position in `values`).
  * Codes are never reused, so columns and counts can index plain typed arrays by code. Values are ordered by
@@ -45,8 +47,4 @@ export class ValueDictionary {
     }
     return this.ranks;
   }
-}
-
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,6 +1,6 @@
-import { tokenize } from '../engine/text-analyzer.js';
+import { tokenize } from '@vela/search-text';
 
-/** Query terms as the engine sees them (engine/text-analyzer.ts): NFC, lower case, runs of letters, marks and digits. */
+/** Query terms as the engine sees them (@vela/search-text's tokenize): NFC, lower case, runs of letters, marks and digits. */
 export function queryTerms(q: string): string[] {
   if (q.trim() === '*') return [];
   return [...new Set(tokenize(q))];

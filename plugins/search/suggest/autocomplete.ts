@@ -1,5 +1,5 @@
+import { tokenize } from '@vela/search-text';
 import type { TermDictionary } from '../engine/search-engine.js';
-import { tokenize } from '../engine/text-analyzer.js';
 import { TopList } from './top-list.js';
 
 /** Suggestions when a request gives no rows (the original's default), and the most a request may ask for. */

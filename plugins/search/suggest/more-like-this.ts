@@ -1,5 +1,5 @@
+import { tokenize } from '@vela/search-text';
 import type { TermDictionary } from '../engine/search-engine.js';
-import { tokenize } from '../engine/text-analyzer.js';
 import type { SiteConfig } from '../store/site-types.js';
 import { TopList } from './top-list.js';
 

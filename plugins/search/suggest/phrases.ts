@@ -1,4 +1,4 @@
-import { tokenize } from '../engine/text-analyzer.js';
+import { tokenize } from '@vela/search-text';
 
 /** Words of a title looked at for phrases: titles are short, and a long one only adds rare phrases. */
 const MAX_WORDS = 64;

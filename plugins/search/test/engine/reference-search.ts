@@ -1,5 +1,5 @@
+import { analyze, tokenize } from '@vela/search-text';
 import type { EngineQuery, FieldFilter, IndexableDocument } from '../../engine/search-engine.js';
-import { analyze, tokenize } from '../../engine/text-analyzer.js';
 
 /**
  * The engine's semantics written the slow and obvious way, to check it against: every query scans every

@@ -1,7 +1,19 @@
 // What every engine checks and derives from its input the same way, so that two engines given one schema and
 // one query agree on what was asked.
-import type { EngineQuery, EngineSchema } from './search-engine.js';
 import { tokenize } from './text-analyzer.js';
+
+/** The field lists of an engine schema (the search plugin's EngineSchema). */
+export interface EngineFieldLists {
+  facetFields: string[];
+  numberFields: string[];
+  stringFields: string[];
+}
+
+/** The page of an engine query (the search plugin's EngineQuery). */
+export interface EnginePaging {
+  offset: number;
+  limit: number;
+}
 
 export interface QueryTerms {
   /** Distinct terms in query order; none for null, '' and '*' (every document). */
@@ -18,7 +30,7 @@ export function queryTerms(text: string | null): QueryTerms {
   return { terms, lastTypedLast: terms.length > 0 && tokens.indexOf(terms[terms.length - 1]!) === tokens.length - 1 };
 }
 
-export function checkSchema(schema: EngineSchema): EngineSchema {
+export function checkSchema(schema: EngineFieldLists): EngineFieldLists {
   for (const key of ['facetFields', 'numberFields', 'stringFields'] as const) {
     const fields = schema?.[key];
     if (!Array.isArray(fields) || fields.some((field) => typeof field !== 'string' || field === '')) {
@@ -29,7 +41,7 @@ export function checkSchema(schema: EngineSchema): EngineSchema {
   return { facetFields: [...schema.facetFields], numberFields: [...schema.numberFields], stringFields: [...schema.stringFields] };
 }
 
-export function checkPaging(query: EngineQuery): void {
+export function checkPaging(query: EnginePaging): void {
   for (const key of ['offset', 'limit'] as const) {
     if (!Number.isInteger(query[key]) || query[key] < 0) throw new Error(`query ${key} must be an integer ≥ 0, got ${String(query[key])}`);
   }
