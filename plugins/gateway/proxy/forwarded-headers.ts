@@ -1,37 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import { VELA_COOKIE_PREFIX, VELA_CREDENTIAL_HEADERS } from 'vela/plugin';
+import { HOP_BY_HOP_HEADERS, VELA_COOKIE_PREFIX, VELA_CREDENTIAL_HEADERS } from 'vela/plugin';
 
-// RFC 9110 §7.6.1 hop-by-hop headers, plus what the gateway replaces: Host (the upstream's), Expect (the
-// gateway already answered 100-continue) and the client's own X-Forwarded-Host and -Proto; and Vela's
-// own credentials (Authorization, which holds the gateway's bearer token, Key, X-CSRF-Token): an upstream
-// that received them could replay them against Vela's services.
-const REQUEST_DROPPED = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  'expect',
-  'x-forwarded-host',
-  'x-forwarded-proto',
-  ...VELA_CREDENTIAL_HEADERS,
-]);
-const RESPONSE_DROPPED = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
+// Hop-by-hop headers, plus what the gateway replaces: Host (the upstream's), Expect (the gateway already
+// answered 100-continue) and the client's own X-Forwarded-Host and -Proto; and Vela's own credentials
+// (Authorization, which holds the gateway's bearer token, Key, X-CSRF-Token): an upstream that received
+// them could replay them against Vela's services.
+const REQUEST_DROPPED = new Set([...HOP_BY_HOP_HEADERS, 'host', 'expect', 'x-forwarded-host', 'x-forwarded-proto', ...VELA_CREDENTIAL_HEADERS]);
+const RESPONSE_DROPPED = new Set(HOP_BY_HOP_HEADERS);
 
 /**
  * Whether one cookie of a Cookie header, or the name-value part of a Set-Cookie, is Vela's. Leading `=`
