@@ -78,6 +78,12 @@ export const bootErrors = {
     500,
     (file: string, range: string, version: string) => `${file}: plugin needs runtime ${range}, this runtime is ${version}`,
   ),
+  consumesMismatch: coded(
+    'E_CONSUMES_MISMATCH',
+    500,
+    (file: string, manifest: readonly string[], code: readonly string[]) =>
+      `${file}: "consumes" is [${manifest.join(', ')}] in plugin.json but [${code.join(', ')}] in the plugin's definition; list the same services in both`,
+  ),
   pluginEntry: coded('E_PLUGIN_ENTRY', 500, (file: string, problem: string) => `${file}: ${problem}`),
   configInvalid: coded('E_CONFIG_INVALID', 500, (where: string, problems: string[]) => `invalid configuration (${where}): ${problems.join('; ')}`),
   configFile: coded('E_CONFIG_FILE', 500, (file: string, problem: string) => `${file}: ${problem}`),

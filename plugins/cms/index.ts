@@ -16,7 +16,7 @@ export interface CmsConfig {
   maxResponseBytes: number;
 }
 
-function createDomain(ctx: PluginContext<CmsConfig>, secrets: () => SecretBox): CmsDomain {
+function createDomain(ctx: PluginContext<CmsConfig, typeof consumes>, secrets: () => SecretBox): CmsDomain {
   const db = ctx.resolve('db');
   const store = new CmsSourceStore(db, secrets);
   // Resolved when first used: the outbound guard is created then, and the connector's services are its own.
@@ -40,7 +40,11 @@ function trackedCheck(domain: CmsDomain): TrackedCheck {
   return async (connectorSource, id) => (await domain.sources().trackedIds(connectorSource, { ids: [id], limit: 1 })).length > 0;
 }
 
-export default definePlugin<CmsConfig>({
+/** What it resolves, as plugin.json lists it (the loader checks they match): types ctx.resolve to these names. */
+const consumes = ['db', 'outbound', 'connector.runs', 'connector.sources'] as const;
+
+export default definePlugin<CmsConfig, typeof consumes>({
+  consumes,
   register(ctx) {
     // Repository passwords are sealed with the plugin's secret box (VELA_SECRET_KEY, or <data>/cms/secret.key), opened in start.
     let secrets: SecretBox | undefined;

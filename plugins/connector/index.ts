@@ -44,7 +44,7 @@ export interface ConnectorConfig {
  * Over HTTP when a URL is configured; else in-process when the search plugin runs here; else (vela start
  * --split-services) the search service of this machine's cluster, with the cluster's key.
  */
-function searchTargetOf(ctx: PluginContext<ConnectorConfig>): () => SearchTarget {
+function searchTargetOf(ctx: PluginContext<ConnectorConfig, typeof consumes>): () => SearchTarget {
   let target: SearchTarget | undefined;
   return () => {
     if (target) return target;
@@ -60,7 +60,7 @@ function searchTargetOf(ctx: PluginContext<ConnectorConfig>): () => SearchTarget
   };
 }
 
-function createDomain(ctx: PluginContext<ConnectorConfig>): ConnectorDomain {
+function createDomain(ctx: PluginContext<ConnectorConfig, typeof consumes>): ConnectorDomain {
   const db = ctx.resolve('db');
   const kinds = new SourceKindRegistry();
   kinds.register(jsonlSourceKind);
@@ -113,7 +113,7 @@ function createDomain(ctx: PluginContext<ConnectorConfig>): ConnectorDomain {
 }
 
 /** Keep one cron job per source with a schedule, in step with the source store. */
-function scheduleSources(ctx: PluginContext<ConnectorConfig>, domain: ConnectorDomain): void {
+function scheduleSources(ctx: PluginContext<ConnectorConfig, typeof consumes>, domain: ConnectorDomain): void {
   const scheduler = ctx.resolve('scheduler');
   const scheduled = new Set<string>();
   const jobName = (source: string) => `connector.source:${source}`;
@@ -125,7 +125,11 @@ function scheduleSources(ctx: PluginContext<ConnectorConfig>, domain: ConnectorD
   });
 }
 
-export default definePlugin<ConnectorConfig>({
+/** What it resolves, as plugin.json lists it (the loader checks they match): types ctx.resolve to these names. */
+const consumes = ['db', 'accounts', 'workers', 'scheduler', 'outbound', 'search.importer?', 'search.sites?', 'search.keys?'] as const;
+
+export default definePlugin<ConnectorConfig, typeof consumes>({
+  consumes,
   register(ctx) {
     const hooks = ctx.hooks.declare(createConnectorHooks());
     const domain = createDomain(ctx);

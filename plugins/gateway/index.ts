@@ -30,7 +30,7 @@ interface Gateway {
 }
 
 /** Build the plugin's objects; constructors do no I/O, so this is fine in register. */
-function createGateway(ctx: PluginContext<GatewayConfig>, hooks: GatewayHooks): Gateway {
+function createGateway(ctx: PluginContext<GatewayConfig, typeof consumes>, hooks: GatewayHooks): Gateway {
   const db = ctx.resolve('db');
   const accounts = ctx.resolve('accounts');
   const config = ctx.config;
@@ -72,7 +72,11 @@ function createGateway(ctx: PluginContext<GatewayConfig>, hooks: GatewayHooks): 
   };
 }
 
-export default definePlugin<GatewayConfig>({
+/** What it resolves, as plugin.json lists it (the loader checks they match): types ctx.resolve to these names. */
+const consumes = ['db', 'accounts', 'scheduler', 'changes'] as const;
+
+export default definePlugin<GatewayConfig, typeof consumes>({
+  consumes,
   register(ctx) {
     const hooks = ctx.hooks.declare(createGatewayHooks());
     const gateway = createGateway(ctx, hooks);

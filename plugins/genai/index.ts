@@ -21,7 +21,7 @@ import { TokenCounter } from './usage/token-counter.js';
 import { TokenUsageStore } from './usage/token-usage.js';
 
 /** Build the plugin's objects; constructors do no I/O, so this is fine in register. */
-function createDomain(ctx: PluginContext<GenaiConfig>, secrets: () => SecretBox): GenaiDomain {
+function createDomain(ctx: PluginContext<GenaiConfig, typeof consumes>, secrets: () => SecretBox): GenaiDomain {
   const db = ctx.resolve('db');
   // The built-in provider's text work and token counting run on the worker pool: a long conversation (or the
   // tokenizer's first load, half a second) would otherwise hold up every service of the process.
@@ -51,7 +51,11 @@ function createDomain(ctx: PluginContext<GenaiConfig>, secrets: () => SecretBox)
   };
 }
 
-export default definePlugin<GenaiConfig>({
+/** What it resolves, as plugin.json lists it (the loader checks they match): types ctx.resolve to these names. */
+const consumes = ['db', 'outbound', 'workers', 'search.service', 'search.sites'] as const;
+
+export default definePlugin<GenaiConfig, typeof consumes>({
+  consumes,
   register(ctx) {
     let secretBox: SecretBox | undefined;
     const secrets = () => {

@@ -47,9 +47,14 @@ export class PluginScope {
     }
   }
 
+  /** An optional service (`name?`) nothing provides answers undefined; a required one fails by name. */
   resolve<T>(service: string): T {
-    if (!this.allowed.has(service)) throw bootErrors.serviceNotConsumed(this.plugin, service);
-    if (!this.container.hasRegistration(service)) throw bootErrors.serviceNotProvided(this.plugin, service);
+    const entry = this.allowed.get(service);
+    if (!entry) throw bootErrors.serviceNotConsumed(this.plugin, service);
+    if (!this.container.hasRegistration(service)) {
+      if (entry.optional) return undefined as T;
+      throw bootErrors.serviceNotProvided(this.plugin, service);
+    }
     return this.container.resolve<T>(service);
   }
 

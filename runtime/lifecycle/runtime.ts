@@ -512,7 +512,16 @@ async function importEntry(descriptor: PluginDescriptor): Promise<PluginDefiniti
       'start and stop belong in the object register(ctx) returns ({ start() {...}, stop() {...} }), not beside register',
     );
   }
+  checkConsumes(descriptor, definition.consumes);
   return definition;
+}
+
+/** A definition that declares `consumes` in code must list what plugin.json does (order aside): the code is typed by one, the loader enforces the other. */
+function checkConsumes(descriptor: PluginDescriptor, declared: unknown): void {
+  if (declared === undefined) return;
+  const listed = descriptor.manifest.consumes;
+  const same = Array.isArray(declared) && declared.length === listed.length && [...declared].sort().every((entry, i) => entry === [...listed].sort()[i]);
+  if (!same) throw bootErrors.consumesMismatch(descriptor.manifestFile, listed, Array.isArray(declared) ? declared.map(String) : [String(declared)]);
 }
 
 /** What register returned: nothing, or the plugin's lifecycle functions. */

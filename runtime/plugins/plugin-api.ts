@@ -81,8 +81,28 @@ export interface RuntimeInfo {
   };
 }
 
+/** A `consumes` entry: a service's name, with a trailing `?` when the plugin can do without it. */
+export type ConsumesEntry = ServiceName | `${ServiceName}?`;
+
+/** A plugin's `consumes` list; the wide default stands for a plugin that does not declare it in code. */
+export type ConsumesList = readonly ConsumesEntry[];
+
+/** The services each plugin may resolve whatever it consumes: its own logger and configuration. */
+type OwnService = 'logger' | 'pluginConfig';
+
+type Undeclared<C extends ConsumesList> = ConsumesEntry[] extends C ? true : false;
+type NameOf<E> = E extends `${infer N}?` ? N : E;
+type OptionalOf<E> = E extends `${infer N}?` ? N : never;
+
+/** The names `ctx.resolve` accepts: any service when the definition declares no `consumes`, else exactly those. */
+export type ResolvableName<C extends ConsumesList> = Undeclared<C> extends true ? ServiceName : (NameOf<C[number]> | OwnService) & ServiceName;
+
+/** What `ctx.resolve(name)` answers: the service, or undefined too when it is declared optional (`name?`). */
+export type Resolved<C extends ConsumesList, K extends ServiceName> =
+  Undeclared<C> extends true ? ServiceRegistry[K] : K extends OptionalOf<C[number]> ? ServiceRegistry[K] | undefined : ServiceRegistry[K];
+
 /** What the runtime hands a plugin in each phase. */
-export interface PluginContext<Config = Record<string, unknown>> {
+export interface PluginContext<Config = Record<string, unknown>, Consumes extends ConsumesList = ConsumesList> {
   readonly name: string;
   readonly version: string;
   readonly manifest: PluginManifest;
@@ -117,12 +137,14 @@ export interface PluginContext<Config = Record<string, unknown>> {
   publicUrls(): string[];
 
   /**
-   * A service listed in the manifest's `consumes`; anything else fails with E_SERVICE_NOT_CONSUMED.
-   * Typed by ServiceRegistry: the runtime's services, and those each provider declares in its api.ts.
+   * A service listed in the manifest's `consumes`; anything else fails with E_SERVICE_NOT_CONSUMED. One
+   * marked optional (`name?`) answers undefined when nothing provides it. Typed by ServiceRegistry (the
+   * runtime's services, and those each provider declares in its api.ts), and, when the definition
+   * declares `consumes`, to exactly those names.
    */
-  resolve<K extends ServiceName>(service: K): ServiceRegistry[K];
-  /** Like resolve, for a service marked optional (`name?`): undefined when nothing provides it. */
-  tryResolve<K extends ServiceName>(service: K): ServiceRegistry[K] | undefined;
+  resolve<K extends ResolvableName<Consumes>>(service: K): Resolved<Consumes, K>;
+  /** Like resolve, but undefined for any service nothing provides. */
+  tryResolve<K extends ResolvableName<Consumes>>(service: K): ServiceRegistry[K] | undefined;
   /** Register a service listed in `provides`; created on first resolve; `dispose` runs at stop. */
   provide<K extends ServiceName>(service: K, factory: () => ServiceRegistry[K], options?: { dispose?: (value: ServiceRegistry[K]) => unknown }): void;
 
@@ -146,16 +168,28 @@ export interface PluginLifecycle {
   stop?(): Promise<void> | void;
 }
 
-export interface PluginDefinition<Config = Record<string, unknown>> {
+export interface PluginDefinition<Config = Record<string, unknown>, Consumes extends ConsumesList = ConsumesList> {
+  /**
+   * The services it resolves, exactly as plugin.json's `consumes` lists them (`name?` for an optional one;
+   * the loader refuses a plugin whose two lists differ). Declared `as const`, it types `ctx.resolve` to
+   * those names. Optional: without it, `ctx.resolve` takes any service name and the manifest alone rules.
+   */
+  readonly consumes?: Consumes;
   /**
    * Synchronous wiring only (services, routes, hooks, jobs, tasks); no I/O. Build the plugin's objects
    * here and return the lifecycle functions that use them: the state lives in this closure, one per
    * runtime, never in module variables.
    */
-  register(ctx: PluginContext<Config>): PluginLifecycle | undefined;
+  register(ctx: PluginContext<Config, Consumes>): PluginLifecycle | undefined;
 }
 
-/** Identity function that gives a plugin's default export its types. */
-export function definePlugin<Config = Record<string, unknown>>(definition: PluginDefinition<Config>): PluginDefinition<Config> {
+/**
+ * Identity function that gives a plugin's default export its types. With a config type, name the list's
+ * type too (`definePlugin<MyConfig, typeof consumes>({ consumes, register(ctx) {...} })`): TypeScript
+ * infers no type argument once one is given.
+ */
+export function definePlugin<Config = Record<string, unknown>, const Consumes extends ConsumesList = ConsumesList>(
+  definition: PluginDefinition<Config, Consumes>,
+): PluginDefinition<Config, Consumes> {
   return definition;
 }
