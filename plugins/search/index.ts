@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type { ExtractedContent } from '@vela/extraction';
 import { definePlugin, type OutboundGuard, type PluginContext, SecretBox } from 'vela/plugin';
 import { ApiTokens } from './auth/api-tokens.js';
 import { SPELL_CHECKER_LOCALES, type SpellCheckerInput } from './cognitive/spell-checker-task.js';
@@ -15,8 +14,6 @@ import { SnapshotFiles, SnapshotLease } from './indexing/snapshot-files.js';
 import { IntegrationProxy, type ProxyLimits } from './integration/integration-proxy.js';
 import { IntegrationStore } from './integration/integration-store.js';
 import { type MetricsConfig, SearchMetrics } from './metrics/search-metrics.js';
-import { type OcrConfig, OcrService } from './ocr/ocr-service.js';
-import type { OcrTaskInput } from './ocr/ocr-task.js';
 import { AnswerCache, followSiteChanges } from './query/answer-cache.js';
 import { SearchService } from './query/search-service.js';
 import { siteSearch } from './query/site-search.js';
@@ -27,7 +24,6 @@ import { mountGuestRoutes } from './routes/guest.js';
 import { mountImportRoutes } from './routes/import.js';
 import { mountIntegrationRoutes } from './routes/integration.js';
 import { mountMetricsRoutes } from './routes/metrics.js';
-import { mountOcrRoutes } from './routes/ocr.js';
 import type { SearchDomain } from './routes/route-context.js';
 import { mountSamplePage } from './routes/sample-page.js';
 import { mountSearchRoutes } from './routes/search.js';
@@ -49,7 +45,6 @@ interface SearchConfig {
   pageCache: { documents: number };
   answerCache: { megabytes: number };
   graphql: GraphqlLimits;
-  ocr: OcrConfig & { allowHosts: string[] };
   integration: ProxyLimits & { allowHosts: string[] };
   metrics: MetricsConfig;
 }
@@ -115,22 +110,18 @@ export default definePlugin<SearchConfig>({
     ctx.provide('search.keys', () => tokens);
     // The Key header on the search service (and every plugin mounted on it) means one of these tokens.
     ctx.access.acceptKeys((key) => tokens.verifyOrLookup(key));
-    // Integration instances and their proxy; OCR on the worker pool. Header values are sealed with the
-    // plugin's secret box (VELA_SECRET_KEY, or <data>/search/secret.key), opened in start.
+    // Integration instances and their proxy. Header values are sealed with the plugin's secret box
+    // (VELA_SECRET_KEY, or <data>/search/secret.key), opened in start.
     let secrets: SecretBox | undefined;
-    // Each feature reaches the hosts the operator allows every feature, plus its own: the local connector is the
-    // integration proxy's (self:connector by default), never OCR by URL's unless configured.
+    // The proxy reaches the hosts the operator allows every feature, plus its own: the local connector
+    // (self:connector) by default.
     let integrationGuard: OutboundGuard | undefined;
-    let ocrGuard: OutboundGuard | undefined;
     const integrationOutbound = () => (integrationGuard ??= ctx.resolve('outbound').forFeature(ctx.config.integration.allowHosts));
-    const ocrOutbound = () => (ocrGuard ??= ctx.resolve('outbound').forFeature(ctx.config.ocr.allowHosts));
     const integrations = new IntegrationStore(ctx.resolve('db'), () => {
       if (!secrets) throw new Error('the search plugin has not started: its secret box is not open');
       return secrets;
     });
     const proxy = new IntegrationProxy(integrations, integrationOutbound, ctx.config.integration);
-    const ocrTask = ctx.task<OcrTaskInput, ExtractedContent>(new URL('./ocr/ocr-task.ts', import.meta.url));
-    const ocr = new OcrService(ocrTask, ctx.config.ocr, ocrOutbound, () => ctx.resolve('workers').stats());
     let connectorUrl: string | null = null;
     ctx.hooks.tap('runtime.ready', 'integration-vendors', (event) => {
       connectorUrl = event.services.connector?.url ?? null;
@@ -140,7 +131,6 @@ export default definePlugin<SearchConfig>({
       // is the hot one (the walk over the routes before it was 3 to 6% of a search in a CPU profile).
       mountSearchRoutes(router, domain);
       mountIntegrationRoutes(router, { store: integrations, proxy, outbound: integrationOutbound, connectorUrl: () => connectorUrl });
-      mountOcrRoutes(router, ocr);
       mountMetricsRoutes(router, domain);
       mountGuestRoutes(router, domain);
       mountConsole(router, ctx.resolve('accounts'));

@@ -6,7 +6,7 @@
 //   node --import tsx scripts/bench/ocr-bombs.ts [--rounds N]
 import os from 'node:os';
 import { hugePagePdf, hugePng, pdfWithHugeImage } from '../../packages/extraction/test/fixtures/bombs.js';
-import { makePdf } from '../../plugins/search/test/fixtures/documents.js';
+import { makePdf } from '../../plugins/ocr/test/fixtures/documents.js';
 import { startTestRuntime } from '../../runtime/testing/test-runtime.js';
 import { printGoal } from './goal.js';
 import { median } from './stats.js';
@@ -15,7 +15,7 @@ const args = process.argv.slice(2);
 const at = args.indexOf('--rounds');
 const ROUNDS = at >= 0 ? Number(args[at + 1]) : 5;
 
-const vela = await startTestRuntime({ plugins: ['search'] });
+const vela = await startTestRuntime({ plugins: ['search', 'ocr'] });
 
 async function upload(bytes: Uint8Array, name: string): Promise<{ status: number; ms: number }> {
   const form = new FormData();

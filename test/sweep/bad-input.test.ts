@@ -7,7 +7,7 @@ import path from 'node:path';
 import test from 'ava';
 import fc from 'fast-check';
 import { hugePagePdf, hugePng, pdfWithHugeImage } from '../../packages/extraction/test/fixtures/bombs.js';
-import { makePdf } from '../../plugins/search/test/fixtures/documents.js';
+import { makePdf } from '../../plugins/ocr/test/fixtures/documents.js';
 import { type Database, dialectOf, listTables } from '../../runtime/storage/database.js';
 import { eventually } from '../../runtime/testing/eventually.js';
 import { createTestPostgres, postgresReachable } from '../../runtime/testing/test-postgres.js';

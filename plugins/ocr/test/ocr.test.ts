@@ -72,11 +72,11 @@ test.before(async () => {
     '/%ff.txt': { type: 'text/plain', body: new TextEncoder().encode('a note with an odd name') },
   });
   vela = await startTestRuntime({
-    plugins: ['search'],
+    plugins: ['search', 'ocr'],
     config: {
       runtime: { network: { allowHosts: [`127.0.0.1:${served.port}`] } },
       // A busy machine may keep a document waiting for a thread a while: the wait is not what these tests measure.
-      plugins: { search: { ocr: { maxBytes: MAX_BYTES, maxPending: 64, queueTimeoutMs: 150_000 } } },
+      plugins: { ocr: { maxBytes: MAX_BYTES, maxPending: 64, queueTimeoutMs: 150_000 } },
     },
   });
 });
@@ -169,7 +169,7 @@ test.serial('error statuses, all in the one JSON shape: 413 too large, 415 unsup
   const tooLarge = await upload(new Uint8Array(MAX_BYTES + 1), 'big.png', 'image/png');
   t.is(tooLarge.status, 413);
   t.is(tooLarge.body.error, 'payload_too_large');
-  t.regex(tooLarge.body.message, /larger than the OCR limit of 2097152 bytes \(plugins\.search\.ocr\.maxBytes\)/);
+  t.regex(tooLarge.body.message, /larger than the OCR limit of 2097152 bytes \(plugins\.ocr\.maxBytes\)/);
 
   const gif = await upload(Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'), 'anim.gif', 'image/gif');
   t.is(gif.status, 415);
@@ -273,10 +273,10 @@ test.serial('the endpoints are public in the OpenAPI document', async (t) => {
 test.serial('an upload still arriving holds no place; past maxPending documents in progress, a whole upload is answered 503 with Retry-After', async (t) => {
   t.timeout(180_000);
   const busy = await startTestRuntime({
-    plugins: ['search'],
+    plugins: ['search', 'ocr'],
     // The held upload below sends nothing for as long as the test needs: the minimum rate is not tested here.
     config: {
-      plugins: { search: { ocr: { maxPending: 1, queueTimeoutMs: 150_000, uploadMinBytesPerSecond: 1, uploadRateWindowMs: 600_000, uploadIdleMs: 600_000 } } },
+      plugins: { ocr: { maxPending: 1, queueTimeoutMs: 150_000, uploadMinBytesPerSecond: 1, uploadRateWindowMs: 600_000, uploadIdleMs: 600_000 } },
     },
   });
   t.teardown(() => busy.stop());
@@ -311,7 +311,7 @@ test.serial('an upload still arriving holds no place; past maxPending documents 
   t.regex(refused.headers.get('retry-after') ?? '', /^\d+$/);
   const body = await refused.json();
   t.is(body.error, 'ocr_busy');
-  t.regex(body.message, /the OCR queue is full \(1 documents in progress, plugins\.search\.ocr\.maxPending\)/);
+  t.regex(body.message, /the OCR queue is full \(1 documents in progress, plugins\.ocr\.maxPending\)/);
   const firstAnswer = await first;
   t.is(firstAnswer.status, 200, await firstAnswer.text());
 
@@ -331,8 +331,8 @@ test.serial(
   async (t) => {
     t.timeout(180_000);
     const bounded = await startTestRuntime({
-      plugins: ['search'],
-      config: { plugins: { search: { ocr: { timeoutMs: 1000, uploadIdleMs: 1000, uploadTimeoutMs: 3000, maxPending: 1 } } } },
+      plugins: ['search', 'ocr'],
+      config: { plugins: { ocr: { timeoutMs: 1000, uploadIdleMs: 1000, uploadTimeoutMs: 3000, maxPending: 1 } } },
     });
     t.teardown(() => bounded.stop());
     // Four scanned pages of twenty lines: seconds of recognition per page, far over one second.
@@ -342,7 +342,7 @@ test.serial(
     const slow = await bounded.fetch('search', '/api/ocr/file', { method: 'POST', body: form });
     const body = await slow.json();
     t.is(slow.status, 422, JSON.stringify(body));
-    t.deepEqual(body, { error: 'extraction_timeout', message: 'the document took longer than the OCR time limit of 1000 ms (plugins.search.ocr.timeoutMs)' });
+    t.deepEqual(body, { error: 'extraction_timeout', message: 'the document took longer than the OCR time limit of 1000 ms (plugins.ocr.timeoutMs)' });
 
     // An upload that sends its first bytes and then nothing holds the one place only until uploadIdleMs.
     const stalled = slowUpload(bounded);
@@ -350,7 +350,7 @@ test.serial(
     const timedOut = await stalled.answer;
     stalled.request.destroy();
     t.is(timedOut.status, 408);
-    t.deepEqual(JSON.parse(timedOut.body), { error: 'request_timeout', message: 'the upload sent nothing for 1000 ms (plugins.search.ocr.uploadIdleMs)' });
+    t.deepEqual(JSON.parse(timedOut.body), { error: 'request_timeout', message: 'the upload sent nothing for 1000 ms (plugins.ocr.uploadIdleMs)' });
 
     // One that trickles (a few bytes every 100 ms, never idle for uploadIdleMs) is ended at uploadTimeoutMs.
     const trickling = slowUpload(bounded);
@@ -364,7 +364,7 @@ test.serial(
     clearInterval(drip);
     trickling.request.destroy();
     t.is(cut.status, 408);
-    t.deepEqual(JSON.parse(cut.body), { error: 'request_timeout', message: 'the upload took longer than 3000 ms (plugins.search.ocr.uploadTimeoutMs)' });
+    t.deepEqual(JSON.parse(cut.body), { error: 'request_timeout', message: 'the upload took longer than 3000 ms (plugins.ocr.uploadTimeoutMs)' });
 
     const text = new FormData();
     text.append('file', new Blob(['a short note'], { type: 'text/plain' }), 'note.txt');

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { OutboundGuard } from 'vela/testing';
 import { connectionSpy } from '../../../test/runtime/connection-spy.js';
-import { type OcrConfig, OcrService } from '../ocr/ocr-service.js';
+import { type OcrConfig, OcrService } from '../recognition/ocr-service.js';
 
 // OCR by URL against the address rules: host names resolve through an injected resolver (never DNS) to each
 // internal range, and IP literals come in other spellings. Each is refused with 403 naming the rule before a

@@ -1,7 +1,7 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { checkImagePixels, type ExtractedContent, type ExtractInput, ExtractionError, isOcrLanguage, OCR_LANGUAGES } from '@vela/extraction';
 import { type OutboundGuard, VelaError } from 'vela/plugin';
-import { ocrErrors } from './ocr-errors.js';
+import { ocrErrors } from '../errors.js';
 import type { OcrTaskInput } from './ocr-task.js';
 
 /** The OCR task on the worker pool (ocr-task.ts), as ctx.task returns it. */
@@ -10,7 +10,7 @@ export type OcrTaskRunner = (payload: OcrTaskInput, options?: { signal?: AbortSi
 /** A thread still busy this long after the task's own deadline is ended (a parser caught in a long loop). */
 const STUCK_GRACE_MS = 5000;
 
-/** `plugins.search.ocr`. */
+/** `plugins.ocr`. */
 export interface OcrConfig {
   /** Largest document taken, uploaded or fetched (bytes). */
   maxBytes: number;
@@ -270,7 +270,7 @@ export class OcrService {
         // Over the byte limit, or an image (a page) of too many pixels, or an Office file that unpacks to too much.
         if (known.message.includes('bytes, over the limit')) return ocrErrors.tooLarge(this.config.maxBytes);
         if (/ pixels \(\d+\), over the limit of \d+ pixels$/.test(known.message))
-          return ocrErrors.tooLargeContent(`${known.message} (plugins.search.ocr.maxImagePixels)`);
+          return ocrErrors.tooLargeContent(`${known.message} (plugins.ocr.maxImagePixels)`);
         return ocrErrors.tooLargeContent(known.message);
       }
       if (known.code === 'encrypted_content') return ocrErrors.encrypted(known.message);

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { Busboy } from '@fastify/busboy';
-import { ocrErrors } from './ocr-errors.js';
+import { ocrErrors } from '../errors.js';
 
 export interface UploadedFile {
   bytes: Buffer;

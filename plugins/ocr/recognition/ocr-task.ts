@@ -1,5 +1,5 @@
 // A worker-pool task (piscina): the shared extraction, which first marks the moment a pool thread takes the
-// document, so that the search service bounds the document's running time and not its wait in the pool's queue.
+// document, so that the OCR service bounds the document's running time and not its wait in the pool's queue.
 import type { MessagePort } from 'node:worker_threads';
 import { type ExtractedContent, type ExtractInput, ExtractionError, extractContent } from '@vela/extraction';
 

@@ -13,13 +13,11 @@ let vela: TestRuntime;
 
 test.before(async () => {
   vela = await startTestRuntime({
-    plugins: ['search'],
+    plugins: ['search', 'ocr'],
     config: {
       plugins: {
-        search: {
-          // One place only: a single stalled upload holding it would refuse every other document.
-          ocr: { maxPending: 1, maxTransfersPerClient: 2, uploadMinBytesPerSecond: 1024, uploadRateWindowMs: WINDOW_MS, uploadIdleMs: 60_000 },
-        },
+        // One place only: a single stalled upload holding it would refuse every other document.
+        ocr: { maxPending: 1, maxTransfersPerClient: 2, uploadMinBytesPerSecond: 1024, uploadRateWindowMs: WINDOW_MS, uploadIdleMs: 60_000 },
       },
     },
   });
@@ -97,7 +95,7 @@ test.serial('twenty stalled uploads from twenty addresses hold no place: a norma
     t.is(answer.status, 408);
     t.deepEqual(JSON.parse(answer.body), {
       error: 'request_timeout',
-      message: `the upload brought less than 1024 bytes a second over ${WINDOW_MS} ms (plugins.search.ocr.uploadMinBytesPerSecond)`,
+      message: `the upload brought less than 1024 bytes a second over ${WINDOW_MS} ms (plugins.ocr.uploadMinBytesPerSecond)`,
     });
   }
   // The counts per address were given back: the same address uploads again, and its (not a PNG) file is read.
@@ -130,7 +128,7 @@ test.serial('one address holds at most maxTransfersPerClient uploads: past it 42
   t.is(refused.headers['retry-after'], String(WINDOW_MS / 1000));
   t.deepEqual(JSON.parse(refused.body), {
     error: 'too_many_requests',
-    message: `this client address already has 2 documents being uploaded or fetched (plugins.search.ocr.maxTransfersPerClient); try again in ${WINDOW_MS / 1000} s`,
+    message: `this client address already has 2 documents being uploaded or fetched (plugins.ocr.maxTransfersPerClient); try again in ${WINDOW_MS / 1000} s`,
   });
   const normal = await normalUpload();
   t.is(normal.status, 200, JSON.stringify(normal.body));

@@ -1,8 +1,8 @@
 import type { ExtractedContent } from '@vela/extraction';
 import test from 'ava';
 import { createLogger, OutboundGuard, WorkerPool } from 'vela/testing';
-import { type OcrConfig, OcrService, type PoolLoad } from '../ocr/ocr-service.js';
-import type { OcrTaskInput } from '../ocr/ocr-task.js';
+import { type OcrConfig, OcrService, type PoolLoad } from '../recognition/ocr-service.js';
+import type { OcrTaskInput } from '../recognition/ocr-task.js';
 
 // The OCR time limit counts a document's running time on a pool thread, not its wait in the pool's queue: a
 // real piscina pool of one thread, held by another task, makes the document wait. The thread is warmed first
@@ -32,7 +32,7 @@ async function setUp(t: { teardown(fn: () => unknown): void }, config: Partial<O
   const pool = new WorkerPool({ minThreads: 1, maxThreads: 1, idleTimeoutMs: 60_000 }, createLogger({ level: 'silent' }));
   const guard = new OutboundGuard({ allowHosts: [] });
   t.teardown(() => Promise.all([pool.close(), guard.close()]));
-  const run = pool.task<OcrTaskInput, ExtractedContent>(new URL('../ocr/ocr-task.ts', import.meta.url));
+  const run = pool.task<OcrTaskInput, ExtractedContent>(new URL('../recognition/ocr-task.ts', import.meta.url));
   const hold = pool.task<number, number>(new URL('./fixtures/hold-thread-task.ts', import.meta.url));
   const service = (c: Partial<OcrConfig>) =>
     new OcrService(
@@ -67,7 +67,7 @@ test('a document that waits longer than queueTimeoutMs for a thread is taken out
   const error = await t.throwsAsync(ocr.recognize(note, ['eng']));
   t.is((error as { status?: number }).status, 503);
   t.is((error as { code?: string }).code, 'ocr_busy');
-  t.regex(error!.message, /^the document waited 300 ms for a worker thread without starting \(plugins\.search\.ocr\.queueTimeoutMs\); try again in \d+ s$/);
+  t.regex(error!.message, /^the document waited 300 ms for a worker thread without starting \(plugins\.ocr\.queueTimeoutMs\); try again in \d+ s$/);
   t.regex((error as { headers?: Record<string, string> }).headers?.['Retry-After'] ?? '', /^\d+$/);
   t.is(await held, 3000);
   t.is(pool.stats().queueSize, 0, 'the refused document left the queue');

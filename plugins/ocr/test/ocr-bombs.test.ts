@@ -10,7 +10,7 @@ import { makePdf } from './fixtures/documents.js';
 let vela: TestRuntime;
 
 test.before(async () => {
-  vela = await startTestRuntime({ plugins: ['search'] });
+  vela = await startTestRuntime({ plugins: ['search', 'ocr'] });
   // The pool's threads and pdfjs load on the first PDF (seconds on a busy machine): not what is measured.
   await upload(await makePdf({ pages: [['warm']] }), 'warm.pdf');
 });
@@ -29,17 +29,13 @@ async function upload(bytes: Uint8Array, name: string): Promise<{ status: number
 test.serial('a PNG of 7,990 × 7,990 pixels, a PDF of one 14,400 pt page and a PDF drawing a huge image: 413 naming the limit, before any render', async (t) => {
   t.timeout(120_000);
   const cases = [
-    [hugePng(), 'bomb.png', 'the image is 7990 × 7990 pixels (63840100), over the limit of 25000000 pixels (plugins.search.ocr.maxImagePixels)'],
+    [hugePng(), 'bomb.png', 'the image is 7990 × 7990 pixels (63840100), over the limit of 25000000 pixels (plugins.ocr.maxImagePixels)'],
     [
       hugePagePdf(),
       'page.pdf',
-      'page 1 of the PDF, rendered at 72 dpi, is 14400 × 14400 pixels (207360000), over the limit of 25000000 pixels (plugins.search.ocr.maxImagePixels)',
+      'page 1 of the PDF, rendered at 72 dpi, is 14400 × 14400 pixels (207360000), over the limit of 25000000 pixels (plugins.ocr.maxImagePixels)',
     ],
-    [
-      pdfWithHugeImage(),
-      'image.pdf',
-      'an image in the PDF is 7990 × 7990 pixels (63840100), over the limit of 25000000 pixels (plugins.search.ocr.maxImagePixels)',
-    ],
+    [pdfWithHugeImage(), 'image.pdf', 'an image in the PDF is 7990 × 7990 pixels (63840100), over the limit of 25000000 pixels (plugins.ocr.maxImagePixels)'],
   ] as const;
   for (const [bytes, name, message] of cases) {
     const answer = await upload(bytes, name);

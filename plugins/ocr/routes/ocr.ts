@@ -1,7 +1,7 @@
 import { OCR_LANGUAGES, SUPPORTED_MEDIA_TYPES } from '@vela/extraction';
 import { type ApiRouter, addressKey, type Request, type Response } from 'vela/plugin';
-import { readUpload } from '../ocr/multipart.js';
-import type { OcrService } from '../ocr/ocr-service.js';
+import type { OcrService } from '../recognition/ocr-service.js';
+import { readUpload } from '../upload/multipart.js';
 
 const tags = ['ocr'];
 
@@ -32,7 +32,7 @@ const languageQuery = {
     language: {
       type: 'string',
       maxLength: 100,
-      description: `OCR languages joined with + (${OCR_LANGUAGES.join(', ')}); default plugins.search.ocr.languages`,
+      description: `OCR languages joined with + (${OCR_LANGUAGES.join(', ')}); default plugins.ocr.languages`,
     },
   },
 };
@@ -43,8 +43,8 @@ const description = `Images (PNG, JPEG, TIFF, WebP) are recognized with tesserac
 const refusals = {
   400: { description: 'the request is not valid (no file part, an unknown language)' },
   408: { description: 'the upload was too slow' },
-  429: { description: 'this client address already has plugins.search.ocr.maxTransfersPerClient documents arriving (Retry-After)' },
-  413: { description: 'the document is larger than plugins.search.ocr.maxBytes' },
+  429: { description: 'this client address already has plugins.ocr.maxTransfersPerClient documents arriving (Retry-After)' },
+  413: { description: 'the document is larger than plugins.ocr.maxBytes' },
   415: { description: 'a media type the service cannot read' },
   422: { description: 'the document is corrupt or encrypted, or took longer than the time limit' },
   503: { description: 'the OCR queue is full, or the document waited too long for a worker thread (Retry-After)' },
