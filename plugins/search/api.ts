@@ -161,9 +161,14 @@ export interface SiteSearch {
 export interface SearchEngines {
   /**
    * Add an engine family under a name (^[a-z][a-z0-9-]{0,39}$) that the search plugin's `"engine"` setting can
-   * then choose; a name that is malformed or taken (`memory`, `postgres` are built in) throws, and so stops the start.
+   * then choose; a name that is malformed or taken (`memory` is built in) throws, and so stops the start.
    */
   register(name: string, factory: SearchEngineFactory): void;
+  /**
+   * The name the search plugin's `"engine"` setting chooses: an engine plugin that cannot serve its engine in
+   * this runtime (the search-postgres plugin over SQLite) throws with the reason when it is the one chosen.
+   */
+  readonly configured: string;
   has(name: string): boolean;
   /** Every registered name, sorted. */
   names(): string[];

@@ -5,7 +5,6 @@ import { SPELL_CHECKER_LOCALES, type SpellCheckerInput } from './cognitive/spell
 import { mountConsole } from './console/mount-console.js';
 import { ChosenEngineFactory, EngineRegistry } from './engine/engine-registry.js';
 import { memoryEngineFactory } from './engine/memory-engine.js';
-import { createPostgresEngineFactory } from './engine/postgres-engine.js';
 import type { GraphqlLimits } from './graphql/query-limits.js';
 import { createSearchHooks } from './hooks.js';
 import { Importer } from './indexing/importer.js';
@@ -39,7 +38,7 @@ import { siteDirectory } from './store/site-directory.js';
 import { SiteStore } from './store/site-store.js';
 
 interface SearchConfig {
-  /** `memory`, `postgres`, or a name an engine plugin registers through the search.engines hook. */
+  /** `memory`, or a name an engine plugin registers through the search.engines hook (`postgres`: the search-postgres plugin). */
   engine: string;
   indexer: { batchSize: number; pollMs: number; snapshotDelayMs: number };
   pageCache: { documents: number };
@@ -50,20 +49,12 @@ interface SearchConfig {
 }
 
 /**
- * The engines the configured name may choose: the built-in ones, then (at start) those engine plugins register.
- * The PostgreSQL one only over a PostgreSQL database (its tables are there), and only made when chosen.
+ * The engines the configured name may choose: the built-in memory one, then (at start) those engine plugins
+ * register (the search-postgres plugin's `postgres` among them).
  */
 function builtInEngines(ctx: PluginContext<SearchConfig>): EngineRegistry {
-  const db = ctx.resolve('db');
-  // Known now, so refused in register with the reason rather than at start as an unknown name.
-  if (ctx.config.engine === 'postgres' && db.client.dialect !== 'postgresql') {
-    throw new Error(
-      `search plugin config: "engine": "postgres" needs a PostgreSQL database, and this runtime's database is ${db.client.dialect}; use "engine": "memory" or a postgres:// database URL`,
-    );
-  }
-  const engines = new EngineRegistry();
+  const engines = new EngineRegistry(ctx.config.engine);
   engines.registerBuiltIn('memory', () => memoryEngineFactory);
-  if (db.client.dialect === 'postgresql') engines.registerBuiltIn('postgres', () => createPostgresEngineFactory(db));
   return engines;
 }
 
@@ -75,8 +66,7 @@ function createDomain(ctx: PluginContext<SearchConfig>, engine: ChosenEngineFact
   // Worker processes on one machine (vela start --workers) share one folder: each starts from it, only the
   // lease holder writes it, and only a group's owner worker (or a lone process) may take the lease.
   // An engine plugin's snapshots (its own format) are kept apart, so switching engines never restores another's.
-  const builtIn = ctx.config.engine === 'memory' || ctx.config.engine === 'postgres';
-  const folder = path.join(ctx.dataDir, builtIn ? 'snapshots' : `snapshots-${ctx.config.engine}`);
+  const folder = path.join(ctx.dataDir, ctx.config.engine === 'memory' ? 'snapshots' : `snapshots-${ctx.config.engine}`);
   const snapshots = new SnapshotFiles(folder, new SnapshotLease(folder, ctx.runtime.worker?.owner ?? true));
   const indexes = new IndexManager(sites, docs, engine, snapshots, ctx.logger, ctx.config.indexer);
   const spotlights = new SpotlightStore(db, sites);

@@ -16,9 +16,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import knex from 'knex';
-import { createPostgresEngineFactory } from '../../plugins/search/engine/postgres-engine.js';
 import type { SearchEngine } from '../../plugins/search/engine/search-engine.js';
-import { up } from '../../plugins/search/migrations/009_postgres_engine.js';
+import { createPostgresEngineFactory } from '../../plugins/search-postgres/engine/postgres-engine.js';
+import { up } from '../../plugins/search-postgres/migrations/001_engine_tables.js';
 import { packageRoot } from '../../runtime/paths.js';
 import { createTestPostgres } from '../../runtime/testing/test-postgres.js';
 import { type BenchQuery, type CorpusDocument, loadCorpus, makeQueries } from './search-corpus.js';
@@ -121,10 +121,10 @@ async function main(): Promise<void> {
     const postgres = new VelaSystem('vela-postgres', false, createPostgresEngineFactory(db));
     // What autovacuum does within a minute of a bulk import: without statistics the planner guesses the
     // selectivity of facet filters and may intersect a large facet's GIN bitmap with the text match.
-    const analyze = process.argv.includes('--no-analyze') ? async () => {} : async () => void (await db.raw('analyze search_engine_documents'));
+    const analyze = process.argv.includes('--no-analyze') ? async () => {} : async () => void (await db.raw('analyze search_postgres_documents'));
     console.log(JSON.stringify(await measure(postgres, documents, queries, analyze)));
-    await db.raw('vacuum analyze search_engine_documents');
-    const size = await db.raw(`select pg_total_relation_size('search_engine_documents')::bigint as bytes`);
+    await db.raw('vacuum analyze search_postgres_documents');
+    const size = await db.raw(`select pg_total_relation_size('search_postgres_documents')::bigint as bytes`);
     console.log(JSON.stringify({ system: 'vela-postgres', tablesMB: round(Number(size.rows[0].bytes) / 1048576, 1) }));
     console.log(JSON.stringify({ check: 'vela-postgres vs vela-memory', ...(await parity(memory.engine!, postgres.engine!, queries)) }));
   } finally {

@@ -5,8 +5,10 @@ const ENGINE_NAME = /^[a-z][a-z0-9-]{0,39}$/;
 
 /** The engine families the search plugin's `"engine"` setting can name: the built-in ones and those plugins add (`search.engines`). */
 export class EngineRegistry implements SearchEngines {
-  /** Name → how to get its factory: a built-in one is made only when chosen (the PostgreSQL one opens nothing otherwise). */
+  /** Name → how to get its factory: a built-in one is made only when chosen. */
   private readonly factories = new Map<string, () => SearchEngineFactory>();
+
+  constructor(readonly configured: string) {}
 
   register(name: string, factory: SearchEngineFactory): void {
     // A tap is plain JavaScript from another plugin: a wrong shape should fail here, by name, not at the first index.

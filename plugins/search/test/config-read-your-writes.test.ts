@@ -60,9 +60,11 @@ for (const engine of ['memory', 'postgres']) {
     t.timeout(240_000);
     const pg = await testDatabase(t);
     const config = { runtime: { database: { url: pg.url } }, plugins: { search: { engine, indexer: { pollMs: 600_000 } } } };
-    const a = await startConfiguredChild(config, ['--plugins', 'search']);
+    // The postgres engine is the search-postgres plugin's.
+    const plugins = ['--plugins', engine === 'postgres' ? 'search,search-postgres' : 'search'];
+    const a = await startConfiguredChild(config, plugins);
     t.teardown(() => a.stop());
-    const b = await startConfiguredChild(config, ['--plugins', 'search']);
+    const b = await startConfiguredChild(config, plugins);
     t.teardown(() => b.stop());
 
     const answers = await addFieldsAndFilter(t, a, b, 1);

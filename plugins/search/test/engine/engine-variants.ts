@@ -1,10 +1,11 @@
 import type { TestFn } from 'ava';
 import knex, { type Knex } from 'knex';
 import { createTestPostgres, postgresReachable } from 'vela/testing';
+// The PostgreSQL engine is the search-postgres plugin's: these cases hold every engine to the same answers.
+import { createPostgresEngineFactory, type PostgresEngine } from '../../../search-postgres/engine/postgres-engine.js';
+import { up } from '../../../search-postgres/migrations/001_engine_tables.js';
 import { createMemoryEngineFactory } from '../../engine/memory-engine.js';
-import { createPostgresEngineFactory, type PostgresEngine } from '../../engine/postgres-engine.js';
 import type { SearchEngine, SearchEngineFactory } from '../../engine/search-engine.js';
-import { up } from '../../migrations/009_postgres_engine.js';
 
 export interface EngineVariant {
   name: 'memory' | 'postgres';
@@ -15,8 +16,8 @@ export interface EngineVariant {
 }
 
 /**
- * The engines the engine test cases run against: the memory engine always, the PostgreSQL engine when
- * PostgreSQL is reachable (required with VELA_REQUIRE_POSTGRES=1), on a database of this test file's own
+ * The engines the engine test cases run against: the memory engine always, the PostgreSQL engine (the
+ * search-postgres plugin's) when PostgreSQL is reachable (required with VELA_REQUIRE_POSTGRES=1), on a database of this test file's own
  * where every engine gets an index of its own.
  */
 export function engineVariants(test: TestFn): EngineVariant[] {

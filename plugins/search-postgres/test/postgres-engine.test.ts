@@ -1,14 +1,15 @@
+import type { SearchEngine } from '@vela/plugin-search/api';
 import test, { type ExecutionContext } from 'ava';
 import knex from 'knex';
 import { eventually, postgresReachable, startTestRuntime, testDatabase } from 'vela/testing';
+import { QUERIES, summary } from '../../search/test/fixtures/engine-parity.js';
+import { createSite, importDocs, json, makeDocs, search } from '../../search/test/fixtures.js';
 import { createPostgresEngineFactory, type PostgresEngine } from '../engine/postgres-engine.js';
-import type { SearchEngine } from '../engine/search-engine.js';
-import { up } from '../migrations/009_postgres_engine.js';
-import { QUERIES, summary } from './fixtures/engine-parity.js';
-import { createSite, importDocs, json, makeDocs, search } from './fixtures.js';
+import { up } from '../migrations/001_engine_tables.js';
 
 // The search service over the PostgreSQL engine (`"engine": "postgres"`) answers like the memory engine, shares
-// its index between processes and keeps it across restarts. The engine's own cases: test/engine/.
+// its index between processes and keeps it across restarts. The engine's own cases: the search plugin's
+// test/engine/, which run every engine.
 const pgTest = postgresReachable() ? test : test.skip;
 const POSTGRES_ENGINE = { plugins: { search: { engine: 'postgres' as const, indexer: { pollMs: 150 } } } };
 
@@ -17,7 +18,7 @@ pgTest('the PostgreSQL engine answers searches, filters, facets and sorts as the
   const docs = makeDocs(300);
   const memory = await startTestRuntime({ plugins: ['search'] });
   t.teardown(() => memory.stop());
-  const postgres = await startTestRuntime({ plugins: ['search'], databaseUrl: (await testDatabase(t)).url, config: POSTGRES_ENGINE });
+  const postgres = await startTestRuntime({ plugins: ['search', 'search-postgres'], databaseUrl: (await testDatabase(t)).url, config: POSTGRES_ENGINE });
   t.teardown(() => postgres.stop());
   for (const vela of [memory, postgres]) {
     await createSite(vela);
@@ -40,8 +41,8 @@ pgTest('the PostgreSQL engine answers searches, filters, facets and sorts as the
 pgTest('processes on one database share the PostgreSQL index, and a restart opens it instead of re-indexing', async (t) => {
   t.timeout(120_000);
   const { url } = await testDatabase(t);
-  const a = await startTestRuntime({ plugins: ['search'], databaseUrl: url, config: POSTGRES_ENGINE });
-  const b = await startTestRuntime({ plugins: ['search'], databaseUrl: url, config: POSTGRES_ENGINE });
+  const a = await startTestRuntime({ plugins: ['search', 'search-postgres'], databaseUrl: url, config: POSTGRES_ENGINE });
+  const b = await startTestRuntime({ plugins: ['search', 'search-postgres'], databaseUrl: url, config: POSTGRES_ENGINE });
   t.teardown(async () => {
     await a.stop();
     await b.stop();
@@ -60,8 +61,8 @@ pgTest('processes on one database share the PostgreSQL index, and a restart open
   const db = knex({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
   try {
     const rows = await db.raw(
-      `select i.locale, (select count(*)::int from search_engine_documents d where d.index_id = i.id and d.deleted_at is null) as documents
-       from search_engine_indexes i order by i.locale`,
+      `select i.locale, (select count(*)::int from search_postgres_documents d where d.index_id = i.id and d.deleted_at is null) as documents
+       from search_postgres_indexes i order by i.locale`,
     );
     t.deepEqual(rows.rows, [
       { locale: 'en_US', documents: 59 },
@@ -71,7 +72,7 @@ pgTest('processes on one database share the PostgreSQL index, and a restart open
     await db.destroy();
   }
 
-  const c = await startTestRuntime({ plugins: ['search'], databaseUrl: url, config: POSTGRES_ENGINE });
+  const c = await startTestRuntime({ plugins: ['search', 'search-postgres'], databaseUrl: url, config: POSTGRES_ENGINE });
   t.teardown(() => c.stop());
   t.is((await search(c, 'q=*&_setlocale=en_US')).body.queryContext.count, 59);
   t.false(
@@ -82,8 +83,20 @@ pgTest('processes on one database share the PostgreSQL index, and a restart open
 
 test('"engine": "postgres" over SQLite is refused with a clear configuration error', async (t) => {
   t.timeout(60_000);
-  const error = await t.throwsAsync(startTestRuntime({ plugins: ['search'], config: { plugins: { search: { engine: 'postgres' } } } }));
-  t.regex(String(error?.message), /"engine": "postgres" needs a PostgreSQL database/);
+  const config = { plugins: { search: { engine: 'postgres' } } };
+  const error = await t.throwsAsync(startTestRuntime({ plugins: ['search', 'search-postgres'], config }));
+  t.regex(String(error?.message), /"engine": "postgres" needs a PostgreSQL database, and this runtime's database is sqlite/);
+  t.regex(String(error?.message), /search-postgres plugin/);
+  // Over SQLite the plugin registers nothing: with another engine chosen, it is loaded and harmless.
+  const memory = await startTestRuntime({ plugins: ['search', 'search-postgres'] });
+  t.teardown(() => memory.stop());
+  t.deepEqual(
+    memory.runtime.hookBus.describe().find((h) => h.name === 'search.engines'),
+    { name: 'search.engines', owner: 'search', taps: ['search-postgres:postgres'] },
+  );
+  // Without the plugin the name is unknown, and the error says how engines are added.
+  const alone = await t.throwsAsync(startTestRuntime({ plugins: ['search'], config }));
+  t.regex(String(alone?.message), /"engine": "postgres" is no registered search engine; the registered ones are "memory"/);
 });
 
 // Fencing: every process writes the shared index, each at its own pace. A write carries the change-log seq its

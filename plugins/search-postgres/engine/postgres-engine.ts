@@ -1,6 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { analyze, checkPaging, checkSchema, compareStrings, queryTerms } from '@vela/search-text';
-import { type Knex, VelaError } from 'vela/plugin';
 import type {
   EngineHit,
   EngineQuery,
@@ -14,15 +12,17 @@ import type {
   SearchEngine,
   SearchEngineFactory,
   TermDictionary,
-} from './search-engine.js';
+} from '@vela/plugin-search/api';
+import { analyze, checkPaging, checkSchema, compareStrings, queryTerms } from '@vela/search-text';
+import { type Knex, VelaError } from 'vela/plugin';
 
 /**
  * A SearchEngine over PostgreSQL full-text search, so search processes keep no index in memory and every
  * process sharing the database answers from the same index (docs/ARCHITECTURE.md, "Search engines").
  *
- * One row per document of a (site, locale, field configuration) index in search_engine_documents:
+ * One row per document of a (site, locale, field configuration) index in search_postgres_documents:
  *   - tsv: a tsvector built here, not by to_tsvector, from the same analyzer as the in-memory engine
- *     (text-analyzer.ts: NFC, lower case, split on non-letters/digits, no stemming, no accent folding), so a
+ *     (@vela/search-text: NFC, lower case, split on non-letters/digits, no stemming, no accent folding), so a
  *     term matches in exactly the same documents. Each distinct term gets one position, its relevance slot + 1
  *     (resolution 5, as the memory engine), and a weight from that slot (A = 0, B = 1, C = 2, D = 3 or 4): a
  *     weight-restricted tsquery ('term':A) then tells a term's slot in the GIN-indexed match itself.
@@ -37,8 +37,8 @@ import type {
  * and 4 merged: four tsvector weights, five slots. docs/BENCHMARKS.md ("PostgreSQL engine") has the plans.
  */
 
-const DOCUMENTS = 'search_engine_documents';
-const INDEXES = 'search_engine_indexes';
+const DOCUMENTS = 'search_postgres_documents';
+const INDEXES = 'search_postgres_indexes';
 const MIN_PREFIX_LENGTH = 3;
 const RESOLUTION = 5;
 const MAX_GROUPS = 100;
@@ -753,7 +753,7 @@ const scopeKey = (scope: EngineScope) => createHash('sha256').update(scope.index
 
 /**
  * Engines over PostgreSQL (the search plugin's `"engine": "postgres"`): `db` must be a PostgreSQL knex with
- * the search plugin's migrations applied. Without a scope, create() makes an index of its own (tests,
+ * this plugin's migrations applied. Without a scope, create() makes an index of its own (tests,
  * benchmarks); with one, every process opens the same index.
  */
 export function createPostgresEngineFactory(db: Knex, options: PostgresEngineOptions = {}): SearchEngineFactory & { persistent: PersistentEngines } {
