@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { definePlugin, type OutboundGuard, type PluginContext, SecretBox } from 'vela/plugin';
+import { definePlugin, type PluginContext } from 'vela/plugin';
 import { ApiTokens } from './auth/api-tokens.js';
 import { SPELL_CHECKER_LOCALES, type SpellCheckerInput } from './cognitive/spell-checker-task.js';
 import { mountConsole } from './console/mount-console.js';
@@ -10,8 +10,6 @@ import { createSearchHooks } from './hooks.js';
 import { Importer } from './indexing/importer.js';
 import { IndexManager } from './indexing/index-manager.js';
 import { SnapshotFiles, SnapshotLease } from './indexing/snapshot-files.js';
-import { IntegrationProxy, type ProxyLimits } from './integration/integration-proxy.js';
-import { IntegrationStore } from './integration/integration-store.js';
 import { type MetricsConfig, SearchMetrics } from './metrics/search-metrics.js';
 import { AnswerCache, followSiteChanges } from './query/answer-cache.js';
 import { SearchService } from './query/search-service.js';
@@ -21,7 +19,6 @@ import { mountGraphiql } from './routes/graphiql.js';
 import { mountGraphqlRoute } from './routes/graphql.js';
 import { mountGuestRoutes } from './routes/guest.js';
 import { mountImportRoutes } from './routes/import.js';
-import { mountIntegrationRoutes } from './routes/integration.js';
 import { mountMetricsRoutes } from './routes/metrics.js';
 import type { SearchDomain } from './routes/route-context.js';
 import { mountSamplePage } from './routes/sample-page.js';
@@ -44,7 +41,6 @@ interface SearchConfig {
   pageCache: { documents: number };
   answerCache: { megabytes: number };
   graphql: GraphqlLimits;
-  integration: ProxyLimits & { allowHosts: string[] };
   metrics: MetricsConfig;
 }
 
@@ -100,27 +96,10 @@ export default definePlugin<SearchConfig>({
     ctx.provide('search.keys', () => tokens);
     // The Key header on the search service (and every plugin mounted on it) means one of these tokens.
     ctx.access.acceptKeys((key) => tokens.verifyOrLookup(key));
-    // Integration instances and their proxy. Header values are sealed with the plugin's secret box
-    // (VELA_SECRET_KEY, or <data>/search/secret.key), opened in start.
-    let secrets: SecretBox | undefined;
-    // The proxy reaches the hosts the operator allows every feature, plus its own: the local connector
-    // (self:connector) by default.
-    let integrationGuard: OutboundGuard | undefined;
-    const integrationOutbound = () => (integrationGuard ??= ctx.resolve('outbound').forFeature(ctx.config.integration.allowHosts));
-    const integrations = new IntegrationStore(ctx.resolve('db'), () => {
-      if (!secrets) throw new Error('the search plugin has not started: its secret box is not open');
-      return secrets;
-    });
-    const proxy = new IntegrationProxy(integrations, integrationOutbound, ctx.config.integration);
-    let connectorUrl: string | null = null;
-    ctx.hooks.tap('runtime.ready', 'integration-vendors', (event) => {
-      connectorUrl = event.services.connector?.url ?? null;
-    });
     ctx.routes((router) => {
       // The search routes first: express tries a request against every route before its own, and the search
       // is the hot one (the walk over the routes before it was 3 to 6% of a search in a CPU profile).
       mountSearchRoutes(router, domain);
-      mountIntegrationRoutes(router, { store: integrations, proxy, outbound: integrationOutbound, connectorUrl: () => connectorUrl });
       mountMetricsRoutes(router, domain);
       mountGuestRoutes(router, domain);
       mountConsole(router, ctx.resolve('accounts'));
@@ -161,8 +140,6 @@ export default definePlugin<SearchConfig>({
         engine.bind(engines.get(ctx.config.engine));
         await sites.load();
         await tokens.load();
-        secrets = await SecretBox.open(ctx.dataDir);
-        await integrations.load();
         await domain.spotlights.load();
         await indexes.start();
         // Other processes' changes in milliseconds (PostgreSQL LISTEN/NOTIFY); the poll below is the safety net.
@@ -171,7 +148,7 @@ export default definePlugin<SearchConfig>({
         // Processes sharing one database see each other's sites, fields and tokens within a poll.
         if (ctx.config.indexer.pollMs <= 0) return;
         refreshTimer = setInterval(() => {
-          Promise.all([sites.refresh(), tokens.load(), integrations.load(), domain.spotlights.load()]).catch((error: Error) => {
+          Promise.all([sites.refresh(), tokens.load(), domain.spotlights.load()]).catch((error: Error) => {
             // A refresh cut short by the stop (its connections are closing) is not worth a warning.
             if (refreshTimer) ctx.logger.warn({ err: error }, 'refreshing sites and tokens failed');
           });

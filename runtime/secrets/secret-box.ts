@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { VelaError } from '../errors.js';
 
@@ -13,6 +13,12 @@ export interface SecretBoxOptions {
   variable?: string;
   /** The key file's name in the data folder (default secret.key). */
   file?: string;
+  /**
+   * Another key file (a path) that held this plugin's key before, such as the one of the plugin it was split
+   * out of: while the plugin's own file does not exist, it starts as a copy of that one, so the values sealed
+   * with it still open. Copied, not moved: the other plugin may still use its own.
+   */
+  formerFile?: string;
 }
 
 export const DEFAULT_SECRET_VARIABLE = 'VELA_SECRET_KEY';
@@ -59,6 +65,7 @@ export class SecretBox {
     }
     await mkdir(dataDir, { recursive: true });
     const file = path.join(dataDir, options.file ?? DEFAULT_SECRET_FILE);
+    if (options.formerFile) await adoptKeyFile(options.formerFile, file);
     try {
       // Exclusive create: of two processes starting on one data folder, one writes and the other reads.
       await writeFile(file, `${randomBytes(32).toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
@@ -91,6 +98,30 @@ export class SecretBox {
     } catch {
       return null;
     }
+  }
+}
+
+/**
+ * Copy a former key file to `file` unless `file` exists (or the former one does not). Written aside and linked
+ * into place: of two processes starting on one data folder, one copies, and the other never reads a half-written file.
+ */
+async function adoptKeyFile(former: string, file: string): Promise<void> {
+  let text: string;
+  try {
+    text = await readFile(former, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  if (!parseSecretKey(text)) throw new VelaError('E_CONFIG_INVALID', `${former} does not hold a 32-byte key in base64 or hex`, 500);
+  const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await writeFile(aside, text, { flag: 'wx', mode: 0o600 });
+  try {
+    await link(aside, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    await unlink(aside);
   }
 }
 

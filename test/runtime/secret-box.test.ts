@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
@@ -43,4 +43,35 @@ test('the key can come from an environment variable, as hex or base64; a malform
   t.is(parseSecretKey('zz'), null);
   t.is(secretHint('0123456789abcdef'), '…cdef');
   t.is(secretHint('short'), '…');
+});
+
+test("a former key file starts the plugin's own as a copy, left in place; an own key file, or none to copy, is kept as it is", async (t) => {
+  const data = mkdtempSync(path.join(os.tmpdir(), 'vela-secrets-'));
+  const former = path.join(data, 'search', 'secret.key');
+  const sealed = (await SecretBox.open(path.dirname(former), {})).encrypt('the connector key', 'row-1:key');
+  const own = path.join(data, 'integration');
+  const box = await SecretBox.open(own, {}, { formerFile: former });
+  t.is(box.decrypt(sealed, 'row-1:key'), 'the connector key', 'the copy opens what the former key sealed');
+  t.is(readFileSync(path.join(own, 'secret.key'), 'utf8'), readFileSync(former, 'utf8'));
+  t.is(statSync(path.join(own, 'secret.key')).mode & 0o777, 0o600);
+  t.true(existsSync(former), 'the former file stays for whoever still uses it');
+  t.deepEqual(readdirSync(own), ['secret.key'], 'nothing is left aside');
+
+  // Once the plugin has a key of its own, a different former one is not taken.
+  writeFileSync(former, `${Buffer.alloc(32, 9).toString('base64')}\n`);
+  t.is((await SecretBox.open(own, {}, { formerFile: former })).decrypt(sealed, 'row-1:key'), 'the connector key');
+  // No former file: a new key, as without the option.
+  const fresh = path.join(data, 'fresh');
+  const made = await SecretBox.open(fresh, {}, { formerFile: path.join(data, 'missing', 'secret.key') });
+  t.is(made.decrypt(sealed, 'row-1:key'), null);
+  // Two processes starting at once on one data folder: both end with the one copied key.
+  const twin = path.join(data, 'twin');
+  const [a, b] = await Promise.all([SecretBox.open(twin, {}, { formerFile: former }), SecretBox.open(twin, {}, { formerFile: former })]);
+  const check = SecretBox.withKey(Buffer.alloc(32, 9)).encrypt('x', 'y');
+  t.is(a.decrypt(check, 'y'), 'x');
+  t.is(b.decrypt(check, 'y'), 'x');
+  // A former file that holds no key stops the start with a message naming it.
+  writeFileSync(former, 'not a key\n');
+  const error = await t.throwsAsync(SecretBox.open(path.join(data, 'bad'), {}, { formerFile: former }));
+  t.true(error!.message.includes(former));
 });

@@ -1,27 +1,9 @@
 import type { Knex } from 'vela/plugin';
 
-// Integration instances: targets of the integration proxy (/api/v2/integration/<id>/...). Header values
-// to add (the connector's Key) are stored encrypted (AES-256-GCM, the plugin's secret box), bound to the
-// instance id and header name; answers show a hint only.
-export async function up(db: Knex): Promise<void> {
-  await db.schema.createTable('search_integrations', (t) => {
-    t.string('id', 36).primary();
-    t.string('title', 100).notNullable();
-    t.string('description', 1000).notNullable().defaultTo('');
-    t.string('vendor', 40).notNullable();
-    t.string('endpoint', 2000).notNullable();
-    t.boolean('enabled').notNullable().defaultTo(true);
-    // JSON lists: path prefixes the proxy may forward to ([] = any), methods it forwards (reads only unless
-    // listed: the proxy is public, so a write would be anyone's, with the instance's headers).
-    t.text('allowed_paths').notNullable().defaultTo('[]');
-    t.string('allowed_methods', 100).notNullable().defaultTo('["GET","HEAD"]');
-    // JSON list of {name, value (encrypted), hint}.
-    t.text('headers').notNullable().defaultTo('[]');
-    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-    t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-  });
-}
+// Integration instances belong to the integration plugin. In a database an earlier search plugin migrated,
+// this migration made their table (search_integrations), which the integration plugin's first migration takes
+// over. It stays, doing nothing: such databases record it as applied, and every applied migration must still be
+// in the folder.
+export async function up(_db: Knex): Promise<void> {}
 
-export async function down(db: Knex): Promise<void> {
-  await db.schema.dropTableIfExists('search_integrations');
-}
+export async function down(_db: Knex): Promise<void> {}

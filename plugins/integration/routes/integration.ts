@@ -1,27 +1,15 @@
-import { type ApiRouter, type OutboundGuard, OutboundRefused, type Request, type Response, VelaError } from 'vela/plugin';
-import type { IntegrationProxy } from '../integration/integration-proxy.js';
-import { DEFAULT_PROXY_METHODS, type IntegrationInput, type IntegrationStore, PROXY_METHODS } from '../integration/integration-store.js';
-import { VENDOR_IDS, vendors } from '../integration/vendors.js';
+import { type ApiRouter, HOP_BY_HOP_HEADERS, type OutboundGuard, OutboundRefused, type Request, type Response, VelaError } from 'vela/plugin';
+import type { IntegrationProxy } from '../proxy/integration-proxy.js';
 import { deletedSchema, idSchema, pathParams } from '../schemas/common.js';
+import { DEFAULT_PROXY_METHODS, type IntegrationInput, type IntegrationStore, PROXY_METHODS } from '../store/integration-store.js';
+import { VENDOR_IDS, vendors } from '../vendors.js';
 
 const tags = ['integrations'];
 const idParam = pathParams({ id: idSchema });
 
 const HEADER_NAME = "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$";
 /** Headers an instance may not add: the connection's own, and what the proxy computes. */
-const RESERVED_HEADERS = new Set([
-  'host',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-  'upgrade',
-  'te',
-  'trailer',
-  'expect',
-  'proxy-authorization',
-  'proxy-connection',
-]);
+const RESERVED_HEADERS = new Set([...HOP_BY_HOP_HEADERS, 'host', 'content-length', 'expect']);
 
 const headerInput = {
   type: 'object',
@@ -225,7 +213,7 @@ export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRou
     },
   );
 
-  // The proxy: public, as the specification lists it; every method the issue names, HEAD with GET.
+  // The proxy: public, as the specification lists it; each method an instance may forward, HEAD with GET.
   const spec = {
     access: 'public' as const,
     tags,

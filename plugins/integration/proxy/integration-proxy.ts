@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type OutboundGuard, type Request, type Response, VelaError } from 'vela/plugin';
-import type { IntegrationStore } from './integration-store.js';
+import { HOP_BY_HOP_HEADERS, type OutboundGuard, type Request, type Response, SECURITY_HEADERS, VelaError } from 'vela/plugin';
+import type { IntegrationStore } from '../store/integration-store.js';
 
-/** `plugins.search.integration`: the proxy's bounds. */
+/** `plugins.integration`: the proxy's bounds. */
 export interface ProxyLimits {
   /** The whole exchange with the upstream, the answer's body included. */
   timeoutMs: number;
@@ -43,22 +43,11 @@ const FORWARDED_REQUEST_HEADERS = new Set([
 
 // What an upstream's answer may not set here: hop-by-hop headers, cookies (the answer is served from the
 // search service's origin, the console's), CORS (the runtime answers it per route) and the security headers
-// every answer of the service already carries.
+// every answer of the service already carries (and HSTS, which is the operator's to set for the host).
 const DROPPED_RESPONSE_HEADERS = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
+  ...HOP_BY_HOP_HEADERS,
   'set-cookie',
-  'content-security-policy',
-  'x-frame-options',
-  'x-content-type-options',
-  'referrer-policy',
+  ...Object.keys(SECURITY_HEADERS).map((name) => name.toLowerCase()),
   'strict-transport-security',
 ]);
 
@@ -68,7 +57,7 @@ export const proxyErrors = {
       Allow: allowed.join(', '),
     }),
   tooLarge: (max: number) =>
-    new VelaError('payload_too_large', `the request body is larger than the proxy limit of ${max} bytes (plugins.search.integration.maxRequestBytes)`, 413),
+    new VelaError('payload_too_large', `the request body is larger than the proxy limit of ${max} bytes (plugins.integration.maxRequestBytes)`, 413),
 };
 
 /** HEAD is a GET without the body: an instance that forwards GET forwards HEAD too. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import test from 'ava';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
 
-// The default configuration allows the local connector (plugins.search.integration.allowHosts ["self:connector"]), at
+// The default configuration allows the local connector (plugins.integration.allowHosts ["self:connector"]), at
 // whatever port it listens on: here an ephemeral one. A CONNECTOR instance takes its endpoint from the
 // running connector and adds the connector's Key, stored encrypted. The proxy is public: these tests also
 // make sure the instance docs/search.md shows cannot be used to take over the connector.
@@ -14,7 +14,7 @@ const KEY = 'integration-test-connector-key-42';
 let vela: TestRuntime;
 
 test.before(async () => {
-  vela = await startTestRuntime({ plugins: ['search', 'connector'], config: { plugins: { connector: { apiKeys: [KEY], seedSample: false } } } });
+  vela = await startTestRuntime({ plugins: ['integration', 'connector'], config: { plugins: { connector: { apiKeys: [KEY], seedSample: false } } } });
 });
 test.after.always(() => vela?.stop());
 

@@ -4,8 +4,8 @@ import test from 'ava';
 import express from 'express';
 import { OutboundGuard } from 'vela/testing';
 import { connectionSpy } from '../../../test/runtime/connection-spy.js';
-import { IntegrationProxy } from '../integration/integration-proxy.js';
-import type { IntegrationStore, ProxyTarget } from '../integration/integration-store.js';
+import { IntegrationProxy } from '../proxy/integration-proxy.js';
+import type { IntegrationStore, ProxyTarget } from '../store/integration-store.js';
 
 // The address rules as the proxy meets them: instance endpoints whose names resolve (through an injected
 // resolver, never DNS) to each internal range, and IP literals in other spellings. Each is refused with 403

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type Database, type SecretBox, secretHint, VelaError } from 'vela/plugin';
-import { MemoryWrites } from '../store/memory-writes.js';
-import { now, toIso } from '../store/timestamps.js';
-import type { VendorId } from './vendors.js';
+import { type Database, nowIso, type SecretBox, secretHint, toIso, VelaError } from 'vela/plugin';
+import type { VendorId } from '../vendors.js';
+import { MemoryWrites } from './memory-writes.js';
 
 export const PROXY_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 export type ProxyMethod = (typeof PROXY_METHODS)[number];
@@ -87,13 +86,16 @@ export const integrationErrors = {
   undecryptable: (id: string) =>
     new VelaError(
       'integration_secret_unreadable',
-      `integration instance "${id}" is unavailable: its stored headers cannot be decrypted with this process's key (VELA_SECRET_KEY, or <data>/search/secret.key); an administrator must set them again`,
+      `integration instance "${id}" is unavailable: its stored headers cannot be decrypted with this process's key (VELA_SECRET_KEY, or <data>/integration/secret.key); an administrator must set them again`,
       503,
     ),
 };
 
+/** The table of integration instances. */
+export const INSTANCES_TABLE = 'integration_instances';
+
 /**
- * Integration instances, written to `search_integrations` and held in memory (the proxy looks them up on
+ * Integration instances, written to `integration_instances` and held in memory (the proxy looks them up on
  * every request without a database round trip; other processes' changes arrive with `load`, every poll).
  */
 export class IntegrationStore {
@@ -106,7 +108,7 @@ export class IntegrationStore {
   ) {}
 
   async load(): Promise<void> {
-    const rows = await this.writes.settled(() => this.db<Row>('search_integrations').select() as Promise<Row[]>);
+    const rows = await this.writes.settled(() => this.db<Row>(INSTANCES_TABLE).select() as Promise<Row[]>);
     if (rows) this.byId = new Map(rows.map((row) => [row.id, fromRow(row)]));
   }
 
@@ -136,8 +138,8 @@ export class IntegrationStore {
 
   async create(input: IntegrationInput): Promise<Integration> {
     const id = input.id ?? randomUUID();
-    if (this.byId.has(id) || (await this.db('search_integrations').where({ id }).first())) throw integrationErrors.idTaken(id);
-    const stamp = now();
+    if (this.byId.has(id) || (await this.db(INSTANCES_TABLE).where({ id }).first())) throw integrationErrors.idTaken(id);
+    const stamp = nowIso();
     const headers = this.sealHeaders(id, input.headers ?? [], []);
     const row = {
       id,
@@ -153,9 +155,9 @@ export class IntegrationStore {
       updated_at: stamp,
     };
     try {
-      await this.db('search_integrations').insert(row);
+      await this.db(INSTANCES_TABLE).insert(row);
     } catch (error) {
-      if (await this.db('search_integrations').where({ id }).first()) throw integrationErrors.idTaken(id);
+      if (await this.db(INSTANCES_TABLE).where({ id }).first()) throw integrationErrors.idTaken(id);
       throw error;
     }
     const entry = fromRow(row as Row);
@@ -167,7 +169,7 @@ export class IntegrationStore {
   async update(id: string, patch: Partial<IntegrationInput>): Promise<Integration> {
     const current = this.byId.get(id);
     if (!current) throw integrationErrors.notFound(id);
-    const changes: Partial<Row> & { updated_at: string } = { updated_at: now() };
+    const changes: Partial<Row> & { updated_at: string } = { updated_at: nowIso() };
     if (patch.title !== undefined) changes.title = patch.title;
     if (patch.description !== undefined) changes.description = patch.description;
     if (patch.vendor !== undefined) changes.vendor = patch.vendor;
@@ -176,9 +178,9 @@ export class IntegrationStore {
     if (patch.allowedPaths !== undefined) changes.allowed_paths = JSON.stringify(patch.allowedPaths);
     if (patch.allowedMethods !== undefined) changes.allowed_methods = JSON.stringify(patch.allowedMethods);
     if (patch.headers !== undefined) changes.headers = JSON.stringify(this.sealHeaders(id, patch.headers, current.headers));
-    const updated = await this.db('search_integrations').where({ id }).update(changes);
+    const updated = await this.db(INSTANCES_TABLE).where({ id }).update(changes);
     if (updated === 0) throw integrationErrors.notFound(id);
-    const row = await this.db<Row>('search_integrations').where({ id }).first();
+    const row = await this.db<Row>(INSTANCES_TABLE).where({ id }).first();
     const entry = fromRow(row!);
     this.byId.set(id, entry);
     this.writes.mark();
@@ -187,7 +189,7 @@ export class IntegrationStore {
 
   async delete(id: string): Promise<Integration> {
     const current = this.get(id);
-    await this.db('search_integrations').where({ id }).delete();
+    await this.db(INSTANCES_TABLE).where({ id }).delete();
     this.byId.delete(id);
     this.writes.mark();
     return current;
@@ -206,7 +208,10 @@ export class IntegrationStore {
   }
 }
 
-/** A sealed header value belongs to one instance and one header name: copied elsewhere it does not decrypt. */
+/**
+ * A sealed header value belongs to one instance and one header name: copied elsewhere it does not decrypt. The
+ * prefix is fixed, whatever the table is called: every stored value is bound with it, and another would not open them.
+ */
 function bindingOf(id: string, name: string): string {
   return `search_integrations:${id}:${name.toLowerCase()}`;
 }

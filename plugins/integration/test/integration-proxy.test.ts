@@ -77,10 +77,10 @@ const EVERY_METHOD = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 test.before(async () => {
   upstream = await startUpstream();
   vela = await startTestRuntime({
-    plugins: ['search'],
+    plugins: ['integration'],
     config: {
       runtime: { network: { allowHosts: [`127.0.0.1:${upstream.port}`] } },
-      plugins: { search: { integration: { timeoutMs: 1500, maxRequestBytes: 64 * 1024, maxResponseBytes: 1024 * 1024 } } },
+      plugins: { integration: { timeoutMs: 1500, maxRequestBytes: 64 * 1024, maxResponseBytes: 1024 * 1024 } },
     },
   });
 });
@@ -148,7 +148,7 @@ test.serial('instances: create, list, get, update and delete; header values stor
   t.deepEqual(created.body.allowedMethods, ['GET', 'HEAD'], 'reads only, unless the instance lists writes');
 
   const db = vela.runtime.resolve('db') as any;
-  const row = await db('search_integrations').where({ id }).first();
+  const row = await db('integration_instances').where({ id }).first();
   t.false(row.headers.includes(SECRET), 'the value is not stored in the clear');
   t.regex(row.headers, /"value":"v1:/);
 
@@ -418,7 +418,7 @@ test.serial('bounds: a request body over the limit is 413, an answer over the li
   t.is(bigChunked.status, 413, `a chunked body has no length to check first, and is refused as it passes the limit: ${bigChunked.body}`);
   t.deepEqual(JSON.parse(bigChunked.body), {
     error: 'payload_too_large',
-    message: 'the request body is larger than the proxy limit of 65536 bytes (plugins.search.integration.maxRequestBytes)',
+    message: 'the request body is larger than the proxy limit of 65536 bytes (plugins.integration.maxRequestBytes)',
   });
   t.is((await chunked(`/api/v2/integration/${id}/items`, 32 * 1024)).status, 201, 'a chunked body under the limit goes through');
   const huge = await raw('GET', `/api/v2/integration/${id}/huge`);
@@ -445,7 +445,7 @@ test.serial('headers sealed with another key make the instance unavailable: 503 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-integration-key-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = { runtime: { network: { allowHosts: [`127.0.0.1:${upstream.port}`] } } };
-  const first = await startTestRuntime({ plugins: ['search'], dataDir, config });
+  const first = await startTestRuntime({ plugins: ['integration'], dataDir, config });
   const created = await first.fetch('search', '/api/integration', {
     method: 'POST',
     headers: { authorization: first.adminAuth, 'content-type': 'application/json' },
@@ -460,8 +460,8 @@ test.serial('headers sealed with another key make the instance unavailable: 503 
   t.is(created.status, 201);
   await first.stop();
   // The key the values were sealed with is gone: the next start makes a new one.
-  rmSync(path.join(dataDir, 'search', 'secret.key'));
-  const second = await startTestRuntime({ plugins: ['search'], dataDir, config });
+  rmSync(path.join(dataDir, 'integration', 'secret.key'));
+  const second = await startTestRuntime({ plugins: ['integration'], dataDir, config });
   t.teardown(() => second.stop());
   const before = upstream.requests.length;
   const res = await second.fetch('search', '/api/v2/integration/sealed/items');
@@ -470,7 +470,7 @@ test.serial('headers sealed with another key make the instance unavailable: 503 
   t.deepEqual(body, {
     error: 'integration_secret_unreadable',
     message:
-      'integration instance "sealed" is unavailable: its stored headers cannot be decrypted with this process\'s key (VELA_SECRET_KEY, or <data>/search/secret.key); an administrator must set them again',
+      'integration instance "sealed" is unavailable: its stored headers cannot be decrypted with this process\'s key (VELA_SECRET_KEY, or <data>/integration/secret.key); an administrator must set them again',
   });
   t.is(upstream.requests.length, before, 'nothing went upstream without its headers');
   // The operator learns of it from the log: the instance and the cause, at error level, without the secret.

@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { definePlugin, type OutboundGuard, SecretBox, StoreRefresh } from 'vela/plugin';
+import { IntegrationProxy, type ProxyLimits } from './proxy/integration-proxy.js';
+import { mountIntegrationRoutes } from './routes/integration.js';
+import { IntegrationStore } from './store/integration-store.js';
+
+interface IntegrationConfig extends ProxyLimits {
+  /** Hosts at internal addresses instances may point at, besides the runtime's list (self:connector by default). */
+  allowHosts: string[];
+  pollMs: number;
+}
+
+export default definePlugin<IntegrationConfig>({
+  register(ctx) {
+    // Header values are sealed with the plugin's secret box, opened in start.
+    let secrets: SecretBox | undefined;
+    let guard: OutboundGuard | undefined;
+    const outbound = () => (guard ??= ctx.resolve('outbound').forFeature(ctx.config.allowHosts));
+    const store = new IntegrationStore(ctx.resolve('db'), () => {
+      if (!secrets) throw new Error('the integration plugin has not started: its secret box is not open');
+      return secrets;
+    });
+    const proxy = new IntegrationProxy(store, outbound, ctx.config);
+    let connectorUrl: string | null = null;
+    ctx.hooks.tap('runtime.ready', 'integration-vendors', (event) => {
+      connectorUrl = event.services.connector?.url ?? null;
+    });
+    ctx.routes((router) => {
+      mountIntegrationRoutes(router, { store, proxy, outbound, connectorUrl: () => connectorUrl });
+    });
+
+    // Processes sharing one database see each other's instances within a poll.
+    const refresh = new StoreRefresh({
+      what: 'integration instances',
+      reload: () => store.load(),
+      channels: ['integration.instances'],
+      pollMs: ctx.config.pollMs,
+      logger: ctx.logger,
+    });
+    return {
+      async start() {
+        // VELA_SECRET_KEY, else <data>/integration/secret.key; a data folder whose search plugin sealed the
+        // instances' headers (<data>/search/secret.key) starts this plugin's key file as a copy of that one.
+        secrets = await SecretBox.open(ctx.dataDir, process.env, { formerFile: path.join(path.dirname(ctx.dataDir), 'search', 'secret.key') });
+        await store.load();
+        refresh.start();
+      },
+      stop() {
+        refresh.stop();
+      },
+    };
+  },
+});

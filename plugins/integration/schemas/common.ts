@@ -1,0 +1,17 @@
+import type { JsonSchema } from 'vela/plugin';
+
+/**
+ * An instance id: a UUID as the service makes them, or one a client assigns. 1 to 36 letters, digits, `_` and
+ * `-` (the column holds 36 characters).
+ */
+export const idSchema: JsonSchema = { type: 'string', maxLength: 36, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,35}$' };
+
+/** Path parameters, as route specs take them. */
+export const pathParams = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', properties });
+
+/** What a DELETE answers: the id of what is gone. */
+export const deletedSchema: JsonSchema = {
+  type: 'object',
+  required: ['deleted', 'id'],
+  properties: { deleted: { type: 'boolean', enum: [true] }, id: { type: 'string' } },
+};
