@@ -1,5 +1,5 @@
 import type { SearchSites, SiteSearch } from '@vela/plugin-search/api';
-import type { Logger, OutboundGuard } from 'vela/plugin';
+import type { Logger, OutboundGuard, StoreRefresh } from 'vela/plugin';
 import type { AgentStore } from './agents/agent-store.js';
 import type { ConversationStore } from './agents/conversation-store.js';
 import type { ActiveChats } from './chat/chat-response.js';
@@ -26,6 +26,8 @@ export interface GenaiDomain {
   logger: Logger;
   instances: InstanceStore;
   settings: SiteSettingsStore;
+  /** Keeps instances and settings in step with the other processes' writes (started and stopped with the plugin). */
+  refresh: StoreRefresh;
   agents: AgentStore;
   conversations: ConversationStore;
   usage: TokenUsageStore;

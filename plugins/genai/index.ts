@@ -1,5 +1,5 @@
 import type {} from '@vela/plugin-search/api';
-import { definePlugin, type PluginContext, SecretBox } from 'vela/plugin';
+import { definePlugin, type PluginContext, SecretBox, StoreRefresh } from 'vela/plugin';
 import { AgentStore } from './agents/agent-store.js';
 import { ConversationStore } from './agents/conversation-store.js';
 import { ActiveChats } from './chat/chat-response.js';
@@ -27,7 +27,20 @@ function createDomain(ctx: PluginContext<GenaiConfig, typeof consumes>, secrets:
   // tokenizer's first load, half a second) would otherwise hold up every service of the process.
   const counter = new TokenCounter(ctx.task<string, number>(new URL('./usage/token-count-task.ts', import.meta.url)));
   const compose = ctx.task<ComposeInput, { text: string; cited: number[] }>(new URL('./providers/extractive-task.ts', import.meta.url));
-  const instances = new InstanceStore(db, secrets);
+  // Writes are announced to the other processes sharing the database, which reload at once; the poll is the safety net.
+  const refresh = new StoreRefresh({
+    what: 'LLM instances and site settings',
+    channels: ['genai.settings'],
+    changes: ctx.resolve('changes'),
+    pollMs: ctx.config.pollMs,
+    logger: ctx.logger,
+    reload: async () => {
+      await Promise.all([instances.load(), settings.load()]);
+    },
+  });
+  const announce = () => refresh.announce();
+  const instances = new InstanceStore(db, secrets, ctx.logger, announce);
+  const settings = new SiteSettingsStore(db, ctx.config.siteChat.enabledByDefault, ctx.logger, announce);
   const usage = new TokenUsageStore(db, (id) => instances.find(id)?.title);
   const search = () => ctx.resolve('search.service');
   const outbound = () => ctx.resolve('outbound');
@@ -35,7 +48,8 @@ function createDomain(ctx: PluginContext<GenaiConfig, typeof consumes>, secrets:
     config: ctx.config,
     logger: ctx.logger,
     instances,
-    settings: new SiteSettingsStore(db, ctx.config.siteChat.enabledByDefault),
+    settings,
+    refresh,
     agents: new AgentStore(db),
     conversations: new ConversationStore(db),
     usage,
@@ -52,7 +66,7 @@ function createDomain(ctx: PluginContext<GenaiConfig, typeof consumes>, secrets:
 }
 
 /** What it resolves, as plugin.json lists it (the loader checks they match): types ctx.resolve to these names. */
-const consumes = ['db', 'outbound', 'workers', 'search.service', 'search.sites'] as const;
+const consumes = ['db', 'outbound', 'workers', 'changes', 'search.service', 'search.sites'] as const;
 
 export default definePlugin<GenaiConfig, typeof consumes>({
   consumes,
@@ -80,7 +94,6 @@ export default definePlugin<GenaiConfig, typeof consumes>({
       domain.active.abortAll(genaiErrors.stopping());
     });
 
-    let refreshTimer: NodeJS.Timeout | undefined;
     return {
       async start() {
         // LLM API keys are sealed with VELA_GENAI_KEY, else VELA_SECRET_KEY (every plugin's), else <data>/genai/secret.key.
@@ -90,17 +103,10 @@ export default definePlugin<GenaiConfig, typeof consumes>({
         const pruned = await domain.settings.prune(siteExists(domain.sites()));
         if (pruned.length > 0) ctx.logger.info({ sites: pruned }, 'dropped the GenAI settings of deleted sites');
         ctx.logger.info({ instances: domain.instances.list().length, keyFrom: secretBox.source }, 'genai ready');
-        if (ctx.config.pollMs <= 0) return;
-        refreshTimer = setInterval(() => {
-          Promise.all([domain.instances.load(), domain.settings.load()]).catch((error: Error) => {
-            if (refreshTimer) ctx.logger.warn({ err: error }, 'refreshing LLM instances and site settings failed');
-          });
-        }, ctx.config.pollMs);
-        refreshTimer.unref();
+        domain.refresh.start();
       },
       async stop() {
-        clearInterval(refreshTimer);
-        refreshTimer = undefined;
+        domain.refresh.stop();
         domain.active.abortAll(genaiErrors.stopping());
         // The usage of the chats just ended, before the worker pool and the database close.
         await domain.calls.settled();

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from 'vela/plugin';
+import { type Database, nowIso, readJson, refuseDuplicate, toBool, toIso, writeJson } from 'vela/plugin';
 import { genaiErrors } from '../errors.js';
-import { now, toIso } from '../store/timestamps.js';
 
 /** The tools an agent may be given: a site search (with filters) and a stored document by id. */
 export const AGENT_TOOLS = ['search_site', 'get_document'] as const;
@@ -32,15 +31,13 @@ interface Row {
   description: string | null;
   instructions: string;
   llm_instance_id: string;
-  sites: string;
-  tools: string;
+  sites: unknown;
+  tools: unknown;
   max_steps: number;
   enabled: unknown;
   created_at: unknown;
   updated_at: unknown;
 }
-
-const bool = (value: unknown) => value === true || value === 1 || value === '1' || value === 't' || value === 'true';
 
 function fromRow(row: Row): Agent {
   return {
@@ -49,10 +46,10 @@ function fromRow(row: Row): Agent {
     description: row.description ?? '',
     instructions: row.instructions,
     llmInstanceId: row.llm_instance_id,
-    sites: JSON.parse(row.sites) as string[],
-    tools: JSON.parse(row.tools) as AgentTool[],
+    sites: readJson<string[]>(row.sites, { table: 'genai_agents', column: 'sites', row: row.id }),
+    tools: readJson<AgentTool[]>(row.tools, { table: 'genai_agents', column: 'tools', row: row.id }),
     maxSteps: Number(row.max_steps),
-    enabled: bool(row.enabled),
+    enabled: toBool(row.enabled),
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
   };
@@ -65,8 +62,8 @@ function toRow(agent: Agent): Omit<Row, 'created_at'> {
     description: agent.description,
     instructions: agent.instructions,
     llm_instance_id: agent.llmInstanceId,
-    sites: JSON.stringify(agent.sites),
-    tools: JSON.stringify(agent.tools),
+    sites: writeJson(agent.sites),
+    tools: writeJson(agent.tools),
     max_steps: agent.maxSteps,
     enabled: agent.enabled,
     updated_at: agent.updatedAt,
@@ -94,7 +91,7 @@ export class AgentStore {
 
   /** `check` validates the complete agent (its instance and sites exist) before it is written. */
   async create(input: AgentInput, check: (agent: Agent) => void): Promise<Agent> {
-    const stamp = now();
+    const stamp = nowIso();
     const agent: Agent = {
       id: input.id ?? randomUUID(),
       name: input.name ?? '',
@@ -110,13 +107,16 @@ export class AgentStore {
     };
     check(agent);
     if (await this.find(agent.id)) throw genaiErrors.idTaken('an agent', agent.id);
-    await this.db('genai_agents').insert({ ...toRow(agent), created_at: stamp });
+    await refuseDuplicate(
+      () => this.db('genai_agents').insert({ ...toRow(agent), created_at: stamp }),
+      () => genaiErrors.idTaken('an agent', agent.id),
+    );
     return agent;
   }
 
   async update(id: string, input: AgentInput, check: (agent: Agent) => void): Promise<Agent> {
     const current = await this.get(id);
-    const next: Agent = { ...current, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)), id, updatedAt: now() };
+    const next: Agent = { ...current, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)), id, updatedAt: nowIso() };
     check(next);
     const updated = await this.db('genai_agents').where({ id }).update(toRow(next));
     if (updated === 0) throw genaiErrors.agentNotFound(id);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from 'vela/plugin';
+import { type Database, nowIso, readJson, writeJson } from 'vela/plugin';
 import type { ChatMessage, Role, ToolCall } from '../providers/provider.js';
-import { now } from '../store/timestamps.js';
 
 interface MessageRow {
+  id: number;
   role: string;
   content: string | null;
   tool_calls: string | null;
@@ -19,7 +19,7 @@ export class ConversationStore {
 
   async create(agentId: string, username: string): Promise<string> {
     const id = randomUUID();
-    const stamp = now();
+    const stamp = nowIso();
     await this.db('genai_conversations').insert({ id, agent_id: agentId, username: username.slice(0, 64), created_at: stamp, updated_at: stamp });
     return id;
   }
@@ -47,27 +47,27 @@ export class ConversationStore {
   /** Every message of a conversation, oldest first, tool calls and results included. */
   async messages(id: string): Promise<ChatMessage[]> {
     const rows = (await this.db('genai_messages')
-      .select('role', 'content', 'tool_calls', 'tool_call_id')
+      .select('id', 'role', 'content', 'tool_calls', 'tool_call_id')
       .where({ conversation_id: id })
       .orderBy('id')) as MessageRow[];
     return rows.map((row) => ({
       role: row.role as Role,
       content: row.content,
-      ...(row.tool_calls ? { toolCalls: JSON.parse(row.tool_calls) as ToolCall[] } : {}),
+      ...(row.tool_calls ? { toolCalls: readJson<ToolCall[]>(row.tool_calls, { table: 'genai_messages', column: 'tool_calls', row: String(row.id) }) } : {}),
       ...(row.tool_call_id ? { toolCallId: row.tool_call_id } : {}),
     }));
   }
 
   async append(id: string, messages: readonly ChatMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    const stamp = now();
+    const stamp = nowIso();
     await this.db.transaction(async (trx) => {
       await trx('genai_messages').insert(
         messages.map((m) => ({
           conversation_id: id,
           role: m.role,
           content: m.content,
-          tool_calls: m.toolCalls?.length ? JSON.stringify(m.toolCalls) : null,
+          tool_calls: m.toolCalls?.length ? writeJson(m.toolCalls) : null,
           tool_call_id: m.toolCallId ?? null,
           created_at: stamp,
         })),

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type Database, type SecretBox, secretHint } from 'vela/plugin';
+import { CachedTable, type Database, type Logger, nowIso, readJson, refuseDuplicate, type SecretBox, secretHint, toBool, toIso, writeJson } from 'vela/plugin';
 import { genaiErrors } from '../errors.js';
 import { type Vendor, vendorOf } from '../providers/vendors.js';
-import { now, toIso } from './timestamps.js';
 
 export const BUILTIN_ID = 'builtin';
 
@@ -65,7 +64,7 @@ interface Row {
   model_name: string | null;
   api_key_encrypted: string | null;
   api_key_hint: string | null;
-  options: string;
+  options: unknown;
   enabled: unknown;
   public_chat: unknown;
   created_at: unknown;
@@ -81,28 +80,31 @@ export function defaultOptions(vendor: Vendor | undefined): LlmOptions {
     : { temperature: null, topP: null, maxTokens: null, timeoutMs: 120_000, idleTimeoutMs: 30_000, maxConcurrent: 4 };
 }
 
-const bool = (value: unknown) => value === true || value === 1 || value === '1' || value === 't' || value === 'true';
-
 /**
  * LLM instances: written to `genai_llm_instances`, held in memory (each chat reads its instance without a
- * database round trip), re-read every pollMs for what other processes changed. API keys are encrypted
- * with the SecretBox before they are written and decrypted only to make a request.
+ * database round trip), reloaded when another process announces a write (and at each poll). API keys are
+ * encrypted with the SecretBox before they are written and decrypted only to make a request.
  */
 export class InstanceStore {
-  private byId = new Map<string, Stored>();
+  private readonly byId: CachedTable<Row, Stored>;
 
   constructor(
     private readonly db: Database,
     private readonly secrets: () => SecretBox,
-  ) {}
+    logger: Logger,
+    /** Tells the other processes after a committed write. */
+    private readonly announce: () => Promise<unknown> = async () => undefined,
+  ) {
+    this.byId = new CachedTable({ db, table: 'genai_llm_instances', keyOf: (row) => row.id, fromRow: (row) => this.fromRow(row), logger });
+  }
 
-  async load(): Promise<void> {
-    const rows = (await this.db('genai_llm_instances').select()) as Row[];
-    this.byId = new Map(rows.map((row) => [row.id, this.fromRow(row)]));
+  load(): Promise<void> {
+    return this.byId.load();
   }
 
   list(): LlmInstance[] {
-    return [...this.byId.values()]
+    return this.byId
+      .values()
       .map((s) => s.instance)
       .sort((a, b) => a.title.localeCompare(b.title, 'en', { sensitivity: 'base' }) || a.id.localeCompare(b.id));
   }
@@ -129,13 +131,13 @@ export class InstanceStore {
   /** `checkUrl` refuses a URL the outbound guard would refuse (400 naming the member). */
   async create(input: InstanceInput, checkUrl: (url: string) => Promise<void>): Promise<LlmInstance> {
     const id = input.id ?? randomUUID();
-    if (this.byId.has(id) || (await this.db('genai_llm_instances').where({ id }).first())) throw genaiErrors.idTaken('an LLM instance', id);
+    if (this.byId.has(id)) throw genaiErrors.idTaken('an LLM instance', id);
     const vendor = vendorOf(input.vendor ?? '');
     if (!vendor) throw genaiErrors.invalidParameter('vendor', `must be one of the vendors of GET /api/llm/vendor, got ${JSON.stringify(input.vendor)}`);
     const defaults = defaultOptions(vendor);
     const options: LlmOptions = { ...defaults };
     for (const name of OPTION_NAMES) if (input[name] !== undefined) (options as unknown as Record<string, unknown>)[name] = input[name];
-    const stamp = now();
+    const stamp = nowIso();
     const instance: LlmInstance = {
       id,
       title: input.title || vendor.title,
@@ -153,8 +155,12 @@ export class InstanceStore {
     };
     await this.checkComplete(instance, vendor, checkUrl);
     const apiKeyEncrypted = this.applyKey(instance, input.apiKey, null);
-    await this.db('genai_llm_instances').insert({ ...this.toRow(instance, apiKeyEncrypted), created_at: stamp });
+    await refuseDuplicate(
+      () => this.db('genai_llm_instances').insert({ ...this.toRow(instance, apiKeyEncrypted), created_at: stamp }),
+      () => genaiErrors.idTaken('an LLM instance', id),
+    );
     this.byId.set(id, { instance, apiKeyEncrypted });
+    await this.announce();
     return instance;
   }
 
@@ -164,7 +170,7 @@ export class InstanceStore {
     const vendor = vendorOf(input.vendor ?? current.instance.vendor);
     if (!vendor) throw genaiErrors.invalidParameter('vendor', `must be one of the vendors of GET /api/llm/vendor, got ${JSON.stringify(input.vendor)}`);
     if (id === BUILTIN_ID && vendor.id !== 'BUILTIN') throw genaiErrors.invalidParameter('vendor', 'of the built-in instance stays BUILTIN');
-    const next: LlmInstance = { ...current.instance, updatedAt: now() };
+    const next: LlmInstance = { ...current.instance, updatedAt: nowIso() };
     if (input.title !== undefined) next.title = input.title;
     if (input.description !== undefined) next.description = input.description;
     if (input.enabled !== undefined) next.enabled = input.enabled;
@@ -185,6 +191,7 @@ export class InstanceStore {
     const updated = await this.db('genai_llm_instances').where({ id }).update(this.toRow(next, apiKeyEncrypted));
     if (updated === 0) throw genaiErrors.instanceNotFound(id);
     this.byId.set(id, { instance: next, apiKeyEncrypted });
+    await this.announce();
     return next;
   }
 
@@ -196,6 +203,7 @@ export class InstanceStore {
     if (users.length > 0) throw genaiErrors.instanceInUse(id, users);
     await this.db('genai_llm_instances').where({ id }).delete();
     this.byId.delete(id);
+    await this.announce();
   }
 
   private async checkComplete(instance: LlmInstance, vendor: Vendor, checkUrl: (url: string) => Promise<void>): Promise<void> {
@@ -231,7 +239,7 @@ export class InstanceStore {
       model_name: instance.modelName,
       api_key_encrypted: apiKeyEncrypted,
       api_key_hint: instance.apiKeyHint,
-      options: JSON.stringify(Object.fromEntries(OPTION_NAMES.map((name) => [name, instance[name]]))),
+      options: writeJson(Object.fromEntries(OPTION_NAMES.map((name) => [name, instance[name]]))),
       enabled: instance.enabled,
       public_chat: instance.publicChat,
       updated_at: instance.updatedAt,
@@ -240,12 +248,7 @@ export class InstanceStore {
 
   private fromRow(row: Row): Stored {
     const vendor = vendorOf(row.vendor);
-    let stored: Partial<LlmOptions> = {};
-    try {
-      stored = JSON.parse(row.options) as Partial<LlmOptions>;
-    } catch {
-      // a hand-edited row: the defaults
-    }
+    const stored = readJson<Partial<LlmOptions>>(row.options, { table: 'genai_llm_instances', column: 'options', row: row.id });
     const options = { ...defaultOptions(vendor) };
     for (const name of OPTION_NAMES)
       if (stored[name] !== undefined && stored[name] !== null) (options as unknown as Record<string, unknown>)[name] = stored[name];
@@ -261,8 +264,8 @@ export class InstanceStore {
         hasApiKey: !!row.api_key_encrypted,
         apiKeyHint: row.api_key_encrypted ? row.api_key_hint : null,
         ...options,
-        enabled: bool(row.enabled),
-        publicChat: bool(row.public_chat),
+        enabled: toBool(row.enabled),
+        publicChat: toBool(row.public_chat),
         createdAt: toIso(row.created_at),
         updatedAt: toIso(row.updated_at),
       },

@@ -1,7 +1,6 @@
 import type { SearchSites } from '@vela/plugin-search/api';
-import type { Database } from 'vela/plugin';
+import { CachedTable, type Database, type Logger, nowIso, toBool, toIso } from 'vela/plugin';
 import { BUILTIN_ID } from './instance-store.js';
-import { now, toIso } from './timestamps.js';
 
 /** A site's GenAI settings (the original's turSNSiteGenAi): whether chat is on, with which instance, and its system prompt. */
 export interface SiteSettings {
@@ -31,8 +30,6 @@ export const siteExists =
 /** Ids per DELETE: well under the bound parameters every database takes. */
 const PRUNE_BATCH = 500;
 
-const bool = (value: unknown) => value === true || value === 1 || value === '1' || value === 't' || value === 'true';
-
 /**
  * Site GenAI settings, kept by the genai plugin by site id (`genai_site_settings`) and held in memory. A site
  * without a row chats with the built-in instance when `siteChat.enabledByDefault` is on: it only re-words what
@@ -40,21 +37,32 @@ const bool = (value: unknown) => value === true || value === 1 || value === '1' 
  * administrator names one for it.
  */
 export class SiteSettingsStore {
-  private bySite = new Map<string, SiteSettings>();
+  private readonly bySite: CachedTable<Row, SiteSettings>;
 
   constructor(
     private readonly db: Database,
     private readonly enabledByDefault: boolean,
-  ) {}
+    logger: Logger,
+    /** Tells the other processes after a committed write. */
+    private readonly announce: () => Promise<unknown> = async () => undefined,
+  ) {
+    this.bySite = new CachedTable({
+      db,
+      table: 'genai_site_settings',
+      keyOf: (row) => row.site_id,
+      fromRow: (row) => ({
+        enabled: toBool(row.enabled),
+        llmInstanceId: row.llm_instance_id,
+        systemPrompt: row.system_prompt,
+        custom: true,
+        updatedAt: toIso(row.updated_at),
+      }),
+      logger,
+    });
+  }
 
-  async load(): Promise<void> {
-    const rows = (await this.db('genai_site_settings').select()) as Row[];
-    this.bySite = new Map(
-      rows.map((row) => [
-        row.site_id,
-        { enabled: bool(row.enabled), llmInstanceId: row.llm_instance_id, systemPrompt: row.system_prompt, custom: true, updatedAt: toIso(row.updated_at) },
-      ]),
-    );
+  load(): Promise<void> {
+    return this.bySite.load();
   }
 
   forSite(siteId: string): SiteSettings {
@@ -68,7 +76,7 @@ export class SiteSettingsStore {
       llmInstanceId: patch.llmInstanceId ?? current.llmInstanceId,
       systemPrompt: patch.systemPrompt ?? current.systemPrompt,
       custom: true,
-      updatedAt: now(),
+      updatedAt: nowIso(),
     };
     const row = { enabled: next.enabled, llm_instance_id: next.llmInstanceId, system_prompt: next.systemPrompt, updated_at: next.updatedAt };
     await this.db('genai_site_settings')
@@ -76,6 +84,7 @@ export class SiteSettingsStore {
       .onConflict('site_id')
       .merge(row);
     this.bySite.set(siteId, next);
+    await this.announce();
     return next;
   }
 
@@ -83,6 +92,7 @@ export class SiteSettingsStore {
   async reset(siteId: string): Promise<SiteSettings> {
     await this.db('genai_site_settings').where({ site_id: siteId }).delete();
     this.bySite.delete(siteId);
+    await this.announce();
     return this.forSite(siteId);
   }
 
@@ -98,6 +108,7 @@ export class SiteSettingsStore {
         .whereIn('site_id', gone.slice(i, i + PRUNE_BATCH))
         .delete();
     for (const siteId of gone) this.bySite.delete(siteId);
+    if (gone.length > 0) await this.announce();
     return gone;
   }
 

@@ -234,3 +234,21 @@ test('instance ids vendor and structure are reserved: GET /api/llm/<id> could no
   t.is((await json(vela, 'POST', '/api/llm', { id: 'vendors', vendor: 'BUILTIN' })).status, 201);
   t.like((await json(vela, 'GET', '/api/llm/vendors')).body, { id: 'vendors' });
 });
+
+test('two creates of one id at once: one 201, one 409 conflict; a corrupt row is left out at the next load while the others serve', async (t) => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-genai-rows-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const first = await startGenai({ dataDir, allowHosts: ['127.0.0.1:11434'] });
+  const create = () => json(first, 'POST', '/api/llm', { id: 'twice', vendor: 'OLLAMA', modelName: 'qwen2.5' });
+  const answers = await Promise.all([create(), create()]);
+  t.deepEqual(answers.map((a) => a.status).sort(), [201, 409]);
+  t.like(answers.find((a) => a.status === 409)?.body, { error: 'conflict', message: 'an LLM instance with id "twice" already exists' });
+  t.is((await json(first, 'POST', '/api/llm', { id: 'sound', vendor: 'OLLAMA', modelName: 'qwen2.5' })).status, 201);
+  await first.runtime.db('genai_llm_instances').where({ id: 'twice' }).update({ options: '{"timeoutMs": 1' });
+  await first.stop();
+
+  const second = await startGenai({ dataDir, allowHosts: ['127.0.0.1:11434'] });
+  t.teardown(() => second.stop());
+  const ids = ((await json(second, 'GET', '/api/llm')).body as Array<{ id: string }>).map((i) => i.id);
+  t.deepEqual(ids.sort(), ['builtin', 'sound']);
+});
