@@ -26,7 +26,7 @@ test('every bundled plugin packs alone, and a runtime whose loader path is only 
   const home = mkdtempSync(path.join(os.tmpdir(), 'vela-packed-'));
   t.teardown(() => rmSync(home, { recursive: true, force: true }));
   const archives = path.join(home, 'plugins');
-  const bundled = ['cms', 'connector', 'gateway', 'genai', 'search'];
+  const bundled = ['cms', 'connector', 'gateway', 'genai', 'search', 'search-postgres'];
   const packs = await Promise.all(bundled.map((plugin) => runVela(['pack', plugin, '--out', archives])));
   for (const packed of packs) t.is(packed.code, 0, packed.stderr);
   t.deepEqual(
