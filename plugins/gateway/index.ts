@@ -36,8 +36,8 @@ function createGateway(ctx: PluginContext<GatewayConfig, typeof consumes>, hooks
   const config = ctx.config;
   const changes = ctx.resolve('changes');
   const versions = new ChangeVersions(db, changes);
-  const mappings = new MappingStore(db, versions, config.proxy.defaultTimeoutMs);
-  const apps = new AppStore(db, versions);
+  const mappings = new MappingStore(db, versions, config.proxy.defaultTimeoutMs, ctx.logger);
+  const apps = new AppStore(db, versions, ctx.logger);
   const tokens = new TokenStore(db, apps, changes);
   const codes = new CodeStore(db);
   const recorder = new ResponseTimeRecorder(db, ctx.logger, config.responseTimes.bufferSize, (id) => mappings.list().some((m) => m.id === id));

@@ -1,4 +1,4 @@
-import type { Changes, Logger } from 'vela/plugin';
+import { type Changes, type Logger, StoreRefresh } from 'vela/plugin';
 import { TOKENS_CHANNEL, type TokenStore } from './oauth/token-store.js';
 import type { AppStore } from './store/app-store.js';
 import { type ChangeVersions, VERSIONS_CHANNEL } from './store/change-versions.js';
@@ -9,11 +9,11 @@ import type { MappingStore } from './store/mapping-store.js';
  * processes sharing the database: a cheap version check (one small SELECT) plus the tokens changed
  * since the last look, every `syncMs`, and at once when another process announces a change on the
  * runtime's `changes` feed (PostgreSQL LISTEN/NOTIFY). Writes made here update memory at once without it.
+ * The following, the poll and the logging of failures are the runtime's StoreRefresh.
  */
 export class StateSync {
-  private timer: NodeJS.Timeout | null = null;
-  private running = false;
-  private again = false;
+  private changes: Changes | undefined;
+  private refresher: StoreRefresh | null = null;
 
   constructor(
     private readonly versions: ChangeVersions,
@@ -29,57 +29,43 @@ export class StateSync {
     await Promise.all([this.mappings.load(), this.apps.load(), this.tokens.load()]);
   }
 
+  /**
+   * Follow the other processes' announcements (from `start` on): a bump of mappings or apps runs a sync at
+   * once; a revocation takes its hashes out of memory without a query; a feed that was cut and is back syncs
+   * everything.
+   */
+  listen(changes: Changes): void {
+    this.changes = changes;
+  }
+
   start(syncMs: number): void {
-    if (syncMs <= 0) return;
-    this.timer = setInterval(() => void this.tick(), syncMs);
-    this.timer.unref();
+    this.refresher = new StoreRefresh({
+      what: 'mappings, apps and tokens',
+      channels: [VERSIONS_CHANNEL, TOKENS_CHANNEL],
+      changes: this.changes,
+      pollMs: syncMs,
+      logger: this.logger,
+      reload: () => this.syncOnce(),
+      apply: (channel, payload) => {
+        if (channel !== TOKENS_CHANNEL) return false;
+        const revoked = (payload as { revoked?: unknown } | undefined)?.revoked;
+        if (!Array.isArray(revoked)) return false;
+        this.tokens.forgetRevoked(revoked.filter((h): h is string => typeof h === 'string'));
+        return true;
+      },
+    });
+    this.refresher.start();
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
+    this.refresher?.stop();
+    this.refresher = null;
   }
 
-  private readonly unsubscribes: Array<() => void> = [];
-
-  /**
-   * Follow the other processes' announcements: a bump of mappings or apps runs a sync at once; a revocation
-   * takes its hashes out of memory without a query; a feed that was cut and is back syncs everything.
-   */
-  listen(changes: Changes): void {
-    this.unsubscribes.push(
-      changes.subscribe(VERSIONS_CHANNEL, (_payload, info) => {
-        if (!info.local) void this.tick();
-      }),
-      changes.subscribe(TOKENS_CHANNEL, (payload, info) => {
-        if (info.local) return;
-        const revoked = (payload as { revoked?: unknown } | undefined)?.revoked;
-        if (Array.isArray(revoked)) this.tokens.forgetRevoked(revoked.filter((h): h is string => typeof h === 'string'));
-        else void this.tick();
-      }),
-    );
-  }
-
-  /** One sync; a call while one runs makes it run once more after (so no announcement is missed). */
-  async tick(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = true;
-    try {
-      do {
-        this.again = false;
-        const moved = await this.versions.changed();
-        if (moved.includes('mappings')) await this.mappings.load();
-        if (moved.includes('apps')) await this.apps.load();
-        await this.tokens.sync();
-      } while (this.again);
-    } catch (error) {
-      this.logger.warn({ err: error }, 'refreshing mappings, apps and tokens from the store failed');
-    } finally {
-      this.running = false;
-    }
+  private async syncOnce(): Promise<void> {
+    const moved = await this.versions.changed();
+    if (moved.includes('mappings')) await this.mappings.load();
+    if (moved.includes('apps')) await this.apps.load();
+    await this.tokens.sync();
   }
 }

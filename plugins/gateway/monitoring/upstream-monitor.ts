@@ -1,6 +1,5 @@
-import type { Database, Logger } from 'vela/plugin';
+import { type Database, type Logger, nowIso } from 'vela/plugin';
 import type { GatewayHooks, UpstreamStatus } from '../api.js';
-import { nowIso } from '../store/clock.js';
 import type { Mapping, MappingStore } from '../store/mapping-store.js';
 import { probeUpstream } from './upstream-probe.js';
 

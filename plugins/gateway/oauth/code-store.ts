@@ -1,5 +1,4 @@
-import type { Database } from 'vela/plugin';
-import { toMillis } from '../store/clock.js';
+import { type Database, toMillis } from 'vela/plugin';
 import { newSecret, SECRET_PATTERN, sha256Hex } from './secrets.js';
 
 export interface AuthorizationCode {

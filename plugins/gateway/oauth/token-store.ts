@@ -1,6 +1,5 @@
-import type { Changes, Database } from 'vela/plugin';
+import { type Changes, type Database, toBool, toMillis } from 'vela/plugin';
 import type { AppStore } from '../store/app-store.js';
-import { toMillis } from '../store/clock.js';
 import { newSecret, SECRET_PATTERN, sha256Hex } from './secrets.js';
 
 export type TokenKind = 'access' | 'refresh';
@@ -93,7 +92,7 @@ export class TokenStore {
       .where('changed_at', '>=', this.syncedUntil - SYNC_OVERLAP_MS);
     for (const row of rows) {
       if (row.kind !== 'access') continue;
-      if (isTrue(row.revoked)) this.live.delete(row.token_hash);
+      if (toBool(row.revoked)) this.live.delete(row.token_hash);
       else if (!this.revokedAt.has(row.token_hash)) this.live.set(row.token_hash, { appId: row.app_id, expiresAt: toMillis(row.expires_at) });
     }
     for (const [hash, token] of this.live) if (token.expiresAt <= started) this.live.delete(hash);
@@ -141,7 +140,7 @@ export class TokenStore {
     } catch {
       return 'unavailable';
     }
-    if (row && row.kind === 'access' && !isTrue(row.revoked) && toMillis(row.expires_at) > started && !this.revokedAt.has(hash)) {
+    if (row && row.kind === 'access' && !toBool(row.revoked) && toMillis(row.expires_at) > started && !this.revokedAt.has(hash)) {
       this.live.set(hash, { appId: row.app_id, expiresAt: toMillis(row.expires_at) });
       if (!this.apps.find(row.app_id)) await this.apps.load().catch(() => undefined);
       const appId = this.appOfHash(hash);
@@ -271,8 +270,6 @@ export class TokenStore {
   }
 }
 
-const isTrue = (value: unknown): boolean => value === true || value === 1 || value === '1' || value === 't';
-
 function toIssued(row: TokenRow): IssuedToken {
   return {
     tokenHash: row.token_hash,
@@ -282,7 +279,7 @@ function toIssued(row: TokenRow): IssuedToken {
     codeHash: row.code_hash ?? null,
     scope: row.scope ?? null,
     expiresAt: toMillis(row.expires_at),
-    revoked: isTrue(row.revoked),
+    revoked: toBool(row.revoked),
     createdAt: toMillis(row.created_at),
   };
 }

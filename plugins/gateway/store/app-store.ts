@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from 'vela/plugin';
+import { CachedTable, type Database, type Logger, nowIso, readJson, toIso, writeJson } from 'vela/plugin';
 import { gatewayErrors } from '../errors.js';
 import { newSecret, sha256Hex } from '../oauth/secrets.js';
 import type { ChangeVersions } from './change-versions.js';
-import { nowIso } from './clock.js';
 
 /** An application: its OAuth2 client credentials and its own bearer token, as the administrator sees them. */
 export interface App {
@@ -49,14 +48,19 @@ export class AppStore {
   private byId = new Map<string, App>();
   private byApiKey = new Map<string, App>();
   private byOwnTokenHash = new Map<string, string>();
+  private readonly table: CachedTable<AppRow, App>;
 
   constructor(
     private readonly db: Database,
     private readonly versions: ChangeVersions,
-  ) {}
+    logger: Logger,
+  ) {
+    this.table = new CachedTable({ db, table: 'gateway_apps', keyOf: (row) => row.id, fromRow: toApp, logger, query: (q) => q.orderBy('created_at') });
+  }
 
   async load(): Promise<void> {
-    const apps = (await this.db<AppRow>('gateway_apps').select().orderBy('created_at')).map(toApp);
+    await this.table.load();
+    const apps = this.table.values();
     this.byId = new Map(apps.map((a) => [a.id, a]));
     this.byApiKey = new Map(apps.map((a) => [a.apiKey, a]));
     this.byOwnTokenHash = new Map(apps.filter((a) => a.accessToken).map((a) => [sha256Hex(a.accessToken!), a.id]));
@@ -111,7 +115,7 @@ export class AppStore {
       id: randomUUID(),
       name: input.name,
       description: input.description ?? '',
-      callback_urls: JSON.stringify(checkCallbackUrls(input.callbackUrls ?? [])),
+      callback_urls: writeJson(checkCallbackUrls(input.callbackUrls ?? [])),
       api_key: newSecret(),
       api_secret: newSecret(),
       access_token: newSecret(),
@@ -129,7 +133,7 @@ export class AppStore {
     const changes: Partial<AppRow> = { updated_at: nowIso() };
     if (input.name !== undefined) changes.name = input.name;
     if (input.description !== undefined) changes.description = input.description;
-    if (input.callbackUrls !== undefined) changes.callback_urls = JSON.stringify(checkCallbackUrls(input.callbackUrls));
+    if (input.callbackUrls !== undefined) changes.callback_urls = writeJson(checkCallbackUrls(input.callbackUrls));
     return this.change(id, changes);
   }
 
@@ -197,12 +201,12 @@ function toApp(row: AppRow): App {
     id: row.id,
     name: row.name,
     description: row.description ?? '',
-    callbackUrls: JSON.parse(row.callback_urls) as string[],
+    callbackUrls: readJson<string[]>(row.callback_urls, { table: 'gateway_apps', column: 'callback_urls', row: row.id }),
     apiKey: row.api_key,
     apiSecret: row.api_secret,
     accessToken: row.access_token ?? null,
     accessTokenSecret: row.access_token_secret ?? null,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
   };
 }

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from 'vela/plugin';
+import { CachedTable, type Database, type Logger, nowIso, refuseDuplicate, toIso } from 'vela/plugin';
 import { gatewayErrors } from '../errors.js';
 import { checkHealthCheckPath, parseContext, parseUpstreamUrl } from '../mappings/mapping-fields.js';
 import type { ChangeVersions } from './change-versions.js';
-import { nowIso } from './clock.js';
 
 /** A registered upstream: called as `/<name>/<sub>` when its context is `/proxy/<name>/<sub>`. */
 export interface Mapping {
@@ -45,20 +44,24 @@ interface MappingRow {
 export class MappingStore {
   private mappings: Mapping[] = [];
   private readonly listeners: Array<(mappings: readonly Mapping[]) => void> = [];
+  private readonly table: CachedTable<MappingRow, Mapping>;
 
   constructor(
     private readonly db: Database,
     private readonly versions: ChangeVersions,
     private readonly defaultTimeoutMs: number,
-  ) {}
+    logger: Logger,
+  ) {
+    this.table = new CachedTable({ db, table: 'gateway_mappings', keyOf: (row) => row.id, fromRow: toMapping, logger, query: (q) => q.orderBy('context') });
+  }
 
   onChange(listener: (mappings: readonly Mapping[]) => void): void {
     this.listeners.push(listener);
   }
 
   async load(): Promise<void> {
-    const rows = await this.db<MappingRow>('gateway_mappings').select().orderBy('context');
-    this.mappings = rows.map(toMapping);
+    await this.table.load();
+    this.mappings = this.table.values();
     for (const listener of this.listeners) listener(this.mappings);
   }
 
@@ -129,12 +132,7 @@ export class MappingStore {
 
   /** Write, turning the unique index's refusal (another process got there first) into a 409. */
   private async write(op: () => Promise<unknown>, context: string): Promise<void> {
-    try {
-      await op();
-    } catch (error) {
-      if (/unique|duplicate/i.test((error as Error).message)) throw gatewayErrors.contextTaken(context);
-      throw error;
-    }
+    await refuseDuplicate(op, () => gatewayErrors.contextTaken(context));
     await this.changed();
   }
 
@@ -153,7 +151,7 @@ function toMapping(row: MappingRow): Mapping {
     description: row.description ?? '',
     timeoutMs: Number(row.timeout_ms),
     healthCheckPath: row.health_check_path ?? null,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
   };
 }
