@@ -92,6 +92,8 @@ export interface SearchSite {
   name: string;
   description: string;
   locales: string[];
+  /** Results per page when a search names no rows. */
+  rowsPerPage: number;
 }
 
 /** What creating a site takes: its name, locales and fields, and any site setting (as POST /api/sn). */
@@ -149,6 +151,8 @@ export interface StoredDocument {
 export interface SiteSearch {
   /** Rejects with the same 4xx VelaErrors as the REST endpoint (unknown site or locale, bad parameters). */
   search(site: string, queryString: string): Promise<SiteSearchResult>;
+  /** The most rows one search answers: a larger `rows` is taken as this many. */
+  readonly maxRows: number;
   /**
    * Stored documents of a site and locale by id, in the order asked, the unknown ones left out (result
    * fields carry the site's highlight markers; these are the text as imported). Rejects with 404 for an

@@ -5,8 +5,6 @@ export const searchErrors = {
   siteNotFound: (site: string) => new VelaError('site_not_found', `no site named or with id "${site}"`, 404),
   localeNotFound: (site: string, locale: string, known: string[]) =>
     new VelaError('locale_not_found', `site "${site}" has no locale "${locale}" (it has: ${known.join(', ') || 'none'})`, 404),
-  unknownSiteName: () =>
-    new VelaError('site_not_found', 'siteName UNKNOWN names no site: write one of the other SiteName values (the siteNames query lists the sites)', 404),
   fieldNotFound: (site: string, field: string) => new VelaError('field_not_found', `site "${site}" has no field with id "${field}"`, 404),
   tokenNotFound: (id: string) => new VelaError('token_not_found', `no API token with id "${id}"`, 404),
   siteNameTaken: (name: string) => new VelaError('site_exists', `a site named "${name}" already exists`, 409),

@@ -5,7 +5,6 @@ import { SPELL_CHECKER_LOCALES, type SpellCheckerInput } from './cognitive/spell
 import { mountConsole } from './console/mount-console.js';
 import { ChosenEngineFactory, EngineRegistry } from './engine/engine-registry.js';
 import { memoryEngineFactory } from './engine/memory-engine.js';
-import type { GraphqlLimits } from './graphql/query-limits.js';
 import { createSearchHooks } from './hooks.js';
 import { Importer } from './indexing/importer.js';
 import { IndexManager } from './indexing/index-manager.js';
@@ -15,8 +14,6 @@ import { AnswerCache, followSiteChanges } from './query/answer-cache.js';
 import { SearchService } from './query/search-service.js';
 import { siteSearch } from './query/site-search.js';
 import { mountFieldRoutes } from './routes/fields.js';
-import { mountGraphiql } from './routes/graphiql.js';
-import { mountGraphqlRoute } from './routes/graphql.js';
 import { mountGuestRoutes } from './routes/guest.js';
 import { mountImportRoutes } from './routes/import.js';
 import { mountMetricsRoutes } from './routes/metrics.js';
@@ -40,7 +37,6 @@ interface SearchConfig {
   indexer: { batchSize: number; pollMs: number; snapshotDelayMs: number };
   pageCache: { documents: number };
   answerCache: { megabytes: number };
-  graphql: GraphqlLimits;
   metrics: MetricsConfig;
 }
 
@@ -116,8 +112,6 @@ export default definePlugin<SearchConfig>({
       );
       mountTokenRoutes(router, domain);
       mountSystemCacheRoutes(router, domain);
-      mountGraphqlRoute(router, domain, ctx.config.graphql);
-      mountGraphiql(router);
       mountSamplePage(router, domain);
     });
     ctx.health('indexes', () => ({ status: 'UP', details: { sites: sites.list().length, appliedSeq: indexes.appliedSeq } }));

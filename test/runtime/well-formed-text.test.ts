@@ -27,7 +27,7 @@ test.before(async () => {
   ]);
   vela = await startTestRuntime({
     loaderPath: [fileURLToPath(new URL('../../plugins', import.meta.url)), fixture],
-    plugins: ['search', 'connector', 'echo'],
+    plugins: ['search', 'graphql', 'connector', 'echo'],
     config: { plugins: { connector: { apiKeys: [CONNECTOR_KEY] } } },
   });
   const admin = { authorization: vela.adminAuth, 'content-type': 'application/json' };

@@ -6,7 +6,7 @@ let vela: TestRuntime;
 let key: string;
 
 test.before(async () => {
-  vela = await startTestRuntime({ plugins: ['search'] });
+  vela = await startTestRuntime({ plugins: ['search', 'graphql'] });
   await createSite(vela);
   await importDocs(vela, makeDocs(20));
   const created = await vela.fetch('search', '/api/dev/token', {

@@ -7,7 +7,7 @@ let vela: TestRuntime;
 const docs = makeDocs(30);
 
 test.before(async () => {
-  vela = await startTestRuntime({ plugins: ['search'] });
+  vela = await startTestRuntime({ plugins: ['search', 'graphql'] });
   await createSite(vela, 'Sample', { rowsPerPage: 4 });
   await createSite(vela, 'Solo', { locales: ['en_US'] });
   await createSite(vela, 'Both', { locales: ['en_US', 'pt_BR'], defaultLocale: 'pt_BR' });

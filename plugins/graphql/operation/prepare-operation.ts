@@ -1,5 +1,5 @@
 import { type DocumentNode, type ExecutionArgs, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
-import { GRAPHQL_CODES, graphqlError, withCode } from './graphql-errors.js';
+import { GRAPHQL_CODES, graphqlError, withCode } from '../errors.js';
 import { budgetedFieldResolver, OperationBudget } from './operation-budget.js';
 import { checkLimits, type GraphqlLimits, type RowsOf } from './query-limits.js';
 

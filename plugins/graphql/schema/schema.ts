@@ -1,3 +1,4 @@
+import type { SearchSites, SiteSearch } from '@vela/plugin-search/api';
 import {
   GraphQLBoolean,
   type GraphQLFieldConfigMap,
@@ -11,12 +12,8 @@ import {
   GraphQLString,
   Kind,
 } from 'graphql';
-import { searchErrors } from '../errors.js';
-import { FQ, type Param } from '../links/query-string.js';
-import { parseSearchParams } from '../query/search-params.js';
-import type { SearchService } from '../query/search-service.js';
-import type { SiteStore } from '../store/site-store.js';
-import type { GraphqlContext } from './prepare-operation.js';
+import { graphqlErrors } from '../errors.js';
+import type { GraphqlContext } from '../operation/prepare-operation.js';
 import { siteEnumValues } from './site-name-enum.js';
 
 const JSONScalar = new GraphQLScalarType({ name: 'JSON', description: 'Any JSON value', serialize: (v) => v, parseValue: (v) => v });
@@ -168,6 +165,8 @@ interface SearchArgs {
   } | null;
 }
 
+type Param = readonly [name: string, value: string];
+
 /** The GraphQL arguments as the query string of the equivalent REST search (so links are REST links). */
 function toQueryString(args: SearchArgs): string {
   const sp = args.searchParams ?? {};
@@ -180,7 +179,7 @@ function toQueryString(args: SearchArgs): string {
   if (sp.group) params.push(['group', sp.group]);
   if (sp.fqOp) params.push(['fq.op', sp.fqOp]);
   if (sp.fqiOp) params.push(['fqi.op', sp.fqiOp]);
-  for (const fq of sp.fq ?? []) params.push([FQ, fq]);
+  for (const fq of sp.fq ?? []) params.push(['fq[]', fq]);
   for (const fq of sp.fqAnd ?? []) params.push(['fq.and[]', fq]);
   for (const fq of sp.fqOr ?? []) params.push(['fq.or[]', fq]);
   if (sp.fl && sp.fl.length > 0) params.push(['fl', sp.fl.join(',')]);
@@ -193,13 +192,18 @@ function toQueryString(args: SearchArgs): string {
  * original write, `siteName: NEWS_SITE` (the name in upper case, other characters as _; see
  * site-name-enum.ts). A scalar rather than an enum, so the schema stays the same when sites come and go.
  */
-function siteNameScalar(sites: SiteStore): GraphQLScalarType {
+function siteNameScalar(sites: () => SearchSites): GraphQLScalarType {
   const byIdentifier = (identifier: string): string | undefined => {
     if (identifier === 'UNKNOWN') return '';
-    for (const [name, value] of siteEnumValues(sites.list().map((s) => s.name))) if (value === identifier) return name;
+    for (const [name, value] of siteEnumValues(
+      sites()
+        .list()
+        .map((s) => s.name),
+    ))
+      if (value === identifier) return name;
     return undefined;
   };
-  const fromString = (value: string) => (sites.find(value) ? value : (byIdentifier(value) ?? value));
+  const fromString = (value: string) => (sites().find(value) ? value : (byIdentifier(value) ?? value));
   return new GraphQLScalarType({
     name: 'SiteName',
     description: 'A site: its name as a string ("News Site"), or as an unquoted identifier (NEWS_SITE: the name in upper case, other characters as _)',
@@ -216,22 +220,30 @@ function siteNameScalar(sites: SiteStore): GraphQLScalarType {
   });
 }
 
-/** The schema (siteName takes the name of any site, existing now or later). */
-export function buildSchema(sites: SiteStore, search: SearchService): GraphQLSchema {
+/**
+ * The schema (siteName takes the name of any site, existing now or later), over the search plugin's
+ * `search.sites` and `search.service`, resolved when a query needs them.
+ */
+export function buildSchema(sites: () => SearchSites, search: () => SiteSearch): GraphQLSchema {
   const SiteName = siteNameScalar(sites);
   const fields: GraphQLFieldConfigMap<unknown, Partial<GraphqlContext> | undefined> = {
-    siteNames: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(GraphQLString))), resolve: () => sites.list().map((s) => s.name) },
+    siteNames: {
+      type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(GraphQLString))),
+      resolve: () =>
+        sites()
+          .list()
+          .map((s) => s.name),
+    },
     siteSearch: {
       type: Result,
       args: { siteName: { type: new GraphQLNonNull(SiteName) }, searchParams: { type: SearchParamsInput }, locale: { type: GraphQLString } },
       resolve: (_root, args, context) => {
         const a = args as SearchArgs;
-        if (a.siteName === '') throw searchErrors.unknownSiteName();
+        if (a.siteName === '') throw graphqlErrors.unknownSiteName();
         const budget = context?.budget;
         const run = async () => {
           budget?.checkTime();
-          const path = `/api/sn/${encodeURIComponent(a.siteName)}/search`;
-          const response = await search.search(a.siteName, parseSearchParams(path, toQueryString(a)));
+          const response = await search().search(a.siteName, toQueryString(a));
           // A search that ran past the budget is not written out: that is the expensive part left.
           budget?.checkTime();
           budget?.charge(response);

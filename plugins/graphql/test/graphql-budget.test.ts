@@ -1,6 +1,6 @@
 import test from 'ava';
 import { execute, GraphQLInt, GraphQLList, GraphQLObjectType, GraphQLSchema, parse } from 'graphql';
-import { budgetedFieldResolver, finishResult, OperationBudget } from '../graphql/operation-budget.js';
+import { budgetedFieldResolver, finishResult, OperationBudget } from '../operation/operation-budget.js';
 
 // The time budget while results are written, on a clock of the test's own: every `tick` field costs 1 ms.
 const clock = { now: 0 };

@@ -1,5 +1,5 @@
 import { defaultFieldResolver, type ExecutionResult, GraphQLError, type GraphQLFieldResolver } from 'graphql';
-import { GRAPHQL_CODES, limitError } from './graphql-errors.js';
+import { GRAPHQL_CODES, limitError } from '../errors.js';
 
 /** Fields written between two looks at the clock while results are completed (a clock read costs more than a field). */
 const FIELDS_PER_CHECK = 32;

@@ -2,22 +2,20 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/express';
 import { type ApiRouter, VelaError } from 'vela/plugin';
-import { formatGraphqlError, GRAPHQL_CODES } from '../graphql/graphql-errors.js';
-import { finishResult } from '../graphql/operation-budget.js';
-import { prepareOperation } from '../graphql/prepare-operation.js';
-import type { GraphqlLimits, RowsOf } from '../graphql/query-limits.js';
-import { buildSchema } from '../graphql/schema.js';
-import { MAX_ROWS } from '../query/search-params.js';
-import type { SiteStore } from '../store/site-store.js';
-import type { SearchDomain } from './route-context.js';
+import type { GraphqlDomain } from '../domain.js';
+import { formatGraphqlError, GRAPHQL_CODES } from '../errors.js';
+import { finishResult } from '../operation/operation-budget.js';
+import { prepareOperation } from '../operation/prepare-operation.js';
+import type { RowsOf } from '../operation/query-limits.js';
+import { buildSchema } from '../schema/schema.js';
 
 /** Rows a siteSearch returns: its `rows` (capped as the search caps it), else its site's rowsPerPage. */
-function rowsOf(sites: SiteStore): RowsOf {
+function rowsOf(domain: GraphqlDomain): RowsOf {
   return (args) => {
     const rows = (args.searchParams as { rows?: unknown } | null | undefined)?.rows;
-    if (typeof rows === 'number') return Math.min(Math.max(rows, 0), MAX_ROWS);
-    const site = typeof args.siteName === 'string' ? sites.find(args.siteName) : undefined;
-    return site?.site.rowsPerPage ?? 0;
+    if (typeof rows === 'number') return Math.min(Math.max(rows, 0), domain.search().maxRows);
+    const site = typeof args.siteName === 'string' ? domain.sites().find(args.siteName) : null;
+    return site?.rowsPerPage ?? 0;
   };
 }
 
@@ -71,21 +69,18 @@ const graphqlRequestErrors: ErrorRequestHandler = (error, _req, res, next) => {
   res.status(e.status).json({ errors: [{ message, extensions: { code } }] });
 };
 
-export function mountGraphqlRoute(router: ApiRouter, domain: SearchDomain, limits: GraphqlLimits): void {
-  // The siteName enum lists the sites, so the schema is rebuilt (lazily) after a site changes.
-  let schema: GraphQLSchema | null = null;
+export function mountGraphqlRoute(router: ApiRouter, domain: GraphqlDomain): void {
+  const { limits } = domain;
+  // SiteName takes the sites as they are at each request, so one schema serves for every site there will be;
+  // built at the first request, when the search plugin's services are there to resolve.
   let handler: ReturnType<typeof createHandler> | null = null;
-  domain.sites.onChange(() => {
-    schema = null;
-  });
-  const rows = rowsOf(domain.sites);
+  const rows = rowsOf(domain);
   const current = () => {
-    if (!schema || !handler) {
-      const built = buildSchema(domain.sites, domain.search);
-      schema = built;
+    if (!handler) {
+      const schema: GraphQLSchema = buildSchema(domain.sites, domain.search);
       handler = createHandler({
-        schema: built,
-        onSubscribe: (_req, params) => prepareOperation(built, params, limits, rows),
+        schema,
+        onSubscribe: (_req, params) => prepareOperation(schema, params, limits, rows),
         onOperation: (_req, _args, result) => finishResult(result, limits.maxResponseBytes),
         formatError: (error) => formatGraphqlError(error, domain.logger),
       });
@@ -99,7 +94,7 @@ export function mountGraphqlRoute(router: ApiRouter, domain: SearchDomain, limit
       tags: ['graphql'],
       summary: 'GraphQL: siteNames and siteSearch(siteName: SITE_ENUM, searchParams: {...}, locale: "en_US")',
       description:
-        'Limited per request (plugins.search.graphql): body size, tokens, depth, fields, aliases, siteSearch calls, total rows, time and answer size. A refused query answers {"errors":[{"message","extensions":{"code","limit","found"}}]}.',
+        'Limited per request (plugins.graphql): body size, tokens, depth, fields, aliases, siteSearch calls, total rows, time and answer size. A refused query answers {"errors":[{"message","extensions":{"code","limit","found"}}]}.',
       body: {
         type: 'object',
         required: ['query'],
@@ -113,7 +108,7 @@ export function mountGraphqlRoute(router: ApiRouter, domain: SearchDomain, limit
           description: 'a request GraphQL cannot read; with Accept: application/graphql-response+json, a refused query too',
           schema: graphqlRefusalSchema,
         },
-        413: { description: 'a body over plugins.search.graphql.bodyLimit', schema: graphqlRefusalSchema },
+        413: { description: 'a body over plugins.graphql.bodyLimit', schema: graphqlRefusalSchema },
         415: { description: 'the body is not JSON', schema: graphqlRefusalSchema },
       },
     },

@@ -1,14 +1,14 @@
 import test from 'ava';
 import { type Browser, chromium } from 'playwright-core';
 import { browserAvailable, CHROMIUM, CHROMIUM_ARGS, startTestRuntime, type TestRuntime } from 'vela/testing';
-import { createSite, importDocs, json, makeDocs } from './fixtures.js';
+import { createSite, importDocs, json, makeDocs } from '../../search/test/fixtures.js';
 
 let vela: TestRuntime;
 let browser: Browser | undefined;
 const docs = makeDocs(30);
 
 test.before(async () => {
-  vela = await startTestRuntime({ plugins: ['search'] });
+  vela = await startTestRuntime({ plugins: ['search', 'graphql'] });
   await createSite(vela, 'Sample', { spellCheck: true, spellCheckFixes: true, mlt: true, spotlightWithResults: true });
   await importDocs(vela, docs);
   await json(vela, 'POST', '/api/sn/Sample/spotlight', {

@@ -1,10 +1,10 @@
 import test from 'ava';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
-import { createSite, importDocs, json, makeDocs, search } from './fixtures.js';
+import { createSite, importDocs, json, makeDocs, search } from '../../search/test/fixtures.js';
 
 let vela: TestRuntime;
 test.before(async () => {
-  vela = await startTestRuntime({ plugins: ['search'] });
+  vela = await startTestRuntime({ plugins: ['search', 'graphql'] });
   await createSite(vela);
   await json(vela, 'POST', '/api/sn', { name: 'docs-2.0' });
   await importDocs(vela, makeDocs(120));

@@ -10,9 +10,9 @@ import {
   validate,
 } from 'graphql';
 import { type ComplexityEstimator, createComplexityRule } from 'graphql-query-complexity';
-import { GRAPHQL_CODES, type GraphqlCode, limitError } from './graphql-errors.js';
+import { GRAPHQL_CODES, type GraphqlCode, limitError } from '../errors.js';
 
-/** `plugins.search.graphql`: what one GraphQL request may ask for (defaults in config.schema.json). */
+/** `plugins.graphql`: what one GraphQL request may ask for (defaults in config.schema.json). */
 export interface GraphqlLimits {
   bodyLimit: string;
   maxTokens: number;

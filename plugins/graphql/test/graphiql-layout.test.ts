@@ -12,7 +12,7 @@ import {
   type TestRuntime,
   VIEWPORTS,
 } from 'vela/testing';
-import { createSite, importDocs, makeDocs } from './fixtures.js';
+import { createSite, importDocs, makeDocs } from '../../search/test/fixtures.js';
 
 // GraphiQL in a real browser, on a laptop and on a phone: the query and its result must both be readable.
 const browserTest = browserAvailable() ? test.serial : test.skip;
@@ -22,7 +22,7 @@ let shots: string;
 
 test.before(async () => {
   if (!browserAvailable()) return;
-  vela = await startTestRuntime({ plugins: ['search'] });
+  vela = await startTestRuntime({ plugins: ['search', 'graphql'] });
   await createSite(vela, 'Sample');
   await importDocs(vela, makeDocs(5));
   shots = screenshotDir(path.join(vela.dataDir, 'screenshots'));
