@@ -20,13 +20,14 @@ async function json(url: string, init: RequestInit = {}): Promise<{ status: numb
 }
 
 test('every bundled plugin packs alone, and a runtime whose loader path is only their archives serves the three services, the sample, searches and connector runs', async (t) => {
-  // The search and connector archives each carry OCR (tesseract.js, its language data, pdfjs-dist and the
-  // native canvas: about 40 MB packed); packing and unpacking them waits on the disk and, on a busy machine, the CPU.
+  // The ocr and connector archives each carry the extraction library (tesseract.js, its language data, pdfjs-dist
+  // and the native canvas: about 40 MB packed); packing and unpacking them waits on the disk and, on a busy machine,
+  // the CPU.
   t.timeout(240_000);
   const home = mkdtempSync(path.join(os.tmpdir(), 'vela-packed-'));
   t.teardown(() => rmSync(home, { recursive: true, force: true }));
   const archives = path.join(home, 'plugins');
-  const bundled = ['cms', 'connector', 'gateway', 'genai', 'search', 'search-postgres'];
+  const bundled = ['cms', 'connector', 'gateway', 'genai', 'ocr', 'search', 'search-postgres'];
   const packs = await Promise.all(bundled.map((plugin) => runVela(['pack', plugin, '--out', archives])));
   for (const packed of packs) t.is(packed.code, 0, packed.stderr);
   t.deepEqual(
@@ -42,7 +43,7 @@ test('every bundled plugin packs alone, and a runtime whose loader path is only 
       .output()
       .split('\n')
       .some((line) => line.includes('"bootTree"') && (line.match(/"origin":"archive"/g) ?? []).length === bundled.length),
-    'all five load from their archives',
+    'every one loads from its archive',
   );
   for (const service of ['gateway', 'search', 'connector']) {
     const health = await json(`${vela.urls[service]}/health`);
@@ -93,7 +94,7 @@ test('every bundled plugin packs alone, and a runtime whose loader path is only 
   }
 
   // Both archives carry the extraction library (@vela/extraction, a workspace package) with tesseract.js and its
-  // language data: OCR answers from the search archive, and the connector's filesystem kind reads a scan.
+  // language data: OCR answers from the ocr archive (on the search service), and the connector's filesystem kind reads a scan.
   const { createCanvas } = await import('@napi-rs/canvas');
   const canvas = createCanvas(900, 120);
   const g = canvas.getContext('2d');

@@ -352,7 +352,7 @@ async function packBundled(name: string) {
   return { entries, pkg, has: (folder: string) => entries.includes(`package/node_modules/${folder}/package.json`) };
 }
 
-test("the packed search plugin carries graphql, the spell checkers and the extraction library; express is the host's", async (t) => {
+test("the packed search plugin carries graphql and the spell checkers; express is the host's", async (t) => {
   const search = await packBundled('search');
   const declared = JSON.parse(readFileSync(path.join(packageRoot, 'plugins', 'search', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
   t.deepEqual(
@@ -362,36 +362,55 @@ test("the packed search plugin carries graphql, the spell checkers and the extra
       .sort(),
     'every dependency it declares but express',
   );
-  for (const name of ['@fastify/busboy', '@vela/extraction', 'graphql', 'graphql-http', 'graphql-query-complexity', 'nspell']) {
+  for (const name of ['graphql', 'graphql-http', 'graphql-query-complexity', 'nspell']) {
     t.true(search.pkg.bundleDependencies?.includes(name), name);
   }
-  // The extraction library is a workspace package (a link in node_modules): its sources come, its tests do not,
-  // and its own dependencies come with it (OCR's engine and language data among them).
-  t.true(search.entries.includes('package/node_modules/@vela/extraction/src/index.ts'));
-  t.false(search.entries.some((e) => e.startsWith('package/node_modules/@vela/extraction/test/')));
-  for (const dep of ['tesseract.js', 'tesseract.js-core', '@tesseract.js-data/eng', '@tesseract.js-data/por', 'pdfjs-dist', 'mammoth', 'exceljs'])
-    t.true(search.has(dep), dep);
   t.true(search.has('graphql') && search.has('graphql-http') && search.has('graphql-query-complexity'));
   t.true(search.has('lodash.get'), "graphql-query-complexity's own dependency");
   // What the packages' own package.json files leave out (`vela.pack`): builds nothing here loads.
   t.true(search.entries.includes('package/node_modules/graphiql/graphiql.min.js'), 'GraphiQL, served as files');
   t.false(search.has('@graphiql/react'), 'graphiql is carried for its files only: not its dependencies (its bundle holds them)');
   t.false(search.entries.some((e) => e.startsWith('package/node_modules/graphiql/esm/')));
-  t.true(search.entries.includes('package/node_modules/tesseract.js-core/tesseract-core-simd-lstm.wasm'));
-  t.false(
-    search.entries.some((e) => e.endsWith('.wasm.js')),
-    "tesseract.js-core's browser copies stay out (@vela/extraction's package.json)",
-  );
-  t.true(search.entries.includes('package/node_modules/@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz'));
-  t.false(
-    search.entries.some((e) => e.includes('/@tesseract.js-data/eng/4.0.0/')),
-    'the language data the extraction library does not read',
-  );
-  t.true(search.entries.includes('package/node_modules/pdfjs-dist/legacy/build/pdf.worker.mjs'));
-  t.false(search.entries.some((e) => e.startsWith('package/node_modules/pdfjs-dist/web/')));
+  t.false(search.has('@vela/extraction') || search.has('tesseract.js'), "OCR is the ocr plugin's");
   t.false(search.has('express'));
   t.false(
     search.entries.some((e) => e.startsWith('package/test/')),
+    'tests stay out',
+  );
+});
+
+test('the packed ocr plugin carries busboy and the extraction library with its OCR engine and language data', async (t) => {
+  const ocr = await packBundled('ocr');
+  t.deepEqual(ocr.pkg.bundleDependencies, ['@fastify/busboy', '@vela/extraction']);
+  // The extraction library is a workspace package (a link in node_modules): its sources come, its tests do not,
+  // and its own dependencies come with it (OCR's engine and language data among them).
+  t.true(ocr.entries.includes('package/node_modules/@vela/extraction/src/index.ts'));
+  t.false(ocr.entries.some((e) => e.startsWith('package/node_modules/@vela/extraction/test/')));
+  for (const dep of [
+    '@fastify/busboy',
+    'tesseract.js',
+    'tesseract.js-core',
+    '@tesseract.js-data/eng',
+    '@tesseract.js-data/por',
+    'pdfjs-dist',
+    'mammoth',
+    'exceljs',
+  ])
+    t.true(ocr.has(dep), dep);
+  t.true(ocr.entries.includes('package/node_modules/tesseract.js-core/tesseract-core-simd-lstm.wasm'));
+  t.false(
+    ocr.entries.some((e) => e.endsWith('.wasm.js')),
+    "tesseract.js-core's browser copies stay out (@vela/extraction's package.json)",
+  );
+  t.true(ocr.entries.includes('package/node_modules/@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz'));
+  t.false(
+    ocr.entries.some((e) => e.includes('/@tesseract.js-data/eng/4.0.0/')),
+    'the language data the extraction library does not read',
+  );
+  t.true(ocr.entries.includes('package/node_modules/pdfjs-dist/legacy/build/pdf.worker.mjs'));
+  t.false(ocr.entries.some((e) => e.startsWith('package/node_modules/pdfjs-dist/web/')));
+  t.false(
+    ocr.entries.some((e) => e.startsWith('package/test/')),
     'tests stay out',
   );
 });

@@ -61,7 +61,7 @@ test.after.always(() => vela?.stop());
 
 test("by default an anonymous OCR by URL cannot read the connector's API document; the integration proxy still reaches the connector", async (t) => {
   t.timeout(60_000);
-  vela = await startTestRuntime({ plugins: ['search', 'ocr', 'connector'] });
+  vela = await startTestRuntime({ plugins: ['search', 'ocr', 'integration', 'connector'] });
   const apiDocs = `${vela.url('connector')}/v3/api-docs`;
   for (const url of [apiDocs, apiDocs.replace('127.0.0.1', 'localhost'), `${vela.url('connector')}/health`, `${vela.url('search')}/v3/api-docs`]) {
     const answer = await vela.fetch('search', '/api/ocr/url', {
