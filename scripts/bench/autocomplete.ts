@@ -5,7 +5,7 @@
 //
 // Queries, from words of real titles: a prefix of one word (2 characters or more), and a whole word then
 // a prefix of the next one, half each; spell check: words of titles with one or two letters changed.
-// Prints one JSON line per measurement (see docs/BENCHMARKS.md). Goal (issue 11): autocomplete p50 under
+// Prints one JSON line per measurement (see docs/BENCHMARKS.md). Goal: autocomplete p50 under
 // 0.2 ms and p99 under 2 ms. Not a test: nothing is asserted.
 import os from 'node:os';
 import path from 'node:path';

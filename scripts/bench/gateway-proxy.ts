@@ -352,8 +352,8 @@ async function warmUp(target: Target): Promise<void> {
 /**
  * A ratio of two systems measured in the same rounds: the median of the round-by-round ratios. The two
  * systems run back to back within a round, so a burst of someone else's work on the shared machine falls
- * on both of a pair; each system's median round, taken apart, can come from different bursts (seen on
- * 2026-11-25: one system's rounds halved after the first while its neighbour's did not).
+ * on both of a pair; each system's median round, taken apart, can come from different bursts (one system's
+ * rounds halving after the first while its neighbour's do not).
  */
 function pairedRatio(numerator: Array<number | null>, denominator: Array<number | null>): number {
   const ratios = numerator.flatMap((n, i) => (n && denominator[i] ? [n / denominator[i]!] : []));

@@ -1,4 +1,4 @@
-// Change propagation between two processes on one PostgreSQL (issue 17): the delays the propagation tests
+// Change propagation between two processes on one PostgreSQL: the delays the propagation tests
 // measure, judged against their goals here rather than in the tests. The tests run as they do in the suite (two
 // child runtimes each, the polls off, seven rounds), alone on the machine, and report their delays to a file.
 //

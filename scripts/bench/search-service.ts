@@ -157,8 +157,8 @@ async function measureFloor(base: string, paths: string[]): Promise<number[]> {
 
 /**
  * POSTs bytes with node:http, which writes them as they are: fetch copies a body of bytes before it sends it
- * (`cloneAsUint8Array` and `extractBody`, with undici's own work 0.17 s of the import window's profile on
- * 2026-11-27), and that copy is the client's work, not the service's. Node's global agent keeps the connection.
+ * (`cloneAsUint8Array` and `extractBody`, with undici's own work about 0.17 s of the import window's profile),
+ * and that copy is the client's work, not the service's. Node's global agent keeps the connection.
  */
 function postBytes(url: string, headers: Record<string, string>, body: Uint8Array): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
@@ -236,7 +236,7 @@ async function main(): Promise<void> {
     (globalThis as { gc?: () => void }).gc?.();
     // The build held the event loop for longer than the server's keep-alive timeout (5 s on a slow machine):
     // one turn of timers lets the server close the idle connection before the client would reuse it for the
-    // first batch, which it then found reset (ECONNRESET, seen 2026-11-25).
+    // first batch, which it would then find reset (ECONNRESET).
     await new Promise((resolve) => setTimeout(resolve, 50));
     const importWatch = new Stopwatch();
     for (const [i, body] of bodies.entries()) {
@@ -348,8 +348,8 @@ async function main(): Promise<void> {
     // Over HTTP: one keep-alive client, one request at a time, the full JSON response read. The answer cache
     // is emptied before each pass over the queries, so every search of the pass is searched: the goal lines
     // measure the service's own work (with the cost of keeping each answer), not the cache. The answers alone:
-    // emptying the page cache too made every search of the pass read its page from SQLite (the third session's
-    // goal runs of 2026-11-25 did), which a site in use rarely does.
+    // emptying the page cache too would make every search of the pass read its page from SQLite, which a site
+    // in use rarely does.
     const searchUrl = (q: BenchQuery) => `${base}/api/sn/Debian/search?${queryString(q)}`;
     const clearCaches = async () => {
       const cleared = await fetch(`${base}/api/system/cache/clear?cache=answers`, { method: 'POST', headers });
@@ -422,7 +422,7 @@ async function main(): Promise<void> {
     console.log(JSON.stringify({ ratio: 'vela HTTP p50, Zipf mix / http floor p50 (not the goal)', value: round(mixSummary.p50Ms / floorHttp.p50Ms) }));
 
     // Autocomplete beside the search: GET /api/sn/Debian/ac over HTTP (its in-process figures, without HTTP,
-    // come from scripts/bench/autocomplete.ts). Goal (issue 11): in-process p50 < 0.2 ms, p99 < 2 ms.
+    // come from scripts/bench/autocomplete.ts). Goal: in-process p50 < 0.2 ms, p99 < 2 ms.
     const acQueries = makeAutocompleteQueries(documents, queryCount, 20261123);
     const acUrl = (q: string) => `${base}/api/sn/Debian/ac?q=${encodeURIComponent(q)}&_setlocale=en_US&rows=10`;
     if ((await fetch(acUrl('py'))).status === 200) {

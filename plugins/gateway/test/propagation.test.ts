@@ -4,7 +4,7 @@ import { startServer } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
 
-// The delays are measured here and judged by scripts/bench/propagation.ts (the goal of issue 17: a revocation
+// The delays are measured here and judged by scripts/bench/propagation.ts (the goal: a revocation
 // refused on every process within 100 ms, on the median of seven rounds). This test asserts what holds on any
 // machine: with the polls off, the notices alone bring every change to B.
 const ROUNDS = 7;

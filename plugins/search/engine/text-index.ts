@@ -37,11 +37,11 @@ const SLICED_STRING_MIN = 13;
  * one list of a ListPool (list number term id × resolution + slot); a second pool keeps, per ordinal, the
  * lists its document is on, so a removal touches only that document's lists.
  *
- * This replaced a flexsearch `Index` (issue 16): the engine had come to use flexsearch only as a map from
- * term to slot arrays (documents arrive analysed, see @vela/search-text; queries intersect the slot arrays in
- * TextMatcher), and on the Debian corpus (63k documents, 2.9 million postings) its JS arrays of numbers,
- * each with growth slack, plus the `fastupdate` register of per-document references took 106 MB of heap,
- * against ~35 MB here. Term slots and list order are the ones flexsearch kept, so results are unchanged.
+ * The engine keeps these lists itself rather than in a general-purpose text index (flexsearch's `Index`, say):
+ * it needs only a map from term to slot arrays (documents arrive analysed, see @vela/search-text; queries
+ * intersect the slot arrays in TextMatcher), and on the Debian corpus (63k documents, 2.9 million postings) JS
+ * arrays of numbers, each with growth slack, plus a register of per-document references take 106 MB of heap,
+ * against ~35 MB here.
  */
 export class TextIndex {
   readonly resolution: number;

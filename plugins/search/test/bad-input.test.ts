@@ -116,7 +116,7 @@ test('fields named like Object.prototype members (__proto__, constructor, toStri
   const facets = Object.fromEntries(r.body.widget.facet.map((g: any) => [g.name, g.facets.map((f: any) => [f.label, f.count])]));
   t.deepEqual(facets, JSON.parse('{"__proto__":[["P1",1]],"constructor":[["C1",2]]}'));
   t.is((await search(vela, 'q=*&_setlocale=en_US&fq[]=constructor:C1')).body.queryContext.count, 2);
-  // A site change rebuilds the index: that used to fail with a 500 on these names.
+  // A site change rebuilds the index, which must handle these names too (not a 500).
   t.is((await json(vela, 'PUT', '/api/sn/Sample', { description: 'rebuilt' })).status, 200);
   t.is((await search(vela, 'q=*&_setlocale=en_US&fq[]=__proto__:P1')).body.queryContext.count, 1);
 });

@@ -2,7 +2,7 @@ import test from 'ava';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
 import { createSite, importDocs, json, makeDocs } from './fixtures.js';
 
-// What clients written against the original send (issue 11, item 7).
+// What clients written against the original send: its parameter spellings and forms must keep working.
 let vela: TestRuntime;
 const docs = makeDocs(30);
 

@@ -7,7 +7,7 @@ import { checkPluginBoundaries } from '../../../scripts/lint/plugin-boundaries.j
 import { QUERIES, summary } from './fixtures/engine-parity.js';
 import { createSite, importDocs, json, makeDocs, search } from './fixtures.js';
 
-// A search engine provided by a plugin of its own (issue 17: an OpenSearch adapter would be one): it taps the
+// A search engine provided by a plugin of its own (an OpenSearch adapter would be one): it taps the
 // search plugin's `search.engines` hook, and `"engine": "<its name>"` makes the search service use it.
 const enginePlugin = {
   manifest: manifest('brute-engine', { service: 'search', dependsOn: ['search'] }),
