@@ -96,7 +96,7 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
   // GET with a body (as the spec has it for reindex by ids): parse it ourselves.
   const jsonBody = express.json({ limit: ID_LIST_LIMIT, type: () => true });
 
-  // /status was the connector's only route before its API existed: kept, as an alias.
+  // /status answers too, as an alias: a health check or client that knows only the bare path still reaches it.
   for (const path of [`${API}/status`, '/status']) {
     router.get(
       path,
