@@ -27,7 +27,7 @@ test('every bundled plugin packs alone, and a runtime whose loader path is only 
   const home = mkdtempSync(path.join(os.tmpdir(), 'vela-packed-'));
   t.teardown(() => rmSync(home, { recursive: true, force: true }));
   const archives = path.join(home, 'plugins');
-  const bundled = ['cms', 'connector', 'gateway', 'genai', 'ocr', 'search', 'search-postgres'];
+  const bundled = ['cms', 'connector', 'gateway', 'genai', 'graphql', 'ocr', 'search', 'search-postgres'];
   const packs = await Promise.all(bundled.map((plugin) => runVela(['pack', plugin, '--out', archives])));
   for (const packed of packs) t.is(packed.code, 0, packed.stderr);
   t.deepEqual(
@@ -61,7 +61,7 @@ test('every bundled plugin packs alone, and a runtime whose loader path is only 
   t.is(sample.status, 200);
   t.true(sample.body.queryContext.count > 0, JSON.stringify(sample.body.queryContext));
 
-  // A source of the user's own, through the connector's pipeline into a new site (GraphQL answers from the bundled graphql).
+  // A source of the user's own, through the connector's pipeline into a new site (GraphQL answers from the graphql plugin's archive).
   const site = await json(`${vela.urls.search}/api/sn`, {
     method: 'POST',
     body: JSON.stringify({ name: 'Packed', locales: ['en_US'], fields: [{ name: 'title', type: 'TEXT' }] }),
