@@ -27,7 +27,7 @@ test('every bundled plugin packs alone, and a runtime whose loader path is only 
   const home = mkdtempSync(path.join(os.tmpdir(), 'vela-packed-'));
   t.teardown(() => rmSync(home, { recursive: true, force: true }));
   const archives = path.join(home, 'plugins');
-  const bundled = ['cms', 'connector', 'gateway', 'genai', 'graphql', 'ocr', 'search', 'search-postgres'];
+  const bundled = ['cms', 'connector', 'gateway', 'genai', 'graphql', 'integration', 'ocr', 'search', 'search-postgres'];
   const packs = await Promise.all(bundled.map((plugin) => runVela(['pack', plugin, '--out', archives])));
   for (const packed of packs) t.is(packed.code, 0, packed.stderr);
   t.deepEqual(
@@ -131,6 +131,10 @@ test('every bundled plugin packs alone, and a runtime whose loader path is only 
   const portable = await json(`${vela.urls.search}/api/sn/Packed/search?q=portable&_setlocale=en_US`);
   t.is(portable.body.queryContext?.count, 1, JSON.stringify(portable.body.queryContext));
 
+  // The integration plugin answers from its archive on the search service.
+  const integrations = await json(`${vela.urls.search}/api/integration`);
+  t.is(integrations.status, 200, JSON.stringify(integrations.body));
+  t.deepEqual(integrations.body, []);
   // genai and cms answer from their archives on the search and connector services.
   const llm = await json(`${vela.urls.search}/api/llm`);
   t.is(llm.status, 200, JSON.stringify(llm.body));

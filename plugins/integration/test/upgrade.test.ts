@@ -1,0 +1,123 @@
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import knexFactory from 'knex';
+import { SecretBox, secretHint } from 'vela/plugin';
+import { packageRoot, postgresReachable, startTestRuntime, testDatabase } from 'vela/testing';
+import { listTables } from '../../../runtime/storage/database.js';
+import { migrateOwner } from '../../../runtime/storage/migrations.js';
+
+// A database and data folder as an earlier search plugin left them, with the integration instances in its
+// search_integrations table and their header values sealed with its key (<data>/search/secret.key): the runtime
+// with the search and integration plugins starts on them, and the instance answers and forwards with its header.
+
+const SECRET = 'connector-key-sealed-by-search-0042';
+
+interface Upstream {
+  port: number;
+  keys: Array<string | undefined>;
+  close(): Promise<void>;
+}
+
+async function startUpstream(): Promise<Upstream> {
+  const keys: Upstream['keys'] = [];
+  const server = http.createServer((req, res) => {
+    keys.push(req.headers.key as string | undefined);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: req.url }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    keys,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The search plugin's migrations 001 to 005 as they are, and its 006 as it made search_integrations. */
+function earlierSearchMigrations(home: string): string {
+  const dir = path.join(home, 'search-migrations');
+  mkdirSync(dir);
+  const current = path.join(packageRoot, 'plugins', 'search', 'migrations');
+  for (const file of ['001_sites.ts', '002_documents.ts', '003_tokens.ts', '004_site_name_key.ts', '005_token_scopes.ts']) {
+    copyFileSync(path.join(current, file), path.join(dir, file));
+  }
+  copyFileSync(new URL('./fixtures/search-006-integrations.ts', import.meta.url), path.join(dir, '006_integrations.ts'));
+  return dir;
+}
+
+async function upgradeInPlace(t: ExecutionContext, databaseUrl?: string): Promise<void> {
+  t.timeout(90_000);
+  const upstream = await startUpstream();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-integration-upgrade-'));
+  t.teardown(async () => {
+    await upstream.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  // The earlier layout: the search plugin's tables up to its migration 006, one instance with a sealed header.
+  const db = databaseUrl
+    ? knexFactory({ client: 'pg', connection: databaseUrl })
+    : knexFactory({ client: 'sqlite3', connection: { filename: path.join(dataDir, 'vela.sqlite') }, useNullAsDefault: true });
+  await migrateOwner(db, 'search', earlierSearchMigrations(dataDir));
+  const searchKey = path.join(dataDir, 'search', 'secret.key');
+  const box = await SecretBox.open(path.dirname(searchKey), {});
+  await db('search_integrations').insert({
+    id: 'legacy',
+    title: 'Connector from before',
+    vendor: 'HTTP',
+    endpoint: `http://127.0.0.1:${upstream.port}/api/v2`,
+    allowed_paths: JSON.stringify(['/connector']),
+    headers: JSON.stringify([{ name: 'Key', value: box.encrypt(SECRET, 'search_integrations:legacy:key'), hint: secretHint(SECRET) }]),
+  });
+  await db.destroy();
+
+  const vela = await startTestRuntime({
+    plugins: ['search', 'integration'],
+    dataDir,
+    databaseUrl,
+    config: { runtime: { network: { allowHosts: [`127.0.0.1:${upstream.port}`] } } },
+  });
+  t.teardown(() => vela.stop());
+  const admin = { authorization: vela.adminAuth };
+
+  const got = await vela.fetch('search', '/api/integration/legacy', { headers: admin });
+  t.is(got.status, 200);
+  t.like(await got.json(), { id: 'legacy', title: 'Connector from before', headers: [{ name: 'Key', hint: '…0042' }], allowedMethods: ['GET', 'HEAD'] });
+  const proxied = await vela.fetch('search', '/api/v2/integration/legacy/connector/status?full=1');
+  t.is(proxied.status, 200, await proxied.clone().text());
+  t.deepEqual(await proxied.json(), { url: '/api/v2/connector/status?full=1' });
+  t.deepEqual(upstream.keys, [SECRET], 'the header sealed with the search plugin key reached the upstream');
+
+  // The table is the integration plugin's now, and its key a copy of the search plugin's, which stays.
+  const tables = await listTables(vela.runtime.resolve('db') as never);
+  t.true(tables.includes('integration_instances'));
+  t.false(tables.includes('search_integrations'));
+  t.is(readFileSync(path.join(dataDir, 'integration', 'secret.key'), 'utf8'), readFileSync(searchKey, 'utf8'));
+  t.true(existsSync(searchKey));
+
+  // Changed and read again through the plugin: the kept header still opens.
+  const renamed = await vela.fetch('search', '/api/integration/legacy', {
+    method: 'PUT',
+    headers: { ...admin, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'Connector', headers: [{ name: 'Key' }] }),
+  });
+  t.is(renamed.status, 200, await renamed.clone().text());
+  t.is((await vela.fetch('search', '/api/v2/integration/legacy/connector/status')).status, 200);
+  t.deepEqual(upstream.keys, [SECRET, SECRET]);
+}
+
+test('SQLite: the search plugin instances, sealed with its key, answer and forward through the integration plugin', (t) => upgradeInPlace(t));
+
+const pgTest = postgresReachable() ? test : test.skip;
+pgTest('PostgreSQL: the search plugin instances, sealed with its key, answer and forward through the integration plugin', async (t) => {
+  const pg = await testDatabase(t);
+  await upgradeInPlace(t, pg.url);
+  // The primary key's index follows the table's name.
+  const db = knexFactory({ client: 'pg', connection: pg.url });
+  t.teardown(() => db.destroy());
+  const indexes = await db('pg_indexes').where({ tablename: 'integration_instances' }).pluck('indexname');
+  t.deepEqual(indexes, ['integration_instances_pkey']);
+});
