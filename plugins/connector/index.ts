@@ -1,5 +1,5 @@
 import { createPooledExtract, EXTRACT_TASK_FILE } from '@vela/extraction';
-import { definePlugin, type PluginContext } from 'vela/plugin';
+import { definePlugin, type PluginContext, StoreRefresh } from 'vela/plugin';
 import type { ExtractedContent, ExtractInput, SourceKinds } from './api.js';
 import { connectorKeys } from './auth/connector-keys.js';
 import { mountConsole } from './console/mount-console.js';
@@ -60,13 +60,13 @@ function searchTargetOf(ctx: PluginContext<ConnectorConfig, typeof consumes>): (
   };
 }
 
-function createDomain(ctx: PluginContext<ConnectorConfig, typeof consumes>): ConnectorDomain {
+function createDomain(ctx: PluginContext<ConnectorConfig, typeof consumes>, announceSources: () => Promise<unknown>): ConnectorDomain {
   const db = ctx.resolve('db');
   const kinds = new SourceKindRegistry();
   kinds.register(jsonlSourceKind);
   kinds.register(filesystemSourceKind);
   kinds.register(webSourceKind);
-  const sources = new SourceStore(db, kinds, ctx.logger);
+  const sources = new SourceStore(db, kinds, ctx.logger, announceSources);
   const statuses = new StatusStore(db);
   const runs = new RunStore(db);
   const rules = new RuleStore(db);
@@ -126,13 +126,22 @@ function scheduleSources(ctx: PluginContext<ConnectorConfig, typeof consumes>, d
 }
 
 /** What it resolves, as plugin.json lists it (the loader checks they match): types ctx.resolve to these names. */
-const consumes = ['db', 'accounts', 'workers', 'scheduler', 'outbound', 'search.importer?', 'search.sites?', 'search.keys?'] as const;
+const consumes = ['db', 'accounts', 'workers', 'scheduler', 'outbound', 'changes', 'search.importer?', 'search.sites?', 'search.keys?'] as const;
 
 export default definePlugin<ConnectorConfig, typeof consumes>({
   consumes,
   register(ctx) {
     const hooks = ctx.hooks.declare(createConnectorHooks());
-    const domain = createDomain(ctx);
+    // Processes sharing the database see each other's source changes at once, and within a poll when a notice is lost.
+    const sourcesRefresh = new StoreRefresh({
+      what: 'sources',
+      channels: ['connector.sources'],
+      changes: ctx.resolve('changes'),
+      pollMs: ctx.config.pollMs,
+      logger: ctx.logger,
+      reload: () => domain.sources.refresh(),
+    });
+    const domain = createDomain(ctx, () => sourcesRefresh.announce());
     const { sources, runs, coordinator } = domain;
     ctx.provide('connector.runs', () => coordinator);
     ctx.provide('connector.sources', () => new PluginSources(domain));
@@ -162,7 +171,6 @@ export default definePlugin<ConnectorConfig, typeof consumes>({
         .catch((error: Error) => ctx.logger.warn({ err: error }, 'the sample source could not be seeded; start with --no-seed to skip it'));
     });
 
-    let refreshTimer: NodeJS.Timeout | undefined;
     return {
       async start() {
         // Kinds of other plugins join here: every plugin's taps are applied before start.
@@ -171,15 +179,10 @@ export default definePlugin<ConnectorConfig, typeof consumes>({
         const interrupted = await runs.markInterrupted(await domain.leases.reclaim());
         if (interrupted > 0) ctx.logger.warn({ runs: interrupted }, 'runs interrupted by the last stop are marked INTERRUPTED; the next run reconciles');
         await sources.load(ctx.config.sources);
-        // Processes sharing the database see each other's source changes within a poll.
-        if (ctx.config.pollMs <= 0) return;
-        refreshTimer = setInterval(() => {
-          sources.refresh().catch((error: Error) => ctx.logger.warn({ err: error }, 'refreshing sources failed'));
-        }, ctx.config.pollMs);
-        refreshTimer.unref();
+        sourcesRefresh.start();
       },
       async stop() {
-        clearInterval(refreshTimer);
+        sourcesRefresh.stop();
         await seeding;
         await coordinator.stop();
       },

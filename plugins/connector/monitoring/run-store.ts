@@ -1,4 +1,4 @@
-import type { Database } from 'vela/plugin';
+import { type Database, nowIso, readJson, writeJson } from 'vela/plugin';
 
 import type { RunCounts, RunOperation, RunStats, RunStatus, RunTrigger } from '../api.js';
 
@@ -13,7 +13,7 @@ interface Row {
   status: RunStatus;
   start_time: string;
   end_time: string | null;
-  counts: string;
+  counts: unknown;
   error: string | null;
   notes: string | null;
 }
@@ -23,7 +23,7 @@ const TABLE = 'connector_runs';
 export const emptyCounts = (): RunCounts => ({ documents: 0, indexed: 0, unchanged: 0, ignored: 0, deindexed: 0, errors: 0 });
 
 function fromRow(r: Row): RunStats {
-  const counts = { ...emptyCounts(), ...(JSON.parse(r.counts) as Partial<RunCounts>) };
+  const counts = { ...emptyCounts(), ...readJson<Partial<RunCounts>>(r.counts, { table: TABLE, column: 'counts', row: r.id }) };
   const durationMs = r.end_time ? Math.max(0, Date.parse(r.end_time) - Date.parse(r.start_time)) : null;
   const perSecond = durationMs ? Math.round((counts.documents / (durationMs / 1000)) * 10) / 10 : durationMs === 0 ? counts.documents : null;
   return {
@@ -41,7 +41,7 @@ function fromRow(r: Row): RunStats {
     documentsPerSecond: perSecond,
     documentsPerMinute: perSecond === null ? null : Math.round(perSecond * 60),
     error: r.error,
-    notes: r.notes ? (JSON.parse(r.notes) as string[]) : [],
+    notes: r.notes ? readJson<string[]>(r.notes, { table: TABLE, column: 'notes', row: r.id }) : [],
   };
 }
 
@@ -50,7 +50,7 @@ export class RunStore {
   constructor(private readonly db: Database) {}
 
   async begin(run: { id: string; source: string; kind: string; operation: RunOperation; trigger: RunTrigger }): Promise<string> {
-    const start = new Date().toISOString();
+    const start = nowIso();
     await this.db(TABLE).insert({
       id: run.id,
       source: run.source,
@@ -59,7 +59,7 @@ export class RunStore {
       trigger: run.trigger,
       status: 'RUNNING',
       start_time: start,
-      counts: JSON.stringify(emptyCounts()),
+      counts: writeJson(emptyCounts()),
     });
     return start;
   }
@@ -67,14 +67,14 @@ export class RunStore {
   async finish(id: string, status: Exclude<RunStatus, 'RUNNING'>, counts: RunCounts, error: string | null, notes: readonly string[] = []): Promise<void> {
     await this.db(TABLE)
       .where({ id })
-      .update({ status, end_time: new Date().toISOString(), counts: JSON.stringify(counts), error, notes: notes.length > 0 ? JSON.stringify(notes) : null });
+      .update({ status, end_time: nowIso(), counts: writeJson(counts), error, notes: notes.length > 0 ? writeJson(notes) : null });
   }
 
   /** Runs a stopped or killed process left RUNNING (but not `stillRunning`, held by live processes); called at start. */
   async markInterrupted(stillRunning: ReadonlySet<string>): Promise<number> {
     const query = this.db(TABLE).where({ status: 'RUNNING' });
     if (stillRunning.size > 0) query.whereNotIn('id', [...stillRunning]);
-    return query.update({ status: 'INTERRUPTED', end_time: new Date().toISOString(), error: 'the runtime stopped during the run' });
+    return query.update({ status: 'INTERRUPTED', end_time: nowIso(), error: 'the runtime stopped during the run' });
   }
 
   async list(source: string | undefined, limit = 50): Promise<RunStats[]> {

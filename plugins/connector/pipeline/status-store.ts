@@ -1,4 +1,4 @@
-import { cachedBy, chunks, type Database, valuesRows } from 'vela/plugin';
+import { cachedBy, chunks, type Database, nowIso, readJson, valuesRows, writeJson } from 'vela/plugin';
 
 /**
  * A document's state in its source:
@@ -104,6 +104,10 @@ function lastPerObject(updates: StatusUpdate[]): StatusUpdate[] {
   return out;
 }
 
+/** The sites column of a record, named `<source>/<object id>` when it is corrupt. */
+const sitesOf = (r: Pick<Row, 'source' | 'object_id' | 'sites'>): string[] =>
+  readJson<string[]>(r.sites, { table: TABLE, column: 'sites', row: `${r.source}/${r.object_id}` });
+
 const fromRow = (r: Row): StatusRecord => ({
   id: Number(r.id),
   objectId: r.object_id,
@@ -111,7 +115,7 @@ const fromRow = (r: Row): StatusRecord => ({
   status: r.status,
   checksum: r.checksum,
   locale: r.locale,
-  sites: JSON.parse(r.sites) as string[],
+  sites: sitesOf(r),
   error: r.error,
   transactionId: r.run_id,
   created: r.created_at,
@@ -140,7 +144,7 @@ export class StatusStore {
   /** Insert or update the records of a batch, in one statement (one transaction when it takes several). */
   async record(source: string, runId: string, updates: StatusUpdate[]): Promise<void> {
     if (updates.length === 0) return;
-    const stamp = new Date().toISOString();
+    const stamp = nowIso();
     const parts = chunks(lastPerObject(updates), RECORD_ROWS);
     // A run's updates mostly share one sites array (the source's): its JSON is written once.
     let sites: readonly string[] | null = null;
@@ -150,7 +154,7 @@ export class StatusStore {
       for (const u of part) {
         if (u.sites !== sites) {
           sites = u.sites;
-          sitesJson = JSON.stringify(sites);
+          sitesJson = writeJson(sites);
         }
         bindings.push(u.objectId, u.status, u.checksum, u.locale, sitesJson, u.error ?? null);
       }
@@ -193,7 +197,7 @@ export class StatusStore {
     if (objectIds)
       for (const part of chunks(objectIds, 500)) rows.push(...((await this.db<Row>(TABLE).select().where({ source }).whereIn('object_id', part)) as Row[]));
     else rows.push(...((await this.db<Row>(TABLE).select().where({ source })) as Row[]));
-    return rows.map((r) => ({ objectId: r.object_id, locale: r.locale, sites: JSON.parse(r.sites) as string[], status: r.status }));
+    return rows.map((r) => ({ objectId: r.object_id, locale: r.locale, sites: sitesOf(r), status: r.status }));
   }
 
   async latest(source: string | undefined, limit: number): Promise<StatusRecord[]> {
@@ -241,7 +245,7 @@ export class StatusStore {
   /** Object ids of a source not ignored (what the search index should hold), per locale and site. */
   async expected(source: string): Promise<Array<{ objectId: string; locale: string; sites: string[] }>> {
     const rows = (await this.db<Row>(TABLE).select('object_id', 'locale', 'sites').where({ source }).andWhere('status', 'INDEXED')) as Row[];
-    return rows.map((r) => ({ objectId: r.object_id, locale: r.locale, sites: JSON.parse(r.sites) as string[] }));
+    return rows.map((r) => ({ objectId: r.object_id, locale: r.locale, sites: sitesOf({ ...r, source }) }));
   }
 
   /**

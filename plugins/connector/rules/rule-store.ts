@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from 'vela/plugin';
+import { type Database, nowIso, readJson, writeJson } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import { type IndexingRule, ruleValueProblem } from './indexing-rule.js';
 import { nestedRepetition } from './safe-regex.js';
@@ -13,7 +13,7 @@ interface RuleRow {
   source: string;
   attribute: string;
   rule_type: string;
-  values: string;
+  values: unknown;
   last_modified: string;
 }
 
@@ -26,7 +26,7 @@ const fromRow = (r: RuleRow): IndexingRule => ({
   source: r.source,
   attribute: r.attribute,
   ruleType: r.rule_type as 'IGNORE',
-  values: JSON.parse(r.values) as string[],
+  values: readJson<string[]>(r.values, { table: TABLE, column: 'values', row: r.id }),
   lastModifiedDate: r.last_modified,
 });
 
@@ -84,7 +84,7 @@ export class RuleStore {
       attribute: input.attribute,
       ruleType: input.ruleType ?? 'IGNORE',
       values: [...input.values],
-      lastModifiedDate: new Date().toISOString(),
+      lastModifiedDate: nowIso(),
     };
   }
 
@@ -96,7 +96,7 @@ export class RuleStore {
       source: rule.source,
       attribute: rule.attribute,
       rule_type: rule.ruleType,
-      values: JSON.stringify(rule.values),
+      values: writeJson(rule.values),
       last_modified: rule.lastModifiedDate,
     };
   }

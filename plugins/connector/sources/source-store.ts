@@ -1,5 +1,5 @@
 import cron from 'node-cron';
-import { type Database, type Logger, VelaError } from 'vela/plugin';
+import { type Database, type Logger, nowIso, readJson, refuseDuplicate, toIso, VelaError, writeJson } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import type { SourceKindRegistry } from './source-kind-registry.js';
 
@@ -26,10 +26,10 @@ interface SourceRow {
   name: string;
   kind: string;
   description: string;
-  sites: string;
+  sites: unknown;
   locale: string;
   schedule: string | null;
-  settings: string;
+  settings: unknown;
   origin: SourceOrigin;
   created_at: string;
   updated_at: string;
@@ -57,6 +57,8 @@ export class SourceStore {
     private readonly db: Database,
     private readonly kinds: SourceKindRegistry,
     private readonly logger: Logger,
+    /** Tells the other processes after a committed write. */
+    private readonly announce: () => Promise<unknown> = async () => undefined,
   ) {}
 
   onChange(listener: (name: string, source: Source | null) => void): void {
@@ -75,7 +77,7 @@ export class SourceStore {
         this.logger.warn({ source: row.name, kind: row.kind, err: error }, 'stored source skipped: its kind is not loaded or its settings no longer fit');
       }
     }
-    const stamp = new Date().toISOString();
+    const stamp = nowIso();
     for (const [i, input] of configured.entries()) {
       let source: Source;
       try {
@@ -96,12 +98,12 @@ export class SourceStore {
    * changed (by their modification time) or deleted since, announced like local writes.
    */
   async refresh(): Promise<void> {
-    const startedAt = new Date().toISOString();
+    const startedAt = nowIso();
     const rows = (await this.db<SourceRow>(TABLE).select()) as SourceRow[];
     const stored = new Set(rows.map((r) => r.name));
     for (const row of rows) {
       const known = this.sources.get(row.name);
-      if (known?.origin === 'config' || (known && known.modified === row.updated_at) || (!known && this.unloadable.has(row.name))) continue;
+      if (known?.origin === 'config' || (known && known.modified === toIso(row.updated_at)) || (!known && this.unloadable.has(row.name))) continue;
       try {
         const source = this.fromRow(row);
         this.sources.set(row.name, source);
@@ -135,17 +137,16 @@ export class SourceStore {
 
   async create(input: SourceInput, origin: Exclude<SourceOrigin, 'config'> = 'api'): Promise<Source> {
     if (this.sources.has(input.name) || this.unloadable.has(input.name)) throw connectorErrors.sourceExists(input.name);
-    const stamp = new Date().toISOString();
+    const stamp = nowIso();
     const source = this.check(input, origin, stamp, stamp);
-    try {
-      await this.db(TABLE).insert(this.toRow(source));
-    } catch (error) {
-      // Two creates of one name at once: the second meets the primary key.
-      if (await this.db(TABLE).where({ name: source.name }).first()) throw connectorErrors.sourceExists(source.name);
-      throw error;
-    }
+    // Two creates of one name at once (here or in another process): the second meets the primary key.
+    await refuseDuplicate(
+      () => this.db(TABLE).insert(this.toRow(source)),
+      () => connectorErrors.sourceExists(source.name),
+    );
     this.sources.set(source.name, source);
     this.emit(source.name, source);
+    await this.announce();
     return source;
   }
 
@@ -153,10 +154,11 @@ export class SourceStore {
   async update(name: string, input: SourceInput, byOwner = false): Promise<Source> {
     const existing = this.get(name);
     this.checkWritable(existing, byOwner);
-    const source = this.check({ ...input, name }, existing.origin, existing.created, new Date().toISOString());
+    const source = this.check({ ...input, name }, existing.origin, existing.created, nowIso());
     await this.db(TABLE).where({ name }).update(this.toRow(source));
     this.sources.set(name, source);
     this.emit(name, source);
+    await this.announce();
     return source;
   }
 
@@ -166,6 +168,7 @@ export class SourceStore {
     await this.db(TABLE).where({ name }).delete();
     this.sources.delete(name);
     this.emit(name, null);
+    await this.announce();
     return existing;
   }
 
@@ -215,13 +218,13 @@ export class SourceStore {
   }
 
   private fromRow(row: SourceRow): Source {
-    const sites = JSON.parse(row.sites) as string[];
-    const settings = JSON.parse(row.settings) as Record<string, unknown>;
+    const sites = readJson<string[]>(row.sites, { table: TABLE, column: 'sites', row: row.name });
+    const settings = readJson<Record<string, unknown>>(row.settings, { table: TABLE, column: 'settings', row: row.name });
     return this.check(
       { name: row.name, kind: row.kind, description: row.description, sites, locale: row.locale, schedule: row.schedule, settings },
       row.origin,
-      row.created_at,
-      row.updated_at,
+      toIso(row.created_at),
+      toIso(row.updated_at),
     );
   }
 
@@ -230,10 +233,10 @@ export class SourceStore {
       name: source.name,
       kind: source.kind,
       description: source.description,
-      sites: JSON.stringify(source.sites),
+      sites: writeJson(source.sites),
       locale: source.locale,
       schedule: source.schedule,
-      settings: JSON.stringify(source.settings),
+      settings: writeJson(source.settings),
       origin: source.origin,
       created_at: source.created,
       updated_at: source.modified,

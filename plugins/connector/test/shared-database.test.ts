@@ -81,3 +81,20 @@ pgTest("processes sharing one database see each other's sources and never run on
   await until('B to forget the source', async () => ((await call(b, 'GET', '/api/v2/connector/source/feed')).status === 404 ? true : undefined));
   t.is((await call(b, 'GET', '/api/v2/connector/index/feed/all')).status, 404, 'B cannot run a source deleted on A');
 });
+
+pgTest('with the polls off, a source created and deleted on one process reaches the other through the change notices', async (t) => {
+  const pg = await testDatabase(t);
+  const a = await startConnector({ databaseUrl: pg.url, connector: { pollMs: 0 } });
+  const b = await startConnector({ databaseUrl: pg.url, connector: { pollMs: 0 } });
+  t.teardown(async () => {
+    await a.stop();
+    await b.stop();
+  });
+  await createSite(a, 'Docs');
+  const file = path.join(tempDir(), 'feed.jsonl');
+  writeJsonl(file, makePackages(1));
+  await createSource(a, 'noticed', file, 'Docs');
+  await until('B to see the source', async () => ((await call(b, 'GET', '/api/v2/connector/source/noticed')).status === 200 ? true : undefined));
+  t.is((await call(a, 'DELETE', '/api/v2/connector/source/noticed')).status, 200);
+  await until('B to see it gone', async () => ((await call(b, 'GET', '/api/v2/connector/source/noticed')).status === 404 ? true : undefined));
+});
