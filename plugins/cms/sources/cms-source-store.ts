@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Database, SecretBox } from 'vela/plugin';
+import { type Database, nowIso, readJson, refuseDuplicate, type SecretBox, toIso, writeJson } from 'vela/plugin';
 import { cmsErrors } from '../errors.js';
 import { type CmsSource, type CmsSourceInput, checkSource } from './cms-source.js';
 
@@ -8,7 +8,7 @@ const TABLE = 'cms_sources';
 interface SourceRow {
   id: string;
   name: string;
-  settings: string;
+  settings: unknown;
   password: string;
   created_at: string;
   updated_at: string;
@@ -59,21 +59,20 @@ export class CmsSourceStore {
     if (problems.length > 0) throw cmsErrors.invalid(problems);
     if (await this.findByName(input.name)) throw cmsErrors.sourceExists(input.name);
     const id = randomUUID();
-    const stamp = new Date().toISOString();
-    try {
-      await this.db(TABLE).insert({
-        id,
-        name: input.name,
-        settings: JSON.stringify(settingsOf(input)),
-        password: this.secrets().encrypt(input.password, binding(id)),
-        created_at: stamp,
-        updated_at: stamp,
-      });
-    } catch (error) {
-      // Two creates of one name at once: the second meets the unique index.
-      if (await this.findByName(input.name)) throw cmsErrors.sourceExists(input.name);
-      throw error;
-    }
+    const stamp = nowIso();
+    // Two creates of one name at once: the second meets the unique index.
+    await refuseDuplicate(
+      () =>
+        this.db(TABLE).insert({
+          id,
+          name: input.name,
+          settings: writeJson(settingsOf(input)),
+          password: this.secrets().encrypt(input.password, binding(id)),
+          created_at: stamp,
+          updated_at: stamp,
+        }),
+      () => cmsErrors.sourceExists(input.name),
+    );
     return this.get(id);
   }
 
@@ -81,7 +80,7 @@ export class CmsSourceStore {
   async update(id: string, input: CmsSourceInput): Promise<CmsSource> {
     const problems = checkSource(input);
     if (problems.length > 0) throw cmsErrors.invalid(problems);
-    const changes: Partial<SourceRow> = { settings: JSON.stringify(settingsOf(input)), updated_at: new Date().toISOString() };
+    const changes: Partial<SourceRow> = { settings: writeJson(settingsOf(input)), updated_at: nowIso() };
     if (input.password !== undefined) changes.password = this.secrets().encrypt(input.password, binding(id));
     const changed = await this.db(TABLE).where({ id }).update(changes);
     if (changed === 0) throw cmsErrors.idNotFound(id);
@@ -93,8 +92,8 @@ export class CmsSourceStore {
   }
 
   private fromRow(row: SourceRow): CmsSource {
-    const settings = JSON.parse(row.settings) as Settings;
-    return { id: row.id, ...settings, name: row.name, passwordSet: row.password.length > 0, created: row.created_at, modified: row.updated_at };
+    const settings = readJson<Settings>(row.settings, { table: TABLE, column: 'settings', row: row.id });
+    return { id: row.id, ...settings, name: row.name, passwordSet: row.password.length > 0, created: toIso(row.created_at), modified: toIso(row.updated_at) };
   }
 }
 
