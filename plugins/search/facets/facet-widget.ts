@@ -1,5 +1,6 @@
 import { ownValue } from '../engine/own-property.js';
-import { addFqLink, FILTER_PARAMS, fqField, type LinkBase, removeFq, removeFqByFields, toLink } from '../links/query-string.js';
+import type { LinkTemplate } from '../links/link-template.js';
+import { FILTER_PARAMS, fqField } from '../links/query-string.js';
 import type { FacetGroup, FacetItem } from '../query/search-response.js';
 import type { Field } from '../store/site-types.js';
 import type { FacetQueryPlan } from './facet-query-plan.js';
@@ -18,7 +19,7 @@ const unquote = (value: string) => (value.length >= 2 && value.startsWith('"') &
 export function buildFacetGroups(
   plan: FacetQueryPlan,
   counts: Record<string, Array<[string, number]>>,
-  base: LinkBase,
+  base: LinkTemplate,
   locale: string,
 ): { facet: FacetGroup[]; secondaryFacet: FacetGroup[] } {
   const facet: FacetGroup[] = [];
@@ -28,15 +29,17 @@ export function buildFacetGroups(
     if (selected.length > 0 && ops.itemType === 'AND') continue;
     const selectedValues = new Set(selected.map((fq) => unquote(fq.slice(fq.indexOf(':') + 1))));
     const items: FacetItem[] = [];
-    // An AND facet's values replace the field's filters: one base for all of them, so one link template.
-    const andBase = ops.itemType === 'AND' ? removeFqByFields(base, [field.name]) : base;
+    // The search without this field's filters: the facet's clean-up link, and what an AND facet's values are
+    // added to (choosing one replaces the field's filters).
+    const unfiltered = base.unfiltered([field.name]);
+    const addTo = ops.itemType === 'AND' ? unfiltered : base;
     for (const [value, count] of ownValue(counts, field.name) ?? []) {
       const isSelected = selectedValues.has(value);
       if (count === 0 && !field.showAllFacetItems && !(isSelected && ops.itemType === 'OR')) continue;
       if (value === '') continue; // from an index built before empty values were left out: no filter can name it
       const fq = `${field.name}:${value}`;
       const raw = selected.find((s) => unquote(s.slice(s.indexOf(':') + 1)) === value) ?? fq;
-      const link = isSelected ? toLink(removeFq(base, raw)) : addFqLink(ops.itemType === 'AND' ? andBase : base, fq);
+      const link = isSelected ? base.removeFq(raw) : addTo.addFq(fq);
       items.push({ count, link, label: value, filterQuery: fq, selected: isSelected });
     }
     if (items.length === 0) continue;
@@ -47,7 +50,7 @@ export function buildFacetGroups(
       description: field.description || null,
       type: field.type,
       multiValued: field.multiValued,
-      cleanUpLink: toLink(removeFqByFields(base, [field.name])),
+      cleanUpLink: unfiltered.link(),
       selectedFilterQueries: selected,
       facetType: ops.facetType,
       facetItemType: ops.itemType,
@@ -58,7 +61,7 @@ export function buildFacetGroups(
 }
 
 /** widget.facetToRemove: one item per active facet filter, each linking to the search without it. */
-export function buildFacetToRemove(plan: FacetQueryPlan, base: LinkBase): FacetGroup {
+export function buildFacetToRemove(plan: FacetQueryPlan, base: LinkTemplate): FacetGroup {
   const facets: FacetItem[] = [];
   const seen = new Set<string>();
   for (const [name, value] of base.params) {
@@ -66,7 +69,7 @@ export function buildFacetToRemove(plan: FacetQueryPlan, base: LinkBase): FacetG
     seen.add(value);
     const field = fqField(value);
     if (field === null || !plan.filteredFacetFields.has(field)) continue;
-    facets.push({ count: 0, link: toLink(removeFq(base, value)), label: value.slice(field.length + 1).replace(/"/g, ''), filterQuery: value, selected: true });
+    facets.push({ count: 0, link: base.removeFq(value), label: value.slice(field.length + 1).replace(/"/g, ''), filterQuery: value, selected: true });
   }
   return {
     facets,
@@ -80,10 +83,10 @@ export function buildFacetToRemove(plan: FacetQueryPlan, base: LinkBase): FacetG
   };
 }
 
-export function selectedFilterQueries(plan: FacetQueryPlan, base: LinkBase): string[] {
+export function selectedFilterQueries(plan: FacetQueryPlan, base: LinkTemplate): string[] {
   return [...new Set(base.params.filter(([n, v]) => FILTER_PARAMS.has(n) && plan.filteredFacetFields.has(fqField(v) ?? '')).map(([, v]) => v))];
 }
 
-export function cleanUpFacetsLink(plan: FacetQueryPlan, base: LinkBase): string {
-  return toLink(removeFqByFields(base, plan.filteredFacetFields));
+export function cleanUpFacetsLink(plan: FacetQueryPlan, base: LinkTemplate): string {
+  return base.removeFqFields(plan.filteredFacetFields);
 }

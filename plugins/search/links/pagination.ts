@@ -18,12 +18,12 @@ const WINDOW = 3;
  * always get back. No results: no items.
  */
 export function buildPagination(base: LinkBase, current: number, pageCount: number): PaginationItem[] {
-  const item = (type: PaginationType, page: number, text = String(page)): PaginationItem => ({
-    type,
-    text,
-    href: toLink(replaceParam(base, 'p', String(page))),
-    page,
-  });
+  return paginationItems(current, pageCount, (page) => toLink(replaceParam(base, 'p', page)));
+}
+
+/** buildPagination with each page's link made by `href` (a search makes them from its LinkTemplate). */
+export function paginationItems(current: number, pageCount: number, href: (page: string) => string): PaginationItem[] {
+  const item = (type: PaginationType, page: number, text = String(page)): PaginationItem => ({ type, text, href: href(String(page)), page });
   if (pageCount <= 0) return [];
   // Past the last page (even just past it, or with a single page): the way back, nothing else.
   if (current > pageCount) return [item('FIRST', 1, 'First'), item('LAST', pageCount, 'Last')];

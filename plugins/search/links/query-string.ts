@@ -1,3 +1,5 @@
+import { encodeName, encodeParam, encodeValue } from './encoding.js';
+
 /**
  * The query string of a search link, kept as an ordered list of decoded (name, value) pairs so a
  * link can be rebuilt with one change and every other parameter in its original place.
@@ -33,19 +35,10 @@ export function linkBaseFromUrl(url: string, path?: string): LinkBase {
   return { path: path ?? (q < 0 ? url : url.slice(0, q)), params: q < 0 ? [] : parseQueryString(url.slice(q + 1)) };
 }
 
-// Readable links: `[]` in names and `:`, `/`, `,` in values stay literal; everything else that
-// could break the query string (space, &, #, %, quotes, non-ASCII) is percent-encoded.
-const encodeName = (name: string) => encodeURIComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']');
-const LITERAL_VALUE = /^[\w\-.!~*'():/,]*$/;
-const KEPT = /%3A|%2F|%2C/g;
-const keptChar = (encoded: string) => (encoded === '%3A' ? ':' : encoded === '%2F' ? '/' : ',');
-// Most values (facet labels, page numbers) have nothing to encode: they skip encodeURIComponent.
-const encodeValue = (value: string) => (LITERAL_VALUE.test(value) ? value : encodeURIComponent(value).replace(KEPT, keptChar));
-
 /** Path plus the re-serialized parameters: links are path-only (no scheme or host). */
 export function toLink(base: LinkBase): string {
   if (base.params.length === 0) return base.path;
-  return `${base.path}?${base.params.map(([n, v]) => `${encodeName(n)}=${encodeValue(v)}`).join('&')}`;
+  return `${base.path}?${base.params.map(([n, v]) => encodeParam(n, v)).join('&')}`;
 }
 
 /** Replace the first `name` in place (later duplicates stay), or append it at the end. */

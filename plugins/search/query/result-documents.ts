@@ -1,11 +1,11 @@
 import { ownValue, setOwn } from '../engine/own-property.js';
-import { addFqLink, type LinkBase } from '../links/query-string.js';
+import type { LinkTemplate } from '../links/link-template.js';
 import type { SiteConfig } from '../store/site-types.js';
 import { type Attributes, valueText } from './indexable.js';
 import type { MetadataEntry, ResultDocument } from './search-response.js';
 
 export interface DocumentOptions {
-  base: LinkBase;
+  base: LinkTemplate;
   highlight: ((text: string) => string) | null;
   fieldList: string[] | null;
 }
@@ -59,7 +59,7 @@ export function toResultDocument(attributes: Attributes, config: SiteConfig, opt
     const indexed = field.multiValued ? [...new Set(labels)] : labels.slice(0, 1);
     metadata.push({
       name: field.name,
-      values: indexed.map((label) => ({ label, link: addFqLink(options.base, `${field.name}:${label}`) })),
+      values: indexed.map((label) => ({ label, link: options.base.addFq(`${field.name}:${label}`) })),
     });
   }
   const url = site.defaultURLField ? ownValue(attributes, site.defaultURLField) : undefined;

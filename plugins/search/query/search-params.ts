@@ -33,7 +33,7 @@ export const SEARCH_BOUNDS = {
 /** One search request after GET parameters and the POST body are merged and checked. */
 export interface SearchParams {
   q: string;
-  /** '' when the request names none: SearchService.search settles it (the site's only or default locale). */
+  /** '' when the request names none: the search's plan settles it (the site's only or default locale, queryContext.query.locale). */
   locale: string;
   page: number;
   /** null: the site's rowsPerPage (also for rows below 0); 0: counts and widgets only. */
@@ -208,7 +208,7 @@ export function parseSearchParams(path: string, rawQuery: string, body: PostBody
   if (q === undefined || q === null) throw searchErrors.missingParameter('q', 'give the text to search for, or * for every document');
   const qName = typeof b.query === 'string' ? 'query' : 'q';
   checkTypedText(qName, bounded(qName, q, SEARCH_BOUNDS.maxText));
-  // Left out: the site's only or default locale (SearchService.search).
+  // Left out: the site's only or default locale (query/plan.ts).
   const localeRaw = bounded('_setlocale', b.locale ?? first(raw, '_setlocale', 'locale') ?? '', SEARCH_BOUNDS.maxLocale);
   const page = parsePage(typeof b.page === 'number' ? 'page' : 'p', b.page ?? first(raw, 'p')) ?? 1;
   const rowsRequested = parseRows(b.rows ?? first(raw, 'rows'));

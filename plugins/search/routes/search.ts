@@ -92,9 +92,12 @@ export async function answerSearch(domain: SearchRouteDomain, req: Request, res:
   const response = await domain.search.search(siteName, params);
   const body = Buffer.from(JSON.stringify(response));
   sendJsonBytes(res, 200, body, answers.enabled ? MISS : NO_CACHE);
+  // A request may leave the locale out: the metrics record the one the search ran in.
+  const { locale } = response.queryContext.query;
+  const searched = params.locale === locale ? params : { ...params, locale };
   const site = domain.sites.find(siteName);
-  if (site) answers.put(key, ticket, site.site.id, body, params, response.queryContext.count);
-  domain.metrics.recordSearch(siteName, params, response.queryContext.count);
+  if (site) answers.put(key, ticket, site.site.id, body, searched, response.queryContext.count);
+  domain.metrics.recordSearch(siteName, searched, response.queryContext.count);
 }
 
 const HIT = { 'X-Cache': 'HIT' };
@@ -111,7 +114,7 @@ export function mountSearchRoutes(router: ApiRouter, domain: SearchRouteDomain):
       params: siteParam,
       query: searchQueryDoc,
       validate: false,
-      description: 'Query parameters are read from the raw query string (repeatable fq[]); see docs/search.md.',
+      description: 'Query parameters are read from the raw query string (repeatable fq[]); see docs/search-reference.md.',
       responses: { 200: { description: 'the search response', schema: searchResponseSchema } },
     },
     (req, res) => answerSearch(domain, req, res, `GET ${req.originalUrl}`, () => parseSearchParams(req.path, rawQuery(req.originalUrl))),
