@@ -30,7 +30,7 @@ const DOCS: Record<string, DocSetup> = {
     config: { runtime: { network: { allowHosts: ['127.0.0.1:11434'] } } },
   },
   'docs/scaling.md': { plugins: [], password: 'change-me-please' },
-  'docs/search.md': { plugins: ['search', 'connector', 'genai', 'graphql'], password: 'change-me-please', seed: true },
+  'docs/search.md': { plugins: ['search', 'connector', 'genai', 'graphql', 'ocr'], password: 'change-me-please', seed: true },
 };
 
 /** One command may take this long (a connector run waited for, fourteen OCR uploads on a busy machine). */
