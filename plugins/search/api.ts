@@ -129,7 +129,7 @@ export interface SiteDefaultFields {
   url: string | null;
 }
 
-/** A search answer as GET /api/sn/{site}/search gives it (docs/search.md); the members other plugins read are typed. */
+/** A search answer as GET /api/sn/{site}/search gives it (docs/search-reference.md, "The response"); the members other plugins read are typed. */
 export interface SiteSearchResult {
   queryContext: {
     count: number;

@@ -30,12 +30,13 @@ const DOCS: Record<string, DocSetup> = {
     config: { runtime: { network: { allowHosts: ['127.0.0.1:11434'] } } },
   },
   'docs/scaling.md': { plugins: [], password: 'change-me-please' },
-  'docs/search.md': { plugins: ['search', 'connector', 'genai', 'graphql', 'ocr'], password: 'change-me-please', seed: true },
+  'docs/search-guide.md': { plugins: ['search', 'connector', 'genai', 'graphql', 'ocr', 'integration'], password: 'change-me-please', seed: true },
+  'docs/search-reference.md': { plugins: ['search', 'connector', 'graphql'], password: 'change-me-please', seed: true },
 };
 
 /** One command may take this long (a connector run waited for, fourteen OCR uploads on a busy machine). */
 const COMMAND_TIMEOUT_MS = 60_000;
-/** A whole document: the longest, docs/search.md, takes about 70 s on the project machine. */
+/** A whole document: the longest, docs/search-guide.md, takes about 70 s on the project machine. */
 const DOCUMENT_TIMEOUT_MS = 240_000;
 
 const read = (doc: string) => readFileSync(path.join(packageRoot, doc), 'utf8');

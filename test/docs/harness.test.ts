@@ -113,7 +113,7 @@ test('the sandbox maps documented folders once, so a path already in the sandbox
 
 test('links: only files of the repository and the local services; no machine paths, no ../shared', (t) => {
   const md = [
-    'See [the README](../README.md), [search](search.md#the-console), <http://localhost:2700/sn/Sample>.',
+    'See [the README](../README.md), [search](search-guide.md#the-console), <http://localhost:2700/sn/Sample>.',
     'Not [tsx](https://tsx.is), nor https://example.org/page, nor [spec](../../shared/spec/x.md), nor [gone](nope.md).',
     'Built on /work/main/docs.',
     '`https://in.code/is-fine` and',

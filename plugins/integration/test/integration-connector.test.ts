@@ -7,7 +7,7 @@ import { startTestRuntime, type TestRuntime } from 'vela/testing';
 // The default configuration allows the local connector (plugins.integration.allowHosts ["self:connector"]), at
 // whatever port it listens on: here an ephemeral one. A CONNECTOR instance takes its endpoint from the
 // running connector and adds the connector's Key, stored encrypted. The proxy is public: these tests also
-// make sure the instance docs/search.md shows cannot be used to take over the connector.
+// make sure the instance docs/search-guide.md shows cannot be used to take over the connector.
 
 const KEY = 'integration-test-connector-key-42';
 
@@ -25,7 +25,7 @@ async function createInstance(body: Record<string, unknown>): Promise<{ status: 
   return { status: res.status, body: await res.json() };
 }
 
-/** A token with the connector scope, made as docs/search.md makes it. */
+/** A token with the connector scope, made as docs/search-guide.md makes it. */
 async function connectorToken(): Promise<string> {
   const res = await vela.fetch('search', '/api/dev/token', {
     method: 'POST',
@@ -100,7 +100,7 @@ test.serial('the connector cannot be taken over through an instance with its Key
   t.is(refused.status, 405, 'writes are not forwarded unless the instance lists them');
   t.is((await refused.json()).error, 'method_not_allowed');
 
-  // The instance as docs/search.md shows it now: GET only, the status and monitoring paths only.
+  // The instance as docs/search-guide.md shows it now: GET only, the status and monitoring paths only.
   const documented = await createInstance({
     id: 'local-connector',
     title: 'Local connector',
