@@ -44,12 +44,13 @@ export class StoreRefresh {
     this.failures = new RateLimitedLog(options.logger, FAILURE_LOG);
   }
 
-  /** Follow the channels and start the poll. */
+  /** Follow the channels and start the poll (once: a second call does nothing). */
   start(): void {
+    if (this.timer || this.unsubscribes.length > 0) return;
     this.stopped = false;
     const { changes, channels, pollMs } = this.options;
     if (changes) for (const channel of channels) this.unsubscribes.push(changes.subscribe(channel, (payload, info) => this.onNotice(channel, payload, info)));
-    if (pollMs > 0 && !this.timer) {
+    if (pollMs > 0) {
       this.timer = setInterval(() => void this.refresh(), pollMs);
       this.timer.unref();
     }
