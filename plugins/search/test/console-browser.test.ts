@@ -15,7 +15,8 @@ const pageErrors: string[] = [];
 
 test.before(async () => {
   if (!browserAvailable()) return;
-  vela = await startTestRuntime({ plugins: ['search'], config: { plugins: { search: { metrics: { flushMs: 50 } } } } });
+  // The Integrations page is this console's; its API is the integration plugin's, loaded so the page is offered.
+  vela = await startTestRuntime({ plugins: ['search', 'integration'], config: { plugins: { search: { metrics: { flushMs: 50 } } } } });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('pageerror', (error) => pageErrors.push(error.message));
