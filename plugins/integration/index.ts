@@ -10,7 +10,11 @@ interface IntegrationConfig extends ProxyLimits {
   pollMs: number;
 }
 
-export default definePlugin<IntegrationConfig>({
+/** What it resolves, as plugin.json lists it (the loader checks they match): types ctx.resolve to these names. */
+const consumes = ['db', 'outbound'] as const;
+
+export default definePlugin<IntegrationConfig, typeof consumes>({
+  consumes,
   register(ctx) {
     // Header values are sealed with the plugin's secret box, opened in start.
     let secrets: SecretBox | undefined;
