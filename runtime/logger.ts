@@ -1,7 +1,7 @@
 import { type LevelWithSilent, type Logger, pino } from 'pino';
 import { PinoPretty } from 'pino-pretty';
-import { maskUrlPasswords } from './config/secret-values.js';
 import { excerpt } from './errors.js';
+import { maskUrlPasswords } from './secret-values.js';
 
 export type { Logger };
 

@@ -1,5 +1,5 @@
+import type { AttemptLimits } from '../config/load-config.js';
 import type { Database } from '../storage/database.js';
-import type { AttemptLimits } from './password-attempts.js';
 
 /** An address that signed an account in is exempt from that account's limit for this long. */
 const TRUST_MS = 24 * 3600_000;

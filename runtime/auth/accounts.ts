@@ -1,4 +1,4 @@
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { httpErrors } from '../errors.js';
 import { type Logger, loggableText } from '../logger.js';
 import { RateLimitedLog, SIGN_IN_LOG_LIMIT } from '../rate-limited-log.js';
@@ -6,6 +6,7 @@ import type { Database } from '../storage/database.js';
 import { AccountLockout, type FailureWindow } from './account-lockout.js';
 import { generatePassword, hashPassword, verifyPassword } from './password.js';
 import { addressKey, PasswordAttempts } from './password-attempts.js';
+import { sha256Hex } from './secret-digest.js';
 
 export interface Account {
   id: number;
@@ -27,10 +28,6 @@ export interface Session {
 
 export const SESSION_COOKIE = 'vela_session';
 const SESSION_TTL_MS = 8 * 60 * 60 * 1000;
-
-/** SHA-256 as hex: what is stored of random secrets (session ids, tokens), which need no salt. */
-// The one-shot `hash` makes no Hash object: about a third of createHash's cost, on every bearer-token request.
-export const sha256Hex = (value: string): string => hash('sha256', value, 'hex');
 
 /**
  * The runtime's administrator accounts, shared by every service's console and admin API
@@ -254,13 +251,6 @@ function couldBeCredentials(username: string, password: string): boolean {
 const tooManyFailures = (wait: number) => httpErrors.tooManyRequests(`too many failed sign-ins; try again in ${wait} s`, wait);
 
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
-
-/** Compare two secrets without leaking where they differ through timing. */
-export function sameSecret(a: string, b: string): boolean {
-  const left = Buffer.from(sha256Hex(a));
-  const right = Buffer.from(sha256Hex(b));
-  return timingSafeEqual(left, right);
-}
 
 /** The value of one cookie from a Cookie header. */
 export function readCookie(header: string | undefined, name: string): string | undefined {

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { type Accounts, readCookie, SESSION_COOKIE, sameSecret, sha256Hex } from './accounts.js';
+import { type Accounts, readCookie, SESSION_COOKIE } from './accounts.js';
 import { BoundedMap } from './bounded-map.js';
+import { sameSecret, sha256Hex } from './secret-digest.js';
 
 /** The administrator behind a request: Basic credentials, or a console session and its CSRF token. */
 export interface AdminPrincipal {

@@ -1,17 +1,7 @@
 import { isIP, isIPv6 } from 'node:net';
-import { sha256Hex } from './accounts.js';
+import type { AttemptLimits } from '../config/load-config.js';
 import { BoundedMap } from './bounded-map.js';
-
-/** Failures allowed within `windowSeconds` before 429; see docs/SECURITY.md. */
-export interface AttemptLimits {
-  /** One user name from one address. */
-  perPair: number;
-  /** Any user names from one address (password spraying, throwaway names). */
-  perAddress: number;
-  /** One user name from addresses it has not signed in from lately (distributed guessing). */
-  perUser: number;
-  windowSeconds: number;
-}
+import { sha256Hex } from './secret-digest.js';
 
 export const DEFAULT_ATTEMPT_LIMITS: AttemptLimits = { perPair: 10, perAddress: 100, perUser: 100, windowSeconds: 900 };
 

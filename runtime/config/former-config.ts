@@ -1,7 +1,12 @@
 import type { Logger } from '../logger.js';
-import type { PluginManifest } from '../plugins/manifest.js';
 
 type Sections = Record<string, Record<string, unknown>>;
+
+/** What this reads of a plugin's manifest. */
+interface FormerConfigOwner {
+  name: string;
+  formerConfig?: readonly string[];
+}
 
 /**
  * The plugins' config sections with settings moved to where they live now. A plugin split out of another lists
@@ -10,7 +15,7 @@ type Sections = Record<string, Record<string, unknown>>;
  * so a config file written for the earlier layout starts unchanged. Either way the operator is told where the
  * setting belongs now.
  */
-export function moveFormerConfig(sections: Sections, manifests: readonly PluginManifest[], logger: Logger): Sections {
+export function moveFormerConfig(sections: Sections, manifests: readonly FormerConfigOwner[], logger: Logger): Sections {
   const out: Sections = { ...sections };
   for (const manifest of manifests) {
     for (const former of manifest.formerConfig ?? []) {

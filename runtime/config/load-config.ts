@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { AttemptLimits } from '../auth/password-attempts.js';
 import { bootErrors } from '../errors.js';
 import { packageRoot } from '../paths.js';
+import { jsonSyntaxProblem } from '../secret-values.js';
 import runtimeConfigSchema from './runtime-config.schema.json' with { type: 'json' };
 import { type JsonSchema, validateAgainst } from './schema-validation.js';
-import { jsonSyntaxProblem } from './secret-values.js';
 
 export interface CorsConfig {
   /** Origins that may call public routes, without credentials ("*": any). */
@@ -25,6 +24,17 @@ export interface ServiceConfig {
   /** Where clients reach the service; null: its listening address. */
   publicUrl: string | null;
   cors: CorsConfig;
+}
+
+/** Failures allowed within `windowSeconds` before 429; see docs/SECURITY.md. */
+export interface AttemptLimits {
+  /** One user name from one address. */
+  perPair: number;
+  /** Any user names from one address (password spraying, throwaway names). */
+  perAddress: number;
+  /** One user name from addresses it has not signed in from lately (distributed guessing). */
+  perUser: number;
+  windowSeconds: number;
 }
 
 export interface RuntimeConfig {

@@ -1,5 +1,5 @@
 import { type Schema, type ValidationError, Validator } from 'jsonschema';
-import { isCredentialAddressMember, isSecretMember, maskUrlPasswords, redactedValue, shownAddress } from './secret-values.js';
+import { isCredentialAddressMember, isSecretMember, maskUrlPasswords, redactedValue, shownAddress } from '../secret-values.js';
 
 export type JsonSchema = Schema;
 

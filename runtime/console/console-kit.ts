@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Request, Response } from 'express';
-import { type Accounts, readCookie, SESSION_COOKIE, sameSecret } from '../auth/accounts.js';
-import { sessionCookie } from '../auth/session-routes.js';
+import { type Accounts, readCookie, SESSION_COOKIE } from '../auth/accounts.js';
+import { sameSecret } from '../auth/secret-digest.js';
 import { VelaError } from '../errors.js';
 import type { ApiRouter } from '../http/api-router.js';
+import { sessionCookie } from '../http/session-routes.js';
 import { consoleErrors } from './console-errors.js';
 
 /**

@@ -1,8 +1,20 @@
-import type { HookRegistry } from '../sdk/plugin.js';
+import type { RuntimeHooks } from './runtime-hooks.js';
 
-// HookRegistry is declared in the SDK entry (runtime/sdk/plugin.ts), the module plugins augment as
-// 'vela/plugin': TypeScript merges an augmentation only into the module that declares the interface.
-export type { HookRegistry };
+/**
+ * Every hook any loaded code can tap, by its full name `<owner>.<hook>`. A plugin adds the hooks it owns
+ * by augmenting the SDK entry, which re-exports this interface, in its api.ts:
+ *
+ *   declare module 'vela/plugin' {
+ *     interface HookRegistry { 'search.beforeQuery': AsyncSeriesWaterfallHook<[Query]> }
+ *   }
+ */
+export interface HookRegistry {
+  'runtime.ready': RuntimeHooks['ready'];
+  'runtime.shutdown': RuntimeHooks['shutdown'];
+  'runtime.health': RuntimeHooks['health'];
+  'runtime.httpRequest': RuntimeHooks['httpRequest'];
+  'runtime.httpResponse': RuntimeHooks['httpResponse'];
+}
 
 export type HookName = keyof HookRegistry & string;
 

@@ -5,7 +5,6 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { AccessPolicy } from '../auth/access-policy.js';
 import type { AdminAccess } from '../auth/admin-access.js';
 import { wantsPage } from '../auth/browser-requests.js';
-import { mountSessionRoutes } from '../auth/session-routes.js';
 import type { ServiceConfig } from '../config/load-config.js';
 import { bootErrors, excerpt, httpErrors } from '../errors.js';
 import type { HealthCheckResult, RuntimeHooks } from '../hooks/runtime-hooks.js';
@@ -21,6 +20,7 @@ import { sendNotFoundPage } from './not-found-page.js';
 import { OpenApiRegistry } from './openapi-registry.js';
 import { SECURITY_HEADERS, setSecurityHeaders } from './security.js';
 import { documentServiceRoutes } from './service-routes-spec.js';
+import { mountSessionRoutes } from './session-routes.js';
 import { mountSwaggerUi } from './swagger-ui.js';
 
 /** Runs before express for every request of a service; returns true when it answered the request. */

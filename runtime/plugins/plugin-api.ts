@@ -7,9 +7,9 @@ import type { ApiRouter } from '../http/api-router.js';
 import type { OpenApiRegistry } from '../http/openapi-registry.js';
 import type { Logger } from '../logger.js';
 import type { JobOptions } from '../scheduler/scheduler.js';
-import type { ServiceName, ServiceRegistry } from '../sdk/plugin.js';
 import type { TaskRunner } from '../workers/worker-pool.js';
 import type { PluginManifest } from './manifest.js';
+import type { ServiceName, ServiceRegistry } from './service-registry.js';
 
 export type Tapable = typeof import('tapable');
 

@@ -2,57 +2,12 @@
 // to the host's own copy wherever the plugin lives (a folder on the loader path, an unpacked archive, a
 // folder outside the repository), so values such as VelaError are the host's single instance.
 import type { Accounts } from '../auth/accounts.js';
-import type { Changes } from '../changes/change-feed.js';
-import type { RuntimeHooks } from '../hooks/runtime-hooks.js';
 import type { HttpClient } from '../http/http-client.js';
 import type { Logger } from '../logger.js';
 import type { OutboundGuard } from '../network/outbound-guard.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { Database } from '../storage/database.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
-
-/**
- * Every hook any loaded code can tap, by its full name `<owner>.<hook>`. A plugin adds the hooks it owns
- * by augmenting this module in its api.ts (TypeScript merges augmentations only into the module that
- * declares the interface, so it is declared here, in the SDK entry):
- *
- *   declare module 'vela/plugin' {
- *     interface HookRegistry { 'search.beforeQuery': AsyncSeriesWaterfallHook<[Query]> }
- *   }
- */
-export interface HookRegistry {
-  'runtime.ready': RuntimeHooks['ready'];
-  'runtime.shutdown': RuntimeHooks['shutdown'];
-  'runtime.health': RuntimeHooks['health'];
-  'runtime.httpRequest': RuntimeHooks['httpRequest'];
-  'runtime.httpResponse': RuntimeHooks['httpResponse'];
-}
-
-/**
- * Every service a plugin can resolve, by name, with its type: the runtime's own below, and each
- * plugin's `<plugin>.<service>` declared by its provider in its api.ts the same way as hooks:
- *
- *   declare module 'vela/plugin' {
- *     interface ServiceRegistry { 'search.importer': SearchImporter }
- *   }
- */
-export interface ServiceRegistry {
-  /** The plugin's own child logger (`{plugin: name}`). */
-  logger: Logger;
-  /** Its configuration section, validated, defaults filled (also `ctx.config`). */
-  pluginConfig: Record<string, unknown>;
-  db: Database;
-  workers: WorkerPool;
-  scheduler: Scheduler;
-  httpClient: HttpClient;
-  accounts: Accounts;
-  /** Outbound HTTP on a user's behalf, through the internal-address guard (runtime/network/outbound-guard.ts). */
-  outbound: OutboundGuard;
-  /** Change notices between the processes sharing the database (runtime/changes/change-feed.ts). */
-  changes: Changes;
-}
-
-export type ServiceName = keyof ServiceRegistry & string;
 
 // Types of the libraries the runtime hands plugins (express requests, knex migrations).
 export type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -62,23 +17,27 @@ export { AsyncParallelHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWat
 export type { KeyVerifier, Principal, RouteAccess } from '../auth/access-policy.js';
 export { ADMIN_SCOPE, principalOf } from '../auth/access-policy.js';
 export type { Account, Session } from '../auth/accounts.js';
-export { readCookie, SESSION_COOKIE, sameSecret, sha256Hex } from '../auth/accounts.js';
+export { readCookie, SESSION_COOKIE } from '../auth/accounts.js';
 /** A client address as per-client limits count it: IPv4, or the /64 an IPv6 address is in. */
 export { addressKey } from '../auth/password-attempts.js';
-export { sessionCookie } from '../auth/session-routes.js';
+export { sameSecret, sha256Hex } from '../auth/secret-digest.js';
 export type { ChangeFeedMode, ChangeInfo, ChangeListener, Changes } from '../changes/change-feed.js';
 export type { JsonSchema, ValidationResult } from '../config/schema-validation.js';
 export { validateAgainst } from '../config/schema-validation.js';
 export type { ConsoleNavItem, ConsoleOptions, ConsolePage, ConsoleUser, ConsoleView } from '../console/console-kit.js';
 export { CONSOLE_PAGE_POLICY, ConsoleKit, escapeHtml, safeNext } from '../console/console-kit.js';
 export { excerpt, httpErrors, VelaError } from '../errors.js';
-export type { HookName } from '../hooks/hook-registry.js';
+// The registries plugins augment (`declare module 'vela/plugin' { interface HookRegistry {...} }`):
+// declared in modules of their own, which the runtime's modules import without importing this entry;
+// TypeScript merges an augmentation of this module into the interfaces it re-exports.
+export type { HookName, HookRegistry } from '../hooks/hook-registry.js';
 export type { GateDecision, HealthCollector, HttpRequestEvent, HttpResponseEvent, ReadyEvent, RuntimeHooks } from '../hooks/runtime-hooks.js';
 export type { ApiRouter } from '../http/api-router.js';
 export { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js';
 export { sendJson, sendJsonBytes } from '../http/json-answer.js';
 export type { ResponseSpec, RouteSpec } from '../http/openapi-registry.js';
 export { SECURITY_HEADERS, VELA_COOKIE_PREFIX, VELA_CREDENTIAL_HEADERS } from '../http/security.js';
+export { sessionCookie } from '../http/session-routes.js';
 export { loggableText } from '../logger.js';
 export { OutboundRefused } from '../network/outbound-guard.js';
 export type { PluginManifest } from '../plugins/manifest.js';
@@ -96,6 +55,7 @@ export type {
   Tapable,
 } from '../plugins/plugin-api.js';
 export { definePlugin } from '../plugins/plugin-api.js';
+export type { ServiceName, ServiceRegistry } from '../plugins/service-registry.js';
 export type { RateLimitedLogOptions } from '../rate-limited-log.js';
 export { RateLimitedLog, REFUSAL_LOG_LIMIT } from '../rate-limited-log.js';
 export type { SecretBoxOptions } from '../secrets/secret-box.js';

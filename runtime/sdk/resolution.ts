@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { installPluginResolution } from './install-resolution.mjs';
+import { installPluginResolution } from '../module-resolution/install-resolution.mjs';
 import * as pluginSdk from './plugin.js';
 
 const SDK_GLOBAL = Symbol.for('vela.plugin-sdk');

@@ -3,7 +3,7 @@
 // from a plugin archive; TypeScript task files get the tsx loader registered once, on first need.
 import { pathToFileURL } from 'node:url';
 import { threadId, workerData } from 'node:worker_threads';
-import { installPluginResolution } from '../sdk/install-resolution.mjs';
+import { installPluginResolution } from '../module-resolution/install-resolution.mjs';
 
 // Task modules of plugins resolve `vela/plugin` and the host's packages as their plugin's main thread does.
 installPluginResolution();

@@ -5,15 +5,8 @@ import { Writable } from 'node:stream';
 import test from 'ava';
 import { loadConfig } from '../../runtime/config/load-config.js';
 import { validateAgainst } from '../../runtime/config/schema-validation.js';
-import {
-  isCredentialAddressMember,
-  isSecretMember,
-  jsonSyntaxProblem,
-  maskUrlPasswords,
-  redactedValue,
-  shownAddress,
-} from '../../runtime/config/secret-values.js';
 import { createLogger } from '../../runtime/logger.js';
+import { isCredentialAddressMember, isSecretMember, jsonSyntaxProblem, maskUrlPasswords, redactedValue, shownAddress } from '../../runtime/secret-values.js';
 
 const messageOf = (env: NodeJS.ProcessEnv) => {
   try {

@@ -1,8 +1,8 @@
+import { readCookie, SESSION_COOKIE } from '../auth/accounts.js';
+import type { AdminAccess, AdminPrincipal } from '../auth/admin-access.js';
+import { challengeBasic } from '../auth/browser-requests.js';
 import { httpErrors } from '../errors.js';
-import type { ApiRouter } from '../http/api-router.js';
-import { readCookie, SESSION_COOKIE } from './accounts.js';
-import type { AdminAccess, AdminPrincipal } from './admin-access.js';
-import { challengeBasic } from './browser-requests.js';
+import type { ApiRouter } from './api-router.js';
 
 const tags = ['console'];
 const sessionSchema = {

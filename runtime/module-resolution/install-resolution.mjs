@@ -7,10 +7,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const hostRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The SDK's bare names and the host files they stand for (the package's `exports`). */
+/**
+ * The SDK's bare names and the host files they stand for (the package's `exports`): paths, not imports, so
+ * this plumbing, which worker threads install too, depends on nothing of the runtime.
+ */
 const sdkEntries = {
-  'vela/plugin': fileURLToPath(new URL('./plugin.ts', import.meta.url)),
-  'vela/testing': fileURLToPath(new URL('./testing.ts', import.meta.url)),
+  'vela/plugin': fileURLToPath(new URL('../sdk/plugin.ts', import.meta.url)),
+  'vela/testing': fileURLToPath(new URL('../sdk/testing.ts', import.meta.url)),
 };
 
 let installed = false;
