@@ -44,14 +44,14 @@ interface SearchConfig {
  * The engines the configured name may choose: the built-in memory one, then (at start) those engine plugins
  * register (the search-postgres plugin's `postgres` among them).
  */
-function builtInEngines(ctx: PluginContext<SearchConfig>): EngineRegistry {
+function builtInEngines(ctx: PluginContext<SearchConfig, typeof consumes>): EngineRegistry {
   const engines = new EngineRegistry(ctx.config.engine);
   engines.registerBuiltIn('memory', () => memoryEngineFactory);
   return engines;
 }
 
 /** Build the plugin's objects; constructors do no I/O, so this is fine in register. */
-function createDomain(ctx: PluginContext<SearchConfig>, engine: ChosenEngineFactory): SearchDomain {
+function createDomain(ctx: PluginContext<SearchConfig, typeof consumes>, engine: ChosenEngineFactory): SearchDomain {
   const db = ctx.resolve('db');
   const sites = new SiteStore(db);
   const docs = new DocumentStore(db, ctx.config.pageCache.documents);
@@ -79,7 +79,11 @@ function createDomain(ctx: PluginContext<SearchConfig>, engine: ChosenEngineFact
   };
 }
 
-export default definePlugin<SearchConfig>({
+/** What it resolves, as plugin.json lists it (the loader checks they match): types ctx.resolve to these names. */
+const consumes = ['accounts', 'db', 'workers', 'changes'] as const;
+
+export default definePlugin<SearchConfig, typeof consumes>({
+  consumes,
   register(ctx) {
     const hooks = ctx.hooks.declare(createSearchHooks());
     const engines = builtInEngines(ctx);
