@@ -274,9 +274,12 @@ test.serial('an upload still arriving holds no place; past maxPending documents 
   t.timeout(180_000);
   const busy = await startTestRuntime({
     plugins: ['search', 'ocr'],
-    // The held upload below sends nothing for as long as the test needs: the minimum rate is not tested here.
+    // The held upload below sends nothing for as long as the test needs: the minimum rate is not tested here, nor
+    // the time limit (four scanned pages take a minute on a machine busy with other work).
     config: {
-      plugins: { ocr: { maxPending: 1, queueTimeoutMs: 150_000, uploadMinBytesPerSecond: 1, uploadRateWindowMs: 600_000, uploadIdleMs: 600_000 } },
+      plugins: {
+        ocr: { maxPending: 1, timeoutMs: 150_000, queueTimeoutMs: 150_000, uploadMinBytesPerSecond: 1, uploadRateWindowMs: 600_000, uploadIdleMs: 600_000 },
+      },
     },
   });
   t.teardown(() => busy.stop());
