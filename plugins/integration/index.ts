@@ -11,7 +11,7 @@ interface IntegrationConfig extends ProxyLimits {
 }
 
 /** What it resolves, as plugin.json lists it (the loader checks they match): types ctx.resolve to these names. */
-const consumes = ['db', 'outbound'] as const;
+const consumes = ['db', 'outbound', 'changes'] as const;
 
 export default definePlugin<IntegrationConfig, typeof consumes>({
   consumes,
@@ -20,9 +20,22 @@ export default definePlugin<IntegrationConfig, typeof consumes>({
     let secrets: SecretBox | undefined;
     let guard: OutboundGuard | undefined;
     const outbound = () => (guard ??= ctx.resolve('outbound').forFeature(ctx.config.allowHosts));
-    const store = new IntegrationStore(ctx.resolve('db'), () => {
-      if (!secrets) throw new Error('the integration plugin has not started: its secret box is not open');
-      return secrets;
+    const store = new IntegrationStore(
+      ctx.resolve('db'),
+      () => {
+        if (!secrets) throw new Error('the integration plugin has not started: its secret box is not open');
+        return secrets;
+      },
+      () => refresh.announce(),
+    );
+    // Writes are announced to the other processes sharing the database, which reload at once; the poll is the safety net.
+    const refresh = new StoreRefresh({
+      what: 'integration instances',
+      reload: () => store.load(),
+      changes: ctx.resolve('changes'),
+      channels: ['integration.instances'],
+      pollMs: ctx.config.pollMs,
+      logger: ctx.logger,
     });
     const proxy = new IntegrationProxy(store, outbound, ctx.config);
     let connectorUrl: string | null = null;
@@ -33,14 +46,6 @@ export default definePlugin<IntegrationConfig, typeof consumes>({
       mountIntegrationRoutes(router, { store, proxy, outbound, connectorUrl: () => connectorUrl });
     });
 
-    // Processes sharing one database see each other's instances within a poll.
-    const refresh = new StoreRefresh({
-      what: 'integration instances',
-      reload: () => store.load(),
-      channels: ['integration.instances'],
-      pollMs: ctx.config.pollMs,
-      logger: ctx.logger,
-    });
     return {
       async start() {
         // VELA_SECRET_KEY, else <data>/integration/secret.key; a data folder whose search plugin sealed the

@@ -96,7 +96,8 @@ export const INSTANCES_TABLE = 'integration_instances';
 
 /**
  * Integration instances, written to `integration_instances` and held in memory (the proxy looks them up on
- * every request without a database round trip; other processes' changes arrive with `load`, every poll).
+ * every request without a database round trip; other processes' writes arrive with `load`, on their notice and at
+ * each poll).
  */
 export class IntegrationStore {
   private byId = new Map<string, { integration: Integration; headers: StoredHeader[] }>();
@@ -105,6 +106,8 @@ export class IntegrationStore {
   constructor(
     private readonly db: Database,
     private readonly secrets: () => SecretBox,
+    /** Tells the other processes sharing the database that a write committed (they reload at once). */
+    private readonly announce: () => Promise<unknown> = async () => undefined,
   ) {}
 
   async load(): Promise<void> {
@@ -163,6 +166,7 @@ export class IntegrationStore {
     const entry = fromRow(row as Row);
     this.byId.set(id, entry);
     this.writes.mark();
+    await this.announce();
     return entry.integration;
   }
 
@@ -184,6 +188,7 @@ export class IntegrationStore {
     const entry = fromRow(row!);
     this.byId.set(id, entry);
     this.writes.mark();
+    await this.announce();
     return entry.integration;
   }
 
@@ -192,6 +197,7 @@ export class IntegrationStore {
     await this.db(INSTANCES_TABLE).where({ id }).delete();
     this.byId.delete(id);
     this.writes.mark();
+    await this.announce();
     return current;
   }
 
