@@ -61,7 +61,7 @@ function createDomain(ctx: PluginContext<SearchConfig, typeof consumes>, engine:
   const folder = path.join(ctx.dataDir, ctx.config.engine === 'memory' ? 'snapshots' : `snapshots-${ctx.config.engine}`);
   const snapshots = new SnapshotFiles(folder, new SnapshotLease(folder, ctx.runtime.worker?.owner ?? true));
   const indexes = new IndexManager(sites, docs, engine, snapshots, ctx.logger, ctx.config.indexer);
-  const spotlights = new SpotlightStore(db, sites);
+  const spotlights = new SpotlightStore(db, sites, ctx.logger);
   const answers = new AnswerCache(ctx.config.answerCache.megabytes * 2 ** 20);
   followSiteChanges(answers, { sites, indexes, spotlights });
   return {
@@ -73,7 +73,7 @@ function createDomain(ctx: PluginContext<SearchConfig, typeof consumes>, engine:
     // Other processes write the same sites over PostgreSQL, or as workers of one SQLite file (the feed's modes).
     search: new SearchService(sites, docs, indexes, spotlights, () => ctx.config.indexer.pollMs > 0 && ctx.resolve('changes').mode !== 'process'),
     importer: new Importer(sites, docs, indexes, spotlights),
-    tokens: new ApiTokens(db),
+    tokens: new ApiTokens(db, ctx.logger),
     metrics: new SearchMetrics(db, sites, ctx.config.metrics, ctx.logger),
     logger: ctx.logger,
   };
@@ -129,7 +129,6 @@ export default definePlugin<SearchConfig, typeof consumes>({
       });
     }
 
-    let refreshTimer: NodeJS.Timeout | undefined;
     let unfollow: (() => void) | undefined;
     return {
       async start() {
@@ -140,22 +139,12 @@ export default definePlugin<SearchConfig, typeof consumes>({
         await tokens.load();
         await domain.spotlights.load();
         await indexes.start();
-        // Other processes' changes in milliseconds (PostgreSQL LISTEN/NOTIFY); the poll below is the safety net.
-        unfollow = followChanges(ctx.resolve('changes'), domain, ctx.logger, ctx.config.indexer.pollMs > 0);
+        // Processes sharing one database see each other's sites, fields, tokens and spotlights in milliseconds
+        // (PostgreSQL LISTEN/NOTIFY), within a poll when a notice is lost.
+        unfollow = followChanges(ctx.resolve('changes'), domain, ctx.logger, ctx.config.indexer.pollMs);
         domain.metrics.start();
-        // Processes sharing one database see each other's sites, fields and tokens within a poll.
-        if (ctx.config.indexer.pollMs <= 0) return;
-        refreshTimer = setInterval(() => {
-          Promise.all([sites.refresh(), tokens.load(), domain.spotlights.load()]).catch((error: Error) => {
-            // A refresh cut short by the stop (its connections are closing) is not worth a warning.
-            if (refreshTimer) ctx.logger.warn({ err: error }, 'refreshing sites and tokens failed');
-          });
-        }, ctx.config.indexer.pollMs);
-        refreshTimer.unref();
       },
       async stop() {
-        clearInterval(refreshTimer);
-        refreshTimer = undefined;
         unfollow?.();
         await indexes.stop();
         await domain.metrics.stop();

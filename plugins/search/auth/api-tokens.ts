@@ -1,9 +1,20 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type Database, httpErrors, type Principal, sha256Hex } from 'vela/plugin';
+import {
+  CachedTable,
+  type Database,
+  httpErrors,
+  isCorruptRow,
+  type Logger,
+  nowIso,
+  type Principal,
+  readJson,
+  sha256Hex,
+  toIso,
+  toIsoOrNull,
+  writeJson,
+} from 'vela/plugin';
 import type { SearchKeys } from '../api.js';
 import { searchErrors } from '../errors.js';
-import { MemoryWrites } from '../store/memory-writes.js';
-import { now, toIso } from '../store/timestamps.js';
 
 /** Store lookups of unknown Key values in flight at once (see verifyOrLookup). */
 export const MAX_KEY_LOOKUPS = 32;
@@ -36,11 +47,17 @@ interface TokenRow {
   created_at: unknown;
   updated_at: unknown;
   last_used_at: unknown;
-  scopes: string;
+  scopes: unknown;
 }
+
+const TABLE = 'search_api_tokens';
+
+/** The columns a request's check reads. */
+type KeyRow = Pick<TokenRow, 'id' | 'token_hash' | 'created_by' | 'scopes'>;
 
 interface KnownToken {
   id: string;
+  hash: string;
   createdBy: string;
   scopes: TokenScope[];
 }
@@ -51,34 +68,39 @@ interface KnownToken {
  * database round trip.
  */
 export class ApiTokens implements SearchKeys {
-  private readonly byHash = new Map<string, KnownToken>();
+  private readonly byHash: CachedTable<KeyRow, KnownToken>;
   private readonly lastTouched = new Map<string, number>();
   /** Hashes the store did not know → until when that answer stands (see verifyOrLookup). */
   private readonly unknownUntil = new Map<string, number>();
   private readonly lookups = new Map<string, Promise<Principal | null>>();
-  private readonly writes = new MemoryWrites();
-  /** Called after each write of this process: announce it to the others. */
+  /** Called after each committed write of this process: announce it to the others. */
   onWrite: (() => void) | null = null;
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    logger: Logger,
+  ) {
+    this.byHash = new CachedTable({
+      db,
+      table: TABLE,
+      keyOf: (row) => row.token_hash,
+      fromRow: knownToken,
+      logger,
+      query: (q) => q.select('id', 'token_hash', 'created_by', 'scopes'),
+    });
+  }
 
   /** (Re)load the hashes; a token revoked by another process stops working here at the next load. */
-  async load(): Promise<void> {
-    const rows = await this.writes.settled(
-      () => this.db<TokenRow>('search_api_tokens').select('id', 'token_hash', 'created_by', 'scopes') as Promise<TokenRow[]>,
-    );
-    if (!rows) return;
-    const fresh = new Map(rows.map((row) => [row.token_hash, { id: row.id, createdBy: row.created_by, scopes: scopesOf(row.scopes) }]));
-    this.byHash.clear();
-    for (const [hash, token] of fresh) this.byHash.set(hash, token);
+  load(): Promise<void> {
+    return this.byHash.load();
   }
 
   async list(): Promise<ApiToken[]> {
-    return (await this.db<TokenRow>('search_api_tokens').select().orderBy('created_at')).map(toToken);
+    return (await this.db<TokenRow>(TABLE).select().orderBy('created_at')).map(toToken);
   }
 
   async get(id: string): Promise<ApiToken> {
-    const row = await this.db<TokenRow>('search_api_tokens').where({ id }).first();
+    const row = await this.db<TokenRow>(TABLE).where({ id }).first();
     if (!row) throw searchErrors.tokenNotFound(id);
     return toToken(row);
   }
@@ -87,9 +109,9 @@ export class ApiTokens implements SearchKeys {
   async create(title: string, description: string, createdBy: string, scopes: TokenScope[] = ['search']): Promise<ApiToken & { token: string }> {
     const token = randomBytes(24).toString('base64url');
     const id = randomUUID();
-    const stamp = now();
+    const stamp = nowIso();
     const hash = sha256Hex(token);
-    await this.db('search_api_tokens').insert({
+    await this.db(TABLE).insert({
       id,
       title,
       description,
@@ -98,25 +120,23 @@ export class ApiTokens implements SearchKeys {
       created_by: createdBy,
       created_at: stamp,
       updated_at: stamp,
-      scopes: JSON.stringify(scopes),
+      scopes: writeJson(scopes),
     });
-    this.byHash.set(hash, { id, createdBy, scopes });
-    this.writes.mark();
+    this.byHash.set(hash, { id, hash, createdBy, scopes });
     this.onWrite?.();
     return { ...(await this.get(id)), token };
   }
 
   async update(id: string, patch: { title?: string; description?: string; scopes?: TokenScope[] }): Promise<ApiToken> {
     await this.get(id);
-    const changes: Record<string, unknown> = { updated_at: now() };
+    const changes: Record<string, unknown> = { updated_at: nowIso() };
     if (patch.title !== undefined) changes.title = patch.title;
     if (patch.description !== undefined) changes.description = patch.description;
-    if (patch.scopes !== undefined) changes.scopes = JSON.stringify(patch.scopes);
-    await this.db('search_api_tokens').where({ id }).update(changes);
+    if (patch.scopes !== undefined) changes.scopes = writeJson(patch.scopes);
+    await this.db(TABLE).where({ id }).update(changes);
     if (patch.scopes !== undefined) {
       // A narrower token takes effect at once in this process (others see it at their next load).
-      for (const known of this.byHash.values()) if (known.id === id) known.scopes = patch.scopes;
-      this.writes.mark();
+      for (const known of this.byHash.values()) if (known.id === id) this.byHash.set(known.hash, { ...known, scopes: patch.scopes });
       this.onWrite?.();
     }
     return this.get(id);
@@ -124,10 +144,9 @@ export class ApiTokens implements SearchKeys {
 
   async delete(id: string): Promise<ApiToken> {
     const token = await this.get(id);
-    const row = await this.db<TokenRow>('search_api_tokens').where({ id }).first();
-    await this.db('search_api_tokens').where({ id }).delete();
+    const row = await this.db<TokenRow>(TABLE).where({ id }).first();
+    await this.db(TABLE).where({ id }).delete();
     if (row) this.byHash.delete(row.token_hash);
-    this.writes.mark();
     this.onWrite?.();
     return token;
   }
@@ -153,13 +172,14 @@ export class ApiTokens implements SearchKeys {
           .withHeaders({ 'Retry-After': '1' }),
       );
     const lookup = (async () => {
-      const row = await this.db<TokenRow>('search_api_tokens').select('id', 'token_hash', 'created_by', 'scopes').where({ token_hash: hash }).first();
-      if (!row) {
+      const row = await this.db<TokenRow>(TABLE).select('id', 'token_hash', 'created_by', 'scopes').where({ token_hash: hash }).first();
+      const token = row && readableToken(row);
+      if (!token) {
         if (this.unknownUntil.size >= 10_000) this.unknownUntil.clear();
         this.unknownUntil.set(hash, at + 5000);
         return null;
       }
-      this.byHash.set(hash, { id: row.id, createdBy: row.created_by, scopes: scopesOf(row.scopes) });
+      this.byHash.set(hash, token);
       return this.verify(key);
     })()
       .catch((error: Error) => {
@@ -185,9 +205,9 @@ export class ApiTokens implements SearchKeys {
     const last = this.lastTouched.get(id) ?? 0;
     if (Date.now() - last < 60_000) return;
     this.lastTouched.set(id, Date.now());
-    void this.db('search_api_tokens')
+    void this.db(TABLE)
       .where({ id })
-      .update({ last_used_at: now() })
+      .update({ last_used_at: nowIso() })
       .catch(() => undefined);
   }
 }
@@ -201,17 +221,28 @@ function toToken(row: TokenRow): ApiToken {
     createdBy: row.created_by,
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
-    lastUsedAt: row.last_used_at ? toIso(row.last_used_at) : null,
-    scopes: scopesOf(row.scopes),
+    lastUsedAt: toIsoOrNull(row.last_used_at),
+    scopes: scopesOf(row),
   };
 }
 
-/** A stored scope list; anything unreadable counts as no scope at all, never as more. */
-function scopesOf(stored: string): TokenScope[] {
+/** What a request's check needs of a token; a corrupt row throws (the cached table skips it: no access). */
+function knownToken(row: KeyRow): KnownToken {
+  return { id: row.id, hash: row.token_hash, createdBy: row.created_by, scopes: scopesOf(row) };
+}
+
+/** The token a lookup found, or null for a corrupt row: refused like an unknown key, never granted more. */
+function readableToken(row: KeyRow): KnownToken | null {
   try {
-    const parsed = JSON.parse(stored) as unknown;
-    return Array.isArray(parsed) ? parsed.filter((s): s is TokenScope => (TOKEN_SCOPES as readonly unknown[]).includes(s)) : [];
-  } catch {
-    return [];
+    return knownToken(row);
+  } catch (error) {
+    if (isCorruptRow(error)) return null;
+    throw error;
   }
+}
+
+/** A stored scope list: names that are no scope count as none, never as more. */
+function scopesOf(row: KeyRow): TokenScope[] {
+  const parsed = readJson<unknown>(row.scopes, { table: TABLE, column: 'scopes', row: row.id });
+  return Array.isArray(parsed) ? parsed.filter((s): s is TokenScope => (TOKEN_SCOPES as readonly unknown[]).includes(s)) : [];
 }

@@ -1,4 +1,4 @@
-import type { Database } from 'vela/plugin';
+import { type Database, toIso, toMillis } from 'vela/plugin';
 import type { SearchRecord } from './metrics-recorder.js';
 import type { Span } from './periods.js';
 import { MAX_TERM_LENGTH, sanitizeTerm, userKey } from './search-term.js';
@@ -40,7 +40,8 @@ const within = (query: Query, span: Span): Query => {
   return query;
 };
 
-const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
+/** A searched_at column (epoch milliseconds; PostgreSQL's bigint arrives as a string) as the API shows it. */
+const iso = (ms: unknown) => toIso(toMillis(ms));
 
 /** The metrics table: batch inserts from the recorder, and the reports (grouped by the sanitized term). */
 export class MetricsStore {

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from 'vela/plugin';
-import { MemoryWrites } from '../store/memory-writes.js';
+import { CachedTable, type Database, type Logger, nowIso, readJson, toBool, toIso, writeJson } from 'vela/plugin';
 import type { SiteStore } from '../store/site-store.js';
-import { now, toIso } from '../store/timestamps.js';
 
 export interface SpotlightDocument {
   id: string;
@@ -57,11 +55,13 @@ interface SpotlightRow {
   unmanaged_id: string | null;
   provider: string;
   modification_date: string | null;
-  terms: string;
-  documents: string;
+  terms: unknown;
+  documents: unknown;
   created_at: unknown;
   updated_at: unknown;
 }
+
+const TABLE = 'search_spotlights';
 
 /** A matched spotlight document as widget.spotlights lists it. */
 export interface SpotlightWidgetItem {
@@ -87,17 +87,20 @@ interface Matcher {
  * `changes` feed), else at the next refresh (every pollMs).
  */
 export class SpotlightStore {
+  /** Every spotlight by id; `bySite` is what searches read, made from it after each load. */
+  private readonly byId: CachedTable<SpotlightRow, Spotlight>;
   private bySite = new Map<string, Spotlight[]>();
   private matchers = new Map<string, Matcher>();
-  /** Called after each write of this process: announce it to the others. */
+  /** Called after each committed write of this process: announce it to the others. */
   onWrite: (() => void) | null = null;
   private readonly matchListeners: Array<(siteId: string) => void> = [];
-  private readonly writes = new MemoryWrites();
 
   constructor(
     private readonly db: Database,
     sites: SiteStore,
+    logger: Logger,
   ) {
+    this.byId = new CachedTable({ db, table: TABLE, keyOf: (row) => row.id, fromRow, logger, query: (q) => q.orderBy('created_at').orderBy('id') });
     sites.onChange((change) => {
       if (change.kind === 'site-deleted') this.forgetSite(change.siteId);
     });
@@ -105,20 +108,18 @@ export class SpotlightStore {
 
   /** Read every spotlight again (at start, every pollMs, and on another process's notice). */
   async load(): Promise<void> {
-    const rows = await this.writes.settled(
-      () => this.db<SpotlightRow>('search_spotlights').select().orderBy('created_at').orderBy('id') as Promise<SpotlightRow[]>,
-    );
-    if (rows) this.replaceAll(rows);
+    await this.byId.load();
+    this.regroup();
   }
 
-  private replaceAll(rows: SpotlightRow[]): void {
+  private regroup(): void {
     const bySite = new Map<string, Spotlight[]>();
-    for (const row of rows) {
-      const spotlight = fromRow(row);
+    for (const spotlight of this.byId.values()) {
       const list = bySite.get(spotlight.siteId);
       if (list) list.push(spotlight);
       else bySite.set(spotlight.siteId, [spotlight]);
     }
+    for (const list of bySite.values()) list.sort(byCreation);
     const before = this.bySite;
     this.bySite = bySite;
     // Loaded every pollMs: only the sites whose spotlights changed lose their matchers (and cached answers).
@@ -141,7 +142,7 @@ export class SpotlightStore {
   }
 
   async create(siteId: string, input: SpotlightInput & { name: string; locale: string }, id: string = randomUUID()): Promise<Spotlight> {
-    const at = now();
+    const at = nowIso();
     const spotlight: Spotlight = {
       id,
       siteId,
@@ -157,7 +158,7 @@ export class SpotlightStore {
       createdAt: at,
       updatedAt: at,
     };
-    await this.db('search_spotlights').insert(toRow(spotlight));
+    await this.db(TABLE).insert(toRow(spotlight));
     this.put(spotlight);
     this.onWrite?.();
     return spotlight;
@@ -175,10 +176,10 @@ export class SpotlightStore {
       modificationDate: input.modificationDate === undefined ? current.modificationDate : input.modificationDate,
       terms: input.terms ? cleanTerms(input.terms) : current.terms,
       documents: input.documents ? withIds(input.documents) : current.documents,
-      updatedAt: now(),
+      updatedAt: nowIso(),
     };
     const { id: _id, site_id: _site, created_at: _created, ...changed } = toRow(spotlight);
-    await this.db('search_spotlights').where({ id, site_id: siteId }).update(changed);
+    await this.db(TABLE).where({ id, site_id: siteId }).update(changed);
     this.put(spotlight);
     this.onWrite?.();
     return spotlight;
@@ -187,7 +188,7 @@ export class SpotlightStore {
   async delete(siteId: string, id: string): Promise<Spotlight | undefined> {
     const current = this.find(siteId, id);
     if (!current) return undefined;
-    await this.db('search_spotlights').where({ id, site_id: siteId }).delete();
+    await this.db(TABLE).where({ id, site_id: siteId }).delete();
     this.remove(current);
     this.onWrite?.();
     return current;
@@ -239,16 +240,16 @@ export class SpotlightStore {
   }
 
   private put(spotlight: Spotlight): void {
-    this.writes.mark();
+    this.byId.set(spotlight.id, spotlight);
     const list = (this.bySite.get(spotlight.siteId) ?? []).filter((s) => s.id !== spotlight.id);
     list.push(spotlight);
-    list.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    list.sort(byCreation);
     this.bySite.set(spotlight.siteId, list);
     this.forgetMatchers(spotlight.siteId);
   }
 
   private remove(spotlight: Spotlight): void {
-    this.writes.mark();
+    this.byId.delete(spotlight.id);
     this.bySite.set(
       spotlight.siteId,
       (this.bySite.get(spotlight.siteId) ?? []).filter((s) => s.id !== spotlight.id),
@@ -257,7 +258,7 @@ export class SpotlightStore {
   }
 
   private forgetSite(siteId: string): void {
-    this.writes.mark();
+    for (const spotlight of this.bySite.get(siteId) ?? []) this.byId.delete(spotlight.id);
     this.bySite.delete(siteId);
     this.forgetMatchers(siteId);
   }
@@ -266,6 +267,11 @@ export class SpotlightStore {
     for (const key of this.matchers.keys()) if (key.startsWith(`${siteId}\u0000`)) this.matchers.delete(key);
     for (const listener of this.matchListeners) listener(siteId);
   }
+}
+
+/** A site's spotlights in the order they were made (the id orders those of one millisecond). */
+function byCreation(a: Spotlight, b: Spotlight): number {
+  return a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
 
 function cleanTerms(terms: readonly string[]): string[] {
@@ -291,12 +297,12 @@ function fromRow(row: SpotlightRow): Spotlight {
     name: row.name,
     description: row.description,
     locale: row.locale,
-    managed: row.managed === true || row.managed === 1 || row.managed === '1',
+    managed: toBool(row.managed),
     unmanagedId: row.unmanaged_id,
     provider: row.provider,
     modificationDate: row.modification_date,
-    terms: JSON.parse(row.terms) as string[],
-    documents: JSON.parse(row.documents) as SpotlightDocument[],
+    terms: readJson<string[]>(row.terms, { table: TABLE, column: 'terms', row: row.id }),
+    documents: readJson<SpotlightDocument[]>(row.documents, { table: TABLE, column: 'documents', row: row.id }),
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
   };
@@ -313,8 +319,8 @@ function toRow(s: Spotlight): SpotlightRow {
     unmanaged_id: s.unmanagedId,
     provider: s.provider,
     modification_date: s.modificationDate,
-    terms: JSON.stringify(s.terms),
-    documents: JSON.stringify(s.documents),
+    terms: writeJson(s.terms),
+    documents: writeJson(s.documents),
     created_at: s.createdAt,
     updated_at: s.updatedAt,
   };

@@ -1,4 +1,4 @@
-import type { Changes, Logger } from 'vela/plugin';
+import { type Changes, type Logger, StoreRefresh } from 'vela/plugin';
 import type { ApiTokens } from '../auth/api-tokens.js';
 import type { Importer } from '../indexing/importer.js';
 import type { IndexManager } from '../indexing/index-manager.js';
@@ -26,61 +26,30 @@ interface Parts {
 /**
  * Announce this process's writes and follow the other processes' (PostgreSQL LISTEN/NOTIFY through the
  * runtime's `changes` service): an import is indexed, a site, token or spotlight reloaded, within
- * milliseconds instead of at the next poll, which stays as the safety net. Returns the unsubscribe.
+ * milliseconds instead of at the next poll (every `pollMs`), which stays as the safety net. A process told
+ * never to look for other processes' changes (`pollMs` 0) announces its own only. Returns the stop.
  */
-export function followChanges(changes: Changes, parts: Parts, logger: Logger, follow = true): () => void {
+export function followChanges(changes: Changes, parts: Parts, logger: Logger, pollMs: number): () => void {
   const { sites, tokens, spotlights, importer, indexes } = parts;
-  const publish = (channel: string, payload?: unknown) => void changes.publish(channel, payload);
-  importer.onWritten = (seq) => publish(SEARCH_CHANNELS.index, { seq });
-  sites.onLocalWrite = (change) => publish(SEARCH_CHANNELS.sites, { siteId: change.siteId });
-  tokens.onWrite = () => publish(SEARCH_CHANNELS.tokens);
-  spotlights.onWrite = () => publish(SEARCH_CHANNELS.spotlights);
+  const refresh = (what: string, channel: string, reload: () => Promise<void>, poll = pollMs) =>
+    new StoreRefresh({ what, channels: [channel], changes, pollMs: poll, logger, reload });
+  // The indexer polls the change log itself: a notice only spares it the wait.
+  const index = refresh('the search index', SEARCH_CHANNELS.index, async () => indexes.kick(), 0);
+  const siteRefresh = refresh('the sites, their fields and locales', SEARCH_CHANNELS.sites, () => sites.refresh());
+  const tokenRefresh = refresh('the API tokens', SEARCH_CHANNELS.tokens, () => tokens.load());
+  const spotlightRefresh = refresh('the spotlights', SEARCH_CHANNELS.spotlights, () => spotlights.load());
+  const refreshes = [index, siteRefresh, tokenRefresh, spotlightRefresh];
 
-  const reloadSites = coalesced(() => sites.refresh(), logger, 'reloading the sites another process changed failed');
-  const reloadTokens = coalesced(() => tokens.load(), logger, 'reloading the API tokens failed');
-  const reloadSpotlights = coalesced(() => spotlights.load(), logger, 'reloading the spotlights failed');
-  const on = (channel: string, run: () => void) =>
-    changes.subscribe(channel, (_payload, info) => {
-      if (!info.local) run();
-    });
-  // A process told never to look for other processes' changes (pollMs 0) announces its own only.
-  const unsubscribes = follow
-    ? [
-        on(SEARCH_CHANNELS.index, () => indexes.kick()),
-        on(SEARCH_CHANNELS.sites, reloadSites),
-        on(SEARCH_CHANNELS.tokens, reloadTokens),
-        on(SEARCH_CHANNELS.spotlights, reloadSpotlights),
-      ]
-    : [];
+  importer.onWritten = (seq) => void index.announce({ seq });
+  sites.onLocalWrite = (change) => void siteRefresh.announce({ siteId: change.siteId });
+  tokens.onWrite = () => void tokenRefresh.announce();
+  spotlights.onWrite = () => void spotlightRefresh.announce();
+  if (pollMs > 0) for (const r of refreshes) r.start();
   return () => {
-    for (const unsubscribe of unsubscribes) unsubscribe();
+    for (const r of refreshes) r.stop();
     importer.onWritten = null;
     sites.onLocalWrite = null;
     tokens.onWrite = null;
     spotlights.onWrite = null;
   };
-}
-
-/** Run `fn` now, or once more after the run in progress: never two at once, no request lost. */
-function coalesced(fn: () => Promise<void>, logger: Logger, failure: string): () => void {
-  let running = false;
-  let again = false;
-  const run = async (): Promise<void> => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    try {
-      do {
-        again = false;
-        await fn();
-      } while (again);
-    } catch (error) {
-      logger.warn({ err: error }, failure);
-    } finally {
-      running = false;
-    }
-  };
-  return () => void run();
 }

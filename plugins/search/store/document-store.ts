@@ -1,8 +1,7 @@
-import { cachedBy, chunks, type Database, valuesRows } from 'vela/plugin';
+import { cachedBy, chunks, type Database, nowIso, readJson, valuesRows, writeJson } from 'vela/plugin';
 import type { AcceptedChange } from '../indexing/import-items.js';
 import type { Attributes } from '../query/indexable.js';
 import { PageDocumentCache } from './page-document-cache.js';
-import { now } from './timestamps.js';
 
 export interface ChangeRow {
   seq: number;
@@ -48,6 +47,11 @@ const insertChangesSql = cachedBy(
 const selectDocumentsSql = cachedBy(
   (count) => `select doc_id, attributes from search_documents where site_id = ? and locale = ? and doc_id in (${new Array(count).fill('?').join(', ')})`,
 );
+
+/** A stored document's attributes; a row that is no JSON is a corrupt_row naming it (a 500 to repair, not a guess). */
+function attributesOf(row: { doc_id: string; attributes: unknown }): Attributes {
+  return readJson<Attributes>(row.attributes, { table: 'search_documents', column: 'attributes', row: row.doc_id });
+}
 
 /** Changes of one site and locale. */
 interface ScopeChanges {
@@ -201,7 +205,7 @@ export class DocumentStore {
       let pending: AcceptedChange[] = [];
       const flush = async () => {
         // Within one statement a key may appear once: the last version of a document wins.
-        const stamp = now();
+        const stamp = nowIso();
         for (const scope of lastVersions(pending)) {
           for (const part of chunks(scope.changes, DOCUMENT_ROWS)) await this.upsertDocuments(trx, scope, part, stamp);
           for (const c of scope.changes) written.push(c);
@@ -250,7 +254,7 @@ export class DocumentStore {
     const bindings: Array<string | null> = [scope.siteId, scope.locale, stamp];
     for (const c of part) {
       const type = c.attributes?.type;
-      bindings.push(c.docId, typeof type === 'string' ? type.slice(0, 200) : null, JSON.stringify(c.attributes));
+      bindings.push(c.docId, typeof type === 'string' ? type.slice(0, 200) : null, writeJson(c.attributes));
     }
     await trx.raw(upsertDocumentsSql(part.length), bindings);
   }
@@ -265,7 +269,7 @@ export class DocumentStore {
    */
   private async appendLog(trx: Database, log: LogRun[]): Promise<number> {
     if (log.length > 0 && this.concurrentWriters) await trx.raw('select pg_advisory_xact_lock(?)', [CHANGE_LOG_LOCK]);
-    const stamp = now();
+    const stamp = nowIso();
     for (const run of log) {
       for (const ids of chunks(run.ids, CHANGE_ROWS)) await trx.raw(insertChangesSql(ids.length), [run.siteId, run.locale, run.action, stamp, ...ids]);
     }
@@ -319,7 +323,7 @@ export class DocumentStore {
       // whose page is not cached reads here).
       const result = await this.db.raw(selectDocumentsSql(part.length), [siteId, locale, ...part]);
       const rows = (Array.isArray(result) ? result : result.rows) as Array<{ doc_id: string; attributes: string }>;
-      for (const row of rows) out.set(row.doc_id, JSON.parse(row.attributes) as Attributes);
+      for (const row of rows) out.set(row.doc_id, attributesOf(row));
     }
     return out;
   }
@@ -335,7 +339,7 @@ export class DocumentStore {
         .orderBy('doc_id')
         .limit(pageSize)) as Array<{ doc_id: string; attributes: string }>;
       if (rows.length === 0) return;
-      yield rows.map((r) => ({ id: r.doc_id, attributes: JSON.parse(r.attributes) as Attributes }));
+      yield rows.map((r) => ({ id: r.doc_id, attributes: attributesOf(r) }));
       after = rows[rows.length - 1]!.doc_id;
     }
   }
@@ -376,7 +380,7 @@ export class DocumentStore {
     for (const row of rows) {
       const recent = this.recent.of(row.site_id, row.locale);
       if ((recent.get(row.doc_id)?.seq ?? 0) < last)
-        this.recent.put(recent, row.doc_id, { seq: last, attributes: row.attributes ? (JSON.parse(row.attributes) as Attributes) : null });
+        this.recent.put(recent, row.doc_id, { seq: last, attributes: row.attributes === null ? null : attributesOf(row) });
     }
     return changes;
   }

@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Database, JsonSchema } from 'vela/plugin';
-import { httpErrors, VelaError, validateAgainst } from 'vela/plugin';
+import type { Database, JsonSchema, VelaError } from 'vela/plugin';
+import { httpErrors, isUniqueViolation, nowIso, readJson, refuseDuplicate, toIso, validateAgainst, writeJson } from 'vela/plugin';
 import { searchErrors } from '../errors.js';
 import { fieldCreateSchema, fieldSettingsProperties, TEMPLATE_FIELDS } from '../schemas/field.js';
 import { siteCreateSchema, siteSettingKeys, siteSettingsProperties } from '../schemas/site.js';
 import type { Field, FieldSettings, Site, SiteConfig, SiteSettings } from './site-types.js';
-import { now, toIso } from './timestamps.js';
 
 interface SiteRow {
   id: string;
   name: string;
-  settings: string;
+  settings: unknown;
   created_at: unknown;
   updated_at: unknown;
 }
@@ -19,7 +18,7 @@ interface FieldRow {
   id: string;
   site_id: string;
   name: string;
-  settings: string;
+  settings: unknown;
   created_at: unknown;
   updated_at: unknown;
 }
@@ -198,10 +197,10 @@ export class SiteStore {
     const settings = withDefaults<SiteSettings>(siteSettingsProperties, pick(input, siteSettingKeys));
     const locales = (input.locales as string[] | undefined) ?? ['en_US'];
     const fieldInputs = (input.fields as Array<Record<string, unknown>> | undefined) ?? TEMPLATE_FIELDS.map((f) => ({ ...f }));
-    const stamp = now();
+    const stamp = nowIso();
     try {
       await this.db.transaction(async (trx) => {
-        await trx('search_sites').insert({ id, name, settings: JSON.stringify(settings), created_at: stamp, updated_at: stamp });
+        await trx('search_sites').insert({ id, name, settings: writeJson(settings), created_at: stamp, updated_at: stamp });
         for (const locale of locales) await trx('search_site_locales').insert({ id: randomUUID(), site_id: id, locale, created_at: stamp });
         const seen = new Set<string>();
         for (const fieldInput of fieldInputs) {
@@ -213,7 +212,7 @@ export class SiteStore {
             id: randomUUID(),
             site_id: id,
             name: fieldName,
-            settings: JSON.stringify(fieldSettings),
+            settings: writeJson(fieldSettings),
             created_at: stamp,
             updated_at: stamp,
           });
@@ -241,7 +240,7 @@ export class SiteStore {
       await this.db.transaction(async (trx) => {
         await trx('search_sites')
           .where({ id: site.id })
-          .update({ name, settings: JSON.stringify(settings), updated_at: now() });
+          .update({ name, settings: writeJson(settings), updated_at: nowIso() });
         if (Array.isArray(patch.locales)) await this.replaceLocales(trx, site.id, patch.locales as string[]);
       });
     } catch (error) {
@@ -278,12 +277,10 @@ export class SiteStore {
   private async insertLocale(idOrName: string, locale: string): Promise<Site> {
     const { site } = this.get(idOrName);
     if (site.locales.includes(locale)) throw searchErrors.localeTaken(site.name, locale);
-    try {
-      await this.db('search_site_locales').insert({ id: randomUUID(), site_id: site.id, locale, created_at: now() });
-    } catch (error) {
-      const taken = await this.stored(error, this.db('search_site_locales').where({ site_id: site.id, locale }));
-      throw taken ? searchErrors.localeTaken(site.name, locale) : error;
-    }
+    await refuseDuplicate(
+      () => this.db('search_site_locales').insert({ id: randomUUID(), site_id: site.id, locale, created_at: nowIso() }),
+      () => searchErrors.localeTaken(site.name, locale),
+    );
     await this.reloadSite(site.id);
     await this.emit({ kind: 'locales-changed', siteId: site.id });
     return this.get(site.id).site;
@@ -325,11 +322,11 @@ export class SiteStore {
     if (fieldsByName.has(name)) throw searchErrors.fieldNameTaken(site.name, name);
     const id = typeof input.id === 'string' && input.id ? input.id : randomUUID();
     const settings = withDefaults<FieldSettings>(fieldSettingsProperties, pick(input, fieldKeys));
-    const stamp = now();
+    const stamp = nowIso();
     try {
-      await this.db('search_fields').insert({ id, site_id: site.id, name, settings: JSON.stringify(settings), created_at: stamp, updated_at: stamp });
+      await this.db('search_fields').insert({ id, site_id: site.id, name, settings: writeJson(settings), created_at: stamp, updated_at: stamp });
     } catch (error) {
-      throw (await this.fieldNameConflict(error, site, name, null)) ?? (await this.fieldIdConflict(error, id)) ?? error;
+      throw (await this.fieldNameConflict(error, site, name)) ?? (await this.fieldIdConflict(error, id)) ?? error;
     }
     await this.reloadSite(site.id);
     await this.emit({ kind: 'fields-changed', siteId: site.id });
@@ -371,11 +368,11 @@ export class SiteStore {
     const siteId = existing.site.id;
     const settings = withDefaults<SiteSettings>(siteSettingsProperties, pick(entry, siteSettingKeys));
     const fields = (entry.fields as Array<Record<string, unknown>> | undefined) ?? [];
-    const stamp = now();
+    const stamp = nowIso();
     await this.db.transaction(async (trx) => {
       await trx('search_sites')
         .where({ id: siteId })
-        .update({ settings: JSON.stringify(settings), updated_at: stamp });
+        .update({ settings: writeJson(settings), updated_at: stamp });
       if (Array.isArray(entry.locales)) await this.replaceLocales(trx, siteId, entry.locales as string[]);
       await trx('search_fields').where({ site_id: siteId }).delete();
       for (const field of fields) {
@@ -384,7 +381,7 @@ export class SiteStore {
           id: randomUUID(),
           site_id: siteId,
           name: String(field.name),
-          settings: JSON.stringify(fieldSettings),
+          settings: writeJson(fieldSettings),
           created_at: stamp,
           updated_at: stamp,
         });
@@ -406,13 +403,14 @@ export class SiteStore {
     const name = typeof patch.name === 'string' ? patch.name : field.name;
     if (name !== field.name && fieldsByName.has(name)) throw searchErrors.fieldNameTaken(site.name, name);
     const settings = { ...pick(field as unknown as Record<string, unknown>, fieldKeys), ...pick(patch, fieldKeys) };
-    try {
-      await this.db('search_fields')
-        .where({ id: field.id })
-        .update({ name, settings: JSON.stringify(settings), updated_at: now() });
-    } catch (error) {
-      throw (await this.fieldNameConflict(error, site, name, field.id)) ?? error;
-    }
+    // The row's one unique key that can change is (site, name).
+    await refuseDuplicate(
+      () =>
+        this.db('search_fields')
+          .where({ id: field.id })
+          .update({ name, settings: writeJson(settings), updated_at: nowIso() }),
+      () => searchErrors.fieldNameTaken(site.name, name),
+    );
     await this.reloadSite(site.id);
     await this.emit({ kind: 'fields-changed', siteId: site.id });
     return this.field(site.id, field.id);
@@ -432,11 +430,11 @@ export class SiteStore {
   }
 
   /**
-   * Whether a write that failed met a row already stored (`query` finds it): another process wrote the
-   * same unique key first. Errors of our own (a VelaError) are never a conflict.
+   * Whether a write that a unique key refused met a row already stored (`query` finds it): another process
+   * wrote that key first. A write touching several unique keys looks for each, to name the one taken.
    */
   private async stored(error: unknown, query: PromiseLike<unknown[]>): Promise<boolean> {
-    if (error instanceof VelaError) return false;
+    if (!isUniqueViolation(error)) return false;
     return (await query).length > 0;
   }
 
@@ -451,9 +449,8 @@ export class SiteStore {
     return (await this.stored(error, this.db('search_sites').select('id').where({ id }))) ? searchErrors.siteIdTaken(id) : null;
   }
 
-  private async fieldNameConflict(error: unknown, site: Site, name: string, self: string | null): Promise<VelaError | null> {
+  private async fieldNameConflict(error: unknown, site: Site, name: string): Promise<VelaError | null> {
     const rows = this.db<FieldRow>('search_fields').select('id').where({ site_id: site.id, name });
-    if (self) rows.whereNot({ id: self });
     return (await this.stored(error, rows)) ? searchErrors.fieldNameTaken(site.name, name) : null;
   }
 
@@ -470,7 +467,7 @@ export class SiteStore {
       await trx('search_site_locales').where({ site_id: siteId }).whereIn('locale', removed).delete();
     }
     for (const locale of locales.filter((l) => !current.includes(l))) {
-      await trx('search_site_locales').insert({ id: randomUUID(), site_id: siteId, locale, created_at: now() });
+      await trx('search_site_locales').insert({ id: randomUUID(), site_id: siteId, locale, created_at: nowIso() });
     }
   }
 
@@ -490,12 +487,14 @@ export class SiteStore {
   }
 
   private siteFromRow(row: SiteRow, locales: string[]): Site {
-    const settings = withDefaults<SiteSettings>(siteSettingsProperties, JSON.parse(row.settings) as Record<string, unknown>);
+    const stored = readJson<Record<string, unknown>>(row.settings, { table: 'search_sites', column: 'settings', row: row.id });
+    const settings = withDefaults<SiteSettings>(siteSettingsProperties, stored);
     return { id: row.id, name: row.name, ...settings, locales, createdAt: toIso(row.created_at), updatedAt: toIso(row.updated_at) };
   }
 
   private fieldFromRow(row: FieldRow): Field {
-    const settings = withDefaults<FieldSettings>(fieldSettingsProperties, JSON.parse(row.settings) as Record<string, unknown>);
+    const stored = readJson<Record<string, unknown>>(row.settings, { table: 'search_fields', column: 'settings', row: row.id });
+    const settings = withDefaults<FieldSettings>(fieldSettingsProperties, stored);
     return { id: row.id, siteId: row.site_id, name: row.name, ...settings, createdAt: toIso(row.created_at), updatedAt: toIso(row.updated_at) };
   }
 

@@ -1,6 +1,9 @@
 import test from 'ava';
 import type { Database } from 'vela/plugin';
+import { createLogger } from 'vela/testing';
 import { ApiTokens, MAX_KEY_LOOKUPS } from '../auth/api-tokens.js';
+
+const silent = createLogger({ level: 'silent' });
 
 /** A store whose queries stay in flight until the test answers them, so lookups can be held open at once. */
 function heldDatabase() {
@@ -20,7 +23,7 @@ const key = (i: number) => `unknown-key-${i}`;
 
 test(`at most ${MAX_KEY_LOOKUPS} unknown keys are looked up at once: the next is answered 503 (retry), and a key created elsewhere is accepted`, async (t) => {
   const { db, queries } = heldDatabase();
-  const tokens = new ApiTokens(db);
+  const tokens = new ApiTokens(db, silent);
   const lookups = Array.from({ length: MAX_KEY_LOOKUPS }, (_, i) => tokens.verifyOrLookup(key(i)));
   await settle();
   t.is(queries.length, MAX_KEY_LOOKUPS);
@@ -30,7 +33,7 @@ test(`at most ${MAX_KEY_LOOKUPS} unknown keys are looked up at once: the next is
   t.is(queries.length, MAX_KEY_LOOKUPS, 'no query beyond the bound');
 
   // The first is a token another process created a moment ago; the others are unknown.
-  queries[0]!.answer({ id: 't1', token_hash: 'h', created_by: 'admin', scopes: null });
+  queries[0]!.answer({ id: 't1', token_hash: 'h', created_by: 'admin', scopes: '["search"]' });
   for (const query of queries.slice(1)) query.answer(undefined);
   const answers = await Promise.all(lookups);
   t.like(answers[0], { username: 'admin', via: 'key', tokenId: 't1' });
@@ -42,7 +45,7 @@ test(`at most ${MAX_KEY_LOOKUPS} unknown keys are looked up at once: the next is
 
 test('a store that cannot be asked answers 503, not a refusal of the key', async (t) => {
   const { db, queries } = heldDatabase();
-  const tokens = new ApiTokens(db);
+  const tokens = new ApiTokens(db, silent);
   const lookup = Promise.resolve(tokens.verifyOrLookup(key(1)));
   await settle();
   queries[0]!.fail(new Error('connect ECONNREFUSED'));
