@@ -55,7 +55,7 @@ export interface ConsoleOptions {
   /** Where a signed-in administrator lands: `/`, `/console` and sign-in lead there. */
   home: string;
   navigation: ConsoleNavItem[];
-  /** The console's page templates (`{{value}}` escaped). */
+  /** The console's page templates (`{{value}}` escaped, `{{> name.html}}` another of them). */
   templates: URL;
   /** The console's scripts, styles and images (served with the kit's own under /console/assets/). */
   assets: URL;
@@ -75,6 +75,20 @@ export interface ConsoleView {
   values?: Record<string, string>;
   /** Page script in the assets, loaded as an ES module. */
   script?: string;
+  /** The page's tabs, and its own path among theirs; their path parameters are filled from `values`. */
+  tabs?: ConsoleTabs;
+  path?: string;
+}
+
+/**
+ * Tabs between the pages about one thing (a site, an app): each tab is the path of one of those pages,
+ * with the same parameters. A page that has tabs shows them where its template says `{{{tabs}}}`, its own
+ * tab marked as the current page.
+ */
+export interface ConsoleTabs {
+  /** What the tabs are about, the accessible name of their navigation: "Site". */
+  label: string;
+  tabs: { label: string; path: string }[];
 }
 
 export interface ConsolePage {
@@ -83,6 +97,7 @@ export interface ConsolePage {
   section: string;
   template: string;
   script: string;
+  tabs?: ConsoleTabs;
 }
 
 export const escapeHtml = (value: string): string =>
@@ -93,6 +108,18 @@ function fill(text: string, values: Record<string, string>, markup: Record<strin
   return text
     .replace(/\{\{\{(\w+)\}\}\}/g, (_m, key: string) => markup[key] ?? '')
     .replace(/\{\{(\w+)\}\}/g, (_m, key: string) => escapeHtml(values[key] ?? ''));
+}
+
+/** `{{> name.html}}` in a template stands for that template of the console: markup pages share. */
+const PARTIAL = /\{\{>\s*([\w.-]+)\s*\}\}/g;
+
+/** The tabs' navigation, with the page at `current` marked; `:name` in a tab's path is the value `name`. */
+function tabsMarkup({ label, tabs }: ConsoleTabs, current: string | undefined, values: Record<string, string>): string {
+  const links = tabs.map(({ label: tab, path }) => {
+    const href = path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(values[name] ?? ''));
+    return `\n  <a href="${escapeHtml(href)}"${path === current ? ' aria-current="page"' : ''}>${escapeHtml(tab)}</a>`;
+  });
+  return `<nav class="tabs" aria-label="${escapeHtml(label)}">${links.join('')}\n</nav>`;
 }
 
 /** Every file of a folder with one of these extensions, read once: no file I/O while answering. */
@@ -152,7 +179,9 @@ export class ConsoleKit {
   }
 
   render(view: ConsoleView): string {
-    const body = fill(this.template(view.template), view.values ?? {});
+    const values = view.values ?? {};
+    const template = this.template(view.template).replace(PARTIAL, (_m, name: string) => this.template(name));
+    const body = fill(template, values, { tabs: view.tabs ? tabsMarkup(view.tabs, view.path, values) : '' });
     const script = view.script ? `<script type="module" src="${CONSOLE_ASSETS}${escapeHtml(view.script)}"></script>` : '';
     const styles = ['console.css', ...(this.options.styles ?? [])]
       .map((name) => `<link rel="stylesheet" href="${CONSOLE_ASSETS}${escapeHtml(name)}">`)
@@ -190,7 +219,8 @@ export class ConsoleKit {
         }
         const values: Record<string, string> = {};
         for (const [name, value] of Object.entries(req.params as Record<string, unknown>)) values[name] = text(value);
-        this.send(res, 200, { title: page.title, section: page.section, user, template: page.template, script: page.script, values });
+        const { title, section, template, script, tabs, path } = page;
+        this.send(res, 200, { title, section, user, template, script, values, tabs, path });
       });
     }
   }

@@ -24,7 +24,7 @@ export { sameSecret, sha256Hex } from '../auth/secret-digest.js';
 export type { ChangeFeedMode, ChangeInfo, ChangeListener, Changes } from '../changes/change-feed.js';
 export type { JsonSchema, ValidationResult } from '../config/schema-validation.js';
 export { validateAgainst } from '../config/schema-validation.js';
-export type { ConsoleNavItem, ConsoleOptions, ConsolePage, ConsoleUser, ConsoleView } from '../console/console-kit.js';
+export type { ConsoleNavItem, ConsoleOptions, ConsolePage, ConsoleTabs, ConsoleUser, ConsoleView } from '../console/console-kit.js';
 export { CONSOLE_PAGE_POLICY, ConsoleKit, escapeHtml, safeNext } from '../console/console-kit.js';
 export { excerpt, httpErrors, VelaError } from '../errors.js';
 // The registries plugins augment (`declare module 'vela/plugin' { interface HookRegistry {...} }`):

@@ -1,4 +1,4 @@
-import { type Accounts, type ApiRouter, ConsoleKit, type ConsolePage } from 'vela/plugin';
+import { type Accounts, type ApiRouter, ConsoleKit, type ConsolePage, type ConsoleTabs } from 'vela/plugin';
 import { mountReceiverRoutes } from './receiver-routes.js';
 
 export { RECEIVE_AUTHCODE, RECEIVE_IMPLICIT_TOKEN } from './receiver-routes.js';
@@ -7,6 +7,15 @@ export { RECEIVE_AUTHCODE, RECEIVE_IMPLICIT_TOKEN } from './receiver-routes.js';
 export interface ConsoleDeps {
   accounts: Accounts;
 }
+
+// The pages about one app, as tabs; each is also a page below.
+const APP_TABS: ConsoleTabs = {
+  label: 'App',
+  tabs: [
+    { label: 'Details', path: '/console/app/:appId' },
+    { label: 'Keys and Access Tokens', path: '/console/app/:appId/keys' },
+  ],
+};
 
 // The administrator's pages. Each is an HTML shell whose script reads and writes the admin JSON API
 // (/api/v2/...) with the session cookie and the page's CSRF token, exactly as any API client would.
@@ -18,8 +27,8 @@ const PAGES: ConsolePage[] = [
   { path: '/console/mapping/:mappingId', title: 'Edit mapping', section: 'mapping', template: 'mapping-form.html', script: 'mapping-form.js' },
   { path: '/console/app', title: 'Apps', section: 'app', template: 'app-list.html', script: 'app-list.js' },
   { path: '/console/app/new', title: 'New app', section: 'app', template: 'app-new.html', script: 'app-new.js' },
-  { path: '/console/app/:appId', title: 'App details', section: 'app', template: 'app-details.html', script: 'app-details.js' },
-  { path: '/console/app/:appId/keys', title: 'Keys and Access Tokens', section: 'app', template: 'app-keys.html', script: 'app-keys.js' },
+  { path: '/console/app/:appId', title: 'App details', section: 'app', template: 'app-details.html', script: 'app-details.js', tabs: APP_TABS },
+  { path: '/console/app/:appId/keys', title: 'Keys and Access Tokens', section: 'app', template: 'app-keys.html', script: 'app-keys.js', tabs: APP_TABS },
 ];
 
 /**

@@ -1,6 +1,19 @@
-import { type Accounts, type ApiRouter, ConsoleKit, type ConsolePage } from 'vela/plugin';
+import { type Accounts, type ApiRouter, ConsoleKit, type ConsolePage, type ConsoleTabs } from 'vela/plugin';
 
 export const CONSOLE_HOME = '/console/sites';
+
+// The pages about one site, as tabs; each is also a page below.
+const SITE_TABS: ConsoleTabs = {
+  label: 'Site',
+  tabs: [
+    { label: 'Settings', path: '/console/sites/:siteId' },
+    { label: 'Fields', path: '/console/sites/:siteId/fields' },
+    { label: 'Locales', path: '/console/sites/:siteId/locales' },
+    { label: 'Spotlights', path: '/console/sites/:siteId/spotlights' },
+    { label: 'Metrics', path: '/console/sites/:siteId/metrics' },
+  ],
+};
+const site = { section: 'sites', tabs: SITE_TABS };
 
 // The administrator's pages. Each is an HTML shell whose script drives the search service's admin JSON
 // API (/api/sn, /api/dev/token, /api/integration, /api/llm) with the session cookie and the page's CSRF
@@ -8,11 +21,11 @@ export const CONSOLE_HOME = '/console/sites';
 const PAGES: ConsolePage[] = [
   { path: '/console/sites', title: 'Sites', section: 'sites', template: 'site-list.html', script: 'site-list.js' },
   { path: '/console/sites/new', title: 'New site', section: 'sites', template: 'site-new.html', script: 'site-new.js' },
-  { path: '/console/sites/:siteId', title: 'Site settings', section: 'sites', template: 'site-settings.html', script: 'site-settings.js' },
-  { path: '/console/sites/:siteId/fields', title: 'Fields', section: 'sites', template: 'site-fields.html', script: 'site-fields.js' },
-  { path: '/console/sites/:siteId/locales', title: 'Locales', section: 'sites', template: 'site-locales.html', script: 'site-locales.js' },
-  { path: '/console/sites/:siteId/spotlights', title: 'Spotlights', section: 'sites', template: 'site-spotlights.html', script: 'site-spotlights.js' },
-  { path: '/console/sites/:siteId/metrics', title: 'Metrics', section: 'sites', template: 'site-metrics.html', script: 'site-metrics.js' },
+  { path: '/console/sites/:siteId', title: 'Site settings', ...site, template: 'site-settings.html', script: 'site-settings.js' },
+  { path: '/console/sites/:siteId/fields', title: 'Fields', ...site, template: 'site-fields.html', script: 'site-fields.js' },
+  { path: '/console/sites/:siteId/locales', title: 'Locales', ...site, template: 'site-locales.html', script: 'site-locales.js' },
+  { path: '/console/sites/:siteId/spotlights', title: 'Spotlights', ...site, template: 'site-spotlights.html', script: 'site-spotlights.js' },
+  { path: '/console/sites/:siteId/metrics', title: 'Metrics', ...site, template: 'site-metrics.html', script: 'site-metrics.js' },
   { path: '/console/tokens', title: 'API tokens', section: 'tokens', template: 'tokens.html', script: 'tokens.js' },
   { path: '/console/integrations', title: 'Integrations', section: 'integrations', template: 'integrations.html', script: 'integrations.js' },
   { path: '/console/llm', title: 'LLM instances', section: 'llm', template: 'llm.html', script: 'llm.js' },

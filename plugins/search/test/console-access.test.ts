@@ -105,6 +105,19 @@ test('signed in, every page is an HTML shell with a strict policy, the CSRF toke
   t.regex(sites, /<a href="\/console\/llm" data-requires="\/api\/llm" hidden>LLM<\/a>/);
   const settings = await (await get(`/console/sites/${site.id}`, { cookie })).text();
   t.regex(settings, new RegExp(`data-site-id="${site.id}"`));
+  const fields = await (await get(`/console/sites/${site.id}/fields`, { cookie })).text();
+  const tabs = [...fields.matchAll(/<a href="([^"]+)"( aria-current="page")?>(\w+)<\/a>/g)].filter(([, href]) => href!.startsWith(`/console/sites/${site.id}`));
+  t.deepEqual(
+    tabs.map(([, href, current, label]) => [href, Boolean(current), label]),
+    [
+      [`/console/sites/${site.id}`, false, 'Settings'],
+      [`/console/sites/${site.id}/fields`, true, 'Fields'],
+      [`/console/sites/${site.id}/locales`, false, 'Locales'],
+      [`/console/sites/${site.id}/spotlights`, false, 'Spotlights'],
+      [`/console/sites/${site.id}/metrics`, false, 'Metrics'],
+    ],
+    "the site's tabs, its own marked",
+  );
 });
 
 test('a path value reaches the page escaped', async (t) => {
@@ -112,6 +125,7 @@ test('a path value reaches the page escaped', async (t) => {
   const html = await (await get('/console/sites/%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E/fields', { cookie })).text();
   t.notRegex(html, /<script>alert/);
   t.regex(html, /data-site-id="&quot;&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;"/);
+  t.regex(html, /<a href="\/console\/sites\/%22%3E%3Cscript%3Ealert\(1\)%3C%2Fscript%3E\/fields" aria-current="page">Fields<\/a>/, 'and encoded in the tabs');
 });
 
 test('console files are the kit and the search console files; other names are 404; pages stay out of the API description', async (t) => {
