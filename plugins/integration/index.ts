@@ -26,6 +26,7 @@ export default definePlugin<IntegrationConfig, typeof consumes>({
         if (!secrets) throw new Error('the integration plugin has not started: its secret box is not open');
         return secrets;
       },
+      ctx.logger,
       () => refresh.announce(),
     );
     // Writes are announced to the other processes sharing the database, which reload at once; the poll is the safety net.

@@ -1,7 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { type Database, nowIso, type SecretBox, secretHint, toIso, VelaError } from 'vela/plugin';
+import {
+  CachedTable,
+  type Database,
+  type Logger,
+  nowIso,
+  readJson,
+  refuseDuplicate,
+  type SecretBox,
+  secretHint,
+  toBool,
+  toIso,
+  VelaError,
+  writeJson,
+} from 'vela/plugin';
 import type { VendorId } from '../vendors.js';
-import { MemoryWrites } from './memory-writes.js';
 
 export const PROXY_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 export type ProxyMethod = (typeof PROXY_METHODS)[number];
@@ -67,10 +79,10 @@ interface Row {
   description: string;
   vendor: string;
   endpoint: string;
-  enabled: boolean | number;
-  allowed_paths: string;
-  allowed_methods: string;
-  headers: string;
+  enabled: unknown;
+  allowed_paths: unknown;
+  allowed_methods: unknown;
+  headers: unknown;
   created_at: unknown;
   updated_at: unknown;
 }
@@ -100,23 +112,27 @@ export const INSTANCES_TABLE = 'integration_instances';
  * each poll).
  */
 export class IntegrationStore {
-  private byId = new Map<string, { integration: Integration; headers: StoredHeader[] }>();
-  private readonly writes = new MemoryWrites();
+  private readonly byId: CachedTable<Row, Entry>;
 
   constructor(
     private readonly db: Database,
     private readonly secrets: () => SecretBox,
+    logger: Logger,
     /** Tells the other processes sharing the database that a write committed (they reload at once). */
     private readonly announce: () => Promise<unknown> = async () => undefined,
-  ) {}
+  ) {
+    this.byId = new CachedTable({ db, table: INSTANCES_TABLE, keyOf: (row) => row.id, fromRow, logger });
+  }
 
-  async load(): Promise<void> {
-    const rows = await this.writes.settled(() => this.db<Row>(INSTANCES_TABLE).select() as Promise<Row[]>);
-    if (rows) this.byId = new Map(rows.map((row) => [row.id, fromRow(row)]));
+  load(): Promise<void> {
+    return this.byId.load();
   }
 
   list(): Integration[] {
-    return [...this.byId.values()].map((e) => e.integration).sort((a, b) => a.title.localeCompare(b.title) || a.id.localeCompare(b.id));
+    return this.byId
+      .values()
+      .map((e) => e.integration)
+      .sort((a, b) => a.title.localeCompare(b.title) || a.id.localeCompare(b.id));
   }
 
   get(id: string): Integration {
@@ -141,7 +157,7 @@ export class IntegrationStore {
 
   async create(input: IntegrationInput): Promise<Integration> {
     const id = input.id ?? randomUUID();
-    if (this.byId.has(id) || (await this.db(INSTANCES_TABLE).where({ id }).first())) throw integrationErrors.idTaken(id);
+    if (this.byId.has(id)) throw integrationErrors.idTaken(id);
     const stamp = nowIso();
     const headers = this.sealHeaders(id, input.headers ?? [], []);
     const row = {
@@ -151,21 +167,19 @@ export class IntegrationStore {
       vendor: input.vendor,
       endpoint: input.endpoint,
       enabled: input.enabled ?? true,
-      allowed_paths: JSON.stringify(input.allowedPaths ?? []),
-      allowed_methods: JSON.stringify(input.allowedMethods ?? DEFAULT_PROXY_METHODS),
-      headers: JSON.stringify(headers),
+      allowed_paths: writeJson(input.allowedPaths ?? []),
+      allowed_methods: writeJson(input.allowedMethods ?? DEFAULT_PROXY_METHODS),
+      headers: writeJson(headers),
       created_at: stamp,
       updated_at: stamp,
     };
-    try {
-      await this.db(INSTANCES_TABLE).insert(row);
-    } catch (error) {
-      if (await this.db(INSTANCES_TABLE).where({ id }).first()) throw integrationErrors.idTaken(id);
-      throw error;
-    }
-    const entry = fromRow(row as Row);
+    // Another process may have created the id since this one last loaded: its primary key refuses the row.
+    await refuseDuplicate(
+      () => this.db(INSTANCES_TABLE).insert(row),
+      () => integrationErrors.idTaken(id),
+    );
+    const entry = fromRow(row);
     this.byId.set(id, entry);
-    this.writes.mark();
     await this.announce();
     return entry.integration;
   }
@@ -179,15 +193,14 @@ export class IntegrationStore {
     if (patch.vendor !== undefined) changes.vendor = patch.vendor;
     if (patch.endpoint !== undefined) changes.endpoint = patch.endpoint;
     if (patch.enabled !== undefined) changes.enabled = patch.enabled;
-    if (patch.allowedPaths !== undefined) changes.allowed_paths = JSON.stringify(patch.allowedPaths);
-    if (patch.allowedMethods !== undefined) changes.allowed_methods = JSON.stringify(patch.allowedMethods);
-    if (patch.headers !== undefined) changes.headers = JSON.stringify(this.sealHeaders(id, patch.headers, current.headers));
+    if (patch.allowedPaths !== undefined) changes.allowed_paths = writeJson(patch.allowedPaths);
+    if (patch.allowedMethods !== undefined) changes.allowed_methods = writeJson(patch.allowedMethods);
+    if (patch.headers !== undefined) changes.headers = writeJson(this.sealHeaders(id, patch.headers, current.headers));
     const updated = await this.db(INSTANCES_TABLE).where({ id }).update(changes);
     if (updated === 0) throw integrationErrors.notFound(id);
     const row = await this.db<Row>(INSTANCES_TABLE).where({ id }).first();
     const entry = fromRow(row!);
     this.byId.set(id, entry);
-    this.writes.mark();
     await this.announce();
     return entry.integration;
   }
@@ -196,7 +209,6 @@ export class IntegrationStore {
     const current = this.get(id);
     await this.db(INSTANCES_TABLE).where({ id }).delete();
     this.byId.delete(id);
-    this.writes.mark();
     await this.announce();
     return current;
   }
@@ -222,8 +234,15 @@ function bindingOf(id: string, name: string): string {
   return `search_integrations:${id}:${name.toLowerCase()}`;
 }
 
-function fromRow(row: Row): { integration: Integration; headers: StoredHeader[] } {
-  const headers = JSON.parse(row.headers || '[]') as StoredHeader[];
+/** An instance as memory holds it: what the API shows, and the sealed header values the proxy adds. */
+interface Entry {
+  integration: Integration;
+  headers: StoredHeader[];
+}
+
+function fromRow(row: Row): Entry {
+  const column = (name: string) => ({ table: INSTANCES_TABLE, column: name, row: row.id });
+  const headers = readJson<StoredHeader[]>(row.headers, column('headers'));
   return {
     integration: {
       id: row.id,
@@ -231,9 +250,9 @@ function fromRow(row: Row): { integration: Integration; headers: StoredHeader[] 
       description: row.description ?? '',
       vendor: row.vendor as VendorId,
       endpoint: row.endpoint,
-      enabled: row.enabled === true || row.enabled === 1,
-      allowedPaths: JSON.parse(row.allowed_paths || '[]') as string[],
-      allowedMethods: JSON.parse(row.allowed_methods || '[]') as ProxyMethod[],
+      enabled: toBool(row.enabled),
+      allowedPaths: readJson<string[]>(row.allowed_paths, column('allowed_paths')),
+      allowedMethods: readJson<ProxyMethod[]>(row.allowed_methods, column('allowed_methods')),
       headers: headers.map((h) => ({ name: h.name, hint: h.hint })),
       createdAt: toIso(row.created_at),
       updatedAt: toIso(row.updated_at),
