@@ -7,6 +7,8 @@ export { packageRoot } from '../paths.js';
 export { packPlugin } from '../plugins/pack-plugin.js';
 export type { PageLayout } from '../testing/browser.js';
 export { browserAvailable, CHROMIUM, CHROMIUM_ARGS, layoutProblems, pageLayout, screenshotDir, VIEWPORTS } from '../testing/browser.js';
+export type { BrowserPage } from '../testing/browser-page.js';
+export { openBrowserPage, submitConsoleSignIn } from '../testing/browser-page.js';
 export type { JsonAnswer } from '../testing/call-service.js';
 export { callService } from '../testing/call-service.js';
 export type { ChildRun, ChildRuntime } from '../testing/child-runtime.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import test from 'ava';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { browserAvailable, CHROMIUM, CHROMIUM_ARGS, layoutProblems, pageLayout, screenshotDir, TEST_ADMIN, type TestRuntime, VIEWPORTS } from 'vela/testing';
+import type { Browser, Page } from 'playwright-core';
+import { browserAvailable, layoutProblems, openBrowserPage, pageLayout, screenshotDir, submitConsoleSignIn, type TestRuntime, VIEWPORTS } from 'vela/testing';
 import { call, createSite, createSource, makePackages, startConnector, tempDir, writeJsonl } from './helpers.js';
 
 // The connector's status page in a browser: every column of a source's last run readable at 1280 and at 390 px.
@@ -10,7 +10,7 @@ const browserTest = browserAvailable() ? test.serial : test.skip;
 let vela: TestRuntime;
 let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 test.before(async () => {
   if (!browserAvailable()) return;
@@ -19,9 +19,7 @@ test.before(async () => {
   await createSource(vela, 'feed', writeJsonl(`${tempDir()}/feed.jsonl`, makePackages(3)), 'Status');
   const run = await call(vela, 'GET', '/api/v2/connector/index/feed/all?wait=true');
   if (run.body?.run?.status !== 'COMPLETED') throw new Error(`the run did not complete: ${JSON.stringify(run.body)}`);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: VIEWPORTS.desktop });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  ({ browser, page, pageErrors } = await openBrowserPage());
 });
 test.after.always(async () => {
   await browser?.close();
@@ -32,9 +30,7 @@ browserTest('the status page lists the last run; on a phone each source is a car
   t.timeout(60_000);
   await page.goto(vela.url('connector', '/'));
   await page.waitForURL(/\/console\/login\?next=/);
-  await page.fill('#username', TEST_ADMIN.user);
-  await page.fill('#password', TEST_ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitConsoleSignIn(page);
   await page.waitForURL(vela.url('connector', '/console/status'));
   const row = page.locator('#sources tbody tr[data-source="feed"]');
   await row.waitFor();

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import test from 'ava';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { browserAvailable, CHROMIUM, CHROMIUM_ARGS, layoutProblems, pageLayout, screenshotDir, TEST_ADMIN, type TestRuntime, VIEWPORTS } from 'vela/testing';
+import type { Browser, Page } from 'playwright-core';
+import { browserAvailable, layoutProblems, openBrowserPage, pageLayout, screenshotDir, submitConsoleSignIn, type TestRuntime, VIEWPORTS } from 'vela/testing';
 import { signIn } from './console-sign-in.js';
 import { closedPort, createMapping, type LocalServer, startGateway, startServer } from './fixtures.js';
 
@@ -15,7 +15,7 @@ let upstream: LocalServer;
 let browser: Browser;
 let page: Page;
 const upstreamPaths: string[] = [];
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 test.before(async () => {
   if (!browserAvailable()) return;
@@ -27,9 +27,7 @@ test.before(async () => {
   // Response times reach the store every 100 ms, so the dashboard shows the requests within a test's
   // patience; the scheduled health checks stay at their default, and the test runs them with "Check now".
   vela = await startGateway({ responseTimes: { flushMs: 100 } });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: VIEWPORTS.desktop });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  ({ browser, page, pageErrors } = await openBrowserPage());
 });
 test.after.always(async () => {
   await browser?.close();
@@ -60,12 +58,9 @@ browserTest('the administrator signs in and lands on the page first asked for', 
   await page.goto(url('/console/mapping'));
   await page.waitForURL(/\/console\/login\?next=%2Fconsole%2Fmapping$/);
   await shot('sign-in');
-  await page.fill('#username', TEST_ADMIN.user);
-  await page.fill('#password', 'not the password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitConsoleSignIn(page, 'not the password');
   await page.waitForSelector('text=The user name or password is not right.');
-  await page.fill('#password', TEST_ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitConsoleSignIn(page);
   await page.waitForURL(url('/console/mapping'));
   await page.waitForFunction(() => document.getElementById('mappings-status')?.textContent?.startsWith('No mappings yet'));
   t.is(await text('.topbar .user'), 'admin');

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { browserAvailable, CHROMIUM, CHROMIUM_ARGS, startTestRuntime, TEST_ADMIN, type TestRuntime } from 'vela/testing';
+import type { Browser, Page } from 'playwright-core';
+import { browserAvailable, openBrowserPage, startTestRuntime, submitConsoleSignIn, type TestRuntime } from 'vela/testing';
 import { importDocs, json, makeDocs } from './fixtures.js';
 
 const browserTest = browserAvailable() ? test.serial : test.skip;
@@ -11,15 +11,13 @@ let vela: TestRuntime;
 let browser: Browser;
 let page: Page;
 let siteId: string;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 test.before(async () => {
   if (!browserAvailable()) return;
   // The Integrations page is this console's; its API is the integration plugin's, loaded so the page is offered.
   vela = await startTestRuntime({ plugins: ['search', 'integration'], config: { plugins: { search: { metrics: { flushMs: 50 } } } } });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  ({ browser, page, pageErrors } = await openBrowserPage());
 });
 test.after.always(async () => {
   await browser?.close();
@@ -38,12 +36,9 @@ browserTest('a browser that is not signed in gets the sign-in page, then the pag
   await page.waitForURL(/\/console\/login\?next=%2Fconsole%2Fsites$/);
   t.is(await page.title(), 'Sign in · Vela Search');
   await shot('sign-in');
-  await page.fill('#username', TEST_ADMIN.user);
-  await page.fill('#password', 'not the password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitConsoleSignIn(page, 'not the password');
   await page.waitForSelector('text=The user name or password is not right.');
-  await page.fill('#password', TEST_ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitConsoleSignIn(page);
   await page.waitForURL(url('/console/sites'));
   await page.waitForFunction(() => document.getElementById('sites-status')?.textContent?.startsWith('No sites yet'));
   t.is(await text('.topbar .user'), 'admin');

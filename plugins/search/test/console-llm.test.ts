@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import test from 'ava';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { browserAvailable, CHROMIUM, CHROMIUM_ARGS, startTestRuntime, TEST_ADMIN, type TestRuntime } from 'vela/testing';
+import type { Browser, Page } from 'playwright-core';
+import { browserAvailable, openBrowserPage, startTestRuntime, submitConsoleSignIn, type TestRuntime } from 'vela/testing';
 import { json } from './fixtures.js';
 
 // The console's LLM page against the genai plugin's API (/api/llm), when that plugin is on the loader path.
@@ -11,14 +11,12 @@ const browserTest = browserAvailable() && genai ? test.serial : test.skip;
 let vela: TestRuntime;
 let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 test.before(async () => {
   if (!browserAvailable() || !genai) return;
   vela = await startTestRuntime({ plugins: ['search', 'genai'] });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  ({ browser, page, pageErrors } = await openBrowserPage());
 });
 test.after.always(async () => {
   await browser?.close();
@@ -27,9 +25,7 @@ test.after.always(async () => {
 
 browserTest('with the genai plugin, the LLM page is offered and creates, edits and deletes an instance through /api/llm', async (t) => {
   await page.goto(vela.url('search', '/console/login?next=/console/sites'));
-  await page.fill('#username', TEST_ADMIN.user);
-  await page.fill('#password', TEST_ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitConsoleSignIn(page);
   await page.waitForURL(/\/console\/sites$/);
   await page.getByRole('link', { name: 'LLM' }).click();
   await page.waitForURL(/\/console\/llm$/);

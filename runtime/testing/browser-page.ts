@@ -1,0 +1,28 @@
+import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, VIEWPORTS } from './browser.js';
+import { TEST_ADMIN } from './test-runtime.js';
+
+/** A Chromium with one page open, and the uncaught script errors of that page as they happen. */
+export interface BrowserPage {
+  browser: Browser;
+  page: Page;
+  pageErrors: string[];
+}
+
+/** Launch Chromium and open one page at `viewport` (a laptop's unless told), collecting its script errors. */
+export async function openBrowserPage(viewport: { width: number; height: number } = VIEWPORTS.desktop): Promise<BrowserPage> {
+  // Loaded here, not with vela/testing, so tests without a browser never load playwright.
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const page = await browser.newPage({ viewport });
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  return { browser, page, pageErrors };
+}
+
+/** Fill in and send a console's sign-in form as the test administrator, with `password` (the right one unless told). */
+export async function submitConsoleSignIn(page: Page, password: string = TEST_ADMIN.password): Promise<void> {
+  await page.fill('#username', TEST_ADMIN.user);
+  await page.fill('#password', password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
