@@ -3,22 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { startTestRuntime } from 'vela/testing';
+import type { ResponseTimeReport as Report } from '../metrics/response-time-report.js';
 import { admin, closedPort, createApp, createMapping, startServer } from './fixtures.js';
-
-interface Report {
-  window: { from: string; to: string; bucketSeconds: number };
-  mappings: Array<{
-    mappingId: string;
-    name: string;
-    context: string;
-    count: number;
-    errorRate: number;
-    p50Ms: number | null;
-    p95Ms: number | null;
-    p99Ms: number | null;
-    series: Array<{ t: string; count: number; errors: number; p50Ms: number | null }>;
-  }>;
-}
 
 test('the report counts every proxied request per mapping, with error rate, percentiles and a series, and survives a restart', async (t) => {
   const upstream = await startServer((req, res) => {
