@@ -97,26 +97,28 @@ export default definePlugin<SearchConfig, typeof consumes>({
     // The Key header on the search service (and every plugin mounted on it) means one of these tokens.
     ctx.access.acceptKeys((key) => tokens.verifyOrLookup(key));
     ctx.routes((router) => {
+      // Each mount gets the services it reads, no more.
+      const searching = { answers: domain.answers, search: domain.search, sites, metrics: domain.metrics };
       // The search routes first: express tries a request against every route before its own, and the search
       // is the hot one (the walk over the routes before it was 3 to 6% of a search in a CPU profile).
-      mountSearchRoutes(router, domain);
-      mountMetricsRoutes(router, domain);
-      mountGuestRoutes(router, domain);
+      mountSearchRoutes(router, searching);
+      mountMetricsRoutes(router, { metrics: domain.metrics, sites, search: domain.search });
+      mountGuestRoutes(router, searching);
       mountConsole(router, ctx.resolve('accounts'));
-      mountImportRoutes(router, domain);
-      mountSiteRoutes(router, domain);
-      mountFieldRoutes(router, domain);
-      mountSpotlightRoutes(router, domain);
+      mountImportRoutes(router, { importer: domain.importer });
+      mountSiteRoutes(router, { sites, indexes, docs: domain.docs });
+      mountFieldRoutes(router, { sites });
+      mountSpotlightRoutes(router, { sites, spotlights: domain.spotlights });
       // After the other /api/sn/<site>/<segment>/... routes: /api/sn/<site>/<locale>/spell-check takes any segment.
-      mountSuggestRoutes(router, domain);
+      mountSuggestRoutes(router, { search: domain.search, indexes });
       mountCognitiveRoutes(
         router,
         ctx.task<SpellCheckerInput, string[]>(new URL('./cognitive/spell-checker-task.ts', import.meta.url)),
         Object.keys(SPELL_CHECKER_LOCALES),
       );
-      mountTokenRoutes(router, domain);
-      mountSystemCacheRoutes(router, domain);
-      mountSamplePage(router, domain);
+      mountTokenRoutes(router, { tokens });
+      mountSystemCacheRoutes(router, { answers: domain.answers, docs: domain.docs });
+      mountSamplePage(router, { sites });
     });
     ctx.health('indexes', () => ({ status: 'UP', details: { sites: sites.list().length, appliedSeq: indexes.appliedSeq } }));
     // Searches go on from memory while the database is away (those whose documents are not cached get a
