@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { startTestSite } from './fixtures/test-site.js';
-import { call, createSite, runAndWait, searchCall, searchIds, startConnector, tempDir } from './helpers.js';
+import { call, createSite, runAndWait, searchCall, searchIds, startConnector, startWebSource, tempDir } from './helpers.js';
 
 test('the filesystem kind runs through the pipeline: files extracted on the worker pool, indexed, and de-indexed when deleted', async (t) => {
   const vela = await startConnector();
@@ -47,17 +47,7 @@ test('the web kind runs through the pipeline: crawled pages are indexed and a se
     '/private/x': { type: 'text/html', body: '<html><body>never</body></html>' },
   }));
   t.teardown(() => site.close());
-  // The test site listens on loopback, which the outbound guard refuses unless the operator allows it.
-  const vela = await startConnector({ config: { runtime: { network: { allowHosts: [new URL(site.origin).host] } } } });
-  t.teardown(() => vela.stop());
-  await createSite(vela, 'Web');
-  const created = await call(vela, 'POST', '/api/v2/connector/source', {
-    name: 'web',
-    kind: 'web',
-    sites: ['Web'],
-    settings: { seeds: [`${site.origin}/`], delayMs: 0, sitemaps: false },
-  });
-  t.is(created.status, 201, JSON.stringify(created.body));
+  const vela = await startWebSource(t, site);
 
   const first = await runAndWait(vela, '/api/v2/connector/index/web/all', 'web');
   t.like(first, { status: 'COMPLETED', indexed: 3, errors: 0 });
@@ -83,16 +73,7 @@ test('a web source whose robots.txt redirects to a refused address: the run comp
   t.teardown(() => site.close());
   // Only the test site's host and port are allowed: localhost (another name of the same loopback) is refused by
   // the guard when it resolves, before any connection.
-  const vela = await startConnector({ config: { runtime: { network: { allowHosts: [new URL(site.origin).host] } } } });
-  t.teardown(() => vela.stop());
-  await createSite(vela, 'Web');
-  const created = await call(vela, 'POST', '/api/v2/connector/source', {
-    name: 'web',
-    kind: 'web',
-    sites: ['Web'],
-    settings: { seeds: [`${site.origin}/`], delayMs: 0, sitemaps: false },
-  });
-  t.is(created.status, 201, JSON.stringify(created.body));
+  const vela = await startWebSource(t, site);
   t.like(await runAndWait(vela, '/api/v2/connector/index/web/all', 'web'), { status: 'COMPLETED', indexed: 2, errors: 0, notes: [] });
 
   robots = { status: 301, headers: { location: `http://localhost:${site.port}/robots.txt` } };

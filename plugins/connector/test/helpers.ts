@@ -2,7 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import type { ExecutionContext } from 'ava';
 import { callService, startTestRuntime, type TestRuntime, type TestRuntimeOptions } from 'vela/testing';
+import type { TestSite } from './fixtures/test-site.js';
 
 export const KEY = 'connector-test-key-0123456789';
 
@@ -19,6 +21,25 @@ export function startConnector(options: TestRuntimeOptions & { connector?: Recor
     ...rest,
     config: { ...(rest.config ?? {}), plugins: { ...(rest.config?.plugins ?? {}), connector: { apiKeys: [KEY], batchSize: 200, ...connector } } },
   });
+}
+
+/**
+ * A connector that may reach `site` (its host and port alone: the outbound guard refuses loopback unless the
+ * operator allows it), with the site "Web" and the web source "web" crawling it from its home page with
+ * `settings` added; it stops when the test ends.
+ */
+export async function startWebSource(t: ExecutionContext, site: TestSite, settings: Record<string, unknown> = {}): Promise<TestRuntime> {
+  const vela = await startConnector({ config: { runtime: { network: { allowHosts: [new URL(site.origin).host] } } } });
+  t.teardown(() => vela.stop());
+  await createSite(vela, 'Web');
+  const created = await call(vela, 'POST', '/api/v2/connector/source', {
+    name: 'web',
+    kind: 'web',
+    sites: ['Web'],
+    settings: { seeds: [`${site.origin}/`], delayMs: 0, sitemaps: false, ...settings },
+  });
+  if (created.status !== 201) throw new Error(`the web source was refused: ${JSON.stringify(created.body)}`);
+  return vela;
 }
 
 /** Call the connector service with the Key header (or the headers given). */

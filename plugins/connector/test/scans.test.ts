@@ -3,7 +3,7 @@ import path from 'node:path';
 import test from 'ava';
 import { PDFDocument } from 'pdf-lib';
 import { startTestSite } from './fixtures/test-site.js';
-import { call, createSite, searchCall, startConnector, tempDir, waitForRun } from './helpers.js';
+import { call, createSite, searchCall, startConnector, startWebSource, tempDir, waitForRun } from './helpers.js';
 
 // A folder of scans (images, and a PDF of page images without a text layer) becomes searchable: the
 // filesystem and web kinds extract through the shared extraction library, OCR included, on the worker pool.
@@ -92,16 +92,7 @@ test('a web source with includeImages and includePdf indexes the scans a crawl f
     '/minutes.pdf': { type: 'application/pdf', body: pdf },
   }));
   t.teardown(() => site.close());
-  const vela = await startConnector({ config: { runtime: { network: { allowHosts: [new URL(site.origin).host] } } } });
-  t.teardown(() => vela.stop());
-  await createSite(vela, 'Web');
-  const created = await call(vela, 'POST', '/api/v2/connector/source', {
-    name: 'web',
-    kind: 'web',
-    sites: ['Web'],
-    settings: { seeds: [`${site.origin}/`], delayMs: 0, sitemaps: false, includeImages: true, includePdf: true },
-  });
-  t.is(created.status, 201, JSON.stringify(created.body));
+  const vela = await startWebSource(t, site, { includeImages: true, includePdf: true });
   t.like(await runAll(vela, 'web'), { status: 'COMPLETED', errors: 0 }, await failures(vela, 'web'));
   t.deepEqual(await hits(vela, 'Web', 'aardvark'), [`${site.origin}/poster.png`]);
   t.deepEqual(await hits(vela, 'Web', 'narwhal'), [`${site.origin}/minutes.pdf`]);

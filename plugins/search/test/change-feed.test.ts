@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { childEnv, eventually, postgresReachable, startChildRuntime, startTestRuntime, TEST_ADMIN, testDatabase } from 'vela/testing';
-import { createSite, type Doc, importDocs, makeDocs, search } from './fixtures.js';
+import { adminCalls, createSite, type Doc, importDocs, makeDocs, sampleImport, search } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
 
@@ -11,18 +11,7 @@ const STREAMS = 4;
 const BATCHES = 30;
 const BATCH_SIZE = 20;
 const indexer = { pollMs: 100, snapshotDelayMs: 200, batchSize: 50 };
-const auth = `Basic ${Buffer.from(`${TEST_ADMIN.user}:${TEST_ADMIN.password}`).toString('base64')}`;
-
-async function call(base: string, method: string, pathname: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${base}${pathname}`, {
-    method,
-    headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
-
-const items = (docs: Doc[]) => ({ turingDocuments: docs.map((attributes) => ({ locale: 'en_US', siteNames: ['Sample'], attributes })) });
+const call = adminCalls(TEST_ADMIN.password);
 
 /**
  * One import stream: many small batches, one at a time, each of new ids except every fourth, which
@@ -35,7 +24,7 @@ async function stream(base: string, name: string): Promise<string[]> {
   for (let b = 0; b < BATCHES; b++) {
     const docs =
       b % 4 === 3 ? previous.map((d) => ({ ...d, title: `${d.title} again` })) : makeDocs(BATCH_SIZE, b).map((d, i) => ({ ...d, id: `${name}-${b}-${i}` }));
-    const answer = await call(base, 'POST', '/api/sn/import', items(docs));
+    const answer = await call(base, 'POST', '/api/sn/import', sampleImport(docs));
     if (answer.status !== 200) throw new Error(`import answered ${answer.status}: ${JSON.stringify(answer.body)}`);
     acknowledged.push(...docs.map((d) => d.id));
     previous = docs;
@@ -56,7 +45,7 @@ async function indexedIds(base: string): Promise<string[]> {
 
 /** Import one document and wait until it is searchable: afterwards every change committed earlier must be too. */
 async function sync(base: string, id: string): Promise<void> {
-  const r = await call(base, 'POST', '/api/sn/import?wait=true', items([{ ...makeDocs(1)[0]!, id }]));
+  const r = await call(base, 'POST', '/api/sn/import?wait=true', sampleImport([{ ...makeDocs(1)[0]!, id }]));
   if (r.status !== 200 || r.body.indexed !== true) throw new Error(`sync import answered ${r.status}: ${JSON.stringify(r.body)}`);
 }
 

@@ -3,25 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { type ChildRuntime, childEnv, eventually, postgresReachable, startChildRuntime, testDatabase } from 'vela/testing';
-import { type Doc, makeDocs, SITE_FIELDS } from './fixtures.js';
+import { adminCalls, type Doc, makeDocs, SITE_FIELDS, sampleImport } from './fixtures.js';
 
 // kill -9 during imports from several streams, then a restart on the same data: every import answered
 // 200 is searchable exactly once, on SQLite and on PostgreSQL.
 
 const STREAMS = 6;
 const BATCH_SIZE = 25;
-const auth = `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`;
-
-async function call(base: string, method: string, pathname: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${base}${pathname}`, {
-    method,
-    headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
-
-const items = (docs: Doc[]) => ({ turingDocuments: docs.map((attributes) => ({ locale: 'en_US', siteNames: ['Sample'], attributes })) });
+const call = adminCalls('child-test-password');
 
 interface Ledger {
   /** Ids of every batch sent, answered or not. */
@@ -44,7 +33,7 @@ async function stream(base: string, name: string, ledger: Ledger): Promise<void>
     for (const d of docs) ledger.sent.add(d.id);
     let answer: { status: number };
     try {
-      answer = await call(base, 'POST', `/api/sn/import${b % 5 === 4 ? '?wait=true' : ''}`, items(docs));
+      answer = await call(base, 'POST', `/api/sn/import${b % 5 === 4 ? '?wait=true' : ''}`, sampleImport(docs));
     } catch {
       ledger.unanswered++; // the process is gone
       return;
@@ -86,7 +75,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
     t.is((await call(vela.urls.search!, 'POST', '/api/sn', { name: 'Sample', fields: SITE_FIELDS })).status, 201);
     // A first import and its snapshot, so the restart loads a snapshot and replays the log after it.
     const first = makeDocs(200).map((d) => ({ ...d, id: `first-${d.id}` }));
-    t.is((await call(vela.urls.search!, 'POST', '/api/sn/import?wait=true', items(first))).status, 200);
+    t.is((await call(vela.urls.search!, 'POST', '/api/sn/import?wait=true', sampleImport(first))).status, 200);
     await eventually(() => vela.output().includes('search index snapshot written'), 'a snapshot');
 
     const ledger: Ledger = { sent: new Set(first.map((d) => d.id)), acknowledged: new Set(first.map((d) => d.id)), unanswered: 0 };

@@ -74,6 +74,22 @@ export function json(
     .then(async (r) => ({ status: r.status, body: r.headers.get('content-type')?.includes('json') ? await r.json() : await r.text() }));
 }
 
+/** JSON calls to the search service of a runtime at an address (a child process's), as `admin` with `password`. */
+export function adminCalls(password: string): (base: string, method: string, pathname: string, body?: unknown) => Promise<{ status: number; body: any }> {
+  const authorization = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
+  return async (base, method, pathname, body) => {
+    const res = await fetch(`${base}${pathname}`, {
+      method,
+      headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+}
+
+/** The body of an import of `docs` into the Sample site, in en_US. */
+export const sampleImport = (docs: Doc[]) => ({ turingDocuments: docs.map((attributes) => ({ locale: 'en_US', siteNames: ['Sample'], attributes })) });
+
 export async function createSite(vela: TestRuntime, name = 'Sample', extra: Record<string, unknown> = {}): Promise<any> {
   const created = await json(vela, 'POST', '/api/sn', { name, fields: SITE_FIELDS, locales: ['en_US', 'pt_BR'], ...extra });
   if (created.status !== 201) throw new Error(`site creation failed: ${JSON.stringify(created.body)}`);
