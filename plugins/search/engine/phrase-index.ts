@@ -1,4 +1,5 @@
 import { compareStrings } from '@vela/search-text';
+import { lowerBound } from './sorted-strings.js';
 
 /** What a snapshot keeps of the phrase index: the distinct phrases and, per ordinal, the ones it has. */
 export interface PhraseIndexData {
@@ -76,13 +77,7 @@ export class PhraseIndex {
    */
   forEachStartingWith(prefix: string, visit: (phrase: string, frequency: number) => boolean | undefined): void {
     const sorted = this.sortedPhrases();
-    let low = 0;
-    let high = sorted.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (sorted[middle]! < prefix) low = middle + 1;
-      else high = middle;
-    }
+    const low = lowerBound(sorted, prefix);
     for (let i = low; i < sorted.length && sorted[i]!.startsWith(prefix); i++) {
       const phrase = sorted[i]!;
       const frequency = this.frequencies[this.numbers.get(phrase)!]!;

@@ -1,6 +1,7 @@
 import { compareStrings, slotOf, tokenize } from '@vela/search-text';
 import { DenseSlots } from './dense-slots.js';
 import { ListPool } from './list-pool.js';
+import { lowerBound } from './sorted-strings.js';
 
 /** One index term's documents by relevance slot: lists[slot] = ordinals (slot 0 is the best). */
 export type SlotLists = ReadonlyArray<ArrayLike<number> | undefined>;
@@ -279,13 +280,7 @@ export class TextIndex {
 
   private termsStartingWith(prefix: string): string[] {
     const sorted = this.sortedTermList();
-    let low = 0;
-    let high = sorted.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (sorted[middle]! < prefix) low = middle + 1;
-      else high = middle;
-    }
+    const low = lowerBound(sorted, prefix);
     const out: string[] = [];
     for (let i = low; i < sorted.length && sorted[i]!.startsWith(prefix); i++) out.push(sorted[i]!);
     return out;

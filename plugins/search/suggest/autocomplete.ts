@@ -1,5 +1,6 @@
 import { tokenize } from '@vela/search-text';
 import type { TermDictionary } from '../engine/search-engine.js';
+import { lowerBound, successor } from '../engine/sorted-strings.js';
 import { TopList } from './top-list.js';
 
 /** Suggestions when a request gives no rows (the original's default), and the most a request may ask for. */
@@ -100,20 +101,4 @@ function best(terms: TermDictionary, sorted: readonly string[], low: number, hig
     if (frequency > 0) found.offer(term, frequency);
   }
   return found.values();
-}
-
-function lowerBound(sorted: readonly string[], value: string): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle]! < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-/** The first string after every string that starts with `prefix`, in code-unit order. */
-function successor(prefix: string): string {
-  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }

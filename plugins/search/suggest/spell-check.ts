@@ -1,4 +1,5 @@
 import type { TermDictionary } from '../engine/search-engine.js';
+import { lowerBound, successor } from '../engine/sorted-strings.js';
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 const DIGIT = /\p{N}/u;
@@ -127,20 +128,4 @@ function commonPrefix(a: string, b: string): number {
   let i = 0;
   while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return i;
-}
-
-/** The first string after every string that starts with `prefix`, in code-unit order. */
-function successor(prefix: string): string {
-  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-}
-
-function lowerBound(sorted: readonly string[], value: string): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle]! < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
