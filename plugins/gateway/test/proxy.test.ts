@@ -331,11 +331,10 @@ test('an upstream that refuses the connection gives 502 JSON; one slower than th
   const down = await vela.fetch('gateway', '/down/x/y', { headers: bearer() });
   t.is(down.status, 502);
   t.like(await down.json(), { error: 'bad_gateway' });
-  const started = Date.now();
+  // The upstream answers 200 after 6 s: a 504 means the gateway gave up at the mapping's 1 s timeout, before it.
   const slow = await vela.fetch('gateway', '/shop/v1/slow', { headers: bearer() });
   t.is(slow.status, 504);
   t.like(await slow.json(), { error: 'gateway_timeout' });
-  t.true(Date.now() - started < 5500, 'the gateway gave up at the mapping timeout, before the upstream answered');
 });
 
 test('an upstream that stops reading the request body gives 504 after the mapping timeout without progress', async (t) => {
@@ -352,7 +351,6 @@ test('an upstream that stops reading the request body gives 504 after the mappin
   });
   await createMapping(vela, { context: '/proxy/deaf/in', url: `http://127.0.0.1:${(deaf.address() as net.AddressInfo).port}/`, timeoutMs: 300 });
   const { port } = new URL(vela.url('gateway'));
-  const started = Date.now();
   const status = await new Promise<number>((resolve, reject) => {
     const req = http.request(
       { host: '127.0.0.1', port, path: '/deaf/in/upload', method: 'PUT', headers: { ...bearer(), 'content-length': String(FIFTY_MB) } },
@@ -374,16 +372,14 @@ test('an upstream that stops reading the request body gives 504 after the mappin
     };
     pump();
   });
-  t.is(status, 504);
-  t.true(Date.now() - started < 10_000, 'the client got its answer instead of waiting for ever');
+  t.is(status, 504, 'the client got its answer instead of waiting for ever');
 });
 
 test('an upstream that switches protocols unasked gets 502 JSON at once, not a client left waiting', async (t) => {
-  const started = Date.now();
+  // A client left waiting would get the mapping's 504 after its 1 s timeout, not this 502.
   const res = await vela.fetch('gateway', '/shop/v1/switch', { headers: bearer(), signal: AbortSignal.timeout(5000) });
   t.is(res.status, 502);
   t.like(await res.json(), { error: 'bad_gateway' });
-  t.true(Date.now() - started < 2000);
 });
 
 test('an upstream that answers before reading the whole request may stream past the timeout', async (t) => {
