@@ -53,7 +53,7 @@ function builtInEngines(ctx: PluginContext<SearchConfig, typeof consumes>): Engi
 /** Build the plugin's objects; constructors do no I/O, so this is fine in register. */
 function createDomain(ctx: PluginContext<SearchConfig, typeof consumes>, engine: ChosenEngineFactory): SearchDomain {
   const db = ctx.resolve('db');
-  const sites = new SiteStore(db);
+  const sites = new SiteStore(db, ctx.logger);
   const docs = new DocumentStore(db, ctx.config.pageCache.documents);
   // Worker processes on one machine (vela start --workers) share one folder: each starts from it, only the
   // lease holder writes it, and only a group's owner worker (or a lone process) may take the lease.

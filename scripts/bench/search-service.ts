@@ -172,7 +172,7 @@ function postBytes(url: string, headers: Record<string, string>, body: Uint8Arra
 
 /** The site's configuration as the search service holds it (fields, title field), read from its database. */
 async function siteConfig(runtime: Runtime): Promise<SiteConfig> {
-  const sites = new SiteStore(runtime.db);
+  const sites = new SiteStore(runtime.db, runtime.logger);
   await sites.load();
   return sites.get('Debian');
 }

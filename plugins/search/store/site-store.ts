@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Database, JsonSchema, VelaError } from 'vela/plugin';
-import { httpErrors, isUniqueViolation, nowIso, readJson, refuseDuplicate, toIso, validateAgainst, writeJson } from 'vela/plugin';
+import type { Database, JsonSchema, Logger, VelaError } from 'vela/plugin';
+import { httpErrors, isCorruptRow, isUniqueViolation, nowIso, readJson, refuseDuplicate, toIso, validateAgainst, writeJson } from 'vela/plugin';
 import { searchErrors } from '../errors.js';
 import { fieldCreateSchema, fieldSettingsProperties, TEMPLATE_FIELDS } from '../schemas/field.js';
 import { siteCreateSchema, siteSettingKeys, siteSettingsProperties } from '../schemas/site.js';
@@ -57,7 +57,13 @@ export class SiteStore {
   private nextRefresh: Promise<void> | null = null;
   private lastRefreshSoon = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly db: Database) {}
+  /** Sites left out because a row of theirs is corrupt: warned about once, until they read well again. */
+  private readonly corrupt = new Set<string>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly logger: Logger,
+  ) {}
 
   /** Listeners run after each write, and the write waits for them (an index rebuild, say). */
   onChange(listener: (change: SiteChange) => Promise<void> | void): void {
@@ -72,12 +78,33 @@ export class SiteStore {
     ]);
     this.sites.clear();
     for (const row of sites) {
-      const site = this.siteFromRow(
-        row,
-        locales.filter((l) => l.site_id === row.id).map((l) => l.locale),
+      const config = this.readable(row.id, () =>
+        this.config(
+          this.siteFromRow(
+            row,
+            locales.filter((l) => l.site_id === row.id).map((l) => l.locale),
+          ),
+          fields.filter((f) => f.site_id === row.id).map((f) => this.fieldFromRow(f)),
+        ),
       );
-      const siteFields = fields.filter((f) => f.site_id === row.id).map((f) => this.fieldFromRow(f));
-      this.sites.set(site.id, this.config(site, siteFields));
+      if (config) this.sites.set(row.id, config);
+    }
+  }
+
+  /**
+   * A site's configuration as `read` makes it from its rows, or null when one of them is corrupt (the error
+   * names it): the site is left out, with one warning, rather than take every other site down with it.
+   */
+  private readable(siteId: string, read: () => SiteConfig): SiteConfig | null {
+    try {
+      const config = read();
+      this.corrupt.delete(siteId);
+      return config;
+    } catch (error) {
+      if (!isCorruptRow(error)) throw error;
+      if (!this.corrupt.has(siteId)) this.logger.warn({ site: siteId, err: error }, `${error.message}; the site is left out until it is repaired`);
+      this.corrupt.add(siteId);
+      return null;
     }
   }
 
@@ -115,8 +142,8 @@ export class SiteStore {
     for (const [siteId, print] of stored) {
       const known = this.sites.get(siteId);
       if (known && this.fingerprintOf(known) === print) continue;
-      await this.reloadSite(siteId);
-      await this.emit({ kind: known ? 'site-updated' : 'site-created', siteId }, false);
+      if (await this.reloadSite(siteId)) await this.emit({ kind: known ? 'site-updated' : 'site-created', siteId }, false);
+      else if (known) await this.emit({ kind: 'site-deleted', siteId }, false);
     }
     for (const siteId of [...this.sites.keys()]) {
       if (stored.has(siteId)) continue;
@@ -471,15 +498,24 @@ export class SiteStore {
     }
   }
 
-  private async reloadSite(siteId: string): Promise<void> {
+  /** Read a site again from the database; false when it is gone (or left out, corrupt). */
+  private async reloadSite(siteId: string): Promise<boolean> {
     const row = await this.db<SiteRow>('search_sites').where({ id: siteId }).first();
     if (!row) {
       this.sites.delete(siteId);
-      return;
+      return false;
     }
     const locales = (await this.db<LocaleRow>('search_site_locales').where({ site_id: siteId }).orderBy('created_at').orderBy('locale')).map((l) => l.locale);
-    const fields = (await this.db<FieldRow>('search_fields').where({ site_id: siteId }).orderBy('created_at').orderBy('name')).map((f) => this.fieldFromRow(f));
-    this.sites.set(siteId, this.config(this.siteFromRow(row, locales), fields));
+    const fields = await this.db<FieldRow>('search_fields').where({ site_id: siteId }).orderBy('created_at').orderBy('name');
+    const config = this.readable(siteId, () =>
+      this.config(
+        this.siteFromRow(row, locales),
+        fields.map((f) => this.fieldFromRow(f)),
+      ),
+    );
+    if (config) this.sites.set(siteId, config);
+    else this.sites.delete(siteId);
+    return config !== null;
   }
 
   private config(site: Site, fields: Field[]): SiteConfig {

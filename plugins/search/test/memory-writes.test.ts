@@ -56,7 +56,7 @@ test('a refresh of the sites whose read began before this process created a site
   t.teardown(() => vela.stop());
   const db = vela.runtime.resolve('db') as Database;
   const late = heldRead(db, 'search_sites');
-  const sites = new SiteStore(late.db);
+  const sites = new SiteStore(late.db, silent);
   await sites.load();
   const changes: string[] = [];
   sites.onChange((change) => {

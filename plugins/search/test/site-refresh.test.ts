@@ -8,8 +8,8 @@ test('refreshSoon: a site written by another store before the call is known once
   t.teardown(() => vela.stop());
   const db = vela.runtime.resolve('db') as Database;
   // Two stores on one database, as two processes: A writes, B has not heard of it.
-  const a = new SiteStore(db);
-  const b = new SiteStore(db);
+  const a = new SiteStore(db, vela.runtime.logger);
+  const b = new SiteStore(db, vela.runtime.logger);
   await a.load();
   await b.load();
   await a.create({ name: 'Written', locales: ['en_US'] });

@@ -222,7 +222,7 @@ test.serial("a reload whose read began before this process's write does not drop
   const db = vela.runtime.resolve('db') as Database;
   const site = (await json(vela, 'GET', '/api/sn/Sample')).body;
   const late = heldRead(db, 'search_spotlights');
-  const store = new SpotlightStore(late.db, new SiteStore(db), vela.runtime.logger);
+  const store = new SpotlightStore(late.db, new SiteStore(db, vela.runtime.logger), vela.runtime.logger);
   await store.load();
   late.hold();
   const reload = store.load();
