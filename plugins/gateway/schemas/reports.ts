@@ -5,6 +5,8 @@ const point = {
   type: 'object',
   properties: { t: { type: 'string' }, count: { type: 'integer' }, errors: { type: 'integer' }, p50Ms: ms, p95Ms: ms, p99Ms: ms },
 };
+// The mapping a row of a report is about.
+const mappingNames = { mappingId: { type: 'string' }, name: { type: 'string' }, context: { type: 'string' } };
 
 export const responseTimeReportSchema: JsonSchema = {
   type: 'object',
@@ -15,9 +17,7 @@ export const responseTimeReportSchema: JsonSchema = {
       items: {
         type: 'object',
         properties: {
-          mappingId: { type: 'string' },
-          name: { type: 'string' },
-          context: { type: 'string' },
+          ...mappingNames,
           count: { type: 'integer' },
           errorRate: { type: 'number', description: "share of answers with status 5xx (the upstream's, or the gateway's 502/504)" },
           p50Ms: ms,
@@ -35,9 +35,7 @@ export const monitoringSchema: JsonSchema = {
   items: {
     type: 'object',
     properties: {
-      mappingId: { type: 'string' },
-      name: { type: 'string' },
-      context: { type: 'string' },
+      ...mappingNames,
       url: { type: 'string' },
       status: { type: 'string', enum: ['UP', 'DOWN', 'UNKNOWN'] },
       latencyMs: ms,

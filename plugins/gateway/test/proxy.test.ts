@@ -208,31 +208,10 @@ for (const method of ['POST', 'PUT', 'DELETE'] as const) {
   });
 }
 
-test('a chunked body on a DELETE reaches the upstream framed and whole', async (t) => {
-  const answer = await new Promise<{ status: number; body: { method: string; sha256: string; bytes: number } }>((resolve, reject) => {
-    const req = http.request(
-      new URL(vela.url('gateway', '/shop/v1/things/9')),
-      { method: 'DELETE', headers: { ...bearer(), 'transfer-encoding': 'chunked' } },
-      (res) => {
-        let text = '';
-        res
-          .setEncoding('utf8')
-          .on('data', (c) => (text += c))
-          .on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-      },
-    );
-    req.on('error', reject);
-    req.write('first;');
-    req.end('second');
-  });
-  t.is(answer.status, 200);
-  t.like(answer.body, { method: 'DELETE', bytes: 12, sha256: createHash('sha256').update('first;second').digest('hex') });
-});
-
-test('a 50 MB request body streams to the upstream and a 50 MB response streams back', async (t) => {
-  const target = new URL(vela.url('gateway', '/shop/v1/upload'));
-  const upload = await new Promise<{ status: number; body: { sha256: string; bytes: number } }>((resolve, reject) => {
-    const req = http.request(target, { method: 'PUT', headers: { ...bearer(), 'content-type': 'application/octet-stream' } }, (res) => {
+/** A request through node:http, its body written by `send` (framed as the test chooses): the status and the JSON answer. */
+function requestJson<T>(target: URL, options: http.RequestOptions, send: (req: http.ClientRequest) => void): Promise<{ status: number; body: T }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(target, options, (res) => {
       let text = '';
       res
         .setEncoding('utf8')
@@ -240,8 +219,30 @@ test('a 50 MB request body streams to the upstream and a 50 MB response streams 
         .on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
     });
     req.on('error', reject);
-    generated(FIFTY_MB).pipe(req);
+    send(req);
   });
+}
+
+test('a chunked body on a DELETE reaches the upstream framed and whole', async (t) => {
+  const answer = await requestJson<{ method: string; sha256: string; bytes: number }>(
+    new URL(vela.url('gateway', '/shop/v1/things/9')),
+    { method: 'DELETE', headers: { ...bearer(), 'transfer-encoding': 'chunked' } },
+    (req) => {
+      req.write('first;');
+      req.end('second');
+    },
+  );
+  t.is(answer.status, 200);
+  t.like(answer.body, { method: 'DELETE', bytes: 12, sha256: createHash('sha256').update('first;second').digest('hex') });
+});
+
+test('a 50 MB request body streams to the upstream and a 50 MB response streams back', async (t) => {
+  const target = new URL(vela.url('gateway', '/shop/v1/upload'));
+  const upload = await requestJson<{ sha256: string; bytes: number }>(
+    target,
+    { method: 'PUT', headers: { ...bearer(), 'content-type': 'application/octet-stream' } },
+    (req) => generated(FIFTY_MB).pipe(req),
+  );
   const expected = await digestOf(generated(FIFTY_MB));
   t.is(upload.status, 200);
   t.deepEqual(upload.body, { ...upload.body, sha256: expected.hash, bytes: FIFTY_MB });
