@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { childEnv, eventually, postgresReachable, startChildRuntime, startTestRuntime, TEST_ADMIN, testDatabase } from 'vela/testing';
-import { adminCalls, createSite, type Doc, importDocs, makeDocs, sampleImport, search } from './fixtures.js';
+import { adminCalls, createSite, type Doc, importDocs, indexedIds, makeDocs, sampleImport, search } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
 
@@ -30,17 +30,6 @@ async function stream(base: string, name: string): Promise<string[]> {
     previous = docs;
   }
   return acknowledged;
-}
-
-/** Every id the index answers for a match-all query, in pages. */
-async function indexedIds(base: string): Promise<string[]> {
-  const ids: string[] = [];
-  for (let p = 1; ; p++) {
-    const r = await call(base, 'GET', `/api/sn/Sample/search?q=*&_setlocale=en_US&fl=id&rows=1000&p=${p}`);
-    const page = (r.body.results?.document ?? []).map((d: any) => String(d.fields.id));
-    ids.push(...page);
-    if (page.length < 1000) return ids.sort();
-  }
 }
 
 /** Import one document and wait until it is searchable: afterwards every change committed earlier must be too. */
@@ -77,13 +66,13 @@ pgTest(
     await sync(baseA, 'sync-a');
     await sync(baseB, 'sync-b');
     // A has not waited for B's last import: it finds it at its next poll.
-    await eventually(async () => (await indexedIds(baseA)).includes('sync-b'), "A finding B's last import");
+    await eventually(async () => (await indexedIds(call, baseA)).includes('sync-b'), "A finding B's last import");
 
     for (const [name, base] of [
       ['A', baseA],
       ['B', baseB],
     ] as const) {
-      const held = await indexedIds(base);
+      const held = await indexedIds(call, base);
       const indexed = new Set(held);
       const missing = acknowledged.filter((id) => !indexed.has(id));
       t.is(missing.length, 0, `process ${name}: ${missing.length} acknowledged documents are not searchable (${missing.slice(0, 5).join(', ')}...)`);
@@ -107,7 +96,7 @@ pgTest(
       await again.stop();
       rmSync(a.dataDir, { recursive: true, force: true });
     });
-    t.deepEqual(await indexedIds(again.url('search')), acknowledged, 'after a restart');
+    t.deepEqual(await indexedIds(call, again.url('search')), acknowledged, 'after a restart');
   },
 );
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { type ChildRuntime, childEnv, eventually, postgresReachable, startChildRuntime, testDatabase } from 'vela/testing';
-import { adminCalls, type Doc, makeDocs, SITE_FIELDS, sampleImport } from './fixtures.js';
+import { adminCalls, type Doc, indexedIds, makeDocs, SITE_FIELDS, sampleImport } from './fixtures.js';
 
 // kill -9 during imports from several streams, then a restart on the same data: every import answered
 // 200 is searchable exactly once, on SQLite and on PostgreSQL.
@@ -44,16 +44,6 @@ async function stream(base: string, name: string, ledger: Ledger): Promise<void>
   }
 }
 
-async function indexedIds(base: string): Promise<string[]> {
-  const ids: string[] = [];
-  for (let p = 1; ; p++) {
-    const r = await call(base, 'GET', `/api/sn/Sample/search?q=*&_setlocale=en_US&fl=id&rows=1000&p=${p}`);
-    const page = (r.body.results?.document ?? []).map((d: any) => String(d.fields.id));
-    ids.push(...page);
-    if (page.length < 1000) return ids;
-  }
-}
-
 for (const database of ['sqlite', 'postgres'] as const) {
   const dbTest = database === 'sqlite' || postgresReachable() ? test : test.skip;
   dbTest(`${database}: kill -9 during imports from ${STREAMS} streams; after the restart every acknowledged document is searchable exactly once`, async (t) => {
@@ -87,7 +77,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
 
     vela = await startChildRuntime(args, childEnv());
     t.log(`killed with ${ledger.acknowledged.size} documents acknowledged and ${ledger.sent.size} sent`);
-    const held = await indexedIds(vela.urls.search!);
+    const held = await indexedIds(call, vela.urls.search!);
     const indexed = new Set(held);
     const lost = [...ledger.acknowledged].filter((id) => !indexed.has(id));
     t.is(lost.length, 0, `${lost.length} of ${ledger.acknowledged.size} acknowledged documents are not searchable (${lost.slice(0, 5).join(', ')})`);

@@ -74,8 +74,11 @@ export function json(
     .then(async (r) => ({ status: r.status, body: r.headers.get('content-type')?.includes('json') ? await r.json() : await r.text() }));
 }
 
-/** JSON calls to the search service of a runtime at an address (a child process's), as `admin` with `password`. */
-export function adminCalls(password: string): (base: string, method: string, pathname: string, body?: unknown) => Promise<{ status: number; body: any }> {
+/** A JSON call to the search service of a runtime at an address (a child process's). */
+export type AddressCall = (base: string, method: string, pathname: string, body?: unknown) => Promise<{ status: number; body: any }>;
+
+/** JSON calls to the search service of a runtime at an address, as `admin` with `password`. */
+export function adminCalls(password: string): AddressCall {
   const authorization = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
   return async (base, method, pathname, body) => {
     const res = await fetch(`${base}${pathname}`, {
@@ -85,6 +88,17 @@ export function adminCalls(password: string): (base: string, method: string, pat
     });
     return { status: res.status, body: await res.json() };
   };
+}
+
+/** Every id the Sample site's index at `base` answers for a match-all query, read in pages, sorted. */
+export async function indexedIds(call: AddressCall, base: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let p = 1; ; p++) {
+    const r = await call(base, 'GET', `/api/sn/Sample/search?q=*&_setlocale=en_US&fl=id&rows=1000&p=${p}`);
+    const page = (r.body.results?.document ?? []).map((d: any) => String(d.fields.id));
+    ids.push(...page);
+    if (page.length < 1000) return ids.sort();
+  }
 }
 
 /** The body of an import of `docs` into the Sample site, in en_US. */
