@@ -63,16 +63,8 @@ interface SpotlightRow {
 
 const TABLE = 'search_spotlights';
 
-/** A matched spotlight document as widget.spotlights lists it. */
-export interface SpotlightWidgetItem {
-  id: string;
-  position: number;
-  title: string;
-  type: string;
-  referenceId: string | null;
-  content: string;
-  link: string | null;
-}
+/** A matched spotlight document as widget.spotlights lists it: the document as stored (a copy). */
+export type SpotlightWidgetItem = SpotlightDocument;
 
 export const DEFAULT_PROVIDER = 'VELA';
 
