@@ -29,6 +29,7 @@ export function registerSingleton<T>(container: AwilixContainer, name: string, f
 export class PluginScope {
   readonly container: AwilixContainer;
   private readonly allowed = new Map<string, { optional: boolean }>();
+  private readonly overrides = new Map<string, () => unknown>();
 
   constructor(
     root: AwilixContainer,
@@ -47,6 +48,12 @@ export class PluginScope {
     }
   }
 
+  /** The plugin's own value for a service the root provides (its table-scoped `db`), created on first resolve. */
+  override<T>(service: string, factory: () => T): void {
+    let value: { made: T } | undefined;
+    this.overrides.set(service, () => (value ??= { made: factory() }).made);
+  }
+
   /** An optional service (`name?`) nothing provides answers undefined; a required one fails by name. */
   resolve<T>(service: string): T {
     const entry = this.allowed.get(service);
@@ -55,12 +62,17 @@ export class PluginScope {
       if (entry.optional) return undefined as T;
       throw bootErrors.serviceNotProvided(this.plugin, service);
     }
-    return this.container.resolve<T>(service);
+    return this.own<T>(service);
   }
 
   tryResolve<T>(service: string): T | undefined {
     if (!this.allowed.has(service)) throw bootErrors.serviceNotConsumed(this.plugin, service);
-    return this.container.hasRegistration(service) ? this.container.resolve<T>(service) : undefined;
+    return this.container.hasRegistration(service) ? this.own<T>(service) : undefined;
+  }
+
+  private own<T>(service: string): T {
+    const override = this.overrides.get(service);
+    return override ? (override() as T) : this.container.resolve<T>(service);
   }
 
   /** Required services that nothing registered: checked once every plugin has registered. */

@@ -310,6 +310,7 @@ export class Runtime {
       seed: this.config.runtime.seed && (!this.worker || this.worker.owner),
       ...(this.worker ? { worker: Object.freeze({ ...this.worker }) } : {}),
     });
+    const tableOwners = ['runtime', ...descriptors.map((d) => d.manifest.name)];
     for (const [i, descriptor] of descriptors.entries()) {
       const definition = await importEntry(descriptor);
       const { manifest } = descriptor;
@@ -323,6 +324,7 @@ export class Runtime {
         dataDir: this.config.runtime.dataDir,
         config: sections[i]!,
         runtime,
+        tableOwners,
       });
       this.plugins.push({
         descriptor,

@@ -7,7 +7,8 @@ import type { HookBus } from '../hooks/hook-bus.js';
 import type { ServiceServer } from '../http/service-server.js';
 import type { Logger } from '../logger.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
-import { tablePrefix } from '../storage/database.js';
+import { type Database, tablePrefix } from '../storage/database.js';
+import { scopedDatabase, TABLE_SCOPE_CHECKED } from '../storage/table-scope.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
 import type { PluginDescriptor } from './manifest.js';
 import type { HealthCheckOutcome, PluginContext, PluginHooks, RuntimeInfo } from './plugin-api.js';
@@ -20,6 +21,8 @@ interface ContextDeps {
   dataDir: string;
   config: Record<string, unknown>;
   runtime: RuntimeInfo;
+  /** Who owns tables: the runtime and every loaded plugin (a plugin's `db` refuses the others' tables). */
+  tableOwners: readonly string[];
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {
@@ -40,6 +43,7 @@ export function createPluginContext(descriptor: PluginDescriptor, deps: ContextD
   const logger = deps.logger.child({ plugin: name });
   // A plugin may resolve what it consumes and what it provides itself.
   const scope = new PluginScope(deps.root, name, [...manifest.consumes, ...manifest.provides], { logger, pluginConfig: deps.config });
+  if (TABLE_SCOPE_CHECKED) scope.override('db', () => scopedDatabase(deps.root.resolve<Database>('db'), name, deps.tableOwners));
   const tapName = (tap: string) => `${name}:${tap}`;
   const consumed = (service: string) => manifest.consumes.includes(service) || manifest.consumes.includes(`${service}?`);
 
