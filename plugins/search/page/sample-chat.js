@@ -3,6 +3,8 @@
 // serves chat (the genai plugin is not loaded). A question opens an EventSource on the same endpoint and the
 // answer streams into the box; the final `done` event brings the sources, listed as links when their URL is
 // http(s). Every value goes in as text (textContent, text nodes), never as markup.
+import { safeHref } from './sample-links.js';
+
 (() => {
   const box = document.getElementById('chat');
   if (!box) return;
@@ -12,15 +14,6 @@
     const locale = new URLSearchParams(location.search).get('_setlocale');
     if (locale) params.set('_setlocale', locale);
     return `${endpoint}?${params}`;
-  };
-  // A source's URL comes from whoever imported the document: only http(s) and relative URLs become links.
-  const safeHref = (url) => {
-    try {
-      const parsed = new URL(String(url), location.href);
-      return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
-    } catch {
-      return null;
-    }
   };
   let source = null;
 

@@ -2,6 +2,8 @@
 // only the links the search response carries: each API link is shown as the same link on this page (its
 // query string kept as it is), and the search box is a plain GET form. The server puts the site's name
 // and highlight markers in the body's data attributes.
+import { safeHref } from './sample-links.js';
+
 (() => {
   const data = document.body.dataset;
   const site = data.site;
@@ -16,16 +18,6 @@
     const text = esc(Array.isArray(value) ? value.join(', ') : value == null ? '' : value);
     if (!marks[0] || !marks[1]) return text;
     return text.split(esc(marks[0])).join('<mark>').split(esc(marks[1])).join('</mark>');
-  };
-  // A document's URL comes from whoever imported it: only http(s) and relative URLs become links, never
-  // javascript:, data: or any other scheme. The URL parser is the browser's, so what is checked is what runs.
-  const safeHref = (url) => {
-    try {
-      const parsed = new URL(String(url), location.href);
-      return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
-    } catch {
-      return null;
-    }
   };
   const link = (href, html, cls) => `<a href="${esc(pageLink(href))}"${cls ? ` class="${cls}"` : ''} data-api="${esc(href)}">${html}</a>`;
   // A description is shown as one paragraph clamped to three lines: its own line breaks would spend them.

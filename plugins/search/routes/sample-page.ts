@@ -6,10 +6,12 @@ import type { SearchDomain } from './route-context.js';
 const page = (name: string) => readFileSync(new URL(`../page/${name}`, import.meta.url));
 const template = page('sample-page.html').toString('utf8');
 const missingTemplate = page('sample-page-missing.html').toString('utf8');
-// The page's script and stylesheet, read once; a fixed set of names, so no path reaches other files.
+// The page's scripts and stylesheets, read once; a fixed set of names, so no path reaches other files.
 const ASSETS = new Map([
   ['sample-page.js', { body: page('sample-page.js'), type: 'text/javascript; charset=utf-8' }],
   ['sample-page.css', { body: page('sample-page.css'), type: 'text/css; charset=utf-8' }],
+  // What the page's scripts (ES modules) share: which URLs become links.
+  ['sample-links.js', { body: page('sample-links.js'), type: 'text/javascript; charset=utf-8' }],
   // The search box's suggestions (GET /api/sn/<site>/ac), a combobox for keyboard and screen readers.
   ['sample-autocomplete.js', { body: page('sample-autocomplete.js'), type: 'text/javascript; charset=utf-8' }],
   // The chat box: it shows itself only when the site chats (GET /api/sn/<site>/chat, served by the genai plugin).
