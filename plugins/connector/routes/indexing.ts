@@ -25,6 +25,8 @@ const waitProperty = {
   wait: { type: 'boolean', default: false, description: 'answer once the run has ended (the runs before it included), with its statistics' },
 };
 const waitQuery = { type: 'object', properties: waitProperty };
+// What every route that starts a run shares: a key with the connector scope, the source it runs, the answer.
+const runRoute = { access: 'key', scope: 'connector', tags, params: nameParam, responses: sent } as const;
 
 /** `?wait=true`: validated on routes that validate their query, read here on those that read their body themselves. */
 function waits(req: Request): boolean {
@@ -116,13 +118,9 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
   router.get(
     `${API}/index/:name/all`,
     {
-      access: 'key',
-      scope: 'connector',
-      tags,
+      ...runRoute,
       summary: 'Index every document of a source (new and changed ones are sent)',
-      params: nameParam,
       query: waitQuery,
-      responses: sent,
     },
     async (req, res) => {
       res.json(await start(req, 'INDEX_ALL'));
@@ -132,16 +130,12 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
   router.post(
     `${API}/index/:name`,
     {
-      access: 'key',
-      scope: 'connector',
-      tags,
+      ...runRoute,
       summary: 'Index the documents with these ids',
-      params: nameParam,
       query: waitQuery,
       body: idListSchema,
       validate: false,
       bodyLimit: ID_LIST_LIMIT,
-      responses: sent,
     },
     async (req, res) => {
       res.json(await start(req, 'INDEX_IDS', idsOf(req)));
@@ -151,14 +145,10 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
   router.get(
     `${API}/index/:name`,
     {
-      access: 'key',
-      scope: 'connector',
-      tags,
+      ...runRoute,
       summary: 'Index one document: ?id=',
-      params: nameParam,
       query: { type: 'object', properties: { id: { type: 'string' }, ...waitProperty } },
       validate: false,
-      responses: sent,
     },
     async (req, res) => {
       res.json(await start(req, 'INDEX_IDS', idsOf(req)));
@@ -168,13 +158,9 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
   router.get(
     `${API}/reindex/:name/all`,
     {
-      access: 'key',
-      scope: 'connector',
-      tags,
+      ...runRoute,
       summary: "Delete the source's documents from the index, then index all of them again",
-      params: nameParam,
       query: waitQuery,
-      responses: sent,
     },
     async (req, res) => {
       res.json(await start(req, 'REINDEX_ALL'));
@@ -185,16 +171,12 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
     router[method](
       `${API}/reindex/:name`,
       {
-        access: 'key',
-        scope: 'connector',
-        tags,
+        ...runRoute,
         summary: 'Delete and index again the documents with these ids (JSON array body, or ?id=)',
-        params: nameParam,
         query: waitQuery,
         body: idListSchema,
         validate: false,
         bodyLimit: ID_LIST_LIMIT,
-        responses: sent,
       },
       jsonBody,
       refuseDeepBody,
