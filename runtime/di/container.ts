@@ -51,7 +51,10 @@ export class PluginScope {
   /** The plugin's own value for a service the root provides (its table-scoped `db`), created on first resolve. */
   override<T>(service: string, factory: () => T): void {
     let value: { made: T } | undefined;
-    this.overrides.set(service, () => (value ??= { made: factory() }).made);
+    this.overrides.set(service, () => {
+      value ??= { made: factory() };
+      return value.made;
+    });
   }
 
   /** An optional service (`name?`) nothing provides answers undefined; a required one fails by name. */
