@@ -35,6 +35,8 @@ export type { GateDecision, HealthCollector, HttpRequestEvent, HttpResponseEvent
 export type { ApiRouter } from '../http/api-router.js';
 export { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js';
 export { sendJson, sendJsonBytes } from '../http/json-answer.js';
+export type { ListSpec } from '../http/list-route.js';
+export { listRoute } from '../http/list-route.js';
 export type { ResponseSpec, RouteSpec } from '../http/openapi-registry.js';
 export { SECURITY_HEADERS, VELA_COOKIE_PREFIX, VELA_CREDENTIAL_HEADERS } from '../http/security.js';
 export { sessionCookie } from '../http/session-routes.js';

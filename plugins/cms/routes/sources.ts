@@ -1,4 +1,4 @@
-import { type ApiRouter, OutboundRefused } from 'vela/plugin';
+import { type ApiRouter, listRoute, OutboundRefused } from 'vela/plugin';
 import type { CmsSource } from '../api.js';
 import { cmsErrors } from '../errors.js';
 import { idParam, sentSchema } from '../schemas/common.js';
@@ -13,18 +13,18 @@ const one = { 200: { description: 'the source (never its password)', schema: sou
 export function mountSourceRoutes(router: ApiRouter, domain: CmsDomain): void {
   const { store, sync } = domain;
 
-  router.get(
+  listRoute(
+    router,
     BASE,
     {
       access: 'key',
       scope: SCOPE,
       tags,
       summary: 'List the cms sources',
-      responses: { 200: { description: 'sources', schema: { type: 'array', items: sourceSchema } } },
+      description: 'sources',
+      items: sourceSchema,
     },
-    async (_req, res) => {
-      res.json(await store.list());
-    },
+    () => store.list(),
   );
 
   // Before /source/:id, which would take "structure" for an id.

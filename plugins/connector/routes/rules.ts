@@ -1,4 +1,4 @@
-import type { ApiRouter } from 'vela/plugin';
+import { type ApiRouter, listRoute } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import type { RuleInput } from '../rules/rule-store.js';
 import { sourceParam } from '../schemas/common.js';
@@ -7,7 +7,6 @@ import { API, type ConnectorDomain } from './route-context.js';
 
 const tags = ['indexing rules'];
 const BASE = `${API}/indexing-rule`;
-const list = { 200: { description: 'rules', schema: { type: 'array', items: ruleSchema } } };
 
 export function mountRuleRoutes(router: ApiRouter, { rules, sources }: ConnectorDomain): void {
   /** A rule must name a source the connector knows: a rule for a misspelt name would never apply. */
@@ -16,9 +15,8 @@ export function mountRuleRoutes(router: ApiRouter, { rules, sources }: Connector
       throw connectorErrors.invalidParameter('source', `must name a source, got ${JSON.stringify(input.source)} (GET /api/v2/connector/source lists them)`);
   };
 
-  router.get(BASE, { access: 'key', scope: 'connector', tags, summary: 'List every indexing rule', responses: list }, async (_req, res) => {
-    res.json(await rules.list());
-  });
+  const listed = { access: 'key', scope: 'connector', tags, description: 'rules', items: ruleSchema } as const;
+  listRoute(router, BASE, { ...listed, summary: 'List every indexing rule' }, () => rules.list());
 
   router.get(
     `${BASE}/structure`,
@@ -34,21 +32,20 @@ export function mountRuleRoutes(router: ApiRouter, { rules, sources }: Connector
     },
   );
 
-  router.get(
+  listRoute(
+    router,
     `${BASE}/source/:source`,
     {
-      access: 'key',
-      scope: 'connector',
-      tags,
+      ...listed,
       summary: 'List the rules of a source (404 for an unknown source without rules)',
       params: sourceParam,
-      responses: { ...list, 404: { description: 'no such source' } },
+      responses: { 404: { description: 'no such source' } },
     },
-    async (req, res) => {
+    async (req) => {
       const source = String(req.params.source);
       const found = await rules.list(source);
       if (found.length === 0 && !sources.find(source)) throw connectorErrors.sourceNotFound(source);
-      res.json(found);
+      return found;
     },
   );
 

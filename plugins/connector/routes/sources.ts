@@ -1,4 +1,4 @@
-import type { ApiRouter } from 'vela/plugin';
+import { type ApiRouter, listRoute } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import { nameParam } from '../schemas/common.js';
 import { sourceInputSchema, sourceSchema, sourceUpdateSchema } from '../schemas/source.js';
@@ -12,18 +12,18 @@ const BASE = `${API}/source`;
 const one = { 200: { description: 'the source', schema: sourceSchema }, 404: { description: 'no such source' } };
 
 export function mountSourceRoutes(router: ApiRouter, { sources, kinds, statuses, runs, coordinator, target, outbound, logger }: ConnectorDomain): void {
-  router.get(
+  listRoute(
+    router,
     BASE,
     {
       access: 'key',
       scope: 'connector',
       tags,
       summary: 'List the sources',
-      responses: { 200: { description: 'sources', schema: { type: 'array', items: sourceSchema } } },
+      description: 'sources',
+      items: sourceSchema,
     },
-    (_req, res) => {
-      res.json(sources.list());
-    },
+    () => sources.list(),
   );
 
   router.get(

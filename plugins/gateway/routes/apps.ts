@@ -1,4 +1,4 @@
-import type { ApiRouter } from 'vela/plugin';
+import { type ApiRouter, listRoute } from 'vela/plugin';
 import { appCreateBody, appSchema, appUpdateBody } from '../schemas/app.js';
 import { deletedSchema, idParam } from '../schemas/common.js';
 import type { AppInput } from '../store/app-store.js';
@@ -8,13 +8,7 @@ const tags = ['apps'];
 const oneApp = { 200: { description: 'the app with its four credentials', schema: appSchema } };
 
 export function mountAppRoutes(router: ApiRouter, { apps, tokens }: GatewayDomain): void {
-  router.get(
-    '/api/v2/app',
-    { access: 'admin', tags, summary: 'List the apps', responses: { 200: { description: 'apps', schema: { type: 'array', items: appSchema } } } },
-    (_req, res) => {
-      res.json(apps.list());
-    },
-  );
+  listRoute(router, '/api/v2/app', { access: 'admin', tags, summary: 'List the apps', description: 'apps', items: appSchema }, () => apps.list());
   router.post(
     '/api/v2/app',
     {

@@ -1,4 +1,4 @@
-import type { ApiRouter } from 'vela/plugin';
+import { type ApiRouter, listRoute } from 'vela/plugin';
 import { deletedSchema, idParam } from '../schemas/common.js';
 import { mappingCreateBody, mappingSchema, mappingUpdateBody } from '../schemas/mapping.js';
 import type { MappingInput } from '../store/mapping-store.js';
@@ -7,17 +7,17 @@ import type { GatewayDomain } from './route-context.js';
 const tags = ['mappings'];
 
 export function mountMappingRoutes(router: ApiRouter, { mappings }: GatewayDomain): void {
-  router.get(
+  listRoute(
+    router,
     '/api/v2/mapping',
     {
       access: 'admin',
       tags,
       summary: 'List the mappings',
-      responses: { 200: { description: 'mappings by context', schema: { type: 'array', items: mappingSchema } } },
+      description: 'mappings by context',
+      items: mappingSchema,
     },
-    (_req, res) => {
-      res.json(mappings.list());
-    },
+    () => mappings.list(),
   );
   router.post(
     '/api/v2/mapping',

@@ -1,4 +1,4 @@
-import { type ApiRouter, principalOf } from 'vela/plugin';
+import { type ApiRouter, listRoute, principalOf } from 'vela/plugin';
 import { runAgentTurn } from '../agents/agent-runner.js';
 import type { Agent, AgentInput } from '../agents/agent-store.js';
 import { respond, wantsJson } from '../chat/chat-response.js';
@@ -34,13 +34,7 @@ export function mountAgentRoutes(router: ApiRouter, domain: GenaiDomain): void {
     if (agent.tools.length > 0 && agent.sites.length === 0) throw genaiErrors.invalidParameter('sites', 'must name at least one site for the tools to search');
   };
 
-  router.get(
-    '/api/v2/llm/agent',
-    { access: 'key', tags, summary: 'List AI agents', responses: { 200: { description: 'agents', schema: { type: 'array', items: agentSchema } } } },
-    async (_req, res) => {
-      res.json(await agents.list());
-    },
-  );
+  listRoute(router, '/api/v2/llm/agent', { access: 'key', tags, summary: 'List AI agents', description: 'agents', items: agentSchema }, () => agents.list());
   router.post(
     '/api/v2/llm/agent',
     { access: 'key', tags, summary: 'Create an AI agent', body: agentCreateSchema, responses: { 201: { description: 'created', schema: agentSchema } } },

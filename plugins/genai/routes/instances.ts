@@ -1,4 +1,4 @@
-import { type ApiRouter, OutboundRefused } from 'vela/plugin';
+import { type ApiRouter, listRoute, OutboundRefused } from 'vela/plugin';
 import type { GenaiDomain } from '../domain.js';
 import { genaiErrors } from '../errors.js';
 import { VENDORS } from '../providers/vendors.js';
@@ -69,17 +69,17 @@ export function mountInstanceRoutes(router: ApiRouter, domain: GenaiDomain): voi
     return [...sites, ...agents];
   };
 
-  router.get(
+  listRoute(
+    router,
     '/api/llm',
     {
       access: 'key',
       tags,
       summary: 'List LLM instances (API keys are never shown: hasApiKey and apiKeyHint say whether there is one)',
-      responses: { 200: { description: 'instances', schema: { type: 'array', items: instanceSchema } } },
+      description: 'instances',
+      items: instanceSchema,
     },
-    (_req, res) => {
-      res.json(instances.list());
-    },
+    () => instances.list(),
   );
   router.get(
     '/api/llm/structure',
@@ -105,17 +105,17 @@ export function mountInstanceRoutes(router: ApiRouter, domain: GenaiDomain): voi
       });
     },
   );
-  router.get(
+  listRoute(
+    router,
     '/api/llm/vendor',
     {
       access: 'key',
       tags,
       summary: 'The vendors an instance can name, with their provider kind and default base URL',
-      responses: { 200: { description: 'the vendors', schema: { type: 'array', items: vendorSchema } } },
+      description: 'the vendors',
+      items: vendorSchema,
     },
-    (_req, res) => {
-      res.json(VENDORS);
-    },
+    () => VENDORS,
   );
   router.post(
     '/api/llm',

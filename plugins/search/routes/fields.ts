@@ -1,4 +1,4 @@
-import type { ApiRouter } from 'vela/plugin';
+import { type ApiRouter, listRoute } from 'vela/plugin';
 import { deletedSchema } from '../schemas/common.js';
 import { fieldCreateSchema, fieldParams, fieldSchema, fieldUpdateSchema, fieldSiteParams as siteParam } from '../schemas/field.js';
 import type { SearchDomain } from './route-context.js';
@@ -6,7 +6,8 @@ import type { SearchDomain } from './route-context.js';
 const tags = ['fields'];
 
 export function mountFieldRoutes(router: ApiRouter, { sites }: Pick<SearchDomain, 'sites'>): void {
-  router.get(
+  listRoute(
+    router,
     '/api/sn/:snSiteId/field',
     {
       access: 'key',
@@ -14,11 +15,10 @@ export function mountFieldRoutes(router: ApiRouter, { sites }: Pick<SearchDomain
       tags,
       summary: 'List the fields of a site',
       params: siteParam,
-      responses: { 200: { description: 'fields', schema: { type: 'array', items: fieldSchema } } },
+      description: 'fields',
+      items: fieldSchema,
     },
-    (req, res) => {
-      res.json(sites.get(String(req.params.snSiteId)).fields);
-    },
+    (req) => sites.get(String(req.params.snSiteId)).fields,
   );
   router.get(
     '/api/sn/:snSiteId/field/:id',

@@ -1,4 +1,4 @@
-import type { ApiRouter, JsonSchema } from 'vela/plugin';
+import { type ApiRouter, type JsonSchema, listRoute } from 'vela/plugin';
 import { linkBaseFromUrl } from '../links/query-string.js';
 import { parseSearchParams } from '../query/search-params.js';
 import { pathParams, siteRefSchema } from '../schemas/common.js';
@@ -38,17 +38,17 @@ export function mountGuestRoutes(router: ApiRouter, domain: SearchRouteDomain): 
     locales: search.localeLinks(sites.get(site.id), linkBaseFromUrl(`${GUEST_PREFIX}/${encodeURIComponent(site.name)}/search?q=*`)),
   });
 
-  router.get(
+  listRoute(
+    router,
     GUEST_PREFIX,
     {
       access: 'public',
       tags,
       summary: 'Every site, by name, with its locales (guest access)',
-      responses: { 200: { description: 'sites', schema: { type: 'array', items: guestSiteSchema } } },
+      description: 'sites',
+      items: guestSiteSchema,
     },
-    (_req, res) => {
-      res.json(sites.list().map(guestSite));
-    },
+    () => sites.list().map(guestSite),
   );
 
   router.get(

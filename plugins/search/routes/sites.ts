@@ -1,4 +1,4 @@
-import { type ApiRouter, httpErrors } from 'vela/plugin';
+import { type ApiRouter, httpErrors, listRoute } from 'vela/plugin';
 import { deletedSchema } from '../schemas/common.js';
 import {
   configExportSchema,
@@ -28,13 +28,7 @@ export function exportOf({ sites }: Pick<SearchDomain, 'sites'>, siteIds: string
 }
 
 export function mountSiteRoutes(router: ApiRouter, { sites, indexes, docs }: Pick<SearchDomain, 'sites' | 'indexes' | 'docs'>): void {
-  router.get(
-    '/api/sn',
-    { access: 'key', scope: 'search', tags, summary: 'List sites', responses: { 200: { description: 'sites', schema: { type: 'array', items: siteSchema } } } },
-    (_req, res) => {
-      res.json(sites.list());
-    },
-  );
+  listRoute(router, '/api/sn', { access: 'key', scope: 'search', tags, summary: 'List sites', description: 'sites', items: siteSchema }, () => sites.list());
 
   router.post(
     '/api/sn',

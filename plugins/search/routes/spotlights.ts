@@ -1,4 +1,4 @@
-import type { ApiRouter } from 'vela/plugin';
+import { type ApiRouter, listRoute } from 'vela/plugin';
 import { searchErrors } from '../errors.js';
 import { spotlightCreateSchema, spotlightParams, spotlightSchema, spotlightSiteParams, spotlightUpdateSchema } from '../spotlights/spotlight-schemas.js';
 import type { SpotlightInput, SpotlightStore } from '../spotlights/spotlight-store.js';
@@ -33,7 +33,8 @@ export function mountSpotlightRoutes(router: ApiRouter, { sites, spotlights }: {
     if (!spotlight) throw searchErrors.spotlightNotFound(config.site.name, id);
     return spotlight;
   };
-  router.get(
+  listRoute(
+    router,
     '/api/sn/:snSiteId/spotlight',
     {
       access: 'key',
@@ -41,11 +42,10 @@ export function mountSpotlightRoutes(router: ApiRouter, { sites, spotlights }: {
       tags,
       summary: 'List the spotlights of a site',
       params: spotlightSiteParams,
-      responses: { 200: { description: 'spotlights', schema: { type: 'array', items: spotlightSchema } } },
+      description: 'spotlights',
+      items: spotlightSchema,
     },
-    (req, res) => {
-      res.json(spotlights.list(sites.get(String(req.params.snSiteId)).site.id));
-    },
+    (req) => spotlights.list(sites.get(String(req.params.snSiteId)).site.id),
   );
   router.get(
     '/api/sn/:snSiteId/spotlight/structure',

@@ -1,4 +1,4 @@
-import { type ApiRouter, principalOf } from 'vela/plugin';
+import { type ApiRouter, listRoute, principalOf } from 'vela/plugin';
 import { TOKEN_SCOPES, type TokenScope } from '../auth/api-tokens.js';
 import { deletedSchema, idSchema, pathParams } from '../schemas/common.js';
 import type { SearchDomain } from './route-context.js';
@@ -44,17 +44,17 @@ const patch = {
 };
 
 export function mountTokenRoutes(router: ApiRouter, { tokens }: Pick<SearchDomain, 'tokens'>): void {
-  router.get(
+  listRoute(
+    router,
     '/api/dev/token',
     {
       access: 'key',
       tags,
       summary: 'List API tokens (values are never shown again)',
-      responses: { 200: { description: 'tokens', schema: { type: 'array', items: tokenSchema } } },
+      description: 'tokens',
+      items: tokenSchema,
     },
-    async (_req, res) => {
-      res.json(await tokens.list());
-    },
+    () => tokens.list(),
   );
   router.post(
     '/api/dev/token',
