@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../paths.js';
+import type { TestTeardown } from './test-postgres.js';
 
 export const VELA_BIN = path.join(packageRoot, 'bin', 'vela.mjs');
 
@@ -123,4 +124,30 @@ export async function startConfiguredChild(config: Record<string, unknown>, args
     remove();
     throw error;
   }
+}
+
+/** A home folder with a plugin packed by `vela pack` into its `plugins/`, as an operator installs one. */
+export interface PackedHome {
+  home: string;
+  /** The folder that holds the archive (a loader-path entry). */
+  archives: string;
+  /** The archive, the only file `vela pack` wrote. */
+  archive: string;
+}
+
+/**
+ * `vela pack <plugin>` run as a user runs it, into a new home folder removed after the test. Throws, which
+ * fails the test, unless the command succeeds and writes the one archive `<plugin>-<version>.tgz`.
+ */
+export async function packedHome(t: TestTeardown, plugin: string): Promise<PackedHome> {
+  const home = mkdtempSync(path.join(os.tmpdir(), `vela-${plugin}-packed-`));
+  t.teardown(() => rmSync(home, { recursive: true, force: true }));
+  const archives = path.join(home, 'plugins');
+  const packed = await runVela(['pack', plugin, '--out', archives]);
+  if (packed.code !== 0) throw new Error(`vela pack ${plugin} failed: ${packed.stderr}`);
+  const written = readdirSync(archives);
+  if (written.length !== 1 || !new RegExp(`^${plugin}-\\d+\\.\\d+\\.\\d+\\.tgz$`).test(written[0]!)) {
+    throw new Error(`vela pack ${plugin} wrote ${JSON.stringify(written)}, not one archive of the plugin`);
+  }
+  return { home, archives, archive: path.join(archives, written[0]!) };
 }

@@ -1,8 +1,7 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { childEnv, eventually, packageRoot, runVela, startChildRuntime, startTestRuntime } from 'vela/testing';
+import { childEnv, eventually, packageRoot, packedHome, startChildRuntime, startTestRuntime } from 'vela/testing';
 import { contentServer, sourceBody } from './helpers.js';
 
 const plugins = path.join(packageRoot, 'plugins');
@@ -32,12 +31,7 @@ test('without the cms plugin on the loader path, /api/v2/cms answers 404 and is 
 test('vela pack cms makes an archive that loads alone from a loader-path folder beside the connector and indexes a content repository', async (t) => {
   t.timeout(180_000);
   const server = await contentServer(t);
-  const home = mkdtempSync(path.join(os.tmpdir(), 'vela-cms-packed-'));
-  t.teardown(() => rmSync(home, { recursive: true, force: true }));
-  const archives = path.join(home, 'plugins');
-  const packed = await runVela(['pack', 'cms', '--out', archives]);
-  t.is(packed.code, 0, packed.stderr);
-  t.deepEqual(readdirSync(archives), ['cms-1.0.0.tgz']);
+  const { home, archives } = await packedHome(t, 'cms');
 
   const config = path.join(home, 'vela.json');
   writeFileSync(config, JSON.stringify({ runtime: { network: { allowHosts: [server.host] } }, plugins: { connector: { seedSample: false } } }));
@@ -78,13 +72,10 @@ test('vela pack cms makes an archive that loads alone from a loader-path folder 
 
 test('the packed archive also loads when the loader path names the .tgz itself', async (t) => {
   t.timeout(120_000);
-  const home = mkdtempSync(path.join(os.tmpdir(), 'vela-cms-tgz-'));
-  t.teardown(() => rmSync(home, { recursive: true, force: true }));
-  const packed = await runVela(['pack', 'cms', '--out', home]);
-  t.is(packed.code, 0, packed.stderr);
+  const { home, archive } = await packedHome(t, 'cms');
   const config = path.join(home, 'vela.json');
   writeFileSync(config, JSON.stringify({ plugins: { connector: { seedSample: false } } }));
-  const loaderPath = [path.join(plugins, 'search'), path.join(plugins, 'connector'), path.join(home, 'cms-1.0.0.tgz')].join(',');
+  const loaderPath = [path.join(plugins, 'search'), path.join(plugins, 'connector'), archive].join(',');
   const vela = await startChildRuntime(['--loader-path', loaderPath, '--config', config], childEnv({ VELA_DATA_DIR: path.join(home, 'data') }), home);
   t.teardown(() => vela.stop());
   t.deepEqual(vela.plugins.sort(), ['cms', 'connector', 'search']);

@@ -1,8 +1,6 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { childEnv, packageRoot, runVela, startChildRuntime } from 'vela/testing';
+import { childEnv, packageRoot, packedHome, startChildRuntime } from 'vela/testing';
 import { HANDBOOK, HANDBOOK_FIELDS } from './fixtures.js';
 import { readSse } from './sse-client.js';
 
@@ -14,14 +12,8 @@ const admin = `Basic ${Buffer.from('admin:child-test-password').toString('base64
 
 test('the packed genai plugin loads from its archive and answers a site chat', async (t) => {
   t.timeout(180_000);
-  const home = mkdtempSync(path.join(os.tmpdir(), 'vela-genai-packed-'));
-  t.teardown(() => rmSync(home, { recursive: true, force: true }));
-  const archives = path.join(home, 'plugins');
-  const packed = await runVela(['pack', 'genai', '--out', archives]);
-  t.is(packed.code, 0, packed.stderr);
-  t.deepEqual(readdirSync(archives), ['genai-1.0.0.tgz']);
-
-  const loaderPath = `${path.join(packageRoot, 'plugins', 'search')},${path.join(archives, 'genai-1.0.0.tgz')}`;
+  const { home, archive } = await packedHome(t, 'genai');
+  const loaderPath = `${path.join(packageRoot, 'plugins', 'search')},${archive}`;
   const vela = await startChildRuntime(['--loader-path', loaderPath], childEnv({ VELA_DATA_DIR: path.join(home, 'data') }), home);
   t.true(vela.output().includes('"origin":"archive"'), 'genai loaded from its archive');
   t.teardown(() => vela.stop());
