@@ -33,21 +33,16 @@ export class TokenEndpoint {
   async token(params: OAuthParams, authorization: string | undefined): Promise<TokenResponse> {
     const grant = params.grant_type;
     if (!grant) throw oauthErrors.missing('grant_type', 'authorization_code, refresh_token or client_credentials');
-    checkParams(params);
-    const credentials = readClientCredentials(params, authorization);
-    await this.deps.apps.catchUp(credentials.clientId, credentials.clientSecret);
-    if (grant === 'authorization_code') return this.authorizationCode(params, authenticateClient(this.deps.apps, credentials, false));
-    if (grant === 'refresh_token') return this.refresh(params, authenticateClient(this.deps.apps, credentials, false));
-    if (grant === 'client_credentials') return this.clientCredentials(params, authenticateClient(this.deps.apps, credentials, true)!);
+    const client = await this.client(params, authorization);
+    if (grant === 'authorization_code') return this.authorizationCode(params, client(false));
+    if (grant === 'refresh_token') return this.refresh(params, client(false));
+    if (grant === 'client_credentials') return this.clientCredentials(params, client(true)!);
     throw oauthErrors.unsupportedGrant(grant);
   }
 
   /** RFC 7009: revoke a token of the calling client; unknown tokens answer the same (200). */
   async revoke(params: OAuthParams, authorization: string | undefined): Promise<void> {
-    checkParams(params);
-    const credentials = readClientCredentials(params, authorization);
-    await this.deps.apps.catchUp(credentials.clientId, credentials.clientSecret);
-    const app = authenticateClient(this.deps.apps, credentials, true)!;
+    const app = (await this.client(params, authorization))(true)!;
     if (!params.token) throw oauthErrors.missing('token', 'the access or refresh token to revoke');
     const found = await this.deps.tokens.find(params.token);
     if (found && found.appId === app.id) {
@@ -59,10 +54,7 @@ export class TokenEndpoint {
 
   /** RFC 7662: what the calling client may know of one of its tokens. */
   async introspect(params: OAuthParams, authorization: string | undefined): Promise<Record<string, unknown>> {
-    checkParams(params);
-    const credentials = readClientCredentials(params, authorization);
-    await this.deps.apps.catchUp(credentials.clientId, credentials.clientSecret);
-    const app = authenticateClient(this.deps.apps, credentials, true)!;
+    const app = (await this.client(params, authorization))(true)!;
     if (!params.token) throw oauthErrors.missing('token', 'the token to describe');
     const found = await this.deps.tokens.find(params.token);
     if (found && found.appId === app.id && !found.revoked && found.expiresAt > Date.now()) {
@@ -79,6 +71,17 @@ export class TokenEndpoint {
       return { active: true, client_id: app.apiKey, token_type: 'bearer' };
     }
     return { active: false };
+  }
+
+  /**
+   * The request's parameters checked and its client credentials read, the apps caught up with them; then
+   * the calling app, with the Consumer Secret required or not (see authenticateClient).
+   */
+  private async client(params: OAuthParams, authorization: string | undefined): Promise<(secretRequired: boolean) => App | null> {
+    checkParams(params);
+    const credentials = readClientCredentials(params, authorization);
+    await this.deps.apps.catchUp(credentials.clientId, credentials.clientSecret);
+    return (secretRequired) => authenticateClient(this.deps.apps, credentials, secretRequired);
   }
 
   private async authorizationCode(params: OAuthParams, client: App | null): Promise<TokenResponse> {
