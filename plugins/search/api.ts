@@ -1,7 +1,7 @@
 // The search plugin's published contract: what other plugins may use, as types and service names only.
 // Import it with `import type` (it has no values); at run time a plugin reaches the search plugin
 // through the services named here, never through its files.
-import type { Principal, SyncHook } from 'vela/plugin';
+import type { AsyncSeriesHook, Principal, SyncHook } from 'vela/plugin';
 import type { SearchEngineFactory } from './engine/search-engine.js';
 
 // The engine interface (docs/ARCHITECTURE.md, "Search engines"): what an engine plugin implements and
@@ -178,6 +178,36 @@ export interface SearchEngines {
   names(): string[];
 }
 
+/** The parameters of an answered search, as the search settled them: what a `search.searched` tap may read. */
+export interface SearchedParams {
+  /** As sent: `*` for every document. */
+  readonly q: string;
+  /** The locale the search ran in (the site's only or default one when the request named none). */
+  readonly locale: string;
+  readonly page: number;
+  /** null: the site's rowsPerPage. */
+  readonly rows: number | null;
+  readonly sort: string;
+  readonly fq: readonly string[];
+  readonly fqAnd: readonly string[];
+  readonly fqOr: readonly string[];
+  readonly targetingRules: readonly string[];
+  /** The userId of a POST body, else null. */
+  readonly userId: string | null;
+  /** false when a POST body asked that the search not be counted (populateMetrics: false). */
+  readonly populateMetrics: boolean;
+}
+
+/** One answered REST search (GET or POST /api/sn/{site}/search), an answer from the answer cache included. */
+export interface SearchedEvent {
+  site: SearchSite;
+  params: SearchedParams;
+  /** Documents found (queryContext.count). */
+  count: number;
+  /** Who asked: the Key's or the session's principal, null for an anonymous search. */
+  principal: Principal | null;
+}
+
 /** Every hook the search plugin owns. */
 export interface SearchHooks {
   /**
@@ -189,11 +219,21 @@ export interface SearchHooks {
    * opens its connections lazily (the engine's methods may return promises).
    */
   engines: SyncHook<[SearchEngines]>;
+  /**
+   * Called after each REST search was answered (the answer is already sent), with what it searched and found.
+   * A tap runs on the request path: it only queues what it wants to keep (the search-metrics plugin records
+   * it off the request path). Nothing is built for it while nobody taps it.
+   */
+  searched: SyncHook<[SearchedEvent]>;
+  /** Called once a site is deleted (in this process, or by another process sharing the database): a tap forgets what it kept about it. */
+  siteDeleted: AsyncSeriesHook<[{ siteId: string }]>;
 }
 
 declare module 'vela/plugin' {
   interface HookRegistry {
     'search.engines': SearchHooks['engines'];
+    'search.searched': SearchHooks['searched'];
+    'search.siteDeleted': SearchHooks['siteDeleted'];
   }
   interface ServiceRegistry {
     'search.service': SiteSearch;

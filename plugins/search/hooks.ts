@@ -1,7 +1,11 @@
-import { SyncHook } from 'vela/plugin';
-import type { SearchEngines, SearchHooks } from './api.js';
+import { AsyncSeriesHook, SyncHook } from 'vela/plugin';
+import type { SearchEngines, SearchedEvent, SearchHooks } from './api.js';
 
 /** The search plugin's hooks (the manifest lists them as search.<key>; their types are in api.ts). */
 export function createSearchHooks(): SearchHooks {
-  return { engines: new SyncHook<[SearchEngines]>(['engines']) };
+  return {
+    engines: new SyncHook<[SearchEngines]>(['engines']),
+    searched: new SyncHook<[SearchedEvent]>(['event']),
+    siteDeleted: new AsyncSeriesHook<[{ siteId: string }]>(['event']),
+  };
 }

@@ -9,14 +9,12 @@ import { createSearchHooks } from './hooks.js';
 import { Importer } from './indexing/importer.js';
 import { IndexManager } from './indexing/index-manager.js';
 import { SnapshotFiles, SnapshotLease } from './indexing/snapshot-files.js';
-import { type MetricsConfig, SearchMetrics } from './metrics/search-metrics.js';
 import { AnswerCache, followSiteChanges } from './query/answer-cache.js';
 import { SearchService } from './query/search-service.js';
 import { siteSearch } from './query/site-search.js';
 import { mountFieldRoutes } from './routes/fields.js';
 import { mountGuestRoutes } from './routes/guest.js';
 import { mountImportRoutes } from './routes/import.js';
-import { mountMetricsRoutes } from './routes/metrics.js';
 import type { SearchDomain } from './routes/route-context.js';
 import { mountSamplePage } from './routes/sample-page.js';
 import { mountSearchRoutes } from './routes/search.js';
@@ -37,7 +35,6 @@ interface SearchConfig {
   indexer: { batchSize: number; pollMs: number; snapshotDelayMs: number };
   pageCache: { documents: number };
   answerCache: { megabytes: number };
-  metrics: MetricsConfig;
 }
 
 /**
@@ -74,7 +71,6 @@ function createDomain(ctx: PluginContext<SearchConfig, typeof consumes>, engine:
     search: new SearchService(sites, docs, indexes, spotlights, () => ctx.config.indexer.pollMs > 0 && ctx.resolve('changes').mode !== 'process'),
     importer: new Importer(sites, docs, indexes, spotlights),
     tokens: new ApiTokens(db, ctx.logger),
-    metrics: new SearchMetrics(db, sites, ctx.config.metrics, ctx.logger),
     logger: ctx.logger,
   };
 }
@@ -90,6 +86,10 @@ export default definePlugin<SearchConfig, typeof consumes>({
     const engine = new ChosenEngineFactory();
     const domain = createDomain(ctx, engine);
     const { sites, tokens, indexes } = domain;
+    // Taps that keep something per site forget it when the site goes, deleted here or by another process.
+    sites.onChange(async (change) => {
+      if (change.kind === 'site-deleted' && hooks.siteDeleted.isUsed()) await hooks.siteDeleted.promise({ siteId: change.siteId });
+    });
     ctx.provide('search.sites', () => siteDirectory(sites));
     ctx.provide('search.service', () => siteSearch(domain.search, domain.docs));
     ctx.provide('search.importer', () => domain.importer);
@@ -98,11 +98,10 @@ export default definePlugin<SearchConfig, typeof consumes>({
     ctx.access.acceptKeys((key) => tokens.verifyOrLookup(key));
     ctx.routes((router) => {
       // Each mount gets the services it reads, no more.
-      const searching = { answers: domain.answers, search: domain.search, sites, metrics: domain.metrics };
+      const searching = { answers: domain.answers, search: domain.search, sites, searched: hooks.searched };
       // The search routes first: express tries a request against every route before its own, and the search
       // is the hot one (the walk over the routes before it was 3 to 6% of a search in a CPU profile).
       mountSearchRoutes(router, searching);
-      mountMetricsRoutes(router, { metrics: domain.metrics, sites, search: domain.search });
       mountGuestRoutes(router, searching);
       mountConsole(router, ctx.resolve('accounts'));
       mountImportRoutes(router, { importer: domain.importer });
@@ -144,12 +143,10 @@ export default definePlugin<SearchConfig, typeof consumes>({
         // Processes sharing one database see each other's sites, fields, tokens and spotlights in milliseconds
         // (PostgreSQL LISTEN/NOTIFY), within a poll when a notice is lost.
         unfollow = followChanges(ctx.resolve('changes'), domain, ctx.logger, ctx.config.indexer.pollMs);
-        domain.metrics.start();
       },
       async stop() {
         unfollow?.();
         await indexes.stop();
-        await domain.metrics.stop();
       },
     };
   },

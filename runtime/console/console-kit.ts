@@ -88,7 +88,8 @@ export interface ConsoleView {
 export interface ConsoleTabs {
   /** What the tabs are about, the accessible name of their navigation: "Site". */
   label: string;
-  tabs: { label: string; path: string }[];
+  /** `requires`: an API path the tab's page needs, as for a navigation entry (hidden until the API description lists it). */
+  tabs: { label: string; path: string; requires?: string }[];
 }
 
 export interface ConsolePage {
@@ -115,9 +116,10 @@ const PARTIAL = /\{\{>\s*([\w.-]+)\s*\}\}/g;
 
 /** The tabs' navigation, with the page at `current` marked; `:name` in a tab's path is the value `name`. */
 function tabsMarkup({ label, tabs }: ConsoleTabs, current: string | undefined, values: Record<string, string>): string {
-  const links = tabs.map(({ label: tab, path }) => {
+  const links = tabs.map(({ label: tab, path, requires }) => {
     const href = path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(values[name] ?? ''));
-    return `\n  <a href="${escapeHtml(href)}"${path === current ? ' aria-current="page"' : ''}>${escapeHtml(tab)}</a>`;
+    const gate = requires ? ` data-requires="${escapeHtml(requires)}" hidden` : '';
+    return `\n  <a href="${escapeHtml(href)}"${path === current ? ' aria-current="page"' : ''}${gate}>${escapeHtml(tab)}</a>`;
   });
   return `<nav class="tabs" aria-label="${escapeHtml(label)}">${links.join('')}\n</nav>`;
 }

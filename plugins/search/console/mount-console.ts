@@ -10,13 +10,14 @@ const SITE_TABS: ConsoleTabs = {
     { label: 'Fields', path: '/console/sites/:siteId/fields' },
     { label: 'Locales', path: '/console/sites/:siteId/locales' },
     { label: 'Spotlights', path: '/console/sites/:siteId/spotlights' },
-    { label: 'Metrics', path: '/console/sites/:siteId/metrics' },
+    // Served by the search-metrics plugin: the tab shows when the service answers its API.
+    { label: 'Metrics', path: '/console/sites/:siteId/metrics', requires: '/api/sn/{id}/metrics/live' },
   ],
 };
 const site = { section: 'sites', tabs: SITE_TABS };
 
 // The administrator's pages. Each is an HTML shell whose script drives the search service's admin JSON
-// API (/api/sn, /api/dev/token, /api/integration, /api/llm) with the session cookie and the page's CSRF
+// API (/api/sn, /api/dev/token, /api/integration, /api/sn/<site>/metrics, /api/llm) with the session cookie and the page's CSRF
 // token, as any API client would. Order matters: "/new" before "/:siteId".
 const PAGES: ConsolePage[] = [
   { path: '/console/sites', title: 'Sites', section: 'sites', template: 'site-list.html', script: 'site-list.js' },
@@ -34,8 +35,8 @@ const PAGES: ConsolePage[] = [
 /**
  * The search service's console at /console/ (and `/` leads there), on the runtime's console kit: sign-in
  * with the runtime's administrator, then sites (settings, fields, locales, spotlights, metrics), API
- * tokens, and the integration and LLM pages, whose navigation entries appear only when the service
- * answers their APIs (the integration proxy, the genai plugin).
+ * tokens, and the integration and LLM pages, whose navigation entries (and the metrics tab) appear only when the
+ * service answers their APIs (the integration proxy, the genai plugin, the search-metrics plugin).
  */
 export function mountConsole(router: ApiRouter, accounts: Accounts): void {
   const kit = new ConsoleKit(accounts, {

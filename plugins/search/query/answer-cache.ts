@@ -8,7 +8,7 @@ export interface CachedAnswer {
   readonly siteId: string;
   readonly head: Buffer;
   readonly tail: Buffer;
-  /** The parameters the search settled (its locale), for the metrics a hit records like any search. */
+  /** The parameters the search settled (its locale), told to the search.searched taps on a hit like on any search. */
   readonly params: SearchParams;
   readonly count: number;
   readonly bytes: number;

@@ -2,7 +2,6 @@ import type { Logger } from 'vela/plugin';
 import type { ApiTokens } from '../auth/api-tokens.js';
 import type { Importer } from '../indexing/importer.js';
 import type { IndexManager } from '../indexing/index-manager.js';
-import type { SearchMetrics } from '../metrics/search-metrics.js';
 import type { AnswerCache } from '../query/answer-cache.js';
 import type { SearchService } from '../query/search-service.js';
 import type { SpotlightStore } from '../spotlights/spotlight-store.js';
@@ -21,7 +20,5 @@ export interface SearchDomain {
   spotlights: SpotlightStore;
   importer: Importer;
   tokens: ApiTokens;
-  /** Search metrics: recorded by the REST searches, read by latest searches and the metrics API. */
-  metrics: SearchMetrics;
   logger: Logger;
 }

@@ -1,4 +1,5 @@
-import { type ApiRouter, type Request, type Response, sendJsonBytes } from 'vela/plugin';
+import { type ApiRouter, principalOf, type Request, type Response, type SyncHook, sendJsonBytes } from 'vela/plugin';
+import type { SearchedEvent } from '../api.js';
 import { linkBaseFromUrl } from '../links/query-string.js';
 import { answerBytes } from '../query/answer-cache.js';
 import { MAX_PAGE, type PostBody, parseSearchParams, type SearchParams } from '../query/search-params.js';
@@ -6,8 +7,8 @@ import { pathParams, siteRefSchema } from '../schemas/common.js';
 import { searchResponseSchema } from '../schemas/search-response.js';
 import type { SearchDomain } from './route-context.js';
 
-/** What a search route reads: the answer cache, the search, the sites (to key a kept answer) and the metrics it records. */
-export type SearchRouteDomain = Pick<SearchDomain, 'answers' | 'search' | 'sites' | 'metrics'>;
+/** What a search route reads: the answer cache, the search, the sites (to key a kept answer), and the hook it tells each answer. */
+export type SearchRouteDomain = Pick<SearchDomain, 'answers' | 'search' | 'sites'> & { searched: SyncHook<[SearchedEvent]> };
 
 const tags = ['search'];
 const siteParam = pathParams({ siteName: siteRefSchema });
@@ -75,7 +76,7 @@ export const rawQuery = (url: string) => {
 
 /**
  * A search's answer, from the answer cache when the same request (method, URL, body) was answered since its
- * site last changed, else searched, sent and kept. A hit is recorded in the metrics like any search.
+ * site last changed, else searched, sent and kept. A hit is told to the search.searched taps like any search.
  */
 export async function answerSearch(domain: SearchRouteDomain, req: Request, res: Response, key: string, parse: () => SearchParams): Promise<void> {
   const started = performance.now();
@@ -84,7 +85,7 @@ export async function answerSearch(domain: SearchRouteDomain, req: Request, res:
   const cached = answers.enabled ? answers.get(key) : undefined;
   if (cached) {
     sendJsonBytes(res, 200, answerBytes(cached, performance.now() - started), HIT);
-    domain.metrics.recordSearch(siteName, cached.params, cached.count);
+    tellSearched(domain, res, cached.siteId, cached.params, cached.count);
     return;
   }
   const ticket = answers.ticket();
@@ -92,12 +93,19 @@ export async function answerSearch(domain: SearchRouteDomain, req: Request, res:
   const response = await domain.search.search(siteName, params);
   const body = Buffer.from(JSON.stringify(response));
   sendJsonBytes(res, 200, body, answers.enabled ? MISS : NO_CACHE);
-  // A request may leave the locale out: the metrics record the one the search ran in.
+  // A request may leave the locale out: the taps are told the one the search ran in.
   const { locale } = response.queryContext.query;
   const searched = params.locale === locale ? params : { ...params, locale };
   const site = domain.sites.find(siteName);
   if (site) answers.put(key, ticket, site.site.id, body, searched, response.queryContext.count);
-  domain.metrics.recordSearch(siteName, searched, response.queryContext.count);
+  tellSearched(domain, res, siteName, searched, response.queryContext.count);
+}
+
+/** The search.searched taps hear of an answered search; without taps nothing is looked up or built. */
+function tellSearched(domain: SearchRouteDomain, res: Response, site: string, params: SearchParams, count: number): void {
+  if (!domain.searched.isUsed()) return;
+  const config = domain.sites.find(site);
+  if (config) domain.searched.call({ site: config.site, params, count, principal: principalOf(res) });
 }
 
 const HIT = { 'X-Cache': 'HIT' };

@@ -38,7 +38,7 @@ const PUBLIC: Array<[string, string, unknown?]> = [
   ['GET', '/api/v2/guest/sn/Sample/search?q=*&_setlocale=en_US'],
 ];
 
-/** Everything else: administration, import, tokens, latest searches. */
+/** Everything else: administration, import, tokens. */
 const PROTECTED: Array<[string, string, unknown?]> = [
   ['GET', '/api/sn'],
   ['POST', '/api/sn', { name: 'Other' }],
@@ -54,10 +54,6 @@ const PROTECTED: Array<[string, string, unknown?]> = [
   ['GET', '/api/dev/token'],
   ['POST', '/api/dev/token', { title: 't' }],
   ['POST', '/api/logout', {}],
-  ['POST', '/api/sn/Sample/search/latest?_setlocale=en_US', { userId: 'u1' }],
-  ['GET', '/api/sn/Sample/metrics/live'],
-  ['GET', '/api/sn/Sample/metrics/top-terms/today/5'],
-  ['GET', '/api/sn/Sample/metrics/zero-result-terms/all-time/5'],
 ];
 
 test('the public endpoints answer without a Key, and with one', async (t) => {

@@ -61,7 +61,7 @@ async function ask(vela: TestRuntime, query: string, init: RequestInit = {}): Pr
 const titles = (body: any): string[] => body.results.document.map((d: any) => d.fields.title.replace(/<\/?mark>/g, ''));
 
 test.serial('over HTTP: a repeated search is answered from the cache, the same answer; every kind of change is seen at once', async (t) => {
-  const vela = await startTestRuntime({ plugins: ['search'], config: { plugins: { search: { metrics: { flushMs: 50 } } } } });
+  const vela = await startTestRuntime({ plugins: ['search'] });
   t.teardown(() => vela.stop());
   await createSite(vela, 'Sample', { spotlightWithResults: true });
   const docs = makeDocs(30);
@@ -111,15 +111,10 @@ test.serial('over HTTP: a repeated search is answered from the cache, the same a
   t.is((await json(vela, 'DELETE', `/api/sn/Sample/spotlight/${created.body.id}`)).status, 200);
   t.is(await spotlit(), 0);
 
-  // A hit is a search like any other for the metrics.
   for (let i = 0; i < 3; i++) await ask(vela, 'q=editor&_setlocale=en_US');
   const caches = await json(vela, 'GET', '/api/system/cache');
   t.is(caches.status, 200);
   t.true(caches.body.answers.hits >= 2 && caches.body.answers.entries > 0, JSON.stringify(caches.body));
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  const terms = await json(vela, 'GET', '/api/sn/Sample/metrics/top-terms/all-time/10');
-  t.is(terms.status, 200, JSON.stringify(terms.body));
-  t.is(terms.body.terms.find((term: any) => term.term === 'editor')?.count, 3);
 });
 
 test.serial('POST searches are keyed by their body too; the guest search is cached; clearing empties the caches or one, for a key only', async (t) => {

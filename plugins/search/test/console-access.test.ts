@@ -114,9 +114,13 @@ test('signed in, every page is an HTML shell with a strict policy, the CSRF toke
       [`/console/sites/${site.id}/fields`, true, 'Fields'],
       [`/console/sites/${site.id}/locales`, false, 'Locales'],
       [`/console/sites/${site.id}/spotlights`, false, 'Spotlights'],
-      [`/console/sites/${site.id}/metrics`, false, 'Metrics'],
     ],
     "the site's tabs, its own marked",
+  );
+  t.regex(
+    fields,
+    new RegExp(`<a href="/console/sites/${site.id}/metrics" data-requires="/api/sn/\\{id\\}/metrics/live" hidden>Metrics</a>`),
+    "the metrics tab waits for the search-metrics plugin's API",
   );
 });
 
@@ -143,7 +147,6 @@ test('console files are the kit and the search console files; other names are 40
   for (const name of ['nope.js', 'term-chart.d.ts', '..%2Fmount-console.ts']) t.is((await get(`/console/assets/${name}`)).status, 404, name);
   const doc = (await (await get('/v3/api-docs')).json()) as { paths: Record<string, unknown> };
   t.false(Object.keys(doc.paths).some((path) => path.startsWith('/console') || path === '/'));
-  t.true('/api/sn/{siteName}/search/latest' in doc.paths);
-  t.true('/api/sn/{id}/metrics/top-terms/{period}/{rows}' in doc.paths);
+  t.true('/api/sn/{siteName}/search' in doc.paths);
   t.true('/api/v2/guest/sn' in doc.paths);
 });

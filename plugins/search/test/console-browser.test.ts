@@ -15,8 +15,9 @@ let pageErrors: string[] = [];
 
 test.before(async () => {
   if (!browserAvailable()) return;
-  // The Integrations page is this console's; its API is the integration plugin's, loaded so the page is offered.
-  vela = await startTestRuntime({ plugins: ['search', 'integration'], config: { plugins: { search: { metrics: { flushMs: 50 } } } } });
+  // The Integrations and Metrics pages are this console's; their APIs are the integration and search-metrics
+  // plugins', loaded so the pages are offered.
+  vela = await startTestRuntime({ plugins: ['search', 'integration', 'search-metrics'], config: { plugins: { 'search-metrics': { flushMs: 50 } } } });
   ({ browser, page, pageErrors } = await openBrowserPage());
 });
 test.after.always(async () => {
@@ -249,6 +250,7 @@ browserTest('metrics: top and zero-result terms as SVG bars, and the latest sear
   for (const q of ['editor', 'editor', 'editor', 'audio', 'audio', 'qqqzz', 'qqqzz', 'nothing-at-all']) await search(q, 'ana');
   await page.goto(url(`/console/sites/${siteId}/metrics`));
   await page.waitForSelector('#top-chart svg g.term');
+  await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Metrics' }).waitFor({ state: 'visible' });
   const bars = (selector: string) =>
     page.locator(`${selector} svg g.term`).evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-term'), Number(n.getAttribute('data-count'))]));
   t.deepEqual(await bars('#top-chart'), [

@@ -238,7 +238,7 @@ function wireMenu() {
 }
 
 /**
- * Navigation entries marked `data-requires` name an API path their page needs (a plugin's API); they are
+ * Navigation entries and tabs marked `data-requires` name an API path their page needs (a plugin's API); they are
  * shown when the service's API description lists it, so a console never links to a page that cannot work.
  */
 export const apiPaths = (() => {

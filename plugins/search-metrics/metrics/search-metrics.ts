@@ -1,6 +1,5 @@
+import type { SearchedEvent } from '@vela/plugin-search/api';
 import type { Database, Logger } from 'vela/plugin';
-import type { SearchParams } from '../query/search-params.js';
-import type { SiteStore } from '../store/site-store.js';
 import { MetricsRecorder, type RecorderOptions, type RecorderStats } from './metrics-recorder.js';
 import { MetricsStore, type RecordedSearch, type TermCount } from './metrics-store.js';
 import { type Period, periodSpans, type Span } from './periods.js';
@@ -33,8 +32,8 @@ export interface LiveReport {
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /**
- * Search metrics: what the search routes record (off the request path, through the recorder), and the
- * reports read from the stored rows. Readers flush the queue first, so a report or a user's latest
+ * Search metrics: the searches the search service answers (told through search.searched, recorded off the
+ * request path by the recorder), and the reports read from the stored rows. Readers flush the queue first, so a report or a user's latest
  * searches include what this process was just asked.
  */
 export class SearchMetrics {
@@ -43,30 +42,28 @@ export class SearchMetrics {
 
   constructor(
     db: Database,
-    private readonly sites: SiteStore,
     private readonly config: MetricsConfig,
     logger: Logger,
     private readonly clock: () => number = Date.now,
   ) {
     this.store = new MetricsStore(db);
     this.recorder = new MetricsRecorder((records) => this.store.insert(records), config, logger);
-    sites.onChange(async (change) => {
-      if (change.kind !== 'site-deleted') return;
-      this.recorder.forgetSite(change.siteId);
-      await this.store.deleteSite(change.siteId);
-    });
   }
 
   /**
-   * Called by a REST search after it answered: a search whose q is not `*` is queued, unless its POST body
-   * set populateMetrics to false. Costs a site lookup in memory and an array push.
+   * A REST search the search service answered: one whose q is not `*` is queued, unless its POST body set
+   * populateMetrics to false. Runs on the request path, so it costs an array push.
    */
-  recordSearch(siteName: string, params: SearchParams, numFound: number): void {
+  record({ site, params, count }: SearchedEvent): void {
     // The search settles the locale it ran in (a request may leave it out); without one there is nothing to record.
     if (!this.config.enabled || !params.populateMetrics || params.q.trim() === '*' || !params.locale) return;
-    const config = this.sites.find(siteName);
-    if (!config) return;
-    this.recorder.record({ siteId: config.site.id, locale: params.locale, term: params.q, userId: params.userId, numFound, at: this.clock() });
+    this.recorder.record({ siteId: site.id, locale: params.locale, term: params.q, userId: params.userId, numFound: count, at: this.clock() });
+  }
+
+  /** A deleted site's searches go, queued and stored. */
+  async forgetSite(siteId: string): Promise<void> {
+    this.recorder.forgetSite(siteId);
+    await this.store.deleteSite(siteId);
   }
 
   start(): void {

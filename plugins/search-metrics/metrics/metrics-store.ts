@@ -3,7 +3,7 @@ import type { SearchRecord } from './metrics-recorder.js';
 import type { Span } from './periods.js';
 import { MAX_TERM_LENGTH, sanitizeTerm, userKey } from './search-term.js';
 
-const TABLE = 'search_metric_searches';
+const TABLE = 'search_metrics_searches';
 
 interface SearchRow {
   site_id: string;

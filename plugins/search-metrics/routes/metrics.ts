@@ -1,10 +1,9 @@
+import type { SearchSite, SearchSites } from '@vela/plugin-search/api';
 import { type ApiRouter, httpErrors, type JsonSchema, principalOf, validateAgainst } from 'vela/plugin';
-import { searchErrors } from '../errors.js';
+import { metricsErrors } from '../errors.js';
 import { PERIODS, type Period } from '../metrics/periods.js';
-import { normalizeLocale } from '../query/search-params.js';
-import { checkTypedText } from '../query/text-input.js';
-import { pathParams, siteRefSchema } from '../schemas/common.js';
-import type { SearchDomain } from './route-context.js';
+import type { SearchMetrics } from '../metrics/search-metrics.js';
+import { checkTypedText, normalizeLocale, pathParams, siteRefSchema } from './request-input.js';
 
 const termCount: JsonSchema = {
   type: 'object',
@@ -82,7 +81,21 @@ const reportParams = pathParams({
   rows: { type: 'integer', minimum: 1, maximum: 1000, description: 'terms to list' },
 });
 
-export function mountMetricsRoutes(router: ApiRouter, { metrics, sites, search }: Pick<SearchDomain, 'metrics' | 'sites' | 'search'>): void {
+/** What the metrics routes read: the metrics, and the search service's sites (resolved on each request). */
+export interface MetricsRouteDomain {
+  metrics: SearchMetrics;
+  sites: () => SearchSites;
+}
+
+export function mountMetricsRoutes(router: ApiRouter, { metrics, sites }: MetricsRouteDomain): void {
+  /** A site by id or name (404 when none); with a locale, one the site has (404 naming the ones it has). */
+  const siteOf = (ref: string, locale = ''): SearchSite => {
+    const site = sites().find(ref);
+    if (!site) throw metricsErrors.siteNotFound(ref);
+    if (locale !== '' && !site.locales.includes(locale)) throw metricsErrors.localeNotFound(site.name, locale, site.locales);
+    return site;
+  };
+
   router.post(
     '/api/sn/:siteName/search/latest',
     {
@@ -108,12 +121,12 @@ export function mountMetricsRoutes(router: ApiRouter, { metrics, sites, search }
     async (req, res) => {
       const query = req.query as unknown as { _setlocale?: string; locale?: string; rows: number; q?: string };
       const locale = query._setlocale || query.locale;
-      if (!locale) throw searchErrors.missingParameter('_setlocale', 'give the locale whose searches to list, e.g. _setlocale=en_US');
-      const config = search.resolve(String(req.params.siteName), normalizeLocale(locale));
+      if (!locale) throw metricsErrors.missingParameter('_setlocale', 'give the locale whose searches to list, e.g. _setlocale=en_US');
+      const site = siteOf(String(req.params.siteName), normalizeLocale(locale));
       const userId = userIdOf(req.body) || principalOf(res)?.username;
-      if (!userId) throw searchErrors.missingParameter('body.userId', 'give the user whose searches to list');
+      if (!userId) throw metricsErrors.missingParameter('body.userId', 'give the user whose searches to list');
       const prefix = query.q && query.q.trim() !== '*' ? checkTypedText('q', query.q) : null;
-      res.json(await metrics.latest(config.site.id, normalizeLocale(locale), userId, query.rows, prefix));
+      res.json(await metrics.latest(site.id, normalizeLocale(locale), userId, query.rows, prefix));
     },
   );
 
@@ -129,7 +142,7 @@ export function mountMetricsRoutes(router: ApiRouter, { metrics, sites, search }
       responses: { 200: { description: 'the counts and the newest searches', schema: liveReport } },
     },
     async (req, res) => {
-      const { site } = sites.get(String(req.params.id));
+      const site = siteOf(String(req.params.id));
       res.json({ site: site.name, ...(await metrics.live(site.id, (req.query as unknown as { rows: number }).rows)) });
     },
   );
@@ -151,7 +164,7 @@ export function mountMetricsRoutes(router: ApiRouter, { metrics, sites, search }
         responses: { 200: { description: 'the report', schema: termsReport } },
       },
       async (req, res) => {
-        const { site } = sites.get(String(req.params.id));
+        const site = siteOf(String(req.params.id));
         const params = req.params as unknown as { period: Period; rows: number };
         res.json({ site: site.name, ...(await metrics.terms(site.id, params.period, params.rows, zeroOnly)) });
       },
