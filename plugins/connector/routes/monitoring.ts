@@ -1,4 +1,4 @@
-import type { ApiRouter } from 'vela/plugin';
+import { type ApiRouter, listRoute } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import {
   idListSchema,
@@ -14,6 +14,8 @@ import { API, type ConnectorDomain } from './route-context.js';
 const tags = ['monitoring'];
 const BASE = `${API}/monitoring`;
 const LATEST = 50;
+// The lists of the newest records: a key with the connector scope.
+const newest = { access: 'key', scope: 'connector', tags } as const;
 
 interface SearchBody {
   source?: string | null;
@@ -32,24 +34,22 @@ export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sourc
     if (!sources.find(name) && !(await statuses.sources()).includes(name)) throw connectorErrors.sourceNotFound(name);
   };
 
-  router.get(
+  listRoute(
+    router,
     `${BASE}/index/:source`,
     {
-      access: 'key',
-      scope: 'connector',
-      tags,
+      ...newest,
       summary: 'The newest 50 status records of a source (404 when it has none)',
       params: sourceParam,
-      responses: {
-        200: { description: 'status records, newest first', schema: { type: 'array', items: statusRecordSchema } },
-        404: { description: 'no status records' },
-      },
+      description: 'status records, newest first',
+      items: statusRecordSchema,
+      responses: { 404: { description: 'no status records' } },
     },
-    async (req, res) => {
+    async (req) => {
       const source = String(req.params.source);
       const records = await statuses.latest(source, LATEST);
       if (records.length === 0) throw connectorErrors.noStatusRecords(source);
-      res.json(records);
+      return records;
     },
   );
 
@@ -102,40 +102,32 @@ export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sourc
     },
   );
 
-  router.get(
+  const newestRuns = { ...newest, description: 'runs, newest first', items: runStatsSchema } as const;
+  listRoute(
+    router,
     `${BASE}/indexing/stats`,
-    {
-      access: 'key',
-      scope: 'connector',
-      tags,
-      summary: 'Statistics of the newest 50 runs of all sources (404 when none ran)',
-      responses: { 200: { description: 'runs, newest first', schema: { type: 'array', items: runStatsSchema } }, 404: { description: 'no run yet' } },
-    },
-    async (_req, res) => {
+    { ...newestRuns, summary: 'Statistics of the newest 50 runs of all sources (404 when none ran)', responses: { 404: { description: 'no run yet' } } },
+    async () => {
       const list = await runs.list(undefined, LATEST);
       if (list.length === 0) throw connectorErrors.noStats();
-      res.json(list);
+      return list;
     },
   );
 
-  router.get(
+  listRoute(
+    router,
     `${BASE}/indexing/stats/:source`,
     {
-      access: 'key',
-      scope: 'connector',
-      tags,
+      ...newestRuns,
       summary: 'Statistics of the newest 50 runs of a source (404 when it never ran)',
       params: sourceParam,
-      responses: {
-        200: { description: 'runs, newest first', schema: { type: 'array', items: runStatsSchema } },
-        404: { description: 'no run of this source' },
-      },
+      responses: { 404: { description: 'no run of this source' } },
     },
-    async (req, res) => {
+    async (req) => {
       const source = String(req.params.source);
       const list = await runs.list(source, LATEST);
       if (list.length === 0) throw connectorErrors.noStats(source);
-      res.json(list);
+      return list;
     },
   );
 
