@@ -1,0 +1,101 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import knexFactory from 'knex';
+import { packageRoot, postgresReachable, startTestRuntime, testDatabase } from 'vela/testing';
+import { listTables } from '../../../runtime/storage/database.js';
+import { migrateOwner } from '../../../runtime/storage/migrations.js';
+import { createSite, json } from '../../search/test/fixtures.js';
+
+// A database as an earlier search plugin left it, with recorded searches in its search_metric_searches table:
+// the runtime with the search and search-metrics plugins starts on it, the reports count the searches recorded
+// before, and new searches land in the same table, now the plugin's.
+
+/** The search plugin's migrations 001 to 006 as they are, and its 007 as it made search_metric_searches. */
+function earlierSearchMigrations(home: string): string {
+  const dir = path.join(home, 'search-migrations');
+  mkdirSync(dir);
+  const current = path.join(packageRoot, 'plugins', 'search', 'migrations');
+  for (const file of ['001_sites.ts', '002_documents.ts', '003_tokens.ts', '004_site_name_key.ts', '005_token_scopes.ts', '006_integrations.ts']) {
+    copyFileSync(path.join(current, file), path.join(dir, file));
+  }
+  copyFileSync(new URL('./fixtures/search-007-search-metrics.ts', import.meta.url), path.join(dir, '007_search_metrics.ts'));
+  return dir;
+}
+
+const SITE_ID = 'site-from-before';
+
+async function upgradeInPlace(t: ExecutionContext, databaseUrl?: string): Promise<void> {
+  t.timeout(90_000);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-search-metrics-upgrade-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  // The earlier layout: the search plugin's tables up to its migration 007, three searches of one site recorded.
+  const db = databaseUrl
+    ? knexFactory({ client: 'pg', connection: databaseUrl })
+    : knexFactory({ client: 'sqlite3', connection: { filename: path.join(dataDir, 'vela.sqlite') }, useNullAsDefault: true });
+  await migrateOwner(db, 'search', earlierSearchMigrations(dataDir));
+  const at = Date.now() - 60_000;
+  const row = (term: string, numFound: number, userId: string | null) => ({
+    site_id: SITE_ID,
+    locale: 'en_US',
+    term,
+    sanitized_term: term.toLowerCase(),
+    user_id: userId,
+    num_found: numFound,
+    searched_at: at,
+  });
+  await db('search_metric_searches').insert([row('Editor', 4, 'ana'), row('editor', 4, null), row('zzqx', 0, 'ana')]);
+  await db.destroy();
+
+  const vela = await startTestRuntime({
+    plugins: ['search', 'search-metrics'],
+    dataDir,
+    databaseUrl,
+    config: { plugins: { 'search-metrics': { flushMs: 50 } } },
+  });
+  t.teardown(() => vela.stop());
+  await createSite(vela, 'Sample', { id: SITE_ID });
+
+  const before = await json(vela, 'GET', '/api/sn/Sample/metrics/top-terms/all-time/10');
+  t.is(before.status, 200, JSON.stringify(before.body));
+  t.deepEqual(
+    before.body.terms.map((term: { term: string; count: number }) => [term.term, term.count]),
+    [
+      ['editor', 2],
+      ['zzqx', 1],
+    ],
+  );
+  t.deepEqual((await json(vela, 'POST', '/api/sn/Sample/search/latest?_setlocale=en_US', { userId: 'ana' })).body, ['zzqx', 'editor']);
+
+  // A new search lands beside them (on PostgreSQL, its id from the renamed table's sequence).
+  const searched = await json(vela, 'POST', '/api/sn/Sample/search?_setlocale=en_US', { query: 'audio', userId: 'ana' }, { authorization: '' });
+  t.is(searched.status, 200);
+  const after = await json(vela, 'GET', '/api/sn/Sample/metrics/live?rows=5');
+  t.deepEqual(
+    after.body.latest.map((s: { term: string }) => s.term),
+    ['audio', 'zzqx', 'editor', 'Editor'],
+  );
+  t.like(after.body.recorder, { written: 1, failed: 0 });
+
+  // The table is the plugin's now.
+  const tables = await listTables(vela.runtime.resolve('db') as never);
+  t.true(tables.includes('search_metrics_searches'));
+  t.false(tables.includes('search_metric_searches'));
+}
+
+test('SQLite: the searches the search plugin recorded are counted by the search-metrics plugin, and new ones join them', (t) => upgradeInPlace(t));
+
+const pgTest = postgresReachable() ? test : test.skip;
+pgTest('PostgreSQL: the searches the search plugin recorded are counted by the search-metrics plugin, and new ones join them', async (t) => {
+  const pg = await testDatabase(t);
+  await upgradeInPlace(t, pg.url);
+  // The primary key, the indexes and the id's sequence follow the table's name.
+  const db = knexFactory({ client: 'pg', connection: pg.url });
+  t.teardown(() => db.destroy());
+  const indexes = await db('pg_indexes').where({ tablename: 'search_metrics_searches' }).orderBy('indexname').pluck('indexname');
+  t.deepEqual(indexes, ['search_metrics_searches_pkey', 'search_metrics_searches_site_time', 'search_metrics_searches_user_time']);
+  const sequences = await db('pg_class').where({ relkind: 'S' }).where('relname', 'like', '%searches_id_seq').pluck('relname');
+  t.deepEqual(sequences, ['search_metrics_searches_id_seq']);
+});
