@@ -181,6 +181,36 @@ export async function loadList({ path, table, status, sortBy, row, noun, empty }
   }
 }
 
+/**
+ * Run `load` now and keep the page fresh: again `everyMs` after each run while the page is looked at (a hidden
+ * tab does not poll), and as soon as it is shown again. Answers what runs it at once, for the page's controls.
+ */
+export function keepFresh(load, everyMs) {
+  let timer = null;
+  const run = async () => {
+    clearTimeout(timer);
+    try {
+      await load();
+    } finally {
+      if (!document.hidden) timer = setTimeout(run, everyMs);
+    }
+  };
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden) run();
+  });
+  run();
+  return run;
+}
+
+/** Draw again once the window has stopped changing size: charts are drawn to the width they are given. */
+export function redrawOnResize(draw) {
+  let resizing = null;
+  window.addEventListener('resize', () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(draw, 150);
+  });
+}
+
 /** Today's times as a time of day; other days with their date. */
 export function formatDate(iso) {
   if (!iso) return '—';

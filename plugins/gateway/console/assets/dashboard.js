@@ -1,11 +1,10 @@
 import { chartSeries, latencyChart, requestChart } from './chart-model.js';
 import { drawLatencyChart, drawRequestChart } from './chart-svg.js';
-import { $, api, busy, formatDate, formatMs, h, showError } from './console.js';
+import { $, api, busy, formatDate, formatMs, h, keepFresh, redrawOnResize, showError } from './console.js';
 
 const REFRESH_MS = 15000;
 let metric = 'p50Ms';
 let report = null;
-let timer = null;
 
 const percent = (rate, count) => (typeof rate === 'number' && count > 0 ? `${(rate * 100).toFixed(rate > 0 && rate < 0.1 ? 1 : 0)}%` : '—');
 
@@ -69,7 +68,6 @@ function monitoring(checks) {
 }
 
 async function load() {
-  clearTimeout(timer);
   try {
     const [responseTime, checks] = await Promise.all([
       api('GET', `/api/v2/access/response_time?window=${encodeURIComponent($('window').value)}`),
@@ -84,16 +82,12 @@ async function load() {
   } catch (error) {
     showError(error);
   }
-  // Keep the numbers fresh while the page is looked at; a hidden tab does not poll.
-  if (!document.hidden) timer = setTimeout(load, REFRESH_MS);
 }
 
-$('window').addEventListener('change', load);
+const refresh = keepFresh(load, REFRESH_MS);
+$('window').addEventListener('change', refresh);
 $('check-now').addEventListener('click', (event) => busy(event.currentTarget, async () => monitoring(await api('POST', '/api/v2/monitoring/check'))));
-$('refresh').addEventListener('click', load);
-document.addEventListener('visibilitychange', () => {
-  if (!document.hidden) load();
-});
+$('refresh').addEventListener('click', refresh);
 document.querySelectorAll('.segmented button').forEach((button) => {
   button.addEventListener('click', () => {
     metric = button.dataset.metric;
@@ -101,10 +95,4 @@ document.querySelectorAll('.segmented button').forEach((button) => {
     draw();
   });
 });
-let resizing = null;
-window.addEventListener('resize', () => {
-  clearTimeout(resizing);
-  resizing = setTimeout(draw, 150);
-});
-
-load();
+redrawOnResize(draw);

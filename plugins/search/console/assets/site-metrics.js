@@ -1,4 +1,4 @@
-import { $, api, formatDate, h, showError } from './console.js';
+import { $, api, formatDate, h, keepFresh, redrawOnResize, showError } from './console.js';
 import { cell, numCell, siteMissing, sitePage } from './search-console.js';
 import { termChart } from './term-chart.js';
 
@@ -6,7 +6,6 @@ const page = sitePage();
 const REFRESH_MS = 30000;
 const ROWS = 10;
 let reports = null;
-let timer = null;
 
 /** An SVG bar chart of terms; each bar carries its numbers for tooltips and tests. */
 function drawTerms(container, report, kind) {
@@ -65,7 +64,6 @@ function live(report) {
 }
 
 async function load() {
-  clearTimeout(timer);
   const period = $('period').value;
   try {
     const [top, zero, now] = await Promise.all([
@@ -81,19 +79,9 @@ async function load() {
   } catch (error) {
     showError(error);
   }
-  if (!document.hidden) timer = setTimeout(load, REFRESH_MS);
 }
 
-$('period').addEventListener('change', load);
-$('refresh').addEventListener('click', load);
-document.addEventListener('visibilitychange', () => {
-  if (!document.hidden) load();
-});
-let resizing = null;
-window.addEventListener('resize', () => {
-  clearTimeout(resizing);
-  resizing = setTimeout(draw, 150);
-});
+redrawOnResize(draw);
 
 async function start() {
   try {
@@ -103,7 +91,9 @@ async function start() {
     siteMissing(error);
     return;
   }
-  await load();
+  const refresh = keepFresh(load, REFRESH_MS);
+  $('period').addEventListener('change', refresh);
+  $('refresh').addEventListener('click', refresh);
 }
 
 start();
