@@ -40,39 +40,25 @@ async function answer(res: Response, result: Promise<ImportResult>): Promise<voi
 }
 
 export function mountImportRoutes(router: ApiRouter, { importer }: Pick<SearchDomain, 'importer'>): void {
-  router.post(
-    '/api/sn/import',
-    {
-      access: 'key',
-      scope: 'import',
-      tags,
-      summary: 'Import documents: {"turingDocuments":[{locale, turSNJobAction, siteNames, attributes}]}',
-      query,
-      body: importBodySchema,
-      validate: false,
-      bodyLimit: '256mb',
-      responses: { 200: { description: 'what was accepted and rejected', schema: importResultSchema } },
-    },
-    async (req, res) => {
-      await answer(res, importer.import(itemsOf(req.body), { wait: waitOf(req.query) }));
-    },
-  );
-
-  router.post(
-    '/api/sn/deindex',
-    {
-      access: 'key',
-      scope: 'import',
-      tags,
-      summary: 'Remove documents: the same body as import; every item is a DELETE (by id, or by type without id)',
-      query,
-      body: importBodySchema,
-      validate: false,
-      bodyLimit: '64mb',
-      responses: { 200: { description: 'what was accepted and rejected', schema: importResultSchema } },
-    },
-    async (req, res) => {
-      await answer(res, importer.import(itemsOf(req.body), { wait: waitOf(req.query), deleteAll: true }));
-    },
-  );
+  // Import and de-index take the same body and answer alike; de-indexing makes every item a DELETE.
+  const importRoute = (path: string, summary: string, bodyLimit: string, deleteAll: boolean) =>
+    router.post(
+      path,
+      {
+        access: 'key',
+        scope: 'import',
+        tags,
+        summary,
+        query,
+        body: importBodySchema,
+        validate: false,
+        bodyLimit,
+        responses: { 200: { description: 'what was accepted and rejected', schema: importResultSchema } },
+      },
+      async (req, res) => {
+        await answer(res, importer.import(itemsOf(req.body), { wait: waitOf(req.query), deleteAll }));
+      },
+    );
+  importRoute('/api/sn/import', 'Import documents: {"turingDocuments":[{locale, turSNJobAction, siteNames, attributes}]}', '256mb', false);
+  importRoute('/api/sn/deindex', 'Remove documents: the same body as import; every item is a DELETE (by id, or by type without id)', '64mb', true);
 }
