@@ -1,5 +1,5 @@
 import { compareStrings } from '@vela/search-text';
-import { lowerBound } from './sorted-strings.js';
+import { lowerBound, mergeSorted } from './sorted-strings.js';
 
 /** What a snapshot keeps of the phrase index: the distinct phrases and, per ordinal, the ones it has. */
 export interface PhraseIndexData {
@@ -185,13 +185,7 @@ export class PhraseIndex {
     if (this.unsorted.length === 0) return this.sorted;
     const fresh = this.unsorted.sort(compareStrings);
     const old = this.sorted;
-    const merged: string[] = new Array(old.length + fresh.length);
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < old.length && j < fresh.length) merged[k++] = old[i]! <= fresh[j]! ? old[i++]! : fresh[j++]!;
-    while (i < old.length) merged[k++] = old[i++]!;
-    while (j < fresh.length) merged[k++] = fresh[j++]!;
+    const merged = mergeSorted(old, fresh);
     this.sorted = merged;
     this.unsorted = [];
     return merged;

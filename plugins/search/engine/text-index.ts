@@ -1,7 +1,7 @@
 import { compareStrings, slotOf, tokenize } from '@vela/search-text';
 import { DenseSlots } from './dense-slots.js';
 import { ListPool } from './list-pool.js';
-import { lowerBound } from './sorted-strings.js';
+import { lowerBound, mergeSorted } from './sorted-strings.js';
 
 /** One index term's documents by relevance slot: lists[slot] = ordinals (slot 0 is the best). */
 export type SlotLists = ReadonlyArray<ArrayLike<number> | undefined>;
@@ -291,13 +291,7 @@ export class TextIndex {
     if (this.unsortedTerms.length === 0) return this.sortedTerms;
     const fresh = this.unsortedTerms.sort(compareStrings);
     const old = this.sortedTerms;
-    const merged: string[] = new Array(old.length + fresh.length);
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < old.length && j < fresh.length) merged[k++] = old[i]! <= fresh[j]! ? old[i++]! : fresh[j++]!;
-    while (i < old.length) merged[k++] = old[i++]!;
-    while (j < fresh.length) merged[k++] = fresh[j++]!;
+    const merged = mergeSorted(old, fresh);
     this.sortedTerms = merged;
     this.unsortedTerms = [];
     return merged;
