@@ -51,8 +51,9 @@ async function main(): Promise<void> {
     config: loadConfig({
       env: {},
       overrides: {
-        // Every page's documents stay cached: this compares the layers, not the store's reads.
-        runtime: { dataDir, logLevel: 'warn', admin, plugins: ['search'] },
+        // Every page's documents stay cached: this compares the layers, not the store's reads. Searches are
+        // recorded by the search-metrics plugin, as deployed by default.
+        runtime: { dataDir, logLevel: 'warn', admin, plugins: ['search', 'search-metrics'] },
         // The answer cache off: each round searches again (search-service.ts measures answers from the cache).
         plugins: { search: { pageCache: { documents: documents.length }, answerCache: { megabytes: 0 } } },
         services: { search: { port: 0, host: '127.0.0.1' } },

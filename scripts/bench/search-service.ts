@@ -191,7 +191,8 @@ async function main(): Promise<void> {
         dataDir,
         logLevel: (process.env.VELA_LOG_LEVEL as 'warn') ?? 'warn',
         admin: { user: 'admin', password: 'bench-password' },
-        plugins: ['search'],
+        // As deployed by default: every search recorded by the search-metrics plugin.
+        plugins: ['search', 'search-metrics'],
       },
       services: { search: { port: 0, host: '127.0.0.1' } },
     },

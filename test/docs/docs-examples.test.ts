@@ -30,7 +30,7 @@ const DOCS: Record<string, DocSetup> = {
     config: { runtime: { network: { allowHosts: ['127.0.0.1:11434'] } } },
   },
   'docs/scaling.md': { plugins: [], password: 'change-me-please' },
-  'docs/search-guide.md': { plugins: ['search', 'connector', 'genai', 'graphql', 'ocr', 'integration'], password: 'change-me-please', seed: true },
+  'docs/search-guide.md': { plugins: ['search', 'connector', 'genai', 'graphql', 'ocr', 'integration', 'search-metrics'], password: 'change-me-please', seed: true },
   'docs/search-reference.md': { plugins: ['search', 'connector', 'graphql'], password: 'change-me-please', seed: true },
 };
 

@@ -49,7 +49,7 @@ interface Failure {
  * times and search metrics), and the password limits' records, which a refused sign-in writes by design.
  */
 const MOVING_TABLES =
-  /^(search_changes|search_metric_searches|gateway_response_times|gateway_upstream_status|runtime_sessions|connector_run_leases|runtime_login_failures|runtime_trusted_addresses)$|knex_migrations/;
+  /^(search_changes|search_metrics_searches|gateway_response_times|gateway_upstream_status|runtime_sessions|connector_run_leases|runtime_login_failures|runtime_trusted_addresses)$|knex_migrations/;
 const MOVING_COLUMNS = new Set(['last_used_at']);
 
 const tricky = [
