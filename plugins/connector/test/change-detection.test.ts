@@ -1,15 +1,22 @@
 import path from 'node:path';
 import test from 'ava';
-import { call, createSite, createSource, makePackages, runAndWait, searchCall, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
+import {
+  call,
+  createSite,
+  createSource,
+  makePackages,
+  runAndWait,
+  searchCall,
+  searchIds,
+  startConnector,
+  startPackageSource,
+  tempDir,
+  writeJsonl,
+} from './helpers.js';
 
 test('a run indexes new documents, skips unchanged ones, re-sends changed ones and de-indexes vanished ones', async (t) => {
-  const vela = await startConnector();
-  t.teardown(() => vela.stop());
-  await createSite(vela, 'Docs');
-  const file = path.join(tempDir(), 'packages.jsonl.gz');
   const first = makePackages(300);
-  writeJsonl(file, first);
-  await createSource(vela, 'pkgs', file, 'Docs');
+  const { vela, file } = await startPackageSource(t, first, 'packages.jsonl.gz');
 
   const run1 = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.like(run1, { status: 'COMPLETED', operationType: 'INDEX_ALL', documentCount: 300, indexed: 300, unchanged: 0, deindexed: 0, errors: 0 });

@@ -15,19 +15,15 @@ import {
   SITE_FIELDS,
   searchIds,
   startConnector,
+  startPackageSource,
   tempDir,
   until,
   writeJsonl,
 } from './helpers.js';
 
 test('a run that fails halfway de-indexes nothing; the next complete run does', async (t) => {
-  const vela = await startConnector();
-  t.teardown(() => vela.stop());
-  await createSite(vela, 'Docs');
-  const file = path.join(tempDir(), 'p.jsonl.gz');
   const all = makePackages(500);
-  writeJsonl(file, all);
-  await createSource(vela, 'pkgs', file, 'Docs');
+  const { vela, file } = await startPackageSource(t, all, 'p.jsonl.gz');
   await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
 
   // The new file drops the first 100 records and is cut off in the middle of the gzip stream.
@@ -59,14 +55,10 @@ test('a run that fails halfway de-indexes nothing; the next complete run does', 
 });
 
 test('documents the search service refuses are recorded as ERROR with the reason and retried on the next run', async (t) => {
-  const vela = await startConnector();
-  t.teardown(() => vela.stop());
-  await createSite(vela, 'Docs');
   const docs = makePackages(30);
   // size is an INT field: a text size is refused by the search service, for that document only.
   const bad = docs.map((d, i) => (i === 5 ? { ...d, size: 'huge' } : d));
-  const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), bad);
-  await createSource(vela, 'pkgs', file, 'Docs');
+  const { vela, file } = await startPackageSource(t, bad);
   const first = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.like(first, { status: 'COMPLETED', indexed: 29, errors: 1 });
   const failed = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing', ['pkg-00005']);

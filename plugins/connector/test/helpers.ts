@@ -42,6 +42,19 @@ export async function startWebSource(t: ExecutionContext, site: TestSite, settin
   return vela;
 }
 
+/**
+ * A connector with the site "Docs" and the JSON-lines source "pkgs" reading `records` from `fileName` (gzipped
+ * when it ends in .gz); it stops when the test ends. The file's path, for the test to write again.
+ */
+export async function startPackageSource(t: ExecutionContext, records: unknown[], fileName = 'p.jsonl'): Promise<{ vela: TestRuntime; file: string }> {
+  const vela = await startConnector();
+  t.teardown(() => vela.stop());
+  await createSite(vela, 'Docs');
+  const file = writeJsonl(path.join(tempDir(), fileName), records);
+  await createSource(vela, 'pkgs', file, 'Docs');
+  return { vela, file };
+}
+
 /** Call the connector service with the Key header (or the headers given). */
 export function call(vela: TestRuntime, method: string, pathname: string, body?: unknown, headers: Record<string, string> = { key: KEY }): Promise<Answer> {
   return callService(vela, 'connector', method, pathname, body, headers);

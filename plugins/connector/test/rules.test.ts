@@ -1,15 +1,10 @@
-import path from 'node:path';
 import test from 'ava';
 import { nestedRepetition } from '../rules/safe-regex.js';
-import { call, createSite, createSource, makePackages, runAndWait, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
+import { call, createSource, makePackages, runAndWait, searchIds, startPackageSource } from './helpers.js';
 
 test('IGNORE rules keep matching documents out, de-index ones already indexed, and let them back when removed', async (t) => {
-  const vela = await startConnector();
-  t.teardown(() => vela.stop());
-  await createSite(vela, 'Docs');
   const docs = makePackages(40);
-  const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), docs);
-  await createSource(vela, 'pkgs', file, 'Docs');
+  const { vela, file } = await startPackageSource(t, docs);
   await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.is((await searchIds(vela, 'Docs')).length, 40);
 
