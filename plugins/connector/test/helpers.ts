@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { ExecutionContext } from 'ava';
-import { callService, startTestRuntime, type TestRuntime, type TestRuntimeOptions } from 'vela/testing';
+import { callService, manifest, packageRoot, startTestRuntime, type TestRuntime, type TestRuntimeOptions, writePlugins } from 'vela/testing';
 import type { TestSite } from './fixtures/test-site.js';
 
 export const KEY = 'connector-test-key-0123456789';
@@ -53,6 +53,22 @@ export async function startPackageSource(t: ExecutionContext, records: unknown[]
   const file = writeJsonl(path.join(tempDir(), fileName), records);
   await createSource(vela, 'pkgs', file, 'Docs');
   return { vela, file };
+}
+
+/**
+ * A connector that loads, from a folder of its own (as the cms plugin is), the plugin `<name>-kind`: it adds the
+ * source kind `kind` (the JavaScript text of the kind's object, named `name`) through the connector.sourceKinds hook.
+ */
+export async function startWithKind(name: string, kind: string, options: Parameters<typeof startConnector>[0] = {}): Promise<TestRuntime> {
+  const plugin = `${name}-kind`;
+  const index = `const kind = ${kind};\nexport default { register(ctx) { ctx.hooks.tap('connector.sourceKinds', '${name}', (kinds) => kinds.register(kind)); } };\n`;
+  const loaderPath = await writePlugins([
+    {
+      manifest: manifest(plugin, { service: 'connector', dependsOn: ['connector'] }),
+      files: { 'package.json': JSON.stringify({ type: 'module' }), 'index.ts': index },
+    },
+  ]);
+  return startConnector({ plugins: ['search', 'connector', plugin], loaderPath: [path.join(packageRoot, 'plugins'), loaderPath], ...options });
 }
 
 /** Call the connector service with the Key header (or the headers given). */

@@ -1,37 +1,23 @@
 import path from 'node:path';
 import test from 'ava';
-import { manifest, packageRoot, writePlugins } from 'vela/testing';
 import type { ConnectorRuns, ConnectorSources } from '../api.js';
-import { call, createSite, createSource, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
+import { call, createSite, createSource, searchIds, startWithKind, tempDir, writeJsonl } from './helpers.js';
 
 // A plugin whose kind reads documents from its settings, each with the version the source gives it.
-const versionedKindPlugin = {
-  manifest: manifest('versioned-kind', { service: 'connector', dependsOn: ['connector'] }),
-  files: {
-    'package.json': JSON.stringify({ type: 'module' }),
-    'index.ts': `
-      export default {
-        register(ctx) {
-          ctx.hooks.tap('connector.sourceKinds', 'versioned', (kinds) => kinds.register({
-            name: 'versioned',
-            description: 'documents listed in the settings, with versions',
-            settingsSchema: { type: 'object', required: ['docs'], properties: { docs: { type: 'array' } } },
-            async *read(ctx) {
-              for (const doc of ctx.source.settings.docs) {
-                if (ctx.onlyIds && !ctx.onlyIds.includes(doc.id)) continue;
-                yield { id: doc.id, attributes: { title: doc.title }, version: doc.version };
-              }
-            },
-          }));
-        },
-      };
-    `,
+const VERSIONED_KIND = `{
+  name: 'versioned',
+  description: 'documents listed in the settings, with versions',
+  settingsSchema: { type: 'object', required: ['docs'], properties: { docs: { type: 'array' } } },
+  async *read(ctx) {
+    for (const doc of ctx.source.settings.docs) {
+      if (ctx.onlyIds && !ctx.onlyIds.includes(doc.id)) continue;
+      yield { id: doc.id, attributes: { title: doc.title }, version: doc.version };
+    }
   },
-};
+}`;
 
 async function start(t: any) {
-  const loaderPath = await writePlugins([versionedKindPlugin]);
-  const vela = await startConnector({ plugins: ['search', 'connector', 'versioned-kind'], loaderPath: [path.join(packageRoot, 'plugins'), loaderPath] });
+  const vela = await startWithKind('versioned', VERSIONED_KIND);
   t.teardown(() => vela.stop());
   await createSite(vela, 'Docs');
   return vela;

@@ -1,9 +1,7 @@
-import path from 'node:path';
 import test from 'ava';
 import type { Logger } from 'vela/plugin';
-import { manifest, packageRoot, writePlugins } from 'vela/testing';
 import { RunProgress } from '../pipeline/run-progress.js';
-import { call, createSite, runAndWait, startConnector } from './helpers.js';
+import { call, createSite, runAndWait, startWithKind } from './helpers.js';
 
 function recorder() {
   const lines: Array<{ fields: Record<string, unknown>; msg: string }> = [];
@@ -32,38 +30,20 @@ test('on a first run the total is unknown and not made up', (t) => {
 });
 
 // A kind that reads slowly, so a run lasts several progress intervals whatever the machine's speed.
-const slowKindPlugin = {
-  manifest: manifest('slow-kind', { service: 'connector', dependsOn: ['connector'] }),
-  files: {
-    'package.json': JSON.stringify({ type: 'module' }),
-    'index.ts': `
-      const slowKind = {
-        name: 'slow',
-        description: 'count documents, one every delayMs',
-        settingsSchema: { type: 'object', required: ['count', 'delayMs'], properties: { count: { type: 'integer' }, delayMs: { type: 'integer' } } },
-        async *read(ctx) {
-          for (let i = 0; i < ctx.source.settings.count; i++) {
-            await new Promise((resolve) => setTimeout(resolve, ctx.source.settings.delayMs));
-            yield { id: 'slow-' + i, attributes: { title: 'slow document ' + i } };
-          }
-        },
-      };
-      export default {
-        register(ctx) {
-          ctx.hooks.tap('connector.sourceKinds', 'slow', (kinds) => kinds.register(slowKind));
-        },
-      };
-    `,
+const SLOW_KIND = `{
+  name: 'slow',
+  description: 'count documents, one every delayMs',
+  settingsSchema: { type: 'object', required: ['count', 'delayMs'], properties: { count: { type: 'integer' }, delayMs: { type: 'integer' } } },
+  async *read(ctx) {
+    for (let i = 0; i < ctx.source.settings.count; i++) {
+      await new Promise((resolve) => setTimeout(resolve, ctx.source.settings.delayMs));
+      yield { id: 'slow-' + i, attributes: { title: 'slow document ' + i } };
+    }
   },
-};
+}`;
 
 test('a real run logs its progress, and a reindex says of about how many', async (t) => {
-  const loaderPath = await writePlugins([slowKindPlugin]);
-  const vela = await startConnector({
-    plugins: ['search', 'connector', 'slow-kind'],
-    loaderPath: [path.join(packageRoot, 'plugins'), loaderPath],
-    connector: { progressMs: 50 },
-  });
+  const vela = await startWithKind('slow', SLOW_KIND, { connector: { progressMs: 50 } });
   t.teardown(() => vela.stop());
   await createSite(vela, 'Slow');
   const created = await call(vela, 'POST', '/api/v2/connector/source', { name: 'slow', kind: 'slow', sites: ['Slow'], settings: { count: 40, delayMs: 10 } });

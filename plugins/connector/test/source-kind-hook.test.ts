@@ -1,38 +1,22 @@
 import { rmSync } from 'node:fs';
-import path from 'node:path';
 import test from 'ava';
-import { manifest, packageRoot, writePlugins } from 'vela/testing';
-import { call, createSite, runAndWait, searchIds, startConnector, tempDir } from './helpers.js';
+import { call, createSite, runAndWait, searchIds, startConnector, startWithKind, tempDir } from './helpers.js';
 
 // A plugin in its own folder, as the cms plugin is: it taps the connector's hook to add a kind.
-const memoryKindPlugin = {
-  manifest: manifest('memory-kind', { service: 'connector', dependsOn: ['connector'] }),
-  files: {
-    'package.json': JSON.stringify({ type: 'module' }),
-    'index.ts': `
-      const memoryKind = {
-        name: 'memory',
-        description: 'documents listed in the settings',
-        settingsSchema: { type: 'object', required: ['docs'], properties: { docs: { type: 'array', items: { type: 'object', required: ['id'] } } } },
-        async *read(ctx) {
-          for (const doc of ctx.source.settings.docs) {
-            if (ctx.onlyIds && !ctx.onlyIds.includes(doc.id)) continue;
-            yield { id: doc.id, attributes: doc };
-          }
-        },
-      };
-      export default {
-        register(ctx) {
-          ctx.hooks.tap('connector.sourceKinds', 'memory', (kinds) => kinds.register(memoryKind));
-        },
-      };
-    `,
+const MEMORY_KIND = `{
+  name: 'memory',
+  description: 'documents listed in the settings',
+  settingsSchema: { type: 'object', required: ['docs'], properties: { docs: { type: 'array', items: { type: 'object', required: ['id'] } } } },
+  async *read(ctx) {
+    for (const doc of ctx.source.settings.docs) {
+      if (ctx.onlyIds && !ctx.onlyIds.includes(doc.id)) continue;
+      yield { id: doc.id, attributes: doc };
+    }
   },
-};
+}`;
 
 test('a plugin adds a source kind through the connector.sourceKinds hook, and its sources run like the built-in ones', async (t) => {
-  const loaderPath = await writePlugins([memoryKindPlugin]);
-  const vela = await startConnector({ plugins: ['search', 'connector', 'memory-kind'], loaderPath: [path.join(packageRoot, 'plugins'), loaderPath] });
+  const vela = await startWithKind('memory', MEMORY_KIND);
   t.teardown(() => vela.stop());
   const kinds = await call(vela, 'GET', '/api/v2/connector/source/kinds');
   t.deepEqual(
@@ -68,8 +52,7 @@ test('a plugin adds a source kind through the connector.sourceKinds hook, and it
 test("a stored source whose kind's plugin is not loaded is skipped with a warning, and its name stays taken", async (t) => {
   const dataDir = tempDir();
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  const loaderPath = await writePlugins([memoryKindPlugin]);
-  const first = await startConnector({ dataDir, plugins: ['search', 'connector', 'memory-kind'], loaderPath: [path.join(packageRoot, 'plugins'), loaderPath] });
+  const first = await startWithKind('memory', MEMORY_KIND, { dataDir });
   await createSite(first, 'Docs');
   t.is((await call(first, 'POST', '/api/v2/connector/source', { name: 'mem', kind: 'memory', sites: ['Docs'], settings: { docs: [] } })).status, 201);
   await first.stop();
