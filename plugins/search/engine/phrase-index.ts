@@ -1,5 +1,4 @@
-import { compareStrings } from '@vela/search-text';
-import { lowerBound, mergeSorted } from './sorted-strings.js';
+import { lowerBound, SortedStrings } from './sorted-strings.js';
 
 /** What a snapshot keeps of the phrase index: the distinct phrases and, per ordinal, the ones it has. */
 export interface PhraseIndexData {
@@ -31,8 +30,7 @@ export class PhraseIndex {
   private holes = 0;
   private starts = new Uint32Array(1024);
   private counts = new Uint16Array(1024);
-  private sorted: string[] = [];
-  private unsorted: string[] = [];
+  private readonly inOrder = new SortedStrings();
 
   add(ordinal: number, phrases: readonly string[] | undefined): void {
     if (!phrases || phrases.length === 0) return;
@@ -76,7 +74,7 @@ export class PhraseIndex {
    * order, until it returns false.
    */
   forEachStartingWith(prefix: string, visit: (phrase: string, frequency: number) => boolean | undefined): void {
-    const sorted = this.sortedPhrases();
+    const sorted = this.inOrder.all();
     const low = lowerBound(sorted, prefix);
     for (let i = low; i < sorted.length && sorted[i]!.startsWith(prefix); i++) {
       const phrase = sorted[i]!;
@@ -172,22 +170,12 @@ export class PhraseIndex {
     // that would keep a whole title alive.
     this.numbers.set(phrase, id);
     this.phrases.push(phrase);
-    this.unsorted.push(phrase);
+    this.inOrder.add(phrase);
     if (id >= this.frequencies.length) {
       const grown = new Uint32Array(this.frequencies.length * 2);
       grown.set(this.frequencies);
       this.frequencies = grown;
     }
     return id;
-  }
-
-  private sortedPhrases(): string[] {
-    if (this.unsorted.length === 0) return this.sorted;
-    const fresh = this.unsorted.sort(compareStrings);
-    const old = this.sorted;
-    const merged = mergeSorted(old, fresh);
-    this.sorted = merged;
-    this.unsorted = [];
-    return merged;
   }
 }

@@ -1,4 +1,6 @@
-// Lists of strings sorted in code-unit order (the order of `<`): prefix ranges, and merging.
+import { compareStrings } from '@vela/search-text';
+
+// Lists of strings sorted in code-unit order (the order of `<`): prefix ranges, merging, and a list kept sorted.
 
 /** Where `value` belongs in `sorted`: the index of the first string that is not less than it. */
 export function lowerBound(sorted: readonly string[], value: string): number {
@@ -18,7 +20,7 @@ export function successor(prefix: string): string {
 }
 
 /** `old` (sorted) and `fresh` (sorted) as one sorted list: new strings merged in, not sorted again with all. */
-export function mergeSorted(old: readonly string[], fresh: readonly string[]): string[] {
+function mergeSorted(old: readonly string[], fresh: readonly string[]): string[] {
   const merged: string[] = new Array(old.length + fresh.length);
   let i = 0;
   let j = 0;
@@ -27,4 +29,32 @@ export function mergeSorted(old: readonly string[], fresh: readonly string[]): s
   while (i < old.length) merged[k++] = old[i++]!;
   while (j < fresh.length) merged[k++] = fresh[j++]!;
   return merged;
+}
+
+/**
+ * Strings kept in code-unit order for prefix lookups: the ones added since the last read wait apart and are
+ * sorted on their own, then merged in, rather than sorting everything again.
+ */
+export class SortedStrings {
+  private sorted: string[] = [];
+  private added: string[] = [];
+
+  add(value: string): void {
+    this.added.push(value);
+  }
+
+  /** Every string, in order. Read only, and only until the next add. */
+  all(): readonly string[] {
+    if (this.added.length > 0) {
+      this.sorted = mergeSorted(this.sorted, this.added.sort(compareStrings));
+      this.added = [];
+    }
+    return this.sorted;
+  }
+
+  /** Hold exactly `values`, in any order given. */
+  reset(values: Iterable<string>): void {
+    this.sorted = [...values].sort(compareStrings);
+    this.added = [];
+  }
 }

@@ -1,7 +1,7 @@
-import { compareStrings, slotOf, tokenize } from '@vela/search-text';
+import { slotOf, tokenize } from '@vela/search-text';
 import { DenseSlots } from './dense-slots.js';
 import { ListPool } from './list-pool.js';
-import { lowerBound, mergeSorted } from './sorted-strings.js';
+import { lowerBound, SortedStrings } from './sorted-strings.js';
 
 /** One index term's documents by relevance slot: lists[slot] = ordinals (slot 0 is the best). */
 export type SlotLists = ReadonlyArray<ArrayLike<number> | undefined>;
@@ -59,8 +59,8 @@ export class TextIndex {
   /** Per term id, the stamp of the last add that met it. */
   private seen = new Uint32Array(1024);
   private stamp = 0;
-  private sortedTerms: string[] = [];
-  private unsortedTerms: string[] = [];
+  /** Every term, in code-unit order, for prefix lookups. */
+  private readonly termsSorted = new SortedStrings();
   private documents = 0;
   private removedSinceCleanup = 0;
   /** Changes on every add and remove: what callers cached about the terms holds while it stays the same. */
@@ -166,7 +166,7 @@ export class TextIndex {
    * documentFrequency). Read only, and only until the next add.
    */
   termsInOrder(): readonly string[] {
-    return this.sortedTermList();
+    return this.termsSorted.all();
   }
 
   /** Distinct indexed terms with their document frequency. */
@@ -274,27 +274,16 @@ export class TextIndex {
     }
     this.termById[id] = kept;
     this.termIds.set(kept, id);
-    this.unsortedTerms.push(kept);
+    this.termsSorted.add(kept);
     return id;
   }
 
   private termsStartingWith(prefix: string): string[] {
-    const sorted = this.sortedTermList();
+    const sorted = this.termsSorted.all();
     const low = lowerBound(sorted, prefix);
     const out: string[] = [];
     for (let i = low; i < sorted.length && sorted[i]!.startsWith(prefix); i++) out.push(sorted[i]!);
     return out;
-  }
-
-  /** All terms in code-unit order; new terms are sorted on their own and merged in, not re-sorted with all. */
-  private sortedTermList(): string[] {
-    if (this.unsortedTerms.length === 0) return this.sortedTerms;
-    const fresh = this.unsortedTerms.sort(compareStrings);
-    const old = this.sortedTerms;
-    const merged = mergeSorted(old, fresh);
-    this.sortedTerms = merged;
-    this.unsortedTerms = [];
-    return merged;
   }
 
   /** Drops the terms no document has any more; their ids are given to new terms. */
@@ -306,8 +295,7 @@ export class TextIndex {
       this.freeTermIds.push(id);
       for (let slot = 0; slot < this.resolution; slot++) this.postings.clear(id * this.resolution + slot);
     }
-    this.sortedTerms = [...this.termIds.keys()].sort(compareStrings);
-    this.unsortedTerms = [];
+    this.termsSorted.reset(this.termIds.keys());
     this.removedSinceCleanup = 0;
   }
 }
