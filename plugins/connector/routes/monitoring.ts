@@ -17,6 +17,12 @@ const LATEST = 50;
 // The lists of the newest records: a key with the connector scope.
 const newest = { access: 'key', scope: 'connector', tags } as const;
 
+/** A list of the newest records, or the 404 `refusal` when there is none. */
+function nonEmpty<T>(list: T[], refusal: () => Error): T[] {
+  if (list.length === 0) throw refusal();
+  return list;
+}
+
 interface SearchBody {
   source?: string | null;
   status?: string | null;
@@ -45,12 +51,7 @@ export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sourc
       items: statusRecordSchema,
       responses: { 404: { description: 'no status records' } },
     },
-    async (req) => {
-      const source = String(req.params.source);
-      const records = await statuses.latest(source, LATEST);
-      if (records.length === 0) throw connectorErrors.noStatusRecords(source);
-      return records;
-    },
+    async (req) => nonEmpty(await statuses.latest(String(req.params.source), LATEST), () => connectorErrors.noStatusRecords(String(req.params.source))),
   );
 
   router.get(
@@ -107,11 +108,7 @@ export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sourc
     router,
     `${BASE}/indexing/stats`,
     { ...newestRuns, summary: 'Statistics of the newest 50 runs of all sources (404 when none ran)', responses: { 404: { description: 'no run yet' } } },
-    async () => {
-      const list = await runs.list(undefined, LATEST);
-      if (list.length === 0) throw connectorErrors.noStats();
-      return list;
-    },
+    async () => nonEmpty(await runs.list(undefined, LATEST), () => connectorErrors.noStats()),
   );
 
   listRoute(
@@ -123,12 +120,7 @@ export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sourc
       params: sourceParam,
       responses: { 404: { description: 'no run of this source' } },
     },
-    async (req) => {
-      const source = String(req.params.source);
-      const list = await runs.list(source, LATEST);
-      if (list.length === 0) throw connectorErrors.noStats(source);
-      return list;
-    },
+    async (req) => nonEmpty(await runs.list(String(req.params.source), LATEST), () => connectorErrors.noStats(String(req.params.source))),
   );
 
   router.get(
