@@ -68,29 +68,20 @@ test('stream: false answers one JSON message; a server that ignores stream: true
 
 test('anonymous direct chat may use only instances open to it; a Key or the administrator may use any', async (t) => {
   const id = await instance('echo');
-  const anonymous = await json(
-    vela,
-    'POST',
-    '/api/genai/chat',
-    { llmInstanceId: id, stream: false, messages: [{ role: 'user', content: 'hi' }] },
-    { authorization: '' },
-  );
+  // Saying "hi" to the instance, as the administrator or (authorization '') anonymously.
+  const hi = (headers: Record<string, string> = {}) =>
+    json(vela, 'POST', '/api/genai/chat', { llmInstanceId: id, stream: false, messages: [{ role: 'user', content: 'hi' }] }, headers);
+  const anonymous = await hi({ authorization: '' });
   t.is(anonymous.status, 403);
   t.is(anonymous.body.error, 'llm_instance_not_public');
-  const admin = await json(vela, 'POST', '/api/genai/chat', { llmInstanceId: id, stream: false, messages: [{ role: 'user', content: 'hi' }] });
+  const admin = await hi();
   t.is(admin.status, 200);
   await json(vela, 'PUT', `/api/llm/${id}`, { publicChat: true });
-  const opened = await json(
-    vela,
-    'POST',
-    '/api/genai/chat',
-    { llmInstanceId: id, stream: false, messages: [{ role: 'user', content: 'hi' }] },
-    { authorization: '' },
-  );
+  const opened = await hi({ authorization: '' });
   t.is(opened.status, 200);
   t.is(opened.body.content, 'Hello from the fake model.');
   await json(vela, 'PUT', `/api/llm/${id}`, { enabled: false });
-  const disabled = await json(vela, 'POST', '/api/genai/chat', { llmInstanceId: id, messages: [{ role: 'user', content: 'hi' }] });
+  const disabled = await hi();
   t.is(disabled.status, 409);
   t.is(disabled.body.error, 'llm_instance_disabled');
 });
