@@ -43,10 +43,18 @@ export const httpErrors = {
   validation: coded('validation_failed', 400, (message: string) => message),
   unauthorized: coded('unauthorized', 401, (message: string) => message),
   forbidden: coded('forbidden', 403, (message: string) => message),
-  csrf: coded('csrf_token_invalid', 403, () => 'a write signed in with the session cookie needs the X-CSRF-Token header from GET /api/login'),
+  csrf: coded(
+    'csrf_token_invalid',
+    403,
+    () => 'a write signed in with the session cookie needs the X-CSRF-Token header from GET /api/login',
+  ),
   notFound: coded('not_found', 404, (message: string) => message),
   conflict: coded('conflict', 409, (message: string) => message),
-  payloadTooLarge: coded('payload_too_large', 413, (limit: string) => `request body is larger than the limit of ${limit}`),
+  payloadTooLarge: coded(
+    'payload_too_large',
+    413,
+    (limit: string) => `request body is larger than the limit of ${limit}`,
+  ),
   unsupportedMediaType: coded('unsupported_media_type', 415, (message: string) => message),
   internal: coded('internal_error', 500, () => 'the server failed to answer this request; the cause is in its log'),
   unavailable: coded('service_unavailable', 503, (message: string) => message),
@@ -70,13 +78,19 @@ export const bootErrors = {
   pluginNotFound: coded(
     'E_PLUGIN_NOT_FOUND',
     500,
-    (name: string, paths: string) => `plugin "${name}" was asked for with --plugins but is not on the loader path (${paths})`,
+    (name: string, paths: string) =>
+      `plugin "${name}" was asked for with --plugins but is not on the loader path (${paths})`,
   ),
-  dependencyCycle: coded('E_DEPENDENCY_CYCLE', 500, (cycle: string[]) => `plugin dependency cycle: ${cycle.join(' -> ')}`),
+  dependencyCycle: coded(
+    'E_DEPENDENCY_CYCLE',
+    500,
+    (cycle: string[]) => `plugin dependency cycle: ${cycle.join(' -> ')}`,
+  ),
   runtimeIncompatible: coded(
     'E_RUNTIME_INCOMPATIBLE',
     500,
-    (file: string, range: string, version: string) => `${file}: plugin needs runtime ${range}, this runtime is ${version}`,
+    (file: string, range: string, version: string) =>
+      `${file}: plugin needs runtime ${range}, this runtime is ${version}`,
   ),
   consumesMismatch: coded(
     'E_CONSUMES_MISMATCH',
@@ -85,24 +99,39 @@ export const bootErrors = {
       `${file}: "consumes" is [${manifest.join(', ')}] in plugin.json but [${code.join(', ')}] in the plugin's definition; list the same services in both`,
   ),
   pluginEntry: coded('E_PLUGIN_ENTRY', 500, (file: string, problem: string) => `${file}: ${problem}`),
-  configInvalid: coded('E_CONFIG_INVALID', 500, (where: string, problems: string[]) => `invalid configuration (${where}): ${problems.join('; ')}`),
+  configInvalid: coded(
+    'E_CONFIG_INVALID',
+    500,
+    (where: string, problems: string[]) => `invalid configuration (${where}): ${problems.join('; ')}`,
+  ),
   configFile: coded('E_CONFIG_FILE', 500, (file: string, problem: string) => `${file}: ${problem}`),
-  hookUndeclared: coded('E_HOOK_UNDECLARED', 500, (hook: string, tap: string) => `tap "${tap}" is on hook "${hook}", which no loaded plugin declares`),
-  hookDeclaration: coded('E_HOOK_DECLARATION', 500, (owner: string, problem: string) => `plugin "${owner}": ${problem}`),
+  hookUndeclared: coded(
+    'E_HOOK_UNDECLARED',
+    500,
+    (hook: string, tap: string) => `tap "${tap}" is on hook "${hook}", which no loaded plugin declares`,
+  ),
+  hookDeclaration: coded(
+    'E_HOOK_DECLARATION',
+    500,
+    (owner: string, problem: string) => `plugin "${owner}": ${problem}`,
+  ),
   serviceNotConsumed: coded(
     'E_SERVICE_NOT_CONSUMED',
     500,
-    (plugin: string, service: string) => `plugin "${plugin}" resolved service "${service}", which its manifest does not list in "consumes"`,
+    (plugin: string, service: string) =>
+      `plugin "${plugin}" resolved service "${service}", which its manifest does not list in "consumes"`,
   ),
   serviceNotProvided: coded(
     'E_SERVICE_NOT_PROVIDED',
     500,
-    (plugin: string, service: string) => `plugin "${plugin}" consumes service "${service}", which neither the runtime nor any loaded plugin provides`,
+    (plugin: string, service: string) =>
+      `plugin "${plugin}" consumes service "${service}", which neither the runtime nor any loaded plugin provides`,
   ),
   serviceUndeclared: coded(
     'E_SERVICE_UNDECLARED',
     500,
-    (plugin: string, service: string) => `plugin "${plugin}" provides service "${service}", which its manifest does not list in "provides"`,
+    (plugin: string, service: string) =>
+      `plugin "${plugin}" provides service "${service}", which its manifest does not list in "provides"`,
   ),
   unknownService: coded(
     'E_UNKNOWN_SERVICE',
@@ -113,23 +142,42 @@ export const bootErrors = {
   portInUse: coded(
     'E_PORT_IN_USE',
     500,
-    (service: string, host: string, port: number) => `the ${service} service cannot listen on ${host}:${port}: the port is already in use`,
+    (service: string, host: string, port: number) =>
+      `the ${service} service cannot listen on ${host}:${port}: the port is already in use`,
   ),
-  listen: coded('E_LISTEN', 500, (service: string, port: number, problem: string) => `the ${service} service cannot listen on port ${port}: ${problem}`),
-  migration: coded('E_MIGRATION', 500, (owner: string, problem: string) => `migrations of "${owner}" failed: ${problem}`),
+  listen: coded(
+    'E_LISTEN',
+    500,
+    (service: string, port: number, problem: string) =>
+      `the ${service} service cannot listen on port ${port}: ${problem}`,
+  ),
+  migration: coded(
+    'E_MIGRATION',
+    500,
+    (owner: string, problem: string) => `migrations of "${owner}" failed: ${problem}`,
+  ),
   tablePrefix: coded(
     'E_TABLE_PREFIX',
     500,
-    (owner: string, tables: string[], prefix: string) => `migrations of "${owner}" created ${tables.join(', ')}; its tables must start with "${prefix}"`,
+    (owner: string, tables: string[], prefix: string) =>
+      `migrations of "${owner}" created ${tables.join(', ')}; its tables must start with "${prefix}"`,
   ),
-  phaseTimeout: coded('E_PHASE_TIMEOUT', 500, (plugin: string, phase: string, ms: number) => `plugin "${plugin}" did not finish ${phase} within ${ms} ms`),
+  phaseTimeout: coded(
+    'E_PHASE_TIMEOUT',
+    500,
+    (plugin: string, phase: string, ms: number) => `plugin "${plugin}" did not finish ${phase} within ${ms} ms`,
+  ),
   routeAccess: coded(
     'E_ROUTE_ACCESS',
     500,
     (plugin: string, method: string, path: string, got: unknown) =>
       `plugin "${plugin}" mounts ${method} ${path} without its access: the route spec needs access 'public', 'key' or 'admin', got ${JSON.stringify(got) ?? 'nothing'}`,
   ),
-  cronInvalid: coded('E_CRON_INVALID', 500, (job: string, expression: string) => `scheduled job "${job}" has an invalid cron expression "${expression}"`),
+  cronInvalid: coded(
+    'E_CRON_INVALID',
+    500,
+    (job: string, expression: string) => `scheduled job "${job}" has an invalid cron expression "${expression}"`,
+  ),
 } as const;
 
 export function isVelaError(error: unknown): error is VelaError {

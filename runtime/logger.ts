@@ -20,7 +20,10 @@ export interface LoggerOptions {
 export type LogFormat = 'auto' | 'json' | 'pretty';
 
 /** The format `auto` stands for: a person at a terminal reads pretty lines; pipes, files and collectors get JSON. */
-export function resolveLogFormat(format: LogFormat | undefined, destination?: NodeJS.WritableStream): 'json' | 'pretty' {
+export function resolveLogFormat(
+  format: LogFormat | undefined,
+  destination?: NodeJS.WritableStream,
+): 'json' | 'pretty' {
   if (format === 'json' || format === 'pretty') return format;
   return !destination && process.stdout.isTTY ? 'pretty' : 'json';
 }

@@ -74,7 +74,10 @@ export class RateLimitedLog {
     if (!window.timer) {
       const open = window;
       // Unref'd: a summary never keeps a stopping process alive.
-      open.timer = setTimeout(() => this.close(key, open), Math.max(0, open.started + this.options.intervalMs - at)).unref();
+      open.timer = setTimeout(
+        () => this.close(key, open),
+        Math.max(0, open.started + this.options.intervalMs - at),
+      ).unref();
     }
   }
 

@@ -22,5 +22,7 @@ const server = http.createServer((req, res) => {
   });
 });
 
-server.listen(port, '127.0.0.1', () => process.stdout.write(`example upstream listening on http://127.0.0.1:${server.address().port}\n`));
+server.listen(port, '127.0.0.1', () =>
+  process.stdout.write(`example upstream listening on http://127.0.0.1:${server.address().port}\n`),
+);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));

@@ -37,7 +37,8 @@ function createDomain(ctx: PluginContext<CmsConfig, typeof consumes>, secrets: (
 
 /** Whether a connector source tracks one document: the kind asks before it leaves content out of a publish run. */
 function trackedCheck(domain: CmsDomain): TrackedCheck {
-  return async (connectorSource, id) => (await domain.sources().trackedIds(connectorSource, { ids: [id], limit: 1 })).length > 0;
+  return async (connectorSource, id) =>
+    (await domain.sources().trackedIds(connectorSource, { ids: [id], limit: 1 })).length > 0;
 }
 
 /** What it resolves, as plugin.json lists it (the loader checks they match): types ctx.resolve to these names. */
@@ -46,14 +47,17 @@ const consumes = ['db', 'outbound', 'connector.runs', 'connector.sources'] as co
 export default definePlugin<CmsConfig, typeof consumes>({
   consumes,
   register(ctx) {
-    // Repository passwords are sealed with the plugin's secret box (VELA_SECRET_KEY, or <data>/cms/secret.key), opened in start.
+    // Repository passwords are sealed with the plugin's secret box (VELA_SECRET_KEY, or <data>/cms/secret.key), opened
+    // in start.
     let secrets: SecretBox | undefined;
     const domain = createDomain(ctx, () => {
       if (!secrets) throw cmsErrors.notStarted();
       return secrets;
     });
     // The connector reads cms sources through this kind, in its pipeline, like every other source.
-    ctx.hooks.tap('connector.sourceKinds', 'cms', (kinds) => kinds.register(cmsSourceKind(domain.store, ctx.config, trackedCheck(domain))));
+    ctx.hooks.tap('connector.sourceKinds', 'cms', (kinds) =>
+      kinds.register(cmsSourceKind(domain.store, ctx.config, trackedCheck(domain))),
+    );
     ctx.routes((router) => {
       mountStatusRoute(router);
       mountPathListRoute(router, domain);

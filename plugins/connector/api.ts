@@ -144,7 +144,9 @@ export interface ConnectorRuns {
   trigger(source: string, operation: RunOperation, trigger: RunTrigger, ids?: string[]): Promise<RunTicket>;
 }
 
-/** A source a plugin keeps in step with its own records (the cms plugin: one per content repository and environment). */
+/**
+ * A source a plugin keeps in step with its own records (the cms plugin: one per content repository and environment).
+ */
 export interface PluginSourceInput {
   name: string;
   /** Also its owner: a source made through `connector.sources` belongs to the plugin whose kind it is. */

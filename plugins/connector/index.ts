@@ -54,13 +54,17 @@ function searchTargetOf(ctx: PluginContext<ConnectorConfig, typeof consumes>): (
     const cluster = ctx.runtime.worker;
     if (url) target = new HttpTarget({ url, key, timeoutMs });
     else if (importer && sites) target = new InProcessTarget(importer, sites);
-    else if (cluster?.services.search) target = new HttpTarget({ url: cluster.services.search, key: cluster.secret, timeoutMs });
+    else if (cluster?.services.search)
+      target = new HttpTarget({ url: cluster.services.search, key: cluster.secret, timeoutMs });
     else throw connectorErrors.noSearchService();
     return target;
   };
 }
 
-function createDomain(ctx: PluginContext<ConnectorConfig, typeof consumes>, announceSources: () => Promise<unknown>): ConnectorDomain {
+function createDomain(
+  ctx: PluginContext<ConnectorConfig, typeof consumes>,
+  announceSources: () => Promise<unknown>,
+): ConnectorDomain {
   const db = ctx.resolve('db');
   const kinds = new SourceKindRegistry();
   kinds.register(jsonlSourceKind);
@@ -71,7 +75,9 @@ function createDomain(ctx: PluginContext<ConnectorConfig, typeof consumes>, anno
   const runs = new RunStore(db);
   const rules = new RuleStore(db);
   const target = searchTargetOf(ctx);
-  const pooled = createPooledExtract(ctx.task<ExtractInput, ExtractedContent>(EXTRACT_TASK_FILE)) as (input: ExtractInput) => Promise<ExtractedContent>;
+  const pooled = createPooledExtract(ctx.task<ExtractInput, ExtractedContent>(EXTRACT_TASK_FILE)) as (
+    input: ExtractInput,
+  ) => Promise<ExtractedContent>;
   const { maxImagePixels } = ctx.config;
   const extract = (input: ExtractInput) => pooled({ ...input, ocr: { ...input.ocr, maxImagePixels } });
   const leases = new RunLeases(db);
@@ -126,7 +132,17 @@ function scheduleSources(ctx: PluginContext<ConnectorConfig, typeof consumes>, d
 }
 
 /** What it resolves, as plugin.json lists it (the loader checks they match): types ctx.resolve to these names. */
-const consumes = ['db', 'accounts', 'workers', 'scheduler', 'outbound', 'changes', 'search.importer?', 'search.sites?', 'search.keys?'] as const;
+const consumes = [
+  'db',
+  'accounts',
+  'workers',
+  'scheduler',
+  'outbound',
+  'changes',
+  'search.importer?',
+  'search.sites?',
+  'search.keys?',
+] as const;
 
 export default definePlugin<ConnectorConfig, typeof consumes>({
   consumes,
@@ -167,8 +183,19 @@ export default definePlugin<ConnectorConfig, typeof consumes>({
     ctx.hooks.tapPromise('runtime.ready', 'seed-sample', async () => {
       if (!ctx.config.seedSample || !ctx.runtime.seed) return;
       seeding = Promise.resolve()
-        .then(() => seedSample({ db: ctx.resolve('db'), sources, runs, coordinator, target: domain.target(), logger: ctx.logger }))
-        .catch((error: Error) => ctx.logger.warn({ err: error }, 'the sample source could not be seeded; start with --no-seed to skip it'));
+        .then(() =>
+          seedSample({
+            db: ctx.resolve('db'),
+            sources,
+            runs,
+            coordinator,
+            target: domain.target(),
+            logger: ctx.logger,
+          }),
+        )
+        .catch((error: Error) =>
+          ctx.logger.warn({ err: error }, 'the sample source could not be seeded; start with --no-seed to skip it'),
+        );
     });
 
     return {
@@ -177,7 +204,11 @@ export default definePlugin<ConnectorConfig, typeof consumes>({
         hooks.sourceKinds.call(domain.kinds satisfies SourceKinds);
         scheduleSources(ctx, domain);
         const interrupted = await runs.markInterrupted(await domain.leases.reclaim());
-        if (interrupted > 0) ctx.logger.warn({ runs: interrupted }, 'runs interrupted by the last stop are marked INTERRUPTED; the next run reconciles');
+        if (interrupted > 0)
+          ctx.logger.warn(
+            { runs: interrupted },
+            'runs interrupted by the last stop are marked INTERRUPTED; the next run reconciles',
+          );
         await sources.load(ctx.config.sources);
         sourcesRefresh.start();
       },

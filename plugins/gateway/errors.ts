@@ -4,19 +4,30 @@ import { VelaError } from 'vela/plugin';
 export const gatewayErrors = {
   mappingNotFound: (id: string) => new VelaError('mapping_not_found', `no mapping with id "${id}"`, 404),
   appNotFound: (id: string) => new VelaError('app_not_found', `no app with id "${id}"`, 404),
-  contextTaken: (context: string) => new VelaError('mapping_exists', `a mapping with context "${context}" already exists`, 409),
+  contextTaken: (context: string) =>
+    new VelaError('mapping_exists', `a mapping with context "${context}" already exists`, 409),
   invalidField: (field: string, expectation: string) => new VelaError('invalid_field', `${field} ${expectation}`, 400),
   unauthorized: (message: string) => new VelaError('unauthorized', message, 401),
-  csrf: () => new VelaError('csrf_token_invalid', 'a write signed in with the session cookie needs the X-CSRF-Token header from GET /api/login', 403),
+  csrf: () =>
+    new VelaError(
+      'csrf_token_invalid',
+      'a write signed in with the session cookie needs the X-CSRF-Token header from GET /api/login',
+      403,
+    ),
 } as const;
 
 /** Bodies of the errors the proxy writes itself (it answers before express). */
 export const proxyErrors = {
-  noRoute: (name: string, path: string) => ({ status: 404, error: 'mapping_not_found', message: `no mapping of "${name}" serves the path ${path}` }),
+  noRoute: (name: string, path: string) => ({
+    status: 404,
+    error: 'mapping_not_found',
+    message: `no mapping of "${name}" serves the path ${path}`,
+  }),
   badPath: () => ({
     status: 400,
     error: 'invalid_path',
-    message: 'the path must not contain "." or ".." segments (nor ones hidden by %2e, %2f, %5c, a backslash or a ";" parameter)',
+    message:
+      'the path must not contain "." or ".." segments (nor ones hidden by %2e, %2f, %5c, a backslash or a ";" parameter)',
   }),
   headTooLarge: (name: string, bytes: number, max: number) => ({
     status: 431,

@@ -40,7 +40,9 @@ function createGateway(ctx: PluginContext<GatewayConfig, typeof consumes>, hooks
   const apps = new AppStore(db, versions, ctx.logger);
   const tokens = new TokenStore(db, apps, changes);
   const codes = new CodeStore(db);
-  const recorder = new ResponseTimeRecorder(db, ctx.logger, config.responseTimes.bufferSize, (id) => mappings.list().some((m) => m.id === id));
+  const recorder = new ResponseTimeRecorder(db, ctx.logger, config.responseTimes.bufferSize, (id) =>
+    mappings.list().some((m) => m.id === id),
+  );
   const agents = new UpstreamAgents(config.proxy.maxSocketsPerUpstream);
   const table = new RouteTable(agents, (id) => recorder.slotOf(id), ctx.logger);
   mappings.onChange((list) => table.rebuild(list));
@@ -99,7 +101,9 @@ export default definePlugin<GatewayConfig, typeof consumes>({
       return { status: 'UP', details: { mappings: domain.mappings.list().length, apps: domain.apps.list().length } };
     });
     ctx.schedule('monitor-upstreams', ctx.config.monitoring.cron, () => domain.monitor.checkAll());
-    ctx.schedule('prune-store', '17 3 * * *', () => Promise.all([domain.reports.prune(ctx.config.responseTimes.retentionDays), domain.tokens.prune()]));
+    ctx.schedule('prune-store', '17 3 * * *', () =>
+      Promise.all([domain.reports.prune(ctx.config.responseTimes.retentionDays), domain.tokens.prune()]),
+    );
 
     return {
       async start() {

@@ -3,7 +3,17 @@
 // above all the Server-Sent Events of every chat stream, whose payloads are typed here so that a client or
 // another plugin written in TypeScript reads them without guessing (docs/genai.md, "The events").
 
-export type { ChatMessage, ChatProvider, Passage, ProviderEvent, ProviderRequest, Role, ToolCall, ToolSpec, Usage } from './providers/provider.js';
+export type {
+  ChatMessage,
+  ChatProvider,
+  Passage,
+  ProviderEvent,
+  ProviderRequest,
+  Role,
+  ToolCall,
+  ToolSpec,
+  Usage,
+} from './providers/provider.js';
 export type { ProviderKind, Vendor } from './providers/vendors.js';
 
 /** `{id, title, vendor, model}` of the LLM instance that answers, in `start` and `done`. */
@@ -32,7 +42,14 @@ export interface ChatSource {
 
 /** The data of each event, by event name, in the order `start (delta | tool_call | tool_result)* (done | failed)`. */
 export interface ChatEvents {
-  start: { instance: ChatInstanceRef; site?: string; locale?: string; question?: string; agent?: { id: string; name: string }; conversationId?: string };
+  start: {
+    instance: ChatInstanceRef;
+    site?: string;
+    locale?: string;
+    question?: string;
+    agent?: { id: string; name: string };
+    conversationId?: string;
+  };
   delta: { text: string };
   tool_call: { id: string; name: string; arguments: unknown };
   tool_result: { id: string; name: string; result: unknown };

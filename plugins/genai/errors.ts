@@ -1,6 +1,9 @@
 import { httpErrors, VelaError } from 'vela/plugin';
 
-/** Every error the genai plugin answers with: code, status, message. Over SSE, the same code and message go in a `failed` event. */
+/**
+ * Every error the genai plugin answers with: code, status, message. Over SSE, the same code and message go in a
+ * `failed` event.
+ */
 export const genaiErrors = {
   instanceNotFound: (id: string) => new VelaError('llm_instance_not_found', `no LLM instance with id "${id}"`, 404),
   instanceDisabled: (id: string) => new VelaError('llm_instance_disabled', `LLM instance "${id}" is disabled`, 409),
@@ -10,8 +13,10 @@ export const genaiErrors = {
       `LLM instance "${id}" is not open to anonymous chat: send the Key header, or ask the administrator to set publicChat on it`,
       403,
     ),
-  instanceInUse: (id: string, users: string[]) => new VelaError('llm_instance_in_use', `LLM instance "${id}" is used by ${users.join(', ')}`, 409),
-  builtinInstance: () => new VelaError('builtin_instance', 'the built-in instance cannot be deleted (disable it instead)', 409),
+  instanceInUse: (id: string, users: string[]) =>
+    new VelaError('llm_instance_in_use', `LLM instance "${id}" is used by ${users.join(', ')}`, 409),
+  builtinInstance: () =>
+    new VelaError('builtin_instance', 'the built-in instance cannot be deleted (disable it instead)', 409),
   anonymousTooLong: (chars: number, max: number) =>
     new VelaError(
       'payload_too_large',
@@ -19,16 +24,28 @@ export const genaiErrors = {
       413,
     ),
   promptTooLong: (chars: number, max: number) =>
-    new VelaError('payload_too_large', `the messages hold ${chars} characters; a chat may send at most ${max} in all (plugins.genai.directChat.maxChars)`, 413),
+    new VelaError(
+      'payload_too_large',
+      `the messages hold ${chars} characters; a chat may send at most ${max} in all (plugins.genai.directChat.maxChars)`,
+      413,
+    ),
   idTaken: (what: string, id: string) => new VelaError('conflict', `${what} with id "${id}" already exists`, 409),
   agentNotFound: (id: string) => new VelaError('agent_not_found', `no AI agent with id "${id}"`, 404),
   agentDisabled: (name: string) => new VelaError('agent_disabled', `AI agent "${name}" is disabled`, 409),
-  conversationNotFound: (id: string) => new VelaError('conversation_not_found', `no conversation "${id}" of this agent and user`, 404),
+  conversationNotFound: (id: string) =>
+    new VelaError('conversation_not_found', `no conversation "${id}" of this agent and user`, 404),
   invalidParameter: (name: string, message: string) => new VelaError('invalid_parameter', `${name} ${message}`, 400),
-  invalidMonth: (month: string) => new VelaError('invalid_parameter', `month must be YYYY-MM (e.g. 2026-03), got ${JSON.stringify(month.slice(0, 40))}`, 400),
+  invalidMonth: (month: string) =>
+    new VelaError(
+      'invalid_parameter',
+      `month must be YYYY-MM (e.g. 2026-03), got ${JSON.stringify(month.slice(0, 40))}`,
+      400,
+    ),
   busy: (title: string, retryAfterSeconds: number) =>
     httpErrors
-      .unavailable(`LLM instance "${title}" is answering as many chats as it may at once; try again in ${retryAfterSeconds} s`)
+      .unavailable(
+        `LLM instance "${title}" is answering as many chats as it may at once; try again in ${retryAfterSeconds} s`,
+      )
       .withHeaders({ 'Retry-After': String(retryAfterSeconds) }),
   upstream: (message: string) => new VelaError('upstream_error', message, 502),
   upstreamTimeout: (message: string) => new VelaError('upstream_timeout', message, 504),

@@ -26,7 +26,9 @@ function createDomain(ctx: PluginContext<GenaiConfig, typeof consumes>, secrets:
   // The built-in provider's text work and token counting run on the worker pool: a long conversation (or the
   // tokenizer's first load, half a second) would otherwise hold up every service of the process.
   const counter = new TokenCounter(ctx.task<string, number>(new URL('./usage/token-count-task.ts', import.meta.url)));
-  const compose = ctx.task<ComposeInput, { text: string; cited: number[] }>(new URL('./providers/extractive-task.ts', import.meta.url));
+  const compose = ctx.task<ComposeInput, { text: string; cited: number[] }>(
+    new URL('./providers/extractive-task.ts', import.meta.url),
+  );
   // Writes are announced to the other processes sharing the database, which reload at once; the poll is the safety net.
   const refresh = new StoreRefresh({
     what: 'LLM instances and site settings',
@@ -86,7 +88,11 @@ export default definePlugin<GenaiConfig, typeof consumes>({
     });
     ctx.health('llm-instances', () => ({
       status: 'UP',
-      details: { instances: domain.instances.list().length, enabled: domain.instances.list().filter((i) => i.enabled).length, activeChats: domain.active.size },
+      details: {
+        instances: domain.instances.list().length,
+        enabled: domain.instances.list().filter((i) => i.enabled).length,
+        activeChats: domain.active.size,
+      },
     }));
     // A stop ends the chats in flight at once (a `failed` event, then the end of each stream), so the
     // listeners close without waiting out shutdownTimeoutMs for slow model servers.
@@ -96,8 +102,11 @@ export default definePlugin<GenaiConfig, typeof consumes>({
 
     return {
       async start() {
-        // LLM API keys are sealed with VELA_GENAI_KEY, else VELA_SECRET_KEY (every plugin's), else <data>/genai/secret.key.
-        secretBox = await SecretBox.open(ctx.dataDir, process.env, { variable: process.env.VELA_GENAI_KEY ? 'VELA_GENAI_KEY' : 'VELA_SECRET_KEY' });
+        // LLM API keys are sealed with VELA_GENAI_KEY, else VELA_SECRET_KEY (every plugin's), else
+        // <data>/genai/secret.key.
+        secretBox = await SecretBox.open(ctx.dataDir, process.env, {
+          variable: process.env.VELA_GENAI_KEY ? 'VELA_GENAI_KEY' : 'VELA_SECRET_KEY',
+        });
         await Promise.all([domain.instances.load(), domain.settings.load()]);
         // Sites deleted while this process was down (or by another one) leave their settings behind.
         const pruned = await domain.settings.prune(siteExists(domain.sites()));

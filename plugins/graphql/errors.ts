@@ -27,10 +27,18 @@ export type GraphqlCode = (typeof GRAPHQL_CODES)[keyof typeof GRAPHQL_CODES];
 /** Errors of the resolvers, in the search's own codes (a `siteSearch` of no site is the REST search's 404). */
 export const graphqlErrors = {
   unknownSiteName: () =>
-    new VelaError('site_not_found', 'siteName UNKNOWN names no site: write one of the other SiteName values (the siteNames query lists the sites)', 404),
+    new VelaError(
+      'site_not_found',
+      'siteName UNKNOWN names no site: write one of the other SiteName values (the siteNames query lists the sites)',
+      404,
+    ),
 };
 
-export function graphqlError(code: GraphqlCode | string, message: string, extensions: Record<string, unknown> = {}): GraphQLError {
+export function graphqlError(
+  code: GraphqlCode | string,
+  message: string,
+  extensions: Record<string, unknown> = {},
+): GraphQLError {
   return new GraphQLError(message, { extensions: { code, ...extensions } });
 }
 

@@ -29,7 +29,8 @@ export default definePlugin<IntegrationConfig, typeof consumes>({
       ctx.logger,
       () => refresh.announce(),
     );
-    // Writes are announced to the other processes sharing the database, which reload at once; the poll is the safety net.
+    // Writes are announced to the other processes sharing the database, which reload at once; the poll is the safety
+    // net.
     const refresh = new StoreRefresh({
       what: 'integration instances',
       reload: () => store.load(),
@@ -51,7 +52,9 @@ export default definePlugin<IntegrationConfig, typeof consumes>({
       async start() {
         // VELA_SECRET_KEY, else <data>/integration/secret.key; a data folder whose search plugin sealed the
         // instances' headers (<data>/search/secret.key) starts this plugin's key file as a copy of that one.
-        secrets = await SecretBox.open(ctx.dataDir, process.env, { formerFile: path.join(path.dirname(ctx.dataDir), 'search', 'secret.key') });
+        secrets = await SecretBox.open(ctx.dataDir, process.env, {
+          formerFile: path.join(path.dirname(ctx.dataDir), 'search', 'secret.key'),
+        });
         await store.load();
         refresh.start();
       },

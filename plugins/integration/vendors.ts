@@ -22,14 +22,16 @@ export function vendors(connectorUrl: string | null): IntegrationVendor[] {
     {
       id: 'CONNECTOR',
       title: 'Vela connector',
-      description: 'the indexing connector service: /api/v2/integration/<id>/connector/status reaches its GET /api/v2/connector/status',
+      description:
+        'the indexing connector service: /api/v2/integration/<id>/connector/status reaches its GET /api/v2/connector/status',
       defaultEndpoint: connectorUrl ? `${connectorUrl}/api/v2` : null,
       headers: ['Key'],
     },
     {
       id: 'HTTP',
       title: 'Generic HTTP',
-      description: 'any HTTP or HTTPS service; internal addresses only when the operator allows the host (runtime.network.allowHosts)',
+      description:
+        'any HTTP or HTTPS service; internal addresses only when the operator allows the host (runtime.network.allowHosts)',
       defaultEndpoint: null,
       headers: [],
     },

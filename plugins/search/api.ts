@@ -129,7 +129,10 @@ export interface SiteDefaultFields {
   url: string | null;
 }
 
-/** A search answer as GET /api/sn/{site}/search gives it (docs/search-reference.md, "The response"); the members other plugins read are typed. */
+/**
+ * A search answer as GET /api/sn/{site}/search gives it (docs/search-reference.md, "The response"); the members other
+ * plugins read are typed.
+ */
 export interface SiteSearchResult {
   queryContext: {
     count: number;
@@ -147,7 +150,10 @@ export interface StoredDocument {
   fields: Record<string, unknown>;
 }
 
-/** `search.service`: a site searched with the query string of GET /api/sn/{site}/search (q, _setlocale, rows, p, fq[], sort...). */
+/**
+ * `search.service`: a site searched with the query string of GET /api/sn/{site}/search (q, _setlocale, rows, p, fq[],
+ * sort...).
+ */
 export interface SiteSearch {
   /** Rejects with the same 4xx VelaErrors as the REST endpoint (unknown site or locale, bad parameters). */
   search(site: string, queryString: string): Promise<SiteSearchResult>;
@@ -225,7 +231,10 @@ export interface SearchHooks {
    * it off the request path). Nothing is built for it while nobody taps it.
    */
   searched: SyncHook<[SearchedEvent]>;
-  /** Called once a site is deleted (in this process, or by another process sharing the database): a tap forgets what it kept about it. */
+  /**
+   * Called once a site is deleted (in this process, or by another process sharing the database): a tap forgets what it
+   * kept about it.
+   */
   siteDeleted: AsyncSeriesHook<[{ siteId: string }]>;
 }
 

@@ -30,7 +30,10 @@ import { siteDirectory } from './store/site-directory.js';
 import { SiteStore } from './store/site-store.js';
 
 interface SearchConfig {
-  /** `memory`, or a name an engine plugin registers through the search.engines hook (`postgres`: the search-postgres plugin). */
+  /**
+   * `memory`, or a name an engine plugin registers through the search.engines hook (`postgres`: the search-postgres
+   * plugin).
+   */
   engine: string;
   indexer: { batchSize: number; pollMs: number; snapshotDelayMs: number };
   pageCache: { documents: number };
@@ -55,7 +58,10 @@ function createDomain(ctx: PluginContext<SearchConfig, typeof consumes>, engine:
   // Worker processes on one machine (vela start --workers) share one folder: each starts from it, only the
   // lease holder writes it, and only a group's owner worker (or a lone process) may take the lease.
   // An engine plugin's snapshots (its own format) are kept apart, so switching engines never restores another's.
-  const folder = path.join(ctx.dataDir, ctx.config.engine === 'memory' ? 'snapshots' : `snapshots-${ctx.config.engine}`);
+  const folder = path.join(
+    ctx.dataDir,
+    ctx.config.engine === 'memory' ? 'snapshots' : `snapshots-${ctx.config.engine}`,
+  );
   const snapshots = new SnapshotFiles(folder, new SnapshotLease(folder, ctx.runtime.worker?.owner ?? true));
   const indexes = new IndexManager(sites, docs, engine, snapshots, ctx.logger, ctx.config.indexer);
   const spotlights = new SpotlightStore(db, sites, ctx.logger);
@@ -68,7 +74,13 @@ function createDomain(ctx: PluginContext<SearchConfig, typeof consumes>, engine:
     spotlights,
     answers,
     // Other processes write the same sites over PostgreSQL, or as workers of one SQLite file (the feed's modes).
-    search: new SearchService(sites, docs, indexes, spotlights, () => ctx.config.indexer.pollMs > 0 && ctx.resolve('changes').mode !== 'process'),
+    search: new SearchService(
+      sites,
+      docs,
+      indexes,
+      spotlights,
+      () => ctx.config.indexer.pollMs > 0 && ctx.resolve('changes').mode !== 'process',
+    ),
     importer: new Importer(sites, docs, indexes, spotlights),
     tokens: new ApiTokens(db, ctx.logger),
     logger: ctx.logger,
@@ -88,7 +100,8 @@ export default definePlugin<SearchConfig, typeof consumes>({
     const { sites, tokens, indexes } = domain;
     // Taps that keep something per site forget it when the site goes, deleted here or by another process.
     sites.onChange(async (change) => {
-      if (change.kind === 'site-deleted' && hooks.siteDeleted.isUsed()) await hooks.siteDeleted.promise({ siteId: change.siteId });
+      if (change.kind === 'site-deleted' && hooks.siteDeleted.isUsed())
+        await hooks.siteDeleted.promise({ siteId: change.siteId });
     });
     ctx.provide('search.sites', () => siteDirectory(sites));
     ctx.provide('search.service', () => siteSearch(domain.search, domain.docs));
@@ -119,7 +132,10 @@ export default definePlugin<SearchConfig, typeof consumes>({
       mountSystemCacheRoutes(router, { answers: domain.answers, docs: domain.docs });
       mountSamplePage(router, { sites });
     });
-    ctx.health('indexes', () => ({ status: 'UP', details: { sites: sites.list().length, appliedSeq: indexes.appliedSeq } }));
+    ctx.health('indexes', () => ({
+      status: 'UP',
+      details: { sites: sites.list().length, appliedSeq: indexes.appliedSeq },
+    }));
     // Searches go on from memory while the database is away (those whose documents are not cached get a
     // 503), but imports and admin writes cannot: a load balancer should know (docs/scaling.md).
     // On SQLite the database is a file of this process: busy during a long import, never unreachable.

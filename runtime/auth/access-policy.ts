@@ -39,7 +39,9 @@ export function principalOf(res: Response): Principal | null {
 }
 
 function sentCredentials(req: IncomingMessage): boolean {
-  return !!req.headers.key || !!req.headers.authorization || readCookie(req.headers.cookie, SESSION_COOKIE) !== undefined;
+  return (
+    !!req.headers.key || !!req.headers.authorization || readCookie(req.headers.cookie, SESSION_COOKIE) !== undefined
+  );
 }
 
 /**
@@ -86,19 +88,28 @@ export class AccessPolicy {
       if (access === 'public' && !sentCredentials(req)) return next();
       this.authenticate(req).then((principal) => {
         res.locals.principal = principal;
-        if (!principal && access !== 'public' && this.signInPage && wantsPage(req)) return res.redirect(302, this.signInLocation(req));
+        if (!principal && access !== 'public' && this.signInPage && wantsPage(req))
+          return res.redirect(302, this.signInLocation(req));
         next(access === 'public' ? undefined : this.refusal(access, scope, principal, req, res));
       }, next);
     };
   }
 
-  private refusal(access: Exclude<RouteAccess, 'public'>, scope: string, principal: Principal | null, req: Request, res: Response): Error | undefined {
+  private refusal(
+    access: Exclude<RouteAccess, 'public'>,
+    scope: string,
+    principal: Principal | null,
+    req: Request,
+    res: Response,
+  ): Error | undefined {
     if (!principal) {
       challengeBasic(req, res);
       return httpErrors.unauthorized(this.reason(access, req));
     }
     if (access === 'admin' && principal.via === 'key')
-      return httpErrors.forbidden('this endpoint is for the administrator only (Basic credentials or a console session), not for API keys');
+      return httpErrors.forbidden(
+        'this endpoint is for the administrator only (Basic credentials or a console session), not for API keys',
+      );
     if (principal.scopes && !principal.scopes.includes(ADMIN_SCOPE) && !principal.scopes.includes(scope)) {
       return new VelaError(
         'insufficient_scope',
@@ -118,7 +129,8 @@ export class AccessPolicy {
   private reason(access: Exclude<RouteAccess, 'public'>, req: IncomingMessage): string {
     if (req.headers.key) return 'the Key header does not match any API token';
     if (req.headers.authorization) return 'the credentials in the Authorization header are not valid';
-    if (access === 'admin' || !this.acceptsKeys) return "this endpoint needs the administrator's Basic credentials or a console session";
+    if (access === 'admin' || !this.acceptsKeys)
+      return "this endpoint needs the administrator's Basic credentials or a console session";
     return "this endpoint needs the Key header with an API token (or the administrator's Basic credentials)";
   }
 }

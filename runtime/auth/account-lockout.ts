@@ -45,8 +45,14 @@ export class AccountLockout {
       .insert({ username, window_start: now, failures: 1 })
       .onConflict('username')
       .merge({
-        failures: this.db.raw('case when runtime_login_failures.window_start <= ? then 1 else runtime_login_failures.failures + 1 end', [expired]),
-        window_start: this.db.raw('case when runtime_login_failures.window_start <= ? then ? else runtime_login_failures.window_start end', [expired, now]),
+        failures: this.db.raw(
+          'case when runtime_login_failures.window_start <= ? then 1 else runtime_login_failures.failures + 1 end',
+          [expired],
+        ),
+        window_start: this.db.raw(
+          'case when runtime_login_failures.window_start <= ? then ? else runtime_login_failures.window_start end',
+          [expired, now],
+        ),
       });
   }
 

@@ -89,7 +89,10 @@ export class Accounts {
     const row = await this.db<AccountRow>('runtime_users').where({ username }).first();
     if (!row || !(await verifyPassword(password, row.password_hash))) return;
     await this.db('runtime_users').where({ id: row.id, password_hash: row.password_hash }).delete();
-    this.logger.info({ user: username }, 'the start failed: the administrator it created is removed again; the next start generates and shows a new password');
+    this.logger.info(
+      { user: username },
+      'the start failed: the administrator it created is removed again; the next start generates and shows a new password',
+    );
   }
 
   /**
@@ -100,7 +103,9 @@ export class Accounts {
   async resetPassword(username: string, password: string): Promise<number | null> {
     const passwordHash = await hashPassword(password);
     return this.db.transaction(async (trx) => {
-      const updated = await trx('runtime_users').where({ username }).update({ password_hash: passwordHash, updated_at: trx.fn.now() });
+      const updated = await trx('runtime_users')
+        .where({ username })
+        .update({ password_hash: passwordHash, updated_at: trx.fn.now() });
       if (updated === 0) return null;
       const ended = await trx('runtime_sessions').where({ username }).delete();
       await trx('runtime_login_failures').where({ username }).delete();
@@ -124,7 +129,9 @@ export class Accounts {
     }
     const row = await this.findWithFailures(username);
     const where = addressKey(address);
-    const userWait = row ? await this.lockout.retryAfterSeconds(row.username, row, where) : this.attempts.unknownNameRetryAfterSeconds(username);
+    const userWait = row
+      ? await this.lockout.retryAfterSeconds(row.username, row, where)
+      : this.attempts.unknownNameRetryAfterSeconds(username);
     if (userWait > 0) throw tooManyFailures(userWait);
     // Hash even for an unknown user, so timing does not tell which usernames exist.
     const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
@@ -223,7 +230,9 @@ function decodeBasic(header: string | undefined): { username: string; password: 
   if (!header || !/^basic /i.test(header)) return null;
   const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  return colon <= 0 ? { username: '', password: null } : { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  return colon <= 0
+    ? { username: '', password: null }
+    : { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
 /** The user name and password of a Basic header; null when it holds none, or ones no account can have. */
@@ -245,10 +254,16 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
  * query runs: such a pair is wrong, never an error.
  */
 function couldBeCredentials(username: string, password: string): boolean {
-  return username.length <= MAX_USERNAME && password.length <= MAX_PASSWORD && !CONTROL.test(username) && !password.includes('\u0000');
+  return (
+    username.length <= MAX_USERNAME &&
+    password.length <= MAX_PASSWORD &&
+    !CONTROL.test(username) &&
+    !password.includes('\u0000')
+  );
 }
 
-const tooManyFailures = (wait: number) => httpErrors.tooManyRequests(`too many failed sign-ins; try again in ${wait} s`, wait);
+const tooManyFailures = (wait: number) =>
+  httpErrors.tooManyRequests(`too many failed sign-ins; try again in ${wait} s`, wait);
 
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 

@@ -28,7 +28,9 @@ export function addressKey(address: string | undefined): string {
   const [head = '', tail = ''] = address.toLowerCase().split('%')[0]!.split('::');
   const groups = head ? head.split(':') : [];
   const tailGroups = tail ? tail.split(':') : [];
-  const full = address.includes('::') ? [...groups, ...Array(8 - groups.length - tailGroups.length).fill('0'), ...tailGroups] : groups;
+  const full = address.includes('::')
+    ? [...groups, ...Array(8 - groups.length - tailGroups.length).fill('0'), ...tailGroups]
+    : groups;
   return `${full.slice(0, 4).join(':')}::/64`;
 }
 

@@ -85,7 +85,8 @@ export class ChangeFeed implements Changes {
   private backoffMs = RECONNECT_MIN_MS;
   private readyWaiters: Array<() => void> = [];
   private readonly onIpc = (message: unknown) => {
-    if (isClusterChangeMessage(message) && message.velaChange.o !== this.origin) this.dispatch(message.velaChange, false);
+    if (isClusterChangeMessage(message) && message.velaChange.o !== this.origin)
+      this.dispatch(message.velaChange, false);
   };
 
   constructor(
@@ -101,9 +102,11 @@ export class ChangeFeed implements Changes {
 
   async publish(channel: string, payload?: unknown): Promise<boolean> {
     checkChannel(channel);
-    const envelope: Envelope = payload === undefined ? { o: this.origin, c: channel } : { o: this.origin, c: channel, p: payload };
+    const envelope: Envelope =
+      payload === undefined ? { o: this.origin, c: channel } : { o: this.origin, c: channel, p: payload };
     const text = JSON.stringify(envelope);
-    if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES) throw new Error(`change on ${channel}: payload over ${MAX_PAYLOAD_BYTES} bytes`);
+    if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES)
+      throw new Error(`change on ${channel}: payload over ${MAX_PAYLOAD_BYTES} bytes`);
     this.dispatch(envelope, true);
     if (this.closed) return false;
     if (this.mode === 'cluster') {
@@ -119,7 +122,10 @@ export class ChangeFeed implements Changes {
       await this.db().raw('select pg_notify(?, ?)', [PG_CHANNEL, text]);
       return true;
     } catch (error) {
-      this.logger.warn({ err: error, channel }, 'publishing a change failed; other processes will see it at their next poll');
+      this.logger.warn(
+        { err: error, channel },
+        'publishing a change failed; other processes will see it at their next poll',
+      );
       return false;
     }
   }
@@ -171,7 +177,11 @@ export class ChangeFeed implements Changes {
 
   /** A dedicated connection (LISTEN holds it: not one of the pool's) that reconnects with backoff. */
   private async open(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.databaseUrl!, keepAlive: true, connectionTimeoutMillis: 5000 });
+    const client = new pg.Client({
+      connectionString: this.databaseUrl!,
+      keepAlive: true,
+      connectionTimeoutMillis: 5000,
+    });
     let lost = false;
     const onLost = (error?: Error) => {
       if (lost) return;
@@ -182,7 +192,10 @@ export class ChangeFeed implements Changes {
       }
       client.end().catch(() => undefined);
       if (this.closed) return;
-      this.logger.warn({ err: error, retryInMs: this.backoffMs }, 'the change feed lost its database connection; reconnecting');
+      this.logger.warn(
+        { err: error, retryInMs: this.backoffMs },
+        'the change feed lost its database connection; reconnecting',
+      );
       this.scheduleReconnect();
     };
     client.on('error', onLost);
@@ -216,7 +229,8 @@ export class ChangeFeed implements Changes {
     for (const resolve of this.readyWaiters.splice(0)) resolve();
     if (again) {
       this.logger.info('the change feed is back; subscribers reload');
-      for (const [channel, set] of this.listeners) for (const fn of set) this.call(channel, fn, undefined, { local: false, resync: true });
+      for (const [channel, set] of this.listeners)
+        for (const fn of set) this.call(channel, fn, undefined, { local: false, resync: true });
     }
   }
 
@@ -247,5 +261,6 @@ export class ChangeFeed implements Changes {
 }
 
 function checkChannel(channel: string): void {
-  if (!CHANNEL_NAME.test(channel)) throw new Error(`"${channel}" is not a change channel name (lower-case letters, digits, "_", "." and "-")`);
+  if (!CHANNEL_NAME.test(channel))
+    throw new Error(`"${channel}" is not a change channel name (lower-case letters, digits, "_", "." and "-")`);
 }

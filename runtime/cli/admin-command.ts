@@ -22,31 +22,43 @@ const failure = (message: string) => new VelaError('E_ADMIN', message);
 export async function resetPassword(flags: ConfigFlags, user: string | undefined): Promise<number> {
   const config = loadConfig({ flags });
   const username = user ?? config.runtime.admin.user;
-  if (!USER.test(username)) throw failure(`--user must be 1 to 64 of A-Z a-z 0-9 . _ @ -, got ${JSON.stringify(username.slice(0, 80))}`);
+  if (!USER.test(username))
+    throw failure(`--user must be 1 to 64 of A-Z a-z 0-9 . _ @ -, got ${JSON.stringify(username.slice(0, 80))}`);
   const where = databaseName(config);
   const password = await newPassword(username);
   const logger = createLogger({ level: 'warn', format: config.runtime.logFormat, destination: process.stderr });
   const db = createDatabase(config.runtime, logger.child({ component: 'db' }));
   try {
-    if (!(await db.schema.hasTable('runtime_users'))) throw failure(`${where} has no accounts yet: start vela once (or run vela migrate) first`);
+    if (!(await db.schema.hasTable('runtime_users')))
+      throw failure(`${where} has no accounts yet: start vela once (or run vela migrate) first`);
     const ended = await new Accounts(db, logger.child({ component: 'accounts' })).resetPassword(username, password);
     if (ended === null) throw failure(`${where} has no account "${username}" (VELA_ADMIN_USER or --user names it)`);
-    process.stdout.write(`the password of "${username}" is reset in ${where}; ${ended} console session${ended === 1 ? '' : 's'} ended\n`);
+    process.stdout.write(
+      `the password of "${username}" is reset in ${where}; ${ended} console session${ended === 1 ? '' : 's'} ended\n`,
+    );
     return 0;
   } finally {
     await db.destroy();
   }
 }
 
-/** The database as an operator knows it, without a password a URL may hold; a missing SQLite file is an error, not created. */
+/**
+ * The database as an operator knows it, without a password a URL may hold; a missing SQLite file is an error, not
+ * created.
+ */
 function databaseName(config: RuntimeConfig): string {
   const url = config.runtime.database.url;
   if (url && /^postgres(ql)?:\/\//.test(url)) {
     const parsed = new URL(url);
     return `the PostgreSQL database ${parsed.pathname.slice(1) || '(default)'} on ${parsed.host}`;
   }
-  const file = url?.startsWith('sqlite://') ? url.slice('sqlite://'.length) : path.join(config.runtime.dataDir, SQLITE_FILE);
-  if (!existsSync(file)) throw failure(`there is no database at ${path.resolve(file)}: start vela once first, or give --data-dir or DATABASE_URL`);
+  const file = url?.startsWith('sqlite://')
+    ? url.slice('sqlite://'.length)
+    : path.join(config.runtime.dataDir, SQLITE_FILE);
+  if (!existsSync(file))
+    throw failure(
+      `there is no database at ${path.resolve(file)}: start vela once first, or give --data-dir or DATABASE_URL`,
+    );
   return path.resolve(file);
 }
 
@@ -58,8 +70,10 @@ async function newPassword(username: string): Promise<string> {
     password = await promptHidden(`New password for "${username}": `);
     if ((await promptHidden('Repeat it: ')) !== password) throw failure('the two passwords differ; nothing changed');
   } else password = await firstLine();
-  if (password.length < MIN_PASSWORD) throw failure(`the new password must be at least ${MIN_PASSWORD} characters long; nothing changed`);
-  if (password.length > MAX_PASSWORD) throw failure(`the new password must be at most ${MAX_PASSWORD} characters long; nothing changed`);
+  if (password.length < MIN_PASSWORD)
+    throw failure(`the new password must be at least ${MIN_PASSWORD} characters long; nothing changed`);
+  if (password.length > MAX_PASSWORD)
+    throw failure(`the new password must be at most ${MAX_PASSWORD} characters long; nothing changed`);
   if (password.includes('\u0000')) throw failure('the new password must not hold a NUL character; nothing changed');
   return password;
 }

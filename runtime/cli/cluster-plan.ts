@@ -100,6 +100,7 @@ export async function planCluster(config: RuntimeConfig): Promise<ClusterPlan> {
   const groups = groupsOf(ordered, splitServices);
   const specs: WorkerSpec[] = [];
   for (const group of groups)
-    for (let slot = 0; slot < workers; slot++) specs.push({ group: group.name, slot, count: workers, plugins: group.plugins, ports, services, secret });
+    for (let slot = 0; slot < workers; slot++)
+      specs.push({ group: group.name, slot, count: workers, plugins: group.plugins, ports, services, secret });
   return { specs, after: new Map(groups.map((g) => [g.name, g.after])), services };
 }

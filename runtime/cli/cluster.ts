@@ -24,17 +24,27 @@ export function wantsCluster(config: RuntimeConfig): boolean {
 }
 
 /** In a worker: the configuration and worker identity of its slot, from what the primary put in its environment. */
-export function workerOptions(flags: ConfigFlags): { config: RuntimeConfig; worker: NonNullable<RuntimeOptions['worker']> } | null {
+export function workerOptions(
+  flags: ConfigFlags,
+): { config: RuntimeConfig; worker: NonNullable<RuntimeOptions['worker']> } | null {
   const raw = process.env[WORKER_ENV];
   if (!cluster.isWorker || !raw) return null;
   // It holds the cluster's secret: not for the processes this one may start.
   delete process.env[WORKER_ENV];
   const spec = JSON.parse(raw) as WorkerSpec;
   const config = loadConfig({ flags: { ...flags, ...(spec.plugins ? { plugins: spec.plugins } : {}) } });
-  for (const [service, port] of Object.entries(spec.ports)) if (config.services[service]) config.services[service].port = port;
+  for (const [service, port] of Object.entries(spec.ports))
+    if (config.services[service]) config.services[service].port = port;
   return {
     config,
-    worker: { slot: spec.slot, count: spec.count, group: spec.group, owner: spec.slot === 0, services: spec.services, secret: spec.secret },
+    worker: {
+      slot: spec.slot,
+      count: spec.count,
+      group: spec.group,
+      owner: spec.slot === 0,
+      services: spec.services,
+      secret: spec.secret,
+    },
   };
 }
 
@@ -89,7 +99,9 @@ export async function startCluster(flags: ConfigFlags): Promise<number> {
       const db = createDatabase(config.runtime, logger.child({ component: 'db' }));
       await new Accounts(db, logger.child({ component: 'accounts' }))
         .withdrawGenerated(user, password)
-        .catch((e: Error) => logger.error({ err: e }, 'the administrator created by this failed start could not be removed'))
+        .catch((e: Error) =>
+          logger.error({ err: e }, 'the administrator created by this failed start could not be removed'),
+        )
         .finally(() => db.destroy());
     },
   });

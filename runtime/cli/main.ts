@@ -64,25 +64,42 @@ function checkWorkers(value: unknown): void {
     throw new UsageError(`--workers takes a number from 1 to 64, got "${text.slice(0, 40)}"`);
 }
 
-function parse(argv: string[]): { command: Command; values: Record<string, string | boolean | undefined>; positionals: string[] } {
+function parse(argv: string[]): {
+  command: Command;
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+} {
   if (argv.includes('--help') || argv.includes('-h')) return { command: 'help', values: {}, positionals: [] };
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) return { command: 'version', values: {}, positionals: [] };
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v'))
+    return { command: 'version', values: {}, positionals: [] };
   const first = argv[0];
   const command = (first && !first.startsWith('-') ? first : 'start') as Command;
   if (!(command in commandOptions)) throw new UsageError(`unknown command "${command}"`);
   const rest = first && !first.startsWith('-') ? argv.slice(1) : argv;
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: rest, options: commandOptions[command], strict: true, allowPositionals: command === 'pack' || command === 'admin' });
+    parsed = parseArgs({
+      args: rest,
+      options: commandOptions[command],
+      strict: true,
+      allowPositionals: command === 'pack' || command === 'admin',
+    });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  if (command === 'pack' && parsed.positionals.length !== 1) throw new UsageError('pack takes exactly one plugin folder or plugin name');
+  if (command === 'pack' && parsed.positionals.length !== 1)
+    throw new UsageError('pack takes exactly one plugin folder or plugin name');
   // The new password is never an argument: argv is visible to every user of the machine and kept in shell history.
   if (command === 'admin' && (parsed.positionals.length !== 1 || parsed.positionals[0] !== 'reset-password'))
-    throw new UsageError('admin takes one subcommand, reset-password (the new password comes from standard input or VELA_ADMIN_PASSWORD)');
+    throw new UsageError(
+      'admin takes one subcommand, reset-password (the new password comes from standard input or VELA_ADMIN_PASSWORD)',
+    );
   checkWorkers(parsed.values.workers);
-  return { command, values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
+  return {
+    command,
+    values: parsed.values as Record<string, string | boolean | undefined>,
+    positionals: parsed.positionals,
+  };
 }
 
 /** Returns the exit code: 0 ok, 1 failure, 2 bad usage. */
@@ -125,7 +142,11 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function start(flags: ConfigFlags, worker?: RuntimeOptions['worker'], config?: RuntimeOptions['config']): Promise<number> {
+async function start(
+  flags: ConfigFlags,
+  worker?: RuntimeOptions['worker'],
+  config?: RuntimeOptions['config'],
+): Promise<number> {
   const runtime = new Runtime({ flags, worker, config });
   let exit!: (code: number) => void;
   const exited = new Promise<number>((resolve) => {
@@ -165,7 +186,8 @@ async function start(flags: ConfigFlags, worker?: RuntimeOptions['worker'], conf
   } catch (error) {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    // A worker that could not start must exit for the primary to see it: the channel to the primary would keep it alive.
+    // A worker that could not start must exit for the primary to see it: the channel to the primary would keep it
+    // alive.
     if (worker) detachWorker();
     throw error;
   }
@@ -182,7 +204,8 @@ async function start(flags: ConfigFlags, worker?: RuntimeOptions['worker'], conf
 function announce(runtime: Runtime): void {
   if (runtime.status !== 'running') return;
   const links = startLinks(runtime);
-  if (resolveLogFormat(runtime.config.runtime.logFormat) === 'pretty') process.stdout.write(`${renderStartBanner(links)}\n`);
+  if (resolveLogFormat(runtime.config.runtime.logFormat) === 'pretty')
+    process.stdout.write(`${renderStartBanner(links)}\n`);
   else {
     const { generatedPassword: _shownInItsOwnLine, ...admin } = links.admin;
     runtime.logger.info({ ...links, admin }, `ready: open ${links.sample ?? links.services[0]?.url ?? ''}`);
@@ -198,7 +221,11 @@ async function migrate(flags: ConfigFlags): Promise<number> {
 
 async function listPlugins(flags: ConfigFlags): Promise<number> {
   const config = loadConfig({ flags });
-  const { plugins, problems } = await scanLoaderPath(config.runtime.loaderPath, path.join(config.runtime.dataDir, 'plugin-cache'), false);
+  const { plugins, problems } = await scanLoaderPath(
+    config.runtime.loaderPath,
+    path.join(config.runtime.dataDir, 'plugin-cache'),
+    false,
+  );
   const rows = plugins.map((d) => {
     let validity = 'valid';
     try {
@@ -209,7 +236,15 @@ async function listPlugins(flags: ConfigFlags): Promise<number> {
     }
     return [d.manifest.name, d.manifest.version, d.manifest.service, d.origin.kind, validity, d.origin.path];
   });
-  for (const problem of problems) rows.push(['?', '?', '?', problem.path.endsWith('.tgz') ? 'archive' : 'folder', `invalid: ${problem.message}`, problem.path]);
+  for (const problem of problems)
+    rows.push([
+      '?',
+      '?',
+      '?',
+      problem.path.endsWith('.tgz') ? 'archive' : 'folder',
+      `invalid: ${problem.message}`,
+      problem.path,
+    ]);
   const header = ['NAME', 'VERSION', 'SERVICE', 'KIND', 'STATUS', 'PATH'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
@@ -221,10 +256,23 @@ async function pack(positionals: string[], values: Record<string, string | boole
   const target = positionals[0]!;
   let dir = path.resolve(target);
   if (!existsSync(path.join(dir, 'plugin.json'))) {
-    const config = loadConfig({ flags: { loaderPath: list(values['loader-path'] as string | undefined), configFile: values.config as string | undefined } });
-    const { plugins } = await scanLoaderPath(config.runtime.loaderPath, path.join(config.runtime.dataDir, 'plugin-cache'), false);
+    const config = loadConfig({
+      flags: {
+        loaderPath: list(values['loader-path'] as string | undefined),
+        configFile: values.config as string | undefined,
+      },
+    });
+    const { plugins } = await scanLoaderPath(
+      config.runtime.loaderPath,
+      path.join(config.runtime.dataDir, 'plugin-cache'),
+      false,
+    );
     const found = plugins.find((p) => p.manifest.name === target && p.origin.kind === 'folder');
-    if (!found) throw new VelaError('E_USAGE', `"${target}" is neither a plugin folder nor the name of a plugin folder on the loader path`);
+    if (!found)
+      throw new VelaError(
+        'E_USAGE',
+        `"${target}" is neither a plugin folder nor the name of a plugin folder on the loader path`,
+      );
     dir = found.dir;
   }
   const out = await packPlugin(dir, path.resolve((values.out as string | undefined) ?? '.'));

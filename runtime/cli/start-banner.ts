@@ -46,7 +46,8 @@ export function renderStartBanner(links: StartLinks): string {
   const nameWidth = Math.max(...links.services.map((s) => s.name.length));
   const urlWidth = Math.max(...links.services.map((s) => s.url.length));
   const lines = ['', `  Vela ${RUNTIME_VERSION} is ready`, ''];
-  for (const s of links.services) lines.push(`  ${s.name.padEnd(nameWidth)}  ${s.url.padEnd(urlWidth)}  ${s.landing}${listeningNote(s)}`);
+  for (const s of links.services)
+    lines.push(`  ${s.name.padEnd(nameWidth)}  ${s.url.padEnd(urlWidth)}  ${s.landing}${listeningNote(s)}`);
   lines.push('');
   if (links.services.some((s) => listeningNote(s)))
     lines.push('  Listening on every address: reachable from other machines (services.<name>.host, VELA_HOST).', '');
@@ -55,7 +56,11 @@ export function renderStartBanner(links: StartLinks): string {
   lines.push('');
   const password = links.admin.generatedPassword;
   const account = password
-    ? [`Administrator: ${links.admin.user}`, `Password:      ${password}`, 'Generated for this first start and shown only this once: keep it.']
+    ? [
+        `Administrator: ${links.admin.user}`,
+        `Password:      ${password}`,
+        'Generated for this first start and shown only this once: keep it.',
+      ]
     : [`Administrator: ${links.admin.user} (password: the one configured or generated at the first start)`];
   lines.push(...boxed(account).map((l) => `  ${l}`));
   lines.push('', '  Stop with Ctrl-C.', '');

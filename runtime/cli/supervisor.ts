@@ -71,7 +71,10 @@ export class Supervisor {
     if (this.stopping) return this.exited;
     on.ready?.();
     // The line a script waits for: every service's URL, once every slot serves.
-    this.logger.info({ workers: this.plan.specs.map((s) => `${s.group}/${s.slot}`), urls: this.plan.services }, 'all workers ready');
+    this.logger.info(
+      { workers: this.plan.specs.map((s) => `${s.group}/${s.slot}`), urls: this.plan.services },
+      'all workers ready',
+    );
     return this.exited;
   }
 
@@ -79,7 +82,9 @@ export class Supervisor {
   private async startAll(): Promise<void> {
     const owners = new Map<string, Promise<unknown>>();
     for (const spec of this.plan.specs.filter((s) => s.slot === 0)) {
-      const first = (this.plan.after.get(spec.group) ?? []).map((group) => owners.get(group)).filter((p) => p !== undefined);
+      const first = (this.plan.after.get(spec.group) ?? [])
+        .map((group) => owners.get(group))
+        .filter((p) => p !== undefined);
       owners.set(
         spec.group,
         Promise.all(first).then(() => this.spawn(spec)),
@@ -118,7 +123,10 @@ export class Supervisor {
         this.alive.delete(worker);
         const served = this.serving.get(spec) === worker;
         if (served) this.serving.delete(spec);
-        if (!ready) reject(this.stopping ? new Stopping() : new Error(`worker ${name} exited (${code ?? signal}) before it was ready`));
+        if (!ready)
+          reject(
+            this.stopping ? new Stopping() : new Error(`worker ${name} exited (${code ?? signal}) before it was ready`),
+          );
         if (this.stopping) {
           if (this.alive.size === 0) this.exit(this.forced ? 1 : 0);
           return;
@@ -140,13 +148,19 @@ export class Supervisor {
       if (this.stopping) return;
       this.spawn(spec).catch((error: Error) => {
         if (error instanceof Stopping) return;
-        this.logger.error({ err: error, worker: `${spec.group}/${spec.slot}`, retryInMs: delay }, 'replacing a worker failed');
+        this.logger.error(
+          { err: error, worker: `${spec.group}/${spec.slot}`, retryInMs: delay },
+          'replacing a worker failed',
+        );
         this.replace(spec);
       });
     }, delay);
   }
 
-  /** Ask a worker to stop: it closes its listeners (the primary sends it no more connections), lets requests in flight finish, then exits. */
+  /**
+   * Ask a worker to stop: it closes its listeners (the primary sends it no more connections), lets requests in flight
+   * finish, then exits.
+   */
   private retire(worker: Worker): Promise<void> {
     if (worker.isDead()) return Promise.resolve();
     const gone = this.gone(worker);
@@ -173,8 +187,13 @@ export class Supervisor {
       }
       this.logger.info('every worker restarted');
     } catch (error) {
-      if (error instanceof Stopping || this.stopping) this.logger.info('the rolling restart stopped: the workers are stopping');
-      else this.logger.error({ err: error }, 'the rolling restart stopped: a new worker failed to start (the old one keeps serving)');
+      if (error instanceof Stopping || this.stopping)
+        this.logger.info('the rolling restart stopped: the workers are stopping');
+      else
+        this.logger.error(
+          { err: error },
+          'the rolling restart stopped: a new worker failed to start (the old one keeps serving)',
+        );
     } finally {
       this.rolling = false;
     }
@@ -211,7 +230,9 @@ export class Supervisor {
     }
   }
 
-  /** Change notices (the `changes` service's cluster mode, for SQLite): to every other worker, starting ones included. */
+  /**
+   * Change notices (the `changes` service's cluster mode, for SQLite): to every other worker, starting ones included.
+   */
   private relay(from: Worker, message: unknown): void {
     if (!isClusterChangeMessage(message)) return;
     for (const worker of this.alive) if (worker !== from && worker.isConnected()) worker.send(message);

@@ -15,7 +15,11 @@ interface FormerConfigOwner {
  * so a config file written for the earlier layout starts unchanged. Either way the operator is told where the
  * setting belongs now.
  */
-export function moveFormerConfig(sections: Sections, manifests: readonly FormerConfigOwner[], logger: Logger): Sections {
+export function moveFormerConfig(
+  sections: Sections,
+  manifests: readonly FormerConfigOwner[],
+  logger: Logger,
+): Sections {
   const out: Sections = { ...sections };
   for (const manifest of manifests) {
     for (const former of manifest.formerConfig ?? []) {
@@ -26,11 +30,15 @@ export function moveFormerConfig(sections: Sections, manifests: readonly FormerC
       out[owner] = rest;
       const own = out[manifest.name];
       if (own && Object.keys(own).length > 0) {
-        logger.warn(`plugins.${former} is ignored: plugins.${manifest.name} is set, and is where these settings belong now`);
+        logger.warn(
+          `plugins.${former} is ignored: plugins.${manifest.name} is set, and is where these settings belong now`,
+        );
         continue;
       }
       out[manifest.name] = value as Record<string, unknown>;
-      logger.warn(`plugins.${former} is read as plugins.${manifest.name}, where these settings belong now; move it there`);
+      logger.warn(
+        `plugins.${former} is read as plugins.${manifest.name}, where these settings belong now; move it there`,
+      );
     }
   }
   return out;

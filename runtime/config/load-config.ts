@@ -85,7 +85,9 @@ export interface ConfigSources {
   cwd?: string;
 }
 
-export type DeepPartial<T> = { [K in keyof T]?: T[K] extends (infer U)[] ? U[] : T[K] extends object ? DeepPartial<T[K]> : T[K] };
+export type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends (infer U)[] ? U[] : T[K] extends object ? DeepPartial<T[K]> : T[K];
+};
 
 type Layer = Record<string, unknown>;
 
@@ -110,11 +112,16 @@ export const environmentVariables: ReadonlyArray<{ name: string; path: string; k
 /** Sets `services.<name>.host` of every configured service: one switch to open them all (a container). */
 export const HOST_VARIABLE = 'VELA_HOST';
 
-/** The merged layers with every service's host set to `host`, when the variable is set (an empty one counts as unset). */
+/**
+ * The merged layers with every service's host set to `host`, when the variable is set (an empty one counts as unset).
+ */
 function openedTo(merged: Layer, host: string | undefined): Layer {
   if (host === undefined || host === '' || !isPlainObject(merged.services)) return merged;
   const services = Object.fromEntries(
-    Object.entries(merged.services).map(([name, service]) => [name, isPlainObject(service) ? { ...service, host } : service]),
+    Object.entries(merged.services).map(([name, service]) => [
+      name,
+      isPlainObject(service) ? { ...service, host } : service,
+    ]),
   );
   return { ...merged, services };
 }
@@ -191,7 +198,8 @@ function readJsonFile(file: string): Layer {
   }
   try {
     const value = JSON.parse(text) as unknown;
-    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('the file must hold one JSON object');
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      throw new Error('the file must hold one JSON object');
     return value as Layer;
   } catch (error) {
     throw bootErrors.configFile(file, `is not valid JSON: ${jsonSyntaxProblem(error as Error, text)}`);
@@ -217,7 +225,9 @@ function parseEnvValue({ name, path: member, kind }: (typeof environmentVariable
   if (kind === 'port') {
     const port = /^\d+$/.test(raw) ? Number(raw) : NaN;
     if (!(port >= 0 && port <= 65535))
-      throw bootErrors.configInvalid('environment', [`${name} (${member}) must be a port number from 0 to 65535, got ${JSON.stringify(raw)}`]);
+      throw bootErrors.configInvalid('environment', [
+        `${name} (${member}) must be a port number from 0 to 65535, got ${JSON.stringify(raw)}`,
+      ]);
     return port;
   }
   return raw;
@@ -240,7 +250,8 @@ function resolvePaths(layer: Layer, base: string, dataBase = base): Layer {
   if (!runtime) return layer;
   const copy = { ...runtime };
   if (typeof copy.dataDir === 'string') copy.dataDir = path.resolve(dataBase, copy.dataDir);
-  if (Array.isArray(copy.loaderPath)) copy.loaderPath = copy.loaderPath.map((p) => (typeof p === 'string' ? path.resolve(base, p) : p));
+  if (Array.isArray(copy.loaderPath))
+    copy.loaderPath = copy.loaderPath.map((p) => (typeof p === 'string' ? path.resolve(base, p) : p));
   return { ...layer, runtime: copy };
 }
 

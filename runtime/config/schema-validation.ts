@@ -1,5 +1,11 @@
 import { type Schema, type ValidationError, Validator } from 'jsonschema';
-import { isCredentialAddressMember, isSecretMember, maskUrlPasswords, redactedValue, shownAddress } from '../secret-values.js';
+import {
+  isCredentialAddressMember,
+  isSecretMember,
+  maskUrlPasswords,
+  redactedValue,
+  shownAddress,
+} from '../secret-values.js';
 
 export type JsonSchema = Schema;
 
@@ -43,19 +49,29 @@ function hardenValue(value: unknown, nameMap: boolean): unknown {
   const copy: Record<string, unknown> = nameMap ? Object.create(null) : {};
   for (const [key, member] of Object.entries(value)) {
     // `default`, `enum` and `const` are data, not schemas: kept as they are.
-    copy[key] = key === 'default' || key === 'enum' || key === 'const' ? member : hardenValue(member, !nameMap && NAME_MAPS.has(key));
+    copy[key] =
+      key === 'default' || key === 'enum' || key === 'const'
+        ? member
+        : hardenValue(member, !nameMap && NAME_MAPS.has(key));
   }
   return copy;
 }
 
 /** Validate `instance` against `schema`, returning messages an operator or API client can act on. */
-export function validateAgainst<T = unknown>(schema: JsonSchema, instance: unknown, options: ValidationOptions = {}): ValidationResult<T> {
+export function validateAgainst<T = unknown>(
+  schema: JsonSchema,
+  instance: unknown,
+  options: ValidationOptions = {},
+): ValidationResult<T> {
   const value = options.applyDefaults ? structuredClone(instance) : instance;
   const result = validator.validate(value, harden(schema), {
     nestedErrors: false,
     preValidateProperty: options.applyDefaults ? fillDefault : undefined,
   });
-  const problems = dedupe([...result.errors.map((e) => describe(e, options.root)), ...unstorableText(value, options.root)]);
+  const problems = dedupe([
+    ...result.errors.map((e) => describe(e, options.root)),
+    ...unstorableText(value, options.root),
+  ]);
   return { valid: problems.length === 0, value: value as T, problems };
 }
 
@@ -103,7 +119,12 @@ function textProblem(text: string, isName: boolean): string | null {
 }
 
 function fillDefault(object: unknown, key: string, propertySchema: Schema): void {
-  if (object && typeof object === 'object' && (object as Record<string, unknown>)[key] === undefined && propertySchema.default !== undefined) {
+  if (
+    object &&
+    typeof object === 'object' &&
+    (object as Record<string, unknown>)[key] === undefined &&
+    propertySchema.default !== undefined
+  ) {
     (object as Record<string, unknown>)[key] = structuredClone(propertySchema.default);
   }
 }
@@ -123,14 +144,17 @@ function shown(value: unknown): string {
 
 /** What the message says about the value: never a secret, never an address's password. */
 function gotPhrase(at: string, error: ValidationError): string {
-  const secret = isSecretMember(at) || (typeof error.schema === 'object' && (error.schema as { writeOnly?: boolean }).writeOnly === true);
+  const secret =
+    isSecretMember(at) ||
+    (typeof error.schema === 'object' && (error.schema as { writeOnly?: boolean }).writeOnly === true);
   if (secret) return 'got a value that is not shown (a secret)';
   if (typeof error.instance === 'string' && isCredentialAddressMember(at)) {
     const address = shownAddress(error.instance);
     return address === undefined ? 'got a value that is not shown (it may carry credentials)' : `got ${shown(address)}`;
   }
   // An object or a list may hold secrets of its own (a `runtime.admin` given as the wrong type).
-  const value = error.instance && typeof error.instance === 'object' ? redactedValue(error.instance, at) : error.instance;
+  const value =
+    error.instance && typeof error.instance === 'object' ? redactedValue(error.instance, at) : error.instance;
   return `got ${maskUrlPasswords(shown(value))}`;
 }
 

@@ -88,7 +88,10 @@ export interface ConsoleView {
 export interface ConsoleTabs {
   /** What the tabs are about, the accessible name of their navigation: "Site". */
   label: string;
-  /** `requires`: an API path the tab's page needs, as for a navigation entry (hidden until the API description lists it). */
+  /**
+   * `requires`: an API path the tab's page needs, as for a navigation entry (hidden until the API description lists
+   * it).
+   */
   tabs: { label: string; path: string; requires?: string }[];
 }
 
@@ -128,7 +131,8 @@ function tabsMarkup({ label, tabs }: ConsoleTabs, current: string | undefined, v
 function readFolder(folder: URL, extensions: string[]): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
   for (const name of readdirSync(folder)) {
-    if (extensions.some((ext) => name.endsWith(ext)) && !name.endsWith('.d.ts')) files.set(name, readFileSync(new URL(name, folder)));
+    if (extensions.some((ext) => name.endsWith(ext)) && !name.endsWith('.d.ts'))
+      files.set(name, readFileSync(new URL(name, folder)));
   }
   return files;
 }
@@ -161,9 +165,13 @@ export class ConsoleKit {
     private readonly accounts: Accounts,
     private readonly options: ConsoleOptions,
   ) {
-    const decode = (files: Map<string, Buffer>) => new Map([...files].map(([name, body]) => [name, body.toString('utf8')]));
+    const decode = (files: Map<string, Buffer>) =>
+      new Map([...files].map(([name, body]) => [name, body.toString('utf8')]));
     // The console's own templates may not replace the kit's layout and sign-in page.
-    this.templates = new Map([...decode(readFolder(options.templates, ['.html'])), ...decode(readFolder(KIT_TEMPLATES, ['.html']))]);
+    this.templates = new Map([
+      ...decode(readFolder(options.templates, ['.html'])),
+      ...decode(readFolder(KIT_TEMPLATES, ['.html'])),
+    ]);
   }
 
   get home(): string {
@@ -184,7 +192,9 @@ export class ConsoleKit {
     const values = view.values ?? {};
     const template = this.template(view.template).replace(PARTIAL, (_m, name: string) => this.template(name));
     const body = fill(template, values, { tabs: view.tabs ? tabsMarkup(view.tabs, view.path, values) : '' });
-    const script = view.script ? `<script type="module" src="${CONSOLE_ASSETS}${escapeHtml(view.script)}"></script>` : '';
+    const script = view.script
+      ? `<script type="module" src="${CONSOLE_ASSETS}${escapeHtml(view.script)}"></script>`
+      : '';
     const styles = ['console.css', ...(this.options.styles ?? [])]
       .map((name) => `<link rel="stylesheet" href="${CONSOLE_ASSETS}${escapeHtml(name)}">`)
       .join('\n');
@@ -197,7 +207,11 @@ export class ConsoleKit {
 
   /** A console page, with its content security policy, never cached. */
   send(res: Response, status: number, view: ConsoleView): void {
-    res.status(status).set({ 'Content-Security-Policy': CONSOLE_PAGE_POLICY, 'Cache-Control': 'no-store' }).type('html').send(this.render(view));
+    res
+      .status(status)
+      .set({ 'Content-Security-Policy': CONSOLE_PAGE_POLICY, 'Cache-Control': 'no-store' })
+      .type('html')
+      .send(this.render(view));
   }
 
   /**
@@ -234,7 +248,8 @@ export class ConsoleKit {
   }
 
   private navigation(view: ConsoleView): string {
-    if (!view.user) return view.template === 'login.html' ? '' : `<a class="signin-link" href="${CONSOLE_SIGN_IN}">Sign in</a>`;
+    if (!view.user)
+      return view.template === 'login.html' ? '' : `<a class="signin-link" href="${CONSOLE_SIGN_IN}">Sign in</a>`;
     const links = this.options.navigation
       .map(({ section, href, label, requires }) => {
         const current = section === view.section ? ' aria-current="page"' : '';
@@ -260,7 +275,11 @@ export class ConsoleKit {
     for (const folder of [KIT_ASSETS, this.options.assets]) {
       for (const [name, body] of readFolder(folder, Object.keys(ASSET_TYPES))) {
         const type = ASSET_TYPES[name.slice(name.lastIndexOf('.'))]!;
-        assets.set(name, { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` });
+        assets.set(name, {
+          body,
+          type,
+          etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+        });
       }
     }
     router.get(`${CONSOLE_ASSETS}:name`, { access: 'public', hidden: true }, (req, res) => {
@@ -274,9 +293,16 @@ export class ConsoleKit {
     });
   }
 
-  private signInPage(res: Response, status: number, options: { next: string; username?: string; message?: string }): void {
+  private signInPage(
+    res: Response,
+    status: number,
+    options: { next: string; username?: string; message?: string },
+  ): void {
     const token = randomBytes(24).toString('base64url');
-    res.append('Set-Cookie', `${SIGN_IN_COOKIE}=${token}; Path=${CONSOLE_SIGN_IN}; HttpOnly; SameSite=Strict; Max-Age=3600${res.req.secure ? '; Secure' : ''}`);
+    res.append(
+      'Set-Cookie',
+      `${SIGN_IN_COOKIE}=${token}; Path=${CONSOLE_SIGN_IN}; HttpOnly; SameSite=Strict; Max-Age=3600${res.req.secure ? '; Secure' : ''}`,
+    );
     this.send(res, status, {
       title: 'Sign in',
       user: null,
@@ -316,7 +342,8 @@ export class ConsoleKit {
         if (!expected || !text(form.csrf) || !sameSecret(expected, text(form.csrf))) {
           return refuse(consoleErrors.signInCsrf(), 'The sign-in form had expired. Please sign in again.');
         }
-        if (!username || !text(form.password)) return refuse(consoleErrors.missingCredentials(), 'Enter the user name and the password.');
+        if (!username || !text(form.password))
+          return refuse(consoleErrors.missingCredentials(), 'Enter the user name and the password.');
         // The runtime's accounts count failures by address and user name, as for every way of giving a password.
         let account: Awaited<ReturnType<Accounts['authenticate']>>;
         try {
@@ -325,7 +352,10 @@ export class ConsoleKit {
           if (!(error instanceof VelaError) || error.status !== 429) throw error;
           const wait = Number(error.headers?.['Retry-After'] ?? 60);
           res.setHeader('Retry-After', String(wait));
-          return refuse(error, `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? 's' : ''}.`);
+          return refuse(
+            error,
+            `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? 's' : ''}.`,
+          );
         }
         if (!account) return refuse(consoleErrors.wrongCredentials(), 'The user name or password is not right.');
         const session = await accounts.createSession(account);

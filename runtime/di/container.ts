@@ -10,7 +10,12 @@ export function registerValue(container: AwilixContainer, name: string, value: u
   container.register(name, asValue(value));
 }
 
-export function registerSingleton<T>(container: AwilixContainer, name: string, factory: () => T, dispose?: (value: T) => unknown): void {
+export function registerSingleton<T>(
+  container: AwilixContainer,
+  name: string,
+  factory: () => T,
+  dispose?: (value: T) => unknown,
+): void {
   const resolver = asFunction(factory, { lifetime: Lifetime.SINGLETON });
   container.register(
     name,
@@ -80,6 +85,8 @@ export class PluginScope {
 
   /** Required services that nothing registered: checked once every plugin has registered. */
   unprovided(): string[] {
-    return [...this.allowed].filter(([name, { optional }]) => !optional && !this.container.hasRegistration(name)).map(([name]) => name);
+    return [...this.allowed]
+      .filter(([name, { optional }]) => !optional && !this.container.hasRegistration(name))
+      .map(([name]) => name);
   }
 }

@@ -41,7 +41,11 @@ export class HookBus {
         throw bootErrors.hookDeclaration(owner, `declares hook "${name}", which its manifest does not list in "hooks"`);
       }
       if (this.declared.has(name)) throw bootErrors.hookDeclaration(owner, `hook "${name}" is declared twice`);
-      if (!hook || typeof hook !== 'object' || (typeof (hook as { tap?: unknown }).tap !== 'function' && !(hook instanceof HookMap))) {
+      if (
+        !hook ||
+        typeof hook !== 'object' ||
+        (typeof (hook as { tap?: unknown }).tap !== 'function' && !(hook instanceof HookMap))
+      ) {
         throw bootErrors.hookDeclaration(owner, `"${name}" is not a tapable hook or HookMap`);
       }
       this.declared.set(name, { owner, hook });
@@ -58,10 +62,18 @@ export class HookBus {
     this.enqueue(hook, tapName, (h) => (h as { tap: TapMethod }).tap({ name: tapName, ...options }, fn));
   }
 
-  tapPromise<K extends HookName>(hook: K, tapName: string, fn: PromiseTapFn<HookRegistry[K]>, options: TapOptions = {}): void {
+  tapPromise<K extends HookName>(
+    hook: K,
+    tapName: string,
+    fn: PromiseTapFn<HookRegistry[K]>,
+    options: TapOptions = {},
+  ): void {
     this.enqueue(hook, tapName, (h) => {
       if (typeof (h as { tapPromise?: unknown }).tapPromise !== 'function') {
-        throw bootErrors.hookDeclaration(this.declared.get(hook)!.owner, `hook "${hook}" is synchronous; tap "${tapName}" must use tap(), not tapPromise()`);
+        throw bootErrors.hookDeclaration(
+          this.declared.get(hook)!.owner,
+          `hook "${hook}" is synchronous; tap "${tapName}" must use tap(), not tapPromise()`,
+        );
       }
       (h as { tapPromise: TapMethod }).tapPromise({ name: tapName, ...options }, fn);
     });
@@ -76,7 +88,11 @@ export class HookBus {
     kind: 'sync' | 'promise' = 'sync',
   ): void {
     this.enqueue(hook, tapName, (h) => {
-      if (!(h instanceof HookMap)) throw bootErrors.hookDeclaration(this.declared.get(hook)!.owner, `hook "${hook}" is not a HookMap; tap it without a key`);
+      if (!(h instanceof HookMap))
+        throw bootErrors.hookDeclaration(
+          this.declared.get(hook)!.owner,
+          `hook "${hook}" is not a HookMap; tap it without a key`,
+        );
       const entry = h.for(key) as Record<string, TapMethod>;
       entry[kind === 'sync' ? 'tap' : 'tapPromise']!.call(entry, { name: tapName }, fn);
     });

@@ -3,7 +3,13 @@ import type { AccessPolicy, RouteAccess } from '../auth/access-policy.js';
 import { bootErrors, httpErrors } from '../errors.js';
 import type { CorsPolicy } from './cors.js';
 import type { HttpMethod, OpenApiRegistry, RouteSpec } from './openapi-registry.js';
-import { bodyProblem, malformedText, markBodyChecked, refuseMalformedText, validateRequest } from './request-validation.js';
+import {
+  bodyProblem,
+  malformedText,
+  markBodyChecked,
+  refuseMalformedText,
+  validateRequest,
+} from './request-validation.js';
 
 type Route = (path: string, spec: RouteSpec, ...handlers: RequestHandler[]) => ApiRouter;
 
@@ -49,7 +55,8 @@ function takesForms(spec: RouteSpec): boolean {
 
 const refuseDeepBodies: RequestHandler = (req, _res, next) => {
   const problem = bodyProblem(req.body, MAX_BODY_DEPTH);
-  if (problem === 'depth') return next(httpErrors.badRequest(`the request body nests deeper than ${MAX_BODY_DEPTH} levels`));
+  if (problem === 'depth')
+    return next(httpErrors.badRequest(`the request body nests deeper than ${MAX_BODY_DEPTH} levels`));
   if (problem === 'text') return next(httpErrors.validation(malformedText(req.body, 'body').join('; ')));
   markBodyChecked(req);
   next();
@@ -57,7 +64,13 @@ const refuseDeepBodies: RequestHandler = (req, _res, next) => {
 
 const ACCESS = new Set<RouteAccess>(['public', 'key', 'admin']);
 
-export function createApiRouter(openapi: OpenApiRegistry, access: AccessPolicy, cors: CorsPolicy, plugin: string, defaultBodyLimit: string): ApiRouter {
+export function createApiRouter(
+  openapi: OpenApiRegistry,
+  access: AccessPolicy,
+  cors: CorsPolicy,
+  plugin: string,
+  defaultBodyLimit: string,
+): ApiRouter {
   const raw = express.Router({ caseSensitive: true });
   const defaultParsers = { json: bodyParsers(defaultBodyLimit, false), forms: bodyParsers(defaultBodyLimit, true) };
   const parsersFor = (spec: RouteSpec) => {
@@ -75,11 +88,15 @@ export function createApiRouter(openapi: OpenApiRegistry, access: AccessPolicy, 
       openapi.addRoute(method, path, spec, plugin);
       // A route that streams its body (a proxy, an upload) reads it itself: no parser touches it.
       const parsers = WITH_BODY.has(method) && !spec.rawBody ? parsersFor(spec) : [];
-      const validation = spec.validate !== false && (spec.params || spec.query || spec.body) ? [validateRequest(spec)] : [];
+      const validation =
+        spec.validate !== false && (spec.params || spec.query || spec.body) ? [validateRequest(spec)] : [];
       // CORS, then access before the body is read: a caller without the right credentials costs no parsing.
       // Text that is not well-formed Unicode is refused on every route, before validation; a body a route parses
       // itself (its own middleware) is checked before the handler that follows.
-      const checked = handlers.length > 1 ? handlers.flatMap((handler, i) => (i === 0 ? [handler] : [refuseMalformedText, handler])) : handlers;
+      const checked =
+        handlers.length > 1
+          ? handlers.flatMap((handler, i) => (i === 0 ? [handler] : [refuseMalformedText, handler]))
+          : handlers;
       raw[method](
         path,
         cors.route(method.toUpperCase(), path, spec.access),

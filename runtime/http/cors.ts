@@ -67,7 +67,8 @@ export class CorsPolicy {
    * The service's middleware for preflights, before its routes: a preflight is answered for the route
    * that will take the request it announces, by that route's access. Other requests pay one check.
    */
-  readonly answerPreflights: RequestHandler = (req, res, next) => (isPreflight(req) ? this.preflights(req, res, next) : next());
+  readonly answerPreflights: RequestHandler = (req, res, next) =>
+    isPreflight(req) ? this.preflights(req, res, next) : next();
 
   /** Middleware for the requests of a route: the allow headers when the caller's origin may read the answer. */
   forRoute(access: RouteAccess): RequestHandler {
@@ -91,7 +92,11 @@ export class CorsPolicy {
       this.allow(res, grant);
       if (!grant) {
         const list = access === 'public' ? 'origins or credentialedOrigins' : 'credentialedOrigins';
-        return next(httpErrors.forbidden(`this origin may not send ${asked} to this route from a browser (services.${this.service}.cors.${list})`));
+        return next(
+          httpErrors.forbidden(
+            `this origin may not send ${asked} to this route from a browser (services.${this.service}.cors.${list})`,
+          ),
+        );
       }
       res.setHeader('Access-Control-Allow-Methods', asked);
       res.setHeader('Access-Control-Allow-Headers', this.allowHeaders);
@@ -103,5 +108,9 @@ export class CorsPolicy {
 
 /** A CORS preflight: an OPTIONS request from a browser asking whether it may send another method. */
 function isPreflight(req: Request): boolean {
-  return req.method === 'OPTIONS' && typeof req.headers.origin === 'string' && typeof req.headers['access-control-request-method'] === 'string';
+  return (
+    req.method === 'OPTIONS' &&
+    typeof req.headers.origin === 'string' &&
+    typeof req.headers['access-control-request-method'] === 'string'
+  );
 }

@@ -25,11 +25,16 @@ function isJson(text: string | undefined): boolean {
 }
 
 const bodyParserErrors: Record<string, { code: string; message: (err: BodyParserError) => string }> = {
-  'entity.too.large': { code: 'payload_too_large', message: (e) => `request body is larger than the limit of ${e.limit ?? '?'} bytes` },
+  'entity.too.large': {
+    code: 'payload_too_large',
+    message: (e) => `request body is larger than the limit of ${e.limit ?? '?'} bytes`,
+  },
   'entity.parse.failed': {
     code: 'invalid_json',
     message: (e) =>
-      isJson(e.body) ? `request body must be a JSON object or array, got ${excerpt(e.body!.trim(), 100)}` : `request body is not valid JSON: ${e.message}`,
+      isJson(e.body)
+        ? `request body must be a JSON object or array, got ${excerpt(e.body!.trim(), 100)}`
+        : `request body is not valid JSON: ${e.message}`,
   },
   'encoding.unsupported': { code: 'unsupported_media_type', message: (e) => e.message },
   'charset.unsupported': { code: 'unsupported_media_type', message: (e) => e.message },
@@ -74,16 +79,30 @@ export function toErrorResponse(error: unknown): {
       headers: error.headers,
     };
   }
-  const e = error as { type?: string; status?: number; statusCode?: number; message?: string; limit?: number; expose?: boolean };
+  const e = error as {
+    type?: string;
+    status?: number;
+    statusCode?: number;
+    message?: string;
+    limit?: number;
+    expose?: boolean;
+  };
   const status = e?.status ?? e?.statusCode;
   if (e?.type && bodyParserErrors[e.type] && typeof status === 'number' && status < 500) {
     const known = bodyParserErrors[e.type]!;
-    return { status, body: { error: known.code, message: excerpt(known.message(e as BodyParserError)) }, internal: false };
+    return {
+      status,
+      body: { error: known.code, message: excerpt(known.message(e as BodyParserError)) },
+      internal: false,
+    };
   }
   if (isDatabaseUnavailable(error)) {
     return {
       status: 503,
-      body: { error: 'service_unavailable', message: 'the database (or another backing service) cannot be reached right now; retry shortly' },
+      body: {
+        error: 'service_unavailable',
+        message: 'the database (or another backing service) cannot be reached right now; retry shortly',
+      },
       internal: false,
       headers: { 'Retry-After': '2' },
     };
@@ -91,11 +110,18 @@ export function toErrorResponse(error: unknown): {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return {
       status,
-      body: { error: statusCodes[status] ?? 'bad_request', message: e.expose !== false && e.message ? excerpt(e.message) : 'the request was refused' },
+      body: {
+        error: statusCodes[status] ?? 'bad_request',
+        message: e.expose !== false && e.message ? excerpt(e.message) : 'the request was refused',
+      },
       internal: false,
     };
   }
-  return { status: 500, body: { error: 'internal_error', message: 'the server failed to answer this request; the cause is in its log' }, internal: true };
+  return {
+    status: 500,
+    body: { error: 'internal_error', message: 'the server failed to answer this request; the cause is in its log' },
+    internal: true,
+  };
 }
 
 /**
@@ -133,7 +159,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (!e || typeof e !== 'object') return false;
   if (e.name === 'KnexTimeoutError') return true;
   const code = typeof e.code === 'string' ? e.code : '';
-  if (UNREACHABLE_CODES.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03') return true;
+  if (UNREACHABLE_CODES.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03')
+    return true;
   const message = typeof e.message === 'string' ? e.message : '';
   return UNREACHABLE_MESSAGES.some((pattern) => pattern.test(message));
 }

@@ -16,7 +16,9 @@ export class HttpClient {
     const { timeoutMs = this.defaultTimeoutMs, ...init } = options;
     const headers = new Headers(init.headers);
     if (!headers.has('user-agent')) headers.set('user-agent', this.userAgent);
-    const signal = init.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
+    const signal = init.signal
+      ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)])
+      : AbortSignal.timeout(timeoutMs);
     return fetch(url, { ...init, headers, signal });
   }
 
@@ -26,13 +28,22 @@ export class HttpClient {
     const headers = new Headers(rest.headers);
     headers.set('accept', 'application/json');
     if (body !== undefined) headers.set('content-type', 'application/json');
-    const response = await this.fetch(url, { ...rest, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await this.fetch(url, {
+      ...rest,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await response.text();
     if (!response.ok) {
-      throw new VelaError('upstream_error', `${rest.method ?? 'GET'} ${String(url)} answered ${response.status}: ${text.slice(0, 300)}`, 502, {
-        status: response.status,
-        body: text,
-      });
+      throw new VelaError(
+        'upstream_error',
+        `${rest.method ?? 'GET'} ${String(url)} answered ${response.status}: ${text.slice(0, 300)}`,
+        502,
+        {
+          status: response.status,
+          body: text,
+        },
+      );
     }
     return (text ? JSON.parse(text) : undefined) as T;
   }

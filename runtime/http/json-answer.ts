@@ -7,12 +7,27 @@ import { SECURITY_HEADERS } from './security.js';
  * rarely revalidate with it) and no content-type negotiation. For hot routes and for answers outside express.
  * Headers set before (CORS, Vary) are kept; HEAD requests get the headers without the body (node:http).
  */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   sendJsonBytes(res, status, JSON.stringify(body), headers);
 }
 
 /** The same answer, already serialised (an answer kept in a cache, say). */
-export function sendJsonBytes(res: ServerResponse, status: number, json: string | Buffer, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json), ...headers });
+export function sendJsonBytes(
+  res: ServerResponse,
+  status: number,
+  json: string | Buffer,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(json),
+    ...headers,
+  });
   res.end(json);
 }

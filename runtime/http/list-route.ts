@@ -14,8 +14,17 @@ export interface ListSpec extends Omit<RouteSpec, 'responses'> {
 }
 
 /** GET `path`: the collection `list` gives for the request, answered as a JSON array of `items`. */
-export function listRoute(router: ApiRouter, path: string, { items, description, responses, ...spec }: ListSpec, list: (req: Request) => unknown): ApiRouter {
-  return router.get(path, { ...spec, responses: { 200: { description, schema: { type: 'array', items } }, ...responses } }, async (req, res) => {
-    res.json(await list(req));
-  });
+export function listRoute(
+  router: ApiRouter,
+  path: string,
+  { items, description, responses, ...spec }: ListSpec,
+  list: (req: Request) => unknown,
+): ApiRouter {
+  return router.get(
+    path,
+    { ...spec, responses: { 200: { description, schema: { type: 'array', items } }, ...responses } },
+    async (req, res) => {
+      res.json(await list(req));
+    },
+  );
 }

@@ -4,7 +4,8 @@ import { excerpt } from '../errors.js';
 import { CONSOLE_STYLE_PATH } from './favicon.js';
 
 /** Nothing runs; the only style is the consoles' stylesheet, a file of the service's own. */
-const PAGE_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const PAGE_POLICY =
+  "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /**
  * The answer to a browser's navigation to a path no route serves: a short page that says so and leads to

@@ -74,7 +74,10 @@ function errorResponsesOf(spec: RouteSpec, hasPathParams: boolean): Array<[strin
   const validates = spec.validate !== false && !!(spec.params || spec.query || spec.body);
   if (validates) errors.push(['400', 'the request is not valid: the message names the member and the rule']);
   if (spec.body && !spec.rawBody)
-    errors.push(['413', 'the request body is larger than the limit'], ['415', 'the body is not of a content type this route takes']);
+    errors.push(
+      ['413', 'the request body is larger than the limit'],
+      ['415', 'the body is not of a content type this route takes'],
+    );
   if (spec.access !== 'public') {
     errors.push(
       ['401', 'no valid credentials were sent'],
@@ -119,7 +122,9 @@ export class OpenApiRegistry {
       .filter((p) => !declared.some((d) => d.name === p))
       .map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
     const responses: Record<string, OpenApiObject> = {};
-    for (const [status, response] of Object.entries(spec.responses ?? { 200: { description: 'OK' } }) as Array<[string, ResponseSpec]>) {
+    for (const [status, response] of Object.entries(spec.responses ?? { 200: { description: 'OK' } }) as Array<
+      [string, ResponseSpec]
+    >) {
       // An error a route names without a schema of its own is the runtime's error shape.
       if (!response.schema && !response.contentType && /^[45]/.test(status)) {
         responses[status] = errorResponse(response.description);
@@ -134,15 +139,19 @@ export class OpenApiRegistry {
             ]),
           )
         : undefined;
-      const content: Record<string, OpenApiObject> = schema ? { [response.contentType ?? 'application/json']: { schema } } : {};
-      for (const [type, other] of Object.entries(response.otherContent ?? {})) content[type] = { schema: toOpenApiSchema(other) };
+      const content: Record<string, OpenApiObject> = schema
+        ? { [response.contentType ?? 'application/json']: { schema } }
+        : {};
+      for (const [type, other] of Object.entries(response.otherContent ?? {}))
+        content[type] = { schema: toOpenApiSchema(other) };
       responses[status] = {
         description: response.description,
         ...(headers ? { headers } : {}),
         ...(Object.keys(content).length > 0 ? { content } : {}),
       };
     }
-    for (const [status, description] of errorResponsesOf(spec, pathParams.length > 0)) responses[status] ??= errorResponse(description);
+    for (const [status, description] of errorResponsesOf(spec, pathParams.length > 0))
+      responses[status] ??= errorResponse(description);
     const operation: OpenApiObject = {
       tags: spec.tags ?? [plugin],
       summary: spec.summary,
@@ -153,7 +162,10 @@ export class OpenApiRegistry {
     };
     if (spec.body) {
       const schema = toOpenApiSchema(spec.body);
-      operation.requestBody = { required: true, content: Object.fromEntries((spec.bodyContentTypes ?? ['application/json']).map((t) => [t, { schema }])) };
+      operation.requestBody = {
+        required: true,
+        content: Object.fromEntries((spec.bodyContentTypes ?? ['application/json']).map((t) => [t, { schema }])),
+      };
     }
     operation.security = this.securityOf(spec.access);
     if (spec.access === 'key') operation['x-token-scope'] = spec.scope ?? 'admin';
@@ -164,7 +176,11 @@ export class OpenApiRegistry {
   /** The OpenAPI security requirements of an access level, adding the schemes they name. */
   private securityOf(access: RouteAccess): OpenApiObject[] {
     if (access === 'public') return [];
-    this.securitySchemes.Basic ??= { type: 'http', scheme: 'basic', description: "the administrator's user name and password" };
+    this.securitySchemes.Basic ??= {
+      type: 'http',
+      scheme: 'basic',
+      description: "the administrator's user name and password",
+    };
     if (access === 'admin') return [{ Basic: [] }];
     this.securitySchemes.Key ??= { type: 'apiKey', in: 'header', name: 'Key', description: 'an API token' };
     return [{ Key: [] }, { Basic: [] }];

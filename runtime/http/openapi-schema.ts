@@ -86,7 +86,8 @@ function translateConst(source: Schema, out: Schema): void {
 
 /** 3.0 has one `example`, not a list of `examples`. */
 function translateExamples(source: Schema, out: Schema): void {
-  if (Array.isArray(source.examples) && source.examples.length > 0 && out.example === undefined) out.example = source.examples[0];
+  if (Array.isArray(source.examples) && source.examples.length > 0 && out.example === undefined)
+    out.example = source.examples[0];
 }
 
 /** Draft 6 made exclusive bounds numbers; 3.0 keeps draft 4's booleans beside minimum and maximum. */
@@ -103,7 +104,11 @@ function translateExclusiveBounds(out: Schema): void {
 
 /** A tuple (`prefixItems`, or draft 7's `items` list) becomes an array of any of its members. */
 function translateTuple(source: Schema, out: Schema): void {
-  const members = Array.isArray(source.prefixItems) ? source.prefixItems : Array.isArray(source.items) ? source.items : null;
+  const members = Array.isArray(source.prefixItems)
+    ? source.prefixItems
+    : Array.isArray(source.items)
+      ? source.items
+      : null;
   if (!members) return;
   out.items = { anyOf: (members as JsonSchema[]).map((s) => translate(s)) };
 }
@@ -116,7 +121,9 @@ function translatePatternProperties(source: Schema, out: Schema): void {
     const values = Object.values(patterns).map((s) => translate(s));
     out.additionalProperties = values.length === 1 ? values[0] : { anyOf: values };
   }
-  const keyRule = [...Object.keys(patterns ?? {}), typeof names?.pattern === 'string' ? names.pattern : null].filter(Boolean);
+  const keyRule = [...Object.keys(patterns ?? {}), typeof names?.pattern === 'string' ? names.pattern : null].filter(
+    Boolean,
+  );
   if (keyRule.length > 0 && out.description === undefined) out.description = `keys match ${keyRule.join(' or ')}`;
 }
 

@@ -11,7 +11,8 @@ function typesOf(schema: JsonSchema | undefined): string[] {
 
 function coerceScalar(value: string, schema: JsonSchema | undefined): unknown {
   const types = typesOf(schema);
-  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?$/.test(value.trim()))
+    return Number(value);
   if (types.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';
   return value;
 }
@@ -28,7 +29,9 @@ export function coerceToSchema(input: Record<string, unknown>, schema: JsonSchem
     const propSchema = props[key];
     if (typesOf(propSchema).includes('array')) {
       const list = Array.isArray(value) ? value : [value];
-      out[key] = list.map((v) => (typeof v === 'string' ? coerceScalar(v, propSchema?.items as JsonSchema | undefined) : v));
+      out[key] = list.map((v) =>
+        typeof v === 'string' ? coerceScalar(v, propSchema?.items as JsonSchema | undefined) : v,
+      );
     } else if (Array.isArray(value) && !typesOf(propSchema).includes('array') && propSchema) {
       out[key] = value; // a repeated scalar parameter: validation reports it
     } else {
@@ -55,7 +58,8 @@ function loneSurrogate(text: string): string {
       const next = text.charCodeAt(i + 1);
       if (next >= 0xdc00 && next <= 0xdfff) i++;
       else return `a lone surrogate U+${unit.toString(16).toUpperCase()} at position ${i + 1}`;
-    } else if (unit >= 0xdc00 && unit <= 0xdfff) return `a lone surrogate U+${unit.toString(16).toUpperCase()} at position ${i + 1}`;
+    } else if (unit >= 0xdc00 && unit <= 0xdfff)
+      return `a lone surrogate U+${unit.toString(16).toUpperCase()} at position ${i + 1}`;
   }
   return 'a lone surrogate';
 }
@@ -72,7 +76,8 @@ export function malformedText(value: unknown, root: string): string[] {
   while (stack.length > 0 && problems.length < MAX_TEXT_PROBLEMS) {
     const [current, at] = stack.pop()!;
     if (typeof current === 'string') {
-      if (!current.isWellFormed()) problems.push(`${at} must be well-formed Unicode text, found ${loneSurrogate(current)}`);
+      if (!current.isWellFormed())
+        problems.push(`${at} must be well-formed Unicode text, found ${loneSurrogate(current)}`);
     } else if (Array.isArray(current)) {
       for (let i = current.length - 1; i >= 0; i--) stack.push([current[i], `${at}[${i}]`]);
     } else if (current && typeof current === 'object') {
@@ -159,12 +164,14 @@ export function refuseMalformedText(req: Request, _res: Response, next: NextFunc
       const query = req.query as Record<string, unknown>;
       replace(req, 'query', query);
       // The walk without paths first: the paths are built only to name what is refused.
-      if (bodyProblem(query, Number.POSITIVE_INFINITY) === 'text') problems = [...(problems ?? []), ...malformedText(query, 'query')];
+      if (bodyProblem(query, Number.POSITIVE_INFINITY) === 'text')
+        problems = [...(problems ?? []), ...malformedText(query, 'query')];
     }
   }
   if (req.body !== undefined && checked[CHECKED_BODY] !== req.body) {
     checked[CHECKED_BODY] = req.body;
-    if (bodyProblem(req.body, Number.POSITIVE_INFINITY) === 'text') problems = [...(problems ?? []), ...malformedText(req.body, 'body')];
+    if (bodyProblem(req.body, Number.POSITIVE_INFINITY) === 'text')
+      problems = [...(problems ?? []), ...malformedText(req.body, 'body')];
   }
   next(problems ? httpErrors.validation(problems.join('; ')) : undefined);
 }
@@ -190,25 +197,35 @@ export function validateRequest(schemas: RequestSchemas) {
   return (req: Request, _res: Response, next: NextFunction) => {
     const problems: string[] = [];
     if (schemas.params) {
-      const result = validateAgainst<Record<string, unknown>>(schemas.params, coerceToSchema(req.params as Record<string, unknown>, schemas.params), {
-        applyDefaults: true,
-        root: 'path',
-      });
+      const result = validateAgainst<Record<string, unknown>>(
+        schemas.params,
+        coerceToSchema(req.params as Record<string, unknown>, schemas.params),
+        {
+          applyDefaults: true,
+          root: 'path',
+        },
+      );
       problems.push(...result.problems);
       if (result.valid) replace(req, 'params', result.value);
     }
     if (schemas.query) {
-      const result = validateAgainst<Record<string, unknown>>(schemas.query, coerceToSchema(req.query as Record<string, unknown>, schemas.query), {
-        applyDefaults: true,
-        root: 'query',
-      });
+      const result = validateAgainst<Record<string, unknown>>(
+        schemas.query,
+        coerceToSchema(req.query as Record<string, unknown>, schemas.query),
+        {
+          applyDefaults: true,
+          root: 'query',
+        },
+      );
       problems.push(...result.problems);
       if (result.valid) replace(req, 'query', result.value);
     }
     if (schemas.body) {
       if (req.body === undefined && hasBody(req)) {
         return next(
-          httpErrors.unsupportedMediaType(`send the request body as application/json, got Content-Type ${JSON.stringify(req.headers['content-type'] ?? '')}`),
+          httpErrors.unsupportedMediaType(
+            `send the request body as application/json, got Content-Type ${JSON.stringify(req.headers['content-type'] ?? '')}`,
+          ),
         );
       }
       const result = validateAgainst(schemas.body, req.body, { applyDefaults: true, root: 'body' });

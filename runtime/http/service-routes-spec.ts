@@ -40,7 +40,10 @@ export function documentServiceRoutes(openapi: OpenApiRegistry): void {
       access: 'public',
       tags: ['service'],
       summary: "The service's health: every check of every plugin on it",
-      responses: { 200: { description: 'every check is up', schema: healthSchema }, 503: { description: 'a check is down', schema: healthSchema } },
+      responses: {
+        200: { description: 'every check is up', schema: healthSchema },
+        503: { description: 'a check is down', schema: healthSchema },
+      },
     },
     'runtime',
   );
@@ -51,7 +54,9 @@ export function documentServiceRoutes(openapi: OpenApiRegistry): void {
       access: 'public',
       tags: ['service'],
       summary: "This document: the service's OpenAPI 3.0.3 description",
-      responses: { 200: { description: 'the OpenAPI document', schema: { type: 'object', additionalProperties: true } } },
+      responses: {
+        200: { description: 'the OpenAPI document', schema: { type: 'object', additionalProperties: true } },
+      },
     },
     'runtime',
   );

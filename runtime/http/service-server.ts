@@ -44,7 +44,11 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   }
   const [status, code, message]: [number, string, string] =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'headers_too_large', `the request line and headers are larger than ${MAX_HEADER_BYTES} bytes; send long searches as a POST body`]
+      ? [
+          431,
+          'headers_too_large',
+          `the request line and headers are larger than ${MAX_HEADER_BYTES} bytes; send long searches as a POST body`,
+        ]
       : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
         ? [413, 'payload_too_large', 'the chunk extensions of the request body are larger than 16384 bytes']
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
@@ -83,7 +87,11 @@ function bind(server: http.Server, service: string, host: string, port: number):
   return new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       server.off('listening', onListening);
-      reject(error.code === 'EADDRINUSE' ? bootErrors.portInUse(service, host, port) : bootErrors.listen(service, port, error.message));
+      reject(
+        error.code === 'EADDRINUSE'
+          ? bootErrors.portInUse(service, host, port)
+          : bootErrors.listen(service, port, error.message),
+      );
     };
     const onListening = () => {
       server.off('error', onError);
@@ -117,7 +125,9 @@ export class ServiceServer {
   private server: http.Server | null = null;
   private stopping = false;
   private readonly startedAt = Date.now();
-  /** Refusals under load (ocr_busy, an LLM instance at its concurrency, 429s): info lines, at most 10 a minute per code. */
+  /**
+   * Refusals under load (ocr_busy, an LLM instance at its concurrency, 429s): info lines, at most 10 a minute per code.
+   */
   private readonly refusals: RateLimitedLog;
 
   constructor(
@@ -180,7 +190,12 @@ export class ServiceServer {
     const addr = this.server?.address() as AddressInfo | null;
     const port = addr?.port ?? this.config.port;
     const host = addr?.address ?? this.config.host;
-    return { host, port, url: reachableUrl(host, port), listening: `${host.includes(':') ? `[${host}]` : host}:${port}` };
+    return {
+      host,
+      port,
+      url: reachableUrl(host, port),
+      listening: `${host.includes(':') ? `[${host}]` : host}:${port}`,
+    };
   }
 
   /**
@@ -199,7 +214,12 @@ export class ServiceServer {
     server.on('clientError', answerClientError);
     // An Expect other than 100-continue: Node's own answer is a bare 417.
     server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) =>
-      sendJson(res, 417, { error: 'expectation_failed', message: 'the only expectation this service meets is "Expect: 100-continue"' }, CLOSE),
+      sendJson(
+        res,
+        417,
+        { error: 'expectation_failed', message: 'the only expectation this service meets is "Expect: 100-continue"' },
+        CLOSE,
+      ),
     );
     // Without a listener Node drops CONNECT tunnels without a word; no service here is a forward proxy.
     server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
@@ -244,7 +264,10 @@ export class ServiceServer {
     clearTimeout(timer);
     clearInterval(sweeper);
     if (timedOut) {
-      this.logger.warn({ service: this.name, timeoutMs }, 'requests still in flight at the shutdown deadline were cut off');
+      this.logger.warn(
+        { service: this.name, timeoutMs },
+        'requests still in flight at the shutdown deadline were cut off',
+      );
       server.closeAllConnections();
       await closed;
     }
@@ -286,7 +309,10 @@ export class ServiceServer {
       sendJson(res, status, body, headers);
       return;
     }
-    sendJson(res, 400, { error: 'bad_request', message: `the request target ${JSON.stringify(excerpt(req.url ?? '', 200))} is not a path or URL` });
+    sendJson(res, 400, {
+      error: 'bad_request',
+      message: `the request target ${JSON.stringify(excerpt(req.url ?? '', 200))} is not a path or URL`,
+    });
   }
 
   private observe(req: IncomingMessage, res: ServerResponse): void {
@@ -305,7 +331,16 @@ export class ServiceServer {
         requestId,
       };
       // Request logs are debug level: per-request detail, off the default path.
-      this.logger.debug({ reqId: requestId, method: event.method, path, status: event.status, ms: Math.round(event.durationMs * 10) / 10 }, 'request');
+      this.logger.debug(
+        {
+          reqId: requestId,
+          method: event.method,
+          path,
+          status: event.status,
+          ms: Math.round(event.durationMs * 10) / 10,
+        },
+        'request',
+      );
       if (this.hooks.httpResponse.isUsed()) this.hooks.httpResponse.call(event);
     });
   }
@@ -325,7 +360,9 @@ export class ServiceServer {
     app.get('/health', this.cors.route('GET', '/health', 'public'), (_req, res, next) =>
       this.health().then(({ status, body }) => res.status(status).json(body), next),
     );
-    app.get('/v3/api-docs', this.cors.route('GET', '/v3/api-docs', 'public'), (_req, res) => res.json(this.openapi.document()));
+    app.get('/v3/api-docs', this.cors.route('GET', '/v3/api-docs', 'public'), (_req, res) =>
+      res.json(this.openapi.document()),
+    );
     mountSwaggerUi(app, this.name);
     app.use(this.cors.answerPreflights);
     app.use(this.pluginRouter);
@@ -338,10 +375,19 @@ export class ServiceServer {
     });
     app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
       const { status, body, internal, busy, headers } = toErrorResponse(error);
-      if (internal) this.logger.error({ err: error, method: req.method, path: excerpt(req.path, 500) }, 'request failed');
+      if (internal)
+        this.logger.error({ err: error, method: req.method, path: excerpt(req.path, 500) }, 'request failed');
       else if (busy)
-        this.refusals.info(body.error, { status, error: body.error, method: req.method, path: excerpt(req.path, 500) }, 'request refused under load');
-      else this.logger.debug({ status, error: body.error, method: req.method, path: excerpt(req.path, 500) }, 'request refused');
+        this.refusals.info(
+          body.error,
+          { status, error: body.error, method: req.method, path: excerpt(req.path, 500) },
+          'request refused under load',
+        );
+      else
+        this.logger.debug(
+          { status, error: body.error, method: req.method, path: excerpt(req.path, 500) },
+          'request refused',
+        );
       if (res.headersSent) {
         res.destroy();
         return;

@@ -38,10 +38,16 @@ export function mountSessionRoutes(router: ApiRouter, adminAccess: () => AdminAc
       const access = adminAccess();
       const { accounts } = access;
       // The route's guard checked the credentials already: a second check would count (and log) one failure twice.
-      const principal = (res.locals.principal !== undefined ? res.locals.principal : await access.authenticate(req)) as AdminPrincipal | null;
+      const principal = (
+        res.locals.principal !== undefined ? res.locals.principal : await access.authenticate(req)
+      ) as AdminPrincipal | null;
       if (principal?.via === 'session') {
         const session = await accounts.findSession(readCookie(req.headers.cookie, SESSION_COOKIE));
-        return res.json({ username: principal.username, csrfToken: principal.csrfToken, expiresAt: session?.expiresAt });
+        return res.json({
+          username: principal.username,
+          csrfToken: principal.csrfToken,
+          expiresAt: session?.expiresAt,
+        });
       }
       const account = principal?.via === 'basic' ? await accounts.find(principal.username) : null;
       if (!account) {
@@ -49,7 +55,10 @@ export function mountSessionRoutes(router: ApiRouter, adminAccess: () => AdminAc
         throw httpErrors.unauthorized("sign in with the administrator's user name and password (HTTP Basic)");
       }
       const session = await accounts.createSession(account);
-      res.setHeader('Set-Cookie', sessionCookie(session.token, Math.round((Date.parse(session.expiresAt) - Date.now()) / 1000), req.secure));
+      res.setHeader(
+        'Set-Cookie',
+        sessionCookie(session.token, Math.round((Date.parse(session.expiresAt) - Date.now()) / 1000), req.secure),
+      );
       res.json({ username: session.username, csrfToken: session.csrfToken, expiresAt: session.expiresAt });
     },
   );

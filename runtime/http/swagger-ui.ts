@@ -47,7 +47,8 @@ export function mountSwaggerUi(app: Express, service: string): void {
   app.get(SWAGGER_UI_PAGE, (_req, res: Response) => {
     res.set({ 'Content-Security-Policy': PAGE_POLICY, 'Cache-Control': 'no-cache' }).type('html').send(page());
   });
-  for (const alias of ['/swagger-ui', FILES_PREFIX, `${FILES_PREFIX}index.html`]) app.get(alias, (_req, res) => res.redirect(302, SWAGGER_UI_PAGE));
+  for (const alias of ['/swagger-ui', FILES_PREFIX, `${FILES_PREFIX}index.html`])
+    app.get(alias, (_req, res) => res.redirect(302, SWAGGER_UI_PAGE));
   app.get(`${FILES_PREFIX}:name`, (req, res) => {
     const name = String(req.params.name);
     const file = Object.hasOwn(FILES, name) ? FILES[name]! : null;

@@ -17,9 +17,13 @@ export interface BootTree {
 
 const fmt = (ms: number | undefined) => (ms === undefined ? '-' : `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`);
 
-/** Said when the bound address is not the URL's: a service open beyond this machine (`0.0.0.0`, `::`) must be visible. */
+/**
+ * Said when the bound address is not the URL's: a service open beyond this machine (`0.0.0.0`, `::`) must be visible.
+ */
 export function listeningNote(service: { url: string; listening: string }): string {
-  return service.url.replace(/\/$/, '').endsWith(`//${service.listening}`) ? '' : ` (listening on ${service.listening})`;
+  return service.url.replace(/\/$/, '').endsWith(`//${service.listening}`)
+    ? ''
+    : ` (listening on ${service.listening})`;
 }
 
 /** The start log's tree (after avvio's prettyPrint): service → plugin, with each phase's time. */
@@ -30,7 +34,9 @@ export function renderBootTree(tree: BootTree): string {
     lines.push(`${lastService ? '└─' : '├─'} ${service.name} ${service.url}${listeningNote(service)}`);
     service.plugins.forEach((p, j) => {
       const branch = j === service.plugins.length - 1 ? '└─' : '├─';
-      const phases = (['register', 'migrate', 'start'] as const).map((phase) => `${phase} ${fmt(p.ms[phase])}`).join(', ');
+      const phases = (['register', 'migrate', 'start'] as const)
+        .map((phase) => `${phase} ${fmt(p.ms[phase])}`)
+        .join(', ');
       const archive = p.origin === 'archive' ? ' [archive]' : '';
       lines.push(`${lastService ? '   ' : '│  '}${branch} ${p.plugin}@${p.version}${archive}  ${phases}`);
     });

@@ -83,7 +83,12 @@ export class Runtime {
     registerPluginResolution();
     this.config = options.config ?? loadConfig(options);
     this.logger =
-      options.logger ?? createLogger({ level: this.config.runtime.logLevel, format: this.config.runtime.logFormat, destination: options.logDestination });
+      options.logger ??
+      createLogger({
+        level: this.config.runtime.logLevel,
+        format: this.config.runtime.logFormat,
+        destination: options.logDestination,
+      });
     this.hooks = this.hookBus.declare('runtime', createRuntimeHooks());
     this.registerCoreServices();
   }
@@ -107,7 +112,10 @@ export class Runtime {
 
   url(service: string): string {
     const server = this.services.get(service);
-    if (!server) throw new Error(`service "${service}" is not running (running: ${[...this.services.keys()].join(', ') || 'none'})`);
+    if (!server)
+      throw new Error(
+        `service "${service}" is not running (running: ${[...this.services.keys()].join(', ') || 'none'})`,
+      );
     return server.address().url;
   }
 
@@ -230,7 +238,12 @@ export class Runtime {
     registerSingleton(
       c,
       'changes',
-      () => new ChangeFeed(() => c.resolve<Database>('db'), rt.database.url ?? null, this.logger.child({ component: 'changes' })),
+      () =>
+        new ChangeFeed(
+          () => c.resolve<Database>('db'),
+          rt.database.url ?? null,
+          this.logger.child({ component: 'changes' }),
+        ),
       (feed) => feed.close(),
     );
     registerSingleton(c, 'httpClient', () => new HttpClient());
@@ -243,7 +256,12 @@ export class Runtime {
     registerSingleton(
       c,
       'accounts',
-      () => new Accounts(c.resolve<Database>('db'), this.logger.child({ component: 'accounts' }), new PasswordAttempts(rt.auth.passwordAttempts)),
+      () =>
+        new Accounts(
+          c.resolve<Database>('db'),
+          this.logger.child({ component: 'accounts' }),
+          new PasswordAttempts(rt.auth.passwordAttempts),
+        ),
     );
   }
 
@@ -281,7 +299,11 @@ export class Runtime {
     for (const descriptor of ordered) {
       checkRuntimeRange(descriptor);
       if (!this.config.services[descriptor.manifest.service]) {
-        throw bootErrors.unknownService(descriptor.manifest.name, descriptor.manifest.service, Object.keys(this.config.services));
+        throw bootErrors.unknownService(
+          descriptor.manifest.name,
+          descriptor.manifest.service,
+          Object.keys(this.config.services),
+        );
       }
     }
     for (const { origin, manifestFile, manifest } of ordered) {
@@ -333,12 +355,21 @@ export class Runtime {
         ctx,
         scope,
         started: false,
-        timing: { plugin: manifest.name, version: manifest.version, service: manifest.service, origin: descriptor.origin.kind, ms: {} },
+        timing: {
+          plugin: manifest.name,
+          version: manifest.version,
+          service: manifest.service,
+          origin: descriptor.origin.kind,
+          ms: {},
+        },
       });
     }
   }
 
-  private pluginConfig(descriptor: PluginDescriptor, sections: Record<string, Record<string, unknown>>): Record<string, unknown> {
+  private pluginConfig(
+    descriptor: PluginDescriptor,
+    sections: Record<string, Record<string, unknown>>,
+  ): Record<string, unknown> {
     const { manifest } = descriptor;
     const section = sections[manifest.name] ?? {};
     if (!manifest.configSchema) {
@@ -350,7 +381,10 @@ export class Runtime {
       return {};
     }
     const schema = readJsonSchema(resolveInPlugin(descriptor, manifest.configSchema), descriptor.manifestFile);
-    const result = validateAgainst<Record<string, unknown>>(schema, section, { applyDefaults: true, root: `plugins.${manifest.name}` });
+    const result = validateAgainst<Record<string, unknown>>(schema, section, {
+      applyDefaults: true,
+      root: `plugins.${manifest.name}`,
+    });
     if (!result.valid) throw bootErrors.configInvalid(`plugins.${manifest.name}`, result.problems);
     return result.value;
   }
@@ -358,10 +392,19 @@ export class Runtime {
   private serviceFor(name: string): ServiceServer {
     let server = this.services.get(name);
     if (!server) {
-      server = new ServiceServer(name, this.config.services[name]!, this.hooks, this.logger.child({ service: name }), () => this.adminAccess);
+      server = new ServiceServer(
+        name,
+        this.config.services[name]!,
+        this.hooks,
+        this.logger.child({ service: name }),
+        () => this.adminAccess,
+      );
       // One of several worker processes: the cluster's secret is a key on every service, for calls between them.
       const secret = this.worker?.secret;
-      if (secret) server.access.acceptKeys('runtime', (key) => (sameSecret(key, secret) ? { username: 'cluster', via: 'key' } : null));
+      if (secret)
+        server.access.acceptKeys('runtime', (key) =>
+          sameSecret(key, secret) ? { username: 'cluster', via: 'key' } : null,
+        );
       this.services.set(name, server);
     }
     return server;
@@ -384,10 +427,17 @@ export class Runtime {
       const { manifest } = plugin.descriptor;
       const undeclared = this.hookBus.missingDeclarations(manifest.name, manifest.hooks);
       if (undeclared.length > 0) {
-        throw bootErrors.hookDeclaration(manifest.name, `manifest lists hooks it never declared in register(): ${undeclared.join(', ')}`);
+        throw bootErrors.hookDeclaration(
+          manifest.name,
+          `manifest lists hooks it never declared in register(): ${undeclared.join(', ')}`,
+        );
       }
       const notProvided = manifest.provides.filter((s) => !this.container.hasRegistration(s));
-      if (notProvided.length > 0) throw bootErrors.serviceUndeclared(manifest.name, `${notProvided.join(', ')} (listed in "provides" but never provided)`);
+      if (notProvided.length > 0)
+        throw bootErrors.serviceUndeclared(
+          manifest.name,
+          `${notProvided.join(', ')} (listed in "provides" but never provided)`,
+        );
     }
     for (const plugin of this.plugins) {
       const missing = plugin.scope.unprovided();
@@ -401,7 +451,9 @@ export class Runtime {
     const began = performance.now();
     await migrateOwner(db, 'runtime', RUNTIME_MIGRATIONS);
     const { admin } = this.config.runtime;
-    this.generatedPassword = await this.container.resolve<Accounts>('accounts').ensureAdministrator(admin.user, admin.password);
+    this.generatedPassword = await this.container
+      .resolve<Accounts>('accounts')
+      .ensureAdministrator(admin.user, admin.password);
     const runtimeMs = performance.now() - began;
     for (const plugin of this.plugins) {
       const dir = plugin.descriptor.manifest.migrations;
@@ -414,9 +466,15 @@ export class Runtime {
     return runtimeMs;
   }
 
-  /** A generated password is shown once the start has come up, so that it is never shown for an account that is then lost. */
+  /**
+   * A generated password is shown once the start has come up, so that it is never shown for an account that is then
+   * lost.
+   */
   private announceGeneratedPassword(): void {
-    if (this.generatedPassword) this.container.resolve<Accounts>('accounts').announceGenerated(this.config.runtime.admin.user, this.generatedPassword);
+    if (this.generatedPassword)
+      this.container
+        .resolve<Accounts>('accounts')
+        .announceGenerated(this.config.runtime.admin.user, this.generatedPassword);
   }
 
   /** A start that did not come up does not keep the administrator it created with a password nobody was shown. */
@@ -427,14 +485,17 @@ export class Runtime {
     await this.container
       .resolve<Accounts>('accounts')
       .withdrawGenerated(this.config.runtime.admin.user, password)
-      .catch((e: Error) => this.logger.error({ err: e }, 'the administrator created by this failed start could not be removed'));
+      .catch((e: Error) =>
+        this.logger.error({ err: e }, 'the administrator created by this failed start could not be removed'),
+      );
   }
 
   private async startPlugins(): Promise<void> {
     for (const plugin of this.plugins) {
       mkdirSync(plugin.ctx.dataDir, { recursive: true });
       plugin.started = true;
-      if (plugin.lifecycle.start) await this.phase(plugin, 'start', this.config.runtime.phaseTimeoutMs, () => plugin.lifecycle.start!());
+      if (plugin.lifecycle.start)
+        await this.phase(plugin, 'start', this.config.runtime.phaseTimeoutMs, () => plugin.lifecycle.start!());
     }
   }
 
@@ -459,7 +520,11 @@ export class Runtime {
       }),
     ]);
     clearTimeout(timer);
-    if (!listening) this.logger.warn({ waitedMs: CHANGES_READY_MS }, 'not receiving change notices yet; serving anyway (the polls cover what is missed)');
+    if (!listening)
+      this.logger.warn(
+        { waitedMs: CHANGES_READY_MS },
+        'not receiving change notices yet; serving anyway (the polls cover what is missed)',
+      );
   }
 
   private async phase(plugin: LoadedPlugin, phase: Phase, timeoutMs: number, work: () => unknown): Promise<void> {
@@ -469,7 +534,10 @@ export class Runtime {
       await Promise.race([
         Promise.resolve().then(work),
         new Promise((_, reject) => {
-          timer = setTimeout(() => reject(bootErrors.phaseTimeout(plugin.descriptor.manifest.name, phase, timeoutMs)), timeoutMs);
+          timer = setTimeout(
+            () => reject(bootErrors.phaseTimeout(plugin.descriptor.manifest.name, phase, timeoutMs)),
+            timeoutMs,
+          );
         }),
       ]);
     } catch (error) {
@@ -503,11 +571,17 @@ async function importEntry(descriptor: PluginDescriptor): Promise<PluginDefiniti
   try {
     mod = (await import(pathToFileURL(entry).href)) as { default?: unknown };
   } catch (error) {
-    throw bootErrors.pluginEntry(descriptor.manifestFile, `cannot load main ${descriptor.manifest.main}: ${(error as Error).message}`);
+    throw bootErrors.pluginEntry(
+      descriptor.manifestFile,
+      `cannot load main ${descriptor.manifest.main}: ${(error as Error).message}`,
+    );
   }
   const definition = mod.default as (PluginDefinition & { start?: unknown; stop?: unknown }) | undefined;
   if (!definition || typeof definition.register !== 'function') {
-    throw bootErrors.pluginEntry(descriptor.manifestFile, `main ${descriptor.manifest.main} must export default a plugin definition with register(ctx)`);
+    throw bootErrors.pluginEntry(
+      descriptor.manifestFile,
+      `main ${descriptor.manifest.main} must export default a plugin definition with register(ctx)`,
+    );
   }
   if (definition.start !== undefined || definition.stop !== undefined) {
     throw bootErrors.pluginEntry(
@@ -519,12 +593,23 @@ async function importEntry(descriptor: PluginDescriptor): Promise<PluginDefiniti
   return definition;
 }
 
-/** A definition that declares `consumes` in code must list what plugin.json does (order aside): the code is typed by one, the loader enforces the other. */
+/**
+ * A definition that declares `consumes` in code must list what plugin.json does (order aside): the code is typed by
+ * one, the loader enforces the other.
+ */
 function checkConsumes(descriptor: PluginDescriptor, declared: unknown): void {
   if (declared === undefined) return;
   const listed = descriptor.manifest.consumes;
-  const same = Array.isArray(declared) && declared.length === listed.length && [...declared].sort().every((entry, i) => entry === [...listed].sort()[i]);
-  if (!same) throw bootErrors.consumesMismatch(descriptor.manifestFile, listed, Array.isArray(declared) ? declared.map(String) : [String(declared)]);
+  const same =
+    Array.isArray(declared) &&
+    declared.length === listed.length &&
+    [...declared].sort().every((entry, i) => entry === [...listed].sort()[i]);
+  if (!same)
+    throw bootErrors.consumesMismatch(
+      descriptor.manifestFile,
+      listed,
+      Array.isArray(declared) ? declared.map(String) : [String(declared)],
+    );
 }
 
 /** What register returned: nothing, or the plugin's lifecycle functions. */
@@ -535,7 +620,10 @@ function lifecycleOf(result: unknown, manifestFile: string): PluginLifecycle {
   const isLifecycle =
     typeof result === 'object' &&
     result !== null &&
-    Object.entries(result).every(([key, value]) => (key === 'start' || key === 'stop') && (value === undefined || typeof value === 'function'));
-  if (!isLifecycle) throw bootErrors.pluginEntry(manifestFile, 'register() must return nothing or { start?(), stop?() }');
+    Object.entries(result).every(
+      ([key, value]) => (key === 'start' || key === 'stop') && (value === undefined || typeof value === 'function'),
+    );
+  if (!isLifecycle)
+    throw bootErrors.pluginEntry(manifestFile, 'register() must return nothing or { start?(), stop?() }');
   return result as PluginLifecycle;
 }

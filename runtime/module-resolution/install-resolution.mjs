@@ -25,14 +25,19 @@ export function installPluginResolution(requireTargets = {}) {
   const sdk = Object.fromEntries(Object.entries(sdkEntries).map(([name, file]) => [name, pathToFileURL(file).href]));
   register('./resolve-hooks.mjs', import.meta.url, { data: { sdk, hostParent: pathToFileURL(hostRoot).href } });
   const targets = { ...sdkEntries, ...requireTargets };
-  const hostModule = { id: hostRoot, filename: path.join(hostRoot, 'package.json'), paths: Module._nodeModulePaths(hostRoot) };
+  const hostModule = {
+    id: hostRoot,
+    filename: path.join(hostRoot, 'package.json'),
+    paths: Module._nodeModulePaths(hostRoot),
+  };
   const original = Module._resolveFilename;
   Module._resolveFilename = function resolveFilename(request, parent, ...rest) {
     if (Object.hasOwn(targets, request)) return targets[request];
     try {
       return original.call(this, request, parent, ...rest);
     } catch (error) {
-      if (error?.code !== 'MODULE_NOT_FOUND' || /^[./]/.test(request) || parent?.filename?.startsWith(hostRoot)) throw error;
+      if (error?.code !== 'MODULE_NOT_FOUND' || /^[./]/.test(request) || parent?.filename?.startsWith(hostRoot))
+        throw error;
       return original.call(this, request, hostModule, ...rest);
     }
   };

@@ -21,7 +21,13 @@ export async function resolve(specifier, context, nextResolve) {
   try {
     return await nextResolve(specifier, context);
   } catch (error) {
-    if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !isBare(specifier) || !context.parentURL || context.parentURL.startsWith(hostParent)) throw error;
+    if (
+      error?.code !== 'ERR_MODULE_NOT_FOUND' ||
+      !isBare(specifier) ||
+      !context.parentURL ||
+      context.parentURL.startsWith(hostParent)
+    )
+      throw error;
     return nextResolve(specifier, { ...context, parentURL: `${hostParent}package.json` });
   }
 }

@@ -30,7 +30,12 @@ const DECODE_ROUNDS = 3;
  *
  * The result is checked again after URL parsing: same origin as the endpoint, and a path under the endpoint's.
  */
-export function forwardTarget(endpoint: string | URL, forwardedPath: string, query = '', allowedPrefixes: readonly string[] = []): URL {
+export function forwardTarget(
+  endpoint: string | URL,
+  forwardedPath: string,
+  query = '',
+  allowedPrefixes: readonly string[] = [],
+): URL {
   const base = new URL(endpoint);
   if (forwardedPath.length + query.length > MAX_FORWARDED_PATH) {
     throw new ForwardPathRefused(
@@ -38,23 +43,29 @@ export function forwardTarget(endpoint: string | URL, forwardedPath: string, que
       `the forwarded path and query have ${forwardedPath.length + query.length} characters; at most ${MAX_FORWARDED_PATH}`,
     );
   }
-  if (forwardedPath !== '' && !forwardedPath.startsWith('/')) throw new ForwardPathRefused('relative path', 'the forwarded path must start with /');
+  if (forwardedPath !== '' && !forwardedPath.startsWith('/'))
+    throw new ForwardPathRefused('relative path', 'the forwarded path must start with /');
   const forms = decodedForms(forwardedPath);
   for (const form of forms) checkForm(form);
   checkQuery(query);
 
   const decoded = forms[1] ?? forwardedPath;
   if (allowedPrefixes.length > 0 && !allowedPrefixes.some((prefix) => underPrefix(decoded, prefix))) {
-    throw new ForwardPathRefused('not an allowed path', `${JSON.stringify(decoded.slice(0, 200))} is under none of ${allowedPrefixes.join(', ')}`);
+    throw new ForwardPathRefused(
+      'not an allowed path',
+      `${JSON.stringify(decoded.slice(0, 200))} is under none of ${allowedPrefixes.join(', ')}`,
+    );
   }
 
   const basePath = base.pathname.replace(/\/+$/, '');
   const target = new URL(`${base.origin}${basePath}${forwardedPath}${query ? `?${query}` : ''}`);
-  if (target.origin !== base.origin) throw new ForwardPathRefused('another origin', `the target would be ${target.origin}, not ${base.origin}`);
+  if (target.origin !== base.origin)
+    throw new ForwardPathRefused('another origin', `the target would be ${target.origin}, not ${base.origin}`);
   if (target.pathname !== basePath && !target.pathname.startsWith(`${basePath}/`)) {
     throw new ForwardPathRefused('path traversal', `the target path ${target.pathname} leaves ${basePath || '/'}`);
   }
-  if (target.username || target.password) throw new ForwardPathRefused('user info', 'the target would carry a user name or password');
+  if (target.username || target.password)
+    throw new ForwardPathRefused('user info', 'the target would carry a user name or password');
   return target;
 }
 
@@ -67,7 +78,10 @@ function decodedForms(path: string): string[] {
     try {
       next = decodeURIComponent(current);
     } catch {
-      throw new ForwardPathRefused('malformed escape', 'the forwarded path has a % that is not followed by two hex digits');
+      throw new ForwardPathRefused(
+        'malformed escape',
+        'the forwarded path has a % that is not followed by two hex digits',
+      );
     }
     if (next === current) break;
     forms.push(next);
@@ -78,26 +92,34 @@ function decodedForms(path: string): string[] {
 
 function checkForm(form: string): void {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
-  if (/[\u0000-\u001f\u007f]/.test(form)) throw new ForwardPathRefused('control character', 'the forwarded path holds a control character');
-  if (form.includes('\\')) throw new ForwardPathRefused('backslash', 'the forwarded path holds a backslash (some parsers read it as /)');
+  if (/[\u0000-\u001f\u007f]/.test(form))
+    throw new ForwardPathRefused('control character', 'the forwarded path holds a control character');
+  if (form.includes('\\'))
+    throw new ForwardPathRefused('backslash', 'the forwarded path holds a backslash (some parsers read it as /)');
   if (form.includes('@')) throw new ForwardPathRefused('at sign', 'the forwarded path holds @ (user info in a URL)');
   const segments = form.split('/').slice(1);
-  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(segments[0] ?? '')) throw new ForwardPathRefused('absolute URL', 'the forwarded path starts with a URL scheme');
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(segments[0] ?? ''))
+    throw new ForwardPathRefused('absolute URL', 'the forwarded path starts with a URL scheme');
   if (form.startsWith('//') || segments.slice(0, -1).some((s) => s === '')) {
     throw new ForwardPathRefused('empty segment', 'the forwarded path holds // (a host, to some parsers)');
   }
   // Servers that read `;parameters` in a segment (Tomcat, Jetty, Spring) take `..;x` as `..`: the name before
   // the first `;` is what they see.
   const names = segments.map((s) => s.split(';', 1)[0]);
-  if (names.some((name) => name === '..' || name === '.')) throw new ForwardPathRefused('path traversal', 'the forwarded path holds a . or .. segment');
+  if (names.some((name) => name === '..' || name === '.'))
+    throw new ForwardPathRefused('path traversal', 'the forwarded path holds a . or .. segment');
   if (names.slice(0, -1).some((name, i) => name === '' && segments[i] !== '')) {
-    throw new ForwardPathRefused('empty segment', 'the forwarded path holds a segment of parameters only (;x), an empty segment to some servers');
+    throw new ForwardPathRefused(
+      'empty segment',
+      'the forwarded path holds a segment of parameters only (;x), an empty segment to some servers',
+    );
   }
 }
 
 function checkQuery(query: string): void {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
-  if (/[\u0000-\u001f\u007f#]/.test(query)) throw new ForwardPathRefused('control character', 'the query string holds a control character or #');
+  if (/[\u0000-\u001f\u007f#]/.test(query))
+    throw new ForwardPathRefused('control character', 'the query string holds a control character or #');
 }
 
 function underPrefix(path: string, prefix: string): boolean {

@@ -34,7 +34,9 @@ export interface OutboundOptions {
    */
   allowHosts: readonly string[];
   resolve?: HostResolver;
-  /** `host:port` spellings (lower case, IPv6 in brackets) a service of this runtime is reached at, for `self:` entries. */
+  /**
+   * `host:port` spellings (lower case, IPv6 in brackets) a service of this runtime is reached at, for `self:` entries.
+   */
   selfHosts?: (service: string) => readonly string[];
   beforeConnect?: ConnectHook;
 }
@@ -61,9 +63,12 @@ export interface OutboundStreamResponse {
 
 /** The upstream could not be reached, answered too slowly, or answered too much. */
 export const outboundErrors = {
-  unreachable: (target: string, reason: string) => new VelaError('upstream_unreachable', `${target} could not be reached: ${reason}`, 502),
-  timeout: (target: string, ms: number) => new VelaError('upstream_timeout', `${target} did not answer within ${ms} ms`, 504),
-  tooLarge: (target: string, max: number) => new VelaError('upstream_response_too_large', `the answer of ${target} is larger than ${max} bytes`, 502),
+  unreachable: (target: string, reason: string) =>
+    new VelaError('upstream_unreachable', `${target} could not be reached: ${reason}`, 502),
+  timeout: (target: string, ms: number) =>
+    new VelaError('upstream_timeout', `${target} did not answer within ${ms} ms`, 504),
+  tooLarge: (target: string, max: number) =>
+    new VelaError('upstream_response_too_large', `the answer of ${target} is larger than ${max} bytes`, 502),
 };
 
 export const DEFAULT_OUTBOUND_TIMEOUT_MS = 30_000;
@@ -81,7 +86,11 @@ export class OutboundRefused extends VelaError {
 
 const systemResolver: HostResolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
-type LookupCallback = (error: Error | null, address: string | Array<{ address: string; family: number }>, family?: number) => void;
+type LookupCallback = (
+  error: Error | null,
+  address: string | Array<{ address: string; family: number }>,
+  family?: number,
+) => void;
 
 /**
  * Outbound HTTP on a user's behalf (web sources, the integration proxy, OCR by URL): http and https only,
@@ -124,10 +133,16 @@ export class OutboundGuard {
    */
   forFeature(allowHosts: readonly string[]): OutboundGuard {
     if (allowHosts.length === 0) return this;
-    return new OutboundGuard({ ...this.options, allowHosts: [...this.options.allowHosts, ...allowHosts] }, { guarded: this.guarded, trusted: this.trusted });
+    return new OutboundGuard(
+      { ...this.options, allowHosts: [...this.options.allowHosts, ...allowHosts] },
+      { guarded: this.guarded, trusted: this.trusted },
+    );
   }
 
-  /** The URL parsed and checked (scheme, user info, and for an IP literal its range), and whether the allowlist covers it. */
+  /**
+   * The URL parsed and checked (scheme, user info, and for an IP literal its range), and whether the allowlist covers
+   * it.
+   */
   parse(target: string | URL): { url: URL; allowed: boolean } {
     let url: URL;
     try {
@@ -135,8 +150,10 @@ export class OutboundGuard {
     } catch {
       throw new OutboundRefused('not a URL', JSON.stringify(String(target).slice(0, 200)));
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused('scheme', `only http and https are fetched, not ${url.protocol}`);
-    if (url.username || url.password) throw new OutboundRefused('user info', 'URLs with a user name or password are not fetched');
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new OutboundRefused('scheme', `only http and https are fetched, not ${url.protocol}`);
+    if (url.username || url.password)
+      throw new OutboundRefused('user info', 'URLs with a user name or password are not fetched');
     const allowed = this.isAllowed(url);
     const literal = url.hostname.replace(/^\[|\]$/g, '');
     if (!allowed && isIP(literal)) {
@@ -154,7 +171,10 @@ export class OutboundGuard {
   }
 
   /** fetch through the guard; `redirect` is always manual: a caller that follows a Location checks it again. */
-  async fetch(target: string | URL, init: Omit<UndiciRequestInit, 'dispatcher' | 'redirect'> = {}): Promise<UndiciResponse> {
+  async fetch(
+    target: string | URL,
+    init: Omit<UndiciRequestInit, 'dispatcher' | 'redirect'> = {},
+  ): Promise<UndiciResponse> {
     const { url, allowed } = this.parse(target);
     try {
       return await undiciFetch(url, { ...init, redirect: 'manual', dispatcher: allowed ? this.trusted : this.guarded });
@@ -234,7 +254,12 @@ export class OutboundGuard {
    * `//`, `@`, backslashes or absolute URLs in the forwarded path, encoded or not; only `allowedPrefixes`),
    * 403 `path_refused` naming the rule. The address checks follow when it is requested.
    */
-  forwardTarget(endpoint: string | URL, forwardedPath: string, query = '', allowedPrefixes: readonly string[] = []): URL {
+  forwardTarget(
+    endpoint: string | URL,
+    forwardedPath: string,
+    query = '',
+    allowedPrefixes: readonly string[] = [],
+  ): URL {
     return forwardTarget(endpoint, forwardedPath, query, allowedPrefixes);
   }
 
@@ -250,7 +275,8 @@ export class OutboundGuard {
   }
 
   private agent(checkRanges: boolean): Agent {
-    const lookup = (hostname: string, options: { all?: boolean }, callback: LookupCallback) => this.lookup(hostname, options, callback, checkRanges);
+    const lookup = (hostname: string, options: { all?: boolean }, callback: LookupCallback) =>
+      this.lookup(hostname, options, callback, checkRanges);
     const connect = buildConnector({ lookup } as buildConnector.BuildOptions);
     return new Agent({
       connect: (options, callback) => {
@@ -275,7 +301,10 @@ export class OutboundGuard {
     for (const { address } of addresses) this.beforeConnect({ hostname, address });
   }
 
-  private async checkedAddresses(hostname: string, checkRanges = true): Promise<Array<{ address: string; family: number }>> {
+  private async checkedAddresses(
+    hostname: string,
+    checkRanges = true,
+  ): Promise<Array<{ address: string; family: number }>> {
     const addresses = await this.resolve(hostname);
     if (addresses.length === 0) throw new OutboundRefused('unresolved', `${hostname} has no address`);
     // Every address is checked, not only the first: a name with one public and one internal record could
@@ -287,7 +316,12 @@ export class OutboundGuard {
   private refuseInternal(hostname: string, address: string): void {
     const rule = forbiddenRange(address);
     if (rule)
-      throw new OutboundRefused(rule, hostname === address ? `${address} is a ${rule} address` : `${hostname} resolves to ${address}, a ${rule} address`);
+      throw new OutboundRefused(
+        rule,
+        hostname === address
+          ? `${address} is a ${rule} address`
+          : `${hostname} resolves to ${address}, a ${rule} address`,
+      );
   }
 
   private lookup(hostname: string, options: { all?: boolean }, callback: LookupCallback, checkRanges: boolean): void {

@@ -29,19 +29,27 @@ export function readArchiveManifest(archive: string): Promise<ArchiveManifest> {
       input.destroy();
       outcome();
     };
-    const unreadable = (error: Error) => settle(() => reject(bootErrors.manifestInvalid(archive, `is not a readable .tgz archive (${error.message})`)));
+    const unreadable = (error: Error) =>
+      settle(() => reject(bootErrors.manifestInvalid(archive, `is not a readable .tgz archive (${error.message})`)));
     parser.on('entry', (entry: tar.ReadEntry) => {
       const at = entry.path.replace(/^\.\//, '');
       const root = at === MANIFEST_FILE ? '.' : at === `package/${MANIFEST_FILE}` ? 'package' : null;
       if (root === null || entry.type !== 'File') return entry.resume();
-      if (entry.size > MANIFEST_LIMIT) return settle(() => reject(bootErrors.manifestInvalid(`${archive} (${at})`, `is larger than ${MANIFEST_LIMIT} bytes`)));
+      if (entry.size > MANIFEST_LIMIT)
+        return settle(() =>
+          reject(bootErrors.manifestInvalid(`${archive} (${at})`, `is larger than ${MANIFEST_LIMIT} bytes`)),
+        );
       const chunks: Buffer[] = [];
       entry.on('data', (chunk: Buffer) => chunks.push(chunk));
       entry.on('end', () => settle(() => resolve({ root, text: Buffer.concat(chunks).toString('utf8') })));
     });
     parser.on('error', unreadable);
     input.on('error', unreadable);
-    parser.on('end', () => settle(() => reject(bootErrors.manifestInvalid(archive, `holds no ${MANIFEST_FILE} (looked at the top and under package/)`))));
+    parser.on('end', () =>
+      settle(() =>
+        reject(bootErrors.manifestInvalid(archive, `holds no ${MANIFEST_FILE} (looked at the top and under package/)`)),
+      ),
+    );
     input.pipe(parser);
   });
 }

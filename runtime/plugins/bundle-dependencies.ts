@@ -14,7 +14,10 @@ export interface PackageJson {
   version?: string;
   dependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
-  /** What `vela pack` leaves out of the archive (PackOptions): read from the plugin's package.json and every bundled one's. */
+  /**
+   * What `vela pack` leaves out of the archive (PackOptions): read from the plugin's package.json and every bundled
+   * one's.
+   */
   vela?: { pack?: PackOptions };
   [member: string]: unknown;
 }
@@ -47,7 +50,10 @@ export interface BundlePlan {
   bundled: string[];
   /** Direct dependencies left to the host, which has a version in the plugin's range. Sorted. */
   shared: string[];
-  /** Folders to copy, each with its own nested node_modules (but a files-only one); parents before children (sorted by `at`). */
+  /**
+   * Folders to copy, each with its own nested node_modules (but a files-only one); parents before children (sorted by
+   * `at`).
+   */
   folders: BundledFolder[];
   /** The `vela.pack.exclude` globs of the plugin's package.json and of every bundled package's, by package name. */
   exclude: Record<string, string[]>;
@@ -63,7 +69,8 @@ export function readPackageJson(dir: string): PackageJson | null {
   }
 }
 
-const packError = (pluginDir: string, message: string) => new VelaError('E_PACK_DEPENDENCY', `cannot pack ${pluginDir}: ${message}`);
+const packError = (pluginDir: string, message: string) =>
+  new VelaError('E_PACK_DEPENDENCY', `cannot pack ${pluginDir}: ${message}`);
 
 /** The folders Node looks in for `name` from a module in `dir`: `dir/node_modules`, then each ancestor's. */
 function nodeModulesDirs(dir: string): string[] {
@@ -103,7 +110,8 @@ function hostVersion(name: string, hostRoot: string, hostPackage: PackageJson | 
   return folder ? versionOf(folder) : null;
 }
 
-const satisfies = (version: string, range: string) => semver.validRange(range) !== null && semver.satisfies(version, range);
+const satisfies = (version: string, range: string) =>
+  semver.validRange(range) !== null && semver.satisfies(version, range);
 
 /**
  * Plan the node_modules of a plugin's archive from its package.json (`pkg`; null when the folder has none).
@@ -117,7 +125,8 @@ export function planBundle(pluginDir: string, pkg: PackageJson | null, hostRoot:
   const pluginReal = realpathSync(pluginDir);
   const filesOnly = new Set(pkg.vela?.pack?.filesOnly ?? []);
   const addExclusions = (options: PackOptions | undefined) => {
-    for (const [name, globs] of Object.entries(options?.exclude ?? {})) plan.exclude[name] = [...(plan.exclude[name] ?? []), ...globs];
+    for (const [name, globs] of Object.entries(options?.exclude ?? {}))
+      plan.exclude[name] = [...(plan.exclude[name] ?? []), ...globs];
   };
   addExclusions(pkg.vela?.pack);
 
@@ -157,7 +166,10 @@ export function planBundle(pluginDir: string, pkg: PackageJson | null, hostRoot:
     const found = findInstalledPackage(name, pluginReal);
     if (!found) {
       if (optional) continue;
-      throw packError(pluginDir, `its dependency ${name}@${range} is not installed (run npm install in the plugin folder)`);
+      throw packError(
+        pluginDir,
+        `its dependency ${name}@${range} is not installed (run npm install in the plugin folder)`,
+      );
     }
     const version = versionOf(found);
     if (semver.validRange(range) !== null && !semver.satisfies(version, range)) {
@@ -197,7 +209,8 @@ export function planBundle(pluginDir: string, pkg: PackageJson | null, hostRoot:
       let at: string;
       if (visible && (visible.entry.real === real || visible.entry.version === version)) at = visible.at;
       else {
-        at = visible || !mayTakeTop(name, real, version) ? `${dependent.at}/node_modules/${name}` : `node_modules/${name}`;
+        at =
+          visible || !mayTakeTop(name, real, version) ? `${dependent.at}/node_modules/${name}` : `node_modules/${name}`;
         copy(name, real, at);
       }
       // Walk the dependencies of the copy that is at that place.

@@ -6,7 +6,11 @@ import type { PluginDescriptor } from './manifest.js';
  * hard dependencies, each after everything it depends on. Optional dependencies order the start
  * when present and are never pulled in.
  */
-export function selectAndOrder(found: PluginDescriptor[], wanted: string[] | null, loaderPath: string[]): PluginDescriptor[] {
+export function selectAndOrder(
+  found: PluginDescriptor[],
+  wanted: string[] | null,
+  loaderPath: string[],
+): PluginDescriptor[] {
   const byName = new Map(found.map((d) => [d.manifest.name, d]));
   const selected = new Map<string, PluginDescriptor>();
 
@@ -14,7 +18,9 @@ export function selectAndOrder(found: PluginDescriptor[], wanted: string[] | nul
     if (selected.has(name)) return;
     const descriptor = byName.get(name);
     if (!descriptor) {
-      throw neededBy ? bootErrors.pluginMissing(name, neededBy) : bootErrors.pluginNotFound(name, loaderPath.join(', '));
+      throw neededBy
+        ? bootErrors.pluginMissing(name, neededBy)
+        : bootErrors.pluginNotFound(name, loaderPath.join(', '));
     }
     selected.set(name, descriptor);
     for (const dep of descriptor.manifest.dependsOn) include(dep, name);

@@ -48,7 +48,9 @@ export async function scanLoaderPath(loaderPath: string[], cacheDir: string, str
       continue;
     }
     for (const candidate of await candidatesIn(entry)) {
-      await add(candidate, () => (candidate.endsWith('.tgz') ? describeArchive(candidate, cacheDir) : Promise.resolve(fromFolder(candidate))));
+      await add(candidate, () =>
+        candidate.endsWith('.tgz') ? describeArchive(candidate, cacheDir) : Promise.resolve(fromFolder(candidate)),
+      );
     }
   }
   await tidyPluginCache(

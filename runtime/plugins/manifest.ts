@@ -30,7 +30,9 @@ export interface PluginDescriptor {
   /** Folder the manifest's relative paths resolve against. */
   dir: string;
   manifestFile: string;
-  /** Where it came from: the folder itself, or a .tgz, unpacked into `cacheFolder` when it is selected (discover.ts). */
+  /**
+   * Where it came from: the folder itself, or a .tgz, unpacked into `cacheFolder` when it is selected (discover.ts).
+   */
   origin: { kind: 'folder'; path: string } | { kind: 'archive'; path: string; cacheFolder: string };
 }
 
@@ -90,6 +92,9 @@ export function readJsonSchema(file: string, manifestFile: string): JsonSchema {
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as JsonSchema;
   } catch (error) {
-    throw bootErrors.manifestInvalid(manifestFile, `configSchema ${file} cannot be read as JSON: ${(error as Error).message}`);
+    throw bootErrors.manifestInvalid(
+      manifestFile,
+      `configSchema ${file} cannot be read as JSON: ${(error as Error).message}`,
+    );
   }
 }

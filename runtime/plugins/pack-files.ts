@@ -14,7 +14,10 @@ interface PackedFile {
 
 /** Folders no plugin runs from: its tests, its dependencies (bundled on their own) and VCS metadata. */
 const PLUGIN_SKIPPED = new Set(['node_modules', '.git', 'test', 'coverage']);
-/** Folders inside a bundled package that nothing loads at run time (a package folder itself is never skipped by its name). */
+/**
+ * Folders inside a bundled package that nothing loads at run time (a package folder itself is never skipped by its
+ * name).
+ */
 const PACKAGE_SKIPPED_FOLDERS = new Set(['test', 'tests', '__tests__', 'coverage', '.git', '.github']);
 /** Files of a bundled package that nothing loads at run time: source maps, type declarations, Markdown. */
 const PACKAGE_SKIPPED_FILE = /\.(map|d\.[cm]?ts|md|markdown)$/i;
@@ -45,8 +48,15 @@ function packageKeeper({ from, filesOnly }: BundledFolder): Keep {
  * The files of the plugin folder and of each bundled folder, in code-point order of their archive paths, but
  * those `exclude` names (`vela.pack.exclude`: globs relative to the folder of the package named).
  */
-export async function packedFiles(pluginDir: string, folders: BundledFolder[], exclude: Record<string, string[]> = {}): Promise<PackedFile[]> {
-  const lists = await Promise.all([walk(pluginDir, '', keepPluginFile), ...folders.map((folder) => walk(folder.from, folder.at, packageKeeper(folder)))]);
+export async function packedFiles(
+  pluginDir: string,
+  folders: BundledFolder[],
+  exclude: Record<string, string[]> = {},
+): Promise<PackedFile[]> {
+  const lists = await Promise.all([
+    walk(pluginDir, '', keepPluginFile),
+    ...folders.map((folder) => walk(folder.from, folder.at, packageKeeper(folder))),
+  ]);
   const excluded = excludedBy(exclude);
   const byPath = new Map<string, PackedFile>();
   for (const file of lists.flat()) if (!byPath.has(file.at) && !excluded(file.at)) byPath.set(file.at, file);

@@ -55,7 +55,9 @@ async function archivePackageJson(pluginDir: string, pkg: PackageJson, plan: Bun
   const declared = Object.hasOwn(pkg, 'bundleDependencies') || Object.hasOwn(pkg, 'bundledDependencies');
   if (plan.bundled.length === 0 && !declared) return null;
   const { bundleDependencies: _declared, bundledDependencies: _alias, ...rest } = pkg;
-  const content = Buffer.from(`${JSON.stringify(plan.bundled.length > 0 ? { ...rest, bundleDependencies: plan.bundled } : rest, null, 2)}\n`);
+  const content = Buffer.from(
+    `${JSON.stringify(plan.bundled.length > 0 ? { ...rest, bundleDependencies: plan.bundled } : rest, null, 2)}\n`,
+  );
   const { mode, mtime } = await stat(path.join(pluginDir, 'package.json'));
   return { path: 'package/package.json', mode, mtime, read: async () => content };
 }

@@ -29,8 +29,18 @@ export interface PluginHooks {
    */
   declare<T extends object>(hooks: T | ((tapable: Tapable) => T)): Readonly<T>;
   /** Tap a hook of the runtime or of any loaded plugin. The tap is named `<plugin>:<tapName>`. */
-  tap<K extends HookName>(hook: K, tapName: string, fn: SyncTapFn<HookRegistry[K]>, options?: { stage?: number; before?: string | string[] }): void;
-  tapPromise<K extends HookName>(hook: K, tapName: string, fn: PromiseTapFn<HookRegistry[K]>, options?: { stage?: number; before?: string | string[] }): void;
+  tap<K extends HookName>(
+    hook: K,
+    tapName: string,
+    fn: SyncTapFn<HookRegistry[K]>,
+    options?: { stage?: number; before?: string | string[] },
+  ): void;
+  tapPromise<K extends HookName>(
+    hook: K,
+    tapName: string,
+    fn: PromiseTapFn<HookRegistry[K]>,
+    options?: { stage?: number; before?: string | string[] },
+  ): void;
   /** Tap the hook a HookMap holds for `key`. */
   tapFor<K extends HookName>(
     hook: K,
@@ -95,11 +105,16 @@ type NameOf<E> = E extends `${infer N}?` ? N : E;
 type OptionalOf<E> = E extends `${infer N}?` ? N : never;
 
 /** The names `ctx.resolve` accepts: any service when the definition declares no `consumes`, else exactly those. */
-export type ResolvableName<C extends ConsumesList> = Undeclared<C> extends true ? ServiceName : (NameOf<C[number]> | OwnService) & ServiceName;
+export type ResolvableName<C extends ConsumesList> =
+  Undeclared<C> extends true ? ServiceName : (NameOf<C[number]> | OwnService) & ServiceName;
 
 /** What `ctx.resolve(name)` answers: the service, or undefined too when it is declared optional (`name?`). */
 export type Resolved<C extends ConsumesList, K extends ServiceName> =
-  Undeclared<C> extends true ? ServiceRegistry[K] : K extends OptionalOf<C[number]> ? ServiceRegistry[K] | undefined : ServiceRegistry[K];
+  Undeclared<C> extends true
+    ? ServiceRegistry[K]
+    : K extends OptionalOf<C[number]>
+      ? ServiceRegistry[K] | undefined
+      : ServiceRegistry[K];
 
 /** What the runtime hands a plugin in each phase. */
 export interface PluginContext<Config = Record<string, unknown>, Consumes extends ConsumesList = ConsumesList> {
@@ -146,7 +161,11 @@ export interface PluginContext<Config = Record<string, unknown>, Consumes extend
   /** Like resolve, but undefined for any service nothing provides. */
   tryResolve<K extends ResolvableName<Consumes>>(service: K): ServiceRegistry[K] | undefined;
   /** Register a service listed in `provides`; created on first resolve; `dispose` runs at stop. */
-  provide<K extends ServiceName>(service: K, factory: () => ServiceRegistry[K], options?: { dispose?: (value: ServiceRegistry[K]) => unknown }): void;
+  provide<K extends ServiceName>(
+    service: K,
+    factory: () => ServiceRegistry[K],
+    options?: { dispose?: (value: ServiceRegistry[K]) => unknown },
+  ): void;
 
   /** Mount routes on its service; each route's schemas validate and document it. */
   routes(mount: (router: ApiRouter) => void): void;

@@ -40,12 +40,16 @@ export async function tidyPluginCache(cacheDir: string, archives: PluginDescript
     return !current.has(entry) && replaced(entry, names);
   });
   // Best effort: a folder that cannot be removed now costs disk space, not a start.
-  await Promise.all(stale.map((entry) => rm(path.join(cacheDir, entry), { recursive: true, force: true }).catch(() => undefined)));
+  await Promise.all(
+    stale.map((entry) => rm(path.join(cacheDir, entry), { recursive: true, force: true }).catch(() => undefined)),
+  );
 }
 
 /** Whether `entry` is the unpacked folder (`<name>-<version>-<hash>`) of one of the plugins named. */
 function replaced(entry: string, names: Set<string>): boolean {
   const unpacked = UNPACKED.exec(entry);
   if (!unpacked) return false;
-  return [...names].some((name) => unpacked[1]!.startsWith(`${name}-`) && semver.valid(unpacked[1]!.slice(name.length + 1)) !== null);
+  return [...names].some(
+    (name) => unpacked[1]!.startsWith(`${name}-`) && semver.valid(unpacked[1]!.slice(name.length + 1)) !== null,
+  );
 }

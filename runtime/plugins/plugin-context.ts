@@ -35,20 +35,36 @@ function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => T): Promi
   ]).finally(() => clearTimeout(timer));
 }
 
-const pluginErrors = { ...httpErrors, create: (code: string, message: string, status: number) => new VelaError(code, message, status) };
+const pluginErrors = {
+  ...httpErrors,
+  create: (code: string, message: string, status: number) => new VelaError(code, message, status),
+};
 
-export function createPluginContext(descriptor: PluginDescriptor, deps: ContextDeps): { ctx: PluginContext; scope: PluginScope } {
+export function createPluginContext(
+  descriptor: PluginDescriptor,
+  deps: ContextDeps,
+): { ctx: PluginContext; scope: PluginScope } {
   const { manifest } = descriptor;
   const name = manifest.name;
   const logger = deps.logger.child({ plugin: name });
   // A plugin may resolve what it consumes and what it provides itself.
-  const scope = new PluginScope(deps.root, name, [...manifest.consumes, ...manifest.provides], { logger, pluginConfig: deps.config });
-  if (TABLE_SCOPE_CHECKED) scope.override('db', () => scopedDatabase(deps.root.resolve<Database>('db'), name, deps.tableOwners));
+  const scope = new PluginScope(deps.root, name, [...manifest.consumes, ...manifest.provides], {
+    logger,
+    pluginConfig: deps.config,
+  });
+  if (TABLE_SCOPE_CHECKED)
+    scope.override('db', () => scopedDatabase(deps.root.resolve<Database>('db'), name, deps.tableOwners));
   const tapName = (tap: string) => `${name}:${tap}`;
-  const consumed = (service: string) => manifest.consumes.includes(service) || manifest.consumes.includes(`${service}?`);
+  const consumed = (service: string) =>
+    manifest.consumes.includes(service) || manifest.consumes.includes(`${service}?`);
 
   const hooks: PluginHooks = {
-    declare: (hooksOrFactory) => deps.hooks.declare(name, typeof hooksOrFactory === 'function' ? hooksOrFactory(tapable) : hooksOrFactory, manifest.hooks),
+    declare: (hooksOrFactory) =>
+      deps.hooks.declare(
+        name,
+        typeof hooksOrFactory === 'function' ? hooksOrFactory(tapable) : hooksOrFactory,
+        manifest.hooks,
+      ),
     tap: (hook, tap, fn, options) => deps.hooks.tap(hook, tapName(tap), fn, options),
     tapPromise: (hook, tap, fn, options) => deps.hooks.tapPromise(hook, tapName(tap), fn, options),
     tapFor: (hook, key, tap, fn, kind) => deps.hooks.tapFor(hook, key, tapName(tap), fn, kind),
@@ -98,7 +114,12 @@ export function createPluginContext(descriptor: PluginDescriptor, deps: ContextD
           timeoutMs,
           () => ({ status: 'DOWN', message: `no answer within ${timeoutMs} ms` }),
         );
-        collector.add({ plugin: name, name: checkName, durationMs: Math.round((performance.now() - started) * 10) / 10, ...outcome });
+        collector.add({
+          plugin: name,
+          name: checkName,
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
+          ...outcome,
+        });
       });
     },
     schedule: (job, expression, fn, options) => {

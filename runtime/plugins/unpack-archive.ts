@@ -31,18 +31,30 @@ function pluginRootIn(dir: string): string | null {
  */
 export async function describeArchive(archive: string, cacheDir: string): Promise<PluginDescriptor> {
   const hash = (await sha256(archive)).slice(0, 16);
-  const cached = existsSync(cacheDir) ? (await readdir(cacheDir)).find((entry) => entry.endsWith(`-${hash}`)) : undefined;
+  const cached = existsSync(cacheDir)
+    ? (await readdir(cacheDir)).find((entry) => entry.endsWith(`-${hash}`))
+    : undefined;
   const cachedRoot = cached ? pluginRootIn(path.join(cacheDir, cached)) : null;
   if (cached && cachedRoot) {
     const manifestFile = path.join(cachedRoot, MANIFEST_FILE);
     const cacheFolder = path.join(cacheDir, cached);
-    return { manifest: readManifest(manifestFile), dir: cachedRoot, manifestFile, origin: { kind: 'archive', path: archive, cacheFolder } };
+    return {
+      manifest: readManifest(manifestFile),
+      dir: cachedRoot,
+      manifestFile,
+      origin: { kind: 'archive', path: archive, cacheFolder },
+    };
   }
   const { root, text } = await readArchiveManifest(archive);
   const manifest = parseManifest(text, `${archive} (${path.posix.join(root, MANIFEST_FILE)})`);
   const cacheFolder = path.join(cacheDir, `${manifest.name}-${manifest.version}-${hash}`);
   const dir = path.join(cacheFolder, root);
-  return { manifest, dir, manifestFile: path.join(dir, MANIFEST_FILE), origin: { kind: 'archive', path: archive, cacheFolder } };
+  return {
+    manifest,
+    dir,
+    manifestFile: path.join(dir, MANIFEST_FILE),
+    origin: { kind: 'archive', path: archive, cacheFolder },
+  };
 }
 
 /**
@@ -60,14 +72,20 @@ export async function unpackArchive(descriptor: PluginDescriptor): Promise<void>
   try {
     await tar.x({ file: origin.path, cwd: staging, strict: true });
     if (!existsSync(path.join(staging, path.relative(origin.cacheFolder, descriptor.manifestFile)))) {
-      throw bootErrors.manifestInvalid(origin.path, `no longer holds ${MANIFEST_FILE} where it was read: the archive changed while the runtime started`);
+      throw bootErrors.manifestInvalid(
+        origin.path,
+        `no longer holds ${MANIFEST_FILE} where it was read: the archive changed while the runtime started`,
+      );
     }
     await rename(staging, origin.cacheFolder).catch((error: NodeJS.ErrnoException) => {
       if (!existsSync(descriptor.manifestFile)) throw error;
     });
   } catch (error) {
     if ((error as { code?: string }).code === 'E_MANIFEST_INVALID') throw error;
-    throw bootErrors.manifestInvalid(origin.path, `cannot be unpacked into ${origin.cacheFolder} (${(error as Error).message})`);
+    throw bootErrors.manifestInvalid(
+      origin.path,
+      `cannot be unpacked into ${origin.cacheFolder} (${(error as Error).message})`,
+    );
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

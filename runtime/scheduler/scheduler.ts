@@ -40,7 +40,16 @@ export class Scheduler {
     if (!cron.validate(expression)) throw bootErrors.cronInvalid(name, expression);
     if (this.jobs.has(name)) this.remove(name);
     const job: Job = {
-      status: { name, expression, running: false, runs: 0, skippedOverlaps: 0, lastStartedAt: null, lastError: null, nextRunAt: null },
+      status: {
+        name,
+        expression,
+        running: false,
+        runs: 0,
+        skippedOverlaps: 0,
+        lastStartedAt: null,
+        lastError: null,
+        nextRunAt: null,
+      },
       task: null,
       inFlight: null,
       fn,
@@ -70,7 +79,10 @@ export class Scheduler {
   }
 
   list(): JobStatus[] {
-    return [...this.jobs.values()].map((job) => ({ ...job.status, nextRunAt: job.task?.getNextRun()?.toISOString() ?? null }));
+    return [...this.jobs.values()].map((job) => ({
+      ...job.status,
+      nextRunAt: job.task?.getNextRun()?.toISOString() ?? null,
+    }));
   }
 
   async stop(timeoutMs: number): Promise<void> {
@@ -92,7 +104,11 @@ export class Scheduler {
   }
 
   private schedule(job: Job): void {
-    job.task = cron.schedule(job.status.expression, () => this.tick(job), { name: job.status.name, timezone: job.options.timezone, noOverlap: false });
+    job.task = cron.schedule(job.status.expression, () => this.tick(job), {
+      name: job.status.name,
+      timezone: job.options.timezone,
+      noOverlap: false,
+    });
   }
 
   private async tick(job: Job): Promise<boolean> {

@@ -13,7 +13,16 @@ import type { WorkerPool } from '../workers/worker-pool.js';
 export type { NextFunction, Request, RequestHandler, Response } from 'express';
 export type { Knex } from 'knex';
 // Hook classes from the host's tapable, so a plugin needs no tapable of its own.
-export { AsyncParallelHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncBailHook, SyncHook, SyncWaterfallHook } from 'tapable';
+export {
+  AsyncParallelHook,
+  AsyncSeriesBailHook,
+  AsyncSeriesHook,
+  AsyncSeriesWaterfallHook,
+  HookMap,
+  SyncBailHook,
+  SyncHook,
+  SyncWaterfallHook,
+} from 'tapable';
 export type { KeyVerifier, Principal, RouteAccess } from '../auth/access-policy.js';
 export { ADMIN_SCOPE, principalOf } from '../auth/access-policy.js';
 export type { Account, Session } from '../auth/accounts.js';
@@ -24,14 +33,28 @@ export { sameSecret, sha256Hex } from '../auth/secret-digest.js';
 export type { ChangeFeedMode, ChangeInfo, ChangeListener, Changes } from '../changes/change-feed.js';
 export type { JsonSchema, ValidationResult } from '../config/schema-validation.js';
 export { validateAgainst } from '../config/schema-validation.js';
-export type { ConsoleNavItem, ConsoleOptions, ConsolePage, ConsoleTabs, ConsoleUser, ConsoleView } from '../console/console-kit.js';
+export type {
+  ConsoleNavItem,
+  ConsoleOptions,
+  ConsolePage,
+  ConsoleTabs,
+  ConsoleUser,
+  ConsoleView,
+} from '../console/console-kit.js';
 export { CONSOLE_PAGE_POLICY, ConsoleKit, escapeHtml, safeNext } from '../console/console-kit.js';
 export { excerpt, httpErrors, VelaError } from '../errors.js';
 // The registries plugins augment (`declare module 'vela/plugin' { interface HookRegistry {...} }`):
 // declared in modules of their own, which the runtime's modules import without importing this entry;
 // TypeScript merges an augmentation of this module into the interfaces it re-exports.
 export type { HookName, HookRegistry } from '../hooks/hook-registry.js';
-export type { GateDecision, HealthCollector, HttpRequestEvent, HttpResponseEvent, ReadyEvent, RuntimeHooks } from '../hooks/runtime-hooks.js';
+export type {
+  GateDecision,
+  HealthCollector,
+  HttpRequestEvent,
+  HttpResponseEvent,
+  ReadyEvent,
+  RuntimeHooks,
+} from '../hooks/runtime-hooks.js';
 export type { ApiRouter } from '../http/api-router.js';
 export { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js';
 export { sendJson, sendJsonBytes } from '../http/json-answer.js';

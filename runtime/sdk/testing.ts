@@ -6,20 +6,41 @@ export { OutboundGuard } from '../network/outbound-guard.js';
 export { packageRoot } from '../paths.js';
 export { packPlugin } from '../plugins/pack-plugin.js';
 export type { PageLayout } from '../testing/browser.js';
-export { browserAvailable, CHROMIUM, CHROMIUM_ARGS, layoutProblems, pageLayout, screenshotDir, VIEWPORTS } from '../testing/browser.js';
+export {
+  browserAvailable,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  layoutProblems,
+  pageLayout,
+  screenshotDir,
+  VIEWPORTS,
+} from '../testing/browser.js';
 export type { BrowserPage } from '../testing/browser-page.js';
 export { openBrowserPage, submitConsoleSignIn } from '../testing/browser-page.js';
 export type { JsonAnswer } from '../testing/call-service.js';
 export { callService } from '../testing/call-service.js';
 export type { ChildRun, ChildRuntime, PackedHome } from '../testing/child-runtime.js';
-export { childEnv, packedHome, runVela, startChildRuntime, startConfiguredChild, VELA_BIN } from '../testing/child-runtime.js';
+export {
+  childEnv,
+  packedHome,
+  runVela,
+  startChildRuntime,
+  startConfiguredChild,
+  VELA_BIN,
+} from '../testing/child-runtime.js';
 export { eventually, median, reportDelays, timeUntil } from '../testing/eventually.js';
 export type { TcpProxy } from '../testing/tcp-proxy.js';
 export { startTcpProxy } from '../testing/tcp-proxy.js';
 export type { TempFolders } from '../testing/temp-folders.js';
 export { tempFolders } from '../testing/temp-folders.js';
 export type { TestPostgres, TestTeardown } from '../testing/test-postgres.js';
-export { createTestPostgres, POSTGRES_ADMIN_URL, postgresProxy, postgresReachable, testDatabase } from '../testing/test-postgres.js';
+export {
+  createTestPostgres,
+  POSTGRES_ADMIN_URL,
+  postgresProxy,
+  postgresReachable,
+  testDatabase,
+} from '../testing/test-postgres.js';
 export type { LogLine, PluginFixture, TestRuntime, TestRuntimeOptions } from '../testing/test-runtime.js';
 export { copyPlugin, manifest, startTestRuntime, TEST_ADMIN, writePlugins } from '../testing/test-runtime.js';
 export { WorkerPool } from '../workers/worker-pool.js';

@@ -55,12 +55,21 @@ export class SecretBox {
     return new SecretBox(key, 'environment');
   }
 
-  static async open(dataDir: string, environment: NodeJS.ProcessEnv = process.env, options: SecretBoxOptions = {}): Promise<SecretBox> {
+  static async open(
+    dataDir: string,
+    environment: NodeJS.ProcessEnv = process.env,
+    options: SecretBoxOptions = {},
+  ): Promise<SecretBox> {
     const variable = options.variable ?? DEFAULT_SECRET_VARIABLE;
     const fromEnvironment = environment[variable];
     if (fromEnvironment) {
       const key = parseSecretKey(fromEnvironment);
-      if (!key) throw new VelaError('E_CONFIG_INVALID', `${variable} must be 32 bytes as 64 hex digits or base64 (openssl rand -base64 32)`, 500);
+      if (!key)
+        throw new VelaError(
+          'E_CONFIG_INVALID',
+          `${variable} must be 32 bytes as 64 hex digits or base64 (openssl rand -base64 32)`,
+          500,
+        );
       return new SecretBox(key, 'environment');
     }
     await mkdir(dataDir, { recursive: true });
@@ -94,7 +103,10 @@ export class SecretBox {
       const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, IV_BYTES));
       decipher.setAAD(Buffer.from(boundTo, 'utf8'));
       decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
-      return Buffer.concat([decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([
+        decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)),
+        decipher.final(),
+      ]).toString('utf8');
     } catch {
       return null;
     }
@@ -113,7 +125,8 @@ async function adoptKeyFile(former: string, file: string): Promise<void> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;
   }
-  if (!parseSecretKey(text)) throw new VelaError('E_CONFIG_INVALID', `${former} does not hold a 32-byte key in base64 or hex`, 500);
+  if (!parseSecretKey(text))
+    throw new VelaError('E_CONFIG_INVALID', `${former} does not hold a 32-byte key in base64 or hex`, 500);
   const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   await writeFile(aside, text, { flag: 'wx', mode: 0o600 });
   try {

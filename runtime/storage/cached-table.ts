@@ -63,7 +63,8 @@ export class CachedTable<Row, T> {
       } catch (error) {
         if (!isCorruptRow(error)) throw error;
         corrupt.add(key);
-        if (!this.reported.has(key)) logger.warn({ table, row: key, err: error }, `${error.message}; skipped until it is repaired`);
+        if (!this.reported.has(key))
+          logger.warn({ table, row: key, err: error }, `${error.message}; skipped until it is repaired`);
       }
     }
     this.reported.clear();

@@ -20,9 +20,16 @@ export function createDatabase(config: RuntimeConfig['runtime'], logger: Logger)
   };
   const url = config.database.url;
   if (url && /^postgres(ql)?:\/\//.test(url)) {
-    return knexFactory({ client: 'pg', connection: url, pool: { min: config.database.pool.min, max: config.database.pool.max }, log });
+    return knexFactory({
+      client: 'pg',
+      connection: url,
+      pool: { min: config.database.pool.min, max: config.database.pool.max },
+      log,
+    });
   }
-  const filename = url?.startsWith('sqlite://') ? url.slice('sqlite://'.length) : path.join(config.dataDir, SQLITE_FILE);
+  const filename = url?.startsWith('sqlite://')
+    ? url.slice('sqlite://'.length)
+    : path.join(config.dataDir, SQLITE_FILE);
   mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
   return knexFactory({
     client: 'sqlite3',
@@ -33,8 +40,14 @@ export function createDatabase(config: RuntimeConfig['runtime'], logger: Logger)
     pool: {
       min: 1,
       max: 1,
-      afterCreate(conn: { exec(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) {
-        conn.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;', (err) => done(err, conn));
+      afterCreate(
+        conn: { exec(sql: string, cb: (err: Error | null) => void): void },
+        done: (err: Error | null, conn: unknown) => void,
+      ) {
+        conn.exec(
+          'PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;',
+          (err) => done(err, conn),
+        );
       },
     },
   });
@@ -50,7 +63,11 @@ export async function listTables(db: Database): Promise<string[]> {
     const rows = await db.select('tablename').from('pg_tables').where('schemaname', db.raw('current_schema()'));
     return rows.map((r: { tablename: string }) => r.tablename);
   }
-  const rows = await db.select('name').from('sqlite_master').where('type', 'table').andWhereNot('name', 'like', 'sqlite_%');
+  const rows = await db
+    .select('name')
+    .from('sqlite_master')
+    .where('type', 'table')
+    .andWhereNot('name', 'like', 'sqlite_%');
   return rows.map((r: { name: string }) => r.name);
 }
 

@@ -21,9 +21,12 @@ export function toBool(value: unknown): boolean {
  */
 export function toIso(value: unknown): string {
   if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'number' || (typeof value === 'string' && /^\d{10,}$/.test(value))) return new Date(Number(value)).toISOString();
+  if (typeof value === 'number' || (typeof value === 'string' && /^\d{10,}$/.test(value)))
+    return new Date(Number(value)).toISOString();
   if (typeof value === 'string') {
-    const d = new Date(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/.test(value) ? `${value.replace(' ', 'T')}Z` : value);
+    const d = new Date(
+      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/.test(value) ? `${value.replace(' ', 'T')}Z` : value,
+    );
     return Number.isNaN(d.getTime()) ? value : d.toISOString();
   }
   return new Date(0).toISOString();

@@ -49,7 +49,9 @@ export class StoreRefresh {
     if (this.timer || this.unsubscribes.length > 0) return;
     this.stopped = false;
     const { changes, channels, pollMs } = this.options;
-    if (changes) for (const channel of channels) this.unsubscribes.push(changes.subscribe(channel, (payload, info) => this.onNotice(channel, payload, info)));
+    if (changes)
+      for (const channel of channels)
+        this.unsubscribes.push(changes.subscribe(channel, (payload, info) => this.onNotice(channel, payload, info)));
     if (pollMs > 0) {
       this.timer = setInterval(() => void this.refresh(), pollMs);
       this.timer.unref();
@@ -116,7 +118,10 @@ export class StoreRefresh {
     if (this.failing) {
       this.failing = false;
       this.failures.flush();
-      this.options.logger.info({ what: this.options.what }, `refreshing ${this.options.what} from the database works again`);
+      this.options.logger.info(
+        { what: this.options.what },
+        `refreshing ${this.options.what} from the database works again`,
+      );
     }
     return true;
   }

@@ -1,11 +1,14 @@
 import { VelaError } from '../errors.js';
 import { type Database, tablePrefix } from './database.js';
 
-/** Whether plugins' database handles refuse other owners' tables: outside production, so tests and development catch it. */
+/**
+ * Whether plugins' database handles refuse other owners' tables: outside production, so tests and development catch it.
+ */
 export const TABLE_SCOPE_CHECKED = process.env.NODE_ENV !== 'production';
 
 // A table follows these keywords in what knex writes (quoted, maybe schema-qualified) and in raw SQL.
-const TABLE_REF = /\b(?:from|join|into|update|table(?:\s+if(?:\s+not)?\s+exists)?|references)\s+(?:only\s+)?((?:[`"]?\w+[`"]?\.)?[`"]?\w+[`"]?)/gi;
+const TABLE_REF =
+  /\b(?:from|join|into|update|table(?:\s+if(?:\s+not)?\s+exists)?|references)\s+(?:only\s+)?((?:[`"]?\w+[`"]?\.)?[`"]?\w+[`"]?)/gi;
 /** Tables per SQL text, so a statement run again (a batch import's insert) is parsed once. */
 const parsed = new Map<string, readonly string[]>();
 const PARSED_LIMIT = 2000;
@@ -26,7 +29,9 @@ export function tablesOf(sql: string): readonly string[] {
 export class TableScopeError extends VelaError {
   constructor(plugin: string, table: string, owner: string) {
     const whose =
-      owner === 'runtime' ? 'the runtime (reach it through its services: accounts, changes)' : `plugin "${owner}" (reach it through that plugin's services)`;
+      owner === 'runtime'
+        ? 'the runtime (reach it through its services: accounts, changes)'
+        : `plugin "${owner}" (reach it through that plugin's services)`;
     super(
       'E_TABLE_SCOPE',
       `plugin "${plugin}" queried table "${table}", which belongs to ${whose}; a plugin's database handle reaches only its own tables (${tablePrefix(plugin)}*)`,

@@ -8,8 +8,13 @@ import { VelaError } from '../errors.js';
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;
   if (!e || typeof e !== 'object') return false;
-  if (e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return true;
-  return e.code === 'SQLITE_CONSTRAINT' && typeof e.message === 'string' && /(UNIQUE|PRIMARY KEY) constraint failed/.test(e.message);
+  if (e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+    return true;
+  return (
+    e.code === 'SQLITE_CONSTRAINT' &&
+    typeof e.message === 'string' &&
+    /(UNIQUE|PRIMARY KEY) constraint failed/.test(e.message)
+  );
 }
 
 /**

@@ -10,7 +10,9 @@ export interface BrowserPage {
 }
 
 /** Launch Chromium and open one page at `viewport` (a laptop's unless told), collecting its script errors. */
-export async function openBrowserPage(viewport: { width: number; height: number } = VIEWPORTS.desktop): Promise<BrowserPage> {
+export async function openBrowserPage(
+  viewport: { width: number; height: number } = VIEWPORTS.desktop,
+): Promise<BrowserPage> {
   // Loaded here, not with vela/testing, so tests without a browser never load playwright.
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });

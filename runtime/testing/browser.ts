@@ -81,9 +81,13 @@ export async function pageLayout(page: Page, file: string, onFirstScreen?: strin
     const overflowing = wide
       .filter((el) => !wide.some((other) => other !== el && el.contains(other)))
       .slice(0, 5)
-      .map((el) => el.tagName.toLowerCase() + (el.id ? `#${el.id}` : '') + [...el.classList].map((c) => `.${c}`).join(''));
+      .map(
+        (el) => el.tagName.toLowerCase() + (el.id ? `#${el.id}` : '') + [...el.classList].map((c) => `.${c}`).join(''),
+      );
     const first = selector ? document.querySelector(selector) : null;
-    const firstScreen = selector ? { selector, top: first ? first.getBoundingClientRect().top + window.scrollY : null } : undefined;
+    const firstScreen = selector
+      ? { selector, top: first ? first.getBoundingClientRect().top + window.scrollY : null }
+      : undefined;
     return { scrollWidth: document.scrollingElement?.scrollWidth ?? 0, overflowing, firstScreen };
   }, onFirstScreen);
   mkdirSync(path.dirname(file), { recursive: true });
@@ -99,8 +103,10 @@ export async function pageLayout(page: Page, file: string, onFirstScreen?: strin
 export function layoutProblems({ viewport, scrollWidth, overflowing, firstScreen, screenshot }: PageLayout): string[] {
   const problems: string[] = [];
   const screen = `${viewport.width}x${viewport.height}`;
-  if (scrollWidth > viewport.width) problems.push(`${scrollWidth} px wide on a ${screen} screen, past its edge: ${overflowing.join(', ') || '?'}`);
-  if (screenshot.width !== viewport.width) problems.push(`the screenshot ${screenshot.file} is ${screenshot.width} px wide on a ${screen} screen`);
+  if (scrollWidth > viewport.width)
+    problems.push(`${scrollWidth} px wide on a ${screen} screen, past its edge: ${overflowing.join(', ') || '?'}`);
+  if (screenshot.width !== viewport.width)
+    problems.push(`the screenshot ${screenshot.file} is ${screenshot.width} px wide on a ${screen} screen`);
   if (firstScreen && (firstScreen.top === null || firstScreen.top >= viewport.height)) {
     problems.push(
       `${firstScreen.selector} is not on the first screen of ${screen} (${firstScreen.top === null ? 'not found' : `it starts at ${Math.round(firstScreen.top)} px`})`,

@@ -70,7 +70,9 @@ export function startChildRuntime(args: string[], env = childEnv(), cwd = packag
     let stdout = '';
     let stderr = '';
     let ready = false;
-    const closed = new Promise<ChildRun>((done) => child.on('close', (code, signal) => done({ code, signal, stdout, stderr })));
+    const closed = new Promise<ChildRun>((done) =>
+      child.on('close', (code, signal) => done({ code, signal, stdout, stderr })),
+    );
     child.stderr.on('data', (d: Buffer) => {
       stderr += d;
     });
@@ -80,7 +82,11 @@ export function startChildRuntime(args: string[], env = childEnv(), cwd = packag
       for (const line of stdout.split('\n')) {
         if (!line.includes('"bootTree"')) continue;
         ready = true;
-        const tree = (JSON.parse(line) as { bootTree: { services: Array<{ name: string; url: string; plugins: Array<{ plugin: string }> }> } }).bootTree;
+        const tree = (
+          JSON.parse(line) as {
+            bootTree: { services: Array<{ name: string; url: string; plugins: Array<{ plugin: string }> }> };
+          }
+        ).bootTree;
         resolve({
           urls: Object.fromEntries(tree.services.map((s) => [s.name, s.url])),
           plugins: tree.services.flatMap((s) => s.plugins.map((p) => p.plugin)),
@@ -105,13 +111,23 @@ export function startChildRuntime(args: string[], env = childEnv(), cwd = packag
  * `vela start --config <config> --no-seed <args>` on a data folder of its own, removed once it stopped: a
  * separate process, as one of several sharing a database (`runtime.database.url` in `config`).
  */
-export async function startConfiguredChild(config: Record<string, unknown>, args: string[] = []): Promise<ChildRuntime> {
+export async function startConfiguredChild(
+  config: Record<string, unknown>,
+  args: string[] = [],
+): Promise<ChildRuntime> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vela-child-'));
   const file = path.join(dir, 'config.json');
   writeFileSync(file, JSON.stringify(config));
   const remove = () => rmSync(dir, { recursive: true, force: true });
   try {
-    const child = await startChildRuntime(['--config', file, '--data-dir', path.join(dir, 'data'), '--no-seed', ...args]);
+    const child = await startChildRuntime([
+      '--config',
+      file,
+      '--data-dir',
+      path.join(dir, 'data'),
+      '--no-seed',
+      ...args,
+    ]);
     return {
       ...child,
       stop: async (signal) => {

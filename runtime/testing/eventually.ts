@@ -1,7 +1,12 @@
 import { appendFileSync } from 'node:fs';
 
 /** Poll until `check` holds or the deadline passes: tests wait for real work with a bound, never a fixed sleep. */
-export async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000, everyMs = 50): Promise<void> {
+export async function eventually(
+  check: () => Promise<boolean> | boolean,
+  what: string,
+  timeoutMs = 10_000,
+  everyMs = 50,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
@@ -14,7 +19,12 @@ export async function eventually(check: () => Promise<boolean> | boolean, what: 
  * Poll as `eventually` does, but timed: the milliseconds until `check` held, for a test that judges a propagation
  * delay. The pause is short yet not zero: a flat-out loop would take the CPU the processes measured need.
  */
-export async function timeUntil(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000, everyMs = 5): Promise<number> {
+export async function timeUntil(
+  check: () => Promise<boolean> | boolean,
+  what: string,
+  timeoutMs = 10_000,
+  everyMs = 5,
+): Promise<number> {
   const started = performance.now();
   while (!(await check())) {
     if (performance.now() - started > timeoutMs) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
@@ -23,7 +33,10 @@ export async function timeUntil(check: () => Promise<boolean> | boolean, what: s
   return performance.now() - started;
 }
 
-/** The middle of the values (the upper one of an even count): delays are judged on the median of several rounds, not on one. */
+/**
+ * The middle of the values (the upper one of an even count): delays are judged on the median of several rounds, not on
+ * one.
+ */
 export function median(values: number[]): number {
   if (values.length === 0) throw new Error('the median of no values');
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -3,7 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 
 export interface TempFolders {
-  /** A new empty folder in the system's temp folder (outside the repository, so nothing above it holds the host's node_modules). */
+  /**
+   * A new empty folder in the system's temp folder (outside the repository, so nothing above it holds the host's
+   * node_modules).
+   */
   make(prefix: string): string;
   /** Remove every folder made so far: hand it to `test.after.always`. */
   removeAll(): void;

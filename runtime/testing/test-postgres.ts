@@ -16,14 +16,21 @@ export interface TestPostgres {
  * (the caller skips, unless VELA_REQUIRE_POSTGRES=1, as CI sets, turns that into a failure).
  */
 export async function createTestPostgres(): Promise<TestPostgres | null> {
-  const admin = knexFactory({ client: 'pg', connection: POSTGRES_ADMIN_URL, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 3000 });
+  const admin = knexFactory({
+    client: 'pg',
+    connection: POSTGRES_ADMIN_URL,
+    pool: { min: 0, max: 1 },
+    acquireConnectionTimeout: 3000,
+  });
   const name = `vela_test_${randomBytes(6).toString('hex')}`;
   try {
     await admin.raw(`create database ${name}`);
   } catch (error) {
     await admin.destroy();
     if (process.env.VELA_REQUIRE_POSTGRES === '1')
-      throw new Error(`PostgreSQL is required (VELA_REQUIRE_POSTGRES=1) but ${POSTGRES_ADMIN_URL} failed: ${(error as Error).message}`);
+      throw new Error(
+        `PostgreSQL is required (VELA_REQUIRE_POSTGRES=1) but ${POSTGRES_ADMIN_URL} failed: ${(error as Error).message}`,
+      );
     return null;
   }
   const url = new URL(POSTGRES_ADMIN_URL);
@@ -56,7 +63,10 @@ export async function testDatabase(t: TestTeardown): Promise<TestPostgres> {
   return pg;
 }
 
-/** A TCP proxy in front of the test server, closed after the test: connect through `proxy.url(pg.url)`, and `cut()` for an outage. */
+/**
+ * A TCP proxy in front of the test server, closed after the test: connect through `proxy.url(pg.url)`, and `cut()` for
+ * an outage.
+ */
 export async function postgresProxy(t: TestTeardown): Promise<TcpProxy> {
   const target = new URL(POSTGRES_ADMIN_URL);
   const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));

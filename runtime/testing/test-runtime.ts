@@ -105,7 +105,10 @@ export interface PluginFixture {
 }
 
 /** Write plugin folders into a fresh temp loader-path folder and return its path. */
-export async function writePlugins(plugins: PluginFixture[], dir = mkdtempSync(path.join(os.tmpdir(), 'vela-plugins-'))): Promise<string> {
+export async function writePlugins(
+  plugins: PluginFixture[],
+  dir = mkdtempSync(path.join(os.tmpdir(), 'vela-plugins-')),
+): Promise<string> {
   for (const plugin of plugins) {
     const folder = path.join(dir, String(plugin.manifest.name));
     await mkdir(folder, { recursive: true });

@@ -42,16 +42,26 @@ export class WorkerPool {
   /** Name a task once (at register); call the returned function as often as needed. */
   task<In, Out>(file: string | URL, exportName = 'default'): TaskRunner<In, Out> {
     const path = file instanceof URL ? fileURLToPath(file) : file;
-    const run = (payload: In, opts: { signal?: AbortSignal; transferList?: Transferable[] } = {}) => this.run<Out>(path, exportName, payload, opts);
+    const run = (payload: In, opts: { signal?: AbortSignal; transferList?: Transferable[] } = {}) =>
+      this.run<Out>(path, exportName, payload, opts);
     return Object.assign(run, { file: path }) as TaskRunner<In, Out>;
   }
 
-  async run<Out>(file: string, exportName: string, payload: unknown, opts: { signal?: AbortSignal; transferList?: Transferable[] } = {}): Promise<Out> {
+  async run<Out>(
+    file: string,
+    exportName: string,
+    payload: unknown,
+    opts: { signal?: AbortSignal; transferList?: Transferable[] } = {},
+  ): Promise<Out> {
     if (this.closed) throw new Error('the worker pool is closed (the runtime is stopping)');
     try {
-      return (await this.ensurePool().run({ file, exportName, payload }, { signal: opts.signal, transferList: opts.transferList as never })) as Out;
+      return (await this.ensurePool().run(
+        { file, exportName, payload },
+        { signal: opts.signal, transferList: opts.transferList as never },
+      )) as Out;
     } finally {
-      if (!this.watch && this.retiring.some((id) => id !== 0)) this.watch = setInterval(() => this.replaceRetired(), 20);
+      if (!this.watch && this.retiring.some((id) => id !== 0))
+        this.watch = setInterval(() => this.replaceRetired(), 20);
     }
   }
 
@@ -74,21 +84,33 @@ export class WorkerPool {
       }
       Atomics.compareExchange(this.retiring, slot, id, 0);
       this.recycled += 1;
-      this.logger.debug({ thread: id, recycleAboveMb: this.options.recycleAboveMb }, 'worker thread replaced after a large task');
+      this.logger.debug(
+        { thread: id, recycleAboveMb: this.options.recycleAboveMb },
+        'worker thread replaced after a large task',
+      );
     }
     if (ending > 0) return;
     clearInterval(this.watch ?? undefined);
     this.watch = null;
-    if (pool && !this.closed && pool.queueSize > 0) pool.run({ file: taskHost, exportName: 'nothing', payload: null }).catch(() => {});
+    if (pool && !this.closed && pool.queueSize > 0)
+      pool.run({ file: taskHost, exportName: 'nothing', payload: null }).catch(() => {});
   }
 
   /**
    * `maxThreads` is the pool's size, the threads it grows to under load (known before its first task);
    * `recycled` the threads replaced for holding more than `recycleAboveMb`.
    */
-  stats(): { threads: number; maxThreads: number; queueSize: number; completed: number; utilization: number; recycled: number } {
+  stats(): {
+    threads: number;
+    maxThreads: number;
+    queueSize: number;
+    completed: number;
+    utilization: number;
+    recycled: number;
+  } {
     const maxThreads = this.maxThreads();
-    if (!this.pool) return { threads: 0, maxThreads, queueSize: 0, completed: 0, utilization: 0, recycled: this.recycled };
+    if (!this.pool)
+      return { threads: 0, maxThreads, queueSize: 0, completed: 0, utilization: 0, recycled: this.recycled };
     return {
       threads: this.pool.threads.length,
       maxThreads,
@@ -125,7 +147,9 @@ export class WorkerPool {
         atomics: 'disabled',
         // piscina's least-busy choice (one task a thread), leaving out the threads that are ending.
         loadBalancer: (_task, workers) =>
-          workers.find((w) => w.currentUsage === 0 && !w.terminating && Atomics.load(retiring, w.id % retiring.length) !== w.id) ?? null,
+          workers.find(
+            (w) => w.currentUsage === 0 && !w.terminating && Atomics.load(retiring, w.id % retiring.length) !== w.id,
+          ) ?? null,
       });
       this.pool = pool;
       this.logger.debug({ maxThreads }, 'worker pool started');

@@ -60,7 +60,9 @@ function misspell(documents: CorpusDocument[], count: number, seed: number): str
   const letters = 'abcdefghijklmnopqrstuvwxyz';
   const out: string[] = [];
   while (out.length < count) {
-    const words = tokenize(documents[Math.floor(random() * documents.length)]!.title).filter((w) => w.length >= 5 && /^[a-z]+$/.test(w));
+    const words = tokenize(documents[Math.floor(random() * documents.length)]!.title).filter(
+      (w) => w.length >= 5 && /^[a-z]+$/.test(w),
+    );
     if (words.length === 0) continue;
     let word = words[Math.floor(random() * words.length)]!;
     for (let edit = 0; edit < 1 + Math.floor(random() * 2); edit++) {
@@ -76,7 +78,14 @@ async function main(): Promise<void> {
   const documents = loadCorpus(corpusFile);
   const cpu = os.cpus()[0]?.model.trim() ?? 'unknown';
   console.log(
-    JSON.stringify({ bench: 'autocomplete', date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpu, documents: documents.length }),
+    JSON.stringify({
+      bench: 'autocomplete',
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: os.cpus().length,
+      cpu,
+      documents: documents.length,
+    }),
   );
 
   const factory = createMemoryEngineFactory();
@@ -85,7 +94,8 @@ async function main(): Promise<void> {
     const before = await heapUsed();
     const start = performance.now();
     const engine = factory.create(schema);
-    for (let i = 0; i < documents.length; i += 5000) engine.upsert(documents.slice(i, i + 5000).map(phrases ? withPhrases : toIndexable));
+    for (let i = 0; i < documents.length; i += 5000)
+      engine.upsert(documents.slice(i, i + 5000).map(phrases ? withPhrases : toIndexable));
     const indexMs = performance.now() - start;
     const after = await heapUsed();
     console.log(
@@ -121,10 +131,30 @@ async function main(): Promise<void> {
     );
     const sorted = [...times].sort((a, b) => a - b);
     printGoal('autocomplete in-process p50 (ms)', sorted[Math.floor(sorted.length * 0.5)]!, '<', 0.2);
-    printGoal('autocomplete in-process p99 (ms)', sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]!, '<', 2);
-    console.log(JSON.stringify({ system: 'autocomplete, one word', queries: oneWord.length, ...summary(oneWord.map(([, t]) => t)) }));
-    console.log(JSON.stringify({ system: 'autocomplete, a word then a prefix', queries: twoWords.length, ...summary(twoWords.map(([, t]) => t)) }));
-    const sample = ['pyth', 'python li', 'gnome sh', 'lib', 'text ed', 'ne'].map((q) => ({ q, suggestions: autocomplete(engine.terms, q, 5, STOP) }));
+    printGoal(
+      'autocomplete in-process p99 (ms)',
+      sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]!,
+      '<',
+      2,
+    );
+    console.log(
+      JSON.stringify({
+        system: 'autocomplete, one word',
+        queries: oneWord.length,
+        ...summary(oneWord.map(([, t]) => t)),
+      }),
+    );
+    console.log(
+      JSON.stringify({
+        system: 'autocomplete, a word then a prefix',
+        queries: twoWords.length,
+        ...summary(twoWords.map(([, t]) => t)),
+      }),
+    );
+    const sample = ['pyth', 'python li', 'gnome sh', 'lib', 'text ed', 'ne'].map((q) => ({
+      q,
+      suggestions: autocomplete(engine.terms, q, 5, STOP),
+    }));
     console.log(JSON.stringify({ sample }));
 
     // Spell check of unknown words: each has its own cache entry, so the first call of each is measured.
@@ -136,14 +166,27 @@ async function main(): Promise<void> {
       if (correctText(engine.terms, word).corrected) corrected++;
       spellTimes.push(performance.now() - t0);
     }
-    console.log(JSON.stringify({ system: 'site spell check, one unknown word (uncached)', words: wrong.length, corrected, ...summary(spellTimes) }));
+    console.log(
+      JSON.stringify({
+        system: 'site spell check, one unknown word (uncached)',
+        words: wrong.length,
+        corrected,
+        ...summary(spellTimes),
+      }),
+    );
     const known = queries.filter((q) => !q.includes(' ')).slice(0, 500);
     const knownTimes = known.map((q) => {
       const t0 = performance.now();
       correctText(engine.terms, q);
       return performance.now() - t0;
     });
-    console.log(JSON.stringify({ system: 'site spell check, typed prefixes (mostly known words)', words: known.length, ...summary(knownTimes) }));
+    console.log(
+      JSON.stringify({
+        system: 'site spell check, typed prefixes (mostly known words)',
+        words: known.length,
+        ...summary(knownTimes),
+      }),
+    );
   }
 }
 

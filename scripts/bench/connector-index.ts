@@ -5,7 +5,8 @@
 // search service's own import API fed the same documents by this process as the peer (what the
 // connector adds on top of a bare import), in batches of the connector's size (--batch, else its default).
 //
-//   node --import tsx scripts/bench/connector-index.ts [corpus.jsonl.gz] [--only in-process|http] [--batch N] [--rounds N]
+// node --import tsx scripts/bench/connector-index.ts [corpus.jsonl.gz] [--only in-process|http] [--batch N] [--rounds
+// N]
 //
 // Prints one JSON line per measurement (with the CPU of this process and of the search process, and the
 // window to cut a CPU profile to) and ratio lines (see docs/BENCHMARKS.md, "Connector"). To profile the
@@ -36,7 +37,9 @@ const batchSize = batchAt >= 0 ? Number(args[batchAt + 1]) : undefined;
  * the ratio compares like with like: the search service spends CPU per request, so a peer sending four times
  * larger batches than the connector gains about 5% of the ratio from that alone.
  */
-const schema = JSON.parse(readFileSync(path.join(packageRoot, 'plugins', 'connector', 'config.schema.json'), 'utf8')) as {
+const schema = JSON.parse(
+  readFileSync(path.join(packageRoot, 'plugins', 'connector', 'config.schema.json'), 'utf8'),
+) as {
   properties: { batchSize: { default: number } };
 };
 const peerBatch = batchSize ?? schema.properties.batchSize.default;
@@ -45,11 +48,21 @@ const flagValues = new Set([onlyAt, batchAt, args.indexOf('--rounds')].filter((a
 const positional = args.filter((a, i) => !a.startsWith('--') && !flagValues.has(i));
 const corpusFile = path.resolve(positional[0] ?? path.join(packageRoot, '..', 'shared', 'corpus', 'debian.jsonl.gz'));
 const ADMIN = { user: 'admin', password: 'bench-password' };
-const adminHeaders = { authorization: `Basic ${Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64')}`, 'content-type': 'application/json' };
+const adminHeaders = {
+  authorization: `Basic ${Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64')}`,
+  'content-type': 'application/json',
+};
 const KEY = 'connector-bench-key-0123456789';
 
 const FIELDS = debianSiteFields('text');
-const SITE = { name: 'Debian', fields: FIELDS, locales: ['en_US'], defaultTextField: 'text', defaultDescriptionField: 'text', defaultURLField: null };
+const SITE = {
+  name: 'Debian',
+  fields: FIELDS,
+  locales: ['en_US'],
+  defaultTextField: 'text',
+  defaultDescriptionField: 'text',
+  defaultURLField: null,
+};
 const MAPPING = {
   idField: 'id',
   fields: {
@@ -66,11 +79,27 @@ const MAPPING = {
   },
 };
 
-async function startRuntime(plugins: string[], dataDir: string, connector: Record<string, unknown> = {}): Promise<Runtime> {
+async function startRuntime(
+  plugins: string[],
+  dataDir: string,
+  connector: Record<string, unknown> = {},
+): Promise<Runtime> {
   const overrides: DeepPartial<RuntimeConfig> = {
-    runtime: { dataDir, logLevel: (process.env.VELA_LOG_LEVEL as 'warn') ?? 'warn', admin: ADMIN, plugins, seed: false },
-    services: { search: { port: 0, host: '127.0.0.1' }, connector: { port: 0, host: '127.0.0.1' }, gateway: { port: 0, host: '127.0.0.1' } },
-    plugins: plugins.includes('connector') ? { connector: { apiKeys: [KEY], ...(batchSize ? { batchSize } : {}), ...connector } } : {},
+    runtime: {
+      dataDir,
+      logLevel: (process.env.VELA_LOG_LEVEL as 'warn') ?? 'warn',
+      admin: ADMIN,
+      plugins,
+      seed: false,
+    },
+    services: {
+      search: { port: 0, host: '127.0.0.1' },
+      connector: { port: 0, host: '127.0.0.1' },
+      gateway: { port: 0, host: '127.0.0.1' },
+    },
+    plugins: plugins.includes('connector')
+      ? { connector: { apiKeys: [KEY], ...(batchSize ? { batchSize } : {}), ...connector } }
+      : {},
   };
   const runtime = new Runtime({ config: loadConfig({ env: {}, overrides }) });
   await runtime.start();
@@ -106,7 +135,10 @@ interface Cpu {
   searchChild: number | null;
 }
 
-/** CPU of this process and of its children over a stretch of work, and its window on the monotonic clock (µs, for cpu-profile.ts). */
+/**
+ * CPU of this process and of its children over a stretch of work, and its window on the monotonic clock (µs, for
+ * cpu-profile.ts).
+ */
 function cpuMeter(): () => { cpuMs: Cpu; windowUs: { from: string; to: string } } {
   const from = process.hrtime.bigint() / 1000n;
   const own = process.cpuUsage();
@@ -115,7 +147,10 @@ function cpuMeter(): () => { cpuMs: Cpu; windowUs: { from: string; to: string } 
     const used = process.cpuUsage(own);
     const childNow = childCpuMs();
     return {
-      cpuMs: { thisProcess: Math.round((used.user + used.system) / 1000), searchChild: child === null || childNow === null ? null : childNow - child },
+      cpuMs: {
+        thisProcess: Math.round((used.user + used.system) / 1000),
+        searchChild: child === null || childNow === null ? null : childNow - child,
+      },
       windowUs: { from: String(from), to: String(process.hrtime.bigint() / 1000n) },
     };
   };
@@ -132,11 +167,20 @@ async function searchableCount(searchBase: string): Promise<number> {
 }
 
 /** Two runs of one source through a connector runtime: full, then unchanged. */
-async function connectorRuns(system: string, connector: Runtime, searchBase: string): Promise<Array<{ stats: RunStats; cpu: Cpu }>> {
+async function connectorRuns(
+  system: string,
+  connector: Runtime,
+  searchBase: string,
+): Promise<Array<{ stats: RunStats; cpu: Cpu }>> {
   const created = await fetch(`${connector.url('connector')}/api/v2/connector/source`, {
     method: 'POST',
     headers: { key: KEY, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'debian', kind: 'jsonl', sites: ['Debian'], settings: { path: corpusFile, ...MAPPING } }),
+    body: JSON.stringify({
+      name: 'debian',
+      kind: 'jsonl',
+      sites: ['Debian'],
+      settings: { path: corpusFile, ...MAPPING },
+    }),
   });
   if (created.status !== 201) throw new Error(`source: ${await created.text()}`);
   const coordinator = connector.resolve<RunCoordinator>('connector.runs');
@@ -151,7 +195,11 @@ async function connectorRuns(system: string, connector: Runtime, searchBase: str
     const wallMs = performance.now() - t0;
     const cpu = meter();
     loop.disable();
-    const eventLoopDelayMs = { p50: Math.round(loop.percentile(50) / 1e6), p99: Math.round(loop.percentile(99) / 1e6), max: Math.round(loop.max / 1e6) };
+    const eventLoopDelayMs = {
+      p50: Math.round(loop.percentile(50) / 1e6),
+      p99: Math.round(loop.percentile(99) / 1e6),
+      max: Math.round(loop.max / 1e6),
+    };
     const searchable = await searchableCount(searchBase);
     console.log(
       JSON.stringify({
@@ -186,9 +234,12 @@ async function directImport(searchBase: string): Promise<{ ms: number; cpu: Cpu 
   const meter = cpuMeter();
   for (let from = 0; from < docs.length; from += peerBatch) {
     const last = from + peerBatch >= docs.length;
-    const items = docs
-      .slice(from, from + peerBatch)
-      .map(({ body, ...d }) => ({ locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Debian'], attributes: { ...d, text: body, id: String(d.id) } }));
+    const items = docs.slice(from, from + peerBatch).map(({ body, ...d }) => ({
+      locale: 'en_US',
+      turSNJobAction: 'CREATE',
+      siteNames: ['Debian'],
+      attributes: { ...d, text: body, id: String(d.id) },
+    }));
     const r = await fetch(`${searchBase}/api/sn/import${last ? '?wait=true' : ''}`, {
       method: 'POST',
       headers: adminHeaders,
@@ -309,9 +360,12 @@ async function main(): Promise<void> {
           rounds: values.length,
           fullRunMedianMs: median(values),
           fullRunsMs: values,
-          ...(unchanged[system] ? { unchangedMedianMs: median(unchanged[system]!), unchangedMs: unchanged[system] } : {}),
+          ...(unchanged[system]
+            ? { unchangedMedianMs: median(unchanged[system]!), unchangedMs: unchanged[system] }
+            : {}),
           medianDocumentsPerSecond: docsPerSecond,
-          // Full runs (the peer: its import): this process (the connector over HTTP, the peer's client) and the search process.
+          // Full runs (the peer: its import): this process (the connector over HTTP, the peer's client) and the search
+          // process.
           cpuMedianMs: medianCpu(cpus[system]!),
         }),
       );

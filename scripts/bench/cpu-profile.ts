@@ -55,7 +55,8 @@ function totalsOf(profile: Profile, self: Map<number, number>): Map<string, numb
   const totals = new Map<string, number>();
   for (const [id, us] of self) {
     const seen = new Set<string>();
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) seen.add(labelOf(byId.get(at)!.callFrame));
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at))
+      seen.add(labelOf(byId.get(at)!.callFrame));
     for (const label of seen) totals.set(label, (totals.get(label) ?? 0) + us);
   }
   return totals;
@@ -91,7 +92,8 @@ export function summarize(profile: Profile, from = -Infinity, to = Infinity): Pr
     const file = url ? shortUrl(url) : functionName;
     files.set(file, (files.get(file) ?? 0) + us);
   }
-  const sorted = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).map(([k, us]): [string, number] => [k, us / 1000]);
+  const sorted = (m: Map<string, number>) =>
+    [...m].sort((a, b) => b[1] - a[1]).map(([k, us]): [string, number] => [k, us / 1000]);
   return {
     windowMs: Number.isFinite(first) ? (last - first) / 1000 : 0,
     sampledMs: sampled / 1000,
@@ -109,7 +111,9 @@ export function report(summary: ProfileSummary, requests = 0, top = 30): string 
   const pct = (ms: number) => `${((100 * ms) / Math.max(busy, 1e-9)).toFixed(1).padStart(5)}%`;
   const lines = [
     `window ${summary.windowMs.toFixed(0)} ms, sampled ${summary.sampledMs.toFixed(0)} ms, idle ${summary.idleMs.toFixed(0)} ms, busy ${busy.toFixed(0)} ms` +
-      (requests > 0 ? `, ${requests} requests: ${((busy * 1000) / requests).toFixed(1)} µs of main-thread CPU per request` : ''),
+      (requests > 0
+        ? `, ${requests} requests: ${((busy * 1000) / requests).toFixed(1)} µs of main-thread CPU per request`
+        : ''),
     '',
     'self time by function (% of busy):',
   ];

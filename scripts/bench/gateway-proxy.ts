@@ -50,7 +50,12 @@ interface LoadResult {
   errors: number;
   timeouts: number;
 }
-type Autocannon = (options: { url: string; connections: number; duration: number; headers?: Record<string, string> }) => Promise<LoadResult>;
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  headers?: Record<string, string>;
+}) => Promise<LoadResult>;
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon') as Autocannon;
@@ -102,7 +107,11 @@ function startNode(
   execArgv: string[] = [],
 ): Promise<{ port: number; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...execArgv, '-e', code], { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...execArgv, '-e', code], {
+      env: { ...process.env, ...env },
+      cwd,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     children.push(child);
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -148,12 +157,16 @@ const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 /** `node --cpu-prof bin/vela.mjs start --plugins gateway` (Node 20 refuses --cpu-prof in NODE_OPTIONS). */
 function startProfiledRuntime(env: NodeJS.ProcessEnv, profileDir: string): Promise<ChildRuntime> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, VELA_BIN, 'start', '--plugins', 'gateway'], {
-      env,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((done) =>
-      child.on('close', (code, signal) => done({ code, signal, stdout: '', stderr: '' })),
+    const child = spawn(
+      process.execPath,
+      ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, VELA_BIN, 'start', '--plugins', 'gateway'],
+      {
+        env,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+      (done) => child.on('close', (code, signal) => done({ code, signal, stdout: '', stderr: '' })),
     );
     let out = '';
     const onData = (d: Buffer) => {
@@ -190,11 +203,16 @@ async function startVela(
   if (workers > 1) ({ base, pid } = await startVelaWorkers('gateway', dataDir, workers, children));
   else {
     const env = childEnv({ VELA_DATA_DIR: dataDir });
-    runtime = profileDir ? await startProfiledRuntime(env, profileDir) : await startChildRuntime(['--plugins', 'gateway'], env);
+    runtime = profileDir
+      ? await startProfiledRuntime(env, profileDir)
+      : await startChildRuntime(['--plugins', 'gateway'], env);
     base = runtime.urls.gateway!;
     pid = pidOfPort(Number(new URL(base).port));
   }
-  const auth = { authorization: `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`, 'content-type': 'application/json' };
+  const auth = {
+    authorization: `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`,
+    'content-type': 'application/json',
+  };
   await json(`${base}/api/v2/mapping`, {
     method: 'POST',
     headers: auth,
@@ -209,7 +227,11 @@ async function startVela(
   const token = await json<{ access_token: string }>(`${base}/api/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: app.apiKey, client_secret: app.apiSecret }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: app.apiKey,
+      client_secret: app.apiSecret,
+    }).toString(),
   });
   return { url: `${base}/bench/v1/items`, token: token.access_token, runtime, pid };
 }
@@ -220,9 +242,13 @@ function installExpressGateway(): string {
     mkdirSync(peersDir, { recursive: true });
     writeFileSync(path.join(peersDir, '.gitignore'), '*\n');
     console.error(`installing express-gateway@${EG_VERSION} into ${peersDir} (once)...`);
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', peersDir, `express-gateway@${EG_VERSION}`], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    execFileSync(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', peersDir, `express-gateway@${EG_VERSION}`],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
   }
   return entry;
 }
@@ -283,11 +309,15 @@ authorizationCodes:
   timeToExpiry: 300000
 `,
   );
-  const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(entry)})().load(${JSON.stringify(config)}).run()`], {
-    cwd: workDir,
-    env: { ...process.env, LOG_LEVEL: 'error', NODE_ENV: 'production' },
-    stdio: ['ignore', 'ignore', 'ignore'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['-e', `require(${JSON.stringify(entry)})().load(${JSON.stringify(config)}).run()`],
+    {
+      cwd: workDir,
+      env: { ...process.env, LOG_LEVEL: 'error', NODE_ENV: 'production' },
+      stdio: ['ignore', 'ignore', 'ignore'],
+    },
+  );
   children.push(child);
   const admin = `http://127.0.0.1:${adminPort}`;
   await waitFor(`${admin}/users`);
@@ -310,7 +340,11 @@ authorizationCodes:
   const token = await json<{ access_token: string }>(`http://127.0.0.1:${httpPort}/oauth2/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: credential.id, client_secret: credential.secret }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: credential.id,
+      client_secret: credential.secret,
+    }).toString(),
   });
   return { url: `http://127.0.0.1:${httpPort}/bench/v1/items`, token: token.access_token };
 }
@@ -345,7 +379,8 @@ const headersOf = (target: Target) => (target.token ? { authorization: `Bearer $
 
 async function warmUp(target: Target): Promise<void> {
   const check = await fetch(target.url, { headers: headersOf(target) });
-  if (check.status !== 200) throw new Error(`${target.system} answered ${check.status} before the run: ${await check.text()}`);
+  if (check.status !== 200)
+    throw new Error(`${target.system} answered ${check.status} before the run: ${await check.text()}`);
   await autocannon({ url: target.url, connections: CONNECTIONS, duration: 2, headers: headersOf(target) }); // JIT, keep-alive pools
 }
 
@@ -363,14 +398,21 @@ function pairedRatio(numerator: Array<number | null>, denominator: Array<number 
 /** Every system once per round, in turn; each system's result is its median round (by throughput). */
 async function measureAll(targets: Target[]): Promise<Measured[]> {
   const runs = new Map<string, LoadResult[]>(targets.map((t) => [t.system, []]));
-  const cpu = new Map<string, { seconds: number; requests: number }>(targets.map((t) => [t.system, { seconds: 0, requests: 0 }]));
+  const cpu = new Map<string, { seconds: number; requests: number }>(
+    targets.map((t) => [t.system, { seconds: 0, requests: 0 }]),
+  );
   const roundCpu = new Map<string, Array<number | null>>(targets.map((t) => [t.system, []]));
   const pids = new Map(targets.map((t) => [t.system, pidOfPort(Number(new URL(t.url).port))]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const target of targets) {
       const pid = pids.get(target.system);
       const before = pid ? cpuSeconds(pid) : 0;
-      const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: SECONDS, headers: headersOf(target) });
+      const result = await autocannon({
+        url: target.url,
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        headers: headersOf(target),
+      });
       runs.get(target.system)!.push(result);
       const used = cpu.get(target.system)!;
       const seconds = pid ? cpuSeconds(pid) - before : 0;
@@ -417,7 +459,10 @@ interface WorkersResult {
   reqPerSec: number;
   /** CPU of the system's own processes per request, in µs. */
   cpuUsPerRequest: number;
-  /** CPU per request, in µs, of what serves the same request outside the system: the load generator, the upstream, this script. */
+  /**
+   * CPU per request, in µs, of what serves the same request outside the system: the load generator, the upstream, this
+   * script.
+   */
   othersUsPerRequest: number;
   machineCores: number;
 }
@@ -434,8 +479,14 @@ async function measureWorkers(targets: WorkersTarget[], upstreamPid: number): Pr
   const tool = useWrk
     ? `wrk -t${WRK_THREADS}`
     : `autocannon (in this process${process.env.BENCH_LOAD_GENERATOR === 'autocannon' ? '' : ': wrk is not installed'})`;
-  console.log(JSON.stringify({ workersComparison: { loadGenerator: tool, connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS } }));
-  const rounds = new Map<string, Array<WrkResult & { cpu: Record<string, number>; cpuUsPerRequest: number }>>(targets.map((t) => [t.system, []]));
+  console.log(
+    JSON.stringify({
+      workersComparison: { loadGenerator: tool, connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS },
+    }),
+  );
+  const rounds = new Map<string, Array<WrkResult & { cpu: Record<string, number>; cpuUsPerRequest: number }>>(
+    targets.map((t) => [t.system, []]),
+  );
   for (const target of targets) {
     if (useWrk) await runWrk(target, 2);
     else await warmUp(target);
@@ -454,8 +505,19 @@ async function measureWorkers(targets: WorkersTarget[], upstreamPid: number): Pr
       let result: WrkResult;
       if (useWrk) result = await runWrk(target, SECONDS);
       else {
-        const r = await autocannon({ url: target.url, connections: CONNECTIONS, duration: SECONDS, headers: headersOf(target) });
-        result = { reqPerSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+        const r = await autocannon({
+          url: target.url,
+          connections: CONNECTIONS,
+          duration: SECONDS,
+          headers: headersOf(target),
+        });
+        result = {
+          reqPerSec: r.requests.average,
+          p50Ms: r.latency.p50,
+          p99Ms: r.latency.p99,
+          non2xx: r.non2xx,
+          errors: r.errors + r.timeouts,
+        };
       }
       const wall = (performance.now() - t0) / 1000;
       const machine = machineCpu();
@@ -470,12 +532,16 @@ async function measureWorkers(targets: WorkersTarget[], upstreamPid: number): Pr
         ...(useWrk ? { wrk: cores(loadGenerator) } : {}),
         benchScript: cores(self),
         upstream: cores(upstream),
-        ...Object.fromEntries(system.map((s, i) => [i === 0 ? (processes.length > 1 ? 'primary' : 'system') : `worker${i}`, cores(s)])),
+        ...Object.fromEntries(
+          system.map((s, i) => [i === 0 ? (processes.length > 1 ? 'primary' : 'system') : `worker${i}`, cores(s)]),
+        ),
         everythingElse: cores(busy - loadGenerator - self - upstream - systemSeconds),
         machineBusy: cores(busy),
         machineCores: Math.round((machine.total - before.machine.total) / wall),
       };
-      rounds.get(target.system)!.push({ ...result, cpu, cpuUsPerRequest: Math.round((systemSeconds / (result.reqPerSec * wall)) * 1e7) / 10 });
+      rounds
+        .get(target.system)!
+        .push({ ...result, cpu, cpuUsPerRequest: Math.round((systemSeconds / (result.reqPerSec * wall)) * 1e7) / 10 });
     }
   }
   const out = new Map<string, WorkersResult>();
@@ -515,7 +581,11 @@ async function measureWorkers(targets: WorkersTarget[], upstreamPid: number): Pr
  * most C / (g + o) (o: the load generator's, the upstream's and this script's CPU per request, which share the
  * cores). Over the one process's measured rate, that is the ratio no scheduling can beat.
  */
-function workersBound(one: WorkersResult, workers: WorkersResult, count: number): { reqPerSec: number; vsOneProcess: number } {
+function workersBound(
+  one: WorkersResult,
+  workers: WorkersResult,
+  count: number,
+): { reqPerSec: number; vsOneProcess: number } {
   const perSecond = (us: number) => 1e6 / us;
   const byWorkers = count * perSecond(workers.cpuUsPerRequest);
   const byMachine = workers.machineCores * perSecond(workers.cpuUsPerRequest + workers.othersUsPerRequest);
@@ -543,7 +613,10 @@ async function profile(dir: string): Promise<void> {
   let vela: ChildRuntime | null = null;
   try {
     const upstream = await startNode(UPSTREAM);
-    const bare = await startNode(BARE_PROXY, { UPSTREAM_PORT: String(upstream.port) }, process.cwd(), ['--cpu-prof', `--cpu-prof-dir=${bareDir}`]);
+    const bare = await startNode(BARE_PROXY, { UPSTREAM_PORT: String(upstream.port) }, process.cwd(), [
+      '--cpu-prof',
+      `--cpu-prof-dir=${bareDir}`,
+    ]);
     const velaRun = await startVela(upstream.port, path.join(workDir, 'vela-data'), 1, velaDir);
     vela = velaRun.runtime;
     const targets: Array<Target & { dir: string; stop: () => Promise<unknown> }> = [
@@ -564,10 +637,21 @@ async function profile(dir: string): Promise<void> {
     for (const target of targets) {
       await warmUp(target);
       const from = nowUs();
-      const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: SECONDS, headers: headersOf(target) });
+      const result = await autocannon({
+        url: target.url,
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        headers: headersOf(target),
+      });
       windows.push({ from, to: nowUs(), requests: result.requests.total });
       writeFileSync(path.join(target.dir, 'window.json'), JSON.stringify(windows.at(-1)));
-      console.log(JSON.stringify({ system: target.system, reqPerSec: Math.round(result.requests.average), requests: result.requests.total }));
+      console.log(
+        JSON.stringify({
+          system: target.system,
+          reqPerSec: Math.round(result.requests.average),
+          requests: result.requests.total,
+        }),
+      );
     }
     for (const target of targets) await target.stop();
     vela = null;
@@ -614,7 +698,11 @@ async function main(): Promise<void> {
     ];
     // The workers comparison first, by its own load generator (see the header), then the rest by autocannon.
     const compared = await measureWorkers(workersTargets, upstream.child.pid!);
-    const [bareW, oneW, workersW] = workersTargets.map((t) => compared.get(t.system)!.reqPerSec) as [number, number, number];
+    const [bareW, oneW, workersW] = workersTargets.map((t) => compared.get(t.system)!.reqPerSec) as [
+      number,
+      number,
+      number,
+    ];
     const bound = workersBound(compared.get(workersTargets[1]!.system)!, compared.get(workersSystem)!, WORKERS);
     const cpu = os.cpus()[0]?.model ?? '?';
     console.log(
@@ -629,7 +717,12 @@ async function main(): Promise<void> {
         },
       }),
     );
-    printGoal(`gateway req/s with ${WORKERS} workers / one process (${os.cpus().length} × ${cpu})`, workersW / oneW, '>=', 1.5);
+    printGoal(
+      `gateway req/s with ${WORKERS} workers / one process (${os.cpus().length} × ${cpu})`,
+      workersW / oneW,
+      '>=',
+      1.5,
+    );
     if (WORKERS_ONLY) return;
 
     const eg = await startExpressGateway(upstream.port, workDir);
@@ -640,7 +733,12 @@ async function main(): Promise<void> {
       { system: 'express-gateway', url: eg.url, token: eg.token },
     ];
     for (const target of targets) await warmUp(target);
-    const [direct, bareResult, velaResult, egResult] = (await measureAll(targets)) as [Measured, Measured, Measured, Measured];
+    const [direct, bareResult, velaResult, egResult] = (await measureAll(targets)) as [
+      Measured,
+      Measured,
+      Measured,
+      Measured,
+    ];
     const added = (m: Measured) => ({
       addedP50Ms: Math.round((m.p50Ms - direct.p50Ms) * 100) / 100,
       addedP99Ms: Math.round((m.p99Ms - direct.p99Ms) * 100) / 100,

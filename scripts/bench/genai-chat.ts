@@ -120,7 +120,8 @@ async function main(): Promise<void> {
     const seeded = performance.now();
     for (;;) {
       const r = await fetch(`${base}/api/sn/Sample/search?q=*&_setlocale=en_US&rows=1`);
-      if (r.status === 200 && ((await r.json()) as { queryContext: { count: number } }).queryContext.count >= 3000) break;
+      if (r.status === 200 && ((await r.json()) as { queryContext: { count: number } }).queryContext.count >= 3000)
+        break;
       if (performance.now() - seeded > 120_000) throw new Error('the sample was not seeded within 120 s');
       await new Promise((resolve) => setTimeout(resolve, 200));
     }

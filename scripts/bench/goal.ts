@@ -11,7 +11,14 @@ export interface GoalLine {
 }
 
 export function goalLine(goal: string, value: number, comparison: Comparison, target: number): GoalLine {
-  const holds = comparison === '<' ? value < target : comparison === '<=' ? value <= target : comparison === '>=' ? value >= target : value > target;
+  const holds =
+    comparison === '<'
+      ? value < target
+      : comparison === '<='
+        ? value <= target
+        : comparison === '>='
+          ? value >= target
+          : value > target;
   return { goal, value: Math.round(value * 1000) / 1000, target: `${comparison} ${target}`, holds };
 }
 

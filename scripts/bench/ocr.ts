@@ -69,14 +69,19 @@ function characterAccuracy(expected: string, actual: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = current;
   }
   return Math.max(0, 1 - previous[b.length]! / Math.max(1, a.length));
 }
 
 /** Run `work` over the items with at most `concurrency` at once; the wall time of the whole. */
-async function timed<T>(items: T[], concurrency: number, work: (item: T, index: number) => Promise<string>): Promise<{ ms: number; texts: string[] }> {
+async function timed<T>(
+  items: T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<string>,
+): Promise<{ ms: number; texts: string[] }> {
   const texts: string[] = new Array(items.length);
   let next = 0;
   const began = performance.now();
@@ -102,7 +107,8 @@ async function main(): Promise<void> {
       return file;
     });
     const expected = truth.map((lines) => lines.join('\n'));
-    const accuracyOf = (texts: string[]) => texts.reduce((sum, text, i) => sum + characterAccuracy(expected[i]!, text), 0) / texts.length;
+    const accuracyOf = (texts: string[]) =>
+      texts.reduce((sum, text, i) => sum + characterAccuracy(expected[i]!, text), 0) / texts.length;
     const { version } = { version: (await run('tesseract', ['--version'])).stdout.split('\n')[0] };
     console.log(
       JSON.stringify({
@@ -120,16 +126,27 @@ async function main(): Promise<void> {
     );
 
     // Vela: the runtime's worker pool running the extraction task; warmed with one image per thread first.
-    const pool = new WorkerPool({ minThreads: THREADS, maxThreads: THREADS, idleTimeoutMs: 600_000 }, createLogger({ level: 'silent' }));
+    const pool = new WorkerPool(
+      { minThreads: THREADS, maxThreads: THREADS, idleTimeoutMs: 600_000 },
+      createLogger({ level: 'silent' }),
+    );
     const extract = createPooledExtract(pool.task<ExtractInput, ExtractedContent>(EXTRACT_TASK_FILE));
     const warmBegan = performance.now();
     await Promise.all(images.slice(0, THREADS).map((bytes) => extract({ bytes, contentType: 'image/png' })));
     const warmUpMs = Math.round(performance.now() - warmBegan);
     // The command line, once per image: one at a time with its own threads, and THREADS at a time with one thread each.
     const cli = (concurrency: number, env: NodeJS.ProcessEnv) => () =>
-      timed(files, concurrency, async (file) => (await run('tesseract', [file, '-', '-l', 'eng'], { env: { ...process.env, ...env } })).stdout);
+      timed(
+        files,
+        concurrency,
+        async (file) => (await run('tesseract', [file, '-', '-l', 'eng'], { env: { ...process.env, ...env } })).stdout,
+      );
     const systems: Array<{ name: string; run: () => Promise<{ ms: number; texts: string[] }> }> = [
-      { name: 'vela-warm-pool', run: () => timed(images, THREADS * 2, async (bytes) => (await extract({ bytes, contentType: 'image/png' })).text) },
+      {
+        name: 'vela-warm-pool',
+        run: () =>
+          timed(images, THREADS * 2, async (bytes) => (await extract({ bytes, contentType: 'image/png' })).text),
+      },
       { name: 'tesseract-cli-one-at-a-time', run: cli(1, {}) },
       { name: `tesseract-cli-${THREADS}-at-a-time`, run: cli(THREADS, { OMP_THREAD_LIMIT: '1' }) },
     ];
@@ -141,7 +158,13 @@ async function main(): Promise<void> {
         const measured = { imagesPerSecond: (IMAGES / ms) * 1000, accuracy: accuracyOf(texts) };
         results.get(system.name)!.push(measured);
         console.log(
-          JSON.stringify({ round, system: system.name, ms: Math.round(ms), imagesPerSecond: round2(measured.imagesPerSecond), loadavg: os.loadavg()[0] }),
+          JSON.stringify({
+            round,
+            system: system.name,
+            ms: Math.round(ms),
+            imagesPerSecond: round2(measured.imagesPerSecond),
+            loadavg: os.loadavg()[0],
+          }),
         );
       }
     }

@@ -24,12 +24,18 @@ export function procCpu(pid: number, reaped = false): number {
   return statCpu(`/proc/${pid}/stat`, reaped);
 }
 
-/** CPU seconds this process's main thread has used so far: what no other thread's work (SQLite's, the collector's) inflates. */
+/**
+ * CPU seconds this process's main thread has used so far: what no other thread's work (SQLite's, the collector's)
+ * inflates.
+ */
 export function mainThreadCpu(): number {
   return statCpu(`/proc/self/task/${process.pid}/stat`);
 }
 
-/** A process's child processes (cluster workers, the search process a bench started); none when /proc has no children file. */
+/**
+ * A process's child processes (cluster workers, the search process a bench started); none when /proc has no children
+ * file.
+ */
 export function childPids(pid: number): number[] {
   try {
     return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);

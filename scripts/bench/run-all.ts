@@ -66,7 +66,15 @@ function run(name: string, withCorpus: boolean): Promise<{ goals: GoalLine[]; co
 }
 
 mkdirSync(outDir, { recursive: true });
-console.log(JSON.stringify({ bench: 'all', date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model }));
+console.log(
+  JSON.stringify({
+    bench: 'all',
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+  }),
+);
 const rows: Array<GoalLine & { bench: string }> = [];
 const failed: string[] = [];
 for (const { name, corpus: withCorpus } of BENCHMARKS) {
@@ -79,7 +87,10 @@ for (const { name, corpus: withCorpus } of BENCHMARKS) {
 
 const width = Math.max(...rows.map((r) => r.goal.length), 4);
 console.log(`\n${'goal'.padEnd(width)}  ${'value'.padStart(9)}  ${'target'.padEnd(8)}  holds   benchmark`);
-for (const r of rows) console.log(`${r.goal.padEnd(width)}  ${String(r.value).padStart(9)}  ${r.target.padEnd(8)}  ${r.holds ? 'yes' : 'NO '}     ${r.bench}`);
+for (const r of rows)
+  console.log(
+    `${r.goal.padEnd(width)}  ${String(r.value).padStart(9)}  ${r.target.padEnd(8)}  ${r.holds ? 'yes' : 'NO '}     ${r.bench}`,
+  );
 console.log(
   `\n${rows.filter((r) => r.holds).length} of ${rows.length} goals hold${failed.length ? `; benchmarks that failed to run: ${failed.join(', ')}` : ''}`,
 );

@@ -59,7 +59,10 @@ export function makeQueries(documents: CorpusDocument[], count: number, seed: nu
     if (words.length < 2) continue;
     const first = pick(words);
     const second = pick(words.filter((word) => word !== first));
-    const filter = random() < 0.5 ? { field: 'arch' as const, value: 'all' } : { field: 'section' as const, value: document.section };
+    const filter =
+      random() < 0.5
+        ? { field: 'arch' as const, value: 'all' }
+        : { field: 'section' as const, value: document.section };
     queries.push({ text: `${first} ${second}`, words: [first, second], filter });
   }
   return queries;

@@ -77,7 +77,11 @@ async function measure(
 }
 
 /** Totals, facet counts and hit pages (by size, so the order is total) of both engines for every query. */
-async function parity(memory: SearchEngine, postgres: SearchEngine, queries: BenchQuery[]): Promise<{ checked: number; mismatches: number }> {
+async function parity(
+  memory: SearchEngine,
+  postgres: SearchEngine,
+  queries: BenchQuery[],
+): Promise<{ checked: number; mismatches: number }> {
   let mismatches = 0;
   for (const query of queries) {
     const q = { ...engineQuery(query), sort: { by: 'number' as const, field: 'size', direction: 'desc' as const } };
@@ -121,12 +125,19 @@ async function main(): Promise<void> {
     const postgres = new VelaSystem('vela-postgres', false, createPostgresEngineFactory(db));
     // What autovacuum does within a minute of a bulk import: without statistics the planner guesses the
     // selectivity of facet filters and may intersect a large facet's GIN bitmap with the text match.
-    const analyze = process.argv.includes('--no-analyze') ? async () => {} : async () => void (await db.raw('analyze search_postgres_documents'));
+    const analyze = process.argv.includes('--no-analyze')
+      ? async () => {}
+      : async () => void (await db.raw('analyze search_postgres_documents'));
     console.log(JSON.stringify(await measure(postgres, documents, queries, analyze)));
     await db.raw('vacuum analyze search_postgres_documents');
     const size = await db.raw(`select pg_total_relation_size('search_postgres_documents')::bigint as bytes`);
     console.log(JSON.stringify({ system: 'vela-postgres', tablesMB: round(Number(size.rows[0].bytes) / 1048576, 1) }));
-    console.log(JSON.stringify({ check: 'vela-postgres vs vela-memory', ...(await parity(memory.engine!, postgres.engine!, queries)) }));
+    console.log(
+      JSON.stringify({
+        check: 'vela-postgres vs vela-memory',
+        ...(await parity(memory.engine!, postgres.engine!, queries)),
+      }),
+    );
   } finally {
     await db.destroy();
     await pg.drop();

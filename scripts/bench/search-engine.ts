@@ -19,7 +19,14 @@ import type { SearchEngine } from '../../plugins/search/engine/search-engine.js'
 import { packageRoot } from '../../runtime/paths.js';
 import { printGoal } from './goal.js';
 import { type BenchQuery, type CorpusDocument, loadCorpus, makeQueries, searchableText } from './search-corpus.js';
-import { type BenchSystem, engineQuery, FACET_FIELDS, MiniSearchSystem, OramaSystem, VelaSystem } from './search-systems.js';
+import {
+  type BenchSystem,
+  engineQuery,
+  FACET_FIELDS,
+  MiniSearchSystem,
+  OramaSystem,
+  VelaSystem,
+} from './search-systems.js';
 
 const QUERIES = 500;
 const WARMUP = 50;
@@ -86,8 +93,14 @@ async function measure(system: BenchSystem, documents: CorpusDocument[], queries
 }
 
 /** Expected total and facet counts of each query, from one scan over every document. */
-function bruteForce(documents: CorpusDocument[], queries: BenchQuery[]): Array<{ total: number; facets: Record<string, Map<string, number>> }> {
-  const expected = queries.map(() => ({ total: 0, facets: Object.fromEntries(FACET_FIELDS.map((f) => [f, new Map<string, number>()])) }));
+function bruteForce(
+  documents: CorpusDocument[],
+  queries: BenchQuery[],
+): Array<{ total: number; facets: Record<string, Map<string, number>> }> {
+  const expected = queries.map(() => ({
+    total: 0,
+    facets: Object.fromEntries(FACET_FIELDS.map((f) => [f, new Map<string, number>()])),
+  }));
   for (const document of documents) {
     const terms = new Set(tokenize(searchableText(document)));
     queries.forEach((query, i) => {
@@ -95,7 +108,8 @@ function bruteForce(documents: CorpusDocument[], queries: BenchQuery[]): Array<{
       const out = expected[i]!;
       out.total++;
       for (const field of FACET_FIELDS) {
-        for (const value of field === 'tags' ? document.tags : [document[field]]) out.facets[field]!.set(value, (out.facets[field]!.get(value) ?? 0) + 1);
+        for (const value of field === 'tags' ? document.tags : [document[field]])
+          out.facets[field]!.set(value, (out.facets[field]!.get(value) ?? 0) + 1);
       }
     });
   }
@@ -103,7 +117,11 @@ function bruteForce(documents: CorpusDocument[], queries: BenchQuery[]): Array<{
 }
 
 /** Our totals and counts on a sample of the queries must equal the brute-force ones. */
-async function check(engine: SearchEngine, documents: CorpusDocument[], queries: BenchQuery[]): Promise<{ checked: number; mismatches: number }> {
+async function check(
+  engine: SearchEngine,
+  documents: CorpusDocument[],
+  queries: BenchQuery[],
+): Promise<{ checked: number; mismatches: number }> {
   const sample = queries.slice(0, CHECKED);
   const expected = bruteForce(documents, sample);
   let mismatches = 0;
@@ -112,7 +130,10 @@ async function check(engine: SearchEngine, documents: CorpusDocument[], queries:
     const want = expected[i]!;
     const sameFacets = FACET_FIELDS.every((field) => {
       const got = result.facets[field] ?? [];
-      return got.length === want.facets[field]!.size && got.every(([value, count]) => want.facets[field]!.get(value) === count);
+      return (
+        got.length === want.facets[field]!.size &&
+        got.every(([value, count]) => want.facets[field]!.get(value) === count)
+      );
     });
     if (result.total !== want.total || !sameFacets) mismatches++;
   }
@@ -129,7 +150,9 @@ async function snapshotLine(engine: SearchEngine, queries: BenchQuery[]): Promis
   const restoreMs = performance.now() - t0;
   let same = true;
   for (const query of queries.slice(0, CHECKED)) {
-    same &&= JSON.stringify(await restored.query(engineQuery(query))) === JSON.stringify(await engine.query(engineQuery(query)));
+    same &&=
+      JSON.stringify(await restored.query(engineQuery(query))) ===
+      JSON.stringify(await engine.query(engineQuery(query)));
   }
   return {
     snapshot: 'vela-memory',
@@ -162,7 +185,9 @@ async function main(): Promise<void> {
   results.push(await measure(ours, documents, queries));
   console.log(JSON.stringify(results.at(-1)));
   if (results[0]!.heapMB !== null) printGoal('engine heap on the corpus (MB)', results[0]!.heapMB, '<=', 90);
-  console.log(JSON.stringify({ check: 'vela-memory vs brute force', ...(await check(ours.engine!, documents, queries)) }));
+  console.log(
+    JSON.stringify({ check: 'vela-memory vs brute force', ...(await check(ours.engine!, documents, queries)) }),
+  );
   console.log(JSON.stringify(await snapshotLine(ours.engine!, queries)));
   ours.engine = null;
 

@@ -26,7 +26,8 @@ const args = process.argv.slice(2);
 const roundsAt = args.indexOf('--rounds');
 const ROUNDS = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 4;
 const corpusFile = path.resolve(
-  args.find((a, i) => !a.startsWith('--') && i !== roundsAt + 1) ?? path.join(packageRoot, '..', 'shared', 'corpus', 'debian.jsonl.gz'),
+  args.find((a, i) => !a.startsWith('--') && i !== roundsAt + 1) ??
+    path.join(packageRoot, '..', 'shared', 'corpus', 'debian.jsonl.gz'),
 );
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
@@ -39,11 +40,18 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
 
 async function main(): Promise<void> {
   console.log(
-    JSON.stringify({ bench: 'search-http-parts', date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model }),
+    JSON.stringify({
+      bench: 'search-http-parts',
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: os.cpus().length,
+      cpu: os.cpus()[0]?.model,
+    }),
   );
   const documents = loadCorpus(corpusFile);
   const queryStrings = makeQueries(documents, 500, 20261122).map(
-    (q) => `q=${encodeURIComponent(q.text)}&_setlocale=en_US&fq[]=${q.filter.field}:${encodeURIComponent(q.filter.value)}`,
+    (q) =>
+      `q=${encodeURIComponent(q.text)}&_setlocale=en_US&fq[]=${q.filter.field}:${encodeURIComponent(q.filter.value)}`,
   );
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-bench-'));
   const admin = { user: 'admin', password: 'bench-password' };
@@ -64,22 +72,47 @@ async function main(): Promise<void> {
   const servers: http.Server[] = [];
   try {
     const vela = runtime.url('search');
-    const headers = { authorization: `Basic ${Buffer.from(`${admin.user}:${admin.password}`).toString('base64')}`, 'content-type': 'application/json' };
-    const site = { name: 'Debian', fields: debianSiteFields('body'), defaultTitleField: 'title', defaultTextField: 'body', defaultDescriptionField: 'body' };
-    if ((await fetch(`${vela}/api/sn`, { method: 'POST', headers, body: JSON.stringify({ ...site, defaultURLField: null }) })).status !== 201)
+    const headers = {
+      authorization: `Basic ${Buffer.from(`${admin.user}:${admin.password}`).toString('base64')}`,
+      'content-type': 'application/json',
+    };
+    const site = {
+      name: 'Debian',
+      fields: debianSiteFields('body'),
+      defaultTitleField: 'title',
+      defaultTextField: 'body',
+      defaultDescriptionField: 'body',
+    };
+    if (
+      (
+        await fetch(`${vela}/api/sn`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ ...site, defaultURLField: null }),
+        })
+      ).status !== 201
+    )
       throw new Error('site');
     for (let from = 0; from < documents.length; from += 10_000) {
-      const turingDocuments = documents
-        .slice(from, from + 10_000)
-        .map((d) => ({ locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Debian'], attributes: { ...d, id: String(d.id) } }));
+      const turingDocuments = documents.slice(from, from + 10_000).map((d) => ({
+        locale: 'en_US',
+        turSNJobAction: 'CREATE',
+        siteNames: ['Debian'],
+        attributes: { ...d, id: String(d.id) },
+      }));
       const last = from + 10_000 >= documents.length;
-      const r = await fetch(`${vela}/api/sn/import${last ? '?wait=true' : ''}`, { method: 'POST', headers, body: JSON.stringify({ turingDocuments }) });
+      const r = await fetch(`${vela}/api/sn/import${last ? '?wait=true' : ''}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ turingDocuments }),
+      });
       if (r.status !== 200) throw new Error(`import: ${await r.text()}`);
     }
     await writeSearchSnapshot(runtime);
     const search = runtime.resolve<SiteSearch>('search.service');
     const prepared = new Map<string, Buffer>();
-    for (const q of queryStrings) prepared.set(q, Buffer.from(await (await fetch(`${vela}/api/sn/Debian/search?${q}`)).arrayBuffer()));
+    for (const q of queryStrings)
+      prepared.set(q, Buffer.from(await (await fetch(`${vela}/api/sn/Debian/search?${q}`)).arrayBuffer()));
     const queryOf = (req: http.IncomingMessage) => (req.url ?? '').slice((req.url ?? '').indexOf('?') + 1);
     const sendPrepared = (res: http.ServerResponse, body: Buffer) => {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
@@ -118,7 +151,9 @@ async function main(): Promise<void> {
     // Each system's median round by p50.
     const medians = new Map<string, { p50Ms: number; p99Ms: number }>();
     for (const [name, rounds] of times) {
-      const byP50 = rounds.map((r) => ({ p50Ms: round3(percentile(r, 50)), p99Ms: round3(percentile(r, 99)) })).sort((a, b) => a.p50Ms - b.p50Ms);
+      const byP50 = rounds
+        .map((r) => ({ p50Ms: round3(percentile(r, 50)), p99Ms: round3(percentile(r, 99)) }))
+        .sort((a, b) => a.p50Ms - b.p50Ms);
       const median = byP50[Math.floor(byP50.length / 2)]!;
       medians.set(name, median);
       console.log(JSON.stringify({ system: name, ...median, roundsP50Ms: byP50.map((r) => r.p50Ms) }));

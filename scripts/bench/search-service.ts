@@ -30,7 +30,15 @@ import { Runtime } from '../../runtime/lifecycle/runtime.js';
 import { packageRoot } from '../../runtime/paths.js';
 import { printGoal } from './goal.js';
 import { mainThreadCpu } from './process-cpu.js';
-import { type BenchQuery, type CorpusDocument, debianSiteFields, loadCorpus, makeAutocompleteQueries, makeQueries, seededRandom } from './search-corpus.js';
+import {
+  type BenchQuery,
+  type CorpusDocument,
+  debianSiteFields,
+  loadCorpus,
+  makeAutocompleteQueries,
+  makeQueries,
+  seededRandom,
+} from './search-corpus.js';
 import { writeSearchSnapshot } from './search-snapshot.js';
 import { asAttributes, OramaSystem, ServiceIndexSystem, VelaSystem } from './search-systems.js';
 import { percentile } from './stats.js';
@@ -45,7 +53,10 @@ const BATCH = 10_000;
 
 const FIELDS = debianSiteFields('body');
 
-/** CPU of the whole process (every thread: SQLite's, the collector's) since `from`, in ms: less load-sensitive than wall time. */
+/**
+ * CPU of the whole process (every thread: SQLite's, the collector's) since `from`, in ms: less load-sensitive than wall
+ * time.
+ */
 const cpuMs = (from: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(from);
   return Math.round((used.user + used.system) / 1000);
@@ -89,17 +100,29 @@ class Stopwatch {
       ms,
       fromUs: this.fromUs,
       toUs,
-      cpu: { cpuMs: cpuMs(this.cpu), mainThreadCpuMs: mainNow === null || this.mainCpu === null ? null : mainNow - this.mainCpu, idleMs },
+      cpu: {
+        cpuMs: cpuMs(this.cpu),
+        mainThreadCpuMs: mainNow === null || this.mainCpu === null ? null : mainNow - this.mainCpu,
+        idleMs,
+      },
     };
   }
 }
 
 function summary(system: string, times: number[], extra: Record<string, unknown> = {}) {
   const sorted = [...times].sort((a, b) => a - b);
-  return { system, p50Ms: round(percentile(sorted, 50)), p90Ms: round(percentile(sorted, 90)), p99Ms: round(percentile(sorted, 99)), ...extra };
+  return {
+    system,
+    p50Ms: round(percentile(sorted, 50)),
+    p90Ms: round(percentile(sorted, 90)),
+    p99Ms: round(percentile(sorted, 99)),
+    ...extra,
+  };
 }
 
-/** `count` draws from the queries, the k-th most popular drawn in proportion to 1/k (a seeded shuffle sets the ranks). */
+/**
+ * `count` draws from the queries, the k-th most popular drawn in proportion to 1/k (a seeded shuffle sets the ranks).
+ */
 function zipfMix<T>(items: readonly T[], count: number, seed: number): T[] {
   const random = seededRandom(seed);
   const ranked = [...items];
@@ -136,7 +159,10 @@ async function measureFloor(base: string, paths: string[]): Promise<number[]> {
   for (const p of paths) prepared.set(p, Buffer.from(await (await fetch(base + p)).arrayBuffer()));
   const server = http.createServer((req, res) => {
     const body = prepared.get(req.url ?? '');
-    res.writeHead(body ? 200 : 404, { 'content-type': 'application/json; charset=utf-8', 'content-length': body?.length ?? 0 });
+    res.writeHead(body ? 200 : 404, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': body?.length ?? 0,
+    });
     res.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -160,7 +186,11 @@ async function measureFloor(base: string, paths: string[]): Promise<number[]> {
  * (`cloneAsUint8Array` and `extractBody`, with undici's own work about 0.17 s of the import window's profile),
  * and that copy is the client's work, not the service's. Node's global agent keeps the connection.
  */
-function postBytes(url: string, headers: Record<string, string>, body: Uint8Array): Promise<{ status: number; text: string }> {
+function postBytes(
+  url: string,
+  headers: Record<string, string>,
+  body: Uint8Array,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: 'POST', headers: { ...headers, 'content-length': body.length } }, (res) => {
       text(res).then((answer) => resolve({ status: res.statusCode ?? 0, text: answer }), reject);
@@ -179,7 +209,13 @@ async function siteConfig(runtime: Runtime): Promise<SiteConfig> {
 
 async function main(): Promise<void> {
   console.log(
-    JSON.stringify({ bench: 'search-service', date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model }),
+    JSON.stringify({
+      bench: 'search-service',
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: os.cpus().length,
+      cpu: os.cpus()[0]?.model,
+    }),
   );
   const documents: CorpusDocument[] = loadCorpus(corpusFile);
   const queries = makeQueries(documents, queryCount, 20261122);
@@ -200,7 +236,10 @@ async function main(): Promise<void> {
   const runtime = new Runtime({ config });
   await runtime.start();
   const base = runtime.url('search');
-  const headers = { authorization: `Basic ${Buffer.from('admin:bench-password').toString('base64')}`, 'content-type': 'application/json' };
+  const headers = {
+    authorization: `Basic ${Buffer.from('admin:bench-password').toString('base64')}`,
+    'content-type': 'application/json',
+  };
   try {
     const created = await fetch(`${base}/api/sn`, {
       method: 'POST',
@@ -222,9 +261,12 @@ async function main(): Promise<void> {
     const bodies: Array<Uint8Array<ArrayBuffer>> = [];
     const encoder = new TextEncoder();
     for (let from = 0; from < documents.length; from += BATCH) {
-      const turingDocuments = documents
-        .slice(from, from + BATCH)
-        .map((d) => ({ locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Debian'], attributes: asAttributes(d) }));
+      const turingDocuments = documents.slice(from, from + BATCH).map((d) => ({
+        locale: 'en_US',
+        turSNJobAction: 'CREATE',
+        siteNames: ['Debian'],
+        attributes: asAttributes(d),
+      }));
       bodies.push(encoder.encode(JSON.stringify({ turingDocuments })));
     }
     // A warm-up, untimed: the service's index built once in memory and dropped. Whichever of the import and
@@ -271,8 +313,12 @@ async function main(): Promise<void> {
     lighter.engine = null;
     if (profiling) {
       // A busy machine stretches wall times: the profile's busy time in each window is what compares.
-      console.log(JSON.stringify({ profileWindow: 'vela import through the API', fromUs: imported.fromUs, toUs: imported.toUs }));
-      console.log(JSON.stringify({ profileWindow: 'vela service index built in memory', fromUs: built.fromUs, toUs: built.toUs }));
+      console.log(
+        JSON.stringify({ profileWindow: 'vela import through the API', fromUs: imported.fromUs, toUs: imported.toUs }),
+      );
+      console.log(
+        JSON.stringify({ profileWindow: 'vela service index built in memory', fromUs: built.fromUs, toUs: built.toUs }),
+      );
     }
     console.log(
       JSON.stringify({
@@ -375,7 +421,14 @@ async function main(): Promise<void> {
     const http = summary('vela search service, HTTP', overHttp);
     console.log(JSON.stringify(http));
     if (profiling) {
-      console.log(JSON.stringify({ profileWindow: 'vela HTTP search', fromUs, toUs: Number(process.hrtime.bigint() / 1000n), requests: overHttp.length }));
+      console.log(
+        JSON.stringify({
+          profileWindow: 'vela HTTP search',
+          fromUs,
+          toUs: Number(process.hrtime.bigint() / 1000n),
+          requests: overHttp.length,
+        }),
+      );
       return;
     }
 
@@ -389,8 +442,12 @@ async function main(): Promise<void> {
       ),
     );
     console.log(JSON.stringify(floorHttp));
-    console.log(JSON.stringify({ ratio: 'vela HTTP p50 / http floor p50', value: round(http.p50Ms / floorHttp.p50Ms) }));
-    console.log(JSON.stringify({ ratio: 'vela HTTP p99 / http floor p99', value: round(http.p99Ms / floorHttp.p99Ms) }));
+    console.log(
+      JSON.stringify({ ratio: 'vela HTTP p50 / http floor p50', value: round(http.p50Ms / floorHttp.p50Ms) }),
+    );
+    console.log(
+      JSON.stringify({ ratio: 'vela HTTP p99 / http floor p99', value: round(http.p99Ms / floorHttp.p99Ms) }),
+    );
     printGoal('search over HTTP, p50 / bare HTTP floor p50', http.p50Ms / floorHttp.p50Ms, '<=', 2);
     printGoal('search over HTTP, p99 / bare HTTP floor p99', http.p99Ms / floorHttp.p99Ms, '<=', 3);
 
@@ -402,25 +459,42 @@ async function main(): Promise<void> {
     const cached = summary('vela search service, HTTP, every answer from the answer cache', fromCache);
     console.log(JSON.stringify(cached));
     console.log(
-      JSON.stringify({ ratio: 'vela HTTP p50, answers from the cache / http floor p50 (not the goal)', value: round(cached.p50Ms / floorHttp.p50Ms) }),
+      JSON.stringify({
+        ratio: 'vela HTTP p50, answers from the cache / http floor p50 (not the goal)',
+        value: round(cached.p50Ms / floorHttp.p50Ms),
+      }),
     );
     console.log(
-      JSON.stringify({ ratio: 'vela HTTP p99, answers from the cache / http floor p99 (not the goal)', value: round(cached.p99Ms / floorHttp.p99Ms) }),
+      JSON.stringify({
+        ratio: 'vela HTTP p99, answers from the cache / http floor p99 (not the goal)',
+        value: round(cached.p99Ms / floorHttp.p99Ms),
+      }),
     );
     await clearCaches();
-    const answerHits = async () => ((await (await fetch(`${base}/api/system/cache`, { headers })).json()) as { answers: { hits: number } }).answers.hits;
+    const answerHits = async () =>
+      ((await (await fetch(`${base}/api/system/cache`, { headers })).json()) as { answers: { hits: number } }).answers
+        .hits;
     const mix = zipfMix(queries, queries.length * 4, 20261125);
     const mixed: number[] = [];
     const hitsBefore = await answerHits();
     await timeRequests(mix.map(searchUrl), mixed);
     const mixHits = (await answerHits()) - hitsBefore;
-    const mixSummary = summary('vela search service, HTTP, a Zipf mix of the queries (s = 1), from an empty answer cache', mixed, {
-      requests: mix.length,
-      distinct: new Set(mix).size,
-      answersFromCache: round(mixHits / mix.length),
-    });
+    const mixSummary = summary(
+      'vela search service, HTTP, a Zipf mix of the queries (s = 1), from an empty answer cache',
+      mixed,
+      {
+        requests: mix.length,
+        distinct: new Set(mix).size,
+        answersFromCache: round(mixHits / mix.length),
+      },
+    );
     console.log(JSON.stringify(mixSummary));
-    console.log(JSON.stringify({ ratio: 'vela HTTP p50, Zipf mix / http floor p50 (not the goal)', value: round(mixSummary.p50Ms / floorHttp.p50Ms) }));
+    console.log(
+      JSON.stringify({
+        ratio: 'vela HTTP p50, Zipf mix / http floor p50 (not the goal)',
+        value: round(mixSummary.p50Ms / floorHttp.p50Ms),
+      }),
+    );
 
     // Autocomplete beside the search: GET /api/sn/Debian/ac over HTTP (its in-process figures, without HTTP,
     // come from scripts/bench/autocomplete.ts). Goal: in-process p50 < 0.2 ms, p99 < 2 ms.
@@ -450,9 +524,13 @@ async function main(): Promise<void> {
     }
     const peer = summary('orama, in-process', oramaTimes, { indexMs: Math.round(oramaBuildMs) });
     console.log(JSON.stringify(peer));
-    console.log(JSON.stringify({ ratio: 'vela HTTP p50 / orama in-process p50', value: round(http.p50Ms / peer.p50Ms) }));
+    console.log(
+      JSON.stringify({ ratio: 'vela HTTP p50 / orama in-process p50', value: round(http.p50Ms / peer.p50Ms) }),
+    );
     printGoal('search over HTTP, p50 / orama in-process p50', http.p50Ms / peer.p50Ms, '<', 1);
-    console.log(JSON.stringify({ ratio: 'vela in-process p50 / orama in-process p50', value: round(vela.p50Ms / peer.p50Ms) }));
+    console.log(
+      JSON.stringify({ ratio: 'vela in-process p50 / orama in-process p50', value: round(vela.p50Ms / peer.p50Ms) }),
+    );
   } finally {
     await runtime.stop();
     rmSync(dataDir, { recursive: true, force: true });

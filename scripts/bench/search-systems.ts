@@ -2,8 +2,17 @@ import { type AnyOrama, create, insertMultiple, search } from '@orama/orama';
 import { tokenize } from '@vela/search-text';
 import MiniSearch from 'minisearch';
 import { createMemoryEngineFactory, memoryEngineFactory } from '../../plugins/search/engine/memory-engine.js';
-import type { EngineQuery, IndexableDocument, SearchEngine, SearchEngineFactory } from '../../plugins/search/engine/search-engine.js';
-import { type Attributes, engineSchemaFor, toIndexable as serviceIndexable } from '../../plugins/search/query/indexable.js';
+import type {
+  EngineQuery,
+  IndexableDocument,
+  SearchEngine,
+  SearchEngineFactory,
+} from '../../plugins/search/engine/search-engine.js';
+import {
+  type Attributes,
+  engineSchemaFor,
+  toIndexable as serviceIndexable,
+} from '../../plugins/search/query/indexable.js';
 import type { SiteConfig } from '../../plugins/search/store/site-types.js';
 import { type BenchQuery, type CorpusDocument, searchableText } from './search-corpus.js';
 
@@ -62,7 +71,8 @@ export class VelaSystem implements BenchSystem {
       stringFields: [],
     });
     const batch = 2000;
-    for (let from = 0; from < documents.length; from += batch) await engine.upsert(documents.slice(from, from + batch).map(toIndexable));
+    for (let from = 0; from < documents.length; from += batch)
+      await engine.upsert(documents.slice(from, from + batch).map(toIndexable));
     this.engine = engine;
   }
 
@@ -108,7 +118,11 @@ export class ServiceIndexSystem implements BenchSystem {
     const engine = memoryEngineFactory.create(schema);
     for (let from = 0; from < this.attributes.length; from += INDEXER_STEP) {
       const step = this.attributes.slice(from, from + INDEXER_STEP);
-      await engine.upsert(step.map((attributes) => serviceIndexable(attributes.id as string, attributes, this.config, schema, this.locale)));
+      await engine.upsert(
+        step.map((attributes) =>
+          serviceIndexable(attributes.id as string, attributes, this.config, schema, this.locale),
+        ),
+      );
     }
     this.attributes = [];
     this.engine = engine;
@@ -158,7 +172,16 @@ export class OramaSystem implements BenchSystem {
   async build(documents: CorpusDocument[]): Promise<void> {
     const db = create({
       // The id must be a string and stay out of the schema.
-      schema: { name: 'string', title: 'string', body: 'string', section: 'enum', arch: 'enum', priority: 'enum', tags: 'enum[]', size: 'number' },
+      schema: {
+        name: 'string',
+        title: 'string',
+        body: 'string',
+        section: 'enum',
+        arch: 'enum',
+        priority: 'enum',
+        tags: 'enum[]',
+        size: 'number',
+      },
     });
     await insertMultiple(
       db,

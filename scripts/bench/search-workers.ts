@@ -25,7 +25,10 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const BATCH = 5_000;
-const auth = { authorization: `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`, 'content-type': 'application/json' };
+const auth = {
+  authorization: `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`,
+  'content-type': 'application/json',
+};
 
 function pidOf(base: string): number {
   const pid = pidOfPort(Number(new URL(base).port));
@@ -51,11 +54,18 @@ async function load(base: string, documents: ReturnType<typeof loadCorpus>, expe
   });
   if (created.status !== 201) throw new Error(`site: ${await created.text()}`);
   for (let from = 0; from < documents.length; from += BATCH) {
-    const turingDocuments = documents
-      .slice(from, from + BATCH)
-      .map((d) => ({ locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Debian'], attributes: { ...d, id: String(d.id) } }));
+    const turingDocuments = documents.slice(from, from + BATCH).map((d) => ({
+      locale: 'en_US',
+      turSNJobAction: 'CREATE',
+      siteNames: ['Debian'],
+      attributes: { ...d, id: String(d.id) },
+    }));
     const last = from + BATCH >= documents.length;
-    const r = await fetch(`${base}/api/sn/import${last ? '?wait=true' : ''}`, { method: 'POST', headers: auth, body: JSON.stringify({ turingDocuments }) });
+    const r = await fetch(`${base}/api/sn/import${last ? '?wait=true' : ''}`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ turingDocuments }),
+    });
     if (r.status !== 200) throw new Error(`import: ${await r.text()}`);
   }
   // Every worker must hold the whole index before the load: new connections go round-robin to the workers,
@@ -80,7 +90,9 @@ async function runWrk(base: string, script: string, seconds: number): Promise<nu
 
 async function main(): Promise<void> {
   if (!hasWrk()) {
-    console.error('search-workers needs wrk (apt-get install wrk): a load generator in this Node process would share the cores it measures');
+    console.error(
+      'search-workers needs wrk (apt-get install wrk): a load generator in this Node process would share the cores it measures',
+    );
     process.exitCode = 1;
     return;
   }
@@ -92,7 +104,8 @@ async function main(): Promise<void> {
   try {
     const script = path.join(workDir, 'queries.lua');
     const paths = queries.map(
-      (q) => `/api/sn/Debian/search?q=${encodeURIComponent(q.text)}&_setlocale=en_US&fq[]=${q.filter.field}:${encodeURIComponent(q.filter.value)}`,
+      (q) =>
+        `/api/sn/Debian/search?q=${encodeURIComponent(q.text)}&_setlocale=en_US&fq[]=${q.filter.field}:${encodeURIComponent(q.filter.value)}`,
     );
     // JSON strings of URL-encoded paths are valid Lua strings (no backslashes or quotes left in them)
     writeFileSync(
@@ -129,7 +142,9 @@ async function main(): Promise<void> {
       const idleCores = cpuSeconds(s.pid).map((c, j) => Math.round(((c - (idle0[i]![j] ?? 0)) / 3) * 100) / 100);
       console.log(JSON.stringify({ system: s.system, idleCores }));
     }
-    const rounds = new Map(systems.map((s) => [s.system, [] as Array<{ rate: number; cores: number[]; machineBusy: number }>]));
+    const rounds = new Map(
+      systems.map((s) => [s.system, [] as Array<{ rate: number; cores: number[]; machineBusy: number }>]),
+    );
     for (let round = 0; round < ROUNDS; round++) {
       for (const s of systems) {
         const [cpu0, busy0, t0] = [cpuSeconds(s.pid), machineCpu().busy, performance.now()];
@@ -137,7 +152,11 @@ async function main(): Promise<void> {
         const wall = (performance.now() - t0) / 1000;
         const cores = (seconds: number) => Math.round((seconds / wall) * 100) / 100;
         const cpu1 = cpuSeconds(s.pid);
-        rounds.get(s.system)!.push({ rate, cores: cpu1.map((c, i) => cores(c - (cpu0[i] ?? 0))), machineBusy: cores(machineCpu().busy - busy0) });
+        rounds.get(s.system)!.push({
+          rate,
+          cores: cpu1.map((c, i) => cores(c - (cpu0[i] ?? 0))),
+          machineBusy: cores(machineCpu().busy - busy0),
+        });
       }
     }
     const medians = systems.map((s) => {
@@ -158,7 +177,12 @@ async function main(): Promise<void> {
       );
       return m.rate;
     });
-    console.log(JSON.stringify({ ratio: `search req/s with ${WORKERS} workers / one process`, value: Math.round((medians[1]! / medians[0]!) * 100) / 100 }));
+    console.log(
+      JSON.stringify({
+        ratio: `search req/s with ${WORKERS} workers / one process`,
+        value: Math.round((medians[1]! / medians[0]!) * 100) / 100,
+      }),
+    );
   } finally {
     await one?.stop();
     for (const child of children) child.kill();

@@ -36,7 +36,11 @@ export function startVelaWorkers(
       child.stdout!.removeAllListeners('data');
       child.stdout!.resume();
       const ready = out.split('\n').find((l) => l.includes('"all workers ready"'))!;
-      resolve({ base: (JSON.parse(ready) as { urls: Record<string, string> }).urls[service]!, pid: child.pid!, stop: () => child.kill('SIGTERM') });
+      resolve({
+        base: (JSON.parse(ready) as { urls: Record<string, string> }).urls[service]!,
+        pid: child.pid!,
+        stop: () => child.kill('SIGTERM'),
+      });
     });
     child.on('exit', (code) => reject(new Error(`vela --workers exited early (${code}): ${out.slice(-2000)}`)));
   });
@@ -58,7 +62,9 @@ function wrkMs(text: string, label: string): number {
   return Number(match[1]) * (match[2] === 'us' ? 0.001 : match[2] === 's' ? 1000 : 1);
 }
 
-/** One wrk run with these arguments; resolves once wrk has exited (and has been reaped, so its CPU shows in our cutime). */
+/**
+ * One wrk run with these arguments; resolves once wrk has exited (and has been reaped, so its CPU shows in our cutime).
+ */
 export function wrk(args: string[]): Promise<WrkResult> {
   return new Promise((resolve, reject) => {
     const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -32,7 +32,13 @@ function sourceFiles(dir: string): string[] {
 /** The file a relative specifier names: `./x.js` is `./x.ts` in the source tree. */
 function resolveSpecifier(fromFile: string, specifier: string): string | null {
   const target = path.resolve(path.dirname(fromFile), specifier);
-  for (const candidate of [target, target.replace(/\.js$/, '.ts'), target.replace(/\.mjs$/, '.mts'), `${target}.ts`, path.join(target, 'index.ts')]) {
+  for (const candidate of [
+    target,
+    target.replace(/\.js$/, '.ts'),
+    target.replace(/\.mjs$/, '.mts'),
+    `${target}.ts`,
+    path.join(target, 'index.ts'),
+  ]) {
     if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
   }
   return null;
@@ -47,7 +53,8 @@ export function importGraph(root: string): ImportGraph {
     for (const site of importsOf(readFileSync(file, 'utf8'))) {
       if (!site.specifier.startsWith('.')) continue;
       const target = resolveSpecifier(file, site.specifier);
-      if (target?.startsWith(root + path.sep)) edges.push({ from: rel(file), to: rel(target), line: site.line, typeOnly: site.typeOnly });
+      if (target?.startsWith(root + path.sep))
+        edges.push({ from: rel(file), to: rel(target), line: site.line, typeOnly: site.typeOnly });
     }
     graph.set(rel(file), edges);
   }
@@ -136,12 +143,16 @@ export interface LayerProblem {
 }
 
 /** Imports that run back up (or touch a file no layer lists). */
-export function upwardImports(graph: ImportGraph, layers: readonly (readonly string[])[] = RUNTIME_LAYERS): LayerProblem[] {
+export function upwardImports(
+  graph: ImportGraph,
+  layers: readonly (readonly string[])[] = RUNTIME_LAYERS,
+): LayerProblem[] {
   const holds = (entry: string, file: string) => file === entry || file.startsWith(`${entry}/`);
   const layerOf = (file: string) => {
     let best = { layer: -1, length: 0 };
     for (const [layer, entries] of layers.entries()) {
-      for (const entry of entries) if (holds(entry, file) && entry.length > best.length) best = { layer, length: entry.length };
+      for (const entry of entries)
+        if (holds(entry, file) && entry.length > best.length) best = { layer, length: entry.length };
     }
     return best.layer;
   };
@@ -151,7 +162,11 @@ export function upwardImports(graph: ImportGraph, layers: readonly (readonly str
       const from = layerOf(edge.from);
       const to = layerOf(edge.to);
       if (from < 0 || to < 0) problems.push({ edge, problem: `${from < 0 ? edge.from : edge.to} is in no layer` });
-      else if (to > from) problems.push({ edge, problem: `layer ${from} (${layers[from]!.join(', ')}) imports layer ${to} (${layers[to]!.join(', ')})` });
+      else if (to > from)
+        problems.push({
+          edge,
+          problem: `layer ${from} (${layers[from]!.join(', ')}) imports layer ${to} (${layers[to]!.join(', ')})`,
+        });
     }
   }
   return problems;
@@ -164,7 +179,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const cycles = importCycles(graph);
   const upward = upwardImports(graph);
   for (const cycle of cycles) console.log(`cycle: ${cycle.join(' -> ')}`);
-  for (const { edge, problem } of upward) console.log(`upward: ${edge.from}:${edge.line} -> ${edge.to}${edge.typeOnly ? ' (type)' : ''}: ${problem}`);
-  console.log(`import graph of ${path.relative(repo, root)}: ${graph.size} files, ${cycles.length} cycles, ${upward.length} upward imports`);
+  for (const { edge, problem } of upward)
+    console.log(`upward: ${edge.from}:${edge.line} -> ${edge.to}${edge.typeOnly ? ' (type)' : ''}: ${problem}`);
+  console.log(
+    `import graph of ${path.relative(repo, root)}: ${graph.size} files, ${cycles.length} cycles, ${upward.length} upward imports`,
+  );
   if (cycles.length > 0 || upward.length > 0) process.exitCode = 1;
 }

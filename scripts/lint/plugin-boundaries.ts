@@ -44,13 +44,18 @@ export function importsOf(source: string): ImportSite[] {
         .map((s) => s.trim())
         .filter(Boolean)
         .every((s) => s.startsWith('type '));
-    sites.push({ specifier: m[5]!, typeOnly: !!m[3] || allTypes, line: lineAt(m.index! + m[0].indexOf(m[2]!, m[1]!.length)) });
+    sites.push({
+      specifier: m[5]!,
+      typeOnly: !!m[3] || allTypes,
+      line: lineAt(m.index! + m[0].indexOf(m[2]!, m[1]!.length)),
+    });
   }
   for (const m of source.matchAll(/(^|[;\n])\s*import\s*['"]([^'"]+)['"]/g))
     sites.push({ specifier: m[2]!, typeOnly: false, line: lineAt(m.index! + m[0].indexOf('import', m[1]!.length)) });
   for (const m of source.matchAll(/\b(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/g))
     sites.push({ specifier: m[1]!, typeOnly: false, line: lineAt(m.index!) });
-  for (const m of source.matchAll(/declare\s+module\s+['"]([^'"]+)['"]/g)) sites.push({ specifier: m[1]!, typeOnly: true, line: lineAt(m.index!) });
+  for (const m of source.matchAll(/declare\s+module\s+['"]([^'"]+)['"]/g))
+    sites.push({ specifier: m[1]!, typeOnly: true, line: lineAt(m.index!) });
   return sites;
 }
 
@@ -61,8 +66,14 @@ function packageName(specifier: string): string {
 
 function declaredPackages(pluginDir: string): { runtime: Set<string>; typesOnly: Set<string> } {
   const file = path.join(pluginDir, 'package.json');
-  const pkg = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string> | undefined>) : {};
-  const runtime = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
+  const pkg = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string> | undefined>)
+    : {};
+  const runtime = new Set([
+    ...Object.keys(pkg.dependencies ?? {}),
+    ...Object.keys(pkg.optionalDependencies ?? {}),
+    ...Object.keys(pkg.peerDependencies ?? {}),
+  ]);
   return { runtime, typesOnly: new Set([...runtime, ...Object.keys(pkg.devDependencies ?? {})]) };
 }
 
@@ -78,7 +89,13 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Why one import breaks the rule, or null when it keeps it. */
-function problemOf(site: ImportSite, file: string, pluginDir: string, declared: ReturnType<typeof declaredPackages>, library = false): string | null {
+function problemOf(
+  site: ImportSite,
+  file: string,
+  pluginDir: string,
+  declared: ReturnType<typeof declaredPackages>,
+  library = false,
+): string | null {
   const { specifier, typeOnly } = site;
   if (specifier.startsWith('.')) {
     const target = path.resolve(path.dirname(file), specifier);
@@ -90,7 +107,8 @@ function problemOf(site: ImportSite, file: string, pluginDir: string, declared: 
   if (library && (specifier === 'vela' || specifier.startsWith('vela/'))) {
     return 'a library package does not import the runtime: it is a plain npm package plugins bundle (pass what it needs in)';
   }
-  if (library && specifier.startsWith('@vela/plugin-')) return 'a library package does not import plugins: plugins import it';
+  if (library && specifier.startsWith('@vela/plugin-'))
+    return 'a library package does not import plugins: plugins import it';
   if (specifier.startsWith('/') || /^[a-z]+:/i.test(specifier)) {
     return specifier.startsWith('node:') ? null : 'an absolute path or URL: import by package name';
   }
@@ -98,10 +116,14 @@ function problemOf(site: ImportSite, file: string, pluginDir: string, declared: 
   if (specifier === 'vela' || specifier.startsWith('vela/'))
     return `"${specifier}" is not the SDK entry: plugins import the runtime only as vela/plugin (vela/testing is for tests)`;
   if (CONTRACT.test(specifier)) {
-    if (!typeOnly) return "another plugin's contract is imported with `import type` only (at run time, use its services)";
-    return declared.typesOnly.has(packageName(specifier)) ? null : `${packageName(specifier)} is not declared in the plugin's package.json (devDependencies)`;
+    if (!typeOnly)
+      return "another plugin's contract is imported with `import type` only (at run time, use its services)";
+    return declared.typesOnly.has(packageName(specifier))
+      ? null
+      : `${packageName(specifier)} is not declared in the plugin's package.json (devDependencies)`;
   }
-  if (specifier.startsWith('@vela/plugin-')) return 'another plugin is reached only through its contract, @vela/plugin-<name>/api, as types';
+  if (specifier.startsWith('@vela/plugin-'))
+    return 'another plugin is reached only through its contract, @vela/plugin-<name>/api, as types';
   if (builtins.has(specifier)) return null;
   const name = packageName(specifier);
   if (declared.runtime.has(name)) return null;
@@ -126,7 +148,13 @@ function checkFolder(dir: string, library: boolean): Violation[] {
   for (const file of sourceFiles(root)) {
     for (const site of importsOf(readFileSync(file, 'utf8'))) {
       const problem = problemOf(site, file, root, declared, library);
-      if (problem) violations.push({ file: path.relative(process.cwd(), file), line: site.line, specifier: site.specifier, problem });
+      if (problem)
+        violations.push({
+          file: path.relative(process.cwd(), file),
+          line: site.line,
+          specifier: site.specifier,
+          problem,
+        });
     }
   }
   return violations;
@@ -160,7 +188,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const given = process.argv.slice(2);
   const folders = given.length > 0 ? given : [...pluginFolders(repoRoot), ...libraryFolders(repoRoot)];
   const isLibrary = (dir: string) => !existsSync(path.join(dir, 'plugin.json'));
-  const violations = folders.flatMap((dir) => (isLibrary(dir) ? checkLibraryBoundaries(dir) : checkPluginBoundaries(dir)));
+  const violations = folders.flatMap((dir) =>
+    isLibrary(dir) ? checkLibraryBoundaries(dir) : checkPluginBoundaries(dir),
+  );
   for (const v of violations) console.error(`${v.file}:${v.line}: ${v.specifier}: ${v.problem}`);
   const libraries = folders.filter(isLibrary).length;
   console.log(

@@ -172,7 +172,12 @@ function promptCommands(body: string[], firstLine: number): DocCommand[] {
     let end = next;
     while (end < body.length && !(body[end] ?? '').startsWith('$ ')) end++;
     const output = trimBlankEnds(body.slice(next, end));
-    commands.push({ line, text, expected: output.length > 0 ? output.join('\n') : null, expectedLine: firstLine + next });
+    commands.push({
+      line,
+      text,
+      expected: output.length > 0 ? output.join('\n') : null,
+      expectedLine: firstLine + next,
+    });
     i = end;
   }
   return commands;
@@ -191,8 +196,14 @@ function scriptCommands(body: string[], firstLine: number): DocCommand[] {
     const { text, next } = takeCommand(body, i, (l) => l);
     let end = next;
     const output: string[] = [];
-    while (end < body.length && /^\s*#( |$)/.test(body[end] ?? '')) output.push((body[end++] ?? '').replace(/^\s*# ?/, ''));
-    commands.push({ line, text, expected: output.length > 0 ? output.join('\n') : null, expectedLine: firstLine + next });
+    while (end < body.length && /^\s*#( |$)/.test(body[end] ?? ''))
+      output.push((body[end++] ?? '').replace(/^\s*# ?/, ''));
+    commands.push({
+      line,
+      text,
+      expected: output.length > 0 ? output.join('\n') : null,
+      expectedLine: firstLine + next,
+    });
     i = end;
   }
   return commands;
@@ -205,7 +216,10 @@ function markerOf(fence: Fence): { skip?: string; problem?: string } {
   const marker = MARKER.exec(last);
   if (!marker) return {};
   const skip = SKIP.exec(marker[1] ?? '');
-  if (!skip) return { problem: `line ${fence.line - 1}: unknown docs-test marker "${marker[0]}" (the form is <!-- docs-test: skip (reason) -->)` };
+  if (!skip)
+    return {
+      problem: `line ${fence.line - 1}: unknown docs-test marker "${marker[0]}" (the form is <!-- docs-test: skip (reason) -->)`,
+    };
   return { skip: (skip[1] ?? '').trim() };
 }
 
@@ -217,7 +231,10 @@ export function extractExamples(markdown: string): DocExamples {
     const marker = markerOf(fence);
     if (marker.problem) problems.push(marker.problem);
     if (!SHELL_LANGS.has(fence.lang)) {
-      if (marker.skip !== undefined) problems.push(`line ${fence.line}: a docs-test marker above a ${fence.lang || 'plain'} block, which is never run`);
+      if (marker.skip !== undefined)
+        problems.push(
+          `line ${fence.line}: a docs-test marker above a ${fence.lang || 'plain'} block, which is never run`,
+        );
       return;
     }
     const firstLine = fence.line + 1;
@@ -225,7 +242,14 @@ export function extractExamples(markdown: string): DocExamples {
     const commands = prompt ? promptCommands(fence.body, firstLine) : scriptCommands(fence.body, firstLine);
     const following = fences[index + 1];
     const last = commands[commands.length - 1];
-    if (!prompt && last && last.expected === null && following && OUTPUT_LANGS.has(following.lang) && trimBlankEnds(following.before).length === 0) {
+    if (
+      !prompt &&
+      last &&
+      last.expected === null &&
+      following &&
+      OUTPUT_LANGS.has(following.lang) &&
+      trimBlankEnds(following.before).length === 0
+    ) {
       last.expected = trimBlankEnds(following.body).join('\n');
       last.expectedLine = following.line + 1;
     }

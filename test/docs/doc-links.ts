@@ -17,7 +17,8 @@ export function linksOf(markdown: string): string[] {
   const links: string[] = [];
   for (const m of prose.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) links.push(m[1] ?? '');
   for (const m of prose.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)) links.push(m[1] ?? '');
-  for (const m of prose.replace(/\]\([^)]*\)/g, '](…)').matchAll(/\b[a-z][a-z0-9+.-]*:\/\/[^\s)>\]]+/gi)) links.push(m[0].replace(/[.,;:!?]+$/, ''));
+  for (const m of prose.replace(/\]\([^)]*\)/g, '](…)').matchAll(/\b[a-z][a-z0-9+.-]*:\/\/[^\s)>\]]+/gi))
+    links.push(m[0].replace(/[.,;:!?]+$/, ''));
   return links;
 }
 
@@ -31,7 +32,8 @@ export function linkProblems(root: string, doc: string, markdown: string): strin
   const problems: string[] = [];
   markdown.split('\n').forEach((line, i) => {
     const found = MACHINE_PATH.exec(line);
-    if (found) problems.push(`${doc}:${i + 1}: a path of a developer's machine (${found[0]}...): ${line.trim().slice(0, 120)}`);
+    if (found)
+      problems.push(`${doc}:${i + 1}: a path of a developer's machine (${found[0]}...): ${line.trim().slice(0, 120)}`);
   });
   for (const link of linksOf(markdown)) {
     if (link.startsWith('#') || LOCAL_SERVICE.test(link)) continue;
@@ -45,6 +47,7 @@ export function linkProblems(root: string, doc: string, markdown: string): strin
   }
   for (const block of extractExamples(markdown).blocks.filter((b) => b.skip === undefined))
     for (const command of block.commands)
-      if (/\.\.\/shared\b/.test(command.text)) problems.push(`${doc}:${command.line}: runs on ../shared, which is not part of the repository`);
+      if (/\.\.\/shared\b/.test(command.text))
+        problems.push(`${doc}:${command.line}: runs on ../shared, which is not part of the repository`);
   return problems;
 }

@@ -24,7 +24,18 @@ export interface DocSetup {
 const DOC_PORTS: Record<string, string> = { 2700: 'search', 2702: 'gateway', 30130: 'connector', 8081: 'upstream' };
 
 /** The checkout's entries a document's commands may use (`node bin/vela.mjs`, `docs/examples/...`). */
-const CHECKOUT = ['bin', 'config', 'docs', 'node_modules', 'package.json', 'packages', 'plugins', 'runtime', 'scripts', 'tsconfig.json'];
+const CHECKOUT = [
+  'bin',
+  'config',
+  'docs',
+  'node_modules',
+  'package.json',
+  'packages',
+  'plugins',
+  'runtime',
+  'scripts',
+  'tsconfig.json',
+];
 
 /**
  * A stand-in for the user's clone: a temporary folder whose entries link to the checkout, so commands that
@@ -39,7 +50,8 @@ export class DocSandbox {
 
   constructor() {
     for (const entry of CHECKOUT) symlinkSync(path.join(packageRoot, entry), path.join(this.work, entry));
-    for (const dir of [this.scratch, path.join(this.work, 'tmp'), path.join(this.work, 'home')]) mkdirSync(dir, { recursive: true });
+    for (const dir of [this.scratch, path.join(this.work, 'tmp'), path.join(this.work, 'home')])
+      mkdirSync(dir, { recursive: true });
     // curl draws its progress meter only when its output is not a terminal; the documents show what a terminal
     // shows, and here the output goes to a file. Errors are still printed.
     writeFileSync(path.join(this.work, 'home', '.curlrc'), '--no-progress-meter\n');
@@ -48,7 +60,9 @@ export class DocSandbox {
   async start(setup: DocSetup): Promise<void> {
     if (setup.upstream) this.ports.set('upstream', await this.startUpstream());
     const config = path.join(this.scratch, 'config.json');
-    const services = Object.fromEntries(['gateway', 'search', 'connector'].map((s) => [s, { port: 0, host: '127.0.0.1' }]));
+    const services = Object.fromEntries(
+      ['gateway', 'search', 'connector'].map((s) => [s, { port: 0, host: '127.0.0.1' }]),
+    );
     writeFileSync(config, JSON.stringify({ ...setup.config, services }));
     const args = [
       '--config',
@@ -64,11 +78,19 @@ export class DocSandbox {
     this.runtime = runtime;
     for (const [name, url] of Object.entries(runtime.urls)) this.ports.set(name, Number(new URL(url).port));
     // The documents start from a finished sample: a run still going would answer 409 to their own runs.
-    if (setup.seed) await eventually(() => /"source":"sample".*"msg":"indexing run ended"/.test(runtime.output()), 'the sample run', 120_000, 250);
+    if (setup.seed)
+      await eventually(
+        () => /"source":"sample".*"msg":"indexing run ended"/.test(runtime.output()),
+        'the sample run',
+        120_000,
+        250,
+      );
   }
 
   private startUpstream(): Promise<number> {
-    const child = spawn(process.execPath, [path.join(packageRoot, 'scripts', 'example-upstream.mjs')], { env: { ...process.env, PORT: '0' } });
+    const child = spawn(process.execPath, [path.join(packageRoot, 'scripts', 'example-upstream.mjs')], {
+      env: { ...process.env, PORT: '0' },
+    });
     this.upstream = child;
     return new Promise((resolve, reject) => {
       let out = '';
@@ -94,7 +116,9 @@ export class DocSandbox {
           return actual === undefined ? whole : `${host}:${actual}`;
         })
         // One pass: the sandbox itself lives under /tmp, so a second replace would rewrite what the first wrote.
-        .replace(/\/srv\/vela(?=\/|\b)|(?<![\w.-])\/(tmp|opt)\//g, (_whole, folder?: string) => (folder ? `${this.work}/${folder}/` : this.work))
+        .replace(/\/srv\/vela(?=\/|\b)|(?<![\w.-])\/(tmp|opt)\//g, (_whole, folder?: string) =>
+          folder ? `${this.work}/${folder}/` : this.work,
+        )
     );
   }
 

@@ -30,7 +30,11 @@ const DOCS: Record<string, DocSetup> = {
     config: { runtime: { network: { allowHosts: ['127.0.0.1:11434'] } } },
   },
   'docs/scaling.md': { plugins: [], password: 'change-me-please' },
-  'docs/search-guide.md': { plugins: ['search', 'connector', 'genai', 'graphql', 'ocr', 'integration', 'search-metrics'], password: 'change-me-please', seed: true },
+  'docs/search-guide.md': {
+    plugins: ['search', 'connector', 'genai', 'graphql', 'ocr', 'integration', 'search-metrics'],
+    password: 'change-me-please',
+    seed: true,
+  },
   'docs/search-reference.md': { plugins: ['search', 'connector', 'graphql'], password: 'change-me-please', seed: true },
 };
 
@@ -44,7 +48,11 @@ const read = (doc: string) => readFileSync(path.join(packageRoot, doc), 'utf8');
 const clip = (text: string, max = 600) => (text.length > max ? `${text.slice(0, max)}...` : text);
 
 /** Run the blocks in order in one shell; every failure, named by the document's line. */
-async function runBlocks(doc: string, blocks: DocBlock[], sandbox: DocSandbox): Promise<{ failures: string[]; compared: number }> {
+async function runBlocks(
+  doc: string,
+  blocks: DocBlock[],
+  sandbox: DocSandbox,
+): Promise<{ failures: string[]; compared: number }> {
   const session = new ShellSession(sandbox.scratch, sandbox.work, sandbox.shellEnv());
   const failures: string[] = [];
   let compared = 0;
@@ -55,18 +63,24 @@ async function runBlocks(doc: string, blocks: DocBlock[], sandbox: DocSandbox): 
         const text = sandbox.rewrite(command.text);
         const result = await session.run(text, COMMAND_TIMEOUT_MS);
         if (!result) {
-          failures.push(`${where}: did not end within ${COMMAND_TIMEOUT_MS / 1000} s: ${clip(text, 300)}\n(the commands after it were not run)`);
+          failures.push(
+            `${where}: did not end within ${COMMAND_TIMEOUT_MS / 1000} s: ${clip(text, 300)}\n(the commands after it were not run)`,
+          );
           return { failures, compared };
         }
         if (result.status !== 0) {
-          failures.push(`${where}: exited with status ${result.status}: ${clip(text, 300)}\noutput: ${clip(result.output)}`);
+          failures.push(
+            `${where}: exited with status ${result.status}: ${clip(text, 300)}\noutput: ${clip(result.output)}`,
+          );
           continue;
         }
         if (command.expected === null) continue;
         compared++;
         const difference = matchOutput(sandbox.rewrite(command.expected), result.output);
         if (difference)
-          failures.push(`${where}: the output differs from the one shown at line ${command.expectedLine}: ${difference}\ncommand: ${clip(text, 300)}`);
+          failures.push(
+            `${where}: the output differs from the one shown at line ${command.expectedLine}: ${difference}\ncommand: ${clip(text, 300)}`,
+          );
       }
     }
   } finally {
@@ -80,7 +94,8 @@ for (const [doc, setup] of Object.entries(DOCS)) {
     t.timeout(DOCUMENT_TIMEOUT_MS);
     const examples = extractExamples(read(doc));
     t.deepEqual(examples.problems, [], `${doc} has docs-test markers the test does not understand`);
-    for (const block of examples.blocks.filter((b) => b.skip !== undefined)) t.log(`skipped ${doc}:${block.line}: ${block.skip}`);
+    for (const block of examples.blocks.filter((b) => b.skip !== undefined))
+      t.log(`skipped ${doc}:${block.line}: ${block.skip}`);
     const runnable = examples.blocks.filter((b) => b.skip === undefined);
     const commands = runnable.reduce((n, b) => n + b.commands.length, 0);
     if (commands === 0) {
@@ -92,14 +107,21 @@ for (const [doc, setup] of Object.entries(DOCS)) {
       if (setup.plugins.length > 0) await sandbox.start(setup);
       const { failures, compared } = await runBlocks(doc, runnable, sandbox);
       t.log(`${doc}: ${commands} commands run, ${compared} outputs compared`);
-      t.is(failures.length, 0, `${failures.length} example(s) of ${doc} do not run as written:\n\n${failures.join('\n\n')}`);
+      t.is(
+        failures.length,
+        0,
+        `${failures.length} example(s) of ${doc} do not run as written:\n\n${failures.join('\n\n')}`,
+      );
     } finally {
       await sandbox.close();
     }
   });
 }
 
-const documents = () => ['README.md', ...readdirSync(path.join(packageRoot, 'docs')).map((f) => `docs/${f}`)].filter((f) => f.endsWith('.md'));
+const documents = () =>
+  ['README.md', ...readdirSync(path.join(packageRoot, 'docs')).map((f) => `docs/${f}`)].filter((f) =>
+    f.endsWith('.md'),
+  );
 
 test('every document with shell examples is in the docs test', (t) => {
   const withExamples = documents().filter((doc) => extractExamples(read(doc)).blocks.length > 0);

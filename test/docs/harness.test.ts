@@ -76,15 +76,27 @@ test('JSON is compared by structure: `...` stands for members and elements left 
 test('values that differ on every run are compared by kind, a shortened UUID included', (t) => {
   const id = 'f41cc72e-b02d-4e2d-9929-2b0e55c64c21';
   t.is(
-    matchOutput('{"id":"1239172c-...","at":"2026-11-23T01:11:56.493Z","responseTime":4}', `{"id":"${id}","at":"2027-01-02T03:04:05.000Z","responseTime":1}`),
+    matchOutput(
+      '{"id":"1239172c-...","at":"2026-11-23T01:11:56.493Z","responseTime":4}',
+      `{"id":"${id}","at":"2027-01-02T03:04:05.000Z","responseTime":1}`,
+    ),
     null,
   );
   t.is(matchOutput('{"id":"1239172c-4a5b-...","n":1}', `{"id":"${id}","n":1}`), null);
   t.regex(matchOutput('{"id":"1239172c-..."}', '{"id":"not-an-id"}') ?? '', /\$\.id/);
   t.regex(matchOutput('{"count":3}', '{"count":4}') ?? '', /\$\.count: expected 3, got 4/);
   // A token with no digit in it is still a token, and one of another length is not the same token.
-  t.is(matchOutput('{"csrfToken":"3zxjtP7WWZd5zHjc54g482B9NhWM4_Lx"}', '{"csrfToken":"x-CLTWEHtNyxWYTnbGUmIlFUMMzSGlLP"}'), null);
-  t.regex(matchOutput('{"csrfToken":"3zxjtP7WWZd5zHjc54g482B9NhWM4_Lx"}', '{"csrfToken":"x-CLTWEHtNyxWYTnbGUmIlFUMMzSGlLPQ"}') ?? '', /csrfToken/);
+  t.is(
+    matchOutput('{"csrfToken":"3zxjtP7WWZd5zHjc54g482B9NhWM4_Lx"}', '{"csrfToken":"x-CLTWEHtNyxWYTnbGUmIlFUMMzSGlLP"}'),
+    null,
+  );
+  t.regex(
+    matchOutput(
+      '{"csrfToken":"3zxjtP7WWZd5zHjc54g482B9NhWM4_Lx"}',
+      '{"csrfToken":"x-CLTWEHtNyxWYTnbGUmIlFUMMzSGlLPQ"}',
+    ) ?? '',
+    /csrfToken/,
+  );
 });
 
 test('HTTP answers: status line, the headers shown, the body; interim 1xx answers are passed over', (t) => {
@@ -93,7 +105,13 @@ test('HTTP answers: status line, the headers shown, the body; interim 1xx answer
     `HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 ${status}\r\nContent-Type: application/json\r\n\r\n{"error":"payload_too_large","message":"x"}`;
   t.is(matchOutput(shown, answer('413 Payload Too Large')), null);
   t.regex(matchOutput(shown, answer('200 OK')) ?? '', /status line/);
-  t.regex(matchOutput('HTTP/1.1 405 Method Not Allowed\nAllow: GET\n', 'HTTP/1.1 405 Method Not Allowed\r\nAllow: POST\r\n\r\n') ?? '', /header allow/);
+  t.regex(
+    matchOutput(
+      'HTTP/1.1 405 Method Not Allowed\nAllow: GET\n',
+      'HTTP/1.1 405 Method Not Allowed\r\nAllow: POST\r\n\r\n',
+    ) ?? '',
+    /header allow/,
+  );
 });
 
 test('text is compared line by line, whitespace runs collapsed, `...` matching anything', (t) => {
@@ -104,7 +122,10 @@ test('text is compared line by line, whitespace runs collapsed, `...` matching a
 test('the sandbox maps documented folders once, so a path already in the sandbox is left alone', async (t) => {
   const sandbox = new DocSandbox();
   try {
-    t.is(sandbox.rewrite('/srv/vela/dist/a.tgz /tmp/x /opt/vela/p'), `${sandbox.work}/dist/a.tgz ${sandbox.work}/tmp/x ${sandbox.work}/opt/vela/p`);
+    t.is(
+      sandbox.rewrite('/srv/vela/dist/a.tgz /tmp/x /opt/vela/p'),
+      `${sandbox.work}/dist/a.tgz ${sandbox.work}/tmp/x ${sandbox.work}/opt/vela/p`,
+    );
     t.is(sandbox.rewrite('localhost:2700 stays when no runtime runs'), 'localhost:2700 stays when no runtime runs');
   } finally {
     await sandbox.close();

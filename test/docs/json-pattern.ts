@@ -59,7 +59,9 @@ class Parser {
     if (c === '{') return this.object();
     if (c === '[') return this.array();
     if (c === '"') return { kind: 'scalar', value: this.string() };
-    const literal = /^(?:true|false|null|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(this.text.slice(this.at, this.at + 40));
+    const literal = /^(?:true|false|null|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(
+      this.text.slice(this.at, this.at + 40),
+    );
     if (!literal) this.fail();
     this.at += literal[0].length;
     return { kind: 'scalar', value: JSON.parse(literal[0]) as string | number | boolean | null };

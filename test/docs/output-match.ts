@@ -8,7 +8,8 @@ import { type Pattern, parseJsonPatterns, show } from './json-pattern.js';
  */
 
 /** Numbers that differ on every run, by the member that holds them. */
-const VARYING_NUMBER = /^(p\d+Ms|meanMs|durationMs|latencyMs|elapsedMs|responseTime|uptimeSeconds|documentsPer(Second|Minute)|perSecond|exp|iat|pid)$/;
+const VARYING_NUMBER =
+  /^(p\d+Ms|meanMs|durationMs|latencyMs|elapsedMs|responseTime|uptimeSeconds|documentsPer(Second|Minute)|perSecond|exp|iat|pid)$/;
 
 const KINDS: Array<[RegExp, (m: string) => string]> = [
   // A UUID the document shortens ("1239172c-...") stands for any UUID.
@@ -76,22 +77,34 @@ function matchValue(expected: Pattern, actual: Pattern, path: string, key: strin
   return `${path}: expected ${clip(show(expected))}, got ${clip(show(actual))}`;
 }
 
-function matchObject(expected: Extract<Pattern, { kind: 'object' }>, actual: Extract<Pattern, { kind: 'object' }>, path: string): string | null {
+function matchObject(
+  expected: Extract<Pattern, { kind: 'object' }>,
+  actual: Extract<Pattern, { kind: 'object' }>,
+  path: string,
+): string | null {
   const got = new Map(actual.members);
   for (const [key, want] of expected.members) {
     const member = `${path}.${key}`;
     const value = got.get(key);
-    if (value === undefined) return `${member}: missing (the output has ${actual.members.map(([k]) => k).join(', ') || 'no members'})`;
+    if (value === undefined)
+      return `${member}: missing (the output has ${actual.members.map(([k]) => k).join(', ') || 'no members'})`;
     const difference = matchValue(want, value, member, key);
     if (difference) return difference;
   }
   if (expected.open) return null;
   const shown = new Set(expected.members.map(([k]) => k));
   const extra = actual.members.filter(([k]) => !shown.has(k));
-  return extra.length > 0 ? `${path}: members not shown in the document: ${extra.map(([k, v]) => `${k}=${clip(String(plain(v)), 80)}`).join(', ')}` : null;
+  return extra.length > 0
+    ? `${path}: members not shown in the document: ${extra.map(([k, v]) => `${k}=${clip(String(plain(v)), 80)}`).join(', ')}`
+    : null;
 }
 
-function matchArray(expected: Extract<Pattern, { kind: 'array' }>, actual: Extract<Pattern, { kind: 'array' }>, path: string, key: string): string | null {
+function matchArray(
+  expected: Extract<Pattern, { kind: 'array' }>,
+  actual: Extract<Pattern, { kind: 'array' }>,
+  path: string,
+  key: string,
+): string | null {
   if (!expected.open) {
     if (expected.items.length !== actual.items.length)
       return `${path}: expected ${expected.items.length} elements, got ${actual.items.length}: ${clip(show(actual))}`;
@@ -105,7 +118,8 @@ function matchArray(expected: Extract<Pattern, { kind: 'array' }>, actual: Extra
   let from = 0;
   for (const [i, want] of expected.items.entries()) {
     let found = -1;
-    for (let j = from; j < actual.items.length && found < 0; j++) if (!matchValue(want, actual.items[j]!, `${path}[${j}]`, key)) found = j;
+    for (let j = from; j < actual.items.length && found < 0; j++)
+      if (!matchValue(want, actual.items[j]!, `${path}[${j}]`, key)) found = j;
     if (found < 0)
       return `${path}: no element after [${from - 1}] matches the document's element ${i}, ${clip(show(want))}; the output is ${clip(show(actual))}`;
     from = found + 1;
@@ -116,7 +130,8 @@ function matchArray(expected: Extract<Pattern, { kind: 'array' }>, actual: Extra
 function matchJson(expected: Pattern[], actualText: string): string | null {
   const actual = parseJsonPatterns(actualText);
   if (!actual) return `expected JSON, got ${clip(JSON.stringify(actualText))}`;
-  if (actual.length !== expected.length) return `expected ${expected.length} JSON value(s), got ${actual.length}: ${clip(actualText)}`;
+  if (actual.length !== expected.length)
+    return `expected ${expected.length} JSON value(s), got ${actual.length}: ${clip(actualText)}`;
   for (let i = 0; i < expected.length; i++) {
     const difference = matchValue(expected[i]!, actual[i]!, expected.length > 1 ? `$${i}` : '$', '');
     if (difference) return difference;
@@ -137,8 +152,10 @@ function matchText(expected: string, actual: string): string | null {
   if (textMatches(want.join('\n'), got.join('\n'))) return null;
   for (let i = 0; i < Math.max(want.length, got.length); i++) {
     if (want[i] === undefined) return `output line ${i + 1} is not in the document: ${clip(JSON.stringify(got[i]))}`;
-    if (got[i] === undefined) return `the document's line ${i + 1} is missing from the output: ${clip(JSON.stringify(want[i]))}`;
-    if (!textMatches(want[i]!, got[i]!)) return `line ${i + 1}: expected ${clip(JSON.stringify(want[i]))}, got ${clip(JSON.stringify(got[i]))}`;
+    if (got[i] === undefined)
+      return `the document's line ${i + 1} is missing from the output: ${clip(JSON.stringify(want[i]))}`;
+    if (!textMatches(want[i]!, got[i]!))
+      return `line ${i + 1}: expected ${clip(JSON.stringify(want[i]))}, got ${clip(JSON.stringify(got[i]))}`;
   }
   return `expected ${clip(JSON.stringify(expected))}, got ${clip(JSON.stringify(actual))}`;
 }
@@ -167,7 +184,8 @@ function matchHttp(expected: string, actual: string): string | null {
     return `status line: expected ${JSON.stringify(want.status)}, got ${JSON.stringify(got.status)}`;
   for (const [name, value] of want.headers) {
     const values = got.headers.filter(([n]) => n === name).map(([, v]) => v);
-    if (values.length === 0) return `header ${name}: missing (the answer has ${got.headers.map(([n]) => n).join(', ')})`;
+    if (values.length === 0)
+      return `header ${name}: missing (the answer has ${got.headers.map(([n]) => n).join(', ')})`;
     if (!values.some((v) => textMatches(value, v)))
       return `header ${name}: expected ${JSON.stringify(value)}, got ${values.map((v) => JSON.stringify(v)).join(' and ')}`;
   }

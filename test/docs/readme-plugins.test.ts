@@ -31,7 +31,10 @@ test("the README's table of what runs where lists exactly the plugins vela plugi
     .map(([name, , service]) => ({ plugin: name!, service: service! }));
   const defaults = loadConfig({ env: {}, cwd: packageRoot });
   const byName = (a: { plugin: string }, b: { plugin: string }) => a.plugin.localeCompare(b.plugin);
-  t.deepEqual([...rows].sort(byName), found.map((p) => ({ ...p, port: defaults.services[p.service]!.port })).sort(byName));
+  t.deepEqual(
+    [...rows].sort(byName),
+    found.map((p) => ({ ...p, port: defaults.services[p.service]!.port })).sort(byName),
+  );
 });
 
 test("the README's status names every plugin as built, and none as missing", async (t) => {

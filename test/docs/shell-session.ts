@@ -54,7 +54,9 @@ export class ShellSession {
     const reported = new Promise<string>((resolve) => {
       this.waiter = resolve;
     });
-    this.bash.stdin.write(`source ${JSON.stringify(script)} </dev/null >${JSON.stringify(output)} 2>&1; printf 'docs-test %s %s\\n' ${n} $?\n`);
+    this.bash.stdin.write(
+      `source ${JSON.stringify(script)} </dev/null >${JSON.stringify(output)} 2>&1; printf 'docs-test %s %s\\n' ${n} $?\n`,
+    );
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), timeoutMs);

@@ -35,15 +35,29 @@ test.before(async () => {
 test.after.always(() => vela?.stop());
 
 const get = async (path: string, headers: Record<string, string> = {}, init: RequestInit = {}) => {
-  const res = await vela.fetch('search', path, { ...init, headers: { ...headers, ...(init.body ? { 'content-type': 'application/json' } : {}) } });
-  return { status: res.status, challenge: res.headers.get('www-authenticate'), body: (await res.json()) as Record<string, unknown> };
+  const res = await vela.fetch('search', path, {
+    ...init,
+    headers: { ...headers, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+  });
+  return {
+    status: res.status,
+    challenge: res.headers.get('www-authenticate'),
+    body: (await res.json()) as Record<string, unknown>,
+  };
 };
 
 test('a public route answers anyone, and knows the caller when credentials come with the request', async (t) => {
   t.like(await get('/notes/open'), { status: 200, body: { username: null } });
   t.like(await get('/notes/open', { key: 'good-key' }), { status: 200, body: { username: 'robot', via: 'key' } });
-  t.like(await get('/notes/open', { authorization: vela.adminAuth }), { status: 200, body: { username: 'admin', via: 'basic' } });
-  t.like(await get('/notes/open', { key: 'wrong' }), { status: 200, body: { username: null } }, 'a wrong key on a public route is not refused');
+  t.like(await get('/notes/open', { authorization: vela.adminAuth }), {
+    status: 200,
+    body: { username: 'admin', via: 'basic' },
+  });
+  t.like(
+    await get('/notes/open', { key: 'wrong' }),
+    { status: 200, body: { username: null } },
+    'a wrong key on a public route is not refused',
+  );
 });
 
 test('a key route takes a key another plugin of the service accepts, or the administrator; nothing else', async (t) => {
@@ -53,15 +67,24 @@ test('a key route takes a key another plugin of the service accepts, or the admi
   t.like(none, { status: 401, body: { error: 'unauthorized' } });
   t.regex(String(none.body.message), /needs the Key header/);
   t.regex(none.challenge ?? '', /^Basic realm="Vela"/);
-  t.like(await get('/notes/keyed', { key: 'wrong' }), { status: 401, body: { message: 'the Key header does not match any API token' } });
+  t.like(await get('/notes/keyed', { key: 'wrong' }), {
+    status: 401,
+    body: { message: 'the Key header does not match any API token' },
+  });
 });
 
 test('an admin route takes the administrator only: an API key is forbidden', async (t) => {
-  t.like(await get('/notes/admin', { authorization: vela.adminAuth }), { status: 200, body: { username: 'admin', via: 'basic' } });
+  t.like(await get('/notes/admin', { authorization: vela.adminAuth }), {
+    status: 200,
+    body: { username: 'admin', via: 'basic' },
+  });
   t.like(await get('/notes/admin', { key: 'good-key' }), { status: 403, body: { error: 'forbidden' } });
   t.like(await get('/notes/admin'), { status: 401, body: { error: 'unauthorized' } });
   const wrong = `Basic ${Buffer.from('admin:nope').toString('base64')}`;
-  t.like(await get('/notes/admin', { authorization: wrong }), { status: 401, body: { message: 'the credentials in the Authorization header are not valid' } });
+  t.like(await get('/notes/admin', { authorization: wrong }), {
+    status: 401,
+    body: { message: 'the credentials in the Authorization header are not valid' },
+  });
 });
 
 test('the runtime console session opens key and admin routes: writes need its CSRF token, and the body is not read before access passes', async (t) => {
@@ -70,9 +93,19 @@ test('the runtime console session opens key and admin routes: writes need its CS
   const { csrfToken } = (await login.json()) as { csrfToken: string };
   const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
   t.like(await get('/notes/admin', { cookie }), { status: 200, body: { via: 'session' } });
-  t.like(await get('/notes/keyed', { cookie }, { method: 'POST', body: '{}' }), { status: 403, body: { error: 'csrf_token_invalid' } });
-  t.like(await get('/notes/keyed', { cookie, 'x-csrf-token': csrfToken }, { method: 'POST', body: '{}' }), { status: 200, body: { via: 'session' } });
-  t.like(await get('/notes/keyed', {}, { method: 'POST', body: '{not json' }), { status: 401 }, 'refused before its invalid body is parsed');
+  t.like(await get('/notes/keyed', { cookie }, { method: 'POST', body: '{}' }), {
+    status: 403,
+    body: { error: 'csrf_token_invalid' },
+  });
+  t.like(await get('/notes/keyed', { cookie, 'x-csrf-token': csrfToken }, { method: 'POST', body: '{}' }), {
+    status: 200,
+    body: { via: 'session' },
+  });
+  t.like(
+    await get('/notes/keyed', {}, { method: 'POST', body: '{not json' }),
+    { status: 401 },
+    'refused before its invalid body is parsed',
+  );
 });
 
 test('a path no route serves is a 404 with or without credentials, never a Basic challenge', async (t) => {
@@ -100,8 +133,14 @@ test('a route without its access, start and stop beside register, or a register 
       `export default { register(ctx) { ctx.routes((r) => r.get('/x', { summary: 'no access' }, (_q, res) => res.json({}))); } };`,
       /mounts GET \/x without its access: the route spec needs access 'public', 'key' or 'admin', got nothing/,
     ],
-    ['export default { register() {}, async start() {} };', /start and stop belong in the object register\(ctx\) returns/],
-    ['export default { register: () => ({ start() {}, open() {} }) };', /register\(\) must return nothing or \{ start\?\(\), stop\?\(\) \}/],
+    [
+      'export default { register() {}, async start() {} };',
+      /start and stop belong in the object register\(ctx\) returns/,
+    ],
+    [
+      'export default { register: () => ({ start() {}, open() {} }) };',
+      /register\(\) must return nothing or \{ start\?\(\), stop\?\(\) \}/,
+    ],
     ['export default { register: async () => ({}) };', /register\(\) must be synchronous/],
   ];
   for (const [source, message] of cases) {
@@ -130,16 +169,22 @@ test('an API key reaches a key route only with the scope the route names (admin 
   ]);
   const scoped = await startTestRuntime({ loaderPath: [loaderPath] });
   t.teardown(() => scoped.stop());
-  const call = async (method: string, path: string, headers: Record<string, string>) => (await scoped.fetch('search', path, { method, headers })).status;
+  const call = async (method: string, path: string, headers: Record<string, string>) =>
+    (await scoped.fetch('search', path, { method, headers })).status;
   t.is(await call('GET', '/scoped/read', { key: 'reader-key' }), 200);
   t.is(await call('POST', '/scoped/write', { key: 'reader-key' }), 403, 'a route without a scope needs admin');
   const refused = await scoped.fetch('search', '/scoped/write', { method: 'POST', headers: { key: 'reader-key' } });
-  t.like(await refused.json(), { error: 'insufficient_scope', message: 'this endpoint needs an API token with the scope "admin"; this one has "search"' });
+  t.like(await refused.json(), {
+    error: 'insufficient_scope',
+    message: 'this endpoint needs an API token with the scope "admin"; this one has "search"',
+  });
   t.is(await call('POST', '/scoped/write', { key: 'admin-key' }), 200);
   t.is(await call('GET', '/scoped/read', { key: 'admin-key' }), 200);
   t.is(await call('POST', '/scoped/write', { key: 'plain-key' }), 200, 'a key without scopes is not limited');
   t.is(await call('POST', '/scoped/write', { authorization: scoped.adminAuth }), 200);
-  const doc = (await (await scoped.fetch('search', '/v3/api-docs')).json()) as { paths: Record<string, Record<string, Record<string, unknown>>> };
+  const doc = (await (await scoped.fetch('search', '/v3/api-docs')).json()) as {
+    paths: Record<string, Record<string, Record<string, unknown>>>;
+  };
   t.is(doc.paths['/scoped/read']!.get!['x-token-scope'], 'search');
   t.is(doc.paths['/scoped/write']!.post!['x-token-scope'], 'admin');
 });

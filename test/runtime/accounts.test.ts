@@ -14,7 +14,10 @@ test('passwords are stored as salted scrypt hashes and verified', async (t) => {
 });
 
 test('without a configured password, the administrator gets a generated one, logged once and stored hashed', async (t) => {
-  const vela = await startTestRuntime({ plugins: ['search'], config: { runtime: { admin: { user: 'root', password: null } } } });
+  const vela = await startTestRuntime({
+    plugins: ['search'],
+    config: { runtime: { admin: { user: 'root', password: null } } },
+  });
   const lines = vela.logs.filter((l) => l.msg.includes('generated password'));
   t.is(lines.length, 1);
   const password = /shown only this once\): (\S+)$/.exec(lines[0]!.msg)![1]!;
@@ -28,17 +31,32 @@ test('without a configured password, the administrator gets a generated one, log
   const dataDir = vela.dataDir;
   await vela.runtime.stop();
 
-  const again = await startTestRuntime({ plugins: ['search'], dataDir, config: { runtime: { admin: { user: 'root', password: null } } } });
+  const again = await startTestRuntime({
+    plugins: ['search'],
+    dataDir,
+    config: { runtime: { admin: { user: 'root', password: null } } },
+  });
   t.teardown(() => again.stop());
-  t.is(again.logs.filter((l) => l.msg.includes('generated password')).length, 0, 'the second start prints nothing secret');
+  t.is(
+    again.logs.filter((l) => l.msg.includes('generated password')).length,
+    0,
+    'the second start prints nothing secret',
+  );
   t.truthy(await again.runtime.resolve<Accounts>('accounts').authenticate('root', password));
 });
 
 test('a configured password is applied at the first start only: a different one later keeps the stored one and warns', async (t) => {
-  const first = await startTestRuntime({ plugins: ['search'], config: { runtime: { admin: { user: 'ops', password: 'first-password' } } } });
+  const first = await startTestRuntime({
+    plugins: ['search'],
+    config: { runtime: { admin: { user: 'ops', password: 'first-password' } } },
+  });
   const dataDir = first.dataDir;
   await first.runtime.stop();
-  const second = await startTestRuntime({ plugins: ['search'], dataDir, config: { runtime: { admin: { user: 'ops', password: 'second-password' } } } });
+  const second = await startTestRuntime({
+    plugins: ['search'],
+    dataDir,
+    config: { runtime: { admin: { user: 'ops', password: 'second-password' } } },
+  });
   t.teardown(() => second.stop());
   const accounts = second.runtime.resolve<Accounts>('accounts');
   t.truthy(await accounts.authenticate('ops', 'first-password'), 'the stored password still signs in');
@@ -51,12 +69,21 @@ test('a configured password is applied at the first start only: a different one 
 });
 
 test('Basic credentials are parsed, and malformed ones are refused', (t) => {
-  t.deepEqual(parseBasic(`Basic ${Buffer.from('admin:pa:ss').toString('base64')}`), { username: 'admin', password: 'pa:ss' });
+  t.deepEqual(parseBasic(`Basic ${Buffer.from('admin:pa:ss').toString('base64')}`), {
+    username: 'admin',
+    password: 'pa:ss',
+  });
   t.is(parseBasic('Bearer abc'), null);
   t.is(parseBasic(`Basic ${Buffer.from('nocolon').toString('base64')}`), null);
   t.is(parseBasic(undefined), null);
   // RFC 7617 allows no control character in either; PostgreSQL fails a query holding NUL.
-  for (const credentials of ['ad\u0000min:secret', 'admin:sec\u0000ret', 'ad\tmin:secret', 'ad\u007fmin:secret', `${'u'.repeat(65)}:secret`]) {
+  for (const credentials of [
+    'ad\u0000min:secret',
+    'admin:sec\u0000ret',
+    'ad\tmin:secret',
+    'ad\u007fmin:secret',
+    `${'u'.repeat(65)}:secret`,
+  ]) {
     t.is(parseBasic(`Basic ${Buffer.from(credentials).toString('base64')}`), null, JSON.stringify(credentials));
   }
 });

@@ -38,7 +38,10 @@ test('error answers quote at most an excerpt of what the client sent', async (t)
   const vela = await startTestRuntime({ plugins: ['search', 'gateway'] });
   t.teardown(() => vela.stop());
   const long = 'c'.repeat(60_000);
-  const authorize = await vela.fetch('gateway', `/api/authorize?${new URLSearchParams({ response_type: 'code', client_id: long })}`);
+  const authorize = await vela.fetch(
+    'gateway',
+    `/api/authorize?${new URLSearchParams({ response_type: 'code', client_id: long })}`,
+  );
   const oauth = await authorize.text();
   t.is(authorize.status, 400);
   t.true(oauth.length < 5_000, `the OAuth2 error was ${oauth.length} characters for a 60,000-character client_id`);

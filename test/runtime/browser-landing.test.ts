@@ -13,7 +13,12 @@ const NAVIGATION = {
   'sec-fetch-dest': 'document',
 };
 /** Headers of a page script's fetch() in a browser. */
-const PAGE_FETCH = { accept: 'application/json', 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' };
+const PAGE_FETCH = {
+  accept: 'application/json',
+  'sec-fetch-site': 'same-origin',
+  'sec-fetch-mode': 'cors',
+  'sec-fetch-dest': 'empty',
+};
 /** An admin API route of each service. */
 const ADMIN_API = { gateway: '/api/v2/mapping', search: '/api/sn', connector: '/api/v2/connector/source' };
 const LANDING = { gateway: '/console/dashboard', search: '/console/sites', connector: '/console/status' };
@@ -23,7 +28,8 @@ test.before(async () => {
 });
 test.after.always(() => vela?.stop());
 
-const get = (service: string, path: string, headers: Record<string, string> = {}) => vela.fetch(service, path, { headers, redirect: 'manual' });
+const get = (service: string, path: string, headers: Record<string, string> = {}) =>
+  vela.fetch(service, path, { headers, redirect: 'manual' });
 
 for (const service of SERVICES) {
   test(`${service}: / is a landing page, behind the sign-in page`, async (t) => {
@@ -54,7 +60,11 @@ for (const service of SERVICES) {
 
     const curl = await get(service, path, { accept: '*/*' });
     t.is(curl.status, 401);
-    t.regex(curl.headers.get('www-authenticate') ?? '', /^Basic /, 'HTTP clients are still asked for Basic credentials');
+    t.regex(
+      curl.headers.get('www-authenticate') ?? '',
+      /^Basic /,
+      'HTTP clients are still asked for Basic credentials',
+    );
     t.like(await curl.json(), { error: 'unauthorized' });
   });
 
@@ -106,7 +116,11 @@ for (const service of SERVICES) {
       const api = await get(service, '/no/such/page', { accept });
       t.is(api.status, 404, accept);
       t.regex(api.headers.get('content-type') ?? '', /^application\/json/, accept);
-      t.deepEqual(await api.json(), { error: 'not_found', message: `no route for GET /no/such/page on the ${service} service` }, accept);
+      t.deepEqual(
+        await api.json(),
+        { error: 'not_found', message: `no route for GET /no/such/page on the ${service} service` },
+        accept,
+      );
     }
     const posted = await vela.fetch(service, '/no/such/page', { method: 'POST', headers: NAVIGATION });
     t.is(posted.status, 404);

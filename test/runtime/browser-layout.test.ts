@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { browserAvailable, CHROMIUM, CHROMIUM_ARGS, layoutProblems, pageLayout, VIEWPORTS } from '../../runtime/testing/browser.js';
+import {
+  browserAvailable,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  layoutProblems,
+  pageLayout,
+  VIEWPORTS,
+} from '../../runtime/testing/browser.js';
 
 // The layout rules the browser tests hold every page to must catch a page that breaks them.
 const browserTest = browserAvailable() ? test : test.skip;
@@ -20,12 +27,16 @@ test.after.always(async () => {
 
 async function phonePage(html: string): Promise<Page> {
   const page = await browser.newPage({ viewport: VIEWPORTS.phone });
-  await page.setContent(`<!doctype html><meta name="viewport" content="width=device-width"><body style="margin:0">${html}</body>`);
+  await page.setContent(
+    `<!doctype html><meta name="viewport" content="width=device-width"><body style="margin:0">${html}</body>`,
+  );
   return page;
 }
 
 browserTest('a page that fits keeps the rules; a table wider than the screen may scroll inside its box', async (t) => {
-  const page = await phonePage('<p id="first">Hello</p><div style="overflow-x:auto"><table><tr><td style="min-width:900px">wide</td></tr></table></div>');
+  const page = await phonePage(
+    '<p id="first">Hello</p><div style="overflow-x:auto"><table><tr><td style="min-width:900px">wide</td></tr></table></div>',
+  );
   const layout = await pageLayout(page, path.join(dir, 'fits.png'), '#first');
   t.deepEqual(layoutProblems(layout), []);
   t.deepEqual(layout.screenshot, { file: path.join(dir, 'fits.png'), width: 390, height: 844 });
@@ -51,7 +62,11 @@ browserTest('a positioned element escaping its scrolling box (no positioned ance
   await page.evaluate(() => {
     (document.querySelector('div') as HTMLElement).style.position = 'relative';
   });
-  t.deepEqual(layoutProblems(await pageLayout(page, path.join(dir, 'contained.png'))), [], 'a positioned scrolling box holds it');
+  t.deepEqual(
+    layoutProblems(await pageLayout(page, path.join(dir, 'contained.png'))),
+    [],
+    'a positioned scrolling box holds it',
+  );
   await page.close();
 });
 
@@ -60,6 +75,8 @@ browserTest('what must be on the first screen is checked against the height of t
   t.deepEqual(layoutProblems(await pageLayout(page, path.join(dir, 'late.png'), 'article')), [
     'article is not on the first screen of 390x844 (it starts at 900 px)',
   ]);
-  t.deepEqual(layoutProblems(await pageLayout(page, path.join(dir, 'missing.png'), 'section')), ['section is not on the first screen of 390x844 (not found)']);
+  t.deepEqual(layoutProblems(await pageLayout(page, path.join(dir, 'missing.png'), 'section')), [
+    'section is not on the first screen of 390x844 (not found)',
+  ]);
   await page.close();
 });

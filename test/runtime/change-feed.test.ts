@@ -36,46 +36,49 @@ test('without PostgreSQL the feed delivers in this process only, at once, to the
   await feed.close();
 });
 
-pgTest('on PostgreSQL two feeds see each other within milliseconds, and one whose connection was cut reconnects and asks for a resync', async (t) => {
-  // Two connections, a cut and a reconnect (the feed retries within 10 s).
-  t.timeout(60_000);
-  const pg = await testDatabase(t);
-  const proxy = await postgresProxy(t);
-  const dbA = knexFactory({ client: 'pg', connection: pg.url, pool: { min: 0, max: 2 } });
-  const dbB = knexFactory({ client: 'pg', connection: pg.url, pool: { min: 0, max: 2 } });
-  const a = new ChangeFeed(() => dbA, pg.url, logger);
-  // B listens through the proxy, so the test can cut its connection.
-  const b = new ChangeFeed(() => dbB, proxy.url(pg.url), logger);
-  t.teardown(async () => {
-    await a.close();
-    await b.close();
-    await dbA.destroy();
-    await dbB.destroy();
-  });
-  t.is(b.mode, 'postgres');
-  const onB: Array<[unknown, ChangeInfo]> = [];
-  const onA: Array<[unknown, ChangeInfo]> = [];
-  b.subscribe('demo.things', (payload, info) => onB.push([payload, info]));
-  a.subscribe('demo.things', (payload, info) => onA.push([payload, info]));
-  await Promise.all([a.ready(), b.ready()]);
+pgTest(
+  'on PostgreSQL two feeds see each other within milliseconds, and one whose connection was cut reconnects and asks for a resync',
+  async (t) => {
+    // Two connections, a cut and a reconnect (the feed retries within 10 s).
+    t.timeout(60_000);
+    const pg = await testDatabase(t);
+    const proxy = await postgresProxy(t);
+    const dbA = knexFactory({ client: 'pg', connection: pg.url, pool: { min: 0, max: 2 } });
+    const dbB = knexFactory({ client: 'pg', connection: pg.url, pool: { min: 0, max: 2 } });
+    const a = new ChangeFeed(() => dbA, pg.url, logger);
+    // B listens through the proxy, so the test can cut its connection.
+    const b = new ChangeFeed(() => dbB, proxy.url(pg.url), logger);
+    t.teardown(async () => {
+      await a.close();
+      await b.close();
+      await dbA.destroy();
+      await dbB.destroy();
+    });
+    t.is(b.mode, 'postgres');
+    const onB: Array<[unknown, ChangeInfo]> = [];
+    const onA: Array<[unknown, ChangeInfo]> = [];
+    b.subscribe('demo.things', (payload, info) => onB.push([payload, info]));
+    a.subscribe('demo.things', (payload, info) => onA.push([payload, info]));
+    await Promise.all([a.ready(), b.ready()]);
 
-  const sent = performance.now();
-  t.true(await a.publish('demo.things', { id: 1 }));
-  await until(() => onB.length === 1);
-  t.log(`delivered to the other feed in ${(performance.now() - sent).toFixed(1)} ms`);
-  t.deepEqual(onB[0], [{ id: 1 }, { local: false, resync: false }]);
-  // The publisher got its own message once, as local.
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  t.deepEqual(onA, [[{ id: 1 }, { local: true, resync: false }]]);
+    const sent = performance.now();
+    t.true(await a.publish('demo.things', { id: 1 }));
+    await until(() => onB.length === 1);
+    t.log(`delivered to the other feed in ${(performance.now() - sent).toFixed(1)} ms`);
+    t.deepEqual(onB[0], [{ id: 1 }, { local: false, resync: false }]);
+    // The publisher got its own message once, as local.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    t.deepEqual(onA, [[{ id: 1 }, { local: true, resync: false }]]);
 
-  proxy.cut();
-  await until(() => !b.live);
-  // Published while B is cut off: lost for B, which is why it resyncs when it is back.
-  await a.publish('demo.things', { id: 2 });
-  proxy.restore();
-  await until(() => b.live, 10_000);
-  await until(() => onB.some(([, info]) => info.resync));
-  t.false(onB.some(([payload]) => (payload as { id?: number } | undefined)?.id === 2));
-  await a.publish('demo.things', { id: 3 });
-  await until(() => onB.some(([payload]) => (payload as { id?: number } | undefined)?.id === 3));
-});
+    proxy.cut();
+    await until(() => !b.live);
+    // Published while B is cut off: lost for B, which is why it resyncs when it is back.
+    await a.publish('demo.things', { id: 2 });
+    proxy.restore();
+    await until(() => b.live, 10_000);
+    await until(() => onB.some(([, info]) => info.resync));
+    t.false(onB.some(([payload]) => (payload as { id?: number } | undefined)?.id === 2));
+    await a.publish('demo.things', { id: 3 });
+    await until(() => onB.some(([payload]) => (payload as { id?: number } | undefined)?.id === 3));
+  },
+);

@@ -31,7 +31,10 @@ test('a broken manifest exits non-zero with one line naming the file', async (t)
   t.is(result.code, 1);
   const lines = result.stderr.trim().split('\n');
   t.is(lines.length, 1);
-  t.is(lines[0], `vela: ${path.join(loaderPath, 'broken', 'plugin.json')}: runtime is required; main is required; service is required`);
+  t.is(
+    lines[0],
+    `vela: ${path.join(loaderPath, 'broken', 'plugin.json')}: runtime is required; main is required; service is required`,
+  );
 });
 
 test('a port in use exits non-zero with one line naming the service and the port', async (t) => {
@@ -39,9 +42,15 @@ test('a port in use exits non-zero with one line naming the service and the port
   await new Promise<void>((ok) => blocker.listen(0, '127.0.0.1', ok));
   t.teardown(() => blocker.close());
   const port = (blocker.address() as net.AddressInfo).port;
-  const result = await run(['start', '--plugins', 'gateway', '--data-dir', tmp()], childEnv({ VELA_GATEWAY_PORT: String(port) }));
+  const result = await run(
+    ['start', '--plugins', 'gateway', '--data-dir', tmp()],
+    childEnv({ VELA_GATEWAY_PORT: String(port) }),
+  );
   t.is(result.code, 1);
-  t.is(result.stderr.trim(), `vela: the gateway service cannot listen on 127.0.0.1:${port}: the port is already in use`);
+  t.is(
+    result.stderr.trim(),
+    `vela: the gateway service cannot listen on 127.0.0.1:${port}: the port is already in use`,
+  );
 });
 
 test('vela start serves the three services, and stops cleanly on SIGTERM', async (t) => {
@@ -104,7 +113,10 @@ test('an external plugin folder and a packed archive given with --loader-path ar
   const vela = await startChild(['--loader-path', `${external},${archives}`, '--data-dir', tmp()]);
   t.teardown(() => vela.stop());
   t.deepEqual(vela.plugins.sort(), ['archived', 'greeter']);
-  t.deepEqual(await (await fetch(`${vela.urls.search}/api/greeter/hello?name=CLI`)).json(), { name: 'CLI', text: 'Hello, CLI!' });
+  t.deepEqual(await (await fetch(`${vela.urls.search}/api/greeter/hello?name=CLI`)).json(), {
+    name: 'CLI',
+    text: 'Hello, CLI!',
+  });
   t.deepEqual(await (await fetch(`${vela.urls.connector}/archived`)).json(), { from: 'archive' });
 });
 

@@ -22,7 +22,10 @@ test('defaults give the three services their ports and ./data under the working 
 test('layers apply in order: defaults, config file, environment, flags', (t) => {
   const dir = tmp();
   const file = path.join(dir, 'vela.json');
-  writeFileSync(file, JSON.stringify({ runtime: { dataDir: 'from-file', logLevel: 'warn' }, services: { search: { port: 1111 } } }));
+  writeFileSync(
+    file,
+    JSON.stringify({ runtime: { dataDir: 'from-file', logLevel: 'warn' }, services: { search: { port: 1111 } } }),
+  );
   const fileOnly = loadConfig({ env: {}, cwd: dir, flags: { configFile: file } });
   t.is(fileOnly.runtime.dataDir, path.join(dir, 'from-file'), 'relative paths in a file resolve against its folder');
   t.is(fileOnly.services.search!.port, 1111);
@@ -49,15 +52,28 @@ test('layers apply in order: defaults, config file, environment, flags', (t) => 
 
 test('a bad environment port names the variable and the value', (t) => {
   const error = t.throws(() => loadConfig({ env: { VELA_GATEWAY_PORT: 'eighty' } }));
-  t.is(error?.message, 'invalid configuration (environment): VELA_GATEWAY_PORT (services.gateway.port) must be a port number from 0 to 65535, got "eighty"');
+  t.is(
+    error?.message,
+    'invalid configuration (environment): VELA_GATEWAY_PORT (services.gateway.port) must be a port number from 0 to 65535, got "eighty"',
+  );
 });
 
 test('an unknown or mistyped runtime setting names the key, the value and the expectation', (t) => {
   const dir = tmp();
   const file = path.join(dir, 'bad.json');
-  writeFileSync(file, JSON.stringify({ runtime: { logLevel: 'loud', shutdownTimeoutMs: 'soon' }, services: { search: { port: 70000 } }, extra: 1 }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      runtime: { logLevel: 'loud', shutdownTimeoutMs: 'soon' },
+      services: { search: { port: 70000 } },
+      extra: 1,
+    }),
+  );
   const error = t.throws(() => loadConfig({ env: {}, flags: { configFile: file } }));
-  t.regex(error!.message, /runtime\.logLevel must be one of "fatal", "error", "warn", "info", "debug", "trace", "silent", got "loud"/);
+  t.regex(
+    error!.message,
+    /runtime\.logLevel must be one of "fatal", "error", "warn", "info", "debug", "trace", "silent", got "loud"/,
+  );
   t.regex(error!.message, /runtime\.shutdownTimeoutMs must be of type integer, got "soon"/);
   t.regex(error!.message, /services\.search\.port must be at most 65535, got 70000/);
   t.regex(error!.message, /extra is not a known member/);
@@ -71,8 +87,14 @@ test('a config file that is not JSON is named with the parse problem', (t) => {
 });
 
 test('validation messages name the member, the value and what was expected', (t) => {
-  const schema: JsonSchema = { type: 'object', required: ['rows'], properties: { rows: { type: 'integer', minimum: 1, maximum: 1000 } } };
-  t.deepEqual(validateAgainst(schema, { rows: 'ten' }, { root: 'query' }).problems, ['query.rows must be of type integer, got "ten"']);
+  const schema: JsonSchema = {
+    type: 'object',
+    required: ['rows'],
+    properties: { rows: { type: 'integer', minimum: 1, maximum: 1000 } },
+  };
+  t.deepEqual(validateAgainst(schema, { rows: 'ten' }, { root: 'query' }).problems, [
+    'query.rows must be of type integer, got "ten"',
+  ]);
   t.deepEqual(validateAgainst(schema, {}, { root: 'query' }).problems, ['query.rows is required']);
   t.deepEqual(validateAgainst(schema, { rows: 5000 }).problems, ['rows must be at most 1000, got 5000']);
 });
@@ -92,8 +114,13 @@ test('a plugin config section is validated by its schema before any plugin code 
       },
     },
   ]);
-  const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath], config: { plugins: { tuned: { rowsPerPage: 'ten' } } } }));
-  t.is(error?.message, 'invalid configuration (plugins.tuned): plugins.tuned.rowsPerPage must be of type integer, got "ten"');
+  const error = await t.throwsAsync(
+    startTestRuntime({ loaderPath: [loaderPath], config: { plugins: { tuned: { rowsPerPage: 'ten' } } } }),
+  );
+  t.is(
+    error?.message,
+    'invalid configuration (plugins.tuned): plugins.tuned.rowsPerPage must be of type integer, got "ten"',
+  );
   const { existsSync } = await import('node:fs');
   t.false(existsSync(marker), 'the plugin module was never imported');
 });
@@ -103,7 +130,10 @@ test('plugin config defaults are filled from its schema', async (t) => {
     {
       manifest: manifest('tuned', { configSchema: './config.schema.json' }),
       files: {
-        'config.schema.json': JSON.stringify({ type: 'object', properties: { rowsPerPage: { type: 'integer', default: 10 } } }),
+        'config.schema.json': JSON.stringify({
+          type: 'object',
+          properties: { rowsPerPage: { type: 'integer', default: 10 } },
+        }),
         'index.ts': `export default { register(ctx) { ctx.routes((r) => r.get('/cfg', { access: 'public' }, (_q, res) => res.json(ctx.config))); } };`,
       },
     },

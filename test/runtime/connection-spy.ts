@@ -9,7 +9,8 @@ export function connectionSpy(): { hook: ConnectHook; attempts: string[] } {
   const attempts: string[] = [];
   const hook: ConnectHook = ({ hostname, address }) => {
     attempts.push(`${hostname}=${address}`);
-    if (isIP(address) !== 4 || !address.startsWith('127.')) throw new Error(`the test stopped a connection to ${address} (${hostname})`);
+    if (isIP(address) !== 4 || !address.startsWith('127.'))
+      throw new Error(`the test stopped a connection to ${address} (${hostname})`);
   };
   return { hook, attempts };
 }

@@ -24,7 +24,10 @@ test.before(async () => {
   const loaderPath = await writePlugins([{ manifest: manifest('items'), files: { 'index.ts': PLUGIN } }]);
   [closed, open] = await Promise.all([
     startTestRuntime({ loaderPath: [loaderPath] }),
-    startTestRuntime({ loaderPath: [loaderPath], config: { services: { search: { cors: { origins: [SHOP], credentialedOrigins: [ADMIN_UI] } } } } }),
+    startTestRuntime({
+      loaderPath: [loaderPath],
+      config: { services: { search: { cors: { origins: [SHOP], credentialedOrigins: [ADMIN_UI] } } } },
+    }),
   ]);
 });
 
@@ -65,7 +68,10 @@ test('by default key and admin routes give no other origin access, even with val
     t.is(allowOrigin(pre), null);
     t.regex(((await pre.json()) as { message: string }).message, /services\.search\.cors\.credentialedOrigins/);
   }
-  const admin = await closed.fetch('search', '/api/items', { method: 'PUT', headers: { origin: EVIL, authorization: closed.adminAuth } });
+  const admin = await closed.fetch('search', '/api/items', {
+    method: 'PUT',
+    headers: { origin: EVIL, authorization: closed.adminAuth },
+  });
   t.is(admin.status, 200, 'CORS does not refuse the request itself; the browser keeps the answer from the page');
   t.is(allowOrigin(admin), null);
   const keyed = await closed.fetch('search', '/api/items/mine', { headers: { origin: EVIL, key: 'good-key' } });
@@ -82,9 +88,20 @@ test('configured: public origins read public routes only; credentialed origins r
   t.is(allowCredentials(shopGet), null);
   t.regex(shopGet.headers.get('vary') ?? '', /Origin/);
   t.is((await preflight(open, '/api/items', SHOP, 'GET')).status, 204);
-  t.is((await preflight(open, '/api/items', SHOP, 'PUT')).status, 403, 'the admin PUT on the same path is not the public GET');
-  t.is(allowOrigin(await open.fetch('search', '/api/items/mine', { headers: { origin: SHOP, key: 'good-key' } })), null);
-  t.is(allowOrigin(await open.fetch('search', '/api/items', { headers: { origin: EVIL } })), null, 'an origin in no list');
+  t.is(
+    (await preflight(open, '/api/items', SHOP, 'PUT')).status,
+    403,
+    'the admin PUT on the same path is not the public GET',
+  );
+  t.is(
+    allowOrigin(await open.fetch('search', '/api/items/mine', { headers: { origin: SHOP, key: 'good-key' } })),
+    null,
+  );
+  t.is(
+    allowOrigin(await open.fetch('search', '/api/items', { headers: { origin: EVIL } })),
+    null,
+    'an origin in no list',
+  );
   t.is((await preflight(open, '/api/items', EVIL, 'GET')).status, 403);
 
   const pre = await preflight(open, '/api/items', ADMIN_UI, 'PUT', 'content-type,x-csrf-token');
@@ -95,12 +112,17 @@ test('configured: public origins read public routes only; credentialed origins r
   t.is(pre.headers.get('access-control-max-age'), '600');
 
   // The console session from another origin: sign in with Basic, then write with the cookie and CSRF token.
-  const login = await open.fetch('search', '/api/login', { headers: { origin: ADMIN_UI, authorization: open.adminAuth } });
+  const login = await open.fetch('search', '/api/login', {
+    headers: { origin: ADMIN_UI, authorization: open.adminAuth },
+  });
   t.is(allowOrigin(login), ADMIN_UI);
   t.is(allowCredentials(login), 'true');
   const { csrfToken } = (await login.json()) as { csrfToken: string };
   const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
-  const put = await open.fetch('search', '/api/items', { method: 'PUT', headers: { origin: ADMIN_UI, cookie, 'x-csrf-token': csrfToken } });
+  const put = await open.fetch('search', '/api/items', {
+    method: 'PUT',
+    headers: { origin: ADMIN_UI, cookie, 'x-csrf-token': csrfToken },
+  });
   t.is(put.status, 200);
   t.is(allowOrigin(put), ADMIN_UI);
   t.is(allowCredentials(put), 'true');
@@ -122,7 +144,8 @@ test('a preflight for a method left out of cors.methods, or for a path no route 
 });
 
 test('credentialed origins must be exact origins: "*", paths and other schemes are refused at start', (t) => {
-  const load = (cors: Record<string, unknown>) => () => loadConfig({ env: {}, overrides: { services: { search: { port: 0, cors } } } as never });
+  const load = (cors: Record<string, unknown>) => () =>
+    loadConfig({ env: {}, overrides: { services: { search: { port: 0, cors } } } as never });
   t.notThrows(load({ origins: ['*', 'https://a.example'], credentialedOrigins: ['http://localhost:3000'] }));
   for (const bad of [['*'], ['https://a.example/'], ['null'], ['file://x']]) {
     t.throws(load({ credentialedOrigins: bad }), { message: /credentialedOrigins/ }, JSON.stringify(bad));

@@ -5,7 +5,9 @@ test("a plugin resolves what it consumes, and another plugin's service through t
   const loaderPath = await writePlugins([
     {
       manifest: manifest('clock', { provides: ['clock.now'] }),
-      files: { 'index.ts': `export default { register(ctx) { ctx.provide('clock.now', () => ({ now: () => 42 })); } };` },
+      files: {
+        'index.ts': `export default { register(ctx) { ctx.provide('clock.now', () => ({ now: () => 42 })); } };`,
+      },
     },
     {
       manifest: manifest('reader', { dependsOn: ['clock'], consumes: ['clock.now', 'db', 'httpClient'] }),
@@ -50,7 +52,10 @@ test("each plugin gets its own scope: its logger and config, not its neighbour's
     },
   });
   const loaderPath = await writePlugins([plugin('left'), plugin('right')]);
-  const vela = await startTestRuntime({ loaderPath: [loaderPath], config: { plugins: { left: { label: 'L' }, right: { label: 'R' } } } });
+  const vela = await startTestRuntime({
+    loaderPath: [loaderPath],
+    config: { plugins: { left: { label: 'L' }, right: { label: 'R' } } },
+  });
   t.teardown(() => vela.stop());
   t.deepEqual(await (await vela.fetch('search', '/left/scope')).json(), { label: 'L', bound: 'left' });
   t.deepEqual(await (await vela.fetch('search', '/right/scope')).json(), { label: 'R', bound: 'right' });
@@ -58,10 +63,16 @@ test("each plugin gets its own scope: its logger and config, not its neighbour's
 
 test('consuming a service nothing provides fails the start by name, unless it is marked optional', async (t) => {
   const required = await writePlugins([
-    { manifest: manifest('needy', { consumes: ['search.retriever'] }), files: { 'index.ts': 'export default { register() {} };' } },
+    {
+      manifest: manifest('needy', { consumes: ['search.retriever'] }),
+      files: { 'index.ts': 'export default { register() {} };' },
+    },
   ]);
   const error = await t.throwsAsync(startTestRuntime({ loaderPath: [required] }));
-  t.is(error?.message, 'plugin "needy" consumes service "search.retriever", which neither the runtime nor any loaded plugin provides');
+  t.is(
+    error?.message,
+    'plugin "needy" consumes service "search.retriever", which neither the runtime nor any loaded plugin provides',
+  );
 
   const optional = await writePlugins([
     {
@@ -78,10 +89,16 @@ test('consuming a service nothing provides fails the start by name, unless it is
 
 test('providing a service the manifest does not list is refused', async (t) => {
   const loaderPath = await writePlugins([
-    { manifest: manifest('sneaky'), files: { 'index.ts': `export default { register(ctx) { ctx.provide('sneaky.thing', () => 1); } };` } },
+    {
+      manifest: manifest('sneaky'),
+      files: { 'index.ts': `export default { register(ctx) { ctx.provide('sneaky.thing', () => 1); } };` },
+    },
   ]);
   const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath] }));
-  t.is(error?.message, 'plugin "sneaky" provides service "sneaky.thing", which its manifest does not list in "provides"');
+  t.is(
+    error?.message,
+    'plugin "sneaky" provides service "sneaky.thing", which its manifest does not list in "provides"',
+  );
 });
 
 test('a provided service is disposed at stop', async (t) => {

@@ -8,7 +8,10 @@ const example = path.join(packageRoot, 'docs', 'examples', 'greeter');
 
 test('the plugin guide example loads from a folder given on the loader path, and all its parts work', async (t) => {
   const loaderPath = await copyPlugin(example);
-  const vela = await startTestRuntime({ loaderPath: [loaderPath], config: { plugins: { greeter: { greeting: 'Hi' } } } });
+  const vela = await startTestRuntime({
+    loaderPath: [loaderPath],
+    config: { plugins: { greeter: { greeting: 'Hi' } } },
+  });
   t.teardown(() => vela.stop());
 
   const hello = await vela.fetch('search', '/api/greeter/hello?name=Ada');
@@ -23,14 +26,18 @@ test('the plugin guide example loads from a folder given on the loader path, and
   t.deepEqual(await missing.json(), { error: 'validation_failed', message: 'query.name is required' });
 
   t.is((await vela.fetch('search', '/api/greeter/stats')).status, 401, 'stats declare access: key');
-  const stats = (await (await vela.fetch('search', '/api/greeter/stats', { headers: { authorization: vela.adminAuth } })).json()) as {
+  const stats = (await (
+    await vela.fetch('search', '/api/greeter/stats', { headers: { authorization: vela.adminAuth } })
+  ).json()) as {
     greetings: number;
     requestsSeen: number;
   };
   t.is(stats.greetings, 2, "greetings were stored in the plugin's own table");
   t.true(stats.requestsSeen >= 3, 'the runtime.httpResponse tap saw the earlier responses');
 
-  const health = (await (await vela.fetch('search', '/health')).json()) as { plugins: Record<string, { checks: Array<{ name: string; status: string }> }> };
+  const health = (await (await vela.fetch('search', '/health')).json()) as {
+    plugins: Record<string, { checks: Array<{ name: string; status: string }> }>;
+  };
   t.deepEqual(
     health.plugins.greeter!.checks.map((c) => [c.name, c.status]),
     [['greetings-table', 'UP']],
@@ -47,6 +54,9 @@ test('the plugin guide example also loads as a packed archive', async (t) => {
   t.is(path.basename(archive), 'greeter-1.2.0.tgz');
   const vela = await startTestRuntime({ loaderPath: [archives] });
   t.teardown(() => vela.stop());
-  t.deepEqual(await (await vela.fetch('search', '/api/greeter/hello?name=Tar&loud=true')).json(), { name: 'Tar', text: 'HELLO, TAR!' });
+  t.deepEqual(await (await vela.fetch('search', '/api/greeter/hello?name=Tar&loud=true')).json(), {
+    name: 'Tar',
+    text: 'HELLO, TAR!',
+  });
   t.is(vela.runtime.tree()!.services[0]!.plugins[0]!.origin, 'archive');
 });

@@ -34,7 +34,11 @@ test('a setting at its former place becomes the split-out plugin section, leaves
 
 test('the plugin own section wins over its former place, which is still removed from the old section', (t) => {
   const { logger, lines } = capture();
-  const moved = moveFormerConfig({ search: { ocr: { maxPending: 3 } }, ocr: { maxPending: 9 } }, [manifest('ocr', ['search.ocr'])], logger);
+  const moved = moveFormerConfig(
+    { search: { ocr: { maxPending: 3 } }, ocr: { maxPending: 9 } },
+    [manifest('ocr', ['search.ocr'])],
+    logger,
+  );
   t.deepEqual(moved, { search: {}, ocr: { maxPending: 9 } });
   t.regex(lines[0] ?? '', /plugins\.search\.ocr is ignored: plugins\.ocr is set/);
 });
@@ -42,6 +46,9 @@ test('the plugin own section wins over its former place, which is still removed 
 test('nothing moves, and nothing is said, when the former place is empty', (t) => {
   const { logger, lines } = capture();
   const sections = { search: { engine: 'memory' } };
-  t.deepEqual(moveFormerConfig(sections, [manifest('ocr', ['search.ocr']), manifest('graphql', ['search.graphql'])], logger), sections);
+  t.deepEqual(
+    moveFormerConfig(sections, [manifest('ocr', ['search.ocr']), manifest('graphql', ['search.graphql'])], logger),
+    sections,
+  );
   t.deepEqual(lines, []);
 });

@@ -16,7 +16,9 @@ test('taps are applied after every plugin registered, named, in stage order', as
   // The tap comes before the declaration, as when a plugin taps a hook of one that registers later.
   bus.tapPromise('owner.transform', 'b:upper', async (s) => s.toUpperCase());
   bus.tapPromise('owner.transform', 'a:exclaim', async (s) => `${s}!`, { stage: -1 });
-  const hooks = bus.declare('owner', { transform: new AsyncSeriesWaterfallHook<[string]>(['text']) }, ['owner.transform']);
+  const hooks = bus.declare('owner', { transform: new AsyncSeriesWaterfallHook<[string]>(['text']) }, [
+    'owner.transform',
+  ]);
   bus.applyPendingTaps();
   t.is(await hooks.transform.promise('hi'), 'HI!');
   t.deepEqual(bus.describe(), [{ name: 'owner.transform', owner: 'owner', taps: ['a:exclaim', 'b:upper'] }]);
@@ -35,7 +37,9 @@ test('declaring a hook the manifest does not list, or twice, is refused', (t) =>
     message: 'plugin "owner": declares hook "owner.notify", which its manifest does not list in "hooks"',
   });
   bus.declare('owner', { notify: new SyncHook<[number]>(['n']) });
-  t.throws(() => bus.declare('owner', { notify: new SyncHook<[number]>(['n']) }), { message: 'plugin "owner": hook "owner.notify" is declared twice' });
+  t.throws(() => bus.declare('owner', { notify: new SyncHook<[number]>(['n']) }), {
+    message: 'plugin "owner": hook "owner.notify" is declared twice',
+  });
 });
 
 test('a HookMap hook is tapped per key', (t) => {
@@ -64,7 +68,9 @@ test("a plugin taps another plugin's declared hook; tapping an undeclared one st
     },
     {
       manifest: manifest('decorator', { dependsOn: ['owner'] }),
-      files: { 'index.ts': `export default { register(ctx) { ctx.hooks.tap('owner.decorate', 'stars', (s) => '*' + s + '*'); } };` },
+      files: {
+        'index.ts': `export default { register(ctx) { ctx.hooks.tap('owner.decorate', 'stars', (s) => '*' + s + '*'); } };`,
+      },
     },
   ]);
   const vela = await startTestRuntime({ loaderPath: [loaderPath] });
@@ -72,7 +78,10 @@ test("a plugin taps another plugin's declared hook; tapping an undeclared one st
   t.deepEqual(await (await vela.fetch('search', '/decorated')).json(), { text: '*plain*', taps: ['decorator:stars'] });
 
   const broken = await writePlugins([
-    { manifest: manifest('lost'), files: { 'index.ts': `export default { register(ctx) { ctx.hooks.tap('search.afterQuery', 'x', () => {}); } };` } },
+    {
+      manifest: manifest('lost'),
+      files: { 'index.ts': `export default { register(ctx) { ctx.hooks.tap('search.afterQuery', 'x', () => {}); } };` },
+    },
   ]);
   const error = await t.throwsAsync(startTestRuntime({ loaderPath: [broken] }));
   t.is(error?.message, 'tap "lost:x" is on hook "search.afterQuery", which no loaded plugin declares');
@@ -80,7 +89,10 @@ test("a plugin taps another plugin's declared hook; tapping an undeclared one st
 
 test('a hook listed in the manifest but never declared is reported', async (t) => {
   const loaderPath = await writePlugins([
-    { manifest: manifest('liar', { hooks: ['liar.ghost'] }), files: { 'index.ts': 'export default { register() {} };' } },
+    {
+      manifest: manifest('liar', { hooks: ['liar.ghost'] }),
+      files: { 'index.ts': 'export default { register() {} };' },
+    },
   ]);
   const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath] }));
   t.is(error?.message, 'plugin "liar": manifest lists hooks it never declared in register(): liar.ghost');

@@ -30,10 +30,17 @@ test.before(async () => {
   const mapping = await vela.fetch('gateway', '/api/v2/mapping', {
     method: 'POST',
     headers: admin,
-    body: JSON.stringify({ context: '/proxy/small', url: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/api` }),
+    body: JSON.stringify({
+      context: '/proxy/small',
+      url: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/api`,
+    }),
   });
   if (mapping.status !== 201) throw new Error(`mapping: ${mapping.status} ${await mapping.text()}`);
-  const app = await vela.fetch('gateway', '/api/v2/app', { method: 'POST', headers: admin, body: JSON.stringify({ name: 'refusals' }) });
+  const app = await vela.fetch('gateway', '/api/v2/app', {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ name: 'refusals' }),
+  });
   token = ((await app.json()) as { accessToken: string }).accessToken;
 });
 
@@ -53,7 +60,10 @@ function raw(service: string, request: string | Buffer): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(new URL(vela.url(service)).port), '127.0.0.1', () => socket.write(request));
     const chunks: Buffer[] = [];
-    const timer = setTimeout(() => socket.destroy(new Error('the server did not close the connection within 5 s')), 5000);
+    const timer = setTimeout(
+      () => socket.destroy(new Error('the server did not close the connection within 5 s')),
+      5000,
+    );
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', (error: NodeJS.ErrnoException) => {
       // The server may close while the rest of an oversized request is still being written.
@@ -70,13 +80,23 @@ function raw(service: string, request: string | Buffer): Promise<RawAnswer> {
         const colon = line.indexOf(':');
         headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
       }
-      resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: Buffer.from(text.slice(end + 4), 'latin1').toString('utf8') });
+      resolve({
+        status: Number(statusLine!.split(' ')[1]),
+        headers,
+        body: Buffer.from(text.slice(end + 4), 'latin1').toString('utf8'),
+      });
     });
   });
 }
 
 /** The one error shape, framed right: JSON, a Content-Length that is the body's, the connection closed. */
-function assertRefusal(t: import('ava').ExecutionContext, answer: RawAnswer, status: number, error: string, what: string): void {
+function assertRefusal(
+  t: import('ava').ExecutionContext,
+  answer: RawAnswer,
+  status: number,
+  error: string,
+  what: string,
+): void {
   t.is(answer.status, status, `${what}: ${JSON.stringify(answer)}`);
   t.regex(answer.headers['content-type'] ?? '', /^application\/json/, what);
   t.is(Number(answer.headers['content-length']), Buffer.byteLength(answer.body), `${what}: Content-Length`);
@@ -104,7 +124,14 @@ test('malformed HTTP is a 400 in the error shape on every service', async (t) =>
     'POST /api/logout HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
   ];
   for (const service of SERVICES) {
-    for (const request of malformed) assertRefusal(t, await raw(service, request), 400, 'bad_request', `${service}: ${JSON.stringify(request.slice(0, 60))}`);
+    for (const request of malformed)
+      assertRefusal(
+        t,
+        await raw(service, request),
+        400,
+        'bad_request',
+        `${service}: ${JSON.stringify(request.slice(0, 60))}`,
+      );
   }
 });
 
@@ -122,7 +149,10 @@ test('what Node or express would answer with a bare status or an HTML page is an
   }
   // HTTP/1.0 needs no Host, and 100-continue is met.
   t.is((await raw('search', 'GET /health HTTP/1.0\r\n\r\n')).status, 200);
-  const continued = await raw('search', 'GET /health HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n');
+  const continued = await raw(
+    'search',
+    'GET /health HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n',
+  );
   t.is(continued.status, 100);
   t.regex(continued.body, /^HTTP\/1\.1 200 /);
 });
@@ -136,7 +166,10 @@ test('bodies past the limits are a 413 in the error shape on every service: the 
       `POST /api/logout HTTP/1.1\r\nHost: x\r\n${credentials}Content-Type: application/json\r\nContent-Length: ${big.length}\r\nConnection: close\r\n\r\n${big}`,
     );
     t.is(body.status, 413, service);
-    t.deepEqual(JSON.parse(body.body), { error: 'payload_too_large', message: 'request body is larger than the limit of 2048 bytes' });
+    t.deepEqual(JSON.parse(body.body), {
+      error: 'payload_too_large',
+      message: 'request body is larger than the limit of 2048 bytes',
+    });
     const extensions = await raw(
       service,
       `POST /api/logout HTTP/1.1\r\nHost: x\r\n${credentials}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2;${'e'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`,
@@ -147,14 +180,26 @@ test('bodies past the limits are a 413 in the error shape on every service: the 
 
 test('the gateway refuses to forward a head its upstreams would refuse, with a 431 in the error shape, sending nothing', async (t) => {
   const before = upstreamRequests;
-  const fine = await raw('gateway', `GET /small/${'a'.repeat(8_000)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`);
+  const fine = await raw(
+    'gateway',
+    `GET /small/${'a'.repeat(8_000)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+  );
   t.is(fine.status, 200, fine.body);
   t.is(fine.body, `seen ${'/api/'.length + 8_000}`);
   for (const [what, request] of [
     ['a 20 KB path', `GET /small/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`],
-    ['a 50 KB query', `GET /small/x?q=${'q'.repeat(50_000)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`],
-    ['20 KB of cookies', `GET /small/x HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nCookie: a=${'c'.repeat(20_000)}\r\n\r\n`],
-    ['a body behind a long path', `POST /small/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Length: 5\r\n\r\nhello`],
+    [
+      'a 50 KB query',
+      `GET /small/x?q=${'q'.repeat(50_000)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`,
+    ],
+    [
+      '20 KB of cookies',
+      `GET /small/x HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nCookie: a=${'c'.repeat(20_000)}\r\n\r\n`,
+    ],
+    [
+      'a body behind a long path',
+      `POST /small/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Length: 5\r\n\r\nhello`,
+    ],
   ]) {
     const answer = await raw('gateway', request!);
     assertRefusal(t, answer, 431, 'headers_too_large', what!);

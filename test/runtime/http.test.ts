@@ -70,8 +70,14 @@ test('a bad query parameter is a 400 naming it', async (t) => {
 test('bodies and path parameters are validated by their schemas', async (t) => {
   const post = (path: string, body: string, type = 'application/json') =>
     vela.fetch('search', path, { method: 'POST', body, headers: { 'content-type': type } });
-  t.deepEqual(await json(await post('/api/things/7', '{"name":"lamp"}')), { status: 201, body: { id: 7, name: 'lamp' } });
-  t.deepEqual(await json(await post('/api/things/7', '{}')), { status: 400, body: { error: 'validation_failed', message: 'body.name is required' } });
+  t.deepEqual(await json(await post('/api/things/7', '{"name":"lamp"}')), {
+    status: 201,
+    body: { id: 7, name: 'lamp' },
+  });
+  t.deepEqual(await json(await post('/api/things/7', '{}')), {
+    status: 400,
+    body: { error: 'validation_failed', message: 'body.name is required' },
+  });
   t.deepEqual(await json(await post('/api/things/x', '{"name":"lamp"}')), {
     status: 400,
     body: { error: 'validation_failed', message: 'path.id must be of type integer, got "x"' },
@@ -81,12 +87,16 @@ test('bodies and path parameters are validated by their schemas', async (t) => {
   t.is((malformed.body as { error: string }).error, 'invalid_json');
   t.deepEqual(await json(await post('/api/things/7', 'name=lamp', 'text/plain')), {
     status: 415,
-    body: { error: 'unsupported_media_type', message: 'send the request body as application/json, got Content-Type "text/plain"' },
+    body: {
+      error: 'unsupported_media_type',
+      message: 'send the request body as application/json, got Content-Type "text/plain"',
+    },
   });
 });
 
 test('members named like Object.prototype members are refused as unknown, not ignored', async (t) => {
-  const post = (body: string) => vela.fetch('search', '/api/things/7', { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+  const post = (body: string) =>
+    vela.fetch('search', '/api/things/7', { method: 'POST', body, headers: { 'content-type': 'application/json' } });
   for (const member of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
     const r = await json(await post(`{"name":"lamp","${member}":{"x":1}}`));
     t.is(r.status, 400, member);
@@ -96,10 +106,14 @@ test('members named like Object.prototype members are refused as unknown, not ig
 });
 
 test('a form sent to a JSON route is a 415; a body nested too deep is a 400, never a crash', async (t) => {
-  const post = (body: string, type: string) => vela.fetch('search', '/api/things/7', { method: 'POST', body, headers: { 'content-type': type } });
+  const post = (body: string, type: string) =>
+    vela.fetch('search', '/api/things/7', { method: 'POST', body, headers: { 'content-type': type } });
   t.deepEqual(await json(await post('{"name":"lamp"}', 'application/x-www-form-urlencoded')), {
     status: 415,
-    body: { error: 'unsupported_media_type', message: 'send the request body as application/json, got Content-Type "application/x-www-form-urlencoded"' },
+    body: {
+      error: 'unsupported_media_type',
+      message: 'send the request body as application/json, got Content-Type "application/x-www-form-urlencoded"',
+    },
   });
   const deep = `{"name":${'['.repeat(200)}${']'.repeat(200)}}`;
   t.deepEqual(await json(await post(deep, 'application/json')), {
@@ -129,7 +143,10 @@ test('headers past the limit, CONNECT and malformed HTTP are answered in the JSO
   const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
   t.regex(garbage, /^HTTP\/1\.1 400 /);
   t.regex(garbage, /\{"error":"bad_request","message":"[^"]+"\}$/);
-  const long = await vela.fetch('search', `/api/things?${Array.from({ length: 800 }, (_, i) => `fq[]=field${i}:value`).join('&')}`);
+  const long = await vela.fetch(
+    'search',
+    `/api/things?${Array.from({ length: 800 }, (_, i) => `fq[]=field${i}:value`).join('&')}`,
+  );
   t.is(long.status, 200, 'a 20 KB query string is still taken');
 });
 
@@ -139,7 +156,10 @@ test('a body over the service limit is a 413', async (t) => {
     body: JSON.stringify({ name: 'x'.repeat(5000) }),
     headers: { 'content-type': 'application/json' },
   });
-  t.deepEqual(await json(response), { status: 413, body: { error: 'payload_too_large', message: 'request body is larger than the limit of 1024 bytes' } });
+  t.deepEqual(await json(response), {
+    status: 413,
+    body: { error: 'payload_too_large', message: 'request body is larger than the limit of 1024 bytes' },
+  });
 });
 
 test('a handler that throws answers 500 in the one error shape, with no internals', async (t) => {
@@ -147,19 +167,26 @@ test('a handler that throws answers 500 in the one error shape, with no internal
     const response = await vela.fetch('search', path);
     const text = await response.text();
     t.is(response.status, 500);
-    t.deepEqual(JSON.parse(text), { error: 'internal_error', message: 'the server failed to answer this request; the cause is in its log' });
+    t.deepEqual(JSON.parse(text), {
+      error: 'internal_error',
+      message: 'the server failed to answer this request; the cause is in its log',
+    });
     t.false(text.includes('internals'));
   }
   t.true(
     vela.logs.some((l) => l.level === 50 && JSON.stringify(l).includes('secret internals')),
     'the cause is logged',
   );
-  t.deepEqual(await json(await vela.fetch('search', '/api/conflict')), { status: 409, body: { error: 'conflict', message: 'that name is taken' } });
+  t.deepEqual(await json(await vela.fetch('search', '/api/conflict')), {
+    status: 409,
+    body: { error: 'conflict', message: 'that name is taken' },
+  });
 });
 
 test('routes match the path exactly, letter case included', async (t) => {
   t.is((await vela.fetch('search', '/api/things')).status, 200);
-  for (const path of ['/API/things', '/api/Things', '/HEALTH']) t.is((await vela.fetch('search', path)).status, 404, path);
+  for (const path of ['/API/things', '/api/Things', '/HEALTH'])
+    t.is((await vela.fetch('search', path)).status, 404, path);
 });
 
 test('unknown routes and methods answer 404 JSON', async (t) => {

@@ -12,7 +12,9 @@ test('the runtime has no import cycle, type-only imports and re-exports included
 });
 
 test('no runtime module imports one of a higher layer', (t) => {
-  const problems = upwardImports(graph).map(({ edge, problem }) => `${edge.from}:${edge.line} -> ${edge.to}: ${problem}`);
+  const problems = upwardImports(graph).map(
+    ({ edge, problem }) => `${edge.from}:${edge.line} -> ${edge.to}: ${problem}`,
+  );
   t.deepEqual(problems, [], problems.join('\n'));
 });
 

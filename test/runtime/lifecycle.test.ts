@@ -9,7 +9,12 @@ import { manifest, type PluginFixture, startTestRuntime, writePlugins } from '..
 const journalFile = () => path.join(mkdtempSync(path.join(os.tmpdir(), 'vela-journal-')), 'journal.txt');
 
 /** A plugin that appends each phase it goes through to a shared journal file. */
-const journaling = (name: string, journal: string, extra: Record<string, unknown> = {}, migrations = false): PluginFixture => ({
+const journaling = (
+  name: string,
+  journal: string,
+  extra: Record<string, unknown> = {},
+  migrations = false,
+): PluginFixture => ({
   manifest: manifest(name, { ...extra, ...(migrations ? { migrations: './migrations' } : {}) }),
   files: {
     'index.ts': `
@@ -70,7 +75,10 @@ test('phases run register → migrate → start → ready, and stop runs in reve
 
 test('the boot tree lists each service with its plugins and phase times', async (t) => {
   const journal = journalFile();
-  const loaderPath = await writePlugins([journaling('one', journal, {}, true), journaling('two', journal, { service: 'gateway' })]);
+  const loaderPath = await writePlugins([
+    journaling('one', journal, {}, true),
+    journaling('two', journal, { service: 'gateway' }),
+  ]);
   const vela = await startTestRuntime({ loaderPath: [loaderPath] });
   t.teardown(() => vela.stop());
   const tree = vela.runtime.tree()!;
@@ -85,7 +93,10 @@ test('the boot tree lists each service with its plugins and phase times', async 
   t.true(typeof one.ms.register === 'number' && typeof one.ms.migrate === 'number' && typeof one.ms.start === 'number');
   const logged = vela.logs.find((l) => l.msg.startsWith('vela started in'));
   t.truthy(logged);
-  t.regex(logged!.msg, /├─ search http:\/\/127\.0\.0\.1:\d+\n│ {2}└─ one@1\.0\.0 {2}register [\d.]+ ms, migrate [\d.]+ ms, start [\d.]+ ms/);
+  t.regex(
+    logged!.msg,
+    /├─ search http:\/\/127\.0\.0\.1:\d+\n│ {2}└─ one@1\.0\.0 {2}register [\d.]+ ms, migrate [\d.]+ ms, start [\d.]+ ms/,
+  );
 });
 
 test('stop lets an in-flight request finish, then closes the listener', async (t) => {
@@ -101,7 +112,10 @@ test('stop lets an in-flight request finish, then closes the listener', async (t
   const url = vela.url('search', '/slow');
   const inFlight = fetch(url);
   // Stop only once the request is in its handler (the plugin runs in this process), however loaded the machine is.
-  await eventually(() => (globalThis as { slowRequestArrived?: boolean }).slowRequestArrived === true, 'the slow request to arrive');
+  await eventually(
+    () => (globalThis as { slowRequestArrived?: boolean }).slowRequestArrived === true,
+    'the slow request to arrive',
+  );
   const stopping = vela.stop();
   const response = await inFlight;
   t.is(response.status, 200);
@@ -117,7 +131,9 @@ test('a plugin whose start hangs is stopped at the phase deadline and named', as
       files: { 'index.ts': 'export default { register: () => ({ start: () => new Promise(() => {}) }) };' },
     },
   ]);
-  const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath], config: { runtime: { phaseTimeoutMs: 300 } } }));
+  const error = await t.throwsAsync(
+    startTestRuntime({ loaderPath: [loaderPath], config: { runtime: { phaseTimeoutMs: 300 } } }),
+  );
   t.is(error?.message, 'plugin "stuck" did not finish start within 300 ms');
 });
 
@@ -127,7 +143,9 @@ test('a plugin whose start throws fails the start with its manifest named, and s
     journaling('good', journal),
     {
       manifest: manifest('boom', { dependsOn: ['good'] }),
-      files: { 'index.ts': 'export default { register: () => ({ async start() { throw new Error("disk full"); } }) };' },
+      files: {
+        'index.ts': 'export default { register: () => ({ async start() { throw new Error("disk full"); } }) };',
+      },
     },
   ]);
   const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath] }));
@@ -137,14 +155,19 @@ test('a plugin whose start throws fails the start with its manifest named, and s
 
 test("an error thrown in register names the plugin's manifest", async (t) => {
   const loaderPath = await writePlugins([
-    { manifest: manifest('clumsy'), files: { 'index.ts': 'export default { register() { throw new Error("oops"); } };' } },
+    {
+      manifest: manifest('clumsy'),
+      files: { 'index.ts': 'export default { register() { throw new Error("oops"); } };' },
+    },
   ]);
   const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath] }));
   t.is(error?.message, `${path.join(loaderPath, 'clumsy', 'plugin.json')}: register failed: oops`);
 });
 
 test('register must be synchronous', async (t) => {
-  const loaderPath = await writePlugins([{ manifest: manifest('eager'), files: { 'index.ts': 'export default { async register() {} };' } }]);
+  const loaderPath = await writePlugins([
+    { manifest: manifest('eager'), files: { 'index.ts': 'export default { async register() {} };' } },
+  ]);
   const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath] }));
   t.regex(error!.message, /eager\/plugin\.json: register\(\) must be synchronous/);
 });
@@ -155,7 +178,9 @@ test('a port already in use fails the start naming the service and the port', as
   t.teardown(() => blocker.close());
   const port = (blocker.address() as net.AddressInfo).port;
   const loaderPath = await writePlugins([journaling('p', journalFile())]);
-  const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath], config: { services: { search: { port } } } }));
+  const error = await t.throwsAsync(
+    startTestRuntime({ loaderPath: [loaderPath], config: { services: { search: { port } } } }),
+  );
   t.is(error?.message, `the search service cannot listen on 127.0.0.1:${port}: the port is already in use`);
 });
 

@@ -43,12 +43,19 @@ test('by default every service listens on 127.0.0.1 only', (t) => {
 test('VELA_HOST sets the address of every service, over the configuration file', (t) => {
   const dir = tmp();
   const file = path.join(dir, 'vela.json');
-  writeFileSync(file, JSON.stringify({ services: { search: { port: 2700, host: '127.0.0.1' }, extra: { port: 4000 } } }));
+  writeFileSync(
+    file,
+    JSON.stringify({ services: { search: { port: 2700, host: '127.0.0.1' }, extra: { port: 4000 } } }),
+  );
   const fromFile = loadConfig({ env: {}, cwd: dir, flags: { configFile: file } });
   t.is(fromFile.services.extra!.host, '127.0.0.1');
   const opened = loadConfig({ env: { VELA_HOST: '0.0.0.0' }, cwd: dir, flags: { configFile: file } });
   for (const name of ['gateway', 'search', 'connector', 'extra']) t.is(opened.services[name]!.host, '0.0.0.0', name);
-  t.is(loadConfig({ env: { VELA_HOST: '' }, cwd: dir }).services.gateway!.host, '127.0.0.1', 'an empty variable counts as unset');
+  t.is(
+    loadConfig({ env: { VELA_HOST: '' }, cwd: dir }).services.gateway!.host,
+    '127.0.0.1',
+    'an empty variable counts as unset',
+  );
   const oneService = path.join(dir, 'one.json');
   writeFileSync(oneService, JSON.stringify({ services: { connector: { port: 30130, host: '::' } } }));
   const one = loadConfig({ env: {}, cwd: dir, flags: { configFile: oneService } });
@@ -80,7 +87,10 @@ test('a default start is not reachable on another address, and its boot tree sho
 test('VELA_HOST=0.0.0.0 opens every service, and the boot tree and ready line say so', async (t) => {
   const dataDir = tmp();
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  const vela = await startChildRuntime(['--plugins', 'gateway', '--no-seed', '--data-dir', dataDir], childEnv({ VELA_HOST: '0.0.0.0' }));
+  const vela = await startChildRuntime(
+    ['--plugins', 'gateway', '--no-seed', '--data-dir', dataDir],
+    childEnv({ VELA_HOST: '0.0.0.0' }),
+  );
   try {
     const { msg, services } = bootTree(vela.output());
     const gateway = services.find((s) => s.name === 'gateway')!;

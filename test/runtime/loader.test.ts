@@ -37,19 +37,32 @@ const descriptor = (name: string, dependsOn: string[] = [], optionalDependencies
 
 test('plugins start after their dependencies', (t) => {
   const order = selectAndOrder(
-    [descriptor('genai', ['search']), descriptor('cms', ['connector']), descriptor('search'), descriptor('connector', [], ['search'])],
+    [
+      descriptor('genai', ['search']),
+      descriptor('cms', ['connector']),
+      descriptor('search'),
+      descriptor('connector', [], ['search']),
+    ],
     null,
     [],
   );
   const names = order.map((d) => d.manifest.name);
   t.true(names.indexOf('search') < names.indexOf('genai'));
   t.true(names.indexOf('connector') < names.indexOf('cms'));
-  t.true(names.indexOf('search') < names.indexOf('connector'), 'an optional dependency that is present orders the start');
+  t.true(
+    names.indexOf('search') < names.indexOf('connector'),
+    'an optional dependency that is present orders the start',
+  );
 });
 
 test('--plugins loads the named plugins and their hard dependencies only', (t) => {
   const order = selectAndOrder(
-    [descriptor('genai', ['search']), descriptor('search'), descriptor('gateway'), descriptor('connector', [], ['search'])],
+    [
+      descriptor('genai', ['search']),
+      descriptor('search'),
+      descriptor('gateway'),
+      descriptor('connector', [], ['search']),
+    ],
     ['genai', 'connector'],
     [],
   );
@@ -62,7 +75,9 @@ test('a missing dependency is reported by both names', (t) => {
 });
 
 test('a dependency cycle is reported with the whole cycle', (t) => {
-  const error = t.throws(() => selectAndOrder([descriptor('a', ['b']), descriptor('b', ['c']), descriptor('c', ['a'])], null, []));
+  const error = t.throws(() =>
+    selectAndOrder([descriptor('a', ['b']), descriptor('b', ['c']), descriptor('c', ['a'])], null, []),
+  );
   t.is(error?.message, 'plugin dependency cycle: a -> b -> c -> a');
 });
 
@@ -109,7 +124,9 @@ test('a packed archive on the loader path is unpacked into the cache once and lo
 });
 
 test('a broken manifest stops the start with one line naming the file and the problem', async (t) => {
-  const loaderPath = await writePlugins([{ manifest: { name: 'Bad Name', version: 'one', main: 'index.ts', service: 'search' }, files: {} }]);
+  const loaderPath = await writePlugins([
+    { manifest: { name: 'Bad Name', version: 'one', main: 'index.ts', service: 'search' }, files: {} },
+  ]);
   const file = path.join(loaderPath, 'Bad Name', 'plugin.json');
   const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath] }));
   t.true(error!.message.startsWith(`${file}: `));
@@ -131,11 +148,16 @@ test('a manifest that is not JSON is named', async (t) => {
 test('a plugin that needs another runtime version is refused', async (t) => {
   const loaderPath = await writePlugins([routePlugin('future', { runtime: '^9.0.0' })]);
   const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath] }));
-  t.is(error?.message, `${path.join(loaderPath, 'future', 'plugin.json')}: plugin needs runtime ^9.0.0, this runtime is 1.0.0`);
+  t.is(
+    error?.message,
+    `${path.join(loaderPath, 'future', 'plugin.json')}: plugin needs runtime ^9.0.0, this runtime is 1.0.0`,
+  );
 });
 
 test('a plugin whose main does not export a definition is named', async (t) => {
-  const loaderPath = await writePlugins([{ manifest: manifest('empty'), files: { 'index.ts': 'export const x = 1;' } }]);
+  const loaderPath = await writePlugins([
+    { manifest: manifest('empty'), files: { 'index.ts': 'export const x = 1;' } },
+  ]);
   const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath] }));
   t.regex(error!.message, /empty\/plugin\.json: main \.\/index\.ts must export default a plugin definition/);
 });
@@ -155,7 +177,10 @@ test('the same plugin twice on the loader path is refused by name', async (t) =>
   const a = await writePlugins([routePlugin('twin')]);
   const b = await writePlugins([routePlugin('twin')]);
   const error = await t.throwsAsync(startTestRuntime({ loaderPath: [a, b] }));
-  t.is(error?.message, `plugin "twin" is found twice on the loader path: ${path.join(a, 'twin')} and ${path.join(b, 'twin')}`);
+  t.is(
+    error?.message,
+    `plugin "twin" is found twice on the loader path: ${path.join(a, 'twin')} and ${path.join(b, 'twin')}`,
+  );
 });
 
 test('scanning without strictness collects every problem (vela plugins)', async (t) => {

@@ -51,7 +51,8 @@ function routesOf(stack: Layer[], found: Array<[string, string]> = []): Array<[s
   return found;
 }
 
-const appStack = (service: string) => (vela.runtime.services.get(service)!.app as unknown as { router: { stack: Layer[] } }).router.stack;
+const appStack = (service: string) =>
+  (vela.runtime.services.get(service)!.app as unknown as { router: { stack: Layer[] } }).router.stack;
 
 type Operation = Record<string, unknown>;
 interface ServiceDocument {
@@ -76,17 +77,22 @@ for (const service of SERVICES) {
     const document = await documentOf(service);
     const routes = routesOf(appStack(service)).filter(([method, path]) => method !== 'head' && !isPage(method, path));
     t.true(routes.length > 5, 'the walk found the routes');
-    const missing = routes.filter(([method, path]) => !document.paths[toOpenApiPath(path)]?.[method]).map(([m, p]) => `${m.toUpperCase()} ${p}`);
+    const missing = routes
+      .filter(([method, path]) => !document.paths[toOpenApiPath(path)]?.[method])
+      .map(([m, p]) => `${m.toUpperCase()} ${p}`);
     t.deepEqual(missing, [], 'routes missing from /v3/api-docs');
     const problems: string[] = [];
     for (const [path, operations] of Object.entries(document.paths)) {
-      for (const [method, operation] of Object.entries(operations)) problems.push(...operationProblems(`${method.toUpperCase()} ${path}`, operation));
+      for (const [method, operation] of Object.entries(operations))
+        problems.push(...operationProblems(`${method.toUpperCase()} ${path}`, operation));
     }
     t.deepEqual(problems, [], 'operations whose answers or errors are not described');
   });
 
   test(`the ${service} service answers as its document says`, async (t) => {
-    const document = (await SwaggerParser.dereference(structuredClone(await documentOf(service)) as never)) as unknown as ServiceDocument;
+    const document = (await SwaggerParser.dereference(
+      structuredClone(await documentOf(service)) as never,
+    )) as unknown as ServiceDocument;
     const calls = [...parameterlessGets(document), ...(EXAMPLES[service] ?? [])];
     t.true(calls.length > 3, 'there are answers to check');
     const problems: string[] = [];
@@ -99,7 +105,8 @@ for (const service of SERVICES) {
           authorization: vela.adminAuth,
           ...(call.body !== undefined ? { 'content-type': call.contentType ?? 'application/json' } : {}),
         },
-        body: call.body === undefined ? undefined : typeof call.body === 'string' ? call.body : JSON.stringify(call.body),
+        body:
+          call.body === undefined ? undefined : typeof call.body === 'string' ? call.body : JSON.stringify(call.body),
         redirect: 'manual',
       });
       const operation = document.paths[call.operation ?? call.path]?.[(call.method ?? 'GET').toLowerCase()];
@@ -122,7 +129,10 @@ for (const service of SERVICES) {
       if (!checked.valid) problems.push(`${name}: ${checked.problems.slice(0, 3).join('; ')}`);
     }
     t.deepEqual(problems, [], 'answers that do not match the document');
-    t.true(validated >= calls.length / 2, `${validated} of ${calls.length} answers were JSON checked against their schema`);
+    t.true(
+      validated >= calls.length / 2,
+      `${validated} of ${calls.length} answers were JSON checked against their schema`,
+    );
   });
 }
 
@@ -146,17 +156,22 @@ function operationProblems(name: string, operation: Operation): string[] {
   if (successes.length === 0 && redirects.length === 0) problems.push(`${name}: no success answer`);
   for (const status of successes) {
     const content = responses[status]!.content;
-    if (status !== '204' && (!content || Object.keys(content).length === 0)) problems.push(`${name} ${status}: no content schema`);
+    if (status !== '204' && (!content || Object.keys(content).length === 0))
+      problems.push(`${name} ${status}: no content schema`);
   }
-  for (const status of redirects) if (!responses[status]!.headers?.Location) problems.push(`${name} ${status}: no Location header`);
+  for (const status of redirects)
+    if (!responses[status]!.headers?.Location) problems.push(`${name} ${status}: no Location header`);
   for (const [status, response] of Object.entries(responses)) {
-    for (const [type, media] of Object.entries(response.content ?? {})) if (!media.schema) problems.push(`${name} ${status} ${type}: no schema`);
-    if ((status === 'default' || /^[45]/.test(status)) && !response.content?.['application/json']?.schema) problems.push(`${name} ${status}: no error schema`);
+    for (const [type, media] of Object.entries(response.content ?? {}))
+      if (!media.schema) problems.push(`${name} ${status} ${type}: no schema`);
+    if ((status === 'default' || /^[45]/.test(status)) && !response.content?.['application/json']?.schema)
+      problems.push(`${name} ${status}: no error schema`);
   }
   const parameters = (operation.parameters as Array<{ in: string }> | undefined) ?? [];
   if (!responses.default) problems.push(`${name}: no default (error) answer`);
   if ((operation.security as unknown[]).length > 0 && !responses['401']) problems.push(`${name}: secured, no 401`);
-  if (parameters.some((p) => p.in === 'path') && !responses['404']) problems.push(`${name}: names something in its path, no 404`);
+  if (parameters.some((p) => p.in === 'path') && !responses['404'])
+    problems.push(`${name}: names something in its path, no 404`);
   if ((operation.requestBody || parameters.some((p) => p.in === 'query')) && !statuses.some((s) => /^4/.test(s)))
     problems.push(`${name}: takes input, no 4xx for bad input`);
   return problems;
@@ -184,7 +199,12 @@ const EXAMPLES: Partial<Record<(typeof SERVICES)[number], Call[]>> = {
   search: [
     { path: '/api/sn/Sample/search?q=*&_setlocale=en_US&rows=5', operation: '/api/sn/{siteName}/search' },
     { path: '/api/sn/Sample/search?q=*&_setlocale=en_US&rows=5&group=type', operation: '/api/sn/{siteName}/search' },
-    { path: '/api/sn/Sample/search?q=*', method: 'POST', body: { fq: ['type:news'], rows: 3 }, operation: '/api/sn/{siteName}/search' },
+    {
+      path: '/api/sn/Sample/search?q=*',
+      method: 'POST',
+      body: { fq: ['type:news'], rows: 3 },
+      operation: '/api/sn/{siteName}/search',
+    },
     { path: '/api/v2/guest/sn/Sample/search?q=*', operation: '/api/v2/guest/sn/{siteName}/search' },
     { path: '/api/sn/Nowhere/search?q=*', operation: '/api/sn/{siteName}/search' },
     { path: '/api/sn/Sample', operation: '/api/sn/{id}' },
@@ -195,11 +215,28 @@ const EXAMPLES: Partial<Record<(typeof SERVICES)[number], Call[]>> = {
     { path: '/api/sn/Sample/metrics/live', operation: '/api/sn/{id}/metrics/live' },
     { path: '/api/sn/Sample/chat', operation: '/api/sn/{siteName}/chat' },
     { path: '/api/sn/Sample/chat?q=news', operation: '/api/sn/{siteName}/chat' },
-    { path: '/api/genai/chat', method: 'POST', body: { messages: [{ role: 'user', content: 'hello' }], stream: false }, operation: '/api/genai/chat' },
+    {
+      path: '/api/genai/chat',
+      method: 'POST',
+      body: { messages: [{ role: 'user', content: 'hello' }], stream: false },
+      operation: '/api/genai/chat',
+    },
     { path: '/graphql', method: 'POST', body: { query: '{ siteNames }' }, operation: '/graphql' },
     { path: '/graphql', method: 'POST', body: { query: '{ nothing' }, operation: '/graphql' },
-    { path: '/graphql', method: 'POST', body: 'query { siteNames }', contentType: 'application/graphql', operation: '/graphql' },
-    { path: '/api/sn', method: 'POST', body: 'name=x', contentType: 'application/x-www-form-urlencoded', operation: '/api/sn' },
+    {
+      path: '/graphql',
+      method: 'POST',
+      body: 'query { siteNames }',
+      contentType: 'application/graphql',
+      operation: '/graphql',
+    },
+    {
+      path: '/api/sn',
+      method: 'POST',
+      body: 'name=x',
+      contentType: 'application/x-www-form-urlencoded',
+      operation: '/api/sn',
+    },
   ],
   gateway: [{ path: '/api/token', operation: '/api/token' }],
 };
@@ -214,17 +251,24 @@ function asJsonSchema(schema: unknown): JsonSchema {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'nullable' || key === 'example') continue;
-    out[key] = key === 'enum' || key === 'default' ? value : key === 'properties' ? mapValues(value, asJsonSchema) : asJsonSchema(value);
+    out[key] =
+      key === 'enum' || key === 'default'
+        ? value
+        : key === 'properties'
+          ? mapValues(value, asJsonSchema)
+          : asJsonSchema(value);
   }
   if ((schema as { nullable?: boolean }).nullable) {
     if (typeof out.type === 'string') out.type = [out.type, 'null'];
     if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
-    for (const list of ['anyOf', 'oneOf'] as const) if (Array.isArray(out[list])) out[list] = [...(out[list] as unknown[]), { type: 'null' }];
+    for (const list of ['anyOf', 'oneOf'] as const)
+      if (Array.isArray(out[list])) out[list] = [...(out[list] as unknown[]), { type: 'null' }];
   }
   return out as JsonSchema;
 }
 
-const mapValues = (value: unknown, f: (v: unknown) => unknown) => Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, f(v)]));
+const mapValues = (value: unknown, f: (v: unknown) => unknown) =>
+  Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, f(v)]));
 
 test('the runtime routes of every service are described, and pages are not', async (t) => {
   for (const service of SERVICES) {

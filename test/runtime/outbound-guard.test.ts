@@ -68,7 +68,10 @@ const resolvesTo =
     return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   };
 
-async function refusal(t: { throwsAsync: (p: Promise<unknown>) => Promise<unknown> }, work: Promise<unknown>): Promise<OutboundRefused> {
+async function refusal(
+  t: { throwsAsync: (p: Promise<unknown>) => Promise<unknown> },
+  work: Promise<unknown>,
+): Promise<OutboundRefused> {
   const error = await t.throwsAsync(work);
   if (!(error instanceof OutboundRefused)) throw new Error(`expected a refusal, got ${String(error)}`);
   return error;
@@ -78,7 +81,11 @@ test('a name that resolves to an internal address is refused in the lookup, befo
   const server = await countingServer(t);
   const seen: string[] = [];
   const spy = connectionSpy();
-  const guard = new OutboundGuard({ allowHosts: [], resolve: resolvesTo(['127.0.0.1'], seen), beforeConnect: spy.hook });
+  const guard = new OutboundGuard({
+    allowHosts: [],
+    resolve: resolvesTo(['127.0.0.1'], seen),
+    beforeConnect: spy.hook,
+  });
   t.teardown(() => guard.close());
   const error = await refusal(t, guard.fetch(`http://intranet.example:${server.port}/`));
   t.is(error.status, 403);
@@ -92,11 +99,19 @@ test('a name that resolves to an internal address is refused in the lookup, befo
 
 test('every address of a name is checked: one internal record among public ones refuses it', async (t) => {
   const spy = connectionSpy();
-  const guard = new OutboundGuard({ allowHosts: [], resolve: resolvesTo(['93.184.216.34', '10.0.0.7']), beforeConnect: spy.hook });
+  const guard = new OutboundGuard({
+    allowHosts: [],
+    resolve: resolvesTo(['93.184.216.34', '10.0.0.7']),
+    beforeConnect: spy.hook,
+  });
   t.teardown(() => guard.close());
   t.is((await refusal(t, guard.check('https://mixed.example/'))).rule, 'private');
   t.is((await refusal(t, guard.fetch('https://mixed.example/'))).rule, 'private', 'and when fetched, in the lookup');
-  const metadata = new OutboundGuard({ allowHosts: [], resolve: resolvesTo(['::ffff:169.254.169.254']), beforeConnect: spy.hook });
+  const metadata = new OutboundGuard({
+    allowHosts: [],
+    resolve: resolvesTo(['::ffff:169.254.169.254']),
+    beforeConnect: spy.hook,
+  });
   t.teardown(() => metadata.close());
   t.is((await refusal(t, metadata.check('http://meta.example/'))).rule, 'cloud metadata');
   t.is((await refusal(t, metadata.fetch('http://meta.example/'))).rule, 'cloud metadata');
@@ -107,7 +122,11 @@ test('IP literals in any spelling are refused without a lookup: decimal, hex, oc
   const server = await countingServer(t);
   const seen: string[] = [];
   const spy = connectionSpy();
-  const guard = new OutboundGuard({ allowHosts: [], resolve: resolvesTo(['93.184.216.34'], seen), beforeConnect: spy.hook });
+  const guard = new OutboundGuard({
+    allowHosts: [],
+    resolve: resolvesTo(['93.184.216.34'], seen),
+    beforeConnect: spy.hook,
+  });
   t.teardown(() => guard.close());
   const p = server.port;
   for (const url of [
@@ -152,14 +171,22 @@ test("a host on the operator's allowlist is fetched, connecting to the address c
   await moved.body?.cancel();
   const otherPort = new OutboundGuard({ allowHosts: ['127.0.0.1:1'] });
   t.teardown(() => otherPort.close());
-  t.is((await refusal(t, otherPort.fetch(`http://127.0.0.1:${server.port}/`))).rule, 'loopback', 'the allowlist names host and port');
+  t.is(
+    (await refusal(t, otherPort.fetch(`http://127.0.0.1:${server.port}/`))).rule,
+    'loopback',
+    'the allowlist names host and port',
+  );
 });
 
 test('a name is connected to at the address the guard resolved, with the name kept as the Host; the allowlist skips only the range check', async (t) => {
   const server = await countingServer(t);
   const spy = connectionSpy();
   const guard = new OutboundGuard({ allowHosts: [], resolve: resolvesTo(['127.0.0.1']), beforeConnect: spy.hook });
-  const allowed = new OutboundGuard({ allowHosts: ['service.internal'], resolve: resolvesTo(['127.0.0.1']), beforeConnect: spy.hook });
+  const allowed = new OutboundGuard({
+    allowHosts: ['service.internal'],
+    resolve: resolvesTo(['127.0.0.1']),
+    beforeConnect: spy.hook,
+  });
   t.teardown(() => Promise.all([guard.close(), allowed.close()]));
   await refusal(t, guard.fetch(`http://service.internal:${server.port}/`));
   t.is(server.connections(), 0);
@@ -167,7 +194,11 @@ test('a name is connected to at the address the guard resolved, with the name ke
   const res = await allowed.fetch(`http://service.internal:${server.port}/x`);
   t.is(await res.text(), `hello service.internal:${server.port}`);
   t.is(server.connections(), 1);
-  t.deepEqual(spy.attempts, ['service.internal=127.0.0.1'], 'the one connection went to the address the guard resolved');
+  t.deepEqual(
+    spy.attempts,
+    ['service.internal=127.0.0.1'],
+    'the one connection went to the address the guard resolved',
+  );
 });
 
 test('the connect hook is the last word: it sees literals and resolved names alike, and what it stops never connects', async (t) => {
@@ -182,7 +213,10 @@ test('the connect hook is the last word: it sees literals and resolved names ali
   t.is((await guard.fetch(`http://127.0.0.1:${server.port}/`)).status, 200);
   // Allowed by the operator and public: the guard would connect, and the test's hook stops it first.
   const stopped = await t.throwsAsync(guard.fetch('http://public.example/'));
-  t.regex(String((stopped as { cause?: Error }).cause?.message ?? stopped?.message), /the test stopped a connection to 93\.184\.216\.34/);
+  t.regex(
+    String((stopped as { cause?: Error }).cause?.message ?? stopped?.message),
+    /the test stopped a connection to 93\.184\.216\.34/,
+  );
   t.deepEqual(spy.attempts, [`127.0.0.1=127.0.0.1`, 'public.example=93.184.216.34']);
   t.is(server.connections(), 1);
 });

@@ -37,10 +37,17 @@ async function server(t: { teardown(fn: () => unknown): void }, handler: http.Re
 }
 
 test('forwardTarget keeps the endpoint origin, appends the forwarded path to its path, and keeps the query string', (t) => {
-  t.is(forwardTarget('http://svc.example:8080/api/v2', '/items/42', 'q=a%20b').href, 'http://svc.example:8080/api/v2/items/42?q=a%20b');
+  t.is(
+    forwardTarget('http://svc.example:8080/api/v2', '/items/42', 'q=a%20b').href,
+    'http://svc.example:8080/api/v2/items/42?q=a%20b',
+  );
   t.is(forwardTarget('http://svc.example/api/v2/', '/x').href, 'http://svc.example/api/v2/x');
   t.is(forwardTarget('https://svc.example', '').href, 'https://svc.example/');
-  t.is(forwardTarget('http://svc.example/base', '/a%20b/c', '', ['/a b']).pathname, '/base/a%20b/c', 'prefixes compare decoded');
+  t.is(
+    forwardTarget('http://svc.example/base', '/a%20b/c', '', ['/a b']).pathname,
+    '/base/a%20b/c',
+    'prefixes compare decoded',
+  );
 });
 
 test('forwardTarget refuses every path family, encoded or not, naming the rule', (t) => {
@@ -75,16 +82,29 @@ test('forwardTarget refuses every path family, encoded or not, naming the rule',
     ['/allowedx', 'not an allowed path', '/allowed'],
   ];
   for (const [path, rule, prefix] of cases) {
-    const error = t.throws(() => forwardTarget('http://svc.example/api', path, '', prefix ? [prefix] : []), { instanceOf: ForwardPathRefused }, path);
+    const error = t.throws(
+      () => forwardTarget('http://svc.example/api', path, '', prefix ? [prefix] : []),
+      { instanceOf: ForwardPathRefused },
+      path,
+    );
     t.is(error?.rule, rule, path);
     t.is(error?.status, 403);
     t.is(error?.code, 'path_refused');
   }
-  t.is(t.throws(() => forwardTarget('http://svc.example/', '/x', 'a=1#frag'), { instanceOf: ForwardPathRefused })?.rule, 'control character');
+  t.is(
+    t.throws(() => forwardTarget('http://svc.example/', '/x', 'a=1#frag'), { instanceOf: ForwardPathRefused })?.rule,
+    'control character',
+  );
   t.is(forwardTarget('http://svc.example/api', '/allowed/x', '', ['/allowed']).pathname, '/api/allowed/x');
-  const behindPrefix = t.throws(() => forwardTarget('http://svc/api', '/public/..;/admin', '', ['/public']), { instanceOf: ForwardPathRefused });
+  const behindPrefix = t.throws(() => forwardTarget('http://svc/api', '/public/..;/admin', '', ['/public']), {
+    instanceOf: ForwardPathRefused,
+  });
   t.is(behindPrefix?.rule, 'path traversal', 'a ..; segment under an allowed prefix does not reach around it');
-  t.is(forwardTarget('http://svc/api', '/public/a;v=1/b..c', '', ['/public']).pathname, '/api/public/a;v=1/b..c', 'parameters and dots inside names pass');
+  t.is(
+    forwardTarget('http://svc/api', '/public/a;v=1/b..c', '', ['/public']).pathname,
+    '/api/public/a;v=1/b..c',
+    'parameters and dots inside names pass',
+  );
 });
 
 test('request: a name resolving to any internal range is refused in the lookup, before a connection; IP literals without a lookup', async (t) => {
@@ -110,14 +130,25 @@ test('request: a name resolving to any internal range is refused in the lookup, 
   const spy = connectionSpy();
   for (const [address, rule] of families) {
     const guard = new OutboundGuard({ allowHosts: [], resolve: resolvesTo([address]), beforeConnect: spy.hook });
-    const error = await t.throwsAsync(guard.request(`http://intranet.example:${s.port}/`), { instanceOf: OutboundRefused });
+    const error = await t.throwsAsync(guard.request(`http://intranet.example:${s.port}/`), {
+      instanceOf: OutboundRefused,
+    });
     t.is(error?.rule, rule, address);
     await guard.close();
   }
   const seen: string[] = [];
-  const literal = new OutboundGuard({ allowHosts: [], resolve: resolvesTo(['93.184.216.34'], seen), beforeConnect: spy.hook });
+  const literal = new OutboundGuard({
+    allowHosts: [],
+    resolve: resolvesTo(['93.184.216.34'], seen),
+    beforeConnect: spy.hook,
+  });
   t.teardown(() => literal.close());
-  for (const url of [`http://2130706433:${s.port}/`, `http://0x7f000001:${s.port}/`, `http://0177.1:${s.port}/`, `http://[::ffff:7f00:1]:${s.port}/`]) {
+  for (const url of [
+    `http://2130706433:${s.port}/`,
+    `http://0x7f000001:${s.port}/`,
+    `http://0177.1:${s.port}/`,
+    `http://[::ffff:7f00:1]:${s.port}/`,
+  ]) {
     await t.throwsAsync(literal.request(url), { instanceOf: OutboundRefused }, url);
   }
   t.deepEqual(seen, []);
@@ -155,7 +186,11 @@ test('request streams both ways, connects to the checked address with the name a
   const guard = new OutboundGuard({ allowHosts: ['service.internal'], resolve: resolvesTo(['127.0.0.1']) });
   t.teardown(() => guard.close());
   const body = Readable.from(['a', 'b', 'c']);
-  const res = await guard.request(`http://service.internal:${s.port}/echo`, { method: 'POST', body, headers: { 'content-type': 'text/plain' } });
+  const res = await guard.request(`http://service.internal:${s.port}/echo`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'text/plain' },
+  });
   t.is(res.status, 200);
   let text = '';
   for await (const chunk of res.body) text += chunk;
@@ -176,7 +211,9 @@ test('request bounds the answer: a declared length over the limit is 502 at once
   });
   const guard = new OutboundGuard({ allowHosts: [`127.0.0.1:${s.port}`] });
   t.teardown(() => guard.close());
-  const declared = await t.throwsAsync(guard.request(`http://127.0.0.1:${s.port}/declared`, { maxResponseBytes: 1000 }));
+  const declared = await t.throwsAsync(
+    guard.request(`http://127.0.0.1:${s.port}/declared`, { maxResponseBytes: 1000 }),
+  );
   t.is((declared as { code?: string }).code, 'upstream_response_too_large');
   const growing = await guard.request(`http://127.0.0.1:${s.port}/growing`, { maxResponseBytes: 10_000 });
   let read = 0;
@@ -204,6 +241,9 @@ test('self:<service> allows the addresses the runtime gives for that service, at
   t.is(res.status, 200);
   res.body.destroy();
   port = 1; // the service moved: the old port is no longer allowed
-  t.is((await t.throwsAsync(guard.request(`http://127.0.0.1:${s.port}/`), { instanceOf: OutboundRefused }))?.rule, 'loopback');
+  t.is(
+    (await t.throwsAsync(guard.request(`http://127.0.0.1:${s.port}/`), { instanceOf: OutboundRefused }))?.rule,
+    'loopback',
+  );
   t.is(s.connections(), 1);
 });

@@ -14,7 +14,11 @@ const admin = `Basic ${Buffer.from('admin:child-test-password').toString('base64
 async function json(url: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
   const res = await fetch(url, {
     ...init,
-    headers: { authorization: admin, 'content-type': 'application/json', ...(init.headers as Record<string, string> | undefined) },
+    headers: {
+      authorization: admin,
+      'content-type': 'application/json',
+      ...(init.headers as Record<string, string> | undefined),
+    },
   });
   return { status: res.status, body: await res.json() };
 }
@@ -27,7 +31,17 @@ test('every bundled plugin packs alone, and a runtime whose loader path is only 
   const home = mkdtempSync(path.join(os.tmpdir(), 'vela-packed-'));
   t.teardown(() => rmSync(home, { recursive: true, force: true }));
   const archives = path.join(home, 'plugins');
-  const bundled = ['cms', 'connector', 'gateway', 'genai', 'graphql', 'integration', 'ocr', 'search', 'search-postgres'];
+  const bundled = [
+    'cms',
+    'connector',
+    'gateway',
+    'genai',
+    'graphql',
+    'integration',
+    'ocr',
+    'search',
+    'search-postgres',
+  ];
   const packs = await Promise.all(bundled.map((plugin) => runVela(['pack', plugin, '--out', archives])));
   for (const packed of packs) t.is(packed.code, 0, packed.stderr);
   t.deepEqual(
@@ -35,14 +49,20 @@ test('every bundled plugin packs alone, and a runtime whose loader path is only 
     bundled.map((plugin) => `${plugin}-1.0.0.tgz`),
   );
 
-  const vela = await startChildRuntime(['--loader-path', archives], childEnv({ VELA_DATA_DIR: path.join(home, 'data') }), home);
+  const vela = await startChildRuntime(
+    ['--loader-path', archives],
+    childEnv({ VELA_DATA_DIR: path.join(home, 'data') }),
+    home,
+  );
   t.teardown(() => vela.stop());
   t.deepEqual(vela.plugins.sort(), bundled);
   t.true(
     vela
       .output()
       .split('\n')
-      .some((line) => line.includes('"bootTree"') && (line.match(/"origin":"archive"/g) ?? []).length === bundled.length),
+      .some(
+        (line) => line.includes('"bootTree"') && (line.match(/"origin":"archive"/g) ?? []).length === bundled.length,
+      ),
     'every one loads from its archive',
   );
   for (const service of ['gateway', 'search', 'connector']) {
@@ -61,14 +81,20 @@ test('every bundled plugin packs alone, and a runtime whose loader path is only 
   t.is(sample.status, 200);
   t.true(sample.body.queryContext.count > 0, JSON.stringify(sample.body.queryContext));
 
-  // A source of the user's own, through the connector's pipeline into a new site (GraphQL answers from the graphql plugin's archive).
+  // A source of the user's own, through the connector's pipeline into a new site (GraphQL answers from the graphql
+  // plugin's archive).
   const site = await json(`${vela.urls.search}/api/sn`, {
     method: 'POST',
     body: JSON.stringify({ name: 'Packed', locales: ['en_US'], fields: [{ name: 'title', type: 'TEXT' }] }),
   });
   t.is(site.status, 201, JSON.stringify(site.body));
   const file = path.join(home, 'notes.jsonl');
-  writeFileSync(file, ['alpha', 'beta', 'gamma'].map((word, i) => JSON.stringify({ id: `n${i}`, title: `${word} note`, body: `the ${word} note` })).join('\n'));
+  writeFileSync(
+    file,
+    ['alpha', 'beta', 'gamma']
+      .map((word, i) => JSON.stringify({ id: `n${i}`, title: `${word} note`, body: `the ${word} note` }))
+      .join('\n'),
+  );
   const source = await json(`${connector}/source`, {
     method: 'POST',
     body: JSON.stringify({
@@ -82,19 +108,31 @@ test('every bundled plugin packs alone, and a runtime whose loader path is only 
   t.is(source.status, 201, JSON.stringify(source.body));
   const sent = await json(`${connector}/index/notes/all`);
   t.is(sent.body.status, 'sent');
-  await eventually(async () => (await json(`${connector}/monitoring/indexing/stats/notes`)).body?.[0]?.status === 'COMPLETED', 'the notes run to end', 60_000);
+  await eventually(
+    async () => (await json(`${connector}/monitoring/indexing/stats/notes`)).body?.[0]?.status === 'COMPLETED',
+    'the notes run to end',
+    60_000,
+  );
   const found = await json(`${vela.urls.search}/graphql`, {
     method: 'POST',
-    body: JSON.stringify({ query: '{ siteSearch(siteName: PACKED, searchParams: {q: "beta"}, locale: "en_US") { queryContext { count } } }' }),
+    body: JSON.stringify({
+      query: '{ siteSearch(siteName: PACKED, searchParams: {q: "beta"}, locale: "en_US") { queryContext { count } } }',
+    }),
   });
   t.is(found.body.data?.siteSearch?.queryContext?.count, 1, JSON.stringify(found.body));
   // GraphiQL's page takes its prebuilt bundles from the archive's graphiql, react and react-dom (files only).
-  for (const asset of ['graphiql.min.js', 'graphiql.min.css', 'react.production.min.js', 'react-dom.production.min.js']) {
+  for (const asset of [
+    'graphiql.min.js',
+    'graphiql.min.css',
+    'react.production.min.js',
+    'react-dom.production.min.js',
+  ]) {
     t.is((await fetch(`${vela.urls.search}/graphql/assets/${asset}`)).status, 200, asset);
   }
 
   // Both archives carry the extraction library (@vela/extraction, a workspace package) with tesseract.js and its
-  // language data: OCR answers from the ocr archive (on the search service), and the connector's filesystem kind reads a scan.
+  // language data: OCR answers from the ocr archive (on the search service), and the connector's filesystem kind reads
+  // a scan.
   const { createCanvas } = await import('@napi-rs/canvas');
   const canvas = createCanvas(900, 120);
   const g = canvas.getContext('2d');
@@ -115,17 +153,30 @@ test('every bundled plugin packs alone, and a runtime whose loader path is only 
   writeFileSync(path.join(scans, 'scan.png'), png);
   // A PDF with a text layer: pdfjs-dist's legacy build (what the extraction library keeps of pdfjs-dist) reads it.
   const pdf = await PDFDocument.create();
-  pdf
-    .addPage([400, 200])
-    .drawText('Portable document from the packed connector', { x: 20, y: 100, size: 14, font: await pdf.embedFont(StandardFonts.Helvetica) });
+  pdf.addPage([400, 200]).drawText('Portable document from the packed connector', {
+    x: 20,
+    y: 100,
+    size: 14,
+    font: await pdf.embedFont(StandardFonts.Helvetica),
+  });
   writeFileSync(path.join(scans, 'words.pdf'), await pdf.save());
   const scanSource = await json(`${connector}/source`, {
     method: 'POST',
-    body: JSON.stringify({ name: 'scans', kind: 'filesystem', sites: ['Packed'], locale: 'en_US', settings: { root: scans } }),
+    body: JSON.stringify({
+      name: 'scans',
+      kind: 'filesystem',
+      sites: ['Packed'],
+      locale: 'en_US',
+      settings: { root: scans },
+    }),
   });
   t.is(scanSource.status, 201, JSON.stringify(scanSource.body));
   t.is((await json(`${connector}/index/scans/all`)).body.status, 'sent');
-  await eventually(async () => (await json(`${connector}/monitoring/indexing/stats/scans`)).body?.[0]?.status === 'COMPLETED', 'the scans run to end', 90_000);
+  await eventually(
+    async () => (await json(`${connector}/monitoring/indexing/stats/scans`)).body?.[0]?.status === 'COMPLETED',
+    'the scans run to end',
+    90_000,
+  );
   const archived = await json(`${vela.urls.search}/api/sn/Packed/search?q=archives&_setlocale=en_US`);
   t.is(archived.body.queryContext?.count, 1, JSON.stringify(archived.body.queryContext));
   const portable = await json(`${vela.urls.search}/api/sn/Packed/search?q=portable&_setlocale=en_US`);
@@ -146,7 +197,9 @@ test('every bundled plugin packs alone, and a runtime whose loader path is only 
   const genai = readdirSync(cache).find((entry) => entry.startsWith('genai-1.0.0-'));
   const tokenizer = path.join(cache, genai!, 'package', 'node_modules', 'gpt-tokenizer');
   t.false(existsSync(path.join(tokenizer, 'cjs')), 'its CommonJS build stays out');
-  const { countTokens } = (await import(pathToFileURL(path.join(tokenizer, 'esm', 'encoding', 'o200k_base.js')).href)) as {
+  const { countTokens } = (await import(
+    pathToFileURL(path.join(tokenizer, 'esm', 'encoding', 'o200k_base.js')).href
+  )) as {
     countTokens: (text: string) => number;
   };
   t.is(countTokens('hello world'), 2);

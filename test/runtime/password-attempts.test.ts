@@ -24,7 +24,11 @@ test('one user name from one address may fail up to the limit, then waits until 
     attempts.failed('127.0.0.1', 'admin', `guess-${i}`);
     state.now += 10_000;
   }
-  t.is(attempts.retryAfterSeconds('127.0.0.1', 'Admin'), 30, 'the first failure leaves the window 30 s from now; names compare without case');
+  t.is(
+    attempts.retryAfterSeconds('127.0.0.1', 'Admin'),
+    30,
+    'the first failure leaves the window 30 s from now; names compare without case',
+  );
   state.now += 30_001;
   t.is(attempts.retryAfterSeconds('127.0.0.1', 'admin'), 0);
 });
@@ -46,7 +50,8 @@ test('a pair that just failed is known wrong (answered without hashing), and a f
     attempts.failedUnknownName(`u${i}`);
   }
   const tables = attempts as unknown as Record<string, { size: number }>;
-  for (const name of ['byPair', 'byAddress', 'byUnknownName', 'knownWrong']) t.true(tables[name]!.size <= 10_000, `${name}: ${tables[name]!.size}`);
+  for (const name of ['byPair', 'byAddress', 'byUnknownName', 'knownWrong'])
+    t.true(tables[name]!.size <= 10_000, `${name}: ${tables[name]!.size}`);
 });
 
 test('an address held back stays held back while a flood from thousands of other IPv6 /64s fills the tables', (t) => {
@@ -62,7 +67,10 @@ test('an address held back stays held back while a flood from thousands of other
     attempts.failed(`2001:db8:${(i >> 16).toString(16)}:${(i & 0xffff).toString(16)}::1`, `throwaway-${i}`, 'x');
     state.now += 1;
   }
-  t.true(attempts.retryAfterSeconds('2001:db8:aaaa:1:ffff::2', 'admin') > 0, 'another address of the same /64 still waits for the pair');
+  t.true(
+    attempts.retryAfterSeconds('2001:db8:aaaa:1:ffff::2', 'admin') > 0,
+    'another address of the same /64 still waits for the pair',
+  );
   t.true(attempts.retryAfterSeconds(attacker, 'yet-another') > 0, 'and for the address limit');
   const tables = attempts as unknown as Record<string, { size: number }>;
   for (const name of ['byPair', 'byAddress']) t.true(tables[name]!.size <= 10_000, `${name}: ${tables[name]!.size}`);
@@ -77,7 +85,11 @@ test('a bounded map drops the oldest entry it does not keep; a kept entry whose 
   map.set('b', 'x');
   map.set('c', 'y');
   map.set('d', 'z');
-  t.deepEqual([map.get('a'), map.get('b'), map.size], ['held-a', undefined, 3], 'the oldest entry not kept went, not the older kept one');
+  t.deepEqual(
+    [map.get('a'), map.get('b'), map.size],
+    ['held-a', undefined, 3],
+    'the oldest entry not kept went, not the older kept one',
+  );
   map.set('e', 'held-e');
   map.set('f', 'held-f');
   t.deepEqual(
@@ -90,7 +102,11 @@ test('a bounded map drops the oldest entry it does not keep; a kept entry whose 
   t.is(map.get('a'), undefined, 'in place of its least recently used kept entry');
   released.add('held-e');
   map.set('h', 'v');
-  t.deepEqual([map.get('e'), map.get('f'), map.get('g'), map.get('h')], [undefined, 'held-f', 'w', 'v'], 'an entry whose hold ended went first');
+  t.deepEqual(
+    [map.get('e'), map.get('f'), map.get('g'), map.get('h')],
+    [undefined, 'held-f', 'w', 'v'],
+    'an entry whose hold ended went first',
+  );
 });
 
 test('addresses are counted as IPv4, IPv4-mapped IPv6 as IPv4, IPv6 by its /64, and anything else as one', (t) => {
@@ -104,7 +120,11 @@ test('addresses are counted as IPv4, IPv4-mapped IPv6 as IPv4, IPv6 by its /64, 
 });
 
 /** Accounts on a runtime's database with limits and a clock of the test's own. */
-async function accountsOn(vela: TestRuntime, attemptLimits: typeof limits, now: () => number): Promise<{ accounts: Accounts; attempts: PasswordAttempts }> {
+async function accountsOn(
+  vela: TestRuntime,
+  attemptLimits: typeof limits,
+  now: () => number,
+): Promise<{ accounts: Accounts; attempts: PasswordAttempts }> {
   const attempts = new PasswordAttempts(attemptLimits, now);
   return { accounts: new Accounts(vela.runtime.db, vela.runtime.logger, attempts), attempts };
 }
@@ -123,12 +143,24 @@ const heldBack = test.macro(async (t, database: 'sqlite' | 'postgres') => {
   t.teardown(() => vela.stop());
   const { accounts } = await accountsOn(vela, limits, clock().now);
   t.truthy(await accounts.authenticate(TEST_ADMIN.user, TEST_ADMIN.password, '192.168.1.10'));
-  for (let i = 0; i < 4; i += 1) t.is(await accounts.authenticate(TEST_ADMIN.user, `guess-${i}`, `203.0.113.${i}`), null);
-  await refusedWith429(t, accounts.authenticate(TEST_ADMIN.user, TEST_ADMIN.password, '203.0.113.99'), 'a new address waits');
-  t.truthy(await accounts.authenticate(TEST_ADMIN.user, TEST_ADMIN.password, '192.168.1.10'), "the administrator's own address is not locked out");
+  for (let i = 0; i < 4; i += 1)
+    t.is(await accounts.authenticate(TEST_ADMIN.user, `guess-${i}`, `203.0.113.${i}`), null);
+  await refusedWith429(
+    t,
+    accounts.authenticate(TEST_ADMIN.user, TEST_ADMIN.password, '203.0.113.99'),
+    'a new address waits',
+  );
+  t.truthy(
+    await accounts.authenticate(TEST_ADMIN.user, TEST_ADMIN.password, '192.168.1.10'),
+    "the administrator's own address is not locked out",
+  );
 });
 
-test('guesses from many addresses hold the account back, but not at an address that signed it in lately (SQLite)', heldBack, 'sqlite');
+test(
+  'guesses from many addresses hold the account back, but not at an address that signed it in lately (SQLite)',
+  heldBack,
+  'sqlite',
+);
 (postgresReachable() ? test : test.skip)('the same on PostgreSQL', heldBack, 'postgres');
 
 test("flushing the in-memory tables with throwaway names from thousands of IPv6 /64s does not reset an account's count", async (t) => {
@@ -136,15 +168,24 @@ test("flushing the in-memory tables with throwaway names from thousands of IPv6 
   const vela = await startTestRuntime({ plugins: [] });
   t.teardown(() => vela.stop());
   const { accounts, attempts } = await accountsOn(vela, { ...limits, perAddress: 1000 }, clock().now);
-  for (let i = 0; i < 4; i += 1) t.is(await accounts.authenticate(TEST_ADMIN.user, `guess-${i}`, `2001:db8:0:${i}::1`), null);
+  for (let i = 0; i < 4; i += 1)
+    t.is(await accounts.authenticate(TEST_ADMIN.user, `guess-${i}`, `2001:db8:0:${i}::1`), null);
   // What 30,000 failed sign-ins with new names from new /64s leave in memory (each would cost an scrypt here).
   for (let i = 0; i < 30_000; i += 1) {
     const address = `2001:db8:${(i >> 16).toString(16)}:${(i & 0xffff).toString(16)}::1`;
     attempts.failed(address, `throwaway-${i}`, 'x');
     attempts.failedUnknownName(`throwaway-${i}`);
   }
-  await refusedWith429(t, accounts.authenticate(TEST_ADMIN.user, TEST_ADMIN.password, '2001:db8:ffff:1::1'), 'the account still waits after the flood');
-  t.is(await accounts.authenticate('throwaway-3', 'x', '2001:db8:ffff:2::1'), null, 'a flushed throwaway name is merely wrong again');
+  await refusedWith429(
+    t,
+    accounts.authenticate(TEST_ADMIN.user, TEST_ADMIN.password, '2001:db8:ffff:1::1'),
+    'the account still waits after the flood',
+  );
+  t.is(
+    await accounts.authenticate('throwaway-3', 'x', '2001:db8:ffff:2::1'),
+    null,
+    'a flushed throwaway name is merely wrong again',
+  );
 });
 
 test('an account’s count and its trusted addresses are shared by processes on one database and kept over a restart', async (t) => {
@@ -161,13 +202,24 @@ test('an account’s count and its trusted addresses are shared by processes on 
   t.truthy(await onA.authenticate(TEST_ADMIN.user, TEST_ADMIN.password, '192.168.1.10'));
   for (let i = 0; i < 2; i += 1) t.is(await onA.authenticate(TEST_ADMIN.user, `a-${i}`, `203.0.113.${i}`), null);
   for (let i = 2; i < 4; i += 1) t.is(await onB.authenticate(TEST_ADMIN.user, `b-${i}`, `203.0.113.${i}`), null);
-  await refusedWith429(t, onA.authenticate(TEST_ADMIN.user, TEST_ADMIN.password, '203.0.113.50'), 'failures on both processes add up');
+  await refusedWith429(
+    t,
+    onA.authenticate(TEST_ADMIN.user, TEST_ADMIN.password, '203.0.113.50'),
+    'failures on both processes add up',
+  );
   await a.stop();
   const again = await startTestRuntime({ plugins: [], databaseUrl, config });
   t.teardown(() => again.stop());
   const restarted = again.runtime.resolve<Accounts>('accounts');
-  await refusedWith429(t, restarted.authenticate(TEST_ADMIN.user, TEST_ADMIN.password, '203.0.113.51'), 'the count outlives a restart');
-  t.truthy(await restarted.authenticate(TEST_ADMIN.user, TEST_ADMIN.password, '192.168.1.10'), 'and so does the trusted address');
+  await refusedWith429(
+    t,
+    restarted.authenticate(TEST_ADMIN.user, TEST_ADMIN.password, '203.0.113.51'),
+    'the count outlives a restart',
+  );
+  t.truthy(
+    await restarted.authenticate(TEST_ADMIN.user, TEST_ADMIN.password, '192.168.1.10'),
+    'and so does the trusted address',
+  );
 });
 
 test('credentials no account can have are wrong at once: no query, no count, never an error', async (t) => {
@@ -196,15 +248,26 @@ test('credentials no account can have are wrong at once: no query, no count, nev
 });
 
 /** A GET with Basic credentials from a chosen loopback source address. */
-function getFrom(url: string, localAddress: string, user: string, password: string): Promise<{ status: number; retryAfter: string | undefined; body: string }> {
+function getFrom(
+  url: string,
+  localAddress: string,
+  user: string,
+  password: string,
+): Promise<{ status: number; retryAfter: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.get(url, { localAddress, headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => {
-        body += c;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, body }));
-    });
+    const req = http.get(
+      url,
+      { localAddress, headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => {
+          body += c;
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, body }),
+        );
+      },
+    );
     req.on('error', reject);
   });
 }
@@ -213,7 +276,9 @@ test('wrong Basic credentials on any route are limited with 429 and Retry-After;
   t.timeout(60_000);
   const vela = await startTestRuntime({
     plugins: ['search'],
-    config: { runtime: { auth: { passwordAttempts: { perPair: 5, perAddress: 20, perUser: 50, windowSeconds: 600 } } } },
+    config: {
+      runtime: { auth: { passwordAttempts: { perPair: 5, perAddress: 20, perUser: 50, windowSeconds: 600 } } },
+    },
   });
   t.teardown(() => vela.stop());
   const url = vela.url('search', '/api/sn');
@@ -224,7 +289,11 @@ test('wrong Basic credentials on any route are limited with 429 and Retry-After;
   t.is(limited.status, 429, 'even the right password waits at a limited address');
   t.true(Number(limited.retryAfter) > 0);
   t.is(JSON.parse(limited.body).error, 'too_many_requests');
-  t.is((await getFrom(url, '127.0.0.2', TEST_ADMIN.user, TEST_ADMIN.password)).status, 200, 'another address is not held back');
+  t.is(
+    (await getFrom(url, '127.0.0.2', TEST_ADMIN.user, TEST_ADMIN.password)).status,
+    200,
+    'another address is not held back',
+  );
   const login = await getFrom(vela.url('search', '/api/login'), '127.0.0.1', TEST_ADMIN.user, 'wrong-again');
   t.is(login.status, 429, 'the sign-in endpoint counts the same failures');
 });

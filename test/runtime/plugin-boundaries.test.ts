@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { packageRoot } from 'vela/testing';
-import { checkLibraryBoundaries, checkPluginBoundaries, importsOf, libraryFolders, pluginFolders } from '../../scripts/lint/plugin-boundaries.js';
+import {
+  checkLibraryBoundaries,
+  checkPluginBoundaries,
+  importsOf,
+  libraryFolders,
+  pluginFolders,
+} from '../../scripts/lint/plugin-boundaries.js';
 
 test("every bundled plugin and the guide's example import only the SDK, their own files, declared packages and other plugins' contracts as types", (t) => {
   const folders = pluginFolders(packageRoot);
@@ -19,7 +25,11 @@ test('the rule names each way of leaving a plugin, and lets the allowed imports 
   writeFileSync(path.join(plugin, 'plugin.json'), '{}');
   writeFileSync(
     path.join(plugin, 'package.json'),
-    JSON.stringify({ type: 'module', dependencies: { 'left-pad': '1.0.0' }, devDependencies: { '@vela/plugin-search': '1.0.0', domhandler: '5.0.0' } }),
+    JSON.stringify({
+      type: 'module',
+      dependencies: { 'left-pad': '1.0.0' },
+      devDependencies: { '@vela/plugin-search': '1.0.0', domhandler: '5.0.0' },
+    }),
   );
   writeFileSync(
     path.join(plugin, 'index.ts'),
@@ -49,7 +59,10 @@ test('the rule names each way of leaving a plugin, and lets the allowed imports 
       "export * from '../../search/api.js';",
     ].join('\n'),
   );
-  writeFileSync(path.join(plugin, 'test', 'x.test.ts'), "import { startTestRuntime } from 'vela/testing';\nimport '../../../runtime/anything.js';");
+  writeFileSync(
+    path.join(plugin, 'test', 'x.test.ts'),
+    "import { startTestRuntime } from 'vela/testing';\nimport '../../../runtime/anything.js';",
+  );
 
   const found = checkPluginBoundaries(plugin).map((v) => `${path.basename(v.file)}:${v.line} ${v.specifier}`);
   t.deepEqual(found, [

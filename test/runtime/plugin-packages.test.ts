@@ -13,7 +13,8 @@ import { planBundle, readPackageJson } from '../../runtime/plugins/bundle-depend
 const folders = tempFolders();
 const tmp = folders.make;
 test.after.always(folders.removeAll);
-const hostSemver = (createRequire(path.join(packageRoot, 'package.json'))('semver/package.json') as { version: string }).version;
+const hostSemver = (createRequire(path.join(packageRoot, 'package.json'))('semver/package.json') as { version: string })
+  .version;
 const CAUGHT = Symbol.for('vela.test.plugin-packages.VelaError');
 
 /** A small real npm package folder: package.json and index.js. */
@@ -28,7 +29,11 @@ function writeReporter(dir: string, name: string, version: string, deps: Record<
   const requires = Object.keys(deps)
     .map((dep) => `${JSON.stringify(dep)}: require(${JSON.stringify(dep)}).which`)
     .join(', ');
-  writePackage(dir, { name, version, dependencies: deps }, `exports.which = ${JSON.stringify(`${name}@${version}`)};\nexports.deps = { ${requires} };\n`);
+  writePackage(
+    dir,
+    { name, version, dependencies: deps },
+    `exports.which = ${JSON.stringify(`${name}@${version}`)};\nexports.deps = { ${requires} };\n`,
+  );
 }
 
 /**
@@ -43,7 +48,10 @@ function writeOutsidePlugin(): string {
   const dir = path.join(root, 'outside');
   const modules = path.join(dir, 'node_modules');
   mkdirSync(modules, { recursive: true });
-  writeFileSync(path.join(dir, 'plugin.json'), JSON.stringify(manifest('outside', { consumes: ['workers'], version: '1.4.0' })));
+  writeFileSync(
+    path.join(dir, 'plugin.json'),
+    JSON.stringify(manifest('outside', { consumes: ['workers'], version: '1.4.0' })),
+  );
   writeFileSync(
     path.join(dir, 'package.json'),
     JSON.stringify(
@@ -51,7 +59,13 @@ function writeOutsidePlugin(): string {
         name: 'vela-plugin-outside',
         version: '1.4.0',
         type: 'module',
-        dependencies: { 'vela-fixture-words': '^1.0.0', 'vela-fixture-pair': '^1.0.0', 'vela-fixture-linked': '^1.0.0', semver: '^99.0.0', express: '^5.0.0' },
+        dependencies: {
+          'vela-fixture-words': '^1.0.0',
+          'vela-fixture-pair': '^1.0.0',
+          'vela-fixture-linked': '^1.0.0',
+          semver: '^99.0.0',
+          express: '^5.0.0',
+        },
         devDependencies: { 'vela-fixture-stray': '^1.0.0' },
       },
       null,
@@ -61,18 +75,35 @@ function writeOutsidePlugin(): string {
 
   writePackage(
     path.join(modules, 'vela-fixture-words'),
-    { name: 'vela-fixture-words', version: '1.2.0', type: 'module', dependencies: { 'vela-fixture-letters': '^1.0.0' } },
+    {
+      name: 'vela-fixture-words',
+      version: '1.2.0',
+      type: 'module',
+      dependencies: { 'vela-fixture-letters': '^1.0.0' },
+    },
     `import letters from 'vela-fixture-letters';\nexport const shout = (text) => text.toUpperCase() + '!';\nexport const which = 'vela-fixture-words@1.2.0 with ' + letters.which;\n`,
   );
   writeReporter(path.join(modules, 'vela-fixture-letters'), 'vela-fixture-letters', '1.0.0');
-  writeReporter(path.join(modules, 'vela-fixture-pair'), 'vela-fixture-pair', '1.0.0', { 'vela-fixture-letters': '^2.0.0' });
-  writeReporter(path.join(modules, 'vela-fixture-pair', 'node_modules', 'vela-fixture-letters'), 'vela-fixture-letters', '2.0.0');
+  writeReporter(path.join(modules, 'vela-fixture-pair'), 'vela-fixture-pair', '1.0.0', {
+    'vela-fixture-letters': '^2.0.0',
+  });
+  writeReporter(
+    path.join(modules, 'vela-fixture-pair', 'node_modules', 'vela-fixture-letters'),
+    'vela-fixture-letters',
+    '2.0.0',
+  );
   // A linked package (npm link, a workspace): its real folder is elsewhere, with its own neighbours there.
   const elsewhere = path.join(root, 'elsewhere', 'node_modules');
-  writeReporter(path.join(elsewhere, 'vela-fixture-linked'), 'vela-fixture-linked', '1.0.0', { 'vela-fixture-letters': '^3.0.0' });
+  writeReporter(path.join(elsewhere, 'vela-fixture-linked'), 'vela-fixture-linked', '1.0.0', {
+    'vela-fixture-letters': '^3.0.0',
+  });
   writeReporter(path.join(elsewhere, 'vela-fixture-letters'), 'vela-fixture-letters', '3.0.0');
   symlinkSync(path.join(elsewhere, 'vela-fixture-linked'), path.join(modules, 'vela-fixture-linked'), 'dir');
-  writePackage(path.join(modules, 'semver'), { name: 'semver', version: '99.0.0' }, `exports.version = '99.0.0';\nexports.fake = true;\n`);
+  writePackage(
+    path.join(modules, 'semver'),
+    { name: 'semver', version: '99.0.0' },
+    `exports.version = '99.0.0';\nexports.fake = true;\n`,
+  );
   writeReporter(path.join(modules, 'vela-fixture-stray'), 'vela-fixture-stray', '1.0.0');
 
   writeFileSync(
@@ -131,7 +162,11 @@ async function archiveEntries(archive: string): Promise<string[]> {
 
 async function archiveFile(archive: string, file: string): Promise<string> {
   const chunks: Buffer[] = [];
-  await tar.t({ file: archive, onReadEntry: (entry) => (entry.path === file ? entry.on('data', (chunk: Buffer) => chunks.push(chunk)) : entry.resume()) });
+  await tar.t({
+    file: archive,
+    onReadEntry: (entry) =>
+      entry.path === file ? entry.on('data', (chunk: Buffer) => chunks.push(chunk)) : entry.resume(),
+  });
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -141,7 +176,8 @@ async function unpacked(archive: string): Promise<string> {
   return path.join(dir, 'package');
 }
 
-const versionIn = (folder: string) => (JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { version: string }).version;
+const versionIn = (folder: string) =>
+  (JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { version: string }).version;
 
 test('pack bundles the dependencies the host lacks or has outside the range, with their closure; the rest is shared', async (t) => {
   const plugin = writeOutsidePlugin();
@@ -156,9 +192,21 @@ test('pack bundles the dependencies the host lacks or has outside the range, wit
   t.false(existsSync(path.join(modules, 'express')), 'express is shared: the host has a version in ^5');
   t.false(existsSync(path.join(modules, 'vela-fixture-stray')), 'an installed package that is no dependency stays out');
   t.is(versionIn(path.join(modules, 'vela-fixture-words')), '1.2.0');
-  t.is(versionIn(path.join(modules, 'vela-fixture-letters')), '1.0.0', 'a dependency of a bundled package goes to the top');
-  t.is(versionIn(path.join(modules, 'vela-fixture-pair', 'node_modules', 'vela-fixture-letters')), '2.0.0', 'a nested node_modules comes with its package');
-  t.is(versionIn(path.join(modules, 'vela-fixture-linked')), '1.0.0', 'a symlinked package is copied from its real folder');
+  t.is(
+    versionIn(path.join(modules, 'vela-fixture-letters')),
+    '1.0.0',
+    'a dependency of a bundled package goes to the top',
+  );
+  t.is(
+    versionIn(path.join(modules, 'vela-fixture-pair', 'node_modules', 'vela-fixture-letters')),
+    '2.0.0',
+    'a nested node_modules comes with its package',
+  );
+  t.is(
+    versionIn(path.join(modules, 'vela-fixture-linked')),
+    '1.0.0',
+    'a symlinked package is copied from its real folder',
+  );
   t.is(
     versionIn(path.join(modules, 'vela-fixture-linked', 'node_modules', 'vela-fixture-letters')),
     '3.0.0',
@@ -167,7 +215,11 @@ test('pack bundles the dependencies the host lacks or has outside the range, wit
 
   const entries = await archiveEntries(archive);
   t.true(entries.every((entry) => entry.startsWith('package/')));
-  t.deepEqual(entries.slice(0, 2), ['package/plugin.json', 'package/package.json'], 'the manifest first: the loader reads it without unpacking the rest');
+  t.deepEqual(
+    entries.slice(0, 2),
+    ['package/plugin.json', 'package/package.json'],
+    'the manifest first: the loader reads it without unpacking the rest',
+  );
   t.deepEqual(entries.slice(2), [...entries.slice(2)].sort(), 'then the other entries in a stable order');
   t.false(entries.some((entry) => entry.includes('.bin/')));
 });
@@ -191,14 +243,27 @@ test('the plan names what is bundled and what is shared; a missing or out-of-ran
   );
 
   const other = tmp('missing');
-  writeFileSync(path.join(other, 'package.json'), JSON.stringify({ name: 'vela-plugin-missing', dependencies: { 'vela-fixture-absent': '^1.0.0' } }));
+  writeFileSync(
+    path.join(other, 'package.json'),
+    JSON.stringify({ name: 'vela-plugin-missing', dependencies: { 'vela-fixture-absent': '^1.0.0' } }),
+  );
   const error = t.throws(() => planBundle(other, readPackageJson(other)));
   t.is((error as VelaError).code, 'E_PACK_DEPENDENCY');
-  t.is(error!.message, `cannot pack ${other}: its dependency vela-fixture-absent@^1.0.0 is not installed (run npm install in the plugin folder)`);
+  t.is(
+    error!.message,
+    `cannot pack ${other}: its dependency vela-fixture-absent@^1.0.0 is not installed (run npm install in the plugin folder)`,
+  );
 
   const stale = tmp('stale');
-  writeFileSync(path.join(stale, 'package.json'), JSON.stringify({ name: 'vela-plugin-stale', dependencies: { 'vela-fixture-old': '^2.0.0' } }));
-  writePackage(path.join(stale, 'node_modules', 'vela-fixture-old'), { name: 'vela-fixture-old', version: '1.0.0' }, 'exports.old = true;\n');
+  writeFileSync(
+    path.join(stale, 'package.json'),
+    JSON.stringify({ name: 'vela-plugin-stale', dependencies: { 'vela-fixture-old': '^2.0.0' } }),
+  );
+  writePackage(
+    path.join(stale, 'node_modules', 'vela-fixture-old'),
+    { name: 'vela-fixture-old', version: '1.0.0' },
+    'exports.old = true;\n',
+  );
   t.is(
     t.throws(() => planBundle(stale, readPackageJson(stale)))!.message,
     `cannot pack ${stale}: its dependency vela-fixture-old@^2.0.0 is installed at version 1.0.0 (${path.join(stale, 'node_modules', 'vela-fixture-old')})`,
@@ -212,7 +277,10 @@ test('a packed plugin loads from a data folder outside the repository: its own p
   t.false(vela.dataDir.startsWith(packageRoot), 'the plugin cache is outside the repository');
   const [unpackedDir] = readdirSync(path.join(vela.dataDir, 'plugin-cache'));
   t.regex(unpackedDir!, /^outside-1\.4\.0-[0-9a-f]{16}$/);
-  t.true(existsSync(path.join(vela.dataDir, 'plugin-cache', unpackedDir!, 'package', 'node_modules', 'semver')), 'unpacked with its node_modules');
+  t.true(
+    existsSync(path.join(vela.dataDir, 'plugin-cache', unpackedDir!, 'package', 'node_modules', 'semver')),
+    'unpacked with its node_modules',
+  );
 
   const hello = await vela.fetch('search', '/api/outside/hello');
   t.is(hello.status, 200);
@@ -289,18 +357,27 @@ module.exports = {
   const vela = await startTestRuntime({ loaderPath: [loaderPath] });
   t.teardown(() => vela.stop());
 
-  t.deepEqual(await (await vela.fetch('search', '/api/legacy/kind')).json(), { moduleKind: 'object', described: 'function' });
+  t.deepEqual(await (await vela.fetch('search', '/api/legacy/kind')).json(), {
+    moduleKind: 'object',
+    described: 'function',
+  });
   const locked = await vela.fetch('search', '/api/legacy/locked');
   t.is(locked.status, 423, "an imported VelaError is the host's: the runtime keeps its code and status");
   t.deepEqual(await locked.json(), { error: 'legacy_locked', message: 'locked by CommonJS' });
   const missing = await vela.fetch('search', '/api/legacy/missing');
   t.is(missing.status, 404);
   t.deepEqual(await missing.json(), { error: 'not_found', message: 'not here' });
-  const required = createRequire(path.join(loaderPath, 'legacy', 'index.ts'))(path.join(loaderPath, 'legacy', 'describe.cjs')) as {
+  const required = createRequire(path.join(loaderPath, 'legacy', 'index.ts'))(
+    path.join(loaderPath, 'legacy', 'describe.cjs'),
+  ) as {
     sdk: { VelaError: unknown };
   };
   t.is(required.sdk.VelaError, VelaError, "require('vela/plugin') is the host's module instance");
-  t.deepEqual(await (await vela.fetch('search', '/api/legacy/task')).json(), { status: 409 }, 'its worker task requires vela/plugin too');
+  t.deepEqual(
+    await (await vela.fetch('search', '/api/legacy/task')).json(),
+    { status: 409 },
+    'its worker task requires vela/plugin too',
+  );
 });
 
 test('a packed CommonJS plugin (package.json without "type") requires its bundled dependency, in its worker too, and the host SDK', async (t) => {
@@ -314,7 +391,10 @@ test('a packed CommonJS plugin (package.json without "type") requires its bundle
     path.join(dir, 'package.json'),
     JSON.stringify({ name: 'vela-plugin-commonjs', version: '1.0.0', dependencies: { 'vela-fixture-cjs': '^2.0.0' } }),
   );
-  writeFileSync(path.join(dir, 'plugin.json'), JSON.stringify(manifest('commonjs', { consumes: ['workers'], main: './index.js' })));
+  writeFileSync(
+    path.join(dir, 'plugin.json'),
+    JSON.stringify(manifest('commonjs', { consumes: ['workers'], main: './index.js' })),
+  );
   writeFileSync(
     path.join(dir, 'index.js'),
     `
@@ -338,7 +418,10 @@ module.exports = {
   t.true((await archiveEntries(archive)).includes('package/node_modules/vela-fixture-cjs/index.js'));
   const vela = await startTestRuntime({ loaderPath: [archive] });
   t.teardown(() => vela.stop());
-  t.deepEqual(await (await vela.fetch('search', '/api/commonjs/which')).json(), { main: 'vela-fixture-cjs@2.0.0', worker: 'vela-fixture-cjs@2.0.0' });
+  t.deepEqual(await (await vela.fetch('search', '/api/commonjs/which')).json(), {
+    main: 'vela-fixture-cjs@2.0.0',
+    worker: 'vela-fixture-cjs@2.0.0',
+  });
   const locked = await vela.fetch('search', '/api/commonjs/locked');
   t.is(locked.status, 423);
   t.deepEqual(await locked.json(), { error: 'commonjs_locked', message: 'locked' });
@@ -354,7 +437,9 @@ async function packBundled(name: string) {
 
 test("the packed search plugin carries the spell checkers; express is the host's", async (t) => {
   const search = await packBundled('search');
-  const declared = JSON.parse(readFileSync(path.join(packageRoot, 'plugins', 'search', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const declared = JSON.parse(readFileSync(path.join(packageRoot, 'plugins', 'search', 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
   t.deepEqual(
     search.pkg.bundleDependencies,
     Object.keys(declared.dependencies)
@@ -365,7 +450,10 @@ test("the packed search plugin carries the spell checkers; express is the host's
   for (const name of ['nspell']) {
     t.true(search.pkg.bundleDependencies?.includes(name), name);
   }
-  t.false(search.has('graphql') || search.has('graphiql') || search.has('react'), "GraphQL and GraphiQL are the graphql plugin's");
+  t.false(
+    search.has('graphql') || search.has('graphiql') || search.has('react'),
+    "GraphQL and GraphiQL are the graphql plugin's",
+  );
   t.false(search.has('@vela/extraction') || search.has('tesseract.js'), "OCR is the ocr plugin's");
   t.false(search.has('express'));
   t.false(
@@ -413,7 +501,18 @@ test('the packed ocr plugin carries busboy and the extraction library with its O
 test("the packed connector carries its parsers and their dependencies; express and node-cron are the host's", async (t) => {
   const connector = await packBundled('connector');
   t.deepEqual(connector.pkg.bundleDependencies, ['@vela/extraction', 'cheerio', 'picomatch', 'robots-parser']);
-  for (const dep of ['@vela/extraction', 'cheerio', 'mammoth', 'pdfjs-dist', 'picomatch', 'robots-parser', 'domhandler', 'jszip', 'tesseract.js', 'exceljs']) {
+  for (const dep of [
+    '@vela/extraction',
+    'cheerio',
+    'mammoth',
+    'pdfjs-dist',
+    'picomatch',
+    'robots-parser',
+    'domhandler',
+    'jszip',
+    'tesseract.js',
+    'exceljs',
+  ]) {
     t.true(connector.has(dep), dep);
   }
   t.is(
@@ -440,11 +539,17 @@ test('vela.pack in package.json: a files-only package comes without its dependen
     }),
   );
   // A UI bundle served as a file: its dependencies (and its own node_modules) are built into it.
-  writeReporter(path.join(modules, 'vela-fixture-ui'), 'vela-fixture-ui', '1.0.0', { 'vela-fixture-widgets': '^1.0.0' });
+  writeReporter(path.join(modules, 'vela-fixture-ui'), 'vela-fixture-ui', '1.0.0', {
+    'vela-fixture-widgets': '^1.0.0',
+  });
   writeFileSync(path.join(modules, 'vela-fixture-ui', 'bundle.min.js'), 'window.ui = 1;\n');
   mkdirSync(path.join(modules, 'vela-fixture-ui', 'src'));
   writeFileSync(path.join(modules, 'vela-fixture-ui', 'src', 'ui.js'), 'export {};\n');
-  writeReporter(path.join(modules, 'vela-fixture-ui', 'node_modules', 'vela-fixture-nested'), 'vela-fixture-nested', '1.0.0');
+  writeReporter(
+    path.join(modules, 'vela-fixture-ui', 'node_modules', 'vela-fixture-nested'),
+    'vela-fixture-nested',
+    '1.0.0',
+  );
   writeReporter(path.join(modules, 'vela-fixture-widgets'), 'vela-fixture-widgets', '1.0.0');
   // A library that knows which files of its dependency it loads, and says so in its own package.json.
   writePackage(
@@ -457,7 +562,11 @@ test('vela.pack in package.json: a files-only package comes without its dependen
     },
     'exports.read = () => require("vela-fixture-data");\n',
   );
-  writePackage(path.join(modules, 'vela-fixture-data'), { name: 'vela-fixture-data', version: '1.0.0' }, 'module.exports = "data";\n');
+  writePackage(
+    path.join(modules, 'vela-fixture-data'),
+    { name: 'vela-fixture-data', version: '1.0.0' },
+    'module.exports = "data";\n',
+  );
   for (const file of ['old/model.bin', 'new/model.bin', 'data.browser.js', 'new/data.browser.js']) {
     mkdirSync(path.dirname(path.join(modules, 'vela-fixture-data', file)), { recursive: true });
     writeFileSync(path.join(modules, 'vela-fixture-data', file), file);
@@ -470,7 +579,9 @@ test('vela.pack in package.json: a files-only package comes without its dependen
     ['node_modules/vela-fixture-data', 'node_modules/vela-fixture-reader', 'node_modules/vela-fixture-ui'],
     "the files-only package's dependency is not followed",
   );
-  const entries = (await archiveEntries(await packPlugin(dir, tmp('archives')))).filter((entry) => entry.startsWith('package/node_modules/'));
+  const entries = (await archiveEntries(await packPlugin(dir, tmp('archives')))).filter((entry) =>
+    entry.startsWith('package/node_modules/'),
+  );
   t.deepEqual(entries.sort(), [
     'package/node_modules/vela-fixture-data/index.js',
     'package/node_modules/vela-fixture-data/new/data.browser.js',

@@ -60,7 +60,9 @@ test('failed sign-ins are warn lines with the address and the user name, never t
   t.teardown(() => vela.stop());
   const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
   const login = (user: string, password: string) =>
-    vela.fetch('gateway', '/api/login', { headers: { authorization: basic(user, password), accept: 'application/json' } });
+    vela.fetch('gateway', '/api/login', {
+      headers: { authorization: basic(user, password), accept: 'application/json' },
+    });
   const secret = 'hunter2-not-the-password';
 
   const wrong = await login(TEST_ADMIN.user, secret);
@@ -91,7 +93,15 @@ test('failed sign-ins are warn lines with the address and the user name, never t
   t.is(form.status, 401);
   t.like(failed()[3], { level: WARN, user: 'trudy' });
   // Basic credentials on an admin route are a sign-in too.
-  t.is((await vela.fetch('gateway', '/api/logout', { method: 'POST', headers: { authorization: basic('mallory', secret) } })).status, 401);
+  t.is(
+    (
+      await vela.fetch('gateway', '/api/logout', {
+        method: 'POST',
+        headers: { authorization: basic('mallory', secret) },
+      })
+    ).status,
+    401,
+  );
   t.like(failed()[4], { level: WARN, user: 'mallory' });
 
   // The tenth failure of one pair from one address is the last checked: the next ones are 429 with Retry-After,

@@ -39,7 +39,9 @@ test('the key can come from an environment variable, as hex or base64; a malform
   const sealed = fromEnv.encrypt('v', 'b');
   const base64 = Buffer.from(hex, 'hex').toString('base64');
   t.is((await SecretBox.open(dir, { OTHER: base64 }, { variable: 'OTHER' })).decrypt(sealed, 'b'), 'v');
-  await t.throwsAsync(SecretBox.open(dir, { VELA_SECRET_KEY: 'short' }), { message: /VELA_SECRET_KEY must be 32 bytes/ });
+  await t.throwsAsync(SecretBox.open(dir, { VELA_SECRET_KEY: 'short' }), {
+    message: /VELA_SECRET_KEY must be 32 bytes/,
+  });
   t.is(parseSecretKey('zz'), null);
   t.is(secretHint('0123456789abcdef'), '…cdef');
   t.is(secretHint('short'), '…');
@@ -66,7 +68,10 @@ test("a former key file starts the plugin's own as a copy, left in place; an own
   t.is(made.decrypt(sealed, 'row-1:key'), null);
   // Two processes starting at once on one data folder: both end with the one copied key.
   const twin = path.join(data, 'twin');
-  const [a, b] = await Promise.all([SecretBox.open(twin, {}, { formerFile: former }), SecretBox.open(twin, {}, { formerFile: former })]);
+  const [a, b] = await Promise.all([
+    SecretBox.open(twin, {}, { formerFile: former }),
+    SecretBox.open(twin, {}, { formerFile: former }),
+  ]);
   const check = SecretBox.withKey(Buffer.alloc(32, 9)).encrypt('x', 'y');
   t.is(a.decrypt(check, 'y'), 'x');
   t.is(b.decrypt(check, 'y'), 'x');

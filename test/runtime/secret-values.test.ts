@@ -6,7 +6,14 @@ import test from 'ava';
 import { loadConfig } from '../../runtime/config/load-config.js';
 import { validateAgainst } from '../../runtime/config/schema-validation.js';
 import { createLogger } from '../../runtime/logger.js';
-import { isCredentialAddressMember, isSecretMember, jsonSyntaxProblem, maskUrlPasswords, redactedValue, shownAddress } from '../../runtime/secret-values.js';
+import {
+  isCredentialAddressMember,
+  isSecretMember,
+  jsonSyntaxProblem,
+  maskUrlPasswords,
+  redactedValue,
+  shownAddress,
+} from '../../runtime/secret-values.js';
 
 const messageOf = (env: NodeJS.ProcessEnv) => {
   try {
@@ -19,7 +26,10 @@ const messageOf = (env: NodeJS.ProcessEnv) => {
 
 test('a too short administrator password is named by its variable and member with its rule, never shown', (t) => {
   const message = messageOf({ VELA_ADMIN_PASSWORD: 'short' });
-  t.regex(message, /: VELA_ADMIN_PASSWORD \(runtime\.admin\.password\) must be at least 8 characters long, got a value that is not shown/);
+  t.regex(
+    message,
+    /: VELA_ADMIN_PASSWORD \(runtime\.admin\.password\) must be at least 8 characters long, got a value that is not shown/,
+  );
   t.false(message.includes('short"'), message);
   t.false(message.includes('"short'), message);
 });
@@ -48,9 +58,16 @@ test('a database URL of user:password@host without a scheme is not echoed', (t) 
 test('a problem names the environment variable only where the value came from it', (t) => {
   t.regex(messageOf({ VELA_LOG_LEVEL: 'loud' }), /: VELA_LOG_LEVEL \(runtime\.logLevel\) must be one of /);
   // A list variable's problem names the item.
-  t.regex(messageOf({ VELA_PLUGINS: 'search,bad\u0000name' }), /: VELA_PLUGINS \(runtime\.plugins\[1\]\) must not contain the NUL character/);
+  t.regex(
+    messageOf({ VELA_PLUGINS: 'search,bad\u0000name' }),
+    /: VELA_PLUGINS \(runtime\.plugins\[1\]\) must not contain the NUL character/,
+  );
   const overridden = t.throws(() => loadConfig({ env: { VELA_LOG_FORMAT: 'json' }, flags: { logFormat: 'loud' } }));
-  t.regex(overridden?.message ?? '', /: runtime\.logFormat must be one of /, 'the flag, not the variable, gave the value');
+  t.regex(
+    overridden?.message ?? '',
+    /: runtime\.logFormat must be one of /,
+    'the flag, not the variable, gave the value',
+  );
   t.notRegex(overridden?.message ?? '', /VELA_LOG_FORMAT/);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vela-config-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
@@ -76,7 +93,9 @@ const fileMessageOf = (config: string) => {
 };
 
 test('a configuration file that is not JSON is located by line and column, its text not quoted', (t) => {
-  const unquoted = fileMessageOf('{\n  "runtime": {\n    "logLevel": "info",\n    "admin": {\n      "password": hunter2secret\n    }\n  }\n}\n');
+  const unquoted = fileMessageOf(
+    '{\n  "runtime": {\n    "logLevel": "info",\n    "admin": {\n      "password": hunter2secret\n    }\n  }\n}\n',
+  );
   t.regex(unquoted, /is not valid JSON: unexpected character at line 5, column 19/);
   t.false(unquoted.includes('unter2'), unquoted);
   const short = fileMessageOf('{"password": s3cretpw}');
@@ -109,7 +128,13 @@ test('redactedValue hides secret members, masks addresses and keeps the rest', (
       database: { url: 'postgres://vela:pw@h/db', dsn: 'vela:pw@h/db' },
       note: 'see mysql://a:b@h/x',
     }),
-    { user: 'admin', password: '***', apiKeys: '***', database: { url: 'postgres://vela:***@h/db', dsn: '***' }, note: 'see mysql://a:***@h/x' },
+    {
+      user: 'admin',
+      password: '***',
+      apiKeys: '***',
+      database: { url: 'postgres://vela:***@h/db', dsn: '***' },
+      note: 'see mysql://a:***@h/x',
+    },
   );
   const plain = new SyntaxError('Unexpected end of JSON input');
   t.is(jsonSyntaxProblem(plain, '{'), 'Unexpected end of JSON input');
@@ -124,18 +149,32 @@ test('a database URL whose password holds @ or / is masked whole', (t) => {
 });
 
 test('addresses are shown with their password masked, or not at all', (t) => {
-  for (const path of ['runtime.database.url', 'plugins.x.sources[0].uri', 'y.dsn', 'z.connectionString', 'plugins.gateway.publicUrl'])
+  for (const path of [
+    'runtime.database.url',
+    'plugins.x.sources[0].uri',
+    'y.dsn',
+    'z.connectionString',
+    'plugins.gateway.publicUrl',
+  ])
     t.true(isCredentialAddressMember(path), path);
-  for (const path of ['runtime.database.pool', 'services.search.host', 'plugins.search.urlPattern']) t.false(isCredentialAddressMember(path), path);
+  for (const path of ['runtime.database.pool', 'services.search.host', 'plugins.search.urlPattern'])
+    t.false(isCredentialAddressMember(path), path);
   t.is(shownAddress('postgres://vela@127.0.0.1:5432/vela'), 'postgres://vela@127.0.0.1:5432/vela');
   t.is(shownAddress('postgres://vela:a:b@c@h/db'), 'postgres://vela:***@h/db');
   t.is(shownAddress('vela:secret@h/db'), undefined);
 });
 
 test('secret members are recognised by name', (t) => {
-  for (const path of ['runtime.admin.password', 'plugins.connector.apiKeys[0]', 'plugins.connector.search.key', 'x.clientSecret', 'token'])
+  for (const path of [
+    'runtime.admin.password',
+    'plugins.connector.apiKeys[0]',
+    'plugins.connector.search.key',
+    'x.clientSecret',
+    'token',
+  ])
     t.true(isSecretMember(path), path);
-  for (const path of ['runtime.admin.user', 'services.search.port', 'plugins.search.keyword']) t.false(isSecretMember(path), path);
+  for (const path of ['runtime.admin.user', 'services.search.port', 'plugins.search.keyword'])
+    t.false(isSecretMember(path), path);
   t.is(maskUrlPasswords('connect postgres://a:b@h:5432/db failed'), 'connect postgres://a:***@h:5432/db failed');
 });
 
@@ -148,7 +187,10 @@ test('a logged error never carries the password of a URL it quotes', (t) => {
     },
   });
   const logger = createLogger({ level: 'info', format: 'json', destination });
-  logger.error({ err: new Error('connect ECONNREFUSED postgres://vela:s3cret@127.0.0.1:5432/vela') }, 'database unreachable');
+  logger.error(
+    { err: new Error('connect ECONNREFUSED postgres://vela:s3cret@127.0.0.1:5432/vela') },
+    'database unreachable',
+  );
   logger.info({ password: 'p', headers: { authorization: 'Basic x' } }, 'redacted members');
   t.false(text.includes('s3cret'), text);
   t.true(text.includes('postgres://vela:***@127.0.0.1:5432/vela'));

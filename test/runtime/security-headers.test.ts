@@ -11,7 +11,10 @@ let appId: string;
 let bearer: string;
 
 async function json(service: string, path: string, init: RequestInit = {}): Promise<any> {
-  const res = await vela.fetch(service, path, { ...init, headers: { authorization: vela.adminAuth, 'content-type': 'application/json', ...init.headers } });
+  const res = await vela.fetch(service, path, {
+    ...init,
+    headers: { authorization: vela.adminAuth, 'content-type': 'application/json', ...init.headers },
+  });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return res.json();
 }
@@ -29,7 +32,10 @@ test.before(async () => {
     });
   });
   mappingId = (
-    await json('gateway', '/api/v2/mapping', { method: 'POST', body: JSON.stringify({ context: '/proxy/gone/v1', url: `http://127.0.0.1:${closedPort}/` }) })
+    await json('gateway', '/api/v2/mapping', {
+      method: 'POST',
+      body: JSON.stringify({ context: '/proxy/gone/v1', url: `http://127.0.0.1:${closedPort}/` }),
+    })
   ).id;
   const app = await json('gateway', '/api/v2/app', { method: 'POST', body: JSON.stringify({ name: 'Headers' }) });
   appId = app.id;
@@ -50,7 +56,10 @@ function checkCommon(t: import('ava').ExecutionContext, res: Response, what: str
   t.regex(res.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/, what);
 }
 
-/** A page: its own CSP (no inline script or style, nothing loaded from elsewhere), and no inline script, style or handler in it. */
+/**
+ * A page: its own CSP (no inline script or style, nothing loaded from elsewhere), and no inline script, style or
+ * handler in it.
+ */
 async function checkPage(t: import('ava').ExecutionContext, res: Response, what: string): Promise<void> {
   t.is(res.status, 200, what);
   t.regex(res.headers.get('content-type') ?? '', /^text\/html/, what);
@@ -78,7 +87,10 @@ test('every HTML page of every service has its CSP without unsafe-inline, frame-
     `/console/app/${appId}/keys`,
   ];
   for (const path of consolePages) await checkPage(t, await get('gateway', path, { cookie: session }), path);
-  for (const path of ['/console/oauth2/receive_authcode?code=abc&state=x', '/console/oauth2/receive_implicit_token?access_token=abc']) {
+  for (const path of [
+    '/console/oauth2/receive_authcode?code=abc&state=x',
+    '/console/oauth2/receive_implicit_token?access_token=abc',
+  ]) {
     await checkPage(t, await get('gateway', path), path);
     await checkPage(t, await get('gateway', path, { cookie: session }), `${path} signed in`);
   }
@@ -105,14 +117,29 @@ test('every JSON answer, redirect and error carries nosniff and the no-page CSP'
     ['search', '/api/sn/Docs/search?q=*', {}],
     ['search', '/api/sn', { authorization: vela.adminAuth }],
     ['search', '/api/sn', {}],
-    ['search', '/api/sn', { authorization: vela.adminAuth, 'content-type': 'application/json' }, { method: 'POST', body: '{}' }],
-    ['search', '/graphql', { 'content-type': 'application/json' }, { method: 'POST', body: '{"query":"{ siteNames }"}' }],
+    [
+      'search',
+      '/api/sn',
+      { authorization: vela.adminAuth, 'content-type': 'application/json' },
+      { method: 'POST', body: '{}' },
+    ],
+    [
+      'search',
+      '/graphql',
+      { 'content-type': 'application/json' },
+      { method: 'POST', body: '{"query":"{ siteNames }"}' },
+    ],
     ['search', '/no/such/route', {}],
     ['search', '/sn/Docs', {}],
     ['search', '/api/login', { authorization: vela.adminAuth }],
     ['gateway', '/', {}],
     ['gateway', '/console/dashboard', {}],
-    ['gateway', '/api/token', { 'content-type': 'application/x-www-form-urlencoded' }, { method: 'POST', body: 'grant_type=nope' }],
+    [
+      'gateway',
+      '/api/token',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      { method: 'POST', body: 'grant_type=nope' },
+    ],
     ['gateway', '/api/v2/app', {}],
     ['gateway', '/gone/v1/x', { authorization: bearer }],
     ['gateway', '/gone/elsewhere', { authorization: bearer }],
@@ -131,7 +158,9 @@ test('every JSON answer, redirect and error carries nosniff and the no-page CSP'
 test("answers written before any handler (the parser's errors) carry nosniff too", async (t) => {
   const { port } = new URL(vela.url('search'));
   const answer = await new Promise<string>((resolve, reject) => {
-    const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`));
+    const socket = net.connect(Number(port), '127.0.0.1', () =>
+      socket.end(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`),
+    );
     let data = '';
     socket.on('data', (chunk) => {
       data += chunk;

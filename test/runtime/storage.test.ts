@@ -24,7 +24,11 @@ async function migrationsRoundTrip(t: import('ava').ExecutionContext, databaseUr
   const loaderPath = await writePlugins([notesPlugin()]);
   const first = await startTestRuntime({ loaderPath: [loaderPath], databaseUrl });
   const post = (text: string) =>
-    first.fetch('search', '/notes', { method: 'POST', body: JSON.stringify({ text, tags: ['x'] }), headers: { 'content-type': 'application/json' } });
+    first.fetch('search', '/notes', {
+      method: 'POST',
+      body: JSON.stringify({ text, tags: ['x'] }),
+      headers: { 'content-type': 'application/json' },
+    });
   t.is((await post('first')).status, 201);
   t.is((await post('second')).status, 201);
   const db = first.runtime.db;
@@ -60,7 +64,9 @@ pgTest('the same migrations apply on PostgreSQL', async (t) => {
   const pg = await testDatabase(t);
   const db = await migrationsRoundTrip(t, pg.url);
   t.is(db.client.config.client, 'pg');
-  const { rows } = (await db.raw("select data_type from information_schema.columns where table_name = 'notes_items' and column_name = 'tags'")) as {
+  const { rows } = (await db.raw(
+    "select data_type from information_schema.columns where table_name = 'notes_items' and column_name = 'tags'",
+  )) as {
     rows: Array<{ data_type: string }>;
   };
   t.is(rows[0]?.data_type, 'jsonb');
@@ -78,11 +84,19 @@ test("a migration that creates a table outside the plugin's prefix is refused", 
   ]);
   const dataDir = (await import('node:fs')).mkdtempSync(path.join((await import('node:os')).tmpdir(), 'vela-prefix-'));
   for (const attempt of [1, 2]) {
-    const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath], dataDir }), undefined, `start ${attempt}`);
+    const error = await t.throwsAsync(
+      startTestRuntime({ loaderPath: [loaderPath], dataDir }),
+      undefined,
+      `start ${attempt}`,
+    );
     t.is(error?.message, 'migrations of "tidy" created users; its tables must start with "tidy_"');
   }
   const { default: knex } = await import('knex');
-  const db = knex({ client: 'sqlite3', connection: { filename: path.join(dataDir, 'vela.sqlite') }, useNullAsDefault: true });
+  const db = knex({
+    client: 'sqlite3',
+    connection: { filename: path.join(dataDir, 'vela.sqlite') },
+    useNullAsDefault: true,
+  });
   t.teardown(() => db.destroy());
   t.false(await db.schema.hasTable('users'), 'the offending migration was rolled back, not recorded');
 });

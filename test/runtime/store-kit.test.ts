@@ -23,12 +23,21 @@ const silent = createLogger({ level: 'silent' });
 type Dialect = 'sqlite' | 'postgres';
 
 /** Two handles on one fresh database (two processes' pools), destroyed after the test; `url` for a change feed. */
-async function twoHandles(t: ExecutionContext, dialect: Dialect): Promise<{ a: Database; b: Database; url: string | null }> {
+async function twoHandles(
+  t: ExecutionContext,
+  dialect: Dialect,
+): Promise<{ a: Database; b: Database; url: string | null }> {
   let url: string;
   if (dialect === 'postgres') url = (await testDatabase(t)).url;
   else url = `sqlite://${path.join(folders.make('store-kit'), 'vela.sqlite')}`;
   const open = () =>
-    createDatabase({ dataDir: folders.make('store-kit-data'), database: { url, pool: { min: 0, max: 4 } } } as RuntimeConfig['runtime'], silent);
+    createDatabase(
+      {
+        dataDir: folders.make('store-kit-data'),
+        database: { url, pool: { min: 0, max: 4 } },
+      } as RuntimeConfig['runtime'],
+      silent,
+    );
   const a = open();
   const b = open();
   t.teardown(async () => {
@@ -144,7 +153,12 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     const { a } = await twoHandles(t, dialect);
     const stamp = nowIso();
     const seen = new Date('2026-01-02T03:04:05.678Z');
-    await a('kit_things').insert({ ...thingRow('1', 'on'), created_at: stamp, expires_at: 1_800_000_000_000, seen_at: seen });
+    await a('kit_things').insert({
+      ...thingRow('1', 'on'),
+      created_at: stamp,
+      expires_at: 1_800_000_000_000,
+      seen_at: seen,
+    });
     await a('kit_things').insert({ ...thingRow('2', 'off'), enabled: false });
     const rows = (await a('kit_things').select().orderBy('id')) as ThingRow[];
     const [on, off] = rows.map(fromRow);
@@ -156,58 +170,79 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     t.is(toIso('2026-01-02 03:04:05'), '2026-01-02T03:04:05.000Z');
   });
 
-  each(`${dialect}: a duplicate key is a 409 conflict naming the member, also for simultaneous creates from two handles`, async (t) => {
-    const { a, b } = await twoHandles(t, dialect);
-    await create(a, '1', 'alpha');
-    const dup = await t.throwsAsync(create(b, '2', 'alpha'), { instanceOf: VelaError });
-    t.deepEqual(toErrorResponse(dup).body, { error: 'conflict', message: 'a thing with name "alpha" already exists' });
-    t.is(toErrorResponse(dup).status, 409);
-    // The primary key too.
-    await t.throwsAsync(create(b, '1', 'beta'), { instanceOf: VelaError, message: /already exists/ });
-    // Six creates of one name at once, over two pools: one wins, the others are 409s, none is a 500.
-    const outcomes = await Promise.allSettled(['a', 'b', 'c', 'd', 'e', 'f'].map((id, i) => create(i % 2 ? a : b, `race-${id}`, 'gamma')));
-    t.is(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
-    for (const o of outcomes.filter((o) => o.status === 'rejected'))
-      t.like((o as PromiseRejectedResult).reason, { code: 'conflict', status: 409 }, String((o as PromiseRejectedResult).reason));
-    // Other constraints are not duplicates: a missing value stays the error it is.
-    const notNull = await t.throwsAsync(
-      refuseDuplicate(
-        () => a('kit_things').insert({ id: '9', enabled: true, settings: '{}', created_at: nowIso() }),
-        () => conflictError('a thing', 'id', '9'),
-      ),
-    );
-    t.false(notNull instanceof VelaError);
-    t.false(isUniqueViolation(notNull));
-  });
+  each(
+    `${dialect}: a duplicate key is a 409 conflict naming the member, also for simultaneous creates from two handles`,
+    async (t) => {
+      const { a, b } = await twoHandles(t, dialect);
+      await create(a, '1', 'alpha');
+      const dup = await t.throwsAsync(create(b, '2', 'alpha'), { instanceOf: VelaError });
+      t.deepEqual(toErrorResponse(dup).body, {
+        error: 'conflict',
+        message: 'a thing with name "alpha" already exists',
+      });
+      t.is(toErrorResponse(dup).status, 409);
+      // The primary key too.
+      await t.throwsAsync(create(b, '1', 'beta'), { instanceOf: VelaError, message: /already exists/ });
+      // Six creates of one name at once, over two pools: one wins, the others are 409s, none is a 500.
+      const outcomes = await Promise.allSettled(
+        ['a', 'b', 'c', 'd', 'e', 'f'].map((id, i) => create(i % 2 ? a : b, `race-${id}`, 'gamma')),
+      );
+      t.is(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
+      for (const o of outcomes.filter((o) => o.status === 'rejected'))
+        t.like(
+          (o as PromiseRejectedResult).reason,
+          { code: 'conflict', status: 409 },
+          String((o as PromiseRejectedResult).reason),
+        );
+      // Other constraints are not duplicates: a missing value stays the error it is.
+      const notNull = await t.throwsAsync(
+        refuseDuplicate(
+          () => a('kit_things').insert({ id: '9', enabled: true, settings: '{}', created_at: nowIso() }),
+          () => conflictError('a thing', 'id', '9'),
+        ),
+      );
+      t.false(notNull instanceof VelaError);
+      t.false(isUniqueViolation(notNull));
+    },
+  );
 
-  each(`${dialect}: a corrupt JSON column is a corrupt_row 500 naming table, column and row; a cached table skips it with one warning`, async (t) => {
-    const { a } = await twoHandles(t, dialect);
-    await a('kit_things').insert(thingRow('good', 'good'));
-    await a('kit_things').insert({ ...thingRow('bad', 'bad'), settings: '{"size": 1' });
-    const row = (await a('kit_things').where({ id: 'bad' }).first()) as ThingRow;
-    const error = t.throws(() => fromRow(row), { instanceOf: CorruptRowError });
-    const answer = toErrorResponse(error);
-    t.is(answer.status, 500);
-    t.is(answer.body.error, 'corrupt_row');
-    t.regex(answer.body.message, /row "bad" of table kit_things is corrupt: column settings is not valid JSON/);
-    t.notRegex(answer.body.message, /Unexpected|position/);
+  each(
+    `${dialect}: a corrupt JSON column is a corrupt_row 500 naming table, column and row; a cached table skips it with one warning`,
+    async (t) => {
+      const { a } = await twoHandles(t, dialect);
+      await a('kit_things').insert(thingRow('good', 'good'));
+      await a('kit_things').insert({ ...thingRow('bad', 'bad'), settings: '{"size": 1' });
+      const row = (await a('kit_things').where({ id: 'bad' }).first()) as ThingRow;
+      const error = t.throws(() => fromRow(row), { instanceOf: CorruptRowError });
+      const answer = toErrorResponse(error);
+      t.is(answer.status, 500);
+      t.is(answer.body.error, 'corrupt_row');
+      t.regex(answer.body.message, /row "bad" of table kit_things is corrupt: column settings is not valid JSON/);
+      t.notRegex(answer.body.message, /Unexpected|position/);
 
-    const { logger, warnings } = recordingLogger();
-    const table = new CachedTable<ThingRow, Thing>({ db: a, table: 'kit_things', keyOf: (r) => r.id, fromRow, logger });
-    await table.load();
-    await table.load();
-    t.deepEqual(
-      table.values().map((x) => x.id),
-      ['good'],
-    );
-    t.is(warnings.length, 1, 'one warning, not one per reload');
-    t.regex(warnings[0]!, /row "bad" of table kit_things/);
-    await a('kit_things')
-      .where({ id: 'bad' })
-      .update({ settings: writeJson({ size: 2 }) });
-    await table.load();
-    t.deepEqual(table.get('bad')?.settings, { size: 2 });
-  });
+      const { logger, warnings } = recordingLogger();
+      const table = new CachedTable<ThingRow, Thing>({
+        db: a,
+        table: 'kit_things',
+        keyOf: (r) => r.id,
+        fromRow,
+        logger,
+      });
+      await table.load();
+      await table.load();
+      t.deepEqual(
+        table.values().map((x) => x.id),
+        ['good'],
+      );
+      t.is(warnings.length, 1, 'one warning, not one per reload');
+      t.regex(warnings[0]!, /row "bad" of table kit_things/);
+      await a('kit_things')
+        .where({ id: 'bad' })
+        .update({ settings: writeJson({ size: 2 }) });
+      await table.load();
+      t.deepEqual(table.get('bad')?.settings, { size: 2 });
+    },
+  );
 
   each(
     `${dialect}: a write announced by one process is reloaded by the other (and on SQLite: a resync reloads, a stopped refresh follows no more)`,
@@ -231,7 +266,13 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         feedB = relay.b;
         resync = relay.resync;
       }
-      const tableB = new CachedTable<ThingRow, Thing>({ db: b, table: 'kit_things', keyOf: (r) => r.id, fromRow, logger: silent });
+      const tableB = new CachedTable<ThingRow, Thing>({
+        db: b,
+        table: 'kit_things',
+        keyOf: (r) => r.id,
+        fromRow,
+        logger: silent,
+      });
       let reloads = 0;
       const refreshB = new StoreRefresh({
         what: 'things',
@@ -244,7 +285,14 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
           await tableB.load();
         },
       });
-      const refreshA = new StoreRefresh({ what: 'things', channels: ['kit.things'], changes: feedA, pollMs: 0, logger: silent, reload: async () => undefined });
+      const refreshA = new StoreRefresh({
+        what: 'things',
+        channels: ['kit.things'],
+        changes: feedA,
+        pollMs: 0,
+        logger: silent,
+        reload: async () => undefined,
+      });
       refreshB.start();
       t.teardown(() => refreshB.stop());
       await Promise.all([feedA.ready(), feedB.ready()]);
@@ -273,8 +321,21 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     const { a, b } = await twoHandles(t, dialect);
     const relay = relayedFeeds();
     relay.drop(true);
-    const tableB = new CachedTable<ThingRow, Thing>({ db: b, table: 'kit_things', keyOf: (r) => r.id, fromRow, logger: silent });
-    const refreshB = new StoreRefresh({ what: 'things', channels: ['kit.things'], changes: relay.b, pollMs: 20, logger: silent, reload: () => tableB.load() });
+    const tableB = new CachedTable<ThingRow, Thing>({
+      db: b,
+      table: 'kit_things',
+      keyOf: (r) => r.id,
+      fromRow,
+      logger: silent,
+    });
+    const refreshB = new StoreRefresh({
+      what: 'things',
+      channels: ['kit.things'],
+      changes: relay.b,
+      pollMs: 20,
+      logger: silent,
+      reload: () => tableB.load(),
+    });
     refreshB.start();
     t.teardown(() => refreshB.stop());
     await create(a, '1', 'one');

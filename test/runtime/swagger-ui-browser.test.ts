@@ -1,7 +1,15 @@
 import path from 'node:path';
 import test from 'ava';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { browserAvailable, CHROMIUM, CHROMIUM_ARGS, layoutProblems, pageLayout, screenshotDir, VIEWPORTS } from '../../runtime/testing/browser.js';
+import {
+  browserAvailable,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  layoutProblems,
+  pageLayout,
+  screenshotDir,
+  VIEWPORTS,
+} from '../../runtime/testing/browser.js';
 import { startTestRuntime, TEST_ADMIN, type TestRuntime } from '../../runtime/testing/test-runtime.js';
 
 // Swagger UI on each service, driven as a user would: load it, authorize, try a call.
@@ -42,7 +50,9 @@ async function openSwaggerUi(page: Page, service: string): Promise<void> {
 
 /** The operation block of one route, expanded as it opens (for reading), without its Execute button. */
 async function expand(page: Page, method: string, route: string) {
-  const block = page.locator(`.opblock-${method}`).filter({ has: page.locator(`.opblock-summary-path[data-path="${route}"]`) });
+  const block = page
+    .locator(`.opblock-${method}`)
+    .filter({ has: page.locator(`.opblock-summary-path[data-path="${route}"]`) });
   await block.locator('.opblock-summary').first().click();
   await block.locator('.btn.try-out__btn').waitFor();
   return block;
@@ -59,36 +69,46 @@ async function operation(page: Page, method: string, route: string) {
 // The bundle is over a megabyte of script for the browser to run: on a busy machine a load takes seconds.
 const PATIENCE = 240_000;
 
-browserTest('Swagger UI loads on every service without an error in the console, and fits a phone and a laptop', async (t) => {
-  t.timeout(PATIENCE);
-  type Try = [keyof typeof VIEWPORTS, (typeof SERVICES)[number]];
-  const tries: Try[] = [...SERVICES.map((s): Try => ['phone', s]), ['desktop', 'search']];
-  for (const [width, service] of tries) {
-    const viewport = VIEWPORTS[width];
-    const context = await browser.newContext({ viewport });
-    const { page, errors, requested } = await openPage(context);
-    await openSwaggerUi(page, service);
-    t.deepEqual(errors, [], `${service} at ${width}`);
-    t.false(requested.includes('/api/login'), 'nobody signed in, so no session is asked for');
-    t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, `swagger-ui-${service}-${width}.png`))), [], `${service} at ${width}`);
-    await context.close();
-  }
-});
+browserTest(
+  'Swagger UI loads on every service without an error in the console, and fits a phone and a laptop',
+  async (t) => {
+    t.timeout(PATIENCE);
+    type Try = [keyof typeof VIEWPORTS, (typeof SERVICES)[number]];
+    const tries: Try[] = [...SERVICES.map((s): Try => ['phone', s]), ['desktop', 'search']];
+    for (const [width, service] of tries) {
+      const viewport = VIEWPORTS[width];
+      const context = await browser.newContext({ viewport });
+      const { page, errors, requested } = await openPage(context);
+      await openSwaggerUi(page, service);
+      t.deepEqual(errors, [], `${service} at ${width}`);
+      t.false(requested.includes('/api/login'), 'nobody signed in, so no session is asked for');
+      t.deepEqual(
+        layoutProblems(await pageLayout(page, path.join(shots, `swagger-ui-${service}-${width}.png`))),
+        [],
+        `${service} at ${width}`,
+      );
+      await context.close();
+    }
+  },
+);
 
-browserTest('an operation opens for reading: "Try it out" is offered, not already on, and one click turns it on', async (t) => {
-  t.timeout(PATIENCE);
-  const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
-  const { page, errors } = await openPage(context);
-  await openSwaggerUi(page, 'search');
-  const block = await expand(page, 'get', '/api/sn');
-  t.is((await block.locator('.btn.try-out__btn').textContent())?.trim(), 'Try it out');
-  t.is(await block.locator('.btn.execute').count(), 0, 'no Execute button before the reader asks to try');
-  await block.locator('.btn.try-out__btn').click();
-  await block.locator('.btn.execute').waitFor();
-  t.is((await block.locator('.btn.try-out__btn').textContent())?.trim(), 'Cancel');
-  t.deepEqual(errors, []);
-  await context.close();
-});
+browserTest(
+  'an operation opens for reading: "Try it out" is offered, not already on, and one click turns it on',
+  async (t) => {
+    t.timeout(PATIENCE);
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const { page, errors } = await openPage(context);
+    await openSwaggerUi(page, 'search');
+    const block = await expand(page, 'get', '/api/sn');
+    t.is((await block.locator('.btn.try-out__btn').textContent())?.trim(), 'Try it out');
+    t.is(await block.locator('.btn.execute').count(), 0, 'no Execute button before the reader asks to try');
+    await block.locator('.btn.try-out__btn').click();
+    await block.locator('.btn.execute').waitFor();
+    t.is((await block.locator('.btn.try-out__btn').textContent())?.trim(), 'Cancel');
+    t.deepEqual(errors, []);
+    await context.close();
+  },
+);
 
 browserTest('Authorize with Basic credentials, execute a call, and the 200 answer is shown', async (t) => {
   t.timeout(PATIENCE);
@@ -111,7 +131,11 @@ browserTest('Authorize with Basic credentials, execute a call, and the 200 answe
   const status = block.locator('.live-responses-table tbody .response-col_status').first();
   await status.waitFor();
   t.is((await status.textContent())?.trim(), '200');
-  t.regex((await block.locator('.live-responses-table .microlight').first().textContent()) ?? '', /^\[/, 'the answer, a list of sites, is shown');
+  t.regex(
+    (await block.locator('.live-responses-table .microlight').first().textContent()) ?? '',
+    /^\[/,
+    'the answer, a list of sites, is shown',
+  );
   await page.screenshot({ path: path.join(shots, 'swagger-ui-executed.png') });
   t.deepEqual(errors, []);
   await context.close();
@@ -131,7 +155,9 @@ browserTest("signed in to the console, a write tried without Authorize carries t
   t.false(requested.includes('/api/login'), 'the token is asked for only when a write needs it');
   const block = await operation(page, 'post', '/api/sn');
   await block.locator('textarea.body-param__text').fill(JSON.stringify({ name: 'FromSwagger' }));
-  const sent = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/sn' && request.method() === 'POST');
+  const sent = page.waitForRequest(
+    (request) => new URL(request.url()).pathname === '/api/sn' && request.method() === 'POST',
+  );
   await block.locator('.btn.execute').click();
   t.truthy((await sent).headers()['x-csrf-token']);
   const status = block.locator('.live-responses-table tbody .response-col_status').first();

@@ -3,13 +3,21 @@ import { ownerOfTable, tablesOf } from '../../runtime/storage/table-scope.js';
 import { manifest, startTestRuntime, writePlugins } from '../../runtime/testing/test-runtime.js';
 
 test('the tables a statement names are read from what knex writes on both databases and from raw SQL', (t) => {
-  t.deepEqual(tablesOf('select `a`.* from `search_sites` as `a` inner join `search_docs` on 1 = 1'), ['search_sites', 'search_docs']);
-  t.deepEqual(tablesOf('insert into "public"."gateway_apps" ("id") values ($1)'), ['gateway_apps']);
-  t.deepEqual(tablesOf('UPDATE runtime_users SET name = ? WHERE id IN (SELECT id FROM runtime_sessions)'), ['runtime_users', 'runtime_sessions']);
-  t.deepEqual(tablesOf('create table if not exists `notes_items` (`id` integer, foreign key (`x`) references `other_things` (`id`))'), [
-    'notes_items',
-    'other_things',
+  t.deepEqual(tablesOf('select `a`.* from `search_sites` as `a` inner join `search_docs` on 1 = 1'), [
+    'search_sites',
+    'search_docs',
   ]);
+  t.deepEqual(tablesOf('insert into "public"."gateway_apps" ("id") values ($1)'), ['gateway_apps']);
+  t.deepEqual(tablesOf('UPDATE runtime_users SET name = ? WHERE id IN (SELECT id FROM runtime_sessions)'), [
+    'runtime_users',
+    'runtime_sessions',
+  ]);
+  t.deepEqual(
+    tablesOf(
+      'create table if not exists `notes_items` (`id` integer, foreign key (`x`) references `other_things` (`id`))',
+    ),
+    ['notes_items', 'other_things'],
+  );
   t.deepEqual(tablesOf('select 1'), []);
 });
 
@@ -21,7 +29,9 @@ test('a table belongs to the owner with the longest prefix it starts with', (t) 
   t.is(ownerOfTable('pg_tables', owners), undefined);
 });
 
-const migration = (table: string) => `export async function up(knex) { await knex.schema.createTable('${table}', (t) => { t.string('id').primary(); }); }
+const migration = (
+  table: string,
+) => `export async function up(knex) { await knex.schema.createTable('${table}', (t) => { t.string('id').primary(); }); }
 export async function down(knex) { await knex.schema.dropTable('${table}'); }`;
 
 const plugin = (name: string) => ({

@@ -56,14 +56,18 @@ const fixture = (name: string, listed: string[], declared: string) => ({
 });
 
 test('a plugin whose definition lists the same consumes as plugin.json loads; an optional service nothing provides resolves to undefined', async (t) => {
-  const loaderPath = await writePlugins([fixture('agreed', ['db', 'changes', 'search.retriever?'], `['search.retriever?', 'db', 'changes']`)]);
+  const loaderPath = await writePlugins([
+    fixture('agreed', ['db', 'changes', 'search.retriever?'], `['search.retriever?', 'db', 'changes']`),
+  ]);
   const vela = await startTestRuntime({ loaderPath: [loaderPath] });
   t.teardown(() => vela.stop());
   t.deepEqual(await (await vela.fetch('search', '/agreed')).json(), { changes: 'some', retriever: 'none' });
 });
 
 test('a plugin whose definition and plugin.json list different consumes fails the boot, naming both lists', async (t) => {
-  const loaderPath = await writePlugins([fixture('split', ['db', 'changes'], `['db', 'changes', 'search.retriever?']`)]);
+  const loaderPath = await writePlugins([
+    fixture('split', ['db', 'changes'], `['db', 'changes', 'search.retriever?']`),
+  ]);
   const error = await t.throwsAsync(startTestRuntime({ loaderPath: [loaderPath] }));
   t.is((error as Error & { code?: string }).code, 'E_CONSUMES_MISMATCH');
   t.true(

@@ -40,7 +40,9 @@ test.before(async () => {
   const imported = await vela.fetch('search', '/api/sn/import?wait=true', {
     method: 'POST',
     headers: admin,
-    body: JSON.stringify({ turingDocuments: [{ locale: 'en_US', siteNames: ['Lamp'], attributes: { id: 'l1', title: 'a desk lamp' } }] }),
+    body: JSON.stringify({
+      turingDocuments: [{ locale: 'en_US', siteNames: ['Lamp'], attributes: { id: 'l1', title: 'a desk lamp' } }],
+    }),
   });
   if (imported.status >= 300) throw new Error(`import: ${imported.status} ${await imported.text()}`);
 });
@@ -48,13 +50,22 @@ test.before(async () => {
 test.after.always(() => vela?.stop());
 
 /** node:http, so a GET can carry a body (the connector's reindex by ids takes one). */
-function send(service: string, method: string, url: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+function send(
+  service: string,
+  method: string,
+  url: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       vela.url(service, url),
       {
         method,
-        headers: body === undefined ? headers : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers },
+        headers:
+          body === undefined
+            ? headers
+            : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -90,17 +101,27 @@ test('the search answers a lone surrogate in any member of its body with a 400 n
   for (const [body, message] of cases) {
     const text = JSON.stringify(body);
     t.true(text.includes('\\ud'), text);
-    t.deepEqual(await send('search', 'POST', '/api/sn/Lamp/search', text), { status: 400, body: { error: 'validation_failed', message } }, text);
+    t.deepEqual(
+      await send('search', 'POST', '/api/sn/Lamp/search', text),
+      { status: 400, body: { error: 'validation_failed', message } },
+      text,
+    );
   }
   // A surrogate pair is one well-formed character, and searches as such.
-  t.is((await send('search', 'POST', '/api/sn/Lamp/search', JSON.stringify({ query: 'lamp \ud83d\udca1' }))).status, 200);
+  t.is(
+    (await send('search', 'POST', '/api/sn/Lamp/search', JSON.stringify({ query: 'lamp \ud83d\udca1' }))).status,
+    200,
+  );
 });
 
 test('GraphQL refuses a lone surrogate in its variables and in its query text with a 400 in its error shape', async (t) => {
-  const query = 'query($q: String) { siteSearch(siteName: LAMP, locale: "en_US", searchParams: { q: $q }) { queryContext { count } } }';
+  const query =
+    'query($q: String) { siteSearch(siteName: LAMP, locale: "en_US", searchParams: { q: $q }) { queryContext { count } } }';
   const variables = await send('search', 'POST', '/graphql', JSON.stringify({ query, variables: { q: '\ud800' } }));
   t.is(variables.status, 400);
-  t.deepEqual(variables.body, { errors: [{ message: refusal('body.variables.q', 'D800', 1).message, extensions: { code: 'validation_failed' } }] });
+  t.deepEqual(variables.body, {
+    errors: [{ message: refusal('body.variables.q', 'D800', 1).message, extensions: { code: 'validation_failed' } }],
+  });
   const literal = await send('search', 'POST', '/graphql', JSON.stringify({ query: `{ siteNames } # \udc00` }));
   t.is(literal.status, 400);
   t.is(literal.body.errors[0].message, refusal('body.query', 'DC00', 17).message);
@@ -109,7 +130,9 @@ test('GraphQL refuses a lone surrogate in its variables and in its query text wi
 });
 
 test('a route that parses its own body (the connector reindex by ids, a GET with a body) is covered too', async (t) => {
-  const answer = await send('connector', 'GET', '/api/v2/connector/reindex/none', JSON.stringify(['ok', 'bad\udbff']), { key: CONNECTOR_KEY });
+  const answer = await send('connector', 'GET', '/api/v2/connector/reindex/none', JSON.stringify(['ok', 'bad\udbff']), {
+    key: CONNECTOR_KEY,
+  });
   t.deepEqual(answer, { status: 400, body: refusal('body[1]', 'DBFF', 4) });
 });
 
@@ -120,9 +143,15 @@ test('a plugin route without any schema gets the same refusal, member names incl
   });
   t.deepEqual(await send('search', 'POST', '/api/echo', JSON.stringify({ a: { '\udc01': 1 } })), {
     status: 400,
-    body: { error: 'validation_failed', message: 'body.a: a member name must be well-formed Unicode text, found a lone surrogate U+DC01 at position 1' },
+    body: {
+      error: 'validation_failed',
+      message: 'body.a: a member name must be well-formed Unicode text, found a lone surrogate U+DC01 at position 1',
+    },
   });
-  t.deepEqual(await send('search', 'POST', '/api/echo', JSON.stringify(['\ud800'])), { status: 400, body: refusal('body[0]', 'D800', 1) });
+  t.deepEqual(await send('search', 'POST', '/api/echo', JSON.stringify(['\ud800'])), {
+    status: 400,
+    body: refusal('body[0]', 'D800', 1),
+  });
   t.deepEqual(await send('search', 'POST', '/api/echo', JSON.stringify({ a: 'emoji \ud83d\ude00' })), {
     status: 200,
     body: { body: { a: 'emoji \ud83d\ude00' } },
@@ -140,7 +169,11 @@ test('percent-encoded bytes that are not UTF-8 in a path or query are a clean 4x
     status: 200,
     body: { id: 'a', query: { q: '\ufffd\ufffd\ufffd', 'fq[]': '\ufffd' } },
   });
-  for (const url of ['/api/sn/Lamp/search?q=%ED%A0%80', '/api/sn/Lamp/search?q=x&fq[]=title:%ED%B0%80', '/api/sn/%ED%A0%80/search?q=x']) {
+  for (const url of [
+    '/api/sn/Lamp/search?q=%ED%A0%80',
+    '/api/sn/Lamp/search?q=x&fq[]=title:%ED%B0%80',
+    '/api/sn/%ED%A0%80/search?q=x',
+  ]) {
     const answer = await send('search', 'GET', url);
     t.true(answer.status < 500, `${url}: ${answer.status} ${JSON.stringify(answer.body)}`);
     if (answer.status >= 400) t.is(typeof answer.body.error, 'string');

@@ -40,7 +40,9 @@ test('a task that throws rejects with its error; a missing export is named', asy
   const pool = new WorkerPool({ minThreads: 0, maxThreads: 1, idleTimeoutMs: 1000 }, silent);
   t.teardown(() => pool.close());
   await t.throwsAsync(pool.run(path.join(dir, 'bad.mjs'), 'default', null), { message: 'bad input' });
-  await t.throwsAsync(pool.run(path.join(dir, 'bad.mjs'), 'nope', null), { message: /has no exported function "nope"/ });
+  await t.throwsAsync(pool.run(path.join(dir, 'bad.mjs'), 'nope', null), {
+    message: /has no exported function "nope"/,
+  });
   await pool.close();
   await t.throwsAsync(pool.run(path.join(dir, 'bad.mjs'), 'default', null), { message: /closed/ });
 });
@@ -84,7 +86,9 @@ test('scheduled jobs fire on their cron expression and stop cleanly, waiting for
 
 test('an invalid cron expression is refused with the job name', (t) => {
   const scheduler = new Scheduler(silent);
-  t.throws(() => scheduler.add('broken', 'every minute', () => undefined), { message: 'scheduled job "broken" has an invalid cron expression "every minute"' });
+  t.throws(() => scheduler.add('broken', 'every minute', () => undefined), {
+    message: 'scheduled job "broken" has an invalid cron expression "every minute"',
+  });
 });
 
 test('a thread holding more than recycleAboveMb after a task is replaced by a fresh one; tasks waiting for it still run', async (t) => {

@@ -91,7 +91,8 @@ const NOT_UTF8 = '%ED%A0%80';
 const RAW_SEGMENTS = new Set(['%', '%zz', '%00', '..%2f..%2fetc', '..', NOT_UTF8]);
 
 /** Lone surrogates as U+FFFD: encodeURIComponent cannot spell them (String.prototype.toWellFormed is ES2024). */
-const wellFormed = (text: string) => text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+const wellFormed = (text: string) =>
+  text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 
 const scalar = fc.oneof(
   fc.constantFrom(...tricky),
@@ -118,7 +119,13 @@ const nested = (depth: number) => {
   return value;
 };
 
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; enum?: unknown[]; required?: string[] };
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  enum?: unknown[];
+  required?: string[];
+};
 
 /** A value the schema would take (first enum value, a short string, 1, true, one item, every required member). */
 function plausible(schema: Schema | undefined, depth = 0): unknown {
@@ -128,7 +135,8 @@ function plausible(schema: Schema | undefined, depth = 0): unknown {
   if (type === 'integer' || type === 'number') return 1;
   if (type === 'boolean') return true;
   if (type === 'array') return [plausible(schema.items, depth + 1)];
-  if (type === 'object' || schema.properties) return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, plausible(v, depth + 1)]));
+  if (type === 'object' || schema.properties)
+    return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, plausible(v, depth + 1)]));
   return 'sweep';
 }
 
@@ -148,14 +156,21 @@ const bodyArb = (schema: Schema) =>
   fc.oneof(
     nearlyValid(schema),
     nearlyValid(schema),
-    fc.constantFrom('{', '{"a":', 'nul', '\u0000', '[1,2', '{"__proto__": {"polluted": true}}').map((text) => ({ text, type: 'application/json' })),
+    fc
+      .constantFrom('{', '{"a":', 'nul', '\u0000', '[1,2', '{"__proto__": {"polluted": true}}')
+      .map((text) => ({ text, type: 'application/json' })),
     jsonValue.map((v) => ({ text: JSON.stringify(v) ?? 'null', type: 'application/json' })),
     fc
       .record(Object.fromEntries(Object.keys(schema.properties ?? {}).map((p) => [p, jsonValue])))
       .map((v) => ({ text: JSON.stringify(v), type: 'application/json' })),
     fc.constantFrom(30, 100, 3000).map((d) => ({ text: JSON.stringify(nested(d)), type: 'application/json' })),
     fc
-      .constantFrom('text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded')
+      .constantFrom(
+        'text/plain',
+        'application/xml',
+        'multipart/form-data; boundary=x',
+        'application/x-www-form-urlencoded',
+      )
       .map((type) => ({ text: 'a=1&b=%zz', type })),
   );
 
@@ -192,7 +207,11 @@ function send(
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
-      { method, localAddress, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+      {
+        method,
+        localAddress,
+        headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -214,7 +233,10 @@ function sendRaw(base: string, request: string): Promise<{ status: number; text:
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(new URL(base).port), '127.0.0.1', () => socket.write(request));
     const chunks: Buffer[] = [];
-    const timer = setTimeout(() => socket.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)), REQUEST_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => socket.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)),
+      REQUEST_TIMEOUT_MS,
+    );
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', (error: NodeJS.ErrnoException) => {
       // The server may close while the rest of an oversized request is still being written.
@@ -224,7 +246,8 @@ function sendRaw(base: string, request: string): Promise<{ status: number; text:
       clearTimeout(timer);
       const answer = Buffer.concat(chunks);
       const end = answer.indexOf('\r\n\r\n');
-      if (end < 0) return reject(new Error(`no complete answer: ${JSON.stringify(answer.toString('latin1').slice(0, 200))}`));
+      if (end < 0)
+        return reject(new Error(`no complete answer: ${JSON.stringify(answer.toString('latin1').slice(0, 200))}`));
       const head = answer.subarray(0, end).toString('latin1');
       const length = /\r\ncontent-length: *(\d+)/i.exec(head);
       const body = answer.subarray(end + 4);
@@ -266,7 +289,9 @@ async function digestQuery(db: Database): Promise<DigestQuery> {
       .sort()
       .map(quote);
     // Each row as text: ROW(...)::text on PostgreSQL, SQLite's quote() of each column (blobs and NULL included).
-    const rendered = postgres ? `ROW(${columns.join(', ')})::text` : columns.map((c) => `quote(${c})`).join(" || ',' || ");
+    const rendered = postgres
+      ? `ROW(${columns.join(', ')})::text`
+      : columns.map((c) => `quote(${c})`).join(" || ',' || ");
     parts.push(
       postgres
         ? `(SELECT string_agg(r, E'\\n' ORDER BY r COLLATE "C") FROM (SELECT ${rendered} AS r FROM ${quote(table)}) s) AS t${i}`
@@ -281,7 +306,9 @@ function operationsOf(service: string, doc: { paths: Record<string, Record<strin
   for (const [route, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
       const parameters = (op.parameters ?? []) as Array<{ name: string; in: string }>;
-      const body = op.requestBody?.content?.['application/json']?.schema ?? op.requestBody?.content?.['application/x-www-form-urlencoded']?.schema;
+      const body =
+        op.requestBody?.content?.['application/json']?.schema ??
+        op.requestBody?.content?.['application/x-www-form-urlencoded']?.schema;
       ops.push({
         service,
         method: method.toUpperCase(),
@@ -312,7 +339,10 @@ interface Stored {
 
 /** The runtime with something of everything stored, and the ids and names that exist (for path parameters). */
 async function populated(databaseUrl?: string): Promise<{ vela: TestRuntime; known: string[]; stored: Stored }> {
-  const vela = await startTestRuntime({ databaseUrl, config: { plugins: { connector: { apiKeys: ['sweep-connector-key'] } } } });
+  const vela = await startTestRuntime({
+    databaseUrl,
+    config: { plugins: { connector: { apiKeys: ['sweep-connector-key'] } } },
+  });
   const admin = { authorization: vela.adminAuth, 'content-type': 'application/json' };
   const post = async (service: string, url: string, body: unknown) => {
     const res = await vela.fetch(service, url, { method: 'POST', headers: admin, body: JSON.stringify(body) });
@@ -328,7 +358,11 @@ async function populated(databaseUrl?: string): Promise<{ vela: TestRuntime; kno
     ],
   });
   await post('search', '/api/sn/import?wait=true', {
-    turingDocuments: [1, 2, 3].map((i) => ({ locale: 'en_US', siteNames: ['Sweep'], attributes: { id: `d${i}`, title: `doc ${i}`, section: 'a' } })),
+    turingDocuments: [1, 2, 3].map((i) => ({
+      locale: 'en_US',
+      siteNames: ['Sweep'],
+      attributes: { id: `d${i}`, title: `doc ${i}`, section: 'a' },
+    })),
   });
   const token = await post('search', '/api/dev/token', { title: 'sweep' });
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vela-sweep-'));
@@ -342,8 +376,22 @@ async function populated(databaseUrl?: string): Promise<{ vela: TestRuntime; kno
   const mapping = await post('gateway', '/api/v2/mapping', { context: '/proxy/sweep', url: 'http://127.0.0.1:9/api' });
   const app = await post('gateway', '/api/v2/app', { name: 'sweep-app', callbackUrls: ['http://127.0.0.1:9/cb'] });
   const site = (await (await vela.fetch('search', '/api/sn/Sweep', { headers: admin })).json()) as { id: string };
-  const fields = (await (await vela.fetch('search', '/api/sn/Sweep/field', { headers: admin })).json()) as Array<{ id: string }>;
-  const known = ['Sweep', site.id, 'en_US', fields[0]!.id, 'title', 'sweepsrc', String(token.id), String(mapping.id), String(app.id), 's1', 'd1'];
+  const fields = (await (await vela.fetch('search', '/api/sn/Sweep/field', { headers: admin })).json()) as Array<{
+    id: string;
+  }>;
+  const known = [
+    'Sweep',
+    site.id,
+    'en_US',
+    fields[0]!.id,
+    'title',
+    'sweepsrc',
+    String(token.id),
+    String(mapping.id),
+    String(app.id),
+    's1',
+    'd1',
+  ];
   const stored = {
     site: 'Sweep',
     siteId: site.id,
@@ -376,7 +424,8 @@ const NUL_TEXT = 'a\u0000b';
 function withNul(value: unknown): unknown {
   if (typeof value === 'string') return NUL_TEXT;
   if (Array.isArray(value)) return value.map(withNul);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withNul(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withNul(v)]));
   return value;
 }
 
@@ -399,14 +448,19 @@ function nulRequests(op: Operation, stored: Stored): FixedRequest[] {
   const real = op.params.map((name) => existing(op, name, stored));
   if (op.params.length > 0) requests.push({ params: op.params.map(() => NUL_TEXT), query: {} });
   if (op.method === 'DELETE') return requests;
-  if (op.query.length > 0) requests.push({ params: real, query: Object.fromEntries(op.query.map((name) => [name, NUL_TEXT])) });
+  if (op.query.length > 0)
+    requests.push({ params: real, query: Object.fromEntries(op.query.map((name) => [name, NUL_TEXT])) });
   const base = plausible(op.body);
   if (!op.hasBody || !op.body.properties || !base || typeof base !== 'object' || Array.isArray(base)) return requests;
   const json = (value: unknown) => ({ text: JSON.stringify(value), type: 'application/json' });
   requests.push({ params: real, query: {}, body: json(withNul(base)) });
   requests.push({ params: real, query: {}, body: json({ ...base, [`k${NUL_TEXT}`]: 1 }) });
   for (const member of Object.keys(op.body.properties)) {
-    requests.push({ params: real, query: {}, body: json({ ...base, [member]: withNul((base as Record<string, unknown>)[member] ?? 'x') }) });
+    requests.push({
+      params: real,
+      query: {},
+      body: json({ ...base, [member]: withNul((base as Record<string, unknown>)[member] ?? 'x') }),
+    });
   }
   return requests;
 }
@@ -420,7 +474,9 @@ function withLone(value: unknown, i = 0): unknown {
   if (Array.isArray(value)) return value.length > 0 ? value.map((v, j) => withLone(v, i + j)) : [LONE[i % LONE.length]];
   if (value && typeof value === 'object') {
     const entries = Object.entries(value);
-    return entries.length > 0 ? Object.fromEntries(entries.map(([k, v], j) => [k, withLone(v, i + j)])) : { q: LONE[i % LONE.length] };
+    return entries.length > 0
+      ? Object.fromEntries(entries.map(([k, v], j) => [k, withLone(v, i + j)]))
+      : { q: LONE[i % LONE.length] };
   }
   return value;
 }
@@ -436,7 +492,11 @@ function surrogateRequests(op: Operation, stored: Stored): FixedRequest[] {
   if (op.params.length > 0) requests.push({ params: op.params.map(() => NOT_UTF8), query: {} });
   if (op.method === 'DELETE') return requests;
   const names = [...op.query, 'q'];
-  requests.push({ params: real, query: {}, rawQuery: names.map((name) => `${encodeURIComponent(name)}=${NOT_UTF8}`).join('&') });
+  requests.push({
+    params: real,
+    query: {},
+    rawQuery: names.map((name) => `${encodeURIComponent(name)}=${NOT_UTF8}`).join('&'),
+  });
   if (!op.hasBody) return requests;
   const json = (value: unknown) => ({ text: JSON.stringify(value), type: 'application/json' });
   const base = plausible(op.body);
@@ -447,12 +507,19 @@ function surrogateRequests(op: Operation, stored: Stored): FixedRequest[] {
   requests.push({ params: real, query: {}, body: json(withLone(base)) });
   requests.push({ params: real, query: {}, body: json({ ...base, [`k${LONE[0]}`]: 1 }) });
   for (const member of Object.keys(op.body.properties)) {
-    requests.push({ params: real, query: {}, body: json({ ...base, [member]: withLone((base as Record<string, unknown>)[member] ?? 'x') }) });
+    requests.push({
+      params: real,
+      query: {},
+      body: json({ ...base, [member]: withLone((base as Record<string, unknown>)[member] ?? 'x') }),
+    });
   }
   return requests;
 }
 
-/** Basic credentials that no account has, built of odd bytes: each must be a 401 (or 429 past the limits), never an error. */
+/**
+ * Basic credentials that no account has, built of odd bytes: each must be a 401 (or 429 past the limits), never an
+ * error.
+ */
 function oddCredentials(count: number): string[] {
   const basic = (bytes: Uint8Array | Buffer) => `Basic ${Buffer.from(bytes).toString('base64')}`;
   const fixed = [
@@ -517,7 +584,10 @@ class Prober {
   readonly statuses = new Map<number, number>();
   sent = 0;
   private readonly connectorRuns: { isBusy(source: string): boolean };
-  /** The digest after the last refused request, which changed nothing: the next request's "before", without reading every table again. */
+  /**
+   * The digest after the last refused request, which changed nothing: the next request's "before", without reading
+   * every table again.
+   */
   private unchanged: string | null = null;
   private query: Promise<DigestQuery> | null = null;
 
@@ -532,7 +602,10 @@ class Prober {
 
   async send(probe: Probe): Promise<{ status: number; text: string } | null> {
     // A run an earlier request started records its work in the background: it ends before the comparison.
-    await eventually(() => !this.connectorRuns.isBusy('sweepsrc'), 'the connector run started by an earlier request to end');
+    await eventually(
+      () => !this.connectorRuns.isBusy('sweepsrc'),
+      'the connector run started by an earlier request to end',
+    );
     const before = this.unchanged ?? (await this.digest());
     this.unchanged = null;
     this.sent += 1;
@@ -540,7 +613,13 @@ class Prober {
     try {
       res =
         probe.raw === undefined
-          ? await send(this.vela.url(probe.service, probe.url), probe.method, probe.headers, probe.body, probe.localAddress)
+          ? await send(
+              this.vela.url(probe.service, probe.url),
+              probe.method,
+              probe.headers,
+              probe.body,
+              probe.localAddress,
+            )
           : await sendRaw(this.vela.url(probe.service), probe.raw);
     } catch (error) {
       this.failures.push({ request: probe.described, problem: `no answer: ${(error as Error).message}` });
@@ -558,10 +637,14 @@ class Prober {
       }
       const graphql = probe.url.startsWith('/graphql');
       if (!graphql && (typeof body.error !== 'string' || typeof body.message !== 'string')) {
-        this.failures.push({ request: probe.described, problem: `${status} not the JSON error shape: ${text.slice(0, 200)}` });
+        this.failures.push({
+          request: probe.described,
+          problem: `${status} not the JSON error shape: ${text.slice(0, 200)}`,
+        });
       }
       const after = await this.digest();
-      if (after !== before) this.failures.push({ request: probe.described, problem: `${status} but something stored changed` });
+      if (after !== before)
+        this.failures.push({ request: probe.described, problem: `${status} but something stored changed` });
       else this.unchanged = after;
     }
     return res;
@@ -578,22 +661,43 @@ function describe(credentials: string, op: Operation, url: string, body?: { text
 async function operations(vela: TestRuntime): Promise<Operation[]> {
   const ops: Operation[] = [];
   for (const service of ['search', 'gateway', 'connector']) {
-    const doc = (await (await vela.fetch(service, '/v3/api-docs')).json()) as { paths: Record<string, Record<string, any>> };
-    ops.push(...operationsOf(service, doc).filter((op) => op.path.includes('{') || op.method !== 'GET' || !/health|api-docs/.test(op.path)));
+    const doc = (await (await vela.fetch(service, '/v3/api-docs')).json()) as {
+      paths: Record<string, Record<string, any>>;
+    };
+    ops.push(
+      ...operationsOf(service, doc).filter(
+        (op) => op.path.includes('{') || op.method !== 'GET' || !/health|api-docs/.test(op.path),
+      ),
+    );
   }
   return ops;
 }
 
 /** Generated malformed requests: `runs` per operation, with and without credentials. */
-async function sweepGenerated(prober: Prober, vela: TestRuntime, ops: Operation[], known: string[], runs: number): Promise<void> {
+async function sweepGenerated(
+  prober: Prober,
+  vela: TestRuntime,
+  ops: Operation[],
+  known: string[],
+  runs: number,
+): Promise<void> {
   for (const op of ops) {
     const samples = fc.sample(requestArb(op, op.body, known), { seed: SEED + prober.sent, numRuns: runs });
     for (const [i, sample] of samples.entries()) {
       const credentials = CREDENTIALS[i % CREDENTIALS.length]!;
       const url = urlOf(op, sample.params, sample.query);
-      const headers = sample.body ? { ...headersFor(vela, credentials), 'content-type': sample.body.type } : headersFor(vela, credentials);
+      const headers = sample.body
+        ? { ...headersFor(vela, credentials), 'content-type': sample.body.type }
+        : headersFor(vela, credentials);
       const body = op.method === 'HEAD' ? undefined : sample.body?.text;
-      await prober.send({ service: op.service, method: op.method, url, headers, body, described: describe(credentials, op, url, sample.body) });
+      await prober.send({
+        service: op.service,
+        method: op.method,
+        url,
+        headers,
+        body,
+        described: describe(credentials, op, url, sample.body),
+      });
     }
   }
 }
@@ -606,7 +710,14 @@ async function sweepNul(prober: Prober, vela: TestRuntime, ops: Operation[], sto
       const headers: Record<string, string> = { authorization: vela.adminAuth };
       if (request.body) headers['content-type'] = request.body.type;
       const body = op.method === 'HEAD' ? undefined : request.body?.text;
-      await prober.send({ service: op.service, method: op.method, url, headers, body, described: describe('admin, NUL', op, url, request.body) });
+      await prober.send({
+        service: op.service,
+        method: op.method,
+        url,
+        headers,
+        body,
+        described: describe('admin, NUL', op, url, request.body),
+      });
     }
   }
 }
@@ -629,8 +740,17 @@ async function sweepSurrogates(prober: Prober, vela: TestRuntime, ops: Operation
         described: describe('admin, lone surrogate', op, url, request.body),
       });
       // A body with a lone surrogate never gets past the runtime's check (a GET's body is read by few routes).
-      if (answer && request.body?.text.includes('\\ud') && op.method !== 'HEAD' && op.method !== 'GET' && answer.status < 400) {
-        prober.failures.push({ request: describe('admin, lone surrogate', op, url, request.body), problem: `a lone surrogate answered ${answer.status}` });
+      if (
+        answer &&
+        request.body?.text.includes('\\ud') &&
+        op.method !== 'HEAD' &&
+        op.method !== 'GET' &&
+        answer.status < 400
+      ) {
+        prober.failures.push({
+          request: describe('admin, lone surrogate', op, url, request.body),
+          problem: `a lone surrogate answered ${answer.status}`,
+        });
       }
     }
   }
@@ -654,7 +774,10 @@ async function sweepHttpLayer(prober: Prober, vela: TestRuntime, stored: Stored)
     ['an Expect other than 100-continue', 'GET /health HTTP/1.1\r\nHost: x\r\nExpect: other\r\n\r\n'],
     ['a request target that is no URL', 'GET http://[::1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'],
     ['two Content-Lengths', 'POST /api/logout HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab'],
-    ['a chunk size that is not hex', `POST /api/logout HTTP/1.1\r\nHost: x\r\n${admin}Transfer-Encoding: chunked\r\n\r\nzz\r\n`],
+    [
+      'a chunk size that is not hex',
+      `POST /api/logout HTTP/1.1\r\nHost: x\r\n${admin}Transfer-Encoding: chunked\r\n\r\nzz\r\n`,
+    ],
     [
       '20 KB of chunk extensions',
       `POST /api/logout HTTP/1.1\r\nHost: x\r\n${admin}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2;${'e'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`,
@@ -669,8 +792,16 @@ async function sweepHttpLayer(prober: Prober, vela: TestRuntime, stored: Stored)
     for (const [what, raw] of service === 'gateway'
       ? [...requests, ['a proxied path over what the gateway forwards', proxied] as [string, string]]
       : requests) {
-      const answer = await prober.send({ service, method: 'RAW', url: '', headers: {}, raw, described: `raw ${service}: ${what}` });
-      if (answer && answer.status < 400) prober.failures.push({ request: `raw ${service}: ${what}`, problem: `answered ${answer.status}` });
+      const answer = await prober.send({
+        service,
+        method: 'RAW',
+        url: '',
+        headers: {},
+        raw,
+        described: `raw ${service}: ${what}`,
+      });
+      if (answer && answer.status < 400)
+        prober.failures.push({ request: `raw ${service}: ${what}`, problem: `answered ${answer.status}` });
     }
   }
 }
@@ -683,7 +814,12 @@ async function sweepHttpLayer(prober: Prober, vela: TestRuntime, stored: Stored)
 async function sweepCredentials(prober: Prober, ops: Operation[]): Promise<void> {
   const secured = ops.filter((op) => op.secured && (op.method === 'GET' || op.method === 'POST'));
   const targets = [
-    ...['search', 'gateway', 'connector'].map((service) => ({ service, method: 'GET', path: '/api/login', params: [] as string[] })),
+    ...['search', 'gateway', 'connector'].map((service) => ({
+      service,
+      method: 'GET',
+      path: '/api/login',
+      params: [] as string[],
+    })),
     ...secured,
   ];
   for (const [i, authorization] of oddCredentials(ODD_CREDENTIALS).entries()) {
@@ -698,7 +834,10 @@ async function sweepCredentials(prober: Prober, ops: Operation[]): Promise<void>
       described: `credentials ${JSON.stringify(authorization.slice(0, 80))} ${op.method} ${op.service}${url}`,
     });
     if (answer && answer.status !== 401 && answer.status !== 429) {
-      prober.failures.push({ request: `${authorization.slice(0, 80)} ${op.method} ${op.service}${url}`, problem: `odd credentials answered ${answer.status}` });
+      prober.failures.push({
+        request: `${authorization.slice(0, 80)} ${op.method} ${op.service}${url}`,
+        problem: `odd credentials answered ${answer.status}`,
+      });
     }
   }
 }
@@ -723,7 +862,11 @@ async function sweepBombs(prober: Prober, vela: TestRuntime): Promise<void> {
   const url = vela.url('search', '/api/ocr/file');
   // The pool's threads and the PDF reader load on the first PDF (seconds on a busy machine): not the bombs' time.
   const warm = new FormData();
-  warm.append('file', new Blob([new Uint8Array(await makePdf({ pages: [['warm']] }))], { type: 'application/pdf' }), 'warm.pdf');
+  warm.append(
+    'file',
+    new Blob([new Uint8Array(await makePdf({ pages: [['warm']] }))], { type: 'application/pdf' }),
+    'warm.pdf',
+  );
   await (await vela.fetch('search', '/api/ocr/file', { method: 'POST', body: warm })).arrayBuffer();
   const bombs: Array<[string, string, Uint8Array]> = [
     ['bomb.png', 'image/png', hugePng()],
@@ -736,10 +879,20 @@ async function sweepBombs(prober: Prober, vela: TestRuntime): Promise<void> {
     const began = performance.now();
     const timed = await send(url, 'POST', { 'content-type': contentType }, body);
     const ms = performance.now() - began;
-    if (timed.status !== 413) prober.failures.push({ request: described, problem: `answered ${timed.status}: ${timed.text.slice(0, 200)}` });
-    if (ms > 1000) prober.failures.push({ request: described, problem: `answered in ${Math.round(ms)} ms, not within 1 s` });
-    const answer = await prober.send({ service: 'search', method: 'POST', url: '/api/ocr/file', headers: { 'content-type': contentType }, body, described });
-    if (answer && answer.status !== 413) prober.failures.push({ request: described, problem: `answered ${answer.status}` });
+    if (timed.status !== 413)
+      prober.failures.push({ request: described, problem: `answered ${timed.status}: ${timed.text.slice(0, 200)}` });
+    if (ms > 1000)
+      prober.failures.push({ request: described, problem: `answered in ${Math.round(ms)} ms, not within 1 s` });
+    const answer = await prober.send({
+      service: 'search',
+      method: 'POST',
+      url: '/api/ocr/file',
+      headers: { 'content-type': contentType },
+      body,
+      described,
+    });
+    if (answer && answer.status !== 413)
+      prober.failures.push({ request: described, problem: `answered ${answer.status}` });
   }
 }
 
@@ -763,7 +916,8 @@ const sweep = test.macro(async (t, database: 'sqlite' | 'postgres', runs: number
   await sweepBombs(prober, vela);
   await sweepGenerated(prober, vela, ops, known, runs);
   await sweepCredentials(prober, ops);
-  for (const service of ['search', 'gateway', 'connector']) t.is((await vela.fetch(service, '/health')).status, 200, `${service} health after the sweep`);
+  for (const service of ['search', 'gateway', 'connector'])
+    t.is((await vela.fetch(service, '/health')).status, 200, `${service} health after the sweep`);
   const { failures, sent, statuses } = prober;
   t.log(
     `requests sent: ${sent} (${nul} with NUL, ${lone} with lone surrogates, ${layer} refused by the HTTP layer) in ${Math.round((performance.now() - started) / 1000)} s; answers by status: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
@@ -778,4 +932,9 @@ test(
   'sqlite',
   10,
 );
-(postgresReachable() ? test : test.skip)('the same sweep on PostgreSQL, where column bounds differ', sweep, 'postgres', 5);
+(postgresReachable() ? test : test.skip)(
+  'the same sweep on PostgreSQL, where column bounds differ',
+  sweep,
+  'postgres',
+  5,
+);

@@ -30,7 +30,12 @@ export default definePlugin<GreeterConfig>({
               loud: { type: 'boolean', default: false, description: 'shout it (in a worker thread)' },
             },
           },
-          responses: { 200: { description: 'the greeting', schema: { type: 'object', properties: { name: { type: 'string' }, text: { type: 'string' } } } } },
+          responses: {
+            200: {
+              description: 'the greeting',
+              schema: { type: 'object', properties: { name: { type: 'string' }, text: { type: 'string' } } },
+            },
+          },
         },
         async (req, res) => {
           const { name, loud } = req.query as unknown as { name: string; loud: boolean };
@@ -38,9 +43,13 @@ export default definePlugin<GreeterConfig>({
           res.json(loud ? { ...greeting, text: await shout(greeting.text) } : greeting);
         },
       );
-      router.get('/api/greeter/stats', { access: 'key', summary: 'Greetings stored and requests seen' }, async (_req, res) => {
-        res.json({ greetings: await greetings().count(), requestsSeen });
-      });
+      router.get(
+        '/api/greeter/stats',
+        { access: 'key', summary: 'Greetings stored and requests seen' },
+        async (_req, res) => {
+          res.json({ greetings: await greetings().count(), requestsSeen });
+        },
+      );
     });
 
     // A named tap on a runtime hook: counts every response of every service.

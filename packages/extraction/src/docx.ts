@@ -24,5 +24,10 @@ export async function extractDocx(bytes: Uint8Array): Promise<ExtractedContent> 
   }
   const $ = cheerio.load(html);
   const title = $('h1').first().text().replace(/\s+/g, ' ').trim() || undefined;
-  return { ...(title ? { title } : {}), text: normalizeText(blockText($.root().toArray())), contentType: MEDIA_TYPES.docx, metadata: {} };
+  return {
+    ...(title ? { title } : {}),
+    text: normalizeText(blockText($.root().toArray())),
+    contentType: MEDIA_TYPES.docx,
+    metadata: {},
+  };
 }

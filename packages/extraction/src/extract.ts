@@ -7,7 +7,13 @@ import { extractImage } from './image.js';
 import { extractMarkdown } from './markdown.js';
 import { resolveOcr } from './ocr-options.js';
 import { extractPdf } from './pdf.js';
-import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, type ExtractedContent, type ExtractInput, MEDIA_TYPES } from './types.js';
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  type ExtractedContent,
+  type ExtractInput,
+  MEDIA_TYPES,
+} from './types.js';
 import { extractXlsx } from './xlsx.js';
 
 export { ExtractionError, type ExtractionErrorCode } from './extraction-error.js';
@@ -24,7 +30,10 @@ export async function extractContent(input: ExtractInput): Promise<ExtractedCont
   if (!(bytes instanceof Uint8Array)) throw new ExtractionError('unsupported_type', 'bytes must be a Uint8Array');
   const maxBytes = input.maxBytes ?? DEFAULT_MAX_BYTES;
   if (bytes.byteLength > maxBytes) {
-    throw new ExtractionError('too_large', `the document is ${bytes.byteLength} bytes, over the limit of ${maxBytes} bytes`);
+    throw new ExtractionError(
+      'too_large',
+      `the document is ${bytes.byteLength} bytes, over the limit of ${maxBytes} bytes`,
+    );
   }
   const ocr = resolveOcr(input.ocr);
   const deadline = Date.now() + (input.timeoutMs ?? DEFAULT_TIMEOUT_MS);
@@ -56,6 +65,9 @@ export async function extractContent(input: ExtractInput): Promise<ExtractedCont
 }
 
 function describe(contentType: string | undefined, fileName: string | undefined): string {
-  const parts = [mediaTypeOf(contentType) && `content type ${mediaTypeOf(contentType)}`, fileName && `file "${fileName}"`].filter(Boolean);
+  const parts = [
+    mediaTypeOf(contentType) && `content type ${mediaTypeOf(contentType)}`,
+    fileName && `file "${fileName}"`,
+  ].filter(Boolean);
   return parts.length ? parts.join(', ') : 'this content (its first bytes match no known format)';
 }

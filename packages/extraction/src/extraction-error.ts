@@ -6,7 +6,13 @@ export type ExtractionErrorCode =
   | 'too_large' // over the caller's size limit
   | 'timeout'; // took longer than the caller's time limit
 
-const CODES: readonly ExtractionErrorCode[] = ['unsupported_type', 'corrupt_content', 'encrypted_content', 'too_large', 'timeout'];
+const CODES: readonly ExtractionErrorCode[] = [
+  'unsupported_type',
+  'corrupt_content',
+  'encrypted_content',
+  'too_large',
+  'timeout',
+];
 
 /** The one error extraction throws for bad input; anything else is a bug. */
 export class ExtractionError extends Error {

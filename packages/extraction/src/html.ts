@@ -29,7 +29,10 @@ export function extractHtml(html: string, url?: string): ExtractedContent {
   const meta = (name: string): string | undefined => clean($(`meta[name="${name}" i]`).first().attr('content'));
   const base = baseUrl($('base[href]').first().attr('href'), url);
 
-  const title = clean($('title').first().text()) ?? clean($('meta[property="og:title" i]').attr('content')) ?? clean($('h1').first().text());
+  const title =
+    clean($('title').first().text()) ??
+    clean($('meta[property="og:title" i]').attr('content')) ??
+    clean($('h1').first().text());
   const metadata: Record<string, unknown> = {};
   const description = meta('description') ?? clean($('meta[property="og:description" i]').attr('content'));
   if (description) metadata.description = description;

@@ -23,7 +23,10 @@ export function imageSize(bytes: Uint8Array, format: ImageFormat): ImageSize {
     size = null; // a read past the end: truncated
   }
   if (!size || size.width <= 0 || size.height <= 0) {
-    throw new ExtractionError('corrupt_content', `the ${format.toUpperCase()} image cannot be read: its header is damaged or cut short`);
+    throw new ExtractionError(
+      'corrupt_content',
+      `the ${format.toUpperCase()} image cannot be read: its header is damaged or cut short`,
+    );
   }
   return size;
 }

@@ -7,8 +7,21 @@ export { mediaTypeOf, SUPPORTED_EXTENSIONS, SUPPORTED_MEDIA_TYPES } from './dete
 export { ExtractionError, type ExtractionErrorCode } from './extraction-error.js';
 export { isOcrLanguage, OCR_LANGUAGES, type OcrLanguage } from './ocr/languages.js';
 export { checkImagePixels } from './pixel-limit.js';
-export { createPooledExtract, EXTRACT_TASK_FILE, type ExtractTaskRunner, type PooledExtract } from './pooled-extract.js';
-export { DEFAULT_MAX_BYTES, DEFAULT_OCR, DEFAULT_TIMEOUT_MS, type ExtractedContent, type ExtractInput, MEDIA_TYPES, type OcrOptions } from './types.js';
+export {
+  createPooledExtract,
+  EXTRACT_TASK_FILE,
+  type ExtractTaskRunner,
+  type PooledExtract,
+} from './pooled-extract.js';
+export {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_OCR,
+  DEFAULT_TIMEOUT_MS,
+  type ExtractedContent,
+  type ExtractInput,
+  MEDIA_TYPES,
+  type OcrOptions,
+} from './types.js';
 
 /** Extraction in the calling thread (tests, scripts); servers use the pool (createPooledExtract). */
 export async function extractContent(input: ExtractInput): Promise<ExtractedContent> {

@@ -13,7 +13,12 @@ export function extractMarkdown(markdown: string): ExtractedContent {
   if (fields.author) metadata.author = fields.author;
   if (fields.keywords ?? fields.tags) metadata.keywords = splitList(fields.keywords ?? fields.tags ?? '');
   const title = fields.title ?? firstHeading(body);
-  return { ...(title ? { title } : {}), text: normalizeText(stripMarkdown(body)), contentType: MEDIA_TYPES.markdown, metadata };
+  return {
+    ...(title ? { title } : {}),
+    text: normalizeText(stripMarkdown(body)),
+    contentType: MEDIA_TYPES.markdown,
+    metadata,
+  };
 }
 
 /** `key: value` lines of YAML front matter (flat scalars and [a, b] lists: what titles and tags use). */
@@ -40,7 +45,8 @@ function firstHeading(markdown: string): string | undefined {
     const atx = /^ {0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/.exec(lines[i]!);
     if (atx?.[1]) return inline(atx[1]).trim();
     // Setext: a line of text underlined with === or ---.
-    if (lines[i]!.trim() && /^ {0,3}(=+|-+)\s*$/.test(lines[i + 1] ?? '') && !/^\s*[-*+>]/.test(lines[i]!)) return inline(lines[i]!).trim();
+    if (lines[i]!.trim() && /^ {0,3}(=+|-+)\s*$/.test(lines[i + 1] ?? '') && !/^\s*[-*+>]/.test(lines[i]!))
+      return inline(lines[i]!).trim();
   }
   return undefined;
 }

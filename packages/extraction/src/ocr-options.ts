@@ -15,7 +15,10 @@ export function resolveOcr(options: OcrOptions | undefined): ResolvedOcr {
   const languages = [...(options?.languages?.length ? options.languages : DEFAULT_OCR.languages)];
   for (const code of languages) {
     if (!isOcrLanguage(code)) {
-      throw new ExtractionError('unsupported_type', `there is no OCR data for the language "${code}" (available: ${OCR_LANGUAGES.join(', ')})`);
+      throw new ExtractionError(
+        'unsupported_type',
+        `there is no OCR data for the language "${code}" (available: ${OCR_LANGUAGES.join(', ')})`,
+      );
     }
   }
   return {

@@ -118,7 +118,12 @@ export async function extractPdf(bytes: Uint8Array, deadline: number, ocr: Resol
       metadata.ocrConfidence = Math.round(confidence / ocrPages);
       metadata.language ??= ocr.languages.join('+');
     }
-    return { ...(title ? { title } : {}), text: normalizeText(pages.join('\n')), contentType: MEDIA_TYPES.pdf, metadata };
+    return {
+      ...(title ? { title } : {}),
+      text: normalizeText(pages.join('\n')),
+      contentType: MEDIA_TYPES.pdf,
+      metadata,
+    };
   } catch (error) {
     throw asExtractionError(error);
   } finally {
@@ -141,20 +146,32 @@ interface CanvasAndContext {
  * to MIN_RENDER_DPI). The size comes from the page's boxes and UserUnit (the viewport) before anything is drawn:
  * a page of 14,400 × 14,400 points, a few hundred bytes of PDF, would be gigapixels at 200 dpi.
  */
-async function renderPage(pdf: unknown, page: unknown, n: number, ocr: ResolvedOcr): Promise<{ pgm: Uint8Array; pixels: number }> {
+async function renderPage(
+  pdf: unknown,
+  page: unknown,
+  n: number,
+  ocr: ResolvedOcr,
+): Promise<{ pgm: Uint8Array; pixels: number }> {
   const p = page as RenderablePage;
   const base = p.getViewport({ scale: 1 });
   const area = base.width * base.height;
   const floor = MIN_RENDER_DPI / 72;
   if (area * floor * floor > ocr.maxImagePixels) {
-    throw overPixelLimit(`page ${n} of the PDF, rendered at ${MIN_RENDER_DPI} dpi,`, base.width * floor, base.height * floor, ocr.maxImagePixels);
+    throw overPixelLimit(
+      `page ${n} of the PDF, rendered at ${MIN_RENDER_DPI} dpi,`,
+      base.width * floor,
+      base.height * floor,
+      ocr.maxImagePixels,
+    );
   }
   let scale = ocr.pdfDpi / 72;
   if (area * scale * scale > ocr.maxImagePixels) scale = Math.max(floor, Math.sqrt(ocr.maxImagePixels / area));
   const viewport = p.getViewport({ scale });
   const width = Math.max(1, Math.floor(viewport.width));
   const height = Math.max(1, Math.floor(viewport.height));
-  const factory = (pdf as { canvasFactory: { create(w: number, h: number): CanvasAndContext; destroy(c: CanvasAndContext): void } }).canvasFactory;
+  const factory = (
+    pdf as { canvasFactory: { create(w: number, h: number): CanvasAndContext; destroy(c: CanvasAndContext): void } }
+  ).canvasFactory;
   const target = factory.create(width, height);
   try {
     await p.render({ canvasContext: target.context, canvas: target.canvas, viewport, background: 'white' }).promise;
@@ -210,7 +227,8 @@ function checkPdfImages(bytes: Uint8Array, limit: number): void {
       } catch {
         frame = undefined; // not a JPEG pdfjs could decode either
       }
-      if (frame && frame.width * frame.height > limit) throw overPixelLimit('an image in the PDF', frame.width, frame.height, limit);
+      if (frame && frame.width * frame.height > limit)
+        throw overPixelLimit('an image in the PDF', frame.width, frame.height, limit);
     }
   }
 }
@@ -219,7 +237,8 @@ function asExtractionError(error: unknown): unknown {
   if (error instanceof ExtractionError) return error;
   const name = (error as Error | null)?.name;
   const message = (error as Error | null)?.message ?? String(error);
-  if (name === 'PasswordException') return new ExtractionError('encrypted_content', `the PDF is password-protected: ${message}`);
+  if (name === 'PasswordException')
+    return new ExtractionError('encrypted_content', `the PDF is password-protected: ${message}`);
   return new ExtractionError('corrupt_content', `the PDF cannot be read: ${message}`);
 }
 

@@ -49,7 +49,13 @@ export interface ExtractedContent {
 
 export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 60_000;
-export const DEFAULT_OCR = { enabled: true, languages: ['eng'], pdfDpi: 200, maxPdfPages: 50, maxImagePixels: 25_000_000 } as const;
+export const DEFAULT_OCR = {
+  enabled: true,
+  languages: ['eng'],
+  pdfDpi: 200,
+  maxPdfPages: 50,
+  maxImagePixels: 25_000_000,
+} as const;
 
 /** The formats this module reads, by the media type it reports for each. */
 export const MEDIA_TYPES = {

@@ -6,7 +6,10 @@ import { checkZipBounds } from './zip-bounds.js';
 // Text past this many characters is cut: a spreadsheet of a million rows is no document to index whole.
 const MAX_TEXT = 5_000_000;
 
-/** The cells of every sheet (a line per row, the sheet's name first), and title, author and dates from its properties, with exceljs. */
+/**
+ * The cells of every sheet (a line per row, the sheet's name first), and title, author and dates from its properties,
+ * with exceljs.
+ */
 export async function extractXlsx(bytes: Uint8Array): Promise<ExtractedContent> {
   checkZipBounds(bytes, 'XLSX');
   const { default: ExcelJS } = await import('exceljs');
@@ -49,7 +52,12 @@ export async function extractXlsx(bytes: Uint8Array): Promise<ExtractedContent> 
   const modified = isoDate(workbook.modified);
   if (modified) metadata.modificationDate = modified;
   const title = workbook.title?.trim();
-  return { ...(title ? { title } : {}), text: normalizeText(lines.join('\n')).slice(0, MAX_TEXT), contentType: MEDIA_TYPES.xlsx, metadata };
+  return {
+    ...(title ? { title } : {}),
+    text: normalizeText(lines.join('\n')).slice(0, MAX_TEXT),
+    contentType: MEDIA_TYPES.xlsx,
+    metadata,
+  };
 }
 
 function isoDate(value: unknown): string | undefined {

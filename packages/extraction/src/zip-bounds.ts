@@ -25,10 +25,15 @@ export function checkZipBounds(bytes: Uint8Array, kind: string, bounds: ZipBound
       break;
     }
   }
-  if (eocd < 0) throw new ExtractionError('corrupt_content', `the ${kind} file cannot be read: it is not a complete zip archive`);
+  if (eocd < 0)
+    throw new ExtractionError('corrupt_content', `the ${kind} file cannot be read: it is not a complete zip archive`);
   const entries = view.getUint16(eocd + 10, true);
   const directoryOffset = view.getUint32(eocd + 16, true);
-  if (entries > bounds.maxEntries) throw new ExtractionError('too_large', `the ${kind} file holds ${entries} parts; at most ${bounds.maxEntries} are read`);
+  if (entries > bounds.maxEntries)
+    throw new ExtractionError(
+      'too_large',
+      `the ${kind} file holds ${entries} parts; at most ${bounds.maxEntries} are read`,
+    );
   let total = 0;
   let at = directoryOffset;
   for (let i = 0; i < entries; i++) {
@@ -38,7 +43,10 @@ export function checkZipBounds(bytes: Uint8Array, kind: string, bounds: ZipBound
     const size = view.getUint32(at + 24, true);
     total += size === 0xffffffff ? Number.POSITIVE_INFINITY : size;
     if (total > bounds.maxUncompressedBytes) {
-      throw new ExtractionError('too_large', `the ${kind} file unpacks to more than ${bounds.maxUncompressedBytes} bytes; it is not read`);
+      throw new ExtractionError(
+        'too_large',
+        `the ${kind} file unpacks to more than ${bounds.maxUncompressedBytes} bytes; it is not read`,
+      );
     }
     at += 46 + view.getUint16(at + 28, true) + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
   }

@@ -49,7 +49,10 @@ test.serial('a 400-byte PDF with one 14,400 × 14,400 pt page is refused before 
   t.true(pdf.byteLength < 500, `${pdf.byteLength} bytes`);
   const { error, ms } = await refusal({ bytes: pdf, fileName: 'bomb.pdf' });
   t.is(error.code, 'too_large');
-  t.is(error.message, 'page 1 of the PDF, rendered at 72 dpi, is 14400 × 14400 pixels (207360000), over the limit of 25000000 pixels');
+  t.is(
+    error.message,
+    'page 1 of the PDF, rendered at 72 dpi, is 14400 × 14400 pixels (207360000), over the limit of 25000000 pixels',
+  );
   t.log(`${Math.round(ms)} ms`);
   // A page over the limit at pdfDpi but not at 72 dpi is rendered at a lower resolution, not refused.
   const poster = await extractContent({ bytes: hugePagePdf(1500), ocr: { pdfDpi: 200, maxImagePixels: 4_000_000 } });
@@ -66,25 +69,31 @@ test.serial('a PDF drawing an image of 7,990 × 7,990 pixels is refused before t
   t.log(`${Math.round(ms)} ms`);
 });
 
-test.serial('a PDF drawing a JPEG whose frame is larger than its dictionary says is refused from the frame header', async (t) => {
-  const { error, ms } = await refusal({ bytes: pdfWithLyingJpeg(), fileName: 'bomb.pdf' });
-  t.is(error.code, 'too_large');
-  t.is(error.message, 'an image in the PDF is 8000 × 8000 pixels (64000000), over the limit of 25000000 pixels');
-  t.log(`${Math.round(ms)} ms`);
-});
+test.serial(
+  'a PDF drawing a JPEG whose frame is larger than its dictionary says is refused from the frame header',
+  async (t) => {
+    const { error, ms } = await refusal({ bytes: pdfWithLyingJpeg(), fileName: 'bomb.pdf' });
+    t.is(error.code, 'too_large');
+    t.is(error.message, 'an image in the PDF is 8000 × 8000 pixels (64000000), over the limit of 25000000 pixels');
+    t.log(`${Math.round(ms)} ms`);
+  },
+);
 
-test.serial('an image in a PDF whose size is given by reference is left out of the rendered page, never decoded', async (t) => {
-  t.timeout(60_000);
-  const bytes = pdfWithHugeImage(20_000, 20_000, 'by reference');
-  const began = performance.now();
-  const content = await extractContent({ bytes, fileName: 'bomb.pdf' });
-  const ms = performance.now() - began;
-  t.is(content.metadata.ocrPages, 1, 'the page was rendered and recognized');
-  t.is(content.text, '');
-  // Decoding would inflate 400 MB and draw it (over a minute, past the test's timeout); left out, the 200 × 200 pt
-  // page takes a moment.
-  t.log(`${Math.round(ms)} ms`);
-});
+test.serial(
+  'an image in a PDF whose size is given by reference is left out of the rendered page, never decoded',
+  async (t) => {
+    t.timeout(60_000);
+    const bytes = pdfWithHugeImage(20_000, 20_000, 'by reference');
+    const began = performance.now();
+    const content = await extractContent({ bytes, fileName: 'bomb.pdf' });
+    const ms = performance.now() - began;
+    t.is(content.metadata.ocrPages, 1, 'the page was rendered and recognized');
+    t.is(content.text, '');
+    // Decoding would inflate 400 MB and draw it (over a minute, past the test's timeout); left out, the 200 × 200 pt
+    // page takes a moment.
+    t.log(`${Math.round(ms)} ms`);
+  },
+);
 
 test.serial('a DOCX embedding a large image gives its text without reading the image', async (t) => {
   t.timeout(60_000);
@@ -95,7 +104,15 @@ test.serial('a DOCX embedding a large image gives its text without reading the i
       {
         children: [
           new Paragraph({ children: [new TextRun('Text beside a large picture')] }),
-          new Paragraph({ children: [new ImageRun({ type: 'png', data: Buffer.alloc(120 * 1024 * 1024), transformation: { width: 100, height: 100 } })] }),
+          new Paragraph({
+            children: [
+              new ImageRun({
+                type: 'png',
+                data: Buffer.alloc(120 * 1024 * 1024),
+                transformation: { width: 100, height: 100 },
+              }),
+            ],
+          }),
         ],
       },
     ],
@@ -115,18 +132,23 @@ test.serial('on the pool, an image over the limit is refused from its header bef
   const pool = new WorkerPool({ minThreads: 0, maxThreads: 1, idleTimeoutMs: 2000 }, createLogger({ level: 'silent' }));
   t.teardown(() => pool.close());
   const extract = createPooledExtract(pool.task<ExtractInput, ExtractedContent>(EXTRACT_TASK_FILE));
-  const error = await t.throwsAsync(extract({ bytes: hugePng(), url: 'https://example.org/bomb.png' }), { instanceOf: ExtractionError });
+  const error = await t.throwsAsync(extract({ bytes: hugePng(), url: 'https://example.org/bomb.png' }), {
+    instanceOf: ExtractionError,
+  });
   t.is(error?.code, 'too_large');
   t.like(pool.stats(), { threads: 0, queueSize: 0, completed: 0 }, 'no thread was started');
 });
 
-test.serial("after an image over 10 megapixels, the thread's tesseract worker is ended (its memory returns); after a small one it stays warm", async (t) => {
-  t.timeout(120_000);
-  await endWarmWorkers();
-  await extractContent({ bytes: hugePng(1000, 200), fileName: 'small.png' });
-  t.deepEqual(warmLanguageSets(), ['eng'], 'kept warm after a small image');
-  await extractContent({ bytes: hugePng(4000, 3000), fileName: 'large.png' });
-  t.deepEqual(warmLanguageSets(), [], 'ended after 12 megapixels');
-  await extractContent({ bytes: hugePng(1000, 200), fileName: 'small.png' });
-  t.deepEqual(warmLanguageSets(), ['eng'], 'a fresh one for the next image');
-});
+test.serial(
+  "after an image over 10 megapixels, the thread's tesseract worker is ended (its memory returns); after a small one it stays warm",
+  async (t) => {
+    t.timeout(120_000);
+    await endWarmWorkers();
+    await extractContent({ bytes: hugePng(1000, 200), fileName: 'small.png' });
+    t.deepEqual(warmLanguageSets(), ['eng'], 'kept warm after a small image');
+    await extractContent({ bytes: hugePng(4000, 3000), fileName: 'large.png' });
+    t.deepEqual(warmLanguageSets(), [], 'ended after 12 megapixels');
+    await extractContent({ bytes: hugePng(1000, 200), fileName: 'small.png' });
+    t.deepEqual(warmLanguageSets(), ['eng'], 'a fresh one for the next image');
+  },
+);

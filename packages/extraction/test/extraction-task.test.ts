@@ -30,23 +30,35 @@ test('a Buffer that views the shared allocation pool is read as its own bytes on
 });
 
 test('an extraction error comes back from the worker as an ExtractionError with its code', async (t) => {
-  const corrupt = await t.throwsAsync(extract({ bytes: Buffer.from('%PDF-1.4 nothing else') }), { instanceOf: ExtractionError });
+  const corrupt = await t.throwsAsync(extract({ bytes: Buffer.from('%PDF-1.4 nothing else') }), {
+    instanceOf: ExtractionError,
+  });
   t.is(corrupt?.code, 'corrupt_content');
   t.regex(corrupt!.message, /PDF cannot be read/);
-  const unsupported = await t.throwsAsync(extract({ bytes: Buffer.from('GIF89a\x01\x00', 'latin1'), contentType: 'image/gif' }), {
-    instanceOf: ExtractionError,
-  });
+  const unsupported = await t.throwsAsync(
+    extract({ bytes: Buffer.from('GIF89a\x01\x00', 'latin1'), contentType: 'image/gif' }),
+    {
+      instanceOf: ExtractionError,
+    },
+  );
   t.is(unsupported?.code, 'unsupported_type');
-  const cutJpeg = await t.throwsAsync(extract({ bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0]), contentType: 'image/jpeg' }), {
+  const cutJpeg = await t.throwsAsync(
+    extract({ bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0]), contentType: 'image/jpeg' }),
+    {
+      instanceOf: ExtractionError,
+    },
+  );
+  t.is(cutJpeg?.code, 'corrupt_content', 'a JPEG cut short');
+  const tooLarge = await t.throwsAsync(extract({ bytes: Buffer.alloc(100), contentType: 'text/plain', maxBytes: 10 }), {
     instanceOf: ExtractionError,
   });
-  t.is(cutJpeg?.code, 'corrupt_content', 'a JPEG cut short');
-  const tooLarge = await t.throwsAsync(extract({ bytes: Buffer.alloc(100), contentType: 'text/plain', maxBytes: 10 }), { instanceOf: ExtractionError });
   t.is(tooLarge?.code, 'too_large');
 });
 
 test('documents extract in parallel on the pool, each result matching its input', async (t) => {
-  const inputs = await Promise.all(Array.from({ length: 6 }, (_, i) => makePdf({ title: `Doc ${i}`, pages: [[`body of document ${i}`]] })));
+  const inputs = await Promise.all(
+    Array.from({ length: 6 }, (_, i) => makePdf({ title: `Doc ${i}`, pages: [[`body of document ${i}`]] })),
+  );
   const results = await Promise.all(inputs.map((bytes) => extract({ bytes })));
   t.deepEqual(
     results.map((r) => [r.title, r.text]),

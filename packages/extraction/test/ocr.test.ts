@@ -1,7 +1,14 @@
 import test from 'ava';
 import { ExtractionError, extractContent } from '../src/extract.js';
 import { endWarmWorkers } from '../src/ocr/tesseract.js';
-import { characterAccuracy, makePdf, makeScannedPdf, makeXlsx, type RenderFormat, renderText } from './fixtures/documents.js';
+import {
+  characterAccuracy,
+  makePdf,
+  makeScannedPdf,
+  makeXlsx,
+  type RenderFormat,
+  renderText,
+} from './fixtures/documents.js';
 
 // The images are drawn here with known text, so what OCR reads is measured, not just that it read something.
 const LINES = ['Invoice 2024-117 for Ada Lovelace', 'Total due: 1,250.00 EUR by March 31'];
@@ -12,7 +19,10 @@ test.after.always(() => endWarmWorkers());
 for (const format of ['png', 'jpeg', 'webp', 'tiff'] as RenderFormat[]) {
   test(`a ${format.toUpperCase()} image is recognized with tesseract, its text at least 95% right`, async (t) => {
     const image = await renderText(LINES, format);
-    const content = await extractContent({ bytes: image, fileName: `scan.${format === 'jpeg' ? 'jpg' : format === 'tiff' ? 'tif' : format}` });
+    const content = await extractContent({
+      bytes: image,
+      fileName: `scan.${format === 'jpeg' ? 'jpg' : format === 'tiff' ? 'tif' : format}`,
+    });
     t.is(content.contentType, `image/${format}`);
     const accuracy = characterAccuracy(EXPECTED, content.text);
     t.true(accuracy >= 0.95, `accuracy ${accuracy.toFixed(3)}: ${JSON.stringify(content.text)}`);
@@ -41,7 +51,9 @@ test('a PDF without a text layer (a scan) is rendered and recognized page by pag
   const accuracy = characterAccuracy(`${EXPECTED}\nSecond page of the scan`, content.text);
   t.true(accuracy >= 0.95, `accuracy ${accuracy.toFixed(3)}: ${JSON.stringify(content.text)}`);
 
-  const mixed = await makeScannedPdf([['Scanned appendix page']], { textLayerPages: [['A typed first page with its own text layer']] });
+  const mixed = await makeScannedPdf([['Scanned appendix page']], {
+    textLayerPages: [['A typed first page with its own text layer']],
+  });
   const both = await extractContent({ bytes: mixed });
   t.is(both.metadata.ocrPages, 1, 'only the page without text is recognized');
   t.true(both.text.startsWith('A typed first page with its own text layer\n'), both.text);
@@ -75,7 +87,11 @@ test('XLSX gives the cells of every sheet, a line per row, with title, author an
   t.is(content.metadata.sheetCount, 2);
   t.is(content.metadata.creationDate, '2024-03-01T10:00:00.000Z');
   t.is(content.metadata.modificationDate, '2024-03-02T11:30:00.000Z');
-  t.is((await extractContent({ bytes: xlsx, contentType: 'application/octet-stream' })).title, 'Quarterly figures', 'XLSX by the zip part names');
+  t.is(
+    (await extractContent({ bytes: xlsx, contentType: 'application/octet-stream' })).title,
+    'Quarterly figures',
+    'XLSX by the zip part names',
+  );
 });
 
 /** A zip with one stored entry whose directory claims `size` bytes: what a zip bomb looks like before inflating. */
@@ -104,7 +120,9 @@ test('an Office file that would unpack to more than 512 MiB is refused as too la
     ['word/document.xml', 'DOCX'],
     ['xl/workbook.xml', 'XLSX'],
   ]) {
-    const error = await t.throwsAsync(extractContent({ bytes: zipClaiming(name!, 0x30000000) }), { instanceOf: ExtractionError });
+    const error = await t.throwsAsync(extractContent({ bytes: zipClaiming(name!, 0x30000000) }), {
+      instanceOf: ExtractionError,
+    });
     t.is(error?.code, 'too_large', kind);
     t.regex(error!.message, new RegExp(`the ${kind} file unpacks to more than`));
   }
@@ -121,13 +139,23 @@ test('images: a cut header is corrupt, a header claiming too many pixels is too 
   t.is(tooLarge?.code, 'too_large');
   t.regex(tooLarge!.message, /100000 × 100000 pixels \(10000000000\), over the limit of 25000000 pixels/);
   const garbage = Buffer.concat([Buffer.from(png.subarray(0, 33)), Buffer.alloc(200, 7)]);
-  t.is((await t.throwsAsync(extractContent({ bytes: garbage }), { instanceOf: ExtractionError }))?.code, 'corrupt_content', 'a damaged body');
+  t.is(
+    (await t.throwsAsync(extractContent({ bytes: garbage }), { instanceOf: ExtractionError }))?.code,
+    'corrupt_content',
+    'a damaged body',
+  );
 });
 
 test('OCR turned off refuses images as unsupported; a language without data is refused', async (t) => {
   const png = await renderText(['x'], 'png');
-  t.is((await t.throwsAsync(extractContent({ bytes: png, ocr: { enabled: false } }), { instanceOf: ExtractionError }))?.code, 'unsupported_type');
-  const unknown = await t.throwsAsync(extractContent({ bytes: png, ocr: { languages: ['xyz'] } }), { instanceOf: ExtractionError });
+  t.is(
+    (await t.throwsAsync(extractContent({ bytes: png, ocr: { enabled: false } }), { instanceOf: ExtractionError }))
+      ?.code,
+    'unsupported_type',
+  );
+  const unknown = await t.throwsAsync(extractContent({ bytes: png, ocr: { languages: ['xyz'] } }), {
+    instanceOf: ExtractionError,
+  });
   t.is(unknown?.code, 'unsupported_type');
   t.regex(unknown!.message, /no OCR data for the language "xyz" \(available: eng, por\)/);
 });

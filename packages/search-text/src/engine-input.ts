@@ -38,11 +38,16 @@ export function checkSchema(schema: EngineFieldLists): EngineFieldLists {
     }
     if (new Set(fields).size !== fields.length) throw new Error(`engine schema: ${key} lists a field twice`);
   }
-  return { facetFields: [...schema.facetFields], numberFields: [...schema.numberFields], stringFields: [...schema.stringFields] };
+  return {
+    facetFields: [...schema.facetFields],
+    numberFields: [...schema.numberFields],
+    stringFields: [...schema.stringFields],
+  };
 }
 
 export function checkPaging(query: EnginePaging): void {
   for (const key of ['offset', 'limit'] as const) {
-    if (!Number.isInteger(query[key]) || query[key] < 0) throw new Error(`query ${key} must be an integer ≥ 0, got ${String(query[key])}`);
+    if (!Number.isInteger(query[key]) || query[key] < 0)
+      throw new Error(`query ${key} must be an integer ≥ 0, got ${String(query[key])}`);
   }
 }

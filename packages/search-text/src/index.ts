@@ -2,5 +2,12 @@
 // engines given one schema, one document and one query agree on what matches (the search plugin's memory
 // engine and the search-postgres plugin's engine both use it).
 export { compareStrings } from './compare-strings.js';
-export { checkPaging, checkSchema, type EngineFieldLists, type EnginePaging, type QueryTerms, queryTerms } from './engine-input.js';
+export {
+  checkPaging,
+  checkSchema,
+  type EngineFieldLists,
+  type EnginePaging,
+  type QueryTerms,
+  queryTerms,
+} from './engine-input.js';
 export { type AnalyzedText, analyze, slotOf, tokenize } from './text-analyzer.js';

@@ -21,7 +21,8 @@ const MAX_EXPANDED = 100_000;
 
 const WALK_FAILED =
   'the content below a recursive path list could not be walked: its paths, and what the connector holds below them, are sent alone; send it again once the repository answers';
-const TRACKED_FAILED = 'what the connector holds below a recursive path list could not be read: the paths are sent without it';
+const TRACKED_FAILED =
+  'what the connector holds below a recursive path list could not be read: the paths are sent without it';
 
 /** One environment an event acts on: its step, and the connector source that runs it. */
 type Target = EventStep & { connectorSource: string };
@@ -53,16 +54,25 @@ export class PathEvents {
   async accept(source: CmsSource, request: PathListRequest): Promise<boolean> {
     const { inside, outside } = contentPathsOf(source, request.paths, request.attribute);
     if (outside.length > 0)
-      this.logger.info({ source: source.name, paths: outside.slice(0, 20), count: outside.length }, 'paths outside the root path are left out');
+      this.logger.info(
+        { source: source.name, paths: outside.slice(0, 20), count: outside.length },
+        'paths outside the root path are left out',
+      );
     const identity: RequestIdentity = { source: source.id, ...request };
     if (!(await this.repeats.accept(identity))) {
-      this.logger.info({ source: source.name, event: request.event, paths: request.paths.length }, 'a repeated path list is ignored');
+      this.logger.info(
+        { source: source.name, event: request.event, paths: request.paths.length },
+        'a repeated path list is ignored',
+      );
       return false;
     }
     if (inside.length === 0) return true;
     const work = this.carryOut(source, request, inside)
       .catch((error: Error) => {
-        this.logger.error({ source: source.name, event: request.event, err: error }, 'a path list could not be carried out; it can be sent again at once');
+        this.logger.error(
+          { source: source.name, event: request.event, err: error },
+          'a path list could not be carried out; it can be sent again at once',
+        );
         return false;
       })
       .then((complete) => (complete ? undefined : this.forget(source, identity)));
@@ -83,17 +93,32 @@ export class PathEvents {
     const walked = walks ? await this.attempt(source, request, WALK_FAILED, () => this.walkBelow(source, paths)) : [];
     let complete = walked !== null;
     for (const target of targets) {
-      const tracked = request.recursive ? await this.attempt(source, request, TRACKED_FAILED, () => this.trackedBelow(target.connectorSource, paths)) : [];
+      const tracked = request.recursive
+        ? await this.attempt(source, request, TRACKED_FAILED, () => this.trackedBelow(target.connectorSource, paths))
+        : [];
       complete &&= tracked !== null;
       const ids = new Set([...paths, ...(target.operation === 'INDEX_IDS' ? (walked ?? []) : []), ...(tracked ?? [])]);
-      const ticket = await this.runs().trigger(target.connectorSource, target.operation, 'api', this.bounded(source, ids));
-      this.logger.info({ source: source.name, event: request.event, run: ticket.runId, documents: ids.size }, 'path list sent to the connector');
+      const ticket = await this.runs().trigger(
+        target.connectorSource,
+        target.operation,
+        'api',
+        this.bounded(source, ids),
+      );
+      this.logger.info(
+        { source: source.name, event: request.event, run: ticket.runId, documents: ids.size },
+        'path list sent to the connector',
+      );
     }
     return complete;
   }
 
   /** What `find` answers; null, with an error logged, when it fails (the rest of the request goes on). */
-  private async attempt(source: CmsSource, request: PathListRequest, message: string, find: () => Promise<string[]>): Promise<string[] | null> {
+  private async attempt(
+    source: CmsSource,
+    request: PathListRequest,
+    message: string,
+    find: () => Promise<string[]>,
+  ): Promise<string[] | null> {
     try {
       return await find();
     } catch (error) {
@@ -106,7 +131,11 @@ export class PathEvents {
     const environments = environmentsOf(source);
     return stepsOf(event).flatMap((step) => {
       const target = environments.find((e) => e.environment === step.environment);
-      if (!target) this.logger.info({ source: source.name, event, environment: step.environment }, 'the source does not index this environment');
+      if (!target)
+        this.logger.info(
+          { source: source.name, event, environment: step.environment },
+          'the source does not index this environment',
+        );
       return target ? [{ ...step, connectorSource: target.connectorSource }] : [];
     });
   }
@@ -129,7 +158,12 @@ export class PathEvents {
   private async trackedBelow(connectorSource: string, paths: string[]): Promise<string[]> {
     const found: string[] = [];
     for (const path of paths)
-      found.push(...(await this.sources().trackedIds(connectorSource, { prefix: path === '/' ? '/' : `${path}/`, limit: MAX_EXPANDED })));
+      found.push(
+        ...(await this.sources().trackedIds(connectorSource, {
+          prefix: path === '/' ? '/' : `${path}/`,
+          limit: MAX_EXPANDED,
+        })),
+      );
     return found;
   }
 
@@ -147,7 +181,10 @@ export class PathEvents {
     await this.repeats
       .forget(identity)
       .catch((error: Error) =>
-        this.logger.warn({ source: source.name, err: error }, 'a path list that failed could not be forgotten: its retry within the window is ignored'),
+        this.logger.warn(
+          { source: source.name, err: error },
+          'a path list that failed could not be forgotten: its retry within the window is ignored',
+        ),
       );
   }
 }

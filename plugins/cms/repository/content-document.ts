@@ -50,7 +50,16 @@ export class ContentReader {
   ) {
     // A change of what the documents are made from must send them again, although the content is unchanged.
     this.fingerprint = createHash('sha1')
-      .update(JSON.stringify([source.fields, source.endpoint, source.deliveryUrlPrefix, source.localePaths, source.defaultLocale, environment]))
+      .update(
+        JSON.stringify([
+          source.fields,
+          source.endpoint,
+          source.deliveryUrlPrefix,
+          source.localePaths,
+          source.defaultLocale,
+          environment,
+        ]),
+      )
       .digest('hex')
       .slice(0, 16);
   }
@@ -72,7 +81,8 @@ export class ContentReader {
         ...(version ? { version: `${version}|${this.fingerprint}` } : {}),
       },
       delivered: properties.delivered,
-      editedSinceActivation: !!properties.replicated && !!properties.lastModified && properties.lastModified > properties.replicated,
+      editedSinceActivation:
+        !!properties.replicated && !!properties.lastModified && properties.lastModified > properties.replicated,
     };
   }
 
@@ -81,7 +91,9 @@ export class ContentReader {
    * publish instance's only when it is activated again (its last replication date, where the repository keeps one).
    */
   private versionOf(properties: ContentProperties): string | undefined {
-    return this.environment === 'publish' ? (properties.replicated ?? properties.lastModified) : properties.lastModified;
+    return this.environment === 'publish'
+      ? (properties.replicated ?? properties.lastModified)
+      : properties.lastModified;
   }
 
   private async typeOf(path: string): Promise<ContentType | undefined> {
@@ -108,20 +120,25 @@ export class ContentReader {
 
   /** Where the environment serves the node: pages as `.html`, assets as they are. */
   private urlOf(path: string, type: ContentType): string {
-    const prefix = this.environment === 'publish' ? (this.source.deliveryUrlPrefix ?? this.source.endpoint) : this.source.endpoint;
+    const prefix =
+      this.environment === 'publish' ? (this.source.deliveryUrlPrefix ?? this.source.endpoint) : this.source.endpoint;
     return `${prefix}${encodeURI(path)}${type === PAGE ? '.html' : ''}`;
   }
 
   /** The locale of the longest locale path holding the node, else the source's default. */
   private localeOf(path: string): string {
     let best: { path: string; locale: string } | undefined;
-    for (const entry of this.source.localePaths) if (within(path, entry.path) && (!best || entry.path.length > best.path.length)) best = entry;
+    for (const entry of this.source.localePaths)
+      if (within(path, entry.path) && (!best || entry.path.length > best.path.length)) best = entry;
     return best?.locale ?? this.source.defaultLocale;
   }
 }
 
 function delivered(content: SlingNode): boolean {
-  return (stringOf(content, 'cq:lastReplicationAction_publish') ?? stringOf(content, 'cq:lastReplicationAction')) === 'Activate';
+  return (
+    (stringOf(content, 'cq:lastReplicationAction_publish') ?? stringOf(content, 'cq:lastReplicationAction')) ===
+    'Activate'
+  );
 }
 
 /** The replication status of the publish agent first, as for the action. */
@@ -160,7 +177,8 @@ function componentText(content: SlingNode): string {
   const parts: string[] = [];
   const visit = (node: SlingNode) => {
     for (const value of Object.values(node)) {
-      const child = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as SlingNode) : undefined;
+      const child =
+        value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as SlingNode) : undefined;
       if (!child) continue;
       for (const name of COMPONENT_TEXT) {
         const text = stringOf(child, name);

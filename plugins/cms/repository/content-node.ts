@@ -13,7 +13,11 @@ export function primaryType(node: SlingNode): string | undefined {
 export function childNodes(node: SlingNode): Array<[name: string, child: SlingNode]> {
   return Object.entries(node).filter(
     (entry): entry is [string, SlingNode] =>
-      entry[1] !== null && typeof entry[1] === 'object' && !Array.isArray(entry[1]) && !/^(jcr|rep|cq):/.test(entry[0]) && !!primaryType(entry[1] as SlingNode),
+      entry[1] !== null &&
+      typeof entry[1] === 'object' &&
+      !Array.isArray(entry[1]) &&
+      !/^(jcr|rep|cq):/.test(entry[0]) &&
+      !!primaryType(entry[1] as SlingNode),
   );
 }
 

@@ -16,7 +16,12 @@ const MAX_DEPTH = 100;
  * children come with their own properties, so their types are known without another request). Assets have no
  * content nodes below them, so the walk does not enter them. A path the repository does not have yields nothing.
  */
-export async function* walkContent(client: SlingClient, path: string, types: readonly ContentType[], depth = 0): AsyncGenerator<FoundContent> {
+export async function* walkContent(
+  client: SlingClient,
+  path: string,
+  types: readonly ContentType[],
+  depth = 0,
+): AsyncGenerator<FoundContent> {
   const node = await client.node(path, 1);
   if (!node) return;
   const type = primaryType(node);

@@ -38,22 +38,33 @@ export class SlingClient {
     if (!next) throw new Error(`GET ${url} answered a list of renderings without one to follow`);
     const target = new URL(next, url);
     if (target.origin !== new URL(url).origin)
-      throw new Error(`GET ${url} listed a rendering on another origin (${target.origin}), which is not followed with the repository's credentials`);
+      throw new Error(
+        `GET ${url} listed a rendering on another origin (${target.origin}), which is not followed with the repository's credentials`,
+      );
     const followed = await this.get(target.href);
-    if (Array.isArray(followed)) throw new Error(`GET ${url}: the repository found even its shallower rendering too large`);
+    if (Array.isArray(followed))
+      throw new Error(`GET ${url}: the repository found even its shallower rendering too large`);
     return followed;
   }
 
   private async get(url: string): Promise<SlingNode | unknown[] | null> {
-    const signals = [AbortSignal.timeout(this.options.timeoutMs), ...(this.options.signal ? [this.options.signal] : [])];
-    const res = await this.options.fetch(url, { headers: { authorization: this.authorization, accept: 'application/json' }, signal: AbortSignal.any(signals) });
+    const signals = [
+      AbortSignal.timeout(this.options.timeoutMs),
+      ...(this.options.signal ? [this.options.signal] : []),
+    ];
+    const res = await this.options.fetch(url, {
+      headers: { authorization: this.authorization, accept: 'application/json' },
+      signal: AbortSignal.any(signals),
+    });
     if (res.status === 404) {
       await res.body?.cancel().catch(() => undefined);
       return null;
     }
     if (res.status !== 200 && res.status !== 300) {
       await res.body?.cancel().catch(() => undefined);
-      throw new Error(`GET ${url} answered ${res.status}${res.status === 401 ? ' (check the source username and password)' : ''}`);
+      throw new Error(
+        `GET ${url} answered ${res.status}${res.status === 401 ? ' (check the source username and password)' : ''}`,
+      );
     }
     const text = await readBounded(res, this.options.maxBytes, `the answer of GET ${url}`);
     let parsed: unknown;

@@ -37,7 +37,9 @@ export function mountPathListRoute(router: ApiRouter, { store, events }: CmsDoma
   );
 }
 
-type PathListBody = Pick<PathListRequest, 'paths'> & { [K in keyof typeof PATH_LIST_DEFAULTS]: PathListRequest[K] | null };
+type PathListBody = Pick<PathListRequest, 'paths'> & {
+  [K in keyof typeof PATH_LIST_DEFAULTS]: PathListRequest[K] | null;
+};
 
 /** Members sent as null take their defaults, as left-out ones do (the schema fills those). */
 function withDefaults(body: PathListBody): PathListRequest {

@@ -8,7 +8,10 @@ import { API, type CmsDomain, SCOPE } from './route-context.js';
 
 const BASE = `${API}/source`;
 const tags = ['cms sources'];
-const one = { 200: { description: 'the source (never its password)', schema: sourceSchema }, 404: { description: 'no such source' } };
+const one = {
+  200: { description: 'the source (never its password)', schema: sourceSchema },
+  404: { description: 'no such source' },
+};
 
 export function mountSourceRoutes(router: ApiRouter, domain: CmsDomain): void {
   const { store, sync } = domain;
@@ -42,9 +45,13 @@ export function mountSourceRoutes(router: ApiRouter, domain: CmsDomain): void {
     },
   );
 
-  router.get(`${BASE}/:id`, { access: 'key', scope: SCOPE, tags, summary: 'Get a cms source', params: idParam, responses: one }, async (req, res) => {
-    res.json(await store.get(String(req.params.id)));
-  });
+  router.get(
+    `${BASE}/:id`,
+    { access: 'key', scope: SCOPE, tags, summary: 'Get a cms source', params: idParam, responses: one },
+    async (req, res) => {
+      res.json(await store.get(String(req.params.id)));
+    },
+  );
 
   router.post(
     BASE,
@@ -54,7 +61,10 @@ export function mountSourceRoutes(router: ApiRouter, domain: CmsDomain): void {
       tags,
       summary: 'Create a cms source, with its connector sources (<name>-author, <name>-publish)',
       body: sourceInputSchema,
-      responses: { 201: { description: 'the source', schema: sourceSchema }, 409: { description: 'the name is taken' } },
+      responses: {
+        201: { description: 'the source', schema: sourceSchema },
+        409: { description: 'the name is taken' },
+      },
     },
     async (req, res) => {
       const input = normalized(req.body as CmsSourceInput & { password: string });
@@ -150,13 +160,18 @@ export function mountSourceRoutes(router: ApiRouter, domain: CmsDomain): void {
 
 async function indexAll(domain: CmsDomain, source: CmsSource): Promise<string[]> {
   const runIds: string[] = [];
-  for (const { connectorSource } of environmentsOf(source)) runIds.push((await domain.runs().trigger(connectorSource, 'INDEX_ALL', 'api')).runId);
+  for (const { connectorSource } of environmentsOf(source))
+    runIds.push((await domain.runs().trigger(connectorSource, 'INDEX_ALL', 'api')).runId);
   return runIds;
 }
 
 /** URLs without their trailing slash: paths are appended to them. */
 function normalized<T extends CmsSourceInput>(input: T): T {
-  return { ...input, endpoint: input.endpoint.replace(/\/+$/, ''), deliveryUrlPrefix: input.deliveryUrlPrefix?.replace(/\/+$/, '') ?? null };
+  return {
+    ...input,
+    endpoint: input.endpoint.replace(/\/+$/, ''),
+    deliveryUrlPrefix: input.deliveryUrlPrefix?.replace(/\/+$/, '') ?? null,
+  };
 }
 
 /** An endpoint at an internal address is refused now (400), not at every run, unless the operator allows it. */
@@ -165,7 +180,10 @@ async function checkEndpoint(domain: CmsDomain, input: CmsSourceInput): Promise<
     await domain.outbound().check(input.endpoint);
   } catch (error) {
     if (error instanceof OutboundRefused)
-      throw cmsErrors.invalidParameter('body.endpoint', `is ${error.message}; an operator can allow the host in runtime.network.allowHosts`);
+      throw cmsErrors.invalidParameter(
+        'body.endpoint',
+        `is ${error.message}; an operator can allow the host in runtime.network.allowHosts`,
+      );
     // A host that does not resolve here is left to the runs: the network may differ.
   }
 }

@@ -8,7 +8,12 @@ export function mountStatusRoute(router: ApiRouter): void {
       access: 'public',
       tags: ['cms'],
       summary: 'Liveness of the cms plugin (no authentication)',
-      responses: { 200: { description: 'the plugin answers', schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } } } },
+      responses: {
+        200: {
+          description: 'the plugin answers',
+          schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } },
+        },
+      },
     },
     (_req, res) => {
       res.json({ status: 'ok' });

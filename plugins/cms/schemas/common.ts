@@ -13,19 +13,32 @@ export const MAX_PATHS = 1000;
 /** The longest delivery URL a path list may carry. */
 export const MAX_URL = 2000;
 
-export const contentPathSchema: JsonSchema = { type: 'string', minLength: 1, maxLength: MAX_PATH, pattern: CONTENT_PATH_PATTERN };
+export const contentPathSchema: JsonSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: MAX_PATH,
+  pattern: CONTENT_PATH_PATTERN,
+};
 
 /** cms source names: used in paths and, with -author or -publish, as the names of their connector sources. */
 export const SOURCE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$';
 export const sourceNameSchema: JsonSchema = { type: 'string', maxLength: 80, pattern: SOURCE_NAME_PATTERN };
 
 /** Search site names, as the search service takes them. */
-export const siteNameSchema: JsonSchema = { type: 'string', maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9 _.-]{0,99}$' };
+export const siteNameSchema: JsonSchema = {
+  type: 'string',
+  maxLength: 100,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9 _.-]{0,99}$',
+};
 
 export const LOCALE_PATTERN = '^[a-z]{2,3}_[A-Z]{2}$';
 
 /** Search field names a content property may go to. */
-export const fieldNameSchema: JsonSchema = { type: ['string', 'null'], maxLength: 100, pattern: '^[A-Za-z_][A-Za-z0-9_.-]{0,99}$' };
+export const fieldNameSchema: JsonSchema = {
+  type: ['string', 'null'],
+  maxLength: 100,
+  pattern: '^[A-Za-z_][A-Za-z0-9_.-]{0,99}$',
+};
 
 export const idParam: JsonSchema = {
   type: 'object',

@@ -27,7 +27,11 @@ export const pathListSchema: JsonSchema = {
       description:
         'INDEXING: into the author site; PUBLISHING: into the publish site; DEINDEXING: out of both; UNPUBLISHING: out of the publish site (null: INDEXING)',
     },
-    recursive: { type: ['boolean', 'null'], default: PATH_LIST_DEFAULTS.recursive, description: 'the pages and assets below each path too (null: false)' },
+    recursive: {
+      type: ['boolean', 'null'],
+      default: PATH_LIST_DEFAULTS.recursive,
+      description: 'the pages and assets below each path too (null: false)',
+    },
     attribute: {
       enum: [...ATTRIBUTES, null],
       default: PATH_LIST_DEFAULTS.attribute,

@@ -2,7 +2,12 @@ import type { JsonSchema } from 'vela/plugin';
 import { DEFAULT_FIELDS } from '../sources/cms-source.js';
 import { contentPathSchema, fieldNameSchema, LOCALE_PATTERN, siteNameSchema, sourceNameSchema } from './common.js';
 
-const urlSchema = (description: string): JsonSchema => ({ type: 'string', maxLength: 2000, pattern: '^https?://[^\\s/?#]+(?:/[^\\s?#]*)?$', description });
+const urlSchema = (description: string): JsonSchema => ({
+  type: 'string',
+  maxLength: 2000,
+  pattern: '^https?://[^\\s/?#]+(?:/[^\\s?#]*)?$',
+  description,
+});
 const localeSchema: JsonSchema = { type: 'string', maxLength: 6, pattern: LOCALE_PATTERN };
 
 const fieldsSchema: JsonSchema = {
@@ -10,10 +15,9 @@ const fieldsSchema: JsonSchema = {
   additionalProperties: false,
   default: { ...DEFAULT_FIELDS },
   description: 'the search field each content property goes to (null: left out)',
-  properties: Object.fromEntries(Object.entries(DEFAULT_FIELDS).map(([property, field]) => [property, { ...fieldNameSchema, default: field }])) as Record<
-    string,
-    JsonSchema
-  >,
+  properties: Object.fromEntries(
+    Object.entries(DEFAULT_FIELDS).map(([property, field]) => [property, { ...fieldNameSchema, default: field }]),
+  ) as Record<string, JsonSchema>,
 };
 
 const properties: Record<string, JsonSchema> = {
@@ -21,7 +25,12 @@ const properties: Record<string, JsonSchema> = {
   description: { type: 'string', maxLength: 1000, default: '' },
   endpoint: urlSchema('the content repository (author instance), e.g. http://aem-author:4502'),
   username: { type: 'string', minLength: 1, maxLength: 200, description: 'basic-auth user of the repository' },
-  password: { type: 'string', minLength: 1, maxLength: 1000, description: 'stored encrypted and never answered; left out on PUT, the stored one stays' },
+  password: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 1000,
+    description: 'stored encrypted and never answered; left out on PUT, the stored one stays',
+  },
   rootPath: { ...contentPathSchema, default: '/content', description: 'only content below this path is indexed' },
   contentTypes: {
     type: 'array',
@@ -37,10 +46,23 @@ const properties: Record<string, JsonSchema> = {
     maxItems: 200,
     default: [],
     description: 'the locale of the content below each path (the longest matching path wins)',
-    items: { type: 'object', additionalProperties: false, required: ['path', 'locale'], properties: { path: contentPathSchema, locale: localeSchema } },
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['path', 'locale'],
+      properties: { path: contentPathSchema, locale: localeSchema },
+    },
   },
-  author: { type: 'boolean', default: true, description: 'index the author copy (INDEXING events, full runs) into authorSite' },
-  publish: { type: 'boolean', default: true, description: 'index the published copy (PUBLISHING events, activated content in full runs) into publishSite' },
+  author: {
+    type: 'boolean',
+    default: true,
+    description: 'index the author copy (INDEXING events, full runs) into authorSite',
+  },
+  publish: {
+    type: 'boolean',
+    default: true,
+    description: 'index the published copy (PUBLISHING events, activated content in full runs) into publishSite',
+  },
   authorSite: { ...siteNameSchema, type: ['string', 'null'], default: null },
   publishSite: { ...siteNameSchema, type: ['string', 'null'], default: null },
   deliveryUrlPrefix: {
@@ -51,7 +73,12 @@ const properties: Record<string, JsonSchema> = {
     default: null,
   },
   fields: fieldsSchema,
-  schedule: { type: ['string', 'null'], maxLength: 200, default: null, description: 'cron expression for scheduled full runs; null: none' },
+  schedule: {
+    type: ['string', 'null'],
+    maxLength: 200,
+    default: null,
+    description: 'cron expression for scheduled full runs; null: none',
+  },
   // What GET answers may be sent back as it is: set by the server, ignored here (but a PUT's id must match).
   id: { type: 'string', maxLength: 36, description: 'ignored on POST; on PUT it must match the path' },
   passwordSet: { description: 'ignored (set by the server)' },
@@ -74,7 +101,13 @@ const { password: _password, ...answered } = properties;
 /** A source as answered: never its password. */
 export const sourceSchema: JsonSchema = {
   type: 'object',
-  properties: { ...answered, id: { type: 'string' }, passwordSet: { type: 'boolean' }, created: { type: 'string' }, modified: { type: 'string' } },
+  properties: {
+    ...answered,
+    id: { type: 'string' },
+    passwordSet: { type: 'boolean' },
+    created: { type: 'string' },
+    modified: { type: 'string' },
+  },
 };
 
 /** The empty source a form starts from: its members blank, so none of their rules apply yet. */

@@ -24,17 +24,27 @@ export type TrackedCheck = (connectorSource: string, id: string) => Promise<bool
  * which the pipeline turns into its removal. A PUBLISHING event is the news that its paths are published, so
  * the publish environment takes them as delivered.
  */
-export function cmsSourceKind(store: CmsSourceStore, limits: RepositoryLimits, tracked: TrackedCheck): SourceKind<CmsKindSettings> {
+export function cmsSourceKind(
+  store: CmsSourceStore,
+  limits: RepositoryLimits,
+  tracked: TrackedCheck,
+): SourceKind<CmsKindSettings> {
   return {
     name: CMS_KIND,
-    description: 'an AEM-compatible content repository read over Sling JSON (made by the cms plugin: /api/v2/cms/source)',
+    description:
+      'an AEM-compatible content repository read over Sling JSON (made by the cms plugin: /api/v2/cms/source)',
     pluginOnly: true,
     settingsSchema: {
       type: 'object',
       additionalProperties: false,
       required: ['cmsSource', 'environment'],
       properties: {
-        cmsSource: { type: 'string', maxLength: 36, pattern: '^[A-Za-z0-9-]{1,36}$', description: 'the id of the cms source' },
+        cmsSource: {
+          type: 'string',
+          maxLength: 36,
+          pattern: '^[A-Za-z0-9-]{1,36}$',
+          description: 'the id of the cms source',
+        },
         environment: { enum: ['author', 'publish'] },
       },
     },
@@ -53,7 +63,8 @@ async function* readSource(
   if (!source) throw new Error(`cms source ${cmsSource} no longer exists`);
   const client = await repositoryClient(store, source, ctx.fetch, limits, ctx.signal);
   const reader = new ContentReader(client, source, environment);
-  const publishable = (read: ReadContent) => environment === 'author' || publishedCopy(read, (id) => tracked(ctx.source.name, id));
+  const publishable = (read: ReadContent) =>
+    environment === 'author' || publishedCopy(read, (id) => tracked(ctx.source.name, id));
   if (ctx.onlyIds) {
     for (const path of ctx.onlyIds) {
       try {

@@ -93,7 +93,14 @@ export class CmsSourceStore {
 
   private fromRow(row: SourceRow): CmsSource {
     const settings = readJson<Settings>(row.settings, { table: TABLE, column: 'settings', row: row.id });
-    return { id: row.id, ...settings, name: row.name, passwordSet: row.password.length > 0, created: toIso(row.created_at), modified: toIso(row.updated_at) };
+    return {
+      id: row.id,
+      ...settings,
+      name: row.name,
+      passwordSet: row.password.length > 0,
+      created: toIso(row.created_at),
+      modified: toIso(row.updated_at),
+    };
   }
 }
 

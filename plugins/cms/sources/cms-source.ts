@@ -39,16 +39,26 @@ export function emptySource(): Omit<CmsSource, 'passwordSet' | 'created' | 'modi
 }
 
 /** Each environment the source indexes, with the connector source that runs it and the site it fills. */
-export function environmentsOf(source: Pick<CmsSource, 'name' | 'author' | 'publish' | 'authorSite' | 'publishSite'>): Array<{
+export function environmentsOf(
+  source: Pick<CmsSource, 'name' | 'author' | 'publish' | 'authorSite' | 'publishSite'>,
+): Array<{
   environment: Environment;
   connectorSource: string;
   site: string;
 }> {
   const all: Array<{ environment: Environment; connectorSource: string; site: string }> = [];
   if (source.author && source.authorSite)
-    all.push({ environment: 'author', connectorSource: connectorSourceName(source.name, 'author'), site: source.authorSite });
+    all.push({
+      environment: 'author',
+      connectorSource: connectorSourceName(source.name, 'author'),
+      site: source.authorSite,
+    });
   if (source.publish && source.publishSite)
-    all.push({ environment: 'publish', connectorSource: connectorSourceName(source.name, 'publish'), site: source.publishSite });
+    all.push({
+      environment: 'publish',
+      connectorSource: connectorSourceName(source.name, 'publish'),
+      site: source.publishSite,
+    });
   return all;
 }
 
@@ -60,16 +70,25 @@ export function connectorSourceName(name: string, environment: Environment): str
 /** Problems the schema cannot express, each naming its member. */
 export function checkSource(input: CmsSourceInput): string[] {
   const problems: string[] = [];
-  if (!input.author && !input.publish) problems.push('body.author or body.publish must be true: a source indexes at least one environment');
+  if (!input.author && !input.publish)
+    problems.push('body.author or body.publish must be true: a source indexes at least one environment');
   if (input.author && !input.authorSite) problems.push('body.authorSite is required when body.author is true');
   if (input.publish && !input.publishSite) problems.push('body.publishSite is required when body.publish is true');
-  // Credentials in a URL would be stored in the clear and answered with the source: they belong in username and password.
-  if (hasUserInfo(input.endpoint)) problems.push('body.endpoint must not hold credentials (user:password@): send them as body.username and body.password');
+  // Credentials in a URL would be stored in the clear and answered with the source: they belong in username and
+  // password.
+  if (hasUserInfo(input.endpoint))
+    problems.push(
+      'body.endpoint must not hold credentials (user:password@): send them as body.username and body.password',
+    );
   if (input.deliveryUrlPrefix && hasUserInfo(input.deliveryUrlPrefix))
-    problems.push("body.deliveryUrlPrefix must not hold credentials (user:password@): it goes into every published document's url");
+    problems.push(
+      "body.deliveryUrlPrefix must not hold credentials (user:password@): it goes into every published document's url",
+    );
   input.localePaths.forEach((entry, i) => {
     if (!within(entry.path, input.rootPath))
-      problems.push(`body.localePaths[${i}].path must be within body.rootPath (${input.rootPath}), got ${JSON.stringify(entry.path)}`);
+      problems.push(
+        `body.localePaths[${i}].path must be within body.rootPath (${input.rootPath}), got ${JSON.stringify(entry.path)}`,
+      );
   });
   return problems;
 }

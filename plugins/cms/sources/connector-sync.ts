@@ -33,16 +33,24 @@ export class ConnectorSync {
         });
         if (made) created.push(connectorSource);
       } catch (error) {
-        throw renamed(error, source.name, connectorSource, environment === 'author' ? 'body.authorSite' : 'body.publishSite');
+        throw renamed(
+          error,
+          source.name,
+          connectorSource,
+          environment === 'author' ? 'body.authorSite' : 'body.publishSite',
+        );
       }
     }
     for (const environment of ['author', 'publish'] as const) {
-      if (!wanted.some((w) => w.environment === environment)) await this.sources().remove(connectorSourceName(source.name, environment), CMS_KIND);
+      if (!wanted.some((w) => w.environment === environment))
+        await this.sources().remove(connectorSourceName(source.name, environment), CMS_KIND);
     }
   }
 
   async remove(source: CmsSource): Promise<void> {
-    await this.removeNamed((['author', 'publish'] as const).map((environment) => connectorSourceName(source.name, environment)));
+    await this.removeNamed(
+      (['author', 'publish'] as const).map((environment) => connectorSourceName(source.name, environment)),
+    );
   }
 
   /** Delete the named connector sources of the cms kind (any other of those names is left alone). */
@@ -58,7 +66,8 @@ export class ConnectorSync {
  */
 function renamed(error: unknown, name: string, connectorSource: string, siteMember: string): unknown {
   if (!(error instanceof VelaError)) return error;
-  if (error.status === 409 && error.code === 'source_exists') return cmsErrors.connectorSourceTaken(name, connectorSource);
+  if (error.status === 409 && error.code === 'source_exists')
+    return cmsErrors.connectorSourceTaken(name, connectorSource);
   if (error.status !== 400) return error;
   const message = error.message
     .replaceAll('sites[0]', siteMember)

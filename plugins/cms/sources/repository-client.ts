@@ -18,7 +18,9 @@ export async function repositoryClient(
 ): Promise<SlingClient> {
   const password = await store.password(source.id);
   if (password === null)
-    throw new Error(`the password of cms source "${source.name}" cannot be opened (was VELA_SECRET_KEY or the key file changed?): set it again with PUT`);
+    throw new Error(
+      `the password of cms source "${source.name}" cannot be opened (was VELA_SECRET_KEY or the key file changed?): set it again with PUT`,
+    );
   return new SlingClient({
     endpoint: source.endpoint,
     username: source.username,

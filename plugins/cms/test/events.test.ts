@@ -1,7 +1,19 @@
 import { rmSync } from 'node:fs';
 import test from 'ava';
 import { slingDate } from './fixtures/wknd-tree.js';
-import { AUTHOR_SITE, call, contentServer, createSites, createSource, PUBLISH_SITE, runsOf, searchIds, setUpCms, startCms, waitForRuns } from './helpers.js';
+import {
+  AUTHOR_SITE,
+  call,
+  contentServer,
+  createSites,
+  createSource,
+  PUBLISH_SITE,
+  runsOf,
+  searchIds,
+  setUpCms,
+  startCms,
+  waitForRuns,
+} from './helpers.js';
 
 const BALI = '/content/wknd/us/en/adventures/bali-surf-camp';
 const SKI = '/content/wknd/us/en/adventures/ski-touring';
@@ -19,7 +31,11 @@ test('each event: INDEXING into the author site, PUBLISHING into the publish sit
   const { vela } = await setUpCms(t);
   // INDEXING is the default event; the author copy goes in whatever its replication status.
   t.like(await post(vela, { paths: [BALI, SKI] }), { status: 200, body: { status: 'sent' } });
-  t.like((await waitForRuns(vela, 'wknd-author', 1))[0], { operationType: 'INDEX_IDS', status: 'COMPLETED', indexed: 2 });
+  t.like((await waitForRuns(vela, 'wknd-author', 1))[0], {
+    operationType: 'INDEX_IDS',
+    status: 'COMPLETED',
+    indexed: 2,
+  });
   t.deepEqual(await searchIds(vela, AUTHOR_SITE), [SKI, BALI].sort());
   t.deepEqual(await runsOf(vela, 'wknd-publish'), []);
 
@@ -29,7 +45,11 @@ test('each event: INDEXING into the author site, PUBLISHING into the publish sit
   t.deepEqual(await searchIds(vela, PUBLISH_SITE), [SKI]);
 
   t.is((await post(vela, { paths: [SKI], event: 'UNPUBLISHING' })).body.status, 'sent');
-  t.like((await waitForRuns(vela, 'wknd-publish', 2))[0], { operationType: 'DEINDEX_IDS', status: 'COMPLETED', deindexed: 1 });
+  t.like((await waitForRuns(vela, 'wknd-publish', 2))[0], {
+    operationType: 'DEINDEX_IDS',
+    status: 'COMPLETED',
+    deindexed: 1,
+  });
   t.deepEqual(await searchIds(vela, PUBLISH_SITE), []);
   t.deepEqual(await searchIds(vela, AUTHOR_SITE), [SKI, BALI].sort(), 'the author copy stays');
 
@@ -46,7 +66,10 @@ test('INDEXING of a page the repository no longer has removes it', async (t) => 
   // No repeat window: the second request is the first one again.
   const { server, vela } = await setUpCms(t, { cms: { repeatWindowMs: 0 } });
   // null members take their defaults, as the original's did (INDEXING, not recursive, ID).
-  t.like(await post(vela, { paths: [BALI], event: null, recursive: null, attribute: null }), { status: 200, body: { status: 'sent' } });
+  t.like(await post(vela, { paths: [BALI], event: null, recursive: null, attribute: null }), {
+    status: 200,
+    body: { status: 'sent' },
+  });
   t.like((await waitForRuns(vela, 'wknd-author', 1))[0], { operationType: 'INDEX_IDS', indexed: 1 });
   server.remove(BALI);
   await post(vela, { paths: [BALI], event: 'INDEXING', recursive: false, attribute: 'ID' });
@@ -186,12 +209,20 @@ test('a recursive UNPUBLISHING or DEINDEXING after the repository deleted the tr
   // AEM deleted the tree first and reported it afterwards: there is nothing left to walk.
   server.remove(ADVENTURES);
   await post(vela, { paths: [ADVENTURES], recursive: true, event: 'UNPUBLISHING' });
-  t.like((await waitForRuns(vela, 'wknd-publish', 2))[0], { operationType: 'DEINDEX_IDS', status: 'COMPLETED', deindexed: 3 });
+  t.like((await waitForRuns(vela, 'wknd-publish', 2))[0], {
+    operationType: 'DEINDEX_IDS',
+    status: 'COMPLETED',
+    deindexed: 3,
+  });
   t.deepEqual(await searchIds(vela, PUBLISH_SITE), []);
   // Removal needs no repository at all: even while it is down, the subtree goes.
   server.unavailable = true;
   await post(vela, { paths: [ADVENTURES], recursive: true, event: 'DEINDEXING' });
-  t.like((await waitForRuns(vela, 'wknd-author', 2))[0], { operationType: 'DEINDEX_IDS', status: 'COMPLETED', deindexed: 3 });
+  t.like((await waitForRuns(vela, 'wknd-author', 2))[0], {
+    operationType: 'DEINDEX_IDS',
+    status: 'COMPLETED',
+    deindexed: 3,
+  });
   t.deepEqual(await searchIds(vela, AUTHOR_SITE), []);
 });
 
@@ -210,7 +241,9 @@ test('a recursive path list whose walk fails still sends its paths, says so, and
     { status: 'ERROR' },
   );
   t.true(
-    vela.logs.some((l) => l.level >= 50 && l.msg.startsWith('the content below a recursive path list could not be walked')),
+    vela.logs.some(
+      (l) => l.level >= 50 && l.msg.startsWith('the content below a recursive path list could not be walked'),
+    ),
     'an error is logged',
   );
   t.deepEqual(await searchIds(vela, AUTHOR_SITE), [BALI], 'nothing was removed');
@@ -218,6 +251,11 @@ test('a recursive path list whose walk fails still sends its paths, says so, and
   // The repository is back: the same request at once is carried out, not ignored as a repeat.
   server.unavailable = false;
   await post(vela, { paths: [ADVENTURES], recursive: true });
-  t.like((await waitForRuns(vela, 'wknd-author', 3))[0], { status: 'COMPLETED', documentCount: 3, indexed: 3, errors: 0 });
+  t.like((await waitForRuns(vela, 'wknd-author', 3))[0], {
+    status: 'COMPLETED',
+    documentCount: 3,
+    indexed: 3,
+    errors: 0,
+  });
   t.deepEqual(await searchIds(vela, AUTHOR_SITE), [ADVENTURES, BALI, SKI].sort());
 });

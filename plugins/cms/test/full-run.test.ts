@@ -1,6 +1,19 @@
 import test from 'ava';
 import { page } from './fixtures/wknd-tree.js';
-import { ASSETS, AUTHOR_SITE, activate, call, EN_PAGES, edit, PUBLISH_SITE, runsOf, searchDocument, searchIds, setUpCms, waitForRuns } from './helpers.js';
+import {
+  ASSETS,
+  AUTHOR_SITE,
+  activate,
+  call,
+  EN_PAGES,
+  edit,
+  PUBLISH_SITE,
+  runsOf,
+  searchDocument,
+  searchIds,
+  setUpCms,
+  waitForRuns,
+} from './helpers.js';
 
 test('indexAll runs both environments through the connector; an incremental run sends only the changed page and de-indexes the removed one', async (t) => {
   const { server, vela, source } = await setUpCms(t);
@@ -14,13 +27,20 @@ test('indexAll runs both environments through the connector; an incremental run 
 
   // Author: every page and asset, each in the locale of its path.
   t.deepEqual(await searchIds(vela, AUTHOR_SITE), [...EN_PAGES, ...ASSETS].sort());
-  t.deepEqual(await searchIds(vela, AUTHOR_SITE, 'es_ES'), ['/content/wknd/es', '/content/wknd/es/es', '/content/wknd/es/es/aventuras']);
+  t.deepEqual(await searchIds(vela, AUTHOR_SITE, 'es_ES'), [
+    '/content/wknd/es',
+    '/content/wknd/es/es',
+    '/content/wknd/es/es/aventuras',
+  ]);
   // Publish: only what is activated (the ski-touring page is not; /us and /es carry no replication status).
   const [publish] = await waitForRuns(vela, 'wknd-publish', 1);
   t.like(publish, { status: 'COMPLETED', errors: 0 });
   t.deepEqual(
     await searchIds(vela, PUBLISH_SITE),
-    [...EN_PAGES.filter((p) => p !== '/content/wknd/us/en/adventures/ski-touring' && p !== '/content/wknd/us'), ...ASSETS].sort(),
+    [
+      ...EN_PAGES.filter((p) => p !== '/content/wknd/us/en/adventures/ski-touring' && p !== '/content/wknd/us'),
+      ...ASSETS,
+    ].sort(),
   );
 
   // The field mapping: jcr:content properties and the components' text into the site's fields.
@@ -32,14 +52,24 @@ test('indexAll runs both environments through the connector; an incremental run 
   });
   t.regex(String(bali?.text), /Surf the reef breaks of Uluwatu for a week\. Boards & wetsuits included\./);
   t.deepEqual(bali?.tags, ['wknd:activity/surfing']);
-  t.regex(String(bali?.modification_date), /^2024-03-04T10:00:00(\.000)?Z$/, 'cq:lastModified, read as Sling writes it, is the modification date');
+  t.regex(
+    String(bali?.modification_date),
+    /^2024-03-04T10:00:00(\.000)?Z$/,
+    'cq:lastModified, read as Sling writes it, is the modification date',
+  );
   const authorCopy = await searchDocument(vela, AUTHOR_SITE, '/content/wknd/us/en/adventures/bali-surf-camp');
   t.is(authorCopy?.url, `${server.origin}/content/wknd/us/en/adventures/bali-surf-camp.html`);
   const photo = await searchDocument(vela, AUTHOR_SITE, '/content/dam/wknd/en/activities/surfing.jpg');
-  t.like(photo, { title: 'Surfing in Bali', abstract: 'A surfer on a wave at sunset', url: `${server.origin}/content/dam/wknd/en/activities/surfing.jpg` });
+  t.like(photo, {
+    title: 'Surfing in Bali',
+    abstract: 'A surfer on a wave at sunset',
+    url: `${server.origin}/content/dam/wknd/en/activities/surfing.jpg`,
+  });
 
   // Between runs: one page modified (and activated), one removed.
-  edit(server, '/content/wknd/us/en/magazine/arctic-surfing', '2024-04-01T10:00:00Z', { 'jcr:title': 'Arctic Surfing in Lofoten, Norway' });
+  edit(server, '/content/wknd/us/en/magazine/arctic-surfing', '2024-04-01T10:00:00Z', {
+    'jcr:title': 'Arctic Surfing in Lofoten, Norway',
+  });
   activate(server, '/content/wknd/us/en/magazine/arctic-surfing', '2024-04-01T10:05:00Z');
   server.remove('/content/wknd/us/en/adventures/bali-surf-camp');
 
@@ -49,12 +79,19 @@ test('indexAll runs both environments through the connector; an incremental run 
   const [publishSecond] = await waitForRuns(vela, 'wknd-publish', 2);
   t.like(publishSecond, { status: 'COMPLETED', indexed: 1, deindexed: 1, errors: 0 });
   t.false((await searchIds(vela, PUBLISH_SITE)).includes('/content/wknd/us/en/adventures/bali-surf-camp'));
-  t.is((await searchDocument(vela, PUBLISH_SITE, '/content/wknd/us/en/magazine/arctic-surfing'))?.title, 'Arctic Surfing in Lofoten, Norway');
+  t.is(
+    (await searchDocument(vela, PUBLISH_SITE, '/content/wknd/us/en/magazine/arctic-surfing'))?.title,
+    'Arctic Surfing in Lofoten, Norway',
+  );
 
   // The connector's monitoring shows the cms documents as it shows every other source's.
   const records = await call(vela, 'GET', '/api/v2/connector/monitoring/index/wknd-author');
   t.is(records.status, 200);
-  t.true((records.body as any[]).some((r) => r.objectId === '/content/wknd/us/en/magazine/arctic-surfing' && r.status === 'INDEXED'));
+  t.true(
+    (records.body as any[]).some(
+      (r) => r.objectId === '/content/wknd/us/en/magazine/arctic-surfing' && r.status === 'INDEXED',
+    ),
+  );
 });
 
 test('a full run that cannot read the repository fails and de-indexes nothing', async (t) => {
@@ -63,7 +100,10 @@ test('a full run that cannot read the repository fails and de-indexes nothing', 
   t.like((await waitForRuns(vela, 'wknd-author', 1))[0], { status: 'COMPLETED', indexed: 13 });
 
   // The repository now refuses the credentials: the walk fails, and the run removes nothing.
-  t.is((await call(vela, 'PUT', `/api/v2/cms/source/${source.id}`, { ...source, password: 'a-wrong-password' })).status, 200);
+  t.is(
+    (await call(vela, 'PUT', `/api/v2/cms/source/${source.id}`, { ...source, password: 'a-wrong-password' })).status,
+    200,
+  );
   await call(vela, 'GET', `/api/v2/cms/source/${source.id}/indexAll`);
   const [failed] = await waitForRuns(vela, 'wknd-author', 2);
   t.is(failed.status, 'FAILED');
@@ -83,19 +123,34 @@ test('the publish site keeps the activated copy of content edited on author sinc
 
   // Edited on author after its activation; and a new page activated, then edited again before any run saw it.
   edit(server, ADVENTURES, '2024-04-02T10:00:00Z', { 'jcr:title': 'Adventures (draft)' });
-  server.node('/content/wknd/us/en/magazine')!.faq = page({ title: 'FAQ', modified: '2024-04-01T10:00:00Z', activated: true });
+  server.node('/content/wknd/us/en/magazine')!.faq = page({
+    title: 'FAQ',
+    modified: '2024-04-01T10:00:00Z',
+    activated: true,
+  });
   edit(server, FAQ, '2024-04-03T10:00:00Z', { 'jcr:title': 'FAQ (draft)' });
 
   await call(vela, 'GET', `/api/v2/cms/source/${source.id}/indexAll`);
   t.like((await waitForRuns(vela, 'wknd-author', 2))[0], { status: 'COMPLETED', indexed: 2, unchanged: 12 });
-  t.like((await waitForRuns(vela, 'wknd-publish', 2))[0], { status: 'COMPLETED', indexed: 0, unchanged: 10, deindexed: 0, errors: 0 });
+  t.like((await waitForRuns(vela, 'wknd-publish', 2))[0], {
+    status: 'COMPLETED',
+    indexed: 0,
+    unchanged: 10,
+    deindexed: 0,
+    errors: 0,
+  });
   t.is((await searchDocument(vela, AUTHOR_SITE, ADVENTURES))?.title, 'Adventures (draft)');
   t.is((await searchDocument(vela, PUBLISH_SITE, ADVENTURES))?.title, 'Adventures', 'the edit is not published');
   t.false((await searchIds(vela, PUBLISH_SITE)).includes(FAQ), 'no copy of the FAQ the publish site may show is known');
 
   // A late PUBLISHING event of the edited page changes nothing; its next activation publishes the edit.
   await call(vela, 'POST', '/api/v2/cms/index/wknd', { paths: [ADVENTURES, FAQ], event: 'PUBLISHING' });
-  t.like((await waitForRuns(vela, 'wknd-publish', 3))[0], { operationType: 'INDEX_IDS', indexed: 0, unchanged: 1, deindexed: 0 });
+  t.like((await waitForRuns(vela, 'wknd-publish', 3))[0], {
+    operationType: 'INDEX_IDS',
+    indexed: 0,
+    unchanged: 1,
+    deindexed: 0,
+  });
   activate(server, ADVENTURES, '2024-04-04T10:00:00Z');
   activate(server, FAQ, '2024-04-04T10:00:00Z');
   await call(vela, 'POST', '/api/v2/cms/index/wknd', { paths: [ADVENTURES, FAQ], event: 'PUBLISHING' });

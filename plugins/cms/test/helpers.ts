@@ -1,5 +1,11 @@
 import type { ExecutionContext } from 'ava';
-import { callService, type JsonAnswer, startTestRuntime, type TestRuntime, type TestRuntimeOptions } from 'vela/testing';
+import {
+  callService,
+  type JsonAnswer,
+  startTestRuntime,
+  type TestRuntime,
+  type TestRuntimeOptions,
+} from 'vela/testing';
 import { ContentServer, PASSWORD, USER } from './fixtures/content-server.js';
 import { slingDate, wkndTree } from './fixtures/wknd-tree.js';
 
@@ -7,9 +13,16 @@ export const KEY = 'cms-test-connector-key-0123456789';
 export const AUTHOR_SITE = 'wknd-author';
 export const PUBLISH_SITE = 'wknd-publish';
 
-export type CmsRuntimeOptions = TestRuntimeOptions & { cms?: Record<string, unknown>; connector?: Record<string, unknown>; alsoAllow?: string[] };
+export type CmsRuntimeOptions = TestRuntimeOptions & {
+  cms?: Record<string, unknown>;
+  connector?: Record<string, unknown>;
+  alsoAllow?: string[];
+};
 
-/** A runtime with search, connector and cms; the content server's loopback host (and `alsoAllow`) allowed for outbound requests. */
+/**
+ * A runtime with search, connector and cms; the content server's loopback host (and `alsoAllow`) allowed for outbound
+ * requests.
+ */
 export function startCms(server: ContentServer, options: CmsRuntimeOptions = {}): Promise<TestRuntime> {
   const { cms, connector = {}, alsoAllow = [], ...rest } = options;
   return startTestRuntime({
@@ -47,7 +60,13 @@ export async function setUpCms(
 }
 
 /** Call the connector service (where the cms plugin is mounted) with the Key header. */
-export function call(vela: TestRuntime, method: string, pathname: string, body?: unknown, headers: Record<string, string> = { key: KEY }): Promise<JsonAnswer> {
+export function call(
+  vela: TestRuntime,
+  method: string,
+  pathname: string,
+  body?: unknown,
+  headers: Record<string, string> = { key: KEY },
+): Promise<JsonAnswer> {
   return callService(vela, 'connector', method, pathname, body, headers);
 }
 
@@ -96,9 +115,14 @@ export function sourceBody(server: ContentServer, extra: Record<string, unknown>
   };
 }
 
-export async function createSource(vela: TestRuntime, server: ContentServer, extra: Record<string, unknown> = {}): Promise<any> {
+export async function createSource(
+  vela: TestRuntime,
+  server: ContentServer,
+  extra: Record<string, unknown> = {},
+): Promise<any> {
   const created = await call(vela, 'POST', '/api/v2/cms/source', sourceBody(server, extra));
-  if (created.status !== 201) throw new Error(`source creation failed: ${created.status} ${JSON.stringify(created.body)}`);
+  if (created.status !== 201)
+    throw new Error(`source creation failed: ${created.status} ${JSON.stringify(created.body)}`);
   return created.body;
 }
 
@@ -109,14 +133,21 @@ export async function runsOf(vela: TestRuntime, connectorSource: string): Promis
 }
 
 /** Wait until a connector source has `count` runs and none is running; its runs, newest first. */
-export async function waitForRuns(vela: TestRuntime, connectorSource: string, count: number, timeoutMs = 30_000): Promise<any[]> {
+export async function waitForRuns(
+  vela: TestRuntime,
+  connectorSource: string,
+  count: number,
+  timeoutMs = 30_000,
+): Promise<any[]> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const runs = await runsOf(vela, connectorSource);
     if (runs.length >= count && runs.every((r) => r.status !== 'RUNNING')) return runs;
     await new Promise((r) => setTimeout(r, 25));
   }
-  throw new Error(`${connectorSource} did not have ${count} finished runs within ${timeoutMs} ms: ${JSON.stringify(await runsOf(vela, connectorSource))}`);
+  throw new Error(
+    `${connectorSource} did not have ${count} finished runs within ${timeoutMs} ms: ${JSON.stringify(await runsOf(vela, connectorSource))}`,
+  );
 }
 
 /** The ids a site holds in a locale. */
@@ -127,7 +158,12 @@ export async function searchIds(vela: TestRuntime, site: string, locale = 'en_US
 }
 
 /** A document of a site as the search service stores it. */
-export async function searchDocument(vela: TestRuntime, site: string, id: string, locale = 'en_US'): Promise<Record<string, unknown> | undefined> {
+export async function searchDocument(
+  vela: TestRuntime,
+  site: string,
+  id: string,
+  locale = 'en_US',
+): Promise<Record<string, unknown> | undefined> {
   const r = await searchCall(vela, 'GET', `/api/sn/${site}/search?q=*&_setlocale=${locale}&rows=1000`);
   return (r.body.results?.document ?? []).map((d: any) => d.fields).find((f: any) => f.id === id);
 }
@@ -142,7 +178,10 @@ export const EN_PAGES = [
   '/content/wknd/us/en/magazine',
   '/content/wknd/us/en/magazine/arctic-surfing',
 ];
-export const ASSETS = ['/content/dam/wknd/en/activities/ski touring.jpg', '/content/dam/wknd/en/activities/surfing.jpg'];
+export const ASSETS = [
+  '/content/dam/wknd/en/activities/ski touring.jpg',
+  '/content/dam/wknd/en/activities/surfing.jpg',
+];
 
 /** An author's edit of a node's jcr:content, saved at `at` (not activated). */
 export function edit(server: ContentServer, path: string, at: string, changes: Record<string, unknown> = {}): void {

@@ -34,10 +34,20 @@ test('vela pack cms makes an archive that loads alone from a loader-path folder 
   const { home, archives } = await packedHome(t, 'cms');
 
   const config = path.join(home, 'vela.json');
-  writeFileSync(config, JSON.stringify({ runtime: { network: { allowHosts: [server.host] } }, plugins: { connector: { seedSample: false } } }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      runtime: { network: { allowHosts: [server.host] } },
+      plugins: { connector: { seedSample: false } },
+    }),
+  );
   // The folder that holds the archive, as an operator installs it.
   const loaderPath = [path.join(plugins, 'search'), path.join(plugins, 'connector'), archives].join(',');
-  const vela = await startChildRuntime(['--loader-path', loaderPath, '--config', config], childEnv({ VELA_DATA_DIR: path.join(home, 'data') }), home);
+  const vela = await startChildRuntime(
+    ['--loader-path', loaderPath, '--config', config],
+    childEnv({ VELA_DATA_DIR: path.join(home, 'data') }),
+    home,
+  );
   t.teardown(() => vela.stop());
   t.deepEqual(vela.plugins.sort(), ['cms', 'connector', 'search']);
   t.true(
@@ -53,10 +63,21 @@ test('vela pack cms makes an archive that loads alone from a loader-path folder 
     return { status: res.status, body: await res.json() };
   };
   for (const name of ['wknd-author', 'wknd-publish'])
-    t.is((await json(`${vela.urls.search}/api/sn`, { method: 'POST', body: JSON.stringify({ name, locales: ['en_US', 'es_ES'] }) })).status, 201);
+    t.is(
+      (
+        await json(`${vela.urls.search}/api/sn`, {
+          method: 'POST',
+          body: JSON.stringify({ name, locales: ['en_US', 'es_ES'] }),
+        })
+      ).status,
+      201,
+    );
   const cms = `${vela.urls.connector}/api/v2/cms`;
   t.deepEqual((await json(`${cms}/status`)).body, { status: 'ok' });
-  const created = await json(`${cms}/source`, { method: 'POST', body: JSON.stringify(sourceBody(server, { contentTypes: ['cq:Page'] })) });
+  const created = await json(`${cms}/source`, {
+    method: 'POST',
+    body: JSON.stringify(sourceBody(server, { contentTypes: ['cq:Page'] })),
+  });
   t.is(created.status, 201, JSON.stringify(created.body));
   const sent = await json(`${cms}/index/wknd`, {
     method: 'POST',
@@ -76,7 +97,11 @@ test('the packed archive also loads when the loader path names the .tgz itself',
   const config = path.join(home, 'vela.json');
   writeFileSync(config, JSON.stringify({ plugins: { connector: { seedSample: false } } }));
   const loaderPath = [path.join(plugins, 'search'), path.join(plugins, 'connector'), archive].join(',');
-  const vela = await startChildRuntime(['--loader-path', loaderPath, '--config', config], childEnv({ VELA_DATA_DIR: path.join(home, 'data') }), home);
+  const vela = await startChildRuntime(
+    ['--loader-path', loaderPath, '--config', config],
+    childEnv({ VELA_DATA_DIR: path.join(home, 'data') }),
+    home,
+  );
   t.teardown(() => vela.stop());
   t.deepEqual(vela.plugins.sort(), ['cms', 'connector', 'search']);
   const status = await fetch(`${vela.urls.connector}/api/v2/cms/status`);

@@ -9,7 +9,10 @@ test('a rendering Sling finds too large (300 with shallower ones) is read throug
 
   await call(vela, 'POST', '/api/v2/cms/index/wknd', { paths: [BALI] });
   t.like((await waitForRuns(vela, 'wknd-author', 1))[0], { status: 'COMPLETED', indexed: 1, errors: 0 });
-  t.deepEqual(server.requestsFor(`${BALI}/jcr:content`), [`${BALI}/jcr:content.infinity.json`, `${BALI}/jcr:content.2.json`]);
+  t.deepEqual(server.requestsFor(`${BALI}/jcr:content`), [
+    `${BALI}/jcr:content.infinity.json`,
+    `${BALI}/jcr:content.2.json`,
+  ]);
   // Two levels hold the page's own properties; the components deeper down are what the smaller rendering leaves out.
   const bali = await searchDocument(vela, AUTHOR_SITE, BALI);
   t.like(bali, { title: 'Bali Surf Camp', tags: ['wknd:activity/surfing'] });

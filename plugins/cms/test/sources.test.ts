@@ -4,17 +4,41 @@ import path from 'node:path';
 import test from 'ava';
 import type { Database } from 'vela/plugin';
 import { PASSWORD } from './fixtures/content-server.js';
-import { AUTHOR_SITE, call, contentServer, createSource, PUBLISH_SITE, runsOf, setUpCms, sourceBody, startCms, waitForRuns } from './helpers.js';
+import {
+  AUTHOR_SITE,
+  call,
+  contentServer,
+  createSource,
+  PUBLISH_SITE,
+  runsOf,
+  setUpCms,
+  sourceBody,
+  startCms,
+  waitForRuns,
+} from './helpers.js';
 
 test('sources: create, list, get, replace and delete, with their connector sources; the password is sealed and never answered', async (t) => {
   const { server, vela } = await setUpCms(t, { source: false });
   const structure = await call(vela, 'GET', '/api/v2/cms/source/structure');
   t.is(structure.status, 200);
-  t.like(structure.body, { id: '', name: '', rootPath: '/content', contentTypes: ['cq:Page'], author: true, publish: true, authorSite: null });
+  t.like(structure.body, {
+    id: '',
+    name: '',
+    rootPath: '/content',
+    contentTypes: ['cq:Page'],
+    author: true,
+    publish: true,
+    authorSite: null,
+  });
 
   const created = await call(vela, 'POST', '/api/v2/cms/source', sourceBody(server));
   t.is(created.status, 201);
-  t.like(created.body, { name: 'wknd', endpoint: server.origin, passwordSet: true, fields: { title: 'title', text: 'text', description: 'abstract' } });
+  t.like(created.body, {
+    name: 'wknd',
+    endpoint: server.origin,
+    passwordSet: true,
+    fields: { title: 'title', text: 'text', description: 'abstract' },
+  });
   t.false(JSON.stringify(created.body).includes(PASSWORD));
   t.false('password' in created.body);
   const id = created.body.id as string;
@@ -42,10 +66,23 @@ test('sources: create, list, get, replace and delete, with their connector sourc
     ],
   );
   t.is((await call(vela, 'DELETE', '/api/v2/connector/source/wknd-author')).status, 409);
-  t.is((await call(vela, 'PUT', '/api/v2/connector/source/wknd-author', { kind: 'cms', sites: [AUTHOR_SITE], settings: {} })).status, 409);
+  t.is(
+    (
+      await call(vela, 'PUT', '/api/v2/connector/source/wknd-author', {
+        kind: 'cms',
+        sites: [AUTHOR_SITE],
+        settings: {},
+      })
+    ).status,
+    409,
+  );
 
   // PUT of what GET answered (no password: the stored one stays), with publishing turned off.
-  const replaced = await call(vela, 'PUT', `/api/v2/cms/source/${id}`, { ...one.body, publish: false, description: 'author only' });
+  const replaced = await call(vela, 'PUT', `/api/v2/cms/source/${id}`, {
+    ...one.body,
+    publish: false,
+    description: 'author only',
+  });
   t.is(replaced.status, 200, JSON.stringify(replaced.body));
   t.like(replaced.body, { id, publish: false, description: 'author only', passwordSet: true });
   t.deepEqual(
@@ -71,16 +108,25 @@ test('source errors: 400 naming the member, 404 for an unknown id, 400 for an id
     [{ defaultLocale: 'english' }, /body\.defaultLocale/],
     [{ authorSite: null }, /body\.authorSite is required when body\.author is true/],
     [{ author: false, publish: false }, /body\.author or body\.publish must be true/],
-    [{ localePaths: [{ path: '/etc', locale: 'en_US' }] }, /body\.localePaths\[0\]\.path must be within body\.rootPath/],
+    [
+      { localePaths: [{ path: '/etc', locale: 'en_US' }] },
+      /body\.localePaths\[0\]\.path must be within body\.rootPath/,
+    ],
     [{ authorSite: 'NoSuchSite' }, /body\.authorSite must name a site of the search service/],
     [{ name: 'has space' }, /body\.name/],
     [{ fields: { title: 'bad field!' } }, /body\.fields\.title/],
     [{ endpoint: 'http://10.1.2.3:4502' }, /body\.endpoint is .*runtime\.network\.allowHosts/],
     // Credentials in a URL would be stored in the clear and answered with the source.
     [{ endpoint: server.origin.replace('://', `://admin:${PASSWORD}@`) }, /^body\.endpoint must not hold credentials/],
-    [{ deliveryUrlPrefix: `https://admin:${PASSWORD}@wknd.example` }, /^body\.deliveryUrlPrefix must not hold credentials/],
+    [
+      { deliveryUrlPrefix: `https://admin:${PASSWORD}@wknd.example` },
+      /^body\.deliveryUrlPrefix must not hold credentials/,
+    ],
     // The sites have en_US and es_ES: every locale the documents may carry is checked, named as sent.
-    [{ defaultLocale: 'fr_FR' }, /^body\.defaultLocale is fr_FR, which body\.authorSite \("wknd-author"\) does not have/],
+    [
+      { defaultLocale: 'fr_FR' },
+      /^body\.defaultLocale is fr_FR, which body\.authorSite \("wknd-author"\) does not have/,
+    ],
     [
       {
         localePaths: [
@@ -144,7 +190,12 @@ async function userSource(t: any, vela: any, name: string, site: string): Promis
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const file = path.join(dir, 'docs.jsonl');
   writeFileSync(file, `${JSON.stringify({ id: `${name}-doc`, title: 'a document of the user' })}\n`);
-  const created = await call(vela, 'POST', '/api/v2/connector/source', { name, kind: 'jsonl', sites: [site], settings: { path: file } });
+  const created = await call(vela, 'POST', '/api/v2/connector/source', {
+    name,
+    kind: 'jsonl',
+    sites: [site],
+    settings: { path: file },
+  });
   if (created.status !== 201) throw new Error(`jsonl source creation failed: ${JSON.stringify(created.body)}`);
 }
 
@@ -168,7 +219,11 @@ test('a cms source never replaces or deletes a connector source it did not make,
   t.like((await call(vela, 'GET', '/api/v2/connector/source/foo-author')).body, { kind: 'jsonl', origin: 'api' });
   t.is((await runsOf(vela, 'foo-author')).length, 1, 'its statistics stay');
   t.is((await call(vela, 'GET', '/api/v2/connector/monitoring/index/foo-author')).status, 200, 'its records stay');
-  t.is((await call(vela, 'GET', '/api/v2/connector/source/foo-publish')).status, 404, 'what the refused source made is gone');
+  t.is(
+    (await call(vela, 'GET', '/api/v2/connector/source/foo-publish')).status,
+    404,
+    'what the refused source made is gone',
+  );
   t.deepEqual(
     (await call(vela, 'GET', '/api/v2/cms/source')).body.map((s: any) => s.name),
     ['bar'],
@@ -210,7 +265,12 @@ test('a cms source in the connector configuration file stops the start with one 
       connector: {
         sources: [
           { name: 'docs', kind: 'filesystem', sites: [AUTHOR_SITE], settings: { root: os.tmpdir() } },
-          { name: 'wknd-author', kind: 'cms', sites: [AUTHOR_SITE], settings: { cmsSource: '00000000-0000-0000-0000-000000000000', environment: 'author' } },
+          {
+            name: 'wknd-author',
+            kind: 'cms',
+            sites: [AUTHOR_SITE],
+            settings: { cmsSource: '00000000-0000-0000-0000-000000000000', environment: 'author' },
+          },
         ],
       },
     }),
@@ -229,14 +289,25 @@ test('a PUT that moves the endpoint to another origin needs the password again; 
   const moved = await call(vela, 'PUT', `/api/v2/cms/source/${source.id}`, { ...source, endpoint: elsewhere.origin });
   t.is(moved.status, 400);
   t.regex(moved.body.message, /^body\.password is required when body\.endpoint moves to another origin/);
-  t.is((await call(vela, 'GET', `/api/v2/cms/source/${source.id}`)).body.endpoint, server.origin, 'the source is unchanged');
+  t.is(
+    (await call(vela, 'GET', `/api/v2/cms/source/${source.id}`)).body.endpoint,
+    server.origin,
+    'the source is unchanged',
+  );
 
   // The same origin under another path keeps the stored password.
-  const samePlace = await call(vela, 'PUT', `/api/v2/cms/source/${source.id}`, { ...source, endpoint: `${server.origin}/` });
+  const samePlace = await call(vela, 'PUT', `/api/v2/cms/source/${source.id}`, {
+    ...source,
+    endpoint: `${server.origin}/`,
+  });
   t.is(samePlace.status, 200, JSON.stringify(samePlace.body));
   t.deepEqual(elsewhere.requests, [], 'nothing was sent to the other origin');
   // With the password sent again, the source moves.
-  const withPassword = await call(vela, 'PUT', `/api/v2/cms/source/${source.id}`, { ...source, endpoint: elsewhere.origin, password: PASSWORD });
+  const withPassword = await call(vela, 'PUT', `/api/v2/cms/source/${source.id}`, {
+    ...source,
+    endpoint: elsewhere.origin,
+    password: PASSWORD,
+  });
   t.is(withPassword.status, 200, JSON.stringify(withPassword.body));
   t.is(withPassword.body.endpoint, elsewhere.origin);
 });

@@ -1,6 +1,8 @@
 import { type Accounts, type ApiRouter, ConsoleKit, type ConsolePage } from 'vela/plugin';
 
-const PAGES: ConsolePage[] = [{ path: '/console/status', title: 'Status', section: 'status', template: 'status.html', script: 'status.js' }];
+const PAGES: ConsolePage[] = [
+  { path: '/console/status', title: 'Status', section: 'status', template: 'status.html', script: 'status.js' },
+];
 
 /**
  * The connector's landing page: `/` leads a browser to its status (sources and their last runs), on the

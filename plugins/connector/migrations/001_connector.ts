@@ -62,6 +62,12 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  for (const table of ['connector_meta', 'connector_rules', 'connector_runs', 'connector_documents', 'connector_sources'])
+  for (const table of [
+    'connector_meta',
+    'connector_rules',
+    'connector_runs',
+    'connector_documents',
+    'connector_sources',
+  ])
     await db.schema.dropTableIfExists(table);
 }

@@ -20,12 +20,26 @@ interface Row {
 
 const TABLE = 'connector_runs';
 
-export const emptyCounts = (): RunCounts => ({ documents: 0, indexed: 0, unchanged: 0, ignored: 0, deindexed: 0, errors: 0 });
+export const emptyCounts = (): RunCounts => ({
+  documents: 0,
+  indexed: 0,
+  unchanged: 0,
+  ignored: 0,
+  deindexed: 0,
+  errors: 0,
+});
 
 function fromRow(r: Row): RunStats {
-  const counts = { ...emptyCounts(), ...readJson<Partial<RunCounts>>(r.counts, { table: TABLE, column: 'counts', row: r.id }) };
+  const counts = {
+    ...emptyCounts(),
+    ...readJson<Partial<RunCounts>>(r.counts, { table: TABLE, column: 'counts', row: r.id }),
+  };
   const durationMs = r.end_time ? Math.max(0, Date.parse(r.end_time) - Date.parse(r.start_time)) : null;
-  const perSecond = durationMs ? Math.round((counts.documents / (durationMs / 1000)) * 10) / 10 : durationMs === 0 ? counts.documents : null;
+  const perSecond = durationMs
+    ? Math.round((counts.documents / (durationMs / 1000)) * 10) / 10
+    : durationMs === 0
+      ? counts.documents
+      : null;
   return {
     id: r.id,
     source: r.source,
@@ -49,7 +63,13 @@ function fromRow(r: Row): RunStats {
 export class RunStore {
   constructor(private readonly db: Database) {}
 
-  async begin(run: { id: string; source: string; kind: string; operation: RunOperation; trigger: RunTrigger }): Promise<string> {
+  async begin(run: {
+    id: string;
+    source: string;
+    kind: string;
+    operation: RunOperation;
+    trigger: RunTrigger;
+  }): Promise<string> {
     const start = nowIso();
     await this.db(TABLE).insert({
       id: run.id,
@@ -64,13 +84,27 @@ export class RunStore {
     return start;
   }
 
-  async finish(id: string, status: Exclude<RunStatus, 'RUNNING'>, counts: RunCounts, error: string | null, notes: readonly string[] = []): Promise<void> {
+  async finish(
+    id: string,
+    status: Exclude<RunStatus, 'RUNNING'>,
+    counts: RunCounts,
+    error: string | null,
+    notes: readonly string[] = [],
+  ): Promise<void> {
     await this.db(TABLE)
       .where({ id })
-      .update({ status, end_time: nowIso(), counts: writeJson(counts), error, notes: notes.length > 0 ? writeJson(notes) : null });
+      .update({
+        status,
+        end_time: nowIso(),
+        counts: writeJson(counts),
+        error,
+        notes: notes.length > 0 ? writeJson(notes) : null,
+      });
   }
 
-  /** Runs a stopped or killed process left RUNNING (but not `stillRunning`, held by live processes); called at start. */
+  /**
+   * Runs a stopped or killed process left RUNNING (but not `stillRunning`, held by live processes); called at start.
+   */
   async markInterrupted(stillRunning: ReadonlySet<string>): Promise<number> {
     const query = this.db(TABLE).where({ status: 'RUNNING' });
     if (stillRunning.size > 0) query.whereNotIn('id', [...stillRunning]);

@@ -24,13 +24,25 @@ export interface SystemInfo {
     platform: string;
     versions: Record<string, string | undefined>;
   };
-  os: { name: string; version: string; release: string; arch: string; hostname: string; cpus: number; loadAverage: number[] };
+  os: {
+    name: string;
+    version: string;
+    release: string;
+    arch: string;
+    hostname: string;
+    cpus: number;
+    loadAverage: number[];
+  };
   memory: { physical: Space; heap: Space & { limit: number }; rss: number };
   disk: Space & { path: string };
 }
 
 /** The Node equivalent of the original's Java, JVM heap and disk report. Disk: the volume of the data folder. */
-export async function systemInfo(dataDir: string, host: RuntimeInfo, plugin: { name: string; version: string }): Promise<SystemInfo> {
+export async function systemInfo(
+  dataDir: string,
+  host: RuntimeInfo,
+  plugin: { name: string; version: string },
+): Promise<SystemInfo> {
   const heap = v8.getHeapStatistics();
   const stats = await statfs(path.resolve(dataDir));
   const diskTotal = stats.blocks * stats.bsize;
@@ -38,7 +50,13 @@ export async function systemInfo(dataDir: string, host: RuntimeInfo, plugin: { n
   const totalMem = os.totalmem();
   const freeMem = os.freemem();
   return {
-    application: { name: host.name, version: host.version, runtimeVersion: host.version, plugin: plugin.name, pluginVersion: plugin.version },
+    application: {
+      name: host.name,
+      version: host.version,
+      runtimeVersion: host.version,
+      plugin: plugin.name,
+      pluginVersion: plugin.version,
+    },
     runtime: {
       name: 'Node.js',
       version: process.version,
@@ -49,7 +67,12 @@ export async function systemInfo(dataDir: string, host: RuntimeInfo, plugin: { n
       execPath: process.execPath,
       arch: process.arch,
       platform: process.platform,
-      versions: { node: process.versions.node, v8: process.versions.v8, uv: process.versions.uv, openssl: process.versions.openssl },
+      versions: {
+        node: process.versions.node,
+        v8: process.versions.v8,
+        uv: process.versions.uv,
+        openssl: process.versions.openssl,
+      },
     },
     os: {
       name: os.type(),
@@ -62,9 +85,19 @@ export async function systemInfo(dataDir: string, host: RuntimeInfo, plugin: { n
     },
     memory: {
       physical: { total: totalMem, used: totalMem - freeMem, free: freeMem },
-      heap: { total: heap.total_heap_size, used: heap.used_heap_size, free: heap.total_heap_size - heap.used_heap_size, limit: heap.heap_size_limit },
+      heap: {
+        total: heap.total_heap_size,
+        used: heap.used_heap_size,
+        free: heap.total_heap_size - heap.used_heap_size,
+        limit: heap.heap_size_limit,
+      },
       rss: process.memoryUsage.rss(),
     },
-    disk: { path: path.resolve(dataDir), total: diskTotal, used: diskTotal - stats.bfree * stats.bsize, free: diskFree },
+    disk: {
+      path: path.resolve(dataDir),
+      total: diskTotal,
+      used: diskTotal - stats.bfree * stats.bsize,
+      free: diskFree,
+    },
   };
 }

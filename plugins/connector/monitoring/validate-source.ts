@@ -16,7 +16,11 @@ export interface ValidationDifference {
  * Compare a source with the search index. Documents of other connector sources sharing a site are
  * not "extra"; documents imported into the site by other means are.
  */
-export async function validateSource(source: Source, statuses: StatusStore, target: SearchTarget): Promise<ValidationDifference> {
+export async function validateSource(
+  source: Source,
+  statuses: StatusStore,
+  target: SearchTarget,
+): Promise<ValidationDifference> {
   const expected = new Map<string, Set<string>>();
   for (const site of source.sites) expected.set(`${site}/${source.locale}`, new Set());
   let indexed = 0;
@@ -29,7 +33,12 @@ export async function validateSource(source: Source, statuses: StatusStore, targ
     }
   }
   const tracked = await statuses.trackedIds();
-  const result: ValidationDifference = { source: source.name, missing: {}, extra: {}, counts: { indexed, inSearch: 0, missing: 0, extra: 0 } };
+  const result: ValidationDifference = {
+    source: source.name,
+    missing: {},
+    extra: {},
+    counts: { indexed, inSearch: 0, missing: 0, extra: 0 },
+  };
   for (const [key, ids] of expected) {
     const [site, locale] = key.split('/') as [string, string];
     const found = new Set<string>();

@@ -5,6 +5,10 @@ import { hash } from 'node:crypto';
  * Attribute order is kept as the source gives it, which is stable for one source. (The one-shot hash:
  * a run checksums every document it reads, and a Hash object per document cost as much as the digest.)
  */
-export function documentChecksum(locale: string, sites: readonly string[], attributes: Record<string, unknown>): string {
+export function documentChecksum(
+  locale: string,
+  sites: readonly string[],
+  attributes: Record<string, unknown>,
+): string {
   return hash('sha1', JSON.stringify([locale, sites, attributes]), 'hex');
 }

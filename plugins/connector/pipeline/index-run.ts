@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { excerpt, type Logger, type OutboundFetch } from 'vela/plugin';
 import type { ExtractedContent, ExtractInput } from '../api.js';
-import { emptyCounts, type RunCounts, type RunOperation, type RunStats, type RunStore, type RunTrigger } from '../monitoring/run-store.js';
+import {
+  emptyCounts,
+  type RunCounts,
+  type RunOperation,
+  type RunStats,
+  type RunStore,
+  type RunTrigger,
+} from '../monitoring/run-store.js';
 import { ignoreMatcher } from '../rules/ignore-rules.js';
 import type { RuleStore } from '../rules/rule-store.js';
 import type { JobItem, SearchTarget } from '../search-target/search-target.js';
@@ -91,7 +98,13 @@ export class IndexRun {
    */
   async execute(hooks: { beforeRun?: () => Promise<void>; beforeFinish?: () => void } = {}): Promise<RunStats> {
     const { runs, logger } = this.deps;
-    await runs.begin({ id: this.id, source: this.source.name, kind: this.provider, operation: this.request.operation, trigger: this.request.trigger });
+    await runs.begin({
+      id: this.id,
+      source: this.source.name,
+      kind: this.provider,
+      operation: this.request.operation,
+      trigger: this.request.trigger,
+    });
     let status: 'COMPLETED' | 'FAILED' | 'INTERRUPTED' = 'COMPLETED';
     let error: string | null = null;
     try {
@@ -103,13 +116,23 @@ export class IndexRun {
       await this.recording.catch(() => undefined);
       status = this.signal.aborted ? 'INTERRUPTED' : 'FAILED';
       error = this.signal.aborted ? 'the run was interrupted (the runtime is stopping)' : (caught as Error).message;
-      logger.warn({ source: this.source.name, run: this.id, err: caught }, 'indexing run did not complete; nothing vanished is de-indexed');
+      logger.warn(
+        { source: this.source.name, run: this.id, err: caught },
+        'indexing run did not complete; nothing vanished is de-indexed',
+      );
     }
     hooks.beforeFinish?.();
     await runs.finish(this.id, status, this.counts, error, [...this.notes]);
     const stats = (await runs.get(this.id))!;
     logger.info(
-      { source: this.source.name, run: this.id, status, ...this.counts, durationMs: stats.durationMs, documentsPerSecond: stats.documentsPerSecond },
+      {
+        source: this.source.name,
+        run: this.id,
+        status,
+        ...this.counts,
+        durationMs: stats.durationMs,
+        documentsPerSecond: stats.documentsPerSecond,
+      },
       'indexing run ended',
     );
     return stats;
@@ -164,13 +187,23 @@ export class IndexRun {
         // Neither the status table nor the search service takes such an id: an error of this document (so the
         // run de-indexes nothing), not of the run.
         this.counts.errors += 1;
-        this.deps.logger.warn({ source: this.source.name, id: excerpt(item.id, 200) }, `a document id longer than ${MAX_DOCUMENT_ID} characters is skipped`);
+        this.deps.logger.warn(
+          { source: this.source.name, id: excerpt(item.id, 200) },
+          `a document id longer than ${MAX_DOCUMENT_ID} characters is skipped`,
+        );
         continue;
       }
       seen.add(item.id);
       if (isReadError(item)) {
         this.counts.errors += 1;
-        this.recordOnly({ objectId: item.id, status: 'ERROR', checksum: null, locale: this.source.locale, sites: this.source.sites, error: item.error });
+        this.recordOnly({
+          objectId: item.id,
+          status: 'ERROR',
+          checksum: null,
+          locale: this.source.locale,
+          sites: this.source.sites,
+          error: item.error,
+        });
         continue;
       }
       const locale = item.locale ?? this.source.locale;
@@ -180,13 +213,28 @@ export class IndexRun {
       if (rule !== null) {
         this.counts.ignored += 1;
         if (before?.status === 'IGNORED') continue;
-        const update: StatusUpdate = { objectId: item.id, status: 'IGNORED', checksum: null, locale, sites: this.source.sites, error: null };
+        const update: StatusUpdate = {
+          objectId: item.id,
+          status: 'IGNORED',
+          checksum: null,
+          locale,
+          sites: this.source.sites,
+          error: null,
+        };
         // Only a document the search service may hold needs a DELETE (where it was sent); the rest is just recorded.
-        if (before) await this.add({ item: this.deleteItem(item.id, before.locale, JSON.parse(before.sites) as string[]), update });
+        if (before)
+          await this.add({
+            item: this.deleteItem(item.id, before.locale, JSON.parse(before.sites) as string[]),
+            update,
+          });
         else this.recordOnly(update);
         continue;
       }
-      const checksum = documentChecksum(locale, this.source.sites, item.version === undefined ? attributes : { version: item.version });
+      const checksum = documentChecksum(
+        locale,
+        this.source.sites,
+        item.version === undefined ? attributes : { version: item.version },
+      );
       if (before?.status === 'INDEXED' && before.checksum === checksum) {
         this.counts.unchanged += 1;
         continue;
@@ -195,13 +243,22 @@ export class IndexRun {
       const stale = before && before.status !== 'IGNORED' ? this.staleTargets(before, locale) : [];
       if (stale.length > 0) await this.add({ item: this.deleteItem(item.id, before!.locale, stale), update: null });
       await this.add({
-        item: { locale, turSNJobAction: 'CREATE', siteNames: this.source.sites, attributes, checksum, providerName: this.provider },
+        item: {
+          locale,
+          turSNJobAction: 'CREATE',
+          siteNames: this.source.sites,
+          attributes,
+          checksum,
+          providerName: this.provider,
+        },
         update: { objectId: item.id, status: 'INDEXED', checksum, locale, sites: this.source.sites, error: null },
       });
     }
     this.checkAborted();
     await this.flush(true);
-    const vanished = this.full ? [...previous.keys()].filter((id) => !seen.has(id)) : (ids ?? []).filter((id) => previous.has(id) && !seen.has(id));
+    const vanished = this.full
+      ? [...previous.keys()].filter((id) => !seen.has(id))
+      : (ids ?? []).filter((id) => previous.has(id) && !seen.has(id));
     if (vanished.length === 0) return;
     if (this.counts.errors > 0) {
       this.deps.logger.warn(
@@ -214,7 +271,8 @@ export class IndexRun {
   }
 
   private checkAborted(): void {
-    if (this.signal.aborted) throw this.signal.reason instanceof Error ? this.signal.reason : new Error('the run was interrupted');
+    if (this.signal.aborted)
+      throw this.signal.reason instanceof Error ? this.signal.reason : new Error('the run was interrupted');
   }
 
   /** Sites that held the document's last version and will not get the new one (all of them if the locale changed). */
@@ -225,7 +283,13 @@ export class IndexRun {
   }
 
   private deleteItem(id: string, locale: string, sites: string[]): JobItem {
-    return { locale, turSNJobAction: 'DELETE', siteNames: sites, attributes: DELETE_ATTRIBUTES(id, this.provider), providerName: this.provider };
+    return {
+      locale,
+      turSNJobAction: 'DELETE',
+      siteNames: sites,
+      attributes: DELETE_ATTRIBUTES(id, this.provider),
+      providerName: this.provider,
+    };
   }
 
   private async add(pending: Pending): Promise<void> {
@@ -286,7 +350,10 @@ export class IndexRun {
   }
 
   /** Record what the search service accepted and refused; a batch it did not answer is all ERROR. */
-  private async recordOutcome(batch: Pending[], outcome: { refused: Map<number, string> } | { error: Error }): Promise<void> {
+  private async recordOutcome(
+    batch: Pending[],
+    outcome: { refused: Map<number, string> } | { error: Error },
+  ): Promise<void> {
     const recorded = batch.filter((p): p is Pending & { update: StatusUpdate } => p.update !== null);
     if ('error' in outcome) {
       const message = outcome.error.message;
@@ -355,7 +422,9 @@ export class IndexRun {
               true,
             )
           : new Map<number, string>();
-      const failed = needsDelete.flatMap((t, index) => (refused.has(index) ? [{ t, reason: refused.get(index)! }] : []));
+      const failed = needsDelete.flatMap((t, index) =>
+        refused.has(index) ? [{ t, reason: refused.get(index)! }] : [],
+      );
       const failedIds = new Set(failed.map((f) => f.t.objectId));
       // An ERROR record may stand for a version the index still holds, so it gets a DELETE too, but
       // only documents that were INDEXED count as de-indexed.

@@ -121,7 +121,9 @@ export class RunCoordinator {
           renewal = setInterval(() => {
             this.leases
               .renew(source.name, run.id)
-              .catch((error: Error) => this.logger.warn({ source: source.name, err: error }, 'renewing the run lease failed'));
+              .catch((error: Error) =>
+                this.logger.warn({ source: source.name, err: error }, 'renewing the run lease failed'),
+              );
           }, this.leases.ttlMs / 3);
           renewal.unref();
         },
@@ -135,7 +137,9 @@ export class RunCoordinator {
       clearInterval(renewal);
       await this.leases
         .release(source.name, run.id)
-        .catch((error: Error) => this.logger.warn({ source: source.name, err: error }, 'releasing the run lease failed'));
+        .catch((error: Error) =>
+          this.logger.warn({ source: source.name, err: error }, 'releasing the run lease failed'),
+        );
     }
   }
 

@@ -134,7 +134,8 @@ export class StatusStore {
     const read = async (ids?: string[]) => {
       const query = this.db<Row>(TABLE).select('object_id', 'status', 'checksum', 'locale', 'sites').where({ source });
       if (ids) query.whereIn('object_id', ids);
-      for (const r of (await query) as Row[]) out.set(r.object_id, { status: r.status, checksum: r.checksum, locale: r.locale, sites: r.sites });
+      for (const r of (await query) as Row[])
+        out.set(r.object_id, { status: r.status, checksum: r.checksum, locale: r.locale, sites: r.sites });
     };
     if (objectIds) for (const part of chunks([...objectIds], 500)) await read(part);
     else await read();
@@ -183,7 +184,8 @@ export class StatusStore {
       return;
     }
     await this.db.transaction(async (trx) => {
-      for (const part of chunks(objectIds, 500)) await trx(TABLE).where({ source }).whereIn('object_id', part).update({ checksum: null });
+      for (const part of chunks(objectIds, 500))
+        await trx(TABLE).where({ source }).whereIn('object_id', part).update({ checksum: null });
     });
   }
 
@@ -192,10 +194,14 @@ export class StatusStore {
   }
 
   /** Records of a source to de-index: object id, locale and sites. */
-  async targets(source: string, objectIds?: string[]): Promise<Array<{ objectId: string; locale: string; sites: string[]; status: DocumentStatus }>> {
+  async targets(
+    source: string,
+    objectIds?: string[],
+  ): Promise<Array<{ objectId: string; locale: string; sites: string[]; status: DocumentStatus }>> {
     const rows: Row[] = [];
     if (objectIds)
-      for (const part of chunks(objectIds, 500)) rows.push(...((await this.db<Row>(TABLE).select().where({ source }).whereIn('object_id', part)) as Row[]));
+      for (const part of chunks(objectIds, 500))
+        rows.push(...((await this.db<Row>(TABLE).select().where({ source }).whereIn('object_id', part)) as Row[]));
     else rows.push(...((await this.db<Row>(TABLE).select().where({ source })) as Row[]));
     return rows.map((r) => ({ objectId: r.object_id, locale: r.locale, sites: sitesOf(r), status: r.status }));
   }
@@ -209,12 +215,22 @@ export class StatusStore {
   async byObjectIds(objectIds: string[]): Promise<StatusRecord[]> {
     const out: StatusRecord[] = [];
     for (const part of chunks(objectIds, 500))
-      out.push(...((await this.db<Row>(TABLE).select().whereIn('object_id', part).orderBy('source').orderBy('object_id')) as Row[]).map(fromRow));
+      out.push(
+        ...(
+          (await this.db<Row>(TABLE)
+            .select()
+            .whereIn('object_id', part)
+            .orderBy('source')
+            .orderBy('object_id')) as Row[]
+        ).map(fromRow),
+      );
     return out;
   }
 
   async sources(): Promise<string[]> {
-    return ((await this.db(TABLE).distinct('source').orderBy('source')) as Array<{ source: string }>).map((r) => r.source);
+    return ((await this.db(TABLE).distinct('source').orderBy('source')) as Array<{ source: string }>).map(
+      (r) => r.source,
+    );
   }
 
   async search(filter: StatusFilter, page: number, size: number): Promise<{ content: StatusRecord[]; total: number }> {
@@ -222,7 +238,8 @@ export class StatusStore {
       if (filter.source) query.where({ source: filter.source });
       if (filter.statuses && filter.statuses.length > 0) query.whereIn('status', filter.statuses);
       if (filter.locale) query.where({ locale: filter.locale });
-      if (filter.objectId) query.whereRaw("lower(object_id) like ? escape '\\'", [`%${likeEscape(filter.objectId.toLowerCase())}%`]);
+      if (filter.objectId)
+        query.whereRaw("lower(object_id) like ? escape '\\'", [`%${likeEscape(filter.objectId.toLowerCase())}%`]);
       if (filter.site) query.whereRaw("sites like ? escape '\\'", [`%${likeEscape(JSON.stringify(filter.site))}%`]);
       return query;
     };
@@ -238,13 +255,20 @@ export class StatusStore {
 
   /** Documents per status of a source. */
   async counts(source: string): Promise<Record<string, number>> {
-    const rows = (await this.db(TABLE).select('status').count({ n: '*' }).where({ source }).groupBy('status')) as Array<{ status: string; n: number | string }>;
+    const rows = (await this.db(TABLE)
+      .select('status')
+      .count({ n: '*' })
+      .where({ source })
+      .groupBy('status')) as Array<{ status: string; n: number | string }>;
     return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
   }
 
   /** Object ids of a source not ignored (what the search index should hold), per locale and site. */
   async expected(source: string): Promise<Array<{ objectId: string; locale: string; sites: string[] }>> {
-    const rows = (await this.db<Row>(TABLE).select('object_id', 'locale', 'sites').where({ source }).andWhere('status', 'INDEXED')) as Row[];
+    const rows = (await this.db<Row>(TABLE)
+      .select('object_id', 'locale', 'sites')
+      .where({ source })
+      .andWhere('status', 'INDEXED')) as Row[];
     return rows.map((r) => ({ objectId: r.object_id, locale: r.locale, sites: sitesOf({ ...r, source }) }));
   }
 
@@ -258,7 +282,9 @@ export class StatusStore {
       const select = this.db(TABLE).select('object_id').where({ source });
       if (part) select.whereIn('object_id', part);
       if (prefix) select.whereRaw("object_id like ? escape '\\'", [`${likeEscape(prefix)}%`]);
-      return ((await select) as Array<{ object_id: string }>).map((r) => r.object_id).filter((id) => !prefix || id.startsWith(prefix));
+      return ((await select) as Array<{ object_id: string }>)
+        .map((r) => r.object_id)
+        .filter((id) => !prefix || id.startsWith(prefix));
     };
     const found: string[] = [];
     if (!query.ids) found.push(...(await read()));
@@ -268,6 +294,8 @@ export class StatusStore {
 
   /** Every tracked object id (of any source), for telling a source's documents from others in a site. */
   async trackedIds(): Promise<Set<string>> {
-    return new Set(((await this.db(TABLE).select('object_id')) as Array<{ object_id: string }>).map((r) => r.object_id));
+    return new Set(
+      ((await this.db(TABLE).select('object_id')) as Array<{ object_id: string }>).map((r) => r.object_id),
+    );
   }
 }

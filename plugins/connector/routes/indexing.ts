@@ -14,7 +14,8 @@ const ID_LIST_LIMIT = '50mb';
 const MAX_IDS = idListSchema.maxItems as number;
 const sent = {
   200: {
-    description: 'the run is queued and goes on in the background; with ?wait=true, the run has ended and `run` holds its statistics',
+    description:
+      'the run is queued and goes on in the background; with ?wait=true, the run has ended and `run` holds its statistics',
     schema: { ...sentSchema, properties: { ...sentSchema.properties, run: runStatsSchema } },
   },
   400: { description: 'a bad id list, or a `wait` other than true or false' },
@@ -22,7 +23,11 @@ const sent = {
   409: { description: 'a full run of the source is already running' },
 };
 const waitProperty = {
-  wait: { type: 'boolean', default: false, description: 'answer once the run has ended (the runs before it included), with its statistics' },
+  wait: {
+    type: 'boolean',
+    default: false,
+    description: 'answer once the run has ended (the runs before it included), with its statistics',
+  },
 };
 const waitQuery = { type: 'object', properties: waitProperty };
 // What every route that starts a run shares: a key with the connector scope, the source it runs, the answer.
@@ -52,7 +57,11 @@ function nestsDeeper(value: unknown, max: number): boolean {
 }
 
 const refuseDeepBody: RequestHandler = (req, _res, next) => {
-  next(nestsDeeper(req.body, MAX_BODY_DEPTH) ? httpErrors.badRequest(`the request body nests deeper than ${MAX_BODY_DEPTH} levels`) : undefined);
+  next(
+    nestsDeeper(req.body, MAX_BODY_DEPTH)
+      ? httpErrors.badRequest(`the request body nests deeper than ${MAX_BODY_DEPTH} levels`)
+      : undefined,
+  );
 };
 
 /** What a wrong body was, in a few words (never the whole of it: it may be huge). */
@@ -74,16 +83,29 @@ function checkId(id: unknown, where: string): string {
 /** Content ids from a JSON array body, or from ?id= (repeatable) when there is no body. */
 function idsOf(req: Request): string[] {
   const body: unknown = req.body;
-  const fromQuery = ([] as unknown[]).concat(req.query.id ?? []).filter((v): v is string => typeof v === 'string' && v !== '');
-  const hasBody = body !== undefined && !(typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);
+  const fromQuery = ([] as unknown[])
+    .concat(req.query.id ?? [])
+    .filter((v): v is string => typeof v === 'string' && v !== '');
+  const hasBody =
+    body !== undefined &&
+    !(typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);
   if (!hasBody) {
     if (fromQuery.length > 0) return fromQuery.map((id, i) => checkId(id, `id[${i}]`));
-    throw connectorErrors.invalidParameter('body', 'must be a JSON array of content ids, e.g. ["42","43"] (or give ?id=42)');
+    throw connectorErrors.invalidParameter(
+      'body',
+      'must be a JSON array of content ids, e.g. ["42","43"] (or give ?id=42)',
+    );
   }
   if (!Array.isArray(body) || body.length === 0)
-    throw connectorErrors.invalidParameter('body', `must be a non-empty JSON array of content ids, got ${described(body)}`);
+    throw connectorErrors.invalidParameter(
+      'body',
+      `must be a non-empty JSON array of content ids, got ${described(body)}`,
+    );
   if (body.length > MAX_IDS)
-    throw connectorErrors.invalidParameter('body', `must hold at most ${MAX_IDS} content ids, got ${body.length}: send them in several requests`);
+    throw connectorErrors.invalidParameter(
+      'body',
+      `must hold at most ${MAX_IDS} content ids, got ${body.length}: send them in several requests`,
+    );
   return [...new Set(body.map((id, i) => checkId(id, `body[${i}]`)))];
 }
 
@@ -106,8 +128,15 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
         access: 'public',
         tags: ['status'],
         summary:
-          path === '/status' ? 'Liveness of the connector (the older path of /api/v2/connector/status)' : 'Liveness of the connector (no authentication)',
-        responses: { 200: { description: 'the connector answers', schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } } } },
+          path === '/status'
+            ? 'Liveness of the connector (the older path of /api/v2/connector/status)'
+            : 'Liveness of the connector (no authentication)',
+        responses: {
+          200: {
+            description: 'the connector answers',
+            schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } },
+          },
+        },
       },
       (_req, res) => {
         res.json({ status: 'ok' });
@@ -214,7 +243,12 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
               },
               counts: {
                 type: 'object',
-                properties: { indexed: { type: 'integer' }, inSearch: { type: 'integer' }, missing: { type: 'integer' }, extra: { type: 'integer' } },
+                properties: {
+                  indexed: { type: 'integer' },
+                  inSearch: { type: 'integer' },
+                  missing: { type: 'integer' },
+                  extra: { type: 'integer' },
+                },
               },
             },
           },

@@ -51,7 +51,10 @@ export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sourc
       items: statusRecordSchema,
       responses: { 404: { description: 'no status records' } },
     },
-    async (req) => nonEmpty(await statuses.latest(String(req.params.source), LATEST), () => connectorErrors.noStatusRecords(String(req.params.source))),
+    async (req) =>
+      nonEmpty(await statuses.latest(String(req.params.source), LATEST), () =>
+        connectorErrors.noStatusRecords(String(req.params.source)),
+      ),
   );
 
   router.get(
@@ -76,7 +79,9 @@ export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sourc
       tags,
       summary: 'Search the status records: filter by source and status, page from 0',
       body: monitoringSearchSchema,
-      responses: { 200: { description: 'one page of records, newest change first, with the total', schema: monitoringPageSchema } },
+      responses: {
+        200: { description: 'one page of records, newest change first, with the total', schema: monitoringPageSchema },
+      },
     },
     async (req, res) => {
       const body = req.body as SearchBody;
@@ -107,7 +112,11 @@ export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sourc
   listRoute(
     router,
     `${BASE}/indexing/stats`,
-    { ...newestRuns, summary: 'Statistics of the newest 50 runs of all sources (404 when none ran)', responses: { 404: { description: 'no run yet' } } },
+    {
+      ...newestRuns,
+      summary: 'Statistics of the newest 50 runs of all sources (404 when none ran)',
+      responses: { 404: { description: 'no run yet' } },
+    },
     async () => nonEmpty(await runs.list(undefined, LATEST), () => connectorErrors.noStats()),
   );
 
@@ -120,7 +129,10 @@ export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sourc
       params: sourceParam,
       responses: { 404: { description: 'no run of this source' } },
     },
-    async (req) => nonEmpty(await runs.list(String(req.params.source), LATEST), () => connectorErrors.noStats(String(req.params.source))),
+    async (req) =>
+      nonEmpty(await runs.list(String(req.params.source), LATEST), () =>
+        connectorErrors.noStats(String(req.params.source)),
+      ),
   );
 
   router.get(
@@ -131,7 +143,10 @@ export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sourc
       tags,
       summary: 'The newest 50 records of a source',
       params: sourceParam,
-      responses: { 200: { description: 'monitoring data', schema: monitoringSchema }, 404: { description: 'no such source' } },
+      responses: {
+        200: { description: 'monitoring data', schema: monitoringSchema },
+        404: { description: 'no such source' },
+      },
     },
     async (req, res) => {
       const source = String(req.params.source);

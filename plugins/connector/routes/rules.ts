@@ -12,7 +12,10 @@ export function mountRuleRoutes(router: ApiRouter, { rules, sources }: Connector
   /** A rule must name a source the connector knows: a rule for a misspelt name would never apply. */
   const knownSource = (input: RuleInput) => {
     if (!sources.find(input.source))
-      throw connectorErrors.invalidParameter('source', `must name a source, got ${JSON.stringify(input.source)} (GET /api/v2/connector/source lists them)`);
+      throw connectorErrors.invalidParameter(
+        'source',
+        `must name a source, got ${JSON.stringify(input.source)} (GET /api/v2/connector/source lists them)`,
+      );
   };
 
   const listed = { access: 'key', scope: 'connector', tags, description: 'rules', items: ruleSchema } as const;
@@ -28,7 +31,16 @@ export function mountRuleRoutes(router: ApiRouter, { rules, sources }: Connector
       responses: { 200: { description: 'an empty rule', schema: ruleStructureSchema } },
     },
     (_req, res) => {
-      res.json({ id: null, name: '', description: '', source: '', attribute: '', ruleType: 'IGNORE', values: [], lastModifiedDate: null });
+      res.json({
+        id: null,
+        name: '',
+        description: '',
+        source: '',
+        attribute: '',
+        ruleType: 'IGNORE',
+        values: [],
+        lastModifiedDate: null,
+      });
     },
   );
 
@@ -95,7 +107,10 @@ export function mountRuleRoutes(router: ApiRouter, { rules, sources }: Connector
       const id = String(req.params.id);
       const bodyId = (req.body as { id?: unknown }).id;
       if (typeof bodyId === 'string' && bodyId !== '' && bodyId !== id)
-        throw connectorErrors.invalidParameter('id', `in the body ("${bodyId}") must match the id in the path ("${id}")`);
+        throw connectorErrors.invalidParameter(
+          'id',
+          `in the body ("${bodyId}") must match the id in the path ("${id}")`,
+        );
       await rules.get(id);
       knownSource(req.body as RuleInput);
       res.json(await rules.update(id, req.body as RuleInput));

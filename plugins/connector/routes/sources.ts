@@ -11,7 +11,10 @@ const tags = ['sources'];
 const BASE = `${API}/source`;
 const one = { 200: { description: 'the source', schema: sourceSchema }, 404: { description: 'no such source' } };
 
-export function mountSourceRoutes(router: ApiRouter, { sources, kinds, statuses, runs, coordinator, target, outbound, logger }: ConnectorDomain): void {
+export function mountSourceRoutes(
+  router: ApiRouter,
+  { sources, kinds, statuses, runs, coordinator, target, outbound, logger }: ConnectorDomain,
+): void {
   listRoute(
     router,
     BASE,
@@ -71,9 +74,13 @@ export function mountSourceRoutes(router: ApiRouter, { sources, kinds, statuses,
     },
   );
 
-  router.get(`${BASE}/:name`, { access: 'key', scope: 'connector', tags, summary: 'Get a source', params: nameParam, responses: one }, (req, res) => {
-    res.json(sources.get(String(req.params.name)));
-  });
+  router.get(
+    `${BASE}/:name`,
+    { access: 'key', scope: 'connector', tags, summary: 'Get a source', params: nameParam, responses: one },
+    (req, res) => {
+      res.json(sources.get(String(req.params.name)));
+    },
+  );
 
   router.post(
     BASE,
@@ -83,7 +90,10 @@ export function mountSourceRoutes(router: ApiRouter, { sources, kinds, statuses,
       tags,
       summary: "Create a source (settings are checked against its kind's schema)",
       body: sourceInputSchema,
-      responses: { 201: { description: 'the source', schema: sourceSchema }, 409: { description: 'the name is taken' } },
+      responses: {
+        201: { description: 'the source', schema: sourceSchema },
+        409: { description: 'the name is taken' },
+      },
     },
     async (req, res) => {
       const body = req.body as SourceInput;
@@ -98,7 +108,15 @@ export function mountSourceRoutes(router: ApiRouter, { sources, kinds, statuses,
 
   router.put(
     `${BASE}/:name`,
-    { access: 'key', scope: 'connector', tags, summary: 'Replace a source (its name stays)', params: nameParam, body: sourceUpdateSchema, responses: one },
+    {
+      access: 'key',
+      scope: 'connector',
+      tags,
+      summary: 'Replace a source (its name stays)',
+      params: nameParam,
+      body: sourceUpdateSchema,
+      responses: one,
+    },
     async (req, res) => {
       const name = String(req.params.name);
       const body = req.body as SourceInput;

@@ -5,7 +5,11 @@ import { API, type ConnectorDomain } from './route-context.js';
 const string: JsonSchema = { type: 'string' };
 const integer: JsonSchema = { type: 'integer' };
 const space = { type: 'object', description: 'bytes', properties: { total: integer, used: integer, free: integer } };
-const object = (properties: Record<string, JsonSchema>, description?: string): JsonSchema => ({ type: 'object', description, properties });
+const object = (properties: Record<string, JsonSchema>, description?: string): JsonSchema => ({
+  type: 'object',
+  description,
+  properties,
+});
 const systemInfoSchema = object({
   application: object({ name: string, version: string, runtimeVersion: string, plugin: string, pluginVersion: string }),
   runtime: object({
@@ -29,8 +33,15 @@ const systemInfoSchema = object({
     cpus: integer,
     loadAverage: { type: 'array', items: { type: 'number' } },
   }),
-  memory: object({ physical: space, heap: { ...space, properties: { ...space.properties, limit: integer } }, rss: integer }, 'bytes'),
-  disk: { ...space, description: 'the volume of the data folder, in bytes', properties: { ...space.properties, path: string } },
+  memory: object(
+    { physical: space, heap: { ...space, properties: { ...space.properties, limit: integer } }, rss: integer },
+    'bytes',
+  ),
+  disk: {
+    ...space,
+    description: 'the volume of the data folder, in bytes',
+    properties: { ...space.properties, path: string },
+  },
 });
 
 export function mountSystemInfoRoute(router: ApiRouter, domain: ConnectorDomain): void {

@@ -13,7 +13,8 @@ export function ignoreMatcher(rules: IndexingRule[]): IgnoreMatcher {
   const compiled = rules
     .filter((r) => r.ruleType === 'IGNORE')
     .map((r) => ({ name: r.name, attribute: r.attribute, patterns: r.values.map(compileRuleValue) }));
-  const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+  const text = (v: unknown) =>
+    typeof v === 'string' ? v : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
   return {
     match(attributes) {
       for (const rule of compiled) {

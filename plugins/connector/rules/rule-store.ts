@@ -4,7 +4,10 @@ import { connectorErrors } from '../errors.js';
 import { type IndexingRule, ruleValueProblem } from './indexing-rule.js';
 import { nestedRepetition } from './safe-regex.js';
 
-export type RuleInput = Omit<IndexingRule, 'id' | 'lastModifiedDate' | 'description' | 'ruleType'> & { description?: string; ruleType?: 'IGNORE' };
+export type RuleInput = Omit<IndexingRule, 'id' | 'lastModifiedDate' | 'description' | 'ruleType'> & {
+  description?: string;
+  ruleType?: 'IGNORE';
+};
 
 interface RuleRow {
   id: string;

@@ -8,7 +8,11 @@ export const sourceNameSchema: JsonSchema = { type: 'string', maxLength: 100, pa
 export const idSchema: JsonSchema = { type: 'string', maxLength: 36, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,35}$' };
 
 /** Search site names, as the search service takes them (its SITE_NAME_PATTERN). */
-export const siteNameSchema: JsonSchema = { type: 'string', maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9 _.-]{0,99}$' };
+export const siteNameSchema: JsonSchema = {
+  type: 'string',
+  maxLength: 100,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9 _.-]{0,99}$',
+};
 
 export const LOCALE_PATTERN = '^[a-z]{2,3}_[A-Z]{2}$';
 
@@ -18,7 +22,10 @@ export const MAX_OBJECT_ID = 400;
 export const sentSchema: JsonSchema = {
   type: 'object',
   required: ['status'],
-  properties: { status: { const: 'sent' }, runId: { type: 'string', description: 'the run; its statistics appear under /monitoring/indexing/stats/{source}' } },
+  properties: {
+    status: { const: 'sent' },
+    runId: { type: 'string', description: 'the run; its statistics appear under /monitoring/indexing/stats/{source}' },
+  },
 };
 
 export const idListSchema: JsonSchema = {
@@ -48,7 +55,10 @@ export const statusRecordSchema: JsonSchema = {
 
 export const monitoringSchema: JsonSchema = {
   type: 'object',
-  properties: { sources: { type: 'array', items: { type: 'string' } }, indexing: { type: 'array', items: statusRecordSchema } },
+  properties: {
+    sources: { type: 'array', items: { type: 'string' } },
+    indexing: { type: 'array', items: statusRecordSchema },
+  },
 };
 
 export const monitoringSearchSchema: JsonSchema = {

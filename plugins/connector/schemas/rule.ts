@@ -6,12 +6,25 @@ export const ruleInputSchema: JsonSchema = {
   type: 'object',
   required: ['name', 'source', 'attribute', 'values'],
   properties: {
-    id: { ...idSchema, type: ['string', 'null'], description: 'ignored on create; on update it must match the path when given' },
+    id: {
+      ...idSchema,
+      type: ['string', 'null'],
+      description: 'ignored on create; on update it must match the path when given',
+    },
     name: { type: 'string', minLength: 1, maxLength: 100 },
     description: { type: 'string', maxLength: 1000, default: '' },
     source: { ...sourceNameSchema, description: 'the source the rule applies to' },
-    attribute: { type: 'string', minLength: 1, maxLength: 200, description: 'the document attribute the values are tested against' },
-    ruleType: { enum: ['IGNORE'], default: 'IGNORE', description: 'IGNORE: a matching document is not indexed (and is de-indexed if it was)' },
+    attribute: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description: 'the document attribute the values are tested against',
+    },
+    ruleType: {
+      enum: ['IGNORE'],
+      default: 'IGNORE',
+      description: 'IGNORE: a matching document is not indexed (and is de-indexed if it was)',
+    },
     values: {
       type: 'array',
       minItems: 1,

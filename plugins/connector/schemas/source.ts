@@ -8,10 +8,28 @@ export const sourceInputSchema: JsonSchema = {
   required: ['name', 'kind', 'sites'],
   properties: {
     name: { ...sourceNameSchema, description: 'unique name, used in every path' },
-    kind: { type: 'string', maxLength: 40, pattern: '^[a-z][a-z0-9-]{0,39}$', description: 'jsonl, filesystem, web, or a kind another plugin adds' },
+    kind: {
+      type: 'string',
+      maxLength: 40,
+      pattern: '^[a-z][a-z0-9-]{0,39}$',
+      description: 'jsonl, filesystem, web, or a kind another plugin adds',
+    },
     description: { type: 'string', maxLength: 1000, default: '' },
-    sites: { type: 'array', minItems: 1, maxItems: 100, uniqueItems: true, items: siteNameSchema, description: 'target search site names' },
-    locale: { type: 'string', maxLength: 6, pattern: LOCALE_PATTERN, default: 'en_US', description: 'locale of its documents (xx_XX)' },
+    sites: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 100,
+      uniqueItems: true,
+      items: siteNameSchema,
+      description: 'target search site names',
+    },
+    locale: {
+      type: 'string',
+      maxLength: 6,
+      pattern: LOCALE_PATTERN,
+      default: 'en_US',
+      description: 'locale of its documents (xx_XX)',
+    },
     schedule: {
       type: ['string', 'null'],
       maxLength: 200,
@@ -40,7 +58,8 @@ export const sourceSchema: JsonSchema = {
     settings: { type: 'object' },
     origin: {
       enum: ['config', 'api', 'seed', 'plugin'],
-      description: 'config sources are read-only through the API; plugin sources change through the plugin that made them (cms)',
+      description:
+        'config sources are read-only through the API; plugin sources change through the plugin that made them (cms)',
     },
     created: { type: 'string', format: 'date-time' },
     modified: { type: 'string', format: 'date-time' },

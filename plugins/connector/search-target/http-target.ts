@@ -1,4 +1,11 @@
-import { allRefused, type JobItem, refusedByIndex, SearchServiceError, type SearchTarget, type SiteDefinition } from './search-target.js';
+import {
+  allRefused,
+  type JobItem,
+  refusedByIndex,
+  SearchServiceError,
+  type SearchTarget,
+  type SiteDefinition,
+} from './search-target.js';
 
 export interface HttpTargetOptions {
   url: string;
@@ -33,7 +40,9 @@ export class HttpTarget implements SearchTarget {
       return allRefused(items, refusal.message, refusal.rejected);
     }
     if (res.status !== 200)
-      throw new SearchServiceError(`the search service at ${this.shown} answered ${res.status} to the import: ${await this.message(res)}`);
+      throw new SearchServiceError(
+        `the search service at ${this.shown} answered ${res.status} to the import: ${await this.message(res)}`,
+      );
     return refusedByIndex(((await res.json()) as ImportAnswer).rejected ?? []);
   }
 
@@ -45,7 +54,9 @@ export class HttpTarget implements SearchTarget {
       );
       if (res.status === 404) return;
       if (res.status !== 200)
-        throw new SearchServiceError(`the search service at ${this.shown} answered ${res.status} listing site "${site}": ${await this.message(res)}`);
+        throw new SearchServiceError(
+          `the search service at ${this.shown} answered ${res.status} listing site "${site}": ${await this.message(res)}`,
+        );
       const body = (await res.json()) as { results?: { document?: Array<{ fields?: { id?: unknown } }> } };
       const ids = (body.results?.document ?? []).map((d) => String(d.fields?.id ?? '')).filter(Boolean);
       if (ids.length > 0) yield ids;
@@ -55,10 +66,17 @@ export class HttpTarget implements SearchTarget {
 
   async siteLocales(name: string): Promise<string[] | null> {
     // Asked while a source is being saved: a search service that hangs must not hold that request for long.
-    const res = await this.call('GET', `/api/sn/${encodeURIComponent(name)}`, undefined, Math.min(this.options.timeoutMs, SITE_CHECK_MS));
+    const res = await this.call(
+      'GET',
+      `/api/sn/${encodeURIComponent(name)}`,
+      undefined,
+      Math.min(this.options.timeoutMs, SITE_CHECK_MS),
+    );
     if (res.status === 404) return null;
     if (res.status !== 200)
-      throw new SearchServiceError(`the search service at ${this.shown} answered ${res.status} reading site "${name}": ${await this.message(res)}`);
+      throw new SearchServiceError(
+        `the search service at ${this.shown} answered ${res.status} reading site "${name}": ${await this.message(res)}`,
+      );
     const site = (await res.json()) as { locales?: unknown };
     return Array.isArray(site.locales) ? site.locales.map(String) : [];
   }
@@ -75,7 +93,12 @@ export class HttpTarget implements SearchTarget {
     return true;
   }
 
-  private async call(method: string, pathname: string, body?: unknown, timeoutMs = this.options.timeoutMs): Promise<Response> {
+  private async call(
+    method: string,
+    pathname: string,
+    body?: unknown,
+    timeoutMs = this.options.timeoutMs,
+  ): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.options.key) headers.key = this.options.key;
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -89,7 +112,9 @@ export class HttpTarget implements SearchTarget {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      throw new SearchServiceError(`the search service at ${this.shown} cannot be reached: ${(error as Error).message.split(this.base).join(this.shown)}`);
+      throw new SearchServiceError(
+        `the search service at ${this.shown} cannot be reached: ${(error as Error).message.split(this.base).join(this.shown)}`,
+      );
     }
   }
 

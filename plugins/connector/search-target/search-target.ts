@@ -38,7 +38,8 @@ export interface SearchTarget {
 /** The refusals of a batch by item index, several reasons of one item joined. */
 export function refusedByIndex(rejected: ReadonlyArray<{ index: number; reason: string }>): Map<number, string> {
   const refused = new Map<number, string>();
-  for (const r of rejected) refused.set(r.index, refused.has(r.index) ? `${refused.get(r.index)}; ${r.reason}` : r.reason);
+  for (const r of rejected)
+    refused.set(r.index, refused.has(r.index) ? `${refused.get(r.index)}; ${r.reason}` : r.reason);
   return refused;
 }
 
@@ -46,7 +47,11 @@ export function refusedByIndex(rejected: ReadonlyArray<{ index: number; reason: 
  * Every item of a batch the search service refused as a whole: each with its own reasons when the service
  * gave them (`rejected`), else (an older service, or an item it named no reason for) with the batch's message.
  */
-export function allRefused(items: readonly JobItem[], message: string, rejected?: ReadonlyArray<{ index: number; reason: string }>): Map<number, string> {
+export function allRefused(
+  items: readonly JobItem[],
+  message: string,
+  rejected?: ReadonlyArray<{ index: number; reason: string }>,
+): Map<number, string> {
   const own = refusedByIndex(rejected ?? []);
   return new Map(items.map((_, i) => [i, own.get(i) ?? message]));
 }

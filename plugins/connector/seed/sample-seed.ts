@@ -27,7 +27,15 @@ export const SAMPLE_SITE: SiteDefinition = {
     { name: 'section', type: 'STRING', facet: true, facetName: 'Sections', facetPosition: 1 },
     { name: 'arch', type: 'STRING', facet: true, facetName: 'Architectures', facetPosition: 2 },
     { name: 'priority', type: 'STRING', facet: true, facetName: 'Priorities', facetPosition: 3 },
-    { name: 'tags', type: 'STRING', multiValued: true, facet: true, facetName: 'Tags', facetItemType: 'OR', facetPosition: 4 },
+    {
+      name: 'tags',
+      type: 'STRING',
+      multiValued: true,
+      facet: true,
+      facetName: 'Tags',
+      facetItemType: 'OR',
+      facetPosition: 4,
+    },
     { name: 'maintainer', type: 'STRING' },
     { name: 'version', type: 'STRING' },
     { name: 'size', type: 'INT' },
@@ -90,7 +98,8 @@ export async function seedSample({ db, sources, runs, coordinator, target, logge
   const source = sources.find(SAMPLE_SOURCE);
   if (source?.origin !== 'seed') return;
   // The file moves with the installation: keep the stored path pointing at this copy.
-  if (source.settings.path !== SAMPLE_FILE) await sources.update(SAMPLE_SOURCE, { ...source, settings: { ...source.settings, path: SAMPLE_FILE } });
+  if (source.settings.path !== SAMPLE_FILE)
+    await sources.update(SAMPLE_SOURCE, { ...source, settings: { ...source.settings, path: SAMPLE_FILE } });
   const [last] = await runs.list(SAMPLE_SOURCE, 1);
   if (last?.status === 'COMPLETED' || coordinator.isRunning(SAMPLE_SOURCE)) {
     logger.info({ source: SAMPLE_SOURCE }, 'the sample is indexed already');

@@ -22,7 +22,10 @@ export class PluginSources implements ConnectorSources {
     const settings = kinds.checkSettings(input.kind, input.settings);
     await checkFetchTargets(kinds.get(input.kind), settings, outbound());
     const locale = input.locale ?? 'en_US';
-    const named = [{ member: 'locale', locale }, ...(input.locales ?? []).map((other, j) => ({ member: `locales[${j}]`, locale: other }))];
+    const named = [
+      { member: 'locale', locale },
+      ...(input.locales ?? []).map((other, j) => ({ member: `locales[${j}]`, locale: other })),
+    ];
     await checkSites(target, input.sites, locale, logger, named);
     if (existing) {
       await sources.update(input.name, input, true);

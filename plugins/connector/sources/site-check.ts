@@ -26,7 +26,10 @@ export async function checkSites(
     try {
       locales = await search.siteLocales(site);
     } catch (error) {
-      logger.warn({ site, err: error }, 'the sites of a source could not be checked: the search service did not answer');
+      logger.warn(
+        { site, err: error },
+        'the sites of a source could not be checked: the search service did not answer',
+      );
       return;
     }
     if (locales === null)

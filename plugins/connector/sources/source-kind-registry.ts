@@ -7,7 +7,8 @@ export class SourceKindRegistry {
   private readonly kinds = new Map<string, SourceKind<never>>();
 
   register<Settings>(kind: SourceKind<Settings>): void {
-    if (!/^[a-z][a-z0-9-]{0,39}$/.test(kind.name)) throw new Error(`a source kind's name must match ^[a-z][a-z0-9-]{0,39}$, got ${JSON.stringify(kind.name)}`);
+    if (!/^[a-z][a-z0-9-]{0,39}$/.test(kind.name))
+      throw new Error(`a source kind's name must match ^[a-z][a-z0-9-]{0,39}$, got ${JSON.stringify(kind.name)}`);
     if (this.kinds.has(kind.name)) throw new Error(`source kind "${kind.name}" is registered twice`);
     this.kinds.set(kind.name, kind as unknown as SourceKind<never>);
   }
@@ -38,7 +39,10 @@ export class SourceKindRegistry {
   /** The kind's settings with defaults filled, or a 400 naming each problem. */
   checkSettings(kindName: string, settings: unknown): Record<string, unknown> {
     const kind = this.get(kindName);
-    const result = validateAgainst<Record<string, unknown>>(kind.settingsSchema, settings ?? {}, { applyDefaults: true, root: 'settings' });
+    const result = validateAgainst<Record<string, unknown>>(kind.settingsSchema, settings ?? {}, {
+      applyDefaults: true,
+      root: 'settings',
+    });
     if (!result.valid) throw connectorErrors.invalidSettings(kindName, result.problems);
     const problems = kind.checkSettings?.(result.value) ?? [];
     if (problems.length > 0) throw connectorErrors.invalidSettings(kindName, problems);
@@ -48,7 +52,12 @@ export class SourceKindRegistry {
   describe(): Array<{ name: string; description: string; settingsSchema: Record<string, unknown>; pluginOnly?: true }> {
     return this.names().map((name) => {
       const kind = this.kinds.get(name)!;
-      return { name, description: kind.description, settingsSchema: kind.settingsSchema, ...(kind.pluginOnly ? { pluginOnly: true as const } : {}) };
+      return {
+        name,
+        description: kind.description,
+        settingsSchema: kind.settingsSchema,
+        ...(kind.pluginOnly ? { pluginOnly: true as const } : {}),
+      };
     });
   }
 }

@@ -1,5 +1,14 @@
 import cron from 'node-cron';
-import { type Database, type Logger, nowIso, readJson, refuseDuplicate, toIso, VelaError, writeJson } from 'vela/plugin';
+import {
+  type Database,
+  type Logger,
+  nowIso,
+  readJson,
+  refuseDuplicate,
+  toIso,
+  VelaError,
+  writeJson,
+} from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import type { SourceKindRegistry } from './source-kind-registry.js';
 
@@ -20,7 +29,8 @@ export interface Source {
   modified: string;
 }
 
-export type SourceInput = Pick<Source, 'name' | 'kind' | 'sites'> & Partial<Pick<Source, 'description' | 'locale' | 'schedule' | 'settings'>>;
+export type SourceInput = Pick<Source, 'name' | 'kind' | 'sites'> &
+  Partial<Pick<Source, 'description' | 'locale' | 'schedule' | 'settings'>>;
 
 interface SourceRow {
   name: string;
@@ -74,7 +84,10 @@ export class SourceStore {
         this.sources.set(row.name, this.fromRow(row));
       } catch (error) {
         this.unloadable.set(row.name, row.kind);
-        this.logger.warn({ source: row.name, kind: row.kind, err: error }, 'stored source skipped: its kind is not loaded or its settings no longer fit');
+        this.logger.warn(
+          { source: row.name, kind: row.kind, err: error },
+          'stored source skipped: its kind is not loaded or its settings no longer fit',
+        );
       }
     }
     const stamp = nowIso();
@@ -85,9 +98,14 @@ export class SourceStore {
         source = this.check({ ...input }, 'config', stamp, stamp);
       } catch (error) {
         // A bad configured source stops the start with one line naming it, as any bad configuration does.
-        throw new VelaError('E_CONFIG_INVALID', `invalid configuration (plugins.connector): sources[${i}] ("${input.name}"): ${(error as Error).message}`, 500);
+        throw new VelaError(
+          'E_CONFIG_INVALID',
+          `invalid configuration (plugins.connector): sources[${i}] ("${input.name}"): ${(error as Error).message}`,
+          500,
+        );
       }
-      if (this.sources.has(source.name)) this.logger.warn({ source: source.name }, 'a configured source replaces the stored one of the same name');
+      if (this.sources.has(source.name))
+        this.logger.warn({ source: source.name }, 'a configured source replaces the stored one of the same name');
       this.sources.set(source.name, source);
     }
     for (const source of this.sources.values()) this.emit(source.name, source);
@@ -103,14 +121,22 @@ export class SourceStore {
     const stored = new Set(rows.map((r) => r.name));
     for (const row of rows) {
       const known = this.sources.get(row.name);
-      if (known?.origin === 'config' || (known && known.modified === toIso(row.updated_at)) || (!known && this.unloadable.has(row.name))) continue;
+      if (
+        known?.origin === 'config' ||
+        (known && known.modified === toIso(row.updated_at)) ||
+        (!known && this.unloadable.has(row.name))
+      )
+        continue;
       try {
         const source = this.fromRow(row);
         this.sources.set(row.name, source);
         this.emit(row.name, source);
       } catch (error) {
         this.unloadable.set(row.name, row.kind);
-        this.logger.warn({ source: row.name, kind: row.kind, err: error }, 'stored source skipped: its kind is not loaded or its settings no longer fit');
+        this.logger.warn(
+          { source: row.name, kind: row.kind, err: error },
+          'stored source skipped: its kind is not loaded or its settings no longer fit',
+        );
       }
     }
     for (const [name, source] of this.sources) {
@@ -202,7 +228,10 @@ export class SourceStore {
       );
     const schedule = input.schedule ?? null;
     if (schedule !== null && !cron.validate(schedule))
-      throw connectorErrors.invalidParameter('schedule', `must be a cron expression such as "0 3 * * *", got ${JSON.stringify(schedule)}`);
+      throw connectorErrors.invalidParameter(
+        'schedule',
+        `must be a cron expression such as "0 3 * * *", got ${JSON.stringify(schedule)}`,
+      );
     return {
       name: input.name,
       kind: input.kind,
@@ -219,9 +248,21 @@ export class SourceStore {
 
   private fromRow(row: SourceRow): Source {
     const sites = readJson<string[]>(row.sites, { table: TABLE, column: 'sites', row: row.name });
-    const settings = readJson<Record<string, unknown>>(row.settings, { table: TABLE, column: 'settings', row: row.name });
+    const settings = readJson<Record<string, unknown>>(row.settings, {
+      table: TABLE,
+      column: 'settings',
+      row: row.name,
+    });
     return this.check(
-      { name: row.name, kind: row.kind, description: row.description, sites, locale: row.locale, schedule: row.schedule, settings },
+      {
+        name: row.name,
+        kind: row.kind,
+        description: row.description,
+        sites,
+        locale: row.locale,
+        schedule: row.schedule,
+        settings,
+      },
       row.origin,
       toIso(row.created_at),
       toIso(row.updated_at),

@@ -3,7 +3,19 @@ import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import type { TestRuntime } from 'vela/testing';
-import { call, createSite, createSource, KEY, makePackages, runAndWait, searchCall, startConnector, tempDir, waitForRun, writeJsonl } from './helpers.js';
+import {
+  call,
+  createSite,
+  createSource,
+  KEY,
+  makePackages,
+  runAndWait,
+  searchCall,
+  startConnector,
+  tempDir,
+  waitForRun,
+  writeJsonl,
+} from './helpers.js';
 
 let vela: TestRuntime;
 let file: string;
@@ -34,7 +46,12 @@ test('status is public; every other connector endpoint needs the Key header (401
 });
 
 test('a path in other letter cases reaches no route, with or without the Key', async (t) => {
-  for (const p of ['/API/v2/connector/source', '/api/V2/Connector/source', '/api/v2/CONNECTOR/monitoring/indexing', '/Api/v2/connector/system-info']) {
+  for (const p of [
+    '/API/v2/connector/source',
+    '/api/V2/Connector/source',
+    '/api/v2/CONNECTOR/monitoring/indexing',
+    '/Api/v2/connector/system-info',
+  ]) {
     const r = await call(vela, 'GET', p, undefined, {});
     t.is(r.status, 404, p);
     t.is(r.body.error, 'not_found', p);
@@ -145,7 +162,12 @@ test("sources: create, read, update and delete, with the kind's settings checked
   const badKind = await call(vela, 'POST', '/api/v2/connector/source', { name: 'x', kind: 'ftp', sites: ['Docs'] });
   t.is(badKind.status, 400);
   t.regex(badKind.body.message, /kind must be one of .*jsonl/);
-  const badSettings = await call(vela, 'POST', '/api/v2/connector/source', { name: 'x', kind: 'jsonl', sites: ['Docs'], settings: { idField: 'id' } });
+  const badSettings = await call(vela, 'POST', '/api/v2/connector/source', {
+    name: 'x',
+    kind: 'jsonl',
+    sites: ['Docs'],
+    settings: { idField: 'id' },
+  });
   t.is(badSettings.status, 400);
   t.regex(badSettings.body.message, /settings\.path is required/);
   const badCron = await call(vela, 'POST', '/api/v2/connector/source', {
@@ -157,11 +179,20 @@ test("sources: create, read, update and delete, with the kind's settings checked
   });
   t.is(badCron.status, 400);
   t.regex(badCron.body.message, /schedule must be a cron expression/);
-  const noSites = await call(vela, 'POST', '/api/v2/connector/source', { name: 'x', kind: 'jsonl', settings: { path: file } });
+  const noSites = await call(vela, 'POST', '/api/v2/connector/source', {
+    name: 'x',
+    kind: 'jsonl',
+    settings: { path: file },
+  });
   t.is(noSites.status, 400);
   // GET /source/structure, /source/kinds and /monitoring/indexing/stats could never reach such a source.
   for (const name of ['structure', 'Kinds', 'STATS']) {
-    const reserved = await call(vela, 'POST', '/api/v2/connector/source', { name, kind: 'jsonl', sites: ['Docs'], settings: { path: file } });
+    const reserved = await call(vela, 'POST', '/api/v2/connector/source', {
+      name,
+      kind: 'jsonl',
+      sites: ['Docs'],
+      settings: { path: file },
+    });
     t.is(reserved.status, 400, name);
     t.regex(reserved.body.message, /^name must not be "structure", "kinds", "stats"/, name);
   }
@@ -174,17 +205,37 @@ test("sources: create, read, update and delete, with the kind's settings checked
     schedule: '0 3 * * *',
   });
   t.is(created.status, 201);
-  t.like(created.body, { name: 'crud', kind: 'jsonl', locale: 'en_US', schedule: '0 3 * * *', origin: 'api', settings: { path: file, idField: 'id' } });
+  t.like(created.body, {
+    name: 'crud',
+    kind: 'jsonl',
+    locale: 'en_US',
+    schedule: '0 3 * * *',
+    origin: 'api',
+    settings: { path: file, idField: 'id' },
+  });
   t.is((await call(vela, 'POST', '/api/v2/connector/source', created.body)).status, 409);
 
   const got = await call(vela, 'GET', '/api/v2/connector/source/crud');
   t.is(got.body.name, 'crud');
-  const updated = await call(vela, 'PUT', '/api/v2/connector/source/crud', { ...got.body, description: 'changed', schedule: null });
+  const updated = await call(vela, 'PUT', '/api/v2/connector/source/crud', {
+    ...got.body,
+    description: 'changed',
+    schedule: null,
+  });
   t.is(updated.status, 200);
   t.like(updated.body, { description: 'changed', schedule: null });
   const mismatch = await call(vela, 'PUT', '/api/v2/connector/source/crud', { ...got.body, name: 'other' });
   t.is(mismatch.status, 400);
-  t.is((await call(vela, 'PUT', '/api/v2/connector/source/missing', { kind: 'jsonl', sites: ['Docs'], settings: { path: file } })).status, 404);
+  t.is(
+    (
+      await call(vela, 'PUT', '/api/v2/connector/source/missing', {
+        kind: 'jsonl',
+        sites: ['Docs'],
+        settings: { path: file },
+      })
+    ).status,
+    404,
+  );
   t.true((await call(vela, 'GET', '/api/v2/connector/source')).body.some((s: any) => s.name === 'crud'));
   t.deepEqual((await call(vela, 'DELETE', '/api/v2/connector/source/crud')).body, true);
   t.is((await call(vela, 'GET', '/api/v2/connector/source/crud')).status, 404);
@@ -195,7 +246,10 @@ test("sources: create, read, update and delete, with the kind's settings checked
 
 test('two creates of one source name at once: one is created, the other is a 409', async (t) => {
   const body = { name: 'twice', kind: 'jsonl', sites: ['Docs'], settings: { path: file } };
-  const answers = await Promise.all([call(vela, 'POST', '/api/v2/connector/source', body), call(vela, 'POST', '/api/v2/connector/source', body)]);
+  const answers = await Promise.all([
+    call(vela, 'POST', '/api/v2/connector/source', body),
+    call(vela, 'POST', '/api/v2/connector/source', body),
+  ]);
   t.deepEqual(answers.map((a) => a.status).sort(), [201, 409]);
   await call(vela, 'DELETE', '/api/v2/connector/source/twice');
 });
@@ -255,10 +309,25 @@ test('indexing rules: CRUD, structure, rules per source, and DELETE of an unknow
     values: ['web', 'net'],
   });
   t.like(updated.body, { id, attribute: 'section', values: ['web', 'net'] });
-  const moved = await call(vela, 'PUT', `/api/v2/connector/indexing-rule/${id}`, { name: 'drafts', source: 'gone', attribute: 'section', values: ['web'] });
+  const moved = await call(vela, 'PUT', `/api/v2/connector/indexing-rule/${id}`, {
+    name: 'drafts',
+    source: 'gone',
+    attribute: 'section',
+    values: ['web'],
+  });
   t.is(moved.status, 400);
   t.regex(moved.body.message, /^source must name a source/);
-  t.is((await call(vela, 'PUT', '/api/v2/connector/indexing-rule/unknown', { name: 'x', source: 's', attribute: 'a', values: ['v'] })).status, 404);
+  t.is(
+    (
+      await call(vela, 'PUT', '/api/v2/connector/indexing-rule/unknown', {
+        name: 'x',
+        source: 's',
+        attribute: 'a',
+        values: ['v'],
+      })
+    ).status,
+    404,
+  );
   t.true((await call(vela, 'GET', '/api/v2/connector/indexing-rule')).body.some((r: any) => r.id === id));
   const deleted = await call(vela, 'DELETE', `/api/v2/connector/indexing-rule/${id}`);
   t.is(deleted.status, 200);
@@ -270,7 +339,12 @@ test('indexing rules: CRUD, structure, rules per source, and DELETE of an unknow
 });
 
 test('a source naming a site the search service lacks, or a locale its site lacks, is refused with 400 naming sites[i]', async (t) => {
-  const noSite = await call(vela, 'POST', '/api/v2/connector/source', { name: 'shop', kind: 'jsonl', sites: ['Docs', 'Shop'], settings: { path: file } });
+  const noSite = await call(vela, 'POST', '/api/v2/connector/source', {
+    name: 'shop',
+    kind: 'jsonl',
+    sites: ['Docs', 'Shop'],
+    settings: { path: file },
+  });
   t.is(noSite.status, 400);
   t.is(noSite.body.error, 'invalid_parameter');
   t.regex(noSite.body.message, /^sites\[1\] must name a site of the search service, got "Shop"/);
@@ -292,7 +366,12 @@ test('a source naming a site the search service lacks, or a locale its site lack
 });
 
 test('a regular expression that could backtrack exponentially, as (a+)+$, is refused with 400 naming the member', async (t) => {
-  const rule = await call(vela, 'POST', '/api/v2/connector/indexing-rule', { name: 'r', source: 'pkgs', attribute: 'title', values: ['draft', '(a+)+$'] });
+  const rule = await call(vela, 'POST', '/api/v2/connector/indexing-rule', {
+    name: 'r',
+    source: 'pkgs',
+    attribute: 'title',
+    values: ['draft', '(a+)+$'],
+  });
   t.is(rule.status, 400);
   t.is(rule.body.error, 'invalid_parameter');
   t.regex(rule.body.message, /^values\[1\] repeats a group that itself holds a repetition/);
@@ -326,17 +405,36 @@ test('a regular expression that could backtrack exponentially, as (a+)+$, is ref
 });
 
 test('monitoring search pages through the records from page 0 with the total', async (t) => {
-  const page0 = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'pkgs', status: 'INDEXED', page: 0, size: 50 });
+  const page0 = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', {
+    source: 'pkgs',
+    status: 'INDEXED',
+    page: 0,
+    size: 50,
+  });
   t.is(page0.status, 200);
   t.like(page0.body, { page: 0, size: 50, totalElements: 120, totalPages: 3 });
   t.is(page0.body.content.length, 50);
-  const page2 = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'pkgs', status: 'INDEXED', page: 2, size: 50 });
+  const page2 = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', {
+    source: 'pkgs',
+    status: 'INDEXED',
+    page: 2,
+    size: 50,
+  });
   t.is(page2.body.content.length, 20);
   const all = new Set([...page0.body.content, ...page2.body.content].map((r: any) => r.objectId));
   t.is(all.size, 70, 'pages do not overlap');
-  const none = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'pkgs', status: 'ERROR', page: 0, size: 10 });
+  const none = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', {
+    source: 'pkgs',
+    status: 'ERROR',
+    page: 0,
+    size: 10,
+  });
   t.like(none.body, { totalElements: 0, totalPages: 0, content: [] });
-  const byId = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { objectId: 'PKG-0001', page: 0, size: 100 });
+  const byId = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', {
+    objectId: 'PKG-0001',
+    page: 0,
+    size: 100,
+  });
   t.true(byId.body.content.every((r: any) => r.objectId.startsWith('pkg-0001')));
   const badSize = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { page: -1, size: 10 });
   t.is(badSize.status, 400);
@@ -364,7 +462,11 @@ test('monitoring lists records per source, by ids, and the newest 50', async (t)
   t.is(perSource.body.indexing.length, 50);
   const all = await call(vela, 'GET', '/api/v2/connector/monitoring/indexing');
   t.true(all.body.sources.includes('pkgs'));
-  const byIds = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing', ['pkg-00003', 'pkg-00004', 'nothing']);
+  const byIds = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing', [
+    'pkg-00003',
+    'pkg-00004',
+    'nothing',
+  ]);
   t.deepEqual(
     byIds.body.indexing.map((r: any) => r.objectId),
     ['pkg-00003', 'pkg-00004'],
@@ -397,9 +499,13 @@ test('validate lists documents missing from the index and extra ones', async (t)
   t.is(clean.status, 200);
   t.deepEqual(clean.body.missing, { 'Docs/en_US': [] });
   // Remove one document behind the connector's back and add one it does not know.
-  await searchCall(vela, 'POST', '/api/sn/deindex?wait=true', { turingDocuments: [{ locale: 'en_US', siteNames: ['Docs'], attributes: { id: 'pkg-00007' } }] });
+  await searchCall(vela, 'POST', '/api/sn/deindex?wait=true', {
+    turingDocuments: [{ locale: 'en_US', siteNames: ['Docs'], attributes: { id: 'pkg-00007' } }],
+  });
   await searchCall(vela, 'POST', '/api/sn/import?wait=true', {
-    turingDocuments: [{ locale: 'en_US', siteNames: ['Docs'], attributes: { id: 'stranger', title: 'not from a source' } }],
+    turingDocuments: [
+      { locale: 'en_US', siteNames: ['Docs'], attributes: { id: 'stranger', title: 'not from a source' } },
+    ],
   });
   const diff = await call(vela, 'GET', '/api/v2/connector/validate/pkgs');
   t.deepEqual(diff.body.missing, { 'Docs/en_US': ['pkg-00007'] });
@@ -429,7 +535,10 @@ test('system-info reports the application, Node.js, the OS, memory, heap and dis
 test("the connector's OpenAPI document lists its routes with the Key scheme", async (t) => {
   const res = await vela.fetch('connector', '/v3/api-docs');
   t.is(res.status, 200);
-  const doc = (await res.json()) as { paths: Record<string, unknown>; components: { securitySchemes: Record<string, unknown> } };
+  const doc = (await res.json()) as {
+    paths: Record<string, unknown>;
+    components: { securitySchemes: Record<string, unknown> };
+  };
   for (const p of [
     '/api/v2/connector/index/{name}/all',
     '/api/v2/connector/monitoring/indexing/_search',
@@ -447,7 +556,11 @@ test('CORS: a preflight from a configured browser app is answered without a key,
   const preflight = (origin: string) =>
     vela.fetch('connector', '/api/v2/connector/source', {
       method: 'OPTIONS',
-      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'key,content-type' },
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'key,content-type',
+      },
     });
   const allowed = await preflight(ADMIN_APP);
   t.is(allowed.status, 204);
@@ -458,8 +571,12 @@ test('CORS: a preflight from a configured browser app is answered without a key,
   t.is(res.headers.get('access-control-allow-origin'), ADMIN_APP);
 
   t.is((await preflight('https://elsewhere.example')).status, 403);
-  const other = await vela.fetch('connector', '/api/v2/connector/source', { headers: { origin: 'https://elsewhere.example', key: KEY } });
+  const other = await vela.fetch('connector', '/api/v2/connector/source', {
+    headers: { origin: 'https://elsewhere.example', key: KEY },
+  });
   t.is(other.headers.get('access-control-allow-origin'), null);
-  const status = await vela.fetch('connector', '/api/v2/connector/status', { headers: { origin: 'https://elsewhere.example' } });
+  const status = await vela.fetch('connector', '/api/v2/connector/status', {
+    headers: { origin: 'https://elsewhere.example' },
+  });
   t.is(status.headers.get('access-control-allow-origin'), '*', 'the public status route stays open');
 });

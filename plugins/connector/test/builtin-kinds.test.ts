@@ -2,7 +2,16 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { startTestSite } from './fixtures/test-site.js';
-import { call, createSite, runAndWait, searchCall, searchIds, startConnector, startWebSource, tempDir } from './helpers.js';
+import {
+  call,
+  createSite,
+  runAndWait,
+  searchCall,
+  searchIds,
+  startConnector,
+  startWebSource,
+  tempDir,
+} from './helpers.js';
 
 test('the filesystem kind runs through the pipeline: files extracted on the worker pool, indexed, and de-indexed when deleted', async (t) => {
   const vela = await startConnector();
@@ -16,7 +25,12 @@ test('the filesystem kind runs through the pipeline: files extracted on the work
   );
   writeFileSync(path.join(root, 'notes.md'), '# Release notes\n\nThe *zeppelin* release adds schedules.\n');
   writeFileSync(path.join(root, 'plain.txt'), 'A plain text file about walruses.');
-  const created = await call(vela, 'POST', '/api/v2/connector/source', { name: 'files', kind: 'filesystem', sites: ['Files'], settings: { root } });
+  const created = await call(vela, 'POST', '/api/v2/connector/source', {
+    name: 'files',
+    kind: 'filesystem',
+    sites: ['Files'],
+    settings: { root },
+  });
   t.is(created.status, 201, JSON.stringify(created.body));
   t.like(created.body.settings, { root, includeHidden: false });
 
@@ -31,7 +45,11 @@ test('the filesystem kind runs through the pipeline: files extracted on the work
   t.is(flux.body.results.document[0].fields.title, 'Operator guide');
 
   rmSync(path.join(root, 'plain.txt'));
-  t.like(await runAndWait(vela, '/api/v2/connector/index/files/all', 'files'), { documentCount: 2, unchanged: 2, deindexed: 1 });
+  t.like(await runAndWait(vela, '/api/v2/connector/index/files/all', 'files'), {
+    documentCount: 2,
+    unchanged: 2,
+    deindexed: 1,
+  });
   t.deepEqual(await searchIds(vela, 'Files'), ['guide.html', 'notes.md']);
 });
 
@@ -42,7 +60,10 @@ test('the web kind runs through the pipeline: crawled pages are indexed and a se
       type: 'text/html',
       body: `<html><head><title>Home</title></head><body>Welcome aboard. <a href="/a">A</a> <a href="${origin}/private/x">secret</a></body></html>`,
     },
-    '/a': { type: 'text/html', body: '<html><head><title>Page A</title></head><body>About aardvarks. <a href="/b">B</a></body></html>' },
+    '/a': {
+      type: 'text/html',
+      body: '<html><head><title>Page A</title></head><body>About aardvarks. <a href="/b">B</a></body></html>',
+    },
     '/b': { type: 'text/html', body: '<html><head><title>Page B</title></head><body>Beyond the bend.</body></html>' },
     '/private/x': { type: 'text/html', body: '<html><body>never</body></html>' },
   }));
@@ -58,23 +79,39 @@ test('the web kind runs through the pipeline: crawled pages are indexed and a se
     found.body.results.document.map((d: any) => d.fields.id),
     [`${site.origin}/a`],
   );
-  t.like(await runAndWait(vela, '/api/v2/connector/index/web/all', 'web'), { status: 'COMPLETED', indexed: 0, unchanged: 3 });
+  t.like(await runAndWait(vela, '/api/v2/connector/index/web/all', 'web'), {
+    status: 'COMPLETED',
+    indexed: 0,
+    unchanged: 3,
+  });
 });
 
 test('a web source whose robots.txt redirects to a refused address: the run completes with its pages as errors, de-indexes nothing, and its notes say why', async (t) => {
-  let robots: { status: number; headers?: Record<string, string>; type?: string; body?: string } = { status: 200, type: 'text/plain', body: 'User-agent: *\n' };
+  let robots: { status: number; headers?: Record<string, string>; type?: string; body?: string } = {
+    status: 200,
+    type: 'text/plain',
+    body: 'User-agent: *\n',
+  };
   const site = await startTestSite((origin) => ({
     get '/robots.txt'() {
       return robots;
     },
-    '/': { type: 'text/html', body: `<html><head><title>Home</title></head><body>Welcome. <a href="${origin}/a">A</a></body></html>` },
+    '/': {
+      type: 'text/html',
+      body: `<html><head><title>Home</title></head><body>Welcome. <a href="${origin}/a">A</a></body></html>`,
+    },
     '/a': { type: 'text/html', body: '<html><head><title>Page A</title></head><body>About aardvarks.</body></html>' },
   }));
   t.teardown(() => site.close());
   // Only the test site's host and port are allowed: localhost (another name of the same loopback) is refused by
   // the guard when it resolves, before any connection.
   const vela = await startWebSource(t, site);
-  t.like(await runAndWait(vela, '/api/v2/connector/index/web/all', 'web'), { status: 'COMPLETED', indexed: 2, errors: 0, notes: [] });
+  t.like(await runAndWait(vela, '/api/v2/connector/index/web/all', 'web'), {
+    status: 'COMPLETED',
+    indexed: 2,
+    errors: 0,
+    notes: [],
+  });
 
   robots = { status: 301, headers: { location: `http://localhost:${site.port}/robots.txt` } };
   const refused = await runAndWait(vela, '/api/v2/connector/index/web/all', 'web');
@@ -84,7 +121,11 @@ test('a web source whose robots.txt redirects to a refused address: the run comp
     refused.notes[0],
     /^not fetched: robots\.txt of http:\/\/127\.0\.0\.1:\d+ is unreachable \(its redirect to http:\/\/localhost:\d+\/robots\.txt: .*refused by the outbound address guard \(loopback\).*\); as RFC 9309 asks, nothing is fetched from that host this run \(its pages are recorded as errors, so nothing is de-indexed\)$/,
   );
-  t.deepEqual(await searchIds(vela, 'Web'), [`${site.origin}/`, `${site.origin}/a`], 'what the first run indexed stays');
+  t.deepEqual(
+    await searchIds(vela, 'Web'),
+    [`${site.origin}/`, `${site.origin}/a`],
+    'what the first run indexed stays',
+  );
   t.deepEqual(site.paths(`localhost:${site.port}`), [], 'the refused address was never connected to');
 });
 
@@ -92,12 +133,27 @@ test('a web source whose seed is an internal address is refused when saved, nami
   const vela = await startConnector();
   t.teardown(() => vela.stop());
   await createSite(vela, 'Web');
-  const source = (seeds: string[]) => ({ name: 'inside', kind: 'web', sites: ['Web'], settings: { seeds, delayMs: 0, sitemaps: false } });
-  const refused = await call(vela, 'POST', '/api/v2/connector/source', source(['http://[::1]:8080/', 'http://127.0.0.1:8080/admin']));
+  const source = (seeds: string[]) => ({
+    name: 'inside',
+    kind: 'web',
+    sites: ['Web'],
+    settings: { seeds, delayMs: 0, sitemaps: false },
+  });
+  const refused = await call(
+    vela,
+    'POST',
+    '/api/v2/connector/source',
+    source(['http://[::1]:8080/', 'http://127.0.0.1:8080/admin']),
+  );
   t.is(refused.status, 400);
   t.regex(refused.body.message, /settings\.seeds\[1\] is refused by the outbound address guard \(loopback\)/);
   t.regex(refused.body.message, /runtime\.network\.allowHosts/);
-  const metadata = await call(vela, 'POST', '/api/v2/connector/source', source(['http://169.254.169.254/latest/meta-data/']));
+  const metadata = await call(
+    vela,
+    'POST',
+    '/api/v2/connector/source',
+    source(['http://169.254.169.254/latest/meta-data/']),
+  );
   t.regex(metadata.body.message, /\(cloud metadata\)/);
   t.is((await call(vela, 'GET', '/api/v2/connector/source/inside')).status, 404, 'nothing was stored');
 });

@@ -1,7 +1,16 @@
 import path from 'node:path';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { browserAvailable, layoutProblems, openBrowserPage, pageLayout, screenshotDir, submitConsoleSignIn, type TestRuntime, VIEWPORTS } from 'vela/testing';
+import {
+  browserAvailable,
+  layoutProblems,
+  openBrowserPage,
+  pageLayout,
+  screenshotDir,
+  submitConsoleSignIn,
+  type TestRuntime,
+  VIEWPORTS,
+} from 'vela/testing';
 import { call, createSite, createSource, makePackages, startConnector, tempDir, writeJsonl } from './helpers.js';
 
 // The connector's status page in a browser: every column of a source's last run readable at 1280 and at 390 px.
@@ -26,49 +35,58 @@ test.after.always(async () => {
   await vela?.stop();
 });
 
-browserTest('the status page lists the last run; on a phone each source is a card with every column named', async (t) => {
-  t.timeout(60_000);
-  await page.goto(vela.url('connector', '/'));
-  await page.waitForURL(/\/console\/login\?next=/);
-  await submitConsoleSignIn(page);
-  await page.waitForURL(vela.url('connector', '/console/status'));
-  const row = page.locator('#sources tbody tr[data-source="feed"]');
-  await row.waitFor();
-  t.is((await row.locator('.badge').textContent())?.trim(), 'COMPLETED');
-
-  const shots = screenshotDir(path.join(vela.dataDir, 'screenshots'));
-  const labels = ['Source', 'Kind', 'Sites', 'Schedule', 'Last run', 'Documents', 'Per second', 'Ended'];
-  for (const [width, viewport] of Object.entries(VIEWPORTS)) {
-    await page.setViewportSize(viewport);
-    await page.reload();
+browserTest(
+  'the status page lists the last run; on a phone each source is a card with every column named',
+  async (t) => {
+    t.timeout(60_000);
+    await page.goto(vela.url('connector', '/'));
+    await page.waitForURL(/\/console\/login\?next=/);
+    await submitConsoleSignIn(page);
+    await page.waitForURL(vela.url('connector', '/console/status'));
+    const row = page.locator('#sources tbody tr[data-source="feed"]');
     await row.waitFor();
-    t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, `connector-status-${width}.png`), '#sources tbody tr')), [], width);
-    const cells = await row.locator('td').evaluateAll((tds) =>
-      tds.map((td) => {
-        const box = td.getBoundingClientRect();
-        const scroller = td.closest('.table-card') as HTMLElement;
-        return {
-          label: getComputedStyle(td, '::before').content,
-          // A cell is seen when it lies inside the table's box, not scrolled out of it sideways.
-          inside: box.left >= scroller.getBoundingClientRect().left - 0.5 && box.right <= scroller.getBoundingClientRect().right + 0.5,
-        };
-      }),
-    );
-    t.deepEqual(
-      cells.map((cell) => cell.inside),
-      labels.map(() => true),
-      `every column of the run is in view at ${width}`,
-    );
-    if (width === 'phone') {
-      t.true(await page.locator('#sources thead').isHidden(), 'the header row gives way to labels in each card');
+    t.is((await row.locator('.badge').textContent())?.trim(), 'COMPLETED');
+
+    const shots = screenshotDir(path.join(vela.dataDir, 'screenshots'));
+    const labels = ['Source', 'Kind', 'Sites', 'Schedule', 'Last run', 'Documents', 'Per second', 'Ended'];
+    for (const [width, viewport] of Object.entries(VIEWPORTS)) {
+      await page.setViewportSize(viewport);
+      await page.reload();
+      await row.waitFor();
       t.deepEqual(
-        cells.map((cell) => cell.label),
-        labels.map((label) => `"${label}"`),
+        layoutProblems(await pageLayout(page, path.join(shots, `connector-status-${width}.png`), '#sources tbody tr')),
+        [],
+        width,
       );
-      t.is(await row.locator('td[data-label="Documents"]').textContent(), '3');
-    } else {
-      t.true(await page.locator('#sources thead').isVisible());
+      const cells = await row.locator('td').evaluateAll((tds) =>
+        tds.map((td) => {
+          const box = td.getBoundingClientRect();
+          const scroller = td.closest('.table-card') as HTMLElement;
+          return {
+            label: getComputedStyle(td, '::before').content,
+            // A cell is seen when it lies inside the table's box, not scrolled out of it sideways.
+            inside:
+              box.left >= scroller.getBoundingClientRect().left - 0.5 &&
+              box.right <= scroller.getBoundingClientRect().right + 0.5,
+          };
+        }),
+      );
+      t.deepEqual(
+        cells.map((cell) => cell.inside),
+        labels.map(() => true),
+        `every column of the run is in view at ${width}`,
+      );
+      if (width === 'phone') {
+        t.true(await page.locator('#sources thead').isHidden(), 'the header row gives way to labels in each card');
+        t.deepEqual(
+          cells.map((cell) => cell.label),
+          labels.map((label) => `"${label}"`),
+        );
+        t.is(await row.locator('td[data-label="Documents"]').textContent(), '3');
+      } else {
+        t.true(await page.locator('#sources thead').isVisible());
+      }
     }
-  }
-  t.deepEqual(pageErrors, []);
-});
+    t.deepEqual(pageErrors, []);
+  },
+);

@@ -10,13 +10,20 @@ import { KEY, MAPPING, makePackages, SITE_FIELDS, tempDir, until, writeJsonl } f
 const RECORDS = 4000;
 const admin = { authorization: `Basic ${Buffer.from('admin:child-test-password').toString('base64')}` };
 
-async function call(base: string, method: string, pathname: string, body?: unknown, headers: Record<string, string> = { key: KEY }): Promise<any> {
+async function call(
+  base: string,
+  method: string,
+  pathname: string,
+  body?: unknown,
+  headers: Record<string, string> = { key: KEY },
+): Promise<any> {
   const res = await fetch(`${base}${pathname}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  if (res.status !== 200 && res.status !== 201) throw new Error(`${method} ${pathname} answered ${res.status}: ${await res.text()}`);
+  if (res.status !== 200 && res.status !== 201)
+    throw new Error(`${method} ${pathname} answered ${res.status}: ${await res.text()}`);
   return res.json();
 }
 
@@ -24,7 +31,12 @@ async function call(base: string, method: string, pathname: string, body?: unkno
 async function recorded(vela: ChildRuntime, status: string): Promise<string[]> {
   const ids: string[] = [];
   for (let page = 0; ; page++) {
-    const body = await call(vela.urls.connector!, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'feed', status, page, size: 1000 });
+    const body = await call(vela.urls.connector!, 'POST', '/api/v2/connector/monitoring/indexing/_search', {
+      source: 'feed',
+      status,
+      page,
+      size: 1000,
+    });
     ids.push(...body.content.map((r: { objectId: string }) => r.objectId));
     if (body.content.length < 1000) return ids;
   }
@@ -43,7 +55,13 @@ async function indexedCount(vela: ChildRuntime): Promise<number> {
 async function indexedIds(vela: ChildRuntime): Promise<string[]> {
   const ids: string[] = [];
   for (let p = 1; ; p++) {
-    const body = await call(vela.urls.search!, 'GET', `/api/sn/Feed/search?q=*&_setlocale=en_US&fl=id&rows=1000&p=${p}`, undefined, {});
+    const body = await call(
+      vela.urls.search!,
+      'GET',
+      `/api/sn/Feed/search?q=*&_setlocale=en_US&fl=id&rows=1000&p=${p}`,
+      undefined,
+      {},
+    );
     const page = body.results.document.map((d: { fields: { id: string } }) => d.fields.id);
     ids.push(...page);
     if (page.length < 1000) return ids;
@@ -51,56 +69,80 @@ async function indexedIds(vela: ChildRuntime): Promise<string[]> {
 }
 
 const runOf = async (vela: ChildRuntime, runId: string) =>
-  ((await call(vela.urls.connector!, 'GET', '/api/v2/connector/monitoring/indexing/stats/feed')) as Array<{ id: string; status: string }>).find(
-    (r) => r.id === runId,
-  );
+  (
+    (await call(vela.urls.connector!, 'GET', '/api/v2/connector/monitoring/indexing/stats/feed')) as Array<{
+      id: string;
+      status: string;
+    }>
+  ).find((r) => r.id === runId);
 
 for (const database of ['sqlite', 'postgres'] as const) {
   const dbTest = database === 'sqlite' || postgresReachable() ? test : test.skip;
-  dbTest(`${database}: kill -9 during a connector run; the statuses agree with the index, and the next run makes the index equal the source`, async (t) => {
-    // Child processes killed and started again, and two connector runs.
-    t.timeout(240_000);
-    const dir = tempDir();
-    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-    const file = writeJsonl(path.join(dir, 'feed.jsonl'), makePackages(RECORDS));
-    const source = { name: 'feed', kind: 'jsonl', sites: ['Feed'], settings: { path: file, ...MAPPING } };
-    const settings: Record<string, unknown> = {
-      plugins: { search: { indexer: { snapshotDelayMs: 100 } }, connector: { apiKeys: [KEY], batchSize: 25, sources: [source] } },
-    };
-    if (database === 'postgres') {
-      const pg = await testDatabase(t);
-      settings.runtime = { database: { url: pg.url } };
-    }
-    const config = path.join(dir, 'vela.json');
-    writeFileSync(config, JSON.stringify(settings));
-    const args = ['--plugins', 'search,connector', '--data-dir', path.join(dir, 'data'), '--config', config, '--no-seed'];
+  dbTest(
+    `${database}: kill -9 during a connector run; the statuses agree with the index, and the next run makes the index equal the source`,
+    async (t) => {
+      // Child processes killed and started again, and two connector runs.
+      t.timeout(240_000);
+      const dir = tempDir();
+      t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+      const file = writeJsonl(path.join(dir, 'feed.jsonl'), makePackages(RECORDS));
+      const source = { name: 'feed', kind: 'jsonl', sites: ['Feed'], settings: { path: file, ...MAPPING } };
+      const settings: Record<string, unknown> = {
+        plugins: {
+          search: { indexer: { snapshotDelayMs: 100 } },
+          connector: { apiKeys: [KEY], batchSize: 25, sources: [source] },
+        },
+      };
+      if (database === 'postgres') {
+        const pg = await testDatabase(t);
+        settings.runtime = { database: { url: pg.url } };
+      }
+      const config = path.join(dir, 'vela.json');
+      writeFileSync(config, JSON.stringify(settings));
+      const args = [
+        '--plugins',
+        'search,connector',
+        '--data-dir',
+        path.join(dir, 'data'),
+        '--config',
+        config,
+        '--no-seed',
+      ];
 
-    let vela = await startChildRuntime(args, childEnv());
-    t.teardown(() => vela.stop('SIGKILL'));
-    await call(vela.urls.search!, 'POST', '/api/sn', { name: 'Feed', fields: SITE_FIELDS }, admin);
-    const killedRun = (await call(vela.urls.connector!, 'GET', '/api/v2/connector/index/feed/all')).runId as string;
-    await until('the run to be under way', async () => ((await indexedCount(vela)) >= 500 ? true : undefined));
-    t.is((await vela.stop('SIGKILL')).signal, 'SIGKILL');
+      let vela = await startChildRuntime(args, childEnv());
+      t.teardown(() => vela.stop('SIGKILL'));
+      await call(vela.urls.search!, 'POST', '/api/sn', { name: 'Feed', fields: SITE_FIELDS }, admin);
+      const killedRun = (await call(vela.urls.connector!, 'GET', '/api/v2/connector/index/feed/all')).runId as string;
+      await until('the run to be under way', async () => ((await indexedCount(vela)) >= 500 ? true : undefined));
+      t.is((await vela.stop('SIGKILL')).signal, 'SIGKILL');
 
-    vela = await startChildRuntime(args, childEnv());
-    t.is((await runOf(vela, killedRun))?.status, 'INTERRUPTED', 'the process died during the run');
-    const indexed = await indexedIds(vela);
-    const held = new Set(indexed);
-    const claimed = await recorded(vela, 'INDEXED');
-    t.log(`killed with ${claimed.length} of ${RECORDS} records INDEXED and ${indexed.length} documents in the index`);
-    const lacking = claimed.filter((id) => !held.has(id));
-    t.is(lacking.length, 0, `${lacking.length} records are INDEXED but not in the index (${lacking.slice(0, 5).join(', ')})`);
-    t.is(indexed.length, held.size, 'no document twice');
+      vela = await startChildRuntime(args, childEnv());
+      t.is((await runOf(vela, killedRun))?.status, 'INTERRUPTED', 'the process died during the run');
+      const indexed = await indexedIds(vela);
+      const held = new Set(indexed);
+      const claimed = await recorded(vela, 'INDEXED');
+      t.log(`killed with ${claimed.length} of ${RECORDS} records INDEXED and ${indexed.length} documents in the index`);
+      const lacking = claimed.filter((id) => !held.has(id));
+      t.is(
+        lacking.length,
+        0,
+        `${lacking.length} records are INDEXED but not in the index (${lacking.slice(0, 5).join(', ')})`,
+      );
+      t.is(indexed.length, held.size, 'no document twice');
 
-    const next = (await call(vela.urls.connector!, 'GET', '/api/v2/connector/index/feed/all')).runId as string;
-    const done = await until('the next run', async () => {
-      const run = await runOf(vela, next);
-      return run && run.status !== 'RUNNING' ? run : undefined;
-    });
-    t.like(done, { status: 'COMPLETED', errors: 0 });
-    const expected = makePackages(RECORDS).map((d) => d.id);
-    t.deepEqual((await indexedIds(vela)).sort(), expected, 'the index equals the source, each document once');
-    t.is((await recorded(vela, 'INDEXED')).length, RECORDS, 'every record INDEXED');
-    t.like(await call(vela.urls.search!, 'GET', '/api/sn/Feed/monitoring', undefined, admin), { documents: RECORDS, queue: 0 });
-  });
+      const next = (await call(vela.urls.connector!, 'GET', '/api/v2/connector/index/feed/all')).runId as string;
+      const done = await until('the next run', async () => {
+        const run = await runOf(vela, next);
+        return run && run.status !== 'RUNNING' ? run : undefined;
+      });
+      t.like(done, { status: 'COMPLETED', errors: 0 });
+      const expected = makePackages(RECORDS).map((d) => d.id);
+      t.deepEqual((await indexedIds(vela)).sort(), expected, 'the index equals the source, each document once');
+      t.is((await recorded(vela, 'INDEXED')).length, RECORDS, 'every record INDEXED');
+      t.like(await call(vela.urls.search!, 'GET', '/api/sn/Feed/monitoring', undefined, admin), {
+        documents: RECORDS,
+        queue: 0,
+      });
+    },
+  );
 }

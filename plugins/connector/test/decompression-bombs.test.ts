@@ -16,11 +16,15 @@ import { readAll } from './fixtures/read-context.js';
 import { page, startTestSite } from './fixtures/test-site.js';
 import { call, createSite, runAndWait, startConnector, tempDir } from './helpers.js';
 
-// Decompression bombs found by the filesystem and web sources, extracted on a real pool as in the connector:
-// each is that document's read error (too_large, naming the limit), found from its headers before anything is
-// rendered or decoded (rendering one would take seconds and hundreds of megabytes); the other documents of the run are read as usual.
+// Decompression bombs found by the filesystem and web sources, extracted on a real pool as in the connector: each is
+// that document's read error (too_large, naming the limit), found from its headers before anything is rendered or
+// decoded (rendering one would take seconds and hundreds of megabytes); the other documents of the run are read as
+// usual.
 
-const pool = new WorkerPool({ minThreads: 2, maxThreads: 2, idleTimeoutMs: 600_000 }, createLogger({ level: 'silent' }));
+const pool = new WorkerPool(
+  { minThreads: 2, maxThreads: 2, idleTimeoutMs: 600_000 },
+  createLogger({ level: 'silent' }),
+);
 const extract = createPooledExtract(pool.task<ExtractInput, ExtractedContent>(EXTRACT_TASK_FILE));
 test.after.always(() => pool.close());
 
@@ -48,29 +52,47 @@ test.serial('a filesystem source records each bomb as a read error from its head
   writeFileSync(path.join(root, 'image.pdf'), pdfWithHugeImage());
   writeFileSync(path.join(root, 'notes.txt'), 'Notes kept beside the bombs');
   const began = performance.now();
-  const items = await readAll<Partial<FilesystemSettings> & { root: string }>(filesystemSourceKind, { root }, { extract });
+  const items = await readAll<Partial<FilesystemSettings> & { root: string }>(
+    filesystemSourceKind,
+    { root },
+    { extract },
+  );
   const ms = performance.now() - began;
   t.deepEqual(errorsOf(items), { 'bomb.png': EXPECTED.png, 'page.pdf': EXPECTED.page, 'image.pdf': EXPECTED.image });
   t.is((items.find((i) => i.id === 'notes.txt') as SourceDocument).attributes.text, 'Notes kept beside the bombs');
   t.log(`the folder (four files) was read in ${Math.round(ms)} ms`);
 });
 
-test.serial('a web source records each bomb it finds as a read error from its headers, and indexes the rest', async (t) => {
-  const site = await startTestSite(() => ({
-    '/': page('Home', ['/bomb.png', '/page.pdf', '/image.pdf']),
-    '/bomb.png': { type: 'image/png', body: hugePng() },
-    '/page.pdf': { type: 'application/pdf', body: hugePagePdf() },
-    '/image.pdf': { type: 'application/pdf', body: pdfWithHugeImage() },
-  }));
-  t.teardown(() => site.close());
-  const settings = { seeds: [`${site.origin}/`], delayMs: 0, sitemaps: false, robotsTxt: false, includePdf: true, includeImages: true };
-  const began = performance.now();
-  const items = await readAll(webSourceKind, settings as Partial<WebSettings> as WebSettings, { extract });
-  const ms = performance.now() - began;
-  t.deepEqual(errorsOf(items), { '/bomb.png': EXPECTED.png, '/page.pdf': EXPECTED.page, '/image.pdf': EXPECTED.image });
-  t.is((items.find((i) => i.id === `${site.origin}/`) as SourceDocument).attributes.title, 'Home');
-  t.log(`the site (four documents) was crawled in ${Math.round(ms)} ms`);
-});
+test.serial(
+  'a web source records each bomb it finds as a read error from its headers, and indexes the rest',
+  async (t) => {
+    const site = await startTestSite(() => ({
+      '/': page('Home', ['/bomb.png', '/page.pdf', '/image.pdf']),
+      '/bomb.png': { type: 'image/png', body: hugePng() },
+      '/page.pdf': { type: 'application/pdf', body: hugePagePdf() },
+      '/image.pdf': { type: 'application/pdf', body: pdfWithHugeImage() },
+    }));
+    t.teardown(() => site.close());
+    const settings = {
+      seeds: [`${site.origin}/`],
+      delayMs: 0,
+      sitemaps: false,
+      robotsTxt: false,
+      includePdf: true,
+      includeImages: true,
+    };
+    const began = performance.now();
+    const items = await readAll(webSourceKind, settings as Partial<WebSettings> as WebSettings, { extract });
+    const ms = performance.now() - began;
+    t.deepEqual(errorsOf(items), {
+      '/bomb.png': EXPECTED.png,
+      '/page.pdf': EXPECTED.page,
+      '/image.pdf': EXPECTED.image,
+    });
+    t.is((items.find((i) => i.id === `${site.origin}/`) as SourceDocument).attributes.title, 'Home');
+    t.log(`the site (four documents) was crawled in ${Math.round(ms)} ms`);
+  },
+);
 
 test.serial('the connector applies plugins.connector.maxImagePixels to its sources', async (t) => {
   t.timeout(180_000);
@@ -82,14 +104,30 @@ test.serial('the connector applies plugins.connector.maxImagePixels to its sourc
   // 1.2 megapixels: far under the default limit, over the one configured here.
   writeFileSync(path.join(root, 'scan.png'), hugePng(1200, 1000));
   writeFileSync(path.join(root, 'notes.txt'), 'Notes beside the scan');
-  const created = await call(vela, 'POST', '/api/v2/connector/source', { name: 'scans', kind: 'filesystem', sites: ['Scans'], settings: { root } });
+  const created = await call(vela, 'POST', '/api/v2/connector/source', {
+    name: 'scans',
+    kind: 'filesystem',
+    sites: ['Scans'],
+    settings: { root },
+  });
   t.is(created.status, 201, JSON.stringify(created.body));
-  t.like(await runAndWait(vela, '/api/v2/connector/index/scans/all', 'scans'), { status: 'COMPLETED', indexed: 1, errors: 1 });
-  const errors = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'scans', status: 'ERROR', page: 0, size: 10 });
+  t.like(await runAndWait(vela, '/api/v2/connector/index/scans/all', 'scans'), {
+    status: 'COMPLETED',
+    indexed: 1,
+    errors: 1,
+  });
+  const errors = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', {
+    source: 'scans',
+    status: 'ERROR',
+    page: 0,
+    size: 10,
+  });
   t.is(errors.body.content.length, 1, JSON.stringify(errors.body));
   t.like(errors.body.content[0], { objectId: 'scan.png' });
   t.true(
-    JSON.stringify(errors.body.content[0]).includes('the image is 1200 × 1000 pixels (1200000), over the limit of 1000000 pixels'),
+    JSON.stringify(errors.body.content[0]).includes(
+      'the image is 1200 × 1000 pixels (1200000), over the limit of 1000000 pixels',
+    ),
     JSON.stringify(errors.body.content[0]),
   );
 });

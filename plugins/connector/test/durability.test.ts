@@ -41,7 +41,12 @@ test('a run that fails halfway de-indexes nothing; the next complete run does', 
   const withError = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.like(withError, { status: 'COMPLETED', errors: 1, deindexed: 0 });
   t.is((await searchIds(vela, 'Docs')).length, 500);
-  const errors = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'pkgs', status: 'ERROR', page: 0, size: 10 });
+  const errors = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', {
+    source: 'pkgs',
+    status: 'ERROR',
+    page: 0,
+    size: 10,
+  });
   t.is(errors.body.totalElements, 1);
   t.regex(errors.body.content[0].error, /^line 401 is not valid JSON \(17 characters\)$/);
 
@@ -99,7 +104,11 @@ test('a process killed during a run loses and duplicates nothing: the next run r
     config,
     JSON.stringify({
       plugins: {
-        connector: { apiKeys: [KEY], batchSize: 100, sources: [{ name: 'feed', kind: 'jsonl', sites: ['Feed'], settings: { path: file, ...MAPPING } }] },
+        connector: {
+          apiKeys: [KEY],
+          batchSize: 100,
+          sources: [{ name: 'feed', kind: 'jsonl', sites: ['Feed'], settings: { path: file, ...MAPPING } }],
+        },
       },
     }),
   );
@@ -150,7 +159,13 @@ test('a process killed during a run loses and duplicates nothing: the next run r
   const ids = async () => {
     const out: string[] = [];
     for (let p = 1; ; p++) {
-      const r = await child('GET', vela.urls.search!, `/api/sn/Feed/search?q=*&_setlocale=en_US&fl=id&rows=1000&p=${p}`, undefined, {});
+      const r = await child(
+        'GET',
+        vela.urls.search!,
+        `/api/sn/Feed/search?q=*&_setlocale=en_US&fl=id&rows=1000&p=${p}`,
+        undefined,
+        {},
+      );
       const page = r.body.results.document.map((d: any) => d.fields.id as string);
       out.push(...page);
       if (page.length < 1000) return out.sort();
@@ -164,7 +179,10 @@ test('a process killed during a run loses and duplicates nothing: the next run r
     return s.body?.find?.((r: any) => r.id === again.body.runId && r.status !== 'RUNNING');
   });
   t.like(done, { status: 'COMPLETED', errors: 0, deindexed: 50, documentCount: 750 });
-  t.true(done.indexed <= 500 && done.indexed >= 50, `only what the killed run had not recorded is sent again (${done.indexed})`);
+  t.true(
+    done.indexed <= 500 && done.indexed >= 50,
+    `only what the killed run had not recorded is sent again (${done.indexed})`,
+  );
   const held = await ids();
   t.deepEqual(held, next.map((d) => d.id).sort(), 'every document once, none that vanished');
   const indexed = await child('POST', vela.urls.connector!, '/api/v2/connector/monitoring/indexing/_search', {
@@ -198,7 +216,12 @@ test('stopping the runtime during a run interrupts it cleanly: recorded as INTER
   // 50 old records (so 50 have vanished so far) and 450 new ones, then the pipe stalls.
   writer.write(`${[...old.slice(50), ...makePackages(450, 5000)].map((d) => JSON.stringify(d)).join('\n')}\n`);
   await until('the first batches to be recorded', async () => {
-    const page = await call(first, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'feed', objectId: 'pkg-05', page: 0, size: 1 });
+    const page = await call(first, 'POST', '/api/v2/connector/monitoring/indexing/_search', {
+      source: 'feed',
+      objectId: 'pkg-05',
+      page: 0,
+      size: 1,
+    });
     return page.body.totalElements >= 200 ? true : undefined;
   });
   await first.stop();

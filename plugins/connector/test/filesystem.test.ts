@@ -25,7 +25,10 @@ async function makeTree(): Promise<string> {
   );
   write('guide/install.md', '# Install guide\n\nRun the *installer*.');
   write('guide/notes.txt', 'plain notes');
-  write('reports/2024.pdf', await makePdf({ title: 'Report 2024', author: 'Finance', pages: [['Profit rose'], ['Costs fell sharply']] }));
+  write(
+    'reports/2024.pdf',
+    await makePdf({ title: 'Report 2024', author: 'Finance', pages: [['Profit rose'], ['Costs fell sharply']] }),
+  );
   write('reports/minutes.docx', await makeDocx({ heading: 'Minutes', paragraphs: ['We met.'] }));
   write('drafts/wip.md', '# Work in progress');
   write('images/logo.gif', Buffer.from('GIF89a', 'latin1'));
@@ -75,28 +78,37 @@ test('a document carries title, text, file URL, path, content type, modification
     language: 'en',
     contentType: 'text/html',
   });
-  t.like(items.find((d) => d.id === 'guide/install.md')!.attributes, { title: 'Install guide', text: 'Install guide\nRun the installer.' });
+  t.like(items.find((d) => d.id === 'guide/install.md')!.attributes, {
+    title: 'Install guide',
+    text: 'Install guide\nRun the installer.',
+  });
   t.like(
     items.find((d) => d.id === 'guide/notes.txt')!.attributes,
     { title: 'notes', text: 'plain notes', contentType: 'text/plain' },
     'a file without a title is named after itself',
   );
-  t.like(items.find((d) => d.id === 'reports/minutes.docx')!.attributes, { title: 'Minutes', text: 'Minutes\nWe met.' });
+  t.like(items.find((d) => d.id === 'reports/minutes.docx')!.attributes, {
+    title: 'Minutes',
+    text: 'Minutes\nWe met.',
+  });
 });
 
 test('include and exclude take globs and /regular expressions/; an excluded folder is not entered', async (t) => {
   const root = await makeTree();
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
-  t.deepEqual(ids(await readAll<Settings>(filesystemSourceKind, { root, include: ['**/*.md'] })), ['drafts/wip.md', 'guide/install.md']);
+  t.deepEqual(ids(await readAll<Settings>(filesystemSourceKind, { root, include: ['**/*.md'] })), [
+    'drafts/wip.md',
+    'guide/install.md',
+  ]);
   t.deepEqual(
     ids(await readAll<Settings>(filesystemSourceKind, { root, include: ['*.md', '*.html'], exclude: ['drafts'] })),
     ['guide/install.md', 'index.html'],
     'patterns without a slash match the file or folder name',
   );
-  t.deepEqual(ids(await readAll<Settings>(filesystemSourceKind, { root, exclude: ['/^(guide|drafts)\\//', '/\\.DOCX$/i'] })), [
-    'index.html',
-    'reports/2024.pdf',
-  ]);
+  t.deepEqual(
+    ids(await readAll<Settings>(filesystemSourceKind, { root, exclude: ['/^(guide|drafts)\\//', '/\\.DOCX$/i'] })),
+    ['index.html', 'reports/2024.pdf'],
+  );
   t.deepEqual(ids(await readAll<Settings>(filesystemSourceKind, { root, extensions: ['.TXT'], includeHidden: true })), [
     '.hidden/secret.txt',
     'guide/.env.txt',
@@ -158,7 +170,9 @@ test('a cancelled run throws instead of ending as if complete', async (t) => {
   const seen: string[] = [];
   await t.throwsAsync(
     async () => {
-      for await (const item of filesystemSourceKind.read(readContext({ root } as FilesystemSettings, { signal: controller.signal }))) {
+      for await (const item of filesystemSourceKind.read(
+        readContext({ root } as FilesystemSettings, { signal: controller.signal }),
+      )) {
         seen.push(item.id);
         controller.abort(new Error('run cancelled'));
       }
@@ -169,9 +183,12 @@ test('a cancelled run throws instead of ending as if complete', async (t) => {
 });
 
 test('a missing root folder or invalid settings fail the run with a message naming the problem', async (t) => {
-  await t.throwsAsync(readAll<Settings>(filesystemSourceKind, { root: path.join(os.tmpdir(), 'vela-no-such-folder-7') }), {
-    message: /cannot read root folder .*vela-no-such-folder-7/,
-  });
+  await t.throwsAsync(
+    readAll<Settings>(filesystemSourceKind, { root: path.join(os.tmpdir(), 'vela-no-such-folder-7') }),
+    {
+      message: /cannot read root folder .*vela-no-such-folder-7/,
+    },
+  );
   await t.throwsAsync(readAll(filesystemSourceKind, { root: '/tmp', maxFileSize: 'big' } as unknown as Settings), {
     message: /settings\.maxFileSize must be of type integer/,
   });

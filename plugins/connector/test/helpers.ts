@@ -3,7 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { ExecutionContext } from 'ava';
-import { callService, manifest, packageRoot, startTestRuntime, type TestRuntime, type TestRuntimeOptions, writePlugins } from 'vela/testing';
+import {
+  callService,
+  manifest,
+  packageRoot,
+  startTestRuntime,
+  type TestRuntime,
+  type TestRuntimeOptions,
+  writePlugins,
+} from 'vela/testing';
 import type { TestSite } from './fixtures/test-site.js';
 
 export const KEY = 'connector-test-key-0123456789';
@@ -14,12 +22,17 @@ export interface Answer {
 }
 
 /** A runtime with the search and connector plugins, the connector accepting KEY. */
-export function startConnector(options: TestRuntimeOptions & { connector?: Record<string, unknown> } = {}): Promise<TestRuntime> {
+export function startConnector(
+  options: TestRuntimeOptions & { connector?: Record<string, unknown> } = {},
+): Promise<TestRuntime> {
   const { connector, ...rest } = options;
   return startTestRuntime({
     plugins: ['search', 'connector'],
     ...rest,
-    config: { ...(rest.config ?? {}), plugins: { ...(rest.config?.plugins ?? {}), connector: { apiKeys: [KEY], batchSize: 200, ...connector } } },
+    config: {
+      ...(rest.config ?? {}),
+      plugins: { ...(rest.config?.plugins ?? {}), connector: { apiKeys: [KEY], batchSize: 200, ...connector } },
+    },
   });
 }
 
@@ -28,7 +41,11 @@ export function startConnector(options: TestRuntimeOptions & { connector?: Recor
  * operator allows it), with the site "Web" and the web source "web" crawling it from its home page with
  * `settings` added; it stops when the test ends.
  */
-export async function startWebSource(t: ExecutionContext, site: TestSite, settings: Record<string, unknown> = {}): Promise<TestRuntime> {
+export async function startWebSource(
+  t: ExecutionContext,
+  site: TestSite,
+  settings: Record<string, unknown> = {},
+): Promise<TestRuntime> {
   const vela = await startConnector({ config: { runtime: { network: { allowHosts: [new URL(site.origin).host] } } } });
   t.teardown(() => vela.stop());
   await createSite(vela, 'Web');
@@ -46,7 +63,11 @@ export async function startWebSource(t: ExecutionContext, site: TestSite, settin
  * A connector with the site "Docs" and the JSON-lines source "pkgs" reading `records` from `fileName` (gzipped
  * when it ends in .gz); it stops when the test ends. The file's path, for the test to write again.
  */
-export async function startPackageSource(t: ExecutionContext, records: unknown[], fileName = 'p.jsonl'): Promise<{ vela: TestRuntime; file: string }> {
+export async function startPackageSource(
+  t: ExecutionContext,
+  records: unknown[],
+  fileName = 'p.jsonl',
+): Promise<{ vela: TestRuntime; file: string }> {
   const vela = await startConnector();
   t.teardown(() => vela.stop());
   await createSite(vela, 'Docs');
@@ -59,7 +80,11 @@ export async function startPackageSource(t: ExecutionContext, records: unknown[]
  * A connector that loads, from a folder of its own (as the cms plugin is), the plugin `<name>-kind`: it adds the
  * source kind `kind` (the JavaScript text of the kind's object, named `name`) through the connector.sourceKinds hook.
  */
-export async function startWithKind(name: string, kind: string, options: Parameters<typeof startConnector>[0] = {}): Promise<TestRuntime> {
+export async function startWithKind(
+  name: string,
+  kind: string,
+  options: Parameters<typeof startConnector>[0] = {},
+): Promise<TestRuntime> {
   const plugin = `${name}-kind`;
   const index = `const kind = ${kind};\nexport default { register(ctx) { ctx.hooks.tap('connector.sourceKinds', '${name}', (kinds) => kinds.register(kind)); } };\n`;
   const loaderPath = await writePlugins([
@@ -68,11 +93,21 @@ export async function startWithKind(name: string, kind: string, options: Paramet
       files: { 'package.json': JSON.stringify({ type: 'module' }), 'index.ts': index },
     },
   ]);
-  return startConnector({ plugins: ['search', 'connector', plugin], loaderPath: [path.join(packageRoot, 'plugins'), loaderPath], ...options });
+  return startConnector({
+    plugins: ['search', 'connector', plugin],
+    loaderPath: [path.join(packageRoot, 'plugins'), loaderPath],
+    ...options,
+  });
 }
 
 /** Call the connector service with the Key header (or the headers given). */
-export function call(vela: TestRuntime, method: string, pathname: string, body?: unknown, headers: Record<string, string> = { key: KEY }): Promise<Answer> {
+export function call(
+  vela: TestRuntime,
+  method: string,
+  pathname: string,
+  body?: unknown,
+  headers: Record<string, string> = { key: KEY },
+): Promise<Answer> {
   return callService(vela, 'connector', method, pathname, body, headers);
 }
 
@@ -130,10 +165,19 @@ export function writeJsonl(file: string, records: unknown[]): string {
   return file;
 }
 
-export const MAPPING = { idField: 'id', fields: { title: 'title', text: 'body', section: 'section', tags: 'tags', size: 'size' } };
+export const MAPPING = {
+  idField: 'id',
+  fields: { title: 'title', text: 'body', section: 'section', tags: 'tags', size: 'size' },
+};
 
 /** Create a jsonl source over `file` targeting `site`. */
-export async function createSource(vela: TestRuntime, name: string, file: string, site: string, extra: Record<string, unknown> = {}): Promise<Answer> {
+export async function createSource(
+  vela: TestRuntime,
+  name: string,
+  file: string,
+  site: string,
+  extra: Record<string, unknown> = {},
+): Promise<Answer> {
   const created = await call(vela, 'POST', '/api/v2/connector/source', {
     name,
     kind: 'jsonl',
@@ -161,7 +205,8 @@ export async function waitForRun(vela: TestRuntime, source: string, runId: strin
 /** Trigger a run and wait for its end. */
 export async function runAndWait(vela: TestRuntime, pathname: string, source: string, body?: unknown): Promise<any> {
   const sent = await call(vela, body === undefined ? 'GET' : 'POST', pathname, body);
-  if (sent.status !== 200 || sent.body.status !== 'sent') throw new Error(`trigger failed: ${sent.status} ${JSON.stringify(sent.body)}`);
+  if (sent.status !== 200 || sent.body.status !== 'sent')
+    throw new Error(`trigger failed: ${sent.status} ${JSON.stringify(sent.body)}`);
   return waitForRun(vela, source, sent.body.runId);
 }
 

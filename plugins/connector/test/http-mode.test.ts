@@ -3,19 +3,41 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import test from 'ava';
 import { startTestRuntime } from 'vela/testing';
-import { call, createSite, createSource, makePackages, runAndWait, searchCall, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
+import {
+  call,
+  createSite,
+  createSource,
+  makePackages,
+  runAndWait,
+  searchCall,
+  searchIds,
+  startConnector,
+  tempDir,
+  writeJsonl,
+} from './helpers.js';
 
 test('with a search URL, documents go over HTTP with the Key header to a separately started search service', async (t) => {
   const search = await startTestRuntime({ plugins: ['search'] });
   t.teardown(() => search.stop());
   await createSite(search, 'Remote');
-  const token = await searchCall(search, 'POST', '/api/dev/token', { title: 'connector', scopes: ['search', 'import'] });
-  const vela = await startConnector({ plugins: ['connector'], connector: { batchSize: 150, search: { url: search.url('search'), key: token.body.token } } });
+  const token = await searchCall(search, 'POST', '/api/dev/token', {
+    title: 'connector',
+    scopes: ['search', 'import'],
+  });
+  const vela = await startConnector({
+    plugins: ['connector'],
+    connector: { batchSize: 150, search: { url: search.url('search'), key: token.body.token } },
+  });
   t.teardown(() => vela.stop());
 
   const docs = makePackages(400);
   const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), docs);
-  const unknownSite = await call(vela, 'POST', '/api/v2/connector/source', { name: 'elsewhere', kind: 'jsonl', sites: ['Missing'], settings: { path: file } });
+  const unknownSite = await call(vela, 'POST', '/api/v2/connector/source', {
+    name: 'elsewhere',
+    kind: 'jsonl',
+    sites: ['Missing'],
+    settings: { path: file },
+  });
   t.is(unknownSite.status, 400, 'the remote search service is asked for the sites');
   t.regex(unknownSite.body.message, /^sites\[0\] must name a site of the search service, got "Missing"/);
   await createSource(vela, 'pkgs', file, 'Remote');
@@ -28,7 +50,11 @@ test('with a search URL, documents go over HTTP with the Key header to a separat
   );
 
   writeJsonl(file, docs.slice(0, 350));
-  t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), { unchanged: 350, indexed: 0, deindexed: 50 });
+  t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), {
+    unchanged: 350,
+    indexed: 0,
+    deindexed: 50,
+  });
   t.deepEqual(
     await searchIds(search, 'Remote'),
     docs.slice(0, 350).map((d) => d.id),
@@ -56,16 +82,27 @@ test('a wrong key or an unreachable search service fails the run with the reason
   const docs = makePackages(50);
   const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), docs);
 
-  const wrongKey = await startConnector({ plugins: ['connector'], connector: { search: { url: search.url('search'), key: 'not-a-token' } } });
+  const wrongKey = await startConnector({
+    plugins: ['connector'],
+    connector: { search: { url: search.url('search'), key: 'not-a-token' } },
+  });
   t.teardown(() => wrongKey.stop());
   await createSource(wrongKey, 'pkgs', file, 'Remote');
   const refused = await runAndWait(wrongKey, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.is(refused.status, 'FAILED');
   t.regex(refused.error, /answered 401/);
-  const errors = await call(wrongKey, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'pkgs', status: 'ERROR', page: 0, size: 1 });
+  const errors = await call(wrongKey, 'POST', '/api/v2/connector/monitoring/indexing/_search', {
+    source: 'pkgs',
+    status: 'ERROR',
+    page: 0,
+    size: 1,
+  });
   t.is(errors.body.totalElements, 50, 'the refused batch is recorded, never INDEXED');
 
-  const unreachable = await startConnector({ plugins: ['connector'], connector: { search: { url: 'http://127.0.0.1:9', key: 'x' } } });
+  const unreachable = await startConnector({
+    plugins: ['connector'],
+    connector: { search: { url: 'http://127.0.0.1:9', key: 'x' } },
+  });
   t.teardown(() => unreachable.stop());
   await createSource(unreachable, 'pkgs', file, 'Remote');
   const down = await runAndWait(unreachable, '/api/v2/connector/index/pkgs/all', 'pkgs');
@@ -76,8 +113,14 @@ test('a wrong key or an unreachable search service fails the run with the reason
   t.is(validate.body.error, 'search_unavailable');
   t.regex(validate.body.message, /cannot be reached/);
 
-  const token = await searchCall(search, 'POST', '/api/dev/token', { title: 'connector', scopes: ['search', 'import'] });
-  const good = await startConnector({ plugins: ['connector'], connector: { search: { url: search.url('search'), key: token.body.token } } });
+  const token = await searchCall(search, 'POST', '/api/dev/token', {
+    title: 'connector',
+    scopes: ['search', 'import'],
+  });
+  const good = await startConnector({
+    plugins: ['connector'],
+    connector: { search: { url: search.url('search'), key: token.body.token } },
+  });
   t.teardown(() => good.stop());
   await createSource(good, 'pkgs', file, 'Remote');
   t.like(await runAndWait(good, '/api/v2/connector/index/pkgs/all', 'pkgs'), { status: 'COMPLETED', indexed: 50 });
@@ -85,7 +128,10 @@ test('a wrong key or an unreachable search service fails the run with the reason
 });
 
 test('without a co-hosted search plugin only the configured keys are accepted', async (t) => {
-  const vela = await startConnector({ plugins: ['connector'], connector: { search: { url: 'http://127.0.0.1:9', key: null } } });
+  const vela = await startConnector({
+    plugins: ['connector'],
+    connector: { search: { url: 'http://127.0.0.1:9', key: null } },
+  });
   t.teardown(() => vela.stop());
   t.is((await call(vela, 'GET', '/api/v2/connector/source')).status, 200);
   t.is((await call(vela, 'GET', '/api/v2/connector/source', undefined, { key: 'something-else' })).status, 401);
@@ -118,12 +164,20 @@ test('a search service that accepts connections but never answers does not hold 
   t.teardown(() => vela.stop());
   const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), makePackages(3));
   // The search service never answers: the save comes back only because the site check gives up.
-  const created = await call(vela, 'POST', '/api/v2/connector/source', { name: 'pkgs', kind: 'jsonl', sites: ['Remote'], settings: { path: file } });
+  const created = await call(vela, 'POST', '/api/v2/connector/source', {
+    name: 'pkgs',
+    kind: 'jsonl',
+    sites: ['Remote'],
+    settings: { path: file },
+  });
   t.is(created.status, 201, 'saved unchecked: its runs will report the problem');
 });
 
 test('a search URL with a password in it never shows the password, in run statistics or in logs', async (t) => {
-  const vela = await startConnector({ plugins: ['connector'], connector: { search: { url: 'http://scott:tiger-secret@127.0.0.1:9', key: 'k' } } });
+  const vela = await startConnector({
+    plugins: ['connector'],
+    connector: { search: { url: 'http://scott:tiger-secret@127.0.0.1:9', key: 'k' } },
+  });
   t.teardown(() => vela.stop());
   const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), makePackages(3));
   await createSource(vela, 'pkgs', file, 'Remote');

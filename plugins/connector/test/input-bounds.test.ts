@@ -2,7 +2,18 @@ import http from 'node:http';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { postgresReachable, type TestRuntime, testDatabase } from 'vela/testing';
-import { type Answer, call, createSite, createSource, KEY, makePackages, runAndWait, startConnector, tempDir, writeJsonl } from './helpers.js';
+import {
+  type Answer,
+  call,
+  createSite,
+  createSource,
+  KEY,
+  makePackages,
+  runAndWait,
+  startConnector,
+  tempDir,
+  writeJsonl,
+} from './helpers.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
 
@@ -43,7 +54,8 @@ function refused(t: ExecutionContext, answer: Answer, what: string, message?: Re
 
 /** Every bound of the connector's inputs, as one client would meet them; `vela` has the source pkgs. */
 async function checkBounds(t: ExecutionContext, vela: TestRuntime): Promise<void> {
-  const search = (body: Record<string, unknown>) => call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', body);
+  const search = (body: Record<string, unknown>) =>
+    call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', body);
   // A 50,000-character objectId is past SQLite's LIKE pattern limit: refused, never a 500.
   refused(t, await search({ objectId: 'x'.repeat(50_000) }), 'objectId of 50,000', /^body\.objectId /);
   refused(t, await search({ objectId: 'x'.repeat(401) }), 'objectId of 401', /^body\.objectId /);
@@ -55,38 +67,86 @@ async function checkBounds(t: ExecutionContext, vela: TestRuntime): Promise<void
   refused(t, await search({ locale: 'english' }), 'locale', /^body\.locale /);
   refused(t, await search({ source: '../pkgs' }), 'source', /^body\.source /);
   // NUL, which PostgreSQL can neither store nor compare.
-  refused(t, await search({ objectId: 'a\u0000b' }), 'objectId with NUL', /^body\.objectId must not contain the NUL character/);
+  refused(
+    t,
+    await search({ objectId: 'a\u0000b' }),
+    'objectId with NUL',
+    /^body\.objectId must not contain the NUL character/,
+  );
   refused(t, await search({ site: 'Docs\u0000' }), 'site with NUL', /^body\.site /);
-  const nulKey = await call(vela, 'GET', '/api/v2/connector/source', undefined, { authorization: `Basic ${Buffer.from('ad\u0000min:x').toString('base64')}` });
+  const nulKey = await call(vela, 'GET', '/api/v2/connector/source', undefined, {
+    authorization: `Basic ${Buffer.from('ad\u0000min:x').toString('base64')}`,
+  });
   t.is(nulKey.status, 401, 'Basic credentials with NUL are wrong credentials');
 
   // A body nested 20,000 deep on the reindex route, which parses its own body (GET with a body).
   const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
   for (const method of ['GET', 'POST'])
-    refused(t, await raw(vela, method, '/api/v2/connector/reindex/pkgs', deep), `${method} reindex, deep body`, /nests deeper/);
-  refused(t, await raw(vela, 'GET', '/api/v2/connector/reindex/pkgs', '[["x"]]'), 'GET reindex, nested id', /^body\[0\] must be a content id/);
-  refused(t, await call(vela, 'GET', `/api/v2/connector/index/pkgs?id=${'i'.repeat(401)}`), 'index ?id= of 401', /^id\[0\] must be a content id/);
+    refused(
+      t,
+      await raw(vela, method, '/api/v2/connector/reindex/pkgs', deep),
+      `${method} reindex, deep body`,
+      /nests deeper/,
+    );
+  refused(
+    t,
+    await raw(vela, 'GET', '/api/v2/connector/reindex/pkgs', '[["x"]]'),
+    'GET reindex, nested id',
+    /^body\[0\] must be a content id/,
+  );
+  refused(
+    t,
+    await call(vela, 'GET', `/api/v2/connector/index/pkgs?id=${'i'.repeat(401)}`),
+    'index ?id= of 401',
+    /^id\[0\] must be a content id/,
+  );
 
   // Source members bounded to their columns (schedule: 200) and shaped as the spec says.
   const source = { name: 'other', kind: 'jsonl', sites: ['Docs'], settings: { path: '/nowhere.jsonl', idField: 'id' } };
-  const create = (extra: Record<string, unknown>) => call(vela, 'POST', '/api/v2/connector/source', { ...source, ...extra });
+  const create = (extra: Record<string, unknown>) =>
+    call(vela, 'POST', '/api/v2/connector/source', { ...source, ...extra });
   t.true(LONG_CRON.length > 200);
   refused(t, await create({ schedule: LONG_CRON }), 'schedule', /^body\.schedule /);
   refused(t, await create({ name: 'n'.repeat(101) }), 'source name', /^body\.name /);
   refused(t, await create({ kind: 'K'.repeat(200) }), 'kind', /^body\.kind /);
   refused(t, await create({ sites: ['s'.repeat(101)] }), 'site name', /^body\.sites\[0\] /);
   refused(t, await create({ sites: ['../x'] }), 'site name shaped as a path', /^body\.sites\[0\] /);
-  refused(t, await create({ name: 'other\u0000' }), 'source name with NUL', /body\.name must not contain the NUL character/);
-  refused(t, await create({ description: 'd\u0000' }), 'description with NUL', /^body\.description must not contain the NUL character/);
+  refused(
+    t,
+    await create({ name: 'other\u0000' }),
+    'source name with NUL',
+    /body\.name must not contain the NUL character/,
+  );
+  refused(
+    t,
+    await create({ description: 'd\u0000' }),
+    'description with NUL',
+    /^body\.description must not contain the NUL character/,
+  );
   t.is((await call(vela, 'GET', '/api/v2/connector/source/other')).status, 404, 'nothing refused was stored');
 
   // Path parameters: source names and rule ids.
   refused(t, await call(vela, 'GET', `/api/v2/connector/source/${'n'.repeat(101)}`), 'source path', /^path\.name /);
-  refused(t, await call(vela, 'GET', `/api/v2/connector/monitoring/indexing/stats/${'n'.repeat(101)}`), 'stats path', /^path\.source /);
+  refused(
+    t,
+    await call(vela, 'GET', `/api/v2/connector/monitoring/indexing/stats/${'n'.repeat(101)}`),
+    'stats path',
+    /^path\.source /,
+  );
   refused(t, await call(vela, 'GET', `/api/v2/connector/indexing-rule/${'r'.repeat(37)}`), 'rule path', /^path\.id /);
   const rule = { name: 'r', source: 'pkgs', attribute: 'section', values: ['web'] };
-  refused(t, await call(vela, 'POST', '/api/v2/connector/indexing-rule', { ...rule, source: 's'.repeat(101) }), 'rule source', /^body\.source /);
-  refused(t, await call(vela, 'POST', '/api/v2/connector/indexing-rule', { ...rule, id: 'i'.repeat(37) }), 'rule id', /^body\.id /);
+  refused(
+    t,
+    await call(vela, 'POST', '/api/v2/connector/indexing-rule', { ...rule, source: 's'.repeat(101) }),
+    'rule source',
+    /^body\.source /,
+  );
+  refused(
+    t,
+    await call(vela, 'POST', '/api/v2/connector/indexing-rule', { ...rule, id: 'i'.repeat(37) }),
+    'rule id',
+    /^body\.id /,
+  );
 }
 
 test('connector inputs past their bounds are 400s on SQLite', async (t) => {
@@ -121,9 +181,12 @@ test('a source document whose id is too long to record is an error of that docum
   await checkLongDocumentId(t, vela);
 });
 
-pgTest('a source document whose id is too long to record is an error of that document, not of the run (PostgreSQL)', async (t) => {
-  const pg = await testDatabase(t);
-  const vela = await startConnector({ databaseUrl: pg.url });
-  t.teardown(() => vela.stop());
-  await checkLongDocumentId(t, vela);
-});
+pgTest(
+  'a source document whose id is too long to record is an error of that document, not of the run (PostgreSQL)',
+  async (t) => {
+    const pg = await testDatabase(t);
+    const vela = await startConnector({ databaseUrl: pg.url });
+    t.teardown(() => vela.stop());
+    await checkLongDocumentId(t, vela);
+  },
+);

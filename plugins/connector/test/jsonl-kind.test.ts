@@ -8,17 +8,30 @@ import { mapRecord } from '../sources/jsonl/record-mapping.js';
 import { readAll, readContext } from './fixtures/read-context.js';
 import { tempDir, writeJsonl } from './helpers.js';
 
-const settings = (file: string, extra: Partial<JsonlSettings> = {}): JsonlSettings => ({ path: file, idField: 'id', ...extra });
+const settings = (file: string, extra: Partial<JsonlSettings> = {}): JsonlSettings => ({
+  path: file,
+  idField: 'id',
+  ...extra,
+});
 
 test('a record maps to attributes by member name, dotted path and template, with the id as a string', (t) => {
   const mapped = mapRecord(
     { sku: 7, name: 'Shoe & sock', meta: { color: 'red' }, empty: '' },
     {
       idField: 'sku',
-      fields: { title: 'name', color: 'meta.color', url: { template: 'https://shop.example/p/{sku}?n={name}' }, blank: 'empty', absent: 'nothing' },
+      fields: {
+        title: 'name',
+        color: 'meta.color',
+        url: { template: 'https://shop.example/p/{sku}?n={name}' },
+        blank: 'empty',
+        absent: 'nothing',
+      },
     },
   );
-  t.deepEqual(mapped, { id: '7', attributes: { title: 'Shoe & sock', color: 'red', url: 'https://shop.example/p/7?n=Shoe%20%26%20sock', id: '7' } });
+  t.deepEqual(mapped, {
+    id: '7',
+    attributes: { title: 'Shoe & sock', color: 'red', url: 'https://shop.example/p/7?n=Shoe%20%26%20sock', id: '7' },
+  });
 });
 
 test('without fields every member is sent; a record without an id or not an object is an error', (t) => {
@@ -40,7 +53,13 @@ test('the jsonl kind reads plain and gzipped files alike, skips blank lines, rep
     const items = await readAll(jsonlSourceKind, settings(path.join(dir, name)));
     t.deepEqual(
       items.map((i) => ('error' in i ? `error:${i.error}` : i.id)),
-      ['a', 'b', 'error:line 4 is not valid JSON (8 characters)', 'error:line 5: member "id" (the id) is missing or empty', 'c'],
+      [
+        'a',
+        'b',
+        'error:line 4 is not valid JSON (8 characters)',
+        'error:line 5: member "id" (the id) is missing or empty',
+        'c',
+      ],
       name,
     );
   }
@@ -58,10 +77,16 @@ test('a missing file fails the read (the run fails and de-indexes nothing)', asy
 
 test('a path that is a folder or a device, or a file without line breaks, fails the read instead of the process', async (t) => {
   t.regex((await t.throwsAsync(readAll(jsonlSourceKind, settings(tempDir()))))!.message, /is not a file/);
-  t.regex((await t.throwsAsync(readAll(jsonlSourceKind, settings('/dev/zero'))))!.message, /^settings\.path \/dev\/zero is not a file/);
+  t.regex(
+    (await t.throwsAsync(readAll(jsonlSourceKind, settings('/dev/zero'))))!.message,
+    /^settings\.path \/dev\/zero is not a file/,
+  );
   // One line past the limit (gzipped, so a small file unpacks into it): the read fails, naming the line.
   const file = path.join(tempDir(), 'one-line.jsonl.gz');
-  writeFileSync(file, gzipSync(Buffer.concat([Buffer.from('{"id":"1"}\n{"id":"2"}\n'), Buffer.alloc(MAX_LINE_BYTES + 1, 0x61)])));
+  writeFileSync(
+    file,
+    gzipSync(Buffer.concat([Buffer.from('{"id":"1"}\n{"id":"2"}\n'), Buffer.alloc(MAX_LINE_BYTES + 1, 0x61)])),
+  );
   const items: unknown[] = [];
   const error = await t.throwsAsync(async () => {
     for await (const item of jsonlSourceKind.read(readContext(settings(file)))) items.push(item);
@@ -99,7 +124,16 @@ test('IGNORE rule values match from the start of the value, any value of a list,
       values: ['https://x\\.example/drafts/'],
       lastModifiedDate: '',
     },
-    { id: '2', name: 'tags', description: '', source: 's', attribute: 'tags', ruleType: 'IGNORE', values: ['secret'], lastModifiedDate: '' },
+    {
+      id: '2',
+      name: 'tags',
+      description: '',
+      source: 's',
+      attribute: 'tags',
+      ruleType: 'IGNORE',
+      values: ['secret'],
+      lastModifiedDate: '',
+    },
   ]);
   t.is(matcher.match({ url: 'https://x.example/drafts/1' }), 'drafts');
   t.is(matcher.match({ url: 'see https://x.example/drafts/1' }), null, 'anchored at the start');

@@ -6,7 +6,8 @@ import { linesOf } from '../sources/jsonl/lines.js';
 /** What node:readline (crlfDelay: Infinity), which the jsonl kind used before, makes of these chunks. */
 async function readlineLines(chunks: Buffer[]): Promise<string[]> {
   const out: string[] = [];
-  for await (const line of readline.createInterface({ input: Readable.from(chunks), crlfDelay: Infinity })) out.push(line);
+  for await (const line of readline.createInterface({ input: Readable.from(chunks), crlfDelay: Infinity }))
+    out.push(line);
   return out;
 }
 
@@ -30,7 +31,11 @@ const TEXTS = [
 ];
 
 // Invalid and cut UTF-8: a lone continuation byte, a character cut at the end (after a break and within a line).
-const BYTES = [Buffer.from([0x61, 0x80, 0x0a, 0x62]), Buffer.from([0x61, 0x0a, 0xe2, 0x82]), Buffer.from([0x61, 0x0d, 0x0a, 0x62, 0xf0, 0x9f])];
+const BYTES = [
+  Buffer.from([0x61, 0x80, 0x0a, 0x62]),
+  Buffer.from([0x61, 0x0a, 0xe2, 0x82]),
+  Buffer.from([0x61, 0x0d, 0x0a, 0x62, 0xf0, 0x9f]),
+];
 
 test('the jsonl lines are split as readline splits them, wherever the chunks begin and end', async (t) => {
   for (const bytes of [...TEXTS.map((text) => Buffer.from(text)), ...BYTES]) {

@@ -34,28 +34,55 @@ test('connector.sources: a plugin saves and removes its sources; the API sees th
   await sources.put({ name: 'owned', kind: 'versioned', sites: ['Docs'], settings: { docs: docs('one', '1') } });
   const listed = await call(vela, 'GET', '/api/v2/connector/source/owned');
   t.like(listed.body, { name: 'owned', kind: 'versioned', origin: 'plugin', sites: ['Docs'] });
-  const refusedPut = await call(vela, 'PUT', '/api/v2/connector/source/owned', { kind: 'versioned', sites: ['Docs'], settings: { docs: [] } });
+  const refusedPut = await call(vela, 'PUT', '/api/v2/connector/source/owned', {
+    kind: 'versioned',
+    sites: ['Docs'],
+    settings: { docs: [] },
+  });
   t.is(refusedPut.status, 409);
   t.regex(refusedPut.body.message, /belongs to the plugin/);
   t.is((await call(vela, 'DELETE', '/api/v2/connector/source/owned')).status, 409);
 
   // Replaced by its owner, with the same checks as the API's.
-  await sources.put({ name: 'owned', kind: 'versioned', sites: ['Docs'], description: 'changed', settings: { docs: docs('one', '1') } });
+  await sources.put({
+    name: 'owned',
+    kind: 'versioned',
+    sites: ['Docs'],
+    description: 'changed',
+    settings: { docs: docs('one', '1') },
+  });
   t.is((await call(vela, 'GET', '/api/v2/connector/source/owned')).body.description, 'changed');
-  await t.throwsAsync(sources.put({ name: 'owned', kind: 'versioned', sites: ['Nope'], settings: { docs: [] } }), { message: /sites\[0\] must name a site/ });
-  await t.throwsAsync(sources.put({ name: 'owned', kind: 'versioned', sites: ['Docs'], settings: {} }), { message: /settings\.docs is required/ });
+  await t.throwsAsync(sources.put({ name: 'owned', kind: 'versioned', sites: ['Nope'], settings: { docs: [] } }), {
+    message: /sites\[0\] must name a site/,
+  });
+  await t.throwsAsync(sources.put({ name: 'owned', kind: 'versioned', sites: ['Docs'], settings: {} }), {
+    message: /settings\.docs is required/,
+  });
   // A name the user took is not the plugin's.
   await createSource(vela, 'users', writeJsonl(path.join(tempDir(), 'a.jsonl'), []), 'Docs');
-  await t.throwsAsync(sources.put({ name: 'users', kind: 'versioned', sites: ['Docs'], settings: { docs: [] } }), { message: /already exists/ });
+  await t.throwsAsync(sources.put({ name: 'users', kind: 'versioned', sites: ['Docs'], settings: { docs: [] } }), {
+    message: /already exists/,
+  });
   t.false(await sources.remove('users', 'jsonl'), "nor is it the plugin's to delete");
   t.is((await call(vela, 'GET', '/api/v2/connector/source/users')).status, 200);
   // A source belongs to the kind it was made with: a caller naming another kind (another plugin's) cannot touch it.
-  await t.throwsAsync(sources.put({ name: 'owned', kind: 'jsonl', sites: ['Docs'], settings: { path: 'x.jsonl' } }), { message: /already exists/ });
+  await t.throwsAsync(sources.put({ name: 'owned', kind: 'jsonl', sites: ['Docs'], settings: { path: 'x.jsonl' } }), {
+    message: /already exists/,
+  });
   t.false(await sources.remove('owned', 'jsonl'));
   // Every locale its documents may carry is checked against the sites, named as sent.
-  await t.throwsAsync(sources.put({ name: 'owned', kind: 'versioned', sites: ['Docs'], locales: ['en_US', 'fr_FR'], settings: { docs: [] } }), {
-    message: /^locales\[1\] is fr_FR, which sites\[0\] \("Docs"\) does not have/,
-  });
+  await t.throwsAsync(
+    sources.put({
+      name: 'owned',
+      kind: 'versioned',
+      sites: ['Docs'],
+      locales: ['en_US', 'fr_FR'],
+      settings: { docs: [] },
+    }),
+    {
+      message: /^locales\[1\] is fr_FR, which sites\[0\] \("Docs"\) does not have/,
+    },
+  );
 
   t.true(await sources.remove('owned', 'versioned'));
   t.false(await sources.remove('owned', 'versioned'));
@@ -70,9 +97,19 @@ test('DEINDEX_IDS removes the given documents without reading; a version decides
   t.like(await (await runs.trigger('owned', 'INDEX_ALL', 'api')).done, { status: 'COMPLETED', indexed: 2 });
 
   // Same version, other attributes: unchanged (the source says its version did not move); a new version is sent.
-  await sources.put({ name: 'owned', kind: 'versioned', sites: ['Docs'], settings: { docs: docs('one, retitled', '1') } });
+  await sources.put({
+    name: 'owned',
+    kind: 'versioned',
+    sites: ['Docs'],
+    settings: { docs: docs('one, retitled', '1') },
+  });
   t.like(await (await runs.trigger('owned', 'INDEX_ALL', 'api')).done, { indexed: 0, unchanged: 2 });
-  await sources.put({ name: 'owned', kind: 'versioned', sites: ['Docs'], settings: { docs: docs('one, retitled', '2') } });
+  await sources.put({
+    name: 'owned',
+    kind: 'versioned',
+    sites: ['Docs'],
+    settings: { docs: docs('one, retitled', '2') },
+  });
   t.like(await (await runs.trigger('owned', 'INDEX_ALL', 'api')).done, { indexed: 1, unchanged: 1 });
 
   // The ids it tracks, by exact prefix (case counts, on SQLite too) or among given ones.

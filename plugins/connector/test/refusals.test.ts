@@ -1,7 +1,17 @@
 import path from 'node:path';
 import test from 'ava';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
-import { call, createSite, createSource, makePackages, runAndWait, searchCall, startConnector, tempDir, writeJsonl } from './helpers.js';
+import {
+  call,
+  createSite,
+  createSource,
+  makePackages,
+  runAndWait,
+  searchCall,
+  startConnector,
+  tempDir,
+  writeJsonl,
+} from './helpers.js';
 
 // A batch the search service refuses as a whole: each document's record keeps its own reason (what was wrong
 // with it), in-process through search.importer and over HTTP through the import API's 400 alike.
@@ -12,8 +22,15 @@ function refusedDocs() {
 }
 
 async function errorsBySource(vela: TestRuntime, source: string): Promise<Record<string, string>> {
-  const page = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source, status: 'ERROR', page: 0, size: 10 });
-  return Object.fromEntries((page.body.content as Array<{ objectId: string; error: string }>).map((r) => [r.objectId, r.error]));
+  const page = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', {
+    source,
+    status: 'ERROR',
+    page: 0,
+    size: 10,
+  });
+  return Object.fromEntries(
+    (page.body.content as Array<{ objectId: string; error: string }>).map((r) => [r.objectId, r.error]),
+  );
 }
 
 const expected = {
@@ -28,7 +45,11 @@ test('in-process: every document of a wholly refused batch is recorded with its 
   t.teardown(() => vela.stop());
   await createSite(vela, 'Refusing');
   await createSource(vela, 'bad', writeJsonl(path.join(tempDir(), 'bad.jsonl'), refusedDocs()), 'Refusing');
-  t.like(await runAndWait(vela, '/api/v2/connector/index/bad/all', 'bad'), { status: 'COMPLETED', indexed: 0, errors: 3 });
+  t.like(await runAndWait(vela, '/api/v2/connector/index/bad/all', 'bad'), {
+    status: 'COMPLETED',
+    indexed: 0,
+    errors: 3,
+  });
   t.deepEqual(await errorsBySource(vela, 'bad'), expected);
 });
 
@@ -37,14 +58,26 @@ test('over HTTP: the import API answers a wholly refused batch with 400 and each
   const search = await startTestRuntime({ plugins: ['search'] });
   t.teardown(() => search.stop());
   await createSite(search, 'Refusing');
-  const answer = await searchCall(search, 'POST', '/api/sn/import', { turingDocuments: [{ locale: 'en_US', siteNames: ['Ghost'], attributes: { id: 'g' } }] });
+  const answer = await searchCall(search, 'POST', '/api/sn/import', {
+    turingDocuments: [{ locale: 'en_US', siteNames: ['Ghost'], attributes: { id: 'g' } }],
+  });
   t.is(answer.status, 400);
   t.deepEqual(answer.body.rejected, [{ index: 0, id: 'g', site: 'Ghost', reason: 'site "Ghost" does not exist' }]);
 
-  const token = await searchCall(search, 'POST', '/api/dev/token', { title: 'connector', scopes: ['search', 'import'] });
-  const vela = await startConnector({ plugins: ['connector'], connector: { search: { url: search.url('search'), key: token.body.token } } });
+  const token = await searchCall(search, 'POST', '/api/dev/token', {
+    title: 'connector',
+    scopes: ['search', 'import'],
+  });
+  const vela = await startConnector({
+    plugins: ['connector'],
+    connector: { search: { url: search.url('search'), key: token.body.token } },
+  });
   t.teardown(() => vela.stop());
   await createSource(vela, 'bad', writeJsonl(path.join(tempDir(), 'bad.jsonl'), refusedDocs()), 'Refusing');
-  t.like(await runAndWait(vela, '/api/v2/connector/index/bad/all', 'bad'), { status: 'COMPLETED', indexed: 0, errors: 3 });
+  t.like(await runAndWait(vela, '/api/v2/connector/index/bad/all', 'bad'), {
+    status: 'COMPLETED',
+    indexed: 0,
+    errors: 3,
+  });
   t.deepEqual(await errorsBySource(vela, 'bad'), expected);
 });

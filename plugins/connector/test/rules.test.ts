@@ -35,7 +35,12 @@ test('IGNORE rules keep matching documents out, de-index ones already indexed, a
   t.like(ruled, { status: 'COMPLETED', ignored: 20, deindexed: 20, unchanged: 20, errors: 0 });
   const kept = docs.filter((d) => d.section === 'editors' || d.section === 'libs').map((d) => d.id);
   t.deepEqual(await searchIds(vela, 'Docs'), kept);
-  const ignored = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source: 'pkgs', status: 'IGNORED', page: 0, size: 100 });
+  const ignored = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', {
+    source: 'pkgs',
+    status: 'IGNORED',
+    page: 0,
+    size: 100,
+  });
   t.is(ignored.body.totalElements, 20);
 
   // Again: ignored documents stay ignored, nothing is sent.
@@ -58,7 +63,11 @@ test('IGNORE rules keep matching documents out, de-index ones already indexed, a
   t.is(retagged.ignored, tag0.length);
 
   await call(vela, 'DELETE', `/api/v2/connector/indexing-rule/${rule.body.id}`);
-  t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), { ignored: 0, indexed: tag0.length, errors: 0 });
+  t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), {
+    ignored: 0,
+    indexed: tag0.length,
+    errors: 0,
+  });
   t.deepEqual(
     await searchIds(vela, 'Docs'),
     docs.map((d) => d.id),
@@ -66,7 +75,17 @@ test('IGNORE rules keep matching documents out, de-index ones already indexed, a
 });
 
 test('nested repetition, the shape of catastrophic backtracking, is found; ordinary patterns pass', (t) => {
-  for (const p of ['(a+)+$', '(a*)*', '(\\w+\\s?)*x', '((a+)?)+', '(a{2,})+', '(x?y)*', '(a+){3}', '(\\w+\\.){2,}', '(?:[a-z]+)+?'])
+  for (const p of [
+    '(a+)+$',
+    '(a*)*',
+    '(\\w+\\s?)*x',
+    '((a+)?)+',
+    '(a{2,})+',
+    '(x?y)*',
+    '(a+){3}',
+    '(\\w+\\.){2,}',
+    '(?:[a-z]+)+?',
+  ])
     t.truthy(nestedRepetition(p), p);
   for (const p of [
     'draft',

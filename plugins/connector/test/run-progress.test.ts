@@ -5,7 +5,9 @@ import { call, createSite, runAndWait, startWithKind } from './helpers.js';
 
 function recorder() {
   const lines: Array<{ fields: Record<string, unknown>; msg: string }> = [];
-  const logger = { info: (fields: Record<string, unknown>, msg: string) => lines.push({ fields, msg }) } as unknown as Logger;
+  const logger = {
+    info: (fields: Record<string, unknown>, msg: string) => lines.push({ fields, msg }),
+  } as unknown as Logger;
   return { logger, lines };
 }
 
@@ -46,10 +48,16 @@ test('a real run logs its progress, and a reindex says of about how many', async
   const vela = await startWithKind('slow', SLOW_KIND, { connector: { progressMs: 50 } });
   t.teardown(() => vela.stop());
   await createSite(vela, 'Slow');
-  const created = await call(vela, 'POST', '/api/v2/connector/source', { name: 'slow', kind: 'slow', sites: ['Slow'], settings: { count: 40, delayMs: 10 } });
+  const created = await call(vela, 'POST', '/api/v2/connector/source', {
+    name: 'slow',
+    kind: 'slow',
+    sites: ['Slow'],
+    settings: { count: 40, delayMs: 10 },
+  });
   t.is(created.status, 201);
 
-  const progressOf = (run: { id: string }) => vela.logs.filter((line) => line.run === run.id && String(line.msg).startsWith('indexing slow:'));
+  const progressOf = (run: { id: string }) =>
+    vela.logs.filter((line) => line.run === run.id && String(line.msg).startsWith('indexing slow:'));
 
   const first = await runAndWait(vela, '/api/v2/connector/index/slow/all', 'slow');
   t.like(first, { status: 'COMPLETED', indexed: 40 });

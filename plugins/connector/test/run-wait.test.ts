@@ -1,6 +1,15 @@
 import test from 'ava';
 import type { TestRuntime } from 'vela/testing';
-import { call, createSite, createSource, makePackages, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
+import {
+  call,
+  createSite,
+  createSource,
+  makePackages,
+  searchIds,
+  startConnector,
+  tempDir,
+  writeJsonl,
+} from './helpers.js';
 
 // ?wait=true: a script that starts a run and then reads its results needs no polling.
 
@@ -19,13 +28,23 @@ test.after.always(async () => {
   await vela?.stop();
 });
 
-test.serial('a full run with ?wait=true answers once it has ended, with its statistics, and its documents are searchable', async (t) => {
-  const answer = await call(vela, 'GET', '/api/v2/connector/index/feed/all?wait=true');
-  t.is(answer.status, 200);
-  t.is(answer.body.status, 'sent');
-  t.like(answer.body.run, { id: answer.body.runId, source: 'feed', operationType: 'INDEX_ALL', status: 'COMPLETED', documents: 300, indexed: 300 });
-  t.is((await searchIds(vela, 'Waits')).filter((id) => id.startsWith('pkg-00')).length, 300);
-});
+test.serial(
+  'a full run with ?wait=true answers once it has ended, with its statistics, and its documents are searchable',
+  async (t) => {
+    const answer = await call(vela, 'GET', '/api/v2/connector/index/feed/all?wait=true');
+    t.is(answer.status, 200);
+    t.is(answer.body.status, 'sent');
+    t.like(answer.body.run, {
+      id: answer.body.runId,
+      source: 'feed',
+      operationType: 'INDEX_ALL',
+      status: 'COMPLETED',
+      documents: 300,
+      indexed: 300,
+    });
+    t.is((await searchIds(vela, 'Waits')).filter((id) => id.startsWith('pkg-00')).length, 300);
+  },
+);
 
 test.serial('runs by ids and reindex runs wait too, the runs queued before them included', async (t) => {
   const full = await call(vela, 'GET', '/api/v2/connector/reindex/feed/all');
@@ -49,7 +68,10 @@ test.serial('runs by ids and reindex runs wait too, the runs queued before them 
 
 test.serial('wait takes true or false only, and a bad value starts no run', async (t) => {
   const before = await call(vela, 'GET', '/api/v2/connector/monitoring/indexing/stats/other');
-  for (const path of ['/api/v2/connector/index/other/all?wait=yes', '/api/v2/connector/index/other?id=pkg-01001&wait=1']) {
+  for (const path of [
+    '/api/v2/connector/index/other/all?wait=yes',
+    '/api/v2/connector/index/other?id=pkg-01001&wait=1',
+  ]) {
     const answer = await call(vela, 'GET', path);
     t.is(answer.status, 400, path);
     t.deepEqual(answer.body, { error: 'validation_failed', message: answer.body.message }, path);
@@ -66,7 +88,13 @@ test.serial('wait takes true or false only, and a bad value starts no run', asyn
 
 test('the OpenAPI document describes wait on every run route and the statistics it answers', async (t) => {
   const doc = (await (await vela.fetch('connector', '/v3/api-docs')).json()) as {
-    paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }>; responses: Record<string, { content?: unknown }> }>>;
+    paths: Record<
+      string,
+      Record<
+        string,
+        { parameters?: Array<{ name: string; in: string }>; responses: Record<string, { content?: unknown }> }
+      >
+    >;
   };
   const runRoutes: Array<[string, string]> = [
     ['/api/v2/connector/index/{name}/all', 'get'],

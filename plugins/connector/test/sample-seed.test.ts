@@ -33,7 +33,9 @@ test('the first start seeds the sample source into a Sample site with facets; a 
 
   const again = await startConnector({ dataDir, config: { runtime: { seed: true } } });
   t.teardown(() => again.stop());
-  await until('the seed to look at the sample', async () => (again.logs.some((l) => l.msg === 'the sample is indexed already') ? true : undefined));
+  await until('the seed to look at the sample', async () =>
+    again.logs.some((l) => l.msg === 'the sample is indexed already') ? true : undefined,
+  );
   const after = await call(again, 'GET', '/api/v2/connector/monitoring/indexing/stats/sample');
   t.is(after.body.length, 1, 'no second run');
   t.false(again.logs.some((l) => l.msg === 'indexing the sample source'));
@@ -56,7 +58,8 @@ test('an existing site named Sample is left alone: no sample source is seeded in
   const vela = await startConnector({ dataDir, config: { runtime: { seed: true } } });
   t.teardown(() => vela.stop());
   const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline && !vela.logs.some((l) => l.msg.includes('the sample source is not seeded'))) await new Promise((r) => setTimeout(r, 25));
+  while (Date.now() < deadline && !vela.logs.some((l) => l.msg.includes('the sample source is not seeded')))
+    await new Promise((r) => setTimeout(r, 25));
   t.true(vela.logs.some((l) => l.msg.includes('the sample source is not seeded')));
   t.deepEqual((await call(vela, 'GET', '/api/v2/connector/source')).body, []);
   t.is((await searchCall(vela, 'GET', '/api/sn/Sample/search?q=*&_setlocale=en_US')).body.queryContext.count, 0);

@@ -8,7 +8,12 @@ import { call, createSite, searchCall, startConnector, startWebSource, tempDir, 
 // A folder of scans (images, and a PDF of page images without a text layer) becomes searchable: the
 // filesystem and web kinds extract through the shared extraction library, OCR included, on the worker pool.
 
-async function renderText(lines: string[], format: 'png' | 'jpeg' = 'png', width = 1200, fontSize = 40): Promise<Uint8Array> {
+async function renderText(
+  lines: string[],
+  format: 'png' | 'jpeg' = 'png',
+  width = 1200,
+  fontSize = 40,
+): Promise<Uint8Array> {
   const { createCanvas } = await import('@napi-rs/canvas');
   const canvas = createCanvas(width, Math.round(fontSize * 1.8 * lines.length + fontSize * 1.5));
   const g = canvas.getContext('2d');
@@ -38,7 +43,8 @@ const TEST_TIMEOUT_MS = 240_000;
 /** Start a run of every document of `source` and wait for its end, within RUN_TIMEOUT_MS. */
 async function runAll(vela: Awaited<ReturnType<typeof startConnector>>, source: string): Promise<any> {
   const sent = await call(vela, 'GET', `/api/v2/connector/index/${source}/all`);
-  if (sent.status !== 200 || sent.body.status !== 'sent') throw new Error(`trigger failed: ${sent.status} ${JSON.stringify(sent.body)}`);
+  if (sent.status !== 200 || sent.body.status !== 'sent')
+    throw new Error(`trigger failed: ${sent.status} ${JSON.stringify(sent.body)}`);
   return waitForRun(vela, source, sent.body.runId, RUN_TIMEOUT_MS);
 }
 
@@ -46,7 +52,11 @@ async function runAll(vela: Awaited<ReturnType<typeof startConnector>>, source: 
 async function failures(vela: Awaited<ReturnType<typeof startConnector>>, source: string): Promise<string> {
   const records = await call(vela, 'GET', `/api/v2/connector/monitoring/index/${source}`);
   const errors =
-    records.status === 200 ? (records.body as Array<{ status: string; objectId: string; error: string | null }>).filter((r) => r.status === 'ERROR') : [];
+    records.status === 200
+      ? (records.body as Array<{ status: string; objectId: string; error: string | null }>).filter(
+          (r) => r.status === 'ERROR',
+        )
+      : [];
   return JSON.stringify(errors.map((r) => ({ id: r.objectId, error: r.error })));
 }
 
@@ -62,11 +72,19 @@ test('a folder of scans becomes searchable: images and a PDF without a text laye
   await createSite(vela, 'Scans');
   const root = path.join(tempDir(), 'scans');
   mkdirSync(root);
-  writeFileSync(path.join(root, 'invoice.png'), await renderText(['Invoice for the walrus sanctuary', 'Amount due 480 EUR']));
+  writeFileSync(
+    path.join(root, 'invoice.png'),
+    await renderText(['Invoice for the walrus sanctuary', 'Amount due 480 EUR']),
+  );
   writeFileSync(path.join(root, 'receipt.jpg'), await renderText(['Receipt from the zeppelin hangar'], 'jpeg'));
   writeFileSync(path.join(root, 'contract.pdf'), await scannedPdf(['Signed contract about lighthouse maintenance']));
   writeFileSync(path.join(root, 'typed.txt'), 'A typed note about the walrus sanctuary.');
-  const created = await call(vela, 'POST', '/api/v2/connector/source', { name: 'scans', kind: 'filesystem', sites: ['Scans'], settings: { root } });
+  const created = await call(vela, 'POST', '/api/v2/connector/source', {
+    name: 'scans',
+    kind: 'filesystem',
+    sites: ['Scans'],
+    settings: { root },
+  });
   t.is(created.status, 201, JSON.stringify(created.body));
   t.deepEqual(created.body.settings.ocrLanguages, ['eng']);
   const run = await runAll(vela, 'scans');
@@ -74,7 +92,8 @@ test('a folder of scans becomes searchable: images and a PDF without a text laye
   t.deepEqual(await hits(vela, 'Scans', 'walrus'), ['invoice.png', 'typed.txt']);
   t.deepEqual(await hits(vela, 'Scans', 'zeppelin'), ['receipt.jpg']);
   t.deepEqual(await hits(vela, 'Scans', 'lighthouse'), ['contract.pdf']);
-  const doc = (await searchCall(vela, 'GET', '/api/sn/Scans/search?q=lighthouse&_setlocale=en_US')).body.results.document[0];
+  const doc = (await searchCall(vela, 'GET', '/api/sn/Scans/search?q=lighthouse&_setlocale=en_US')).body.results
+    .document[0];
   t.regex(String(doc.fields.text), /Signed contract about <mark>lighthouse<\/mark> maintenance/);
 });
 

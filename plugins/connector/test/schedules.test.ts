@@ -21,7 +21,8 @@ test('a source with a cron schedule runs on its own, runs never overlap, and cle
   t.true(runs.length >= 2, 'two scheduled runs ended');
   t.true(runs.every((r) => r.trigger === 'schedule' && r.status === 'COMPLETED'));
   const ordered = [...runs].sort((a, b) => a.startTime.localeCompare(b.startTime));
-  for (let i = 1; i < ordered.length; i++) t.true(ordered[i].startTime >= ordered[i - 1].endTime, 'a run starts after the one before ended');
+  for (let i = 1; i < ordered.length; i++)
+    t.true(ordered[i].startTime >= ordered[i - 1].endTime, 'a run starts after the one before ended');
   t.is(ordered[0].indexed, 2000);
   t.is(ordered[1].unchanged, 2000);
 

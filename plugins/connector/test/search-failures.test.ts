@@ -3,7 +3,18 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
-import { call, createSite, createSource, makePackages, runAndWait, searchCall, searchIds, startConnector, tempDir, writeJsonl } from './helpers.js';
+import {
+  call,
+  createSite,
+  createSource,
+  makePackages,
+  runAndWait,
+  searchCall,
+  searchIds,
+  startConnector,
+  tempDir,
+  writeJsonl,
+} from './helpers.js';
 
 /**
  * A search service that fails on demand: a proxy in front of a real one that answers 500 to the import
@@ -15,7 +26,10 @@ async function flakySearch(t: {
   const search = await startTestRuntime({ plugins: ['search'] });
   t.teardown(() => search.stop());
   await createSite(search, 'Remote');
-  const token = await searchCall(search, 'POST', '/api/dev/token', { title: 'connector', scopes: ['search', 'import'] });
+  const token = await searchCall(search, 'POST', '/api/dev/token', {
+    title: 'connector',
+    scopes: ['search', 'import'],
+  });
   let imports = 0;
   let failing: (n: number) => boolean = () => false;
   const upstream = search.url('search');
@@ -27,11 +41,14 @@ async function flakySearch(t: {
         res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"internal_error","message":"boom"}');
         return;
       }
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'content-length', 'connection'].includes(k))) as Record<
-        string,
-        string
-      >;
-      fetch(`${upstream}${req.url}`, { method: req.method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined })
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([k]) => !['host', 'content-length', 'connection'].includes(k)),
+      ) as Record<string, string>;
+      fetch(`${upstream}${req.url}`, {
+        method: req.method,
+        headers,
+        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+      })
         .then(async (answer) =>
           res
             .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
@@ -56,7 +73,10 @@ async function flakySearch(t: {
 /** A connector sending to a search service that can be made to fail, with 400 packages indexed through it. */
 async function indexedThroughFlakySearch(t: ExecutionContext) {
   const flaky = await flakySearch(t);
-  const vela = await startConnector({ plugins: ['connector'], connector: { batchSize: 100, search: { url: flaky.url, key: flaky.key } } });
+  const vela = await startConnector({
+    plugins: ['connector'],
+    connector: { batchSize: 100, search: { url: flaky.url, key: flaky.key } },
+  });
   t.teardown(() => vela.stop());
   const docs = makePackages(400);
   const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), docs);
@@ -83,9 +103,17 @@ test('a search service that answers 500 mid-run: the run fails, nothing is lost,
   );
 
   flaky.failImports(() => false);
-  t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), { status: 'COMPLETED', errors: 0, deindexed: 50 });
+  t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), {
+    status: 'COMPLETED',
+    errors: 0,
+    deindexed: 50,
+  });
   t.deepEqual(await searchIds(flaky.search, 'Remote'), next.map((d) => d.id).sort());
-  const changed = await searchCall(flaky.search, 'GET', '/api/sn/Remote/search?q=*&_setlocale=en_US&rows=1000&fl=id,title');
+  const changed = await searchCall(
+    flaky.search,
+    'GET',
+    '/api/sn/Remote/search?q=*&_setlocale=en_US&rows=1000&fl=id,title',
+  );
   t.is(changed.body.results.document.filter((d: any) => String(d.fields.title).endsWith('(new)')).length, 100);
 });
 

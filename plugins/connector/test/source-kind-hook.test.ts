@@ -28,7 +28,12 @@ test('a plugin adds a source kind through the connector.sourceKinds hook, and it
     { name: 'connector.sourceKinds', owner: 'connector', taps: ['memory-kind:memory'] },
   );
 
-  const bad = await call(vela, 'POST', '/api/v2/connector/source', { name: 'mem', kind: 'memory', sites: ['Docs'], settings: {} });
+  const bad = await call(vela, 'POST', '/api/v2/connector/source', {
+    name: 'mem',
+    kind: 'memory',
+    sites: ['Docs'],
+    settings: {},
+  });
   t.is(bad.status, 400);
   t.regex(bad.body.message, /settings\.docs is required/);
 
@@ -54,13 +59,28 @@ test("a stored source whose kind's plugin is not loaded is skipped with a warnin
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const first = await startWithKind('memory', MEMORY_KIND, { dataDir });
   await createSite(first, 'Docs');
-  t.is((await call(first, 'POST', '/api/v2/connector/source', { name: 'mem', kind: 'memory', sites: ['Docs'], settings: { docs: [] } })).status, 201);
+  t.is(
+    (
+      await call(first, 'POST', '/api/v2/connector/source', {
+        name: 'mem',
+        kind: 'memory',
+        sites: ['Docs'],
+        settings: { docs: [] },
+      })
+    ).status,
+    201,
+  );
   await first.stop();
 
   const second = await startConnector({ dataDir });
   t.teardown(() => second.stop());
   t.true(second.logs.some((l) => l.msg.startsWith('stored source skipped') && l.source === 'mem'));
   t.deepEqual((await call(second, 'GET', '/api/v2/connector/source')).body, []);
-  const again = await call(second, 'POST', '/api/v2/connector/source', { name: 'mem', kind: 'jsonl', sites: ['Docs'], settings: { path: '/nowhere.jsonl' } });
+  const again = await call(second, 'POST', '/api/v2/connector/source', {
+    name: 'mem',
+    kind: 'jsonl',
+    sites: ['Docs'],
+    settings: { path: '/nowhere.jsonl' },
+  });
   t.is(again.status, 409);
 });

@@ -25,7 +25,11 @@ const byId = async (store: StatusStore, ids: string[]): Promise<Map<string, Stat
   new Map((await store.byObjectIds(ids)).map((r) => [r.objectId, r]));
 
 async function recordsAsUpsertedOneByOne(t: ExecutionContext, store: StatusStore): Promise<void> {
-  await store.record('src', 'run-1', [update('a'), update('b', { status: 'ERROR', checksum: null, error: 'refused: "why" ✓' }), update('c')]);
+  await store.record('src', 'run-1', [
+    update('a'),
+    update('b', { status: 'ERROR', checksum: null, error: 'refused: "why" ✓' }),
+    update('c'),
+  ]);
   const first = await byId(store, ['a', 'b', 'c']);
   t.like(first.get('b'), {
     source: 'src',
@@ -36,7 +40,10 @@ async function recordsAsUpsertedOneByOne(t: ExecutionContext, store: StatusStore
     sites: ['Docs'],
     transactionId: 'run-1',
   });
-  t.true(first.get('a')!.id < first.get('b')!.id && first.get('b')!.id < first.get('c')!.id, 'rows are created in the order given');
+  t.true(
+    first.get('a')!.id < first.get('b')!.id && first.get('b')!.id < first.get('c')!.id,
+    'rows are created in the order given',
+  );
 
   // An update keeps the row (its id and creation time); an object named twice in one call ends as its last update.
   await new Promise((resolve) => setTimeout(resolve, 5));
@@ -47,7 +54,13 @@ async function recordsAsUpsertedOneByOne(t: ExecutionContext, store: StatusStore
     update('d', { checksum: 'second' }),
   ]);
   const second = await byId(store, ['a', 'b', 'c', 'd']);
-  t.like(second.get('a'), { id: first.get('a')!.id, created: first.get('a')!.created, locale: 'pt_BR', sites: ['Docs', 'Other'], transactionId: 'run-2' });
+  t.like(second.get('a'), {
+    id: first.get('a')!.id,
+    created: first.get('a')!.created,
+    locale: 'pt_BR',
+    sites: ['Docs', 'Other'],
+    transactionId: 'run-2',
+  });
   t.not(second.get('a')!.modificationDate, first.get('a')!.modificationDate);
   t.like(second.get('b'), { status: 'INDEXED', checksum: 'sum-b', error: null, transactionId: 'run-2' });
   t.like(second.get('c'), { transactionId: 'run-1' });
@@ -55,7 +68,9 @@ async function recordsAsUpsertedOneByOne(t: ExecutionContext, store: StatusStore
   t.is((await store.targets('src')).length, 4);
 
   // More than one statement's rows: all recorded, in one transaction.
-  const many = Array.from({ length: 2345 }, (_, i) => update(`m${String(i).padStart(5, '0')}`, { sites: [i % 2 ? 'Docs' : 'Other'] }));
+  const many = Array.from({ length: 2345 }, (_, i) =>
+    update(`m${String(i).padStart(5, '0')}`, { sites: [i % 2 ? 'Docs' : 'Other'] }),
+  );
   await store.record('src', 'run-3', many);
   t.deepEqual(await store.counts('src'), { INDEXED: 2349 });
   t.deepEqual(
@@ -71,6 +86,9 @@ test('sqlite: a batch of status records is upserted as one by one, each object o
   await recordsAsUpsertedOneByOne(t, await storeOn(t));
 });
 
-pgTest('postgres: a batch of status records is upserted as one by one, each object once with its last update', async (t) => {
-  await recordsAsUpsertedOneByOne(t, await storeOn(t, (await testDatabase(t)).url));
-});
+pgTest(
+  'postgres: a batch of status records is upserted as one by one, each object once with its last update',
+  async (t) => {
+    await recordsAsUpsertedOneByOne(t, await storeOn(t, (await testDatabase(t)).url));
+  },
+);

@@ -19,16 +19,24 @@ test.after.always(() => pool.close());
 const AGENT = 'VelaTestBot/1.0';
 type Settings = Partial<WebSettings> & { seeds: string[] };
 const crawl = (settings: Settings, onlyIds?: string[]) =>
-  readAll(webSourceKind, { delayMs: 0, userAgent: AGENT, ...settings } as WebSettings, { extract, ...(onlyIds ? { onlyIds } : {}) });
+  readAll(webSourceKind, { delayMs: 0, userAgent: AGENT, ...settings } as WebSettings, {
+    extract,
+    ...(onlyIds ? { onlyIds } : {}),
+  });
 
 const text = (body: string, status = 200): SiteResponse => ({ status, type: 'text/plain', body });
-const xml = (body: string): SiteResponse => ({ type: 'application/xml', body: `<?xml version="1.0" encoding="UTF-8"?>${body}` });
+const xml = (body: string): SiteResponse => ({
+  type: 'application/xml',
+  body: `<?xml version="1.0" encoding="UTF-8"?>${body}`,
+});
 
 /** The site of most tests: links of every kind from the home page, robots.txt, a sitemap index. */
 function site(origin: string): Record<string, SiteResponse> {
   const host2 = origin.replace('127.0.0.1', 'localhost');
   return {
-    '/robots.txt': text(`User-agent: *\nDisallow: /private/\nSitemap: ${origin}/sitemap-index.xml\n\nUser-agent: OtherBot\nDisallow: /\n`),
+    '/robots.txt': text(
+      `User-agent: *\nDisallow: /private/\nSitemap: ${origin}/sitemap-index.xml\n\nUser-agent: OtherBot\nDisallow: /\n`,
+    ),
     '/sitemap-index.xml': xml(
       `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${origin}/sitemap-pages.xml</loc></sitemap></sitemapindex>`,
     ),
@@ -76,13 +84,17 @@ function site(origin: string): Record<string, SiteResponse> {
   };
 }
 
-async function withSite(t: { teardown(fn: () => unknown): void }, pages: (origin: string) => Record<string, SiteResponse> = site): Promise<TestSite> {
+async function withSite(
+  t: { teardown(fn: () => unknown): void },
+  pages: (origin: string) => Record<string, SiteResponse> = site,
+): Promise<TestSite> {
   const server = await startTestSite(pages);
   t.teardown(() => server.close());
   return server;
 }
 
-const docsOf = (items: Array<SourceDocument | SourceReadError>) => items.filter((i): i is SourceDocument => !isReadError(i));
+const docsOf = (items: Array<SourceDocument | SourceReadError>) =>
+  items.filter((i): i is SourceDocument => !isReadError(i));
 const errorsOf = (items: Array<SourceDocument | SourceReadError>) => items.filter(isReadError);
 
 test('a crawl follows links to the depth limit, reads the sitemap index, yields each page once by canonical URL, and 4xx/5xx other than 404 as errors', async (t) => {
@@ -93,7 +105,15 @@ test('a crawl follows links to the depth limit, reads the sitemap index, yields 
     docsOf(items)
       .map((d) => d.id)
       .sort(),
-    [u('/'), u('/a.html'), u('/a/deep1.html'), u('/b.html'), u('/c.html'), u('/from-noindex.html'), u('/orphan.html')].sort(),
+    [
+      u('/'),
+      u('/a.html'),
+      u('/a/deep1.html'),
+      u('/b.html'),
+      u('/c.html'),
+      u('/from-noindex.html'),
+      u('/orphan.html'),
+    ].sort(),
   );
   t.deepEqual(
     errorsOf(items).sort((a, b) => a.id.localeCompare(b.id)),
@@ -148,7 +168,10 @@ test('page attributes: title, text, url, description, keywords, content type and
     contentType: 'text/html',
   });
   t.regex(items[0]!.attributes.text as string, /^Home\n/);
-  t.like(items.find((d) => d.id === `${s.origin}/b.html`)!.attributes, { title: 'Page B', lastModified: '2015-10-21T07:28:00.000Z' });
+  t.like(items.find((d) => d.id === `${s.origin}/b.html`)!.attributes, {
+    title: 'Page B',
+    lastModified: '2015-10-21T07:28:00.000Z',
+  });
 });
 
 test('a redirect is followed to its target, which becomes the id; a redirect out of bounds is not followed', async (t) => {
@@ -185,14 +208,20 @@ test('maxDepth 0 reads only the seeds, and maxPages caps the pages fetched', asy
 
 test('a robots.txt group for our user agent wins over *, with Allow inside a disallowed folder', async (t) => {
   const s = await withSite(t, () => ({
-    '/robots.txt': text('User-agent: *\nDisallow: /\n\nUser-agent: VelaTestBot\nAllow: /private/open.html\nDisallow: /private/\n'),
+    '/robots.txt': text(
+      'User-agent: *\nDisallow: /\n\nUser-agent: VelaTestBot\nAllow: /private/open.html\nDisallow: /private/\n',
+    ),
     '/': page('Home', ['/private/open.html', '/private/closed.html', '/public.html']),
     '/private/open.html': page('Open'),
     '/private/closed.html': page('Closed'),
     '/public.html': page('Public'),
   }));
   const items = await crawl({ seeds: [`${s.origin}/`], sitemaps: false });
-  t.deepEqual(items.map((i) => i.id).sort(), [`${s.origin}/`, `${s.origin}/private/open.html`, `${s.origin}/public.html`]);
+  t.deepEqual(items.map((i) => i.id).sort(), [
+    `${s.origin}/`,
+    `${s.origin}/private/open.html`,
+    `${s.origin}/public.html`,
+  ]);
   t.false(s.paths().includes('/private/closed.html'));
 });
 
@@ -207,7 +236,8 @@ test('requests to one host keep the robots.txt Crawl-delay apart, even with seve
   const items = await crawl({ seeds: [`${s.origin}/`], sitemaps: false, concurrency: 4 });
   t.is(items.length, 4);
   const times = s.requests.filter((r) => r.path !== '/robots.txt').map((r) => r.at);
-  for (let i = 1; i < times.length; i++) t.true(times[i]! - times[i - 1]! >= 240, `gap ${i} was ${times[i]! - times[i - 1]!} ms`);
+  for (let i = 1; i < times.length; i++)
+    t.true(times[i]! - times[i - 1]! >= 240, `gap ${i} was ${times[i]! - times[i - 1]!} ms`);
 });
 
 test('PDF links are skipped by default and indexed with includePdf', async (t) => {
@@ -220,7 +250,9 @@ test('PDF links are skipped by default and indexed with includePdf', async (t) =
   );
   t.false(s.paths().includes('/prices.pdf'));
   const s2 = await withSite(t, pages);
-  const withPdf = docsOf(await crawl({ seeds: [`${s2.origin}/`], sitemaps: false, robotsTxt: false, includePdf: true }));
+  const withPdf = docsOf(
+    await crawl({ seeds: [`${s2.origin}/`], sitemaps: false, robotsTxt: false, includePdf: true }),
+  );
   t.like(withPdf.find((d) => d.id === `${s2.origin}/prices.pdf`)?.attributes, {
     title: 'Price list',
     text: 'Prices for this year',
@@ -236,13 +268,20 @@ test('a response without a Content-Type is indexed when its bytes are HTML, and 
   }));
   const items = await crawl({ seeds: [`${s.origin}/`], sitemaps: false, robotsTxt: false });
   t.deepEqual(items.map((i) => i.id).sort(), [`${s.origin}/`, `${s.origin}/untyped`]);
-  t.like((items.find((i) => i.id.endsWith('/untyped')) as SourceDocument).attributes, { title: 'Untyped page', contentType: 'text/html' });
+  t.like((items.find((i) => i.id.endsWith('/untyped')) as SourceDocument).attributes, {
+    title: 'Untyped page',
+    contentType: 'text/html',
+  });
   t.true(s.paths().includes('/blob'));
 });
 
 test('onlyIds fetches just those URLs and follows no links; a page now 404 is not yielded (so it gets de-indexed)', async (t) => {
   const s = await withSite(t);
-  const items = await crawl({ seeds: [`${s.origin}/`] }, [`${s.origin}/a.html#top`, `${s.origin}/missing.html`, 'ftp://example.org/x']);
+  const items = await crawl({ seeds: [`${s.origin}/`] }, [
+    `${s.origin}/a.html#top`,
+    `${s.origin}/missing.html`,
+    'ftp://example.org/x',
+  ]);
   t.deepEqual(items.map((i) => i.id).sort(), ['ftp://example.org/x', `${s.origin}/a.html`]);
   t.deepEqual(s.paths().sort(), ['/a.html', '/missing.html', '/robots.txt']);
   t.deepEqual(
@@ -258,7 +297,13 @@ test('a page that does not answer in time, an oversized page and an unreachable 
     '/huge.html': { body: `<p>${'x'.repeat(5000)}</p>` },
   }));
   // The limit leaves the answering pages ample time on a loaded machine; only the hung one reaches it.
-  const items = await crawl({ seeds: [`${s.origin}/`], sitemaps: false, robotsTxt: false, timeoutMs: 2000, maxPageBytes: 2048 });
+  const items = await crawl({
+    seeds: [`${s.origin}/`],
+    sitemaps: false,
+    robotsTxt: false,
+    timeoutMs: 2000,
+    maxPageBytes: 2048,
+  });
   t.deepEqual(
     errorsOf(items).sort((a, b) => a.id.localeCompare(b.id)),
     [
@@ -275,7 +320,10 @@ test('a page that does not answer in time, an oversized page and an unreachable 
     },
   ]);
   t.deepEqual(down.paths(), ['/robots.txt']);
-  const huge = await withSite(t, () => ({ '/robots.txt': text(`# ${'x'.repeat(2 * 1024 * 1024)}\n`), '/': page('Home') }));
+  const huge = await withSite(t, () => ({
+    '/robots.txt': text(`# ${'x'.repeat(2 * 1024 * 1024)}\n`),
+    '/': page('Home'),
+  }));
   t.deepEqual(await crawl({ seeds: [`${huge.origin}/`], sitemaps: false }), [
     {
       id: `${huge.origin}/`,
@@ -300,11 +348,15 @@ test('robots.txt redirected to an address the outbound guard refuses is unreacha
     },
   });
   const notes: string[] = [];
-  const items = await readAll(webSourceKind, { delayMs: 0, userAgent: AGENT, seeds: [`${s.origin}/`, `${s.origin}/a.html`] } as WebSettings, {
-    extract,
-    fetch: (url, init) => guard.fetch(url, init),
-    notes,
-  });
+  const items = await readAll(
+    webSourceKind,
+    { delayMs: 0, userAgent: AGENT, seeds: [`${s.origin}/`, `${s.origin}/a.html`] } as WebSettings,
+    {
+      extract,
+      fetch: (url, init) => guard.fetch(url, init),
+      notes,
+    },
+  );
   const why = `not fetched: robots.txt of ${s.origin} is unreachable (its redirect to http://metadata.example/latest/robots.txt: request failed: refused by the outbound address guard (cloud metadata): metadata.example resolves to 169.254.169.254, a cloud metadata address); as RFC 9309 asks, nothing is fetched from that host this run`;
   t.deepEqual(
     items.sort((x, y) => x.id.localeCompare(y.id)),
@@ -321,7 +373,10 @@ test('robots.txt redirected to an address the outbound guard refuses is unreacha
 
 test('robots.txt redirects are followed across hosts, and its rules apply to the host asked; more than five redirects make it unavailable', async (t) => {
   const s = await withSite(t, (origin) => ({
-    '/robots.txt': { status: 301, headers: { location: `${origin.replace('127.0.0.1', 'localhost')}/rules/robots.txt` } },
+    '/robots.txt': {
+      status: 301,
+      headers: { location: `${origin.replace('127.0.0.1', 'localhost')}/rules/robots.txt` },
+    },
     '/rules/robots.txt': text('User-agent: *\nDisallow: /private/\n'),
     '/': page('Home', ['/private/secret.html', '/open.html']),
     '/open.html': page('Open'),
@@ -349,17 +404,23 @@ test('robots.txt redirects are followed across hosts, and its rules apply to the
     '/': page('Home'),
   }));
   const notes: string[] = [];
-  const loopItems = await readAll(webSourceKind, { delayMs: 0, userAgent: AGENT, seeds: [`${loop.origin}/`], sitemaps: false } as WebSettings, {
-    extract,
-    notes,
-  });
+  const loopItems = await readAll(
+    webSourceKind,
+    { delayMs: 0, userAgent: AGENT, seeds: [`${loop.origin}/`], sitemaps: false } as WebSettings,
+    {
+      extract,
+      notes,
+    },
+  );
   t.deepEqual(
     docsOf(loopItems).map((d) => d.id),
     [`${loop.origin}/`],
     'unavailable: every page may be fetched',
   );
   t.false(loop.paths().includes('/hop6'), 'five redirects are followed, not a sixth');
-  t.deepEqual(notes, [`robots.txt of ${loop.origin} redirects more than 5 times: taken as unavailable (RFC 9309), so every page of that host may be fetched`]);
+  t.deepEqual(notes, [
+    `robots.txt of ${loop.origin} redirects more than 5 times: taken as unavailable (RFC 9309), so every page of that host may be fetched`,
+  ]);
 });
 
 test('a cancelled crawl throws instead of ending as if complete', async (t) => {
@@ -378,13 +439,19 @@ test('a cancelled crawl throws instead of ending as if complete', async (t) => {
 
 test('invalid settings fail the run with the member named', async (t) => {
   await t.throwsAsync(crawl({ seeds: ['not a url'] }), { message: /settings\.seeds\[0\]/ });
-  await t.throwsAsync(crawl({ seeds: ['http://127.0.0.1:9/'], deny: ['(unclosed'] }), { message: /settings\.deny\[0\] must be a valid regex/ });
+  await t.throwsAsync(crawl({ seeds: ['http://127.0.0.1:9/'], deny: ['(unclosed'] }), {
+    message: /settings\.deny\[0\] must be a valid regex/,
+  });
 });
 
 test('sitemaps are read plain or gzipped, as URL sets or indexes', (t) => {
   const urlset =
     '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc> https://e.org/a </loc><lastmod>2024-01-01</lastmod></url><url><loc>https://e.org/b?x=1&amp;y=2</loc></url></urlset>';
-  t.deepEqual(parseSitemap(Buffer.from(urlset)), { pages: ['https://e.org/a', 'https://e.org/b?x=1&y=2'], sitemaps: [] });
-  const index = '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://e.org/s1.xml.gz</loc></sitemap></sitemapindex>';
+  t.deepEqual(parseSitemap(Buffer.from(urlset)), {
+    pages: ['https://e.org/a', 'https://e.org/b?x=1&y=2'],
+    sitemaps: [],
+  });
+  const index =
+    '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://e.org/s1.xml.gz</loc></sitemap></sitemapindex>';
   t.deepEqual(parseSitemap(gzipSync(index)), { pages: [], sitemaps: ['https://e.org/s1.xml.gz'] });
 });

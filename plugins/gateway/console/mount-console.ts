@@ -21,14 +21,52 @@ const APP_TABS: ConsoleTabs = {
 // (/api/v2/...) with the session cookie and the page's CSRF token, exactly as any API client would.
 // Order matters: "/new" before "/:id".
 const PAGES: ConsolePage[] = [
-  { path: '/console/dashboard', title: 'Dashboard', section: 'dashboard', template: 'dashboard.html', script: 'dashboard.js' },
-  { path: '/console/mapping', title: 'Mappings', section: 'mapping', template: 'mapping-list.html', script: 'mapping-list.js' },
-  { path: '/console/mapping/new', title: 'New mapping', section: 'mapping', template: 'mapping-form.html', script: 'mapping-form.js' },
-  { path: '/console/mapping/:mappingId', title: 'Edit mapping', section: 'mapping', template: 'mapping-form.html', script: 'mapping-form.js' },
+  {
+    path: '/console/dashboard',
+    title: 'Dashboard',
+    section: 'dashboard',
+    template: 'dashboard.html',
+    script: 'dashboard.js',
+  },
+  {
+    path: '/console/mapping',
+    title: 'Mappings',
+    section: 'mapping',
+    template: 'mapping-list.html',
+    script: 'mapping-list.js',
+  },
+  {
+    path: '/console/mapping/new',
+    title: 'New mapping',
+    section: 'mapping',
+    template: 'mapping-form.html',
+    script: 'mapping-form.js',
+  },
+  {
+    path: '/console/mapping/:mappingId',
+    title: 'Edit mapping',
+    section: 'mapping',
+    template: 'mapping-form.html',
+    script: 'mapping-form.js',
+  },
   { path: '/console/app', title: 'Apps', section: 'app', template: 'app-list.html', script: 'app-list.js' },
   { path: '/console/app/new', title: 'New app', section: 'app', template: 'app-new.html', script: 'app-new.js' },
-  { path: '/console/app/:appId', title: 'App details', section: 'app', template: 'app-details.html', script: 'app-details.js', tabs: APP_TABS },
-  { path: '/console/app/:appId/keys', title: 'Keys and Access Tokens', section: 'app', template: 'app-keys.html', script: 'app-keys.js', tabs: APP_TABS },
+  {
+    path: '/console/app/:appId',
+    title: 'App details',
+    section: 'app',
+    template: 'app-details.html',
+    script: 'app-details.js',
+    tabs: APP_TABS,
+  },
+  {
+    path: '/console/app/:appId/keys',
+    title: 'Keys and Access Tokens',
+    section: 'app',
+    template: 'app-keys.html',
+    script: 'app-keys.js',
+    tabs: APP_TABS,
+  },
 ];
 
 /**

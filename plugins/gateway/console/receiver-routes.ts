@@ -3,7 +3,8 @@ import type { ApiRouter, ConsoleKit, Request } from 'vela/plugin';
 export const RECEIVE_AUTHCODE = '/console/oauth2/receive_authcode';
 export const RECEIVE_IMPLICIT_TOKEN = '/console/oauth2/receive_implicit_token';
 
-const first = (value: unknown): string => (Array.isArray(value) ? first(value[0]) : typeof value === 'string' ? value : '');
+const first = (value: unknown): string =>
+  Array.isArray(value) ? first(value[0]) : typeof value === 'string' ? value : '';
 
 interface Receiver {
   path: string;
@@ -14,7 +15,12 @@ interface Receiver {
 }
 
 const RECEIVERS: Receiver[] = [
-  { path: RECEIVE_AUTHCODE, title: 'Authorization code received', name: 'receive-authcode', shows: { code: 'code', state: 'state' } },
+  {
+    path: RECEIVE_AUTHCODE,
+    title: 'Authorization code received',
+    name: 'receive-authcode',
+    shows: { code: 'code', state: 'state' },
+  },
   {
     path: RECEIVE_IMPLICIT_TOKEN,
     title: 'Access token received',
@@ -24,8 +30,12 @@ const RECEIVERS: Receiver[] = [
 ];
 
 function shown(req: Request, receiver: Receiver): Record<string, string> {
-  const values: Record<string, string> = { error: first(req.query.error), errorDescription: first(req.query.error_description) };
-  for (const [placeholder, parameter] of Object.entries(receiver.shows)) values[placeholder] = first(req.query[parameter]);
+  const values: Record<string, string> = {
+    error: first(req.query.error),
+    errorDescription: first(req.query.error_description),
+  };
+  for (const [placeholder, parameter] of Object.entries(receiver.shows))
+    values[placeholder] = first(req.query[parameter]);
   return values;
 }
 
@@ -36,14 +46,18 @@ function shown(req: Request, receiver: Receiver): Record<string, string> {
  */
 export function mountReceiverRoutes(router: ApiRouter, kit: ConsoleKit): void {
   for (const receiver of RECEIVERS) {
-    router.get(receiver.path, { access: 'public', hidden: true, summary: `Console: ${receiver.title}` }, async (req, res) => {
-      kit.send(res, 200, {
-        title: receiver.title,
-        user: await kit.user(req),
-        template: `${receiver.name}.html`,
-        script: `${receiver.name}.js`,
-        values: shown(req, receiver),
-      });
-    });
+    router.get(
+      receiver.path,
+      { access: 'public', hidden: true, summary: `Console: ${receiver.title}` },
+      async (req, res) => {
+        kit.send(res, 200, {
+          title: receiver.title,
+          user: await kit.user(req),
+          template: `${receiver.name}.html`,
+          script: `${receiver.name}.js`,
+          values: shown(req, receiver),
+        });
+      },
+    );
   }
 }

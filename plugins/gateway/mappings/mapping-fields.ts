@@ -2,7 +2,16 @@ import { gatewayErrors } from '../errors.js';
 import { hasDotSegment } from '../proxy/dot-segments.js';
 
 /** First path segments the gateway itself answers, so no mapping may take them as its name. */
-export const RESERVED_NAMES = new Set(['api', 'console', 'health', 'v3', '.well-known', 'proxy', 'favicon.ico', 'swagger-ui.html']);
+export const RESERVED_NAMES = new Set([
+  'api',
+  'console',
+  'health',
+  'v3',
+  '.well-known',
+  'proxy',
+  'favicon.ico',
+  'swagger-ui.html',
+]);
 
 const CONTEXT = /^\/proxy\/([A-Za-z0-9][A-Za-z0-9._~-]{0,99})((?:\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*)\/?$/;
 
@@ -25,11 +34,18 @@ export function parseContext(value: string): ParsedContext {
   const name = match[1]!;
   const subPath = match[2] ?? '';
   if (RESERVED_NAMES.has(name.toLowerCase()))
-    throw gatewayErrors.invalidField('context', `must not use the mapping name "${name}": the gateway answers /${name} itself`);
+    throw gatewayErrors.invalidField(
+      'context',
+      `must not use the mapping name "${name}": the gateway answers /${name} itself`,
+    );
   if (/%(?![0-9A-Fa-f]{2})/.test(subPath))
-    throw gatewayErrors.invalidField('context', `must write "%" only as the start of a %XX escape, got ${JSON.stringify(value)}`);
+    throw gatewayErrors.invalidField(
+      'context',
+      `must write "%" only as the start of a %XX escape, got ${JSON.stringify(value)}`,
+    );
   // The proxy refuses such paths, so a context holding one could never be called.
-  if (hasDotSegment(subPath)) throw gatewayErrors.invalidField('context', 'must not contain "." or ".." segments (nor %2e%2e, ..%2f or ..;x)');
+  if (hasDotSegment(subPath))
+    throw gatewayErrors.invalidField('context', 'must not contain "." or ".." segments (nor %2e%2e, ..%2f or ..;x)');
   return { context: `/proxy/${name}${subPath}`, name, subPath };
 }
 
@@ -39,7 +55,10 @@ export function parseUpstreamUrl(value: string, field = 'url'): URL {
   try {
     url = new URL(value);
   } catch {
-    throw gatewayErrors.invalidField(field, `must be an absolute http:// or https:// URL, got ${JSON.stringify(value)}`);
+    throw gatewayErrors.invalidField(
+      field,
+      `must be an absolute http:// or https:// URL, got ${JSON.stringify(value)}`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw gatewayErrors.invalidField(field, `must use http or https, got ${JSON.stringify(url.protocol.slice(0, -1))}`);

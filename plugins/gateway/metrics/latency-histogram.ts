@@ -24,7 +24,10 @@ export class LatencyHistogram {
   }
 
   merge(other: LatencyHistogram | Record<string, number>): void {
-    const entries = other instanceof LatencyHistogram ? other.counts.entries() : Object.entries(other).map(([b, n]) => [Number(b), n] as const);
+    const entries =
+      other instanceof LatencyHistogram
+        ? other.counts.entries()
+        : Object.entries(other).map(([b, n]) => [Number(b), n] as const);
     for (const [bucket, n] of entries) this.add(bucket, n);
   }
 

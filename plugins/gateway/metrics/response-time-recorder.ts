@@ -85,7 +85,9 @@ export class ResponseTimeRecorder {
   flush(): Promise<void> {
     this.flushing = this.flushing
       .then(() => this.write())
-      .catch((error: Error) => this.logger.warn({ err: error }, 'writing response times failed; they are kept for the next flush'));
+      .catch((error: Error) =>
+        this.logger.warn({ err: error }, 'writing response times failed; they are kept for the next flush'),
+      );
     return this.flushing;
   }
 

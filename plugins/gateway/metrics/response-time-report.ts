@@ -72,7 +72,8 @@ export class ResponseTimeReports {
       .andWhere('minute', '<=', to);
     const buckets = Math.floor((to - firstBucket) / bucketMs) + 1;
     const byMapping = new Map<string, { total: Totals; series: Totals[] }>();
-    for (const mapping of mappings) byMapping.set(mapping.id, { total: emptyTotals(), series: Array.from({ length: buckets }, emptyTotals) });
+    for (const mapping of mappings)
+      byMapping.set(mapping.id, { total: emptyTotals(), series: Array.from({ length: buckets }, emptyTotals) });
     for (const row of rows) {
       const entry = byMapping.get(row.mapping_id);
       if (!entry) continue;
@@ -116,6 +117,10 @@ export class ResponseTimeReports {
   }
 }
 
-function percentiles(histogram: LatencyHistogram): { p50Ms: number | null; p95Ms: number | null; p99Ms: number | null } {
+function percentiles(histogram: LatencyHistogram): {
+  p50Ms: number | null;
+  p95Ms: number | null;
+  p99Ms: number | null;
+} {
   return { p50Ms: histogram.percentile(0.5), p95Ms: histogram.percentile(0.95), p99Ms: histogram.percentile(0.99) };
 }

@@ -65,7 +65,9 @@ export class UpstreamMonitor {
    * behind each other (the cron job and an on-demand check), so two never probe one upstream at once.
    */
   checkAll(): Promise<UpstreamState[]> {
-    const run = this.lastRun.then(() => Promise.all(this.mappings.list().map((m) => this.check(m)))).then(() => this.list());
+    const run = this.lastRun
+      .then(() => Promise.all(this.mappings.list().map((m) => this.check(m))))
+      .then(() => this.list());
     this.lastRun = run.catch(() => undefined);
     return run;
   }
@@ -108,7 +110,10 @@ export class UpstreamMonitor {
       .onConflict('mapping_id')
       .merge();
     if (!changed) return;
-    this.logger.info({ mapping: mapping.name, from: before.status, to: next.status, message: next.message }, 'upstream status changed');
+    this.logger.info(
+      { mapping: mapping.name, from: before.status, to: next.status, message: next.message },
+      'upstream status changed',
+    );
     try {
       await this.hooks.upstreamStatusChanged.promise({
         mappingId: mapping.id,

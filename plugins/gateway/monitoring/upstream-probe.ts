@@ -42,10 +42,18 @@ export function probeUpstream(mapping: Mapping, timeoutMs: number): Promise<Prob
     );
     const timer = setTimeout(() => {
       request.destroy();
-      finish({ status: 'DOWN', latencyMs: null, message: `${method} ${target.pathname} got no answer within ${timeoutMs} ms` });
+      finish({
+        status: 'DOWN',
+        latencyMs: null,
+        message: `${method} ${target.pathname} got no answer within ${timeoutMs} ms`,
+      });
     }, timeoutMs);
     request.on('error', (error: NodeJS.ErrnoException) =>
-      finish({ status: 'DOWN', latencyMs: null, message: `${method} ${target.pathname} failed: ${error.code ?? error.message}` }),
+      finish({
+        status: 'DOWN',
+        latencyMs: null,
+        message: `${method} ${target.pathname} failed: ${error.code ?? error.message}`,
+      }),
     );
     request.end();
   });

@@ -33,7 +33,11 @@ export interface AuthorizeDeps {
  * browser anywhere (RFC 6749 §4.1.2.1), and the spec wants the same for a bad response_type.
  * `ownBases` are the gateway's public base URLs (the console receivers are under them), never the request's Host.
  */
-export async function authorize(params: AuthorizeParams, ownBases: readonly string[], deps: AuthorizeDeps): Promise<string> {
+export async function authorize(
+  params: AuthorizeParams,
+  ownBases: readonly string[],
+  deps: AuthorizeDeps,
+): Promise<string> {
   checkParams(params);
   if (!params.client_id) throw oauthErrors.missing('client_id', "the app's Consumer Key (apiKey)");
   await deps.apps.catchUp(params.client_id);
@@ -41,16 +45,27 @@ export async function authorize(params: AuthorizeParams, ownBases: readonly stri
   if (!app) throw oauthErrors.unknownClient(params.client_id);
   const redirectUri = chooseRedirectUri(app, params.redirect_uri, ownBases);
   const responseType = params.response_type;
-  if (!responseType) throw oauthErrors.missing('response_type', '"code" (authorization-code grant) or "token" (implicit grant)');
+  if (!responseType)
+    throw oauthErrors.missing('response_type', '"code" (authorization-code grant) or "token" (implicit grant)');
   if (responseType !== 'code' && responseType !== 'token') throw oauthErrors.unsupportedResponseType(responseType);
   // The state always comes back, so a client can match the redirect to its request.
   const state = params.state || newSecret();
   if (responseType === 'token') {
-    const { token } = await deps.tokens.issue('access', app.id, 'implicit', deps.accessTokenTtlSeconds, { scope: params.scope ?? null });
-    return withQuery(redirectUri, { access_token: token, state, token_type: 'bearer', expires_in: String(deps.accessTokenTtlSeconds) });
+    const { token } = await deps.tokens.issue('access', app.id, 'implicit', deps.accessTokenTtlSeconds, {
+      scope: params.scope ?? null,
+    });
+    return withQuery(redirectUri, {
+      access_token: token,
+      state,
+      token_type: 'bearer',
+      expires_in: String(deps.accessTokenTtlSeconds),
+    });
   }
   const codeChallenge = readChallenge(params);
-  const code = await deps.codes.create(app.id, redirectUri, deps.codeTtlSeconds, { codeChallenge, scope: params.scope ?? null });
+  const code = await deps.codes.create(app.id, redirectUri, deps.codeTtlSeconds, {
+    codeChallenge,
+    scope: params.scope ?? null,
+  });
   return withQuery(redirectUri, { code, state });
 }
 
@@ -86,7 +101,8 @@ function isConsoleReceiver(uri: string, ownBases: readonly string[]): boolean {
 
 function readChallenge(params: AuthorizeParams): string | null {
   if (!params.code_challenge) {
-    if (params.code_challenge_method) throw oauthErrors.missing('code_challenge', 'code_challenge_method was sent without it');
+    if (params.code_challenge_method)
+      throw oauthErrors.missing('code_challenge', 'code_challenge_method was sent without it');
     return null;
   }
   if ((params.code_challenge_method ?? 'plain') !== 'S256')
@@ -94,7 +110,9 @@ function readChallenge(params: AuthorizeParams): string | null {
       `code_challenge_method must be S256, got ${JSON.stringify(params.code_challenge_method ?? 'plain')} (plain is not accepted)`,
     );
   if (!PKCE_VALUE.test(params.code_challenge))
-    throw oauthErrors.invalidRequest('code_challenge must be the base64url SHA-256 of the code_verifier (43 characters)');
+    throw oauthErrors.invalidRequest(
+      'code_challenge must be the base64url SHA-256 of the code_verifier (43 characters)',
+    );
   return params.code_challenge;
 }
 

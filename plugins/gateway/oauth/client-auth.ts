@@ -19,13 +19,19 @@ function formDecode(value: string): string {
 }
 
 /** The client's id and secret, from `Authorization: Basic` or the client_id / client_secret parameters. */
-export function readClientCredentials(params: Record<string, string | undefined>, authorization: string | undefined): ClientCredentials {
+export function readClientCredentials(
+  params: Record<string, string | undefined>,
+  authorization: string | undefined,
+): ClientCredentials {
   if (authorization && /^basic /i.test(authorization)) {
     if (params.client_secret !== undefined)
-      throw oauthErrors.invalidRequest('send the client secret either in the Authorization header or as client_secret, not both');
+      throw oauthErrors.invalidRequest(
+        'send the client secret either in the Authorization header or as client_secret, not both',
+      );
     const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon <= 0) throw oauthErrors.invalidClient('the Authorization header must be Basic base64(client_id:client_secret)', true);
+    if (colon <= 0)
+      throw oauthErrors.invalidClient('the Authorization header must be Basic base64(client_id:client_secret)', true);
     const clientId = formDecode(decoded.slice(0, colon));
     const clientSecret = formDecode(decoded.slice(colon + 1));
     // Decoded, the header's id and secret are parameters like the others.
@@ -42,18 +48,31 @@ export function readClientCredentials(params: Record<string, string | undefined>
  * it mandatory (client_credentials, revocation, introspection). Null when no client was named and
  * none is required.
  */
-export function authenticateClient(apps: AppStore, credentials: ClientCredentials, secretRequired: boolean): App | null {
+export function authenticateClient(
+  apps: AppStore,
+  credentials: ClientCredentials,
+  secretRequired: boolean,
+): App | null {
   const { clientId, clientSecret, viaBasic } = credentials;
   if (!clientId) {
     if (secretRequired)
-      throw oauthErrors.invalidClient("this request needs the client's credentials: client_id and client_secret (form or HTTP Basic)", viaBasic);
+      throw oauthErrors.invalidClient(
+        "this request needs the client's credentials: client_id and client_secret (form or HTTP Basic)",
+        viaBasic,
+      );
     return null;
   }
   const app = apps.findByApiKey(clientId);
   // Compare the secret even for an unknown client, so timing does not tell which keys exist.
   const secretOk = clientSecret !== null && sameSecret(clientSecret, app?.apiSecret ?? '');
-  if (!app) throw oauthErrors.invalidClient(`client_id ${JSON.stringify(clientId)} is not the Consumer Key (apiKey) of any app`, viaBasic);
-  if (clientSecret !== null && !secretOk) throw oauthErrors.invalidClient("client_secret is not the app's Consumer Secret (apiSecret)", viaBasic);
-  if (clientSecret === null && secretRequired) throw oauthErrors.invalidClient("client_secret is required: the app's Consumer Secret (apiSecret)", viaBasic);
+  if (!app)
+    throw oauthErrors.invalidClient(
+      `client_id ${JSON.stringify(clientId)} is not the Consumer Key (apiKey) of any app`,
+      viaBasic,
+    );
+  if (clientSecret !== null && !secretOk)
+    throw oauthErrors.invalidClient("client_secret is not the app's Consumer Secret (apiSecret)", viaBasic);
+  if (clientSecret === null && secretRequired)
+    throw oauthErrors.invalidClient("client_secret is required: the app's Consumer Secret (apiSecret)", viaBasic);
   return app;
 }

@@ -34,7 +34,12 @@ export type Redemption =
 export class CodeStore {
   constructor(private readonly db: Database) {}
 
-  async create(appId: string, redirectUri: string, ttlSeconds: number, extra: { codeChallenge: string | null; scope: string | null }): Promise<string> {
+  async create(
+    appId: string,
+    redirectUri: string,
+    ttlSeconds: number,
+    extra: { codeChallenge: string | null; scope: string | null },
+  ): Promise<string> {
     const code = newSecret();
     const now = Date.now();
     // Expired codes are of no use to anyone: clear them while writing a new one.
@@ -63,7 +68,10 @@ export class CodeStore {
     if (row.used_at !== null && row.used_at !== undefined) return { outcome: 'replayed', code: found };
     if (found.expiresAt <= Date.now()) return { outcome: 'expired' };
     check(found);
-    const claimed = await this.db('gateway_codes').where({ code_hash: codeHash }).whereNull('used_at').update({ used_at: Date.now() });
+    const claimed = await this.db('gateway_codes')
+      .where({ code_hash: codeHash })
+      .whereNull('used_at')
+      .update({ used_at: Date.now() });
     return Number(claimed) === 1 ? { outcome: 'redeemed', code: found } : { outcome: 'replayed', code: found };
   }
 }

@@ -77,7 +77,10 @@ export class TokenEndpoint {
    * The request's parameters checked and its client credentials read, the apps caught up with them; then
    * the calling app, with the Consumer Secret required or not (see authenticateClient).
    */
-  private async client(params: OAuthParams, authorization: string | undefined): Promise<(secretRequired: boolean) => App | null> {
+  private async client(
+    params: OAuthParams,
+    authorization: string | undefined,
+  ): Promise<(secretRequired: boolean) => App | null> {
     checkParams(params);
     const credentials = readClientCredentials(params, authorization);
     await this.deps.apps.catchUp(credentials.clientId, credentials.clientSecret);
@@ -87,15 +90,21 @@ export class TokenEndpoint {
   private async authorizationCode(params: OAuthParams, client: App | null): Promise<TokenResponse> {
     if (!params.code) throw oauthErrors.missing('code', 'the code from the authorize redirect');
     const checkBinding = (code: AuthorizationCode) => {
-      if (client && client.id !== code.appId) throw oauthErrors.invalidGrant('the authorization code was issued to another client');
+      if (client && client.id !== code.appId)
+        throw oauthErrors.invalidGrant('the authorization code was issued to another client');
       if (params.redirect_uri !== undefined && params.redirect_uri !== code.redirectUri)
         throw oauthErrors.invalidGrant('redirect_uri differs from the one of the authorization request');
       if (code.codeChallenge) {
-        if (!params.code_verifier) throw oauthErrors.invalidGrant('code_verifier is required: the authorization request carried a PKCE code_challenge');
+        if (!params.code_verifier)
+          throw oauthErrors.invalidGrant(
+            'code_verifier is required: the authorization request carried a PKCE code_challenge',
+          );
         if (!verifierMatches(params.code_verifier, code.codeChallenge))
           throw oauthErrors.invalidGrant('code_verifier does not match the code_challenge (S256)');
       } else if (params.code_verifier) {
-        throw oauthErrors.invalidGrant('code_verifier was sent but the authorization request carried no code_challenge');
+        throw oauthErrors.invalidGrant(
+          'code_verifier was sent but the authorization request carried no code_challenge',
+        );
       }
     };
     const redemption = await this.deps.codes.redeem(params.code, checkBinding);
@@ -107,28 +116,50 @@ export class TokenEndpoint {
       throw oauthErrors.invalidGrant('the authorization code was already used; the tokens issued with it are revoked');
     }
     const { code } = redemption;
-    if (!this.deps.apps.find(code.appId)) throw oauthErrors.invalidGrant('the app this code was issued to no longer exists');
+    if (!this.deps.apps.find(code.appId))
+      throw oauthErrors.invalidGrant('the app this code was issued to no longer exists');
     return this.issuePair(code.appId, 'authorization_code', code.codeHash, code.scope);
   }
 
   private async refresh(params: OAuthParams, client: App | null): Promise<TokenResponse> {
-    if (!params.refresh_token) throw oauthErrors.missing('refresh_token', 'the refresh token from an earlier token response');
+    if (!params.refresh_token)
+      throw oauthErrors.missing('refresh_token', 'the refresh token from an earlier token response');
     const found = await this.deps.tokens.find(params.refresh_token);
-    if (found?.kind !== 'refresh' || found.revoked) throw oauthErrors.invalidGrant('the refresh token is not known or was revoked');
+    if (found?.kind !== 'refresh' || found.revoked)
+      throw oauthErrors.invalidGrant('the refresh token is not known or was revoked');
     if (found.expiresAt <= Date.now()) throw oauthErrors.invalidGrant('the refresh token has expired');
-    if (client && client.id !== found.appId) throw oauthErrors.invalidGrant('the refresh token was issued to another client');
-    if (!this.deps.apps.find(found.appId)) throw oauthErrors.invalidGrant('the app this token was issued to no longer exists');
+    if (client && client.id !== found.appId)
+      throw oauthErrors.invalidGrant('the refresh token was issued to another client');
+    if (!this.deps.apps.find(found.appId))
+      throw oauthErrors.invalidGrant('the app this token was issued to no longer exists');
     // Rotation: each refresh token works once; losing the race to a concurrent use is a refusal.
-    if (!(await this.deps.tokens.revoke(found.tokenHash))) throw oauthErrors.invalidGrant('the refresh token was already used');
+    if (!(await this.deps.tokens.revoke(found.tokenHash)))
+      throw oauthErrors.invalidGrant('the refresh token was already used');
     return this.issuePair(found.appId, 'refresh_token', found.codeHash, found.scope);
   }
 
   private async clientCredentials(params: OAuthParams, app: App): Promise<TokenResponse> {
-    const { token } = await this.deps.tokens.issue('access', app.id, 'client_credentials', this.deps.accessTokenTtlSeconds, { scope: params.scope ?? null });
-    return { access_token: token, token_type: 'bearer', expires_in: this.deps.accessTokenTtlSeconds, ...(params.scope ? { scope: params.scope } : {}) };
+    const { token } = await this.deps.tokens.issue(
+      'access',
+      app.id,
+      'client_credentials',
+      this.deps.accessTokenTtlSeconds,
+      { scope: params.scope ?? null },
+    );
+    return {
+      access_token: token,
+      token_type: 'bearer',
+      expires_in: this.deps.accessTokenTtlSeconds,
+      ...(params.scope ? { scope: params.scope } : {}),
+    };
   }
 
-  private async issuePair(appId: string, grant: string, codeHash: string | null, scope: string | null): Promise<TokenResponse> {
+  private async issuePair(
+    appId: string,
+    grant: string,
+    codeHash: string | null,
+    scope: string | null,
+  ): Promise<TokenResponse> {
     const extra = { codeHash: codeHash ?? undefined, scope };
     const access = await this.deps.tokens.issue('access', appId, grant, this.deps.accessTokenTtlSeconds, extra);
     const refresh = await this.deps.tokens.issue('refresh', appId, grant, this.deps.refreshTokenTtlSeconds, extra);

@@ -93,7 +93,8 @@ export class TokenStore {
     for (const row of rows) {
       if (row.kind !== 'access') continue;
       if (toBool(row.revoked)) this.live.delete(row.token_hash);
-      else if (!this.revokedAt.has(row.token_hash)) this.live.set(row.token_hash, { appId: row.app_id, expiresAt: toMillis(row.expires_at) });
+      else if (!this.revokedAt.has(row.token_hash))
+        this.live.set(row.token_hash, { appId: row.app_id, expiresAt: toMillis(row.expires_at) });
     }
     for (const [hash, token] of this.live) if (token.expiresAt <= started) this.live.delete(hash);
     for (const [hash, at] of this.revokedAt) if (at < started - REVOKED_MEMORY_MS) this.revokedAt.delete(hash);
@@ -135,12 +136,21 @@ export class TokenStore {
     let row: Pick<TokenRow, 'app_id' | 'kind' | 'expires_at' | 'revoked'> | undefined;
     let ownApp: { id: string } | undefined;
     try {
-      row = await this.db<TokenRow>('gateway_tokens').select('app_id', 'kind', 'expires_at', 'revoked').where({ token_hash: hash }).first();
+      row = await this.db<TokenRow>('gateway_tokens')
+        .select('app_id', 'kind', 'expires_at', 'revoked')
+        .where({ token_hash: hash })
+        .first();
       if (!row) ownApp = await this.db('gateway_apps').select('id').where({ access_token: token }).first();
     } catch {
       return 'unavailable';
     }
-    if (row && row.kind === 'access' && !toBool(row.revoked) && toMillis(row.expires_at) > started && !this.revokedAt.has(hash)) {
+    if (
+      row &&
+      row.kind === 'access' &&
+      !toBool(row.revoked) &&
+      toMillis(row.expires_at) > started &&
+      !this.revokedAt.has(hash)
+    ) {
       this.live.set(hash, { appId: row.app_id, expiresAt: toMillis(row.expires_at) });
       if (!this.apps.find(row.app_id)) await this.apps.load().catch(() => undefined);
       const appId = this.appOfHash(hash);
@@ -219,7 +229,9 @@ export class TokenStore {
 
   /** Revoke one token; true when this call revoked it (so a refresh token is used only once). */
   async revoke(tokenHash: string): Promise<boolean> {
-    const changed = await this.db('gateway_tokens').where({ token_hash: tokenHash, revoked: false }).update({ revoked: true, changed_at: Date.now() });
+    const changed = await this.db('gateway_tokens')
+      .where({ token_hash: tokenHash, revoked: false })
+      .update({ revoked: true, changed_at: Date.now() });
     this.forgetRevoked([tokenHash]);
     if (Number(changed) > 0) await this.announce([tokenHash]);
     return Number(changed) > 0;

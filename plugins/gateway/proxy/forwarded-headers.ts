@@ -5,7 +5,14 @@ import { HOP_BY_HOP_HEADERS, VELA_COOKIE_PREFIX, VELA_CREDENTIAL_HEADERS } from 
 // answered 100-continue) and the client's own X-Forwarded-Host and -Proto; and Vela's own credentials
 // (Authorization, which holds the gateway's bearer token, Key, X-CSRF-Token): an upstream that received
 // them could replay them against Vela's services.
-const REQUEST_DROPPED = new Set([...HOP_BY_HOP_HEADERS, 'host', 'expect', 'x-forwarded-host', 'x-forwarded-proto', ...VELA_CREDENTIAL_HEADERS]);
+const REQUEST_DROPPED = new Set([
+  ...HOP_BY_HOP_HEADERS,
+  'host',
+  'expect',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  ...VELA_CREDENTIAL_HEADERS,
+]);
 const RESPONSE_DROPPED = new Set(HOP_BY_HOP_HEADERS);
 
 /**
@@ -67,7 +74,12 @@ function connectionListed(value: string): Set<string> | null {
  * Copy raw headers (`[name, value, name, value, ...]`, as Node keeps them) minus the dropped ones,
  * keeping names' case and repeated headers as they came: no header object is built on the hot path.
  */
-function filterRaw(raw: string[], direction: Direction, out: string[], onForwardedFor?: (value: string) => void): string[] {
+function filterRaw(
+  raw: string[],
+  direction: Direction,
+  out: string[],
+  onForwardedFor?: (value: string) => void,
+): string[] {
   let listed: Set<string> | null = null;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();

@@ -13,15 +13,25 @@ import { matchRoute, type ProxyRoute, type RouteTable, upstreamPath } from './ro
 const BEARER = /^bearer +([^\s,]+) *$/i;
 const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
 const UNAUTHORIZED_NO_TOKEN = { 'WWW-Authenticate': 'Bearer realm="vela-gateway"', 'Content-Length': '0' };
-const UNAUTHORIZED_BAD_TOKEN = { 'WWW-Authenticate': 'Bearer realm="vela-gateway", error="invalid_token"', 'Content-Length': '0' };
+const UNAUTHORIZED_BAD_TOKEN = {
+  'WWW-Authenticate': 'Bearer realm="vela-gateway", error="invalid_token"',
+  'Content-Length': '0',
+};
 
-function sendError(res: ServerResponse, failure: { status: number; error: string; message: string; retryAfter?: number }, close = false): void {
+function sendError(
+  res: ServerResponse,
+  failure: { status: number; error: string; message: string; retryAfter?: number },
+  close = false,
+): void {
   // The gateway's own answers carry the headers express would have added; upstream answers stay the upstream's.
   sendJson(
     res,
     failure.status,
     { error: failure.error, message: failure.message },
-    { ...(failure.retryAfter ? { 'Retry-After': String(failure.retryAfter) } : {}), ...(close ? { Connection: 'close' } : {}) },
+    {
+      ...(failure.retryAfter ? { 'Retry-After': String(failure.retryAfter) } : {}),
+      ...(close ? { Connection: 'close' } : {}),
+    },
   );
 }
 
@@ -94,7 +104,16 @@ export class GatewayProxy {
     return true;
   };
 
-  private route(req: IncomingMessage, res: ServerResponse, name: string, path: string, slash: number, url: string, q: number, routes: ProxyRoute[]): void {
+  private route(
+    req: IncomingMessage,
+    res: ServerResponse,
+    name: string,
+    path: string,
+    slash: number,
+    url: string,
+    q: number,
+    routes: ProxyRoute[],
+  ): void {
     const rest = slash < 0 ? '' : path.slice(slash);
     if (hasDotSegment(rest)) {
       sendError(res, proxyErrors.badPath());
@@ -105,7 +124,12 @@ export class GatewayProxy {
       sendError(res, proxyErrors.noRoute(name, path));
       return;
     }
-    this.forward(req, res, matched.route, upstreamPath(matched.route, matched.remainder, q < 0 ? '' : url.slice(q + 1)));
+    this.forward(
+      req,
+      res,
+      matched.route,
+      upstreamPath(matched.route, matched.remainder, q < 0 ? '' : url.slice(q + 1)),
+    );
   }
 
   private forward(req: IncomingMessage, res: ServerResponse, route: ProxyRoute, path: string): void {
@@ -122,7 +146,10 @@ export class GatewayProxy {
     }
     // A body is handed to undici through a stream of its own: undici destroys the body it was given when
     // it aborts, and the client's request must outlive that, to be answered 504 or 502 on the same socket.
-    const body = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined ? null : new PassThrough();
+    const body =
+      req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined
+        ? null
+        : new PassThrough();
     const exchange = new Exchange(this, req, res, route, body, performance.now());
     (res as Tagged<ServerResponse>)[EXCHANGE] = exchange;
     (req as Tagged<IncomingMessage>)[EXCHANGE] = exchange;
@@ -206,7 +233,9 @@ class Exchange implements Deadline, Dispatcher.DispatchHandlers {
       res.destroy();
       return;
     }
-    const failure = this.timedOut ? proxyErrors.timeout(route.name, route.timeoutMs) : proxyErrors.unreachable(route.name, cause);
+    const failure = this.timedOut
+      ? proxyErrors.timeout(route.name, route.timeoutMs)
+      : proxyErrors.unreachable(route.name, cause);
     proxy.recorder.record(route.slot, failure.status, (performance.now() - this.started) * 1000);
     proxy.logger.debug({ mapping: route.name, status: failure.status, cause }, 'upstream failed');
     // The client may still be sending a body the upstream will never read: answer and close.
@@ -245,7 +274,10 @@ class Exchange implements Deadline, Dispatcher.DispatchHandlers {
       // A header Node will not write (it parsed, but is not valid to send): the upstream's answer is
       // unusable. Its body is read and dropped, which keeps the connection usable.
       this.failed = true;
-      sendError(res, proxyErrors.unreachable(route.name, (error as NodeJS.ErrnoException).code ?? 'invalid response header'));
+      sendError(
+        res,
+        proxyErrors.unreachable(route.name, (error as NodeJS.ErrnoException).code ?? 'invalid response header'),
+      );
       return true;
     }
     this.resumeUpstream = resume;

@@ -95,7 +95,10 @@ export function matchRoute(routes: ProxyRoute[], rest: string): { route: ProxyRo
 
 /** The upstream request path: the upstream URL's path plus the rest of the request path and both queries. */
 export function upstreamPath(route: ProxyRoute, remainder: string, query: string): string {
-  const path = remainder === '' || (remainder === '/' && route.fullPath.endsWith('/')) ? route.fullPath : route.basePath + remainder;
+  const path =
+    remainder === '' || (remainder === '/' && route.fullPath.endsWith('/'))
+      ? route.fullPath
+      : route.basePath + remainder;
   const q = route.baseQuery && query ? `${route.baseQuery}&${query}` : route.baseQuery || query;
   return q ? `${path || '/'}?${q}` : path || '/';
 }

@@ -8,7 +8,12 @@ const tags = ['apps'];
 const oneApp = { 200: { description: 'the app with its four credentials', schema: appSchema } };
 
 export function mountAppRoutes(router: ApiRouter, { apps, tokens }: GatewayDomain): void {
-  listRoute(router, '/api/v2/app', { access: 'admin', tags, summary: 'List the apps', description: 'apps', items: appSchema }, () => apps.list());
+  listRoute(
+    router,
+    '/api/v2/app',
+    { access: 'admin', tags, summary: 'List the apps', description: 'apps', items: appSchema },
+    () => apps.list(),
+  );
   router.post(
     '/api/v2/app',
     {
@@ -22,12 +27,23 @@ export function mountAppRoutes(router: ApiRouter, { apps, tokens }: GatewayDomai
       res.status(201).json(await apps.create(req.body as AppInput));
     },
   );
-  router.get('/api/v2/app/:id', { access: 'admin', tags, summary: 'Get an app', params: idParam, responses: oneApp }, (req, res) => {
-    res.json(apps.get(String(req.params.id)));
-  });
+  router.get(
+    '/api/v2/app/:id',
+    { access: 'admin', tags, summary: 'Get an app', params: idParam, responses: oneApp },
+    (req, res) => {
+      res.json(apps.get(String(req.params.id)));
+    },
+  );
   router.put(
     '/api/v2/app/:id',
-    { access: 'admin', tags, summary: "Change an app's name, description or callback URLs", params: idParam, body: appUpdateBody, responses: oneApp },
+    {
+      access: 'admin',
+      tags,
+      summary: "Change an app's name, description or callback URLs",
+      params: idParam,
+      body: appUpdateBody,
+      responses: oneApp,
+    },
     async (req, res) => {
       res.json(await apps.update(String(req.params.id), req.body as Partial<AppInput>));
     },
@@ -48,14 +64,26 @@ export function mountAppRoutes(router: ApiRouter, { apps, tokens }: GatewayDomai
   );
   router.put(
     '/api/v2/app/:id/gen_key',
-    { access: 'admin', tags, summary: 'Generate a new Consumer Key and Consumer Secret', params: idParam, responses: oneApp },
+    {
+      access: 'admin',
+      tags,
+      summary: 'Generate a new Consumer Key and Consumer Secret',
+      params: idParam,
+      responses: oneApp,
+    },
     async (req, res) => {
       res.json(await apps.genKey(String(req.params.id)));
     },
   );
   router.put(
     '/api/v2/app/:id/gen_token',
-    { access: 'admin', tags, summary: 'Generate a new Access Token and Access Token Secret', params: idParam, responses: oneApp },
+    {
+      access: 'admin',
+      tags,
+      summary: 'Generate a new Access Token and Access Token Secret',
+      params: idParam,
+      responses: oneApp,
+    },
     async (req, res) => {
       res.json(await apps.genToken(String(req.params.id)));
     },

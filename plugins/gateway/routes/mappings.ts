@@ -38,7 +38,13 @@ export function mountMappingRoutes(router: ApiRouter, { mappings }: GatewayDomai
   );
   router.get(
     '/api/v2/mapping/:id',
-    { access: 'admin', tags, summary: 'Get a mapping', params: idParam, responses: { 200: { description: 'the mapping', schema: mappingSchema } } },
+    {
+      access: 'admin',
+      tags,
+      summary: 'Get a mapping',
+      params: idParam,
+      responses: { 200: { description: 'the mapping', schema: mappingSchema } },
+    },
     (req, res) => {
       res.json(mappings.get(String(req.params.id)));
     },

@@ -12,9 +12,29 @@ const FORM_LIMIT = '16kb';
 const formBody = express.urlencoded({ extended: false, limit: FORM_LIMIT });
 const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
-const stringParams = (names: string[]) => ({ type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])) });
-const authorizeQuery = stringParams(['response_type', 'client_id', 'redirect_uri', 'state', 'scope', 'code_challenge', 'code_challenge_method']);
-const tokenParams = stringParams(['grant_type', 'code', 'redirect_uri', 'client_id', 'client_secret', 'code_verifier', 'refresh_token', 'scope']);
+const stringParams = (names: string[]) => ({
+  type: 'object',
+  properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])),
+});
+const authorizeQuery = stringParams([
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'state',
+  'scope',
+  'code_challenge',
+  'code_challenge_method',
+]);
+const tokenParams = stringParams([
+  'grant_type',
+  'code',
+  'redirect_uri',
+  'client_id',
+  'client_secret',
+  'code_verifier',
+  'refresh_token',
+  'scope',
+]);
 const tokenResponse = {
   type: 'object',
   properties: {
@@ -31,7 +51,10 @@ const oauthError = {
     type: 'object',
     required: ['error', 'error_description', 'message'],
     properties: {
-      error: { type: 'string', description: 'invalid_request, invalid_client, invalid_grant, unsupported_grant_type, ...' },
+      error: {
+        type: 'string',
+        description: 'invalid_request, invalid_client, invalid_grant, unsupported_grant_type, ...',
+      },
       error_description: { type: 'string' },
       message: { type: 'string', description: 'the same text, in the shape of every other Vela error' },
     },
@@ -41,7 +64,11 @@ const introspection = {
   type: 'object',
   required: ['active'],
   properties: {
-    active: { type: 'boolean', description: 'false for a token that is unknown, expired, revoked or of another client; nothing else is said then' },
+    active: {
+      type: 'boolean',
+      description:
+        'false for a token that is unknown, expired, revoked or of another client; nothing else is said then',
+    },
     client_id: { type: 'string' },
     token_type: { type: 'string', enum: ['bearer', 'refresh_token'] },
     exp: { type: 'integer', description: 'expiry, seconds since the epoch' },
@@ -68,14 +95,19 @@ const metadata = {
   },
 };
 
-/** Query and form body as one flat parameter list; repeated parameters are refused (RFC 6749 §3.1), also one in both. */
+/**
+ * Query and form body as one flat parameter list; repeated parameters are refused (RFC 6749 §3.1), also one in both.
+ */
 function oauthParams(req: Request): OAuthParams {
   const query = req.query as Record<string, unknown>;
   const body = (req.body as Record<string, unknown> | undefined) ?? {};
   const params: OAuthParams = {};
   for (const [key, value] of [...Object.entries(query), ...Object.entries(body)]) {
     if (typeof value !== 'string' || Object.hasOwn(params, key))
-      throw new OAuthError('invalid_request', `${key} must be given once, as a string (in the query or the body, not both)`);
+      throw new OAuthError(
+        'invalid_request',
+        `${key} must be given once, as a string (in the query or the body, not both)`,
+      );
     params[key] = value;
   }
   return params;
@@ -87,7 +119,8 @@ function oauthParams(req: Request): OAuthParams {
  */
 const oauthBodyErrors: ErrorRequestHandler = (error, _req, res, next) => {
   const e = error as { status?: unknown; type?: unknown; limit?: unknown; message?: unknown };
-  if (typeof e.status !== 'number' || e.status < 400 || e.status >= 500 || typeof e.type !== 'string') return next(error);
+  if (typeof e.status !== 'number' || e.status < 400 || e.status >= 500 || typeof e.type !== 'string')
+    return next(error);
   const description =
     e.type === 'entity.too.large'
       ? `the request body is larger than the limit of ${String(e.limit)} bytes`
@@ -127,7 +160,12 @@ export function mountOAuthRoutes(router: ApiRouter, domain: GatewayDomain): void
       responses: {
         302: {
           description: 'redirect to redirect_uri',
-          headers: { Location: { description: 'redirect_uri with the code and state, or the token, as query parameters', schema: { type: 'string' } } },
+          headers: {
+            Location: {
+              description: 'redirect_uri with the code and state, or the token, as query parameters',
+              schema: { type: 'string' },
+            },
+          },
         },
         400: oauthError,
       },
@@ -149,7 +187,8 @@ export function mountOAuthRoutes(router: ApiRouter, domain: GatewayDomain): void
     },
   );
 
-  const token = async (req: Request, res: Response) => answer(res, () => tokenEndpoint.token(oauthParams(req), req.headers.authorization));
+  const token = async (req: Request, res: Response) =>
+    answer(res, () => tokenEndpoint.token(oauthParams(req), req.headers.authorization));
   const tokenSpec: RouteSpec = {
     access: 'public',
     tags,
@@ -159,7 +198,11 @@ export function mountOAuthRoutes(router: ApiRouter, domain: GatewayDomain): void
     query: tokenParams,
     bodyContentTypes: ['application/x-www-form-urlencoded'],
     validate: false,
-    responses: { 200: { description: 'RFC 6749 token response', schema: tokenResponse }, 400: oauthError, 401: oauthError },
+    responses: {
+      200: { description: 'RFC 6749 token response', schema: tokenResponse },
+      400: oauthError,
+      401: oauthError,
+    },
   };
   router.get('/api/token', tokenSpec, formBody, token);
   router.post('/api/token', { ...tokenSpec, body: tokenParams, bodyLimit: FORM_LIMIT }, token);
@@ -197,7 +240,11 @@ export function mountOAuthRoutes(router: ApiRouter, domain: GatewayDomain): void
       bodyContentTypes: ['application/x-www-form-urlencoded'],
       bodyLimit: FORM_LIMIT,
       validate: false,
-      responses: { 200: { description: '{"active": true, ...} or {"active": false}', schema: introspection }, 400: oauthError, 401: oauthError },
+      responses: {
+        200: { description: '{"active": true, ...} or {"active": false}', schema: introspection },
+        400: oauthError,
+        401: oauthError,
+      },
     },
     async (req, res) => answer(res, () => tokenEndpoint.introspect(oauthParams(req), req.headers.authorization)),
   );
@@ -206,7 +253,12 @@ export function mountOAuthRoutes(router: ApiRouter, domain: GatewayDomain): void
 
   router.get(
     '/.well-known/oauth-authorization-server',
-    { access: 'public', tags, summary: 'RFC 8414 authorization-server metadata', responses: { 200: { description: 'the metadata', schema: metadata } } },
+    {
+      access: 'public',
+      tags,
+      summary: 'RFC 8414 authorization-server metadata',
+      responses: { 200: { description: 'the metadata', schema: metadata } },
+    },
     (_req, res) => {
       res.json(serverMetadata(publicUrls()[0]!));
     },

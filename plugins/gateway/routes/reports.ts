@@ -12,7 +12,15 @@ export function mountReportRoutes(router: ApiRouter, { reports, mappings, monito
       query: {
         type: 'object',
         additionalProperties: false,
-        properties: { window: { type: 'integer', minimum: 60, maximum: 2592000, default: 3600, description: 'seconds back from now' } },
+        properties: {
+          window: {
+            type: 'integer',
+            minimum: 60,
+            maximum: 2592000,
+            default: 3600,
+            description: 'seconds back from now',
+          },
+        },
       },
       responses: { 200: { description: 'the report', schema: responseTimeReportSchema } },
     },

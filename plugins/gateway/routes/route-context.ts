@@ -24,7 +24,10 @@ export interface GatewayDomain {
   reports: ResponseTimeReports;
   monitor: UpstreamMonitor;
   accounts: Accounts;
-  /** The gateway's base URLs as clients reach it, never from the Host header: the first is the OAuth2 issuer; the console receivers are under any. */
+  /**
+   * The gateway's base URLs as clients reach it, never from the Host header: the first is the OAuth2 issuer; the
+   * console receivers are under any.
+   */
   publicUrls(): string[];
   logger: Logger;
 }

@@ -1,6 +1,9 @@
 import type { JsonSchema } from 'vela/plugin';
 
-const credential = (what: string): JsonSchema => ({ type: ['string', 'null'], description: `${what}: 32 lowercase hex characters` });
+const credential = (what: string): JsonSchema => ({
+  type: ['string', 'null'],
+  description: `${what}: 32 lowercase hex characters`,
+});
 
 export const appSchema: JsonSchema = {
   type: 'object',
@@ -24,11 +27,25 @@ const fields = {
   callbackUrls: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 2000 } },
 };
 
-export const appCreateBody: JsonSchema = { type: 'object', additionalProperties: false, required: ['name'], properties: fields };
+export const appCreateBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: fields,
+};
 
 /** Credentials and timestamps are read-only: sent back unchanged they are ignored. */
 export const appUpdateBody: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  properties: { ...fields, id: {}, apiKey: {}, apiSecret: {}, accessToken: {}, accessTokenSecret: {}, createdAt: {}, updatedAt: {} },
+  properties: {
+    ...fields,
+    id: {},
+    apiKey: {},
+    apiSecret: {},
+    accessToken: {},
+    accessTokenSecret: {},
+    createdAt: {},
+    updatedAt: {},
+  },
 };

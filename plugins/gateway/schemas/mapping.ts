@@ -9,7 +9,10 @@ export const mappingSchema: JsonSchema = {
     url: { type: 'string', description: 'upstream URL; the rest of the request path and its query are appended' },
     description: { type: 'string' },
     timeoutMs: { type: 'integer', description: "longest wait for the upstream's answer before 504" },
-    healthCheckPath: { type: ['string', 'null'], description: "path on the upstream's host the monitor GETs (HEAD of url when null)" },
+    healthCheckPath: {
+      type: ['string', 'null'],
+      description: "path on the upstream's host the monitor GETs (HEAD of url when null)",
+    },
     createdAt: { type: 'string' },
     updatedAt: { type: 'string' },
   },
@@ -23,7 +26,12 @@ const fields = {
   healthCheckPath: { type: ['string', 'null'], maxLength: 1000 },
 };
 
-export const mappingCreateBody: JsonSchema = { type: 'object', additionalProperties: false, required: ['context', 'url'], properties: fields };
+export const mappingCreateBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['context', 'url'],
+  properties: fields,
+};
 
 /** PUT takes the same members; those left out keep their value (id, name and timestamps are read-only and ignored). */
 export const mappingUpdateBody: JsonSchema = {

@@ -55,7 +55,14 @@ export class AppStore {
     private readonly versions: ChangeVersions,
     logger: Logger,
   ) {
-    this.table = new CachedTable({ db, table: 'gateway_apps', keyOf: (row) => row.id, fromRow: toApp, logger, query: (q) => q.orderBy('created_at') });
+    this.table = new CachedTable({
+      db,
+      table: 'gateway_apps',
+      keyOf: (row) => row.id,
+      fromRow: toApp,
+      logger,
+      query: (q) => q.orderBy('created_at'),
+    });
   }
 
   async load(): Promise<void> {
@@ -190,8 +197,12 @@ function checkCallbackUrls(urls: string[]): string[] {
     // It is compared exactly, and the URL parser would drop these without a word.
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this check refuses
     if (/[\s\u0000-\u001f\u007f]/.test(value))
-      throw gatewayErrors.invalidField(`callbackUrls[${i}]`, `must not contain spaces or control characters, got ${JSON.stringify(value)}`);
-    if (/^(javascript|data|vbscript):$/i.test(url.protocol)) throw gatewayErrors.invalidField(`callbackUrls[${i}]`, `must not use the ${url.protocol} scheme`);
+      throw gatewayErrors.invalidField(
+        `callbackUrls[${i}]`,
+        `must not contain spaces or control characters, got ${JSON.stringify(value)}`,
+      );
+    if (/^(javascript|data|vbscript):$/i.test(url.protocol))
+      throw gatewayErrors.invalidField(`callbackUrls[${i}]`, `must not use the ${url.protocol} scheme`);
   });
   return urls;
 }
@@ -201,7 +212,11 @@ function toApp(row: AppRow): App {
     id: row.id,
     name: row.name,
     description: row.description ?? '',
-    callbackUrls: readJson<string[]>(row.callback_urls, { table: 'gateway_apps', column: 'callback_urls', row: row.id }),
+    callbackUrls: readJson<string[]>(row.callback_urls, {
+      table: 'gateway_apps',
+      column: 'callback_urls',
+      row: row.id,
+    }),
     apiKey: row.api_key,
     apiSecret: row.api_secret,
     accessToken: row.access_token ?? null,

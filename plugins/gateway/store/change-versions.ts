@@ -25,7 +25,10 @@ export class ChangeVersions {
 
   /** The kinds whose counter moved since the last call (every kind on the first call). */
   async changed(): Promise<VersionedKind[]> {
-    const rows = await this.db('gateway_versions').select<Array<{ kind: VersionedKind; version: unknown }>>('kind', 'version');
+    const rows = await this.db('gateway_versions').select<Array<{ kind: VersionedKind; version: unknown }>>(
+      'kind',
+      'version',
+    );
     const moved: VersionedKind[] = [];
     for (const row of rows) {
       const version = Number(row.version);

@@ -52,7 +52,14 @@ export class MappingStore {
     private readonly defaultTimeoutMs: number,
     logger: Logger,
   ) {
-    this.table = new CachedTable({ db, table: 'gateway_mappings', keyOf: (row) => row.id, fromRow: toMapping, logger, query: (q) => q.orderBy('context') });
+    this.table = new CachedTable({
+      db,
+      table: 'gateway_mappings',
+      keyOf: (row) => row.id,
+      fromRow: toMapping,
+      logger,
+      query: (q) => q.orderBy('context'),
+    });
   }
 
   onChange(listener: (mappings: readonly Mapping[]) => void): void {
@@ -127,7 +134,8 @@ export class MappingStore {
   }
 
   private refuseDuplicate(context: string, exceptId: string | null): void {
-    if (this.mappings.some((m) => m.context === context && m.id !== exceptId)) throw gatewayErrors.contextTaken(context);
+    if (this.mappings.some((m) => m.context === context && m.id !== exceptId))
+      throw gatewayErrors.contextTaken(context);
   }
 
   /** Write, turning the unique index's refusal (another process got there first) into a 409. */

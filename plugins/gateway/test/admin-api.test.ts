@@ -21,7 +21,17 @@ test('a mapping is created, listed, read, changed and deleted with the agreed JS
   });
   t.is(created.status, 201);
   const mapping = created.body;
-  t.deepEqual(Object.keys(mapping).sort(), ['context', 'createdAt', 'description', 'healthCheckPath', 'id', 'name', 'timeoutMs', 'updatedAt', 'url']);
+  t.deepEqual(Object.keys(mapping).sort(), [
+    'context',
+    'createdAt',
+    'description',
+    'healthCheckPath',
+    'id',
+    'name',
+    'timeoutMs',
+    'updatedAt',
+    'url',
+  ]);
   t.like(mapping, {
     name: 'crud',
     context: '/proxy/crud/items',
@@ -32,9 +42,18 @@ test('a mapping is created, listed, read, changed and deleted with the agreed JS
   });
   t.true((await admin(vela, 'GET', '/api/v2/mapping')).body.some((m: { id: string }) => m.id === mapping.id));
   t.deepEqual((await admin(vela, 'GET', `/api/v2/mapping/${mapping.id}`)).body, mapping);
-  const changed = await admin(vela, 'PUT', `/api/v2/mapping/${mapping.id}`, { ...mapping, timeoutMs: 1500, healthCheckPath: null });
+  const changed = await admin(vela, 'PUT', `/api/v2/mapping/${mapping.id}`, {
+    ...mapping,
+    timeoutMs: 1500,
+    healthCheckPath: null,
+  });
   t.is(changed.status, 200);
-  t.like(changed.body, { timeoutMs: 1500, healthCheckPath: null, context: '/proxy/crud/items', createdAt: mapping.createdAt });
+  t.like(changed.body, {
+    timeoutMs: 1500,
+    healthCheckPath: null,
+    context: '/proxy/crud/items',
+    createdAt: mapping.createdAt,
+  });
   t.deepEqual((await admin(vela, 'DELETE', `/api/v2/mapping/${mapping.id}`)).body, { deleted: true, id: mapping.id });
   const gone = await admin(vela, 'GET', `/api/v2/mapping/${mapping.id}`);
   t.is(gone.status, 404);
@@ -54,8 +73,14 @@ test('invalid mapping members answer 400 naming the member; a duplicate context 
     [{ context: '/proxy/ok/x', url: 'ftp://host/' }, /^url must use http or https/],
     [{ context: '/proxy/ok/x', url: 'http://u:p@host/' }, /^url must not carry/],
     [{ context: '/proxy/ok/x', url: 'http://host/', healthCheckPath: 'health' }, /^healthCheckPath must be a path/],
-    [{ context: '/proxy/ok/x', url: 'http://host/', healthCheckPath: '/\\other.example/health' }, /^healthCheckPath must be a path/],
-    [{ context: '/proxy/ok/x', url: 'http://host/', healthCheckPath: '//other.example/health' }, /^healthCheckPath must be a path/],
+    [
+      { context: '/proxy/ok/x', url: 'http://host/', healthCheckPath: '/\\other.example/health' },
+      /^healthCheckPath must be a path/,
+    ],
+    [
+      { context: '/proxy/ok/x', url: 'http://host/', healthCheckPath: '//other.example/health' },
+      /^healthCheckPath must be a path/,
+    ],
     [{ context: '/proxy/ok/x', url: 'http://host/', timeoutMs: 'soon' }, /timeoutMs/],
     [{ context: '/proxy/ok/x' }, /url/],
     [{ context: '/proxy/ok/x', url: 'http://host/', extra: 1 }, /extra/],
@@ -82,7 +107,11 @@ test('invalid mapping members answer 400 naming the member; a duplicate context 
 });
 
 test('an app gets four distinct 32-hex credentials; gen_key, gen_token and accessTokens change only theirs', async (t) => {
-  const created = await admin(vela, 'POST', '/api/v2/app', { name: 'Shop', description: 'd', callbackUrls: ['https://shop.example/cb'] });
+  const created = await admin(vela, 'POST', '/api/v2/app', {
+    name: 'Shop',
+    description: 'd',
+    callbackUrls: ['https://shop.example/cb'],
+  });
   t.is(created.status, 201);
   const app = created.body;
   t.deepEqual(Object.keys(app).sort(), [
@@ -129,7 +158,10 @@ test('invalid app members answer 400 naming the member', async (t) => {
     [{}, /name/],
     [{ name: '' }, /name/],
     [{ name: 'x', callbackUrls: 'https://a' }, /callbackUrls/],
-    [{ name: 'x', callbackUrls: ['https://ok.example/', 'relative/path'] }, /^callbackUrls\[1\] must be an absolute URL/],
+    [
+      { name: 'x', callbackUrls: ['https://ok.example/', 'relative/path'] },
+      /^callbackUrls\[1\] must be an absolute URL/,
+    ],
     [{ name: 'x', callbackUrls: ['https://a.example/#frag'] }, /^callbackUrls\[0\] must not have a #fragment/],
     [{ name: 'x', callbackUrls: ['https://a.example/cb#'] }, /^callbackUrls\[0\] must not have a #fragment/],
     [{ name: 'x', callbackUrls: [' https://a.example/cb'] }, /^callbackUrls\[0\] must not contain spaces/],
@@ -148,9 +180,12 @@ test('the admin API needs the administrator: Basic, or the session cookie with i
   t.is(anonymous.status, 401);
   t.like(await anonymous.json(), { error: 'unauthorized' });
   t.regex(anonymous.headers.get('www-authenticate')!, /^Basic /);
-  const wrong = await vela.fetch('gateway', '/api/v2/app', { headers: { authorization: `Basic ${Buffer.from('admin:nope').toString('base64')}` } });
+  const wrong = await vela.fetch('gateway', '/api/v2/app', {
+    headers: { authorization: `Basic ${Buffer.from('admin:nope').toString('base64')}` },
+  });
   t.is(wrong.status, 401);
-  for (const path of ['/api/v2/app', '/api/v2/access/response_time', '/api/v2/monitoring']) t.is((await vela.fetch('gateway', path)).status, 401, path);
+  for (const path of ['/api/v2/app', '/api/v2/access/response_time', '/api/v2/monitoring'])
+    t.is((await vela.fetch('gateway', path)).status, 401, path);
 
   const login = await vela.fetch('gateway', '/api/login', { headers: { authorization: vela.adminAuth } });
   t.is(login.status, 200);
@@ -158,25 +193,43 @@ test('the admin API needs the administrator: Basic, or the session cookie with i
   const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
   t.is((await vela.fetch('gateway', '/api/v2/app', { headers: { cookie } })).status, 200);
   const body = JSON.stringify({ name: 'via cookie' });
-  const noCsrf = await vela.fetch('gateway', '/api/v2/app', { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body });
+  const noCsrf = await vela.fetch('gateway', '/api/v2/app', {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body,
+  });
   t.is(noCsrf.status, 403);
   t.like(await noCsrf.json(), { error: 'csrf_token_invalid' });
   t.is(
-    (await vela.fetch('gateway', '/api/v2/app', { method: 'POST', headers: { cookie, 'content-type': 'application/json', 'x-csrf-token': csrfToken }, body }))
-      .status,
+    (
+      await vela.fetch('gateway', '/api/v2/app', {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json', 'x-csrf-token': csrfToken },
+        body,
+      })
+    ).status,
     201,
   );
 });
 
 test('nothing secret reaches the log', async (t) => {
-  const app = (await admin(vela, 'POST', '/api/v2/app', { name: 'log probe', callbackUrls: ['https://example.com/cb'] })).body;
-  await vela.fetch('gateway', `/api/authorize?response_type=token&client_id=${app.apiKey}&redirect_uri=https://example.com/cb`, { redirect: 'manual' });
+  const app = (
+    await admin(vela, 'POST', '/api/v2/app', { name: 'log probe', callbackUrls: ['https://example.com/cb'] })
+  ).body;
+  await vela.fetch(
+    'gateway',
+    `/api/authorize?response_type=token&client_id=${app.apiKey}&redirect_uri=https://example.com/cb`,
+    { redirect: 'manual' },
+  );
   const text = JSON.stringify(vela.logs);
-  for (const secret of [app.apiSecret, app.accessToken, app.accessTokenSecret, 'test-admin-password']) t.false(text.includes(secret));
+  for (const secret of [app.apiSecret, app.accessToken, app.accessTokenSecret, 'test-admin-password'])
+    t.false(text.includes(secret));
 });
 
 test('the OpenAPI description lists the admin and OAuth2 endpoints with their schemas', async (t) => {
-  const doc = (await (await vela.fetch('gateway', '/v3/api-docs')).json()) as { paths: Record<string, Record<string, { requestBody?: unknown }>> };
+  const doc = (await (await vela.fetch('gateway', '/v3/api-docs')).json()) as {
+    paths: Record<string, Record<string, { requestBody?: unknown }>>;
+  };
   for (const path of [
     '/api/v2/mapping',
     '/api/v2/mapping/{id}',

@@ -83,7 +83,11 @@ test('a value that cannot be a token is refused without a lookup; a store error 
   const tokens = new TokenStore(db, apps);
   t.is(await tokens.lookupBearer('not-a-token'), null);
   t.is(queries.length, 0);
-  const broken = { select: () => broken, where: () => broken, first: () => Promise.reject(new Error('connection lost')) };
+  const broken = {
+    select: () => broken,
+    where: () => broken,
+    first: () => Promise.reject(new Error('connection lost')),
+  };
   const failing = new TokenStore((() => broken) as unknown as Database, apps);
   t.is(await failing.lookupBearer(token(5)), 'unavailable');
 });

@@ -12,7 +12,8 @@ test.after.always(async () => {
   await vela?.stop();
 });
 
-const get = (path: string, headers: Record<string, string> = {}) => vela.fetch('gateway', path, { redirect: 'manual', headers });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  vela.fetch('gateway', path, { redirect: 'manual', headers });
 
 const PAGES = [
   '/console/dashboard',
@@ -88,7 +89,11 @@ test('sign-in only returns to console pages, never to another site', async (t) =
     '/console/%2E%2E/x',
   ]) {
     const page = await openSignIn(vela);
-    const res = await postSignIn(vela, { username: TEST_ADMIN.user, password: TEST_ADMIN.password, csrf: page.csrf, next }, { cookie: page.cookie });
+    const res = await postSignIn(
+      vela,
+      { username: TEST_ADMIN.user, password: TEST_ADMIN.password, csrf: page.csrf, next },
+      { cookie: page.cookie },
+    );
     t.is(res.status, 303, next);
     t.is(res.headers.get('location'), '/console/dashboard', next);
   }
@@ -100,7 +105,11 @@ test('a sign-in form without its CSRF token and cookie is refused and opens no s
     ['no token, no cookie', { username: TEST_ADMIN.user, password: TEST_ADMIN.password }, {}],
     ['token without its cookie', { username: TEST_ADMIN.user, password: TEST_ADMIN.password, csrf: page.csrf }, {}],
     ['cookie without the token', { username: TEST_ADMIN.user, password: TEST_ADMIN.password }, { cookie: page.cookie }],
-    ['another token', { username: TEST_ADMIN.user, password: TEST_ADMIN.password, csrf: `${page.csrf}x` }, { cookie: page.cookie }],
+    [
+      'another token',
+      { username: TEST_ADMIN.user, password: TEST_ADMIN.password, csrf: `${page.csrf}x` },
+      { cookie: page.cookie },
+    ],
   ];
   for (const [what, form, headers] of attempts) {
     const json = await postSignIn(vela, form, { ...headers, accept: 'application/json' });
@@ -112,13 +121,21 @@ test('a sign-in form without its CSRF token and cookie is refused and opens no s
     t.regex(await html.text(), /The sign-in form had expired/, what);
     t.is(setCookie(html, 'vela_session'), undefined, what);
   }
-  const res = await postSignIn(vela, { username: TEST_ADMIN.user, password: TEST_ADMIN.password }, { accept: 'application/json' });
+  const res = await postSignIn(
+    vela,
+    { username: TEST_ADMIN.user, password: TEST_ADMIN.password },
+    { accept: 'application/json' },
+  );
   t.like(await res.json(), { error: 'csrf_token_invalid' });
 });
 
 test('a wrong password answers 401 with the form again, and opens no session', async (t) => {
   const page = await openSignIn(vela);
-  const res = await postSignIn(vela, { username: TEST_ADMIN.user, password: 'wrong', csrf: page.csrf }, { cookie: page.cookie });
+  const res = await postSignIn(
+    vela,
+    { username: TEST_ADMIN.user, password: 'wrong', csrf: page.csrf },
+    { cookie: page.cookie },
+  );
   t.is(res.status, 401);
   t.is(setCookie(res, 'vela_session'), undefined);
   const html = await res.text();
@@ -126,10 +143,18 @@ test('a wrong password answers 401 with the form again, and opens no session', a
   t.regex(html, /name="username"[^>]*value="admin"/, 'the user name is kept');
 
   const again = await openSignIn(vela);
-  const json = await postSignIn(vela, { username: 'nobody', password: 'x', csrf: again.csrf }, { cookie: again.cookie, accept: 'application/json' });
+  const json = await postSignIn(
+    vela,
+    { username: 'nobody', password: 'x', csrf: again.csrf },
+    { cookie: again.cookie, accept: 'application/json' },
+  );
   t.is(json.status, 401);
   t.like(await json.json(), { error: 'unauthorized' });
-  const empty = await postSignIn(vela, { username: '', password: '', csrf: again.csrf }, { cookie: again.cookie, accept: 'application/json' });
+  const empty = await postSignIn(
+    vela,
+    { username: '', password: '', csrf: again.csrf },
+    { cookie: again.cookie, accept: 'application/json' },
+  );
   t.is(empty.status, 400);
   t.like(await empty.json(), { error: 'missing_parameter' });
 });
@@ -137,7 +162,11 @@ test('a wrong password answers 401 with the form again, and opens no session', a
 test('repeated failed sign-ins for one user are refused for a while, without locking out other users', async (t) => {
   const attempt = async (username: string, password: string) => {
     const page = await openSignIn(vela);
-    return postSignIn(vela, { username, password, csrf: page.csrf }, { cookie: page.cookie, accept: 'application/json' });
+    return postSignIn(
+      vela,
+      { username, password, csrf: page.csrf },
+      { cookie: page.cookie, accept: 'application/json' },
+    );
   };
   for (let i = 0; i < 10; i += 1) t.is((await attempt('guesser', `guess-${i}`)).status, 401);
   const refused = await attempt('guesser', 'guess-10');
@@ -192,7 +221,9 @@ test('admin API writes made with the session cookie need its CSRF token in X-CSR
 });
 
 test('the receivers show what the redirect carried, as text, without a session', async (t) => {
-  const code = await get('/console/oauth2/receive_authcode?code=0123456789abcdef0123456789abcdef&state=<script>alert(1)</script>');
+  const code = await get(
+    '/console/oauth2/receive_authcode?code=0123456789abcdef0123456789abcdef&state=<script>alert(1)</script>',
+  );
   t.is(code.status, 200);
   t.is(code.headers.get('referrer-policy'), 'no-referrer', 'codes in the URL do not leak through Referer');
   const html = await code.text();
@@ -200,7 +231,9 @@ test('the receivers show what the redirect carried, as text, without a session',
   t.regex(html, /<code id="state" class="credential">&lt;script&gt;alert\(1\)&lt;\/script&gt;<\/code>/);
   t.notRegex(html, /<script>alert/);
 
-  const token = await get('/console/oauth2/receive_implicit_token?access_token=abc&state=xyz&token_type=bearer&expires_in=3600');
+  const token = await get(
+    '/console/oauth2/receive_implicit_token?access_token=abc&state=xyz&token_type=bearer&expires_in=3600',
+  );
   const page = await token.text();
   t.is(token.status, 200);
   for (const [id, value] of [
@@ -211,7 +244,9 @@ test('the receivers show what the redirect carried, as text, without a session',
   ]) {
     t.regex(page, new RegExp(`<code id="${id}" class="credential">${value}</code>`));
   }
-  const failed = await (await get('/console/oauth2/receive_authcode?error=access_denied&error_description=nope')).text();
+  const failed = await (
+    await get('/console/oauth2/receive_authcode?error=access_denied&error_description=nope')
+  ).text();
   t.regex(failed, /data-error="access_denied"/);
 });
 

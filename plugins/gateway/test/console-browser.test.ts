@@ -1,7 +1,16 @@
 import path from 'node:path';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { browserAvailable, layoutProblems, openBrowserPage, pageLayout, screenshotDir, submitConsoleSignIn, type TestRuntime, VIEWPORTS } from 'vela/testing';
+import {
+  browserAvailable,
+  layoutProblems,
+  openBrowserPage,
+  pageLayout,
+  screenshotDir,
+  submitConsoleSignIn,
+  type TestRuntime,
+  VIEWPORTS,
+} from 'vela/testing';
 import { signIn } from './console-sign-in.js';
 import { closedPort, createMapping, type LocalServer, startGateway, startServer } from './fixtures.js';
 
@@ -40,7 +49,8 @@ const text = async (selector: string) => ((await page.locator(selector).textCont
 const shot = async (name: string) => {
   if (screenshots) await page.screenshot({ path: `${screenshots}/${name}.png`, fullPage: true });
 };
-const proxied = (path: string, token: string) => fetch(url(path), { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+const proxied = (path: string, token: string) =>
+  fetch(url(path), { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
 
 /** Confirm the page's open <dialog>. */
 async function confirm(buttonSelector: string) {
@@ -62,7 +72,9 @@ browserTest('the administrator signs in and lands on the page first asked for', 
   await page.waitForSelector('text=The user name or password is not right.');
   await submitConsoleSignIn(page);
   await page.waitForURL(url('/console/mapping'));
-  await page.waitForFunction(() => document.getElementById('mappings-status')?.textContent?.startsWith('No mappings yet'));
+  await page.waitForFunction(() =>
+    document.getElementById('mappings-status')?.textContent?.startsWith('No mappings yet'),
+  );
   t.is(await text('.topbar .user'), 'admin');
 });
 
@@ -103,7 +115,9 @@ browserTest('an app is created and its keys tab shows the four credentials', asy
   await page.getByRole('button', { name: 'Create app' }).click();
   await page.waitForURL(/\/console\/app\/[^/]+\/keys$/);
   appKeysUrl = page.url();
-  await page.waitForFunction(() => /^[0-9a-f]{32}$/.test(document.getElementById('accessTokenSecret')?.textContent ?? ''));
+  await page.waitForFunction(() =>
+    /^[0-9a-f]{32}$/.test(document.getElementById('accessTokenSecret')?.textContent ?? ''),
+  );
   credentials = {
     apiKey: await text('#apiKey'),
     apiSecret: await text('#apiSecret'),
@@ -155,165 +169,195 @@ browserTest('regenerating the consumer key gives a new key and secret', async (t
   credentials.apiSecret = apiSecret;
 });
 
-browserTest('the authorization-code grant lands on receive_authcode, which exchanges the code for a token', async (t) => {
-  await page.getByRole('link', { name: 'Authorization-code grant' }).click();
-  await page.waitForURL(/\/console\/oauth2\/receive_authcode\?code=/);
-  const code = await text('#code');
-  t.regex(code, HEX32);
-  t.truthy(await text('#state'), 'the state the console sent comes back');
-  t.is(await page.inputValue('#client_id'), credentials.apiKey, 'the console remembered which app started the grant');
-  t.is(await page.inputValue('#redirect_uri'), url('/console/oauth2/receive_authcode'));
-  await page.fill('#client_secret', credentials.apiSecret);
-  await shot('receive-authcode');
-  await page.getByRole('button', { name: 'Get access token' }).click();
-  await page.waitForSelector('#token-result:not([hidden])');
-  codeToken = await text('#access_token');
-  t.regex(codeToken, HEX32);
-  t.is(await text('#token_type'), 'bearer');
-  t.is(await text('#expires_in'), '3600');
-  t.regex(await text('#curl-example'), new RegExp(`Authorization: Bearer ${codeToken}`));
-  codePageUrl = page.url();
-  await shot('receive-authcode-token');
-});
+browserTest(
+  'the authorization-code grant lands on receive_authcode, which exchanges the code for a token',
+  async (t) => {
+    await page.getByRole('link', { name: 'Authorization-code grant' }).click();
+    await page.waitForURL(/\/console\/oauth2\/receive_authcode\?code=/);
+    const code = await text('#code');
+    t.regex(code, HEX32);
+    t.truthy(await text('#state'), 'the state the console sent comes back');
+    t.is(await page.inputValue('#client_id'), credentials.apiKey, 'the console remembered which app started the grant');
+    t.is(await page.inputValue('#redirect_uri'), url('/console/oauth2/receive_authcode'));
+    await page.fill('#client_secret', credentials.apiSecret);
+    await shot('receive-authcode');
+    await page.getByRole('button', { name: 'Get access token' }).click();
+    await page.waitForSelector('#token-result:not([hidden])');
+    codeToken = await text('#access_token');
+    t.regex(codeToken, HEX32);
+    t.is(await text('#token_type'), 'bearer');
+    t.is(await text('#expires_in'), '3600');
+    t.regex(await text('#curl-example'), new RegExp(`Authorization: Bearer ${codeToken}`));
+    codePageUrl = page.url();
+    await shot('receive-authcode-token');
+  },
+);
 
-browserTest('the implicit grant lands on receive_implicit_token, which shows the token, state, type and lifetime', async (t) => {
-  await page.goto(appKeysUrl);
-  await page.waitForFunction((v) => document.getElementById('apiKey')?.textContent === v, credentials.apiKey);
-  await page.getByRole('link', { name: 'Implicit grant' }).click();
-  await page.waitForURL(/\/console\/oauth2\/receive_implicit_token\?/);
-  const query = new URL(page.url()).searchParams;
-  implicitToken = await text('#access_token');
-  t.regex(implicitToken, HEX32);
-  t.is(implicitToken, query.get('access_token') ?? '');
-  t.is(await text('#state'), query.get('state') ?? '');
-  t.truthy(query.get('state'));
-  t.is(await text('#token_type'), 'bearer');
-  t.is(await text('#expires_in'), '3600');
-  await shot('receive-implicit-token');
-});
+browserTest(
+  'the implicit grant lands on receive_implicit_token, which shows the token, state, type and lifetime',
+  async (t) => {
+    await page.goto(appKeysUrl);
+    await page.waitForFunction((v) => document.getElementById('apiKey')?.textContent === v, credentials.apiKey);
+    await page.getByRole('link', { name: 'Implicit grant' }).click();
+    await page.waitForURL(/\/console\/oauth2\/receive_implicit_token\?/);
+    const query = new URL(page.url()).searchParams;
+    implicitToken = await text('#access_token');
+    t.regex(implicitToken, HEX32);
+    t.is(implicitToken, query.get('access_token') ?? '');
+    t.is(await text('#state'), query.get('state') ?? '');
+    t.truthy(query.get('state'));
+    t.is(await text('#token_type'), 'bearer');
+    t.is(await text('#expires_in'), '3600');
+    await shot('receive-implicit-token');
+  },
+);
 
-browserTest('a code grant started from the console is exchanged with its PKCE verifier alone, no secret typed', async (t) => {
-  await page.goto(appKeysUrl);
-  await page.waitForFunction((v) => document.getElementById('apiKey')?.textContent === v, credentials.apiKey);
-  await page.getByRole('link', { name: 'Authorization-code grant' }).click();
-  await page.waitForURL(/\/console\/oauth2\/receive_authcode\?code=/);
-  t.is(await page.inputValue('#client_secret'), '');
-  await page.getByRole('button', { name: 'Get access token' }).click();
-  await page.waitForSelector('#token-result:not([hidden])');
-  t.regex(await text('#access_token'), HEX32);
-});
+browserTest(
+  'a code grant started from the console is exchanged with its PKCE verifier alone, no secret typed',
+  async (t) => {
+    await page.goto(appKeysUrl);
+    await page.waitForFunction((v) => document.getElementById('apiKey')?.textContent === v, credentials.apiKey);
+    await page.getByRole('link', { name: 'Authorization-code grant' }).click();
+    await page.waitForURL(/\/console\/oauth2\/receive_authcode\?code=/);
+    t.is(await page.inputValue('#client_secret'), '');
+    await page.getByRole('button', { name: 'Get access token' }).click();
+    await page.waitForSelector('#token-result:not([hidden])');
+    t.regex(await text('#access_token'), HEX32);
+  },
+);
 
-browserTest('requests proxied with the three kinds of token reach the upstream and the dashboard counts them', async (t) => {
-  const calls: Array<[string, string]> = [
-    ['/echo/api/items?page=1', codeToken],
-    ['/echo/api/items?page=2', codeToken],
-    ['/echo/api/items/7', codeToken],
-    ['/echo/api', implicitToken],
-    ['/echo/api/search?q=x', implicitToken],
-    ['/echo/api/own', credentials.accessToken],
-  ];
-  const before = upstreamPaths.length;
-  for (const [path, token] of calls) {
-    const res = await proxied(path, token);
-    t.is(res.status, 200, path);
-    t.deepEqual(await res.json(), { path: `/base${path.slice('/echo/api'.length)}` });
-  }
-  t.is(upstreamPaths.length - before, calls.length);
-  t.is((await proxied('/echo/api/items', 'ffffffffffffffffffffffffffffffff')).status, 401);
-  // Two requests earlier in this file (the regenerate test) went through with the app's token.
-  const expected = calls.length + 2;
-  // A second mapping whose upstream is down: its requests are counted as errors.
-  await createMapping(vela, { context: '/proxy/down/api', url: `http://127.0.0.1:${await closedPort()}/gone` });
-  for (let i = 0; i < 2; i += 1) t.is((await proxied('/down/api/x', implicitToken)).status, 502);
-
-  await page.goto(url('/console/dashboard'));
-  const row = page.locator('#summary tbody tr', { hasText: '/proxy/echo/api' });
-  const deadline = Date.now() + 20_000;
-  while (
-    (await row
-      .locator('td.count')
-      .textContent()
-      .catch(() => null)) !== String(expected) &&
-    Date.now() < deadline
-  ) {
-    await page.click('#refresh');
-    await page.waitForTimeout(250);
-  }
-  t.is(await row.locator('td.count').textContent(), String(expected));
-  const down = page.locator('#summary tbody tr', { hasText: '/proxy/down/api' });
-  await down.locator('td.count', { hasText: '2' }).waitFor();
-  t.is(await down.locator('td').nth(3).textContent(), '100%', 'both answers were 502');
-  const counts = async (selector: string, attribute: string) =>
-    (await page.locator(selector).evaluateAll((nodes, name) => nodes.map((node) => Number(node.getAttribute(name))), attribute)).reduce((a, b) => a + b, 0);
-  t.is(await counts('#requests-chart rect[data-count]', 'data-count'), expected + 2, 'the request chart adds up to the requests made');
-  t.is(await counts('#requests-chart g.bar', 'data-errors'), 2, 'and counts the failed ones');
-  t.true((await page.locator('#latency-chart svg .series circle').count()) >= 1, 'the latency chart has points');
-  t.regex((await page.locator('#requests-chart svg').getAttribute('aria-label'))!, new RegExp(`${expected + 2} in this window`));
-  t.regex(await text('#summary-status'), new RegExp(`^${expected + 2} proxied requests`));
-
-  // "Check now" runs the health checks at once and shows their answer.
-  await page.getByRole('button', { name: 'Check now' }).click();
-  const monitor = page.locator('#monitoring tbody tr', { hasText: 'echo' });
-  await monitor.locator('.badge', { hasText: 'UP' }).waitFor();
-  t.regex((await monitor.locator('td').last().textContent()) ?? '', /200/);
-  await page.locator('#monitoring tbody tr', { hasText: 'down' }).locator('.badge', { hasText: 'DOWN' }).waitFor();
-  t.is(await text('#monitoring-status'), '1 of 2 upstreams up');
-  await page.click('.segmented button[data-metric="p99Ms"]');
-  t.is(await page.getAttribute('.segmented button[data-metric="p99Ms"]', 'aria-pressed'), 'true');
-  await shot('dashboard');
-});
-
-browserTest('every console page fits a phone and a laptop; on a phone the navigation folds behind Menu and tables become cards', async (t) => {
-  t.timeout(180_000);
-  const shots = screenshotDir(path.join(vela.dataDir, 'screenshots'));
-  await page.goto(url('/console/mapping'));
-  const mappingUrl = url((await page.getByRole('link', { name: 'Edit /proxy/echo/api' }).getAttribute('href'))!);
-  // Each page with what shows it has loaded: the tables are filled by the page's script.
-  const pages: Array<[string, string, string]> = [
-    ['dashboard', url('/console/dashboard'), '#summary tbody tr'],
-    ['mapping-list', url('/console/mapping'), '#mappings tbody tr'],
-    ['mapping-new', url('/console/mapping/new'), '#context'],
-    ['mapping-edit', mappingUrl, '#description'],
-    ['app-list', url('/console/app'), '#apps tbody tr'],
-    ['app-new', url('/console/app/new'), '#name'],
-    ['app-details', appKeysUrl.replace(/\/keys$/, ''), '#callbackUrls'],
-    ['app-keys', appKeysUrl, '#apiKey:not(:empty)'],
-  ];
-  // Besides the two widths every page is tried at, a small Android phone (360 px): long button labels and URLs wrap.
-  for (const [width, viewport] of Object.entries({ ...VIEWPORTS, 'small-phone': { width: 360, height: 740 } })) {
-    await page.setViewportSize(viewport);
-    for (const [name, address, ready] of pages) {
-      await page.goto(address);
-      await page.locator(ready).first().waitFor();
-      t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, `${name}-${width}.png`))), [], `${name} at ${width}`);
+browserTest(
+  'requests proxied with the three kinds of token reach the upstream and the dashboard counts them',
+  async (t) => {
+    const calls: Array<[string, string]> = [
+      ['/echo/api/items?page=1', codeToken],
+      ['/echo/api/items?page=2', codeToken],
+      ['/echo/api/items/7', codeToken],
+      ['/echo/api', implicitToken],
+      ['/echo/api/search?q=x', implicitToken],
+      ['/echo/api/own', credentials.accessToken],
+    ];
+    const before = upstreamPaths.length;
+    for (const [path, token] of calls) {
+      const res = await proxied(path, token);
+      t.is(res.status, 200, path);
+      t.deepEqual(await res.json(), { path: `/base${path.slice('/echo/api'.length)}` });
     }
-    const menu = page.locator('.nav-toggle');
-    const nav = page.locator('.topbar nav');
-    if (width !== 'desktop') {
-      t.true(await nav.isHidden(), 'the navigation is folded away on a phone');
-      await menu.click();
-      t.is(await menu.getAttribute('aria-expanded'), 'true');
-      await page.getByRole('link', { name: 'Mappings' }).click();
-      await page.waitForURL(url('/console/mapping'));
-      // The table is a card per mapping, each value beside its column's name.
-      await page.locator('#mappings tbody tr').first().waitFor();
-      t.true(await page.locator('#mappings thead').isHidden());
-      const label = await page
-        .locator('#mappings tbody td')
-        .nth(1)
-        .evaluate((td) => getComputedStyle(td, '::before').content);
-      t.is(label, '"Context"');
-    } else {
-      t.true(await menu.isHidden(), 'no Menu button where the navigation has room');
-      t.true(await nav.isVisible());
+    t.is(upstreamPaths.length - before, calls.length);
+    t.is((await proxied('/echo/api/items', 'ffffffffffffffffffffffffffffffff')).status, 401);
+    // Two requests earlier in this file (the regenerate test) went through with the app's token.
+    const expected = calls.length + 2;
+    // A second mapping whose upstream is down: its requests are counted as errors.
+    await createMapping(vela, { context: '/proxy/down/api', url: `http://127.0.0.1:${await closedPort()}/gone` });
+    for (let i = 0; i < 2; i += 1) t.is((await proxied('/down/api/x', implicitToken)).status, 502);
+
+    await page.goto(url('/console/dashboard'));
+    const row = page.locator('#summary tbody tr', { hasText: '/proxy/echo/api' });
+    const deadline = Date.now() + 20_000;
+    while (
+      (await row
+        .locator('td.count')
+        .textContent()
+        .catch(() => null)) !== String(expected) &&
+      Date.now() < deadline
+    ) {
+      await page.click('#refresh');
+      await page.waitForTimeout(250);
     }
-  }
-  const signInPage = await browser.newPage({ viewport: VIEWPORTS.phone });
-  await signInPage.goto(url('/console/login'));
-  t.deepEqual(layoutProblems(await pageLayout(signInPage, path.join(shots, 'sign-in-phone.png'))), []);
-  await signInPage.close();
-  await page.setViewportSize(VIEWPORTS.desktop);
-});
+    t.is(await row.locator('td.count').textContent(), String(expected));
+    const down = page.locator('#summary tbody tr', { hasText: '/proxy/down/api' });
+    await down.locator('td.count', { hasText: '2' }).waitFor();
+    t.is(await down.locator('td').nth(3).textContent(), '100%', 'both answers were 502');
+    const counts = async (selector: string, attribute: string) =>
+      (
+        await page
+          .locator(selector)
+          .evaluateAll((nodes, name) => nodes.map((node) => Number(node.getAttribute(name))), attribute)
+      ).reduce((a, b) => a + b, 0);
+    t.is(
+      await counts('#requests-chart rect[data-count]', 'data-count'),
+      expected + 2,
+      'the request chart adds up to the requests made',
+    );
+    t.is(await counts('#requests-chart g.bar', 'data-errors'), 2, 'and counts the failed ones');
+    t.true((await page.locator('#latency-chart svg .series circle').count()) >= 1, 'the latency chart has points');
+    t.regex(
+      (await page.locator('#requests-chart svg').getAttribute('aria-label'))!,
+      new RegExp(`${expected + 2} in this window`),
+    );
+    t.regex(await text('#summary-status'), new RegExp(`^${expected + 2} proxied requests`));
+
+    // "Check now" runs the health checks at once and shows their answer.
+    await page.getByRole('button', { name: 'Check now' }).click();
+    const monitor = page.locator('#monitoring tbody tr', { hasText: 'echo' });
+    await monitor.locator('.badge', { hasText: 'UP' }).waitFor();
+    t.regex((await monitor.locator('td').last().textContent()) ?? '', /200/);
+    await page.locator('#monitoring tbody tr', { hasText: 'down' }).locator('.badge', { hasText: 'DOWN' }).waitFor();
+    t.is(await text('#monitoring-status'), '1 of 2 upstreams up');
+    await page.click('.segmented button[data-metric="p99Ms"]');
+    t.is(await page.getAttribute('.segmented button[data-metric="p99Ms"]', 'aria-pressed'), 'true');
+    await shot('dashboard');
+  },
+);
+
+browserTest(
+  'every console page fits a phone and a laptop; on a phone the navigation folds behind Menu and tables become cards',
+  async (t) => {
+    t.timeout(180_000);
+    const shots = screenshotDir(path.join(vela.dataDir, 'screenshots'));
+    await page.goto(url('/console/mapping'));
+    const mappingUrl = url((await page.getByRole('link', { name: 'Edit /proxy/echo/api' }).getAttribute('href'))!);
+    // Each page with what shows it has loaded: the tables are filled by the page's script.
+    const pages: Array<[string, string, string]> = [
+      ['dashboard', url('/console/dashboard'), '#summary tbody tr'],
+      ['mapping-list', url('/console/mapping'), '#mappings tbody tr'],
+      ['mapping-new', url('/console/mapping/new'), '#context'],
+      ['mapping-edit', mappingUrl, '#description'],
+      ['app-list', url('/console/app'), '#apps tbody tr'],
+      ['app-new', url('/console/app/new'), '#name'],
+      ['app-details', appKeysUrl.replace(/\/keys$/, ''), '#callbackUrls'],
+      ['app-keys', appKeysUrl, '#apiKey:not(:empty)'],
+    ];
+    // Besides the two widths every page is tried at, a small Android phone (360 px): long button labels and URLs wrap.
+    for (const [width, viewport] of Object.entries({ ...VIEWPORTS, 'small-phone': { width: 360, height: 740 } })) {
+      await page.setViewportSize(viewport);
+      for (const [name, address, ready] of pages) {
+        await page.goto(address);
+        await page.locator(ready).first().waitFor();
+        t.deepEqual(
+          layoutProblems(await pageLayout(page, path.join(shots, `${name}-${width}.png`))),
+          [],
+          `${name} at ${width}`,
+        );
+      }
+      const menu = page.locator('.nav-toggle');
+      const nav = page.locator('.topbar nav');
+      if (width !== 'desktop') {
+        t.true(await nav.isHidden(), 'the navigation is folded away on a phone');
+        await menu.click();
+        t.is(await menu.getAttribute('aria-expanded'), 'true');
+        await page.getByRole('link', { name: 'Mappings' }).click();
+        await page.waitForURL(url('/console/mapping'));
+        // The table is a card per mapping, each value beside its column's name.
+        await page.locator('#mappings tbody tr').first().waitFor();
+        t.true(await page.locator('#mappings thead').isHidden());
+        const label = await page
+          .locator('#mappings tbody td')
+          .nth(1)
+          .evaluate((td) => getComputedStyle(td, '::before').content);
+        t.is(label, '"Context"');
+      } else {
+        t.true(await menu.isHidden(), 'no Menu button where the navigation has room');
+        t.true(await nav.isVisible());
+      }
+    }
+    const signInPage = await browser.newPage({ viewport: VIEWPORTS.phone });
+    await signInPage.goto(url('/console/login'));
+    t.deepEqual(layoutProblems(await pageLayout(signInPage, path.join(shots, 'sign-in-phone.png'))), []);
+    await signInPage.close();
+    await page.setViewportSize(VIEWPORTS.desktop);
+  },
+);
 
 browserTest('a code used twice is refused on the receiver page, and the token it gave is revoked', async (t) => {
   await page.goto(codePageUrl);
@@ -334,14 +378,17 @@ browserTest('revoking all access tokens stops every token of the app at the prox
   await page.getByRole('button', { name: 'Revoke all access tokens' }).click();
   await confirm('#confirm-button');
   await page.waitForSelector('text=All access tokens of this app were revoked.');
-  for (const token of [implicitToken, credentials.accessToken]) t.is((await proxied('/echo/api/items', token)).status, 401);
+  for (const token of [implicitToken, credentials.accessToken])
+    t.is((await proxied('/echo/api/items', token)).status, 401);
   t.is(await text('#accessToken'), '— (revoked)');
   await shot('app-keys-revoked');
 });
 
 browserTest("an app's details are edited on its Details tab, and the app is deleted", async (t) => {
   await page.getByRole('link', { name: 'Details' }).click();
-  await page.waitForFunction(() => (document.getElementById('name') as HTMLInputElement | null)?.value === 'Console app');
+  await page.waitForFunction(
+    () => (document.getElementById('name') as HTMLInputElement | null)?.value === 'Console app',
+  );
   t.is(await page.inputValue('#callbackUrls'), 'http://127.0.0.1:1/callback');
   await page.fill('#name', 'Console app, renamed');
   await page.fill('#callbackUrls', 'http://127.0.0.1:1/callback\nhttp://127.0.0.1:2/other');
@@ -350,7 +397,9 @@ browserTest("an app's details are edited on its Details tab, and the app is dele
   t.is(await text('#app-name'), 'Console app, renamed');
   await shot('app-details');
   await page.reload();
-  await page.waitForFunction(() => (document.getElementById('callbackUrls') as HTMLTextAreaElement | null)?.value.split('\n').length === 2);
+  await page.waitForFunction(
+    () => (document.getElementById('callbackUrls') as HTMLTextAreaElement | null)?.value.split('\n').length === 2,
+  );
   await page.getByRole('button', { name: 'Delete app' }).click();
   await confirm('#confirm-button');
   await page.waitForURL(url('/console/app'));
@@ -361,15 +410,21 @@ browserTest("an app's details are edited on its Details tab, and the app is dele
 browserTest('a page opened before the session changed asks to be reloaded instead of writing', async (t) => {
   await page.goto(url('/console/mapping'));
   await page.getByRole('link', { name: 'Edit /proxy/echo/api' }).click();
-  await page.waitForFunction(() => (document.getElementById('description') as HTMLTextAreaElement | null)?.value === 'Loopback echo');
+  await page.waitForFunction(
+    () => (document.getElementById('description') as HTMLTextAreaElement | null)?.value === 'Loopback echo',
+  );
   // Signing in again (as in another tab) replaces the session cookie, and with it the CSRF token.
   const fresh = await signIn(vela);
-  await page.context().addCookies([{ name: 'vela_session', value: fresh.cookie.slice('vela_session='.length), url: url('/') }]);
+  await page
+    .context()
+    .addCookies([{ name: 'vela_session', value: fresh.cookie.slice('vela_session='.length), url: url('/') }]);
   await page.click('#save');
   await page.waitForSelector('#error:not([hidden])');
   t.regex(await text('#error'), /out of date.*Reload the page/);
   await page.reload();
-  await page.waitForFunction(() => (document.getElementById('description') as HTMLTextAreaElement | null)?.value === 'Loopback echo');
+  await page.waitForFunction(
+    () => (document.getElementById('description') as HTMLTextAreaElement | null)?.value === 'Loopback echo',
+  );
   await page.click('#save');
   await page.waitForSelector('text=Mapping saved.');
   t.true(await page.locator('#error').isHidden());
@@ -378,19 +433,27 @@ browserTest('a page opened before the session changed asks to be reloaded instea
 browserTest('a mapping is edited and deleted from its page', async (t) => {
   await page.goto(url('/console/mapping'));
   await page.getByRole('link', { name: 'Edit /proxy/echo/api' }).click();
-  await page.waitForFunction(() => (document.getElementById('description') as HTMLTextAreaElement | null)?.value === 'Loopback echo');
+  await page.waitForFunction(
+    () => (document.getElementById('description') as HTMLTextAreaElement | null)?.value === 'Loopback echo',
+  );
   await page.fill('#description', 'Loopback echo, edited');
   await page.click('#save');
   await page.waitForSelector('text=Mapping saved.');
   await shot('mapping-edit');
   await page.reload();
-  await page.waitForFunction(() => (document.getElementById('description') as HTMLTextAreaElement | null)?.value === 'Loopback echo, edited');
+  await page.waitForFunction(
+    () => (document.getElementById('description') as HTMLTextAreaElement | null)?.value === 'Loopback echo, edited',
+  );
   await page.click('#delete');
   await confirm('#confirm-button');
   await page.waitForURL(url('/console/mapping'));
   await page.waitForFunction(() => document.getElementById('mappings-status')?.textContent === '1 mapping');
   t.deepEqual(await page.locator('#mappings tbody tr td:nth-child(2)').allTextContents(), ['/proxy/down/api']);
-  t.is((await proxied('/echo/api/items', credentials.accessToken)).status, 404, 'the deleted mapping is gone from the proxy');
+  t.is(
+    (await proxied('/echo/api/items', credentials.accessToken)).status,
+    404,
+    'the deleted mapping is gone from the proxy',
+  );
 });
 
 browserTest('signing out ends the session: pages go back to sign-in', async (t) => {

@@ -1,5 +1,13 @@
 import test from 'ava';
-import { latencyChart, MARGIN, niceTicks, type ResponseTimeReport, requestChart, timeTicks, toMillis } from '../console/assets/chart-model.js';
+import {
+  latencyChart,
+  MARGIN,
+  niceTicks,
+  type ResponseTimeReport,
+  requestChart,
+  timeTicks,
+  toMillis,
+} from '../console/assets/chart-model.js';
 
 const from = Date.UTC(2026, 10, 23, 10, 0, 0);
 const minute = 60_000;
@@ -76,7 +84,11 @@ test('the request chart stacks each bucket by mapping and its bars add up to the
   );
   const bottom = size.height - MARGIN.bottom;
   t.is(Math.round(first.segments[0]!.y + first.segments[0]!.height), bottom, 'the first segment stands on the axis');
-  t.is(Math.round(first.segments[1]!.y + first.segments[1]!.height), Math.round(first.segments[0]!.y), 'the next one stands on it');
+  t.is(
+    Math.round(first.segments[1]!.y + first.segments[1]!.height),
+    Math.round(first.segments[0]!.y),
+    'the next one stands on it',
+  );
   t.true(first.x >= MARGIN.left && first.x + first.width <= size.width - MARGIN.right);
 });
 
@@ -125,7 +137,10 @@ test('the percentile switch changes the values drawn', (t) => {
 });
 
 test('a report without requests gives empty charts with axes', (t) => {
-  const empty: ResponseTimeReport = { window: { from: iso(from), to: iso(from + 10 * minute), bucketSeconds: 60 }, mappings: [] };
+  const empty: ResponseTimeReport = {
+    window: { from: iso(from), to: iso(from + 10 * minute), bucketSeconds: 60 },
+    mappings: [],
+  };
   const requests = requestChart(empty, size);
   t.true(requests.empty);
   t.is(requests.total, 0);

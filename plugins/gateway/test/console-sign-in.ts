@@ -11,16 +11,24 @@ export function setCookie(res: Response, name: string): string | undefined {
 }
 
 /** The console's sign-in page: its login-CSRF cookie and the same token in its form. */
-export async function openSignIn(vela: TestRuntime, next = '/console/dashboard'): Promise<{ cookie: string; csrf: string; html: string }> {
+export async function openSignIn(
+  vela: TestRuntime,
+  next = '/console/dashboard',
+): Promise<{ cookie: string; csrf: string; html: string }> {
   const res = await vela.fetch('gateway', `/console/login?next=${encodeURIComponent(next)}`);
   const html = await res.text();
   const token = setCookie(res, 'vela_console_signin');
   const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
-  if (res.status !== 200 || !token || !csrf) throw new Error(`the sign-in page did not give a CSRF token: ${res.status}`);
+  if (res.status !== 200 || !token || !csrf)
+    throw new Error(`the sign-in page did not give a CSRF token: ${res.status}`);
   return { cookie: `vela_console_signin=${token}`, csrf, html };
 }
 
-export function postSignIn(vela: TestRuntime, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+export function postSignIn(
+  vela: TestRuntime,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return vela.fetch('gateway', '/console/login', {
     method: 'POST',
     redirect: 'manual',

@@ -7,14 +7,25 @@ import { clientResponseHeaders } from '../proxy/forwarded-headers.js';
 import { matchRoute, type ProxyRoute, upstreamPath } from '../proxy/route-table.js';
 
 test('a context is normalized and split into the name and sub-path it is called by', (t) => {
-  t.deepEqual(parseContext('/proxy/github/openviglet/'), { context: '/proxy/github/openviglet', name: 'github', subPath: '/openviglet' });
+  t.deepEqual(parseContext('/proxy/github/openviglet/'), {
+    context: '/proxy/github/openviglet',
+    name: 'github',
+    subPath: '/openviglet',
+  });
   t.deepEqual(parseContext('/proxy/whole'), { context: '/proxy/whole', name: 'whole', subPath: '' });
   for (const bad of ['/github/x', '/proxy//x', '/proxy/console/x', '/proxy/API/x', '/proxy/a b/x', '/proxy/a/./b'])
     t.throws(() => parseContext(bad), undefined, bad);
 });
 
 test('a context whose sub-path the proxy could never serve is refused: encoded dot segments and broken % escapes', (t) => {
-  for (const bad of ['/proxy/a/%2e%2e', '/proxy/a/%2E/b', '/proxy/a/b/..;x', '/proxy/a/b%', '/proxy/a/b%zz', '/proxy/a/%2']) {
+  for (const bad of [
+    '/proxy/a/%2e%2e',
+    '/proxy/a/%2E/b',
+    '/proxy/a/b/..;x',
+    '/proxy/a/b%',
+    '/proxy/a/b%zz',
+    '/proxy/a/%2',
+  ]) {
     t.throws(() => parseContext(bad), { message: /^context must/ }, bad);
   }
   t.is(parseContext('/proxy/a/b%2Fc/v1..2').subPath, '/b%2Fc/v1..2');
@@ -75,7 +86,9 @@ test('percentiles read from the log-scale histogram are within 2% of the exact o
 
 test('PKCE S256 accepts the RFC 7636 example verifier and nothing else', (t) => {
   t.true(verifierMatches('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'));
-  t.false(verifierMatches('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXj', 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'));
+  t.false(
+    verifierMatches('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXj', 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'),
+  );
   t.false(verifierMatches('short', 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'));
 });
 
@@ -97,6 +110,20 @@ test('response headers lose the hop-by-hop ones, including those the Connection 
     'b=2',
   ]);
   // Every answer relayed from an upstream is sandboxed (it is served from the console's origin).
-  t.deepEqual(out, ['Content-Security-Policy', 'sandbox', 'Content-Type', 'text/plain', 'Set-Cookie', 'a=1', 'Set-Cookie', 'b=2']);
-  t.deepEqual(clientResponseHeaders(['Connection', 'keep-alive', 'X-A', '1']), ['Content-Security-Policy', 'sandbox', 'X-A', '1']);
+  t.deepEqual(out, [
+    'Content-Security-Policy',
+    'sandbox',
+    'Content-Type',
+    'text/plain',
+    'Set-Cookie',
+    'a=1',
+    'Set-Cookie',
+    'b=2',
+  ]);
+  t.deepEqual(clientResponseHeaders(['Connection', 'keep-alive', 'X-A', '1']), [
+    'Content-Security-Policy',
+    'sandbox',
+    'X-A',
+    '1',
+  ]);
 });

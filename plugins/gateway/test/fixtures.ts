@@ -7,8 +7,15 @@ import type { App } from '../store/app-store.js';
 import type { Mapping } from '../store/mapping-store.js';
 
 /** A runtime with only the gateway plugin, on ephemeral loopback ports. */
-export function startGateway(gateway: DeepPartial<GatewayConfig> = {}, options: { databaseUrl?: string } = {}): Promise<TestRuntime> {
-  return startTestRuntime({ plugins: ['gateway'], config: { plugins: { gateway } } as never, databaseUrl: options.databaseUrl });
+export function startGateway(
+  gateway: DeepPartial<GatewayConfig> = {},
+  options: { databaseUrl?: string } = {},
+): Promise<TestRuntime> {
+  return startTestRuntime({
+    plugins: ['gateway'],
+    config: { plugins: { gateway } } as never,
+    databaseUrl: options.databaseUrl,
+  });
 }
 
 export interface JsonAnswer {
@@ -19,10 +26,20 @@ export interface JsonAnswer {
 }
 
 /** An administrator call to the gateway's JSON API. */
-export async function admin(vela: TestRuntime, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonAnswer> {
+export async function admin(
+  vela: TestRuntime,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<JsonAnswer> {
   const res = await vela.fetch('gateway', path, {
     method,
-    headers: { authorization: vela.adminAuth, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      authorization: vela.adminAuth,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -35,14 +52,22 @@ export async function createMapping(vela: TestRuntime, input: Record<string, unk
   return res.body as Mapping;
 }
 
-export async function createApp(vela: TestRuntime, input: Record<string, unknown> = { name: 'Test app' }): Promise<App> {
+export async function createApp(
+  vela: TestRuntime,
+  input: Record<string, unknown> = { name: 'Test app' },
+): Promise<App> {
   const res = await admin(vela, 'POST', '/api/v2/app', input);
   if (res.status !== 201) throw new Error(`creating the app failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as App;
 }
 
 /** A form-encoded POST (the OAuth2 endpoints' encoding). */
-export async function postForm(vela: TestRuntime, path: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<JsonAnswer> {
+export async function postForm(
+  vela: TestRuntime,
+  path: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<JsonAnswer> {
   const res = await vela.fetch('gateway', path, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },

@@ -25,9 +25,15 @@ async function checkBounds(t: ExecutionContext, vela: TestRuntime): Promise<void
   });
   t.is(mapping.status, 201, JSON.stringify(mapping.body).slice(0, 300));
   t.is((await admin(vela, 'GET', `/api/v2/mapping/${mapping.body.id}`)).status, 200);
-  const tooLong = await admin(vela, 'POST', '/api/v2/mapping', { context: `/proxy/x/${'s'.repeat(600)}`, url: 'http://127.0.0.1:9/' });
+  const tooLong = await admin(vela, 'POST', '/api/v2/mapping', {
+    context: `/proxy/x/${'s'.repeat(600)}`,
+    url: 'http://127.0.0.1:9/',
+  });
   t.is(tooLong.status, 400);
-  const app = await admin(vela, 'POST', '/api/v2/app', { name: 'a'.repeat(200), callbackUrls: [`https://example.com/${'c'.repeat(1970)}`] });
+  const app = await admin(vela, 'POST', '/api/v2/app', {
+    name: 'a'.repeat(200),
+    callbackUrls: [`https://example.com/${'c'.repeat(1970)}`],
+  });
   t.is(app.status, 201, JSON.stringify(app.body).slice(0, 300));
   t.is((await admin(vela, 'POST', '/api/v2/app', { name: 'a'.repeat(201) })).status, 400);
   await checkNul(t, vela);
@@ -35,13 +41,19 @@ async function checkBounds(t: ExecutionContext, vela: TestRuntime): Promise<void
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
-/** NUL (U+0000), which PostgreSQL cannot hold or compare, is a 400 naming the member, or wrong credentials: never a 500. */
+/**
+ * NUL (U+0000), which PostgreSQL cannot hold or compare, is a 400 naming the member, or wrong credentials: never a 500.
+ */
 async function checkNul(t: ExecutionContext, vela: TestRuntime): Promise<void> {
   for (const [path, body, member] of [
     ['/api/v2/app', { name: 'a\u0000b' }, 'body.name'],
     ['/api/v2/app', { name: 'app', description: 'd\u0000' }, 'body.description'],
     ['/api/v2/app', { name: 'app', callbackUrls: ['https://example.com/\u0000'] }, 'body.callbackUrls[0]'],
-    ['/api/v2/mapping', { context: '/proxy/nul', url: 'http://127.0.0.1:9/', description: 'd\u0000' }, 'body.description'],
+    [
+      '/api/v2/mapping',
+      { context: '/proxy/nul', url: 'http://127.0.0.1:9/', description: 'd\u0000' },
+      'body.description',
+    ],
   ] as const) {
     const r = await admin(vela, 'POST', path, body);
     t.is(r.status, 400, `${path} ${JSON.stringify(body)}`);
@@ -55,10 +67,22 @@ async function checkNul(t: ExecutionContext, vela: TestRuntime): Promise<void> {
   }
   const authorize = await vela.fetch('gateway', '/api/authorize?response_type=code&client_id=a%00b');
   t.is(authorize.status, 400);
-  t.like(await authorize.json(), { error: 'invalid_request', message: 'client_id must not contain control characters' });
-  const token = await postForm(vela, '/api/token', { grant_type: 'client_credentials', client_id: 'a\u0000b', client_secret: 'x' });
+  t.like(await authorize.json(), {
+    error: 'invalid_request',
+    message: 'client_id must not contain control characters',
+  });
+  const token = await postForm(vela, '/api/token', {
+    grant_type: 'client_credentials',
+    client_id: 'a\u0000b',
+    client_secret: 'x',
+  });
   t.is(token.status, 400);
-  const viaBasic = await postForm(vela, '/api/token', { grant_type: 'client_credentials' }, { authorization: basic('a%00b', 'x') });
+  const viaBasic = await postForm(
+    vela,
+    '/api/token',
+    { grant_type: 'client_credentials' },
+    { authorization: basic('a%00b', 'x') },
+  );
   t.like({ status: viaBasic.status, ...viaBasic.body }, { status: 400, error: 'invalid_request' });
   for (const endpoint of ['/api/revoke', '/api/introspect']) {
     const r = await postForm(vela, endpoint, { token: 't', client_id: 'a\u0000b', client_secret: 'x' });

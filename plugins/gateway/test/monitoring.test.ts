@@ -25,7 +25,11 @@ test('health checks set UP/DOWN with latency and last change, and fire the hook 
   vela.runtime.hookBus.get('gateway.upstreamStatusChanged').tapPromise('test-alerts', async (change) => {
     changes.push(change);
   });
-  const checked = await createMapping(vela, { context: '/proxy/svc/a', url: `${upstream.url}/api/a`, healthCheckPath: '/health' });
+  const checked = await createMapping(vela, {
+    context: '/proxy/svc/a',
+    url: `${upstream.url}/api/a`,
+    healthCheckPath: '/health',
+  });
   const headOnly = await createMapping(vela, { context: '/proxy/head/a', url: `${upstream.url}/api` });
   const dead = await createMapping(vela, { context: '/proxy/dead/a', url: `http://127.0.0.1:${await closedPort()}/` });
 
@@ -35,7 +39,9 @@ test('health checks set UP/DOWN with latency and last change, and fire the hook 
     ['UNKNOWN', 'UNKNOWN', 'UNKNOWN'],
   );
 
-  const first = new Map(((await admin(vela, 'POST', '/api/v2/monitoring/check')).body as Status[]).map((s) => [s.mappingId, s]));
+  const first = new Map(
+    ((await admin(vela, 'POST', '/api/v2/monitoring/check')).body as Status[]).map((s) => [s.mappingId, s]),
+  );
   t.like(first.get(checked.id), { status: 'UP' });
   t.like(first.get(headOnly.id), { status: 'UP' });
   t.like(first.get(dead.id), { status: 'DOWN', latencyMs: null });
@@ -48,12 +54,16 @@ test('health checks set UP/DOWN with latency and last change, and fire the hook 
     ['svc', 'UNKNOWN', 'UP'],
   ]);
 
-  const second = new Map(((await admin(vela, 'POST', '/api/v2/monitoring/check')).body as Status[]).map((s) => [s.mappingId, s]));
+  const second = new Map(
+    ((await admin(vela, 'POST', '/api/v2/monitoring/check')).body as Status[]).map((s) => [s.mappingId, s]),
+  );
   t.is(changes.length, 3, 'no change, no hook');
   t.is(second.get(checked.id)!.lastChangeAt, first.get(checked.id)!.lastChangeAt);
 
   healthy = false;
-  const third = new Map(((await admin(vela, 'POST', '/api/v2/monitoring/check')).body as Status[]).map((s) => [s.mappingId, s]));
+  const third = new Map(
+    ((await admin(vela, 'POST', '/api/v2/monitoring/check')).body as Status[]).map((s) => [s.mappingId, s]),
+  );
   t.like(third.get(checked.id), { status: 'DOWN' });
   t.regex(third.get(checked.id)!.message, /503/);
   t.like(third.get(headOnly.id), { status: 'UP' }, 'a HEAD of the URL does not look at /health');
@@ -61,7 +71,10 @@ test('health checks set UP/DOWN with latency and last change, and fire the hook 
   t.like(changes[3], { mappingId: checked.id, from: 'UP', to: 'DOWN', context: '/proxy/svc/a' });
 
   healthy = true;
-  const together = await Promise.all([admin(vela, 'POST', '/api/v2/monitoring/check'), admin(vela, 'POST', '/api/v2/monitoring/check')]);
+  const together = await Promise.all([
+    admin(vela, 'POST', '/api/v2/monitoring/check'),
+    admin(vela, 'POST', '/api/v2/monitoring/check'),
+  ]);
   t.true(together.every((r) => r.status === 200));
   t.is(changes.length, 5, 'two checks at once report the recovery once');
 });
@@ -73,10 +86,15 @@ test('the scheduled job checks upstreams without being asked', async (t) => {
   t.teardown(() => vela.stop());
   const mapping = await createMapping(vela, { context: '/proxy/cron/a', url: upstream.url });
   await eventually(
-    async () => ((await admin(vela, 'GET', '/api/v2/monitoring')).body as Status[]).some((s) => s.mappingId === mapping.id && s.status === 'UP'),
+    async () =>
+      ((await admin(vela, 'GET', '/api/v2/monitoring')).body as Status[]).some(
+        (s) => s.mappingId === mapping.id && s.status === 'UP',
+      ),
     'the cron check',
   );
-  const status = ((await admin(vela, 'GET', '/api/v2/monitoring')).body as Status[]).find((s) => s.mappingId === mapping.id)!;
+  const status = ((await admin(vela, 'GET', '/api/v2/monitoring')).body as Status[]).find(
+    (s) => s.mappingId === mapping.id,
+  )!;
   t.like(status, { status: 'UP', context: '/proxy/cron/a' });
   t.truthy(status.lastCheckedAt, 'checked by the job, not by a request');
 });

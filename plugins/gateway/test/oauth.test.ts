@@ -4,7 +4,16 @@ import test from 'ava';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
 import { TokenStore } from '../oauth/token-store.js';
 import type { App, AppStore } from '../store/app-store.js';
-import { admin, createApp, createMapping, eventually, type LocalServer, postForm, startGateway, startServer } from './fixtures.js';
+import {
+  admin,
+  createApp,
+  createMapping,
+  eventually,
+  type LocalServer,
+  postForm,
+  startGateway,
+  startServer,
+} from './fixtures.js';
 
 let vela: TestRuntime;
 let upstream: LocalServer;
@@ -20,7 +29,10 @@ test.before(async () => {
   });
   vela = await startGateway();
   await createMapping(vela, { context: '/proxy/data/v1', url: upstream.url });
-  app = await createApp(vela, { name: 'Grant test', callbackUrls: [`${callback.url}/cb`, 'https://example.com/other'] });
+  app = await createApp(vela, {
+    name: 'Grant test',
+    callbackUrls: [`${callback.url}/cb`, 'https://example.com/other'],
+  });
 });
 
 test.after.always(async () => {
@@ -38,16 +50,24 @@ async function authorizeVia(query: Record<string, string>): Promise<URLSearchPar
   return new URLSearchParams(seen.query);
 }
 
-async function location(query: Record<string, string>): Promise<{ status: number; location: string | null; body: string }> {
+async function location(
+  query: Record<string, string>,
+): Promise<{ status: number; location: string | null; body: string }> {
   const res = await vela.fetch('gateway', `/api/authorize?${new URLSearchParams(query)}`, { redirect: 'manual' });
   return { status: res.status, location: res.headers.get('location'), body: await res.text() };
 }
 
-function getWithBody(url: string, form: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function getWithBody(
+  url: string,
+  form: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
-      { method: 'GET', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form) } },
+      {
+        method: 'GET',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form) },
+      },
       (res) => {
         let body = '';
         res
@@ -61,18 +81,32 @@ function getWithBody(url: string, form: string): Promise<{ status: number; heade
   });
 }
 
-const proxyStatus = async (token: string) => (await vela.fetch('gateway', '/data/v1/x', { headers: { authorization: `Bearer ${token}` } })).status;
+const proxyStatus = async (token: string) =>
+  (await vela.fetch('gateway', '/data/v1/x', { headers: { authorization: `Bearer ${token}` } })).status;
 const redirectUri = () => `${callback.url}/cb`;
 
 test('authorization-code grant end to end: redirect to the callback, code for a token, token through the proxy', async (t) => {
-  const got = await authorizeVia({ response_type: 'code', client_id: app.apiKey, redirect_uri: redirectUri(), state: 'xyz' });
+  const got = await authorizeVia({
+    response_type: 'code',
+    client_id: app.apiKey,
+    redirect_uri: redirectUri(),
+    state: 'xyz',
+  });
   t.regex(got.get('code')!, /^[0-9a-f]{32}$/);
   t.is(got.get('state'), 'xyz');
   // The original's documented call (curl -X GET -d ...): GET with a form-encoded body, which fetch cannot send.
-  const res = await getWithBody(vela.url('gateway', '/api/token'), `grant_type=authorization_code&code=${got.get('code')}`);
+  const res = await getWithBody(
+    vela.url('gateway', '/api/token'),
+    `grant_type=authorization_code&code=${got.get('code')}`,
+  );
   t.is(res.status, 200);
   t.is(res.headers['cache-control'], 'no-store');
-  const token = JSON.parse(res.body) as { access_token: string; token_type: string; expires_in: number; refresh_token: string };
+  const token = JSON.parse(res.body) as {
+    access_token: string;
+    token_type: string;
+    expires_in: number;
+    refresh_token: string;
+  };
   t.regex(token.access_token, /^[0-9a-f]{32}$/);
   t.is(token.token_type, 'bearer');
   t.is(token.expires_in, 3600);
@@ -80,7 +114,12 @@ test('authorization-code grant end to end: redirect to the callback, code for a 
 });
 
 test('implicit grant end to end: access_token, state, token_type and expires_in arrive as query parameters', async (t) => {
-  const got = await authorizeVia({ response_type: 'token', client_id: app.apiKey, redirect_uri: redirectUri(), state: 's1' });
+  const got = await authorizeVia({
+    response_type: 'token',
+    client_id: app.apiKey,
+    redirect_uri: redirectUri(),
+    state: 's1',
+  });
   t.regex(got.get('access_token')!, /^[0-9a-f]{32}$/);
   t.is(got.get('state'), 's1');
   t.is(got.get('token_type'), 'bearer');
@@ -108,12 +147,31 @@ test('an unknown client, a bad response_type or an unregistered redirect_uri ans
     [{ client_id: app.apiKey, redirect_uri: redirectUri() }, 'invalid_request'],
     [{ response_type: 'code', client_id: app.apiKey, redirect_uri: 'https://evil.example/cb' }, 'invalid_request'],
     // Prefix and user-info tricks on the registered callback, and a receiver with an empty fragment.
-    [{ response_type: 'code', client_id: app.apiKey, redirect_uri: `${redirectUri()}.evil.example` }, 'invalid_request'],
-    [{ response_type: 'code', client_id: app.apiKey, redirect_uri: `${callback.url}.evil.example/cb` }, 'invalid_request'],
-    [{ response_type: 'code', client_id: app.apiKey, redirect_uri: `${callback.url}@evil.example/cb` }, 'invalid_request'],
+    [
+      { response_type: 'code', client_id: app.apiKey, redirect_uri: `${redirectUri()}.evil.example` },
+      'invalid_request',
+    ],
+    [
+      { response_type: 'code', client_id: app.apiKey, redirect_uri: `${callback.url}.evil.example/cb` },
+      'invalid_request',
+    ],
+    [
+      { response_type: 'code', client_id: app.apiKey, redirect_uri: `${callback.url}@evil.example/cb` },
+      'invalid_request',
+    ],
     [{ response_type: 'code', client_id: app.apiKey, redirect_uri: `${redirectUri()}/../../evil` }, 'invalid_request'],
-    [{ response_type: 'code', client_id: app.apiKey, redirect_uri: `${redirectUri()}?next=https://evil.example/` }, 'invalid_request'],
-    [{ response_type: 'code', client_id: app.apiKey, redirect_uri: `${vela.url('gateway', '/console/oauth2/receive_authcode')}#` }, 'invalid_request'],
+    [
+      { response_type: 'code', client_id: app.apiKey, redirect_uri: `${redirectUri()}?next=https://evil.example/` },
+      'invalid_request',
+    ],
+    [
+      {
+        response_type: 'code',
+        client_id: app.apiKey,
+        redirect_uri: `${vela.url('gateway', '/console/oauth2/receive_authcode')}#`,
+      },
+      'invalid_request',
+    ],
     [
       {
         response_type: 'code',
@@ -122,16 +180,36 @@ test('an unknown client, a bad response_type or an unregistered redirect_uri ans
       },
       'invalid_request',
     ],
-    [{ response_type: 'code', client_id: app.apiKey, redirect_uri: 'http://127.0.0.1:1/console/oauth2/receive_authcode' }, 'invalid_request'],
+    [
+      {
+        response_type: 'code',
+        client_id: app.apiKey,
+        redirect_uri: 'http://127.0.0.1:1/console/oauth2/receive_authcode',
+      },
+      'invalid_request',
+    ],
     [{ response_type: 'code', client_id: app.apiKey }, 'invalid_request'],
     [{ response_type: 'code', redirect_uri: redirectUri() }, 'invalid_request'],
     [
-      { response_type: 'code', client_id: app.apiKey, redirect_uri: redirectUri(), code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' },
+      {
+        response_type: 'code',
+        client_id: app.apiKey,
+        redirect_uri: redirectUri(),
+        code_challenge: 'a'.repeat(43),
+        code_challenge_method: 'plain',
+      },
       'invalid_request',
     ],
-    [{ response_type: 'token', client_id: app.apiKey, redirect_uri: redirectUri(), scope: 's'.repeat(501) }, 'invalid_scope'],
     [
-      { response_type: 'code', client_id: app.apiKey, redirect_uri: `${vela.url('gateway', '/console/oauth2/receive_authcode')}?${'x'.repeat(2000)}` },
+      { response_type: 'token', client_id: app.apiKey, redirect_uri: redirectUri(), scope: 's'.repeat(501) },
+      'invalid_scope',
+    ],
+    [
+      {
+        response_type: 'code',
+        client_id: app.apiKey,
+        redirect_uri: `${vela.url('gateway', '/console/oauth2/receive_authcode')}?${'x'.repeat(2000)}`,
+      },
       'invalid_request',
     ],
   ];
@@ -147,7 +225,9 @@ test('an unknown client, a bad response_type or an unregistered redirect_uri ans
 });
 
 async function newCode(extra: Record<string, string> = {}, uri = redirectUri()): Promise<string> {
-  return (await authorizeVia({ response_type: 'code', client_id: app.apiKey, redirect_uri: uri, ...extra })).get('code')!;
+  return (await authorizeVia({ response_type: 'code', client_id: app.apiKey, redirect_uri: uri, ...extra })).get(
+    'code',
+  )!;
 }
 
 test('a code works once; its reuse is refused and revokes the token it bought', async (t) => {
@@ -159,21 +239,43 @@ test('a code works once; its reuse is refused and revokes the token it bought', 
   t.is(again.status, 400);
   t.is(again.body.error, 'invalid_grant');
   t.is(await proxyStatus(first.body.access_token), 401, 'the replay revoked the first token');
-  t.is((await postForm(vela, '/api/token', { grant_type: 'refresh_token', refresh_token: first.body.refresh_token })).body.error, 'invalid_grant');
+  t.is(
+    (await postForm(vela, '/api/token', { grant_type: 'refresh_token', refresh_token: first.body.refresh_token })).body
+      .error,
+    'invalid_grant',
+  );
 });
 
 test('a code is bound to its redirect_uri and client, and a sent secret must be right', async (t) => {
   const code = await newCode();
-  const wrongUri = await postForm(vela, '/api/token', { grant_type: 'authorization_code', code, redirect_uri: 'https://example.com/other' });
+  const wrongUri = await postForm(vela, '/api/token', {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: 'https://example.com/other',
+  });
   t.is(wrongUri.body.error, 'invalid_grant');
   const other = await createApp(vela, { name: 'Other client' });
-  const wrongClient = await postForm(vela, '/api/token', { grant_type: 'authorization_code', code, client_id: other.apiKey });
+  const wrongClient = await postForm(vela, '/api/token', {
+    grant_type: 'authorization_code',
+    code,
+    client_id: other.apiKey,
+  });
   t.is(wrongClient.body.error, 'invalid_grant');
-  const wrongSecret = await postForm(vela, '/api/token', { grant_type: 'authorization_code', code, client_id: app.apiKey, client_secret: '0'.repeat(32) });
+  const wrongSecret = await postForm(vela, '/api/token', {
+    grant_type: 'authorization_code',
+    code,
+    client_id: app.apiKey,
+    client_secret: '0'.repeat(32),
+  });
   t.is(wrongSecret.status, 401);
   t.is(wrongSecret.body.error, 'invalid_client');
   const basic = `Basic ${Buffer.from(`${app.apiKey}:${'1'.repeat(32)}`).toString('base64')}`;
-  const wrongBasic = await postForm(vela, '/api/token', { grant_type: 'authorization_code', code }, { authorization: basic });
+  const wrongBasic = await postForm(
+    vela,
+    '/api/token',
+    { grant_type: 'authorization_code', code },
+    { authorization: basic },
+  );
   t.is(wrongBasic.status, 401);
   t.regex(wrongBasic.headers.get('www-authenticate')!, /^Basic /);
   // Refusals before the claim leave the code usable by its rightful client.
@@ -208,7 +310,11 @@ test('a body the token, revoke or introspect endpoint cannot take still answers 
     [
       'POST /api/token too large',
       vela
-        .fetch('gateway', '/api/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: big })
+        .fetch('gateway', '/api/token', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: big,
+        })
         .then(async (r) => ({ status: r.status, body: await r.text() })),
       413,
     ],
@@ -216,7 +322,11 @@ test('a body the token, revoke or introspect endpoint cannot take still answers 
     [
       'POST /api/revoke too large',
       vela
-        .fetch('gateway', '/api/revoke', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: big })
+        .fetch('gateway', '/api/revoke', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: big,
+        })
         .then(async (r) => ({ status: r.status, body: await r.text() })),
       413,
     ],
@@ -243,7 +353,8 @@ test('a body the token, revoke or introspect endpoint cannot take still answers 
 });
 
 test("a token issued while all of an app's tokens are being revoked is live in memory exactly when it is unrevoked in the store", async (t) => {
-  // A store of its own (no sync) over the runtime's one SQLite connection, which runs queries in the order they are asked.
+  // A store of its own (no sync) over the runtime's one SQLite connection, which runs queries in the order they are
+  // asked.
   const apps = { find: () => app, appOfOwnToken: () => undefined } as unknown as AppStore;
   const tokens = new TokenStore(vela.runtime.db, apps);
   const appId = `race-${randomBytes(4).toString('hex')}`;
@@ -263,9 +374,13 @@ test('codes expire after the configured lifetime', async (t) => {
     const res = await admin(short, 'POST', '/api/v2/app', { name: 'expiry', callbackUrls: ['https://example.com/cb'] });
     return res.body as App;
   })();
-  const res = await short.fetch('gateway', `/api/authorize?response_type=code&client_id=${shortApp.apiKey}&redirect_uri=https://example.com/cb`, {
-    redirect: 'manual',
-  });
+  const res = await short.fetch(
+    'gateway',
+    `/api/authorize?response_type=code&client_id=${shortApp.apiKey}&redirect_uri=https://example.com/cb`,
+    {
+      redirect: 'manual',
+    },
+  );
   const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
   await new Promise((r) => setTimeout(r, 1100));
   const late = await postForm(short, '/api/token', { grant_type: 'authorization_code', code });
@@ -280,7 +395,13 @@ test('PKCE S256: the right verifier gets the token, a wrong or missing one is re
   const code = await newCode({ code_challenge: challenge, code_challenge_method: 'S256' });
   t.is((await postForm(vela, '/api/token', { grant_type: 'authorization_code', code })).body.error, 'invalid_grant');
   t.is(
-    (await postForm(vela, '/api/token', { grant_type: 'authorization_code', code, code_verifier: randomBytes(32).toString('base64url') })).body.error,
+    (
+      await postForm(vela, '/api/token', {
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: randomBytes(32).toString('base64url'),
+      })
+    ).body.error,
     'invalid_grant',
   );
   const ok = await postForm(vela, '/api/token', { grant_type: 'authorization_code', code, code_verifier: verifier });
@@ -299,17 +420,30 @@ test('refresh_token rotates: the new pair works, the old refresh token does not'
   t.is(second.status, 200);
   t.not(second.body.access_token, first.body.access_token);
   t.is(await proxyStatus(second.body.access_token), 200);
-  const reuse = await postForm(vela, '/api/token', { grant_type: 'refresh_token', refresh_token: first.body.refresh_token });
+  const reuse = await postForm(vela, '/api/token', {
+    grant_type: 'refresh_token',
+    refresh_token: first.body.refresh_token,
+  });
   t.is(reuse.body.error, 'invalid_grant');
 });
 
 test('client_credentials needs the right secret and gives a token without a refresh token', async (t) => {
-  t.is((await postForm(vela, '/api/token', { grant_type: 'client_credentials', client_id: app.apiKey })).body.error, 'invalid_client');
-  const res = await postForm(vela, '/api/token', { grant_type: 'client_credentials', client_id: app.apiKey, client_secret: app.apiSecret });
+  t.is(
+    (await postForm(vela, '/api/token', { grant_type: 'client_credentials', client_id: app.apiKey })).body.error,
+    'invalid_client',
+  );
+  const res = await postForm(vela, '/api/token', {
+    grant_type: 'client_credentials',
+    client_id: app.apiKey,
+    client_secret: app.apiSecret,
+  });
   t.is(res.status, 200);
   t.is(res.body.refresh_token, undefined);
   t.is(await proxyStatus(res.body.access_token), 200);
-  t.is((await postForm(vela, '/api/token', { grant_type: 'password', username: 'a', password: 'b' })).body.error, 'unsupported_grant_type');
+  t.is(
+    (await postForm(vela, '/api/token', { grant_type: 'password', username: 'a', password: 'b' })).body.error,
+    'unsupported_grant_type',
+  );
   t.is((await postForm(vela, '/api/token', {})).body.error, 'invalid_request');
 });
 
@@ -320,14 +454,29 @@ test("introspection describes the client's own tokens; revocation stops one at t
   t.like(active.body, { active: true, client_id: app.apiKey, token_type: 'bearer' });
   t.true(active.body.exp > Date.now() / 1000);
   const other = await createApp(vela, { name: 'nosy' });
-  t.deepEqual((await postForm(vela, '/api/introspect', { token: body.access_token, client_id: other.apiKey, client_secret: other.apiSecret })).body, {
-    active: false,
-  });
+  t.deepEqual(
+    (
+      await postForm(vela, '/api/introspect', {
+        token: body.access_token,
+        client_id: other.apiKey,
+        client_secret: other.apiSecret,
+      })
+    ).body,
+    {
+      active: false,
+    },
+  );
   t.is((await postForm(vela, '/api/introspect', { token: body.access_token })).status, 401);
   t.is((await postForm(vela, '/api/revoke', { token: body.access_token, ...creds })).status, 200);
   t.is(await proxyStatus(body.access_token), 401);
-  t.deepEqual((await postForm(vela, '/api/introspect', { token: body.access_token, ...creds })).body, { active: false });
-  t.is((await postForm(vela, '/api/revoke', { token: 'not-a-token', ...creds })).status, 200, 'RFC 7009: unknown tokens answer 200 too');
+  t.deepEqual((await postForm(vela, '/api/introspect', { token: body.access_token, ...creds })).body, {
+    active: false,
+  });
+  t.is(
+    (await postForm(vela, '/api/revoke', { token: 'not-a-token', ...creds })).status,
+    200,
+    'RFC 7009: unknown tokens answer 200 too',
+  );
 });
 
 test("RFC 8414 metadata names the endpoints on the gateway's own origin", async (t) => {
@@ -354,17 +503,28 @@ function getWithHost(url: string, host: string): Promise<{ status: number; locat
 }
 
 test('a forged Host header moves neither the issuer nor the console receivers: the public base URL decides', async (t) => {
-  const meta = JSON.parse((await getWithHost(vela.url('gateway', '/.well-known/oauth-authorization-server'), 'evil.example')).body) as Record<string, unknown>;
+  const meta = JSON.parse(
+    (await getWithHost(vela.url('gateway', '/.well-known/oauth-authorization-server'), 'evil.example')).body,
+  ) as Record<string, unknown>;
   t.is(meta.issuer, vela.url('gateway'));
   t.is(meta.authorization_endpoint, vela.url('gateway', '/api/authorize'));
-  const forged = new URLSearchParams({ response_type: 'code', client_id: app.apiKey, redirect_uri: 'http://evil.example/console/oauth2/receive_authcode' });
+  const forged = new URLSearchParams({
+    response_type: 'code',
+    client_id: app.apiKey,
+    redirect_uri: 'http://evil.example/console/oauth2/receive_authcode',
+  });
   const answer = await getWithHost(vela.url('gateway', `/api/authorize?${forged}`), 'evil.example');
   t.is(answer.status, 400, 'a receiver on the forged host is no receiver');
   t.is(answer.location, undefined, 'no code is sent anywhere');
 
-  const behindProxy = await startTestRuntime({ plugins: ['gateway'], config: { services: { gateway: { publicUrl: 'https://gateway.example.org/vela' } } } });
+  const behindProxy = await startTestRuntime({
+    plugins: ['gateway'],
+    config: { services: { gateway: { publicUrl: 'https://gateway.example.org/vela' } } },
+  });
   t.teardown(() => behindProxy.stop());
-  const configured = (await (await behindProxy.fetch('gateway', '/.well-known/oauth-authorization-server')).json()) as Record<string, unknown>;
+  const configured = (await (
+    await behindProxy.fetch('gateway', '/.well-known/oauth-authorization-server')
+  ).json()) as Record<string, unknown>;
   t.is(configured.issuer, 'https://gateway.example.org/vela');
   t.is(configured.token_endpoint, 'https://gateway.example.org/vela/api/token');
 });
@@ -373,8 +533,15 @@ test("regenerating the app key retires the old client_id; gen_token replaces the
   const own = await createApp(vela, { name: 'rotate', callbackUrls: ['https://example.com/cb'] });
   const rotated = (await admin(vela, 'PUT', `/api/v2/app/${own.id}/gen_key`)).body as App;
   t.not(rotated.apiKey, own.apiKey);
-  t.is((await location({ response_type: 'code', client_id: own.apiKey, redirect_uri: 'https://example.com/cb' })).status, 400);
-  t.is((await location({ response_type: 'code', client_id: rotated.apiKey, redirect_uri: 'https://example.com/cb' })).status, 302);
+  t.is(
+    (await location({ response_type: 'code', client_id: own.apiKey, redirect_uri: 'https://example.com/cb' })).status,
+    400,
+  );
+  t.is(
+    (await location({ response_type: 'code', client_id: rotated.apiKey, redirect_uri: 'https://example.com/cb' }))
+      .status,
+    302,
+  );
   const retokened = (await admin(vela, 'PUT', `/api/v2/app/${own.id}/gen_token`)).body as App;
   t.is(await proxyStatus(own.accessToken!), 401);
   t.is(await proxyStatus(retokened.accessToken!), 200);
@@ -386,8 +553,15 @@ test('an issued token stops working at the proxy once it expires, and when its a
   await admin(fast, 'POST', '/api/v2/mapping', { context: '/proxy/data/v1', url: upstream.url });
   const own = (await admin(fast, 'POST', '/api/v2/app', { name: 'expiring' })).body as App;
   const issue = async () =>
-    (await postForm(fast, '/api/token', { grant_type: 'client_credentials', client_id: own.apiKey, client_secret: own.apiSecret })).body.access_token as string;
-  const status = async (token: string) => (await fast.fetch('gateway', '/data/v1/x', { headers: { authorization: `Bearer ${token}` } })).status;
+    (
+      await postForm(fast, '/api/token', {
+        grant_type: 'client_credentials',
+        client_id: own.apiKey,
+        client_secret: own.apiSecret,
+      })
+    ).body.access_token as string;
+  const status = async (token: string) =>
+    (await fast.fetch('gateway', '/data/v1/x', { headers: { authorization: `Bearer ${token}` } })).status;
   const token = await issue();
   t.is(await status(token), 200);
   // Move its expiry into the past as another process's write would arrive: through the store and the sync.

@@ -1,5 +1,12 @@
 import test from 'ava';
-import { type ChildRuntime, postgresReachable, reportDelays, startConfiguredChild, testDatabase, timeUntil } from 'vela/testing';
+import {
+  type ChildRuntime,
+  postgresReachable,
+  reportDelays,
+  startConfiguredChild,
+  testDatabase,
+  timeUntil,
+} from 'vela/testing';
 import { startServer } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
@@ -81,7 +88,9 @@ pgTest(
       t.is(await viaB(token), 200);
       const revoked = await form(a, '/api/revoke', { token, client_id: fresh.apiKey, client_secret: fresh.apiSecret });
       t.is(revoked.status, 200);
-      revocationMs.push(await until(`B refusing the token revoked on A (round ${round})`, async () => (await viaB(token)) === 401));
+      revocationMs.push(
+        await until(`B refusing the token revoked on A (round ${round})`, async () => (await viaB(token)) === 401),
+      );
     }
     t.is(revocationMs.length, ROUNDS);
     reportDelays((message) => t.log(message), 'revocation refused on the other process', revocationMs);
@@ -90,7 +99,10 @@ pgTest(
     const many = (await form(a, '/api/token', credentials)).body.access_token as string;
     t.is(await viaB(many), 200);
     t.is((await call(a, 'DELETE', `/api/v2/app/${fresh.id}/accessTokens`)).status, 200);
-    const revokeAllMs = await until('B refusing every token of the app', async () => (await viaB(many)) === 401 && (await viaB(fresh.accessToken)) === 401);
+    const revokeAllMs = await until(
+      'B refusing every token of the app',
+      async () => (await viaB(many)) === 401 && (await viaB(fresh.accessToken)) === 401,
+    );
     t.log(`measured on B: mapping ${mappingMs.toFixed(1)} ms, revoke-all ${revokeAllMs.toFixed(1)} ms`);
   },
 );

@@ -8,7 +8,16 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import test from 'ava';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
-import { admin, closedPort, createApp, createMapping, eventually, type LocalServer, startGateway, startServer } from './fixtures.js';
+import {
+  admin,
+  closedPort,
+  createApp,
+  createMapping,
+  eventually,
+  type LocalServer,
+  startGateway,
+  startServer,
+} from './fixtures.js';
 
 let vela: TestRuntime;
 let upstream: LocalServer;
@@ -187,9 +196,13 @@ test('a request target in absolute form (GET http://host/<name>/... HTTP/1.1) is
 });
 
 test('the longest matching sub-path wins, and the original /proxy/ prefix is accepted too', async (t) => {
-  const orders = (await (await vela.fetch('gateway', '/shop/v1/orders/7', { headers: bearer() })).json()) as { url: string };
+  const orders = (await (await vela.fetch('gateway', '/shop/v1/orders/7', { headers: bearer() })).json()) as {
+    url: string;
+  };
   t.is(orders.url, '/orders-service/7');
-  const prefixed = (await (await vela.fetch('gateway', '/proxy/shop/v1/x', { headers: bearer() })).json()) as { url: string };
+  const prefixed = (await (await vela.fetch('gateway', '/proxy/shop/v1/x', { headers: bearer() })).json()) as {
+    url: string;
+  };
   t.is(prefixed.url, '/api/x');
   const exact = (await (await vela.fetch('gateway', '/shop/v1', { headers: bearer() })).json()) as { url: string };
   t.is(exact.url, '/api');
@@ -198,7 +211,11 @@ test('the longest matching sub-path wins, and the original /proxy/ prefix is acc
 for (const method of ['POST', 'PUT', 'DELETE'] as const) {
   test(`${method} forwards the method, body and status`, async (t) => {
     const payload = JSON.stringify({ hello: method });
-    const res = await vela.fetch('gateway', '/shop/v1/things?id=3', { method, headers: { ...bearer(), 'content-type': 'application/json' }, body: payload });
+    const res = await vela.fetch('gateway', '/shop/v1/things?id=3', {
+      method,
+      headers: { ...bearer(), 'content-type': 'application/json' },
+      body: payload,
+    });
     t.is(res.status, method === 'POST' ? 201 : 200);
     const body = (await res.json()) as { method: string; url: string; sha256: string; bytes: number };
     t.is(body.method, method);
@@ -208,8 +225,14 @@ for (const method of ['POST', 'PUT', 'DELETE'] as const) {
   });
 }
 
-/** A request through node:http, its body written by `send` (framed as the test chooses): the status and the JSON answer. */
-function requestJson<T>(target: URL, options: http.RequestOptions, send: (req: http.ClientRequest) => void): Promise<{ status: number; body: T }> {
+/**
+ * A request through node:http, its body written by `send` (framed as the test chooses): the status and the JSON answer.
+ */
+function requestJson<T>(
+  target: URL,
+  options: http.RequestOptions,
+  send: (req: http.ClientRequest) => void,
+): Promise<{ status: number; body: T }> {
   return new Promise((resolve, reject) => {
     const req = http.request(target, options, (res) => {
       let text = '';
@@ -233,7 +256,11 @@ test('a chunked body on a DELETE reaches the upstream framed and whole', async (
     },
   );
   t.is(answer.status, 200);
-  t.like(answer.body, { method: 'DELETE', bytes: 12, sha256: createHash('sha256').update('first;second').digest('hex') });
+  t.like(answer.body, {
+    method: 'DELETE',
+    bytes: 12,
+    sha256: createHash('sha256').update('first;second').digest('hex'),
+  });
 });
 
 test('a 50 MB request body streams to the upstream and a 50 MB response streams back', async (t) => {
@@ -246,10 +273,18 @@ test('a 50 MB request body streams to the upstream and a 50 MB response streams 
   const expected = await digestOf(generated(FIFTY_MB));
   t.is(upload.status, 200);
   t.deepEqual(upload.body, { ...upload.body, sha256: expected.hash, bytes: FIFTY_MB });
-  t.is(seen.find((s) => s.url === '/api/upload')!.headers['transfer-encoding'], 'chunked', 'streamed, not buffered into a Content-Length');
+  t.is(
+    seen.find((s) => s.url === '/api/upload')!.headers['transfer-encoding'],
+    'chunked',
+    'streamed, not buffered into a Content-Length',
+  );
 
   const download = await new Promise<{ hash: string; bytes: number }>((resolve, reject) => {
-    http.get(new URL(vela.url('gateway', '/shop/v1/big-download')), { headers: bearer() }, (res) => digestOf(res).then(resolve, reject)).on('error', reject);
+    http
+      .get(new URL(vela.url('gateway', '/shop/v1/big-download')), { headers: bearer() }, (res) =>
+        digestOf(res).then(resolve, reject),
+      )
+      .on('error', reject);
   });
   t.deepEqual(download, expected);
 });
@@ -269,9 +304,14 @@ test('a missing, malformed, unknown or revoked token gets 401 with an empty body
     t.is(await res.text(), '', what);
     t.regex(res.headers.get('www-authenticate') ?? '', /^Bearer realm="vela-gateway"/, what);
   }
-  t.is((await vela.fetch('gateway', '/shop/v1/a', { headers: { authorization: `Bearer ${app.accessToken}` } })).status, 200);
+  t.is(
+    (await vela.fetch('gateway', '/shop/v1/a', { headers: { authorization: `Bearer ${app.accessToken}` } })).status,
+    200,
+  );
   t.is((await admin(vela, 'DELETE', `/api/v2/app/${app.id}/accessTokens`)).status, 200);
-  const revoked = await vela.fetch('gateway', '/shop/v1/a', { headers: { authorization: `Bearer ${app.accessToken}` } });
+  const revoked = await vela.fetch('gateway', '/shop/v1/a', {
+    headers: { authorization: `Bearer ${app.accessToken}` },
+  });
   t.is(revoked.status, 401);
   t.is(revoked.headers.get('www-authenticate'), 'Bearer realm="vela-gateway", error="invalid_token"');
 });
@@ -350,11 +390,21 @@ test('an upstream that stops reading the request body gives 504 after the mappin
     for (const s of sockets) s.destroy();
     deaf.close();
   });
-  await createMapping(vela, { context: '/proxy/deaf/in', url: `http://127.0.0.1:${(deaf.address() as net.AddressInfo).port}/`, timeoutMs: 300 });
+  await createMapping(vela, {
+    context: '/proxy/deaf/in',
+    url: `http://127.0.0.1:${(deaf.address() as net.AddressInfo).port}/`,
+    timeoutMs: 300,
+  });
   const { port } = new URL(vela.url('gateway'));
   const status = await new Promise<number>((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, path: '/deaf/in/upload', method: 'PUT', headers: { ...bearer(), 'content-length': String(FIFTY_MB) } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/deaf/in/upload',
+        method: 'PUT',
+        headers: { ...bearer(), 'content-length': String(FIFTY_MB) },
+      },
       (res) => {
         res.resume();
         resolve(res.statusCode!);
@@ -393,7 +443,12 @@ test('an upstream that answers before reading the whole request may stream past 
       if (++sent === 5) controller.close();
     },
   });
-  const res = await vela.fetch('gateway', '/shop/v1/early', { method: 'POST', headers: bearer(), body, duplex: 'half' } as RequestInit);
+  const res = await vela.fetch('gateway', '/shop/v1/early', {
+    method: 'POST',
+    headers: bearer(),
+    body,
+    duplex: 'half',
+  } as RequestInit);
   t.is(res.status, 200);
   t.is((await res.text()).split('\n').filter(Boolean).length, 15);
 });
@@ -463,16 +518,28 @@ test('a stored mapping whose context a later rule refuses does not stop the gate
   const again = await startTestRuntime({ plugins: ['gateway'], dataDir });
   t.teardown(() => again.stop());
   t.is((await again.fetch('gateway', '/kept/a/x', { headers: { authorization: `Bearer ${ownToken}` } })).status, 200);
-  t.true(again.logs.some((l) => l.msg.startsWith('a stored mapping has a context the proxy cannot serve') && l.mapping === 'stored-before'));
+  t.true(
+    again.logs.some(
+      (l) => l.msg.startsWith('a stored mapping has a context the proxy cannot serve') && l.mapping === 'stored-before',
+    ),
+  );
 });
 
 test('changing or deleting a mapping takes effect on the next request', async (t) => {
   const other = await startServer((req, res) => res.end(JSON.stringify({ other: true, url: req.url })));
   t.teardown(() => other.close());
-  const mapping = (await admin(vela, 'POST', '/api/v2/mapping', { context: '/proxy/moving/a', url: `${upstream.url}/first` })).body;
-  t.is(((await (await vela.fetch('gateway', '/moving/a/z', { headers: bearer() })).json()) as { url: string }).url, '/first/z');
+  const mapping = (
+    await admin(vela, 'POST', '/api/v2/mapping', { context: '/proxy/moving/a', url: `${upstream.url}/first` })
+  ).body;
+  t.is(
+    ((await (await vela.fetch('gateway', '/moving/a/z', { headers: bearer() })).json()) as { url: string }).url,
+    '/first/z',
+  );
   await admin(vela, 'PUT', `/api/v2/mapping/${mapping.id}`, { url: `${other.url}/second` });
-  t.deepEqual(await (await vela.fetch('gateway', '/moving/a/z', { headers: bearer() })).json(), { other: true, url: '/second/z' });
+  t.deepEqual(await (await vela.fetch('gateway', '/moving/a/z', { headers: bearer() })).json(), {
+    other: true,
+    url: '/second/z',
+  });
   await admin(vela, 'DELETE', `/api/v2/mapping/${mapping.id}`);
   t.is((await vela.fetch('gateway', '/moving/a/z', { headers: bearer() })).status, 404);
 });

@@ -19,7 +19,11 @@ test('the nightly job deletes response times past retention and tokens expired o
     created_at: now,
     changed_at: now,
   });
-  await db('gateway_tokens').insert([token('old', now - 2 * day), token('recent', now - 1000), token('live', now + day)]);
+  await db('gateway_tokens').insert([
+    token('old', now - 2 * day),
+    token('recent', now - 1000),
+    token('live', now + day),
+  ]);
   const minute = (at: number) => ({
     mapping_id: mapping.id,
     minute: Math.floor(at / 60_000) * 60_000,
@@ -33,7 +37,9 @@ test('the nightly job deletes response times past retention and tokens expired o
   t.true(await vela.runtime.resolve<Scheduler>('scheduler').runNow('gateway.prune-store'));
 
   t.deepEqual(
-    (await db('gateway_tokens').select('token_hash').orderBy('token_hash')).map((r: { token_hash: string }) => r.token_hash),
+    (await db('gateway_tokens').select('token_hash').orderBy('token_hash')).map(
+      (r: { token_hash: string }) => r.token_hash,
+    ),
     ['live', 'recent'],
   );
   t.is((await db('gateway_response_times').count({ n: '*' }).first())!.n as number, 1);

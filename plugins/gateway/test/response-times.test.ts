@@ -82,7 +82,11 @@ test('the report counts every proxied request per mapping, with error rate, perc
     t.is(res.body.error, 'validation_failed');
   }
   await admin(again, 'DELETE', `/api/v2/mapping/${fast.id}`);
-  t.false(((await admin(again, 'GET', '/api/v2/access/response_time')).body as Report).mappings.some((m) => m.mappingId === fast.id));
+  t.false(
+    ((await admin(again, 'GET', '/api/v2/access/response_time')).body as Report).mappings.some(
+      (m) => m.mappingId === fast.id,
+    ),
+  );
 });
 
 test('a long window uses wider buckets and still about 60 points', async (t) => {

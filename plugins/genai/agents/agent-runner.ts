@@ -45,7 +45,9 @@ const add = (a: Usage, b: Usage): Usage => ({
   totalTokens: a.totalTokens + b.totalTokens,
 });
 
-/** Between the texts of two model calls of one turn ("Let me search." and "Found it."), in the deltas and in done.text. */
+/**
+ * Between the texts of two model calls of one turn ("Let me search." and "Found it."), in the deltas and in done.text.
+ */
 export const STEP_SEPARATOR = '\n\n';
 
 /** What a turn has done so far: its text, usage, model calls, what its tools found and its messages. */
@@ -96,7 +98,13 @@ class TurnState {
 
   /** The built-in provider's answer to `question` from what the tools found (composed on the worker pool). */
   async extractiveAnswer(question: string): Promise<string> {
-    return (await this.domain.compose({ question, passages: withinBudget(this.found.passages, MAX_READ_CHARS), options: DEFAULT_COMPOSE })).text;
+    return (
+      await this.domain.compose({
+        question,
+        passages: withinBudget(this.found.passages, MAX_READ_CHARS),
+        options: DEFAULT_COMPOSE,
+      })
+    ).text;
   }
 
   /** Runs a tool call, announced before and after; returns its result as the model reads it. */
@@ -119,7 +127,11 @@ class TurnState {
 async function withTools(state: TurnState): Promise<void> {
   const { agent, history, message } = state.turn;
   const tools = toolSpecs(agent);
-  const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt(agent) }, ...history, { role: 'user', content: message }];
+  const messages: ChatMessage[] = [
+    { role: 'system', content: systemPrompt(agent) },
+    ...history,
+    { role: 'user', content: message },
+  ];
   while (state.steps < agent.maxSteps) {
     const result = await state.call({ messages, tools });
     if (result.toolCalls.length === 0) {
@@ -153,9 +165,16 @@ async function withPlan(state: TurnState): Promise<void> {
   const { agent, history, message } = state.turn;
   const canSearch = agent.tools.includes('search_site') && agent.sites.length > 0;
   if (canSearch && keywords(message).length > 0) {
-    const call: ToolCall = { id: 'call_1', name: 'search_site', arguments: JSON.stringify({ query: message, site: agent.sites[0] }) };
+    const call: ToolCall = {
+      id: 'call_1',
+      name: 'search_site',
+      arguments: JSON.stringify({ query: message, site: agent.sites[0] }),
+    };
     const content = await state.tool(call);
-    state.messages.push({ role: 'assistant', content: null, toolCalls: [call] }, { role: 'tool', toolCallId: call.id, content });
+    state.messages.push(
+      { role: 'assistant', content: null, toolCalls: [call] },
+      { role: 'tool', toolCallId: call.id, content },
+    );
   }
   const result = await state.call({
     messages: canSearch ? [{ role: 'user', content: message }] : [...history, { role: 'user', content: message }],
@@ -165,7 +184,12 @@ async function withPlan(state: TurnState): Promise<void> {
 }
 
 /** One agent turn: its events go to `sink`; the `done` payload and the turn's messages come back. */
-export async function runAgentTurn(domain: GenaiDomain, turn: AgentTurn, sink: ChatSink, signal: AbortSignal): Promise<AgentOutcome> {
+export async function runAgentTurn(
+  domain: GenaiDomain,
+  turn: AgentTurn,
+  sink: ChatSink,
+  signal: AbortSignal,
+): Promise<AgentOutcome> {
   const state = new TurnState(domain, turn, sink, signal);
   await (state.provider.supportsTools ? withTools(state) : withPlan(state));
   return {

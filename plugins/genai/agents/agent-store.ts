@@ -116,7 +116,12 @@ export class AgentStore {
 
   async update(id: string, input: AgentInput, check: (agent: Agent) => void): Promise<Agent> {
     const current = await this.get(id);
-    const next: Agent = { ...current, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)), id, updatedAt: nowIso() };
+    const next: Agent = {
+      ...current,
+      ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)),
+      id,
+      updatedAt: nowIso(),
+    };
     check(next);
     const updated = await this.db('genai_agents').where({ id }).update(toRow(next));
     if (updated === 0) throw genaiErrors.agentNotFound(id);
@@ -135,7 +140,9 @@ export class AgentStore {
   }
 
   async namesUsing(instanceId: string): Promise<string[]> {
-    const rows = (await this.db('genai_agents').select('name').where({ llm_instance_id: instanceId })) as Array<{ name: string }>;
+    const rows = (await this.db('genai_agents').select('name').where({ llm_instance_id: instanceId })) as Array<{
+      name: string;
+    }>;
     return rows.map((r) => r.name);
   }
 }

@@ -20,7 +20,13 @@ export class ConversationStore {
   async create(agentId: string, username: string): Promise<string> {
     const id = randomUUID();
     const stamp = nowIso();
-    await this.db('genai_conversations').insert({ id, agent_id: agentId, username: username.slice(0, 64), created_at: stamp, updated_at: stamp });
+    await this.db('genai_conversations').insert({
+      id,
+      agent_id: agentId,
+      username: username.slice(0, 64),
+      created_at: stamp,
+      updated_at: stamp,
+    });
     return id;
   }
 
@@ -53,7 +59,15 @@ export class ConversationStore {
     return rows.map((row) => ({
       role: row.role as Role,
       content: row.content,
-      ...(row.tool_calls ? { toolCalls: readJson<ToolCall[]>(row.tool_calls, { table: 'genai_messages', column: 'tool_calls', row: String(row.id) }) } : {}),
+      ...(row.tool_calls
+        ? {
+            toolCalls: readJson<ToolCall[]>(row.tool_calls, {
+              table: 'genai_messages',
+              column: 'tool_calls',
+              row: String(row.id),
+            }),
+          }
+        : {}),
       ...(row.tool_call_id ? { toolCallId: row.tool_call_id } : {}),
     }));
   }

@@ -24,7 +24,11 @@ export class FoundSources {
 
 /** The function definitions the model is offered, by the agent's tools and sites. */
 export function toolSpecs(agent: Agent): ToolSpec[] {
-  const site = { type: 'string', enum: agent.sites, description: `the site to use (default ${agent.sites[0] ?? 'none'})` };
+  const site = {
+    type: 'string',
+    enum: agent.sites,
+    description: `the site to use (default ${agent.sites[0] ?? 'none'})`,
+  };
   const specs: ToolSpec[] = [];
   if (agent.tools.includes('search_site')) {
     specs.push({
@@ -36,7 +40,11 @@ export function toolSpecs(agent: Agent): ToolSpec[] {
         properties: {
           query: { type: 'string', description: 'what to look for, in a few words' },
           site,
-          filters: { type: 'array', items: { type: 'string' }, description: 'facet filters as field:value, e.g. section:editors' },
+          filters: {
+            type: 'array',
+            items: { type: 'string' },
+            description: 'facet filters as field:value, e.g. section:editors',
+          },
           rows: { type: 'integer', minimum: 1, maximum: 10, description: 'how many documents (default 5)' },
         },
         required: ['query'],
@@ -47,7 +55,11 @@ export function toolSpecs(agent: Agent): ToolSpec[] {
     specs.push({
       name: 'get_document',
       description: 'Read one stored document of a site by its id: every field, as imported.',
-      parameters: { type: 'object', properties: { id: { type: 'string', description: 'the document id' }, site }, required: ['id'] },
+      parameters: {
+        type: 'object',
+        properties: { id: { type: 'string', description: 'the document id' }, site },
+        required: ['id'],
+      },
     });
   }
   return specs;
@@ -77,7 +89,8 @@ export function displayArguments(call: ToolCall): unknown {
 function siteArgument(agent: Agent, value: unknown): string {
   const site = typeof value === 'string' && value ? value : agent.sites[0];
   if (!site) throw new ToolError('this agent has no site to search');
-  if (!agent.sites.includes(site)) throw new ToolError(`site must be one of ${agent.sites.join(', ')}, got ${JSON.stringify(site).slice(0, 100)}`);
+  if (!agent.sites.includes(site))
+    throw new ToolError(`site must be one of ${agent.sites.join(', ')}, got ${JSON.stringify(site).slice(0, 100)}`);
   return site;
 }
 
@@ -86,9 +99,15 @@ function siteArgument(agent: Agent, value: unknown): string {
  * arguments, a filter the search refuses) is the tool's result, `{error}`, for the model to read and
  * correct; it does not end the chat.
  */
-export async function runTool(domain: GenaiDomain, agent: Agent, call: ToolCall, found: FoundSources): Promise<unknown> {
+export async function runTool(
+  domain: GenaiDomain,
+  agent: Agent,
+  call: ToolCall,
+  found: FoundSources,
+): Promise<unknown> {
   try {
-    if (!(agent.tools as string[]).includes(call.name)) throw new ToolError(`this agent has no tool named ${JSON.stringify(call.name).slice(0, 100)}`);
+    if (!(agent.tools as string[]).includes(call.name))
+      throw new ToolError(`this agent has no tool named ${JSON.stringify(call.name).slice(0, 100)}`);
     const args = parseArguments(call);
     const site = siteArgument(agent, args.site);
     const known = domain.sites().find(site);
@@ -96,10 +115,17 @@ export async function runTool(domain: GenaiDomain, agent: Agent, call: ToolCall,
     const locale = known.locales[0] ?? 'en_US';
     if (call.name === 'search_site') {
       if (typeof args.query !== 'string' || !args.query.trim()) throw new ToolError('query must be a non-empty string');
-      const filters = Array.isArray(args.filters) ? args.filters.filter((f): f is string => typeof f === 'string').slice(0, 10) : [];
+      const filters = Array.isArray(args.filters)
+        ? args.filters.filter((f): f is string => typeof f === 'string').slice(0, 10)
+        : [];
       const rows = Number.isInteger(args.rows) ? Math.min(10, Math.max(1, args.rows as number)) : 5;
       const { passageChars, passages } = domain.config.siteChat;
-      const retrieval = await domain.retriever.retrieve(site, locale, args.query.slice(0, 500), { documents: rows, passages, passageChars, filters });
+      const retrieval = await domain.retriever.retrieve(site, locale, args.query.slice(0, 500), {
+        documents: rows,
+        passages,
+        passageChars,
+        filters,
+      });
       const byDoc = new Map<string, { n: number; id: string; title: string; url: string | null; passages: string[] }>();
       for (const p of retrieval.passages) {
         const n = found.number(site, p.docId);
@@ -112,13 +138,28 @@ export async function runTool(domain: GenaiDomain, agent: Agent, call: ToolCall,
     }
     if (typeof args.id !== 'string' || !args.id) throw new ToolError('id must be a non-empty string');
     const [doc] = await domain.search().documents(site, locale, [args.id.slice(0, 400)]);
-    if (!doc) return { site, id: args.id, error: `site ${site} has no document with id ${JSON.stringify(args.id).slice(0, 100)}` };
+    if (!doc)
+      return {
+        site,
+        id: args.id,
+        error: `site ${site} has no document with id ${JSON.stringify(args.id).slice(0, 100)}`,
+      };
     // Its title and link come from the site's default fields, which a one-row search of the site tells.
-    const defaults = (await domain.search().search(site, new URLSearchParams({ q: '*', _setlocale: locale, rows: '1', fl: 'id' }).toString())).queryContext
-      .defaultFields;
+    const defaults = (
+      await domain
+        .search()
+        .search(site, new URLSearchParams({ q: '*', _setlocale: locale, rows: '1', fl: 'id' }).toString())
+    ).queryContext.defaultFields;
     const described = describe(doc, defaults);
     const n = found.number(site, doc.id);
-    found.passages.push({ n, docId: doc.id, title: described.title, url: described.url, text: described.text.slice(0, 4000), docRank: found.passages.length });
+    found.passages.push({
+      n,
+      docId: doc.id,
+      title: described.title,
+      url: described.url,
+      text: described.text.slice(0, 4000),
+      docRank: found.passages.length,
+    });
     const fields = Object.fromEntries(
       Object.entries(doc.fields).map(([name, value]) => [
         name,

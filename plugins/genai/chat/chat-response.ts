@@ -30,7 +30,10 @@ export class ActiveChats {
   }
 }
 
-/** SSE unless the client asks for JSON and not for an event stream (EventSource sends Accept: text/event-stream; curl sends *\/*). */
+/**
+ * SSE unless the client asks for JSON and not for an event stream (EventSource sends Accept: text/event-stream; curl
+ * sends *\/*).
+ */
 export function wantsJson(req: Request): boolean {
   const accept = String(req.headers.accept ?? '');
   return accept.includes('application/json') && !accept.includes('text/event-stream');
@@ -73,7 +76,10 @@ export async function respond(options: RespondOptions): Promise<void> {
   const controller = new AbortController();
   const untrack = options.active.add(controller);
   const deadline = setTimeout(
-    () => controller.abort(genaiErrors.upstreamTimeout(`the answer took longer than the time limit of ${options.timeoutMs} ms`)),
+    () =>
+      controller.abort(
+        genaiErrors.upstreamTimeout(`the answer took longer than the time limit of ${options.timeoutMs} ms`),
+      ),
     options.timeoutMs,
   );
   const clientGone = () => controller.abort(genaiErrors.clientGone());
@@ -92,7 +98,8 @@ export async function respond(options: RespondOptions): Promise<void> {
       const done = await options.run(sink, controller.signal);
       res.json(options.toJson(done));
     } catch (error) {
-      if (!(error instanceof VelaError) && !(error instanceof UpstreamError)) logger.error({ err: error }, 'chat failed');
+      if (!(error instanceof VelaError) && !(error instanceof UpstreamError))
+        logger.error({ err: error }, 'chat failed');
       throw failureOf(error);
     } finally {
       cleanup();
@@ -115,7 +122,8 @@ export async function respond(options: RespondOptions): Promise<void> {
       logger.debug({ reason: (error as Error).message }, 'chat stream closed by the client');
     } else {
       const failure = failureOf(error);
-      if (!(error instanceof VelaError) && !(error instanceof UpstreamError)) logger.error({ err: error }, 'chat failed');
+      if (!(error instanceof VelaError) && !(error instanceof UpstreamError))
+        logger.error({ err: error }, 'chat failed');
       else logger.info({ error: failure.code, message: failure.message }, 'chat ended with an error');
       stream.send('failed', { error: failure.code, message: failure.message });
     }

@@ -22,7 +22,10 @@ export interface CallContext {
   endpoint: UsageEndpoint;
 }
 
-/** One provider call: deltas to the sink, the instance's idle time limit, and a usage record, counted when the provider reports none. */
+/**
+ * One provider call: deltas to the sink, the instance's idle time limit, and a usage record, counted when the provider
+ * reports none.
+ */
 export class ProviderCalls {
   /** Usage records of ended chats still being counted or written. */
   private readonly pending = new Set<Promise<void>>();
@@ -38,7 +41,12 @@ export class ProviderCalls {
     await Promise.all(this.pending);
   }
 
-  async call(context: CallContext, request: Omit<ProviderRequest, 'signal'>, signal: AbortSignal, sink: Pick<ChatSink, 'delta'>): Promise<CallResult> {
+  async call(
+    context: CallContext,
+    request: Omit<ProviderRequest, 'signal'>,
+    signal: AbortSignal,
+    sink: Pick<ChatSink, 'delta'>,
+  ): Promise<CallResult> {
     const { instance, provider } = context;
     const idle = new AbortController();
     const idleMs = instance.idleTimeoutMs;
@@ -89,7 +97,9 @@ export class ProviderCalls {
   ): Promise<{ usage: Usage; reported: boolean }> {
     let usage = reported;
     if (!usage) {
-      const prompt = request.messages.map((m) => `${m.role}: ${m.content ?? ''}${m.toolCalls ? JSON.stringify(m.toolCalls) : ''}`).join('\n');
+      const prompt = request.messages
+        .map((m) => `${m.role}: ${m.content ?? ''}${m.toolCalls ? JSON.stringify(m.toolCalls) : ''}`)
+        .join('\n');
       const grounding = context.provider.readsPassages ? (request.passages ?? []).map((p) => p.text).join('\n') : '';
       const tools = request.tools?.length ? JSON.stringify(request.tools) : '';
       const inputTokens = await this.counter.tokens(`${prompt}\n${grounding}\n${tools}`);

@@ -22,24 +22,39 @@ export function normalizeLocale(value: string): string {
 }
 
 /** The site and locale a chat names (the site's first locale when none is given); 404 as the search answers. */
-export function siteAndLocale(domain: GenaiDomain, siteName: string, locale: string | undefined): { site: SearchSite; locale: string } {
+export function siteAndLocale(
+  domain: GenaiDomain,
+  siteName: string,
+  locale: string | undefined,
+): { site: SearchSite; locale: string } {
   const site = domain.sites().find(siteName);
   if (!site) throw new VelaError('site_not_found', `no site named or with id "${siteName.slice(0, 100)}"`, 404);
   const wanted = locale ? normalizeLocale(locale) : (site.locales[0] ?? 'en_US');
   if (!site.locales.includes(wanted))
-    throw new VelaError('locale_not_found', `site "${site.name}" has no locale "${wanted.slice(0, 20)}" (it has: ${site.locales.join(', ')})`, 404);
+    throw new VelaError(
+      'locale_not_found',
+      `site "${site.name}" has no locale "${wanted.slice(0, 20)}" (it has: ${site.locales.join(', ')})`,
+      404,
+    );
   return { site, locale: wanted };
 }
 
-export type SiteChatStatus = { enabled: true; instance: LlmInstance; systemPrompt: string } | { enabled: false; message: string };
+export type SiteChatStatus =
+  | { enabled: true; instance: LlmInstance; systemPrompt: string }
+  | { enabled: false; message: string };
 
 /** Whether a site chats, and with which instance. */
 export function siteChatStatus(domain: GenaiDomain, site: SearchSite): SiteChatStatus {
   const settings = domain.settings.forSite(site.id);
   if (!settings.enabled) return { enabled: false, message: `chat is turned off for site "${site.name}"` };
   const instance = domain.instances.find(settings.llmInstanceId);
-  if (!instance) return { enabled: false, message: `the LLM instance "${settings.llmInstanceId}" of site "${site.name}" does not exist` };
-  if (!instance.enabled) return { enabled: false, message: `the LLM instance "${instance.title}" of site "${site.name}" is disabled` };
+  if (!instance)
+    return {
+      enabled: false,
+      message: `the LLM instance "${settings.llmInstanceId}" of site "${site.name}" does not exist`,
+    };
+  if (!instance.enabled)
+    return { enabled: false, message: `the LLM instance "${instance.title}" of site "${site.name}" is disabled` };
   return { enabled: true, instance, systemPrompt: settings.systemPrompt };
 }
 
@@ -49,7 +64,8 @@ export function siteChatStatus(domain: GenaiDomain, site: SearchSite): SiteChatS
  */
 export function sourcesOf(passages: readonly Passage[], text: string): Source[] {
   const all: Source[] = [];
-  for (const p of passages) if (!all.some((s) => s.n === p.n)) all.push({ n: p.n, id: p.docId, title: p.title, url: p.url });
+  for (const p of passages)
+    if (!all.some((s) => s.n === p.n)) all.push({ n: p.n, id: p.docId, title: p.title, url: p.url });
   const cited = all.filter((s) => text.includes(`[${s.n}]`));
   return cited.length > 0 ? cited : all;
 }
@@ -67,7 +83,14 @@ export const instanceSummary = (instance: LlmInstance): ChatInstanceRef => ({
  */
 export async function answerOnSite(
   domain: GenaiDomain,
-  input: { site: SearchSite; locale: string; question: string; instance: LlmInstance; systemPrompt: string; username: string },
+  input: {
+    site: SearchSite;
+    locale: string;
+    question: string;
+    instance: LlmInstance;
+    systemPrompt: string;
+    username: string;
+  },
   sink: ChatSink,
   signal: AbortSignal,
 ): Promise<Record<string, unknown>> {
@@ -75,7 +98,9 @@ export async function answerOnSite(
   // A question without content words would search `*` and hand over the site's first documents as if
   // they answered it: it is answered as one that found nothing.
   const passages =
-    keywords(input.question).length > 0 ? (await domain.retriever.retrieve(input.site.name, input.locale, input.question, siteChat)).passages : [];
+    keywords(input.question).length > 0
+      ? (await domain.retriever.retrieve(input.site.name, input.locale, input.question, siteChat)).passages
+      : [];
   signal.throwIfAborted();
   const provider = domain.providerFor(input.instance);
   const result = await domain.calls.call(

@@ -23,7 +23,8 @@ export async function up(db: Knex): Promise<void> {
   await db('genai_llm_instances').insert({
     id: 'builtin',
     title: 'Built-in (extractive)',
-    description: 'Answers from the retrieved passages by query-focused sentence selection, with citations; needs no model',
+    description:
+      'Answers from the retrieved passages by query-focused sentence selection, with citations; needs no model',
     vendor: 'BUILTIN',
     url: null,
     model_name: 'extractive',
@@ -96,7 +97,14 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  for (const table of ['genai_token_usage', 'genai_messages', 'genai_conversations', 'genai_agents', 'genai_site_settings', 'genai_llm_instances']) {
+  for (const table of [
+    'genai_token_usage',
+    'genai_messages',
+    'genai_conversations',
+    'genai_agents',
+    'genai_site_settings',
+    'genai_llm_instances',
+  ]) {
     await db.schema.dropTableIfExists(table);
   }
 }

@@ -17,7 +17,18 @@ export const NO_DOCUMENTS =
   'The built-in provider answers from documents, and this conversation has none: ask a site (GET /api/sn/<site>/chat), or choose an LLM instance (llmInstanceId).';
 
 /** Verbs after a sentence's first word that make it a definition of that word. */
-const DEFINING = new Set(['is', 'are', 'was', 'provides', 'contains', 'allows', 'lets', 'helps', 'implements', 'offers']);
+const DEFINING = new Set([
+  'is',
+  'are',
+  'was',
+  'provides',
+  'contains',
+  'allows',
+  'lets',
+  'helps',
+  'implements',
+  'offers',
+]);
 const PRONOUNS = new Set(['it', 'this', 'these', 'they', 'that', 'those', 'he', 'she', 'its', 'their']);
 
 interface Sentence {
@@ -42,7 +53,11 @@ interface Sentence {
  * better-ranked documents slightly preferred; then put back in document order, each run of sentences
  * from one source followed by its number.
  */
-export function composeAnswer(question: string, passages: readonly Passage[], options: ComposeOptions = DEFAULT_COMPOSE): { text: string; cited: number[] } {
+export function composeAnswer(
+  question: string,
+  passages: readonly Passage[],
+  options: ComposeOptions = DEFAULT_COMPOSE,
+): { text: string; cited: number[] } {
   const candidates: Sentence[] = [];
   const seenText = new Set<string>();
   for (const p of passages) {
@@ -107,7 +122,9 @@ export function composeAnswer(question: string, passages: readonly Passage[], op
   if (picked.length === 0) {
     // Nothing in the passages shares a word with the question: say so, and show where retrieval led.
     intro = 'I found no passage that answers this directly. The closest match: ';
-    picked.push(candidates.reduce((a, b) => (b.docRank < a.docRank || (b.docRank === a.docRank && b.order < a.order) ? b : a)));
+    picked.push(
+      candidates.reduce((a, b) => (b.docRank < a.docRank || (b.docRank === a.docRank && b.order < a.order) ? b : a)),
+    );
   }
   picked.sort((a, b) => a.docRank - b.docRank || a.order - b.order);
   const cited: number[] = [];
@@ -166,8 +183,14 @@ export function withinBudget(passages: readonly Passage[], budget: number): Pass
   return kept;
 }
 
-/** The question is the last user message; without retrieved passages, the conversation's earlier messages are the passages. */
-function groundOf(messages: readonly ChatMessage[], passages: readonly Passage[] | undefined): { question: string; passages: Passage[]; cite: boolean } {
+/**
+ * The question is the last user message; without retrieved passages, the conversation's earlier messages are the
+ * passages.
+ */
+function groundOf(
+  messages: readonly ChatMessage[],
+  passages: readonly Passage[] | undefined,
+): { question: string; passages: Passage[]; cite: boolean } {
   let last = -1;
   for (let i = messages.length - 1; i >= 0; i--) {
     if (messages[i]!.role === 'user') {
@@ -193,7 +216,10 @@ export class ExtractiveProvider implements ChatProvider {
   readonly supportsTools = false;
   readonly readsPassages = true;
 
-  /** `compose` composes the answer: the plugin passes a worker-pool task (extractive-task.ts); in this thread by default. */
+  /**
+   * `compose` composes the answer: the plugin passes a worker-pool task (extractive-task.ts); in this thread by
+   * default.
+   */
   constructor(
     private readonly options: Partial<ComposeOptions> = {},
     private readonly compose: Compose = composeHere,
@@ -204,8 +230,13 @@ export class ExtractiveProvider implements ChatProvider {
     const text =
       ground.passages.length === 0 && !request.passages
         ? NO_DOCUMENTS
-        : (await this.compose({ question: ground.question, passages: ground.passages, options: { ...DEFAULT_COMPOSE, ...this.options, cite: ground.cite } }))
-            .text;
+        : (
+            await this.compose({
+              question: ground.question,
+              passages: ground.passages,
+              options: { ...DEFAULT_COMPOSE, ...this.options, cite: ground.cite },
+            })
+          ).text;
     for (const piece of pieces(text)) {
       request.signal.throwIfAborted();
       yield { type: 'delta', text: piece };

@@ -1,6 +1,14 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { type OutboundFetch, OutboundRefused } from 'vela/plugin';
-import { type ChatMessage, type ChatProvider, type ProviderEvent, type ProviderRequest, type ToolCall, UpstreamError, type Usage } from './provider.js';
+import {
+  type ChatMessage,
+  type ChatProvider,
+  type ProviderEvent,
+  type ProviderRequest,
+  type ToolCall,
+  UpstreamError,
+  type Usage,
+} from './provider.js';
 
 export interface OpenAiSettings {
   /** The base URL, the part before /chat/completions (http://127.0.0.1:11434/v1). */
@@ -15,8 +23,14 @@ export interface OpenAiSettings {
 }
 
 interface ChunkChoice {
-  delta?: { content?: string | null; tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }> };
-  message?: { content?: string | null; tool_calls?: Array<{ id?: string; function?: { name?: string; arguments?: string } }> };
+  delta?: {
+    content?: string | null;
+    tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }>;
+  };
+  message?: {
+    content?: string | null;
+    tool_calls?: Array<{ id?: string; function?: { name?: string; arguments?: string } }>;
+  };
   finish_reason?: string | null;
 }
 
@@ -30,12 +44,17 @@ interface Chunk {
 const ERROR_EXCERPT = 300;
 
 function toWire(message: ChatMessage): Record<string, unknown> {
-  if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId, content: message.content ?? '' };
+  if (message.role === 'tool')
+    return { role: 'tool', tool_call_id: message.toolCallId, content: message.content ?? '' };
   if (message.role === 'assistant' && message.toolCalls?.length) {
     return {
       role: 'assistant',
       content: message.content,
-      tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+      tool_calls: message.toolCalls.map((c) => ({
+        id: c.id,
+        type: 'function',
+        function: { name: c.name, arguments: c.arguments },
+      })),
     };
   }
   return { role: message.role, content: message.content ?? '' };
@@ -89,17 +108,26 @@ export class OpenAiCompatibleProvider implements ChatProvider {
     if (settings.topP !== null) body.top_p = settings.topP;
     if (settings.maxTokens !== null) body.max_tokens = settings.maxTokens;
     if (request.tools?.length) {
-      body.tools = request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+      body.tools = request.tools.map((t) => ({
+        type: 'function',
+        function: { name: t.name, description: t.description, parameters: t.parameters },
+      }));
     }
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
     if (settings.apiKey) headers.authorization = `Bearer ${settings.apiKey}`;
 
     let response: Awaited<ReturnType<OutboundFetch>>;
     try {
-      response = await settings.fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body), signal: request.signal });
+      response = await settings.fetch(endpoint, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal: request.signal,
+      });
     } catch (error) {
       if (request.signal.aborted) throw request.signal.reason;
-      if (error instanceof OutboundRefused) throw new UpstreamError(`${error.message}; an operator can allow the host in runtime.network.allowHosts`);
+      if (error instanceof OutboundRefused)
+        throw new UpstreamError(`${error.message}; an operator can allow the host in runtime.network.allowHosts`);
       const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
       throw new UpstreamError(`cannot reach the LLM server at ${new URL(endpoint).origin}: ${cause}`);
     }
@@ -116,7 +144,10 @@ export class OpenAiCompatibleProvider implements ChatProvider {
   }
 
   private *completion(chunk: Chunk): Iterable<ProviderEvent> {
-    if (chunk.error) throw new UpstreamError(`the LLM server reported an error: ${typeof chunk.error === 'string' ? chunk.error : chunk.error.message}`);
+    if (chunk.error)
+      throw new UpstreamError(
+        `the LLM server reported an error: ${typeof chunk.error === 'string' ? chunk.error : chunk.error.message}`,
+      );
     const choice = chunk.choices?.[0];
     const content = choice?.message?.content;
     if (content) yield { type: 'delta', text: content };
@@ -125,7 +156,13 @@ export class OpenAiCompatibleProvider implements ChatProvider {
       name: c.function?.name ?? '',
       arguments: c.function?.arguments ?? '',
     }));
-    yield { type: 'end', finishReason: choice?.finish_reason ?? 'stop', toolCalls, usage: usageOf(chunk.usage), model: chunk.model };
+    yield {
+      type: 'end',
+      finishReason: choice?.finish_reason ?? 'stop',
+      toolCalls,
+      usage: usageOf(chunk.usage),
+      model: chunk.model,
+    };
   }
 
   private async *events(body: AsyncIterable<Uint8Array> | null, signal: AbortSignal): AsyncIterable<ProviderEvent> {
@@ -154,7 +191,10 @@ export class OpenAiCompatibleProvider implements ChatProvider {
             throw new UpstreamError(`the LLM server sent a stream chunk that is not JSON: ${event.data.slice(0, 100)}`);
           }
           if (chunk.error || event.event === 'error') {
-            const message = typeof chunk.error === 'string' ? chunk.error : (chunk.error?.message ?? event.data.slice(0, ERROR_EXCERPT));
+            const message =
+              typeof chunk.error === 'string'
+                ? chunk.error
+                : (chunk.error?.message ?? event.data.slice(0, ERROR_EXCERPT));
             throw new UpstreamError(`the LLM server reported an error mid-stream: ${message}`);
           }
           model = chunk.model ?? model;
@@ -181,8 +221,11 @@ export class OpenAiCompatibleProvider implements ChatProvider {
       throw new UpstreamError(`the connection to the LLM server failed mid-stream: ${(error as Error).message}`);
     }
     if (signal.aborted) throw signal.reason;
-    if (!done && !finishReason) throw new UpstreamError('the LLM server closed the stream before the answer was complete');
-    const toolCalls = [...calls.entries()].sort((a, b) => a[0] - b[0]).map(([index, call]) => ({ ...call, id: call.id || `call_${index}` }));
+    if (!done && !finishReason)
+      throw new UpstreamError('the LLM server closed the stream before the answer was complete');
+    const toolCalls = [...calls.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([index, call]) => ({ ...call, id: call.id || `call_${index}` }));
     yield { type: 'end', finishReason: finishReason ?? 'stop', toolCalls, usage, model };
   }
 }

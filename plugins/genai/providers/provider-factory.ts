@@ -9,7 +9,12 @@ import { vendorOf } from './vendors.js';
  * The provider of an instance, by its vendor's kind; the API key is decrypted here, for this one request. The
  * built-in one composes its answers with `compose` (on the worker pool).
  */
-export function providerFor(instance: LlmInstance, instances: InstanceStore, outbound: () => OutboundGuard, compose: Compose): ChatProvider {
+export function providerFor(
+  instance: LlmInstance,
+  instances: InstanceStore,
+  outbound: () => OutboundGuard,
+  compose: Compose,
+): ChatProvider {
   if (vendorOf(instance.vendor)?.kind !== 'openai-compatible') return new ExtractiveProvider({}, compose);
   return new OpenAiCompatibleProvider({
     url: instance.url ?? '',

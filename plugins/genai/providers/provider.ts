@@ -55,7 +55,9 @@ export interface ProviderRequest {
   signal: AbortSignal;
 }
 
-export type ProviderEvent = { type: 'delta'; text: string } | { type: 'end'; finishReason: string; toolCalls: ToolCall[]; usage: Usage | null; model?: string };
+export type ProviderEvent =
+  | { type: 'delta'; text: string }
+  | { type: 'end'; finishReason: string; toolCalls: ToolCall[]; usage: Usage | null; model?: string };
 
 export interface ChatProvider {
   /** Whether the model can call tools (agents plan for it otherwise: search, then answer). */

@@ -22,7 +22,8 @@ export const VENDORS: readonly Vendor[] = [
     defaultUrl: null,
     needsApiKey: false,
     website: null,
-    description: 'no model: answers with the sentences of the retrieved passages that best match the question, with citations',
+    description:
+      'no model: answers with the sentences of the retrieved passages that best match the question, with citations',
   },
   {
     id: 'OPENAI',

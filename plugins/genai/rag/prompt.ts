@@ -31,11 +31,24 @@ export function asQuestion(q: string): string {
  * template and becomes the whole prompt with both filled in; any other system prompt (or the default)
  * is the system message, and the sources and the question follow as the user's message.
  */
-export function sitePrompt(systemPrompt: string, site: string, question: string, passages: readonly Passage[]): ChatMessage[] {
+export function sitePrompt(
+  systemPrompt: string,
+  site: string,
+  question: string,
+  passages: readonly Passage[],
+): ChatMessage[] {
   const information = sourcesText(passages) || '(no document of the site matched the question)';
   const asked = asQuestion(question);
   if (/\{(question|information)\}/.test(systemPrompt)) {
-    return [{ role: 'user', content: systemPrompt.replaceAll('{site}', site).replaceAll('{question}', asked).replaceAll('{information}', information) }];
+    return [
+      {
+        role: 'user',
+        content: systemPrompt
+          .replaceAll('{site}', site)
+          .replaceAll('{question}', asked)
+          .replaceAll('{information}', information),
+      },
+    ];
   }
   const system = (systemPrompt.trim() || DEFAULT_SYSTEM_PROMPT).replaceAll('{site}', site);
   return [

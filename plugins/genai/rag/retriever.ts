@@ -33,7 +33,13 @@ export interface Retrieval {
 }
 
 const text = (value: unknown): string =>
-  typeof value === 'string' ? value : Array.isArray(value) ? value.filter((v) => typeof v === 'string').join(', ') : value == null ? '' : String(value);
+  typeof value === 'string'
+    ? value
+    : Array.isArray(value)
+      ? value.filter((v) => typeof v === 'string').join(', ')
+      : value == null
+        ? ''
+        : String(value);
 
 /** The title, link and text of a stored document, from the site's default fields. */
 export function describe(doc: StoredDocument, fields: SiteDefaultFields): Omit<RetrievedDocument, 'rank'> {
@@ -50,7 +56,12 @@ export function describe(doc: StoredDocument, fields: SiteDefaultFields): Omit<R
       .join('\n\n');
   }
   const url = fields.url ? doc.fields[fields.url] : undefined;
-  return { id: doc.id, title: (fields.title && text(doc.fields[fields.title])) || doc.id, url: typeof url === 'string' && url ? url : null, text: body };
+  return {
+    id: doc.id,
+    title: (fields.title && text(doc.fields[fields.title])) || doc.id,
+    url: typeof url === 'string' && url ? url : null,
+    text: body,
+  };
 }
 
 /**
@@ -86,7 +97,8 @@ export class Retriever {
       for (const result of results) {
         // A rare keyword says more about the question than one every document has.
         const weight = 1 / Math.log(2 + result.queryContext.count);
-        for (const [rank, id] of ids(result).entries()) score.set(id, (score.get(id) ?? 0) + weight * (1 - rank / (2 * wanted)));
+        for (const [rank, id] of ids(result).entries())
+          score.set(id, (score.get(id) ?? 0) + weight * (1 - rank / (2 * wanted)));
       }
     }
     const ranked = [...score].sort((a, b) => b[1] - a[1]).slice(0, wanted);
@@ -110,15 +122,28 @@ interface Candidate {
   terms: string[];
 }
 
-/** Split documents into passages of whole sentences and keep the best `options.passages` by BM25 (plus a prior for better-ranked documents). */
-export function rankPassages(question: string, documents: RetrievedDocument[], options: Pick<RetrievalOptions, 'passages' | 'passageChars'>): Passage[] {
+/**
+ * Split documents into passages of whole sentences and keep the best `options.passages` by BM25 (plus a prior for
+ * better-ranked documents).
+ */
+export function rankPassages(
+  question: string,
+  documents: RetrievedDocument[],
+  options: Pick<RetrievalOptions, 'passages' | 'passageChars'>,
+): Passage[] {
   const candidates: Candidate[] = [];
   for (const doc of documents) {
     let current = '';
     let position = 0;
     const push = () => {
       // The first passage carries the title's words: a question about the title finds the document's start.
-      if (current) candidates.push({ doc, position, text: current, terms: terms(`${position === 0 ? doc.title : ''} ${current}`) });
+      if (current)
+        candidates.push({
+          doc,
+          position,
+          text: current,
+          terms: terms(`${position === 0 ? doc.title : ''} ${current}`),
+        });
       if (current) position++;
       current = '';
     };
@@ -154,6 +179,13 @@ export function rankPassages(question: string, documents: RetrievedDocument[], o
   const numbers = new Map<string, number>();
   return kept.map((c) => {
     if (!numbers.has(c.doc.id)) numbers.set(c.doc.id, numbers.size + 1);
-    return { n: numbers.get(c.doc.id)!, docId: c.doc.id, title: c.doc.title, url: c.doc.url, text: c.text, docRank: c.doc.rank };
+    return {
+      n: numbers.get(c.doc.id)!,
+      docId: c.doc.id,
+      title: c.doc.title,
+      url: c.doc.url,
+      text: c.text,
+      docRank: c.doc.rank,
+    };
   });
 }

@@ -26,25 +26,47 @@ export function mountAgentRoutes(router: ApiRouter, domain: GenaiDomain): void {
   const { agents, conversations } = domain;
   const check = (agent: Agent) => {
     if (!domain.instances.find(agent.llmInstanceId))
-      throw genaiErrors.invalidParameter('llmInstanceId', `names no LLM instance: ${JSON.stringify(agent.llmInstanceId)}`);
+      throw genaiErrors.invalidParameter(
+        'llmInstanceId',
+        `names no LLM instance: ${JSON.stringify(agent.llmInstanceId)}`,
+      );
     for (const name of agent.sites)
-      if (!domain.sites().find(name)) throw genaiErrors.invalidParameter('sites', `names a site that does not exist: ${JSON.stringify(name)}`);
+      if (!domain.sites().find(name))
+        throw genaiErrors.invalidParameter('sites', `names a site that does not exist: ${JSON.stringify(name)}`);
     // Tools name sites by name: store the site's own spelling.
     agent.sites = agent.sites.map((name) => domain.sites().find(name)!.name);
-    if (agent.tools.length > 0 && agent.sites.length === 0) throw genaiErrors.invalidParameter('sites', 'must name at least one site for the tools to search');
+    if (agent.tools.length > 0 && agent.sites.length === 0)
+      throw genaiErrors.invalidParameter('sites', 'must name at least one site for the tools to search');
   };
 
-  listRoute(router, '/api/v2/llm/agent', { access: 'key', tags, summary: 'List AI agents', description: 'agents', items: agentSchema }, () => agents.list());
+  listRoute(
+    router,
+    '/api/v2/llm/agent',
+    { access: 'key', tags, summary: 'List AI agents', description: 'agents', items: agentSchema },
+    () => agents.list(),
+  );
   router.post(
     '/api/v2/llm/agent',
-    { access: 'key', tags, summary: 'Create an AI agent', body: agentCreateSchema, responses: { 201: { description: 'created', schema: agentSchema } } },
+    {
+      access: 'key',
+      tags,
+      summary: 'Create an AI agent',
+      body: agentCreateSchema,
+      responses: { 201: { description: 'created', schema: agentSchema } },
+    },
     async (req, res) => {
       res.status(201).json(await agents.create(withoutReadOnly(req.body as AgentInput), check));
     },
   );
   router.get(
     '/api/v2/llm/agent/:agentId',
-    { access: 'key', tags, summary: 'One AI agent', params: agentParam, responses: { 200: { description: 'the agent', schema: agentSchema } } },
+    {
+      access: 'key',
+      tags,
+      summary: 'One AI agent',
+      params: agentParam,
+      responses: { 200: { description: 'the agent', schema: agentSchema } },
+    },
     async (req, res) => {
       res.json(await agents.get(String(req.params.agentId)));
     },
@@ -108,7 +130,8 @@ export function mountAgentRoutes(router: ApiRouter, domain: GenaiDomain): void {
       if (!agent.enabled) throw genaiErrors.agentDisabled(agent.name);
       const instance = domain.instances.get(agent.llmInstanceId);
       if (!instance.enabled) throw genaiErrors.instanceDisabled(instance.id);
-      if (asked && !(await conversations.owns(asked, agent.id, username))) throw genaiErrors.conversationNotFound(asked);
+      if (asked && !(await conversations.owns(asked, agent.id, username)))
+        throw genaiErrors.conversationNotFound(asked);
       const history = asked ? await conversations.history(asked, domain.config.agents.historyMessages) : [];
       const release = domain.slots.acquire(instance);
       let conversationId: string;
@@ -128,7 +151,12 @@ export function mountAgentRoutes(router: ApiRouter, domain: GenaiDomain): void {
         logger: domain.logger,
         start: { agent: { id: agent.id, name: agent.name }, conversationId, instance: instanceSummary(instance) },
         run: async (sink, signal) => {
-          const outcome = await runAgentTurn(domain, { agent, instance, conversationId, message, history, username }, sink, signal);
+          const outcome = await runAgentTurn(
+            domain,
+            { agent, instance, conversationId, message, history, username },
+            sink,
+            signal,
+          );
           await conversations.append(conversationId, outcome.messages);
           return outcome.done;
         },

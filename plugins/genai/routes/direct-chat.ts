@@ -20,11 +20,13 @@ const promptChars = (messages: ChatMessage[]) => messages.reduce((sum, m) => sum
 /** One model call on the conversation the client sends; SSE, or one JSON answer when `stream` is false. */
 async function directChat(domain: GenaiDomain, req: Request, res: Response, instance: LlmInstance): Promise<void> {
   const body = req.body as ChatBody;
-  if (body.messages.at(-1)?.role !== 'user') throw genaiErrors.invalidParameter('messages', "must end with the user's message");
+  if (body.messages.at(-1)?.role !== 'user')
+    throw genaiErrors.invalidParameter('messages', "must end with the user's message");
   // A Key or the administrator may send more than an anonymous caller, not without bound: what a model is sent
   // (and paid for), and what the built-in provider and the token count read, grow with it.
   const chars = promptChars(body.messages);
-  if (chars > domain.config.directChat.maxChars) throw genaiErrors.promptTooLong(chars, domain.config.directChat.maxChars);
+  if (chars > domain.config.directChat.maxChars)
+    throw genaiErrors.promptTooLong(chars, domain.config.directChat.maxChars);
   if (!instance.enabled) throw genaiErrors.instanceDisabled(instance.id);
   const release = domain.slots.acquire(instance);
   const username = principalOf(res)?.username ?? 'anonymous';
@@ -52,7 +54,13 @@ async function directChat(domain: GenaiDomain, req: Request, res: Response, inst
       };
     },
     // The original's message shape, {role, content}, with what Vela adds.
-    toJson: (done) => ({ role: 'assistant', content: done.text, finishReason: done.finishReason, usage: done.usage, instance: done.instance }),
+    toJson: (done) => ({
+      role: 'assistant',
+      content: done.text,
+      finishReason: done.finishReason,
+      usage: done.usage,
+      instance: done.instance,
+    }),
     finish: release,
   });
 }
@@ -65,8 +73,19 @@ export function mountDirectChatRoutes(router: ApiRouter, domain: GenaiDomain): v
     required: ['messages'],
     properties: {
       messages: messagesSchema,
-      ...(withInstance ? { llmInstanceId: { ...idSchema, description: 'default: plugins.genai.directChat.defaultInstance (the built-in one)' } } : {}),
-      stream: { type: 'boolean', default: true, description: 'false: one JSON answer {role, content, finishReason, usage, instance}' },
+      ...(withInstance
+        ? {
+            llmInstanceId: {
+              ...idSchema,
+              description: 'default: plugins.genai.directChat.defaultInstance (the built-in one)',
+            },
+          }
+        : {}),
+      stream: {
+        type: 'boolean',
+        default: true,
+        description: 'false: one JSON answer {role, content, finishReason, usage, instance}',
+      },
     },
   });
   router.post(

@@ -38,7 +38,10 @@ export function urlChecker(domain: GenaiDomain): (url: string) => Promise<void> 
     } catch (error) {
       if (error instanceof OutboundRefused) {
         if (error.rule === 'unresolved') return;
-        throw genaiErrors.invalidParameter('url', `is ${error.message}; an operator can allow the host in runtime.network.allowHosts`);
+        throw genaiErrors.invalidParameter(
+          'url',
+          `is ${error.message}; an operator can allow the host in runtime.network.allowHosts`,
+        );
       }
       if (typeof (error as NodeJS.ErrnoException).code === 'string') return;
       throw error;
@@ -51,7 +54,11 @@ const KEY_PARAMETER = /^(?:api[-_]?key|key|token|access[-_]?token|secret)$/i;
 function hasCredentials(url: string): boolean {
   try {
     const parsed = new URL(url);
-    return parsed.username !== '' || parsed.password !== '' || [...parsed.searchParams.keys()].some((name) => KEY_PARAMETER.test(name));
+    return (
+      parsed.username !== '' ||
+      parsed.password !== '' ||
+      [...parsed.searchParams.keys()].some((name) => KEY_PARAMETER.test(name))
+    );
   } catch {
     return false;
   }
@@ -64,7 +71,9 @@ export function mountInstanceRoutes(router: ApiRouter, domain: GenaiDomain): voi
   const usersOf = async (id: string) => {
     // Settings of a deleted site are left behind (the search plugin announces no deletion): they use nothing.
     await domain.settings.prune(siteExists(domain.sites()));
-    const sites = (await domain.settings.sitesUsing(id)).map((siteId) => `site "${domain.sites().find(siteId)?.name ?? siteId}"`);
+    const sites = (await domain.settings.sitesUsing(id)).map(
+      (siteId) => `site "${domain.sites().find(siteId)?.name ?? siteId}"`,
+    );
     const agents = (await domain.agents.namesUsing(id)).map((name) => `agent "${name}"`);
     return [...sites, ...agents];
   };
@@ -138,7 +147,13 @@ export function mountInstanceRoutes(router: ApiRouter, domain: GenaiDomain): voi
   );
   router.get(
     '/api/llm/:id',
-    { access: 'key', tags, summary: 'One LLM instance', params: idParam, responses: { 200: { description: 'the instance', schema: instanceSchema } } },
+    {
+      access: 'key',
+      tags,
+      summary: 'One LLM instance',
+      params: idParam,
+      responses: { 200: { description: 'the instance', schema: instanceSchema } },
+    },
     (req, res) => {
       res.json(instances.get(String(req.params.id)));
     },

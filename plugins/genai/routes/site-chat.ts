@@ -4,7 +4,14 @@ import { respond, wantsJson } from '../chat/chat-response.js';
 import { answerOnSite, instanceSummary, siteAndLocale, siteChatStatus } from '../chat/site-chat.js';
 import type { GenaiDomain } from '../domain.js';
 import { genaiErrors } from '../errors.js';
-import { pathParams, siteChatJsonSchema, siteRefSchema, siteSettingsBody, siteSettingsSchema, sseResponse } from '../schemas/common.js';
+import {
+  pathParams,
+  siteChatJsonSchema,
+  siteRefSchema,
+  siteSettingsBody,
+  siteSettingsSchema,
+  sseResponse,
+} from '../schemas/common.js';
 import type { SiteSettings } from '../store/site-settings-store.js';
 
 const siteParam = pathParams({ siteName: siteRefSchema });
@@ -24,7 +31,11 @@ export function mountSiteChatRoutes(router: ApiRouter, domain: GenaiDomain): voi
         type: 'object',
         properties: {
           q: { type: 'string', maxLength: 2000, description: 'the question' },
-          _setlocale: { type: 'string', maxLength: 10, description: "the locale to search (default: the site's first)" },
+          _setlocale: {
+            type: 'string',
+            maxLength: 10,
+            description: "the locale to search (default: the site's first)",
+          },
         },
       },
       responses: { 200: sseResponse(siteChatJsonSchema) },
@@ -38,7 +49,14 @@ export function mountSiteChatRoutes(router: ApiRouter, domain: GenaiDomain): voi
       if (!question || question === '*') {
         res.json(
           status.enabled
-            ? { enabled: true, text: null, sources: [], site: site.name, locale, instance: instanceSummary(status.instance) }
+            ? {
+                enabled: true,
+                text: null,
+                sources: [],
+                site: site.name,
+                locale,
+                instance: instanceSummary(status.instance),
+              }
             : { enabled: false, text: null, sources: [], site: site.name, locale, message: status.message },
         );
         return;
@@ -68,8 +86,15 @@ export function mountSiteChatRoutes(router: ApiRouter, domain: GenaiDomain): voi
         active: domain.active,
         logger: domain.logger,
         start: { site: site.name, locale, question, instance: instanceSummary(instance) },
-        run: (sink, signal) => answerOnSite(domain, { site, locale, question, instance, systemPrompt, username }, sink, signal),
-        toJson: (done) => ({ enabled: true, text: done.text, sources: done.sources, usage: done.usage, instance: done.instance }),
+        run: (sink, signal) =>
+          answerOnSite(domain, { site, locale, question, instance, systemPrompt, username }, sink, signal),
+        toJson: (done) => ({
+          enabled: true,
+          text: done.text,
+          sources: done.sources,
+          usage: done.usage,
+          instance: done.instance,
+        }),
         finish: release,
       });
     },
@@ -110,7 +135,10 @@ export function mountSiteChatRoutes(router: ApiRouter, domain: GenaiDomain): voi
       const site = siteOf(String(req.params.siteName));
       const body = req.body as { enabled?: boolean; llmInstanceId?: string; systemPrompt?: string };
       if (body.llmInstanceId !== undefined && !domain.instances.find(body.llmInstanceId))
-        throw genaiErrors.invalidParameter('llmInstanceId', `names no LLM instance: ${JSON.stringify(body.llmInstanceId)}`);
+        throw genaiErrors.invalidParameter(
+          'llmInstanceId',
+          `names no LLM instance: ${JSON.stringify(body.llmInstanceId)}`,
+        );
       res.json(view(site, await domain.settings.save(site.id, body)));
     },
   );

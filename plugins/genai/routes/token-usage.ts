@@ -21,7 +21,12 @@ export function mountTokenUsageRoutes(router: ApiRouter, domain: GenaiDomain): v
       access: 'key',
       tags: ['token usage'],
       summary: 'Tokens used in a month (UTC), by day and instance and model, and by instance and model',
-      query: { type: 'object', properties: { month: { type: 'string', maxLength: 40, description: 'YYYY-MM (default: the current month, UTC)' } } },
+      query: {
+        type: 'object',
+        properties: {
+          month: { type: 'string', maxLength: 40, description: 'YYYY-MM (default: the current month, UTC)' },
+        },
+      },
       responses: {
         200: {
           description: 'the report',

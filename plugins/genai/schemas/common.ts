@@ -5,13 +5,21 @@ import { VENDOR_IDS } from '../providers/vendors.js';
 /** Ids as the search plugin shapes them: 1 to 36 letters, digits, `_` and `-` (the columns hold 36). */
 export const idSchema: JsonSchema = { type: 'string', maxLength: 36, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,35}$' };
 /** Sites by name or id, as the search plugin's paths take them. */
-export const siteRefSchema: JsonSchema = { type: 'string', maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9 _.-]{0,99}$' };
+export const siteRefSchema: JsonSchema = {
+  type: 'string',
+  maxLength: 100,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9 _.-]{0,99}$',
+};
 export const pathParams = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', properties });
 
 const instanceProperties: Record<string, JsonSchema> = {
   title: { type: 'string', minLength: 1, maxLength: 100 },
   description: { type: 'string', maxLength: 1000 },
-  vendor: { type: 'string', enum: VENDOR_IDS, description: 'GET /api/llm/vendor lists them; BUILTIN needs no url or model' },
+  vendor: {
+    type: 'string',
+    enum: VENDOR_IDS,
+    description: 'GET /api/llm/vendor lists them; BUILTIN needs no url or model',
+  },
   url: {
     type: ['string', 'null'],
     maxLength: 500,
@@ -22,20 +30,34 @@ const instanceProperties: Record<string, JsonSchema> = {
   apiKey: {
     type: ['string', 'null'],
     maxLength: 4000,
-    description: 'write-only: stored encrypted, shown back as apiKeyHint; PUT without it keeps the key, null removes it',
+    description:
+      'write-only: stored encrypted, shown back as apiKeyHint; PUT without it keeps the key, null removes it',
   },
   temperature: { type: ['number', 'null'], minimum: 0, maximum: 2 },
   topP: { type: ['number', 'null'], minimum: 0, maximum: 1 },
   maxTokens: { type: ['integer', 'null'], minimum: 1, maximum: 1_000_000 },
   timeoutMs: { type: 'integer', minimum: 100, maximum: 3_600_000, description: 'longest one chat may take' },
-  idleTimeoutMs: { type: 'integer', minimum: 100, maximum: 600_000, description: "longest wait for the server's next token" },
-  maxConcurrent: { type: 'integer', minimum: 1, maximum: 1000, description: 'chats answered at once; past it, 503 with Retry-After' },
+  idleTimeoutMs: {
+    type: 'integer',
+    minimum: 100,
+    maximum: 600_000,
+    description: "longest wait for the server's next token",
+  },
+  maxConcurrent: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 1000,
+    description: 'chats answered at once; past it, 503 with Retry-After',
+  },
   enabled: { type: 'boolean' },
   publicChat: { type: 'boolean', description: 'whether anonymous callers of POST /api/genai/chat may use it' },
 };
 
 const timestamp: JsonSchema = { type: ['string', 'null'], maxLength: 40 };
-const readOnly = (schema: JsonSchema): JsonSchema => ({ ...schema, description: 'read-only: accepted (what a GET answered can be sent back) and ignored' });
+const readOnly = (schema: JsonSchema): JsonSchema => ({
+  ...schema,
+  description: 'read-only: accepted (what a GET answered can be sent back) and ignored',
+});
 /** The members answers carry beyond what a request sets: a body read back may hold them, and they are ignored. */
 const instanceReadOnly: Record<string, JsonSchema> = {
   hasApiKey: readOnly({ type: 'boolean' }),
@@ -63,7 +85,11 @@ export const instanceCreateSchema: JsonSchema = {
     // null (as GET /api/llm/structure shows it): a UUID is made.
     id: { ...idSchema, type: ['string', 'null'] },
     ...instanceProperties,
-    title: { type: 'string', maxLength: 100, description: "empty (as GET /api/llm/structure shows it): the vendor's title" },
+    title: {
+      type: 'string',
+      maxLength: 100,
+      description: "empty (as GET /api/llm/structure shows it): the vendor's title",
+    },
     ...instanceReadOnly,
   },
 };
@@ -105,7 +131,11 @@ export const siteSettingsBody: JsonSchema = {
   properties: {
     enabled: { type: 'boolean' },
     llmInstanceId: idSchema,
-    systemPrompt: { type: 'string', maxLength: 20_000, description: 'empty: the default; {question} and {information} make it the whole prompt' },
+    systemPrompt: {
+      type: 'string',
+      maxLength: 20_000,
+      description: 'empty: the default; {question} and {information} make it the whole prompt',
+    },
   },
 };
 
@@ -114,9 +144,20 @@ const agentProperties: Record<string, JsonSchema> = {
   description: { type: 'string', maxLength: 1000 },
   instructions: { type: 'string', maxLength: 20_000, description: "the agent's system prompt" },
   llmInstanceId: idSchema,
-  sites: { type: 'array', maxItems: 20, uniqueItems: true, items: siteRefSchema, description: 'sites its tools reach; the first is the default' },
+  sites: {
+    type: 'array',
+    maxItems: 20,
+    uniqueItems: true,
+    items: siteRefSchema,
+    description: 'sites its tools reach; the first is the default',
+  },
   tools: { type: 'array', uniqueItems: true, items: { type: 'string', enum: [...AGENT_TOOLS] } },
-  maxSteps: { type: 'integer', minimum: 1, maximum: 20, description: 'most model calls per message, tool rounds included' },
+  maxSteps: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 20,
+    description: 'most model calls per message, tool rounds included',
+  },
   enabled: { type: 'boolean' },
 };
 
@@ -133,7 +174,12 @@ export const agentUpdateSchema: JsonSchema = {
 };
 export const agentSchema: JsonSchema = {
   type: 'object',
-  properties: { id: { type: 'string' }, ...agentProperties, createdAt: { type: 'string' }, updatedAt: { type: 'string' } },
+  properties: {
+    id: { type: 'string' },
+    ...agentProperties,
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
+  },
 };
 
 export const messagesSchema: JsonSchema = {
@@ -144,7 +190,10 @@ export const messagesSchema: JsonSchema = {
     type: 'object',
     additionalProperties: false,
     required: ['role', 'content'],
-    properties: { role: { type: 'string', enum: ['system', 'user', 'assistant'] }, content: { type: 'string', maxLength: 32_000 } },
+    properties: {
+      role: { type: 'string', enum: ['system', 'user', 'assistant'] },
+      content: { type: 'string', maxLength: 32_000 },
+    },
   },
 };
 
@@ -152,7 +201,12 @@ export const messagesSchema: JsonSchema = {
 const instanceRefSchema: JsonSchema = {
   type: 'object',
   required: ['id', 'title', 'vendor', 'model'],
-  properties: { id: { type: 'string' }, title: { type: 'string' }, vendor: { type: 'string' }, model: { type: ['string', 'null'] } },
+  properties: {
+    id: { type: 'string' },
+    title: { type: 'string' },
+    vendor: { type: 'string' },
+    model: { type: ['string', 'null'] },
+  },
 };
 const usageSchema: JsonSchema = {
   type: ['object', 'null'],
@@ -169,7 +223,12 @@ const sourcesSchema: JsonSchema = {
   items: {
     type: 'object',
     required: ['n', 'id', 'title', 'url'],
-    properties: { n: { type: 'integer' }, id: { type: 'string' }, title: { type: 'string' }, url: { type: ['string', 'null'] } },
+    properties: {
+      n: { type: 'integer' },
+      id: { type: 'string' },
+      title: { type: 'string' },
+      url: { type: ['string', 'null'] },
+    },
   },
 };
 
@@ -179,7 +238,10 @@ export const siteChatJsonSchema: JsonSchema = {
   required: ['enabled', 'text', 'sources'],
   properties: {
     enabled: { type: 'boolean' },
-    text: { type: ['string', 'null'], description: 'the answer; null without a question, or when the site does not chat' },
+    text: {
+      type: ['string', 'null'],
+      description: 'the answer; null without a question, or when the site does not chat',
+    },
     sources: sourcesSchema,
     usage: usageSchema,
     instance: instanceRefSchema,
@@ -226,7 +288,8 @@ export const sseResponse = (json: JsonSchema, jsonWhen = 'Accept: application/js
   description: `Server-Sent Events: start, delta..., (tool_call, tool_result for agents), then done or failed (docs/genai.md); with ${jsonWhen}, one JSON answer`,
   schema: {
     type: 'string',
-    description: 'events, each an `event: <name>` line and a `data: <JSON>` line: start, (delta | tool_call | tool_result)*, then done or failed',
+    description:
+      'events, each an `event: <name>` line and a `data: <JSON>` line: start, (delta | tool_call | tool_result)*, then done or failed',
   },
   otherContent: { 'application/json': json },
 });
@@ -254,7 +317,11 @@ export const vendorSchema: JsonSchema = {
 /** The empty instance a form starts from: every member with its default, no id yet. */
 export const instanceStructureSchema: JsonSchema = {
   ...instanceSchema,
-  properties: { ...instanceSchema.properties, id: { type: 'null', description: 'the service gives a new instance its id' }, title: { type: 'string' } },
+  properties: {
+    ...instanceSchema.properties,
+    id: { type: 'null', description: 'the service gives a new instance its id' },
+    title: { type: 'string' },
+  },
 };
 
 export const conversationSchema: JsonSchema = {
@@ -262,7 +329,11 @@ export const conversationSchema: JsonSchema = {
   required: ['id', 'agent', 'messages'],
   properties: {
     id: { type: 'string' },
-    agent: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string' }, name: { type: 'string' } } },
+    agent: {
+      type: 'object',
+      required: ['id', 'name'],
+      properties: { id: { type: 'string' }, name: { type: 'string' } },
+    },
     messages: {
       type: 'array',
       items: {

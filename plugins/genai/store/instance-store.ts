@@ -1,5 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { CachedTable, type Database, type Logger, nowIso, readJson, refuseDuplicate, type SecretBox, secretHint, toBool, toIso, writeJson } from 'vela/plugin';
+import {
+  CachedTable,
+  type Database,
+  type Logger,
+  nowIso,
+  readJson,
+  refuseDuplicate,
+  type SecretBox,
+  secretHint,
+  toBool,
+  toIso,
+  writeJson,
+} from 'vela/plugin';
 import { genaiErrors } from '../errors.js';
 import { type Vendor, vendorOf } from '../providers/vendors.js';
 
@@ -95,7 +107,13 @@ export class InstanceStore {
     /** Tells the other processes after a committed write. */
     private readonly announce: () => Promise<unknown> = async () => undefined,
   ) {
-    this.byId = new CachedTable({ db, table: 'genai_llm_instances', keyOf: (row) => row.id, fromRow: (row) => this.fromRow(row), logger });
+    this.byId = new CachedTable({
+      db,
+      table: 'genai_llm_instances',
+      keyOf: (row) => row.id,
+      fromRow: (row) => this.fromRow(row),
+      logger,
+    });
   }
 
   load(): Promise<void> {
@@ -133,10 +151,15 @@ export class InstanceStore {
     const id = input.id ?? randomUUID();
     if (this.byId.has(id)) throw genaiErrors.idTaken('an LLM instance', id);
     const vendor = vendorOf(input.vendor ?? '');
-    if (!vendor) throw genaiErrors.invalidParameter('vendor', `must be one of the vendors of GET /api/llm/vendor, got ${JSON.stringify(input.vendor)}`);
+    if (!vendor)
+      throw genaiErrors.invalidParameter(
+        'vendor',
+        `must be one of the vendors of GET /api/llm/vendor, got ${JSON.stringify(input.vendor)}`,
+      );
     const defaults = defaultOptions(vendor);
     const options: LlmOptions = { ...defaults };
-    for (const name of OPTION_NAMES) if (input[name] !== undefined) (options as unknown as Record<string, unknown>)[name] = input[name];
+    for (const name of OPTION_NAMES)
+      if (input[name] !== undefined) (options as unknown as Record<string, unknown>)[name] = input[name];
     const stamp = nowIso();
     const instance: LlmInstance = {
       id,
@@ -168,14 +191,20 @@ export class InstanceStore {
     const current = this.byId.get(id);
     if (!current) throw genaiErrors.instanceNotFound(id);
     const vendor = vendorOf(input.vendor ?? current.instance.vendor);
-    if (!vendor) throw genaiErrors.invalidParameter('vendor', `must be one of the vendors of GET /api/llm/vendor, got ${JSON.stringify(input.vendor)}`);
-    if (id === BUILTIN_ID && vendor.id !== 'BUILTIN') throw genaiErrors.invalidParameter('vendor', 'of the built-in instance stays BUILTIN');
+    if (!vendor)
+      throw genaiErrors.invalidParameter(
+        'vendor',
+        `must be one of the vendors of GET /api/llm/vendor, got ${JSON.stringify(input.vendor)}`,
+      );
+    if (id === BUILTIN_ID && vendor.id !== 'BUILTIN')
+      throw genaiErrors.invalidParameter('vendor', 'of the built-in instance stays BUILTIN');
     const next: LlmInstance = { ...current.instance, updatedAt: nowIso() };
     if (input.title !== undefined) next.title = input.title;
     if (input.description !== undefined) next.description = input.description;
     if (input.enabled !== undefined) next.enabled = input.enabled;
     if (input.publicChat !== undefined) next.publicChat = input.publicChat;
-    for (const name of OPTION_NAMES) if (input[name] !== undefined) (next as unknown as Record<string, unknown>)[name] = input[name];
+    for (const name of OPTION_NAMES)
+      if (input[name] !== undefined) (next as unknown as Record<string, unknown>)[name] = input[name];
     next.vendor = vendor.id;
     if (vendor.kind === 'extractive') {
       next.url = null;
@@ -206,10 +235,22 @@ export class InstanceStore {
     await this.announce();
   }
 
-  private async checkComplete(instance: LlmInstance, vendor: Vendor, checkUrl: (url: string) => Promise<void>): Promise<void> {
+  private async checkComplete(
+    instance: LlmInstance,
+    vendor: Vendor,
+    checkUrl: (url: string) => Promise<void>,
+  ): Promise<void> {
     if (vendor.kind === 'extractive') return;
-    if (!instance.url) throw genaiErrors.invalidParameter('url', `is required for vendor ${vendor.id} (the server's base URL, e.g. http://127.0.0.1:11434/v1)`);
-    if (!instance.modelName) throw genaiErrors.invalidParameter('modelName', `is required for vendor ${vendor.id} (e.g. llama3.2 or gpt-4o-mini)`);
+    if (!instance.url)
+      throw genaiErrors.invalidParameter(
+        'url',
+        `is required for vendor ${vendor.id} (the server's base URL, e.g. http://127.0.0.1:11434/v1)`,
+      );
+    if (!instance.modelName)
+      throw genaiErrors.invalidParameter(
+        'modelName',
+        `is required for vendor ${vendor.id} (e.g. llama3.2 or gpt-4o-mini)`,
+      );
     await checkUrl(instance.url);
   }
 
@@ -248,10 +289,15 @@ export class InstanceStore {
 
   private fromRow(row: Row): Stored {
     const vendor = vendorOf(row.vendor);
-    const stored = readJson<Partial<LlmOptions>>(row.options, { table: 'genai_llm_instances', column: 'options', row: row.id });
+    const stored = readJson<Partial<LlmOptions>>(row.options, {
+      table: 'genai_llm_instances',
+      column: 'options',
+      row: row.id,
+    });
     const options = { ...defaultOptions(vendor) };
     for (const name of OPTION_NAMES)
-      if (stored[name] !== undefined && stored[name] !== null) (options as unknown as Record<string, unknown>)[name] = stored[name];
+      if (stored[name] !== undefined && stored[name] !== null)
+        (options as unknown as Record<string, unknown>)[name] = stored[name];
     return {
       apiKeyEncrypted: row.api_key_encrypted,
       instance: {

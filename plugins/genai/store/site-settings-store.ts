@@ -2,11 +2,16 @@ import type { SearchSites } from '@vela/plugin-search/api';
 import { CachedTable, type Database, type Logger, nowIso, toBool, toIso } from 'vela/plugin';
 import { BUILTIN_ID } from './instance-store.js';
 
-/** A site's GenAI settings (the original's turSNSiteGenAi): whether chat is on, with which instance, and its system prompt. */
+/**
+ * A site's GenAI settings (the original's turSNSiteGenAi): whether chat is on, with which instance, and its system
+ * prompt.
+ */
 export interface SiteSettings {
   enabled: boolean;
   llmInstanceId: string;
-  /** Empty: the default prompt. `{question}` and `{information}` are filled in when present (the original's template). */
+  /**
+   * Empty: the default prompt. `{question}` and `{information}` are filled in when present (the original's template).
+   */
   systemPrompt: string;
   /** false: the site has no settings of its own and these are the defaults. */
   custom: boolean;
@@ -66,10 +71,21 @@ export class SiteSettingsStore {
   }
 
   forSite(siteId: string): SiteSettings {
-    return this.bySite.get(siteId) ?? { enabled: this.enabledByDefault, llmInstanceId: BUILTIN_ID, systemPrompt: '', custom: false, updatedAt: null };
+    return (
+      this.bySite.get(siteId) ?? {
+        enabled: this.enabledByDefault,
+        llmInstanceId: BUILTIN_ID,
+        systemPrompt: '',
+        custom: false,
+        updatedAt: null,
+      }
+    );
   }
 
-  async save(siteId: string, patch: Partial<Pick<SiteSettings, 'enabled' | 'llmInstanceId' | 'systemPrompt'>>): Promise<SiteSettings> {
+  async save(
+    siteId: string,
+    patch: Partial<Pick<SiteSettings, 'enabled' | 'llmInstanceId' | 'systemPrompt'>>,
+  ): Promise<SiteSettings> {
     const current = this.forSite(siteId);
     const next: SiteSettings = {
       enabled: patch.enabled ?? current.enabled,
@@ -78,7 +94,12 @@ export class SiteSettingsStore {
       custom: true,
       updatedAt: nowIso(),
     };
-    const row = { enabled: next.enabled, llm_instance_id: next.llmInstanceId, system_prompt: next.systemPrompt, updated_at: next.updatedAt };
+    const row = {
+      enabled: next.enabled,
+      llm_instance_id: next.llmInstanceId,
+      system_prompt: next.systemPrompt,
+      updated_at: next.updatedAt,
+    };
     await this.db('genai_site_settings')
       .insert({ site_id: siteId, ...row })
       .onConflict('site_id')
@@ -114,7 +135,9 @@ export class SiteSettingsStore {
 
   /** Ids of the sites whose settings name the instance (from the database: other processes' writes count). */
   async sitesUsing(instanceId: string): Promise<string[]> {
-    const rows = (await this.db('genai_site_settings').select('site_id').where({ llm_instance_id: instanceId })) as Array<{ site_id: string }>;
+    const rows = (await this.db('genai_site_settings')
+      .select('site_id')
+      .where({ llm_instance_id: instanceId })) as Array<{ site_id: string }>;
     return rows.map((r) => r.site_id);
   }
 }

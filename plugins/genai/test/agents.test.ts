@@ -11,15 +11,28 @@ let toolsInstance: string;
 
 /** An agent on the Handbook whose instance is the fake model of that name (docs in fake-llm.ts). */
 async function agentOn(model: string, agent: Record<string, unknown> = {}): Promise<{ id: string }> {
-  const instance = await json(vela, 'POST', '/api/llm', { id: `fake-${model}`, vendor: 'OPENAI_COMPATIBLE', url: fake.url, modelName: model });
+  const instance = await json(vela, 'POST', '/api/llm', {
+    id: `fake-${model}`,
+    vendor: 'OPENAI_COMPATIBLE',
+    url: fake.url,
+    modelName: model,
+  });
   if (instance.status !== 201) throw new Error(JSON.stringify(instance.body));
-  const created = await json(vela, 'POST', '/api/v2/llm/agent', { name: model, llmInstanceId: `fake-${model}`, sites: ['Handbook'], ...agent });
+  const created = await json(vela, 'POST', '/api/v2/llm/agent', {
+    name: model,
+    llmInstanceId: `fake-${model}`,
+    sites: ['Handbook'],
+    ...agent,
+  });
   if (created.status !== 201) throw new Error(JSON.stringify(created.body));
   return created.body;
 }
 
-const agentChat = (agentId: string, body: Record<string, unknown>, headers: Record<string, string> = { authorization: vela.adminAuth }) =>
-  readSse(vela.url('search', `/api/v2/llm/agent/${agentId}/chat`), { method: 'POST', headers, body });
+const agentChat = (
+  agentId: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = { authorization: vela.adminAuth },
+) => readSse(vela.url('search', `/api/v2/llm/agent/${agentId}/chat`), { method: 'POST', headers, body });
 
 test.before(async () => {
   fake = await startFakeLlm();
@@ -40,7 +53,12 @@ test.after.always(async () => {
 });
 
 test('agents: create, read, change, delete; what they name must exist; the admin scope manages them', async (t) => {
-  const created = await json(vela, 'POST', '/api/v2/llm/agent', { name: 'Helper', instructions: 'Help.', llmInstanceId: toolsInstance, sites: ['handbook'] });
+  const created = await json(vela, 'POST', '/api/v2/llm/agent', {
+    name: 'Helper',
+    instructions: 'Help.',
+    llmInstanceId: toolsInstance,
+    sites: ['handbook'],
+  });
   t.is(created.status, 201);
   t.like(created.body, {
     name: 'Helper',
@@ -77,7 +95,18 @@ test('agents: create, read, change, delete; what they name must exist; the admin
   t.regex(inUse.body.message, /used by agent "Helper"/);
 
   const searchKey = await token(vela, ['search']);
-  t.is((await json(vela, 'POST', '/api/v2/llm/agent', { name: 'y', sites: ['Handbook'] }, { authorization: '', key: searchKey })).status, 403);
+  t.is(
+    (
+      await json(
+        vela,
+        'POST',
+        '/api/v2/llm/agent',
+        { name: 'y', sites: ['Handbook'] },
+        { authorization: '', key: searchKey },
+      )
+    ).status,
+    403,
+  );
   const adminKey = await token(vela, ['admin']);
   t.is((await json(vela, 'GET', '/api/v2/llm/agent', undefined, { authorization: '', key: adminKey })).status, 200);
 
@@ -98,12 +127,22 @@ test('chat with an unknown agent is 404 before any stream opens', async (t) => {
   const res = await json(vela, 'POST', '/api/v2/llm/agent/no-such-agent/chat', { message: 'hello' });
   t.is(res.status, 404);
   t.is(res.body.error, 'agent_not_found');
-  t.is((await json(vela, 'POST', '/api/v2/llm/agent/no-such-agent/chat', { message: 'hello' }, { authorization: '' })).status, 401, 'agent chat needs a Key');
+  t.is(
+    (await json(vela, 'POST', '/api/v2/llm/agent/no-such-agent/chat', { message: 'hello' }, { authorization: '' }))
+      .status,
+    401,
+    'agent chat needs a Key',
+  );
 });
 
 test('an agent with a model: tool_call and tool_result events, then the answer from what the tool found; usage summed over its calls', async (t) => {
   const agent = (
-    await json(vela, 'POST', '/api/v2/llm/agent', { name: 'Ops', instructions: 'You answer operators.', llmInstanceId: toolsInstance, sites: ['Handbook'] })
+    await json(vela, 'POST', '/api/v2/llm/agent', {
+      name: 'Ops',
+      instructions: 'You answer operators.',
+      llmInstanceId: toolsInstance,
+      sites: ['Handbook'],
+    })
   ).body;
   const run = await agentChat(agent.id, { message: 'How do I back up my data?' });
   t.is(run.error, undefined);
@@ -113,7 +152,12 @@ test('an agent with a model: tool_call and tool_result events, then the answer f
   t.deepEqual(call!.data, { id: 'call_abc', name: 'search_site', arguments: { query: 'back up the data folder' } });
   t.is(result!.data.id, 'call_abc');
   t.is(result!.data.result.site, 'Handbook');
-  t.like(result!.data.result.documents[0], { n: 1, id: 'backup', title: 'Back up the server', url: 'https://docs.example/backup' });
+  t.like(result!.data.result.documents[0], {
+    n: 1,
+    id: 'backup',
+    title: 'Back up the server',
+    url: 'https://docs.example/backup',
+  });
 
   const done = run.events.at(-1)!.data;
   t.is(done.text, 'Found it in Back up the server [1].');
@@ -124,7 +168,9 @@ test('an agent with a model: tool_call and tool_result events, then the answer f
   t.deepEqual(done.usage, { inputTokens: 60, outputTokens: 13, totalTokens: 73, reported: true });
 
   // The second call carried the tool call and its result back to the model.
-  const calls = fake.requests.filter((r) => r.body.messages.some((m: any) => m.content === 'How do I back up my data?'));
+  const calls = fake.requests.filter((r) =>
+    r.body.messages.some((m: any) => m.content === 'How do I back up my data?'),
+  );
   t.is(calls.length, 2);
   t.deepEqual(
     calls[0]!.body.tools.map((tool: any) => tool.function.name),
@@ -135,14 +181,22 @@ test('an agent with a model: tool_call and tool_result events, then the answer f
   const [, , asked, answered] = calls[1]!.body.messages;
   t.like(asked, {
     role: 'assistant',
-    tool_calls: [{ id: 'call_abc', type: 'function', function: { name: 'search_site', arguments: '{"query":"back up the data folder"}' } }],
+    tool_calls: [
+      {
+        id: 'call_abc',
+        type: 'function',
+        function: { name: 'search_site', arguments: '{"query":"back up the data folder"}' },
+      },
+    ],
   });
   t.like(answered, { role: 'tool', tool_call_id: 'call_abc' });
   t.is(JSON.parse(answered.content).documents[0].id, 'backup');
 });
 
 test('a conversation id keeps the history: the next message is sent with the earlier question and answer; it is the caller’s own', async (t) => {
-  const agent = (await json(vela, 'POST', '/api/v2/llm/agent', { name: 'Memory', llmInstanceId: toolsInstance, sites: ['Handbook'] })).body;
+  const agent = (
+    await json(vela, 'POST', '/api/v2/llm/agent', { name: 'Memory', llmInstanceId: toolsInstance, sites: ['Handbook'] })
+  ).body;
   const first = await agentChat(agent.id, { message: 'First question?' });
   const conversationId = first.events.at(-1)!.data.conversationId as string;
   const second = await agentChat(agent.id, { message: 'Second question?', conversationId });
@@ -175,23 +229,41 @@ test('a conversation id keeps the history: the next message is sent with the ear
     .where({ token_hint: stranger.slice(0, 6) })
     .update({ created_by: 'alice' });
   await eventually(
-    async () => (await agentChat(agent.id, { message: 'Let me in', conversationId }, { key: stranger })).error?.code === 404,
+    async () =>
+      (await agentChat(agent.id, { message: 'Let me in', conversationId }, { key: stranger })).error?.code === 404,
     "the token to be read back as alice's",
     8000,
   );
-  t.is((await json(vela, 'GET', `/api/v2/llm/agent/${agent.id}/conversation/${conversationId}`, undefined, { authorization: '', key: stranger })).status, 404);
+  t.is(
+    (
+      await json(vela, 'GET', `/api/v2/llm/agent/${agent.id}/conversation/${conversationId}`, undefined, {
+        authorization: '',
+        key: stranger,
+      })
+    ).status,
+    404,
+  );
   const own = await agentChat(agent.id, { message: 'My own question' }, { key: stranger });
   t.is(own.events.at(-1)!.type, 'done', 'a search-scope key may chat with agents');
   const owner = await vela.runtime.db('genai_conversations').where({ id: own.events[0]!.data.conversationId }).first();
   t.is(owner.username, 'alice');
-  t.is((await json(vela, 'POST', `/api/v2/llm/agent/${agent.id}/chat`, { message: 'x', conversationId: 'nope' })).status, 404);
+  t.is(
+    (await json(vela, 'POST', `/api/v2/llm/agent/${agent.id}/chat`, { message: 'x', conversationId: 'nope' })).status,
+    404,
+  );
 });
 
 test('an agent on the built-in provider searches first, then answers from what it found', async (t) => {
-  const agent = (await json(vela, 'POST', '/api/v2/llm/agent', { name: 'Offline', llmInstanceId: 'builtin', sites: ['Handbook'] })).body;
+  const agent = (
+    await json(vela, 'POST', '/api/v2/llm/agent', { name: 'Offline', llmInstanceId: 'builtin', sites: ['Handbook'] })
+  ).body;
   const run = await agentChat(agent.id, { message: 'Which port does the connector listen on?' });
   t.deepEqual(shapeOf(run), ['start', 'tool_call', 'tool_result', 'delta', 'done']);
-  t.deepEqual(run.events[1]!.data, { id: 'call_1', name: 'search_site', arguments: { query: 'Which port does the connector listen on?', site: 'Handbook' } });
+  t.deepEqual(run.events[1]!.data, {
+    id: 'call_1',
+    name: 'search_site',
+    arguments: { query: 'Which port does the connector listen on?', site: 'Handbook' },
+  });
   t.is(run.events[2]!.data.result.documents[0].id, 'ports');
   const done = run.events.at(-1)!.data;
   t.regex(done.text, /The connector listens on port 30130\. \[1\]/);
@@ -206,7 +278,13 @@ test('get_document reads a stored document by id: every field, its number and li
   t.deepEqual(shapeOf(run), ['start', 'tool_call', 'tool_result', 'delta', 'done']);
   t.deepEqual(run.events[1]!.data, { id: 'call_abc', name: 'get_document', arguments: { id: 'backup' } });
   const { result } = run.events[2]!.data;
-  t.like(result, { site: 'Handbook', n: 1, id: 'backup', title: 'Back up the server', url: 'https://docs.example/backup' });
+  t.like(result, {
+    site: 'Handbook',
+    n: 1,
+    id: 'backup',
+    title: 'Back up the server',
+    url: 'https://docs.example/backup',
+  });
   t.like(result.fields, { id: 'backup', section: 'Operations', text: HANDBOOK.find((d) => d.id === 'backup')!.text });
   const done = run.events.at(-1)!.data;
   t.is(done.text, 'Read Back up the server [1].');
@@ -214,7 +292,9 @@ test('get_document reads a stored document by id: every field, its number and li
 });
 
 test('search_site filters: field:value narrows the search; a filter the search refuses is the tool result {error}, and the chat goes on', async (t) => {
-  const filtered = await agentChat((await agentOn('filter')).id, { message: 'Which setup page mentions the data folder?' });
+  const filtered = await agentChat((await agentOn('filter')).id, {
+    message: 'Which setup page mentions the data folder?',
+  });
   t.deepEqual(shapeOf(filtered), ['start', 'tool_call', 'tool_result', 'delta', 'done']);
   t.deepEqual(filtered.events[1]!.data.arguments, { query: 'data folder', filters: ['section:Setup'] });
   const ids = filtered.events[2]!.data.result.documents.map((d: { id: string }) => d.id);
@@ -241,7 +321,10 @@ test('the texts of two model calls are joined with a blank line, in the deltas a
   t.is(textOf(run), done.text);
   const stored = await json(vela, 'GET', `/api/v2/llm/agent/${agent.id}/conversation/${done.conversationId}`);
   t.deepEqual(
-    stored.body.messages.map((m: { role: string; content: string | null }) => [m.role, m.role === 'tool' ? '(result)' : m.content]),
+    stored.body.messages.map((m: { role: string; content: string | null }) => [
+      m.role,
+      m.role === 'tool' ? '(result)' : m.content,
+    ]),
     [
       ['user', 'Where is the backup guide?'],
       ['assistant', 'Let me search.'],
@@ -259,7 +342,9 @@ test('when maxSteps runs out while the model still calls tools, one last call wi
   t.is(done.text, 'Out of steps: Back up the server [1].');
   t.like(done, { steps: 3, finishReason: 'stop' });
   t.deepEqual(done.usage, { inputTokens: 80, outputTokens: 18, totalTokens: 98, reported: true });
-  const calls = fake.requests.filter((r) => r.model === 'loop' && r.body.messages.some((m: any) => m.content === 'Loop until you must stop'));
+  const calls = fake.requests.filter(
+    (r) => r.model === 'loop' && r.body.messages.some((m: any) => m.content === 'Loop until you must stop'),
+  );
   t.deepEqual(
     calls.map((r) => (r.body.tools ?? []).length),
     [2, 2, 0],
@@ -270,7 +355,11 @@ test('when maxSteps runs out while the model still calls tools, one last call wi
 test('a model that calls tools even when none are offered still ends with text: the built-in answer from what its tools found', async (t) => {
   const agent = await agentOn('stubborn', { maxSteps: 1 });
   const run = await agentChat(agent.id, { message: 'How do I back up the data folder?' });
-  t.deepEqual(shapeOf(run), ['start', 'tool_call', 'tool_result', 'delta', 'done'], 'the tool call of the last call is not run');
+  t.deepEqual(
+    shapeOf(run),
+    ['start', 'tool_call', 'tool_result', 'delta', 'done'],
+    'the tool call of the last call is not run',
+  );
   const done = run.events.at(-1)!.data;
   t.is(done.text, textOf(run));
   t.regex(done.text, /^Copy the data folder to another disk\. .*\[1\]$/);
@@ -279,7 +368,9 @@ test('a model that calls tools even when none are offered still ends with text: 
 });
 
 test('an agent on the built-in provider asked something without a content word searches nothing and says it found nothing', async (t) => {
-  const agent = (await json(vela, 'POST', '/api/v2/llm/agent', { name: 'Blank', llmInstanceId: 'builtin', sites: ['Handbook'] })).body;
+  const agent = (
+    await json(vela, 'POST', '/api/v2/llm/agent', { name: 'Blank', llmInstanceId: 'builtin', sites: ['Handbook'] })
+  ).body;
   for (const message of ['the the the', '???']) {
     const run = await agentChat(agent.id, { message });
     t.deepEqual(shapeOf(run), ['start', 'delta', 'done'], message);

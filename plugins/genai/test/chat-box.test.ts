@@ -1,6 +1,15 @@
 import test from 'ava';
 import { type Browser, chromium } from 'playwright-core';
-import { browserAvailable, CHROMIUM, CHROMIUM_ARGS, layoutProblems, pageLayout, startTestRuntime, type TestRuntime, VIEWPORTS } from 'vela/testing';
+import {
+  browserAvailable,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  layoutProblems,
+  pageLayout,
+  startTestRuntime,
+  type TestRuntime,
+  VIEWPORTS,
+} from 'vela/testing';
 import { createHandbook, HANDBOOK, json, startGenai } from './fixtures.js';
 
 // The sample page's chat box (a file of the search plugin's page, plugins/search/page/sample-chat.js) in
@@ -33,7 +42,8 @@ browserTest('the chat box streams a grounded answer from the site chat, with its
   const page = await browser.newPage();
   const chatRequests: string[] = [];
   page.on('request', (r) => {
-    if (r.url().includes('/chat')) chatRequests.push(`${r.headers().accept ?? ''} ${new URL(r.url()).pathname}${new URL(r.url()).search}`);
+    if (r.url().includes('/chat'))
+      chatRequests.push(`${r.headers().accept ?? ''} ${new URL(r.url()).pathname}${new URL(r.url()).search}`);
   });
   await page.goto(vela.url('search', '/sn/Handbook'));
   await page.waitForSelector('#chat:not([hidden])');
@@ -41,11 +51,14 @@ browserTest('the chat box streams a grounded answer from the site chat, with its
   await page.evaluate(() => {
     const seen: string[] = [];
     (window as unknown as { __seen: string[] }).__seen = seen;
-    new MutationObserver(() => seen.push(document.getElementById('chat-answer')!.textContent ?? '')).observe(document.getElementById('chat-answer')!, {
-      childList: true,
-      characterData: true,
-      subtree: true,
-    });
+    new MutationObserver(() => seen.push(document.getElementById('chat-answer')!.textContent ?? '')).observe(
+      document.getElementById('chat-answer')!,
+      {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      },
+    );
   });
   await page.fill('#chat-q', 'Which port does the connector listen on?');
   await page.press('#chat-q', 'Enter');
@@ -54,7 +67,10 @@ browserTest('the chat box streams a grounded answer from the site chat, with its
   const answer = (await page.locator('#chat-answer').textContent())!;
   t.regex(answer, /The connector listens on port 30130\. \[1\]/);
   const seen = await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
-  t.true(seen.filter((s) => s && s.length < answer.length).length >= 2, `the answer grew piece by piece: ${JSON.stringify(seen)}`);
+  t.true(
+    seen.filter((s) => s && s.length < answer.length).length >= 2,
+    `the answer grew piece by piece: ${JSON.stringify(seen)}`,
+  );
   t.is(await page.locator('#chat-answer a.cite').first().getAttribute('href'), '#chat-source-1');
   t.deepEqual(await page.locator('#chat-sources li').allTextContents(), ['Ports and services']);
   t.is(await page.locator('#chat-sources li a').getAttribute('href'), 'https://docs.example/ports');
@@ -70,53 +86,67 @@ browserTest('the chat box streams a grounded answer from the site chat, with its
   await page.close();
 });
 
-browserTest('sources and answers are text: markup in a document runs nothing, and a javascript: URL is no link', async (t) => {
-  const page = await browser.newPage();
-  const dialogs: string[] = [];
-  page.on('dialog', (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
-  await page.goto(vela.url('search', '/sn/Handbook?q=*&_setlocale=en_US'));
-  await page.waitForSelector('#chat:not([hidden])');
+browserTest(
+  'sources and answers are text: markup in a document runs nothing, and a javascript: URL is no link',
+  async (t) => {
+    const page = await browser.newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goto(vela.url('search', '/sn/Handbook?q=*&_setlocale=en_US'));
+    await page.waitForSelector('#chat:not([hidden])');
 
-  await page.fill('#chat-q', 'How often do health checks run?');
-  await page.press('#chat-q', 'Enter');
-  await page.waitForSelector('#chat[data-state="done"]');
-  t.regex((await page.locator('#chat-answer').textContent())!, /Health checks run every ten seconds\./);
-  t.is(await page.locator('#chat-sources li').first().textContent(), MARKUP_DOC.title, 'the title is shown as the text it is');
-  t.is(await page.locator('#chat img, #chat script, #chat b').count(), 0);
+    await page.fill('#chat-q', 'How often do health checks run?');
+    await page.press('#chat-q', 'Enter');
+    await page.waitForSelector('#chat[data-state="done"]');
+    t.regex((await page.locator('#chat-answer').textContent())!, /Health checks run every ten seconds\./);
+    t.is(
+      await page.locator('#chat-sources li').first().textContent(),
+      MARKUP_DOC.title,
+      'the title is shown as the text it is',
+    );
+    t.is(await page.locator('#chat img, #chat script, #chat b').count(), 0);
 
-  await page.fill('#chat-q', 'What does every service answer?');
-  await page.press('#chat-q', 'Enter');
-  await page.waitForSelector('#chat[data-state="done"]');
-  const monitoring = page.locator('#chat-sources li', { hasText: 'Monitoring' });
-  t.is(await monitoring.count(), 1);
-  t.is(await monitoring.locator('a').count(), 0, 'javascript: stays text');
-  t.is(await monitoring.locator('span').textContent(), 'Monitoring');
-  await monitoring.click();
-  await page.waitForTimeout(100);
-  t.is(await page.evaluate(() => (window as unknown as { __ran?: number }).__ran), undefined);
-  t.deepEqual(dialogs, []);
-  await page.close();
-});
+    await page.fill('#chat-q', 'What does every service answer?');
+    await page.press('#chat-q', 'Enter');
+    await page.waitForSelector('#chat[data-state="done"]');
+    const monitoring = page.locator('#chat-sources li', { hasText: 'Monitoring' });
+    t.is(await monitoring.count(), 1);
+    t.is(await monitoring.locator('a').count(), 0, 'javascript: stays text');
+    t.is(await monitoring.locator('span').textContent(), 'Monitoring');
+    await monitoring.click();
+    await page.waitForTimeout(100);
+    t.is(await page.evaluate(() => (window as unknown as { __ran?: number }).__ran), undefined);
+    t.deepEqual(dialogs, []);
+    await page.close();
+  },
+);
 
-browserTest('on a phone the chat box fits: its whole placeholder shows and the Ask button stays on the screen', async (t) => {
-  const page = await browser.newPage({ viewport: VIEWPORTS.phone });
-  await page.goto(vela.url('search', '/sn/Handbook?q=*&_setlocale=en_US'));
-  await page.waitForSelector('#chat:not([hidden])');
-  t.deepEqual(layoutProblems(await pageLayout(page, `${vela.dataDir}/chat-box-phone.png`)), []);
-  const fit = await page.locator('#chat-q').evaluate((input) => {
-    const style = getComputedStyle(input);
-    const context = document.createElement('canvas').getContext('2d')!;
-    context.font = style.font;
-    const room = input.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
-    return { text: (input as HTMLInputElement).placeholder, width: context.measureText((input as HTMLInputElement).placeholder).width, room };
-  });
-  t.true(fit.width <= fit.room, `"${fit.text}" is ${Math.ceil(fit.width)} px in a box of ${fit.room} px`);
-  t.true(await page.getByRole('button', { name: 'Ask' }).isVisible());
-  await page.close();
-});
+browserTest(
+  'on a phone the chat box fits: its whole placeholder shows and the Ask button stays on the screen',
+  async (t) => {
+    const page = await browser.newPage({ viewport: VIEWPORTS.phone });
+    await page.goto(vela.url('search', '/sn/Handbook?q=*&_setlocale=en_US'));
+    await page.waitForSelector('#chat:not([hidden])');
+    t.deepEqual(layoutProblems(await pageLayout(page, `${vela.dataDir}/chat-box-phone.png`)), []);
+    const fit = await page.locator('#chat-q').evaluate((input) => {
+      const style = getComputedStyle(input);
+      const context = document.createElement('canvas').getContext('2d')!;
+      context.font = style.font;
+      const room = input.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+      return {
+        text: (input as HTMLInputElement).placeholder,
+        width: context.measureText((input as HTMLInputElement).placeholder).width,
+        room,
+      };
+    });
+    t.true(fit.width <= fit.room, `"${fit.text}" is ${Math.ceil(fit.width)} px in a box of ${fit.room} px`);
+    t.true(await page.getByRole('button', { name: 'Ask' }).isVisible());
+    await page.close();
+  },
+);
 
 browserTest('the chat box stays hidden when the site does not chat, and when no plugin serves chat', async (t) => {
   await createHandbook(vela, 'Quiet');

@@ -48,7 +48,13 @@ const usageChunk = (model: string, prompt: number, completion: number) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model, choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } })}\n\n`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function streamText(res: http.ServerResponse, model: string, pieces: string[], usage: [number, number] | null, gapMs = 5): Promise<void> {
+async function streamText(
+  res: http.ServerResponse,
+  model: string,
+  pieces: string[],
+  usage: [number, number] | null,
+  gapMs = 5,
+): Promise<void> {
   res.write(chunk(model, { role: 'assistant', content: '' }));
   for (const piece of pieces) {
     await sleep(gapMs);
@@ -60,9 +66,17 @@ async function streamText(res: http.ServerResponse, model: string, pieces: strin
 }
 
 /** One tool call, its arguments streamed in fragments, after `text` when there is some; usage 20 + 5. */
-async function streamToolCall(res: http.ServerResponse, model: string, name: string, args: unknown, text = ''): Promise<void> {
+async function streamToolCall(
+  res: http.ServerResponse,
+  model: string,
+  name: string,
+  args: unknown,
+  text = '',
+): Promise<void> {
   res.write(chunk(model, { role: 'assistant', content: text }));
-  res.write(chunk(model, { tool_calls: [{ index: 0, id: 'call_abc', type: 'function', function: { name, arguments: '' } }] }));
+  res.write(
+    chunk(model, { tool_calls: [{ index: 0, id: 'call_abc', type: 'function', function: { name, arguments: '' } }] }),
+  );
   const json = JSON.stringify(args);
   const cut = Math.floor(json.length / 2);
   for (const fragment of [json.slice(0, cut), json.slice(cut)]) {
@@ -91,13 +105,21 @@ const FOUND_IT: OneTool = {
 const ONE_TOOL: Record<string, OneTool> = {
   tools: FOUND_IT,
   chatty: { ...FOUND_IT, text: 'Let me search.' },
-  'get-doc': { name: 'get_document', args: { id: 'backup' }, answer: (r) => ['Read ', r.title ?? r.error, ` [${r.n ?? 0}].`] },
+  'get-doc': {
+    name: 'get_document',
+    args: { id: 'backup' },
+    answer: (r) => ['Read ', r.title ?? r.error, ` [${r.n ?? 0}].`],
+  },
   filter: {
     name: 'search_site',
     args: { query: 'data folder', filters: ['section:Setup'] },
     answer: (r) => ['Setup: ', (r.documents ?? []).map((d: any) => d.id).join(', '), '.'],
   },
-  'bad-filter': { name: 'search_site', args: { query: 'port', filters: ['Setup'] }, answer: (r) => ['The search said: ', r.error ?? 'nothing'] },
+  'bad-filter': {
+    name: 'search_site',
+    args: { query: 'port', filters: ['Setup'] },
+    answer: (r) => ['The search said: ', r.error ?? 'nothing'],
+  },
 };
 
 function lastToolResult(body: any): any {
@@ -108,7 +130,9 @@ function lastToolResult(body: any): any {
 async function answer(res: http.ServerResponse, record: RecordedRequest): Promise<void> {
   const { model, body } = record;
   if (model === 'http-401') {
-    res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'invalid api key', type: 'invalid_request_error' } }));
+    res
+      .writeHead(401, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { message: 'invalid api key', type: 'invalid_request_error' } }));
     return;
   }
   if (model === 'json') {
@@ -140,7 +164,8 @@ async function answer(res: http.ServerResponse, record: RecordedRequest): Promis
     }
     case 'loop':
     case 'stubborn': {
-      if (model === 'stubborn' || body.tools?.length) return streamToolCall(res, model, 'search_site', { query: 'back up the data folder' });
+      if (model === 'stubborn' || body.tools?.length)
+        return streamToolCall(res, model, 'search_site', { query: 'back up the data folder' });
       const doc = lastToolResult(body)?.documents?.[0];
       return streamText(res, model, ['Out of steps: ', doc?.title ?? 'nothing', ` [${doc?.n ?? 0}].`], [40, 8]);
     }
@@ -186,7 +211,13 @@ export async function startFakeLlm(port = 0): Promise<FakeLlm> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      const record: RecordedRequest = { model: body.model, body, authorization: req.headers.authorization, startedAt: Date.now(), ended: false };
+      const record: RecordedRequest = {
+        model: body.model,
+        body,
+        authorization: req.headers.authorization,
+        startedAt: Date.now(),
+        ended: false,
+      };
       requests.push(record);
       res.on('close', () => {
         if (!res.writableFinished) record.closedAt = Date.now();

@@ -55,7 +55,12 @@ export async function json(
 ): Promise<{ status: number; headers: Headers; body: any }> {
   const res = await vela.fetch('search', path, {
     method,
-    headers: { authorization: vela.adminAuth, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      authorization: vela.adminAuth,
+      accept: 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -79,7 +84,10 @@ export function startGenai(
     plugins: ['search', 'genai'],
     databaseUrl: options.databaseUrl,
     dataDir: options.dataDir,
-    config: { runtime: { network: { allowHosts: options.allowHosts ?? [] } }, plugins: { genai: { heartbeatMs: 100, ...options.genai } } },
+    config: {
+      runtime: { network: { allowHosts: options.allowHosts ?? [] } },
+      plugins: { genai: { heartbeatMs: 100, ...options.genai } },
+    },
   });
 }
 

@@ -10,14 +10,21 @@ import { readSse } from './sse-client.js';
 
 const KEY = 'sk-live-abcdefghijklmnop1234';
 
-async function instanceRow(vela: TestRuntime, id: string): Promise<{ api_key_encrypted: string | null; api_key_hint: string | null }> {
+async function instanceRow(
+  vela: TestRuntime,
+  id: string,
+): Promise<{ api_key_encrypted: string | null; api_key_hint: string | null }> {
   return vela.runtime.db('genai_llm_instances').where({ id }).first();
 }
 
 test('vendors and the empty structure', async (t) => {
   const vela = await startGenai();
   t.teardown(() => vela.stop());
-  const vendors = (await json(vela, 'GET', '/api/llm/vendor')).body as Array<{ id: string; kind: string; defaultUrl: string | null }>;
+  const vendors = (await json(vela, 'GET', '/api/llm/vendor')).body as Array<{
+    id: string;
+    kind: string;
+    defaultUrl: string | null;
+  }>;
   t.deepEqual(
     vendors.map((v) => v.id),
     ['BUILTIN', 'OPENAI', 'OLLAMA', 'VLLM', 'LLAMA_CPP', 'GEMINI_OPENAI', 'OPENAI_COMPATIBLE'],
@@ -44,10 +51,21 @@ test('vendors and the empty structure', async (t) => {
 test('an API key is stored encrypted, never answered, shown as a hint; PUT keeps, replaces or removes it', async (t) => {
   const vela = await startGenai({ allowHosts: ['127.0.0.1:11434'] });
   t.teardown(() => vela.stop());
-  const created = await json(vela, 'POST', '/api/llm', { title: 'Local Ollama', vendor: 'OLLAMA', modelName: 'llama3.2', apiKey: KEY });
+  const created = await json(vela, 'POST', '/api/llm', {
+    title: 'Local Ollama',
+    vendor: 'OLLAMA',
+    modelName: 'llama3.2',
+    apiKey: KEY,
+  });
   t.is(created.status, 201);
   const id = created.body.id as string;
-  t.like(created.body, { url: 'http://127.0.0.1:11434/v1', hasApiKey: true, apiKeyHint: '…1234', enabled: true, publicChat: false });
+  t.like(created.body, {
+    url: 'http://127.0.0.1:11434/v1',
+    hasApiKey: true,
+    apiKeyHint: '…1234',
+    enabled: true,
+    publicChat: false,
+  });
   t.false('apiKey' in created.body);
   for (const read of [await json(vela, 'GET', `/api/llm/${id}`), await json(vela, 'GET', '/api/llm')]) {
     t.false(JSON.stringify(read.body).includes(KEY));
@@ -64,9 +82,16 @@ test('an API key is stored encrypted, never answered, shown as a hint; PUT keeps
   t.is(box.decrypt(row.api_key_encrypted!, id), KEY, 'AES-256-GCM with the data folder key, bound to the instance id');
   t.is(box.decrypt(row.api_key_encrypted!, 'another-id'), null);
 
-  t.like((await json(vela, 'PUT', `/api/llm/${id}`, { title: 'Renamed' })).body, { title: 'Renamed', hasApiKey: true, apiKeyHint: '…1234' });
+  t.like((await json(vela, 'PUT', `/api/llm/${id}`, { title: 'Renamed' })).body, {
+    title: 'Renamed',
+    hasApiKey: true,
+    apiKeyHint: '…1234',
+  });
   t.is((await instanceRow(vela, id)).api_key_encrypted, row.api_key_encrypted, 'a PUT without apiKey keeps the key');
-  t.like((await json(vela, 'PUT', `/api/llm/${id}`, { apiKey: 'sk-other-0000000000009876' })).body, { hasApiKey: true, apiKeyHint: '…9876' });
+  t.like((await json(vela, 'PUT', `/api/llm/${id}`, { apiKey: 'sk-other-0000000000009876' })).body, {
+    hasApiKey: true,
+    apiKeyHint: '…9876',
+  });
   t.like((await json(vela, 'PUT', `/api/llm/${id}`, { apiKey: null })).body, { hasApiKey: false, apiKeyHint: null });
   t.like(await instanceRow(vela, id), { api_key_encrypted: null, api_key_hint: null });
 });
@@ -80,15 +105,27 @@ test('the key survives a restart; a ciphertext moved to another instance does no
   });
   const config = { runtime: { network: { allowHosts: [fake.host] } } };
   const first = await startTestRuntime({ plugins: ['search', 'genai'], dataDir, config });
-  await json(first, 'POST', '/api/llm', { id: 'keyed', vendor: 'OPENAI_COMPATIBLE', url: fake.url, modelName: 'echo', apiKey: KEY });
+  await json(first, 'POST', '/api/llm', {
+    id: 'keyed',
+    vendor: 'OPENAI_COMPATIBLE',
+    url: fake.url,
+    modelName: 'echo',
+    apiKey: KEY,
+  });
   await json(first, 'POST', '/api/llm', { id: 'other', vendor: 'OPENAI_COMPATIBLE', url: fake.url, modelName: 'echo' });
   const sealed = (await instanceRow(first, 'keyed')).api_key_encrypted;
-  await first.runtime.db('genai_llm_instances').where({ id: 'other' }).update({ api_key_encrypted: sealed, api_key_hint: '…1234' });
+  await first.runtime
+    .db('genai_llm_instances')
+    .where({ id: 'other' })
+    .update({ api_key_encrypted: sealed, api_key_hint: '…1234' });
   await first.stop();
 
   const second = await startTestRuntime({ plugins: ['search', 'genai'], dataDir, config });
   t.teardown(() => second.stop());
-  const keyed = await json(second, 'POST', '/api/v2/llm/keyed/chat', { stream: false, messages: [{ role: 'user', content: 'after restart' }] });
+  const keyed = await json(second, 'POST', '/api/v2/llm/keyed/chat', {
+    stream: false,
+    messages: [{ role: 'user', content: 'after restart' }],
+  });
   t.is(keyed.status, 200);
   t.is(fake.requests.find((r) => r.body.messages[0].content === 'after restart')?.authorization, `Bearer ${KEY}`);
   const moved = await readSse(second.url('search', '/api/v2/llm/other/chat'), {
@@ -108,7 +145,12 @@ test.serial('VELA_GENAI_KEY, when set, is the key: no key file is written', asyn
   });
   const vela = await startGenai({ allowHosts: ['127.0.0.1:11434'] });
   t.teardown(() => vela.stop());
-  const created = await json(vela, 'POST', '/api/llm', { id: 'env-keyed', vendor: 'OLLAMA', modelName: 'qwen2.5', apiKey: KEY });
+  const created = await json(vela, 'POST', '/api/llm', {
+    id: 'env-keyed',
+    vendor: 'OLLAMA',
+    modelName: 'qwen2.5',
+    apiKey: KEY,
+  });
   t.is(created.status, 201);
   t.false(existsSync(path.join(vela.dataDir, 'genai', 'secret.key')));
   t.is(SecretBox.withKey(key).decrypt((await instanceRow(vela, 'env-keyed')).api_key_encrypted!, 'env-keyed'), KEY);
@@ -125,8 +167,14 @@ test('instances are checked when saved; deletion keeps the built-in one and thos
     [{ vendor: 'OPENAI', modelName: 'x', temperature: 3 }, /body\.temperature must be at most 2/],
     [{ vendor: 'OPENAI', modelName: 'x', apiKey: 42 }, /body\.apiKey/],
     // Credentials in the URL would be stored in the clear and answered: the key goes in apiKey.
-    [{ vendor: 'OPENAI_COMPATIBLE', modelName: 'x', url: `https://user:${KEY}@llm.example/v1` }, /^url must not hold credentials/],
-    [{ vendor: 'OPENAI_COMPATIBLE', modelName: 'x', url: `https://llm.example/v1?api_key=${KEY}` }, /^url must not hold credentials/],
+    [
+      { vendor: 'OPENAI_COMPATIBLE', modelName: 'x', url: `https://user:${KEY}@llm.example/v1` },
+      /^url must not hold credentials/,
+    ],
+    [
+      { vendor: 'OPENAI_COMPATIBLE', modelName: 'x', url: `https://llm.example/v1?api_key=${KEY}` },
+      /^url must not hold credentials/,
+    ],
   ] as const;
   for (const [body, message] of refusals) {
     const res = await json(vela, 'POST', '/api/llm', body);
@@ -135,16 +183,29 @@ test('instances are checked when saved; deletion keeps the built-in one and thos
     t.false(JSON.stringify(res.body).includes(KEY), 'a refusal does not echo the key');
   }
   // A public host that does not resolve here (no network) is kept: the server may be reachable later.
-  const openai = await json(vela, 'POST', '/api/llm', { id: 'gpt', vendor: 'OPENAI', modelName: 'gpt-4o-mini', apiKey: KEY });
+  const openai = await json(vela, 'POST', '/api/llm', {
+    id: 'gpt',
+    vendor: 'OPENAI',
+    modelName: 'gpt-4o-mini',
+    apiKey: KEY,
+  });
   t.is(openai.status, 201);
   t.is(openai.body.url, 'https://api.openai.com/v1');
   t.is((await json(vela, 'POST', '/api/llm', { id: 'gpt', vendor: 'OPENAI', modelName: 'x' })).status, 409);
 
   t.like((await json(vela, 'DELETE', '/api/llm/builtin')).body, { error: 'builtin_instance' });
   t.is((await json(vela, 'PUT', '/api/llm/builtin', { vendor: 'OPENAI' })).status, 400);
-  t.like((await json(vela, 'PUT', '/api/llm/builtin', { title: 'Extractive' })).body, { title: 'Extractive', vendor: 'BUILTIN', url: null });
+  t.like((await json(vela, 'PUT', '/api/llm/builtin', { title: 'Extractive' })).body, {
+    title: 'Extractive',
+    vendor: 'BUILTIN',
+    url: null,
+  });
 
-  const site = await json(vela, 'POST', '/api/sn', { name: 'Uses', locales: ['en_US'], fields: [{ name: 'title', type: 'TEXT' }] });
+  const site = await json(vela, 'POST', '/api/sn', {
+    name: 'Uses',
+    locales: ['en_US'],
+    fields: [{ name: 'title', type: 'TEXT' }],
+  });
   t.is(site.status, 201);
   await json(vela, 'PUT', '/api/sn/Uses/genai', { llmInstanceId: 'gpt' });
   const inUse = await json(vela, 'DELETE', '/api/llm/gpt');
@@ -171,7 +232,16 @@ test('a deleted site does not hold on to its LLM instance: its settings are prun
   let firstStopped = false;
   t.teardown(() => (firstStopped ? undefined : first.stop()));
   t.is((await json(first, 'POST', '/api/llm', { id: 'del-me', vendor: 'OLLAMA', modelName: 'llama3.2' })).status, 201);
-  t.is((await json(first, 'POST', '/api/sn', { name: 'Tmp', locales: ['en_US'], fields: [{ name: 'title', type: 'TEXT' }] })).status, 201);
+  t.is(
+    (
+      await json(first, 'POST', '/api/sn', {
+        name: 'Tmp',
+        locales: ['en_US'],
+        fields: [{ name: 'title', type: 'TEXT' }],
+      })
+    ).status,
+    201,
+  );
   const siteId = (await json(first, 'PUT', '/api/sn/Tmp/genai', { llmInstanceId: 'del-me' })).body.siteId as string;
   t.is((await json(first, 'DELETE', '/api/sn/Tmp')).status, 200);
   t.is((await json(first, 'DELETE', '/api/sn/Tmp/genai')).status, 404, 'the site is gone, and its settings with it');
@@ -180,9 +250,13 @@ test('a deleted site does not hold on to its LLM instance: its settings are prun
   t.is(await first.runtime.db('genai_site_settings').where({ site_id: siteId }).first(), undefined);
 
   // Settings of a site deleted while the process was down (or by another process) go at the next start.
-  await first.runtime
-    .db('genai_site_settings')
-    .insert({ site_id: 'gone-site', enabled: true, llm_instance_id: 'builtin', system_prompt: '', updated_at: new Date().toISOString() });
+  await first.runtime.db('genai_site_settings').insert({
+    site_id: 'gone-site',
+    enabled: true,
+    llm_instance_id: 'builtin',
+    system_prompt: '',
+    updated_at: new Date().toISOString(),
+  });
   await first.stop();
   firstStopped = true;
   const second = await startTestRuntime({ plugins: ['search', 'genai'], dataDir, config });
@@ -206,19 +280,36 @@ test('what GET answers can be sent back: the structure POSTed, an instance and a
   t.like(created.body, { title: 'Ollama', hasApiKey: true, apiKeyHint: '…1234' });
 
   const read = (await json(vela, 'GET', `/api/llm/${created.body.id}`)).body;
-  const putBack = await json(vela, 'PUT', `/api/llm/${read.id}`, { ...read, hasApiKey: false, apiKeyHint: null, createdAt: '2000-01-01T00:00:00.000Z' });
+  const putBack = await json(vela, 'PUT', `/api/llm/${read.id}`, {
+    ...read,
+    hasApiKey: false,
+    apiKeyHint: null,
+    createdAt: '2000-01-01T00:00:00.000Z',
+  });
   t.is(putBack.status, 200, JSON.stringify(putBack.body));
-  t.like(putBack.body, { hasApiKey: true, apiKeyHint: '…1234', createdAt: read.createdAt }, 'the read-only members are ignored');
+  t.like(
+    putBack.body,
+    { hasApiKey: true, apiKeyHint: '…1234', createdAt: read.createdAt },
+    'the read-only members are ignored',
+  );
   const unknown = await json(vela, 'PUT', `/api/llm/${read.id}`, { ...read, colour: 'blue' });
   t.is(unknown.status, 400);
   t.regex(unknown.body.message, /colour/);
 
   await json(vela, 'POST', '/api/sn', { name: 'Docs', locales: ['en_US'], fields: [{ name: 'title', type: 'TEXT' }] });
   const agent = (await json(vela, 'POST', '/api/v2/llm/agent', { name: 'Reader', sites: ['Docs'] })).body;
-  const agentBack = await json(vela, 'PUT', `/api/v2/llm/agent/${agent.id}`, { ...agent, maxSteps: 3, createdAt: '2000-01-01T00:00:00.000Z' });
+  const agentBack = await json(vela, 'PUT', `/api/v2/llm/agent/${agent.id}`, {
+    ...agent,
+    maxSteps: 3,
+    createdAt: '2000-01-01T00:00:00.000Z',
+  });
   t.is(agentBack.status, 200, JSON.stringify(agentBack.body));
   t.like(agentBack.body, { maxSteps: 3, createdAt: agent.createdAt });
-  t.is((await json(vela, 'POST', '/api/v2/llm/agent', { ...agent, id: 'reader-copy', name: 'Copy' })).status, 201, 'an agent read back is a template');
+  t.is(
+    (await json(vela, 'POST', '/api/v2/llm/agent', { ...agent, id: 'reader-copy', name: 'Copy' })).status,
+    201,
+    'an agent read back is a template',
+  );
   t.is((await json(vela, 'PUT', `/api/v2/llm/agent/${agent.id}`, { ...agent, colour: 'blue' })).status, 400);
 });
 
@@ -242,7 +333,10 @@ test('two creates of one id at once: one 201, one 409 conflict; a corrupt row is
   const create = () => json(first, 'POST', '/api/llm', { id: 'twice', vendor: 'OLLAMA', modelName: 'qwen2.5' });
   const answers = await Promise.all([create(), create()]);
   t.deepEqual(answers.map((a) => a.status).sort(), [201, 409]);
-  t.like(answers.find((a) => a.status === 409)?.body, { error: 'conflict', message: 'an LLM instance with id "twice" already exists' });
+  t.like(answers.find((a) => a.status === 409)?.body, {
+    error: 'conflict',
+    message: 'an LLM instance with id "twice" already exists',
+  });
   t.is((await json(first, 'POST', '/api/llm', { id: 'sound', vendor: 'OLLAMA', modelName: 'qwen2.5' })).status, 201);
   await first.runtime.db('genai_llm_instances').where({ id: 'twice' }).update({ options: '{"timeoutMs": 1' });
   await first.stop();

@@ -14,7 +14,14 @@ let vela: TestRuntime;
 /** An instance of the fake server whose model picks the behaviour. */
 async function instance(model: string, extra: Record<string, unknown> = {}): Promise<string> {
   const id = `fake-${model}-${Math.random().toString(36).slice(2, 8)}`;
-  const created = await json(vela, 'POST', '/api/llm', { id, title: `Fake ${model}`, vendor: 'OPENAI_COMPATIBLE', url: fake.url, modelName: model, ...extra });
+  const created = await json(vela, 'POST', '/api/llm', {
+    id,
+    title: `Fake ${model}`,
+    vendor: 'OPENAI_COMPATIBLE',
+    url: fake.url,
+    modelName: model,
+    ...extra,
+  });
   if (created.status !== 201) throw new Error(JSON.stringify(created.body));
   return id;
 }
@@ -22,7 +29,12 @@ async function instance(model: string, extra: Record<string, unknown> = {}): Pro
 const requestsOf = (model: string) => fake.requests.filter((r) => r.model === model);
 const chatUrl = (id: string) => vela.url('search', `/api/v2/llm/${id}/chat`);
 const ask = (id: string, content = 'Say hello.', onEvent?: SseRequest['onEvent']) =>
-  readSse(chatUrl(id), { method: 'POST', headers: { authorization: vela.adminAuth }, body: { messages: [{ role: 'user', content }] }, onEvent });
+  readSse(chatUrl(id), {
+    method: 'POST',
+    headers: { authorization: vela.adminAuth },
+    body: { messages: [{ role: 'user', content }] },
+    onEvent,
+  });
 
 test.before(async () => {
   fake = await startFakeLlm();
@@ -50,27 +62,50 @@ test("the server's chunks arrive as deltas, in order, and done carries the usage
 
   const sent = requestsOf('echo').find((r) => r.body.messages[0].content === 'Say hello with a key.')!;
   t.is(sent.authorization, 'Bearer sk-test-0123456789abcd', 'the stored key is decrypted and sent');
-  t.like(sent.body, { model: 'echo', stream: true, stream_options: { include_usage: true }, temperature: 0.2, max_tokens: 64 });
+  t.like(sent.body, {
+    model: 'echo',
+    stream: true,
+    stream_options: { include_usage: true },
+    temperature: 0.2,
+    max_tokens: 64,
+  });
   t.deepEqual(sent.body.messages, [{ role: 'user', content: 'Say hello with a key.' }]);
 });
 
 test('stream: false answers one JSON message; a server that ignores stream: true is read as one completion', async (t) => {
   const echo = await instance('echo');
-  const res = await json(vela, 'POST', `/api/v2/llm/${echo}/chat`, { stream: false, messages: [{ role: 'user', content: 'hi' }] });
+  const res = await json(vela, 'POST', `/api/v2/llm/${echo}/chat`, {
+    stream: false,
+    messages: [{ role: 'user', content: 'hi' }],
+  });
   t.is(res.status, 200);
-  t.like(res.body, { role: 'assistant', content: 'Hello from the fake model.', finishReason: 'stop', usage: { totalTokens: 17, reported: true } });
+  t.like(res.body, {
+    role: 'assistant',
+    content: 'Hello from the fake model.',
+    finishReason: 'stop',
+    usage: { totalTokens: 17, reported: true },
+  });
 
   const single = await instance('json');
   const run = await ask(single);
   t.deepEqual(shapeOf(run), ['start', 'delta', 'done']);
-  t.like(run.events.at(-1)!.data, { text: 'One piece only.', usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10 } });
+  t.like(run.events.at(-1)!.data, {
+    text: 'One piece only.',
+    usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10 },
+  });
 });
 
 test('anonymous direct chat may use only instances open to it; a Key or the administrator may use any', async (t) => {
   const id = await instance('echo');
   // Saying "hi" to the instance, as the administrator or (authorization '') anonymously.
   const hi = (headers: Record<string, string> = {}) =>
-    json(vela, 'POST', '/api/genai/chat', { llmInstanceId: id, stream: false, messages: [{ role: 'user', content: 'hi' }] }, headers);
+    json(
+      vela,
+      'POST',
+      '/api/genai/chat',
+      { llmInstanceId: id, stream: false, messages: [{ role: 'user', content: 'hi' }] },
+      headers,
+    );
   const anonymous = await hi({ authorization: '' });
   t.is(anonymous.status, 403);
   t.is(anonymous.body.error, 'llm_instance_not_public');
@@ -109,7 +144,10 @@ test('an error mid-stream becomes a failed event after the text so far, and the 
     parser.feed(await raw.text());
     t.is(names.at(-1), 'failed', `${model}: ${names.join(',')}`);
   }
-  const json502 = await json(vela, 'POST', `/api/v2/llm/${await instance('error-event')}/chat`, { stream: false, messages: [{ role: 'user', content: 'x' }] });
+  const json502 = await json(vela, 'POST', `/api/v2/llm/${await instance('error-event')}/chat`, {
+    stream: false,
+    messages: [{ role: 'user', content: 'x' }],
+  });
   t.is(json502.status, 502);
   t.is(json502.body.error, 'upstream_error');
 });
@@ -119,7 +157,10 @@ test("an error answer from the server is a failed event with the server's messag
   const run = await ask(id);
   t.deepEqual(shapeOf(run), ['start', 'failed']);
   t.like(run.events[1]!.data, { error: 'upstream_error', message: 'the LLM server answered 401: invalid api key' });
-  const res = await json(vela, 'POST', `/api/v2/llm/${id}/chat`, { stream: false, messages: [{ role: 'user', content: 'x' }] });
+  const res = await json(vela, 'POST', `/api/v2/llm/${id}/chat`, {
+    stream: false,
+    messages: [{ role: 'user', content: 'x' }],
+  });
   t.is(res.status, 502);
   t.is(res.body.message, 'the LLM server answered 401: invalid api key');
 });
@@ -135,14 +176,22 @@ test('the outbound guard: internal servers need the allowlist; a server that can
     );
   }
   // 127.0.0.1:1 is on this runtime's allowlist, and nothing listens there.
-  const closed = await json(vela, 'POST', '/api/llm', { vendor: 'OLLAMA', url: 'http://127.0.0.1:1/v1', modelName: 'llama3.2' });
+  const closed = await json(vela, 'POST', '/api/llm', {
+    vendor: 'OLLAMA',
+    url: 'http://127.0.0.1:1/v1',
+    modelName: 'llama3.2',
+  });
   t.is(closed.status, 201);
   const run = await ask(closed.body.id);
   t.deepEqual(shapeOf(run), ['start', 'failed']);
   t.like(run.events[1]!.data, { error: 'upstream_error' });
   t.regex(run.events[1]!.data.message, /^cannot reach the LLM server at http:\/\/127\.0\.0\.1:1: /);
 
-  const invalid = await readSse(chatUrl(closed.body.id), { method: 'POST', headers: { authorization: vela.adminAuth }, body: { messages: [] } });
+  const invalid = await readSse(chatUrl(closed.body.id), {
+    method: 'POST',
+    headers: { authorization: vela.adminAuth },
+    body: { messages: [] },
+  });
   t.is(invalid.error?.code, 400, 'a request that fails validation is refused before the stream opens');
   t.deepEqual(invalid.events, []);
 });
@@ -160,13 +209,21 @@ test.serial('a client that disconnects cancels the generation upstream, and its 
   t.is(run.events.filter((e) => e.type === 'delta').length, 3);
   const upstream = requestsOf('slow').find((r) => r.body.messages[0].content === 'Count slowly.')!;
   await eventually(() => upstream.closedAt !== undefined, 'the fake server to see its client go', 5000);
-  t.true(upstream.closedAt! - closedAt < 1000, `the upstream request ended ${upstream.closedAt! - closedAt} ms after the client left`);
+  t.true(
+    upstream.closedAt! - closedAt < 1000,
+    `the upstream request ended ${upstream.closedAt! - closedAt} ms after the client left`,
+  );
   const activeChats = async () =>
-    (await json(vela, 'GET', '/health')).body.plugins.genai.checks.find((c: { name: string }) => c.name === 'llm-instances').details.activeChats;
+    (await json(vela, 'GET', '/health')).body.plugins.genai.checks.find(
+      (c: { name: string }) => c.name === 'llm-instances',
+    ).details.activeChats;
   await eventually(async () => (await activeChats()) === 0, 'the chat to end', 5000);
   t.is(await activeChats(), 0);
   // What was generated before the client left is recorded, counted (the server never sent its usage).
-  await eventually(async () => (await vela.runtime.db('genai_token_usage').where({ instance_id: id })).length === 1, 'the usage row');
+  await eventually(
+    async () => (await vela.runtime.db('genai_token_usage').where({ instance_id: id })).length === 1,
+    'the usage row',
+  );
   const [row] = await vela.runtime.db('genai_token_usage').where({ instance_id: id });
   t.falsy(row.reported);
   t.true(Number(row.output_tokens) >= 3, `output tokens: ${row.output_tokens}`);
@@ -183,7 +240,10 @@ test('time limits: a silent server and a slow one end in failed upstream_timeout
   const slow = await instance('slow', { timeoutMs: 450, idleTimeoutMs: 5000 });
   const limited = await ask(slow, 'Take your time.');
   t.is(limited.events.at(-1)!.type, 'failed');
-  t.like(limited.events.at(-1)!.data, { error: 'upstream_timeout', message: 'the answer took longer than the time limit of 450 ms' });
+  t.like(limited.events.at(-1)!.data, {
+    error: 'upstream_timeout',
+    message: 'the answer took longer than the time limit of 450 ms',
+  });
   t.true(limited.events.filter((e) => e.type === 'delta').length >= 3, 'the text before the limit was streamed');
 });
 
@@ -208,7 +268,14 @@ test('past maxConcurrent an instance answers 503 with Retry-After; a freed slot 
   );
   // A refusal any client can cause, as often as it likes: an info line, at most ten a minute, never an error.
   for (let i = 0; i < 14; i++)
-    t.is((await json(vela, 'POST', chatUrl(id).replace(vela.url('search'), ''), { messages: [{ role: 'user', content: 'more' }] })).status, 503);
+    t.is(
+      (
+        await json(vela, 'POST', chatUrl(id).replace(vela.url('search'), ''), {
+          messages: [{ role: 'user', content: 'more' }],
+        })
+      ).status,
+      503,
+    );
   const logged = vela.logs.filter((l) => String(l.path).includes(id));
   t.true(logged.length >= 1 && logged.length <= 10, `${logged.length} lines`);
   t.true(
@@ -219,7 +286,13 @@ test('past maxConcurrent an instance answers 503 with Retry-After; a freed slot 
   await first;
   t.is((await json(vela, 'PUT', `/api/llm/${id}`, { modelName: 'echo' })).status, 200);
   await eventually(
-    async () => (await json(vela, 'POST', `/api/v2/llm/${id}/chat`, { stream: false, messages: [{ role: 'user', content: 'third' }] })).status === 200,
+    async () =>
+      (
+        await json(vela, 'POST', `/api/v2/llm/${id}/chat`, {
+          stream: false,
+          messages: [{ role: 'user', content: 'third' }],
+        })
+      ).status === 200,
     'the slot to be free',
     5000,
   );
@@ -238,7 +311,10 @@ test('heartbeat comments keep an idle stream open', async (t) => {
   t.is(res.headers.get('cache-control'), 'no-cache, no-transform');
   const comments: string[] = [];
   const events: string[] = [];
-  const parser = createParser({ onEvent: (e) => events.push(e.event ?? 'message'), onComment: (c) => comments.push(c) });
+  const parser = createParser({
+    onEvent: (e) => events.push(e.event ?? 'message'),
+    onComment: (c) => comments.push(c),
+  });
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   const until = Date.now() + 700;
@@ -254,11 +330,16 @@ test('heartbeat comments keep an idle stream open', async (t) => {
 
 test("site chat with a model: the prompt holds the site's system prompt, the numbered sources and the question", async (t) => {
   const id = await instance('cite');
-  const saved = await json(vela, 'PUT', '/api/sn/Handbook/genai', { llmInstanceId: id, systemPrompt: 'You are the {site} bot. Cite [n].' });
+  const saved = await json(vela, 'PUT', '/api/sn/Handbook/genai', {
+    llmInstanceId: id,
+    systemPrompt: 'You are the {site} bot. Cite [n].',
+  });
   t.is(saved.status, 200);
   t.teardown(() => json(vela, 'DELETE', '/api/sn/Handbook/genai').then(() => undefined));
 
-  const run = await readSse(vela.url('search', `/api/sn/Handbook/chat?q=${encodeURIComponent('Which port does the connector listen on?')}`));
+  const run = await readSse(
+    vela.url('search', `/api/sn/Handbook/chat?q=${encodeURIComponent('Which port does the connector listen on?')}`),
+  );
   t.deepEqual(shapeOf(run), ['start', 'delta', 'done']);
   const done = run.events.at(-1)!.data;
   t.is(done.text, 'The answer is in Ports and services [1].');
@@ -268,11 +349,16 @@ test("site chat with a model: the prompt holds the site's system prompt, the num
   const [system, user] = requestsOf('cite').at(-1)!.body.messages;
   t.deepEqual(system, { role: 'system', content: 'You are the Handbook bot. Cite [n].' });
   t.is(user.role, 'user');
-  t.regex(user.content, /^Sources:\n\n\[1\] Ports and services \(https:\/\/docs\.example\/ports\)\nThe gateway listens on port 2702\./);
+  t.regex(
+    user.content,
+    /^Sources:\n\n\[1\] Ports and services \(https:\/\/docs\.example\/ports\)\nThe gateway listens on port 2702\./,
+  );
   t.regex(user.content, /\n\nQuestion: Which port does the connector listen on\?$/);
 
   // The original's template: {question} and {information} make the whole prompt.
-  await json(vela, 'PUT', '/api/sn/Handbook/genai', { systemPrompt: 'Question: {question}\nInformation:\n{information}' });
+  await json(vela, 'PUT', '/api/sn/Handbook/genai', {
+    systemPrompt: 'Question: {question}\nInformation:\n{information}',
+  });
   await readSse(vela.url('search', '/api/sn/Handbook/chat?q=backup'));
   const [only, ...rest] = requestsOf('cite').at(-1)!.body.messages;
   t.deepEqual(rest, []);
@@ -292,7 +378,13 @@ test('usage the server does not report is counted with the tokenizer', async (t)
 
 test('a stop ends the chats in flight with a failed event instead of waiting for them', async (t) => {
   const own = await startGenai({ allowHosts: [fake.host] });
-  const created = await json(own, 'POST', '/api/llm', { id: 'slow-stop', vendor: 'OPENAI_COMPATIBLE', url: fake.url, modelName: 'slow', timeoutMs: 60_000 });
+  const created = await json(own, 'POST', '/api/llm', {
+    id: 'slow-stop',
+    vendor: 'OPENAI_COMPATIBLE',
+    url: fake.url,
+    modelName: 'slow',
+    timeoutMs: 60_000,
+  });
   t.is(created.status, 201);
   let stopping: Promise<void> | undefined;
   let stoppedIn = 0;
@@ -310,7 +402,10 @@ test('a stop ends the chats in flight with a failed event instead of waiting for
     },
   });
   await stopping;
-  t.like(run.events.at(-1), { type: 'failed', data: { error: 'service_unavailable', message: 'the server is stopping' } });
+  t.like(run.events.at(-1), {
+    type: 'failed',
+    data: { error: 'service_unavailable', message: 'the server is stopping' },
+  });
   t.true(stoppedIn < 2500, `the stop took ${stoppedIn} ms (shutdownTimeoutMs is 3000)`);
   await eventually(
     () => requestsOf('slow').find((r) => r.body.messages[0].content === 'until the stop')?.closedAt !== undefined,

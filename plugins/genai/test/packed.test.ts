@@ -14,13 +14,21 @@ test('the packed genai plugin loads from its archive and answers a site chat', a
   t.timeout(180_000);
   const { home, archive } = await packedHome(t, 'genai');
   const loaderPath = `${path.join(packageRoot, 'plugins', 'search')},${archive}`;
-  const vela = await startChildRuntime(['--loader-path', loaderPath], childEnv({ VELA_DATA_DIR: path.join(home, 'data') }), home);
+  const vela = await startChildRuntime(
+    ['--loader-path', loaderPath],
+    childEnv({ VELA_DATA_DIR: path.join(home, 'data') }),
+    home,
+  );
   t.true(vela.output().includes('"origin":"archive"'), 'genai loaded from its archive');
   t.teardown(() => vela.stop());
   t.deepEqual(vela.plugins.sort(), ['genai', 'search']);
   const base = vela.urls.search!;
   const post = (url: string, body: unknown) =>
-    fetch(`${base}${url}`, { method: 'POST', headers: { authorization: admin, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${base}${url}`, {
+      method: 'POST',
+      headers: { authorization: admin, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   t.is(
     (
       await post('/api/sn', {
@@ -35,12 +43,17 @@ test('the packed genai plugin loads from its archive and answers a site chat', a
     201,
   );
   t.is(
-    (await post('/api/sn/import?wait=true', { turingDocuments: HANDBOOK.map((attributes) => ({ locale: 'en_US', siteNames: ['Handbook'], attributes })) }))
-      .status,
+    (
+      await post('/api/sn/import?wait=true', {
+        turingDocuments: HANDBOOK.map((attributes) => ({ locale: 'en_US', siteNames: ['Handbook'], attributes })),
+      })
+    ).status,
     200,
   );
 
-  const run = await readSse(`${base}/api/sn/Handbook/chat?q=${encodeURIComponent('Which port does the connector listen on?')}`);
+  const run = await readSse(
+    `${base}/api/sn/Handbook/chat?q=${encodeURIComponent('Which port does the connector listen on?')}`,
+  );
   const done = run.events.at(-1)!;
   t.is(done.type, 'done', JSON.stringify(run));
   t.regex(done.data.text, /The connector listens on port 30130\. \[1\]/);

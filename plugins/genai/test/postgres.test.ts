@@ -12,7 +12,11 @@ const pgTest = postgresReachable() ? test : test.skip;
 const KEY = 'sk-pg-abcdefghijklmnop5678';
 
 const agentChat = (vela: TestRuntime, agentId: string, body: Record<string, unknown>) =>
-  readSse(vela.url('search', `/api/v2/llm/agent/${agentId}/chat`), { method: 'POST', headers: { authorization: vela.adminAuth }, body });
+  readSse(vela.url('search', `/api/v2/llm/agent/${agentId}/chat`), {
+    method: 'POST',
+    headers: { authorization: vela.adminAuth },
+    body,
+  });
 
 pgTest(
   'on PostgreSQL: site chat, instances with an encrypted key, settings, a two-turn agent conversation, token usage, agent delete, a restart',
@@ -30,7 +34,9 @@ pgTest(
     t.teardown(() => (firstStopped ? undefined : first.stop()));
     await createHandbook(first);
 
-    const siteChat = await readSse(first.url('search', `/api/sn/Handbook/chat?q=${encodeURIComponent('Which port does the connector listen on?')}`));
+    const siteChat = await readSse(
+      first.url('search', `/api/sn/Handbook/chat?q=${encodeURIComponent('Which port does the connector listen on?')}`),
+    );
     t.deepEqual(shapeOf(siteChat), ['start', 'delta', 'done']);
     const siteDone = siteChat.events.at(-1)!.data;
     t.regex(siteDone.text, /The connector listens on port 30130\. \[1\]/);
@@ -48,12 +54,18 @@ pgTest(
     const row = await first.runtime.db('genai_llm_instances').where({ id: 'echo' }).first();
     t.regex(row.api_key_encrypted, /^v1:/);
     t.false(row.api_key_encrypted.includes(KEY));
-    const direct = await json(first, 'POST', '/api/v2/llm/echo/chat', { stream: false, messages: [{ role: 'user', content: 'pg hello' }] });
+    const direct = await json(first, 'POST', '/api/v2/llm/echo/chat', {
+      stream: false,
+      messages: [{ role: 'user', content: 'pg hello' }],
+    });
     t.like(direct.body, { content: 'Hello from the fake model.', usage: { totalTokens: 17, reported: true } });
     t.is(fake.requests.find((r) => r.body.messages[0].content === 'pg hello')?.authorization, `Bearer ${KEY}`);
 
     // The settings row is written once and then updated in place (insert ... on conflict merge).
-    t.like((await json(first, 'PUT', '/api/sn/Handbook/genai', { llmInstanceId: 'echo', systemPrompt: 'First.' })).body, { custom: true, enabled: true });
+    t.like(
+      (await json(first, 'PUT', '/api/sn/Handbook/genai', { llmInstanceId: 'echo', systemPrompt: 'First.' })).body,
+      { custom: true, enabled: true },
+    );
     t.like((await json(first, 'PUT', '/api/sn/Handbook/genai', { enabled: false, systemPrompt: 'Second.' })).body, {
       enabled: false,
       llmInstanceId: 'echo',
@@ -63,8 +75,16 @@ pgTest(
     t.is(settingsRows.length, 1);
     t.like(settingsRows[0], { enabled: false, llm_instance_id: 'echo', system_prompt: 'Second.' });
 
-    await json(first, 'POST', '/api/llm', { id: 'tools', title: 'Tools', vendor: 'VLLM', url: fake.url, modelName: 'tools' });
-    const agent = (await json(first, 'POST', '/api/v2/llm/agent', { name: 'Ops', llmInstanceId: 'tools', sites: ['Handbook'] })).body;
+    await json(first, 'POST', '/api/llm', {
+      id: 'tools',
+      title: 'Tools',
+      vendor: 'VLLM',
+      url: fake.url,
+      modelName: 'tools',
+    });
+    const agent = (
+      await json(first, 'POST', '/api/v2/llm/agent', { name: 'Ops', llmInstanceId: 'tools', sites: ['Handbook'] })
+    ).body;
     const turn1 = await agentChat(first, agent.id, { message: 'How do I back up my data?' });
     t.deepEqual(shapeOf(turn1), ['start', 'tool_call', 'tool_result', 'delta', 'done']);
     const conversationId = turn1.events.at(-1)!.data.conversationId as string;
@@ -86,7 +106,11 @@ pgTest(
     const report = (await json(first, 'GET', `/api/v2/llm/token-usage?month=${currentMonth()}`)).body;
     t.is(report.totalRequests, 6);
     t.deepEqual(
-      report.summary.map((l: { instanceId: string; totalTokens: number; requestCount: number }) => [l.instanceId, l.totalTokens, l.requestCount]),
+      report.summary.map((l: { instanceId: string; totalTokens: number; requestCount: number }) => [
+        l.instanceId,
+        l.totalTokens,
+        l.requestCount,
+      ]),
       [
         ['builtin', siteDone.usage.totalTokens, 1],
         ['tools', 146, 4],
@@ -109,9 +133,22 @@ pgTest(
     // What was written is read back by the next process: instances, their key, the site's settings.
     const restarted = await startGenai(options);
     t.teardown(() => restarted.stop());
-    t.like((await json(restarted, 'GET', '/api/llm/echo')).body, { hasApiKey: true, apiKeyHint: '…5678', enabled: true, publicChat: false });
-    t.like((await json(restarted, 'GET', '/api/sn/Handbook/genai')).body, { enabled: false, llmInstanceId: 'echo', systemPrompt: 'Second.', custom: true });
-    await json(restarted, 'POST', '/api/v2/llm/echo/chat', { stream: false, messages: [{ role: 'user', content: 'pg again' }] });
+    t.like((await json(restarted, 'GET', '/api/llm/echo')).body, {
+      hasApiKey: true,
+      apiKeyHint: '…5678',
+      enabled: true,
+      publicChat: false,
+    });
+    t.like((await json(restarted, 'GET', '/api/sn/Handbook/genai')).body, {
+      enabled: false,
+      llmInstanceId: 'echo',
+      systemPrompt: 'Second.',
+      custom: true,
+    });
+    await json(restarted, 'POST', '/api/v2/llm/echo/chat', {
+      stream: false,
+      messages: [{ role: 'user', content: 'pg again' }],
+    });
     t.is(fake.requests.find((r) => r.body.messages[0].content === 'pg again')?.authorization, `Bearer ${KEY}`);
   },
 );

@@ -50,7 +50,13 @@ test('another question finds another document, and the answer quotes its sentenc
 });
 
 test('Accept: application/json gets one answer {enabled, text, sources} as the original clients expect', async (t) => {
-  const res = await json(vela, 'GET', `/api/sn/Handbook/chat?q=${encodeURIComponent('what do migrations do at start?')}`, undefined, { authorization: '' });
+  const res = await json(
+    vela,
+    'GET',
+    `/api/sn/Handbook/chat?q=${encodeURIComponent('what do migrations do at start?')}`,
+    undefined,
+    { authorization: '' },
+  );
   t.is(res.status, 200);
   t.true(res.headers.get('content-type')!.startsWith('application/json'));
   t.is(res.body.enabled, true);
@@ -62,7 +68,14 @@ test('Accept: application/json gets one answer {enabled, text, sources} as the o
 test('without a question the endpoint says whether the site chats; unknown sites and locales are 404', async (t) => {
   const status = await json(vela, 'GET', '/api/sn/Handbook/chat');
   t.is(status.status, 200);
-  t.like(status.body, { enabled: true, text: null, sources: [], site: 'Handbook', locale: 'en_US', instance: { id: 'builtin' } });
+  t.like(status.body, {
+    enabled: true,
+    text: null,
+    sources: [],
+    site: 'Handbook',
+    locale: 'en_US',
+    instance: { id: 'builtin' },
+  });
   t.like((await json(vela, 'GET', '/api/sn/Handbook/chat?q=*')).body, { enabled: true, text: null });
   t.like((await json(vela, 'GET', '/api/sn/Handbook/chat?_setlocale=pt-BR')).body, { locale: 'pt_BR' });
 
@@ -98,9 +111,17 @@ test("a site whose GenAI is off answers one disabled event, or {enabled: false};
   t.like(defaults.body, { site: 'Quiet', enabled: true, llmInstanceId: 'builtin', systemPrompt: '', custom: false });
 
   const searchOnly = await token(vela, ['search']);
-  const refused = await json(vela, 'PUT', '/api/sn/Quiet/genai', { enabled: false }, { authorization: '', key: searchOnly });
+  const refused = await json(
+    vela,
+    'PUT',
+    '/api/sn/Quiet/genai',
+    { enabled: false },
+    { authorization: '', key: searchOnly },
+  );
   t.is(refused.status, 403, 'changing settings needs the admin scope');
-  t.like((await json(vela, 'GET', '/api/sn/Quiet/genai', undefined, { authorization: '', key: searchOnly })).body, { enabled: true });
+  t.like((await json(vela, 'GET', '/api/sn/Quiet/genai', undefined, { authorization: '', key: searchOnly })).body, {
+    enabled: true,
+  });
 
   const off = await json(vela, 'PUT', '/api/sn/Quiet/genai', { enabled: false, systemPrompt: 'Be brief.' });
   t.is(off.status, 200);
@@ -127,7 +148,10 @@ test('direct chat on the built-in instance answers from the conversation it is s
     {
       stream: false,
       messages: [
-        { role: 'system', content: 'Vela hosts plugins. The gateway listens on port 2702. Sites are searched over REST and GraphQL.' },
+        {
+          role: 'system',
+          content: 'Vela hosts plugins. The gateway listens on port 2702. Sites are searched over REST and GraphQL.',
+        },
         { role: 'user', content: 'Which port does the gateway use?' },
       ],
     },
@@ -156,20 +180,32 @@ test('direct chat on the built-in instance answers from the conversation it is s
   t.is(tooLong.body.error, 'payload_too_large');
   t.regex(tooLong.body.message, /^the messages hold 17013 characters; an anonymous chat may send at most 16000 in all/);
   t.like((await json(vela, 'POST', '/api/genai/chat', long)).body, { content: 'The gateway listens on port 2702.' });
-  const longer = { messages: [...Array(7).fill({ role: 'system', content: 'p'.repeat(30_000) }), { role: 'user', content: 'Gateway port?' }] };
+  const longer = {
+    messages: [
+      ...Array(7).fill({ role: 'system', content: 'p'.repeat(30_000) }),
+      { role: 'user', content: 'Gateway port?' },
+    ],
+  };
   const adminTooLong = await json(vela, 'POST', '/api/genai/chat', longer);
   t.is(adminTooLong.status, 413);
   t.deepEqual(adminTooLong.body, {
     error: 'payload_too_large',
-    message: 'the messages hold 210013 characters; a chat may send at most 200000 in all (plugins.genai.directChat.maxChars)',
+    message:
+      'the messages hold 210013 characters; a chat may send at most 200000 in all (plugins.genai.directChat.maxChars)',
   });
-  const keyTooLong = await json(vela, 'POST', '/api/v2/llm/builtin/chat', longer, { authorization: '', key: await token(vela, ['search']) });
+  const keyTooLong = await json(vela, 'POST', '/api/v2/llm/builtin/chat', longer, {
+    authorization: '',
+    key: await token(vela, ['search']),
+  });
   t.is(keyTooLong.status, 413);
   t.regex(keyTooLong.body.message, /plugins\.genai\.directChat\.maxChars/);
 
   const notLast = await json(vela, 'POST', '/api/genai/chat', { messages: [{ role: 'assistant', content: 'hi' }] });
   t.is(notLast.status, 400);
-  const unknown = await json(vela, 'POST', '/api/genai/chat', { llmInstanceId: 'nope', messages: [{ role: 'user', content: 'hi' }] });
+  const unknown = await json(vela, 'POST', '/api/genai/chat', {
+    llmInstanceId: 'nope',
+    messages: [{ role: 'user', content: 'hi' }],
+  });
   t.is(unknown.status, 404);
   t.is(unknown.body.error, 'llm_instance_not_found');
 });

@@ -61,7 +61,9 @@ export function readSse(url: string, request: SseRequest = {}): Promise<SseRun> 
         if (FINAL.has(name)) finish();
       });
     }
-    source.addEventListener('error', (error) => finish({ code: (error as { code?: number }).code, message: (error as { message?: string }).message }));
+    source.addEventListener('error', (error) =>
+      finish({ code: (error as { code?: number }).code, message: (error as { message?: string }).message }),
+    );
   });
 }
 
@@ -72,4 +74,5 @@ export const textOf = (run: SseRun) =>
     .join('');
 export const typesOf = (run: SseRun) => run.events.map((e) => e.type);
 /** The event types with each run of deltas shown once. */
-export const shapeOf = (run: SseRun) => typesOf(run).filter((type, i, all) => type !== 'delta' || all[i - 1] !== 'delta');
+export const shapeOf = (run: SseRun) =>
+  typesOf(run).filter((type, i, all) => type !== 'delta' || all[i - 1] !== 'delta');

@@ -7,7 +7,8 @@ import { readSse } from './sse-client.js';
 test('months: [first day, first day of the next month); anything but YYYY-MM is refused', (t) => {
   t.deepEqual(monthRange('2026-03'), { start: '2026-03-01', end: '2026-04-01' });
   t.deepEqual(monthRange('2026-12'), { start: '2026-12-01', end: '2027-01-01' });
-  for (const bad of ['2026-3', '2026-13', '2026-00', 'March', '2026-03-01', '']) t.throws(() => monthRange(bad), { message: /month must be YYYY-MM/ }, bad);
+  for (const bad of ['2026-3', '2026-13', '2026-00', 'March', '2026-03-01', ''])
+    t.throws(() => monthRange(bad), { message: /month must be YYYY-MM/ }, bad);
   t.is(currentMonth(new Date('2026-03-31T23:59:59Z')), '2026-03');
 });
 
@@ -19,12 +20,27 @@ test('every provider call is recorded: the monthly report sums exactly the usage
     await fake.stop();
   });
   await createHandbook(vela);
-  await json(vela, 'POST', '/api/llm', { id: 'echo', title: 'Echo', vendor: 'OPENAI_COMPATIBLE', url: fake.url, modelName: 'echo' });
-  await json(vela, 'POST', '/api/llm', { id: 'tools', title: 'Tools', vendor: 'VLLM', url: fake.url, modelName: 'tools' });
-  const agent = (await json(vela, 'POST', '/api/v2/llm/agent', { name: 'Ops', llmInstanceId: 'tools', sites: ['Handbook'] })).body;
+  await json(vela, 'POST', '/api/llm', {
+    id: 'echo',
+    title: 'Echo',
+    vendor: 'OPENAI_COMPATIBLE',
+    url: fake.url,
+    modelName: 'echo',
+  });
+  await json(vela, 'POST', '/api/llm', {
+    id: 'tools',
+    title: 'Tools',
+    vendor: 'VLLM',
+    url: fake.url,
+    modelName: 'tools',
+  });
+  const agent = (
+    await json(vela, 'POST', '/api/v2/llm/agent', { name: 'Ops', llmInstanceId: 'tools', sites: ['Handbook'] })
+  ).body;
   const key = await token(vela, ['search']);
 
-  // Three direct chats (17 tokens each, reported), one agent turn (two calls: 25 + 48), two built-in site chats (counted).
+  // Three direct chats (17 tokens each, reported), one agent turn (two calls: 25 + 48), two built-in site chats
+  // (counted).
   for (let i = 0; i < 3; i++) {
     const res = await json(
       vela,
@@ -43,7 +59,9 @@ test('every provider call is recorded: the monthly report sums exactly the usage
   t.is(turn.events.at(-1)!.data.usage.totalTokens, 73);
   const builtin = { input: 0, output: 0 };
   for (const q of ['Which port does the connector listen on?', 'How do I back up the data folder?']) {
-    const done = (await readSse(vela.url('search', `/api/sn/Handbook/chat?q=${encodeURIComponent(q)}`))).events.at(-1)!.data;
+    const done = (await readSse(vela.url('search', `/api/sn/Handbook/chat?q=${encodeURIComponent(q)}`))).events.at(
+      -1,
+    )!.data;
     builtin.input += done.usage.inputTokens;
     builtin.output += done.usage.outputTokens;
   }
@@ -93,14 +111,24 @@ test('every provider call is recorded: the monthly report sums exactly the usage
   t.is(report.body.totalTokens, 124 + builtin.input + builtin.output);
   const today = new Date().toISOString().slice(0, 10);
   t.deepEqual(
-    report.body.daily.map((d: { date: string; instanceId: string; totalTokens: number }) => [d.date, d.instanceId, d.totalTokens]),
+    report.body.daily.map((d: { date: string; instanceId: string; totalTokens: number }) => [
+      d.date,
+      d.instanceId,
+      d.totalTokens,
+    ]),
     report.body.summary.map((s: { instanceId: string; totalTokens: number }) => [today, s.instanceId, s.totalTokens]),
   );
 
   // Who: the token's owner, the administrator, anonymous on the public site chat.
-  const users = await vela.runtime.db('genai_token_usage').select('instance_id', 'username', 'endpoint', 'reported').orderBy('id');
+  const users = await vela.runtime
+    .db('genai_token_usage')
+    .select('instance_id', 'username', 'endpoint', 'reported')
+    .orderBy('id');
   t.deepEqual(
-    users.map((u: { instance_id: string; username: string; endpoint: string }) => `${u.instance_id} ${u.username} ${u.endpoint}`),
+    users.map(
+      (u: { instance_id: string; username: string; endpoint: string }) =>
+        `${u.instance_id} ${u.username} ${u.endpoint}`,
+    ),
     [
       'echo admin chat',
       'echo admin chat',
@@ -126,6 +154,10 @@ test('every provider call is recorded: the monthly report sums exactly the usage
   const bad = await json(vela, 'GET', '/api/v2/llm/token-usage?month=2026-13');
   t.is(bad.status, 400);
   t.deepEqual(bad.body, { error: 'invalid_parameter', message: 'month must be YYYY-MM (e.g. 2026-03), got "2026-13"' });
-  t.is((await json(vela, 'GET', '/api/v2/llm/token-usage', undefined, { authorization: '', key })).status, 403, 'token usage needs the admin scope');
+  t.is(
+    (await json(vela, 'GET', '/api/v2/llm/token-usage', undefined, { authorization: '', key })).status,
+    403,
+    'token usage needs the admin scope',
+  );
   t.like((await json(vela, 'GET', '/api/v2/llm/token-usage')).body, { periodStart: start, totalRequests: 7 });
 });

@@ -125,9 +125,15 @@ export class TokenUsageStore {
     });
     const dailyLines = daily
       .map((row) => ({ date: row.day!, ...line(row) }))
-      .sort((a, b) => b.date.localeCompare(a.date) || b.totalTokens - a.totalTokens || a.instanceId.localeCompare(b.instanceId));
-    const summaryLines = summary.map(line).sort((a, b) => b.totalTokens - a.totalTokens || a.instanceId.localeCompare(b.instanceId));
-    const total = (key: 'inputTokens' | 'outputTokens' | 'totalTokens' | 'requestCount') => summaryLines.reduce((sum, l) => sum + l[key], 0);
+      .sort(
+        (a, b) =>
+          b.date.localeCompare(a.date) || b.totalTokens - a.totalTokens || a.instanceId.localeCompare(b.instanceId),
+      );
+    const summaryLines = summary
+      .map(line)
+      .sort((a, b) => b.totalTokens - a.totalTokens || a.instanceId.localeCompare(b.instanceId));
+    const total = (key: 'inputTokens' | 'outputTokens' | 'totalTokens' | 'requestCount') =>
+      summaryLines.reduce((sum, l) => sum + l[key], 0);
     return {
       periodStart: start,
       periodEnd: end,

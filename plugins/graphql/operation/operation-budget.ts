@@ -42,7 +42,9 @@ export class OperationBudget {
     throw this.spent;
   }
 
-  /** A field of a result is about to be written: refused once the time is spent (the clock is read every few fields). */
+  /**
+   * A field of a result is about to be written: refused once the time is spent (the clock is read every few fields).
+   */
   checkField(): void {
     this.fields += 1;
     if (this.spent || this.fields % FIELDS_PER_CHECK === 0) this.checkTime();
@@ -69,13 +71,23 @@ export class OperationBudget {
 }
 
 /** graphql's default resolver, writing a field only while the operation's time lasts. */
-export const budgetedFieldResolver: GraphQLFieldResolver<unknown, { budget?: OperationBudget } | undefined> = (source, args, context, info) => {
+export const budgetedFieldResolver: GraphQLFieldResolver<unknown, { budget?: OperationBudget } | undefined> = (
+  source,
+  args,
+  context,
+  info,
+) => {
   context?.budget?.checkField();
   return defaultFieldResolver(source, args, context, info);
 };
 
 function responseTooLarge(max: number, found: number): GraphQLError {
-  return limitError(GRAPHQL_CODES.responseTooLarge, `the answer would be larger than ${max} bytes: ask for fewer rows or fewer siteSearch calls`, max, found);
+  return limitError(
+    GRAPHQL_CODES.responseTooLarge,
+    `the answer would be larger than ${max} bytes: ask for fewer rows or fewer siteSearch calls`,
+    max,
+    found,
+  );
 }
 
 /**

@@ -22,9 +22,13 @@ function parseQuery(query: string, maxTokens: number): DocumentNode | GraphQLErr
   } catch (error) {
     if (!(error instanceof GraphQLError)) throw error;
     if (TOO_MANY_TOKENS.test(error.message))
-      return graphqlError(GRAPHQL_CODES.queryTooLarge, `the query has more than ${maxTokens} tokens (names, punctuation, values); send a smaller one`, {
-        limit: maxTokens,
-      });
+      return graphqlError(
+        GRAPHQL_CODES.queryTooLarge,
+        `the query has more than ${maxTokens} tokens (names, punctuation, values); send a smaller one`,
+        {
+          limit: maxTokens,
+        },
+      );
     return withCode(error, GRAPHQL_CODES.parseFailed);
   }
 }
@@ -48,7 +52,9 @@ export function prepareOperation(
   if (overLimits.length > 0) return overLimits;
   const invalid = validate(schema, document);
   if (invalid.length > 0) return invalid.map((error) => withCode(error, GRAPHQL_CODES.validationFailed));
-  const contextValue: GraphqlContext = { budget: new OperationBudget(limits.timeBudgetMs, limits.maxResponseBytes, () => performance.now(), started) };
+  const contextValue: GraphqlContext = {
+    budget: new OperationBudget(limits.timeBudgetMs, limits.maxResponseBytes, () => performance.now(), started),
+  };
   return {
     schema,
     document,

@@ -33,7 +33,13 @@ export interface OperationRequest {
 /** The rows one siteSearch call returns, from its coerced arguments (variables applied). */
 export type RowsOf = (args: Record<string, unknown>) => number;
 
-const LIMIT_CODES = new Set<unknown>([GRAPHQL_CODES.depth, GRAPHQL_CODES.selections, GRAPHQL_CODES.aliases, GRAPHQL_CODES.siteSearches, GRAPHQL_CODES.rows]);
+const LIMIT_CODES = new Set<unknown>([
+  GRAPHQL_CODES.depth,
+  GRAPHQL_CODES.selections,
+  GRAPHQL_CODES.aliases,
+  GRAPHQL_CODES.siteSearches,
+  GRAPHQL_CODES.rows,
+]);
 
 /**
  * The complexity walk expands a fragment each time it is spread, so a few nested fragments could make it
@@ -54,7 +60,8 @@ export function maxDepthRule(max: number): ValidationRule {
       let deepest = 0;
       for (const selection of set?.selections ?? []) {
         if (selection.kind === Kind.FIELD) deepest = Math.max(deepest, 1 + depthOf(selection.selectionSet, active));
-        else if (selection.kind === Kind.INLINE_FRAGMENT) deepest = Math.max(deepest, depthOf(selection.selectionSet, active));
+        else if (selection.kind === Kind.INLINE_FRAGMENT)
+          deepest = Math.max(deepest, depthOf(selection.selectionSet, active));
         else deepest = Math.max(deepest, fragmentDepth(selection.name.value, active));
       }
       return deepest;
@@ -74,7 +81,15 @@ export function maxDepthRule(max: number): ValidationRule {
     return {
       OperationDefinition(operation: OperationDefinitionNode) {
         const depth = depthOf(operation.selectionSet, new Set());
-        if (depth > max) context.reportError(limitError(GRAPHQL_CODES.depth, `the query nests ${depth} fields deep; at most ${max} are allowed`, max, depth));
+        if (depth > max)
+          context.reportError(
+            limitError(
+              GRAPHQL_CODES.depth,
+              `the query nests ${depth} fields deep; at most ${max} are allowed`,
+              max,
+              depth,
+            ),
+          );
       },
     };
   };
@@ -100,7 +115,8 @@ function sumLimits(limits: GraphqlLimits, rowsOf: RowsOf): SumLimit[] {
       code: GRAPHQL_CODES.selections,
       max: limits.maxSelections,
       estimator: ({ childComplexity }) => 1 + childComplexity,
-      message: (found, max) => `the query selects ${found} fields (fragments count each time they are spread); at most ${max} are allowed`,
+      message: (found, max) =>
+        `the query selects ${found} fields (fragments count each time they are spread); at most ${max} are allowed`,
     },
     {
       code: GRAPHQL_CODES.aliases,
@@ -124,7 +140,12 @@ function sumLimits(limits: GraphqlLimits, rowsOf: RowsOf): SumLimit[] {
   ];
 }
 
-function sumRule(limit: SumLimit, limits: GraphqlLimits, request: OperationRequest, operationName: string | undefined): ValidationRule {
+function sumRule(
+  limit: SumLimit,
+  limits: GraphqlLimits,
+  request: OperationRequest,
+  operationName: string | undefined,
+): ValidationRule {
   return createComplexityRule({
     maximumComplexity: limit.max,
     estimators: [limit.estimator],
@@ -142,7 +163,9 @@ function sumRule(limit: SumLimit, limits: GraphqlLimits, request: OperationReque
  */
 function measuredOperation(document: DocumentNode, operationName: string | null | undefined): string | undefined {
   if (!operationName) return undefined;
-  const named = document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === operationName);
+  const named = document.definitions.some(
+    (d) => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === operationName,
+  );
   return named ? operationName : undefined;
 }
 
@@ -151,11 +174,22 @@ function measuredOperation(document: DocumentNode, operationName: string | null 
  * quadratic in the number of fields). Answers only the limit errors: any other problem is left to the
  * standard validation and to execution, which report it in their own words.
  */
-export function checkLimits(schema: GraphQLSchema, document: DocumentNode, limits: GraphqlLimits, request: OperationRequest, rowsOf: RowsOf): GraphQLError[] {
+export function checkLimits(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  limits: GraphqlLimits,
+  request: OperationRequest,
+  rowsOf: RowsOf,
+): GraphQLError[] {
   const operationName = measuredOperation(document, request.operationName);
-  const rules = [maxDepthRule(limits.maxDepth), ...sumLimits(limits, rowsOf).map((limit) => sumRule(limit, limits, request, operationName))];
+  const rules = [
+    maxDepthRule(limits.maxDepth),
+    ...sumLimits(limits, rowsOf).map((limit) => sumRule(limit, limits, request, operationName)),
+  ];
   try {
-    return validate(schema, document, rules, { maxErrors: 20 }).filter((error) => LIMIT_CODES.has(error.extensions.code));
+    return validate(schema, document, rules, { maxErrors: 20 }).filter((error) =>
+      LIMIT_CODES.has(error.extensions.code),
+    );
   } catch (error) {
     if (!(error instanceof GraphQLError)) throw error;
     // The complexity walk gave up: fragments spread within fragments multiply past any sensible size.

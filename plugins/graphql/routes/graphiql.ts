@@ -6,15 +6,22 @@ import { type ApiRouter, httpErrors } from 'vela/plugin';
 const require = createRequire(import.meta.url);
 const own = (name: string) => readFileSync(new URL(`../page/${name}`, import.meta.url));
 /** A file of an installed package (through its package.json: react's exports do not list its UMD builds). */
-const fromPackage = (name: string, file: string) => readFileSync(path.join(path.dirname(require.resolve(`${name}/package.json`)), file));
+const fromPackage = (name: string, file: string) =>
+  readFileSync(path.join(path.dirname(require.resolve(`${name}/package.json`)), file));
 
 /**
  * GraphiQL's files, from the npm packages (no CDN) and the page's own two; read when first asked for, then
  * kept. A fixed set of names, so no path reaches other files.
  */
 const ASSETS: Record<string, { read: () => Buffer; type: string }> = {
-  'react.production.min.js': { read: () => fromPackage('react', 'umd/react.production.min.js'), type: 'text/javascript; charset=utf-8' },
-  'react-dom.production.min.js': { read: () => fromPackage('react-dom', 'umd/react-dom.production.min.js'), type: 'text/javascript; charset=utf-8' },
+  'react.production.min.js': {
+    read: () => fromPackage('react', 'umd/react.production.min.js'),
+    type: 'text/javascript; charset=utf-8',
+  },
+  'react-dom.production.min.js': {
+    read: () => fromPackage('react-dom', 'umd/react-dom.production.min.js'),
+    type: 'text/javascript; charset=utf-8',
+  },
   'graphiql.min.js': { read: () => fromPackage('graphiql', 'graphiql.min.js'), type: 'text/javascript; charset=utf-8' },
   'graphiql.min.css': { read: () => fromPackage('graphiql', 'graphiql.min.css'), type: 'text/css; charset=utf-8' },
   'graphiql-page.js': { read: () => own('graphiql-page.js'), type: 'text/javascript; charset=utf-8' },

@@ -27,7 +27,10 @@ const graphqlErrorsSchema = {
     required: ['message'],
     properties: {
       message: { type: 'string' },
-      locations: { type: 'array', items: { type: 'object', properties: { line: { type: 'integer' }, column: { type: 'integer' } } } },
+      locations: {
+        type: 'array',
+        items: { type: 'object', properties: { line: { type: 'integer' }, column: { type: 'integer' } } },
+      },
       path: { type: 'array', items: { type: ['string', 'integer'] } },
       extensions: {
         type: 'object',
@@ -39,7 +42,10 @@ const graphqlErrorsSchema = {
 };
 const graphqlResultSchema = {
   type: 'object',
-  properties: { data: { type: ['object', 'null'], description: 'what the query asked for' }, errors: graphqlErrorsSchema },
+  properties: {
+    data: { type: ['object', 'null'], description: 'what the query asked for' },
+    errors: graphqlErrorsSchema,
+  },
 };
 const graphqlRefusalSchema = { type: 'object', required: ['errors'], properties: { errors: graphqlErrorsSchema } };
 
@@ -49,12 +55,26 @@ const graphqlRefusalSchema = { type: 'object', required: ['errors'], properties:
  */
 const jsonOnly: RequestHandler = (req, _res, next) => {
   // The same reading as graphql-http's: whitespace dropped, the first parameter (if any) must be the charset.
-  const [mediaType, charset = 'charset=utf-8'] = (req.headers['content-type'] ?? '').replace(/\s/g, '').toLowerCase().split(';');
+  const [mediaType, charset = 'charset=utf-8'] = (req.headers['content-type'] ?? '')
+    .replace(/\s/g, '')
+    .toLowerCase()
+    .split(';');
   const json = mediaType === 'application/json' && charset === 'charset=utf-8';
-  next(json ? undefined : new VelaError('unsupported_media_type', 'POST /graphql takes a JSON body: Content-Type: application/json (UTF-8)', 415));
+  next(
+    json
+      ? undefined
+      : new VelaError(
+          'unsupported_media_type',
+          'POST /graphql takes a JSON body: Content-Type: application/json (UTF-8)',
+          415,
+        ),
+  );
 };
 
-const BODY_PARSER_CODES: Record<string, string> = { 'entity.too.large': 'payload_too_large', 'entity.parse.failed': 'invalid_json' };
+const BODY_PARSER_CODES: Record<string, string> = {
+  'entity.too.large': 'payload_too_large',
+  'entity.parse.failed': 'invalid_json',
+};
 
 /**
  * A request refused before GraphQL sees it (a body over the limit, invalid JSON, nested too deep) is still
@@ -63,9 +83,12 @@ const BODY_PARSER_CODES: Record<string, string> = { 'entity.too.large': 'payload
 const graphqlRequestErrors: ErrorRequestHandler = (error, _req, res, next) => {
   const e = error as { status?: unknown; type?: unknown; code?: unknown; message?: unknown };
   if (typeof e.status !== 'number' || e.status < 400 || e.status >= 500) return next(error);
-  const code = error instanceof VelaError ? error.code : (BODY_PARSER_CODES[String(e.type)] ?? GRAPHQL_CODES.badRequest);
+  const code =
+    error instanceof VelaError ? error.code : (BODY_PARSER_CODES[String(e.type)] ?? GRAPHQL_CODES.badRequest);
   const message =
-    code === 'payload_too_large' ? `the request body is larger than the GraphQL limit of ${String((e as { limit?: unknown }).limit)} bytes` : String(e.message);
+    code === 'payload_too_large'
+      ? `the request body is larger than the GraphQL limit of ${String((e as { limit?: unknown }).limit)} bytes`
+      : String(e.message);
   res.status(e.status).json({ errors: [{ message, extensions: { code } }] });
 };
 
@@ -98,14 +121,19 @@ export function mountGraphqlRoute(router: ApiRouter, domain: GraphqlDomain): voi
       body: {
         type: 'object',
         required: ['query'],
-        properties: { query: { type: 'string' }, variables: { type: ['object', 'null'] }, operationName: { type: ['string', 'null'] } },
+        properties: {
+          query: { type: 'string' },
+          variables: { type: ['object', 'null'] },
+          operationName: { type: ['string', 'null'] },
+        },
       },
       bodyLimit: limits.bodyLimit,
       validate: false,
       responses: {
         200: { description: 'GraphQL result {data, errors}', schema: graphqlResultSchema },
         400: {
-          description: 'a request GraphQL cannot read; with Accept: application/graphql-response+json, a refused query too',
+          description:
+            'a request GraphQL cannot read; with Accept: application/graphql-response+json, a refused query too',
           schema: graphqlRefusalSchema,
         },
         413: { description: 'a body over plugins.graphql.bodyLimit', schema: graphqlRefusalSchema },

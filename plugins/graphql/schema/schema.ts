@@ -16,13 +16,21 @@ import { graphqlErrors } from '../errors.js';
 import type { GraphqlContext } from '../operation/prepare-operation.js';
 import { siteEnumValues } from './site-name-enum.js';
 
-const JSONScalar = new GraphQLScalarType({ name: 'JSON', description: 'Any JSON value', serialize: (v) => v, parseValue: (v) => v });
+const JSONScalar = new GraphQLScalarType({
+  name: 'JSON',
+  description: 'Any JSON value',
+  serialize: (v) => v,
+  parseValue: (v) => v,
+});
 
 const str = { type: GraphQLString };
 const int = { type: GraphQLInt };
 const list = <T extends import('graphql').GraphQLOutputType>(t: T) => ({ type: new GraphQLList(t) });
 
-const Pagination = new GraphQLObjectType({ name: 'SearchPagination', fields: { type: str, text: str, href: str, page: int } });
+const Pagination = new GraphQLObjectType({
+  name: 'SearchPagination',
+  fields: { type: str, text: str, href: str, page: int },
+});
 const QueryInfo = new GraphQLObjectType({ name: 'SearchQuery', fields: { queryString: str, sort: str, locale: str } });
 const DefaultFields = new GraphQLObjectType({
   name: 'SearchDefaultFields',
@@ -47,7 +55,10 @@ const QueryContext = new GraphQLObjectType({
   },
 });
 const MetadataValue = new GraphQLObjectType({ name: 'SearchMetadataValue', fields: { label: str, link: str } });
-const Metadata = new GraphQLObjectType({ name: 'SearchDocumentMetadata', fields: { name: str, values: list(MetadataValue) } });
+const Metadata = new GraphQLObjectType({
+  name: 'SearchDocumentMetadata',
+  fields: { name: str, values: list(MetadataValue) },
+});
 const Document = new GraphQLObjectType({
   name: 'SearchDocument',
   fields: {
@@ -79,7 +90,11 @@ const Facet = new GraphQLObjectType({
   },
 });
 const Locale = new GraphQLObjectType({ name: 'SearchLocale', fields: { locale: str, link: str } });
-const Similar = new GraphQLObjectType({ name: 'SearchSimilar', description: 'More Like This', fields: { id: str, title: str, type: str, url: str } });
+const Similar = new GraphQLObjectType({
+  name: 'SearchSimilar',
+  description: 'More Like This',
+  fields: { id: str, title: str, type: str, url: str },
+});
 const SpellCheckText = new GraphQLObjectType({ name: 'SearchSpellCheckText', fields: { text: str, link: str } });
 const SpellCheck = new GraphQLObjectType({
   name: 'SearchSpellCheck',
@@ -124,7 +139,13 @@ const Group = new GraphQLObjectType({
 });
 const Result = new GraphQLObjectType({
   name: 'SiteSearchResult',
-  fields: { pagination: list(Pagination), queryContext: { type: QueryContext }, results: { type: Results }, widget: { type: Widget }, groups: list(Group) },
+  fields: {
+    pagination: list(Pagination),
+    queryContext: { type: QueryContext },
+    results: { type: Results },
+    widget: { type: Widget },
+    groups: list(Group),
+  },
 });
 const SearchParamsInput = new GraphQLInputObjectType({
   name: 'SearchParamsInput',
@@ -206,10 +227,12 @@ function siteNameScalar(sites: () => SearchSites): GraphQLScalarType {
   const fromString = (value: string) => (sites().find(value) ? value : (byIdentifier(value) ?? value));
   return new GraphQLScalarType({
     name: 'SiteName',
-    description: 'A site: its name as a string ("News Site"), or as an unquoted identifier (NEWS_SITE: the name in upper case, other characters as _)',
+    description:
+      'A site: its name as a string ("News Site"), or as an unquoted identifier (NEWS_SITE: the name in upper case, other characters as _)',
     serialize: (value) => value,
     parseValue: (value) => {
-      if (typeof value !== 'string') throw new TypeError('SiteName must be a string: the site name, or its identifier form (NEWS_SITE)');
+      if (typeof value !== 'string')
+        throw new TypeError('SiteName must be a string: the site name, or its identifier form (NEWS_SITE)');
       return fromString(value);
     },
     parseLiteral: (node) => {
@@ -236,7 +259,11 @@ export function buildSchema(sites: () => SearchSites, search: () => SiteSearch):
     },
     siteSearch: {
       type: Result,
-      args: { siteName: { type: new GraphQLNonNull(SiteName) }, searchParams: { type: SearchParamsInput }, locale: { type: GraphQLString } },
+      args: {
+        siteName: { type: new GraphQLNonNull(SiteName) },
+        searchParams: { type: SearchParamsInput },
+        locale: { type: GraphQLString },
+      },
       resolve: (_root, args, context) => {
         const a = args as SearchArgs;
         if (a.siteName === '') throw graphqlErrors.unknownSiteName();

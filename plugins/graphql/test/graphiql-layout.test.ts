@@ -41,8 +41,12 @@ async function runFirstQuery(page: Page) {
   await page.waitForFunction(() => document.querySelector('.result-window')?.textContent?.includes('Sample'));
   // No named functions inside: tsx would wrap them in a helper that exists only in Node, not in the page.
   return page.evaluate(() => {
-    const [query, result] = ['.graphiql-query-editor', '.graphiql-response'].map((selector) => document.querySelector(selector)!.getBoundingClientRect());
-    const line = [...document.querySelectorAll('.result-window .CodeMirror-line')].find((l) => l.textContent?.includes('"siteNames"'));
+    const [query, result] = ['.graphiql-query-editor', '.graphiql-response'].map((selector) =>
+      document.querySelector(selector)!.getBoundingClientRect(),
+    );
+    const line = [...document.querySelectorAll('.result-window .CodeMirror-line')].find((l) =>
+      l.textContent?.includes('"siteNames"'),
+    );
     return {
       query: { width: query!.width, height: query!.height, top: query!.top },
       result: { width: result!.width, height: result!.height, top: result!.top },
@@ -52,21 +56,27 @@ async function runFirstQuery(page: Page) {
   });
 }
 
-browserTest('GraphiQL on a 390 px phone: the query editor and the result pane are each as wide as the screen allows, one above the other', async (t) => {
-  const page = await browser.newPage({ viewport: VIEWPORTS.phone });
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  const size = await runFirstQuery(page);
-  t.log(JSON.stringify(size));
-  t.true(size.result.width >= 300, `the result pane is ${size.result.width} px wide on a 390 px screen`);
-  t.true(size.query.width >= 300, `the query editor is ${size.query.width} px wide on a 390 px screen`);
-  t.true(size.result.height >= 150, `the result pane is ${size.result.height} px high`);
-  t.true(size.result.top >= size.query.top + size.query.height - 1, 'the result is below the query');
-  t.true(size.lineHeight > 0 && size.lineHeight < 2 * size.fontLine, `the answer's line "siteNames": [ is one line, not wrapped (${size.lineHeight} px high)`);
-  t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, 'graphiql-phone.png'))), []);
-  t.deepEqual(errors, []);
-  await page.close();
-});
+browserTest(
+  'GraphiQL on a 390 px phone: the query editor and the result pane are each as wide as the screen allows, one above the other',
+  async (t) => {
+    const page = await browser.newPage({ viewport: VIEWPORTS.phone });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const size = await runFirstQuery(page);
+    t.log(JSON.stringify(size));
+    t.true(size.result.width >= 300, `the result pane is ${size.result.width} px wide on a 390 px screen`);
+    t.true(size.query.width >= 300, `the query editor is ${size.query.width} px wide on a 390 px screen`);
+    t.true(size.result.height >= 150, `the result pane is ${size.result.height} px high`);
+    t.true(size.result.top >= size.query.top + size.query.height - 1, 'the result is below the query');
+    t.true(
+      size.lineHeight > 0 && size.lineHeight < 2 * size.fontLine,
+      `the answer's line "siteNames": [ is one line, not wrapped (${size.lineHeight} px high)`,
+    );
+    t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, 'graphiql-phone.png'))), []);
+    t.deepEqual(errors, []);
+    await page.close();
+  },
+);
 
 browserTest('GraphiQL on a laptop keeps the query and the result side by side', async (t) => {
   const page = await browser.newPage({ viewport: VIEWPORTS.desktop });

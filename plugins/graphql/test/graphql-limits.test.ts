@@ -7,7 +7,10 @@ import { createSite, importDocs, json, makeDocs } from '../../search/test/fixtur
 // run at once): queries within the limits must not fail on a busy machine. Tests of other limits start their own.
 let vela: TestRuntime;
 test.before(async () => {
-  vela = await startTestRuntime({ plugins: ['search', 'graphql'], config: { plugins: { graphql: { timeBudgetMs: 20_000 } } } });
+  vela = await startTestRuntime({
+    plugins: ['search', 'graphql'],
+    config: { plugins: { graphql: { timeBudgetMs: 20_000 } } },
+  });
   await createSite(vela);
   await importDocs(vela, makeDocs(300));
 });
@@ -28,14 +31,20 @@ async function post(runtime: TestRuntime, body: unknown, headers: Record<string,
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await r.text();
-  return { status: r.status, bytes: Buffer.byteLength(text), ms: Math.round(performance.now() - started), body: JSON.parse(text) };
+  return {
+    status: r.status,
+    bytes: Buffer.byteLength(text),
+    ms: Math.round(performance.now() - started),
+    body: JSON.parse(text),
+  };
 }
 
 const gql = (query: string, variables?: Record<string, unknown>) => post(vela, { query, variables });
 const codes = (answer: Answer) => (answer.body.errors ?? []).map((e: any) => e.extensions?.code);
 const search = (alias: string, params = 'rows: 50') =>
   `${alias}: siteSearch(siteName: SAMPLE, locale: "en_US", searchParams: { q: "*", ${params} }) { results { document { source fields } } }`;
-const aliases = (count: number, params?: string) => `{ ${Array.from({ length: count }, (_, i) => search(`a${i}`, params)).join(' ')} }`;
+const aliases = (count: number, params?: string) =>
+  `{ ${Array.from({ length: count }, (_, i) => search(`a${i}`, params)).join(' ')} }`;
 
 /** Every error in the one documented shape: a message and extensions.code. */
 function assertShape(t: import('ava').ExecutionContext, answer: Answer): void {
@@ -60,7 +69,10 @@ test('the 2,000-alias attack (a 235 KiB body, rows 50 each) is refused before it
 });
 
 test('with a larger body limit, the same attack is refused at its token count', async (t) => {
-  const roomy = await startTestRuntime({ plugins: ['search', 'graphql'], config: { plugins: { graphql: { bodyLimit: '1mb' } } } });
+  const roomy = await startTestRuntime({
+    plugins: ['search', 'graphql'],
+    config: { plugins: { graphql: { bodyLimit: '1mb' } } },
+  });
   t.teardown(() => roomy.stop());
   await createSite(roomy);
   const r = await post(roomy, { query: aliases(2000) });
@@ -95,7 +107,9 @@ test('rows count through variables and fragments, and a call without rows counts
   t.deepEqual(codes(viaVariables), ['rows_limit_exceeded']);
   t.like(viaVariables.body.errors[0].extensions, { found: 1200 });
 
-  const viaFragments = await gql(`query { ...S ...T } fragment S on Query { ${search('a', 'rows: 500')} } fragment T on Query { ${search('b', 'rows: 501')} }`);
+  const viaFragments = await gql(
+    `query { ...S ...T } fragment S on Query { ${search('a', 'rows: 500')} } fragment T on Query { ${search('b', 'rows: 501')} }`,
+  );
   t.deepEqual(codes(viaFragments), ['rows_limit_exceeded']);
 
   await json(vela, 'POST', '/api/sn', { name: 'Big Pages', rowsPerPage: 600 });
@@ -107,7 +121,8 @@ test('rows count through variables and fragments, and a call without rows counts
 });
 
 test('depth is limited; the standard introspection query still works', async (t) => {
-  const nested = (levels: number) => `{ __schema { queryType { ${'ofType { '.repeat(levels)}name ${'} '.repeat(levels)}} } }`;
+  const nested = (levels: number) =>
+    `{ __schema { queryType { ${'ofType { '.repeat(levels)}name ${'} '.repeat(levels)}} } }`;
   const deep = await gql(nested(13));
   t.deepEqual(codes(deep), ['depth_limit_exceeded']);
   t.like(deep.body.errors[0].extensions, { limit: 15, found: 16 });
@@ -135,7 +150,10 @@ test('fields spread through nested fragments are refused without being expanded'
 });
 
 test('a search that would start after the time budget answers time_budget_exceeded; the others their data', async (t) => {
-  const hurried = await startTestRuntime({ plugins: ['search', 'graphql'], config: { plugins: { graphql: { timeBudgetMs: 1 } } } });
+  const hurried = await startTestRuntime({
+    plugins: ['search', 'graphql'],
+    config: { plugins: { graphql: { timeBudgetMs: 1 } } },
+  });
   t.teardown(() => hurried.stop());
   await createSite(hurried);
   await importDocs(hurried, makeDocs(300));
@@ -156,14 +174,20 @@ test('a search that would start after the time budget answers time_budget_exceed
 });
 
 test('an expensive operation is cut off at its time budget: a search past it is not written, each cut search is null with one error', async (t) => {
-  const hurried = await startTestRuntime({ plugins: ['search', 'graphql'], config: { plugins: { graphql: { timeBudgetMs: 5 } } } });
+  const hurried = await startTestRuntime({
+    plugins: ['search', 'graphql'],
+    config: { plugins: { graphql: { timeBudgetMs: 5 } } },
+  });
   t.teardown(() => hurried.stop());
   await createSite(hurried);
   await importDocs(hurried, makeDocs(300));
   const full =
     'pagination { text href page } queryContext { count } results { document { source elevate fields metadata { name values { label link } } } } widget { facet { name facets { label count link } } }';
   const query = `{ ${Array.from({ length: 10 }, (_, i) => `a${i}: siteSearch(siteName: SAMPLE, locale: "en_US", searchParams: { q: "*", rows: 100 }) { ${full} }`).join(' ')} }`;
-  const roomy = await startTestRuntime({ plugins: ['search', 'graphql'], config: { plugins: { graphql: { timeBudgetMs: 60_000 } } } });
+  const roomy = await startTestRuntime({
+    plugins: ['search', 'graphql'],
+    config: { plugins: { graphql: { timeBudgetMs: 60_000 } } },
+  });
   t.teardown(() => roomy.stop());
   await createSite(roomy);
   await importDocs(roomy, makeDocs(300));
@@ -222,7 +246,10 @@ test('refusals follow graphql-http: 200 for application/json, 400 for applicatio
   const badJson = await post(vela, '{"query": ');
   t.is(badJson.status, 400);
   t.deepEqual(codes(badJson), ['invalid_json']);
-  const deepVariables = await post(vela, `{"query": "{ siteNames }", "variables": {"v": ${'['.repeat(100)}${']'.repeat(100)}}}`);
+  const deepVariables = await post(
+    vela,
+    `{"query": "{ siteNames }", "variables": {"v": ${'['.repeat(100)}${']'.repeat(100)}}}`,
+  );
   t.is(deepVariables.status, 400);
   t.deepEqual(codes(deepVariables), ['bad_request']);
   const unknownOperation = await post(vela, { query: 'query A { siteNames }', operationName: 'B' });
@@ -233,11 +260,16 @@ test('search errors carry the REST error code', async (t) => {
   const r = await gql('{ siteSearch(siteName: SAMPLE, locale: "fr_FR") { queryContext { count } } }');
   t.is(r.body.data.siteSearch, null);
   t.deepEqual(codes(r), ['locale_not_found']);
-  const rows = await gql('{ siteSearch(siteName: SAMPLE, locale: "en_US", searchParams: { p: 0 }) { queryContext { count } } }');
+  const rows = await gql(
+    '{ siteSearch(siteName: SAMPLE, locale: "en_US", searchParams: { p: 0 }) { queryContext { count } } }',
+  );
   t.deepEqual(codes(rows), ['invalid_parameter']);
-  const variable = await gql('query($r: Int) { siteSearch(siteName: SAMPLE, locale: "en_US", searchParams: { rows: $r }) { queryContext { count } } }', {
-    r: 'many',
-  });
+  const variable = await gql(
+    'query($r: Int) { siteSearch(siteName: SAMPLE, locale: "en_US", searchParams: { rows: $r }) { queryContext { count } } }',
+    {
+      r: 'many',
+    },
+  );
   t.deepEqual(codes(variable), ['bad_user_input']);
 });
 
@@ -246,6 +278,8 @@ test('queries within the limits answer as before', async (t) => {
   t.is(r.body.errors, undefined, JSON.stringify(r.body.errors));
   t.is(r.body.data.a0.results.document.length, 100);
   t.is(r.body.data.a9.results.document.length, 100);
-  const withFragment = await gql(`query Q { ...Both } fragment Both on Query { siteNames ${search('one', 'rows: 5')} }`);
+  const withFragment = await gql(
+    `query Q { ...Both } fragment Both on Query { siteNames ${search('one', 'rows: 5')} }`,
+  );
   t.is(withFragment.body.data.one.results.document.length, 5);
 });

@@ -24,7 +24,11 @@ test.after.always(async () => {
 });
 
 const gql = async (query: string) => {
-  const r = await vela.fetch('search', '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const r = await vela.fetch('search', '/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
   return (await r.json()) as any;
 };
 
@@ -38,17 +42,23 @@ test('the GraphQL widget has spellCheck, similar and spotlights, as REST answers
     }
   } }`);
   t.falsy(r.errors, JSON.stringify(r.errors));
-  const rest = (await json(vela, 'GET', '/api/sn/Sample/search?q=pyhton&_setlocale=en_US&rows=3', undefined, { authorization: '' })).body;
+  const rest = (
+    await json(vela, 'GET', '/api/sn/Sample/search?q=pyhton&_setlocale=en_US&rows=3', undefined, { authorization: '' })
+  ).body;
   const widget = r.data.siteSearch.widget;
   t.is(widget.spellCheck.usingCorrectedText, true);
   t.is(widget.spellCheck.corrected.text, 'python');
   t.deepEqual(widget.similar, rest.widget.similar);
   t.true(widget.similar.length > 0);
-  t.deepEqual(widget.spotlights, [{ position: 1, title: 'Python help', link: 'https://help.example', referenceId: null }]);
+  t.deepEqual(widget.spotlights, [
+    { position: 1, title: 'Python help', link: 'https://help.example', referenceId: null },
+  ]);
   t.true(r.data.siteSearch.results.document[0].elevate);
   // Links are the REST ones, built from the arguments.
   t.is(widget.spellCheck.original.link, '/api/sn/Sample/search?q=pyhton&_setlocale=en_US&p=1&rows=3&nfpr=1');
-  const noCorrection = await gql('{ siteSearch(siteName: SAMPLE, locale: "en_US", searchParams: { q: "pyhton", nfpr: 1 }) { queryContext { count } } }');
+  const noCorrection = await gql(
+    '{ siteSearch(siteName: SAMPLE, locale: "en_US", searchParams: { q: "pyhton", nfpr: 1 }) { queryContext { count } } }',
+  );
   t.is(noCorrection.data.siteSearch.queryContext.count, 0);
 });
 
@@ -61,7 +71,13 @@ test('GET /graphql serves GraphiQL from local files under a CSP without unsafe-i
   t.notRegex(csp, /unsafe-inline|unsafe-eval|https?:/);
   const html = await r.text();
   t.notRegex(html, /<script>|style=|https?:\/\//, 'no inline script or style, nothing from another origin');
-  for (const asset of ['react.production.min.js', 'react-dom.production.min.js', 'graphiql.min.js', 'graphiql.min.css', 'graphiql-page.js']) {
+  for (const asset of [
+    'react.production.min.js',
+    'react-dom.production.min.js',
+    'graphiql.min.js',
+    'graphiql.min.css',
+    'graphiql-page.js',
+  ]) {
     const file = await vela.fetch('search', `/graphql/assets/${asset}`);
     t.is(file.status, 200, asset);
   }
@@ -77,7 +93,8 @@ test('GET /graphql serves GraphiQL from local files under a CSP without unsafe-i
     if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
   });
   page.on('request', (req) => {
-    if (!req.url().startsWith(vela.url('search')) && !req.url().startsWith('data:')) problems.push(`request to ${req.url()}`);
+    if (!req.url().startsWith(vela.url('search')) && !req.url().startsWith('data:'))
+      problems.push(`request to ${req.url()}`);
   });
   await page.goto(vela.url('search', '/graphql'));
   await page.waitForSelector('.graphiql-container');

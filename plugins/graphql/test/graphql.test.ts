@@ -5,7 +5,10 @@ import { createSite, importDocs, json, makeDocs, search } from '../../search/tes
 let vela: TestRuntime;
 test.before(async () => {
   // The time budget has its own tests (graphql-limits, graphql-budget); here a busy machine must not cut the answers.
-  vela = await startTestRuntime({ plugins: ['search', 'graphql'], config: { plugins: { graphql: { timeBudgetMs: 20_000 } } } });
+  vela = await startTestRuntime({
+    plugins: ['search', 'graphql'],
+    config: { plugins: { graphql: { timeBudgetMs: 20_000 } } },
+  });
   await createSite(vela);
   await json(vela, 'POST', '/api/sn', { name: 'docs-2.0' });
   await importDocs(vela, makeDocs(120));
@@ -13,7 +16,11 @@ test.before(async () => {
 test.after.always(() => vela?.stop());
 
 const gql = async (query: string) => {
-  const r = await vela.fetch('search', '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const r = await vela.fetch('search', '/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
   return { status: r.status, body: (await r.json()) as any };
 };
 
@@ -49,7 +56,13 @@ test('siteSearch answers from the same search code as REST, limited to the selec
   t.is(r.status, 200, JSON.stringify(r.body.errors));
   const g = r.body.data.siteSearch;
   const rest = (await search(vela, 'q=editor&_setlocale=en_US&p=2&rows=4&sort=size:desc&fq[]=arch:amd64')).body;
-  t.deepEqual(g.queryContext, { count: rest.queryContext.count, page: 2, pageCount: rest.queryContext.pageCount, limit: 4, query: rest.queryContext.query });
+  t.deepEqual(g.queryContext, {
+    count: rest.queryContext.count,
+    page: 2,
+    pageCount: rest.queryContext.pageCount,
+    limit: 4,
+    query: rest.queryContext.query,
+  });
   t.deepEqual(
     g.results.document.map((d: any) => d.fields),
     rest.results.document.map((d: any) => d.fields),
@@ -74,7 +87,11 @@ test('fl limits the document fields; a name that is no site is site_not_found', 
   const r = await gql(
     '{ siteSearch(siteName: SAMPLE, locale: "en_US", searchParams: { q: "*", rows: 1, fl: ["id", "section"] }) { results { document { fields } } } }',
   );
-  t.deepEqual(Object.keys(r.body.data.siteSearch?.results.document[0].fields ?? {}).sort(), ['id', 'section'], JSON.stringify(r.body.errors));
+  t.deepEqual(
+    Object.keys(r.body.data.siteSearch?.results.document[0].fields ?? {}).sort(),
+    ['id', 'section'],
+    JSON.stringify(r.body.errors),
+  );
   const quoted = await gql('{ siteSearch(siteName: "Nope", locale: "en_US") { queryContext { count } } }');
   t.is(quoted.body.data.siteSearch, null);
   t.is(quoted.body.errors[0].extensions.code, 'site_not_found');
@@ -83,12 +100,17 @@ test('fl limits the document fields; a name that is no site is site_not_found', 
 });
 
 test('a search error comes back as a GraphQL error naming the problem', async (t) => {
-  const r = await gql('{ siteSearch(siteName: SAMPLE, locale: "fr_FR", searchParams: { q: "x" }) { queryContext { count } } }');
+  const r = await gql(
+    '{ siteSearch(siteName: SAMPLE, locale: "fr_FR", searchParams: { q: "x" }) { queryContext { count } } }',
+  );
   t.is(r.body.data.siteSearch, null);
   t.regex(r.body.errors[0].message, /has no locale "fr_FR"/);
   const unknown = await gql('{ siteSearch(siteName: UNKNOWN, locale: "en_US") { queryContext { count } } }');
   t.is(unknown.body.data.siteSearch, null);
-  t.is(unknown.body.errors[0].message, 'siteName UNKNOWN names no site: write one of the other SiteName values (the siteNames query lists the sites)');
+  t.is(
+    unknown.body.errors[0].message,
+    'siteName UNKNOWN names no site: write one of the other SiteName values (the siteNames query lists the sites)',
+  );
 });
 
 test('introspection works and a new site can be searched without a restart', async (t) => {

@@ -2,7 +2,8 @@ import test from 'ava';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
 import { createSite } from '../../search/test/fixtures.js';
 
-// The graphql plugin adds its routes and their OpenAPI entries to the search service; the search plugin alone has neither.
+// The graphql plugin adds its routes and their OpenAPI entries to the search service; the search plugin alone has
+// neither.
 
 interface OpenApiDocument {
   paths: Record<string, Record<string, { tags?: string[] }>>;
@@ -13,7 +14,11 @@ async function documentOf(vela: TestRuntime): Promise<OpenApiDocument> {
 }
 
 const postQuery = (vela: TestRuntime, query: string) =>
-  vela.fetch('search', '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  vela.fetch('search', '/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
 
 test('without the graphql plugin the search service has no /graphql route, no GraphiQL and no GraphQL entry in its document', async (t) => {
   const vela = await startTestRuntime({ plugins: ['search'] });
@@ -21,13 +26,16 @@ test('without the graphql plugin the search service has no /graphql route, no Gr
   const post = await postQuery(vela, '{ siteNames }');
   t.is(post.status, 404);
   t.like(await post.json(), { error: 'not_found' });
-  for (const path of ['/graphql', '/graphql/assets/graphiql.min.js']) t.is((await vela.fetch('search', path)).status, 404, path);
+  for (const path of ['/graphql', '/graphql/assets/graphiql.min.js'])
+    t.is((await vela.fetch('search', path)).status, 404, path);
   const document = await documentOf(vela);
   t.deepEqual(
     Object.keys(document.paths).filter((path) => path.startsWith('/graphql')),
     [],
   );
-  const tagged = Object.values(document.paths).flatMap((operations) => Object.values(operations).filter((operation) => operation.tags?.includes('graphql')));
+  const tagged = Object.values(document.paths).flatMap((operations) =>
+    Object.values(operations).filter((operation) => operation.tags?.includes('graphql')),
+  );
   t.deepEqual(tagged, []);
   t.true(Object.keys(document.paths).includes('/api/sn/{siteName}/search'), 'the search routes are there');
 });
@@ -48,18 +56,27 @@ test('with it, POST /graphql answers on the search service and is described unde
 });
 
 test('limits written at their former place, plugins.search.graphql, still apply, and the log says where they belong now', async (t) => {
-  const vela = await startTestRuntime({ plugins: ['search', 'graphql'], config: { plugins: { search: { graphql: { maxAliases: 2 } } } } });
+  const vela = await startTestRuntime({
+    plugins: ['search', 'graphql'],
+    config: { plugins: { search: { graphql: { maxAliases: 2 } } } },
+  });
   t.teardown(() => vela.stop());
   await createSite(vela);
   const twice = await postQuery(vela, '{ a: siteNames b: siteNames }');
   t.deepEqual(await twice.json(), { data: { a: ['Sample'], b: ['Sample'] } });
-  const thrice = (await (await postQuery(vela, '{ a: siteNames b: siteNames c: siteNames }')).json()) as { errors: Array<{ extensions: unknown }> };
+  const thrice = (await (await postQuery(vela, '{ a: siteNames b: siteNames c: siteNames }')).json()) as {
+    errors: Array<{ extensions: unknown }>;
+  };
   t.deepEqual(
     thrice.errors.map((error) => error.extensions),
     [{ code: 'alias_limit_exceeded', limit: 2, found: 3 }],
   );
   t.true(
-    vela.logs.some((line) => line.msg === 'plugins.search.graphql is read as plugins.graphql, where these settings belong now; move it there'),
+    vela.logs.some(
+      (line) =>
+        line.msg ===
+        'plugins.search.graphql is read as plugins.graphql, where these settings belong now; move it there',
+    ),
     'the move is logged',
   );
 });

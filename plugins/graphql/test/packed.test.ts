@@ -24,9 +24,21 @@ test('the packed graphql plugin carries its packages, loads from its archive bes
   t.is(path.basename(archive), 'graphql-1.0.0.tgz');
   const entries = await archiveEntries(archive);
   const has = (name: string) => entries.includes(`package/node_modules/${name}/package.json`);
-  for (const name of ['graphql', 'graphql-http', 'graphql-query-complexity', 'lodash.get', 'graphiql', 'react', 'react-dom']) t.true(has(name), name);
+  for (const name of [
+    'graphql',
+    'graphql-http',
+    'graphql-query-complexity',
+    'lodash.get',
+    'graphiql',
+    'react',
+    'react-dom',
+  ])
+    t.true(has(name), name);
   t.false(has('express'), "express is the host's");
-  t.false(has('@graphiql/react'), 'graphiql is carried for its files only: not its dependencies (its bundle holds them)');
+  t.false(
+    has('@graphiql/react'),
+    'graphiql is carried for its files only: not its dependencies (its bundle holds them)',
+  );
   t.false(
     entries.some((e) => e.startsWith('package/node_modules/graphiql/esm/')),
     'nor its sources',
@@ -37,23 +49,52 @@ test('the packed graphql plugin carries its packages, loads from its archive bes
   );
 
   const loaderPath = `${path.join(packageRoot, 'plugins', 'search')},${archive}`;
-  const vela = await startChildRuntime(['--loader-path', loaderPath], childEnv({ VELA_DATA_DIR: path.join(home, 'data') }), home);
+  const vela = await startChildRuntime(
+    ['--loader-path', loaderPath],
+    childEnv({ VELA_DATA_DIR: path.join(home, 'data') }),
+    home,
+  );
   t.teardown(() => vela.stop());
   t.true(vela.output().includes('"origin":"archive"'), 'graphql loaded from its archive');
   t.deepEqual(vela.plugins.sort(), ['graphql', 'search']);
   const base = vela.urls.search!;
   const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  t.is((await post('/api/sn', { name: 'Packed', locales: ['en_US'], fields: [{ name: 'title', type: 'TEXT' }] }, { authorization: admin })).status, 201);
-  const documents = ['alpha', 'beta'].map((word, i) => ({ locale: 'en_US', siteNames: ['Packed'], attributes: { id: `d${i}`, title: `${word} note` } }));
+    fetch(`${base}${url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  t.is(
+    (
+      await post(
+        '/api/sn',
+        { name: 'Packed', locales: ['en_US'], fields: [{ name: 'title', type: 'TEXT' }] },
+        { authorization: admin },
+      )
+    ).status,
+    201,
+  );
+  const documents = ['alpha', 'beta'].map((word, i) => ({
+    locale: 'en_US',
+    siteNames: ['Packed'],
+    attributes: { id: `d${i}`, title: `${word} note` },
+  }));
   t.is((await post('/api/sn/import?wait=true', { turingDocuments: documents }, { authorization: admin })).status, 200);
 
-  const found = await post('/graphql', { query: '{ siteSearch(siteName: PACKED, searchParams: {q: "beta"}, locale: "en_US") { queryContext { count } } }' });
+  const found = await post('/graphql', {
+    query: '{ siteSearch(siteName: PACKED, searchParams: {q: "beta"}, locale: "en_US") { queryContext { count } } }',
+  });
   t.deepEqual(await found.json(), { data: { siteSearch: { queryContext: { count: 1 } } } });
   const page = await fetch(`${base}/graphql`);
   t.is(page.status, 200);
   t.regex(await page.text(), /graphiql/i);
-  for (const asset of ['graphiql.min.js', 'graphiql.min.css', 'react.production.min.js', 'react-dom.production.min.js', 'graphiql-page.js']) {
+  for (const asset of [
+    'graphiql.min.js',
+    'graphiql.min.css',
+    'react.production.min.js',
+    'react-dom.production.min.js',
+    'graphiql-page.js',
+  ]) {
     t.is((await fetch(`${base}/graphql/assets/${asset}`)).status, 200, asset);
   }
 });

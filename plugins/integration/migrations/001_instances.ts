@@ -10,7 +10,8 @@ export async function up(db: Knex): Promise<void> {
   if (await db.schema.hasTable('search_integrations')) {
     await db.schema.renameTable('search_integrations', 'integration_instances');
     // PostgreSQL names the primary key's index after the table; SQLite's is implicit.
-    if (db.client.config.client === 'pg') await db.raw('alter index if exists search_integrations_pkey rename to integration_instances_pkey');
+    if (db.client.config.client === 'pg')
+      await db.raw('alter index if exists search_integrations_pkey rename to integration_instances_pkey');
     return;
   }
   await db.schema.createTable('integration_instances', (t) => {

@@ -1,7 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { HOP_BY_HOP_HEADERS, type OutboundGuard, type Request, type Response, SECURITY_HEADERS, VelaError } from 'vela/plugin';
+import {
+  HOP_BY_HOP_HEADERS,
+  type OutboundGuard,
+  type Request,
+  type Response,
+  SECURITY_HEADERS,
+  VelaError,
+} from 'vela/plugin';
 import type { IntegrationStore } from '../store/integration-store.js';
 
 /** `plugins.integration`: the proxy's bounds. */
@@ -53,11 +60,19 @@ const DROPPED_RESPONSE_HEADERS = new Set([
 
 export const proxyErrors = {
   method: (method: string, allowed: readonly string[]) =>
-    new VelaError('method_not_allowed', `this integration instance forwards ${allowed.join(', ')}, not ${method}`, 405).withHeaders({
+    new VelaError(
+      'method_not_allowed',
+      `this integration instance forwards ${allowed.join(', ')}, not ${method}`,
+      405,
+    ).withHeaders({
       Allow: allowed.join(', '),
     }),
   tooLarge: (max: number) =>
-    new VelaError('payload_too_large', `the request body is larger than the proxy limit of ${max} bytes (plugins.integration.maxRequestBytes)`, 413),
+    new VelaError(
+      'payload_too_large',
+      `the request body is larger than the proxy limit of ${max} bytes (plugins.integration.maxRequestBytes)`,
+      413,
+    ),
 };
 
 /** HEAD is a GET without the body: an instance that forwards GET forwards HEAD too. */
@@ -105,12 +120,14 @@ export class IntegrationProxy {
     const { id, rest, query } = splitProxyUrl(req.originalUrl);
     const { integration, headers: added } = this.store.target(id);
     const method = req.method.toUpperCase();
-    if (!methodAllowed(method, integration.allowedMethods)) throw proxyErrors.method(method, integration.allowedMethods);
+    if (!methodAllowed(method, integration.allowedMethods))
+      throw proxyErrors.method(method, integration.allowedMethods);
     const guard = this.outbound();
     const target = guard.forwardTarget(integration.endpoint, rest, query, integration.allowedPaths);
 
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > this.limits.maxRequestBytes) throw proxyErrors.tooLarge(this.limits.maxRequestBytes);
+    if (Number.isFinite(declared) && declared > this.limits.maxRequestBytes)
+      throw proxyErrors.tooLarge(this.limits.maxRequestBytes);
     const hasBody = (Number.isFinite(declared) && declared > 0) || req.headers['transfer-encoding'] !== undefined;
 
     // The client going away ends the upstream request too.
@@ -128,7 +145,8 @@ export class IntegrationProxy {
     });
     res.status(upstream.status);
     for (const [name, value] of Object.entries(upstream.headers)) {
-      if (value !== undefined && !DROPPED_RESPONSE_HEADERS.has(name) && !name.startsWith('access-control-')) res.setHeader(name, value);
+      if (value !== undefined && !DROPPED_RESPONSE_HEADERS.has(name) && !name.startsWith('access-control-'))
+        res.setHeader(name, value);
     }
     try {
       await pipeline(upstream.body, res);
@@ -147,7 +165,10 @@ function forwardedHeaders(headers: IncomingHttpHeaders): Record<string, string |
   return out;
 }
 
-/** The client's body as it streams, failing with 413 once it passes the limit (a chunked body has no length to check first). */
+/**
+ * The client's body as it streams, failing with 413 once it passes the limit (a chunked body has no length to check
+ * first).
+ */
 function bounded(body: Readable, max: number): Readable {
   let seen = 0;
   const counter = new Transform({

@@ -1,7 +1,20 @@
-import { type ApiRouter, HOP_BY_HOP_HEADERS, type OutboundGuard, OutboundRefused, type Request, type Response, VelaError } from 'vela/plugin';
+import {
+  type ApiRouter,
+  HOP_BY_HOP_HEADERS,
+  type OutboundGuard,
+  OutboundRefused,
+  type Request,
+  type Response,
+  VelaError,
+} from 'vela/plugin';
 import type { IntegrationProxy } from '../proxy/integration-proxy.js';
 import { deletedSchema, idSchema, pathParams } from '../schemas/common.js';
-import { DEFAULT_PROXY_METHODS, type IntegrationInput, type IntegrationStore, PROXY_METHODS } from '../store/integration-store.js';
+import {
+  DEFAULT_PROXY_METHODS,
+  type IntegrationInput,
+  type IntegrationStore,
+  PROXY_METHODS,
+} from '../store/integration-store.js';
 import { VENDOR_IDS, vendors } from '../vendors.js';
 
 const tags = ['integrations'];
@@ -31,7 +44,12 @@ const properties = {
   title: { type: 'string', minLength: 1, maxLength: 100 },
   description: { type: 'string', maxLength: 1000 },
   vendor: { type: 'string', enum: [...VENDOR_IDS] },
-  endpoint: { type: 'string', minLength: 1, maxLength: 2000, description: 'http(s) URL the forwarded paths are appended to' },
+  endpoint: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 2000,
+    description: 'http(s) URL the forwarded paths are appended to',
+  },
   enabled: { type: 'boolean' },
   allowedPaths: {
     type: 'array',
@@ -46,7 +64,12 @@ const properties = {
     items: { type: 'string', enum: [...PROXY_METHODS] },
     description: `methods the proxy forwards (HEAD with GET); default ${DEFAULT_PROXY_METHODS.join(', ')}: the proxy is public, so a write reaches the upstream with the instance's headers for anyone, and must be listed here`,
   },
-  headers: { type: 'array', maxItems: 20, items: headerInput, description: 'headers the proxy adds to each request (for the connector, its Key)' },
+  headers: {
+    type: 'array',
+    maxItems: 20,
+    items: headerInput,
+    description: 'headers the proxy adds to each request (for the connector, its Key)',
+  },
 };
 
 const createBody = { type: 'object', additionalProperties: false, required: ['title', 'vendor'], properties };
@@ -58,7 +81,13 @@ const integrationSchema = {
     ...properties,
     headers: {
       type: 'array',
-      items: { type: 'object', properties: { name: { type: 'string' }, hint: { type: 'string', description: 'the last characters of the value' } } },
+      items: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          hint: { type: 'string', description: 'the last characters of the value' },
+        },
+      },
     },
     createdAt: { type: 'string' },
     updatedAt: { type: 'string' },
@@ -84,8 +113,15 @@ const vendorSchema = {
     id: { type: 'string', enum: [...VENDOR_IDS] },
     title: { type: 'string' },
     description: { type: 'string' },
-    defaultEndpoint: { type: ['string', 'null'], description: 'the endpoint a new instance gets when none is given; null: it must be given' },
-    headers: { type: 'array', items: { type: 'string' }, description: 'headers an instance of this vendor usually adds' },
+    defaultEndpoint: {
+      type: ['string', 'null'],
+      description: 'the endpoint a new instance gets when none is given; null: it must be given',
+    },
+    headers: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'headers an instance of this vendor usually adds',
+    },
   },
 };
 
@@ -171,8 +207,14 @@ export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRou
     },
     async (req, res) => {
       const input = req.body as IntegrationInput & { endpoint?: string };
-      const endpoint = input.endpoint ?? (input.vendor === 'CONNECTOR' ? vendors(routes.connectorUrl())[0]!.defaultEndpoint : null);
-      if (!endpoint) throw new VelaError('validation_failed', 'body.endpoint is required (no connector runs in this process to take its address from)', 400);
+      const endpoint =
+        input.endpoint ?? (input.vendor === 'CONNECTOR' ? vendors(routes.connectorUrl())[0]!.defaultEndpoint : null);
+      if (!endpoint)
+        throw new VelaError(
+          'validation_failed',
+          'body.endpoint is required (no connector runs in this process to take its address from)',
+          400,
+        );
       checkHeaders(input.headers);
       await checkEndpoint(routes.outbound(), endpoint);
       res.status(201).json(await store.create({ ...input, endpoint }));
@@ -191,7 +233,8 @@ export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRou
     async (req, res) => {
       const patch = req.body as Partial<IntegrationInput>;
       const id = String(req.params.id);
-      if (patch.id !== undefined && patch.id !== id) throw new VelaError('validation_failed', `body.id must be "${id}" (an instance keeps its id)`, 400);
+      if (patch.id !== undefined && patch.id !== id)
+        throw new VelaError('validation_failed', `body.id must be "${id}" (an instance keeps its id)`, 400);
       checkHeaders(patch.headers);
       if (patch.endpoint !== undefined) await checkEndpoint(routes.outbound(), patch.endpoint);
       const { id: _ignored, ...changes } = patch;
@@ -223,8 +266,15 @@ export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRou
     rawBody: true,
     validate: false,
     responses: {
-      200: { description: "the upstream's answer, as it came (any status and type)", contentType: '*/*', schema: { type: 'string', format: 'binary' } },
-      403: { description: 'path_refused (outside allowedPaths) or address_refused (the endpoint resolves to an address not allowed)' },
+      200: {
+        description: "the upstream's answer, as it came (any status and type)",
+        contentType: '*/*',
+        schema: { type: 'string', format: 'binary' },
+      },
+      403: {
+        description:
+          'path_refused (outside allowedPaths) or address_refused (the endpoint resolves to an address not allowed)',
+      },
       404: { description: 'no enabled instance has this id' },
       405: { description: 'the instance does not forward this method' },
       413: { description: 'the request body is larger than the limit' },
@@ -247,13 +297,17 @@ function checkHeaders(headers: Array<{ name: string }> | undefined): void {
   const names = new Set<string>();
   for (const [i, { name }] of (headers ?? []).entries()) {
     const lower = name.toLowerCase();
-    if (RESERVED_HEADERS.has(lower)) throw new VelaError('validation_failed', `body.headers[${i}].name: ${name} is set by the proxy itself`, 400);
-    if (names.has(lower)) throw new VelaError('validation_failed', `body.headers[${i}].name: ${name} is given twice`, 400);
+    if (RESERVED_HEADERS.has(lower))
+      throw new VelaError('validation_failed', `body.headers[${i}].name: ${name} is set by the proxy itself`, 400);
+    if (names.has(lower))
+      throw new VelaError('validation_failed', `body.headers[${i}].name: ${name} is given twice`, 400);
     names.add(lower);
   }
 }
 
-/** The endpoint must be an http(s) URL without user info, query or fragment, whose host the outbound guard lets through. */
+/**
+ * The endpoint must be an http(s) URL without user info, query or fragment, whose host the outbound guard lets through.
+ */
 async function checkEndpoint(guard: OutboundGuard, endpoint: string): Promise<void> {
   let url: URL;
   try {
@@ -261,7 +315,8 @@ async function checkEndpoint(guard: OutboundGuard, endpoint: string): Promise<vo
   } catch {
     throw new VelaError('validation_failed', 'body.endpoint is not a URL', 400);
   }
-  if (url.search || url.hash) throw new VelaError('validation_failed', 'body.endpoint must not have a query string or fragment', 400);
+  if (url.search || url.hash)
+    throw new VelaError('validation_failed', 'body.endpoint must not have a query string or fragment', 400);
   try {
     await guard.check(url);
   } catch (error) {

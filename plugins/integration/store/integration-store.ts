@@ -90,9 +90,14 @@ interface Row {
 export const integrationErrors = {
   notFound: (id: string) => new VelaError('integration_not_found', `no integration instance with id "${id}"`, 404),
   disabled: (id: string) => new VelaError('integration_not_found', `integration instance "${id}" is disabled`, 404),
-  idTaken: (id: string) => new VelaError('integration_exists', `an integration instance with id "${id}" already exists`, 409),
+  idTaken: (id: string) =>
+    new VelaError('integration_exists', `an integration instance with id "${id}" already exists`, 409),
   headerWithoutValue: (name: string) =>
-    new VelaError('validation_failed', `headers: "${name}" has no value, and the instance has none stored under that name to keep`, 400),
+    new VelaError(
+      'validation_failed',
+      `headers: "${name}" has no value, and the instance has none stored under that name to keep`,
+      400,
+    ),
   // 503, not 500 or 4xx: the request is fine, the server's state is not; the instance is unavailable until an
   // administrator sets its headers again (or gives this process the key they were sealed with).
   undecryptable: (id: string) =>

@@ -18,7 +18,12 @@ type Resolver = Options['resolve'];
 
 const { hook, attempts } = connectionSpy();
 
-async function proxyWith(t: { teardown(fn: () => unknown): void }, endpoint: string, resolve: Resolver, allowHosts: string[] = []) {
+async function proxyWith(
+  t: { teardown(fn: () => unknown): void },
+  endpoint: string,
+  resolve: Resolver,
+  allowHosts: string[] = [],
+) {
   const guard = new OutboundGuard({ allowHosts, resolve, beforeConnect: hook });
   const target: ProxyTarget = {
     integration: {
@@ -37,14 +42,25 @@ async function proxyWith(t: { teardown(fn: () => unknown): void }, endpoint: str
     headers: {},
   };
   const store = { target: () => target } as unknown as IntegrationStore;
-  const proxy = new IntegrationProxy(store, () => guard, { timeoutMs: 2000, maxRequestBytes: 1024, maxResponseBytes: 1024 * 1024 });
+  const proxy = new IntegrationProxy(store, () => guard, {
+    timeoutMs: 2000,
+    maxRequestBytes: 1024,
+    maxResponseBytes: 1024 * 1024,
+  });
   const app = express();
   app.all('/api/v2/integration/{*rest}', (req, res, next) => {
     proxy.forward(req, res).catch(next);
   });
-  app.use((error: { status?: number; code?: string; message: string }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    res.status(error.status ?? 500).json({ error: error.code, message: error.message });
-  });
+  app.use(
+    (
+      error: { status?: number; code?: string; message: string },
+      _req: express.Request,
+      res: express.Response,
+      _next: express.NextFunction,
+    ) => {
+      res.status(error.status ?? 500).json({ error: error.code, message: error.message });
+    },
+  );
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => Promise.all([guard.close(), new Promise<void>((resolve) => server.close(() => resolve()))]));
@@ -93,7 +109,12 @@ test('an instance whose host resolves to an internal address is refused per requ
     t.is(body.error, 'address_refused', address);
     t.true(body.message.includes(`(${rule})`), `${address}: ${body.message}`);
   }
-  for (const endpoint of [`http://2130706433:${up.port}/`, `http://0x7f.0.0.1:${up.port}/`, `http://[::ffff:7f00:1]:${up.port}/`, `http://127.1:${up.port}/`]) {
+  for (const endpoint of [
+    `http://2130706433:${up.port}/`,
+    `http://0x7f.0.0.1:${up.port}/`,
+    `http://[::ffff:7f00:1]:${up.port}/`,
+    `http://127.1:${up.port}/`,
+  ]) {
     const base = await proxyWith(t, endpoint, to('93.184.216.34'));
     const res = await fetch(`${base}/api/v2/integration/x/status`);
     t.is(res.status, 403, endpoint);

@@ -60,14 +60,23 @@ test('plugins.search.integration is read as plugins.integration, with a warning,
   t.teardown(() => vela.stop());
   t.true(
     vela.logs.some(
-      (line) => line.msg === 'plugins.search.integration is read as plugins.integration, where these settings belong now; move it there' && line.level === 40,
+      (line) =>
+        line.msg ===
+          'plugins.search.integration is read as plugins.integration, where these settings belong now; move it there' &&
+        line.level === 40,
     ),
   );
   // A name that does not resolve is checked again on each request; the body's size is refused before any.
   const created = await vela.fetch('search', '/api/integration', {
     method: 'POST',
     headers: { authorization: vela.adminAuth, 'content-type': 'application/json' },
-    body: JSON.stringify({ id: 'writes', title: 'Writes', vendor: 'HTTP', endpoint: 'https://upstream.invalid/api', allowedMethods: ['POST'] }),
+    body: JSON.stringify({
+      id: 'writes',
+      title: 'Writes',
+      vendor: 'HTTP',
+      endpoint: 'https://upstream.invalid/api',
+      allowedMethods: ['POST'],
+    }),
   });
   t.is(created.status, 201, await created.clone().text());
   const refused = await vela.fetch('search', '/api/v2/integration/writes/items', {

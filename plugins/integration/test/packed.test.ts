@@ -34,7 +34,11 @@ test('the packed integration plugin loads from its archive, keeps an instance an
   // The upstream is on loopback: the operator allows it.
   const config = path.join(home, 'config.json');
   writeFileSync(config, JSON.stringify({ runtime: { network: { allowHosts: [`127.0.0.1:${port}`] } } }));
-  const vela = await startChildRuntime(['--config', config, '--loader-path', loaderPath], childEnv({ VELA_DATA_DIR: path.join(home, 'data') }), home);
+  const vela = await startChildRuntime(
+    ['--config', config, '--loader-path', loaderPath],
+    childEnv({ VELA_DATA_DIR: path.join(home, 'data') }),
+    home,
+  );
   t.teardown(() => vela.stop());
   t.true(vela.output().includes('"origin":"archive"'), 'integration loaded from its archive');
   t.deepEqual(vela.plugins.sort(), ['integration', 'search']);

@@ -41,10 +41,19 @@ function earlierSearchMigrations(home: string): string {
   const dir = path.join(home, 'search-migrations');
   mkdirSync(dir);
   const current = path.join(packageRoot, 'plugins', 'search', 'migrations');
-  for (const file of ['001_sites.ts', '002_documents.ts', '003_tokens.ts', '004_site_name_key.ts', '005_token_scopes.ts']) {
+  for (const file of [
+    '001_sites.ts',
+    '002_documents.ts',
+    '003_tokens.ts',
+    '004_site_name_key.ts',
+    '005_token_scopes.ts',
+  ]) {
     copyFileSync(path.join(current, file), path.join(dir, file));
   }
-  copyFileSync(new URL('./fixtures/search-006-integrations.ts', import.meta.url), path.join(dir, '006_integrations.ts'));
+  copyFileSync(
+    new URL('./fixtures/search-006-integrations.ts', import.meta.url),
+    path.join(dir, '006_integrations.ts'),
+  );
   return dir;
 }
 
@@ -60,7 +69,11 @@ async function upgradeInPlace(t: ExecutionContext, databaseUrl?: string): Promis
   // The earlier layout: the search plugin's tables up to its migration 006, one instance with a sealed header.
   const db = databaseUrl
     ? knexFactory({ client: 'pg', connection: databaseUrl })
-    : knexFactory({ client: 'sqlite3', connection: { filename: path.join(dataDir, 'vela.sqlite') }, useNullAsDefault: true });
+    : knexFactory({
+        client: 'sqlite3',
+        connection: { filename: path.join(dataDir, 'vela.sqlite') },
+        useNullAsDefault: true,
+      });
   await migrateOwner(db, 'search', earlierSearchMigrations(dataDir));
   const searchKey = path.join(dataDir, 'search', 'secret.key');
   const box = await SecretBox.open(path.dirname(searchKey), {});
@@ -70,7 +83,9 @@ async function upgradeInPlace(t: ExecutionContext, databaseUrl?: string): Promis
     vendor: 'HTTP',
     endpoint: `http://127.0.0.1:${upstream.port}/api/v2`,
     allowed_paths: JSON.stringify(['/connector']),
-    headers: JSON.stringify([{ name: 'Key', value: box.encrypt(SECRET, 'search_integrations:legacy:key'), hint: secretHint(SECRET) }]),
+    headers: JSON.stringify([
+      { name: 'Key', value: box.encrypt(SECRET, 'search_integrations:legacy:key'), hint: secretHint(SECRET) },
+    ]),
   });
   await db.destroy();
 
@@ -85,7 +100,12 @@ async function upgradeInPlace(t: ExecutionContext, databaseUrl?: string): Promis
 
   const got = await vela.fetch('search', '/api/integration/legacy', { headers: admin });
   t.is(got.status, 200);
-  t.like(await got.json(), { id: 'legacy', title: 'Connector from before', headers: [{ name: 'Key', hint: '…0042' }], allowedMethods: ['GET', 'HEAD'] });
+  t.like(await got.json(), {
+    id: 'legacy',
+    title: 'Connector from before',
+    headers: [{ name: 'Key', hint: '…0042' }],
+    allowedMethods: ['GET', 'HEAD'],
+  });
   const proxied = await vela.fetch('search', '/api/v2/integration/legacy/connector/status?full=1');
   t.is(proxied.status, 200, await proxied.clone().text());
   t.deepEqual(await proxied.json(), { url: '/api/v2/connector/status?full=1' });
@@ -109,15 +129,19 @@ async function upgradeInPlace(t: ExecutionContext, databaseUrl?: string): Promis
   t.deepEqual(upstream.keys, [SECRET, SECRET]);
 }
 
-test('SQLite: the search plugin instances, sealed with its key, answer and forward through the integration plugin', (t) => upgradeInPlace(t));
+test('SQLite: the search plugin instances, sealed with its key, answer and forward through the integration plugin', (t) =>
+  upgradeInPlace(t));
 
 const pgTest = postgresReachable() ? test : test.skip;
-pgTest('PostgreSQL: the search plugin instances, sealed with its key, answer and forward through the integration plugin', async (t) => {
-  const pg = await testDatabase(t);
-  await upgradeInPlace(t, pg.url);
-  // The primary key's index follows the table's name.
-  const db = knexFactory({ client: 'pg', connection: pg.url });
-  t.teardown(() => db.destroy());
-  const indexes = await db('pg_indexes').where({ tablename: 'integration_instances' }).pluck('indexname');
-  t.deepEqual(indexes, ['integration_instances_pkey']);
-});
+pgTest(
+  'PostgreSQL: the search plugin instances, sealed with its key, answer and forward through the integration plugin',
+  async (t) => {
+    const pg = await testDatabase(t);
+    await upgradeInPlace(t, pg.url);
+    // The primary key's index follows the table's name.
+    const db = knexFactory({ client: 'pg', connection: pg.url });
+    t.teardown(() => db.destroy());
+    const indexes = await db('pg_indexes').where({ tablename: 'integration_instances' }).pluck('indexname');
+    t.deepEqual(indexes, ['integration_instances_pkey']);
+  },
+);

@@ -1,11 +1,21 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { checkImagePixels, type ExtractedContent, type ExtractInput, ExtractionError, isOcrLanguage, OCR_LANGUAGES } from '@vela/extraction';
+import {
+  checkImagePixels,
+  type ExtractedContent,
+  type ExtractInput,
+  ExtractionError,
+  isOcrLanguage,
+  OCR_LANGUAGES,
+} from '@vela/extraction';
 import { type OutboundGuard, VelaError } from 'vela/plugin';
 import { ocrErrors } from '../errors.js';
 import type { OcrTaskInput } from './ocr-task.js';
 
 /** The OCR task on the worker pool (ocr-task.ts), as ctx.task returns it. */
-export type OcrTaskRunner = (payload: OcrTaskInput, options?: { signal?: AbortSignal; transferList?: Transferable[] }) => Promise<ExtractedContent>;
+export type OcrTaskRunner = (
+  payload: OcrTaskInput,
+  options?: { signal?: AbortSignal; transferList?: Transferable[] },
+) => Promise<ExtractedContent>;
 
 /** A thread still busy this long after the task's own deadline is ended (a parser caught in a long loop). */
 const STUCK_GRACE_MS = 5000;
@@ -51,7 +61,14 @@ export interface FileAttributes {
   contentType: string;
   size: number;
   text: string;
-  metadata: { pages: number | null; language: string | null; title: string | null; author: string | null; created: string | null; modified: string | null };
+  metadata: {
+    pages: number | null;
+    language: string | null;
+    title: string | null;
+    author: string | null;
+    created: string | null;
+    modified: string | null;
+  };
 }
 
 export interface DocumentInput {
@@ -157,7 +174,10 @@ export class OcrService {
     try {
       await this.untilStarted(started, task, cancel);
       // The task keeps its own deadline from when it started; this ends a thread stuck past it.
-      stuck = setTimeout(() => cancel.abort(ocrErrors.timeout(this.config.timeoutMs)), this.config.timeoutMs + STUCK_GRACE_MS);
+      stuck = setTimeout(
+        () => cancel.abort(ocrErrors.timeout(this.config.timeoutMs)),
+        this.config.timeoutMs + STUCK_GRACE_MS,
+      );
       const began = performance.now();
       const content = await task.finally(() => {
         this.averageMs = 0.8 * this.averageMs + 0.2 * (performance.now() - began);
@@ -257,7 +277,8 @@ export class OcrService {
   }
 
   private asFetchError(error: unknown): unknown {
-    if (error instanceof VelaError && error.code === 'upstream_response_too_large') return ocrErrors.tooLarge(this.config.maxBytes);
+    if (error instanceof VelaError && error.code === 'upstream_response_too_large')
+      return ocrErrors.tooLarge(this.config.maxBytes);
     return error;
   }
 
@@ -277,7 +298,8 @@ export class OcrService {
       if (known.code === 'timeout') return ocrErrors.timeout(this.config.timeoutMs);
       return ocrErrors.corrupt(known.message);
     }
-    if (signal?.aborted) return signal.reason instanceof VelaError ? signal.reason : ocrErrors.timeout(this.config.timeoutMs);
+    if (signal?.aborted)
+      return signal.reason instanceof VelaError ? signal.reason : ocrErrors.timeout(this.config.timeoutMs);
     return error;
   }
 }
@@ -287,12 +309,15 @@ export class OcrService {
  * digits through, but such a URL is malformed (RFC 3986) and its meaning differs between servers.
  */
 function clientUrl(url: string): string {
-  if (/%(?![0-9A-Fa-f]{2})/.test(url)) throw ocrErrors.badUrl('has a % that is not followed by two hex digits (a literal % is written %25)');
+  if (/%(?![0-9A-Fa-f]{2})/.test(url))
+    throw ocrErrors.badUrl('has a % that is not followed by two hex digits (a literal % is written %25)');
   if (!URL.canParse(url)) throw ocrErrors.badUrl('is not an absolute URL');
   return url;
 }
 
-/** A fetched document's name: its URL's last path segment, decoded when it decodes (`%E0%A4%A` does not), else the host. */
+/**
+ * A fetched document's name: its URL's last path segment, decoded when it decodes (`%E0%A4%A` does not), else the host.
+ */
 function lastSegment(url: URL): string {
   const raw = url.pathname.split('/').filter(Boolean).pop() ?? '';
   let name: string;

@@ -16,7 +16,10 @@ const attributesSchema = {
       type: 'object',
       properties: {
         pages: { type: ['integer', 'null'] },
-        language: { type: ['string', 'null'], description: "the document's declared language, else the OCR languages (eng+por)" },
+        language: {
+          type: ['string', 'null'],
+          description: "the document's declared language, else the OCR languages (eng+por)",
+        },
         title: { type: ['string', 'null'] },
         author: { type: ['string', 'null'] },
         created: { type: ['string', 'null'], format: 'date-time' },
@@ -43,14 +46,19 @@ const description = `Images (PNG, JPEG, TIFF, WebP) are recognized with tesserac
 const refusals = {
   400: { description: 'the request is not valid (no file part, an unknown language)' },
   408: { description: 'the upload was too slow' },
-  429: { description: 'this client address already has plugins.ocr.maxTransfersPerClient documents arriving (Retry-After)' },
+  429: {
+    description: 'this client address already has plugins.ocr.maxTransfersPerClient documents arriving (Retry-After)',
+  },
   413: { description: 'the document is larger than plugins.ocr.maxBytes' },
   415: { description: 'a media type the service cannot read' },
   422: { description: 'the document is corrupt or encrypted, or took longer than the time limit' },
   503: { description: 'the OCR queue is full, or the document waited too long for a worker thread (Retry-After)' },
 };
 
-/** POST /api/ocr/file (multipart, part `file`) and POST /api/ocr/url (`{"url"}`): public, as the specification lists them. */
+/**
+ * POST /api/ocr/file (multipart, part `file`) and POST /api/ocr/url (`{"url"}`): public, as the specification lists
+ * them.
+ */
 export function mountOcrRoutes(router: ApiRouter, ocr: OcrService): void {
   router.post(
     '/api/ocr/file',
@@ -63,7 +71,11 @@ export function mountOcrRoutes(router: ApiRouter, ocr: OcrService): void {
       validate: false,
       query: languageQuery,
       bodyContentTypes: ['multipart/form-data'],
-      body: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' }, language: { type: 'string' } } },
+      body: {
+        type: 'object',
+        required: ['file'],
+        properties: { file: { type: 'string', format: 'binary' }, language: { type: 'string' } },
+      },
       responses: { 200: { description: 'the file attributes', schema: attributesSchema }, ...refusals },
     },
     async (req: Request, res: Response) => {
@@ -82,7 +94,9 @@ export function mountOcrRoutes(router: ApiRouter, ocr: OcrService): void {
         );
         const chosen = upload.fields.language ? ocr.languagesOf(upload.fields.language) : languages;
         release = ocr.admit();
-        res.json(await ocr.recognize({ bytes: upload.bytes, name: upload.fileName, contentType: upload.contentType }, chosen));
+        res.json(
+          await ocr.recognize({ bytes: upload.bytes, name: upload.fileName, contentType: upload.contentType }, chosen),
+        );
       } catch (error) {
         closeAfterRefusal(req, res);
         throw error;
@@ -104,7 +118,12 @@ export function mountOcrRoutes(router: ApiRouter, ocr: OcrService): void {
         additionalProperties: false,
         required: ['url'],
         properties: {
-          url: { type: 'string', minLength: 1, maxLength: 2048, description: 'an http or https URL; internal addresses are refused' },
+          url: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 2048,
+            description: 'an http or https URL; internal addresses are refused',
+          },
           language: { type: 'string', maxLength: 100 },
         },
       },

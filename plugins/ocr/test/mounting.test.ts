@@ -25,7 +25,10 @@ test('without the ocr plugin, /api/ocr/file and /api/ocr/url answer 404 and are 
   });
   t.is(url.status, 404);
   t.is((await url.json()).error, 'not_found');
-  const docs = (await (await vela.fetch('search', '/v3/api-docs')).json()) as { paths: Record<string, unknown>; tags?: Array<{ name: string }> };
+  const docs = (await (await vela.fetch('search', '/v3/api-docs')).json()) as {
+    paths: Record<string, unknown>;
+    tags?: Array<{ name: string }>;
+  };
   t.deepEqual(
     Object.keys(docs.paths).filter((p) => p.startsWith('/api/ocr')),
     [],
@@ -37,7 +40,9 @@ test('without the ocr plugin, /api/ocr/file and /api/ocr/url answer 404 and are 
 test('with it, the OCR routes are described on the search service and take a search API key in the Key header', async (t) => {
   const vela = await startTestRuntime({ plugins: ['search', 'ocr'] });
   t.teardown(() => vela.stop());
-  const docs = (await (await vela.fetch('search', '/v3/api-docs')).json()) as { paths: Record<string, Record<string, { tags?: string[] }>> };
+  const docs = (await (await vela.fetch('search', '/v3/api-docs')).json()) as {
+    paths: Record<string, Record<string, { tags?: string[] }>>;
+  };
   for (const path of ['/api/ocr/file', '/api/ocr/url']) t.deepEqual(docs.paths[path]?.post?.tags, ['ocr'], path);
   const made = await vela.fetch('search', '/api/dev/token', {
     method: 'POST',
@@ -46,7 +51,11 @@ test('with it, the OCR routes are described on the search service and take a sea
   });
   t.is(made.status, 201);
   const { token } = (await made.json()) as { token: string };
-  const read = await vela.fetch('search', '/api/ocr/file', { method: 'POST', headers: { key: token }, body: upload('Read with a search key.') });
+  const read = await vela.fetch('search', '/api/ocr/file', {
+    method: 'POST',
+    headers: { key: token },
+    body: upload('Read with a search key.'),
+  });
   const body = (await read.json()) as { text: string };
   t.is(read.status, 200, JSON.stringify(body));
   t.is(body.text.trim(), 'Read with a search key.');
@@ -54,7 +63,10 @@ test('with it, the OCR routes are described on the search service and take a sea
 
 test('a config file with plugins.search.ocr starts, applies those settings to the ocr plugin and says where they belong now', async (t) => {
   t.timeout(120_000);
-  const vela = await startConfiguredChild({ plugins: { search: { ocr: { maxBytes: 2048 } } } }, ['--plugins', 'search,ocr']);
+  const vela = await startConfiguredChild({ plugins: { search: { ocr: { maxBytes: 2048 } } } }, [
+    '--plugins',
+    'search,ocr',
+  ]);
   t.teardown(() => vela.stop());
   t.deepEqual(vela.plugins.sort(), ['ocr', 'search']);
   t.true(
@@ -62,7 +74,9 @@ test('a config file with plugins.search.ocr starts, applies those settings to th
       .output()
       .split('\n')
       .some(
-        (line) => line.includes('plugins.search.ocr is read as plugins.ocr, where these settings belong now; move it there') && line.includes('"level":40'),
+        (line) =>
+          line.includes('plugins.search.ocr is read as plugins.ocr, where these settings belong now; move it there') &&
+          line.includes('"level":40'),
       ),
     vela.output(),
   );

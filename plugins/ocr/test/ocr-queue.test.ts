@@ -26,10 +26,17 @@ const base: OcrConfig = {
   maxRedirects: 0,
 };
 
-const note = { bytes: new TextEncoder().encode('A short note, read as text.'), name: 'note.txt', contentType: 'text/plain' };
+const note = {
+  bytes: new TextEncoder().encode('A short note, read as text.'),
+  name: 'note.txt',
+  contentType: 'text/plain',
+};
 
 async function setUp(t: { teardown(fn: () => unknown): void }, config: Partial<OcrConfig>) {
-  const pool = new WorkerPool({ minThreads: 1, maxThreads: 1, idleTimeoutMs: 60_000 }, createLogger({ level: 'silent' }));
+  const pool = new WorkerPool(
+    { minThreads: 1, maxThreads: 1, idleTimeoutMs: 60_000 },
+    createLogger({ level: 'silent' }),
+  );
   const guard = new OutboundGuard({ allowHosts: [] });
   t.teardown(() => Promise.all([pool.close(), guard.close()]));
   const run = pool.task<OcrTaskInput, ExtractedContent>(new URL('../recognition/ocr-task.ts', import.meta.url));
@@ -67,7 +74,10 @@ test('a document that waits longer than queueTimeoutMs for a thread is taken out
   const error = await t.throwsAsync(ocr.recognize(note, ['eng']));
   t.is((error as { status?: number }).status, 503);
   t.is((error as { code?: string }).code, 'ocr_busy');
-  t.regex(error!.message, /^the document waited 300 ms for a worker thread without starting \(plugins\.ocr\.queueTimeoutMs\); try again in \d+ s$/);
+  t.regex(
+    error!.message,
+    /^the document waited 300 ms for a worker thread without starting \(plugins\.ocr\.queueTimeoutMs\); try again in \d+ s$/,
+  );
   t.regex((error as { headers?: Record<string, string> }).headers?.['Retry-After'] ?? '', /^\d+$/);
   t.is(await held, 3000);
   t.is(pool.stats().queueSize, 0, 'the refused document left the queue');
@@ -88,7 +98,11 @@ test('Retry-After is the work ahead (documents in progress, or a longer pool que
   const ocr = new OcrService(notRun, { ...base, maxPending: 4 }, noGuard, () => load);
   const releases = Array.from({ length: 4 }, () => ocr.admit());
   const retryAfter = () => {
-    const error = t.throws(() => ocr.admit()) as unknown as { status: number; headers: Record<string, string>; message: string };
+    const error = t.throws(() => ocr.admit()) as unknown as {
+      status: number;
+      headers: Record<string, string>;
+      message: string;
+    };
     t.is(error.status, 503);
     t.true(error.message.endsWith(`try again in ${error.headers['Retry-After']} s`), error.message);
     return error.headers['Retry-After'];

@@ -17,7 +17,13 @@ test.before(async () => {
     config: {
       plugins: {
         // One place only: a single stalled upload holding it would refuse every other document.
-        ocr: { maxPending: 1, maxTransfersPerClient: 2, uploadMinBytesPerSecond: 1024, uploadRateWindowMs: WINDOW_MS, uploadIdleMs: 60_000 },
+        ocr: {
+          maxPending: 1,
+          maxTransfersPerClient: 2,
+          uploadMinBytesPerSecond: 1024,
+          uploadRateWindowMs: WINDOW_MS,
+          uploadIdleMs: 60_000,
+        },
       },
     },
   });
@@ -59,7 +65,9 @@ function stalledUpload(localAddress: string): Stalled {
       });
     }),
   );
-  request.write('--stall\r\ncontent-disposition: form-data; name="file"; filename="scan.png"\r\ncontent-type: image/png\r\n\r\n');
+  request.write(
+    '--stall\r\ncontent-disposition: form-data; name="file"; filename="scan.png"\r\ncontent-type: image/png\r\n\r\n',
+  );
   return { request, answer, answered: () => result };
 }
 
@@ -73,67 +81,73 @@ async function normalUpload(): Promise<{ status: number; body: any; ms: number }
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-test.serial('twenty stalled uploads from twenty addresses hold no place: a normal upload answers 200, and each stalled one is ended with 408', async (t) => {
-  t.timeout(60_000);
-  const stalled = Array.from({ length: 20 }, (_, i) => stalledUpload(`127.0.0.${i + 2}`));
-  t.teardown(() => {
-    for (const s of stalled) s.request.destroy();
-  });
-  await settle(300);
-  const normal = await normalUpload();
-  t.is(normal.status, 200, JSON.stringify(normal.body));
-  t.is(normal.body.text, 'Minutes of the lighthouse keepers meeting');
-  t.log(`answered in ${Math.round(normal.ms)} ms`);
-  t.deepEqual(
-    stalled.map((s) => s.answered()),
-    stalled.map(() => null),
-    'the stalled uploads were still open when the normal one was answered',
-  );
-
-  const answers = await Promise.all(stalled.map((s) => s.answer));
-  for (const answer of answers) {
-    t.is(answer.status, 408);
-    t.deepEqual(JSON.parse(answer.body), {
-      error: 'request_timeout',
-      message: `the upload brought less than 1024 bytes a second over ${WINDOW_MS} ms (plugins.ocr.uploadMinBytesPerSecond)`,
+test.serial(
+  'twenty stalled uploads from twenty addresses hold no place: a normal upload answers 200, and each stalled one is ended with 408',
+  async (t) => {
+    t.timeout(60_000);
+    const stalled = Array.from({ length: 20 }, (_, i) => stalledUpload(`127.0.0.${i + 2}`));
+    t.teardown(() => {
+      for (const s of stalled) s.request.destroy();
     });
-  }
-  // The counts per address were given back: the same address uploads again, and its (not a PNG) file is read.
-  const again = stalledUpload('127.0.0.2');
-  t.teardown(() => again.request.destroy());
-  again.request.end('Minutes\r\n--stall--\r\n');
-  const answer = await again.answer;
-  t.is(answer.status, 422, answer.body);
-  t.is(JSON.parse(answer.body).error, 'unprocessable_document');
-});
+    await settle(300);
+    const normal = await normalUpload();
+    t.is(normal.status, 200, JSON.stringify(normal.body));
+    t.is(normal.body.text, 'Minutes of the lighthouse keepers meeting');
+    t.log(`answered in ${Math.round(normal.ms)} ms`);
+    t.deepEqual(
+      stalled.map((s) => s.answered()),
+      stalled.map(() => null),
+      'the stalled uploads were still open when the normal one was answered',
+    );
 
-test.serial('one address holds at most maxTransfersPerClient uploads: past it 429 with Retry-After, at once; other addresses are served', async (t) => {
-  t.timeout(60_000);
-  const held = [stalledUpload('127.0.0.40'), stalledUpload('127.0.0.40')];
-  t.teardown(() => {
-    for (const s of held) s.request.destroy();
-  });
-  await settle(300);
-  const began = performance.now();
-  const third = stalledUpload('127.0.0.40');
-  t.teardown(() => third.request.destroy());
-  const refused = await third.answer;
-  t.log(`refused in ${Math.round(performance.now() - began)} ms`);
-  t.deepEqual(
-    held.map((s) => s.answered()),
-    [null, null],
-    'refused while the two held uploads were still arriving, not once one ended',
-  );
-  t.is(refused.status, 429);
-  t.is(refused.headers['retry-after'], String(WINDOW_MS / 1000));
-  t.deepEqual(JSON.parse(refused.body), {
-    error: 'too_many_requests',
-    message: `this client address already has 2 documents being uploaded or fetched (plugins.ocr.maxTransfersPerClient); try again in ${WINDOW_MS / 1000} s`,
-  });
-  const normal = await normalUpload();
-  t.is(normal.status, 200, JSON.stringify(normal.body));
-  t.deepEqual(
-    held.map((s) => s.answered()),
-    [null, null],
-  );
-});
+    const answers = await Promise.all(stalled.map((s) => s.answer));
+    for (const answer of answers) {
+      t.is(answer.status, 408);
+      t.deepEqual(JSON.parse(answer.body), {
+        error: 'request_timeout',
+        message: `the upload brought less than 1024 bytes a second over ${WINDOW_MS} ms (plugins.ocr.uploadMinBytesPerSecond)`,
+      });
+    }
+    // The counts per address were given back: the same address uploads again, and its (not a PNG) file is read.
+    const again = stalledUpload('127.0.0.2');
+    t.teardown(() => again.request.destroy());
+    again.request.end('Minutes\r\n--stall--\r\n');
+    const answer = await again.answer;
+    t.is(answer.status, 422, answer.body);
+    t.is(JSON.parse(answer.body).error, 'unprocessable_document');
+  },
+);
+
+test.serial(
+  'one address holds at most maxTransfersPerClient uploads: past it 429 with Retry-After, at once; other addresses are served',
+  async (t) => {
+    t.timeout(60_000);
+    const held = [stalledUpload('127.0.0.40'), stalledUpload('127.0.0.40')];
+    t.teardown(() => {
+      for (const s of held) s.request.destroy();
+    });
+    await settle(300);
+    const began = performance.now();
+    const third = stalledUpload('127.0.0.40');
+    t.teardown(() => third.request.destroy());
+    const refused = await third.answer;
+    t.log(`refused in ${Math.round(performance.now() - began)} ms`);
+    t.deepEqual(
+      held.map((s) => s.answered()),
+      [null, null],
+      'refused while the two held uploads were still arriving, not once one ended',
+    );
+    t.is(refused.status, 429);
+    t.is(refused.headers['retry-after'], String(WINDOW_MS / 1000));
+    t.deepEqual(JSON.parse(refused.body), {
+      error: 'too_many_requests',
+      message: `this client address already has 2 documents being uploaded or fetched (plugins.ocr.maxTransfersPerClient); try again in ${WINDOW_MS / 1000} s`,
+    });
+    const normal = await normalUpload();
+    t.is(normal.status, 200, JSON.stringify(normal.body));
+    t.deepEqual(
+      held.map((s) => s.answered()),
+      [null, null],
+    );
+  },
+);

@@ -48,7 +48,8 @@ test("a feature's guard adds its own hosts to the operator's; self: entries reac
   t.is(await status(runtimeGuard.fetch(own)), 'address_refused', 'nor does the runtime guard itself');
   t.deepEqual(connector.requests, ['/v3/api-docs'], 'only one request reached the connector');
   // What the operator names applies to every feature.
-  for (const guard of [runtimeGuard, integration, ocr]) t.is(await status(guard.fetch(`http://ops.example:${operator.port}/x`)), 200);
+  for (const guard of [runtimeGuard, integration, ocr])
+    t.is(await status(guard.fetch(`http://ops.example:${operator.port}/x`)), 200);
   t.is(operator.requests.length, 3);
   // A feature's guard shares the runtime's connections: closing it closes nothing.
   await integration.close();
@@ -63,7 +64,12 @@ test("by default an anonymous OCR by URL cannot read the connector's API documen
   t.timeout(60_000);
   vela = await startTestRuntime({ plugins: ['search', 'ocr', 'integration', 'connector'] });
   const apiDocs = `${vela.url('connector')}/v3/api-docs`;
-  for (const url of [apiDocs, apiDocs.replace('127.0.0.1', 'localhost'), `${vela.url('connector')}/health`, `${vela.url('search')}/v3/api-docs`]) {
+  for (const url of [
+    apiDocs,
+    apiDocs.replace('127.0.0.1', 'localhost'),
+    `${vela.url('connector')}/health`,
+    `${vela.url('search')}/v3/api-docs`,
+  ]) {
     const answer = await vela.fetch('search', '/api/ocr/url', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -89,7 +95,10 @@ test("by default an anonymous OCR by URL cannot read the connector's API documen
 
 test("OCR by URL reaches one of the runtime's services when its own list names it", async (t) => {
   t.timeout(60_000);
-  const own = await startTestRuntime({ plugins: ['search', 'ocr', 'connector'], config: { plugins: { ocr: { allowHosts: ['self:connector'] } } } });
+  const own = await startTestRuntime({
+    plugins: ['search', 'ocr', 'connector'],
+    config: { plugins: { ocr: { allowHosts: ['self:connector'] } } },
+  });
   t.teardown(() => own.stop());
   const answer = await own.fetch('search', '/api/ocr/url', {
     method: 'POST',

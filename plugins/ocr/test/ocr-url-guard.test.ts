@@ -47,14 +47,17 @@ const RECORDS: Record<string, string[]> = {
   'mixed.example': ['93.184.216.34', '10.0.0.1'],
 };
 
-const resolve = async (hostname: string) => (RECORDS[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+const resolve = async (hostname: string) =>
+  (RECORDS[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
 async function setUp(t: { teardown(fn: () => unknown): void }) {
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
     requests.push(req.url ?? '');
-    if (req.url === '/to-metadata') return void res.writeHead(302, { location: 'http://metadata.example/latest/meta-data/' }).end();
-    if (req.url === '/to-literal') return void res.writeHead(302, { location: 'http://0xa9.254.169.254/latest/' }).end();
+    if (req.url === '/to-metadata')
+      return void res.writeHead(302, { location: 'http://metadata.example/latest/meta-data/' }).end();
+    if (req.url === '/to-literal')
+      return void res.writeHead(302, { location: 'http://0xa9.254.169.254/latest/' }).end();
     res.writeHead(200, { 'content-type': 'text/plain' }).end('a note on loopback');
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -116,7 +119,17 @@ test('every internal range a name resolves to is refused, naming it, before any 
 test('IP literals in any spelling are refused without a lookup or a connection attempt', async (t) => {
   t.timeout(30_000);
   const { ocr, port, attempts } = await setUp(t);
-  for (const host of ['2130706433', '0x7f000001', '0177.0.0.1', '127.1', '[::ffff:7f00:1]', '[::1]', '169.254.169.254', '[fd00:ec2::254]', '0.0.0.0']) {
+  for (const host of [
+    '2130706433',
+    '0x7f000001',
+    '0177.0.0.1',
+    '127.1',
+    '[::ffff:7f00:1]',
+    '[::1]',
+    '169.254.169.254',
+    '[fd00:ec2::254]',
+    '0.0.0.0',
+  ]) {
     const error = await refusal(ocr.fetchDocument(`http://${host}:${port}/note.txt`));
     t.is(error.status, 403, host);
     t.is(error.code, 'address_refused', host);

@@ -21,12 +21,15 @@ interface Served {
 }
 
 /** Documents by path, a redirect and a 404, on 127.0.0.1. */
-async function documentServer(files: Record<string, { type: string; body: Uint8Array }>): Promise<Served & { close(): Promise<void> }> {
+async function documentServer(
+  files: Record<string, { type: string; body: Uint8Array }>,
+): Promise<Served & { close(): Promise<void> }> {
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
     requests.push(req.url ?? '');
     if (req.url === '/moved') return void res.writeHead(302, { location: '/docs/scan.png' }).end();
-    if (req.url === '/to-metadata') return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+    if (req.url === '/to-metadata')
+      return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
     if (req.url === '/to-nowhere') return void res.writeHead(302, { location: 'http://[not-an-address/x' }).end();
     const file = files[req.url ?? ''];
     if (!file) return void res.writeHead(404).end('missing');
@@ -34,11 +37,18 @@ async function documentServer(files: Record<string, { type: string; body: Uint8A
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   server.unref();
-  return { port: (server.address() as AddressInfo).port, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    port: (server.address() as AddressInfo).port,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** A multipart upload of `slow.png` whose first part header is sent, the rest left to the caller; and its answer. */
-function slowUpload(runtime: TestRuntime): { request: http.ClientRequest; answer: Promise<{ status: number; body: string }> } {
+function slowUpload(runtime: TestRuntime): {
+  request: http.ClientRequest;
+  answer: Promise<{ status: number; body: string }>;
+} {
   const url = new URL(runtime.url('search', '/api/ocr/file'));
   const request = http.request({
     host: url.hostname,
@@ -55,7 +65,9 @@ function slowUpload(runtime: TestRuntime): { request: http.ClientRequest; answer
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
     }),
   );
-  request.write('--stall\r\ncontent-disposition: form-data; name="file"; filename="slow.png"\r\ncontent-type: image/png\r\n\r\n');
+  request.write(
+    '--stall\r\ncontent-disposition: form-data; name="file"; filename="slow.png"\r\ncontent-type: image/png\r\n\r\n',
+  );
   return { request, answer };
 }
 
@@ -85,7 +97,12 @@ test.after.always(async () => {
   await served?.close();
 });
 
-async function upload(bytes: Uint8Array, name: string, type?: string, query = ''): Promise<{ status: number; body: any; headers: Headers }> {
+async function upload(
+  bytes: Uint8Array,
+  name: string,
+  type?: string,
+  query = '',
+): Promise<{ status: number; body: any; headers: Headers }> {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)], type ? { type } : {}), name);
   const res = await vela.fetch('search', `/api/ocr/file${query}`, { method: 'POST', body: form });
@@ -93,28 +110,49 @@ async function upload(bytes: Uint8Array, name: string, type?: string, query = ''
 }
 
 async function byUrl(body: unknown): Promise<{ status: number; body: any }> {
-  const res = await vela.fetch('search', '/api/ocr/url', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await vela.fetch('search', '/api/ocr/url', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json() };
 }
 
-test.serial('an uploaded image is recognized on the worker pool: the file attributes, with text at least 95% right, and no credentials needed', async (t) => {
-  t.timeout(180_000);
-  const res = await upload(png, 'scan.png', 'image/png');
-  t.is(res.status, 200, JSON.stringify(res.body));
-  t.is(res.body.name, 'scan.png');
-  t.is(res.body.contentType, 'image/png');
-  t.is(res.body.size, png.byteLength);
-  const accuracy = characterAccuracy(EXPECTED, res.body.text);
-  t.true(accuracy >= 0.95, `accuracy ${accuracy}: ${JSON.stringify(res.body.text)}`);
-  t.deepEqual(res.body.metadata, { pages: 1, language: 'eng', title: null, author: null, created: null, modified: null });
-  const jpeg = await upload(await renderText(LINES, 'jpeg'), 'scan.jpg');
-  t.is(jpeg.body.contentType, 'image/jpeg');
-  t.true(characterAccuracy(EXPECTED, jpeg.body.text) >= 0.95, jpeg.body.text);
-});
+test.serial(
+  'an uploaded image is recognized on the worker pool: the file attributes, with text at least 95% right, and no credentials needed',
+  async (t) => {
+    t.timeout(180_000);
+    const res = await upload(png, 'scan.png', 'image/png');
+    t.is(res.status, 200, JSON.stringify(res.body));
+    t.is(res.body.name, 'scan.png');
+    t.is(res.body.contentType, 'image/png');
+    t.is(res.body.size, png.byteLength);
+    const accuracy = characterAccuracy(EXPECTED, res.body.text);
+    t.true(accuracy >= 0.95, `accuracy ${accuracy}: ${JSON.stringify(res.body.text)}`);
+    t.deepEqual(res.body.metadata, {
+      pages: 1,
+      language: 'eng',
+      title: null,
+      author: null,
+      created: null,
+      modified: null,
+    });
+    const jpeg = await upload(await renderText(LINES, 'jpeg'), 'scan.jpg');
+    t.is(jpeg.body.contentType, 'image/jpeg');
+    t.true(characterAccuracy(EXPECTED, jpeg.body.text) >= 0.95, jpeg.body.text);
+  },
+);
 
 test.serial('PDFs: the text layer with its metadata, and a scan recognized page by page', async (t) => {
   t.timeout(180_000);
-  const typed = await upload(await makePdf({ title: 'Annual report', author: 'Grace Hopper', pages: [['Typed text on page one'], ['And page two']] }), 'r.pdf');
+  const typed = await upload(
+    await makePdf({
+      title: 'Annual report',
+      author: 'Grace Hopper',
+      pages: [['Typed text on page one'], ['And page two']],
+    }),
+    'r.pdf',
+  );
   t.is(typed.status, 200, JSON.stringify(typed.body));
   t.is(typed.body.text, 'Typed text on page one\nAnd page two');
   t.deepEqual(typed.body.metadata, {
@@ -151,115 +189,141 @@ test.serial('DOCX and XLSX are read as text', async (t) => {
   t.is(xlsx.body.metadata.author, 'Ada Lovelace');
 });
 
-test.serial('the language is chosen per request, among the languages whose data ships; an unknown one is 400', async (t) => {
-  t.timeout(180_000);
-  const lines = ['Relatório de ação rápida', 'São Paulo não é só informação'];
-  const res = await upload(await renderText(lines), 'pt.png', 'image/png', '?language=por');
-  t.is(res.status, 200, JSON.stringify(res.body));
-  t.is(res.body.metadata.language, 'por');
-  t.true(characterAccuracy(lines.join('\n'), res.body.text) >= 0.9, res.body.text);
-  const unknown = await upload(png, 'x.png', 'image/png', '?language=klingon');
-  t.is(unknown.status, 400);
-  t.deepEqual(Object.keys(unknown.body).sort(), ['error', 'message']);
-  t.regex(unknown.body.message, /language "klingon" has no OCR data; use one or more of eng, por/);
-});
+test.serial(
+  'the language is chosen per request, among the languages whose data ships; an unknown one is 400',
+  async (t) => {
+    t.timeout(180_000);
+    const lines = ['Relatório de ação rápida', 'São Paulo não é só informação'];
+    const res = await upload(await renderText(lines), 'pt.png', 'image/png', '?language=por');
+    t.is(res.status, 200, JSON.stringify(res.body));
+    t.is(res.body.metadata.language, 'por');
+    t.true(characterAccuracy(lines.join('\n'), res.body.text) >= 0.9, res.body.text);
+    const unknown = await upload(png, 'x.png', 'image/png', '?language=klingon');
+    t.is(unknown.status, 400);
+    t.deepEqual(Object.keys(unknown.body).sort(), ['error', 'message']);
+    t.regex(unknown.body.message, /language "klingon" has no OCR data; use one or more of eng, por/);
+  },
+);
 
-test.serial('error statuses, all in the one JSON shape: 413 too large, 415 unsupported, 422 corrupt, 400 without the file part', async (t) => {
-  t.timeout(180_000);
-  const tooLarge = await upload(new Uint8Array(MAX_BYTES + 1), 'big.png', 'image/png');
-  t.is(tooLarge.status, 413);
-  t.is(tooLarge.body.error, 'payload_too_large');
-  t.regex(tooLarge.body.message, /larger than the OCR limit of 2097152 bytes \(plugins\.ocr\.maxBytes\)/);
+test.serial(
+  'error statuses, all in the one JSON shape: 413 too large, 415 unsupported, 422 corrupt, 400 without the file part',
+  async (t) => {
+    t.timeout(180_000);
+    const tooLarge = await upload(new Uint8Array(MAX_BYTES + 1), 'big.png', 'image/png');
+    t.is(tooLarge.status, 413);
+    t.is(tooLarge.body.error, 'payload_too_large');
+    t.regex(tooLarge.body.message, /larger than the OCR limit of 2097152 bytes \(plugins\.ocr\.maxBytes\)/);
 
-  const gif = await upload(Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'), 'anim.gif', 'image/gif');
-  t.is(gif.status, 415);
-  t.is(gif.body.error, 'unsupported_media_type');
-  t.regex(gif.body.message, /content type image\/gif, file "anim\.gif"/);
+    const gif = await upload(Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'), 'anim.gif', 'image/gif');
+    t.is(gif.status, 415);
+    t.is(gif.body.error, 'unsupported_media_type');
+    t.regex(gif.body.message, /content type image\/gif, file "anim\.gif"/);
 
-  const notMultipart = await vela.fetch('search', '/api/ocr/file', { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: 'x' });
-  t.is(notMultipart.status, 415);
-  t.regex((await notMultipart.json()).message, /takes multipart\/form-data with the document in the part "file"/);
+    const notMultipart = await vela.fetch('search', '/api/ocr/file', {
+      method: 'POST',
+      headers: { 'content-type': 'application/pdf' },
+      body: 'x',
+    });
+    t.is(notMultipart.status, 415);
+    t.regex((await notMultipart.json()).message, /takes multipart\/form-data with the document in the part "file"/);
 
-  const corrupt = await upload(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(500, 0x41)]), 'broken.pdf');
-  t.is(corrupt.status, 422);
-  t.is(corrupt.body.error, 'unprocessable_document');
-  t.regex(corrupt.body.message, /PDF cannot be read/);
-  const cutImage = await upload(png.subarray(0, 30), 'cut.png');
-  t.is(cutImage.status, 422);
+    const corrupt = await upload(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(500, 0x41)]), 'broken.pdf');
+    t.is(corrupt.status, 422);
+    t.is(corrupt.body.error, 'unprocessable_document');
+    t.regex(corrupt.body.message, /PDF cannot be read/);
+    const cutImage = await upload(png.subarray(0, 30), 'cut.png');
+    t.is(cutImage.status, 422);
 
-  const form = new FormData();
-  form.append('other', 'value');
-  const missing = await vela.fetch('search', '/api/ocr/file', { method: 'POST', body: form });
-  t.is(missing.status, 400);
-  t.deepEqual(await missing.json(), { error: 'missing_file', message: 'the multipart body has no file part named "file"' });
-});
+    const form = new FormData();
+    form.append('other', 'value');
+    const missing = await vela.fetch('search', '/api/ocr/file', { method: 'POST', body: form });
+    t.is(missing.status, 400);
+    t.deepEqual(await missing.json(), {
+      error: 'missing_file',
+      message: 'the multipart body has no file part named "file"',
+    });
+  },
+);
 
 test.serial('a password-protected PDF is 422 encrypted_document', async (t) => {
   t.timeout(180_000);
-  const encrypted = await upload(makeEncryptedPdf('Confidential salary list', 'secret'), 'salaries.pdf', 'application/pdf');
+  const encrypted = await upload(
+    makeEncryptedPdf('Confidential salary list', 'secret'),
+    'salaries.pdf',
+    'application/pdf',
+  );
   t.is(encrypted.status, 422, JSON.stringify(encrypted.body));
   t.is(encrypted.body.error, 'encrypted_document');
   t.regex(encrypted.body.message, /the PDF is password-protected/);
   t.false(JSON.stringify(encrypted.body).includes('Confidential'));
 });
 
-test.serial('by URL: fetched through the outbound guard (redirects checked again, internal addresses refused naming the rule), bounded in size', async (t) => {
-  t.timeout(180_000);
-  const base = `http://127.0.0.1:${served.port}`;
-  const ok = await byUrl({ url: `${base}/docs/scan.png` });
-  t.is(ok.status, 200, JSON.stringify(ok.body));
-  t.is(ok.body.name, 'scan.png');
-  t.is(ok.body.metadata.modified, '2024-03-05T10:00:00.000Z', 'the Last-Modified of the answer');
-  t.true(characterAccuracy(EXPECTED, ok.body.text) >= 0.95, ok.body.text);
+test.serial(
+  'by URL: fetched through the outbound guard (redirects checked again, internal addresses refused naming the rule), bounded in size',
+  async (t) => {
+    t.timeout(180_000);
+    const base = `http://127.0.0.1:${served.port}`;
+    const ok = await byUrl({ url: `${base}/docs/scan.png` });
+    t.is(ok.status, 200, JSON.stringify(ok.body));
+    t.is(ok.body.name, 'scan.png');
+    t.is(ok.body.metadata.modified, '2024-03-05T10:00:00.000Z', 'the Last-Modified of the answer');
+    t.true(characterAccuracy(EXPECTED, ok.body.text) >= 0.95, ok.body.text);
 
-  const moved = await byUrl({ url: `${base}/moved` });
-  t.is(moved.status, 200, 'a redirect on the allowed host is followed');
-  t.is(moved.body.name, 'scan.png');
+    const moved = await byUrl({ url: `${base}/moved` });
+    t.is(moved.status, 200, 'a redirect on the allowed host is followed');
+    t.is(moved.body.name, 'scan.png');
 
-  const before = served.requests.length;
-  const metadata = await byUrl({ url: `${base}/to-metadata` });
-  t.is(metadata.status, 403);
-  t.is(metadata.body.error, 'address_refused');
-  t.regex(metadata.body.message, /cloud metadata/);
-  t.is(served.requests.length, before + 1, 'only the redirect itself was requested');
+    const before = served.requests.length;
+    const metadata = await byUrl({ url: `${base}/to-metadata` });
+    t.is(metadata.status, 403);
+    t.is(metadata.body.error, 'address_refused');
+    t.regex(metadata.body.message, /cloud metadata/);
+    t.is(served.requests.length, before + 1, 'only the redirect itself was requested');
 
-  const otherPort = await byUrl({ url: 'http://127.0.0.1:9/x.png' });
-  t.is(otherPort.status, 403, 'the allowlist names host and port');
-  t.regex(otherPort.body.message, /loopback/);
-  t.is((await byUrl({ url: 'http://[::ffff:7f00:1]/x' })).status, 403);
-  t.is((await byUrl({ url: 'http://2130706433/x' })).body.error, 'address_refused');
-  t.regex((await byUrl({ url: 'file:///etc/passwd' })).body.message, /\(scheme\)/);
+    const otherPort = await byUrl({ url: 'http://127.0.0.1:9/x.png' });
+    t.is(otherPort.status, 403, 'the allowlist names host and port');
+    t.regex(otherPort.body.message, /loopback/);
+    t.is((await byUrl({ url: 'http://[::ffff:7f00:1]/x' })).status, 403);
+    t.is((await byUrl({ url: 'http://2130706433/x' })).body.error, 'address_refused');
+    t.regex((await byUrl({ url: 'file:///etc/passwd' })).body.message, /\(scheme\)/);
 
-  const oddName = await byUrl({ url: `${base}/%ff.txt` });
-  t.is(oddName.status, 200, JSON.stringify(oddName.body));
-  t.is(oddName.body.name, '%ff.txt', 'a name that does not decode is kept as it came');
-  t.is(oddName.body.text, 'a note with an odd name');
+    const oddName = await byUrl({ url: `${base}/%ff.txt` });
+    t.is(oddName.status, 200, JSON.stringify(oddName.body));
+    t.is(oddName.body.name, '%ff.txt', 'a name that does not decode is kept as it came');
+    t.is(oddName.body.text, 'a note with an odd name');
 
-  // Not URLs: a % without two hex digits (which WHATWG parsing would let through), no URL at all. Nothing is fetched.
-  const requested = served.requests.length;
-  for (const [url, problem] of [
-    [`${base}/%E0%A4%A.txt`, 'has a % that is not followed by two hex digits (a literal % is written %25)'],
-    [`${base}/report.pdf?discount=50%`, 'has a % that is not followed by two hex digits (a literal % is written %25)'],
-    ['not a url', 'is not an absolute URL'],
-    ['/docs/scan.png', 'is not an absolute URL'],
-  ]) {
-    const bad = await byUrl({ url });
-    t.is(bad.status, 400, url);
-    t.deepEqual(bad.body, { error: 'invalid_parameter', message: `body.url ${problem}` }, url);
-  }
-  t.is(served.requests.length, requested, 'no bad URL was requested');
-  const nowhere = await byUrl({ url: `${base}/to-nowhere` });
-  t.is(nowhere.status, 502, "a redirect to a Location that is no URL is the upstream's fault");
-  t.deepEqual(nowhere.body, { error: 'upstream_error', message: `${base}/to-nowhere redirected to a Location that is not a URL` });
+    // Not URLs: a % without two hex digits (which WHATWG parsing would let through), no URL at all. Nothing is fetched.
+    const requested = served.requests.length;
+    for (const [url, problem] of [
+      [`${base}/%E0%A4%A.txt`, 'has a % that is not followed by two hex digits (a literal % is written %25)'],
+      [
+        `${base}/report.pdf?discount=50%`,
+        'has a % that is not followed by two hex digits (a literal % is written %25)',
+      ],
+      ['not a url', 'is not an absolute URL'],
+      ['/docs/scan.png', 'is not an absolute URL'],
+    ]) {
+      const bad = await byUrl({ url });
+      t.is(bad.status, 400, url);
+      t.deepEqual(bad.body, { error: 'invalid_parameter', message: `body.url ${problem}` }, url);
+    }
+    t.is(served.requests.length, requested, 'no bad URL was requested');
+    const nowhere = await byUrl({ url: `${base}/to-nowhere` });
+    t.is(nowhere.status, 502, "a redirect to a Location that is no URL is the upstream's fault");
+    t.deepEqual(nowhere.body, {
+      error: 'upstream_error',
+      message: `${base}/to-nowhere redirected to a Location that is not a URL`,
+    });
 
-  const missing = await byUrl({ url: `${base}/docs/none.pdf` });
-  t.is(missing.status, 502);
-  t.regex(missing.body.message, /answered HTTP 404/);
-  const big = await byUrl({ url: `${base}/docs/big.bin` });
-  t.is(big.status, 413);
-  t.is(big.body.error, 'payload_too_large');
-  t.is((await byUrl({})).status, 400);
-});
+    const missing = await byUrl({ url: `${base}/docs/none.pdf` });
+    t.is(missing.status, 502);
+    t.regex(missing.body.message, /answered HTTP 404/);
+    const big = await byUrl({ url: `${base}/docs/big.bin` });
+    t.is(big.status, 413);
+    t.is(big.body.error, 'payload_too_large');
+    t.is((await byUrl({})).status, 400);
+  },
+);
 
 test.serial('the endpoints are public in the OpenAPI document', async (t) => {
   t.timeout(180_000);
@@ -270,64 +334,87 @@ test.serial('the endpoints are public in the OpenAPI document', async (t) => {
   }
 });
 
-test.serial('an upload still arriving holds no place; past maxPending documents in progress, a whole upload is answered 503 with Retry-After', async (t) => {
-  t.timeout(180_000);
-  const busy = await startTestRuntime({
-    plugins: ['search', 'ocr'],
-    // The held upload below sends nothing for as long as the test needs: the minimum rate is not tested here, nor
-    // the time limit (four scanned pages take a minute on a machine busy with other work).
-    config: {
-      plugins: {
-        ocr: { maxPending: 1, timeoutMs: 150_000, queueTimeoutMs: 150_000, uploadMinBytesPerSecond: 1, uploadRateWindowMs: 600_000, uploadIdleMs: 600_000 },
+test.serial(
+  'an upload still arriving holds no place; past maxPending documents in progress, a whole upload is answered 503 with Retry-After',
+  async (t) => {
+    t.timeout(180_000);
+    const busy = await startTestRuntime({
+      plugins: ['search', 'ocr'],
+      // The held upload below sends nothing for as long as the test needs: the minimum rate is not tested here, nor
+      // the time limit (four scanned pages take a minute on a machine busy with other work).
+      config: {
+        plugins: {
+          ocr: {
+            maxPending: 1,
+            timeoutMs: 150_000,
+            queueTimeoutMs: 150_000,
+            uploadMinBytesPerSecond: 1,
+            uploadRateWindowMs: 600_000,
+            uploadIdleMs: 600_000,
+          },
+        },
       },
-    },
-  });
-  t.teardown(() => busy.stop());
-  const url = new URL(busy.url('search', '/api/ocr/file'));
-  // An upload that starts and does not finish: it takes no place of the one, as its file has not arrived.
-  const boundary = 'held-upload';
-  const holder = http.request({
-    host: url.hostname,
-    port: url.port,
-    path: url.pathname,
-    method: 'POST',
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' },
-  });
-  holder.on('error', () => {});
-  t.teardown(() => holder.destroy());
-  holder.write(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="slow.png"\r\ncontent-type: image/png\r\n\r\n`);
-  holder.write(Buffer.from(png.subarray(0, 100)));
-  await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    t.teardown(() => busy.stop());
+    const url = new URL(busy.url('search', '/api/ocr/file'));
+    // An upload that starts and does not finish: it takes no place of the one, as its file has not arrived.
+    const boundary = 'held-upload';
+    const holder = http.request({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' },
+    });
+    holder.on('error', () => {});
+    t.teardown(() => holder.destroy());
+    holder.write(
+      `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="slow.png"\r\ncontent-type: image/png\r\n\r\n`,
+    );
+    holder.write(Buffer.from(png.subarray(0, 100)));
+    await new Promise((resolve) => setTimeout(resolve, 300));
 
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'scan.png');
-  t.is((await busy.fetch('search', '/api/ocr/file', { method: 'POST', body: form })).status, 200, 'served while the other upload is still arriving');
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'scan.png');
+    t.is(
+      (await busy.fetch('search', '/api/ocr/file', { method: 'POST', body: form })).status,
+      200,
+      'served while the other upload is still arriving',
+    );
 
-  // A document being recognized (four scanned pages: seconds) holds the one place.
-  const lines = Array.from({ length: 20 }, (_, i) => `Line ${i + 1} of a long scanned page about lighthouse maintenance`);
-  const long = new FormData();
-  long.append('file', new Blob([new Uint8Array(await makeScannedPdf([lines, lines, lines, lines]))], { type: 'application/pdf' }), 'long.pdf');
-  const first = busy.fetch('search', '/api/ocr/file', { method: 'POST', body: long });
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const refused = await busy.fetch('search', '/api/ocr/file', { method: 'POST', body: form });
-  t.is(refused.status, 503);
-  t.regex(refused.headers.get('retry-after') ?? '', /^\d+$/);
-  const body = await refused.json();
-  t.is(body.error, 'ocr_busy');
-  t.regex(body.message, /the OCR queue is full \(1 documents in progress, plugins\.ocr\.maxPending\)/);
-  const firstAnswer = await first;
-  t.is(firstAnswer.status, 200, await firstAnswer.text());
+    // A document being recognized (four scanned pages: seconds) holds the one place.
+    const lines = Array.from(
+      { length: 20 },
+      (_, i) => `Line ${i + 1} of a long scanned page about lighthouse maintenance`,
+    );
+    const long = new FormData();
+    long.append(
+      'file',
+      new Blob([new Uint8Array(await makeScannedPdf([lines, lines, lines, lines]))], { type: 'application/pdf' }),
+      'long.pdf',
+    );
+    const first = busy.fetch('search', '/api/ocr/file', { method: 'POST', body: long });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const refused = await busy.fetch('search', '/api/ocr/file', { method: 'POST', body: form });
+    t.is(refused.status, 503);
+    t.regex(refused.headers.get('retry-after') ?? '', /^\d+$/);
+    const body = await refused.json();
+    t.is(body.error, 'ocr_busy');
+    t.regex(body.message, /the OCR queue is full \(1 documents in progress, plugins\.ocr\.maxPending\)/);
+    const firstAnswer = await first;
+    t.is(firstAnswer.status, 200, await firstAnswer.text());
 
-  // The held upload completes: it takes the place that is free again.
-  const answered = new Promise<number>((resolve) =>
-    holder.on('response', (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    }),
-  );
-  holder.end(Buffer.concat([Buffer.from(png.subarray(100)), Buffer.from(`\r\n--${boundary}--\r\n`)]));
-  t.is(await answered, 200);
-});
+    // The held upload completes: it takes the place that is free again.
+    const answered = new Promise<number>((resolve) =>
+      holder.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      }),
+    );
+    holder.end(Buffer.concat([Buffer.from(png.subarray(100)), Buffer.from(`\r\n--${boundary}--\r\n`)]));
+    t.is(await answered, 200);
+  },
+);
 
 test.serial(
   'time bounds: a document over timeoutMs is 422 extraction_timeout; an upload that stalls or trickles is 408 and gives its place back',
@@ -339,13 +426,23 @@ test.serial(
     });
     t.teardown(() => bounded.stop());
     // Four scanned pages of twenty lines: seconds of recognition per page, far over one second.
-    const lines = Array.from({ length: 20 }, (_, i) => `Line ${i + 1} of a long scanned page about lighthouse maintenance`);
+    const lines = Array.from(
+      { length: 20 },
+      (_, i) => `Line ${i + 1} of a long scanned page about lighthouse maintenance`,
+    );
     const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(await makeScannedPdf([lines, lines, lines, lines]))], { type: 'application/pdf' }), 'long.pdf');
+    form.append(
+      'file',
+      new Blob([new Uint8Array(await makeScannedPdf([lines, lines, lines, lines]))], { type: 'application/pdf' }),
+      'long.pdf',
+    );
     const slow = await bounded.fetch('search', '/api/ocr/file', { method: 'POST', body: form });
     const body = await slow.json();
     t.is(slow.status, 422, JSON.stringify(body));
-    t.deepEqual(body, { error: 'extraction_timeout', message: 'the document took longer than the OCR time limit of 1000 ms (plugins.ocr.timeoutMs)' });
+    t.deepEqual(body, {
+      error: 'extraction_timeout',
+      message: 'the document took longer than the OCR time limit of 1000 ms (plugins.ocr.timeoutMs)',
+    });
 
     // An upload that sends its first bytes and then nothing holds the one place only until uploadIdleMs.
     const stalled = slowUpload(bounded);
@@ -353,7 +450,10 @@ test.serial(
     const timedOut = await stalled.answer;
     stalled.request.destroy();
     t.is(timedOut.status, 408);
-    t.deepEqual(JSON.parse(timedOut.body), { error: 'request_timeout', message: 'the upload sent nothing for 1000 ms (plugins.ocr.uploadIdleMs)' });
+    t.deepEqual(JSON.parse(timedOut.body), {
+      error: 'request_timeout',
+      message: 'the upload sent nothing for 1000 ms (plugins.ocr.uploadIdleMs)',
+    });
 
     // One that trickles (a few bytes every 100 ms, never idle for uploadIdleMs) is ended at uploadTimeoutMs.
     const trickling = slowUpload(bounded);
@@ -367,7 +467,10 @@ test.serial(
     clearInterval(drip);
     trickling.request.destroy();
     t.is(cut.status, 408);
-    t.deepEqual(JSON.parse(cut.body), { error: 'request_timeout', message: 'the upload took longer than 3000 ms (plugins.ocr.uploadTimeoutMs)' });
+    t.deepEqual(JSON.parse(cut.body), {
+      error: 'request_timeout',
+      message: 'the upload took longer than 3000 ms (plugins.ocr.uploadTimeoutMs)',
+    });
 
     const text = new FormData();
     text.append('file', new Blob(['a short note'], { type: 'text/plain' }), 'note.txt');

@@ -20,7 +20,11 @@ test('the packed ocr plugin loads alone from its archive beside the search plugi
   t.deepEqual(readdirSync(archives), ['ocr-1.0.0.tgz']);
 
   const loaderPath = `${path.join(packageRoot, 'plugins', 'search')},${path.join(archives, 'ocr-1.0.0.tgz')}`;
-  const vela = await startChildRuntime(['--loader-path', loaderPath], childEnv({ VELA_DATA_DIR: path.join(home, 'data') }), home);
+  const vela = await startChildRuntime(
+    ['--loader-path', loaderPath],
+    childEnv({ VELA_DATA_DIR: path.join(home, 'data') }),
+    home,
+  );
   t.teardown(() => vela.stop());
   t.deepEqual(vela.plugins.sort(), ['ocr', 'search']);
   t.true(

@@ -37,7 +37,10 @@ export function readUpload(req: IncomingMessage, limits: UploadLimits, field = '
   return new Promise((resolve, reject) => {
     let parser: InstanceType<typeof Busboy>;
     try {
-      parser = new Busboy({ headers: req.headers as never, limits: { fileSize: maxBytes, files: 4, fields: 8, fieldSize: 1024, parts: 12, headerPairs: 20 } });
+      parser = new Busboy({
+        headers: req.headers as never,
+        limits: { fileSize: maxBytes, files: 4, fields: 8, fieldSize: 1024, parts: 12, headerPairs: 20 },
+      });
     } catch (error) {
       reject(ocrErrors.badMultipart((error as Error).message));
       return;
@@ -88,7 +91,12 @@ export function readUpload(req: IncomingMessage, limits: UploadLimits, field = '
         });
         stream.on('limit', () => fail(ocrErrors.tooLarge(maxBytes)));
         stream.on('end', () => {
-          if (!stream.truncated) file = { bytes: Buffer.concat(chunks, size), fileName: fileName || 'upload', contentType: mimeType || undefined };
+          if (!stream.truncated)
+            file = {
+              bytes: Buffer.concat(chunks, size),
+              fileName: fileName || 'upload',
+              contentType: mimeType || undefined,
+            };
           done();
         });
         stream.on('error', fail);

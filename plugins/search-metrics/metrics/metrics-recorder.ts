@@ -104,7 +104,10 @@ export class MetricsRecorder {
         this.counts.written += batch.length;
       } catch (error) {
         this.counts.failed += batch.length;
-        this.logger.warn({ err: error, records: batch.length }, 'writing search metrics failed; these records are lost');
+        this.logger.warn(
+          { err: error, records: batch.length },
+          'writing search metrics failed; these records are lost',
+        );
       }
     }
   }

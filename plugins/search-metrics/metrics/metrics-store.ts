@@ -91,7 +91,12 @@ export class MetricsStore {
       .orderBy('last', 'desc')
       .limit(rows);
     if (zeroOnly) query.where('num_found', 0);
-    const found = (await query) as Array<{ sanitized_term: string; count: number | string; hits: number | string; last: number | string }>;
+    const found = (await query) as Array<{
+      sanitized_term: string;
+      count: number | string;
+      hits: number | string;
+      last: number | string;
+    }>;
     return found.map((r) => ({
       term: r.sanitized_term,
       count: Number(r.count),
@@ -103,7 +108,10 @@ export class MetricsStore {
   /** Searches recorded in the span, and how many of them found nothing. */
   async totals(siteId: string, span: Span): Promise<{ searches: number; zeroResults: number }> {
     const row = (await within(this.db(TABLE).where({ site_id: siteId }), span)
-      .select(this.db.raw('count(*) as searches'), this.db.raw('sum(case when num_found = 0 then 1 else 0 end) as zero'))
+      .select(
+        this.db.raw('count(*) as searches'),
+        this.db.raw('sum(case when num_found = 0 then 1 else 0 end) as zero'),
+      )
       .first()) as { searches: number | string; zero: number | string | null } | undefined;
     return { searches: Number(row?.searches ?? 0), zeroResults: Number(row?.zero ?? 0) };
   }
@@ -116,7 +124,13 @@ export class MetricsStore {
       .orderBy('searched_at', 'desc')
       .orderBy('id', 'desc')
       .limit(rows)) as SearchRow[];
-    return found.map((r) => ({ term: r.term, locale: r.locale, userId: r.user_id, numFound: Number(r.num_found), searchedAt: iso(r.searched_at) }));
+    return found.map((r) => ({
+      term: r.term,
+      locale: r.locale,
+      userId: r.user_id,
+      numFound: Number(r.num_found),
+      searchedAt: iso(r.searched_at),
+    }));
   }
 
   async deleteSite(siteId: string): Promise<void> {

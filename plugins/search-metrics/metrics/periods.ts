@@ -26,7 +26,10 @@ export function periodSpans(period: Period, now: number): { current: Span; previ
     }
     case 'this-month': {
       const first = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
-      return { current: { from: first, to: null }, previous: { from: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - 1, 1), to: first } };
+      return {
+        current: { from: first, to: null },
+        previous: { from: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - 1, 1), to: first },
+      };
     }
     case 'all-time':
       return { current: { from: null, to: null }, previous: null };

@@ -57,7 +57,14 @@ export class SearchMetrics {
   record({ site, params, count }: SearchedEvent): void {
     // The search settles the locale it ran in (a request may leave it out); without one there is nothing to record.
     if (!this.config.enabled || !params.populateMetrics || params.q.trim() === '*' || !params.locale) return;
-    this.recorder.record({ siteId: site.id, locale: params.locale, term: params.q, userId: params.userId, numFound: count, at: this.clock() });
+    this.recorder.record({
+      siteId: site.id,
+      locale: params.locale,
+      term: params.q,
+      userId: params.userId,
+      numFound: count,
+      at: this.clock(),
+    });
   }
 
   /** A deleted site's searches go, queued and stored. */
@@ -92,7 +99,13 @@ export class SearchMetrics {
       previous ? this.store.totals(siteId, previous) : null,
     ]);
     const count = (t: { searches: number; zeroResults: number }) => (zeroOnly ? t.zeroResults : t.searches);
-    return { period, from: iso(current.from), searches: count(totals), previousPeriodSearches: before ? count(before) : null, terms };
+    return {
+      period,
+      from: iso(current.from),
+      searches: count(totals),
+      previousPeriodSearches: before ? count(before) : null,
+      terms,
+    };
   }
 
   async live(siteId: string, rows: number): Promise<LiveReport> {

@@ -18,7 +18,9 @@ export async function up(db: Knex): Promise<void> {
         ['index', 'site_time'],
         ['index', 'user_time'],
       ]) {
-        await db.raw(`alter ${kind} if exists search_metric_searches_${suffix} rename to search_metrics_searches_${suffix}`);
+        await db.raw(
+          `alter ${kind} if exists search_metric_searches_${suffix} rename to search_metrics_searches_${suffix}`,
+        );
       }
     }
     return;

@@ -19,15 +19,30 @@ const termsReport: JsonSchema = {
   properties: {
     period: { type: 'string', enum: [...PERIODS] },
     from: { type: ['string', 'null'], description: 'start of the period (UTC); null for all time' },
-    searches: { type: 'integer', description: 'searches recorded in the period (zero-result terms: those that found nothing)' },
-    previousPeriodSearches: { type: ['integer', 'null'], description: 'the same count for the period before (null for all time)' },
+    searches: {
+      type: 'integer',
+      description: 'searches recorded in the period (zero-result terms: those that found nothing)',
+    },
+    previousPeriodSearches: {
+      type: ['integer', 'null'],
+      description: 'the same count for the period before (null for all time)',
+    },
     terms: { type: 'array', items: termCount },
   },
 };
 const count = (description: string): JsonSchema => ({ type: 'integer', description });
 const liveReport: JsonSchema = {
   type: 'object',
-  required: ['site', 'now', 'searchesLastMinute', 'searchesLastHour', 'searchesToday', 'zeroResultsToday', 'latest', 'recorder'],
+  required: [
+    'site',
+    'now',
+    'searchesLastMinute',
+    'searchesLastHour',
+    'searchesToday',
+    'zeroResultsToday',
+    'latest',
+    'recorder',
+  ],
   properties: {
     site: { type: 'string', description: 'the site name' },
     now: { type: 'string', description: 'when the counts were taken' },
@@ -77,7 +92,11 @@ function userIdOf(body: unknown): string | undefined {
 
 const reportParams = pathParams({
   id: siteRefSchema,
-  period: { type: 'string', enum: [...PERIODS], description: 'today, this-week (from Monday), this-month (from the 1st), all-time; UTC' },
+  period: {
+    type: 'string',
+    enum: [...PERIODS],
+    description: 'today, this-week (from Monday), this-month (from the 1st), all-time; UTC',
+  },
   rows: { type: 'integer', minimum: 1, maximum: 1000, description: 'terms to list' },
 });
 
@@ -92,7 +111,8 @@ export function mountMetricsRoutes(router: ApiRouter, { metrics, sites }: Metric
   const siteOf = (ref: string, locale = ''): SearchSite => {
     const site = sites().find(ref);
     if (!site) throw metricsErrors.siteNotFound(ref);
-    if (locale !== '' && !site.locales.includes(locale)) throw metricsErrors.localeNotFound(site.name, locale, site.locales);
+    if (locale !== '' && !site.locales.includes(locale))
+      throw metricsErrors.localeNotFound(site.name, locale, site.locales);
     return site;
   };
 
@@ -121,7 +141,11 @@ export function mountMetricsRoutes(router: ApiRouter, { metrics, sites }: Metric
     async (req, res) => {
       const query = req.query as unknown as { _setlocale?: string; locale?: string; rows: number; q?: string };
       const locale = query._setlocale || query.locale;
-      if (!locale) throw metricsErrors.missingParameter('_setlocale', 'give the locale whose searches to list, e.g. _setlocale=en_US');
+      if (!locale)
+        throw metricsErrors.missingParameter(
+          '_setlocale',
+          'give the locale whose searches to list, e.g. _setlocale=en_US',
+        );
       const site = siteOf(String(req.params.siteName), normalizeLocale(locale));
       const userId = userIdOf(req.body) || principalOf(res)?.username;
       if (!userId) throw metricsErrors.missingParameter('body.userId', 'give the user whose searches to list');
@@ -138,7 +162,12 @@ export function mountMetricsRoutes(router: ApiRouter, { metrics, sites }: Metric
       tags: ['metrics'],
       summary: 'Searches of a site as they happen: counts for the last minute, hour and day, and the newest searches',
       params: pathParams({ id: siteRefSchema }),
-      query: { type: 'object', properties: { rows: { type: 'integer', minimum: 1, maximum: 1000, default: 20, description: 'newest searches to list' } } },
+      query: {
+        type: 'object',
+        properties: {
+          rows: { type: 'integer', minimum: 1, maximum: 1000, default: 20, description: 'newest searches to list' },
+        },
+      },
       responses: { 200: { description: 'the counts and the newest searches', schema: liveReport } },
     },
     async (req, res) => {

@@ -2,7 +2,12 @@ import type { JsonSchema } from 'vela/plugin';
 import { metricsErrors } from '../errors.js';
 
 /** A site in a path, by id or name, as the search service's routes take it: every id and every name matches this. */
-export const siteRefSchema: JsonSchema = { type: 'string', maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9 _.-]{0,99}$', description: 'site id (or name)' };
+export const siteRefSchema: JsonSchema = {
+  type: 'string',
+  maxLength: 100,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9 _.-]{0,99}$',
+  description: 'site id (or name)',
+};
 
 /** Path parameters, as route specs take them. */
 export const pathParams = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', properties });
@@ -24,7 +29,10 @@ export function checkTypedText(name: string, value: string): string {
   const found = CONTROL.exec(value);
   if (found) {
     const code = found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-    throw metricsErrors.invalidParameter(name, `must not contain control characters, found U+${code} at position ${found.index + 1}`);
+    throw metricsErrors.invalidParameter(
+      name,
+      `must not contain control characters, found U+${code} at position ${found.index + 1}`,
+    );
   }
   return value;
 }

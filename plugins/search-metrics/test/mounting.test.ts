@@ -34,7 +34,18 @@ test('without the search-metrics plugin, its routes answer 404 and are not descr
     t.is(res.status, 404, path);
     t.is(res.body.error, 'not_found', path);
   }
-  t.is((await json(vela, 'POST', '/api/sn/Sample/search?_setlocale=en_US', { query: 'editor', userId: 'ana' }, { authorization: '' })).status, 200);
+  t.is(
+    (
+      await json(
+        vela,
+        'POST',
+        '/api/sn/Sample/search?_setlocale=en_US',
+        { query: 'editor', userId: 'ana' },
+        { authorization: '' },
+      )
+    ).status,
+    200,
+  );
   const docs = (await (await vela.fetch('search', '/v3/api-docs')).json()) as ApiDocument;
   t.deepEqual(
     Object.keys(docs.paths).filter((p) => p.includes('/metrics') || p.endsWith('/latest')),
@@ -75,11 +86,25 @@ test('plugins.search.metrics is read as plugins.search-metrics, with a warning, 
   t.teardown(() => vela.stop());
   t.true(
     vela.logs.some(
-      (line) => line.msg === 'plugins.search.metrics is read as plugins.search-metrics, where these settings belong now; move it there' && line.level === 40,
+      (line) =>
+        line.msg ===
+          'plugins.search.metrics is read as plugins.search-metrics, where these settings belong now; move it there' &&
+        line.level === 40,
     ),
   );
   await createSite(vela, 'Sample');
-  t.is((await json(vela, 'POST', '/api/sn/Sample/search?_setlocale=en_US', { query: 'editor', userId: 'ana' }, { authorization: '' })).status, 200);
+  t.is(
+    (
+      await json(
+        vela,
+        'POST',
+        '/api/sn/Sample/search?_setlocale=en_US',
+        { query: 'editor', userId: 'ana' },
+        { authorization: '' },
+      )
+    ).status,
+    200,
+  );
   const live = await json(vela, 'GET', '/api/sn/Sample/metrics/live');
   t.is(live.status, 200);
   t.is(live.body.searchesToday, 0, 'enabled: false was applied: nothing recorded');

@@ -25,27 +25,56 @@ test('the packed search-metrics plugin loads from its archive beside the search 
   );
 
   const loaderPath = `${path.join(packageRoot, 'plugins', 'search')},${archive}`;
-  const vela = await startChildRuntime(['--loader-path', loaderPath], childEnv({ VELA_DATA_DIR: path.join(home, 'data') }), home);
+  const vela = await startChildRuntime(
+    ['--loader-path', loaderPath],
+    childEnv({ VELA_DATA_DIR: path.join(home, 'data') }),
+    home,
+  );
   t.teardown(() => vela.stop());
   t.true(vela.output().includes('"origin":"archive"'), 'search-metrics loaded from its archive');
   t.deepEqual(vela.plugins.sort(), ['search', 'search-metrics']);
   const base = vela.urls.search!;
   const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  t.is((await post('/api/sn', { name: 'Packed', locales: ['en_US'], fields: [{ name: 'title', type: 'TEXT' }] }, { authorization: admin })).status, 201);
-  const documents = ['alpha', 'beta'].map((word, i) => ({ locale: 'en_US', siteNames: ['Packed'], attributes: { id: `d${i}`, title: `${word} note` } }));
+    fetch(`${base}${url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  t.is(
+    (
+      await post(
+        '/api/sn',
+        { name: 'Packed', locales: ['en_US'], fields: [{ name: 'title', type: 'TEXT' }] },
+        { authorization: admin },
+      )
+    ).status,
+    201,
+  );
+  const documents = ['alpha', 'beta'].map((word, i) => ({
+    locale: 'en_US',
+    siteNames: ['Packed'],
+    attributes: { id: `d${i}`, title: `${word} note` },
+  }));
   t.is((await post('/api/sn/import?wait=true', { turingDocuments: documents }, { authorization: admin })).status, 200);
 
-  for (const query of ['beta', 'beta', 'gamma']) t.is((await post('/api/sn/Packed/search?_setlocale=en_US', { query, userId: 'ana' })).status, 200);
+  for (const query of ['beta', 'beta', 'gamma'])
+    t.is((await post('/api/sn/Packed/search?_setlocale=en_US', { query, userId: 'ana' })).status, 200);
   const top = await fetch(`${base}/api/sn/Packed/metrics/top-terms/all-time/10`, { headers: { authorization: admin } });
   t.is(top.status, 200);
   t.deepEqual(
-    ((await top.json()) as { terms: Array<{ term: string; count: number }> }).terms.map(({ term, count }) => [term, count]),
+    ((await top.json()) as { terms: Array<{ term: string; count: number }> }).terms.map(({ term, count }) => [
+      term,
+      count,
+    ]),
     [
       ['beta', 2],
       ['gamma', 1],
     ],
   );
-  const latest = await post('/api/sn/Packed/search/latest?_setlocale=en_US', { userId: 'ana' }, { authorization: admin });
+  const latest = await post(
+    '/api/sn/Packed/search/latest?_setlocale=en_US',
+    { userId: 'ana' },
+    { authorization: admin },
+  );
   t.deepEqual(await latest.json(), ['gamma', 'beta']);
 });

@@ -15,7 +15,13 @@ pgTest('on PostgreSQL searches are recorded for latest searches and the metrics 
   const docs = makeDocs(30);
   await importDocs(a, docs);
   const post = (query: string, userId?: string) =>
-    json(a, 'POST', '/api/sn/Sample/search?_setlocale=en_US', { query, ...(userId ? { userId } : {}) }, { authorization: '' });
+    json(
+      a,
+      'POST',
+      '/api/sn/Sample/search?_setlocale=en_US',
+      { query, ...(userId ? { userId } : {}) },
+      { authorization: '' },
+    );
   const hits: Record<string, number> = {};
   for (const [q, user] of [
     ['editor', 'ana'],
@@ -27,8 +33,13 @@ pgTest('on PostgreSQL searches are recorded for latest searches and the metrics 
   ] as const) {
     hits[q] = (await post(q, user)).body.queryContext.count;
   }
-  const latest = (body: unknown, query = '_setlocale=en_US') => json(a, 'POST', `/api/sn/Sample/search/latest?${query}`, body);
-  t.deepEqual((await latest({ userId: 'ana' })).body, ['zzqx', 'audio', 'editor'], 'distinct, newest first, * left out');
+  const latest = (body: unknown, query = '_setlocale=en_US') =>
+    json(a, 'POST', `/api/sn/Sample/search/latest?${query}`, body);
+  t.deepEqual(
+    (await latest({ userId: 'ana' })).body,
+    ['zzqx', 'audio', 'editor'],
+    'distinct, newest first, * left out',
+  );
   t.deepEqual((await latest({ userId: 'ana' }, 'locale=en-US&rows=2&q=a')).body, ['audio']);
   t.deepEqual((await latest({ userId: 'bob' })).body, ['audio']);
 

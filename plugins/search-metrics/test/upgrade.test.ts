@@ -17,10 +17,20 @@ function earlierSearchMigrations(home: string): string {
   const dir = path.join(home, 'search-migrations');
   mkdirSync(dir);
   const current = path.join(packageRoot, 'plugins', 'search', 'migrations');
-  for (const file of ['001_sites.ts', '002_documents.ts', '003_tokens.ts', '004_site_name_key.ts', '005_token_scopes.ts', '006_integrations.ts']) {
+  for (const file of [
+    '001_sites.ts',
+    '002_documents.ts',
+    '003_tokens.ts',
+    '004_site_name_key.ts',
+    '005_token_scopes.ts',
+    '006_integrations.ts',
+  ]) {
     copyFileSync(path.join(current, file), path.join(dir, file));
   }
-  copyFileSync(new URL('./fixtures/search-007-search-metrics.ts', import.meta.url), path.join(dir, '007_search_metrics.ts'));
+  copyFileSync(
+    new URL('./fixtures/search-007-search-metrics.ts', import.meta.url),
+    path.join(dir, '007_search_metrics.ts'),
+  );
   return dir;
 }
 
@@ -34,7 +44,11 @@ async function upgradeInPlace(t: ExecutionContext, databaseUrl?: string): Promis
   // The earlier layout: the search plugin's tables up to its migration 007, three searches of one site recorded.
   const db = databaseUrl
     ? knexFactory({ client: 'pg', connection: databaseUrl })
-    : knexFactory({ client: 'sqlite3', connection: { filename: path.join(dataDir, 'vela.sqlite') }, useNullAsDefault: true });
+    : knexFactory({
+        client: 'sqlite3',
+        connection: { filename: path.join(dataDir, 'vela.sqlite') },
+        useNullAsDefault: true,
+      });
   await migrateOwner(db, 'search', earlierSearchMigrations(dataDir));
   const at = Date.now() - 60_000;
   const row = (term: string, numFound: number, userId: string | null) => ({
@@ -67,10 +81,19 @@ async function upgradeInPlace(t: ExecutionContext, databaseUrl?: string): Promis
       ['zzqx', 1],
     ],
   );
-  t.deepEqual((await json(vela, 'POST', '/api/sn/Sample/search/latest?_setlocale=en_US', { userId: 'ana' })).body, ['zzqx', 'editor']);
+  t.deepEqual((await json(vela, 'POST', '/api/sn/Sample/search/latest?_setlocale=en_US', { userId: 'ana' })).body, [
+    'zzqx',
+    'editor',
+  ]);
 
   // A new search lands beside them (on PostgreSQL, its id from the renamed table's sequence).
-  const searched = await json(vela, 'POST', '/api/sn/Sample/search?_setlocale=en_US', { query: 'audio', userId: 'ana' }, { authorization: '' });
+  const searched = await json(
+    vela,
+    'POST',
+    '/api/sn/Sample/search?_setlocale=en_US',
+    { query: 'audio', userId: 'ana' },
+    { authorization: '' },
+  );
   t.is(searched.status, 200);
   const after = await json(vela, 'GET', '/api/sn/Sample/metrics/live?rows=5');
   t.deepEqual(
@@ -85,17 +108,31 @@ async function upgradeInPlace(t: ExecutionContext, databaseUrl?: string): Promis
   t.false(tables.includes('search_metric_searches'));
 }
 
-test('SQLite: the searches the search plugin recorded are counted by the search-metrics plugin, and new ones join them', (t) => upgradeInPlace(t));
+test('SQLite: the searches the search plugin recorded are counted by the search-metrics plugin, and new ones join them', (t) =>
+  upgradeInPlace(t));
 
 const pgTest = postgresReachable() ? test : test.skip;
-pgTest('PostgreSQL: the searches the search plugin recorded are counted by the search-metrics plugin, and new ones join them', async (t) => {
-  const pg = await testDatabase(t);
-  await upgradeInPlace(t, pg.url);
-  // The primary key, the indexes and the id's sequence follow the table's name.
-  const db = knexFactory({ client: 'pg', connection: pg.url });
-  t.teardown(() => db.destroy());
-  const indexes = await db('pg_indexes').where({ tablename: 'search_metrics_searches' }).orderBy('indexname').pluck('indexname');
-  t.deepEqual(indexes, ['search_metrics_searches_pkey', 'search_metrics_searches_site_time', 'search_metrics_searches_user_time']);
-  const sequences = await db('pg_class').where({ relkind: 'S' }).where('relname', 'like', '%searches_id_seq').pluck('relname');
-  t.deepEqual(sequences, ['search_metrics_searches_id_seq']);
-});
+pgTest(
+  'PostgreSQL: the searches the search plugin recorded are counted by the search-metrics plugin, and new ones join them',
+  async (t) => {
+    const pg = await testDatabase(t);
+    await upgradeInPlace(t, pg.url);
+    // The primary key, the indexes and the id's sequence follow the table's name.
+    const db = knexFactory({ client: 'pg', connection: pg.url });
+    t.teardown(() => db.destroy());
+    const indexes = await db('pg_indexes')
+      .where({ tablename: 'search_metrics_searches' })
+      .orderBy('indexname')
+      .pluck('indexname');
+    t.deepEqual(indexes, [
+      'search_metrics_searches_pkey',
+      'search_metrics_searches_site_time',
+      'search_metrics_searches_user_time',
+    ]);
+    const sequences = await db('pg_class')
+      .where({ relkind: 'S' })
+      .where('relname', 'like', '%searches_id_seq')
+      .pluck('relname');
+    t.deepEqual(sequences, ['search_metrics_searches_id_seq']);
+  },
+);

@@ -156,7 +156,9 @@ export class PostgresEngine implements SearchEngine {
     const indexId = await this.indexId;
     const unique = [...new Set(ids.map(storable))];
     if (version === undefined) {
-      await this.written(() => this.db.raw(`delete from ${DOCUMENTS} where index_id = ? and doc_id = any(?::text[])`, [indexId, unique]));
+      await this.written(() =>
+        this.db.raw(`delete from ${DOCUMENTS} where index_id = ? and doc_id = any(?::text[])`, [indexId, unique]),
+      );
     } else {
       await this.written(() => this.tombstone(this.db, indexId, unique, version));
       await this.purgeTombstones(indexId);
@@ -186,7 +188,9 @@ export class PostgresEngine implements SearchEngine {
     const now = Date.now();
     if (now - this.purgedAt < TOMBSTONE_PURGE_EVERY_MS) return;
     this.purgedAt = now;
-    await this.db.raw(`delete from ${DOCUMENTS} where index_id = ? and deleted_at < now() - interval '1 hour'`, [indexId]);
+    await this.db.raw(`delete from ${DOCUMENTS} where index_id = ? and deleted_at < now() - interval '1 hour'`, [
+      indexId,
+    ]);
   }
 
   /**
@@ -228,7 +232,11 @@ export class PostgresEngine implements SearchEngine {
       if (row.live) return this.resultOf(query, row, facetMasks);
       const replacement = attempt === 0 ? await this.replacement() : null;
       if (replacement === null) {
-        const error = new VelaError('index_changed', "the site's search index was rebuilt for changed fields while this search ran; search again", 503);
+        const error = new VelaError(
+          'index_changed',
+          "the site's search index was rebuilt for changed fields while this search ran; search again",
+          503,
+        );
         error.headers = { 'Retry-After': '1' };
         throw error;
       }
@@ -248,8 +256,15 @@ export class PostgresEngine implements SearchEngine {
     return row ? Number(row.id) : null;
   }
 
-  private compile(query: EngineQuery, terms: string[], prefixLast: boolean, indexId: number): Compiled & { facetMasks: number[] } {
-    const filters = [...query.filter.and.filter(constrains), ...query.filter.or.filter(constrains)].map((filter) => this.compileFilter(filter));
+  private compile(
+    query: EngineQuery,
+    terms: string[],
+    prefixLast: boolean,
+    indexId: number,
+  ): Compiled & { facetMasks: number[] } {
+    const filters = [...query.filter.and.filter(constrains), ...query.filter.or.filter(constrains)].map((filter) =>
+      this.compileFilter(filter),
+    );
     const andCount = query.filter.and.filter(constrains).length;
     const order = this.orderOf(query.sort);
     const maskOf = (ignore: string[] | '*'): Mask => {
@@ -274,7 +289,10 @@ export class PostgresEngine implements SearchEngine {
       }, null)!,
     );
     const pass = (mask: Mask) => passSql(mask, required);
-    const parts = terms.map((term, i) => ({ term, prefix: prefixLast && i === terms.length - 1 && term.length >= MIN_PREFIX_LENGTH }));
+    const parts = terms.map((term, i) => ({
+      term,
+      prefix: prefixLast && i === terms.length - 1 && term.length >= MIN_PREFIX_LENGTH,
+    }));
     const wantsTerms = query.facets.length > 0 || query.group !== undefined;
 
     const bindings: Knex.RawBinding[] = [];
@@ -297,7 +315,11 @@ export class PostgresEngine implements SearchEngine {
     const columns = ['d.doc_id', 'd.seq'];
     if (parts.length > 0) {
       const slotCases = parts.map(({ term, prefix }) => {
-        bindings.push(tsqueryTerm(term, prefix, 'A'), tsqueryTerm(term, prefix, 'AB'), tsqueryTerm(term, prefix, 'ABC'));
+        bindings.push(
+          tsqueryTerm(term, prefix, 'A'),
+          tsqueryTerm(term, prefix, 'AB'),
+          tsqueryTerm(term, prefix, 'ABC'),
+        );
         return 'case when d.tsv @@ ?::tsquery then 0 when d.tsv @@ ?::tsquery then 1 when d.tsv @@ ?::tsquery then 2 else 3 end';
       });
       columns.push(`(${slotCases.join(' + ')}) as rank`);
@@ -336,7 +358,9 @@ export class PostgresEngine implements SearchEngine {
       // Every facet in one pass over the rows' facet terms: one count column per distinct filter mask.
       const masks = [...new Set(facetMasks.map(pass))];
       const fields = [...new Set(query.facets.map((request) => request.field))];
-      const counts = masks.map((mask) => (mask === 'true' ? 'count(*)::int' : `(count(*) filter (where ${mask}))::int`));
+      const counts = masks.map((mask) =>
+        mask === 'true' ? 'count(*)::int' : `(count(*) filter (where ${mask}))::int`,
+      );
       const onlyFields = fields.length < this.schema.facetFields.length;
       selects.push(`(select coalesce(json_agg(json_build_array(${['t', ...masks.map((_, k) => `c${k}`)].join(', ')})), '[]'::json) from
         (select t, ${counts.map((count, k) => `${count} as c${k}`).join(', ')} from base, unnest(base.facet_terms) t
@@ -383,9 +407,15 @@ export class PostgresEngine implements SearchEngine {
       query.facets.forEach((request, r) => {
         const mask = facetMasks[r]!;
         const counts = new Map<string, number>();
-        for (const [value, perMask] of byField.get(request.field) ?? []) if (perMask[mask]! > 0) counts.set(value, perMask[mask]!);
+        for (const [value, perMask] of byField.get(request.field) ?? [])
+          if (perMask[mask]! > 0) counts.set(value, perMask[mask]!);
         const all = request.allValues ? (row[`all${r}`] as string[]) : null;
-        Object.defineProperty(result.facets, request.field, { value: facetValues(request, counts, all), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(result.facets, request.field, {
+          value: facetValues(request, counts, all),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       });
     }
     if (query.group !== undefined) {
@@ -404,7 +434,11 @@ export class PostgresEngine implements SearchEngine {
     return (rows as Array<{ word: string; ndoc: number }>).map((row): [string, number] => [row.word, row.ndoc]);
   }
 
-  async similar(terms: ReadonlyArray<readonly [term: string, weight: number]>, exclude: readonly string[], limit: number): Promise<EngineHit[]> {
+  async similar(
+    terms: ReadonlyArray<readonly [term: string, weight: number]>,
+    exclude: readonly string[],
+    limit: number,
+  ): Promise<EngineHit[]> {
     const usable = terms.filter(([term]) => term !== '' && Buffer.byteLength(term) <= MAX_LEXEME_BYTES);
     if (limit <= 0 || usable.length === 0) return [];
     const indexId = await this.indexId;
@@ -464,8 +498,13 @@ export class PostgresEngine implements SearchEngine {
     const indexId = await this.indexId;
     const [terms, phrases, count] = await Promise.all([
       this.db.raw(`select word, ndoc::int as ndoc from ts_stat(?)`, [tsStatQuery(indexId)]),
-      this.db.raw(`select p, count(*)::int as n from ${DOCUMENTS}, unnest(phrases) p where index_id = ? group by p`, [indexId]),
-      this.db(DOCUMENTS).where({ index_id: indexId }).whereNull('deleted_at').count<Array<{ count: string }>>('* as count'),
+      this.db.raw(`select p, count(*)::int as n from ${DOCUMENTS}, unnest(phrases) p where index_id = ? group by p`, [
+        indexId,
+      ]),
+      this.db(DOCUMENTS)
+        .where({ index_id: indexId })
+        .whereNull('deleted_at')
+        .count<Array<{ count: string }>>('* as count'),
     ]);
     const frequencies = new Map<string, number>();
     for (const row of terms.rows as Array<{ word: string; ndoc: number }>) frequencies.set(row.word, row.ndoc);
@@ -477,7 +516,10 @@ export class PostgresEngine implements SearchEngine {
 
   private async afterWrite(): Promise<void> {
     const indexId = await this.indexId;
-    const count = await this.db(DOCUMENTS).where({ index_id: indexId }).whereNull('deleted_at').count<Array<{ count: string }>>('* as count');
+    const count = await this.db(DOCUMENTS)
+      .where({ index_id: indexId })
+      .whereNull('deleted_at')
+      .count<Array<{ count: string }>>('* as count');
     this.documentCount = Number(count[0]!.count);
     // ts_stat reads every tsvector of the index, so a burst of writes (an import) refreshes once after it.
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
@@ -522,12 +564,19 @@ export class PostgresEngine implements SearchEngine {
     const inner = this.compileValues(filter);
     if (!filter.matchMissing) return { field: filter.field, ...inner };
     const missing = this.missingSql(filter.field);
-    return { field: filter.field, sql: `(${inner.sql} or ${missing.sql})`, bindings: [...inner.bindings, ...missing.bindings] };
+    return {
+      field: filter.field,
+      sql: `(${inner.sql} or ${missing.sql})`,
+      bindings: [...inner.bindings, ...missing.bindings],
+    };
   }
 
   private missingSql(field: string): Compiled {
     if (this.schema.facetFields.includes(field)) {
-      return { sql: 'not exists (select 1 from unnest(d.facet_terms) t where starts_with(t, ?))', bindings: [`${field}${SEPARATOR}`] };
+      return {
+        sql: 'not exists (select 1 from unnest(d.facet_terms) t where starts_with(t, ?))',
+        bindings: [`${field}${SEPARATOR}`],
+      };
     }
     if (this.schema.numberFields.includes(field)) return { sql: '(d.numbers -> ?) is null', bindings: [field] };
     if (this.schema.stringFields.includes(field)) return { sql: '(d.strings -> ?) is null', bindings: [field] };
@@ -541,12 +590,18 @@ export class PostgresEngine implements SearchEngine {
     const isFacet = this.schema.facetFields.includes(filter.field);
     const isNumber = this.schema.numberFields.includes(filter.field);
     if (isFacet && !(hasRanges && isNumber)) {
-      if (hasRanges) throw new Error(`filter on "${filter.field}": ranges need a number field, and "${filter.field}" is a facet field`);
+      if (hasRanges)
+        throw new Error(
+          `filter on "${filter.field}": ranges need a number field, and "${filter.field}" is a facet field`,
+        );
       const values = [...new Set(filter.values.map((value) => `${filter.field}${SEPARATOR}${storable(value)}`))];
       return { sql: `(d.facet_terms ${all ? '@>' : '&&'} ?::text[])`, bindings: [values] };
     }
     if (isNumber) {
-      const ranges: Array<[number, number]> = (filter.ranges ?? []).map(([low, high]) => [low ?? -Infinity, high ?? Infinity]);
+      const ranges: Array<[number, number]> = (filter.ranges ?? []).map(([low, high]) => [
+        low ?? -Infinity,
+        high ?? Infinity,
+      ]);
       for (const value of filter.values) {
         const exact = Number(value);
         ranges.push(Number.isNaN(exact) ? [Infinity, -Infinity] : [exact, exact]);
@@ -569,7 +624,10 @@ export class PostgresEngine implements SearchEngine {
       return { sql: `(${tests.join(all ? ' and ' : ' or ')})`, bindings };
     }
     if (this.schema.stringFields.includes(filter.field)) {
-      if (hasRanges) throw new Error(`filter on "${filter.field}": ranges need a number field, and "${filter.field}" is a string field`);
+      if (hasRanges)
+        throw new Error(
+          `filter on "${filter.field}": ranges need a number field, and "${filter.field}" is a string field`,
+        );
       const distinct = [...new Set(filter.values.map(storable))];
       // A document has one value, so it cannot carry two different ones.
       if (all && distinct.length > 1) return { sql: 'false', bindings: [] };
@@ -581,21 +639,25 @@ export class PostgresEngine implements SearchEngine {
   private orderOf(sort: EngineQuery['sort']): { key: Compiled | null; direction: 'asc' | 'desc' } {
     if (sort.by === 'relevance') return { key: null, direction: 'asc' };
     if (sort.by === 'number') {
-      if (!this.schema.numberFields.includes(sort.field)) throw new Error(`sort by "${sort.field}": the engine schema has no such number field`);
+      if (!this.schema.numberFields.includes(sort.field))
+        throw new Error(`sort by "${sort.field}": the engine schema has no such number field`);
       return { key: { sql: '(d.numbers ->> ?)::float8', bindings: [sort.field] }, direction: sort.direction };
     }
-    if (!this.schema.stringFields.includes(sort.field)) throw new Error(`sort by "${sort.field}": the engine schema has no such string field`);
+    if (!this.schema.stringFields.includes(sort.field))
+      throw new Error(`sort by "${sort.field}": the engine schema has no such string field`);
     // Byte order of UTF-8, which is code point order: the memory engine's UTF-16 order but for characters
     // past U+FFFF against U+E000..U+FFFF.
     return { key: { sql: '((d.strings ->> ?) collate "C")', bindings: [sort.field] }, direction: sort.direction };
   }
 
   private requireFacet(field: string, use: string): void {
-    if (!this.schema.facetFields.includes(field)) throw new Error(`${use} on "${field}": the engine schema has no such facet field`);
+    if (!this.schema.facetFields.includes(field))
+      throw new Error(`${use} on "${field}": the engine schema has no such facet field`);
   }
 
   private checkDocument(document: IndexableDocument): void {
-    if (typeof document?.id !== 'string' || document.id === '') throw new Error('document id must be a non-empty string');
+    if (typeof document?.id !== 'string' || document.id === '')
+      throw new Error('document id must be a non-empty string');
     const where = `document "${document.id}"`;
     if (typeof document.text !== 'string') throw new Error(`${where}: text must be a string`);
     for (const field of this.schema.facetFields) {
@@ -606,11 +668,13 @@ export class PostgresEngine implements SearchEngine {
     }
     for (const field of this.schema.numberFields) {
       const value = ownValue(document.numbers, field);
-      if (value !== undefined && value !== null && typeof value !== 'number') throw new Error(`${where}: numbers.${field} must be a number or null`);
+      if (value !== undefined && value !== null && typeof value !== 'number')
+        throw new Error(`${where}: numbers.${field} must be a number or null`);
     }
     for (const field of this.schema.stringFields) {
       const value = ownValue(document.strings, field);
-      if (value !== undefined && value !== null && typeof value !== 'string') throw new Error(`${where}: strings.${field} must be a string or null`);
+      if (value !== undefined && value !== null && typeof value !== 'string')
+        throw new Error(`${where}: strings.${field} must be a string or null`);
     }
   }
 }
@@ -679,7 +743,11 @@ function passSql(mask: Mask, required: ReadonlySet<number>): string {
 }
 
 /** facet-values.ts over counts from SQL: sorted, cut to the limit, then the included values added. */
-function facetValues(request: FacetRequest, counts: Map<string, number>, allValues: string[] | null): Array<[string, number]> {
+function facetValues(
+  request: FacetRequest,
+  counts: Map<string, number>,
+  allValues: string[] | null,
+): Array<[string, number]> {
   const candidates = new Map(counts);
   for (const value of allValues ?? []) if (!candidates.has(value)) candidates.set(value, 0);
   const byCount = request.sort === 'count';
@@ -728,7 +796,8 @@ function storable(value: string): string {
 }
 
 function checkVersion(version: number | undefined): void {
-  if (version !== undefined && !(Number.isSafeInteger(version) && version >= 0)) throw new Error(`write version must be an integer ≥ 0, got ${version}`);
+  if (version !== undefined && !(Number.isSafeInteger(version) && version >= 0))
+    throw new Error(`write version must be an integer ≥ 0, got ${version}`);
 }
 
 /** What a query finds in an index without the documents it asks for. */
@@ -756,7 +825,10 @@ const scopeKey = (scope: EngineScope) => createHash('sha256').update(scope.index
  * this plugin's migrations applied. Without a scope, create() makes an index of its own (tests,
  * benchmarks); with one, every process opens the same index.
  */
-export function createPostgresEngineFactory(db: Knex, options: PostgresEngineOptions = {}): SearchEngineFactory & { persistent: PersistentEngines } {
+export function createPostgresEngineFactory(
+  db: Knex,
+  options: PostgresEngineOptions = {},
+): SearchEngineFactory & { persistent: PersistentEngines } {
   if (db.client.dialect !== 'postgresql') throw new Error('the PostgreSQL search engine needs a PostgreSQL database');
   const indexRow = async (scope: EngineScope | undefined, schema: EngineSchema): Promise<number> => {
     const key = scope ? scopeKey(scope) : `anonymous:${randomUUID()}`;
@@ -768,7 +840,8 @@ export function createPostgresEngineFactory(db: Knex, options: PostgresEngineOpt
     const row = await db(INDEXES).where(fields).first('id');
     return Number(row.id);
   };
-  const engineOf = (schema: EngineSchema, id: Promise<number>, scope?: EngineScope) => new PostgresEngine(db, schema, id, options, scope);
+  const engineOf = (schema: EngineSchema, id: Promise<number>, scope?: EngineScope) =>
+    new PostgresEngine(db, schema, id, options, scope);
   const persistent: PersistentEngines = {
     async open(scope, schema) {
       const row = await db(INDEXES)
@@ -781,9 +854,14 @@ export function createPostgresEngineFactory(db: Knex, options: PostgresEngineOpt
       return { engine, appliedSeq: Number(row.applied_seq) };
     },
     async markApplied(engines, seq) {
-      const ids = await Promise.all(engines.filter((engine) => engine instanceof PostgresEngine).map((engine) => engine.indexId));
+      const ids = await Promise.all(
+        engines.filter((engine) => engine instanceof PostgresEngine).map((engine) => engine.indexId),
+      );
       if (ids.length === 0) return;
-      await db.raw(`update ${INDEXES} set applied_seq = greatest(coalesce(applied_seq, 0), ?) where id = any(?::int[])`, [seq, ids]);
+      await db.raw(
+        `update ${INDEXES} set applied_seq = greatest(coalesce(applied_seq, 0), ?) where id = any(?::int[])`,
+        [seq, ids],
+      );
     },
     async drop(siteId, locale, keep) {
       // Documents go with the index row (on delete cascade).

@@ -20,7 +20,10 @@ export async function down(db: Knex): Promise<void> {
   await db.schema.dropTableIfExists(`${PREFIX}indexes`);
 }
 
-/** Every table, index, sequence and constraint of the current schema named `from`… is renamed `to`…: rows stay as they are. */
+/**
+ * Every table, index, sequence and constraint of the current schema named `from`… is renamed `to`…: rows stay as they
+ * are.
+ */
 export async function renamePrefix(db: Knex, from: string, to: string): Promise<void> {
   const renamed = (name: string) => to + name.slice(from.length);
   const like = `${from.replace(/_/g, '\\_')}%`;
@@ -38,7 +41,11 @@ export async function renamePrefix(db: Knex, from: string, to: string): Promise<
      where n.nspname = current_schema() and c.relkind in ('r', 'i', 'S') and c.relname like ?`,
     [like],
   );
-  const statement = { r: 'alter table ?? rename to ??', i: 'alter index ?? rename to ??', S: 'alter sequence ?? rename to ??' };
+  const statement = {
+    r: 'alter table ?? rename to ??',
+    i: 'alter index ?? rename to ??',
+    S: 'alter sequence ?? rename to ??',
+  };
   for (const { relname, relkind } of relations.rows as Array<{ relname: string; relkind: keyof typeof statement }>) {
     await db.raw(statement[relkind], [relname, renamed(relname)]);
   }
@@ -81,5 +88,7 @@ async function createTables(db: Knex): Promise<void> {
   await db.raw(`create index ${documents}_facets on ${documents} using gin (facet_terms)`);
   // Match-all and filter-only pages in indexing order read this in order and stop at the page's end.
   await db.raw(`create index ${documents}_order on ${documents} (index_id, seq) where deleted_at is null`);
-  await db.raw(`create index ${documents}_tombstones on ${documents} (index_id, deleted_at) where deleted_at is not null`);
+  await db.raw(
+    `create index ${documents}_tombstones on ${documents} (index_id, deleted_at) where deleted_at is not null`,
+  );
 }

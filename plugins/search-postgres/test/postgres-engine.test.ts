@@ -18,14 +18,21 @@ pgTest('the PostgreSQL engine answers searches, filters, facets and sorts as the
   const docs = makeDocs(300);
   const memory = await startTestRuntime({ plugins: ['search'] });
   t.teardown(() => memory.stop());
-  const postgres = await startTestRuntime({ plugins: ['search', 'search-postgres'], databaseUrl: (await testDatabase(t)).url, config: POSTGRES_ENGINE });
+  const postgres = await startTestRuntime({
+    plugins: ['search', 'search-postgres'],
+    databaseUrl: (await testDatabase(t)).url,
+    config: POSTGRES_ENGINE,
+  });
   t.teardown(() => postgres.stop());
   for (const vela of [memory, postgres]) {
     await createSite(vela);
     t.is((await importDocs(vela, docs)).accepted, 300);
   }
   for (const [query, ordered] of QUERIES) {
-    const [a, b] = await Promise.all([search(memory, `${query}&_setlocale=en_US`), search(postgres, `${query}&_setlocale=en_US`)]);
+    const [a, b] = await Promise.all([
+      search(memory, `${query}&_setlocale=en_US`),
+      search(postgres, `${query}&_setlocale=en_US`),
+    ]);
     t.is(b.status, 200, JSON.stringify(b.body));
     t.deepEqual(summary(b.body, ordered), summary(a.body, ordered), query);
   }
@@ -38,54 +45,80 @@ pgTest('the PostgreSQL engine answers searches, filters, facets and sorts as the
   }, 'autocomplete completing from the PostgreSQL dictionary');
 });
 
-pgTest('processes on one database share the PostgreSQL index, and a restart opens it instead of re-indexing', async (t) => {
-  t.timeout(120_000);
-  const { url } = await testDatabase(t);
-  const a = await startTestRuntime({ plugins: ['search', 'search-postgres'], databaseUrl: url, config: POSTGRES_ENGINE });
-  const b = await startTestRuntime({ plugins: ['search', 'search-postgres'], databaseUrl: url, config: POSTGRES_ENGINE });
-  t.teardown(async () => {
-    await a.stop();
-    await b.stop();
-  });
-  await createSite(a);
-  const docs = makeDocs(60);
-  await importDocs(a, docs);
-  t.is((await search(a, 'q=*&_setlocale=en_US')).body.queryContext.count, 60);
-  await eventually(async () => (await search(b, 'q=*&_setlocale=en_US')).body.queryContext?.count === 60, 'B searching the shared index');
-  await json(b, 'POST', '/api/sn/import?wait=true', {
-    turingDocuments: [{ locale: 'en_US', turSNJobAction: 'DELETE', siteNames: ['Sample'], attributes: { id: docs[0]!.id } }],
-  });
-  t.is((await search(b, 'q=*&_setlocale=en_US')).body.queryContext.count, 59);
-  await eventually(async () => (await search(a, 'q=*&_setlocale=en_US')).body.queryContext?.count === 59, 'A seeing the removal');
-  // One index per site and locale (the sample site has two), however many processes use it.
-  const db = knex({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
-  try {
-    const rows = await db.raw(
-      `select i.locale, (select count(*)::int from search_postgres_documents d where d.index_id = i.id and d.deleted_at is null) as documents
-       from search_postgres_indexes i order by i.locale`,
+pgTest(
+  'processes on one database share the PostgreSQL index, and a restart opens it instead of re-indexing',
+  async (t) => {
+    t.timeout(120_000);
+    const { url } = await testDatabase(t);
+    const a = await startTestRuntime({
+      plugins: ['search', 'search-postgres'],
+      databaseUrl: url,
+      config: POSTGRES_ENGINE,
+    });
+    const b = await startTestRuntime({
+      plugins: ['search', 'search-postgres'],
+      databaseUrl: url,
+      config: POSTGRES_ENGINE,
+    });
+    t.teardown(async () => {
+      await a.stop();
+      await b.stop();
+    });
+    await createSite(a);
+    const docs = makeDocs(60);
+    await importDocs(a, docs);
+    t.is((await search(a, 'q=*&_setlocale=en_US')).body.queryContext.count, 60);
+    await eventually(
+      async () => (await search(b, 'q=*&_setlocale=en_US')).body.queryContext?.count === 60,
+      'B searching the shared index',
     );
-    t.deepEqual(rows.rows, [
-      { locale: 'en_US', documents: 59 },
-      { locale: 'pt_BR', documents: 0 },
-    ]);
-  } finally {
-    await db.destroy();
-  }
+    await json(b, 'POST', '/api/sn/import?wait=true', {
+      turingDocuments: [
+        { locale: 'en_US', turSNJobAction: 'DELETE', siteNames: ['Sample'], attributes: { id: docs[0]!.id } },
+      ],
+    });
+    t.is((await search(b, 'q=*&_setlocale=en_US')).body.queryContext.count, 59);
+    await eventually(
+      async () => (await search(a, 'q=*&_setlocale=en_US')).body.queryContext?.count === 59,
+      'A seeing the removal',
+    );
+    // One index per site and locale (the sample site has two), however many processes use it.
+    const db = knex({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+    try {
+      const rows = await db.raw(
+        `select i.locale, (select count(*)::int from search_postgres_documents d where d.index_id = i.id and d.deleted_at is null) as documents
+       from search_postgres_indexes i order by i.locale`,
+      );
+      t.deepEqual(rows.rows, [
+        { locale: 'en_US', documents: 59 },
+        { locale: 'pt_BR', documents: 0 },
+      ]);
+    } finally {
+      await db.destroy();
+    }
 
-  const c = await startTestRuntime({ plugins: ['search', 'search-postgres'], databaseUrl: url, config: POSTGRES_ENGINE });
-  t.teardown(() => c.stop());
-  t.is((await search(c, 'q=*&_setlocale=en_US')).body.queryContext.count, 59);
-  t.false(
-    c.logs.some((line) => line.msg === 'search index rebuilt'),
-    'the third process opened the stored index',
-  );
-});
+    const c = await startTestRuntime({
+      plugins: ['search', 'search-postgres'],
+      databaseUrl: url,
+      config: POSTGRES_ENGINE,
+    });
+    t.teardown(() => c.stop());
+    t.is((await search(c, 'q=*&_setlocale=en_US')).body.queryContext.count, 59);
+    t.false(
+      c.logs.some((line) => line.msg === 'search index rebuilt'),
+      'the third process opened the stored index',
+    );
+  },
+);
 
 test('"engine": "postgres" over SQLite is refused with a clear configuration error', async (t) => {
   t.timeout(60_000);
   const config = { plugins: { search: { engine: 'postgres' } } };
   const error = await t.throwsAsync(startTestRuntime({ plugins: ['search', 'search-postgres'], config }));
-  t.regex(String(error?.message), /"engine": "postgres" needs a PostgreSQL database, and this runtime's database is sqlite/);
+  t.regex(
+    String(error?.message),
+    /"engine": "postgres" needs a PostgreSQL database, and this runtime's database is sqlite/,
+  );
   t.regex(String(error?.message), /search-postgres plugin/);
   // Over SQLite the plugin registers nothing: with another engine chosen, it is loaded and harmless.
   const memory = await startTestRuntime({ plugins: ['search', 'search-postgres'] });
@@ -96,7 +129,10 @@ test('"engine": "postgres" over SQLite is refused with a clear configuration err
   );
   // Without the plugin the name is unknown, and the error says how engines are added.
   const alone = await t.throwsAsync(startTestRuntime({ plugins: ['search'], config }));
-  t.regex(String(alone?.message), /"engine": "postgres" is no registered search engine; the registered ones are "memory"/);
+  t.regex(
+    String(alone?.message),
+    /"engine": "postgres" is no registered search engine; the registered ones are "memory"/,
+  );
 });
 
 // Fencing: every process writes the shared index, each at its own pace. A write carries the change-log seq its
@@ -133,7 +169,8 @@ async function oneIndexTwice(t: ExecutionContext) {
   return { factories, engines };
 }
 
-const ids = async (engine: SearchEngine, text: string | null) => (await engine.query(textQuery(text))).hits.map((hit) => hit.id).sort();
+const ids = async (engine: SearchEngine, text: string | null) =>
+  (await engine.query(textQuery(text))).hits.map((hit) => hit.id).sort();
 
 pgTest('an older version written after a newer one is dropped, and a removal fences off older writes', async (t) => {
   t.timeout(60_000);
@@ -197,51 +234,58 @@ pgTest('a removal and an older write racing on two connections always end with t
   }
 });
 
-pgTest('a query on an index another process dropped runs on its replacement, or fails with a 503 when the columns changed', async (t) => {
-  t.timeout(60_000);
-  const { factories } = await twoProcesses(t);
-  const [mine, theirs] = factories;
-  const old = mine.create(SCHEMA, { siteId: 'site-1', locale: 'en_US', indexKey: 'fields-v1' });
-  t.teardown(() => old.dispose?.());
-  await old.upsert([doc('a', 'old fields text')], 5);
+pgTest(
+  'a query on an index another process dropped runs on its replacement, or fails with a 503 when the columns changed',
+  async (t) => {
+    t.timeout(60_000);
+    const { factories } = await twoProcesses(t);
+    const [mine, theirs] = factories;
+    const old = mine.create(SCHEMA, { siteId: 'site-1', locale: 'en_US', indexKey: 'fields-v1' });
+    t.teardown(() => old.dispose?.());
+    await old.upsert([doc('a', 'old fields text')], 5);
 
-  // The other process changed a text field: same columns, a new index, built and marked complete; the old one dropped.
-  const newScope = { siteId: 'site-1', locale: 'en_US', indexKey: 'fields-v2' };
-  const rebuilt = theirs.create(SCHEMA, newScope);
-  t.teardown(() => rebuilt.dispose?.());
-  await rebuilt.upsert([doc('a', 'new fields text'), doc('b', 'new fields too')], 6);
-  await theirs.persistent.markApplied([rebuilt], 6);
-  await theirs.persistent.drop('site-1', 'en_US', newScope);
+    // The other process changed a text field: same columns, a new index, built and marked complete; the old one
+    // dropped.
+    const newScope = { siteId: 'site-1', locale: 'en_US', indexKey: 'fields-v2' };
+    const rebuilt = theirs.create(SCHEMA, newScope);
+    t.teardown(() => rebuilt.dispose?.());
+    await rebuilt.upsert([doc('a', 'new fields text'), doc('b', 'new fields too')], 6);
+    await theirs.persistent.markApplied([rebuilt], 6);
+    await theirs.persistent.drop('site-1', 'en_US', newScope);
 
-  t.deepEqual(await ids(old, 'fields'), ['a', 'b'], 'answered from the replacement');
-  t.deepEqual((await old.query(textQuery('new'))).facets.kind, [['page', 2]]);
-  // Writes into the dropped index are moot (the new index gets the change from whoever applies it there).
-  await old.upsert([doc('c', 'late write')], 7);
-  await old.remove(['a'], 8);
-  t.true((old as PostgresEngine).gone);
-  t.deepEqual(await ids(rebuilt, null), ['a', 'b']);
+    t.deepEqual(await ids(old, 'fields'), ['a', 'b'], 'answered from the replacement');
+    t.deepEqual((await old.query(textQuery('new'))).facets.kind, [['page', 2]]);
+    // Writes into the dropped index are moot (the new index gets the change from whoever applies it there).
+    await old.upsert([doc('c', 'late write')], 7);
+    await old.remove(['a'], 8);
+    t.true((old as PostgresEngine).gone);
+    t.deepEqual(await ids(rebuilt, null), ['a', 'b']);
 
-  // Then a facet field is added: the replacement has other columns, and this query cannot run on it.
-  const wider = { ...SCHEMA, facetFields: ['kind', 'lang'] };
-  const widerScope = { siteId: 'site-1', locale: 'en_US', indexKey: 'fields-v3' };
-  const third = theirs.create(wider, widerScope);
-  t.teardown(() => third.dispose?.());
-  await third.upsert([doc('a', 'widest')], 9);
-  await theirs.persistent.markApplied([third], 9);
-  await theirs.persistent.drop('site-1', 'en_US', widerScope);
-  const error = await t.throwsAsync(async () => rebuilt.query(textQuery('widest')));
-  t.like(error as unknown as Record<string, unknown>, { code: 'index_changed', status: 503 });
-});
+    // Then a facet field is added: the replacement has other columns, and this query cannot run on it.
+    const wider = { ...SCHEMA, facetFields: ['kind', 'lang'] };
+    const widerScope = { siteId: 'site-1', locale: 'en_US', indexKey: 'fields-v3' };
+    const third = theirs.create(wider, widerScope);
+    t.teardown(() => third.dispose?.());
+    await third.upsert([doc('a', 'widest')], 9);
+    await theirs.persistent.markApplied([third], 9);
+    await theirs.persistent.drop('site-1', 'en_US', widerScope);
+    const error = await t.throwsAsync(async () => rebuilt.query(textQuery('widest')));
+    t.like(error as unknown as Record<string, unknown>, { code: 'index_changed', status: 503 });
+  },
+);
 
-pgTest('retainOnly with a version removes what the scan did not see, sparing rows written for later changes', async (t) => {
-  t.timeout(60_000);
-  const {
-    factories,
-    engines: [rebuilding, other],
-  } = await oneIndexTwice(t);
-  await rebuilding.upsert([doc('gone', 'deleted before the scan'), doc('kept', 'in the scan')], 10);
-  // Written by another process for change 25, after the scan (at 20) began.
-  await other.upsert([doc('late', 'created during the scan')], 25);
-  await factories[0].persistent.retainOnly(rebuilding, new Set(['kept']), 20);
-  t.deepEqual(await ids(other, null), ['kept', 'late']);
-});
+pgTest(
+  'retainOnly with a version removes what the scan did not see, sparing rows written for later changes',
+  async (t) => {
+    t.timeout(60_000);
+    const {
+      factories,
+      engines: [rebuilding, other],
+    } = await oneIndexTwice(t);
+    await rebuilding.upsert([doc('gone', 'deleted before the scan'), doc('kept', 'in the scan')], 10);
+    // Written by another process for change 25, after the scan (at 20) began.
+    await other.upsert([doc('late', 'created during the scan')], 25);
+    await factories[0].persistent.retainOnly(rebuilding, new Set(['kept']), 20);
+    t.deepEqual(await ids(other, null), ['kept', 'late']);
+  },
+);

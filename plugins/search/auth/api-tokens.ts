@@ -106,7 +106,12 @@ export class ApiTokens implements SearchKeys {
   }
 
   /** Create a token; the returned `token` is the only time its value is shown. */
-  async create(title: string, description: string, createdBy: string, scopes: TokenScope[] = ['search']): Promise<ApiToken & { token: string }> {
+  async create(
+    title: string,
+    description: string,
+    createdBy: string,
+    scopes: TokenScope[] = ['search'],
+  ): Promise<ApiToken & { token: string }> {
     const token = randomBytes(24).toString('base64url');
     const id = randomUUID();
     const stamp = nowIso();
@@ -136,7 +141,8 @@ export class ApiTokens implements SearchKeys {
     await this.db(TABLE).where({ id }).update(changes);
     if (patch.scopes !== undefined) {
       // A narrower token takes effect at once in this process (others see it at their next load).
-      for (const known of this.byHash.values()) if (known.id === id) this.byHash.set(known.hash, { ...known, scopes: patch.scopes });
+      for (const known of this.byHash.values())
+        if (known.id === id) this.byHash.set(known.hash, { ...known, scopes: patch.scopes });
       this.onWrite?.();
     }
     return this.get(id);
@@ -172,7 +178,10 @@ export class ApiTokens implements SearchKeys {
           .withHeaders({ 'Retry-After': '1' }),
       );
     const lookup = (async () => {
-      const row = await this.db<TokenRow>(TABLE).select('id', 'token_hash', 'created_by', 'scopes').where({ token_hash: hash }).first();
+      const row = await this.db<TokenRow>(TABLE)
+        .select('id', 'token_hash', 'created_by', 'scopes')
+        .where({ token_hash: hash })
+        .first();
       const token = row && readableToken(row);
       if (!token) {
         if (this.unknownUntil.size >= 10_000) this.unknownUntil.clear();
@@ -184,7 +193,9 @@ export class ApiTokens implements SearchKeys {
     })()
       .catch((error: Error) => {
         throw httpErrors
-          .unavailable(`the key could not be checked: the search store is unreachable (${error.message}); retry shortly`)
+          .unavailable(
+            `the key could not be checked: the search store is unreachable (${error.message}); retry shortly`,
+          )
           .withHeaders({ 'Retry-After': '2' });
       })
       .finally(() => this.lookups.delete(hash));
@@ -244,5 +255,7 @@ function readableToken(row: KeyRow): KnownToken | null {
 /** A stored scope list: names that are no scope count as none, never as more. */
 function scopesOf(row: KeyRow): TokenScope[] {
   const parsed = readJson<unknown>(row.scopes, { table: TABLE, column: 'scopes', row: row.id });
-  return Array.isArray(parsed) ? parsed.filter((s): s is TokenScope => (TOKEN_SCOPES as readonly unknown[]).includes(s)) : [];
+  return Array.isArray(parsed)
+    ? parsed.filter((s): s is TokenScope => (TOKEN_SCOPES as readonly unknown[]).includes(s))
+    : [];
 }

@@ -39,7 +39,10 @@ async function portuguese(): Promise<Checker> {
   const { loadModule } = (await import('hunspell-asm')) as typeof import('hunspell-asm');
   const dictionary = (await import('dictionary-pt')).default;
   const factory = await loadModule();
-  const hunspell = factory.create(factory.mountBuffer(dictionary.aff, 'pt_BR.aff'), factory.mountBuffer(dictionary.dic, 'pt_BR.dic'));
+  const hunspell = factory.create(
+    factory.mountBuffer(dictionary.aff, 'pt_BR.aff'),
+    factory.mountBuffer(dictionary.dic, 'pt_BR.dic'),
+  );
   return { correct: (word) => hunspell.spell(word), suggest: (word) => hunspell.suggest(word) };
 }
 

@@ -16,19 +16,55 @@ const SITE_TABS: ConsoleTabs = {
 };
 const site = { section: 'sites', tabs: SITE_TABS };
 
-// The administrator's pages. Each is an HTML shell whose script drives the search service's admin JSON
-// API (/api/sn, /api/dev/token, /api/integration, /api/sn/<site>/metrics, /api/llm) with the session cookie and the page's CSRF
+// The administrator's pages. Each is an HTML shell whose script drives the search service's admin JSON API (/api/sn,
+// /api/dev/token, /api/integration, /api/sn/<site>/metrics, /api/llm) with the session cookie and the page's CSRF
 // token, as any API client would. Order matters: "/new" before "/:siteId".
 const PAGES: ConsolePage[] = [
   { path: '/console/sites', title: 'Sites', section: 'sites', template: 'site-list.html', script: 'site-list.js' },
   { path: '/console/sites/new', title: 'New site', section: 'sites', template: 'site-new.html', script: 'site-new.js' },
-  { path: '/console/sites/:siteId', title: 'Site settings', ...site, template: 'site-settings.html', script: 'site-settings.js' },
-  { path: '/console/sites/:siteId/fields', title: 'Fields', ...site, template: 'site-fields.html', script: 'site-fields.js' },
-  { path: '/console/sites/:siteId/locales', title: 'Locales', ...site, template: 'site-locales.html', script: 'site-locales.js' },
-  { path: '/console/sites/:siteId/spotlights', title: 'Spotlights', ...site, template: 'site-spotlights.html', script: 'site-spotlights.js' },
-  { path: '/console/sites/:siteId/metrics', title: 'Metrics', ...site, template: 'site-metrics.html', script: 'site-metrics.js' },
+  {
+    path: '/console/sites/:siteId',
+    title: 'Site settings',
+    ...site,
+    template: 'site-settings.html',
+    script: 'site-settings.js',
+  },
+  {
+    path: '/console/sites/:siteId/fields',
+    title: 'Fields',
+    ...site,
+    template: 'site-fields.html',
+    script: 'site-fields.js',
+  },
+  {
+    path: '/console/sites/:siteId/locales',
+    title: 'Locales',
+    ...site,
+    template: 'site-locales.html',
+    script: 'site-locales.js',
+  },
+  {
+    path: '/console/sites/:siteId/spotlights',
+    title: 'Spotlights',
+    ...site,
+    template: 'site-spotlights.html',
+    script: 'site-spotlights.js',
+  },
+  {
+    path: '/console/sites/:siteId/metrics',
+    title: 'Metrics',
+    ...site,
+    template: 'site-metrics.html',
+    script: 'site-metrics.js',
+  },
   { path: '/console/tokens', title: 'API tokens', section: 'tokens', template: 'tokens.html', script: 'tokens.js' },
-  { path: '/console/integrations', title: 'Integrations', section: 'integrations', template: 'integrations.html', script: 'integrations.js' },
+  {
+    path: '/console/integrations',
+    title: 'Integrations',
+    section: 'integrations',
+    template: 'integrations.html',
+    script: 'integrations.js',
+  },
   { path: '/console/llm', title: 'LLM instances', section: 'llm', template: 'llm.html', script: 'llm.js' },
 ];
 

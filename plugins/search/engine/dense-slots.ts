@@ -20,7 +20,12 @@ export class DenseSlots {
    * The term's array, made by `fill` when it is not kept for this generation of the index; undefined when
    * one array alone would exceed the budget.
    */
-  get(termId: number, generation: number, ordinalEnd: number, fill: (slots: Uint8Array) => void): Uint8Array | undefined {
+  get(
+    termId: number,
+    generation: number,
+    ordinalEnd: number,
+    fill: (slots: Uint8Array) => void,
+  ): Uint8Array | undefined {
     if (generation !== this.generation) this.clear(generation);
     const kept = this.arrays.get(termId);
     if (kept !== undefined && kept.slots.length >= ordinalEnd) {

@@ -1,9 +1,18 @@
 import type { SearchEngines } from '../api.js';
-import type { EngineSchema, EngineScope, PersistentEngines, SearchEngine, SearchEngineFactory } from './search-engine.js';
+import type {
+  EngineSchema,
+  EngineScope,
+  PersistentEngines,
+  SearchEngine,
+  SearchEngineFactory,
+} from './search-engine.js';
 
 const ENGINE_NAME = /^[a-z][a-z0-9-]{0,39}$/;
 
-/** The engine families the search plugin's `"engine"` setting can name: the built-in ones and those plugins add (`search.engines`). */
+/**
+ * The engine families the search plugin's `"engine"` setting can name: the built-in ones and those plugins add
+ * (`search.engines`).
+ */
 export class EngineRegistry implements SearchEngines {
   /** Name → how to get its factory: a built-in one is made only when chosen. */
   private readonly factories = new Map<string, () => SearchEngineFactory>();
@@ -13,7 +22,9 @@ export class EngineRegistry implements SearchEngines {
   register(name: string, factory: SearchEngineFactory): void {
     // A tap is plain JavaScript from another plugin: a wrong shape should fail here, by name, not at the first index.
     if (typeof factory?.create !== 'function' || typeof factory.restore !== 'function')
-      throw new Error(`search engine ${JSON.stringify(name)}: its factory must have create(schema, scope?) and restore(snapshot) methods`);
+      throw new Error(
+        `search engine ${JSON.stringify(name)}: its factory must have create(schema, scope?) and restore(snapshot) methods`,
+      );
     this.add(name, () => factory);
   }
 

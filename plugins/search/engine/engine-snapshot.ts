@@ -46,10 +46,14 @@ export function writeEngineSnapshot(schema: EngineSchema, state: EngineState): B
   writer.add('phrase.counts', phrases.counts).add('phrase.ids', phrases.ids);
   const facetValues = schema.facetFields.map((field, i) => {
     const data = state.facets.get(field)!.export(end);
-    writer.add(`facet.${i}.codes`, data.codes).add(`facet.${i}.manyLengths`, data.manyLengths).add(`facet.${i}.pool`, data.pool);
+    writer
+      .add(`facet.${i}.codes`, data.codes)
+      .add(`facet.${i}.manyLengths`, data.manyLengths)
+      .add(`facet.${i}.pool`, data.pool);
     return data.values;
   });
-  for (const [i, field] of schema.numberFields.entries()) writer.add(`number.${i}`, state.numbers.get(field)!.export(end));
+  for (const [i, field] of schema.numberFields.entries())
+    writer.add(`number.${i}`, state.numbers.get(field)!.export(end));
   const stringValues = schema.stringFields.map((field, i) => {
     const data = state.strings.get(field)!.export(end);
     writer.add(`string.${i}.codes`, data.codes);
@@ -86,7 +90,11 @@ export function readEngineSnapshot(buffer: Buffer): { schema: EngineSchema; stat
     (ordinal) => hasBit(ordinals.live, ordinal),
   );
   const phrases = PhraseIndex.restore(
-    { phrases: meta.phrases, counts: sized('phrase.counts', reader.u32('phrase.counts')), ids: reader.u32('phrase.ids') },
+    {
+      phrases: meta.phrases,
+      counts: sized('phrase.counts', reader.u32('phrase.counts')),
+      ids: reader.u32('phrase.ids'),
+    },
     (ordinal) => hasBit(ordinals.live, ordinal),
   );
   const facets = new Map(
@@ -101,7 +109,9 @@ export function readEngineSnapshot(buffer: Buffer): { schema: EngineSchema; stat
     }),
   );
   const numbers = new Map(
-    schema.numberFields.map((field, i) => [field, NumberColumn.restore(sized(`number.${i}`, reader.f64(`number.${i}`)), capacity)] as const),
+    schema.numberFields.map(
+      (field, i) => [field, NumberColumn.restore(sized(`number.${i}`, reader.f64(`number.${i}`)), capacity)] as const,
+    ),
   );
   const strings = new Map(
     schema.stringFields.map((field, i) => {

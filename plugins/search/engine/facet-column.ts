@@ -217,7 +217,8 @@ function checkFacetData({ values, codes, manyLengths, pool }: FacetColumnData): 
     const code = codes[ordinal]!;
     const length = manyLengths[ordinal]!;
     total += length;
-    if (length > 0 ? code !== MANY_VALUES || length < 2 : code !== NO_VALUE && code >= values.length) throw fail(`has a bad code at ordinal ${ordinal}`);
+    if (length > 0 ? code !== MANY_VALUES || length < 2 : code !== NO_VALUE && code >= values.length)
+      throw fail(`has a bad code at ordinal ${ordinal}`);
   }
   if (total !== pool.length) throw fail('pool does not match its lengths');
   for (let i = 0; i < pool.length; i++) if (pool[i]! >= values.length) throw fail('pool has a bad code');

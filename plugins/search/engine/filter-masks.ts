@@ -1,6 +1,12 @@
 import { NO_VALUE } from './column-codes.js';
 import type { FacetColumn } from './facet-column.js';
-import { type CompiledFilter, FacetValueFilter, NumberRangeFilter, OrMissingFilter, StringValueFilter } from './field-filters.js';
+import {
+  type CompiledFilter,
+  FacetValueFilter,
+  NumberRangeFilter,
+  OrMissingFilter,
+  StringValueFilter,
+} from './field-filters.js';
 import type { NumberColumn } from './number-column.js';
 import type { FacetRequest, FieldFilter, FilterSpec } from './search-engine.js';
 import type { StringColumn } from './string-column.js';
@@ -92,11 +98,17 @@ function compileValues(filter: FieldFilter, columns: ColumnLookup): CompiledFilt
   const number = columns.number(filter.field);
   // Ranges need the number column; a field that is both a facet and a number takes ranges there.
   if (facet && !(hasRanges && number)) {
-    if (hasRanges) throw new Error(`filter on "${filter.field}": ranges need a number field, and "${filter.field}" is a facet field`);
+    if (hasRanges)
+      throw new Error(
+        `filter on "${filter.field}": ranges need a number field, and "${filter.field}" is a facet field`,
+      );
     return new FacetValueFilter(filter.field, facet, filter.values, all);
   }
   if (number) {
-    const ranges: Array<[number, number]> = (filter.ranges ?? []).map(([low, high]) => [low ?? -Infinity, high ?? Infinity]);
+    const ranges: Array<[number, number]> = (filter.ranges ?? []).map(([low, high]) => [
+      low ?? -Infinity,
+      high ?? Infinity,
+    ]);
     for (const value of filter.values) {
       const exact = Number(value);
       // A value that is not a number matches nothing; as an empty range it keeps AND/OR meaning right.
@@ -106,7 +118,10 @@ function compileValues(filter: FieldFilter, columns: ColumnLookup): CompiledFilt
   }
   const string = columns.string(filter.field);
   if (string) {
-    if (hasRanges) throw new Error(`filter on "${filter.field}": ranges need a number field, and "${filter.field}" is a string field`);
+    if (hasRanges)
+      throw new Error(
+        `filter on "${filter.field}": ranges need a number field, and "${filter.field}" is a string field`,
+      );
     return new StringValueFilter(filter.field, string, filter.values, all);
   }
   throw new Error(`filter on "${filter.field}": the engine schema has no such facet, number or string field`);

@@ -16,7 +16,14 @@ export interface HitGroup {
  * most MAX_GROUPS; each keeps its total and the hits from `offset` to `offset + limit` in its own order,
  * selected with one bounded heap per group so no group is ever sorted in full.
  */
-export function groupHits(column: FacetColumn, ordinals: Uint32Array, hitCount: number, compare: Compare, offset: number, limit: number): HitGroup[] {
+export function groupHits(
+  column: FacetColumn,
+  ordinals: Uint32Array,
+  hitCount: number,
+  compare: Compare,
+  offset: number,
+  limit: number,
+): HitGroup[] {
   const size = column.dictionary.size;
   const totals = new Uint32Array(size);
   const best = new Int32Array(size).fill(-1);

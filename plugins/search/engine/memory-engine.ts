@@ -82,8 +82,10 @@ export class MemoryEngine implements SearchEngine {
     this.terms = termDictionary(this.text, this.phrases, this.ordinals);
     const capacity = this.ordinals.capacity;
     this.facetColumns = state?.facets ?? new Map(schema.facetFields.map((field) => [field, new FacetColumn(capacity)]));
-    this.numberColumns = state?.numbers ?? new Map(schema.numberFields.map((field) => [field, new NumberColumn(capacity)]));
-    this.stringColumns = state?.strings ?? new Map(schema.stringFields.map((field) => [field, new StringColumn(capacity)]));
+    this.numberColumns =
+      state?.numbers ?? new Map(schema.numberFields.map((field) => [field, new NumberColumn(capacity)]));
+    this.stringColumns =
+      state?.strings ?? new Map(schema.stringFields.map((field) => [field, new StringColumn(capacity)]));
     this.columns = {
       facet: (field) => this.facetColumns.get(field),
       number: (field) => this.numberColumns.get(field),
@@ -147,13 +149,21 @@ export class MemoryEngine implements SearchEngine {
     const order = hitOrder(query.sort, ordinals, this.hitRanks, this.columns);
     const total = this.filterAndCount(candidates, masks, facetColumns, counts);
     const top = selectTop(total, query.offset + query.limit, order);
-    const result: EngineResult = { total, hits: this.toHits(top.subarray(Math.min(query.offset, top.length))), facets: {} };
+    const result: EngineResult = {
+      total,
+      hits: this.toHits(top.subarray(Math.min(query.offset, top.length))),
+      facets: {},
+    };
     query.facets.forEach((request, r) => {
       setOwn(result.facets, request.field, facetValues(request, facetColumns[r]!, counts[r]!));
     });
     if (groupColumn) {
       result.groups = groupHits(groupColumn, ordinals, total, order, query.offset, query.limit).map(
-        (group): EngineGroup => ({ value: groupColumn.dictionary.values[group.code]!, total: group.total, hits: this.toHits(group.page) }),
+        (group): EngineGroup => ({
+          value: groupColumn.dictionary.values[group.code]!,
+          total: group.total,
+          hits: this.toHits(group.page),
+        }),
       );
     }
     return result;
@@ -163,7 +173,11 @@ export class MemoryEngine implements SearchEngine {
     return this.text.vocabulary();
   }
 
-  similar(terms: ReadonlyArray<readonly [term: string, weight: number]>, exclude: readonly string[], limit: number): EngineHit[] {
+  similar(
+    terms: ReadonlyArray<readonly [term: string, weight: number]>,
+    exclude: readonly string[],
+    limit: number,
+  ): EngineHit[] {
     if (limit <= 0 || terms.length === 0) return [];
     const capacity = this.ordinals.capacity;
     if (this.similarScores.length < capacity) this.similarScores = new Float64Array(capacity);
@@ -275,7 +289,12 @@ export class MemoryEngine implements SearchEngine {
    * One pass over the candidates: which filters each fails (one bit each), whether it is a hit (then it is
    * moved down to the hit prefix of the scratch arrays) and which facet requests count it.
    */
-  private filterAndCount(candidates: Candidates, masks: FilterMasks, columns: FacetColumn[], counts: Uint32Array[]): number {
+  private filterAndCount(
+    candidates: Candidates,
+    masks: FilterMasks,
+    columns: FacetColumn[],
+    counts: Uint32Array[],
+  ): number {
     const ordinals = this.hitOrdinals;
     const ranks = this.hitRanks;
     const bits: number[] = [];
@@ -295,7 +314,8 @@ export class MemoryEngine implements SearchEngine {
         ranks[hits] = ranks[i]!;
         hits++;
       }
-      for (let r = 0; r < columns.length; r++) if (pass(facetMasks[r]!, failed)) columns[r]!.countInto(ordinal, counts[r]!);
+      for (let r = 0; r < columns.length; r++)
+        if (pass(facetMasks[r]!, failed)) columns[r]!.countInto(ordinal, counts[r]!);
     }
     return hits;
   }
@@ -308,7 +328,8 @@ export class MemoryEngine implements SearchEngine {
 
   /** Types only, per field of the schema; values of fields outside it are ignored. */
   private checkDocument(document: IndexableDocument): void {
-    if (typeof document?.id !== 'string' || document.id === '') throw new Error('document id must be a non-empty string');
+    if (typeof document?.id !== 'string' || document.id === '')
+      throw new Error('document id must be a non-empty string');
     const where = `document "${document.id}"`;
     if (typeof document.text !== 'string') throw new Error(`${where}: text must be a string`);
     for (const field of this.facetColumns.keys()) {
@@ -319,11 +340,13 @@ export class MemoryEngine implements SearchEngine {
     }
     for (const field of this.numberColumns.keys()) {
       const value = ownValue(document.numbers, field);
-      if (value !== undefined && value !== null && typeof value !== 'number') throw new Error(`${where}: numbers.${field} must be a number or null`);
+      if (value !== undefined && value !== null && typeof value !== 'number')
+        throw new Error(`${where}: numbers.${field} must be a number or null`);
     }
     for (const field of this.stringColumns.keys()) {
       const value = ownValue(document.strings, field);
-      if (value !== undefined && value !== null && typeof value !== 'string') throw new Error(`${where}: strings.${field} must be a string or null`);
+      if (value !== undefined && value !== null && typeof value !== 'string')
+        throw new Error(`${where}: strings.${field} must be a string or null`);
     }
   }
 
@@ -377,6 +400,7 @@ interface Candidates {
 
 function checkResolution(resolution: number): number {
   // Slots are stored as bytes (@vela/search-text's analyze, snapshots).
-  if (!Number.isInteger(resolution) || resolution < 1 || resolution > 255) throw new Error(`resolution must be an integer from 1 to 255, got ${resolution}`);
+  if (!Number.isInteger(resolution) || resolution < 1 || resolution > 255)
+    throw new Error(`resolution must be an integer from 1 to 255, got ${resolution}`);
   return resolution;
 }

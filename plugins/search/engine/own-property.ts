@@ -10,6 +10,7 @@ export function ownValue<T>(record: Readonly<Record<string, T>> | null | undefin
 export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
   // `__proto__` is Object.prototype's only accessor; an assignment to any other name makes an own property
   // (its inherited members are writable data properties). defineProperty for every key was 5% of an import.
-  if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
   else record[key] = value;
 }

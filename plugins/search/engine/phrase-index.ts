@@ -86,7 +86,8 @@ export class PhraseIndex {
   export(end: number): PhraseIndexData {
     const counts = new Uint32Array(end);
     let total = 0;
-    for (let ordinal = 0; ordinal < end; ordinal++) total += counts[ordinal] = ordinal < this.counts.length ? this.counts[ordinal]! : 0;
+    for (let ordinal = 0; ordinal < end; ordinal++)
+      total += counts[ordinal] = ordinal < this.counts.length ? this.counts[ordinal]! : 0;
     // Phrases no document has any more are left out, and the others renumbered.
     const renumber = new Int32Array(this.phrases.length).fill(-1);
     const phrases: string[] = [];
@@ -113,8 +114,10 @@ export class PhraseIndex {
     for (let ordinal = 0; ordinal < counts.length; ordinal++) {
       const count = counts[ordinal]!;
       if (count === 0) continue;
-      if (!isLive(ordinal)) throw new Error(`search engine snapshot is corrupt: phrases for ordinal ${ordinal}, which holds no document`);
-      if (at + count > ids.length) throw new Error('search engine snapshot is corrupt: phrase counts exceed the phrase list');
+      if (!isLive(ordinal))
+        throw new Error(`search engine snapshot is corrupt: phrases for ordinal ${ordinal}, which holds no document`);
+      if (at + count > ids.length)
+        throw new Error('search engine snapshot is corrupt: phrase counts exceed the phrase list');
       const own: string[] = [];
       for (let end = at + count; at < end; at++) {
         const phrase = phrases[ids[at]!];
@@ -123,7 +126,8 @@ export class PhraseIndex {
       }
       index.add(ordinal, own);
     }
-    if (at !== ids.length) throw new Error('search engine snapshot is corrupt: phrase counts do not add up to the phrase list');
+    if (at !== ids.length)
+      throw new Error('search engine snapshot is corrupt: phrase counts do not add up to the phrase list');
     return index;
   }
 

@@ -113,7 +113,10 @@ export interface TermDictionary {
   forEachPhrase(prefix: string, visit: (phrase: string, frequency: number) => boolean | undefined): void;
 }
 
-/** Which site, locale and field configuration an engine serves: engines that keep their data outside the process key it by this. */
+/**
+ * Which site, locale and field configuration an engine serves: engines that keep their data outside the process key it
+ * by this.
+ */
 export interface EngineScope {
   siteId: string;
   locale: string;
@@ -156,7 +159,11 @@ export interface SearchEngine {
    * of the terms a document has, each scaled down the later the term first comes in it), best first, leaving
    * out `exclude` (ids).
    */
-  similar(terms: ReadonlyArray<readonly [term: string, weight: number]>, exclude: readonly string[], limit: number): MaybePromise<EngineHit[]>;
+  similar(
+    terms: ReadonlyArray<readonly [term: string, weight: number]>,
+    exclude: readonly string[],
+    limit: number,
+  ): MaybePromise<EngineHit[]>;
   /** Serialize the whole engine (text index, columns, dictionaries) for a snapshot file. */
   exportSnapshot(): Promise<Buffer>;
   /** Let go of timers and the like once the engine is replaced or dropped (its data stays). */

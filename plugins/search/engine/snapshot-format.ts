@@ -44,7 +44,12 @@ export class SnapshotWriter {
   }
 
   toBuffer(kind: string, version: number, meta: unknown): Buffer {
-    const header: Header = { kind, littleEndian: LITTLE_ENDIAN, meta, sections: this.sections.map((section) => section.entry) };
+    const header: Header = {
+      kind,
+      littleEndian: LITTLE_ENDIAN,
+      meta,
+      sections: this.sections.map((section) => section.entry),
+    };
     const json = Buffer.from(JSON.stringify(header), 'utf8');
     const dataStart = align8(PREFIX_BYTES + json.length);
     const out = Buffer.alloc(dataStart + this.dataBytes + 4);
@@ -74,18 +79,26 @@ export class SnapshotReader {
   /** Checks magic, kind, version, byte order and checksum; throws an Error saying which one failed. */
   static open(buffer: Buffer, kind: string, version: number): SnapshotReader {
     const what = `not a ${kind} snapshot`;
-    if (!Buffer.isBuffer(buffer) || buffer.length < PREFIX_BYTES + 4 || !buffer.subarray(0, MAGIC.length).equals(MAGIC)) {
+    if (
+      !Buffer.isBuffer(buffer) ||
+      buffer.length < PREFIX_BYTES + 4 ||
+      !buffer.subarray(0, MAGIC.length).equals(MAGIC)
+    ) {
       throw new Error(`${what}: it does not start with the snapshot signature`);
     }
     const found = buffer.readUInt32LE(MAGIC.length);
-    if (found !== version) throw new Error(`${what} of format version ${version}: it has version ${found}; rebuild the index`);
+    if (found !== version)
+      throw new Error(`${what} of format version ${version}: it has version ${found}; rebuild the index`);
     const stored = buffer.readUInt32LE(buffer.length - 4);
-    if (crc32(buffer.subarray(0, buffer.length - 4)) !== stored) throw new Error(`${kind} snapshot is corrupt: checksum mismatch`);
+    if (crc32(buffer.subarray(0, buffer.length - 4)) !== stored)
+      throw new Error(`${kind} snapshot is corrupt: checksum mismatch`);
     const jsonLength = buffer.readUInt32LE(MAGIC.length + 4);
-    if (PREFIX_BYTES + jsonLength > buffer.length - 4) throw new Error(`${kind} snapshot is corrupt: header runs past the end`);
+    if (PREFIX_BYTES + jsonLength > buffer.length - 4)
+      throw new Error(`${kind} snapshot is corrupt: header runs past the end`);
     const header = JSON.parse(buffer.toString('utf8', PREFIX_BYTES, PREFIX_BYTES + jsonLength)) as Header;
     if (header.kind !== kind) throw new Error(`${what}: it holds "${String(header.kind)}"`);
-    if (header.littleEndian !== LITTLE_ENDIAN) throw new Error(`${kind} snapshot was written on a machine of the other byte order`);
+    if (header.littleEndian !== LITTLE_ENDIAN)
+      throw new Error(`${kind} snapshot was written on a machine of the other byte order`);
     return new SnapshotReader(kind, buffer, align8(PREFIX_BYTES + jsonLength), header.meta, header.sections);
   }
 
@@ -102,12 +115,18 @@ export class SnapshotReader {
   }
 
   /** A copy of the section (the buffer's own bytes may not be aligned for a typed array view). */
-  private section(name: string, type: SectionType, Type: { new (length: number): TypedArray; BYTES_PER_ELEMENT: number }): TypedArray {
+  private section(
+    name: string,
+    type: SectionType,
+    Type: { new (length: number): TypedArray; BYTES_PER_ELEMENT: number },
+  ): TypedArray {
     const entry = this.byName.get(name);
-    if (!entry || entry.type !== type) throw new Error(`${this.kind} snapshot is corrupt: section "${name}" (${type}) is missing`);
+    if (!entry || entry.type !== type)
+      throw new Error(`${this.kind} snapshot is corrupt: section "${name}" (${type}) is missing`);
     const byteLength = entry.length * Type.BYTES_PER_ELEMENT;
     const start = this.dataStart + entry.offset;
-    if (start + byteLength > this.buffer.length - 4) throw new Error(`${this.kind} snapshot is corrupt: section "${name}" runs past the end`);
+    if (start + byteLength > this.buffer.length - 4)
+      throw new Error(`${this.kind} snapshot is corrupt: section "${name}" runs past the end`);
     const out = new Type(entry.length);
     new Uint8Array(out.buffer).set(this.buffer.subarray(start, start + byteLength));
     return out;

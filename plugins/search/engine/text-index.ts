@@ -13,7 +13,10 @@ export interface QueryTermPostings {
   size: number;
   /** The index term, when the query term matches exactly one (not as a prefix). */
   term?: string;
-  /** The term's slot + 1 per ordinal (0: not on it), when the engine chose to test candidates against it (see DenseSlots). */
+  /**
+   * The term's slot + 1 per ordinal (0: not on it), when the engine chose to test candidates against it (see
+   * DenseSlots).
+   */
   dense?: Uint8Array;
 }
 
@@ -205,14 +208,20 @@ export class TextIndex {
   }
 
   /** Rebuilds the index from export() output, every list in its exported order. */
-  static restore(data: TextIndexData, resolution: number, ordinalEnd: number, isLive: (ordinal: number) => boolean): TextIndex {
+  static restore(
+    data: TextIndexData,
+    resolution: number,
+    ordinalEnd: number,
+    isLive: (ordinal: number) => boolean,
+  ): TextIndex {
     const { terms, slotCounts, ordinals } = data;
     if (slotCounts.length !== terms.length * resolution) throw corrupt('term slot table has the wrong size');
     if (new Set(terms).size !== terms.length) throw corrupt('a term appears twice');
     const perDocument = new Uint32Array(ordinalEnd + 1);
     for (let i = 0; i < ordinals.length; i++) {
       const ordinal = ordinals[i]!;
-      if (ordinal >= ordinalEnd || !isLive(ordinal)) throw corrupt(`text posting for ordinal ${ordinal}, which holds no document`);
+      if (ordinal >= ordinalEnd || !isLive(ordinal))
+        throw corrupt(`text posting for ordinal ${ordinal}, which holds no document`);
       perDocument[ordinal + 1]!++;
     }
     for (let ordinal = 0; ordinal < ordinalEnd; ordinal++) perDocument[ordinal + 1]! += perDocument[ordinal]!;

@@ -40,9 +40,16 @@ function bound(text: string, end: 'from' | 'to'): number | null {
 
 const NUMERIC = new Set(['INT', 'LONG', 'FLOAT', 'DATE']);
 
-function fieldFilter(config: SiteConfig, name: string, values: string[], itemOp: 'AND' | 'OR', param: string): FieldFilter {
+function fieldFilter(
+  config: SiteConfig,
+  name: string,
+  values: string[],
+  itemOp: 'AND' | 'OR',
+  param: string,
+): FieldFilter {
   const field = config.fieldsByName.get(name);
-  if (!field?.enabled) throw searchErrors.invalidParameter(param, `names field "${name}", which site "${config.site.name}" does not have`);
+  if (!field?.enabled)
+    throw searchErrors.invalidParameter(param, `names field "${name}", which site "${config.site.name}" does not have`);
   const exact: string[] = [];
   const ranges: Array<[number | null, number | null]> = [];
   for (const value of values) {
@@ -51,7 +58,10 @@ function fieldFilter(config: SiteConfig, name: string, values: string[], itemOp:
       const from = range ? bound(range[1]!, 'from') : NaN;
       const to = range ? bound(range[2]!, 'to') : NaN;
       if (Number.isNaN(from) || Number.isNaN(to)) {
-        const bounds = field.type === 'DATE' ? 'UTC date-times like 2026-03-01T00:00:00Z, days like 2026-03-01, epoch milliseconds' : 'numbers';
+        const bounds =
+          field.type === 'DATE'
+            ? 'UTC date-times like 2026-03-01T00:00:00Z, days like 2026-03-01, epoch milliseconds'
+            : 'numbers';
         throw searchErrors.invalidParameter(
           param,
           `has a malformed range ${JSON.stringify(`${name}:${value}`)}: write ${name}:[from TO to] with ${bounds}, or * for an open end`,
@@ -59,7 +69,11 @@ function fieldFilter(config: SiteConfig, name: string, values: string[], itemOp:
       }
       ranges.push([from, to]);
     } else if (field.facet) exact.push(unquote(value));
-    else throw searchErrors.invalidParameter(param, `filters on "${name}", which is not a facet (filter numbers and dates with ${name}:[from TO to])`);
+    else
+      throw searchErrors.invalidParameter(
+        param,
+        `filters on "${name}", which is not a facet (filter numbers and dates with ${name}:[from TO to])`,
+      );
   }
   return ranges.length > 0 ? { field: name, values: exact, ranges, itemOp } : { field: name, values: exact, itemOp };
 }
@@ -76,7 +90,10 @@ function byPosition(a: Field, b: Field): number {
  */
 export function planFacetQuery(config: SiteConfig, params: SearchParams): FacetQueryPlan {
   const { site } = config;
-  const groups = new Map<string, { facetType: 'AND' | 'OR'; itemType: 'AND' | 'OR'; values: string[]; param: string }>();
+  const groups = new Map<
+    string,
+    { facetType: 'AND' | 'OR'; itemType: 'AND' | 'OR'; values: string[]; param: string }
+  >();
   const selectedByField = new Map<string, string[]>();
   const add = (fq: string, param: string, forcedFacetType: 'AND' | 'OR' | null) => {
     const [name, value] = splitFq(fq);
@@ -100,7 +117,9 @@ export function planFacetQuery(config: SiteConfig, params: SearchParams): FacetQ
   for (const [key, group] of groups) {
     const name = key.slice(key.indexOf('\u0000') + 1);
     filteredFields.add(name);
-    filter[group.facetType === 'AND' ? 'and' : 'or'].push(fieldFilter(config, name, group.values, group.itemType, group.param));
+    filter[group.facetType === 'AND' ? 'and' : 'or'].push(
+      fieldFilter(config, name, group.values, group.itemType, group.param),
+    );
   }
   // Targeting rules: per attribute, a document passes with one of the rule values or without the
   // attribute at all; attributes are ANDed (after the original's rule form).
@@ -108,10 +127,15 @@ export function planFacetQuery(config: SiteConfig, params: SearchParams): FacetQ
   for (const rule of params.targetingRules) {
     const [name, value] = splitFq(rule);
     const field = config.fieldsByName.get(name);
-    if (!field?.facet) throw searchErrors.invalidParameter('targetingRules', `names "${name}", which is not a facet field of site "${site.name}"`);
+    if (!field?.facet)
+      throw searchErrors.invalidParameter(
+        'targetingRules',
+        `names "${name}", which is not a facet field of site "${site.name}"`,
+      );
     rules.set(name, [...(rules.get(name) ?? []), unquote(value)]);
   }
-  for (const [name, values] of rules) filter.and.push({ field: name, values: [...new Set(values)], itemOp: 'OR', matchMissing: true });
+  for (const [name, values] of rules)
+    filter.and.push({ field: name, values: [...new Set(values)], itemOp: 'OR', matchMissing: true });
 
   if (filter.and.length + filter.or.length > MAX_FILTERS) {
     throw searchErrors.invalidParameter(

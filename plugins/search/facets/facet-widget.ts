@@ -9,7 +9,8 @@ export function facetLabel(field: Field, locale: string): string {
   return field.facetLabels[locale] ?? (field.facetName || field.name);
 }
 
-const unquote = (value: string) => (value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value);
+const unquote = (value: string) =>
+  value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
 
 /**
  * widget.facet and widget.secondaryFacet. A facet already filtered with AND between its values is
@@ -69,7 +70,13 @@ export function buildFacetToRemove(plan: FacetQueryPlan, base: LinkTemplate): Fa
     seen.add(value);
     const field = fqField(value);
     if (field === null || !plan.filteredFacetFields.has(field)) continue;
-    facets.push({ count: 0, link: base.removeFq(value), label: value.slice(field.length + 1).replace(/"/g, ''), filterQuery: value, selected: true });
+    facets.push({
+      count: 0,
+      link: base.removeFq(value),
+      label: value.slice(field.length + 1).replace(/"/g, ''),
+      filterQuery: value,
+      selected: true,
+    });
   }
   return {
     facets,
@@ -84,7 +91,13 @@ export function buildFacetToRemove(plan: FacetQueryPlan, base: LinkTemplate): Fa
 }
 
 export function selectedFilterQueries(plan: FacetQueryPlan, base: LinkTemplate): string[] {
-  return [...new Set(base.params.filter(([n, v]) => FILTER_PARAMS.has(n) && plan.filteredFacetFields.has(fqField(v) ?? '')).map(([, v]) => v))];
+  return [
+    ...new Set(
+      base.params
+        .filter(([n, v]) => FILTER_PARAMS.has(n) && plan.filteredFacetFields.has(fqField(v) ?? ''))
+        .map(([, v]) => v),
+    ),
+  ];
 }
 
 export function cleanUpFacetsLink(plan: FacetQueryPlan, base: LinkTemplate): string {

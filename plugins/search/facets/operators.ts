@@ -8,9 +8,15 @@ export interface FieldOperators {
 }
 
 /** Request operator first, then the field's own setting, then the site's (after the original). */
-export function resolveOperators(site: Site, field: Field | undefined, requestFacetType: Operator | null, requestItemType: Operator | null): FieldOperators {
+export function resolveOperators(
+  site: Site,
+  field: Field | undefined,
+  requestFacetType: Operator | null,
+  requestItemType: Operator | null,
+): FieldOperators {
   return {
     facetType: requestFacetType ?? (field && field.facetType !== 'DEFAULT' ? field.facetType : site.facetType),
-    itemType: requestItemType ?? (field && field.facetItemType !== 'DEFAULT' ? field.facetItemType : site.facetItemType),
+    itemType:
+      requestItemType ?? (field && field.facetItemType !== 'DEFAULT' ? field.facetItemType : site.facetItemType),
   };
 }

@@ -58,7 +58,12 @@ function typeProblem(attributes: Attributes, config: SiteConfig): string | null 
 
 function fieldProblem(name: string, value: unknown, field: Field): string | null {
   const list = Array.isArray(value) ? value : [value];
-  if (Array.isArray(value) && !field.multiValued && ['INT', 'LONG', 'FLOAT', 'DATE', 'BOOL'].includes(field.type) && value.length > 1) {
+  if (
+    Array.isArray(value) &&
+    !field.multiValued &&
+    ['INT', 'LONG', 'FLOAT', 'DATE', 'BOOL'].includes(field.type) &&
+    value.length > 1
+  ) {
     return `attribute "${name}" is a single ${field.type} but got ${value.length} values`;
   }
   for (const v of list) {
@@ -66,7 +71,8 @@ function fieldProblem(name: string, value: unknown, field: Field): string | null
       return `attribute "${name}" must be a boolean, got ${JSON.stringify(v)}`;
     if ((field.type === 'INT' || field.type === 'LONG') && !Number.isInteger(toNumber(v, field)))
       return `attribute "${name}" must be an integer, got ${JSON.stringify(v)}`;
-    if (field.type === 'FLOAT' && toNumber(v, field) === null) return `attribute "${name}" must be a number, got ${JSON.stringify(v)}`;
+    if (field.type === 'FLOAT' && toNumber(v, field) === null)
+      return `attribute "${name}" must be a number, got ${JSON.stringify(v)}`;
     if (field.type === 'DATE' && toNumber(v, field) === null)
       return `attribute "${name}" must be a date (ISO 8601 or epoch milliseconds), got ${JSON.stringify(v)}`;
   }
@@ -103,8 +109,17 @@ class BatchLookups {
 
 const LOCALE = /^[a-zA-Z]{2,3}[-_][a-zA-Z]{2}$/;
 
-/** Record an item's rejection; false, for the caller to return. A function, not a closure per item: under tsx each closure is also named when made (esbuild's keepNames), which showed in the import profile. */
-function rejectItem(batch: CheckedBatch, index: number, id: string | null, reason: string, site: string | null = null): false {
+/**
+ * Record an item's rejection; false, for the caller to return. A function, not a closure per item: under tsx each
+ * closure is also named when made (esbuild's keepNames), which showed in the import profile.
+ */
+function rejectItem(
+  batch: CheckedBatch,
+  index: number,
+  id: string | null,
+  reason: string,
+  site: string | null = null,
+): false {
   batch.rejected.push({ index, id, site, reason });
   return false;
 }
@@ -116,7 +131,8 @@ function rejectItem(batch: CheckedBatch, index: number, id: string | null, reaso
 export function checkImportItems(items: readonly ImportItem[], sites: SiteStore, forceAction?: 'DELETE'): CheckedBatch {
   const batch: CheckedBatch = { changes: [], rejected: [], accepted: 0, commits: 0, specs: new Map() };
   const lookups = new BatchLookups(sites);
-  for (let index = 0; index < items.length; index++) if (checkItem(items[index]!, index, batch, lookups, forceAction)) batch.accepted += 1;
+  for (let index = 0; index < items.length; index++)
+    if (checkItem(items[index]!, index, batch, lookups, forceAction)) batch.accepted += 1;
   return batch;
 }
 
@@ -124,35 +140,83 @@ export function checkImportItems(items: readonly ImportItem[], sites: SiteStore,
  * One item: its changes (one per site it names) go into the batch, its rejections with their reasons;
  * true when it was accepted for at least one site.
  */
-function checkItem(item: ImportItem, index: number, batch: CheckedBatch, lookups: BatchLookups, forceAction: 'DELETE' | undefined): boolean {
-  const attributes = (item.attributes && typeof item.attributes === 'object' && !Array.isArray(item.attributes) ? item.attributes : {}) as Attributes;
+function checkItem(
+  item: ImportItem,
+  index: number,
+  batch: CheckedBatch,
+  lookups: BatchLookups,
+  forceAction: 'DELETE' | undefined,
+): boolean {
+  const attributes = (
+    item.attributes && typeof item.attributes === 'object' && !Array.isArray(item.attributes) ? item.attributes : {}
+  ) as Attributes;
   const id = idOf(attributes);
   const given = item.turSNJobAction;
-  const action = forceAction ?? (given === undefined || given === null ? 'CREATE' : typeof given === 'string' ? given.toUpperCase() : String(given));
-  if (!ACTIONS.has(action)) return rejectItem(batch, index, id, `turSNJobAction must be CREATE, DELETE or COMMIT, got ${JSON.stringify(item.turSNJobAction)}`);
-  if (item.attributes !== undefined && item.attributes !== null && (typeof item.attributes !== 'object' || Array.isArray(item.attributes))) {
-    return rejectItem(batch, index, id, `attributes must be an object of attribute values, got ${shown(item.attributes)}`);
+  const action =
+    forceAction ??
+    (given === undefined || given === null
+      ? 'CREATE'
+      : typeof given === 'string'
+        ? given.toUpperCase()
+        : String(given));
+  if (!ACTIONS.has(action))
+    return rejectItem(
+      batch,
+      index,
+      id,
+      `turSNJobAction must be CREATE, DELETE or COMMIT, got ${JSON.stringify(item.turSNJobAction)}`,
+    );
+  if (
+    item.attributes !== undefined &&
+    item.attributes !== null &&
+    (typeof item.attributes !== 'object' || Array.isArray(item.attributes))
+  ) {
+    return rejectItem(
+      batch,
+      index,
+      id,
+      `attributes must be an object of attribute values, got ${shown(item.attributes)}`,
+    );
   }
   if (action === 'COMMIT') {
     batch.commits += 1;
     return false;
   }
   const locale = typeof item.locale === 'string' ? lookups.locale(item.locale) : null;
-  if (locale === null) return rejectItem(batch, index, id, `locale must be a code like en_US, got ${JSON.stringify(item.locale)}`);
-  if (!Array.isArray(item.siteNames) || item.siteNames.length === 0 || item.siteNames.some((s) => typeof s !== 'string')) {
+  if (locale === null)
+    return rejectItem(batch, index, id, `locale must be a code like en_US, got ${JSON.stringify(item.locale)}`);
+  if (
+    !Array.isArray(item.siteNames) ||
+    item.siteNames.length === 0 ||
+    item.siteNames.some((s) => typeof s !== 'string')
+  ) {
     return rejectItem(batch, index, id, 'siteNames must be a non-empty array of site names');
   }
-  if (id !== null && id.length > MAX_ID_LENGTH) return rejectItem(batch, index, id, `attribute "id" is longer than ${MAX_ID_LENGTH} characters`);
+  if (id !== null && id.length > MAX_ID_LENGTH)
+    return rejectItem(batch, index, id, `attribute "id" is longer than ${MAX_ID_LENGTH} characters`);
   const type = typeof attributes.type === 'string' ? attributes.type : null;
   // Ids and types are stored as they are (PostgreSQL cannot hold NUL); other attributes are stored as JSON, escaped.
-  if (id !== null && CONTROL.test(id)) return rejectItem(batch, index, id, 'attribute "id" must not contain control characters');
-  if (type !== null && CONTROL.test(type)) return rejectItem(batch, index, id, 'attribute "type" must not contain control characters');
+  if (id !== null && CONTROL.test(id))
+    return rejectItem(batch, index, id, 'attribute "id" must not contain control characters');
+  if (type !== null && CONTROL.test(type))
+    return rejectItem(batch, index, id, 'attribute "type" must not contain control characters');
   if (id === null && attributes.id !== undefined && attributes.id !== null && attributes.id !== '') {
-    return rejectItem(batch, index, id, `attribute "id" must be a non-empty string or a number, got ${shown(attributes.id)}`);
+    return rejectItem(
+      batch,
+      index,
+      id,
+      `attribute "id" must be a non-empty string or a number, got ${shown(attributes.id)}`,
+    );
   }
-  if (action === 'CREATE' && id === null) return rejectItem(batch, index, id, 'attribute "id" is required to create a document');
+  if (action === 'CREATE' && id === null)
+    return rejectItem(batch, index, id, 'attribute "id" is required to create a document');
   if (action === 'DELETE' && id === null && type === null)
-    return rejectItem(batch, index, id, 'attribute "id" (or "type", to delete every document of a type) is required to delete');
+    return rejectItem(
+      batch,
+      index,
+      id,
+      'attribute "id" (or "type", to delete every document of a type) is required to delete',
+    );
   let acceptedHere = false;
   for (const siteName of item.siteNames as string[]) {
     const config = lookups.site(siteName);
@@ -161,7 +225,13 @@ function checkItem(item: ImportItem, index: number, batch: CheckedBatch, lookups
       continue;
     }
     if (!config.site.locales.includes(locale)) {
-      rejectItem(batch, index, id, `site "${siteName}" has no locale ${locale} (it has: ${config.site.locales.join(', ')})`, siteName);
+      rejectItem(
+        batch,
+        index,
+        id,
+        `site "${siteName}" has no locale ${locale} (it has: ${config.site.locales.join(', ')})`,
+        siteName,
+      );
       continue;
     }
     if (action === 'CREATE') {
@@ -172,7 +242,8 @@ function checkItem(item: ImportItem, index: number, batch: CheckedBatch, lookups
       }
       if (Array.isArray(item.specs)) {
         const specs = item.specs.filter(
-          (s): s is Record<string, unknown> => !!s && typeof s === 'object' && typeof (s as { name?: unknown }).name === 'string',
+          (s): s is Record<string, unknown> =>
+            !!s && typeof s === 'object' && typeof (s as { name?: unknown }).name === 'string',
         );
         if (specs.length > 0) batch.specs.set(config.site.id, [...(batch.specs.get(config.site.id) ?? []), ...specs]);
       }
@@ -193,11 +264,17 @@ function checkItem(item: ImportItem, index: number, batch: CheckedBatch, lookups
 /** An item's `specs` entry (the original's attribute spec) as a field to create. */
 export function specToField(spec: Record<string, unknown>): Record<string, unknown> {
   const type =
-    typeof spec.type === 'string' && ['STRING', 'TEXT', 'INT', 'LONG', 'FLOAT', 'DATE', 'BOOL'].includes(spec.type.toUpperCase())
+    typeof spec.type === 'string' &&
+    ['STRING', 'TEXT', 'INT', 'LONG', 'FLOAT', 'DATE', 'BOOL'].includes(spec.type.toUpperCase())
       ? spec.type.toUpperCase()
       : 'STRING';
-  const facetName = spec.facetName && typeof spec.facetName === 'object' ? (spec.facetName as Record<string, string>) : {};
-  const labels = Object.fromEntries(Object.entries(facetName).filter(([k, v]) => k !== 'default' && /^[a-z]{2,3}_[A-Z]{2}$/.test(k) && typeof v === 'string'));
+  const facetName =
+    spec.facetName && typeof spec.facetName === 'object' ? (spec.facetName as Record<string, string>) : {};
+  const labels = Object.fromEntries(
+    Object.entries(facetName).filter(
+      ([k, v]) => k !== 'default' && /^[a-z]{2,3}_[A-Z]{2}$/.test(k) && typeof v === 'string',
+    ),
+  );
   return {
     name: spec.name,
     type,

@@ -25,14 +25,29 @@ export class Importer implements SearchImporter {
     private readonly spotlights?: SpotlightStore,
   ) {}
 
-  async import(items: readonly ImportItem[], { wait = false, deleteAll = false }: ImportOptions = {}): Promise<ImportResult> {
+  async import(
+    items: readonly ImportItem[],
+    { wait = false, deleteAll = false }: ImportOptions = {},
+  ): Promise<ImportResult> {
     // Items of type TUR_SPOTLIGHT are unmanaged spotlights, not documents (reference 5.4).
-    const spotlightItems = this.spotlights ? items.flatMap((item, index) => (isSpotlightItem(item) ? [{ index, item }] : [])) : [];
-    const positions = spotlightItems.length === 0 ? null : items.flatMap((item, index) => (isSpotlightItem(item) ? [] : [index]));
-    const batch = checkImportItems(positions ? positions.map((i) => items[i]!) : items, this.sites, deleteAll ? 'DELETE' : undefined);
+    const spotlightItems = this.spotlights
+      ? items.flatMap((item, index) => (isSpotlightItem(item) ? [{ index, item }] : []))
+      : [];
+    const positions =
+      spotlightItems.length === 0 ? null : items.flatMap((item, index) => (isSpotlightItem(item) ? [] : [index]));
+    const batch = checkImportItems(
+      positions ? positions.map((i) => items[i]!) : items,
+      this.sites,
+      deleteAll ? 'DELETE' : undefined,
+    );
     if (positions) {
       for (const rejection of batch.rejected) rejection.index = positions[rejection.index]!;
-      const done = await applySpotlightItems(spotlightItems, this.sites, this.spotlights!, deleteAll ? 'DELETE' : undefined);
+      const done = await applySpotlightItems(
+        spotlightItems,
+        this.sites,
+        this.spotlights!,
+        deleteAll ? 'DELETE' : undefined,
+      );
       batch.accepted += done.accepted;
       batch.rejected.push(...done.rejected);
       batch.rejected.sort((a, b) => a.index - b.index);
@@ -47,7 +62,8 @@ export class Importer implements SearchImporter {
       throw new VelaError('invalid_parameter', `turingDocuments were all rejected: ${reasons}${more}`, 400, details);
     }
     const ignoredSpecs: string[] = [];
-    for (const [siteId, specs] of batch.specs) ignoredSpecs.push(...(await this.sites.ensureFields(siteId, specs.map(specToField))));
+    for (const [siteId, specs] of batch.specs)
+      ignoredSpecs.push(...(await this.sites.ensureFields(siteId, specs.map(specToField))));
     const written = this.docs.write(batch.changes);
     // While SQLite writes the batch, the main thread analyses its documents for the index (see prepare).
     await this.indexes.prepare(batch.changes, written);

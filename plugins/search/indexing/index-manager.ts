@@ -1,6 +1,12 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'vela/plugin';
-import type { EngineSchema, EngineScope, IndexableDocument, SearchEngine, SearchEngineFactory } from '../engine/search-engine.js';
+import type {
+  EngineSchema,
+  EngineScope,
+  IndexableDocument,
+  SearchEngine,
+  SearchEngineFactory,
+} from '../engine/search-engine.js';
 import { type Attributes, engineSchemaFor, toIndexable } from '../query/indexable.js';
 import type { ChangeRow, DocumentStore } from '../store/document-store.js';
 import type { SiteStore } from '../store/site-store.js';
@@ -27,7 +33,11 @@ export interface IndexManagerOptions {
 }
 
 const engineKey = (siteId: string, locale: string) => `${siteId}:${locale}`;
-const scopeOf = (config: SiteConfig, locale: string): EngineScope => ({ siteId: config.site.id, locale, indexKey: indexKeyOf(config) });
+const scopeOf = (config: SiteConfig, locale: string): EngineScope => ({
+  siteId: config.site.id,
+  locale,
+  indexKey: indexKeyOf(config),
+});
 /** Documents of one indexer step up to which their versions go into the page cache as they are indexed. */
 const PRIME_PAGE_CACHE_MAX = 100;
 /**
@@ -42,7 +52,9 @@ const PREPARE_SLICE = 500;
 /** Changes read from the log at once, at least a step's (see applyPending). */
 const READ_AHEAD = 20_000;
 
-/** indexKeyOf per configuration object (the site store replaces the object on every change): a search asks it each time. */
+/**
+ * indexKeyOf per configuration object (the site store replaces the object on every change): a search asks it each time.
+ */
 const indexKeys = new WeakMap<SiteConfig, string>();
 function cachedIndexKey(config: SiteConfig): string {
   let key = indexKeys.get(config);
@@ -132,13 +144,25 @@ export class IndexManager {
       const maxSeq = await this.docs.maxSeq();
       // Engines kept in the database are their own snapshot (load opens them).
       const manifest = this.factory.persistent ? null : await this.snapshots.readManifest();
-      const usable = manifest && manifest.seq <= maxSeq && (await this.docs.holdsChangesAfter(manifest.seq)) ? manifest : null;
-      if (manifest && !usable) this.logger.warn({ snapshotSeq: manifest.seq, maxSeq }, 'index snapshots do not match the document store; rebuilding');
+      const usable =
+        manifest && manifest.seq <= maxSeq && (await this.docs.holdsChangesAfter(manifest.seq)) ? manifest : null;
+      if (manifest && !usable)
+        this.logger.warn(
+          { snapshotSeq: manifest.seq, maxSeq },
+          'index snapshots do not match the document store; rebuilding',
+        );
       await this.load(usable, maxSeq);
-      this.logger.info({ engines: this.engines.size, fromSeq: this.applied, snapshot: usable ? usable.seq : null }, 'search indexes loaded');
+      this.logger.info(
+        { engines: this.engines.size, fromSeq: this.applied, snapshot: usable ? usable.seq : null },
+        'search indexes loaded',
+      );
     });
     await this.drain();
-    this.sites.onChange((change) => this.queue.run(() => (change.kind === 'site-deleted' ? this.dropSite(change.siteId) : this.reconcileSite(change.siteId))));
+    this.sites.onChange((change) =>
+      this.queue.run(() =>
+        change.kind === 'site-deleted' ? this.dropSite(change.siteId) : this.reconcileSite(change.siteId),
+      ),
+    );
     if (this.options.pollMs > 0) {
       this.pollTimer = setInterval(() => this.kick(), this.options.pollMs);
       this.pollTimer.unref();
@@ -163,7 +187,10 @@ export class IndexManager {
         await this.queue.run(() => this.applyPending());
       } while (this.drainAgain && !this.stopped);
     } catch (error) {
-      this.logger.error({ err: error, appliedSeq: this.applied }, 'search indexer step failed; the next import or poll retries it');
+      this.logger.error(
+        { err: error, appliedSeq: this.applied },
+        'search indexer step failed; the next import or poll retries it',
+      );
       for (const waiter of this.waiters.splice(0)) waiter.reject(error as Error);
     } finally {
       this.draining = false;
@@ -214,7 +241,13 @@ export class IndexManager {
     if (!config || !entry) return;
     const schema = entry.engine.schema;
     try {
-      this.prepared.put(attributes, { id, config, schema, locale, indexable: toIndexable(id, attributes, config, schema, locale) });
+      this.prepared.put(attributes, {
+        id,
+        config,
+        schema,
+        locale,
+        indexable: toIndexable(id, attributes, config, schema, locale),
+      });
     } catch {
       // The indexer analyses it again, and logs why it is left out.
     }
@@ -241,7 +274,12 @@ export class IndexManager {
       }
       const engines = [];
       for (const entry of this.engines.values())
-        engines.push({ siteId: entry.siteId, locale: entry.locale, indexKey: entry.indexKey, data: await entry.engine.exportSnapshot() });
+        engines.push({
+          siteId: entry.siteId,
+          locale: entry.locale,
+          indexKey: entry.indexKey,
+          data: await entry.engine.exportSnapshot(),
+        });
       await this.snapshots.write(engines, this.applied);
       await this.docs.pruneChanges(this.applied);
       this.dirty = false;
@@ -326,7 +364,10 @@ export class IndexManager {
       // database may have pruned changes this one had not read yet (its snapshot was ahead). Then
       // only the stored documents tell what they were.
       if (read[0]!.seq > this.applied + 1 && !(await this.docs.holdsChangesAfter(this.applied))) {
-        this.logger.warn({ appliedSeq: this.applied, nextSeq: read[0]!.seq }, 'changes not yet applied were pruned by another process; rebuilding');
+        this.logger.warn(
+          { appliedSeq: this.applied, nextSeq: read[0]!.seq },
+          'changes not yet applied were pruned by another process; rebuilding',
+        );
         await this.load(null, await this.docs.maxSeq());
         next = this.readChanges(this.applied);
         this.stepDone();
@@ -379,9 +420,14 @@ export class IndexManager {
     }
   }
 
-  private async applyScope(config: SiteConfig, { siteId, locale, latest }: ScopeChanges, version: number): Promise<void> {
+  private async applyScope(
+    config: SiteConfig,
+    { siteId, locale, latest }: ScopeChanges,
+    version: number,
+  ): Promise<void> {
     const entry =
-      this.engines.get(engineKey(siteId, locale)) ?? this.install(config, locale, this.factory.create(engineSchemaFor(config), scopeOf(config, locale)));
+      this.engines.get(engineKey(siteId, locale)) ??
+      this.install(config, locale, this.factory.create(engineSchemaFor(config), scopeOf(config, locale)));
     // The stored document is the truth: a CREATE applies its current version, or removes it when
     // a later change deleted it; so replaying a change twice does no harm.
     const current = await this.docs.currentVersions(siteId, locale, latest);
@@ -393,7 +439,8 @@ export class IndexManager {
     const indexed = current.size <= PRIME_PAGE_CACHE_MAX ? new Map<string, Attributes>() : null;
     for (const [id, attributes] of current) {
       const indexable = attributes
-        ? (this.prepared.take(id, attributes, config, schema, locale) ?? this.indexable(id, attributes, config, schema, locale))
+        ? (this.prepared.take(id, attributes, config, schema, locale) ??
+          this.indexable(id, attributes, config, schema, locale))
         : null;
       if (indexable) {
         upserts.push(indexable);
@@ -408,7 +455,10 @@ export class IndexManager {
         // write's statements are sent, while this step is indexed (the whole step at once kept the main
         // thread from them, then left it idle while SQLite wrote the next batch).
         if (from > 0) await nextTurn();
-        await entry.engine.upsert(upserts.length <= UPSERT_SLICE ? upserts : upserts.slice(from, from + UPSERT_SLICE), version);
+        await entry.engine.upsert(
+          upserts.length <= UPSERT_SLICE ? upserts : upserts.slice(from, from + UPSERT_SLICE),
+          version,
+        );
       }
     } finally {
       // Also after a failure part way: the engine may hold part of the step, and searches between its slices saw less.
@@ -420,11 +470,20 @@ export class IndexManager {
   }
 
   /** A stored document the index cannot take is left out (and logged) rather than stopping the indexer. */
-  private indexable(id: string, attributes: Attributes, config: SiteConfig, schema: EngineSchema, locale: string): IndexableDocument | null {
+  private indexable(
+    id: string,
+    attributes: Attributes,
+    config: SiteConfig,
+    schema: EngineSchema,
+    locale: string,
+  ): IndexableDocument | null {
     try {
       return toIndexable(id, attributes, config, schema, locale);
     } catch (error) {
-      this.logger.error({ err: error, site: config.site.name, locale, docId: id }, 'stored document left out of the index');
+      this.logger.error(
+        { err: error, site: config.site.name, locale, docId: id },
+        'stored document left out of the index',
+      );
       return null;
     }
   }
@@ -474,7 +533,9 @@ export class IndexManager {
     const seen = new Set<string>();
     let count = 0;
     for await (const page of this.docs.scan(config.site.id, locale)) {
-      const indexables = page.map((d) => this.indexable(d.id, d.attributes, config, schema, locale)).filter((d) => d !== null);
+      const indexables = page
+        .map((d) => this.indexable(d.id, d.attributes, config, schema, locale))
+        .filter((d) => d !== null);
       await engine.upsert(indexables, version);
       if (persistent) for (const indexable of indexables) seen.add(indexable.id);
       count += indexables.length;

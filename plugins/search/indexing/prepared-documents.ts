@@ -28,11 +28,18 @@ export class PreparedDocuments {
   }
 
   /** The analysis made for exactly this version under exactly these settings, taken out; else undefined. */
-  take(id: string, attributes: Attributes, config: SiteConfig, schema: EngineSchema, locale: string): IndexableDocument | undefined {
+  take(
+    id: string,
+    attributes: Attributes,
+    config: SiteConfig,
+    schema: EngineSchema,
+    locale: string,
+  ): IndexableDocument | undefined {
     const prepared = this.byAttributes.get(attributes);
     if (prepared === undefined) return undefined;
     this.byAttributes.delete(attributes);
-    const same = prepared.id === id && prepared.config === config && prepared.schema === schema && prepared.locale === locale;
+    const same =
+      prepared.id === id && prepared.config === config && prepared.schema === schema && prepared.locale === locale;
     return same ? prepared.indexable : undefined;
   }
 }

@@ -61,7 +61,9 @@ export class SnapshotFiles {
     if (!existsSync(file)) return null;
     try {
       const manifest = JSON.parse(await readFile(file, 'utf8')) as SnapshotManifest;
-      return manifest.version === MANIFEST_VERSION && Number.isInteger(manifest.seq) && Array.isArray(manifest.engines) ? manifest : null;
+      return manifest.version === MANIFEST_VERSION && Number.isInteger(manifest.seq) && Array.isArray(manifest.engines)
+        ? manifest
+        : null;
     } catch {
       return null;
     }
@@ -73,7 +75,10 @@ export class SnapshotFiles {
   }
 
   /** Write the engines as of `seq`; false when a newer snapshot was there already (it stays). */
-  async write(engines: Array<{ siteId: string; locale: string; indexKey: string; data: Buffer }>, seq: number): Promise<boolean> {
+  async write(
+    engines: Array<{ siteId: string; locale: string; indexKey: string; data: Buffer }>,
+    seq: number,
+  ): Promise<boolean> {
     await mkdir(this.dir, { recursive: true });
     const manifest: SnapshotManifest = { version: MANIFEST_VERSION, seq, engines: [] };
     for (const engine of engines) {
@@ -120,13 +125,15 @@ export class SnapshotFiles {
   async remove(siteId: string, locale: string): Promise<void> {
     if (!(await this.mayWrite())) return;
     const prefix = `${siteId}_${locale}.`;
-    for (const file of await this.files()) if (file.startsWith(prefix)) await rm(path.join(this.dir, file), { force: true });
+    for (const file of await this.files())
+      if (file.startsWith(prefix)) await rm(path.join(this.dir, file), { force: true });
   }
 
   /** Files older than the manifest that it does not name (a newer one may be a writer's still to be named). */
   private async removeStale(manifest: SnapshotManifest): Promise<void> {
     const named = new Set(manifest.engines.map((e) => e.file));
-    for (const file of await this.files()) if (!named.has(file) && seqOf(file) < manifest.seq) await rm(path.join(this.dir, file), { force: true });
+    for (const file of await this.files())
+      if (!named.has(file) && seqOf(file) < manifest.seq) await rm(path.join(this.dir, file), { force: true });
   }
 
   private async files(): Promise<string[]> {
@@ -226,7 +233,9 @@ export class SnapshotLease {
   private async holder(): Promise<LeaseHolder | null> {
     try {
       const holder = JSON.parse(await readFile(this.file, 'utf8')) as LeaseHolder;
-      return typeof holder.id === 'string' && Number.isInteger(holder.pid) && typeof holder.host === 'string' ? holder : { id: '', pid: 0, host: '' };
+      return typeof holder.id === 'string' && Number.isInteger(holder.pid) && typeof holder.host === 'string'
+        ? holder
+        : { id: '', pid: 0, host: '' };
     } catch (error) {
       // Unreadable (not JSON): a holder that does not follow these rules; it is stale like any other.
       return (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : { id: '', pid: 0, host: '' };
@@ -235,7 +244,8 @@ export class SnapshotLease {
 
   private async isStale(holder: LeaseHolder): Promise<boolean> {
     if (holder.host === this.me.host) {
-      // This pid: a lease of this process that is not held any more (a runtime before a restart in a container, pid 1 again).
+      // This pid: a lease of this process that is not held any more (a runtime before a restart in a container, pid 1
+      // again).
       if (holder.pid === process.pid) return !heldHere.has(holder.id);
       if (holder.pid > 0) return !isAlive(holder.pid);
     }

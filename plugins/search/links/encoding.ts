@@ -8,7 +8,8 @@ const KEPT = /%3A|%2F|%2C/g;
 const keptChar = (encoded: string) => (encoded === '%3A' ? ':' : encoded === '%2F' ? '/' : ',');
 
 /** Most values (facet labels, page numbers) have nothing to encode: they skip encodeURIComponent. */
-export const encodeValue = (value: string) => (LITERAL_VALUE.test(value) ? value : encodeURIComponent(value).replace(KEPT, keptChar));
+export const encodeValue = (value: string) =>
+  LITERAL_VALUE.test(value) ? value : encodeURIComponent(value).replace(KEPT, keptChar);
 
 /** One `name=value` of a link's query string. */
 export const encodeParam = (name: string, value: string) => `${encodeName(name)}=${encodeValue(value)}`;

@@ -32,7 +32,9 @@ export class LinkTemplate {
     pieces?: readonly string[],
   ) {
     this.pieces = pieces ?? params.map(([name, value]) => encodeParam(name, value));
-    this.resetPieces = params.some(([name]) => name === 'p') ? params.map(([name], i) => (name === 'p' ? PAGE_ONE : this.pieces[i]!)) : this.pieces;
+    this.resetPieces = params.some(([name]) => name === 'p')
+      ? params.map(([name], i) => (name === 'p' ? PAGE_ONE : this.pieces[i]!))
+      : this.pieces;
   }
 
   static of(base: LinkBase): LinkTemplate {
@@ -81,7 +83,10 @@ export class LinkTemplate {
     return this.unfiltered(fields).link();
   }
 
-  /** `removeFqByFields(base, fields)`: the filters of these fields (and any filter without a field) dropped; the page is kept. */
+  /**
+   * `removeFqByFields(base, fields)`: the filters of these fields (and any filter without a field) dropped; the page is
+   * kept.
+   */
   unfiltered(fields: Iterable<string>): LinkTemplate {
     const drop = new Set(fields);
     const keep = (i: number) => {

@@ -23,7 +23,12 @@ export function buildPagination(base: LinkBase, current: number, pageCount: numb
 
 /** buildPagination with each page's link made by `href` (a search makes them from its LinkTemplate). */
 export function paginationItems(current: number, pageCount: number, href: (page: string) => string): PaginationItem[] {
-  const item = (type: PaginationType, page: number, text = String(page)): PaginationItem => ({ type, text, href: href(String(page)), page });
+  const item = (type: PaginationType, page: number, text = String(page)): PaginationItem => ({
+    type,
+    text,
+    href: href(String(page)),
+    page,
+  });
   if (pageCount <= 0) return [];
   // Past the last page (even just past it, or with a single page): the way back, nothing else.
   if (current > pageCount) return [item('FIRST', 1, 'First'), item('LAST', pageCount, 'Last')];

@@ -57,7 +57,18 @@ export function removeParam(base: LinkBase, name: string): LinkBase {
 export const FQ = 'fq[]';
 
 /** Every parameter name a filter query may come under (REST, the original's and its SDKs' spellings). */
-export const FILTER_PARAMS: ReadonlySet<string> = new Set(['fq[]', 'fq', 'fq.and[]', 'fq.and', 'fqAnd[]', 'fqAnd', 'fq.or[]', 'fq.or', 'fqOr[]', 'fqOr']);
+export const FILTER_PARAMS: ReadonlySet<string> = new Set([
+  'fq[]',
+  'fq',
+  'fq.and[]',
+  'fq.and',
+  'fqAnd[]',
+  'fqAnd',
+  'fq.or[]',
+  'fq.or',
+  'fqOr[]',
+  'fqOr',
+]);
 
 /** Changing the filters starts over at page 1; `p` is reset where present, never added. */
 function resetPage(params: Param[]): Param[] {
@@ -88,7 +99,11 @@ function fqTemplateOf(base: LinkBase): FqLinkTemplate {
   if (!template) {
     const params = resetPage(base.params);
     const prefix = toLink({ path: base.path, params });
-    template = { prefix, separator: params.length === 0 ? '?' : '&', present: new Set(params.filter(([n]) => n === FQ).map(([, v]) => v)) };
+    template = {
+      prefix,
+      separator: params.length === 0 ? '?' : '&',
+      present: new Set(params.filter(([n]) => n === FQ).map(([, v]) => v)),
+    };
     fqTemplates.set(base, template);
   }
   return template;

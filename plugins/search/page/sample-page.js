@@ -10,7 +10,8 @@ import { safeHref } from './sample-links.js';
   const pagePath = location.pathname;
   const apiPath = `/api/sn/${encodeURIComponent(site)}/search`;
   const $ = (id) => document.getElementById(id);
-  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+  const esc = (s) =>
+    String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
   const pageLink = (apiHref) => pagePath + (apiHref.indexOf('?') >= 0 ? apiHref.slice(apiHref.indexOf('?')) : '');
   const marks = [data.hlPre, data.hlPost];
   // Highlight markers come from the site; everything else in a value is text.
@@ -19,7 +20,8 @@ import { safeHref } from './sample-links.js';
     if (!marks[0] || !marks[1]) return text;
     return text.split(esc(marks[0])).join('<mark>').split(esc(marks[1])).join('</mark>');
   };
-  const link = (href, html, cls) => `<a href="${esc(pageLink(href))}"${cls ? ` class="${cls}"` : ''} data-api="${esc(href)}">${html}</a>`;
+  const link = (href, html, cls) =>
+    `<a href="${esc(pageLink(href))}"${cls ? ` class="${cls}"` : ''} data-api="${esc(href)}">${html}</a>`;
   // A description is shown as one paragraph clamped to three lines: its own line breaks would spend them.
   const oneLine = (value) => (Array.isArray(value) ? value.join(' ') : String(value)).replace(/\s+/g, ' ').trim();
   // On a phone the facets wait behind the Filters button (the stylesheet hides them while it is closed).
@@ -45,7 +47,13 @@ import { safeHref } from './sample-links.js';
       if (spell.usingCorrectedText) {
         const shown = document.createElement('strong');
         shown.textContent = spell.corrected.text;
-        box.append('Showing results for ', shown, '. Search instead for ', linkTo(spell.original.link, spell.original.text), '.');
+        box.append(
+          'Showing results for ',
+          shown,
+          '. Search instead for ',
+          linkTo(spell.original.link, spell.original.text),
+          '.',
+        );
       } else {
         box.append('Did you mean ', linkTo(spell.corrected.link, spell.corrected.text), '?');
       }
@@ -57,7 +65,9 @@ import { safeHref } from './sample-links.js';
   const summary = (ctx) => {
     const total = `${ctx.count} result${ctx.count === 1 ? '' : 's'}`;
     if (ctx.count === 0) return 'No results.';
-    return ctx.pageEnd > 0 && (ctx.pageStart > 1 || ctx.pageEnd < ctx.count) ? `${ctx.pageStart}–${ctx.pageEnd} of ${total}` : total;
+    return ctx.pageEnd > 0 && (ctx.pageStart > 1 || ctx.pageEnd < ctx.count)
+      ? `${ctx.pageStart}–${ctx.pageEnd} of ${total}`
+      : total;
   };
 
   function render(r) {
@@ -65,7 +75,9 @@ import { safeHref } from './sample-links.js';
     const fields = ctx.defaultFields || {};
     $('q').value = ctx.query.queryString === '*' ? '' : ctx.query.queryString;
     $('locale').value = ctx.query.locale;
-    $('locales').innerHTML = (r.widget.locales || []).map((l) => link(l.link, esc(l.locale), l.locale === ctx.query.locale ? 'current' : '')).join('');
+    $('locales').innerHTML = (r.widget.locales || [])
+      .map((l) => link(l.link, esc(l.locale), l.locale === ctx.query.locale ? 'current' : ''))
+      .join('');
     const groups = (r.widget.facet || []).concat(r.widget.secondaryFacet || []);
     $('facets').innerHTML = groups
       .map(
@@ -78,14 +90,18 @@ import { safeHref } from './sample-links.js';
           (g.selectedFilterQueries?.length ? link(g.cleanUpLink, 'clear') : '') +
           '</h2><ul>' +
           g.facets
-            .map((f) => `<li>${link(f.link, `<span>${esc(f.label)}</span><span class="count">${esc(f.count)}</span>`, f.selected ? 'selected' : '')}</li>`)
+            .map(
+              (f) =>
+                `<li>${link(f.link, `<span>${esc(f.label)}</span><span class="count">${esc(f.count)}</span>`, f.selected ? 'selected' : '')}</li>`,
+            )
             .join('') +
           '</ul></section>',
       )
       .join('');
     const toRemove = r.widget.facetToRemove?.facets || [];
     $('chips').innerHTML =
-      toRemove.map((f) => link(f.link, `${esc(f.label)} ✕`, 'chip')).join('') + (toRemove.length ? link(r.widget.cleanUpFacets, 'Clear all', 'chip') : '');
+      toRemove.map((f) => link(f.link, `${esc(f.label)} ✕`, 'chip')).join('') +
+      (toRemove.length ? link(r.widget.cleanUpFacets, 'Clear all', 'chip') : '');
     $('filters-toggle').hidden = groups.length === 0;
     $('filters-toggle').textContent = toRemove.length ? `Filters (${toRemove.length})` : 'Filters';
     $('summary').textContent = summary(ctx);
@@ -95,7 +111,9 @@ import { safeHref } from './sample-links.js';
       .map((d) => {
         const title = d.fields[fields.title] != null ? d.fields[fields.title] : d.fields.id || '';
         const body = d.fields[fields.description] != null ? d.fields[fields.description] : d.fields[fields.text];
-        const meta = (d.metadata || []).map((m) => m.values.map((v) => link(v.link, `${esc(m.name)}: ${esc(v.label)}`)).join('')).join('');
+        const meta = (d.metadata || [])
+          .map((m) => m.values.map((v) => link(v.link, `${esc(m.name)}: ${esc(v.label)}`)).join(''))
+          .join('');
         const source = d.source ? safeHref(d.source) : null;
         return (
           '<article><h3>' +
@@ -111,7 +129,9 @@ import { safeHref } from './sample-links.js';
     // A single page has nothing to go to: the API still lists it (as CURRENT), the page shows no pager.
     const pages = r.pagination || [];
     $('pagination').hidden = !pages.some((p) => p.type !== 'CURRENT');
-    $('pagination').innerHTML = pages.map((p) => link(p.href, esc(p.text), p.type === 'CURRENT' ? 'current' : '')).join('');
+    $('pagination').innerHTML = pages
+      .map((p) => link(p.href, esc(p.text), p.type === 'CURRENT' ? 'current' : ''))
+      .join('');
   }
 
   async function load(apiHref, push) {

@@ -107,7 +107,13 @@ export class AnswerCache {
   }
 
   stats(): AnswerCacheStats {
-    return { entries: this.entries.size, bytes: this.size, maxBytes: this.maxBytes, hits: this.hits, misses: this.misses };
+    return {
+      entries: this.entries.size,
+      bytes: this.size,
+      maxBytes: this.maxBytes,
+      hits: this.hits,
+      misses: this.misses,
+    };
   }
 
   private remove(key: string): void {
@@ -119,7 +125,10 @@ export class AnswerCache {
 }
 
 /** Everything an answer depends on announces its changes to the cache, in this process and from the others. */
-export function followSiteChanges(answers: AnswerCache, sources: { sites: SiteStore; indexes: IndexManager; spotlights: SpotlightStore }): void {
+export function followSiteChanges(
+  answers: AnswerCache,
+  sources: { sites: SiteStore; indexes: IndexManager; spotlights: SpotlightStore },
+): void {
   const invalidate = (siteId: string | null): void => {
     if (siteId === null) answers.clear();
     else answers.invalidateSite(siteId);

@@ -1,12 +1,18 @@
 import { tokenize } from '@vela/search-text';
 
-/** Query terms as the engine sees them (@vela/search-text's tokenize): NFC, lower case, runs of letters, marks and digits. */
+/**
+ * Query terms as the engine sees them (@vela/search-text's tokenize): NFC, lower case, runs of letters, marks and
+ * digits.
+ */
 export function queryTerms(q: string): string[] {
   if (q.trim() === '*') return [];
   return [...new Set(tokenize(q))];
 }
 
-/** A word as the engine splits text: letters with their combining marks (Hindi vowel signs, decomposed accents) and digits. */
+/**
+ * A word as the engine splits text: letters with their combining marks (Hindi vowel signs, decomposed accents) and
+ * digits.
+ */
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 
 /**
@@ -42,7 +48,12 @@ function wordEndFrom(s: string, i: number): number {
  * replaced). Where lower-casing changes a text's length, or the text is not NFC, positions in the lower-cased
  * text are not positions in the text, and it walks the words one by one instead.
  */
-export function highlighter(terms: string[], pre: string, post: string, prefixLastTerm = false): ((text: string) => string) | null {
+export function highlighter(
+  terms: string[],
+  pre: string,
+  post: string,
+  prefixLastTerm = false,
+): ((text: string) => string) | null {
   if (terms.length === 0) return null;
   const whole = new Set(terms);
   const last = terms[terms.length - 1]!;
@@ -71,7 +82,8 @@ export function highlighter(terms: string[], pre: string, post: string, prefixLa
   const matches = (word: string) => whole.has(word) || (prefix !== null && word.startsWith(prefix));
   const byWord = (text: string, nfc: string) => {
     // Words are compared in NFC, as the engine indexed them.
-    const wordKey = nfc === text ? (word: string) => word.toLowerCase() : (word: string) => word.normalize('NFC').toLowerCase();
+    const wordKey =
+      nfc === text ? (word: string) => word.toLowerCase() : (word: string) => word.normalize('NFC').toLowerCase();
     const ranges: Array<[number, number]> = [];
     for (const m of text.matchAll(WORD)) if (matches(wordKey(m[0]))) ranges.push([m.index, m.index + m[0].length]);
     return wrap(text, ranges);

@@ -52,14 +52,17 @@ export function valueText(value: unknown, field: Field | undefined): string {
   return String(value);
 }
 
-/** The furthest instant a JavaScript Date holds (±100,000,000 days from 1970): later ones cannot be written as ISO text. */
+/**
+ * The furthest instant a JavaScript Date holds (±100,000,000 days from 1970): later ones cannot be written as ISO text.
+ */
 const MAX_TIME = 8.64e15;
 
 export function toNumber(value: unknown, field: Field | undefined): number | null {
   if (field?.type === 'DATE') {
     let time = NaN;
     if (typeof value === 'number') time = value;
-    else if (typeof value === 'string' && value.trim() !== '') time = /^-?\d+$/.test(value.trim()) ? Number(value) : Date.parse(value);
+    else if (typeof value === 'string' && value.trim() !== '')
+      time = /^-?\d+$/.test(value.trim()) ? Number(value) : Date.parse(value);
     return Number.isFinite(time) && Math.abs(time) <= MAX_TIME ? time : null;
   }
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
@@ -73,7 +76,13 @@ export function toNumber(value: unknown, field: Field | undefined): number | nul
  * What the engine indexes of a stored document, under the site's current field settings. With `locale`, the
  * phrases autocomplete offers come from the site's title field (defaultTitleField), with that locale's stop words.
  */
-export function toIndexable(id: string, attributes: Attributes, config: SiteConfig, schema: EngineSchema, locale?: string): IndexableDocument {
+export function toIndexable(
+  id: string,
+  attributes: Attributes,
+  config: SiteConfig,
+  schema: EngineSchema,
+  locale?: string,
+): IndexableDocument {
   const text: string[] = [];
   // Every stored document passes here on its way into the index: no array per value (as `values` makes).
   for (const name of Object.keys(attributes)) {
@@ -83,7 +92,8 @@ export function toIndexable(id: string, attributes: Attributes, config: SiteConf
     const value = attributes[name];
     if (typeof value === 'string') text.push(value);
     else if (typeof value === 'number') text.push(String(value));
-    else if (Array.isArray(value)) for (const v of value) if (typeof v === 'string' || typeof v === 'number') text.push(String(v));
+    else if (Array.isArray(value))
+      for (const v of value) if (typeof v === 'string' || typeof v === 'number') text.push(String(v));
   }
   const facets: Record<string, string[]> = {};
   for (const name of schema.facetFields) {
@@ -95,7 +105,8 @@ export function toIndexable(id: string, attributes: Attributes, config: SiteConf
     if (list.length > 0) setOwn(facets, name, field?.multiValued ? [...new Set(list)] : [list[0]!]);
   }
   const numbers: Record<string, number | null> = {};
-  for (const name of schema.numberFields) setOwn(numbers, name, toNumber(firstValue(ownValue(attributes, name)), config.fieldsByName.get(name)));
+  for (const name of schema.numberFields)
+    setOwn(numbers, name, toNumber(firstValue(ownValue(attributes, name)), config.fieldsByName.get(name)));
   const strings: Record<string, string | null> = {};
   for (const name of schema.stringFields) {
     const first = firstValue(ownValue(attributes, name));

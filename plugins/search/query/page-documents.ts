@@ -16,7 +16,12 @@ export interface PageDocuments {
 }
 
 /** The results the stored documents still hold (one deleted since the engine found it is left out). */
-export function resultDocuments(stored: Map<string, Attributes>, hits: readonly EngineHit[], config: SiteConfig, options: DocumentOptions): ResultDocument[] {
+export function resultDocuments(
+  stored: Map<string, Attributes>,
+  hits: readonly EngineHit[],
+  config: SiteConfig,
+  options: DocumentOptions,
+): ResultDocument[] {
   return hits.filter((h) => stored.has(h.id)).map((h) => toResultDocument(stored.get(h.id)!, config, options));
 }
 
@@ -39,7 +44,9 @@ export async function pageDocuments(
   const organic = run.found.hits.slice(Math.max(0, from), Math.max(0, from + rows - within.length));
   const spotlightDocs = within.map((slot) => items[slots.indexOf(slot)]!);
   const references = spotlightDocs.flatMap((d) => (d.referenceId ? [d.referenceId] : []));
-  const stored = await docs.forPage(config.site.id, plan.locale, [...new Set([...organic.map((h) => h.id), ...references])]);
+  const stored = await docs.forPage(config.site.id, plan.locale, [
+    ...new Set([...organic.map((h) => h.id), ...references]),
+  ]);
   const organicDocs = resultDocuments(stored, organic, config, options);
   const organicIds = organic.filter((h) => stored.has(h.id)).map((h) => h.id);
   const document: ResultDocument[] = [];
@@ -57,8 +64,15 @@ export async function pageDocuments(
   return { document, stored, pageIds };
 }
 
-/** A spotlight document in its slot: the indexed document it names, else one made of its own title, content and link. */
-function spotlightDocument(item: SpotlightWidgetItem, stored: Map<string, Attributes>, config: SiteConfig, options: DocumentOptions): ResultDocument {
+/**
+ * A spotlight document in its slot: the indexed document it names, else one made of its own title, content and link.
+ */
+function spotlightDocument(
+  item: SpotlightWidgetItem,
+  stored: Map<string, Attributes>,
+  config: SiteConfig,
+  options: DocumentOptions,
+): ResultDocument {
   const referenced = item.referenceId ? stored.get(item.referenceId) : undefined;
   if (referenced) return { ...toResultDocument(referenced, config, options), elevate: true };
   const { site } = config;
@@ -68,6 +82,8 @@ function spotlightDocument(item: SpotlightWidgetItem, stored: Map<string, Attrib
   fields[site.defaultDescriptionField ?? 'abstract'] = item.content;
   fields.type = item.type;
   if (site.defaultURLField && item.link) fields[site.defaultURLField] = item.link;
-  const shown = fieldList ? Object.fromEntries(Object.entries(fields).filter(([name]) => fieldList.includes(name))) : fields;
+  const shown = fieldList
+    ? Object.fromEntries(Object.entries(fields).filter(([name]) => fieldList.includes(name)))
+    : fields;
   return { source: item.link, elevate: true, fields: shown, metadata: [] };
 }

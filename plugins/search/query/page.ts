@@ -1,5 +1,10 @@
 import type { EngineGroup } from '../engine/search-engine.js';
-import { buildFacetGroups, buildFacetToRemove, cleanUpFacetsLink, selectedFilterQueries } from '../facets/facet-widget.js';
+import {
+  buildFacetGroups,
+  buildFacetToRemove,
+  cleanUpFacetsLink,
+  selectedFilterQueries,
+} from '../facets/facet-widget.js';
 import { resolveOperators } from '../facets/operators.js';
 import { LinkTemplate } from '../links/link-template.js';
 import { paginationItems } from '../links/pagination.js';
@@ -10,7 +15,13 @@ import { pageDocuments, resultDocuments } from './page-documents.js';
 import type { SearchPlan } from './plan.js';
 import type { DocumentOptions } from './result-documents.js';
 import type { SearchRun } from './run.js';
-import type { QueryContext, ResultGroup, SearchResponse, SimilarDocument, SpellCheckWidget } from './search-response.js';
+import type {
+  QueryContext,
+  ResultGroup,
+  SearchResponse,
+  SimilarDocument,
+  SpellCheckWidget,
+} from './search-response.js';
 import { similarDocuments } from './similar.js';
 
 /** The numbers of a page of `total` results (queryContext, each group). */
@@ -31,7 +42,9 @@ export async function pageOf(plan: SearchPlan, run: SearchRun, docs: DocumentSto
   const { found } = run;
   const requested = LinkTemplate.of(request.linkBase);
   const links = run.corrected ? requested.replaced('q', run.searched) : requested;
-  const highlight = site.hl ? highlighter(queryTerms(run.searched), site.hlPre, site.hlPost, run.query.prefixLastTerm) : null;
+  const highlight = site.hl
+    ? highlighter(queryTerms(run.searched), site.hlPre, site.hlPost, run.query.prefixLastTerm)
+    : null;
   const options: DocumentOptions = { base: links, highlight, fieldList: request.fieldList };
 
   const { injecting, slots } = run.spotlights;
@@ -45,7 +58,8 @@ export async function pageOf(plan: SearchPlan, run: SearchRun, docs: DocumentSto
   } else {
     const { document, stored, pageIds } = await pageDocuments(plan, run, injected, docs, options);
     results = { document };
-    if (site.mlt && pageIds.length > 0) similar = await similarDocuments(docs, config, plan.engine, locale, stored, pageIds);
+    if (site.mlt && pageIds.length > 0)
+      similar = await similarDocuments(docs, config, plan.engine, locale, stored, pageIds);
   }
 
   const siteOps = resolveOperators(site, undefined, request.fqOperator, request.fqItemOperator);
@@ -61,7 +75,9 @@ export async function pageOf(plan: SearchPlan, run: SearchRun, docs: DocumentSto
     locales: localeLinks(config, links),
     spotlights: run.spotlights.items,
   };
-  const pagination = groups ? undefined : paginationItems(request.page, pages.pageCount, (page) => links.withParam('p', page));
+  const pagination = groups
+    ? undefined
+    : paginationItems(request.page, pages.pageCount, (page) => links.withParam('p', page));
   // Last: responseTime is the whole search's.
   const queryContext: QueryContext = {
     count: found.total,
@@ -89,8 +105,17 @@ export async function pageOf(plan: SearchPlan, run: SearchRun, docs: DocumentSto
   return groups ? { queryContext, widget, groups } : { pagination, queryContext, results, widget };
 }
 
-/** One group of a grouped search: its documents, and pages of their own that are the plain search filtered by the group's value. */
-async function groupOf(plan: SearchPlan, group: EngineGroup, requested: LinkTemplate, docs: DocumentStore, options: DocumentOptions): Promise<ResultGroup> {
+/**
+ * One group of a grouped search: its documents, and pages of their own that are the plain search filtered by the
+ * group's value.
+ */
+async function groupOf(
+  plan: SearchPlan,
+  group: EngineGroup,
+  requested: LinkTemplate,
+  docs: DocumentStore,
+  options: DocumentOptions,
+): Promise<ResultGroup> {
   const { rows, request, config } = plan;
   const { pageCount, pageEnd, pageStart } = paging(plan, group.total);
   const stored = await docs.forPage(

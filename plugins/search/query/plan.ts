@@ -48,11 +48,15 @@ export function resolveSite(sites: SiteStore, siteName: string, locale: string):
   const config = sites.find(siteName);
   if (!config) throw searchErrors.siteNotFound(siteName);
   if (locale === '') return config;
-  if (!config.site.locales.includes(locale)) throw searchErrors.localeNotFound(config.site.name, locale, config.site.locales);
+  if (!config.site.locales.includes(locale))
+    throw searchErrors.localeNotFound(config.site.name, locale, config.site.locales);
   return config;
 }
 
-/** The locale a search runs in: the one asked for, else the site's only one, else its defaultLocale; several and no default is a 400 listing them. */
+/**
+ * The locale a search runs in: the one asked for, else the site's only one, else its defaultLocale; several and no
+ * default is a 400 listing them.
+ */
 export function searchLocale(config: SiteConfig, asked: string): string {
   if (asked !== '') return asked;
   const { site } = config;
@@ -61,15 +65,25 @@ export function searchLocale(config: SiteConfig, asked: string): string {
   throw searchErrors.localeRequired(site.name, site.locales);
 }
 
-/** Plans a search; a request the site cannot answer is refused here (404 site or locale, 400 parameter, 503 index changing). */
-export async function planSearch(sources: PlanSources, siteName: string, request: Readonly<SearchParams>): Promise<SearchPlan> {
+/**
+ * Plans a search; a request the site cannot answer is refused here (404 site or locale, 400 parameter, 503 index
+ * changing).
+ */
+export async function planSearch(
+  sources: PlanSources,
+  siteName: string,
+  request: Readonly<SearchParams>,
+): Promise<SearchPlan> {
   const started = performance.now();
   const { config, engine, locale } = await settledEngine(sources, siteName, request.locale);
   const rows = request.rows ?? config.site.rowsPerPage;
   const facets = planFacetQuery(config, request);
   const sort = sortSpec(config, request.sortOrder, engine.schema);
   if (request.group && !engine.schema.facetFields.includes(request.group))
-    throw searchErrors.invalidParameter('group', `must name a facet field of site "${config.site.name}", got ${JSON.stringify(request.group)}`);
+    throw searchErrors.invalidParameter(
+      'group',
+      `must name a facet field of site "${config.site.name}", got ${JSON.stringify(request.group)}`,
+    );
   return Object.freeze({
     request,
     config,
@@ -101,7 +115,11 @@ async function settledEngine({ sites, indexes }: PlanSources, siteName: string, 
   }
 }
 
-function sortSpec(config: SiteConfig, order: SortOrder, schema: { numberFields: string[]; stringFields: string[] }): SortSpec {
+function sortSpec(
+  config: SiteConfig,
+  order: SortOrder,
+  schema: { numberFields: string[]; stringFields: string[] },
+): SortSpec {
   if (order.by === 'relevance') return { by: 'relevance' };
   if (order.by === 'newest' || order.by === 'oldest') {
     const dateField = config.site.defaultDateField;

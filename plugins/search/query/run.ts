@@ -43,8 +43,14 @@ export async function runSearch(plan: SearchPlan, spotlights: SpotlightStore | u
   return Object.freeze({ ...asked, searched: q, corrected: false, correction, spotlights: matched });
 }
 
-/** One text searched: as typed, then with its last word as a prefix when that finds nothing and the site asks for it. */
-async function tries(plan: SearchPlan, text: string | null, spotlightsBefore: number): Promise<{ query: EngineQuery; found: EngineResult }> {
+/**
+ * One text searched: as typed, then with its last word as a prefix when that finds nothing and the site asks for it.
+ */
+async function tries(
+  plan: SearchPlan,
+  text: string | null,
+  spotlightsBefore: number,
+): Promise<{ query: EngineQuery; found: EngineResult }> {
   const { site } = plan.config;
   // With spotlightWithResults, spotlight documents take their absolute positions in the results, so the
   // page's organic results are read around them.

@@ -33,7 +33,10 @@ export const SEARCH_BOUNDS = {
 /** One search request after GET parameters and the POST body are merged and checked. */
 export interface SearchParams {
   q: string;
-  /** '' when the request names none: the search's plan settles it (the site's only or default locale, queryContext.query.locale). */
+  /**
+   * '' when the request names none: the search's plan settles it (the site's only or default locale,
+   * queryContext.query.locale).
+   */
   locale: string;
   page: number;
   /** null: the site's rowsPerPage (also for rows below 0); 0: counts and widgets only. */
@@ -52,7 +55,10 @@ export interface SearchParams {
   userId: string | null;
   populateMetrics: boolean;
   disableAutoComplete: boolean;
-  /** Search the spell-corrected text when the query finds nothing (false with nfpr=1, as the link back to the original sets). */
+  /**
+   * Search the spell-corrected text when the query finds nothing (false with nfpr=1, as the link back to the original
+   * sets).
+   */
   autoCorrect: boolean;
   /** The link every pre-built link of the response is derived from. */
   linkBase: LinkBase;
@@ -105,7 +111,10 @@ function parsePage(name: string, value: string | number | undefined | null): num
   if (value === undefined || value === null || value === '') return undefined;
   const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE)
-    throw searchErrors.invalidParameter(name, `must be a whole number from 1 to ${MAX_PAGE}, got ${JSON.stringify(value)}`);
+    throw searchErrors.invalidParameter(
+      name,
+      `must be a whole number from 1 to ${MAX_PAGE}, got ${JSON.stringify(value)}`,
+    );
   return n;
 }
 
@@ -113,7 +122,8 @@ function parsePage(name: string, value: string | number | undefined | null): num
 function parseRows(value: string | number | undefined | null): number | null | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const n = typeof value === 'number' ? value : /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n)) throw searchErrors.invalidParameter('rows', `must be a whole number, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n))
+    throw searchErrors.invalidParameter('rows', `must be a whole number, got ${JSON.stringify(value)}`);
   return n < 0 ? null : Math.min(n, MAX_ROWS);
 }
 
@@ -154,25 +164,29 @@ function bounded<T extends string | null | undefined>(name: string, value: T, ma
 
 /** A list past `maxItems` items, or with an item past `maxLength` characters: refused naming the parameter. */
 function boundedList(name: string, values: string[], maxLength: number): string[] {
-  if (values.length > SEARCH_BOUNDS.maxItems) throw searchErrors.invalidParameter(name, `takes at most ${SEARCH_BOUNDS.maxItems} values, got ${values.length}`);
+  if (values.length > SEARCH_BOUNDS.maxItems)
+    throw searchErrors.invalidParameter(name, `takes at most ${SEARCH_BOUNDS.maxItems} values, got ${values.length}`);
   for (const value of values) bounded(name, value, maxLength);
   return values;
 }
 
-const boundedNames = (names: string[] | undefined) => (names ? boundedList('fieldList', names, SEARCH_BOUNDS.maxName) : undefined);
+const boundedNames = (names: string[] | undefined) =>
+  names ? boundedList('fieldList', names, SEARCH_BOUNDS.maxName) : undefined;
 
 function checkFilters(name: string, values: string[]): string[] {
   boundedList(name, values, SEARCH_BOUNDS.maxText);
   for (const value of values) {
     const colon = value.indexOf(':');
-    if (colon <= 0 || colon === value.length - 1) throw searchErrors.invalidParameter(name, `must be field:value, got ${JSON.stringify(value)}`);
+    if (colon <= 0 || colon === value.length - 1)
+      throw searchErrors.invalidParameter(name, `must be field:value, got ${JSON.stringify(value)}`);
   }
   return values;
 }
 
 function list(value: unknown, name: string): string[] | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw searchErrors.invalidParameter(name, 'must be an array of strings');
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+    throw searchErrors.invalidParameter(name, 'must be an array of strings');
   return value as string[];
 }
 
@@ -205,11 +219,16 @@ export function parseSearchParams(path: string, rawQuery: string, body: PostBody
   const b = body ?? {};
 
   const q = b.query ?? first(raw, 'q');
-  if (q === undefined || q === null) throw searchErrors.missingParameter('q', 'give the text to search for, or * for every document');
+  if (q === undefined || q === null)
+    throw searchErrors.missingParameter('q', 'give the text to search for, or * for every document');
   const qName = typeof b.query === 'string' ? 'query' : 'q';
   checkTypedText(qName, bounded(qName, q, SEARCH_BOUNDS.maxText));
   // Left out: the site's only or default locale (query/plan.ts).
-  const localeRaw = bounded('_setlocale', b.locale ?? first(raw, '_setlocale', 'locale') ?? '', SEARCH_BOUNDS.maxLocale);
+  const localeRaw = bounded(
+    '_setlocale',
+    b.locale ?? first(raw, '_setlocale', 'locale') ?? '',
+    SEARCH_BOUNDS.maxLocale,
+  );
   const page = parsePage(typeof b.page === 'number' ? 'page' : 'p', b.page ?? first(raw, 'p')) ?? 1;
   const rowsRequested = parseRows(b.rows ?? first(raw, 'rows'));
   const sort = bounded('sort', b.sort ?? first(raw, 'sort') ?? '', SEARCH_BOUNDS.maxSort).trim() || 'relevance';

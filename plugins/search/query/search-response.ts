@@ -20,7 +20,14 @@ export interface QueryContext {
   pageStart: number;
   responseTime: number;
   query: { queryString: string; sort: string; locale: string };
-  defaultFields: { title: string | null; date: string | null; description: string | null; text: string | null; image: string | null; url: string | null };
+  defaultFields: {
+    title: string | null;
+    date: string | null;
+    description: string | null;
+    text: string | null;
+    image: string | null;
+    url: string | null;
+  };
   facetType: string;
   facetItemType: string;
 }

@@ -51,7 +51,8 @@ export class SearchService {
       // A site, locale or field this process does not know yet may be one another process has just written and
       // acknowledged (its notice is on the way): read the sites again before refusing, and search once more if
       // that changed what this search depends on. The store coalesces these reads: one at a time, whatever comes.
-      if (!(error instanceof VelaError) || error.status < 400 || error.status >= 500 || !this.othersWrite()) throw error;
+      if (!(error instanceof VelaError) || error.status < 400 || error.status >= 500 || !this.othersWrite())
+        throw error;
       // Unable to read them (the database is away), the refusal stands: it is what this process knows.
       const refreshed = await this.sites.refreshSoon().then(
         () => true,

@@ -20,7 +20,9 @@ export async function similarDocuments(
 ): Promise<SimilarDocument[]> {
   const { site } = config;
   const fields = mltFields(config);
-  const texts = pageIds.slice(0, MLT_SOURCES).flatMap((id) => (stored.has(id) ? [mltText(stored.get(id)!, fields)] : []));
+  const texts = pageIds
+    .slice(0, MLT_SOURCES)
+    .flatMap((id) => (stored.has(id) ? [mltText(stored.get(id)!, fields)] : []));
   const terms = weightedTerms(texts, engine.terms, stopWordsOf(locale));
   const hits = await engine.similar(terms, pageIds, MLT_ROWS);
   if (hits.length === 0) return [];
@@ -32,7 +34,14 @@ export async function similarDocuments(
   return hits.flatMap((h) => {
     const attributes = found.get(h.id);
     if (!attributes) return [];
-    return [{ id: h.id, title: text(attributes, site.defaultTitleField), type: text(attributes, 'type'), url: text(attributes, site.defaultURLField) }];
+    return [
+      {
+        id: h.id,
+        title: text(attributes, site.defaultTitleField),
+        type: text(attributes, 'type'),
+        url: text(attributes, site.defaultURLField),
+      },
+    ];
   });
 }
 

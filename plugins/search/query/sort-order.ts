@@ -1,7 +1,11 @@
 import { searchErrors } from '../errors.js';
 
 /** What a `sort` value asks for, before the site says whether the field can be sorted by. */
-export type SortOrder = { by: 'relevance' } | { by: 'newest' } | { by: 'oldest' } | { by: 'field'; field: string; direction: 'asc' | 'desc' };
+export type SortOrder =
+  | { by: 'relevance' }
+  | { by: 'newest' }
+  | { by: 'oldest' }
+  | { by: 'field'; field: string; direction: 'asc' | 'desc' };
 
 /** `field desc`, `field,desc` (and asc): what clients of the original send, read as field:desc. */
 const SPACED = /^([^\s,:]+)(?:\s+|\s*,\s*)(asc|desc)$/i;
@@ -19,7 +23,10 @@ export function parseSortOrder(given: string): SortOrder {
   if (colon >= 0) {
     const field = sort.slice(0, colon).trim();
     if (field === '')
-      throw searchErrors.invalidParameter('sort', `names no field before the colon, got ${JSON.stringify(given)}: write field:asc or field:desc`);
+      throw searchErrors.invalidParameter(
+        'sort',
+        `names no field before the colon, got ${JSON.stringify(given)}: write field:asc or field:desc`,
+      );
     return {
       by: 'field',
       field,

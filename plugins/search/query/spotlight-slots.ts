@@ -4,7 +4,10 @@ import type { SearchPlan } from './plan.js';
 /** The spotlights a searched text matches, and the places their documents take in the results. */
 export interface SpotlightMatch {
   readonly items: SpotlightWidgetItem[];
-  /** Whether their documents take slots in the results (the site's spotlightWithResults; never in groups or with rows=0). */
+  /**
+   * Whether their documents take slots in the results (the site's spotlightWithResults; never in groups or with
+   * rows=0).
+   */
   readonly injecting: boolean;
   /** Absolute slots (1-based, across pages) of the documents, in position order; empty when not injecting. */
   readonly slots: readonly number[];

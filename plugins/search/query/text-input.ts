@@ -13,7 +13,10 @@ export function checkTypedText(name: string, value: string): string {
   const found = CONTROL.exec(value);
   if (found) {
     const code = found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-    throw searchErrors.invalidParameter(name, `must not contain control characters, found U+${code} at position ${found.index + 1}`);
+    throw searchErrors.invalidParameter(
+      name,
+      `must not contain control characters, found U+${code} at position ${found.index + 1}`,
+    );
   }
   return value;
 }

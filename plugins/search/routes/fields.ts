@@ -1,6 +1,12 @@
 import { type ApiRouter, listRoute } from 'vela/plugin';
 import { deletedSchema } from '../schemas/common.js';
-import { fieldCreateSchema, fieldParams, fieldSchema, fieldUpdateSchema, fieldSiteParams as siteParam } from '../schemas/field.js';
+import {
+  fieldCreateSchema,
+  fieldParams,
+  fieldSchema,
+  fieldUpdateSchema,
+  fieldSiteParams as siteParam,
+} from '../schemas/field.js';
 import type { SearchDomain } from './route-context.js';
 
 const tags = ['fields'];
@@ -53,13 +59,20 @@ export function mountFieldRoutes(router: ApiRouter, { sites }: Pick<SearchDomain
     {
       access: 'key',
       tags,
-      summary: "Update a field (members left out keep their values); the site's index is rebuilt when what it indexes changes",
+      summary:
+        "Update a field (members left out keep their values); the site's index is rebuilt when what it indexes changes",
       params: fieldParams,
       body: fieldUpdateSchema,
       responses: { 200: { description: 'the field', schema: fieldSchema } },
     },
     async (req, res) => {
-      res.json(await sites.updateField(String(req.params.snSiteId), String(req.params.id), req.body as Record<string, unknown>));
+      res.json(
+        await sites.updateField(
+          String(req.params.snSiteId),
+          String(req.params.id),
+          req.body as Record<string, unknown>,
+        ),
+      );
     },
   );
   router.delete(

@@ -18,7 +18,10 @@ const guestSiteSchema: JsonSchema = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { locale: { type: 'string' }, link: { type: 'string', description: 'the match-all guest search in that locale' } },
+        properties: {
+          locale: { type: 'string' },
+          link: { type: 'string', description: 'the match-all guest search in that locale' },
+        },
       },
     },
   },
@@ -35,7 +38,10 @@ export function mountGuestRoutes(router: ApiRouter, domain: SearchRouteDomain): 
   const guestSite = (site: Site) => ({
     name: site.name,
     description: site.description,
-    locales: search.localeLinks(sites.get(site.id), linkBaseFromUrl(`${GUEST_PREFIX}/${encodeURIComponent(site.name)}/search?q=*`)),
+    locales: search.localeLinks(
+      sites.get(site.id),
+      linkBaseFromUrl(`${GUEST_PREFIX}/${encodeURIComponent(site.name)}/search?q=*`),
+    ),
   });
 
   listRoute(
@@ -74,9 +80,13 @@ export function mountGuestRoutes(router: ApiRouter, domain: SearchRouteDomain): 
       params: pathParams({ siteName: siteRefSchema }),
       query: searchQueryDoc,
       validate: false,
-      description: 'Query parameters are read from the raw query string (repeatable fq[]); links in the answer stay under /api/v2/guest/sn.',
+      description:
+        'Query parameters are read from the raw query string (repeatable fq[]); links in the answer stay under /api/v2/guest/sn.',
       responses: { 200: { description: 'the search response', schema: searchResponseSchema } },
     },
-    (req, res) => answerSearch(domain, req, res, `GET ${req.originalUrl}`, () => parseSearchParams(req.path, rawQuery(req.originalUrl))),
+    (req, res) =>
+      answerSearch(domain, req, res, `GET ${req.originalUrl}`, () =>
+        parseSearchParams(req.path, rawQuery(req.originalUrl)),
+      ),
   );
 }

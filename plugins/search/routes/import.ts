@@ -5,7 +5,10 @@ import { importBodySchema, importResultSchema } from '../schemas/import.js';
 import type { SearchDomain } from './route-context.js';
 
 const tags = ['indexing'];
-const query = { type: 'object', properties: { wait: { type: 'boolean', default: false, description: 'answer once the batch is searchable' } } };
+const query = {
+  type: 'object',
+  properties: { wait: { type: 'boolean', default: false, description: 'answer once the batch is searchable' } },
+};
 
 /** The body's items, each an object; the importer checks each on its own (search.importer). */
 function itemsOf(body: unknown): ImportItem[] {
@@ -33,9 +36,12 @@ async function answer(res: Response, result: Promise<ImportResult>): Promise<voi
   try {
     res.json(await result);
   } catch (error) {
-    const details = error instanceof VelaError && error.status === 400 ? (error.details as AllRefusedDetails | undefined) : undefined;
+    const details =
+      error instanceof VelaError && error.status === 400 ? (error.details as AllRefusedDetails | undefined) : undefined;
     if (!details?.rejected) throw error;
-    res.status(400).json({ error: (error as VelaError).code, message: (error as VelaError).message, rejected: details.rejected });
+    res
+      .status(400)
+      .json({ error: (error as VelaError).code, message: (error as VelaError).message, rejected: details.rejected });
   }
 }
 
@@ -59,6 +65,16 @@ export function mountImportRoutes(router: ApiRouter, { importer }: Pick<SearchDo
         await answer(res, importer.import(itemsOf(req.body), { wait: waitOf(req.query), deleteAll }));
       },
     );
-  importRoute('/api/sn/import', 'Import documents: {"turingDocuments":[{locale, turSNJobAction, siteNames, attributes}]}', '256mb', false);
-  importRoute('/api/sn/deindex', 'Remove documents: the same body as import; every item is a DELETE (by id, or by type without id)', '64mb', true);
+  importRoute(
+    '/api/sn/import',
+    'Import documents: {"turingDocuments":[{locale, turSNJobAction, siteNames, attributes}]}',
+    '256mb',
+    false,
+  );
+  importRoute(
+    '/api/sn/deindex',
+    'Remove documents: the same body as import; every item is a DELETE (by id, or by type without id)',
+    '64mb',
+    true,
+  );
 }

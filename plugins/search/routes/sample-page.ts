@@ -50,7 +50,8 @@ function fillIn(html: string, values: Record<string, string>): string {
 export function mountSamplePage(router: ApiRouter, { sites }: Pick<SearchDomain, 'sites'>): void {
   router.raw.get('/sn/assets/:name', (req, res) => {
     const asset = ASSETS.get(String(req.params.name));
-    if (!asset) throw httpErrors.notFound(`the sample page has no file named "${String(req.params.name).slice(0, 100)}"`);
+    if (!asset)
+      throw httpErrors.notFound(`the sample page has no file named "${String(req.params.name).slice(0, 100)}"`);
     res.set({ 'Content-Type': asset.type, 'Cache-Control': 'no-cache' }).send(asset.body);
   });
   router.raw.get('/sn/:siteName', (req, res) => {
@@ -58,8 +59,14 @@ export function mountSamplePage(router: ApiRouter, { sites }: Pick<SearchDomain,
     if (!config) return sendMissingSite(req, res, String(req.params.siteName));
     const { site } = config;
     if (!('q' in req.query) || !('_setlocale' in req.query)) {
-      const locale = typeof req.query._setlocale === 'string' && site.locales.includes(req.query._setlocale) ? req.query._setlocale : site.locales[0];
-      return res.redirect(302, `/sn/${encodeURIComponent(site.name)}?q=*&_setlocale=${encodeURIComponent(locale ?? 'en_US')}`);
+      const locale =
+        typeof req.query._setlocale === 'string' && site.locales.includes(req.query._setlocale)
+          ? req.query._setlocale
+          : site.locales[0];
+      return res.redirect(
+        302,
+        `/sn/${encodeURIComponent(site.name)}?q=*&_setlocale=${encodeURIComponent(locale ?? 'en_US')}`,
+      );
     }
     const html = fillIn(template, { __SITE__: site.name, __HL_PRE__: site.hlPre, __HL_POST__: site.hlPost });
     res.setHeader('Content-Security-Policy', PAGE_POLICY);

@@ -7,8 +7,13 @@ import { pathParams, siteRefSchema } from '../schemas/common.js';
 import { searchResponseSchema } from '../schemas/search-response.js';
 import type { SearchDomain } from './route-context.js';
 
-/** What a search route reads: the answer cache, the search, the sites (to key a kept answer), and the hook it tells each answer. */
-export type SearchRouteDomain = Pick<SearchDomain, 'answers' | 'search' | 'sites'> & { searched: SyncHook<[SearchedEvent]> };
+/**
+ * What a search route reads: the answer cache, the search, the sites (to key a kept answer), and the hook it tells each
+ * answer.
+ */
+export type SearchRouteDomain = Pick<SearchDomain, 'answers' | 'search' | 'sites'> & {
+  searched: SyncHook<[SearchedEvent]>;
+};
 
 const tags = ['search'];
 const siteParam = pathParams({ siteName: siteRefSchema });
@@ -17,20 +22,36 @@ export const searchQueryDoc = {
   type: 'object',
   properties: {
     q: { type: 'string', description: 'the query; * for every document (required)' },
-    _setlocale: { type: 'string', description: "locale, e.g. en_US (default: the site's only locale, or its defaultLocale)" },
+    _setlocale: {
+      type: 'string',
+      description: "locale, e.g. en_US (default: the site's only locale, or its defaultLocale)",
+    },
     p: { type: 'string', description: `page, from 1 to ${MAX_PAGE}` },
-    rows: { type: 'string', description: 'results per page (default, and below 0: the site rowsPerPage; 0: counts and widgets only; at most 1000)' },
+    rows: {
+      type: 'string',
+      description:
+        'results per page (default, and below 0: the site rowsPerPage; 0: counts and widgets only; at most 1000)',
+    },
     sort: {
       type: 'string',
       description:
         'relevance | newest | oldest | field:asc | field:desc (field:<anything else> is descending; also field desc, field,desc); any other value: relevance',
     },
-    nfpr: { type: 'string', description: '1: never search the spell-corrected text instead (widget.spellCheck.original.link sets it)' },
+    nfpr: {
+      type: 'string',
+      description: '1: never search the spell-corrected text instead (widget.spellCheck.original.link sets it)',
+    },
     'fq[]': { type: 'array', items: { type: 'string' }, description: 'filter field:value (repeatable)' },
     'fq.and[]': { type: 'array', items: { type: 'string' } },
     'fq.or[]': { type: 'array', items: { type: 'string' } },
-    'fq.op': { type: 'string', description: 'AND | OR between facets (NONE, DEFAULT or empty: the field, else the site decides)' },
-    'fqi.op': { type: 'string', description: 'AND | OR between values of a facet (NONE, DEFAULT or empty: the field, else the site decides)' },
+    'fq.op': {
+      type: 'string',
+      description: 'AND | OR between facets (NONE, DEFAULT or empty: the field, else the site decides)',
+    },
+    'fqi.op': {
+      type: 'string',
+      description: 'AND | OR between values of a facet (NONE, DEFAULT or empty: the field, else the site decides)',
+    },
     'tr[]': { type: 'array', items: { type: 'string' }, description: 'targeting rule field:value' },
     group: { type: 'string', description: 'group results by a facet field' },
     fl: { type: 'string', description: 'comma-separated fields to return' },
@@ -78,7 +99,13 @@ export const rawQuery = (url: string) => {
  * A search's answer, from the answer cache when the same request (method, URL, body) was answered since its
  * site last changed, else searched, sent and kept. A hit is told to the search.searched taps like any search.
  */
-export async function answerSearch(domain: SearchRouteDomain, req: Request, res: Response, key: string, parse: () => SearchParams): Promise<void> {
+export async function answerSearch(
+  domain: SearchRouteDomain,
+  req: Request,
+  res: Response,
+  key: string,
+  parse: () => SearchParams,
+): Promise<void> {
   const started = performance.now();
   const siteName = String(req.params.siteName);
   const { answers } = domain;
@@ -102,7 +129,13 @@ export async function answerSearch(domain: SearchRouteDomain, req: Request, res:
 }
 
 /** The search.searched taps hear of an answered search; without taps nothing is looked up or built. */
-function tellSearched(domain: SearchRouteDomain, res: Response, site: string, params: SearchParams, count: number): void {
+function tellSearched(
+  domain: SearchRouteDomain,
+  res: Response,
+  site: string,
+  params: SearchParams,
+  count: number,
+): void {
   if (!domain.searched.isUsed()) return;
   const config = domain.sites.find(site);
   if (config) domain.searched.call({ site: config.site, params, count, principal: principalOf(res) });
@@ -122,10 +155,14 @@ export function mountSearchRoutes(router: ApiRouter, domain: SearchRouteDomain):
       params: siteParam,
       query: searchQueryDoc,
       validate: false,
-      description: 'Query parameters are read from the raw query string (repeatable fq[]); see docs/search-reference.md.',
+      description:
+        'Query parameters are read from the raw query string (repeatable fq[]); see docs/search-reference.md.',
       responses: { 200: { description: 'the search response', schema: searchResponseSchema } },
     },
-    (req, res) => answerSearch(domain, req, res, `GET ${req.originalUrl}`, () => parseSearchParams(req.path, rawQuery(req.originalUrl))),
+    (req, res) =>
+      answerSearch(domain, req, res, `GET ${req.originalUrl}`, () =>
+        parseSearchParams(req.path, rawQuery(req.originalUrl)),
+      ),
   );
 
   router.post(
@@ -154,14 +191,22 @@ export function mountSearchRoutes(router: ApiRouter, domain: SearchRouteDomain):
       responses: {
         200: {
           description: 'locales',
-          schema: { type: 'array', items: { type: 'object', properties: { locale: { type: 'string' }, link: { type: 'string' } } } },
+          schema: {
+            type: 'array',
+            items: { type: 'object', properties: { locale: { type: 'string' }, link: { type: 'string' } } },
+          },
         },
       },
     },
     (req, res) => {
       const config = domain.sites.get(String(req.params.siteName));
       // q=* so that following a link is a valid search (q is required).
-      res.json(domain.search.localeLinks(config, linkBaseFromUrl(`/api/sn/${encodeURIComponent(config.site.name)}/search?q=*`)));
+      res.json(
+        domain.search.localeLinks(
+          config,
+          linkBaseFromUrl(`/api/sn/${encodeURIComponent(config.site.name)}/search?q=*`),
+        ),
+      );
     },
   );
 }

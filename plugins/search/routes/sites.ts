@@ -27,15 +27,24 @@ export function exportOf({ sites }: Pick<SearchDomain, 'sites'>, siteIds: string
   };
 }
 
-export function mountSiteRoutes(router: ApiRouter, { sites, indexes, docs }: Pick<SearchDomain, 'sites' | 'indexes' | 'docs'>): void {
-  listRoute(router, '/api/sn', { access: 'key', scope: 'search', tags, summary: 'List sites', description: 'sites', items: siteSchema }, () => sites.list());
+export function mountSiteRoutes(
+  router: ApiRouter,
+  { sites, indexes, docs }: Pick<SearchDomain, 'sites' | 'indexes' | 'docs'>,
+): void {
+  listRoute(
+    router,
+    '/api/sn',
+    { access: 'key', scope: 'search', tags, summary: 'List sites', description: 'sites', items: siteSchema },
+    () => sites.list(),
+  );
 
   router.post(
     '/api/sn',
     {
       access: 'key',
       tags,
-      summary: 'Create a site (with the template fields unless `fields` is given, and locale en_US unless `locales` is given)',
+      summary:
+        'Create a site (with the template fields unless `fields` is given, and locale en_US unless `locales` is given)',
       body: siteCreateSchema,
       responses: { 201: { description: 'the created site', schema: siteSchema } },
     },
@@ -54,7 +63,10 @@ export function mountSiteRoutes(router: ApiRouter, { sites, indexes, docs }: Pic
       responses: { 200: { description: 'the export file (as an attachment)', schema: configExportSchema } },
     },
     (_req, res) => {
-      res.setHeader('Content-Disposition', `attachment; filename="sn-sites-all_${new Date().toISOString().slice(0, 10)}.json"`);
+      res.setHeader(
+        'Content-Disposition',
+        `attachment; filename="sn-sites-all_${new Date().toISOString().slice(0, 10)}.json"`,
+      );
       res.json(
         exportOf(
           { sites },
@@ -92,7 +104,14 @@ export function mountSiteRoutes(router: ApiRouter, { sites, indexes, docs }: Pic
 
   router.get(
     '/api/sn/:id',
-    { access: 'key', scope: 'search', tags, summary: 'Get a site', params: idParam, responses: { 200: { description: 'the site', schema: siteSchema } } },
+    {
+      access: 'key',
+      scope: 'search',
+      tags,
+      summary: 'Get a site',
+      params: idParam,
+      responses: { 200: { description: 'the site', schema: siteSchema } },
+    },
     (req, res) => {
       res.json(sites.get(String(req.params.id)).site);
     },
@@ -139,7 +158,10 @@ export function mountSiteRoutes(router: ApiRouter, { sites, indexes, docs }: Pic
       responses: {
         200: {
           description: 'monitoring',
-          schema: { type: 'object', properties: { documents: { type: 'integer' }, queue: { type: 'integer' }, locales: { type: 'object' } } },
+          schema: {
+            type: 'object',
+            properties: { documents: { type: 'integer' }, queue: { type: 'integer' }, locales: { type: 'object' } },
+          },
         },
       },
     },
@@ -190,7 +212,10 @@ export function mountSiteRoutes(router: ApiRouter, { sites, indexes, docs }: Pic
       responses: {
         200: {
           description: 'the locales',
-          schema: { type: 'array', items: { type: 'object', required: ['locale'], properties: { locale: { type: 'string' } } } },
+          schema: {
+            type: 'array',
+            items: { type: 'object', required: ['locale'], properties: { locale: { type: 'string' } } },
+          },
         },
       },
     },

@@ -1,6 +1,12 @@
 import { type ApiRouter, listRoute } from 'vela/plugin';
 import { searchErrors } from '../errors.js';
-import { spotlightCreateSchema, spotlightParams, spotlightSchema, spotlightSiteParams, spotlightUpdateSchema } from '../spotlights/spotlight-schemas.js';
+import {
+  spotlightCreateSchema,
+  spotlightParams,
+  spotlightSchema,
+  spotlightSiteParams,
+  spotlightUpdateSchema,
+} from '../spotlights/spotlight-schemas.js';
 import type { SpotlightInput, SpotlightStore } from '../spotlights/spotlight-store.js';
 import type { SiteStore } from '../store/site-store.js';
 import type { SiteConfig } from '../store/site-types.js';
@@ -14,7 +20,10 @@ function input(body: Body, config: SiteConfig, creating: boolean): SpotlightInpu
   const { site } = config;
   const locale = body.locale ?? (creating ? (site.defaultLocale ?? site.locales[0]!) : undefined);
   if (locale !== undefined && !site.locales.includes(locale))
-    throw searchErrors.invalidParameter('body.locale', `must be one of the locales of site "${site.name}" (${site.locales.join(', ')}), got "${locale}"`);
+    throw searchErrors.invalidParameter(
+      'body.locale',
+      `must be one of the locales of site "${site.name}" (${site.locales.join(', ')}), got "${locale}"`,
+    );
   const out: SpotlightInput = {};
   if (body.name !== undefined) out.name = body.name;
   if (body.description !== undefined) out.description = body.description;
@@ -26,7 +35,10 @@ function input(body: Body, config: SiteConfig, creating: boolean): SpotlightInpu
 }
 
 /** Spotlight administration: `/api/sn/<site>/spotlight` (the site by id or name). */
-export function mountSpotlightRoutes(router: ApiRouter, { sites, spotlights }: { sites: SiteStore; spotlights: SpotlightStore }): void {
+export function mountSpotlightRoutes(
+  router: ApiRouter,
+  { sites, spotlights }: { sites: SiteStore; spotlights: SpotlightStore },
+): void {
   const found = (siteRef: string, id: string) => {
     const config = sites.get(siteRef);
     const spotlight = spotlights.find(config.site.id, id);
@@ -115,7 +127,13 @@ export function mountSpotlightRoutes(router: ApiRouter, { sites, spotlights }: {
     },
     async (req, res) => {
       const spotlight = found(String(req.params.snSiteId), String(req.params.id));
-      res.json(await spotlights.update(spotlight.siteId, spotlight.id, input(req.body as Body, sites.get(spotlight.siteId), false)));
+      res.json(
+        await spotlights.update(
+          spotlight.siteId,
+          spotlight.id,
+          input(req.body as Body, sites.get(spotlight.siteId), false),
+        ),
+      );
     },
   );
   router.delete(
@@ -126,7 +144,12 @@ export function mountSpotlightRoutes(router: ApiRouter, { sites, spotlights }: {
       tags,
       summary: 'Delete a spotlight',
       params: spotlightParams,
-      responses: { 200: { description: 'deleted', schema: { type: 'object', properties: { deleted: { type: 'boolean' }, id: { type: 'string' } } } } },
+      responses: {
+        200: {
+          description: 'deleted',
+          schema: { type: 'object', properties: { deleted: { type: 'boolean' }, id: { type: 'string' } } },
+        },
+      },
     },
     async (req, res) => {
       const spotlight = found(String(req.params.snSiteId), String(req.params.id));

@@ -13,7 +13,11 @@ import { stopWordsOf } from '../suggest/stop-words.js';
 
 const tags = ['search'];
 const strings: JsonSchema = { type: 'array', items: { type: 'string' } };
-const localeQuery: JsonSchema = { type: 'string', maxLength: 16, description: "locale, e.g. en_US (default: the site's only locale, or its defaultLocale)" };
+const localeQuery: JsonSchema = {
+  type: 'string',
+  maxLength: 16,
+  description: "locale, e.g. en_US (default: the site's only locale, or its defaultLocale)",
+};
 /**
  * A locale in a path, read like `_setlocale` (normalizeLocale: en_US, en-US, en-us); one the site or the
  * spell checker lacks is a 404, as an unknown `_setlocale` is.
@@ -43,10 +47,21 @@ export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: Sugge
       query: {
         type: 'object',
         properties: {
-          q: { type: 'string', maxLength: 200, default: '', description: 'what was typed; one character or none gives []' },
+          q: {
+            type: 'string',
+            maxLength: 200,
+            default: '',
+            description: 'what was typed; one character or none gives []',
+          },
           _setlocale: localeQuery,
           locale: localeQuery,
-          rows: { type: 'integer', minimum: 0, maximum: AUTOCOMPLETE_MAX_ROWS, default: AUTOCOMPLETE_DEFAULT_ROWS, description: 'most suggestions' },
+          rows: {
+            type: 'integer',
+            minimum: 0,
+            maximum: AUTOCOMPLETE_MAX_ROWS,
+            default: AUTOCOMPLETE_DEFAULT_ROWS,
+            description: 'most suggestions',
+          },
         },
       },
       responses: { 200: { description: 'suggestions, each the whole query completed', schema: strings } },
@@ -55,7 +70,14 @@ export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: Sugge
       const config = search.resolve(String(req.params.siteName), localeOf(req.query));
       const locale = search.localeOf(config, localeOf(req.query));
       const engine = indexes.engine(config.site.id, locale);
-      res.json(autocomplete(engine.terms, checkTypedText('q', String(req.query.q)), Number(req.query.rows), stopWordsOf(locale)));
+      res.json(
+        autocomplete(
+          engine.terms,
+          checkTypedText('q', String(req.query.q)),
+          Number(req.query.rows),
+          stopWordsOf(locale),
+        ),
+      );
     },
   );
 
@@ -77,7 +99,8 @@ export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: Sugge
       },
       responses: {
         200: {
-          description: 'correctedText, usingCorrectedText (false here), original and corrected, each {text, link to the search}',
+          description:
+            'correctedText, usingCorrectedText (false here), original and corrected, each {text, link to the search}',
           schema: { type: 'object' },
         },
       },
@@ -87,7 +110,10 @@ export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: Sugge
       const config = search.resolve(String(req.params.siteName), locale);
       const q = checkTypedText('q', String(req.query.q));
       const correction = correctText(indexes.engine(config.site.id, locale).terms, q);
-      const base = { path: `/api/sn/${encodeURIComponent(config.site.name)}/search`, params: [['_setlocale', locale] as const] };
+      const base = {
+        path: `/api/sn/${encodeURIComponent(config.site.name)}/search`,
+        params: [['_setlocale', locale] as const],
+      };
       const corrected = correction.corrected ? correction.text : '';
       res.json({
         correctedText: correction.corrected,
@@ -100,21 +126,27 @@ export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: Sugge
 }
 
 /** The language spell checker (not tied to a site): dictionaries from npm, run on the worker pool. */
-export function mountCognitiveRoutes(router: ApiRouter, check: TaskRunner<SpellCheckerInput, string[]>, locales: readonly string[]): void {
+export function mountCognitiveRoutes(
+  router: ApiRouter,
+  check: TaskRunner<SpellCheckerInput, string[]>,
+  locales: readonly string[],
+): void {
   router.get(
     '/api/cognitive/spell-checker/:locale',
     {
       access: 'key',
       scope: 'search',
       tags: ['cognitive'],
-      summary: 'Spelling suggestions for a text in a language (en_US, pt_BR): the text with its misspelled words replaced',
+      summary:
+        'Spelling suggestions for a text in a language (en_US, pt_BR): the text with its misspelled words replaced',
       params: pathParams({ locale: localePath }),
       query: { type: 'object', required: ['text'], properties: { text: { type: 'string', maxLength: 1000 } } },
       responses: { 200: { description: 'candidate sentences; [] when every word is spelled right', schema: strings } },
     },
     async (req, res) => {
       const locale = normalizeLocale(String(req.params.locale));
-      if (!locales.includes(locale)) throw searchErrors.unknownSpellCheckLocale(String(req.params.locale), [...locales]);
+      if (!locales.includes(locale))
+        throw searchErrors.unknownSpellCheckLocale(String(req.params.locale), [...locales]);
       res.json(await check({ locale, text: String(req.query.text) }));
     },
   );

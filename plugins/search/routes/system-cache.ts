@@ -31,11 +31,22 @@ const cachesSchema: JsonSchema = {
  * alone can be emptied: a benchmark of searches that are searched, not answered from the answer cache, still
  * reads warm pages like any site in use.
  */
-export function mountSystemCacheRoutes(router: ApiRouter, { answers, docs }: Pick<SearchDomain, 'answers' | 'docs'>): void {
-  const report = () => ({ answers: answers.stats(), pageDocuments: { entries: docs.pages.size, maxEntries: docs.pages.maxSize } });
+export function mountSystemCacheRoutes(
+  router: ApiRouter,
+  { answers, docs }: Pick<SearchDomain, 'answers' | 'docs'>,
+): void {
+  const report = () => ({
+    answers: answers.stats(),
+    pageDocuments: { entries: docs.pages.size, maxEntries: docs.pages.maxSize },
+  });
   router.get(
     '/api/system/cache',
-    { access: 'key', tags, summary: "The search's caches in this process", responses: { 200: { description: 'the caches', schema: cachesSchema } } },
+    {
+      access: 'key',
+      tags,
+      summary: "The search's caches in this process",
+      responses: { 200: { description: 'the caches', schema: cachesSchema } },
+    },
     (_req, res) => {
       res.json(report());
     },
@@ -49,13 +60,20 @@ export function mountSystemCacheRoutes(router: ApiRouter, { answers, docs }: Pic
       query: {
         type: 'object',
         properties: {
-          cache: { type: 'string', enum: ['answers', 'pageDocuments'], description: 'empty this cache alone (default: both)' },
+          cache: {
+            type: 'string',
+            enum: ['answers', 'pageDocuments'],
+            description: 'empty this cache alone (default: both)',
+          },
         },
       },
       responses: {
         200: {
           description: 'what was removed',
-          schema: { type: 'object', properties: { answers: count('answers removed'), pageDocuments: count('documents removed') } },
+          schema: {
+            type: 'object',
+            properties: { answers: count('answers removed'), pageDocuments: count('documents removed') },
+          },
         },
       },
     },

@@ -24,7 +24,8 @@ const scopesSchema = {
   items: { type: 'string', enum: [...TOKEN_SCOPES] },
   minItems: 1,
   uniqueItems: true,
-  description: 'what the token may do: search (read sites and fields), import (import and deindex), connector (the connector API), admin (everything)',
+  description:
+    'what the token may do: search (read sites and fields), import (import and deindex), connector (the connector API), admin (everything)',
 };
 const body = {
   type: 'object',
@@ -40,7 +41,12 @@ const body = {
 const patch = {
   type: 'object',
   additionalProperties: false,
-  properties: { title: { type: 'string', minLength: 1, maxLength: 100 }, description: { type: 'string', maxLength: 1000 }, scopes: scopesSchema, id: {} },
+  properties: {
+    title: { type: 'string', minLength: 1, maxLength: 100 },
+    description: { type: 'string', maxLength: 1000 },
+    scopes: scopesSchema,
+    id: {},
+  },
 };
 
 export function mountTokenRoutes(router: ApiRouter, { tokens }: Pick<SearchDomain, 'tokens'>): void {
@@ -64,7 +70,10 @@ export function mountTokenRoutes(router: ApiRouter, { tokens }: Pick<SearchDomai
       summary: 'Create an API token; the answer carries its value, shown this once',
       body,
       responses: {
-        201: { description: 'the token with its value', schema: { ...tokenSchema, properties: { ...tokenSchema.properties, token: { type: 'string' } } } },
+        201: {
+          description: 'the token with its value',
+          schema: { ...tokenSchema, properties: { ...tokenSchema.properties, token: { type: 'string' } } },
+        },
       },
     },
     async (req, res) => {
@@ -74,7 +83,13 @@ export function mountTokenRoutes(router: ApiRouter, { tokens }: Pick<SearchDomai
   );
   router.get(
     '/api/dev/token/:id',
-    { access: 'key', tags, summary: 'Get an API token', params: idParam, responses: { 200: { description: 'the token', schema: tokenSchema } } },
+    {
+      access: 'key',
+      tags,
+      summary: 'Get an API token',
+      params: idParam,
+      responses: { 200: { description: 'the token', schema: tokenSchema } },
+    },
     async (req, res) => {
       res.json(await tokens.get(String(req.params.id)));
     },
@@ -90,7 +105,12 @@ export function mountTokenRoutes(router: ApiRouter, { tokens }: Pick<SearchDomai
       responses: { 200: { description: 'the token', schema: tokenSchema } },
     },
     async (req, res) => {
-      res.json(await tokens.update(String(req.params.id), req.body as { title?: string; description?: string; scopes?: TokenScope[] }));
+      res.json(
+        await tokens.update(
+          String(req.params.id),
+          req.body as { title?: string; description?: string; scopes?: TokenScope[] },
+        ),
+      );
     },
   );
   router.delete(

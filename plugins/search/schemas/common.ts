@@ -17,10 +17,20 @@ export const FIELD_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_.-]{0,99}$';
 export const LOCALE_PATTERN = '^[a-z]{2,3}_[A-Z]{2}$';
 
 /** A site in a path, by id or name: every id and every name matches this. */
-export const siteRefSchema: JsonSchema = { type: 'string', maxLength: 100, pattern: SITE_NAME_PATTERN, description: 'site id (or name)' };
+export const siteRefSchema: JsonSchema = {
+  type: 'string',
+  maxLength: 100,
+  pattern: SITE_NAME_PATTERN,
+  description: 'site id (or name)',
+};
 
 /** A field in a path, by id or name. */
-export const fieldRefSchema: JsonSchema = { type: 'string', maxLength: 100, pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$', description: 'field id (or name)' };
+export const fieldRefSchema: JsonSchema = {
+  type: 'string',
+  maxLength: 100,
+  pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$',
+  description: 'field id (or name)',
+};
 
 export const localeSchema: JsonSchema = { type: 'string', maxLength: 6, pattern: LOCALE_PATTERN };
 

@@ -12,9 +12,19 @@ export const fieldSettingsProperties: Record<string, JsonSchema> = {
   multiValued: { type: 'boolean', default: false },
   enabled: { type: 'boolean', default: true },
   required: { type: 'boolean', default: false },
-  defaultValue: { type: ['string', 'null'], maxLength: 200, default: null, description: 'value shown when a document lacks the field' },
+  defaultValue: {
+    type: ['string', 'null'],
+    maxLength: 200,
+    default: null,
+    description: 'value shown when a document lacks the field',
+  },
   facet: { type: 'boolean', default: false, description: 'offer this field as a facet' },
-  facetName: { type: ['string', 'null'], maxLength: 100, default: null, description: 'facet label when no locale label matches (default: the field name)' },
+  facetName: {
+    type: ['string', 'null'],
+    maxLength: 100,
+    default: null,
+    description: 'facet label when no locale label matches (default: the field name)',
+  },
   facetLabels: {
     type: 'object',
     additionalProperties: { type: 'string', maxLength: 100 },
@@ -22,8 +32,17 @@ export const fieldSettingsProperties: Record<string, JsonSchema> = {
     default: {},
     description: 'facet label per locale, e.g. {"pt_BR": "Tipos"}',
   },
-  facetPosition: { type: ['integer', 'null'], minimum: 1, default: null, description: 'order among facets (lower first; unset last)' },
-  secondaryFacet: { type: 'boolean', default: false, description: 'show in widget.secondaryFacet instead of widget.facet' },
+  facetPosition: {
+    type: ['integer', 'null'],
+    minimum: 1,
+    default: null,
+    description: 'order among facets (lower first; unset last)',
+  },
+  secondaryFacet: {
+    type: 'boolean',
+    default: false,
+    description: 'show in widget.secondaryFacet instead of widget.facet',
+  },
   facetType: { ...operator, default: 'DEFAULT', description: 'overrides the site facetType for this field' },
   facetItemType: { ...operator, default: 'DEFAULT', description: 'overrides the site facetItemType for this field' },
   facetSort: { enum: ['DEFAULT', 'COUNT', 'ALPHABETICAL'], default: 'DEFAULT' },
@@ -33,7 +52,12 @@ export const fieldSettingsProperties: Record<string, JsonSchema> = {
   boost: { type: 'number', minimum: 0, maximum: 100, default: 1 },
 };
 
-const name = { type: 'string', maxLength: 100, pattern: FIELD_NAME_PATTERN, description: 'attribute name in imported documents' };
+const name = {
+  type: 'string',
+  maxLength: 100,
+  pattern: FIELD_NAME_PATTERN,
+  description: 'attribute name in imported documents',
+};
 
 export const fieldCreateSchema: JsonSchema = {
   type: 'object',
@@ -63,7 +87,13 @@ export const fieldSiteParams = pathParams({ snSiteId: siteRefSchema });
 export const fieldParams = pathParams({ snSiteId: siteRefSchema, id: fieldRefSchema });
 
 /** The fields a new site gets unless it names its own (after the original's site template). */
-export const TEMPLATE_FIELDS: Array<{ name: string; type: FieldType; multiValued?: boolean; facetName: string; hl?: boolean }> = [
+export const TEMPLATE_FIELDS: Array<{
+  name: string;
+  type: FieldType;
+  multiValued?: boolean;
+  facetName: string;
+  hl?: boolean;
+}> = [
   { name: 'id', type: 'STRING', facetName: 'Ids' },
   { name: 'title', type: 'TEXT', facetName: 'Titles', hl: true },
   { name: 'text', type: 'TEXT', facetName: 'Texts', hl: true },

@@ -14,7 +14,12 @@ export const importBodySchema: JsonSchema = {
       items: {
         type: 'object',
         properties: {
-          locale: { type: 'string', maxLength: 6, pattern: '^[a-zA-Z]{2,3}[-_][a-zA-Z]{2}$', description: 'xx_XX (xx-XX is taken too)' },
+          locale: {
+            type: 'string',
+            maxLength: 6,
+            pattern: '^[a-zA-Z]{2,3}[-_][a-zA-Z]{2}$',
+            description: 'xx_XX (xx-XX is taken too)',
+          },
           turSNJobAction: { type: 'string', description: 'CREATE (default), DELETE or COMMIT' },
           siteNames: { type: 'array', items: { type: 'string', maxLength: 100, description: 'a site name or id' } },
           attributes: { type: 'object', description: 'document attributes; id is required to create' },
@@ -33,7 +38,12 @@ export const importResultSchema: JsonSchema = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { index: { type: 'integer' }, id: { type: ['string', 'null'] }, site: { type: ['string', 'null'] }, reason: { type: 'string' } },
+        properties: {
+          index: { type: 'integer' },
+          id: { type: ['string', 'null'] },
+          site: { type: ['string', 'null'] },
+          reason: { type: 'string' },
+        },
       },
     },
     commits: { type: 'integer' },

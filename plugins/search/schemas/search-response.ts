@@ -27,7 +27,11 @@ const resultDocument: JsonSchema = {
   properties: {
     source: nullableString,
     elevate: { type: 'boolean', description: 'placed first by a spotlight or a targeting rule' },
-    fields: { type: 'object', additionalProperties: true, description: 'the fields asked for (fl), highlighted where the query matched' },
+    fields: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'the fields asked for (fl), highlighted where the query matched',
+    },
     metadata: {
       type: 'array',
       items: {
@@ -37,7 +41,11 @@ const resultDocument: JsonSchema = {
           name: string,
           values: {
             type: 'array',
-            items: { type: 'object', required: ['label', 'link'], properties: { label: string, link: link('the search filtered by this value') } },
+            items: {
+              type: 'object',
+              required: ['label', 'link'],
+              properties: { label: string, link: link('the search filtered by this value') },
+            },
           },
         },
       },
@@ -45,7 +53,11 @@ const resultDocument: JsonSchema = {
   },
 };
 
-const results: JsonSchema = { type: 'object', required: ['document'], properties: { document: { type: 'array', items: resultDocument } } };
+const results: JsonSchema = {
+  type: 'object',
+  required: ['document'],
+  properties: { document: { type: 'array', items: resultDocument } },
+};
 
 const facetGroup: JsonSchema = {
   type: 'object',
@@ -77,11 +89,25 @@ const facetGroup: JsonSchema = {
   },
 };
 
-const textAndLink: JsonSchema = { type: 'object', required: ['text', 'link'], properties: { text: string, link: string } };
+const textAndLink: JsonSchema = {
+  type: 'object',
+  required: ['text', 'link'],
+  properties: { text: string, link: string },
+};
 
 const widget: JsonSchema = {
   type: 'object',
-  required: ['cleanUpFacets', 'selectedFilterQueries', 'facet', 'secondaryFacet', 'facetToRemove', 'similar', 'spellCheck', 'locales', 'spotlights'],
+  required: [
+    'cleanUpFacets',
+    'selectedFilterQueries',
+    'facet',
+    'secondaryFacet',
+    'facetToRemove',
+    'similar',
+    'spellCheck',
+    'locales',
+    'spotlights',
+  ],
   properties: {
     cleanUpFacets: link('the search without any filter'),
     selectedFilterQueries: strings,
@@ -107,13 +133,24 @@ const widget: JsonSchema = {
         corrected: textAndLink,
       },
     },
-    locales: { type: 'array', items: { type: 'object', required: ['locale', 'link'], properties: { locale: string, link: string } } },
+    locales: {
+      type: 'array',
+      items: { type: 'object', required: ['locale', 'link'], properties: { locale: string, link: string } },
+    },
     spotlights: {
       type: 'array',
       items: {
         type: 'object',
         required: ['id', 'position', 'title', 'type', 'referenceId', 'content', 'link'],
-        properties: { id: string, position: integer, title: string, type: string, referenceId: nullableString, content: string, link: nullableString },
+        properties: {
+          id: string,
+          position: integer,
+          title: string,
+          type: string,
+          referenceId: nullableString,
+          content: string,
+          link: nullableString,
+        },
       },
     },
   },
@@ -153,7 +190,11 @@ export const searchResponseSchema: JsonSchema = {
         pageEnd: integer,
         pageStart: integer,
         responseTime: { type: 'integer', description: 'milliseconds' },
-        query: { type: 'object', required: ['queryString', 'sort', 'locale'], properties: { queryString: string, sort: string, locale: string } },
+        query: {
+          type: 'object',
+          required: ['queryString', 'sort', 'locale'],
+          properties: { queryString: string, sort: string, locale: string },
+        },
         defaultFields: {
           type: 'object',
           description: "the fields holding each document's title, date, description, text, image and url",

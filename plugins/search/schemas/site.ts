@@ -8,7 +8,13 @@ const fieldName = { type: ['string', 'null'], maxLength: 100 };
 /** Settings of a site with their defaults: the same schema validates input and fills what is left out. */
 export const siteSettingsProperties: Record<string, JsonSchema> = {
   description: { type: 'string', maxLength: 1000, default: '' },
-  rowsPerPage: { type: 'integer', minimum: 1, maximum: 1000, default: 10, description: 'results per page when the request gives no rows' },
+  rowsPerPage: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 1000,
+    default: 10,
+    description: 'results per page when the request gives no rows',
+  },
   facet: { type: 'boolean', default: true, description: 'compute widget.facet and widget.secondaryFacet' },
   itemsPerFacet: { type: 'integer', minimum: 1, maximum: 1000, default: 10, description: 'values shown per facet' },
   facetType: { ...operator, default: 'AND', description: 'operator between facets' },
@@ -26,10 +32,19 @@ export const siteSettingsProperties: Record<string, JsonSchema> = {
     maxLength: 6,
     pattern: '^[a-z]{2,3}_[A-Z]{2}$',
     default: null,
-    description: 'the locale of a search without _setlocale, when the site has several (one of its locales; another value is ignored)',
+    description:
+      'the locale of a search without _setlocale, when the site has several (one of its locales; another value is ignored)',
   },
-  wildcardAlways: { type: 'boolean', default: false, description: 'always match the last query word as a prefix too (search as you type)' },
-  wildcardNoResults: { type: 'boolean', default: true, description: 'when a query finds nothing, retry it matching the last word as a prefix' },
+  wildcardAlways: {
+    type: 'boolean',
+    default: false,
+    description: 'always match the last query word as a prefix too (search as you type)',
+  },
+  wildcardNoResults: {
+    type: 'boolean',
+    default: true,
+    description: 'when a query finds nothing, retry it matching the last word as a prefix',
+  },
   defaultTitleField: { ...fieldName, default: 'title' },
   defaultTextField: { ...fieldName, default: 'text' },
   defaultDescriptionField: { ...fieldName, default: 'abstract' },
@@ -40,7 +55,12 @@ export const siteSettingsProperties: Record<string, JsonSchema> = {
 
 export const siteSettingKeys = Object.keys(siteSettingsProperties);
 
-const name = { type: 'string', maxLength: 100, pattern: SITE_NAME_PATTERN, description: 'used in search URLs: letters, digits, space, _ . -' };
+const name = {
+  type: 'string',
+  maxLength: 100,
+  pattern: SITE_NAME_PATTERN,
+  description: 'used in search URLs: letters, digits, space, _ . -',
+};
 
 export const siteCreateSchema: JsonSchema = {
   type: 'object',
@@ -98,7 +118,10 @@ export const siteExportSchema: JsonSchema = {
   ...siteCreateSchema,
   properties: {
     ...siteCreateSchema.properties,
-    fields: { type: 'array', items: { ...fieldCreateSchema, properties: { ...fieldCreateSchema.properties, siteId: {} } } },
+    fields: {
+      type: 'array',
+      items: { ...fieldCreateSchema, properties: { ...fieldCreateSchema.properties, siteId: {} } },
+    },
   },
 };
 
@@ -109,7 +132,10 @@ export const configExportSchema: JsonSchema = {
   properties: {
     version: { type: 'integer', enum: [1] },
     exportedAt: { type: 'string', format: 'date-time' },
-    sites: { type: 'array', items: { ...siteSchema, properties: { ...siteSchema.properties, fields: { type: 'array', items: fieldSchema } } } },
+    sites: {
+      type: 'array',
+      items: { ...siteSchema, properties: { ...siteSchema.properties, fields: { type: 'array', items: fieldSchema } } },
+    },
   },
 };
 
@@ -145,12 +171,16 @@ export function importConfigProblems(sites: Array<{ name?: unknown; fields?: unk
   sites.forEach((site, i) => {
     const name = String(site.name).toLowerCase();
     const first = siteAt.get(name);
-    if (first !== undefined) problems.push(`body.sites[${i}].name ${JSON.stringify(site.name)} names the site of body.sites[${first}] again`);
+    if (first !== undefined)
+      problems.push(`body.sites[${i}].name ${JSON.stringify(site.name)} names the site of body.sites[${first}] again`);
     else siteAt.set(name, i);
     const fieldAt = new Map<string, number>();
     (Array.isArray(site.fields) ? (site.fields as Array<{ name?: unknown }>) : []).forEach((field, j) => {
       const earlier = fieldAt.get(String(field.name));
-      if (earlier !== undefined) problems.push(`body.sites[${i}].fields[${j}].name ${JSON.stringify(field.name)} repeats body.sites[${i}].fields[${earlier}]`);
+      if (earlier !== undefined)
+        problems.push(
+          `body.sites[${i}].fields[${j}].name ${JSON.stringify(field.name)} repeats body.sites[${i}].fields[${earlier}]`,
+        );
       else fieldAt.set(String(field.name), j);
     });
   });

@@ -9,10 +9,19 @@ const documentSchema: JsonSchema = {
   required: ['position'],
   properties: {
     id: { type: ['string', 'null'], maxLength: 36, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,35}$' },
-    position: { type: 'integer', minimum: 1, maximum: 100000, description: '1-based position in the whole result list, across pages' },
+    position: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 100000,
+      description: '1-based position in the whole result list, across pages',
+    },
     title: { type: 'string', maxLength: 500, default: '' },
     type: { type: 'string', maxLength: 100, default: 'Page' },
-    referenceId: { type: ['string', 'null'], maxLength: 400, description: 'id of an indexed document shown in the spotlight slot' },
+    referenceId: {
+      type: ['string', 'null'],
+      maxLength: 400,
+      description: 'id of an indexed document shown in the spotlight slot',
+    },
     content: { type: 'string', maxLength: 2000, default: '' },
     link: { type: ['string', 'null'], maxLength: 2000 },
   },
@@ -25,10 +34,17 @@ const properties: Record<string, JsonSchema> = {
   terms: {
     type: 'array',
     maxItems: 100,
-    description: 'a query matches when one of these is part of it (ignoring case); strings, or {"name": "..."} as the original wrote them',
+    description:
+      'a query matches when one of these is part of it (ignoring case); strings, or {"name": "..."} as the original wrote them',
     // One schema for both forms rather than oneOf, whose refusal names no rule: the string rules apply to a
     // string, the object rules to an object, so "" is refused as too short, naming terms[0].
-    items: { type: ['string', 'object'], minLength: 1, maxLength: 255, required: ['name'], properties: { name: term, id: {} } },
+    items: {
+      type: ['string', 'object'],
+      minLength: 1,
+      maxLength: 255,
+      required: ['name'],
+      properties: { name: term, id: {} },
+    },
   },
   documents: { type: 'array', maxItems: 100, items: documentSchema },
   // Read-only members a client may send back as it got them.
@@ -42,7 +58,12 @@ const properties: Record<string, JsonSchema> = {
   updatedAt: {},
 };
 
-export const spotlightCreateSchema: JsonSchema = { type: 'object', additionalProperties: false, required: ['name'], properties };
+export const spotlightCreateSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties,
+};
 export const spotlightUpdateSchema: JsonSchema = { type: 'object', additionalProperties: false, properties };
 
 export const spotlightSchema: JsonSchema = {

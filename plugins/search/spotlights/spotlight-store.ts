@@ -92,7 +92,14 @@ export class SpotlightStore {
     sites: SiteStore,
     logger: Logger,
   ) {
-    this.byId = new CachedTable({ db, table: TABLE, keyOf: (row) => row.id, fromRow, logger, query: (q) => q.orderBy('created_at').orderBy('id') });
+    this.byId = new CachedTable({
+      db,
+      table: TABLE,
+      keyOf: (row) => row.id,
+      fromRow,
+      logger,
+      query: (q) => q.orderBy('created_at').orderBy('id'),
+    });
     sites.onChange((change) => {
       if (change.kind === 'site-deleted') this.forgetSite(change.siteId);
     });
@@ -133,7 +140,11 @@ export class SpotlightStore {
     return this.bySite.get(siteId)?.find((s) => s.id === id);
   }
 
-  async create(siteId: string, input: SpotlightInput & { name: string; locale: string }, id: string = randomUUID()): Promise<Spotlight> {
+  async create(
+    siteId: string,
+    input: SpotlightInput & { name: string; locale: string },
+    id: string = randomUUID(),
+  ): Promise<Spotlight> {
     const at = nowIso();
     const spotlight: Spotlight = {
       id,
@@ -186,17 +197,36 @@ export class SpotlightStore {
     return current;
   }
 
-  /** An unmanaged spotlight from the import API: created, or replaced when one with its id exists in that site and locale. */
-  async upsertUnmanaged(siteId: string, locale: string, input: SpotlightInput & { name: string; unmanagedId: string }): Promise<Spotlight> {
-    const existing = this.list(siteId).find((s) => !s.managed && s.unmanagedId === input.unmanagedId && s.locale === locale);
+  /**
+   * An unmanaged spotlight from the import API: created, or replaced when one with its id exists in that site and
+   * locale.
+   */
+  async upsertUnmanaged(
+    siteId: string,
+    locale: string,
+    input: SpotlightInput & { name: string; unmanagedId: string },
+  ): Promise<Spotlight> {
+    const existing = this.list(siteId).find(
+      (s) => !s.managed && s.unmanagedId === input.unmanagedId && s.locale === locale,
+    );
     if (existing) return (await this.update(siteId, existing.id, input))!;
     return this.create(siteId, { ...input, locale, managed: false });
   }
 
-  /** Unmanaged spotlights of a site and locale removed by the import API: by the importer's id, or every one of a provider. */
-  async deleteUnmanaged(siteId: string, locale: string, by: { unmanagedId: string } | { provider: string }): Promise<number> {
+  /**
+   * Unmanaged spotlights of a site and locale removed by the import API: by the importer's id, or every one of a
+   * provider.
+   */
+  async deleteUnmanaged(
+    siteId: string,
+    locale: string,
+    by: { unmanagedId: string } | { provider: string },
+  ): Promise<number> {
     const doomed = this.list(siteId).filter(
-      (s) => !s.managed && s.locale === locale && ('unmanagedId' in by ? s.unmanagedId === by.unmanagedId : s.provider === by.provider),
+      (s) =>
+        !s.managed &&
+        s.locale === locale &&
+        ('unmanagedId' in by ? s.unmanagedId === by.unmanagedId : s.provider === by.provider),
     );
     for (const spotlight of doomed) await this.delete(siteId, spotlight.id);
     return doomed.length;
@@ -225,7 +255,15 @@ export class SpotlightStore {
     for (const { spotlight, terms } of matcher.entries) {
       if (!terms.some((term) => text.includes(term))) continue;
       for (const d of spotlight.documents) {
-        items.push({ id: d.id, position: d.position, title: d.title, type: d.type, referenceId: d.referenceId, content: d.content, link: d.link });
+        items.push({
+          id: d.id,
+          position: d.position,
+          title: d.title,
+          type: d.type,
+          referenceId: d.referenceId,
+          content: d.content,
+          link: d.link,
+        });
       }
     }
     return items.sort((a, b) => a.position - b.position);

@@ -10,7 +10,9 @@ const MAX_DOCUMENTS = 100;
 
 export function isSpotlightItem(item: ImportItem): boolean {
   const attributes = item?.attributes as Record<string, unknown> | null | undefined;
-  return !!attributes && typeof attributes === 'object' && !Array.isArray(attributes) && attributes.type === SPOTLIGHT_TYPE;
+  return (
+    !!attributes && typeof attributes === 'object' && !Array.isArray(attributes) && attributes.type === SPOTLIGHT_TYPE
+  );
 }
 
 /** Text within `max` characters; NUL is refused, as PostgreSQL cannot store it. */
@@ -21,11 +23,17 @@ const text = (value: unknown, max: number): string | null => {
 
 /** `terms`: a comma-separated string as the original sends it, or a list of strings. */
 function termsOf(value: unknown): string[] | string {
-  const list = typeof value === 'string' ? value.split(',') : Array.isArray(value) && value.every((t) => typeof t === 'string') ? (value as string[]) : null;
+  const list =
+    typeof value === 'string'
+      ? value.split(',')
+      : Array.isArray(value) && value.every((t) => typeof t === 'string')
+        ? (value as string[])
+        : null;
   if (!list) return 'attribute "terms" must be a comma-separated string of terms';
   const terms = list.map((t) => t.trim()).filter((t) => t !== '');
   if (terms.length === 0) return 'attribute "terms" must name at least one term';
-  if (terms.length > MAX_TERMS || terms.some((t) => t.length > 255)) return `attribute "terms" takes at most ${MAX_TERMS} terms of at most 255 characters`;
+  if (terms.length > MAX_TERMS || terms.some((t) => t.length > 255))
+    return `attribute "terms" takes at most ${MAX_TERMS} terms of at most 255 characters`;
   return terms;
 }
 
@@ -52,7 +60,13 @@ function documentsOf(value: unknown): NonNullable<SpotlightInput['documents']> |
     const link = d.link == null ? null : text(d.link, 2000);
     const type = d.type == null ? 'Page' : text(d.type, 100);
     const referenceId = d.referenceId == null ? null : text(d.referenceId, 400);
-    if (title === null || content === null || type === null || (d.link != null && link === null) || (d.referenceId != null && referenceId === null))
+    if (
+      title === null ||
+      content === null ||
+      type === null ||
+      (d.link != null && link === null) ||
+      (d.referenceId != null && referenceId === null)
+    )
       return `attribute "content"[${i}] has a member that is not text or is too long (title 500, content 2000, link 2000, type 100 characters)`;
     out.push({ position: position as number, title, content, link, type, referenceId });
   }
@@ -92,7 +106,11 @@ export async function applySpotlightItems(
       continue;
     }
     const locale = normalizeLocale(item.locale);
-    if (!Array.isArray(item.siteNames) || item.siteNames.length === 0 || item.siteNames.some((s) => typeof s !== 'string')) {
+    if (
+      !Array.isArray(item.siteNames) ||
+      item.siteNames.length === 0 ||
+      item.siteNames.some((s) => typeof s !== 'string')
+    ) {
       reject('siteNames must be a non-empty array of site names');
       continue;
     }
@@ -117,7 +135,8 @@ export async function applySpotlightItems(
               ? terms
               : typeof documents === 'string'
                 ? documents
-                : attributes.modification_date != null && (modification === null || Number.isNaN(Date.parse(modification)))
+                : attributes.modification_date != null &&
+                    (modification === null || Number.isNaN(Date.parse(modification)))
                   ? 'attribute "modification_date" must be a date-time'
                   : null;
       if (problem) {
@@ -133,7 +152,9 @@ export async function applySpotlightItems(
         modificationDate: modification,
       };
     } else if (id === null && provider === null) {
-      reject(`attribute "id" (or "source_apps", to delete every spotlight of a provider) is required to delete a ${SPOTLIGHT_TYPE}`);
+      reject(
+        `attribute "id" (or "source_apps", to delete every spotlight of a provider) is required to delete a ${SPOTLIGHT_TYPE}`,
+      );
       continue;
     }
     let acceptedHere = false;
@@ -148,7 +169,12 @@ export async function applySpotlightItems(
         continue;
       }
       if (create) await store.upsertUnmanaged(config.site.id, locale, create);
-      else await store.deleteUnmanaged(config.site.id, locale, id !== null ? { unmanagedId: id } : { provider: provider! });
+      else
+        await store.deleteUnmanaged(
+          config.site.id,
+          locale,
+          id !== null ? { unmanagedId: id } : { provider: provider! },
+        );
       acceptedHere = true;
     }
     if (acceptedHere) result.accepted += 1;

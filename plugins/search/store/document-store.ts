@@ -40,12 +40,14 @@ const upsertDocumentsSql = cachedBy(
 );
 
 const insertChangesSql = cachedBy(
-  (rows) => `insert into search_changes (site_id, locale, action, doc_id, created_at) select ?, ?, ?, column1, ? from (values ${valuesRows(1, rows)}) as v`,
+  (rows) =>
+    `insert into search_changes (site_id, locale, action, doc_id, created_at) select ?, ?, ?, column1, ? from (values ${valuesRows(1, rows)}) as v`,
 );
 
 /** `select` of the documents with `count` ids of one site and locale (bindings: site, locale, the ids). */
 const selectDocumentsSql = cachedBy(
-  (count) => `select doc_id, attributes from search_documents where site_id = ? and locale = ? and doc_id in (${new Array(count).fill('?').join(', ')})`,
+  (count) =>
+    `select doc_id, attributes from search_documents where site_id = ? and locale = ? and doc_id in (${new Array(count).fill('?').join(', ')})`,
 );
 
 /** A stored document's attributes; a row that is no JSON is a corrupt_row naming it (a 500 to repair, not a guess). */
@@ -222,11 +224,16 @@ export class DocumentStore {
         const ids =
           change.docId !== null
             ? [change.docId]
-            : (await trx('search_documents').select('doc_id').where({ site_id: change.siteId, locale: change.locale, doc_type: change.docType })).map(
-                (r: { doc_id: string }) => r.doc_id,
-              );
+            : (
+                await trx('search_documents')
+                  .select('doc_id')
+                  .where({ site_id: change.siteId, locale: change.locale, doc_type: change.docType })
+              ).map((r: { doc_id: string }) => r.doc_id);
         for (const part of chunks(ids, CHUNK))
-          await trx('search_documents').where({ site_id: change.siteId, locale: change.locale }).whereIn('doc_id', part).delete();
+          await trx('search_documents')
+            .where({ site_id: change.siteId, locale: change.locale })
+            .whereIn('doc_id', part)
+            .delete();
         for (const id of ids) {
           appendToLog(log, change.siteId, change.locale, 'DELETE', id);
           written.push({ siteId: change.siteId, locale: change.locale, docId: id, attributes: null });
@@ -250,7 +257,12 @@ export class DocumentStore {
     return seq;
   }
 
-  private async upsertDocuments(trx: Database, scope: ScopeChanges, part: AcceptedChange[], stamp: string): Promise<void> {
+  private async upsertDocuments(
+    trx: Database,
+    scope: ScopeChanges,
+    part: AcceptedChange[],
+    stamp: string,
+  ): Promise<void> {
     const bindings: Array<string | null> = [scope.siteId, scope.locale, stamp];
     for (const c of part) {
       const type = c.attributes?.type;
@@ -271,7 +283,8 @@ export class DocumentStore {
     if (log.length > 0 && this.concurrentWriters) await trx.raw('select pg_advisory_xact_lock(?)', [CHANGE_LOG_LOCK]);
     const stamp = nowIso();
     for (const run of log) {
-      for (const ids of chunks(run.ids, CHANGE_ROWS)) await trx.raw(insertChangesSql(ids.length), [run.siteId, run.locale, run.action, stamp, ...ids]);
+      for (const ids of chunks(run.ids, CHANGE_ROWS))
+        await trx.raw(insertChangesSql(ids.length), [run.siteId, run.locale, run.action, stamp, ...ids]);
     }
     const row = await trx('search_changes').max({ seq: 'seq' }).first();
     return Number(row?.seq ?? 0);
@@ -282,7 +295,11 @@ export class DocumentStore {
    * from what this process just wrote when that is at least as new as the change, else from the database.
    * null: deleted.
    */
-  async currentVersions(siteId: string, locale: string, changes: ReadonlyMap<string, number>): Promise<Map<string, Attributes | null>> {
+  async currentVersions(
+    siteId: string,
+    locale: string,
+    changes: ReadonlyMap<string, number>,
+  ): Promise<Map<string, Attributes | null>> {
     const out = new Map<string, Attributes | null>();
     const missing: string[] = [];
     // The indexer applies these next: pages must not show an older version from here on.
@@ -329,7 +346,11 @@ export class DocumentStore {
   }
 
   /** Every document of a site and locale, a page at a time (for rebuilds and validation). */
-  async *scan(siteId: string, locale: string, pageSize = 2000): AsyncGenerator<Array<{ id: string; attributes: Attributes }>> {
+  async *scan(
+    siteId: string,
+    locale: string,
+    pageSize = 2000,
+  ): AsyncGenerator<Array<{ id: string; attributes: Attributes }>> {
     let after = '';
     for (;;) {
       const rows = (await this.db('search_documents')
@@ -368,7 +389,9 @@ export class DocumentStore {
       return rows;
     }
     const rows = (await this.db('search_changes as c')
-      .leftJoin('search_documents as d', (join) => join.on('d.site_id', 'c.site_id').andOn('d.locale', 'c.locale').andOn('d.doc_id', 'c.doc_id'))
+      .leftJoin('search_documents as d', (join) =>
+        join.on('d.site_id', 'c.site_id').andOn('d.locale', 'c.locale').andOn('d.doc_id', 'c.doc_id'),
+      )
       .select('c.seq', 'c.site_id', 'c.locale', 'c.action', 'c.doc_id', 'd.attributes')
       .where('c.seq', '>', seq)
       .orderBy('c.seq')
@@ -380,14 +403,21 @@ export class DocumentStore {
     for (const row of rows) {
       const recent = this.recent.of(row.site_id, row.locale);
       if ((recent.get(row.doc_id)?.seq ?? 0) < last)
-        this.recent.put(recent, row.doc_id, { seq: last, attributes: row.attributes === null ? null : attributesOf(row) });
+        this.recent.put(recent, row.doc_id, {
+          seq: last,
+          attributes: row.attributes === null ? null : attributesOf(row),
+        });
     }
     return changes;
   }
 
   /** Changes not yet applied by an indexer that has applied up to `seq`, per site and locale. */
   async pendingCounts(seq: number): Promise<Map<string, number>> {
-    const rows = (await this.db('search_changes').select('site_id', 'locale').count({ n: '*' }).where('seq', '>', seq).groupBy('site_id', 'locale')) as Array<{
+    const rows = (await this.db('search_changes')
+      .select('site_id', 'locale')
+      .count({ n: '*' })
+      .where('seq', '>', seq)
+      .groupBy('site_id', 'locale')) as Array<{
       site_id: string;
       locale: string;
       n: number | string;

@@ -16,7 +16,11 @@ export class PageDocumentCache {
   constructor(private readonly capacity: number) {}
 
   /** Cached documents of these ids, and the ids to read; `generation()` first, to pass to `fill`. */
-  lookup(siteId: string, locale: string, ids: readonly string[]): { found: Map<string, Attributes>; missing: string[] } {
+  lookup(
+    siteId: string,
+    locale: string,
+    ids: readonly string[],
+  ): { found: Map<string, Attributes>; missing: string[] } {
     const found = new Map<string, Attributes>();
     const missing: string[] = [];
     for (const id of ids) {

@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database, JsonSchema, Logger, VelaError } from 'vela/plugin';
-import { httpErrors, isCorruptRow, isUniqueViolation, nowIso, readJson, refuseDuplicate, toIso, validateAgainst, writeJson } from 'vela/plugin';
+import {
+  httpErrors,
+  isCorruptRow,
+  isUniqueViolation,
+  nowIso,
+  readJson,
+  refuseDuplicate,
+  toIso,
+  validateAgainst,
+  writeJson,
+} from 'vela/plugin';
 import { searchErrors } from '../errors.js';
 import { fieldCreateSchema, fieldSettingsProperties, TEMPLATE_FIELDS } from '../schemas/field.js';
 import { siteCreateSchema, siteSettingKeys, siteSettingsProperties } from '../schemas/site.js';
@@ -29,7 +39,10 @@ interface LocaleRow {
   created_at: unknown;
 }
 
-export type SiteChange = { kind: 'site-created' | 'site-updated' | 'site-deleted' | 'fields-changed' | 'locales-changed'; siteId: string };
+export type SiteChange = {
+  kind: 'site-created' | 'site-updated' | 'site-deleted' | 'fields-changed' | 'locales-changed';
+  siteId: string;
+};
 
 const fieldKeys = Object.keys(fieldSettingsProperties);
 /** Least time between the starts of two refreshes a refused search asks for (refreshSoon). */
@@ -102,7 +115,8 @@ export class SiteStore {
       return config;
     } catch (error) {
       if (!isCorruptRow(error)) throw error;
-      if (!this.corrupt.has(siteId)) this.logger.warn({ site: siteId, err: error }, `${error.message}; the site is left out until it is repaired`);
+      if (!this.corrupt.has(siteId))
+        this.logger.warn({ site: siteId, err: error }, `${error.message}; the site is left out until it is repaired`);
       this.corrupt.add(siteId);
       return null;
     }
@@ -142,7 +156,8 @@ export class SiteStore {
     for (const [siteId, print] of stored) {
       const known = this.sites.get(siteId);
       if (known && this.fingerprintOf(known) === print) continue;
-      if (await this.reloadSite(siteId)) await this.emit({ kind: known ? 'site-updated' : 'site-created', siteId }, false);
+      if (await this.reloadSite(siteId))
+        await this.emit({ kind: known ? 'site-updated' : 'site-created', siteId }, false);
       else if (known) await this.emit({ kind: 'site-deleted', siteId }, false);
     }
     for (const siteId of [...this.sites.keys()]) {
@@ -223,12 +238,20 @@ export class SiteStore {
     if (this.sites.has(id)) throw searchErrors.siteIdTaken(id);
     const settings = withDefaults<SiteSettings>(siteSettingsProperties, pick(input, siteSettingKeys));
     const locales = (input.locales as string[] | undefined) ?? ['en_US'];
-    const fieldInputs = (input.fields as Array<Record<string, unknown>> | undefined) ?? TEMPLATE_FIELDS.map((f) => ({ ...f }));
+    const fieldInputs =
+      (input.fields as Array<Record<string, unknown>> | undefined) ?? TEMPLATE_FIELDS.map((f) => ({ ...f }));
     const stamp = nowIso();
     try {
       await this.db.transaction(async (trx) => {
-        await trx('search_sites').insert({ id, name, settings: writeJson(settings), created_at: stamp, updated_at: stamp });
-        for (const locale of locales) await trx('search_site_locales').insert({ id: randomUUID(), site_id: id, locale, created_at: stamp });
+        await trx('search_sites').insert({
+          id,
+          name,
+          settings: writeJson(settings),
+          created_at: stamp,
+          updated_at: stamp,
+        });
+        for (const locale of locales)
+          await trx('search_site_locales').insert({ id: randomUUID(), site_id: id, locale, created_at: stamp });
         const seen = new Set<string>();
         for (const fieldInput of fieldInputs) {
           const fieldName = String(fieldInput.name);
@@ -261,8 +284,12 @@ export class SiteStore {
     const { site } = this.get(idOrName);
     const name = typeof patch.name === 'string' ? patch.name : site.name;
     const clash = this.find(name);
-    if (clash && clash.site.id !== site.id && clash.site.name.toLowerCase() === name.toLowerCase()) throw searchErrors.siteNameTaken(name);
-    const settings = { ...pick(site as unknown as Record<string, unknown>, siteSettingKeys), ...pick(patch, siteSettingKeys) };
+    if (clash && clash.site.id !== site.id && clash.site.name.toLowerCase() === name.toLowerCase())
+      throw searchErrors.siteNameTaken(name);
+    const settings = {
+      ...pick(site as unknown as Record<string, unknown>, siteSettingKeys),
+      ...pick(patch, siteSettingKeys),
+    };
     try {
       await this.db.transaction(async (trx) => {
         await trx('search_sites')
@@ -351,7 +378,14 @@ export class SiteStore {
     const settings = withDefaults<FieldSettings>(fieldSettingsProperties, pick(input, fieldKeys));
     const stamp = nowIso();
     try {
-      await this.db('search_fields').insert({ id, site_id: site.id, name, settings: writeJson(settings), created_at: stamp, updated_at: stamp });
+      await this.db('search_fields').insert({
+        id,
+        site_id: site.id,
+        name,
+        settings: writeJson(settings),
+        created_at: stamp,
+        updated_at: stamp,
+      });
     } catch (error) {
       throw (await this.fieldNameConflict(error, site, name)) ?? (await this.fieldIdConflict(error, id)) ?? error;
     }
@@ -473,7 +507,9 @@ export class SiteStore {
   }
 
   private async siteIdConflict(error: unknown, id: string): Promise<VelaError | null> {
-    return (await this.stored(error, this.db('search_sites').select('id').where({ id }))) ? searchErrors.siteIdTaken(id) : null;
+    return (await this.stored(error, this.db('search_sites').select('id').where({ id })))
+      ? searchErrors.siteIdTaken(id)
+      : null;
   }
 
   private async fieldNameConflict(error: unknown, site: Site, name: string): Promise<VelaError | null> {
@@ -482,7 +518,9 @@ export class SiteStore {
   }
 
   private async fieldIdConflict(error: unknown, id: string): Promise<VelaError | null> {
-    return (await this.stored(error, this.db('search_fields').select('id').where({ id }))) ? searchErrors.fieldIdTaken(id) : null;
+    return (await this.stored(error, this.db('search_fields').select('id').where({ id })))
+      ? searchErrors.fieldIdTaken(id)
+      : null;
   }
 
   private async replaceLocales(trx: Database, siteId: string, locales: string[]): Promise<void> {
@@ -505,8 +543,13 @@ export class SiteStore {
       this.sites.delete(siteId);
       return false;
     }
-    const locales = (await this.db<LocaleRow>('search_site_locales').where({ site_id: siteId }).orderBy('created_at').orderBy('locale')).map((l) => l.locale);
-    const fields = await this.db<FieldRow>('search_fields').where({ site_id: siteId }).orderBy('created_at').orderBy('name');
+    const locales = (
+      await this.db<LocaleRow>('search_site_locales').where({ site_id: siteId }).orderBy('created_at').orderBy('locale')
+    ).map((l) => l.locale);
+    const fields = await this.db<FieldRow>('search_fields')
+      .where({ site_id: siteId })
+      .orderBy('created_at')
+      .orderBy('name');
     const config = this.readable(siteId, () =>
       this.config(
         this.siteFromRow(row, locales),
@@ -523,15 +566,37 @@ export class SiteStore {
   }
 
   private siteFromRow(row: SiteRow, locales: string[]): Site {
-    const stored = readJson<Record<string, unknown>>(row.settings, { table: 'search_sites', column: 'settings', row: row.id });
+    const stored = readJson<Record<string, unknown>>(row.settings, {
+      table: 'search_sites',
+      column: 'settings',
+      row: row.id,
+    });
     const settings = withDefaults<SiteSettings>(siteSettingsProperties, stored);
-    return { id: row.id, name: row.name, ...settings, locales, createdAt: toIso(row.created_at), updatedAt: toIso(row.updated_at) };
+    return {
+      id: row.id,
+      name: row.name,
+      ...settings,
+      locales,
+      createdAt: toIso(row.created_at),
+      updatedAt: toIso(row.updated_at),
+    };
   }
 
   private fieldFromRow(row: FieldRow): Field {
-    const stored = readJson<Record<string, unknown>>(row.settings, { table: 'search_fields', column: 'settings', row: row.id });
+    const stored = readJson<Record<string, unknown>>(row.settings, {
+      table: 'search_fields',
+      column: 'settings',
+      row: row.id,
+    });
     const settings = withDefaults<FieldSettings>(fieldSettingsProperties, stored);
-    return { id: row.id, siteId: row.site_id, name: row.name, ...settings, createdAt: toIso(row.created_at), updatedAt: toIso(row.updated_at) };
+    return {
+      id: row.id,
+      siteId: row.site_id,
+      name: row.name,
+      ...settings,
+      createdAt: toIso(row.created_at),
+      updatedAt: toIso(row.updated_at),
+    };
   }
 
   /** Called after each write made by this process (not for what `refresh` finds): announce it to the others. */

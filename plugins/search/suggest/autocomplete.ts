@@ -67,7 +67,13 @@ interface CachedWords {
 const caches = new WeakMap<TermDictionary, Map<string, CachedWords>>();
 
 /** The `rows` indexed words with the most documents that start with `prefix` (not stop words), after `head`. */
-function wordsStartingWith(terms: TermDictionary, prefix: string, rows: number, stopWords: ReadonlySet<string>, head: string): string[] {
+function wordsStartingWith(
+  terms: TermDictionary,
+  prefix: string,
+  rows: number,
+  stopWords: ReadonlySet<string>,
+  head: string,
+): string[] {
   const sorted = terms.sortedTerms();
   const low = lowerBound(sorted, prefix);
   const high = prefix === '' ? sorted.length : lowerBound(sorted, successor(prefix));
@@ -82,7 +88,11 @@ function wordsStartingWith(terms: TermDictionary, prefix: string, rows: number, 
     let entry = cache.get(prefix);
     if (!entry || (entry.generation !== terms.generation && now - entry.at > STALE_MS)) {
       if (cache.size >= CACHED_PREFIXES) cache.clear();
-      entry = { generation: terms.generation, at: now, words: best(terms, sorted, low, high, AUTOCOMPLETE_MAX_ROWS, stopWords) };
+      entry = {
+        generation: terms.generation,
+        at: now,
+        words: best(terms, sorted, low, high, AUTOCOMPLETE_MAX_ROWS, stopWords),
+      };
       cache.set(prefix, entry);
     }
     words = entry.words.slice(0, rows);
@@ -92,7 +102,14 @@ function wordsStartingWith(terms: TermDictionary, prefix: string, rows: number, 
   return head === '' ? words : words.map((word) => head + word);
 }
 
-function best(terms: TermDictionary, sorted: readonly string[], low: number, high: number, rows: number, stopWords: ReadonlySet<string>): string[] {
+function best(
+  terms: TermDictionary,
+  sorted: readonly string[],
+  low: number,
+  high: number,
+  rows: number,
+  stopWords: ReadonlySet<string>,
+): string[] {
   const found = new TopList(rows);
   for (let i = low; i < high; i++) {
     const term = sorted[i]!;

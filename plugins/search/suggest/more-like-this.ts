@@ -18,7 +18,9 @@ export function mltFields(config: SiteConfig): string[] {
   const chosen = config.fields.filter((f) => f.enabled && f.mlt).map((f) => f.name);
   if (chosen.length > 0) return chosen;
   const { defaultTitleField, defaultDescriptionField, defaultTextField } = config.site;
-  return [...new Set([defaultTitleField, defaultDescriptionField, defaultTextField].filter((f): f is string => f !== null))];
+  return [
+    ...new Set([defaultTitleField, defaultDescriptionField, defaultTextField].filter((f): f is string => f !== null)),
+  ];
 }
 
 /** The text of those fields in a stored document. */
@@ -35,7 +37,11 @@ export function mltText(attributes: Record<string, unknown>, fields: readonly st
  * The terms that best describe the texts: term frequency in them times inverse document frequency in the
  * engine (ln(N / df)), leaving out stop words, short words, numbers, and terms no other document has.
  */
-export function weightedTerms(texts: readonly string[], terms: TermDictionary, stopWords: ReadonlySet<string>): Array<[string, number]> {
+export function weightedTerms(
+  texts: readonly string[],
+  terms: TermDictionary,
+  stopWords: ReadonlySet<string>,
+): Array<[string, number]> {
   const frequencies = new Map<string, number>();
   for (const text of texts) for (const term of tokenize(text)) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
   const documents = Math.max(terms.documents, 1);

@@ -26,7 +26,8 @@ export function correctText(terms: TermDictionary, text: string): SpellCorrectio
   let corrected = false;
   const out = text.replace(WORD, (word) => {
     const normalized = word.normalize('NFC').toLowerCase();
-    if (normalized.length < MIN_LENGTH || DIGIT.test(normalized) || terms.documentFrequency(normalized) > 0) return word;
+    if (normalized.length < MIN_LENGTH || DIGIT.test(normalized) || terms.documentFrequency(normalized) > 0)
+      return word;
     const best = bestCorrection(terms, normalized);
     if (best === null) return word;
     corrected = true;
@@ -89,7 +90,12 @@ function nearest(terms: TermDictionary, word: string, maxEdits: number): string 
       for (let j = 1; j <= m; j++) {
         const cost = word.charCodeAt(j - 1) === c ? 0 : 1;
         let value = Math.min(above[j]! + 1, row[j - 1]! + 1, above[j - 1]! + cost);
-        if (depth > 0 && j > 1 && c === word.charCodeAt(j - 2) && term.charCodeAt(depth - 1) === word.charCodeAt(j - 1)) {
+        if (
+          depth > 0 &&
+          j > 1 &&
+          c === word.charCodeAt(j - 2) &&
+          term.charCodeAt(depth - 1) === word.charCodeAt(j - 1)
+        ) {
           value = Math.min(value, rows[depth - 1]![j - 2]! + 1);
         }
         row[j] = value;

@@ -5,7 +5,8 @@
  * leaves them out of the terms it looks for. A locale whose language has no list has no stop words.
  */
 
-const ENGLISH = 'a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with';
+const ENGLISH =
+  'a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with';
 
 const PORTUGUESE =
   'de a o que e do da em um para com não uma os no se na por mais as dos como mas ao ele das à seu sua ou quando muito nos já eu também só ' +

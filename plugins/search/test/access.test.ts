@@ -83,7 +83,9 @@ test('every other endpoint answers 401 JSON without a valid Key, and serves it w
 
 test("the administrator's Basic credentials open protected endpoints; wrong ones do not", async (t) => {
   t.is((await call('GET', '/api/sn', { authorization: vela.adminAuth })).status, 200);
-  const wrong = await call('GET', '/api/sn', { authorization: `Basic ${Buffer.from('admin:wrong').toString('base64')}` });
+  const wrong = await call('GET', '/api/sn', {
+    authorization: `Basic ${Buffer.from('admin:wrong').toString('base64')}`,
+  });
   t.is(wrong.status, 401);
   t.regex(wrong.headers.get('www-authenticate') ?? '', /^Basic realm="Vela"/);
 });
@@ -120,7 +122,11 @@ test('console sign-in: GET /api/login with Basic sets a session cookie; cookie w
   const noCsrf = await call('POST', '/api/sn/Sample/field', { cookie }, { name: 'csrf_probe' });
   t.is(noCsrf.status, 403);
   t.is(((await noCsrf.json()) as { error: string }).error, 'csrf_token_invalid');
-  t.is((await call('POST', '/api/sn/Sample/field', { cookie, 'x-csrf-token': session.csrfToken }, { name: 'csrf_probe' })).status, 201);
+  t.is(
+    (await call('POST', '/api/sn/Sample/field', { cookie, 'x-csrf-token': session.csrfToken }, { name: 'csrf_probe' }))
+      .status,
+    201,
+  );
   const again = (await (await call('GET', '/api/login', { cookie })).json()) as { username: string; csrfToken: string };
   t.deepEqual([again.username, again.csrfToken], ['admin', session.csrfToken], 'the session answers who is signed in');
   t.is((await call('POST', '/api/logout', { cookie, 'x-csrf-token': session.csrfToken }, {})).status, 200);

@@ -46,11 +46,16 @@ test('a new site gets the defaults, the template fields and en_US', async (t) =>
 
 test('site validation names the member; a duplicate name is a 409', async (t) => {
   const vela = await fresh(t);
-  const badFields = await json(vela, 'POST', '/api/sn', { name: 'F', fields: [{ type: 'NUMBER' }, { name: 'n', facet: 'yes' }] });
+  const badFields = await json(vela, 'POST', '/api/sn', {
+    name: 'F',
+    fields: [{ type: 'NUMBER' }, { name: 'n', facet: 'yes' }],
+  });
   t.is(badFields.status, 400);
   t.regex(badFields.body.message, /body\.fields\[0\]\.name is required/);
   t.regex(badFields.body.message, /body\.fields\[1\]\.facet must be of type boolean/);
-  const badRestore = await json(vela, 'POST', '/api/sn/import-config', { sites: [{ name: 'Loose', rowsPerPage: 'ten', locales: ['english'] }] });
+  const badRestore = await json(vela, 'POST', '/api/sn/import-config', {
+    sites: [{ name: 'Loose', rowsPerPage: 'ten', locales: ['english'] }],
+  });
   t.is(badRestore.status, 400);
   t.regex(badRestore.body.message, /body\.sites\[0\]\.rowsPerPage must be of type integer/);
   t.is((await json(vela, 'GET', '/api/sn/Loose')).status, 404, 'nothing was stored');
@@ -86,8 +91,15 @@ test('fields: CRUD, 409 on a duplicate name, and a new facet shows in results af
   const size = list.body.find((f: any) => f.name === 'size');
   t.is((await json(vela, 'POST', '/api/sn/Sample/field', { name: 'size' })).status, 409);
   const bad = await json(vela, 'POST', '/api/sn/Sample/field', { name: 'x', type: 'NUMBER' });
-  t.regex(bad.body.message, /body\.type must be one of "STRING", "TEXT", "INT", "LONG", "FLOAT", "DATE", "BOOL", got "NUMBER"/);
-  const updated = await json(vela, 'PUT', `/api/sn/Sample/field/${size.id}`, { facet: true, facetName: 'Size', facetLabels: { pt_BR: 'Tamanho' } });
+  t.regex(
+    bad.body.message,
+    /body\.type must be one of "STRING", "TEXT", "INT", "LONG", "FLOAT", "DATE", "BOOL", got "NUMBER"/,
+  );
+  const updated = await json(vela, 'PUT', `/api/sn/Sample/field/${size.id}`, {
+    facet: true,
+    facetName: 'Size',
+    facetLabels: { pt_BR: 'Tamanho' },
+  });
   t.like(updated.body, { name: 'size', type: 'INT', facet: true, facetName: 'Size' });
   const r = await json(vela, 'GET', '/api/sn/Sample/search?q=*&_setlocale=en_US');
   const facet = r.body.widget.facet.find((g: any) => g.name === 'size');
@@ -114,7 +126,11 @@ test('monitoring counts documents and the indexing queue per locale', async (t) 
   const site = await createSite(vela);
   await importDocs(vela, makeDocs(25));
   const m = await json(vela, 'GET', `/api/sn/${site.id}/monitoring`);
-  t.deepEqual(m.body, { documents: 25, queue: 0, locales: { en_US: { documents: 25, indexed: 25, queue: 0 }, pt_BR: { documents: 0, indexed: 0, queue: 0 } } });
+  t.deepEqual(m.body, {
+    documents: 25,
+    queue: 0,
+    locales: { en_US: { documents: 25, indexed: 25, queue: 0 }, pt_BR: { documents: 0, indexed: 0, queue: 0 } },
+  });
 });
 
 test('import rejects bad documents one by one with their reasons', async (t) => {
@@ -122,7 +138,12 @@ test('import rejects bad documents one by one with their reasons', async (t) => 
   await createSite(vela);
   const r = await json(vela, 'POST', '/api/sn/import?wait=true', {
     turingDocuments: [
-      { locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Sample'], attributes: { id: 'ok-1', title: 'fine', size: 5, extra_note: 'kept' } },
+      {
+        locale: 'en_US',
+        turSNJobAction: 'CREATE',
+        siteNames: ['Sample'],
+        attributes: { id: 'ok-1', title: 'fine', size: 5, extra_note: 'kept' },
+      },
       { locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Sample'], attributes: { title: 'no id' } },
       { locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Sample'], attributes: { id: 'bad-size', size: 'big' } },
       { locale: 'en_US', turSNJobAction: 'CREATE', siteNames: ['Sample', 'Ghost'], attributes: { id: 'two-sites' } },
@@ -146,7 +167,9 @@ test('import rejects bad documents one by one with their reasons', async (t) => 
   );
   const doc = await json(vela, 'GET', '/api/sn/Sample/search?q=fine&_setlocale=en_US');
   t.is(doc.body.results.document[0].fields.extra_note, 'kept', 'unknown attributes are kept as stored fields');
-  const allBad = await json(vela, 'POST', '/api/sn/import', { turingDocuments: [{ locale: 'en_US', siteNames: ['Ghost'], attributes: { id: 'g' } }] });
+  const allBad = await json(vela, 'POST', '/api/sn/import', {
+    turingDocuments: [{ locale: 'en_US', siteNames: ['Ghost'], attributes: { id: 'g' } }],
+  });
   t.deepEqual([allBad.status, allBad.body.error], [400, 'invalid_parameter']);
   t.regex(allBad.body.message, /were all rejected: #0 \(g\): site "Ghost" does not exist/);
   t.is((await json(vela, 'POST', '/api/sn/import', { documents: [] })).status, 400);
@@ -157,12 +180,18 @@ test('DELETE by id and by type, and /api/sn/deindex, remove documents from searc
   await createSite(vela);
   const docs = makeDocs(10).map((d, i) => ({ ...d, type: i < 4 ? 'old' : 'new' }));
   await importDocs(vela, docs as any);
-  const del = (items: unknown[], path = '/api/sn/import?wait=true') => json(vela, 'POST', path, { turingDocuments: items });
+  const del = (items: unknown[], path = '/api/sn/import?wait=true') =>
+    json(vela, 'POST', path, { turingDocuments: items });
   await del([{ locale: 'en_US', turSNJobAction: 'DELETE', siteNames: ['Sample'], attributes: { id: 'doc-0009' } }]);
   await del([{ locale: 'en_US', turSNJobAction: 'DELETE', siteNames: ['Sample'], attributes: { type: 'old' } }]);
   await del([{ locale: 'en_US', siteNames: ['Sample'], attributes: { id: 'doc-0008' } }], '/api/sn/deindex?wait=true');
   const r = await json(vela, 'GET', '/api/sn/Sample/search?q=*&_setlocale=en_US&fl=id');
-  t.deepEqual(r.body.results.document.map((d: any) => d.fields.id).sort(), ['doc-0004', 'doc-0005', 'doc-0006', 'doc-0007']);
+  t.deepEqual(r.body.results.document.map((d: any) => d.fields.id).sort(), [
+    'doc-0004',
+    'doc-0005',
+    'doc-0006',
+    'doc-0007',
+  ]);
 });
 
 test('import specs create the fields a site lacks', async (t) => {
@@ -175,12 +204,26 @@ test('import specs create the fields a site lacks', async (t) => {
         turSNJobAction: 'CREATE',
         siteNames: ['Specs'],
         attributes: { id: '1', title: 'hello', category: ['a', 'b'] },
-        specs: [{ name: 'category', type: 'STRING', multiValued: true, facet: true, facetName: { default: 'Categories', pt_BR: 'Categorias' } }],
+        specs: [
+          {
+            name: 'category',
+            type: 'STRING',
+            multiValued: true,
+            facet: true,
+            facetName: { default: 'Categories', pt_BR: 'Categorias' },
+          },
+        ],
       },
     ],
   });
   const field = (await json(vela, 'GET', '/api/sn/Specs/field/category')).body;
-  t.like(field, { name: 'category', multiValued: true, facet: true, facetName: 'Categories', facetLabels: { pt_BR: 'Categorias' } });
+  t.like(field, {
+    name: 'category',
+    multiValued: true,
+    facet: true,
+    facetName: 'Categories',
+    facetLabels: { pt_BR: 'Categorias' },
+  });
   const r = await json(vela, 'GET', '/api/sn/Specs/search?q=*&_setlocale=en_US');
   t.deepEqual(
     r.body.widget.facet[0].facets.map((f: any) => [f.label, f.count]),
@@ -202,8 +245,12 @@ test('an export restores the same sites into another runtime', async (t) => {
   t.deepEqual(restored.body, { restored: [{ name: 'Sample', action: 'created' }] });
   const site = (await json(other, 'GET', '/api/sn/Sample')).body;
   t.like(site, { rowsPerPage: 7, locales: ['en_US', 'pt_BR'] });
-  const fields = (await json(other, 'GET', '/api/sn/Sample/field')).body.map((f: any) => [f.name, f.type, f.facet]).sort();
-  const originalFields = (await json(vela, 'GET', '/api/sn/Sample/field')).body.map((f: any) => [f.name, f.type, f.facet]).sort();
+  const fields = (await json(other, 'GET', '/api/sn/Sample/field')).body
+    .map((f: any) => [f.name, f.type, f.facet])
+    .sort();
+  const originalFields = (await json(vela, 'GET', '/api/sn/Sample/field')).body
+    .map((f: any) => [f.name, f.type, f.facet])
+    .sort();
   t.deepEqual(fields, originalFields);
   const again = await json(other, 'POST', '/api/sn/import-config', exported.body);
   t.deepEqual(again.body, { restored: [{ name: 'Sample', action: 'replaced' }] });
@@ -225,7 +272,12 @@ test("a field promoted to secondary facet shows in widget.secondaryFacet, also w
     ['arch'],
   );
   const arch = r.body.widget.secondaryFacet[0];
-  t.like(arch, { label: { lang: 'en_US', text: 'Architectures' }, facetType: 'AND', facetItemType: 'AND', selectedFilterQueries: [] });
+  t.like(arch, {
+    label: { lang: 'en_US', text: 'Architectures' },
+    facetType: 'AND',
+    facetItemType: 'AND',
+    selectedFilterQueries: [],
+  });
   for (const item of arch.facets) {
     t.is(item.count, docs.filter((d) => d.section === 'web' && d.arch === item.label).length);
     t.is(item.link, `/api/sn/Sample/search?q=*&_setlocale=en_US&fq[]=section:web&fq[]=arch:${item.label}`);
@@ -244,9 +296,16 @@ test("a field promoted to secondary facet shows in widget.secondaryFacet, also w
 test('import-config refuses a file that names a site or a field twice, before writing anything', async (t) => {
   const vela = await fresh(t);
   const r = await json(vela, 'POST', '/api/sn/import-config', {
-    sites: [{ name: 'First' }, { name: 'Second', fields: [{ name: 'a' }, { name: 'b' }, { name: 'a' }] }, { name: 'first' }],
+    sites: [
+      { name: 'First' },
+      { name: 'Second', fields: [{ name: 'a' }, { name: 'b' }, { name: 'a' }] },
+      { name: 'first' },
+    ],
   });
   t.deepEqual([r.status, r.body.error], [400, 'validation_failed']);
-  t.is(r.body.message, 'body.sites[1].fields[2].name "a" repeats body.sites[1].fields[0]; body.sites[2].name "first" names the site of body.sites[0] again');
+  t.is(
+    r.body.message,
+    'body.sites[1].fields[2].name "a" repeats body.sites[1].fields[0]; body.sites[2].name "first" names the site of body.sites[0] again',
+  );
   t.deepEqual((await json(vela, 'GET', '/api/sn')).body, [], 'no site was written');
 });

@@ -37,7 +37,11 @@ test.before(async () => {
   vela = await startTestRuntime({ plugins: ['search'] });
   await createSite(vela, 'Sample', { locales: ['en_US'] });
   const r = await json(vela, 'POST', '/api/sn/import?wait=true', {
-    turingDocuments: titles.map(([id, title]) => ({ locale: 'en_US', siteNames: ['Sample'], attributes: { id, title, text: 'the package' } })),
+    turingDocuments: titles.map(([id, title]) => ({
+      locale: 'en_US',
+      siteNames: ['Sample'],
+      attributes: { id, title, text: 'the package' },
+    })),
   });
   if (r.status !== 200) throw new Error(JSON.stringify(r.body));
 });
@@ -46,7 +50,13 @@ test.after.always(() => vela?.stop());
 const ac = (query: string) => json(vela, 'GET', `/api/sn/Sample/ac?${query}`, undefined, { authorization: '' });
 
 test('phrases: a word and the next one, through stop words, never ending on one', (t) => {
-  t.deepEqual(phrasesOf('Python bindings for the GTK toolkit', ENGLISH), ['python bindings', 'bindings for the gtk', 'for the gtk', 'the gtk', 'gtk toolkit']);
+  t.deepEqual(phrasesOf('Python bindings for the GTK toolkit', ENGLISH), [
+    'python bindings',
+    'bindings for the gtk',
+    'for the gtk',
+    'the gtk',
+    'gtk toolkit',
+  ]);
   t.deepEqual(phrasesOf('the', ENGLISH), []);
 });
 
@@ -60,16 +70,35 @@ test('one word: indexed words with that prefix, most documents first, stop words
   t.deepEqual((await ac('q=ed&rows=0')).body, []);
   const control = await ac('q=ed%1B');
   t.is(control.status, 400);
-  t.deepEqual(control.body, { error: 'invalid_parameter', message: 'q must not contain control characters, found U+001B at position 3' });
-  t.deepEqual((await ac('q=py&_setlocale=en-us')).body, (await ac('q=py&_setlocale=en_US')).body, 'locale spellings as in a search');
+  t.deepEqual(control.body, {
+    error: 'invalid_parameter',
+    message: 'q must not contain control characters, found U+001B at position 3',
+  });
+  t.deepEqual(
+    (await ac('q=py&_setlocale=en-us')).body,
+    (await ac('q=py&_setlocale=en_US')).body,
+    'locale spellings as in a search',
+  );
 });
 
 test('several words: title phrases after the word before, ranked by documents, then words', async (t) => {
   t.deepEqual((await ac('q=python%20li')).body, ['python library', 'python linter']);
-  t.deepEqual((await ac('q=python%20')).body, ['python library', 'python bindings', 'python linter'], 'a trailing space: the next word');
-  t.deepEqual((await ac('q=bindings%20fo')).body, ['bindings for gtk'], 'a stop word is completed with the word after it');
+  t.deepEqual(
+    (await ac('q=python%20')).body,
+    ['python library', 'python bindings', 'python linter'],
+    'a trailing space: the next word',
+  );
+  t.deepEqual(
+    (await ac('q=bindings%20fo')).body,
+    ['bindings for gtk'],
+    'a stop word is completed with the word after it',
+  );
   t.deepEqual((await ac('q=text%20ed&rows=1')).body, ['text editor']);
-  t.deepEqual((await ac('q=graphical%20pa')).body, ['graphical package', 'graphical parsing'], 'no phrase: the words that complete the last one');
+  t.deepEqual(
+    (await ac('q=graphical%20pa')).body,
+    ['graphical package', 'graphical parsing'],
+    'no phrase: the words that complete the last one',
+  );
 });
 
 test('suggestions follow imports and deletes', async (t) => {
@@ -147,7 +176,10 @@ test('phrase counts match a plain count after many replacements and removals (po
       engine.remove([id]);
       live.delete(id);
     } else {
-      const title = Array.from({ length: 2 + Math.floor(random() * 4) }, () => words[Math.floor(random() * words.length)]).join(' ');
+      const title = Array.from(
+        { length: 2 + Math.floor(random() * 4) },
+        () => words[Math.floor(random() * words.length)],
+      ).join(' ');
       engine.upsert([doc(id, title)]);
       live.set(id, title);
     }
@@ -180,7 +212,9 @@ test('after a restart from the snapshot, words and phrases are those of the docu
     const second = await startTestRuntime({ plugins: ['search'], dataDir });
     try {
       t.true(second.logs.some((line) => line.msg === 'search indexes loaded' && line.snapshot !== null));
-      const ac = async (q: string) => (await json(second, 'GET', `/api/sn/Snap/ac?q=${encodeURIComponent(q)}`, undefined, { authorization: '' })).body;
+      const ac = async (q: string) =>
+        (await json(second, 'GET', `/api/sn/Snap/ac?q=${encodeURIComponent(q)}`, undefined, { authorization: '' }))
+          .body;
       t.deepEqual(await ac('qua'), ['quartz', 'quasar']);
       t.deepEqual(await ac('quartz c'), ['quartz clock']);
     } finally {

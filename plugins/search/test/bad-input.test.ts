@@ -12,11 +12,19 @@ async function fresh(t: import('ava').ExecutionContext, dataDir?: string): Promi
   return vela;
 }
 
-const item = (attributes: Record<string, unknown>, site = 'Sample') => ({ locale: 'en_US', siteNames: [site], attributes });
+const item = (attributes: Record<string, unknown>, site = 'Sample') => ({
+  locale: 'en_US',
+  siteNames: [site],
+  attributes,
+});
 
 test('a date beyond what a date can hold is rejected by the import; one already stored does not stop the indexer or a start', async (t) => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-dates-'));
-  const first = await startTestRuntime({ plugins: ['search'], dataDir, config: { plugins: { search: { indexer: { snapshotDelayMs: 0 } } } } });
+  const first = await startTestRuntime({
+    plugins: ['search'],
+    dataDir,
+    config: { plugins: { search: { indexer: { snapshotDelayMs: 0 } } } },
+  });
   t.teardown(() => first.stop());
   const site = await createSite(first, 'Sample', {
     fields: [{ name: 'id' }, { name: 'title', type: 'TEXT' }, { name: 'when', type: 'DATE', facet: true }],
@@ -37,11 +45,23 @@ test('a date beyond what a date can hold is rejected by the import; one already 
     ],
   );
   // A value an older version let in, as stored: the indexer takes it (as text) and goes on.
+  await first.runtime.db('search_documents').insert({
+    site_id: site.id,
+    locale: 'en_US',
+    doc_id: 'old',
+    attributes: JSON.stringify({ id: 'old', title: 'old', when: 1e20 }),
+  });
   await first.runtime
-    .db('search_documents')
-    .insert({ site_id: site.id, locale: 'en_US', doc_id: 'old', attributes: JSON.stringify({ id: 'old', title: 'old', when: 1e20 }) });
-  await first.runtime.db('search_changes').insert({ site_id: site.id, locale: 'en_US', action: 'CREATE', doc_id: 'old' });
-  t.is((await json(first, 'POST', '/api/sn/import?wait=true', { turingDocuments: [item({ id: 'later', title: 'later' })] })).status, 200);
+    .db('search_changes')
+    .insert({ site_id: site.id, locale: 'en_US', action: 'CREATE', doc_id: 'old' });
+  t.is(
+    (
+      await json(first, 'POST', '/api/sn/import?wait=true', {
+        turingDocuments: [item({ id: 'later', title: 'later' })],
+      })
+    ).status,
+    200,
+  );
   const r = await search(first, 'q=*&_setlocale=en_US&fl=id');
   t.is(r.status, 200);
   t.deepEqual(r.body.results.document.map((d: any) => d.fields.id).sort(), ['later', 'ok', 'old']);
@@ -56,9 +76,10 @@ test('a date beyond what a date can hold is rejected by the import; one already 
 test('a failing indexer step answers ?wait=true with a 500 instead of hanging, and the next import is indexed', async (t) => {
   const vela = await fresh(t);
   await createSite(vela);
-  const importer = vela.runtime.resolve<{ docs: { changesAfter: (...args: unknown[]) => Promise<unknown> }; indexes: { drain(): Promise<void> } }>(
-    'search.importer',
-  );
+  const importer = vela.runtime.resolve<{
+    docs: { changesAfter: (...args: unknown[]) => Promise<unknown> };
+    indexes: { drain(): Promise<void> };
+  }>('search.importer');
   const original = importer.docs.changesAfter.bind(importer.docs);
   let failures = 1;
   importer.docs.changesAfter = async (...args: unknown[]) => {
@@ -104,7 +125,11 @@ test('fields named like Object.prototype members (__proto__, constructor, toStri
     ['b', 'a', 'c'],
   );
   const a = r.body.results.document[1];
-  t.is(Object.getOwnPropertyDescriptor(a.fields, '__proto__')?.value, 'P1', 'the attribute is returned, not taken as a prototype');
+  t.is(
+    Object.getOwnPropertyDescriptor(a.fields, '__proto__')?.value,
+    'P1',
+    'the attribute is returned, not taken as a prototype',
+  );
   t.deepEqual(
     a.metadata.map((m: any) => [m.name, m.values.map((v: any) => v.label)]),
     [
@@ -113,7 +138,9 @@ test('fields named like Object.prototype members (__proto__, constructor, toStri
     ],
   );
   t.deepEqual(r.body.results.document[2].metadata, [], 'a document without the fields has no values for them');
-  const facets = Object.fromEntries(r.body.widget.facet.map((g: any) => [g.name, g.facets.map((f: any) => [f.label, f.count])]));
+  const facets = Object.fromEntries(
+    r.body.widget.facet.map((g: any) => [g.name, g.facets.map((f: any) => [f.label, f.count])]),
+  );
   t.deepEqual(facets, JSON.parse('{"__proto__":[["P1",1]],"constructor":[["C1",2]]}'));
   t.is((await search(vela, 'q=*&_setlocale=en_US&fq[]=constructor:C1')).body.queryContext.count, 2);
   // A site change rebuilds the index, which must handle these names too (not a 500).
@@ -126,7 +153,10 @@ test('a malformed range on a number or date field is a 400 naming the filter, no
   await createSite(vela);
   await importDocs(vela, makeDocs(20));
   for (const [fq, wanted] of [
-    ['size:[x TO]', /^fq\[\] has a malformed range "size:\[x TO\]": write size:\[from TO to\] with numbers, or \* for an open end$/],
+    [
+      'size:[x TO]',
+      /^fq\[\] has a malformed range "size:\[x TO\]": write size:\[from TO to\] with numbers, or \* for an open end$/,
+    ],
     ['size:[1 TO', /malformed range "size:\[1 TO"/],
     ['size:[a TO b]', /malformed range/],
     ['publication_date:[2026-13-45T00:00:00Z TO *]', /malformed range .*with UTC date-times like 2026-03-01T00:00:00Z/],
@@ -136,12 +166,20 @@ test('a malformed range on a number or date field is a 400 naming the filter, no
     t.is(r.body.error, 'invalid_parameter');
     t.regex(r.body.message, wanted);
   }
-  const post = await json(vela, 'POST', '/api/sn/Sample/search', { query: '*', locale: 'en_US', fqAnd: ['size:[1 TO x]'] });
+  const post = await json(vela, 'POST', '/api/sn/Sample/search', {
+    query: '*',
+    locale: 'en_US',
+    fqAnd: ['size:[1 TO x]'],
+  });
   t.deepEqual([post.status, post.body.error], [400, 'invalid_parameter']);
   t.regex(post.body.message, /^fqAnd has a malformed range/);
   // Well-formed ranges still work, open ends and day-only bounds included.
   t.is((await search(vela, 'q=*&_setlocale=en_US&fq[]=size:[*%20TO%20*]')).body.queryContext.count, 20);
-  t.is((await search(vela, 'q=*&_setlocale=en_US&fq[]=publication_date:[2024-01-01%20TO%202024-01-05]')).body.queryContext.count, 5);
+  t.is(
+    (await search(vela, 'q=*&_setlocale=en_US&fq[]=publication_date:[2024-01-01%20TO%202024-01-05]')).body.queryContext
+      .count,
+    5,
+  );
 });
 
 test('import items of the wrong shape are rejected with a reason naming the member, not stored as something else', async (t) => {

@@ -2,8 +2,25 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { childEnv, eventually, postgresReachable, startChildRuntime, startTestRuntime, TEST_ADMIN, testDatabase } from 'vela/testing';
-import { adminCalls, createSite, type Doc, importDocs, indexedIds, makeDocs, sampleImport, search } from './fixtures.js';
+import {
+  childEnv,
+  eventually,
+  postgresReachable,
+  startChildRuntime,
+  startTestRuntime,
+  TEST_ADMIN,
+  testDatabase,
+} from 'vela/testing';
+import {
+  adminCalls,
+  createSite,
+  type Doc,
+  importDocs,
+  indexedIds,
+  makeDocs,
+  sampleImport,
+  search,
+} from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
 
@@ -23,7 +40,9 @@ async function stream(base: string, name: string): Promise<string[]> {
   let previous: Doc[] = [];
   for (let b = 0; b < BATCHES; b++) {
     const docs =
-      b % 4 === 3 ? previous.map((d) => ({ ...d, title: `${d.title} again` })) : makeDocs(BATCH_SIZE, b).map((d, i) => ({ ...d, id: `${name}-${b}-${i}` }));
+      b % 4 === 3
+        ? previous.map((d) => ({ ...d, title: `${d.title} again` }))
+        : makeDocs(BATCH_SIZE, b).map((d, i) => ({ ...d, id: `${name}-${b}-${i}` }));
     const answer = await call(base, 'POST', '/api/sn/import', sampleImport(docs));
     if (answer.status !== 200) throw new Error(`import answered ${answer.status}: ${JSON.stringify(answer.body)}`);
     acknowledged.push(...docs.map((d) => d.id));
@@ -35,7 +54,8 @@ async function stream(base: string, name: string): Promise<string[]> {
 /** Import one document and wait until it is searchable: afterwards every change committed earlier must be too. */
 async function sync(base: string, id: string): Promise<void> {
   const r = await call(base, 'POST', '/api/sn/import?wait=true', sampleImport([{ ...makeDocs(1)[0]!, id }]));
-  if (r.status !== 200 || r.body.indexed !== true) throw new Error(`sync import answered ${r.status}: ${JSON.stringify(r.body)}`);
+  if (r.status !== 200 || r.body.indexed !== true)
+    throw new Error(`sync import answered ${r.status}: ${JSON.stringify(r.body)}`);
 }
 
 pgTest(
@@ -44,7 +64,12 @@ pgTest(
     // Two processes, 240 imports and a restart.
     t.timeout(240_000);
     const pg = await testDatabase(t);
-    const a = await startTestRuntime({ plugins: ['search'], databaseUrl: pg.url, config: { plugins: { search: { indexer } } }, logLevel: 'warn' });
+    const a = await startTestRuntime({
+      plugins: ['search'],
+      databaseUrl: pg.url,
+      config: { plugins: { search: { indexer } } },
+      logLevel: 'warn',
+    });
     let aStopped = false;
     t.teardown(() => (aStopped ? undefined : a.stop()));
     await createSite(a);
@@ -52,7 +77,10 @@ pgTest(
     const dir = mkdtempSync(path.join(os.tmpdir(), 'vela-feed-'));
     const config = path.join(dir, 'vela.json');
     writeFileSync(config, JSON.stringify({ runtime: { database: { url: pg.url } }, plugins: { search: { indexer } } }));
-    const b = await startChildRuntime(['--plugins', 'search', '--data-dir', dir, '--config', config], childEnv({ VELA_ADMIN_PASSWORD: TEST_ADMIN.password }));
+    const b = await startChildRuntime(
+      ['--plugins', 'search', '--data-dir', dir, '--config', config],
+      childEnv({ VELA_ADMIN_PASSWORD: TEST_ADMIN.password }),
+    );
     t.teardown(async () => {
       await b.stop('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
@@ -75,7 +103,11 @@ pgTest(
       const held = await indexedIds(call, base);
       const indexed = new Set(held);
       const missing = acknowledged.filter((id) => !indexed.has(id));
-      t.is(missing.length, 0, `process ${name}: ${missing.length} acknowledged documents are not searchable (${missing.slice(0, 5).join(', ')}...)`);
+      t.is(
+        missing.length,
+        0,
+        `process ${name}: ${missing.length} acknowledged documents are not searchable (${missing.slice(0, 5).join(', ')}...)`,
+      );
       t.is(held.length, indexed.size, `process ${name}: no document twice`);
       t.is(held.length, acknowledged.length, `process ${name}: nothing that was not acknowledged`);
       const monitoring = await call(base, 'GET', '/api/sn/Sample/monitoring');
@@ -102,37 +134,43 @@ pgTest(
 
 for (const database of ['sqlite', 'postgres'] as const) {
   const dbTest = database === 'sqlite' || postgresReachable() ? test : test.skip;
-  dbTest(`${database}: a process whose unread changes another process pruned rebuilds its indexes from the stored documents`, async (t) => {
-    t.timeout(90_000);
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'vela-feed-'));
-    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-    let url = `sqlite://${path.join(dir, 'shared.sqlite')}`;
-    if (database === 'postgres') {
-      const pg = await testDatabase(t);
-      url = pg.url;
-    }
-    // A snapshots (and prunes the log) soon after each import; B never polls, so it reads only when it imports.
-    const a = await startTestRuntime({
-      plugins: ['search'],
-      databaseUrl: url,
-      config: { plugins: { search: { indexer: { pollMs: 0, snapshotDelayMs: 50 } } } },
-    });
-    t.teardown(() => a.stop());
-    await createSite(a);
-    const b = await startTestRuntime({
-      plugins: ['search'],
-      databaseUrl: url,
-      config: { plugins: { search: { indexer: { pollMs: 0, snapshotDelayMs: 0 } } } },
-    });
-    t.teardown(() => b.stop());
+  dbTest(
+    `${database}: a process whose unread changes another process pruned rebuilds its indexes from the stored documents`,
+    async (t) => {
+      t.timeout(90_000);
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'vela-feed-'));
+      t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+      let url = `sqlite://${path.join(dir, 'shared.sqlite')}`;
+      if (database === 'postgres') {
+        const pg = await testDatabase(t);
+        url = pg.url;
+      }
+      // A snapshots (and prunes the log) soon after each import; B never polls, so it reads only when it imports.
+      const a = await startTestRuntime({
+        plugins: ['search'],
+        databaseUrl: url,
+        config: { plugins: { search: { indexer: { pollMs: 0, snapshotDelayMs: 50 } } } },
+      });
+      t.teardown(() => a.stop());
+      await createSite(a);
+      const b = await startTestRuntime({
+        plugins: ['search'],
+        databaseUrl: url,
+        config: { plugins: { search: { indexer: { pollMs: 0, snapshotDelayMs: 0 } } } },
+      });
+      t.teardown(() => b.stop());
 
-    const docs = makeDocs(120);
-    // Only a snapshot written after this import has pruned its changes (one may follow the site's creation).
-    const logsBefore = a.logs.length;
-    await importDocs(a, docs.slice(0, 100));
-    await eventually(async () => a.logs.slice(logsBefore).some((l) => l.msg === 'search index snapshot written'), 'A writing a snapshot');
-    await importDocs(b, docs.slice(100));
-    t.is((await search(b, 'q=*&_setlocale=en_US&rows=1')).body.queryContext.count, 120, "B holds A's documents too");
-    t.true(b.logs.some((l) => l.msg === 'changes not yet applied were pruned by another process; rebuilding'));
-  });
+      const docs = makeDocs(120);
+      // Only a snapshot written after this import has pruned its changes (one may follow the site's creation).
+      const logsBefore = a.logs.length;
+      await importDocs(a, docs.slice(0, 100));
+      await eventually(
+        async () => a.logs.slice(logsBefore).some((l) => l.msg === 'search index snapshot written'),
+        'A writing a snapshot',
+      );
+      await importDocs(b, docs.slice(100));
+      t.is((await search(b, 'q=*&_setlocale=en_US&rows=1')).body.queryContext.count, 120, "B holds A's documents too");
+      t.true(b.logs.some((l) => l.msg === 'changes not yet applied were pruned by another process; rebuilding'));
+    },
+  );
 }

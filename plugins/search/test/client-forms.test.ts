@@ -27,7 +27,13 @@ test('sort written field desc, field:desc or field,desc', async (t) => {
     t.is(r.status, 200, sort);
     t.deepEqual(idsOf(r), expected, sort);
   }
-  const post = await json(vela, 'POST', '/api/sn/Sample/search', { query: '*', locale: 'en_US', rows: 3, sort: 'size asc' }, { authorization: '' });
+  const post = await json(
+    vela,
+    'POST',
+    '/api/sn/Sample/search',
+    { query: '*', locale: 'en_US', rows: 3, sort: 'size asc' },
+    { authorization: '' },
+  );
   t.deepEqual(
     idsOf(post),
     [...docs]
@@ -52,9 +58,19 @@ test('sort values as the original reads them: field:<not asc> descending, anythi
     t.is(r.status, 200, sort);
     t.deepEqual(idsOf(r), expected, sort);
   }
-  t.is((await get('/api/sn/Sample/search?q=*&_setlocale=en_US&sort=size:up')).body.queryContext.query.sort, 'size:up', 'echoed as given');
+  t.is(
+    (await get('/api/sn/Sample/search?q=*&_setlocale=en_US&sort=size:up')).body.queryContext.query.sort,
+    'size:up',
+    'echoed as given',
+  );
   t.is((await get('/api/sn/Sample/search?q=*&_setlocale=en_US&sort=')).body.queryContext.query.sort, 'relevance');
-  const post = await json(vela, 'POST', '/api/sn/Sample/search?sort=size:asc', { query: '*', locale: 'en_US', rows: 30, sort: '' }, { authorization: '' });
+  const post = await json(
+    vela,
+    'POST',
+    '/api/sn/Sample/search?sort=size:asc',
+    { query: '*', locale: 'en_US', rows: 30, sort: '' },
+    { authorization: '' },
+  );
   t.is(post.status, 200);
   t.deepEqual(idsOf(post), relevance, 'an empty body sort overrides the query string with relevance');
   const noField = await get('/api/sn/Sample/search?q=*&_setlocale=en_US&sort=:desc');
@@ -67,7 +83,13 @@ test('sort values as the original reads them: field:<not asc> descending, anythi
 
 test("the body's fqOperator and fqItemOperator: AND and OR are honoured, other values ignored as the original ignores them", async (t) => {
   const body = (extra: Record<string, unknown>) =>
-    json(vela, 'POST', '/api/sn/Sample/search', { query: '*', locale: 'en_US', rows: 0, fq: ['section:editors', 'arch:all'], ...extra }, { authorization: '' });
+    json(
+      vela,
+      'POST',
+      '/api/sn/Sample/search',
+      { query: '*', locale: 'en_US', rows: 0, fq: ['section:editors', 'arch:all'], ...extra },
+      { authorization: '' },
+    );
   const and = docs.filter((d) => d.section === 'editors' && d.arch === 'all').length;
   const or = docs.filter((d) => d.section === 'editors' || d.arch === 'all').length;
   for (const [extra, count] of [
@@ -100,9 +122,21 @@ test('rows 0: counts and widgets only; rows below 0: the site default', async (t
   t.is(negative.status, 200);
   t.is(negative.body.queryContext.limit, 4);
   t.is(negative.body.results.document.length, 4);
-  const post = await json(vela, 'POST', '/api/sn/Sample/search', { query: '*', locale: 'en_US', rows: -5 }, { authorization: '' });
+  const post = await json(
+    vela,
+    'POST',
+    '/api/sn/Sample/search',
+    { query: '*', locale: 'en_US', rows: -5 },
+    { authorization: '' },
+  );
   t.is(post.body.queryContext.limit, 4);
-  const postZero = await json(vela, 'POST', '/api/sn/Sample/search', { query: '*', locale: 'en_US', rows: 0 }, { authorization: '' });
+  const postZero = await json(
+    vela,
+    'POST',
+    '/api/sn/Sample/search',
+    { query: '*', locale: 'en_US', rows: 0 },
+    { authorization: '' },
+  );
   t.is(postZero.body.results.document.length, 0);
   const groups = await get('/api/sn/Sample/search?q=*&_setlocale=en_US&rows=0&group=section');
   t.true(groups.body.groups.every((g: any) => g.results.document.length === 0 && g.count > 0));
@@ -113,12 +147,27 @@ test('body members the original ignores are ignored', async (t) => {
     vela,
     'POST',
     '/api/sn/Sample/search',
-    { query: '*', locale: 'en_US', rows: 1, turSNSite: { id: 'x' }, currentPage: 2, autoCorrectionDisabled: 0, localeRequest: 'en_US', foo: [1, { b: 2 }] },
+    {
+      query: '*',
+      locale: 'en_US',
+      rows: 1,
+      turSNSite: { id: 'x' },
+      currentPage: 2,
+      autoCorrectionDisabled: 0,
+      localeRequest: 'en_US',
+      foo: [1, { b: 2 }],
+    },
     { authorization: '' },
   );
   t.is(r.status, 200, JSON.stringify(r.body));
   t.is(r.body.queryContext.count, 30);
-  const wrong = await json(vela, 'POST', '/api/sn/Sample/search', { query: '*', locale: 'en_US', rows: 'ten', page: 0 }, { authorization: '' });
+  const wrong = await json(
+    vela,
+    'POST',
+    '/api/sn/Sample/search',
+    { query: '*', locale: 'en_US', rows: 'ten', page: 0 },
+    { authorization: '' },
+  );
   t.is(wrong.status, 400);
   t.regex(wrong.body.message, /body\.page must be at least 1, got 0; body\.rows must be of type integer or null/);
 });
@@ -147,7 +196,8 @@ test('_setlocale may be left out with one locale or a defaultLocale; otherwise a
   t.is(several.status, 400);
   t.deepEqual(several.body, {
     error: 'missing_parameter',
-    message: '_setlocale is required: site "Sample" has several locales (en_US, pt_BR) and no defaultLocale; give one, e.g. _setlocale=en_US',
+    message:
+      '_setlocale is required: site "Sample" has several locales (en_US, pt_BR) and no defaultLocale; give one, e.g. _setlocale=en_US',
   });
 });
 
@@ -156,11 +206,17 @@ test('bad values the original refuses stay 400, naming the member', async (t) =>
     ['q=*&_setlocale=en_US&p=x', /^p must be/],
     ['q=*&_setlocale=en_US&p=0', /^p must be/],
     ['q=*&_setlocale=en_US&rows=ten', /^rows must be a whole number/],
-    ['q=*&_setlocale=en_US&p=99999999999999999999', /^p must be a whole number from 1 to 2147483647, got "99999999999999999999"/],
+    [
+      'q=*&_setlocale=en_US&p=99999999999999999999',
+      /^p must be a whole number from 1 to 2147483647, got "99999999999999999999"/,
+    ],
     ['q=*&_setlocale=en_US&p=2147483648', /^p must be a whole number from 1 to 2147483647/],
     ['q=*&_setlocale=en_US&p=1e20', /^p must be a whole number from 1 to 2147483647, got "1e20"/],
     ['q=*&_setlocale=en_US&rows=1e20', /^rows must be a whole number, got "1e20"/],
-    ['q=*&_setlocale=en_US&fq.op=XOR', /^fq\.op must be AND, OR, NONE or DEFAULT \(NONE, DEFAULT and empty leave it to the field, else the site\), got "XOR"/],
+    [
+      'q=*&_setlocale=en_US&fq.op=XOR',
+      /^fq\.op must be AND, OR, NONE or DEFAULT \(NONE, DEFAULT and empty leave it to the field, else the site\), got "XOR"/,
+    ],
     ['q=*&_setlocale=en_US&fqOp=XOR', /^fqOp must be AND, OR, NONE or DEFAULT/],
     ['q=*&_setlocale=en_US&fqi.op=both', /^fqi\.op must be AND, OR, NONE or DEFAULT/],
   ] as const) {
@@ -168,10 +224,20 @@ test('bad values the original refuses stay 400, naming the member', async (t) =>
     t.is(r.status, 400, query);
     t.regex(r.body.message, name, query);
   }
-  for (const query of ['q=*&_setlocale=en_US&fq.op=NONE', 'q=*&_setlocale=en_US&fqi.op=', 'q=*&_setlocale=en_US&p=2147483647']) {
+  for (const query of [
+    'q=*&_setlocale=en_US&fq.op=NONE',
+    'q=*&_setlocale=en_US&fqi.op=',
+    'q=*&_setlocale=en_US&p=2147483647',
+  ]) {
     t.is((await get(`/api/sn/Sample/search?${query}`)).status, 200, query);
   }
-  const bigPage = await json(vela, 'POST', '/api/sn/Sample/search', { query: '*', locale: 'en_US', page: 1e20 }, { authorization: '' });
+  const bigPage = await json(
+    vela,
+    'POST',
+    '/api/sn/Sample/search',
+    { query: '*', locale: 'en_US', page: 1e20 },
+    { authorization: '' },
+  );
   t.is(bigPage.status, 400);
   t.regex(bigPage.body.message, /^body\.page must be at most 2147483647/);
 });

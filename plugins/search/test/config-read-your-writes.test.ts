@@ -7,7 +7,13 @@ const pgTest = postgresReachable() ? test : test.skip;
 const ROUNDS = 15;
 const auth = `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`;
 
-async function call(vela: ChildRuntime, method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: auth }) {
+async function call(
+  vela: ChildRuntime,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = { authorization: auth },
+) {
   const res = await fetch(`${vela.urls.search}${path}`, {
     method,
     // A connection per request: the workers of one port take new connections in turn.
@@ -27,14 +33,20 @@ function colouredDocs() {
 }
 
 /** A site with those documents, and the answers to "filter on colN" right after colN became a facet, each round. */
-async function addFieldsAndFilter(t: ExecutionContext, writer: ChildRuntime, reader: ChildRuntime, readsPerRound: number): Promise<string[]> {
+async function addFieldsAndFilter(
+  t: ExecutionContext,
+  writer: ChildRuntime,
+  reader: ChildRuntime,
+  readsPerRound: number,
+): Promise<string[]> {
   const created = await call(writer, 'POST', '/api/sn', { name: 'Prop', fields: SITE_FIELDS, locales: ['en_US'] });
   t.is(created.status, 201, JSON.stringify(created.body));
   const imported = await call(writer, 'POST', '/api/sn/import?wait=true', {
     turingDocuments: colouredDocs().map((attributes) => ({ locale: 'en_US', siteNames: ['Prop'], attributes })),
   });
   t.is(imported.status, 200, JSON.stringify(imported.body));
-  const all = async () => (await call(reader, 'GET', '/api/sn/Prop/search?q=*&rows=0', undefined, {})).body.queryContext?.count === 40;
+  const all = async () =>
+    (await call(reader, 'GET', '/api/sn/Prop/search?q=*&rows=0', undefined, {})).body.queryContext?.count === 40;
   // Every reader holds the documents (two in a row: each worker of a port, in turn).
   await timeUntil(async () => (await all()) && (await all()), 'the other process holding the documents', 30_000, 10);
 
@@ -44,7 +56,9 @@ async function addFieldsAndFilter(t: ExecutionContext, writer: ChildRuntime, rea
     t.is(field.status, 201, JSON.stringify(field.body));
     for (let read = 0; read < readsPerRound; read++) {
       const found = await call(reader, 'GET', `/api/sn/Prop/search?q=*&rows=0&fq[]=col${n}:red`, undefined, {});
-      answers.push(found.status === 200 ? `200:${found.body.queryContext.count}` : `${found.status}:${JSON.stringify(found.body)}`);
+      answers.push(
+        found.status === 200 ? `200:${found.body.queryContext.count}` : `${found.status}:${JSON.stringify(found.body)}`,
+      );
     }
   }
   return answers;
@@ -56,28 +70,34 @@ async function addFieldsAndFilter(t: ExecutionContext, writer: ChildRuntime, rea
  * and is rebuilding its engine for it (the search waits for the rebuild): either way the answer is A's.
  */
 for (const engine of ['memory', 'postgres']) {
-  pgTest(`engine ${engine}: a field added on one process is searchable on the other as soon as the write returns`, async (t) => {
-    t.timeout(240_000);
-    const pg = await testDatabase(t);
-    const config = { runtime: { database: { url: pg.url } }, plugins: { search: { engine, indexer: { pollMs: 600_000 } } } };
-    // The postgres engine is the search-postgres plugin's.
-    const plugins = ['--plugins', engine === 'postgres' ? 'search,search-postgres' : 'search'];
-    const a = await startConfiguredChild(config, plugins);
-    t.teardown(() => a.stop());
-    const b = await startConfiguredChild(config, plugins);
-    t.teardown(() => b.stop());
+  pgTest(
+    `engine ${engine}: a field added on one process is searchable on the other as soon as the write returns`,
+    async (t) => {
+      t.timeout(240_000);
+      const pg = await testDatabase(t);
+      const config = {
+        runtime: { database: { url: pg.url } },
+        plugins: { search: { engine, indexer: { pollMs: 600_000 } } },
+      };
+      // The postgres engine is the search-postgres plugin's.
+      const plugins = ['--plugins', engine === 'postgres' ? 'search,search-postgres' : 'search'];
+      const a = await startConfiguredChild(config, plugins);
+      t.teardown(() => a.stop());
+      const b = await startConfiguredChild(config, plugins);
+      t.teardown(() => b.stop());
 
-    const answers = await addFieldsAndFilter(t, a, b, 1);
-    // Every answer is B's search with the new field, the 20 red documents (none a 400 for a field B had not
-    // heard of yet, none a 500 from an engine not yet rebuilt for it).
-    t.deepEqual(answers, Array(ROUNDS).fill('200:20'));
-    // The facet B now offers is the new field's too.
-    const facets = await call(b, 'GET', `/api/sn/Prop/search?q=*&rows=0`, undefined, {});
-    t.true(
-      facets.body.widget.facet.some((f: { name: string }) => f.name === `col${ROUNDS - 1}`),
-      JSON.stringify(facets.body.widget.facet.map((f: { name: string }) => f.name)),
-    );
-  });
+      const answers = await addFieldsAndFilter(t, a, b, 1);
+      // Every answer is B's search with the new field, the 20 red documents (none a 400 for a field B had not
+      // heard of yet, none a 500 from an engine not yet rebuilt for it).
+      t.deepEqual(answers, Array(ROUNDS).fill('200:20'));
+      // The facet B now offers is the new field's too.
+      const facets = await call(b, 'GET', `/api/sn/Prop/search?q=*&rows=0`, undefined, {});
+      t.true(
+        facets.body.widget.facet.some((f: { name: string }) => f.name === `col${ROUNDS - 1}`),
+        JSON.stringify(facets.body.widget.facet.map((f: { name: string }) => f.name)),
+      );
+    },
+  );
 }
 
 test('--workers 2 on one SQLite file: a field added through one worker is searchable through the other at once', async (t) => {

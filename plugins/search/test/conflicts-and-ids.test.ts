@@ -2,7 +2,14 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { eventually, postgresReachable, startTestRuntime, type TestRuntime, type TestRuntimeOptions, testDatabase } from 'vela/testing';
+import {
+  eventually,
+  postgresReachable,
+  startTestRuntime,
+  type TestRuntime,
+  type TestRuntimeOptions,
+  testDatabase,
+} from 'vela/testing';
 import { json } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
@@ -30,21 +37,39 @@ async function postgresPair(t: ExecutionContext): Promise<[TestRuntime, TestRunt
 const statuses = (answers: Array<{ status: number }>) => answers.map((a) => a.status).sort();
 
 /** Six creations at once, spread over both runtimes: one wins, the others answer 409 with `code`. */
-async function assertOneWins(t: ExecutionContext, answers: Array<{ status: number; body: any }>, code: string): Promise<void> {
+async function assertOneWins(
+  t: ExecutionContext,
+  answers: Array<{ status: number; body: any }>,
+  code: string,
+): Promise<void> {
   t.deepEqual(statuses(answers), [201, 409, 409, 409, 409, 409], JSON.stringify(answers.map((a) => a.body)));
   for (const answer of answers.filter((a) => a.status === 409)) t.is(answer.body.error, code);
 }
 
 async function raceSites(t: ExecutionContext, [a, b]: [TestRuntime, TestRuntime]): Promise<void> {
   const names = ['Race', 'Race', 'Race', 'race', 'RACE', 'Race'];
-  await assertOneWins(t, await Promise.all(names.map((name, i) => json(i % 2 ? b : a, 'POST', '/api/sn', { name, fields: [{ name: 'id' }] }))), 'site_exists');
+  await assertOneWins(
+    t,
+    await Promise.all(
+      names.map((name, i) => json(i % 2 ? b : a, 'POST', '/api/sn', { name, fields: [{ name: 'id' }] })),
+    ),
+    'site_exists',
+  );
   const id = 'c0ffee00-0000-4000-8000-000000000001';
-  await assertOneWins(t, await Promise.all(names.map((_, i) => json(i % 2 ? b : a, 'POST', '/api/sn', { id, name: `Same Id ${i}` }))), 'site_exists');
+  await assertOneWins(
+    t,
+    await Promise.all(names.map((_, i) => json(i % 2 ? b : a, 'POST', '/api/sn', { id, name: `Same Id ${i}` }))),
+    'site_exists',
+  );
   // The sites both runtimes know: the winner of each race only (a winner on the other runtime shows here once
   // this one has seen the change, at its next poll on SQLite).
   for (const vela of [a, b]) {
-    const names = async () => (await json(vela, 'GET', '/api/sn')).body.map((s: any) => s.name.toLowerCase()) as string[];
-    await eventually(async () => (await names()).some((n) => n.startsWith('same id')) && (await names()).includes('race'), 'both winners listed');
+    const names = async () =>
+      (await json(vela, 'GET', '/api/sn')).body.map((s: any) => s.name.toLowerCase()) as string[];
+    await eventually(
+      async () => (await names()).some((n) => n.startsWith('same id')) && (await names()).includes('race'),
+      'both winners listed',
+    );
     const listed = await names();
     t.is(listed.filter((n) => n === 'race').length, 1);
     t.is(listed.filter((n) => n.startsWith('same id')).length, 1);
@@ -53,9 +78,16 @@ async function raceSites(t: ExecutionContext, [a, b]: [TestRuntime, TestRuntime]
 
 async function raceFieldsAndLocales(t: ExecutionContext, [a, b]: [TestRuntime, TestRuntime]): Promise<void> {
   await json(a, 'POST', '/api/sn', { id: 'fields-site', name: 'Fields', fields: [{ name: 'id' }] });
-  await eventually(async () => (await json(b, 'GET', '/api/sn/fields-site')).status === 200, 'the second runtime seeing the site');
-  const field = Array.from({ length: 6 }, (_, i) => json(i % 2 ? b : a, 'POST', '/api/sn/fields-site/field', { name: 'tag' }));
-  const locale = Array.from({ length: 6 }, (_, i) => json(i % 2 ? b : a, 'POST', '/api/sn/fields-site/locale', { locale: 'de_DE' }));
+  await eventually(
+    async () => (await json(b, 'GET', '/api/sn/fields-site')).status === 200,
+    'the second runtime seeing the site',
+  );
+  const field = Array.from({ length: 6 }, (_, i) =>
+    json(i % 2 ? b : a, 'POST', '/api/sn/fields-site/field', { name: 'tag' }),
+  );
+  const locale = Array.from({ length: 6 }, (_, i) =>
+    json(i % 2 ? b : a, 'POST', '/api/sn/fields-site/locale', { locale: 'de_DE' }),
+  );
   const [fields, locales] = await Promise.all([Promise.all(field), Promise.all(locale)]);
   await assertOneWins(t, fields, 'field_exists');
   await assertOneWins(t, locales, 'locale_exists');
@@ -65,9 +97,12 @@ test('six creations of one site name at once (names ignore case), over two runti
   await raceSites(t, await sqlitePair(t));
 });
 
-pgTest('six creations of one site name at once, over two runtimes on one PostgreSQL database: one 201, five 409', async (t) => {
-  await raceSites(t, await postgresPair(t));
-});
+pgTest(
+  'six creations of one site name at once, over two runtimes on one PostgreSQL database: one 201, five 409',
+  async (t) => {
+    await raceSites(t, await postgresPair(t));
+  },
+);
 
 /** Ids and names past their bounds, or shaped as paths, are refused with a 400 naming the member. */
 async function refuseBadIds(t: ExecutionContext, vela: TestRuntime): Promise<void> {
@@ -81,9 +116,18 @@ async function refuseBadIds(t: ExecutionContext, vela: TestRuntime): Promise<voi
   await refused('POST', '/api/sn', { id: 'x'.repeat(100_000), name: 'Huge Id' }, /^body\.id /);
   await refused('POST', '/api/sn', { id: '../../x/y', name: 'Path Id' }, /^body\.id /);
   await refused('POST', '/api/sn', { name: 'n'.repeat(101) }, /^body\.name /);
-  await refused('POST', '/api/sn', { name: 'Fields Inside', fields: [{ id: 'f'.repeat(37), name: 'id' }] }, /^body\.fields\[0\]\.id /);
+  await refused(
+    'POST',
+    '/api/sn',
+    { name: 'Fields Inside', fields: [{ id: 'f'.repeat(37), name: 'id' }] },
+    /^body\.fields\[0\]\.id /,
+  );
   // At their bounds they are stored (on PostgreSQL too, whose columns hold 36 and 100 characters).
-  const site = await json(vela, 'POST', '/api/sn', { id: 'i'.repeat(36), name: 'N'.repeat(100), fields: [{ id: 'f'.repeat(36), name: 'x'.repeat(100) }] });
+  const site = await json(vela, 'POST', '/api/sn', {
+    id: 'i'.repeat(36),
+    name: 'N'.repeat(100),
+    fields: [{ id: 'f'.repeat(36), name: 'x'.repeat(100) }],
+  });
   t.is(site.status, 201, JSON.stringify(site.body));
   await refused('POST', `/api/sn/${'i'.repeat(36)}/field`, { id: 'g'.repeat(37), name: 'other' }, /^body\.id /);
   await refused('POST', `/api/sn/${'i'.repeat(36)}/field`, { name: 'y'.repeat(101) }, /^body\.name /);

@@ -13,7 +13,8 @@ test.after.always(async () => {
   await vela?.stop();
 });
 
-const get = (path: string, headers: Record<string, string> = {}) => vela.fetch('search', path, { redirect: 'manual', headers });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  vela.fetch('search', path, { redirect: 'manual', headers });
 
 function setCookie(res: Response, name: string): string | undefined {
   for (const line of res.headers.getSetCookie()) {
@@ -31,8 +32,16 @@ async function signIn(): Promise<string> {
   const res = await vela.fetch('search', '/console/login', {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `vela_console_signin=${setCookie(page, 'vela_console_signin')}` },
-    body: new URLSearchParams({ username: TEST_ADMIN.user, password: TEST_ADMIN.password, csrf: csrf!, next: '/console/tokens' }).toString(),
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie: `vela_console_signin=${setCookie(page, 'vela_console_signin')}`,
+    },
+    body: new URLSearchParams({
+      username: TEST_ADMIN.user,
+      password: TEST_ADMIN.password,
+      csrf: csrf!,
+      next: '/console/tokens',
+    }).toString(),
   });
   if (res.status !== 303) throw new Error(`sign-in failed: ${res.status}`);
   return `vela_session=${setCookie(res, 'vela_session')}`;
@@ -101,12 +110,18 @@ test('signed in, every page is an HTML shell with a strict policy, the CSRF toke
   }
   const sites = await (await get('/console/sites', { cookie })).text();
   t.regex(sites, /<a href="\/console\/sites" aria-current="page">Sites<\/a>/);
-  t.regex(sites, /<a href="\/console\/integrations" data-requires="\/api\/integration" hidden>Integrations<\/a>/, 'plugin pages wait for their API');
+  t.regex(
+    sites,
+    /<a href="\/console\/integrations" data-requires="\/api\/integration" hidden>Integrations<\/a>/,
+    'plugin pages wait for their API',
+  );
   t.regex(sites, /<a href="\/console\/llm" data-requires="\/api\/llm" hidden>LLM<\/a>/);
   const settings = await (await get(`/console/sites/${site.id}`, { cookie })).text();
   t.regex(settings, new RegExp(`data-site-id="${site.id}"`));
   const fields = await (await get(`/console/sites/${site.id}/fields`, { cookie })).text();
-  const tabs = [...fields.matchAll(/<a href="([^"]+)"( aria-current="page")?>(\w+)<\/a>/g)].filter(([, href]) => href!.startsWith(`/console/sites/${site.id}`));
+  const tabs = [...fields.matchAll(/<a href="([^"]+)"( aria-current="page")?>(\w+)<\/a>/g)].filter(([, href]) =>
+    href!.startsWith(`/console/sites/${site.id}`),
+  );
   t.deepEqual(
     tabs.map(([, href, current, label]) => [href, Boolean(current), label]),
     [
@@ -119,7 +134,9 @@ test('signed in, every page is an HTML shell with a strict policy, the CSRF toke
   );
   t.regex(
     fields,
-    new RegExp(`<a href="/console/sites/${site.id}/metrics" data-requires="/api/sn/\\{id\\}/metrics/live" hidden>Metrics</a>`),
+    new RegExp(
+      `<a href="/console/sites/${site.id}/metrics" data-requires="/api/sn/\\{id\\}/metrics/live" hidden>Metrics</a>`,
+    ),
     "the metrics tab waits for the search-metrics plugin's API",
   );
 });
@@ -129,7 +146,11 @@ test('a path value reaches the page escaped', async (t) => {
   const html = await (await get('/console/sites/%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E/fields', { cookie })).text();
   t.notRegex(html, /<script>alert/);
   t.regex(html, /data-site-id="&quot;&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;"/);
-  t.regex(html, /<a href="\/console\/sites\/%22%3E%3Cscript%3Ealert\(1\)%3C%2Fscript%3E\/fields" aria-current="page">Fields<\/a>/, 'and encoded in the tabs');
+  t.regex(
+    html,
+    /<a href="\/console\/sites\/%22%3E%3Cscript%3Ealert\(1\)%3C%2Fscript%3E\/fields" aria-current="page">Fields<\/a>/,
+    'and encoded in the tabs',
+  );
 });
 
 test('console files are the kit and the search console files; other names are 404; pages stay out of the API description', async (t) => {
@@ -144,7 +165,8 @@ test('console files are the kit and the search console files; other names are 40
     t.is(res.status, 200, name);
     t.regex(res.headers.get('content-type')!, type, name);
   }
-  for (const name of ['nope.js', 'term-chart.d.ts', '..%2Fmount-console.ts']) t.is((await get(`/console/assets/${name}`)).status, 404, name);
+  for (const name of ['nope.js', 'term-chart.d.ts', '..%2Fmount-console.ts'])
+    t.is((await get(`/console/assets/${name}`)).status, 404, name);
   const doc = (await (await get('/v3/api-docs')).json()) as { paths: Record<string, unknown> };
   t.false(Object.keys(doc.paths).some((path) => path.startsWith('/console') || path === '/'));
   t.true('/api/sn/{siteName}/search' in doc.paths);

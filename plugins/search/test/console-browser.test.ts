@@ -1,6 +1,12 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { browserAvailable, openBrowserPage, startTestRuntime, submitConsoleSignIn, type TestRuntime } from 'vela/testing';
+import {
+  browserAvailable,
+  openBrowserPage,
+  startTestRuntime,
+  submitConsoleSignIn,
+  type TestRuntime,
+} from 'vela/testing';
 import { importDocs, json, makeDocs } from './fixtures.js';
 
 const browserTest = browserAvailable() ? test.serial : test.skip;
@@ -17,7 +23,10 @@ test.before(async () => {
   if (!browserAvailable()) return;
   // The Integrations and Metrics pages are this console's; their APIs are the integration and search-metrics
   // plugins', loaded so the pages are offered.
-  vela = await startTestRuntime({ plugins: ['search', 'integration', 'search-metrics'], config: { plugins: { 'search-metrics': { flushMs: 50 } } } });
+  vela = await startTestRuntime({
+    plugins: ['search', 'integration', 'search-metrics'],
+    config: { plugins: { 'search-metrics': { flushMs: 50 } } },
+  });
   ({ browser, page, pageErrors } = await openBrowserPage());
 });
 test.after.always(async () => {
@@ -76,7 +85,14 @@ browserTest('a site is created from the form, its switches and settings saved th
   await page.waitForSelector('text=Site saved.');
   await shot('site-settings');
   const site = await apiGet(`/api/sn/${siteId}`);
-  t.like(site, { mlt: true, spotlightWithResults: true, wildcardNoResults: false, rowsPerPage: 5, facetItemType: 'OR', defaultDescriptionField: 'text' });
+  t.like(site, {
+    mlt: true,
+    spotlightWithResults: true,
+    wildcardNoResults: false,
+    rowsPerPage: 5,
+    facetItemType: 'OR',
+    defaultDescriptionField: 'text',
+  });
   t.deepEqual(site.locales, ['en_US', 'pt_BR']);
 
   await page.getByRole('link', { name: 'Sites', exact: true }).click();
@@ -86,54 +102,70 @@ browserTest('a site is created from the form, its switches and settings saved th
   await shot('site-list');
 });
 
-browserTest('fields: a facet and a secondary facet are switched on in the table, a field is added and edited in the dialog', async (t) => {
-  await page.goto(url(`/console/sites/${siteId}/fields`));
-  const typeRow = page.locator('#fields tbody tr[data-field="type"]');
-  await typeRow.waitFor();
-  t.true(await typeRow.locator('input[data-member="secondaryFacet"]').isDisabled(), 'secondary waits for facet');
-  await typeRow.locator('input[data-member="facet"]').check();
-  await page.waitForFunction(() => !(document.querySelector('tr[data-field="type"] input[data-member="secondaryFacet"]') as HTMLInputElement).disabled);
-  await page.locator('#fields tbody tr[data-field="type"] input[data-member="secondaryFacet"]').check();
-  // Saved and drawn again: the new checkbox is ticked and enabled.
-  await page.waitForFunction(() => {
-    const input = document.querySelector('tr[data-field="type"] input[data-member="secondaryFacet"]') as HTMLInputElement;
-    return input.checked && !input.disabled;
-  });
-  let fields = (await apiGet(`/api/sn/${siteId}/field`)) as Array<{ name: string; facet: boolean; secondaryFacet: boolean; facetLabels: object }>;
-  t.like(
-    fields.find((f) => f.name === 'type'),
-    { facet: true, secondaryFacet: true },
-  );
+browserTest(
+  'fields: a facet and a secondary facet are switched on in the table, a field is added and edited in the dialog',
+  async (t) => {
+    await page.goto(url(`/console/sites/${siteId}/fields`));
+    const typeRow = page.locator('#fields tbody tr[data-field="type"]');
+    await typeRow.waitFor();
+    t.true(await typeRow.locator('input[data-member="secondaryFacet"]').isDisabled(), 'secondary waits for facet');
+    await typeRow.locator('input[data-member="facet"]').check();
+    await page.waitForFunction(
+      () =>
+        !(document.querySelector('tr[data-field="type"] input[data-member="secondaryFacet"]') as HTMLInputElement)
+          .disabled,
+    );
+    await page.locator('#fields tbody tr[data-field="type"] input[data-member="secondaryFacet"]').check();
+    // Saved and drawn again: the new checkbox is ticked and enabled.
+    await page.waitForFunction(() => {
+      const input = document.querySelector(
+        'tr[data-field="type"] input[data-member="secondaryFacet"]',
+      ) as HTMLInputElement;
+      return input.checked && !input.disabled;
+    });
+    let fields = (await apiGet(`/api/sn/${siteId}/field`)) as Array<{
+      name: string;
+      facet: boolean;
+      secondaryFacet: boolean;
+      facetLabels: object;
+    }>;
+    t.like(
+      fields.find((f) => f.name === 'type'),
+      { facet: true, secondaryFacet: true },
+    );
 
-  await page.click('#add-field');
-  await page.fill('#field-name', 'tags');
-  await page.check('#field-form input[name="multiValued"]');
-  await page.check('#field-form input[name="facet"]');
-  await page.fill('#field-facetName', 'Tags');
-  await page.fill('#field-facetPosition', '2');
-  await page.fill('#field-facetLabels', 'pt_BR = Etiquetas');
-  await shot('field-dialog');
-  await page.click('#field-save');
-  await page.locator('#fields tbody tr[data-field="tags"]').waitFor();
-  fields = await apiGet(`/api/sn/${siteId}/field`);
-  t.like(
-    fields.find((f) => f.name === 'tags'),
-    { facet: true, multiValued: true, facetName: 'Tags', facetPosition: 2, facetLabels: { pt_BR: 'Etiquetas' } },
-  );
-  await page.getByRole('button', { name: 'Edit tags' }).click();
-  t.is(await page.inputValue('#field-facetLabels'), 'pt_BR = Etiquetas');
-  await page.fill('#field-facetName', 'Labels');
-  await page.click('#field-save');
-  await page.waitForFunction(() => document.querySelector('tr[data-field="tags"] td:nth-child(5)')?.textContent === 'Labels');
-  // A refused write is shown in the dialog, the member marked.
-  await page.getByRole('button', { name: 'Edit tags' }).click();
-  await page.fill('#field-name', 'title');
-  await page.click('#field-save');
-  await page.waitForSelector('#field-error:not([hidden])');
-  t.regex(await text('#field-error'), /already has a field named "title"/);
-  await page.click('#field-cancel');
-  await shot('site-fields');
-});
+    await page.click('#add-field');
+    await page.fill('#field-name', 'tags');
+    await page.check('#field-form input[name="multiValued"]');
+    await page.check('#field-form input[name="facet"]');
+    await page.fill('#field-facetName', 'Tags');
+    await page.fill('#field-facetPosition', '2');
+    await page.fill('#field-facetLabels', 'pt_BR = Etiquetas');
+    await shot('field-dialog');
+    await page.click('#field-save');
+    await page.locator('#fields tbody tr[data-field="tags"]').waitFor();
+    fields = await apiGet(`/api/sn/${siteId}/field`);
+    t.like(
+      fields.find((f) => f.name === 'tags'),
+      { facet: true, multiValued: true, facetName: 'Tags', facetPosition: 2, facetLabels: { pt_BR: 'Etiquetas' } },
+    );
+    await page.getByRole('button', { name: 'Edit tags' }).click();
+    t.is(await page.inputValue('#field-facetLabels'), 'pt_BR = Etiquetas');
+    await page.fill('#field-facetName', 'Labels');
+    await page.click('#field-save');
+    await page.waitForFunction(
+      () => document.querySelector('tr[data-field="tags"] td:nth-child(5)')?.textContent === 'Labels',
+    );
+    // A refused write is shown in the dialog, the member marked.
+    await page.getByRole('button', { name: 'Edit tags' }).click();
+    await page.fill('#field-name', 'title');
+    await page.click('#field-save');
+    await page.waitForSelector('#field-error:not([hidden])');
+    t.regex(await text('#field-error'), /already has a field named "title"/);
+    await page.click('#field-cancel');
+    await shot('site-fields');
+  },
+);
 
 browserTest('locales: one is added and one removed', async (t) => {
   await page.goto(url(`/console/sites/${siteId}/locales`));
@@ -149,110 +181,140 @@ browserTest('locales: one is added and one removed', async (t) => {
   await shot('site-locales');
 });
 
-browserTest('spotlights: one is created, edited and deleted through the page, each write checked in the API', async (t) => {
-  await page.goto(url(`/console/sites/${siteId}/spotlights`));
-  await page.waitForFunction(() => document.body.dataset.loaded === 'true');
-  const stored = async () => (await json(vela, 'GET', `/api/sn/${siteId}/spotlight`)).body as any[];
-  t.deepEqual(await stored(), [], 'the spotlight API answers: no spotlights yet');
-  t.is(await text('#spotlights-status'), 'No spotlights yet.');
+browserTest(
+  'spotlights: one is created, edited and deleted through the page, each write checked in the API',
+  async (t) => {
+    await page.goto(url(`/console/sites/${siteId}/spotlights`));
+    await page.waitForFunction(() => document.body.dataset.loaded === 'true');
+    const stored = async () => (await json(vela, 'GET', `/api/sn/${siteId}/spotlight`)).body as any[];
+    t.deepEqual(await stored(), [], 'the spotlight API answers: no spotlights yet');
+    t.is(await text('#spotlights-status'), 'No spotlights yet.');
 
-  await page.click('#add-spotlight');
-  t.is(await page.getAttribute('#spotlight-name', 'maxlength'), '100', 'the name takes what the API takes');
-  await page.fill('#spotlight-name', 'Install');
-  await page.fill('#spotlight-terms', 'install, setup');
-  await page.fill('#spotlight-documents [name="doc-title"]', 'Installation guide');
-  await page.fill('#spotlight-documents [name="doc-link"]', 'https://example.org/install');
-  await page.click('#spotlight-save');
-  await page.waitForSelector('#spotlights tbody tr');
-  t.regex(await text('#spotlights tbody tr td:nth-child(3)'), /install, setup/);
-  let [created] = await stored();
-  t.like(created, { name: 'Install', locale: 'en_US', terms: ['install', 'setup'] });
-  t.like(created.documents[0], { position: 1, title: 'Installation guide', link: 'https://example.org/install' });
-  await shot('site-spotlights');
+    await page.click('#add-spotlight');
+    t.is(await page.getAttribute('#spotlight-name', 'maxlength'), '100', 'the name takes what the API takes');
+    await page.fill('#spotlight-name', 'Install');
+    await page.fill('#spotlight-terms', 'install, setup');
+    await page.fill('#spotlight-documents [name="doc-title"]', 'Installation guide');
+    await page.fill('#spotlight-documents [name="doc-link"]', 'https://example.org/install');
+    await page.click('#spotlight-save');
+    await page.waitForSelector('#spotlights tbody tr');
+    t.regex(await text('#spotlights tbody tr td:nth-child(3)'), /install, setup/);
+    let [created] = await stored();
+    t.like(created, { name: 'Install', locale: 'en_US', terms: ['install', 'setup'] });
+    t.like(created.documents[0], { position: 1, title: 'Installation guide', link: 'https://example.org/install' });
+    await shot('site-spotlights');
 
-  await page.getByRole('button', { name: 'Edit Install' }).click();
-  t.is(await page.inputValue('#spotlight-terms'), 'install, setup', 'the dialog opens with the stored values');
-  await page.fill('#spotlight-name', 'Installing');
-  await page.fill('#spotlight-terms', 'installation');
-  await page.click('#add-document');
-  await page.fill('#spotlight-documents .document-row:nth-child(2) [name="doc-title"]', 'Upgrade notes');
-  await page.fill('#spotlight-documents .document-row:nth-child(2) [name="doc-referenceId"]', 'doc-0003');
-  await page.click('#spotlight-save');
-  await page.waitForFunction(() => document.querySelector('#spotlights tbody tr td:first-child')?.textContent === 'Installing');
-  [created] = await stored();
-  t.like(created, { name: 'Installing', terms: ['installation'] });
-  t.deepEqual(
-    created.documents.map((d: any) => [d.position, d.title, d.referenceId]),
-    [
-      [1, 'Installation guide', null],
-      [2, 'Upgrade notes', 'doc-0003'],
-    ],
-  );
-  t.is(await text('#spotlights tbody tr td:nth-child(4)'), '2');
+    await page.getByRole('button', { name: 'Edit Install' }).click();
+    t.is(await page.inputValue('#spotlight-terms'), 'install, setup', 'the dialog opens with the stored values');
+    await page.fill('#spotlight-name', 'Installing');
+    await page.fill('#spotlight-terms', 'installation');
+    await page.click('#add-document');
+    await page.fill('#spotlight-documents .document-row:nth-child(2) [name="doc-title"]', 'Upgrade notes');
+    await page.fill('#spotlight-documents .document-row:nth-child(2) [name="doc-referenceId"]', 'doc-0003');
+    await page.click('#spotlight-save');
+    await page.waitForFunction(
+      () => document.querySelector('#spotlights tbody tr td:first-child')?.textContent === 'Installing',
+    );
+    [created] = await stored();
+    t.like(created, { name: 'Installing', terms: ['installation'] });
+    t.deepEqual(
+      created.documents.map((d: any) => [d.position, d.title, d.referenceId]),
+      [
+        [1, 'Installation guide', null],
+        [2, 'Upgrade notes', 'doc-0003'],
+      ],
+    );
+    t.is(await text('#spotlights tbody tr td:nth-child(4)'), '2');
 
-  // A refused write is shown in the dialog.
-  await page.getByRole('button', { name: 'Edit Installing' }).click();
-  await page.fill('#spotlight-documents .document-row:nth-child(1) [name="doc-position"]', '100001');
-  await page.click('#spotlight-save');
-  await page.waitForSelector('#spotlight-error:not([hidden])');
-  t.regex(await text('#spotlight-error'), /position must be at most 100000/);
-  await page.click('#spotlight-cancel');
+    // A refused write is shown in the dialog.
+    await page.getByRole('button', { name: 'Edit Installing' }).click();
+    await page.fill('#spotlight-documents .document-row:nth-child(1) [name="doc-position"]', '100001');
+    await page.click('#spotlight-save');
+    await page.waitForSelector('#spotlight-error:not([hidden])');
+    t.regex(await text('#spotlight-error'), /position must be at most 100000/);
+    await page.click('#spotlight-cancel');
 
-  await page.getByRole('button', { name: 'Delete Installing' }).click();
-  await page.locator('dialog[open]').waitFor();
-  await page.click('#confirm-button');
-  await page.waitForFunction(() => document.getElementById('spotlights-status')?.textContent === 'No spotlights yet.');
-  t.deepEqual(await stored(), []);
-});
+    await page.getByRole('button', { name: 'Delete Installing' }).click();
+    await page.locator('dialog[open]').waitFor();
+    await page.click('#confirm-button');
+    await page.waitForFunction(
+      () => document.getElementById('spotlights-status')?.textContent === 'No spotlights yet.',
+    );
+    t.deepEqual(await stored(), []);
+  },
+);
 
-browserTest('spotlights: the page of a site that does not exist; a spotlight deleted elsewhere while the page shows it', async (t) => {
-  t.timeout(60_000);
-  await page.goto(url('/console/sites/no-such-site/spotlights'));
-  await page.waitForSelector('#error:not([hidden])');
-  t.is(await text('#error'), 'no site named or with id "no-such-site"');
-  t.true(await page.locator('#spotlights-card').isHidden(), 'nothing that would act on the missing site is offered');
-  t.true(await page.locator('#add-spotlight').isHidden());
-  t.is(await page.evaluate(() => document.body.dataset.loaded ?? null), null);
+browserTest(
+  'spotlights: the page of a site that does not exist; a spotlight deleted elsewhere while the page shows it',
+  async (t) => {
+    t.timeout(60_000);
+    await page.goto(url('/console/sites/no-such-site/spotlights'));
+    await page.waitForSelector('#error:not([hidden])');
+    t.is(await text('#error'), 'no site named or with id "no-such-site"');
+    t.true(await page.locator('#spotlights-card').isHidden(), 'nothing that would act on the missing site is offered');
+    t.true(await page.locator('#add-spotlight').isHidden());
+    t.is(await page.evaluate(() => document.body.dataset.loaded ?? null), null);
 
-  const make = async (name: string) =>
-    (await json(vela, 'POST', `/api/sn/${siteId}/spotlight`, { name, terms: [name.toLowerCase()], documents: [{ position: 1, title: name }] })).body;
-  const gone = await make('Gone');
-  const stays = await make('Stays');
-  await page.goto(url(`/console/sites/${siteId}/spotlights`));
-  await page.waitForFunction(() => document.body.dataset.loaded === 'true');
-  t.is(await page.locator('#spotlights tbody tr').count(), 2);
+    const make = async (name: string) =>
+      (
+        await json(vela, 'POST', `/api/sn/${siteId}/spotlight`, {
+          name,
+          terms: [name.toLowerCase()],
+          documents: [{ position: 1, title: name }],
+        })
+      ).body;
+    const gone = await make('Gone');
+    const stays = await make('Stays');
+    await page.goto(url(`/console/sites/${siteId}/spotlights`));
+    await page.waitForFunction(() => document.body.dataset.loaded === 'true');
+    t.is(await page.locator('#spotlights tbody tr').count(), 2);
 
-  // Saved after someone else deleted it: the dialog names the missing spotlight, the list drops it.
-  await json(vela, 'DELETE', `/api/sn/${siteId}/spotlight/${gone.id}`);
-  await page.getByRole('button', { name: 'Edit Gone' }).click();
-  await page.fill('#spotlight-terms', 'vanished');
-  await page.click('#spotlight-save');
-  await page.waitForSelector('#spotlight-error:not([hidden])');
-  t.is(await text('#spotlight-error'), `site "Handbook" has no spotlight with id "${gone.id}"`);
-  await page.click('#spotlight-cancel');
-  await page.waitForFunction(() => document.querySelectorAll('#spotlights tbody tr').length === 1);
-  t.is(await text('#spotlights tbody tr td:first-child'), 'Stays');
+    // Saved after someone else deleted it: the dialog names the missing spotlight, the list drops it.
+    await json(vela, 'DELETE', `/api/sn/${siteId}/spotlight/${gone.id}`);
+    await page.getByRole('button', { name: 'Edit Gone' }).click();
+    await page.fill('#spotlight-terms', 'vanished');
+    await page.click('#spotlight-save');
+    await page.waitForSelector('#spotlight-error:not([hidden])');
+    t.is(await text('#spotlight-error'), `site "Handbook" has no spotlight with id "${gone.id}"`);
+    await page.click('#spotlight-cancel');
+    await page.waitForFunction(() => document.querySelectorAll('#spotlights tbody tr').length === 1);
+    t.is(await text('#spotlights tbody tr td:first-child'), 'Stays');
 
-  // Deleted when it is already gone: what was asked for holds, so no error, and the row goes.
-  await json(vela, 'DELETE', `/api/sn/${siteId}/spotlight/${stays.id}`);
-  await page.getByRole('button', { name: 'Delete Stays' }).click();
-  await page.locator('dialog[open]').waitFor();
-  await page.click('#confirm-button');
-  await page.waitForFunction(() => document.getElementById('spotlights-status')?.textContent === 'No spotlights yet.');
-  t.true(await page.locator('#error').isHidden());
-  t.deepEqual((await json(vela, 'GET', `/api/sn/${siteId}/spotlight`)).body, []);
-});
+    // Deleted when it is already gone: what was asked for holds, so no error, and the row goes.
+    await json(vela, 'DELETE', `/api/sn/${siteId}/spotlight/${stays.id}`);
+    await page.getByRole('button', { name: 'Delete Stays' }).click();
+    await page.locator('dialog[open]').waitFor();
+    await page.click('#confirm-button');
+    await page.waitForFunction(
+      () => document.getElementById('spotlights-status')?.textContent === 'No spotlights yet.',
+    );
+    t.true(await page.locator('#error').isHidden());
+    t.deepEqual((await json(vela, 'GET', `/api/sn/${siteId}/spotlight`)).body, []);
+  },
+);
 
 browserTest('metrics: top and zero-result terms as SVG bars, and the latest searches', async (t) => {
   await importDocs(vela, makeDocs(30), 'Handbook');
   const search = (q: string, userId?: string) =>
-    json(vela, 'POST', '/api/sn/Handbook/search?_setlocale=en_US', { query: q, ...(userId ? { userId } : {}) }, { authorization: '' });
-  for (const q of ['editor', 'editor', 'editor', 'audio', 'audio', 'qqqzz', 'qqqzz', 'nothing-at-all']) await search(q, 'ana');
+    json(
+      vela,
+      'POST',
+      '/api/sn/Handbook/search?_setlocale=en_US',
+      { query: q, ...(userId ? { userId } : {}) },
+      { authorization: '' },
+    );
+  for (const q of ['editor', 'editor', 'editor', 'audio', 'audio', 'qqqzz', 'qqqzz', 'nothing-at-all'])
+    await search(q, 'ana');
   await page.goto(url(`/console/sites/${siteId}/metrics`));
   await page.waitForSelector('#top-chart svg g.term');
-  await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Metrics' }).waitFor({ state: 'visible' });
+  await page
+    .getByRole('navigation', { name: 'Site' })
+    .getByRole('link', { name: 'Metrics' })
+    .waitFor({ state: 'visible' });
   const bars = (selector: string) =>
-    page.locator(`${selector} svg g.term`).evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-term'), Number(n.getAttribute('data-count'))]));
+    page
+      .locator(`${selector} svg g.term`)
+      .evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-term'), Number(n.getAttribute('data-count'))]));
   t.deepEqual(await bars('#top-chart'), [
     ['editor', 3],
     ['qqqzz', 2],
@@ -276,7 +338,9 @@ browserTest('metrics: top and zero-result terms as SVG bars, and the latest sear
 browserTest('API tokens: one is created with scopes, shown once, narrowed, and deleted', async (t) => {
   await page.getByRole('link', { name: 'API tokens' }).click();
   await page.waitForURL(url('/console/tokens'));
-  await page.waitForFunction(() => document.getElementById('tokens-status')?.textContent === 'No tokens yet. Create one with “New token”.');
+  await page.waitForFunction(
+    () => document.getElementById('tokens-status')?.textContent === 'No tokens yet. Create one with “New token”.',
+  );
   await page.click('#add-token');
   await page.fill('#token-title', 'Front end');
   await page.check('#token-form input[value="import"]');
@@ -293,7 +357,9 @@ browserTest('API tokens: one is created with scopes, shown once, narrowed, and d
   await page.getByRole('button', { name: 'Edit Front end' }).click();
   await page.uncheck('#token-form input[value="search"]');
   await page.click('#token-save');
-  await page.waitForFunction(() => document.querySelector('#tokens tbody tr td:nth-child(2)')?.textContent === 'import');
+  await page.waitForFunction(
+    () => document.querySelector('#tokens tbody tr td:nth-child(2)')?.textContent === 'import',
+  );
   t.is((await read(token)).status, 403, 'narrowed at once');
   await page.getByRole('button', { name: 'Delete Front end' }).click();
   await page.locator('dialog[open]').waitFor();
@@ -343,7 +409,9 @@ browserTest('at 390 px wide nothing overflows: the navigation collapses and tabl
   for (const path of pages) {
     await page.goto(url(path));
     await page.waitForLoadState('networkidle');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     t.true(overflow <= 0, `${path} overflows by ${overflow} px`);
     t.true(await page.locator('.topbar nav').isHidden(), `${path}: the navigation is behind the menu`);
     await shot(`phone${path.replaceAll('/', '-').replace(siteId, 'site')}`);

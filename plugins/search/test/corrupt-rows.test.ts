@@ -33,7 +33,10 @@ test('a site whose settings row is no JSON is left out with one warning naming i
   await sites.refresh();
   await sites.load();
   t.is(warnings.length, 1, 'one warning, not one per load or refresh');
-  t.regex(warnings[0]!, new RegExp(`row "${broken.id}" of table search_sites is corrupt: column settings is not valid JSON`));
+  t.regex(
+    warnings[0]!,
+    new RegExp(`row "${broken.id}" of table search_sites is corrupt: column settings is not valid JSON`),
+  );
 
   const changes: string[] = [];
   sites.onChange((change) => {
@@ -50,8 +53,16 @@ test('a spotlight whose terms are no JSON is left out with one warning; the site
   t.teardown(() => vela.stop());
   const db = vela.runtime.resolve('db') as Database;
   await createSite(vela, 'Sample');
-  const kept = await json(vela, 'POST', '/api/sn/Sample/spotlight', { name: 'Kept', terms: ['kept'], documents: [{ position: 1, title: 'Kept' }] });
-  const cut = await json(vela, 'POST', '/api/sn/Sample/spotlight', { name: 'Cut', terms: ['cut'], documents: [{ position: 1, title: 'Cut' }] });
+  const kept = await json(vela, 'POST', '/api/sn/Sample/spotlight', {
+    name: 'Kept',
+    terms: ['kept'],
+    documents: [{ position: 1, title: 'Kept' }],
+  });
+  const cut = await json(vela, 'POST', '/api/sn/Sample/spotlight', {
+    name: 'Cut',
+    terms: ['cut'],
+    documents: [{ position: 1, title: 'Cut' }],
+  });
   t.is(cut.status, 201);
   await db('search_spotlights').where({ id: cut.body.id }).update({ terms: '["cut"' });
 

@@ -17,7 +17,9 @@ async function call(child: ChildRuntime, method: string, p: string, body?: unkno
   });
   return r.json();
 }
-const items = (list: typeof docs) => ({ turingDocuments: list.map((attributes) => ({ locale: 'en_US', siteNames: ['Sample'], attributes })) });
+const items = (list: typeof docs) => ({
+  turingDocuments: list.map((attributes) => ({ locale: 'en_US', siteNames: ['Sample'], attributes })),
+});
 
 test('a killed process loses nothing it acknowledged: the restart loads the snapshot and replays the change log', async (t) => {
   const dataDir = tmp();
@@ -29,7 +31,8 @@ test('a killed process loses nothing it acknowledged: the restart loads the snap
   await call(first, 'POST', '/api/sn', { name: 'Sample', fields: SITE_FIELDS });
   await call(first, 'POST', '/api/sn/import?wait=true', items(docs.slice(0, 250)));
   // Let the snapshot of the first batch be written, then acknowledge a second batch and crash.
-  for (let i = 0; i < 50 && !first.output().includes('search index snapshot written'); i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 50 && !first.output().includes('search index snapshot written'); i++)
+    await new Promise((r) => setTimeout(r, 100));
   t.true(first.output().includes('search index snapshot written'));
   const second = await call(first, 'POST', '/api/sn/import', items(docs.slice(250)));
   t.is(second.accepted, 150);
@@ -48,7 +51,11 @@ test('a killed process loses nothing it acknowledged: the restart loads the snap
 
 test('a restart without snapshots rebuilds every index from the stored documents', async (t) => {
   const dataDir = tmp();
-  const first = await startTestRuntime({ plugins: ['search'], dataDir, config: { plugins: { search: { indexer: { snapshotDelayMs: 0 } } } } });
+  const first = await startTestRuntime({
+    plugins: ['search'],
+    dataDir,
+    config: { plugins: { search: { indexer: { snapshotDelayMs: 0 } } } },
+  });
   await createSite(first);
   await importDocs(first, docs.slice(0, 120));
   await first.runtime.stop();
@@ -65,7 +72,8 @@ test('a corrupt snapshot is set aside and the index rebuilt', async (t) => {
   await importDocs(first, docs.slice(0, 50));
   await first.runtime.stop();
   const snapshots = path.join(dataDir, 'search', 'snapshots');
-  for (const file of readdirSync(snapshots).filter((f) => f.endsWith('.snap'))) writeFileSync(path.join(snapshots, file), 'not a snapshot');
+  for (const file of readdirSync(snapshots).filter((f) => f.endsWith('.snap')))
+    writeFileSync(path.join(snapshots, file), 'not a snapshot');
   const second = await startTestRuntime({ plugins: ['search'], dataDir });
   t.teardown(() => second.stop());
   t.true(second.logs.some((l) => l.msg.startsWith('index snapshot unreadable')));

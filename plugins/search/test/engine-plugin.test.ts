@@ -13,7 +13,11 @@ const enginePlugin = {
   manifest: manifest('brute-engine', { service: 'search', dependsOn: ['search'] }),
   files: {
     // The contract as a type-only devDependency, as the plugin-boundaries rule asks of a plugin in its own package.
-    'package.json': JSON.stringify({ name: 'brute-engine', type: 'module', devDependencies: { '@vela/plugin-search': '1.0.0' } }),
+    'package.json': JSON.stringify({
+      name: 'brute-engine',
+      type: 'module',
+      devDependencies: { '@vela/plugin-search': '1.0.0' },
+    }),
     'index.ts': readFileSync(new URL('./fixtures/brute-force-engine-plugin.ts', import.meta.url), 'utf8'),
   },
 };
@@ -26,7 +30,9 @@ async function loaderPath(): Promise<string[]> {
 }
 
 /** The fixture plugin's counters, from its health check on the search service. */
-async function engineCounters(vela: TestRuntime): Promise<{ engines: number; restored: number; queries: number; upserted: number }> {
+async function engineCounters(
+  vela: TestRuntime,
+): Promise<{ engines: number; restored: number; queries: number; upserted: number }> {
   return findCheck(await (await vela.fetch('search', '/health')).json(), 'brute-engine', 'engine').details;
 }
 
@@ -60,7 +66,10 @@ test('an engine plugin registers its engine through search.engines, and the sear
   t.true(before.engines >= 1);
   t.is(before.upserted, 200);
   for (const [query, ordered] of QUERIES) {
-    const [a, b] = await Promise.all([search(memory, `${query}&_setlocale=en_US`), search(brute, `${query}&_setlocale=en_US`)]);
+    const [a, b] = await Promise.all([
+      search(memory, `${query}&_setlocale=en_US`),
+      search(brute, `${query}&_setlocale=en_US`),
+    ]);
     t.is(b.status, 200, JSON.stringify(b.body));
     t.deepEqual(summary(b.body, ordered), summary(a.body, ordered), query);
   }
@@ -69,7 +78,9 @@ test('an engine plugin registers its engine through search.engines, and the sear
 
   // Writes reach it too: a deleted document is no longer found.
   const deleted = await json(brute, 'POST', '/api/sn/import?wait=true', {
-    turingDocuments: [{ locale: 'en_US', turSNJobAction: 'DELETE', siteNames: ['Sample'], attributes: { id: docs[0]!.id } }],
+    turingDocuments: [
+      { locale: 'en_US', turSNJobAction: 'DELETE', siteNames: ['Sample'], attributes: { id: docs[0]!.id } },
+    ],
   });
   t.is(deleted.status, 200, JSON.stringify(deleted.body));
   const all = await search(brute, 'q=*&rows=1000&_setlocale=en_US');
@@ -112,13 +123,23 @@ test('an engine name nobody registered stops the start with one error that lists
   t.timeout(60_000);
   const paths = await loaderPath();
   const error = await t.throwsAsync(
-    startTestRuntime({ plugins: ['search', 'brute-engine'], loaderPath: paths, config: { plugins: { search: { engine: 'opensearch' } } } }),
+    startTestRuntime({
+      plugins: ['search', 'brute-engine'],
+      loaderPath: paths,
+      config: { plugins: { search: { engine: 'opensearch' } } },
+    }),
   );
-  t.regex(String(error?.message), /"engine": "opensearch" is no registered search engine; the registered ones are "brute-force", "memory" /);
+  t.regex(
+    String(error?.message),
+    /"engine": "opensearch" is no registered search engine; the registered ones are "brute-force", "memory" /,
+  );
 
   // Without the plugin its name is just as unknown.
   const alone = await t.throwsAsync(startTestRuntime({ plugins: ['search'], config: BRUTE_FORCE }));
-  t.regex(String(alone?.message), /"engine": "brute-force" is no registered search engine; the registered ones are "memory" /);
+  t.regex(
+    String(alone?.message),
+    /"engine": "brute-force" is no registered search engine; the registered ones are "memory" /,
+  );
 });
 
 test('an engine plugin cannot take a built-in name', async (t) => {
@@ -138,6 +159,8 @@ test('an engine plugin cannot take a built-in name', async (t) => {
       },
     },
   ]);
-  const error = await t.throwsAsync(startTestRuntime({ plugins: ['search', 'memory-thief'], loaderPath: [path.join(packageRoot, 'plugins'), dir] }));
+  const error = await t.throwsAsync(
+    startTestRuntime({ plugins: ['search', 'memory-thief'], loaderPath: [path.join(packageRoot, 'plugins'), dir] }),
+  );
   t.regex(String(error?.message), /search engine "memory" is registered twice/);
 });

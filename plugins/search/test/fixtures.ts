@@ -13,9 +13,29 @@ export interface Doc {
   url: string;
 }
 
-const WORDS = ['editor', 'browser', 'library', 'server', 'python', 'terminal', 'graphics', 'audio', 'network', 'database', 'tool', 'font'];
+const WORDS = [
+  'editor',
+  'browser',
+  'library',
+  'server',
+  'python',
+  'terminal',
+  'graphics',
+  'audio',
+  'network',
+  'database',
+  'tool',
+  'font',
+];
 const SECTIONS = ['editors', 'web', 'libs', 'net', 'sound', 'devel'];
-const TAGS = ['role::program', 'role::shared-lib', 'interface::x11', 'interface::commandline', 'use::editing', 'implemented-in::c'];
+const TAGS = [
+  'role::program',
+  'role::shared-lib',
+  'interface::x11',
+  'interface::commandline',
+  'use::editing',
+  'implemented-in::c',
+];
 
 /** A seeded pseudo-random generator, so generated corpora are the same on every run. */
 export function rng(seed: number): () => number {
@@ -50,9 +70,24 @@ export const SITE_FIELDS = [
   { name: 'id', type: 'STRING' },
   { name: 'title', type: 'TEXT', hl: true },
   { name: 'text', type: 'TEXT', hl: true },
-  { name: 'section', type: 'STRING', facet: true, facetName: 'Sections', facetLabels: { pt_BR: 'Seções' }, facetPosition: 1 },
+  {
+    name: 'section',
+    type: 'STRING',
+    facet: true,
+    facetName: 'Sections',
+    facetLabels: { pt_BR: 'Seções' },
+    facetPosition: 1,
+  },
   { name: 'arch', type: 'STRING', facet: true, facetName: 'Architectures', facetPosition: 2 },
-  { name: 'tags', type: 'STRING', multiValued: true, facet: true, facetName: 'Tags', facetItemType: 'OR', facetPosition: 3 },
+  {
+    name: 'tags',
+    type: 'STRING',
+    multiValued: true,
+    facet: true,
+    facetName: 'Tags',
+    facetItemType: 'OR',
+    facetPosition: 3,
+  },
   { name: 'size', type: 'INT' },
   { name: 'publication_date', type: 'DATE' },
   { name: 'url', type: 'STRING' },
@@ -68,14 +103,26 @@ export function json(
   return vela
     .fetch('search', path, {
       method,
-      headers: { authorization: vela.adminAuth, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      headers: {
+        authorization: vela.adminAuth,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
-    .then(async (r) => ({ status: r.status, body: r.headers.get('content-type')?.includes('json') ? await r.json() : await r.text() }));
+    .then(async (r) => ({
+      status: r.status,
+      body: r.headers.get('content-type')?.includes('json') ? await r.json() : await r.text(),
+    }));
 }
 
 /** A JSON call to the search service of a runtime at an address (a child process's). */
-export type AddressCall = (base: string, method: string, pathname: string, body?: unknown) => Promise<{ status: number; body: any }>;
+export type AddressCall = (
+  base: string,
+  method: string,
+  pathname: string,
+  body?: unknown,
+) => Promise<{ status: number; body: any }>;
 
 /** JSON calls to the search service of a runtime at an address, as `admin` with `password`. */
 export function adminCalls(password: string): AddressCall {
@@ -102,10 +149,21 @@ export async function indexedIds(call: AddressCall, base: string): Promise<strin
 }
 
 /** The body of an import of `docs` into the Sample site, in en_US. */
-export const sampleImport = (docs: Doc[]) => ({ turingDocuments: docs.map((attributes) => ({ locale: 'en_US', siteNames: ['Sample'], attributes })) });
+export const sampleImport = (docs: Doc[]) => ({
+  turingDocuments: docs.map((attributes) => ({ locale: 'en_US', siteNames: ['Sample'], attributes })),
+});
 
-export async function createSite(vela: TestRuntime, name = 'Sample', extra: Record<string, unknown> = {}): Promise<any> {
-  const created = await json(vela, 'POST', '/api/sn', { name, fields: SITE_FIELDS, locales: ['en_US', 'pt_BR'], ...extra });
+export async function createSite(
+  vela: TestRuntime,
+  name = 'Sample',
+  extra: Record<string, unknown> = {},
+): Promise<any> {
+  const created = await json(vela, 'POST', '/api/sn', {
+    name,
+    fields: SITE_FIELDS,
+    locales: ['en_US', 'pt_BR'],
+    ...extra,
+  });
   if (created.status !== 201) throw new Error(`site creation failed: ${JSON.stringify(created.body)}`);
   return created.body;
 }
@@ -118,7 +176,8 @@ export async function importDocs(vela: TestRuntime, docs: Doc[], site = 'Sample'
   return result.body;
 }
 
-export const search = (vela: TestRuntime, query: string) => json(vela, 'GET', `/api/sn/Sample/search?${query}`, undefined, { authorization: '' });
+export const search = (vela: TestRuntime, query: string) =>
+  json(vela, 'GET', `/api/sn/Sample/search?${query}`, undefined, { authorization: '' });
 
 /**
  * `db` whose next read of `table` after `hold()` is sent at once but answered only at `release()`, as a poll's

@@ -22,7 +22,11 @@ test('the guest site list names every site with its locales, without credentials
   t.is(res.status, 200);
   t.is(res.headers.get('access-control-allow-origin'), null, 'no Origin, no CORS header');
   t.deepEqual(await res.json(), [
-    { name: 'Alpha', description: '', locales: [{ locale: 'en_US', link: '/api/v2/guest/sn/Alpha/search?q=*&_setlocale=en_US' }] },
+    {
+      name: 'Alpha',
+      description: '',
+      locales: [{ locale: 'en_US', link: '/api/v2/guest/sn/Alpha/search?q=*&_setlocale=en_US' }],
+    },
     {
       name: 'Sample',
       description: 'Packages',
@@ -39,7 +43,9 @@ test('the guest site list names every site with its locales, without credentials
 });
 
 test('a guest searches any site; the links of the answer stay on the guest path', async (t) => {
-  const res = await guest('/api/v2/guest/sn/Sample/search?q=*&_setlocale=en_US&rows=10', { headers: { origin: 'https://www.example.org' } });
+  const res = await guest('/api/v2/guest/sn/Sample/search?q=*&_setlocale=en_US&rows=10', {
+    headers: { origin: 'https://www.example.org' },
+  });
   t.is(res.status, 200);
   t.is(res.headers.get('access-control-allow-origin'), '*', 'public, so any origin may read it');
   const body = (await res.json()) as any;
@@ -53,7 +59,9 @@ test('a guest searches any site; the links of the answer stay on the guest path'
   t.true(facetLink.startsWith('/api/v2/guest/sn/Sample/search?'));
   t.is((await guest(facetLink)).status, 200);
   // The same search as the public one.
-  const plain = (await json(vela, 'GET', '/api/sn/Sample/search?q=*&_setlocale=en_US&rows=10', undefined, { authorization: '' })).body;
+  const plain = (
+    await json(vela, 'GET', '/api/sn/Sample/search?q=*&_setlocale=en_US&rows=10', undefined, { authorization: '' })
+  ).body;
   t.deepEqual(
     body.results.document.map((d: { fields: { id: string } }) => d.fields.id),
     plain.results.document.map((d: { fields: { id: string } }) => d.fields.id),

@@ -6,7 +6,10 @@ const mark = (terms: string[], prefix = false) => highlighter(terms, '<b>', '</b
 
 test('whole words are wrapped whatever their case; parts of words are not', (t) => {
   const hl = mark(queryTerms('Perl module'));
-  t.is(hl('Perl Module for perl-modules, PERL and superperl'), '<b>Perl</b> <b>Module</b> for <b>perl</b>-modules, <b>PERL</b> and superperl');
+  t.is(
+    hl('Perl Module for perl-modules, PERL and superperl'),
+    '<b>Perl</b> <b>Module</b> for <b>perl</b>-modules, <b>PERL</b> and superperl',
+  );
 });
 
 test('the last term matches as a prefix only when the search used it as one (3+ characters)', (t) => {
@@ -43,7 +46,27 @@ function wordByWord(terms: string[], prefixLastTerm: boolean) {
 }
 
 test('the indexOf search wraps exactly the words a word-by-word comparison wraps', (t) => {
-  const pieces = ['perl', 'Perl', 'PERLS', 'per', 'superperl', 'mod', 'modules', ' ', '-', ', ', 'é', 'É', 'e\u0301', 'İ', '𝒳', '日本', '\u00df', '1', 'x11'];
+  const pieces = [
+    'perl',
+    'Perl',
+    'PERLS',
+    'per',
+    'superperl',
+    'mod',
+    'modules',
+    ' ',
+    '-',
+    ', ',
+    'é',
+    'É',
+    'e\u0301',
+    'İ',
+    '𝒳',
+    '日本',
+    '\u00df',
+    '1',
+    'x11',
+  ];
   const word = fc.constantFrom('perl', 'mod', 'per', 'é', 'x11', 'modules');
   fc.assert(
     fc.property(

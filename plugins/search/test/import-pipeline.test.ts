@@ -12,7 +12,12 @@ import { createSite, importDocs, json, makeDocs, search } from './fixtures.js';
 // a batch is written. Steps of 3 changes, so every read holds several steps and every batch spans steps.
 const SMALL_STEPS = { plugins: { search: { indexer: { batchSize: 3, snapshotDelayMs: 0 } } } };
 
-const item = (locale: string, action: string, attributes: object) => ({ locale, turSNJobAction: action, siteNames: ['Sample'], attributes });
+const item = (locale: string, action: string, attributes: object) => ({
+  locale,
+  turSNJobAction: action,
+  siteNames: ['Sample'],
+  attributes,
+});
 
 async function fresh(t: { teardown(fn: () => unknown): void }, dataDir?: string): Promise<TestRuntime> {
   const vela = await startTestRuntime({ plugins: ['search'], ...(dataDir ? { dataDir } : {}), config: SMALL_STEPS });
@@ -45,7 +50,9 @@ test('a batch of creations, replacements and deletions over two locales is store
     .where({ site_id: site.id })
     .select('locale', 'doc_id', 'doc_type', 'attributes', 'updated_at')
     .orderBy(['locale', 'doc_id']);
-  const expected = [...docs.slice(1, 6).map((d) => (d.id === renamed.id ? renamed : d)), docs[7]!].sort((a, b) => (a.id < b.id ? -1 : 1));
+  const expected = [...docs.slice(1, 6).map((d) => (d.id === renamed.id ? renamed : d)), docs[7]!].sort((a, b) =>
+    a.id < b.id ? -1 : 1,
+  );
   t.deepEqual(
     stored.filter((r) => r.locale === 'en_US').map((r) => [r.doc_id, r.doc_type, r.attributes]),
     expected.map((d) => [d.id, d.id === renamed.id ? 'page' : null, JSON.stringify(d)]),
@@ -57,7 +64,10 @@ test('a batch of creations, replacements and deletions over two locales is store
   t.true(stored.every((r) => typeof r.updated_at === 'string' && r.updated_at !== ''));
 
   // The log keeps every change of the second batch, in the order sent (the creation of the same document twice too).
-  const log = await db('search_changes').where({ site_id: site.id }).select('seq', 'locale', 'action', 'doc_id').orderBy('seq');
+  const log = await db('search_changes')
+    .where({ site_id: site.id })
+    .select('seq', 'locale', 'action', 'doc_id')
+    .orderBy('seq');
   t.deepEqual(
     log.slice(6).map((r) => [r.locale, r.action, r.doc_id]),
     [
@@ -75,7 +85,8 @@ test('a batch of creations, replacements and deletions over two locales is store
     log.map((_, i) => Number(log[0]!.seq) + i),
   );
 
-  const ids = async (query: string) => (await search(vela, `${query}&rows=20&sort=id:asc`)).body.results.document.map((d: any) => d.fields.id);
+  const ids = async (query: string) =>
+    (await search(vela, `${query}&rows=20&sort=id:asc`)).body.results.document.map((d: any) => d.fields.id);
   t.deepEqual(
     await ids('q=*&_setlocale=en_US'),
     expected.map((d) => d.id),
@@ -98,7 +109,11 @@ test('the index an import builds answers as the index rebuilt from the stored do
     const out = [];
     for (const query of queries) {
       const r = await search(vela, query);
-      out.push({ count: r.body.queryContext.count, ids: r.body.results.document.map((d: any) => d.fields.id), facets: r.body.widget.facet });
+      out.push({
+        count: r.body.queryContext.count,
+        ids: r.body.results.document.map((d: any) => d.fields.id),
+        facets: r.body.widget.facet,
+      });
     }
     return out;
   };
@@ -133,7 +148,11 @@ test('an analysis made while the batch was written is taken once, and only for t
   t.is(prepared.take('a', attributes, config, schema, 'en_US'), undefined, 'taken once');
 
   put();
-  t.is(prepared.take('a', { ...attributes }, config, schema, 'en_US'), undefined, 'another version of the document (an equal copy)');
+  t.is(
+    prepared.take('a', { ...attributes }, config, schema, 'en_US'),
+    undefined,
+    'another version of the document (an equal copy)',
+  );
   t.is(prepared.take('a', attributes, config, schema, 'en_US'), indexable);
   for (const [id, otherConfig, otherSchema, locale] of [
     ['b', config, schema, 'en_US'],

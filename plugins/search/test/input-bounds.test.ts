@@ -43,7 +43,11 @@ async function checkNul(t: ExecutionContext, vela: TestRuntime): Promise<void> {
   t.is(site.status, 400, 'a control character in a name');
   t.regex(site.body.message, /body\.name must not contain control characters, found U\+0009/);
   for (const path of ['/api/sn', '/api/login']) {
-    t.is((await json(vela, 'GET', path, undefined, { authorization: basic('ad\u0000min', 'x') })).status, 401, `Basic with NUL on ${path}`);
+    t.is(
+      (await json(vela, 'GET', path, undefined, { authorization: basic('ad\u0000min', 'x') })).status,
+      401,
+      `Basic with NUL on ${path}`,
+    );
   }
 }
 
@@ -69,7 +73,8 @@ async function anonymousSearch(vela: TestRuntime, query: string): Promise<{ stat
   return { status: res.status, body: JSON.parse(text), size: text.length };
 }
 
-const repeat = (name: string, count: number, value: (i: number) => string) => Array.from({ length: count }, (_, i) => `${name}=${value(i)}`).join('&');
+const repeat = (name: string, count: number, value: (i: number) => string) =>
+  Array.from({ length: count }, (_, i) => `${name}=${value(i)}`).join('&');
 
 test('a search query string is held to the POST body bounds: 100 values per filter list, 2000 characters per value and query, and a bounded link', async (t) => {
   t.timeout(60_000);
@@ -121,13 +126,32 @@ test('a search query string is held to the POST body bounds: 100 values per filt
     /^targetingRules takes at most 100/,
     '101 tr[]',
   );
-  await refused(`fl=${Array.from({ length: 101 }, (_, i) => `f${i}`).join(',')}`, /^fl takes at most 100 values, got 101$/, '101 field names');
-  await refused(`fq[]=section:${'x'.repeat(1993)}`, /^fq\[\] must be at most 2000 characters long, got 2001 characters$/, 'a filter of 2001 characters');
+  await refused(
+    `fl=${Array.from({ length: 101 }, (_, i) => `f${i}`).join(',')}`,
+    /^fl takes at most 100 values, got 101$/,
+    '101 field names',
+  );
+  await refused(
+    `fq[]=section:${'x'.repeat(1993)}`,
+    /^fq\[\] must be at most 2000 characters long, got 2001 characters$/,
+    'a filter of 2001 characters',
+  );
   const longQ = await fetch(vela.url('search', `/api/sn/Sample/search?q=${'a'.repeat(2001)}&_setlocale=en_US`));
-  t.deepEqual(await longQ.json(), { error: 'invalid_parameter', message: 'q must be at most 2000 characters long, got 2001 characters' });
-  t.is((await fetch(vela.url('search', `/api/sn/Sample/search?q=${'a'.repeat(2000)}&_setlocale=en_US`))).status, 200, 'a query of 2000 characters is taken');
+  t.deepEqual(await longQ.json(), {
+    error: 'invalid_parameter',
+    message: 'q must be at most 2000 characters long, got 2001 characters',
+  });
+  t.is(
+    (await fetch(vela.url('search', `/api/sn/Sample/search?q=${'a'.repeat(2000)}&_setlocale=en_US`))).status,
+    200,
+    'a query of 2000 characters is taken',
+  );
   await refused(`sort=${'s'.repeat(201)}`, /^sort must be at most 200 characters long/, 'a long sort');
-  await refused(`fq.op=${'A'.repeat(5000)}`, /^fq\.op must be at most 100 characters long/, 'a long operator, not echoed');
+  await refused(
+    `fq.op=${'A'.repeat(5000)}`,
+    /^fq\.op must be at most 100 characters long/,
+    'a long operator, not echoed',
+  );
 
   // Every link of an answer repeats the search's parameters: past 8192 characters of them the search is refused,
   // whether they are filters or parameters the search does not know (which links keep as they were sent).

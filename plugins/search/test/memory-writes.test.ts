@@ -17,7 +17,13 @@ test("a cached table's load during whose read the store wrote reads again; write
       return Promise.resolve([{ id: 'a', read: reads }]);
     },
   })) as unknown as Database;
-  const table = new CachedTable<{ id: string; read: number }, number>({ db, table: 't', keyOf: (r) => r.id, fromRow: (r) => r.read, logger: silent });
+  const table = new CachedTable<{ id: string; read: number }, number>({
+    db,
+    table: 't',
+    keyOf: (r) => r.id,
+    fromRow: (r) => r.read,
+    logger: silent,
+  });
   await table.load();
   t.is(table.get('a'), 1);
   duringRead = (read) => {

@@ -52,12 +52,15 @@ test('over HTTP, a page seen before shows a re-imported document as it is now, a
   await createSite(vela);
   const [first, second] = makeDocs(2);
   await importDocs(vela, [first!, second!]);
-  const titles = async () => (await search(vela, `q=*&_setlocale=en_US&sort=id:asc`)).body.results.document.map((d: any) => d.fields.title);
+  const titles = async () =>
+    (await search(vela, `q=*&_setlocale=en_US&sort=id:asc`)).body.results.document.map((d: any) => d.fields.title);
   t.deepEqual(await titles(), [first!.title, second!.title]);
   await importDocs(vela, [{ ...first!, title: 'renamed package' }]);
   t.deepEqual(await titles(), ['renamed package', second!.title]);
   const removed = await json(vela, 'POST', '/api/sn/import?wait=true', {
-    turingDocuments: [{ turSNJobAction: 'DELETE', locale: 'en_US', siteNames: ['Sample'], attributes: { id: second!.id } }],
+    turingDocuments: [
+      { turSNJobAction: 'DELETE', locale: 'en_US', siteNames: ['Sample'], attributes: { id: second!.id } },
+    ],
   });
   t.is(removed.status, 200, JSON.stringify(removed.body));
   t.deepEqual(await titles(), ['renamed package']);

@@ -1,5 +1,12 @@
 import test from 'ava';
-import { type ChildRuntime, postgresReachable, reportDelays, startConfiguredChild, testDatabase, timeUntil } from 'vela/testing';
+import {
+  type ChildRuntime,
+  postgresReachable,
+  reportDelays,
+  startConfiguredChild,
+  testDatabase,
+  timeUntil,
+} from 'vela/testing';
 import { makeDocs, SITE_FIELDS } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
@@ -13,7 +20,13 @@ const BOUND_MS = 10_000;
 const POLL_PAUSE_MS = 5;
 const auth = `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`;
 
-async function call(vela: ChildRuntime, method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: auth }) {
+async function call(
+  vela: ChildRuntime,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = { authorization: auth },
+) {
   const res = await fetch(`${vela.urls.search}${path}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -25,58 +38,70 @@ async function call(vela: ChildRuntime, method: string, path: string, body?: unk
 
 const until = (what: string, check: () => Promise<boolean>) => timeUntil(check, what, BOUND_MS, POLL_PAUSE_MS);
 
-pgTest('two search processes on one PostgreSQL: with the polls off, imports, sites, spotlights and keys reach the other through the notices', async (t) => {
-  t.timeout(180_000);
-  const pg = await testDatabase(t);
-  // The polls (sites, tokens, spotlights and the change log) are set far out, so only the change feed
-  // (LISTEN/NOTIFY) and the store lookup of unknown keys can explain what B sees.
-  const config = { runtime: { database: { url: pg.url } }, plugins: { search: { indexer: { pollMs: 600_000 } } } };
-  const a = await startConfiguredChild(config, ['--plugins', 'search']);
-  t.teardown(() => a.stop());
-  const b = await startConfiguredChild(config, ['--plugins', 'search']);
-  t.teardown(() => b.stop());
+pgTest(
+  'two search processes on one PostgreSQL: with the polls off, imports, sites, spotlights and keys reach the other through the notices',
+  async (t) => {
+    t.timeout(180_000);
+    const pg = await testDatabase(t);
+    // The polls (sites, tokens, spotlights and the change log) are set far out, so only the change feed
+    // (LISTEN/NOTIFY) and the store lookup of unknown keys can explain what B sees.
+    const config = { runtime: { database: { url: pg.url } }, plugins: { search: { indexer: { pollMs: 600_000 } } } };
+    const a = await startConfiguredChild(config, ['--plugins', 'search']);
+    t.teardown(() => a.stop());
+    const b = await startConfiguredChild(config, ['--plugins', 'search']);
+    t.teardown(() => b.stop());
 
-  // Searches are public: no credentials, so no administrator check in the way.
-  const search = (vela: ChildRuntime, query: string) => call(vela, 'GET', `/api/sn/Shared/search?${query}&_setlocale=en_US`, undefined, {});
-  // A first request warms B up (the first one loads the route's code): the rounds measure propagation only.
-  t.is((await search(b, 'q=warm')).status, 404);
+    // Searches are public: no credentials, so no administrator check in the way.
+    const search = (vela: ChildRuntime, query: string) =>
+      call(vela, 'GET', `/api/sn/Shared/search?${query}&_setlocale=en_US`, undefined, {});
+    // A first request warms B up (the first one loads the route's code): the rounds measure propagation only.
+    t.is((await search(b, 'q=warm')).status, 404);
 
-  const created = await call(a, 'POST', '/api/sn', { name: 'Shared', fields: SITE_FIELDS, locales: ['en_US'] });
-  t.is(created.status, 201, JSON.stringify(created.body));
-  const siteMs = await until('B knowing the site created on A', async () => (await search(b, 'q=*')).status === 200);
+    const created = await call(a, 'POST', '/api/sn', { name: 'Shared', fields: SITE_FIELDS, locales: ['en_US'] });
+    t.is(created.status, 201, JSON.stringify(created.body));
+    const siteMs = await until('B knowing the site created on A', async () => (await search(b, 'q=*')).status === 200);
 
-  // Each round: 20 documents with a word of their own, acknowledged on A (not waited for), then searched on B.
-  const importMs: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const word = `zyxround${round}word`;
-    const docs = makeDocs(20, round + 3).map((d, i) => ({ ...d, id: `r${round}-${i}`, title: `${word} ${d.title}` }));
-    const imported = await call(a, 'POST', '/api/sn/import', {
-      turingDocuments: docs.map((attributes) => ({ locale: 'en_US', siteNames: ['Shared'], attributes })),
+    // Each round: 20 documents with a word of their own, acknowledged on A (not waited for), then searched on B.
+    const importMs: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const word = `zyxround${round}word`;
+      const docs = makeDocs(20, round + 3).map((d, i) => ({ ...d, id: `r${round}-${i}`, title: `${word} ${d.title}` }));
+      const imported = await call(a, 'POST', '/api/sn/import', {
+        turingDocuments: docs.map((attributes) => ({ locale: 'en_US', siteNames: ['Shared'], attributes })),
+      });
+      t.is(imported.status, 200, JSON.stringify(imported.body));
+      importMs.push(
+        await until(
+          `B finding round ${round}`,
+          async () => (await search(b, `q=${word}`)).body.queryContext?.count === 20,
+        ),
+      );
+    }
+    t.is(importMs.length, ROUNDS);
+    reportDelays((message) => t.log(message), 'import searchable on the other process', importMs);
+
+    // A spotlight made on A shows on B.
+    const spot = await call(a, 'POST', '/api/sn/Shared/spotlight', {
+      name: 'pin',
+      locale: 'en_US',
+      terms: ['zyxround0word'],
+      documents: [{ position: 1, referenceId: 'r0-3' }],
     });
-    t.is(imported.status, 200, JSON.stringify(imported.body));
-    importMs.push(await until(`B finding round ${round}`, async () => (await search(b, `q=${word}`)).body.queryContext?.count === 20));
-  }
-  t.is(importMs.length, ROUNDS);
-  reportDelays((message) => t.log(message), 'import searchable on the other process', importMs);
+    t.is(spot.status, 201, JSON.stringify(spot.body));
+    const showsSpotlight = async (vela: ChildRuntime) =>
+      JSON.stringify((await search(vela, 'q=zyxround0word')).body).includes(spot.body.documents[0].id);
+    t.true(await showsSpotlight(a));
+    const spotlightMs = await until('B showing the spotlight made on A', () => showsSpotlight(b));
 
-  // A spotlight made on A shows on B.
-  const spot = await call(a, 'POST', '/api/sn/Shared/spotlight', {
-    name: 'pin',
-    locale: 'en_US',
-    terms: ['zyxround0word'],
-    documents: [{ position: 1, referenceId: 'r0-3' }],
-  });
-  t.is(spot.status, 201, JSON.stringify(spot.body));
-  const showsSpotlight = async (vela: ChildRuntime) => JSON.stringify((await search(vela, 'q=zyxround0word')).body).includes(spot.body.documents[0].id);
-  t.true(await showsSpotlight(a));
-  const spotlightMs = await until('B showing the spotlight made on A', () => showsSpotlight(b));
-
-  // An API token created on A works on B at once (looked up before refused), and stops when deleted on A.
-  const token = await call(a, 'POST', '/api/dev/token', { title: 'fresh', description: '' });
-  t.is(token.status, 201, JSON.stringify(token.body));
-  const withKey = async () => (await call(b, 'GET', '/api/sn', undefined, { key: token.body.token })).status;
-  t.is(await withKey(), 200);
-  t.is((await call(a, 'DELETE', `/api/dev/token/${token.body.id}`)).status, 200);
-  const revokedMs = await until('B refusing the token deleted on A', async () => (await withKey()) === 401);
-  t.log(`measured on B: site ${siteMs.toFixed(1)} ms, spotlight ${spotlightMs.toFixed(1)} ms, token deletion ${revokedMs.toFixed(1)} ms`);
-});
+    // An API token created on A works on B at once (looked up before refused), and stops when deleted on A.
+    const token = await call(a, 'POST', '/api/dev/token', { title: 'fresh', description: '' });
+    t.is(token.status, 201, JSON.stringify(token.body));
+    const withKey = async () => (await call(b, 'GET', '/api/sn', undefined, { key: token.body.token })).status;
+    t.is(await withKey(), 200);
+    t.is((await call(a, 'DELETE', `/api/dev/token/${token.body.id}`)).status, 200);
+    const revokedMs = await until('B refusing the token deleted on A', async () => (await withKey()) === 401);
+    t.log(
+      `measured on B: site ${siteMs.toFixed(1)} ms, spotlight ${spotlightMs.toFixed(1)} ms, token deletion ${revokedMs.toFixed(1)} ms`,
+    );
+  },
+);

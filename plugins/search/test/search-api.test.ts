@@ -29,16 +29,26 @@ function bruteForce(matching: Doc[], filters: Filters, facetType: 'AND' | 'OR') 
   const passes = (d: Doc, ignore: Set<string> | '*') => {
     const results = [...byField]
       .filter(([f]) => ignore !== '*' && !ignore.has(f))
-      .map(([f, vals]) => (ITEM_OP[f] === 'AND' ? vals.every((v) => valuesOf(d, f).includes(v)) : vals.some((v) => valuesOf(d, f).includes(v))));
+      .map(([f, vals]) =>
+        ITEM_OP[f] === 'AND'
+          ? vals.every((v) => valuesOf(d, f).includes(v))
+          : vals.some((v) => valuesOf(d, f).includes(v)),
+      );
     if (results.length === 0) return true;
     return facetType === 'AND' ? results.every(Boolean) : results.some(Boolean);
   };
   const hits = matching.filter((d) => passes(d, new Set()));
   const counts: Record<string, Record<string, number>> = {};
   for (const f of FACETS) {
-    const ignore: Set<string> | '*' = facetType === 'OR' && (ITEM_OP[f] === 'OR' || !byField.has(f)) ? '*' : ITEM_OP[f] === 'OR' ? new Set([f]) : new Set();
+    const ignore: Set<string> | '*' =
+      facetType === 'OR' && (ITEM_OP[f] === 'OR' || !byField.has(f))
+        ? '*'
+        : ITEM_OP[f] === 'OR'
+          ? new Set([f])
+          : new Set();
     counts[f] = {};
-    for (const d of matching.filter((x) => passes(x, ignore))) for (const v of valuesOf(d, f)) counts[f]![v] = (counts[f]![v] ?? 0) + 1;
+    for (const d of matching.filter((x) => passes(x, ignore)))
+      for (const v of valuesOf(d, f)) counts[f]![v] = (counts[f]![v] ?? 0) + 1;
   }
   return { hits, counts };
 }
@@ -74,11 +84,19 @@ test('facet counts and totals match a brute-force count over the stored document
         const res = await search(vela, query);
         t.is(res.status, 200, JSON.stringify(res.body));
         t.is(res.body.queryContext.count, expected.hits.length, `${query} total`);
-        t.deepEqual(res.body.results.document.map((d: any) => d.fields.id).sort(), expected.hits.map((d) => d.id).sort(), `${query} hits`);
+        t.deepEqual(
+          res.body.results.document.map((d: any) => d.fields.id).sort(),
+          expected.hits.map((d) => d.id).sort(),
+          `${query} hits`,
+        );
         const groups = [...res.body.widget.facet, ...res.body.widget.secondaryFacet];
         for (const group of groups) {
           for (const item of group.facets) {
-            t.is(item.count, expected.counts[group.name]![item.label] ?? 0, `${query} count of ${group.name}:${item.label}`);
+            t.is(
+              item.count,
+              expected.counts[group.name]![item.label] ?? 0,
+              `${query} count of ${group.name}:${item.label}`,
+            );
           }
         }
         checked += 1;
@@ -92,7 +110,11 @@ test("the response has the spec's sections, in order, with path-only links", asy
   const r = await search(vela, 'q=editor&_setlocale=en_US&rows=5');
   t.deepEqual(Object.keys(r.body), ['pagination', 'queryContext', 'results', 'widget']);
   const ctx = r.body.queryContext;
-  t.deepEqual(Object.keys(ctx).sort(), [...(searchResponseSchema.properties!.queryContext!.required as string[])].sort(), 'the members its schema requires');
+  t.deepEqual(
+    Object.keys(ctx).sort(),
+    [...(searchResponseSchema.properties!.queryContext!.required as string[])].sort(),
+    'the members its schema requires',
+  );
   t.like(ctx, {
     index: 'Sample',
     limit: 5,
@@ -116,7 +138,9 @@ test("the response has the spec's sections, in order, with path-only links", asy
 
 test('matched terms are highlighted with the site markers in hl fields', async (t) => {
   const r = await search(vela, 'q=editor&_setlocale=en_US&rows=50');
-  const withTitleMatch = r.body.results.document.filter((d: any) => /editor/i.test(d.fields.title.replace(/<\/?mark>/g, '')));
+  const withTitleMatch = r.body.results.document.filter((d: any) =>
+    /editor/i.test(d.fields.title.replace(/<\/?mark>/g, '')),
+  );
   t.true(withTitleMatch.length > 0);
   for (const d of withTitleMatch) t.regex(d.fields.title, /<mark>editor<\/mark>/i);
   t.false(
@@ -132,7 +156,12 @@ test('document metadata lists facet values as {name, values: [{label, link}]}, e
   const section = doc.metadata.find((m: any) => m.name === 'section');
   t.deepEqual(section, {
     name: 'section',
-    values: [{ label: stored.section, link: `/api/sn/Sample/search?q=*&_setlocale=en_US&p=1&rows=3&fq[]=section:${stored.section}` }],
+    values: [
+      {
+        label: stored.section,
+        link: `/api/sn/Sample/search?q=*&_setlocale=en_US&p=1&rows=3&fq[]=section:${stored.section}`,
+      },
+    ],
   });
   const tags = doc.metadata.find((m: any) => m.name === 'tags');
   t.deepEqual(tags?.values.map((v: any) => v.label) ?? [], stored.tags);
@@ -143,10 +172,22 @@ test('each metadata link finds its document: a single-valued facet given several
   t.teardown(() => own.stop());
   await createSite(own);
   await json(own, 'POST', '/api/sn/import?wait=true', {
-    turingDocuments: [{ locale: 'en_US', siteNames: ['Sample'], attributes: { id: 'm', title: 'multi', section: ['web', 'net'], tags: ['x', 'x', 'y'] } }],
+    turingDocuments: [
+      {
+        locale: 'en_US',
+        siteNames: ['Sample'],
+        attributes: { id: 'm', title: 'multi', section: ['web', 'net'], tags: ['x', 'x', 'y'] },
+      },
+    ],
   });
   await json(own, 'POST', '/api/sn/import?wait=true', {
-    turingDocuments: [{ locale: 'en_US', siteNames: ['Sample'], attributes: { id: 'e', title: 'empty', section: '', arch: '  ', tags: ['', 'z'] } }],
+    turingDocuments: [
+      {
+        locale: 'en_US',
+        siteNames: ['Sample'],
+        attributes: { id: 'e', title: 'empty', section: '', arch: '  ', tags: ['', 'z'] },
+      },
+    ],
   });
   const empty = await search(own, 'q=empty&_setlocale=en_US');
   t.deepEqual(
@@ -164,7 +205,8 @@ test('each metadata link finds its document: a single-valued facet given several
       ['tags', ['z']],
     ],
   );
-  for (const link of JSON.stringify(empty.body).match(/\/api\/sn\/Sample\/search\?[^"]*/g)!) t.is((await own.fetch('search', link)).status, 200, link);
+  for (const link of JSON.stringify(empty.body).match(/\/api\/sn\/Sample\/search\?[^"]*/g)!)
+    t.is((await own.fetch('search', link)).status, 200, link);
   const r = await search(own, 'q=multi&_setlocale=en_US');
   const metadata = r.body.results.document[0].metadata;
   t.deepEqual(
@@ -175,7 +217,8 @@ test('each metadata link finds its document: a single-valued facet given several
     ],
   );
   for (const { values } of metadata) {
-    for (const { link } of values) t.is(((await own.fetch('search', link).then((res) => res.json())) as any).queryContext.count, 1, link);
+    for (const { link } of values)
+      t.is(((await own.fetch('search', link).then((res) => res.json())) as any).queryContext.count, 1, link);
   }
 });
 
@@ -185,7 +228,13 @@ test("an AND facet that is filtered is hidden and listed in facetToRemove; choos
   t.false(names.includes('section'));
   t.deepEqual(r.body.widget.selectedFilterQueries, ['section:editors']);
   t.deepEqual(r.body.widget.facetToRemove.facets, [
-    { count: 0, link: '/api/sn/Sample/search?q=*&_setlocale=en_US&p=1', label: 'editors', filterQuery: 'section:editors', selected: true },
+    {
+      count: 0,
+      link: '/api/sn/Sample/search?q=*&_setlocale=en_US&p=1',
+      label: 'editors',
+      filterQuery: 'section:editors',
+      selected: true,
+    },
   ]);
   t.is(r.body.widget.cleanUpFacets, '/api/sn/Sample/search?q=*&_setlocale=en_US&p=3');
   const all = await search(vela, 'q=*&_setlocale=en_US&fq[]=arch:all');
@@ -225,7 +274,10 @@ test('facet links, visibility and counts in each operator combination: AND-AND, 
   for (const facetType of ['AND', 'OR'] as const) {
     for (const itemType of ['AND', 'OR'] as const) {
       const base = `/api/sn/Sample/search?q=*&_setlocale=en_US&fq.op=${facetType}&fqi.op=${itemType}`;
-      const r = await search(vela, `q=*&_setlocale=en_US&fq.op=${facetType}&fqi.op=${itemType}&fq[]=section:web&p=2&rows=5`);
+      const r = await search(
+        vela,
+        `q=*&_setlocale=en_US&fq.op=${facetType}&fqi.op=${itemType}&fq[]=section:web&p=2&rows=5`,
+      );
       const label = `${facetType}-${itemType}`;
       t.is(
         r.body.queryContext.count,
@@ -271,7 +323,10 @@ test('facet links, visibility and counts in each operator combination: AND-AND, 
 
 test('fqAnd and fqOr filters combine as (AND part) OR (OR part)', async (t) => {
   const r = await search(vela, 'q=*&_setlocale=en_US&fq.and[]=section:web&fq.and[]=arch:all&fq.or[]=section:sound');
-  t.is(r.body.queryContext.count, docs.filter((d) => (d.section === 'web' && d.arch === 'all') || d.section === 'sound').length);
+  t.is(
+    r.body.queryContext.count,
+    docs.filter((d) => (d.section === 'web' && d.arch === 'all') || d.section === 'sound').length,
+  );
 });
 
 test('fq.and[] and fq.or[] filters show in the widget like fq[] and are removed by its links', async (t) => {
@@ -329,7 +384,10 @@ test('group: each group with its count, documents and pagination', async (t) => 
   const group = r.body.groups[0];
   t.is(group.results.document.length, 2);
   t.true(group.results.document.every((d: any) => d.fields.section === group.name));
-  t.is(group.pagination.find((p: any) => p.type === 'NEXT').href, `/api/sn/Sample/search?q=*&_setlocale=en_US&rows=2&fq[]=section:${group.name}&p=2`);
+  t.is(
+    group.pagination.find((p: any) => p.type === 'NEXT').href,
+    `/api/sn/Sample/search?q=*&_setlocale=en_US&rows=2&fq[]=section:${group.name}&p=2`,
+  );
 });
 
 test('locale links replace _setlocale; the locales endpoint lists every locale', async (t) => {
@@ -363,8 +421,18 @@ test('POST search: body members override the query string, and links carry the e
   t.is(r.body.queryContext.limit, 2);
   t.deepEqual(r.body.widget.selectedFilterQueries, ['arch:all']);
   const next = r.body.pagination.find((p: any) => p.type === 'NEXT');
-  const withFields = await json(vela, 'POST', '/api/sn/Sample/search', { query: '*', locale: 'en_US', rows: 1, fieldList: ['id'] }, { authorization: '' });
-  t.regex(withFields.body.pagination.find((p: any) => p.type === 'NEXT').href, /&fl=id/, 'the field list is kept in links');
+  const withFields = await json(
+    vela,
+    'POST',
+    '/api/sn/Sample/search',
+    { query: '*', locale: 'en_US', rows: 1, fieldList: ['id'] },
+    { authorization: '' },
+  );
+  t.regex(
+    withFields.body.pagination.find((p: any) => p.type === 'NEXT').href,
+    /&fl=id/,
+    'the field list is kept in links',
+  );
   const followed = await search(vela, next.href.slice(next.href.indexOf('?') + 1));
   t.is(followed.body.queryContext.page, 2);
   t.is(followed.body.queryContext.count, r.body.queryContext.count);
@@ -373,20 +441,60 @@ test('POST search: body members override the query string, and links carry the e
 test('bad input: 404 for an unknown site or locale, 400 naming the parameter otherwise', async (t) => {
   const cases: Array<[string, number, string, RegExp]> = [
     ['/api/sn/Nope/search?q=x&_setlocale=en_US', 404, 'site_not_found', /no site named or with id "Nope"/],
-    ['/api/sn/Sample/search?q=x&_setlocale=fr_FR', 404, 'locale_not_found', /has no locale "fr_FR" \(it has: en_US, pt_BR\)/],
+    [
+      '/api/sn/Sample/search?q=x&_setlocale=fr_FR',
+      404,
+      'locale_not_found',
+      /has no locale "fr_FR" \(it has: en_US, pt_BR\)/,
+    ],
     ['/api/sn/Sample/search?_setlocale=en_US', 400, 'missing_parameter', /^q is required/],
     ['/api/sn/Sample/search?q=x', 400, 'missing_parameter', /^_setlocale is required/],
-    ['/api/sn/Sample/search?q=x&_setlocale=en_US&fq[]=nocolon', 400, 'invalid_parameter', /^fq\[\] must be field:value/],
+    [
+      '/api/sn/Sample/search?q=x&_setlocale=en_US&fq[]=nocolon',
+      400,
+      'invalid_parameter',
+      /^fq\[\] must be field:value/,
+    ],
     ['/api/sn/Sample/search?q=x&_setlocale=en_US&fq[]=nofield:1', 400, 'invalid_parameter', /does not have/],
     ['/api/sn/Sample/search?q=x&_setlocale=en_US&fq[]=title:x', 400, 'invalid_parameter', /not a facet/],
-    ['/api/sn/Sample/search?q=x&_setlocale=en_US&sort=:asc', 400, 'invalid_parameter', /^sort names no field before the colon/],
-    ['/api/sn/Sample/search?q=x&_setlocale=en_US&sort=text:asc', 400, 'invalid_parameter', /^sort names "text", which cannot be sorted by/],
+    [
+      '/api/sn/Sample/search?q=x&_setlocale=en_US&sort=:asc',
+      400,
+      'invalid_parameter',
+      /^sort names no field before the colon/,
+    ],
+    [
+      '/api/sn/Sample/search?q=x&_setlocale=en_US&sort=text:asc',
+      400,
+      'invalid_parameter',
+      /^sort names "text", which cannot be sorted by/,
+    ],
     ['/api/sn/Sample/search?q=x&_setlocale=en_US&rows=ten', 400, 'invalid_parameter', /^rows must be a whole number/],
     ['/api/sn/Sample/search?q=x&_setlocale=en_US&p=-1', 400, 'invalid_parameter', /^p must be/],
-    ['/api/sn/Sample/search?q=x&_setlocale=en_US&p=99999999999999999999', 400, 'invalid_parameter', /^p must be a whole number from 1 to 2147483647/],
-    ['/api/sn/Sample/search?q=%00&_setlocale=en_US', 400, 'invalid_parameter', /^q must not contain control characters, found U\+0000/],
-    ['/api/sn/Sample/search?q=x&_setlocale=en_US&fq.op=XOR', 400, 'invalid_parameter', /^fq\.op must be AND, OR, NONE or DEFAULT/],
-    ['/api/sn/Sample/search?q=x&_setlocale=en_US&group=title', 400, 'invalid_parameter', /^group must name a facet field/],
+    [
+      '/api/sn/Sample/search?q=x&_setlocale=en_US&p=99999999999999999999',
+      400,
+      'invalid_parameter',
+      /^p must be a whole number from 1 to 2147483647/,
+    ],
+    [
+      '/api/sn/Sample/search?q=%00&_setlocale=en_US',
+      400,
+      'invalid_parameter',
+      /^q must not contain control characters, found U\+0000/,
+    ],
+    [
+      '/api/sn/Sample/search?q=x&_setlocale=en_US&fq.op=XOR',
+      400,
+      'invalid_parameter',
+      /^fq\.op must be AND, OR, NONE or DEFAULT/,
+    ],
+    [
+      '/api/sn/Sample/search?q=x&_setlocale=en_US&group=title',
+      400,
+      'invalid_parameter',
+      /^group must name a facet field/,
+    ],
   ];
   for (const [path, status, error, message] of cases) {
     const r = await json(vela, 'GET', path, undefined, { authorization: '' });
@@ -411,7 +519,11 @@ test('rows above the maximum is capped at 1000; a page past the end is empty wit
 
 test('targeting rules let through documents with one of the rule values or without the attribute', async (t) => {
   const r = await search(vela, 'q=*&_setlocale=en_US&rows=1&tr[]=tags:use::editing&tr[]=tags:interface::x11');
-  t.is(r.body.queryContext.count, docs.filter((d) => d.tags.length === 0 || d.tags.includes('use::editing') || d.tags.includes('interface::x11')).length);
+  t.is(
+    r.body.queryContext.count,
+    docs.filter((d) => d.tags.length === 0 || d.tags.includes('use::editing') || d.tags.includes('interface::x11'))
+      .length,
+  );
   const post = await json(
     vela,
     'POST',
@@ -419,14 +531,19 @@ test('targeting rules let through documents with one of the rule values or witho
     { targetingRules: ['tags:use::editing', 'section:web'] },
     { authorization: '' },
   );
-  t.is(post.body.queryContext.count, docs.filter((d) => (d.tags.length === 0 || d.tags.includes('use::editing')) && d.section === 'web').length);
+  t.is(
+    post.body.queryContext.count,
+    docs.filter((d) => (d.tags.length === 0 || d.tags.includes('use::editing')) && d.section === 'web').length,
+  );
 });
 
 test('more filtered fields than a search takes is a 400 naming the limit, not a crash', async (t) => {
   const fields = [{ name: 'id' }, ...Array.from({ length: 33 }, (_, i) => ({ name: `f${i}`, facet: true }))];
   await json(vela, 'POST', '/api/sn', { name: 'Wide', fields });
   const filters = Array.from({ length: 33 }, (_, i) => `fq[]=f${i}:x`).join('&');
-  const r = await json(vela, 'GET', `/api/sn/Wide/search?q=*&_setlocale=en_US&${filters}`, undefined, { authorization: '' });
+  const r = await json(vela, 'GET', `/api/sn/Wide/search?q=*&_setlocale=en_US&${filters}`, undefined, {
+    authorization: '',
+  });
   t.is(r.status, 400);
   t.regex(r.body.message, /names 33 filtered fields; a search takes at most 31/);
 });
@@ -434,16 +551,32 @@ test('more filtered fields than a search takes is a 400 naming the limit, not a 
 test('a facet that shows all items lists values without hits too', async (t) => {
   await json(vela, 'POST', '/api/sn', {
     name: 'ShowAll',
-    fields: [{ name: 'id' }, { name: 'title', type: 'TEXT' }, { name: 'type', facet: true, showAllFacetItems: true }, { name: 'kind', facet: true }],
+    fields: [
+      { name: 'id' },
+      { name: 'title', type: 'TEXT' },
+      { name: 'type', facet: true, showAllFacetItems: true },
+      { name: 'kind', facet: true },
+    ],
   });
   await json(vela, 'POST', '/api/sn/import?wait=true', {
     turingDocuments: [
-      { locale: 'en_US', siteNames: ['ShowAll'], attributes: { id: '1', title: 'docker guide', type: 'Guide', kind: 'a' } },
-      { locale: 'en_US', siteNames: ['ShowAll'], attributes: { id: '2', title: 'kubernetes reference', type: 'Reference', kind: 'b' } },
+      {
+        locale: 'en_US',
+        siteNames: ['ShowAll'],
+        attributes: { id: '1', title: 'docker guide', type: 'Guide', kind: 'a' },
+      },
+      {
+        locale: 'en_US',
+        siteNames: ['ShowAll'],
+        attributes: { id: '2', title: 'kubernetes reference', type: 'Reference', kind: 'b' },
+      },
     ],
   });
-  const r = await json(vela, 'GET', '/api/sn/ShowAll/search?q=docker&_setlocale=en_US', undefined, { authorization: '' });
-  const facet = (name: string) => r.body.widget.facet.find((g: any) => g.name === name).facets.map((f: any) => [f.label, f.count]);
+  const r = await json(vela, 'GET', '/api/sn/ShowAll/search?q=docker&_setlocale=en_US', undefined, {
+    authorization: '',
+  });
+  const facet = (name: string) =>
+    r.body.widget.facet.find((g: any) => g.name === name).facets.map((f: any) => [f.label, f.count]);
   t.deepEqual(facet('type'), [
     ['Guide', 1],
     ['Reference', 0],
@@ -452,31 +585,57 @@ test('a facet that shows all items lists values without hits too', async (t) => 
 });
 
 test('a range on a number field that is also a facet filters by value', async (t) => {
-  await json(vela, 'POST', '/api/sn', { name: 'Views', fields: [{ name: 'id' }, { name: 'views', type: 'INT', facet: true }] });
-  await json(vela, 'POST', '/api/sn/import?wait=true', {
-    turingDocuments: [5, 50, 500, 5000].map((views, i) => ({ locale: 'en_US', siteNames: ['Views'], attributes: { id: String(i), views } })),
+  await json(vela, 'POST', '/api/sn', {
+    name: 'Views',
+    fields: [{ name: 'id' }, { name: 'views', type: 'INT', facet: true }],
   });
-  const r = await json(vela, 'GET', '/api/sn/Views/search?q=*&_setlocale=en_US&fq[]=views:[10 TO 1000]', undefined, { authorization: '' });
+  await json(vela, 'POST', '/api/sn/import?wait=true', {
+    turingDocuments: [5, 50, 500, 5000].map((views, i) => ({
+      locale: 'en_US',
+      siteNames: ['Views'],
+      attributes: { id: String(i), views },
+    })),
+  });
+  const r = await json(vela, 'GET', '/api/sn/Views/search?q=*&_setlocale=en_US&fq[]=views:[10 TO 1000]', undefined, {
+    authorization: '',
+  });
   t.is(r.status, 200);
   t.is(r.body.queryContext.count, 2);
-  const exact = await json(vela, 'GET', '/api/sn/Views/search?q=*&_setlocale=en_US&fq[]=views:500', undefined, { authorization: '' });
+  const exact = await json(vela, 'GET', '/api/sn/Views/search?q=*&_setlocale=en_US&fq[]=views:500', undefined, {
+    authorization: '',
+  });
   t.is(exact.body.queryContext.count, 1);
 });
 
 test('a query that finds nothing is retried with its last word as a prefix; wildcardAlways does that always', async (t) => {
   await createSite(vela, 'Retry');
   await importDocs(vela, docs, 'Retry');
-  const retry = (q: string) => json(vela, 'GET', `/api/sn/Retry/search?q=${q}&_setlocale=en_US&rows=300`, undefined, { authorization: '' });
+  const retry = (q: string) =>
+    json(vela, 'GET', `/api/sn/Retry/search?q=${q}&_setlocale=en_US&rows=300`, undefined, { authorization: '' });
   const prefix = await retry('edi');
   const searchable = (d: Doc) => `${d.title} ${d.text} ${d.section} ${d.arch} ${d.tags.join(' ')}`;
   t.is(prefix.body.queryContext.count, docs.filter((d) => /(^|[^\p{L}\p{N}])edi/iu.test(searchable(d))).length);
   t.regex(prefix.body.results.document[0].fields.title, /<mark>edi\w*<\/mark>/i);
   const exact = await retry('editor');
-  t.is(exact.body.queryContext.count, docs.filter((d) => /\beditor\b/i.test(searchable(d))).length, 'a query with hits stays exact');
-  await json(vela, 'POST', '/api/sn', { name: 'Typeahead', wildcardAlways: true, fields: [{ name: 'id' }, { name: 'title', type: 'TEXT', hl: true }] });
-  await json(vela, 'POST', '/api/sn/import?wait=true', {
-    turingDocuments: ['editor', 'editors', 'editing'].map((title, i) => ({ locale: 'en_US', siteNames: ['Typeahead'], attributes: { id: String(i), title } })),
+  t.is(
+    exact.body.queryContext.count,
+    docs.filter((d) => /\beditor\b/i.test(searchable(d))).length,
+    'a query with hits stays exact',
+  );
+  await json(vela, 'POST', '/api/sn', {
+    name: 'Typeahead',
+    wildcardAlways: true,
+    fields: [{ name: 'id' }, { name: 'title', type: 'TEXT', hl: true }],
   });
-  const always = await json(vela, 'GET', '/api/sn/Typeahead/search?q=editor&_setlocale=en_US', undefined, { authorization: '' });
+  await json(vela, 'POST', '/api/sn/import?wait=true', {
+    turingDocuments: ['editor', 'editors', 'editing'].map((title, i) => ({
+      locale: 'en_US',
+      siteNames: ['Typeahead'],
+      attributes: { id: String(i), title },
+    })),
+  });
+  const always = await json(vela, 'GET', '/api/sn/Typeahead/search?q=editor&_setlocale=en_US', undefined, {
+    authorization: '',
+  });
   t.is(always.body.queryContext.count, 2);
 });

@@ -17,49 +17,84 @@ const listener = {
   },
 };
 
-test.serial('each answered search is told to the taps, a cached answer too, with its settled locale, count and principal', async (t) => {
-  const loaderPath = await writePlugins([listener]);
-  const vela = await startTestRuntime({ plugins: ['search', 'searched-listener'], loaderPath: [path.join(packageRoot, 'plugins'), loaderPath] });
-  t.teardown(() => vela.stop());
-  await createSite(vela, 'Sample', { defaultLocale: 'en_US' });
-  await importDocs(vela, makeDocs(20));
-  const searchKey = (await json(vela, 'POST', '/api/dev/token', { title: 'reader', scopes: ['search'] })).body.token;
-  heard.length = 0;
+test.serial(
+  'each answered search is told to the taps, a cached answer too, with its settled locale, count and principal',
+  async (t) => {
+    const loaderPath = await writePlugins([listener]);
+    const vela = await startTestRuntime({
+      plugins: ['search', 'searched-listener'],
+      loaderPath: [path.join(packageRoot, 'plugins'), loaderPath],
+    });
+    t.teardown(() => vela.stop());
+    await createSite(vela, 'Sample', { defaultLocale: 'en_US' });
+    await importDocs(vela, makeDocs(20));
+    const searchKey = (await json(vela, 'POST', '/api/dev/token', { title: 'reader', scopes: ['search'] })).body.token;
+    heard.length = 0;
 
-  const first = await vela.fetch('search', '/api/sn/Sample/search?q=editor&fq[]=section:editors');
-  const again = await vela.fetch('search', '/api/sn/Sample/search?q=editor&fq[]=section:editors', { headers: { key: searchKey } });
-  t.is(again.headers.get('x-cache'), 'HIT');
-  const posted = await json(
-    vela,
-    'POST',
-    '/api/sn/Sample/search?_setlocale=pt_BR',
-    { query: 'nothinghere', userId: 'ana', populateMetrics: false },
-    { authorization: '' },
-  );
-  t.is(posted.status, 200);
-  const refused = await vela.fetch('search', '/api/sn/Nowhere/search?q=editor');
-  t.is(refused.status, 404);
+    const first = await vela.fetch('search', '/api/sn/Sample/search?q=editor&fq[]=section:editors');
+    const again = await vela.fetch('search', '/api/sn/Sample/search?q=editor&fq[]=section:editors', {
+      headers: { key: searchKey },
+    });
+    t.is(again.headers.get('x-cache'), 'HIT');
+    const posted = await json(
+      vela,
+      'POST',
+      '/api/sn/Sample/search?_setlocale=pt_BR',
+      { query: 'nothinghere', userId: 'ana', populateMetrics: false },
+      { authorization: '' },
+    );
+    t.is(posted.status, 200);
+    const refused = await vela.fetch('search', '/api/sn/Nowhere/search?q=editor');
+    t.is(refused.status, 404);
 
-  const count = (await first.json()).queryContext.count;
-  t.deepEqual(
-    heard.map(({ site, params, count, principal }) => ({
-      site: site.name,
-      q: params.q,
-      locale: params.locale,
-      fq: params.fq,
-      userId: params.userId,
-      populateMetrics: params.populateMetrics,
-      count,
-      principal: principal?.via ?? null,
-    })),
-    [
-      { site: 'Sample', q: 'editor', locale: 'en_US', fq: ['section:editors'], userId: null, populateMetrics: true, count, principal: null },
-      { site: 'Sample', q: 'editor', locale: 'en_US', fq: ['section:editors'], userId: null, populateMetrics: true, count, principal: 'key' },
-      { site: 'Sample', q: 'nothinghere', locale: 'pt_BR', fq: [], userId: 'ana', populateMetrics: false, count: 0, principal: null },
-    ],
-    'the refused search is not told',
-  );
-});
+    const count = (await first.json()).queryContext.count;
+    t.deepEqual(
+      heard.map(({ site, params, count, principal }) => ({
+        site: site.name,
+        q: params.q,
+        locale: params.locale,
+        fq: params.fq,
+        userId: params.userId,
+        populateMetrics: params.populateMetrics,
+        count,
+        principal: principal?.via ?? null,
+      })),
+      [
+        {
+          site: 'Sample',
+          q: 'editor',
+          locale: 'en_US',
+          fq: ['section:editors'],
+          userId: null,
+          populateMetrics: true,
+          count,
+          principal: null,
+        },
+        {
+          site: 'Sample',
+          q: 'editor',
+          locale: 'en_US',
+          fq: ['section:editors'],
+          userId: null,
+          populateMetrics: true,
+          count,
+          principal: 'key',
+        },
+        {
+          site: 'Sample',
+          q: 'nothinghere',
+          locale: 'pt_BR',
+          fq: [],
+          userId: 'ana',
+          populateMetrics: false,
+          count: 0,
+          principal: null,
+        },
+      ],
+      'the refused search is not told',
+    );
+  },
+);
 
 test.serial('without a tap, searches and cached answers are served the same', async (t) => {
   const vela = await startTestRuntime({ plugins: ['search'] });

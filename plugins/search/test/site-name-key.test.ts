@@ -9,10 +9,24 @@ const pgTest = postgresReachable() ? test : test.skip;
 /** Names an earlier version could store (a race let "news" in beside "News"), then the migration. */
 async function migrateDuplicates(t: ExecutionContext, db: Knex): Promise<void> {
   await sites.up(db);
-  const row = (id: string, name: string, minute: number) => ({ id, name, settings: '{}', created_at: new Date(Date.UTC(2026, 0, 1, 0, minute)) });
-  await db('search_sites').insert([row('a', 'News', 0), row('b', 'news', 1), row('c', 'NEWS', 2), row('d', 'news-2', 3), row('e', 'Other', 4)]);
+  const row = (id: string, name: string, minute: number) => ({
+    id,
+    name,
+    settings: '{}',
+    created_at: new Date(Date.UTC(2026, 0, 1, 0, minute)),
+  });
+  await db('search_sites').insert([
+    row('a', 'News', 0),
+    row('b', 'news', 1),
+    row('c', 'NEWS', 2),
+    row('d', 'news-2', 3),
+    row('e', 'Other', 4),
+  ]);
   await nameKey.up(db);
-  const names = (await db('search_sites').select('id', 'name').orderBy('id')).map((r: { id: string; name: string }) => [r.id, r.name]);
+  const names = (await db('search_sites').select('id', 'name').orderBy('id')).map((r: { id: string; name: string }) => [
+    r.id,
+    r.name,
+  ]);
   t.deepEqual(names, [
     ['a', 'News'],
     ['b', 'news-3'],
@@ -27,14 +41,22 @@ async function migrateDuplicates(t: ExecutionContext, db: Knex): Promise<void> {
 }
 
 test('004 renames names stored twice ignoring case, then keeps names unique ignoring case (SQLite)', async (t) => {
-  const db = knexFactory({ client: 'sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true, pool: { min: 1, max: 1 } });
+  const db = knexFactory({
+    client: 'sqlite3',
+    connection: { filename: ':memory:' },
+    useNullAsDefault: true,
+    pool: { min: 1, max: 1 },
+  });
   t.teardown(() => db.destroy());
   await migrateDuplicates(t, db);
 });
 
-pgTest('004 renames names stored twice ignoring case, then keeps names unique ignoring case (PostgreSQL)', async (t) => {
-  const pg = await testDatabase(t);
-  const db = knexFactory({ client: 'pg', connection: pg.url, pool: { min: 0, max: 2 } });
-  t.teardown(() => db.destroy());
-  await migrateDuplicates(t, db);
-});
+pgTest(
+  '004 renames names stored twice ignoring case, then keeps names unique ignoring case (PostgreSQL)',
+  async (t) => {
+    const pg = await testDatabase(t);
+    const db = knexFactory({ client: 'pg', connection: pg.url, pool: { min: 0, max: 2 } });
+    t.teardown(() => db.destroy());
+    await migrateDuplicates(t, db);
+  },
+);

@@ -35,5 +35,8 @@ test('refreshSoon: a site written by another store before the call is known once
   const seconds = (performance.now() - started) / 1000;
   t.true(calls.length > 1000, `${calls.length} calls`);
   // One refresh per 50 ms at most, plus the one already due and the runtime's own poll.
-  t.true(reads >= 2 && reads <= Math.ceil(seconds * 20) + 2, `${reads} reads of the sites in ${seconds.toFixed(2)} s for ${calls.length} calls`);
+  t.true(
+    reads >= 2 && reads <= Math.ceil(seconds * 20) + 2,
+    `${reads} reads of the sites in ${seconds.toFixed(2)} s for ${calls.length} calls`,
+  );
 });

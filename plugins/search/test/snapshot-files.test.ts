@@ -26,7 +26,8 @@ async function consistent(files: SnapshotFiles): Promise<{ seq: number; held: st
     const data = await files.read(engine.file);
     if (data === null) continue;
     const [, siteId, seq] = data.toString().split(':');
-    if (siteId !== engine.siteId || Number(seq) !== manifest.seq) throw new Error(`${engine.file} holds ${data} under a manifest at seq ${manifest.seq}`);
+    if (siteId !== engine.siteId || Number(seq) !== manifest.seq)
+      throw new Error(`${engine.file} holds ${data} under a manifest at seq ${manifest.seq}`);
     held.push(engine.siteId);
   }
   return { seq: manifest.seq, held };
@@ -56,7 +57,10 @@ test('two processes snapshotting one folder at once never leave a manifest namin
   for (let round = 1; round <= 25; round++) {
     // Interleaved in every order the event loop gives: A ahead on odd rounds, B on even ones.
     const [ahead, behind] = round % 2 ? [a, b] : [b, a];
-    await Promise.all([ahead.write(engines('ahead', round * 10 + 5), round * 10 + 5), behind.write(engines('behind', round * 10), round * 10)]);
+    await Promise.all([
+      ahead.write(engines('ahead', round * 10 + 5), round * 10 + 5),
+      behind.write(engines('behind', round * 10), round * 10),
+    ]);
     // Whichever manifest won the race, it names only files of its own seq.
     const state = await consistent(a);
     t.true([round * 10, round * 10 + 5].includes(state.seq), `round ${round}: seq ${state.seq}`);
@@ -80,7 +84,11 @@ test('an engine removed takes every snapshot of it; a manifest from before seqs 
       .sort(),
     [],
   );
-  t.deepEqual((await consistent(files)).held, ['site-a', 'site-c'], 'a file the manifest names but is gone is rebuilt, not an error');
+  t.deepEqual(
+    (await consistent(files)).held,
+    ['site-a', 'site-c'],
+    'a file the manifest names but is gone is rebuilt, not an error',
+  );
   t.is(await files.read('../../etc/passwd'), null, 'only files of the folder');
 });
 

@@ -54,8 +54,15 @@ test('a query that finds nothing is searched corrected, and the original link go
     original: { text: 'pyhton', link: '/api/sn/Sample/search?q=pyhton&_setlocale=en_US&nfpr=1' },
     corrected: { text: 'python', link: '/api/sn/Sample/search?q=python&_setlocale=en_US' },
   });
-  t.regex(r.body.pagination.find((p: any) => p.type === 'NEXT').href, /^\/api\/sn\/Sample\/search\?q=python&/, 'every link searches the corrected text');
-  t.true(r.body.results.document[0].fields.title.includes('<mark>python</mark>'), 'the corrected words are highlighted');
+  t.regex(
+    r.body.pagination.find((p: any) => p.type === 'NEXT').href,
+    /^\/api\/sn\/Sample\/search\?q=python&/,
+    'every link searches the corrected text',
+  );
+  t.true(
+    r.body.results.document[0].fields.title.includes('<mark>python</mark>'),
+    'the corrected words are highlighted',
+  );
 
   const back = await get(r.body.widget.spellCheck.original.link);
   t.is(back.body.queryContext.count, 0);
@@ -99,7 +106,8 @@ test('spellCheckFixes decides whether the corrected text is searched; without it
 });
 
 test('corrections: edits, swaps, several words; known words and short words stay', async (t) => {
-  const corrected = async (q: string) => (await get(`/api/sn/Sample/search?q=${encodeURIComponent(q)}&_setlocale=en_US`)).body.widget.spellCheck;
+  const corrected = async (q: string) =>
+    (await get(`/api/sn/Sample/search?q=${encodeURIComponent(q)}&_setlocale=en_US`)).body.widget.spellCheck;
   t.is((await corrected('libary')).corrected.text, 'library', 'a letter left out');
   t.is((await corrected('brwoser')).corrected.text, 'browser', 'two letters swapped');
   t.is((await corrected('Pyhton Libary!')).corrected.text, 'python library!', 'each word, separators kept');
@@ -138,7 +146,10 @@ test('the spell-check path takes the locale spellings _setlocale takes; control 
   t.is(unknown.body.error, 'locale_not_found');
   const control = await get('/api/sn/Plain/en_US/spell-check?q=py%01thon');
   t.is(control.status, 400);
-  t.deepEqual(control.body, { error: 'invalid_parameter', message: 'q must not contain control characters, found U+0001 at position 3' });
+  t.deepEqual(control.body, {
+    error: 'invalid_parameter',
+    message: 'q must not contain control characters, found U+0001 at position 3',
+  });
 });
 
 test('More Like This: documents sharing the top terms of the first results, never the results themselves', async (t) => {
@@ -166,7 +177,8 @@ test('More Like This: documents sharing the top terms of the first results, neve
 });
 
 test('the language spell checker: en_US and pt_BR dictionaries, unknown locale 404', async (t) => {
-  const check = (locale: string, text: string) => json(vela, 'GET', `/api/cognitive/spell-checker/${locale}?text=${encodeURIComponent(text)}`);
+  const check = (locale: string, text: string) =>
+    json(vela, 'GET', `/api/cognitive/spell-checker/${locale}?text=${encodeURIComponent(text)}`);
   const en = await check('en_US', 'I recieve it');
   t.is(en.status, 200, JSON.stringify(en.body));
   t.true(en.body.includes('I receive it'), JSON.stringify(en.body));
@@ -179,5 +191,9 @@ test('the language spell checker: en_US and pt_BR dictionaries, unknown locale 4
     t.is(unknown.status, 404, locale);
     t.is(unknown.body.error, 'locale_not_found', locale);
   }
-  t.is((await json(vela, 'GET', '/api/cognitive/spell-checker/en_US?text=x', undefined, { authorization: '' })).status, 401, 'not public');
+  t.is(
+    (await json(vela, 'GET', '/api/cognitive/spell-checker/en_US?text=x', undefined, { authorization: '' })).status,
+    401,
+    'not public',
+  );
 });

@@ -28,15 +28,26 @@ test.serial('CRUD: create, read, list, update (terms and documents replaced whol
   const created = await json(vela, 'POST', '/api/sn/Sample/spotlight', {
     name: 'Holiday',
     terms: ['sale', { name: 'Offer' }],
-    documents: [{ position: 1, title: 'Big sale', content: 'Everything half price', link: 'https://shop.example/sale' }],
+    documents: [
+      { position: 1, title: 'Big sale', content: 'Everything half price', link: 'https://shop.example/sale' },
+    ],
   });
   t.is(created.status, 201, JSON.stringify(created.body));
   t.like(created.body, { name: 'Holiday', locale: 'en_US', managed: true, provider: 'VELA', terms: ['sale', 'Offer'] });
-  t.like(created.body.documents[0], { position: 1, title: 'Big sale', type: 'Page', referenceId: null, link: 'https://shop.example/sale' });
+  t.like(created.body.documents[0], {
+    position: 1,
+    title: 'Big sale',
+    type: 'Page',
+    referenceId: null,
+    link: 'https://shop.example/sale',
+  });
   const id = created.body.id;
   t.deepEqual((await json(vela, 'GET', `/api/sn/Sample/spotlight/${id}`)).body, created.body);
   t.is((await json(vela, 'GET', '/api/sn/Sample/spotlight')).body.length, 1);
-  const updated = await json(vela, 'PUT', `/api/sn/Sample/spotlight/${id}`, { terms: ['deal'], documents: [{ position: 2, title: 'Deal' }] });
+  const updated = await json(vela, 'PUT', `/api/sn/Sample/spotlight/${id}`, {
+    terms: ['deal'],
+    documents: [{ position: 2, title: 'Deal' }],
+  });
   t.is(updated.status, 200);
   t.deepEqual(updated.body.terms, ['deal']);
   t.deepEqual(
@@ -51,18 +62,49 @@ test.serial('CRUD: create, read, list, update (terms and documents replaced whol
   for (const [method, path, body, message] of [
     ['PUT', `/api/sn/Sample/spotlight/${id}`, null, 'body must be of type object, got null'],
     ['PUT', `/api/sn/Sample/spotlight/${id}`, 'x', 'body must be of type object, got "x"'],
-    ['POST', '/api/sn/Sample/spotlight', { name: 'x', terms: [''] }, 'body.terms[0] must be at least 1 characters long, got ""'],
-    ['POST', '/api/sn/Sample/spotlight', { name: 'x', terms: ['ok', 7] }, 'body.terms[1] must be of type string or object, got 7'],
+    [
+      'POST',
+      '/api/sn/Sample/spotlight',
+      { name: 'x', terms: [''] },
+      'body.terms[0] must be at least 1 characters long, got ""',
+    ],
+    [
+      'POST',
+      '/api/sn/Sample/spotlight',
+      { name: 'x', terms: ['ok', 7] },
+      'body.terms[1] must be of type string or object, got 7',
+    ],
     ['POST', '/api/sn/Sample/spotlight', { name: 'x', terms: [{ id: 1 }] }, 'body.terms[0].name is required'],
-    ['POST', '/api/sn/Sample/spotlight', { name: 'x', terms: [{ name: '' }] }, 'body.terms[0].name must be at least 1 characters long, got ""'],
-    ['POST', '/api/sn/Sample/spotlight', { name: 'n'.repeat(101) }, `body.name must be at most 100 characters long, got "${'n'.repeat(76)}...`],
+    [
+      'POST',
+      '/api/sn/Sample/spotlight',
+      { name: 'x', terms: [{ name: '' }] },
+      'body.terms[0].name must be at least 1 characters long, got ""',
+    ],
+    [
+      'POST',
+      '/api/sn/Sample/spotlight',
+      { name: 'n'.repeat(101) },
+      `body.name must be at most 100 characters long, got "${'n'.repeat(76)}...`,
+    ],
   ] as const) {
-    t.deepEqual((await json(vela, method, path, body)).body, { error: 'validation_failed', message }, `${method} ${JSON.stringify(body)}`);
+    t.deepEqual(
+      (await json(vela, method, path, body)).body,
+      { error: 'validation_failed', message },
+      `${method} ${JSON.stringify(body)}`,
+    );
   }
-  const longest = await json(vela, 'POST', '/api/sn/Sample/spotlight', { name: 'n'.repeat(100), terms: [{ name: 'long name' }] });
+  const longest = await json(vela, 'POST', '/api/sn/Sample/spotlight', {
+    name: 'n'.repeat(100),
+    terms: [{ name: 'long name' }],
+  });
   t.is(longest.status, 201, 'a name of 100 characters, as the console allows');
   await json(vela, 'DELETE', `/api/sn/Sample/spotlight/${longest.body.id}`);
-  t.deepEqual((await json(vela, 'DELETE', `/api/sn/Sample/spotlight/${id}`)).body, { deleted: true, id, name: 'Holiday' });
+  t.deepEqual((await json(vela, 'DELETE', `/api/sn/Sample/spotlight/${id}`)).body, {
+    deleted: true,
+    id,
+    name: 'Holiday',
+  });
   const gone = await json(vela, 'GET', `/api/sn/Sample/spotlight/${id}`);
   t.is(gone.status, 404);
   t.is(gone.body.error, 'spotlight_not_found');
@@ -105,8 +147,13 @@ test.serial('matching and injection: documents at their absolute positions acros
     }
   }
   t.deepEqual(pages, merged);
-  const promotedDoc = (await get('/api/sn/Sample/search?q=package&_setlocale=en_US&rows=3&p=2')).body.results.document[0];
-  t.is(promotedDoc.fields.title, docs[30]!.title.replace(/package/, '<mark>package</mark>'), 'a referenced document is shown highlighted, as a result');
+  const promotedDoc = (await get('/api/sn/Sample/search?q=package&_setlocale=en_US&rows=3&p=2')).body.results
+    .document[0];
+  t.is(
+    promotedDoc.fields.title,
+    docs[30]!.title.replace(/package/, '<mark>package</mark>'),
+    'a referenced document is shown highlighted, as a result',
+  );
 
   // A query without a spotlight term: nothing injected, widget empty.
   const other = await get('/api/sn/Sample/search?q=editor&_setlocale=en_US');
@@ -131,76 +178,96 @@ test.serial('matching and injection: documents at their absolute positions acros
   await json(vela, 'DELETE', `/api/sn/Sample/spotlight/${created.body.id}`);
 });
 
-test.serial('unmanaged spotlights through the import API (TUR_SPOTLIGHT): created, replaced, deleted by id or provider', async (t) => {
-  const item = (attributes: Record<string, unknown>, action = 'CREATE') => ({
-    locale: 'en_US',
-    turSNJobAction: action,
-    siteNames: ['Sample'],
-    attributes: { type: 'TUR_SPOTLIGHT', ...attributes },
-  });
-  const spotlight = {
-    id: 'promo-1',
-    name: 'Promo',
-    source_apps: 'CMS',
-    modification_date: '2026-01-02T10:00:00',
-    terms: 'editor, vim',
-    content: JSON.stringify([{ position: 2, title: 'Editors guide', content: 'Pick one', link: 'https://cms.example/editors', type: 'Guide' }]),
-  };
-  const imported = await json(vela, 'POST', '/api/sn/import?wait=true', {
-    turingDocuments: [
-      item(spotlight),
-      item({ id: 'bad', name: 'No terms', terms: '' }),
-      item({ id: 'promo-2', name: 'Other', source_apps: 'CMS', terms: 'zzz' }),
-    ],
-  });
-  t.is(imported.status, 200);
-  t.is(imported.body.accepted, 2);
-  t.deepEqual(
-    imported.body.rejected.map((r: any) => [r.index, r.reason]),
-    [[1, 'attribute "terms" must name at least one term']],
-  );
-  const list = (await json(vela, 'GET', '/api/sn/Sample/spotlight')).body;
-  t.is(list.length, 2);
-  // Both were created in one import, often in the same millisecond: the list's order between them is by id.
-  t.like(
-    list.find((s: any) => s.unmanagedId === 'promo-1'),
-    {
+test.serial(
+  'unmanaged spotlights through the import API (TUR_SPOTLIGHT): created, replaced, deleted by id or provider',
+  async (t) => {
+    const item = (attributes: Record<string, unknown>, action = 'CREATE') => ({
+      locale: 'en_US',
+      turSNJobAction: action,
+      siteNames: ['Sample'],
+      attributes: { type: 'TUR_SPOTLIGHT', ...attributes },
+    });
+    const spotlight = {
+      id: 'promo-1',
       name: 'Promo',
-      managed: false,
-      unmanagedId: 'promo-1',
-      provider: 'CMS',
-      terms: ['editor', 'vim'],
-      modificationDate: '2026-01-02T10:00:00',
-    },
-  );
-  t.is((await get('/api/sn/Sample/search?q=vim%20editor&_setlocale=en_US')).body.widget.spotlights[0].title, 'Editors guide');
-  t.is((await get('/api/sn/Sample/search?q=editor&_setlocale=en_US')).body.results.document[1].elevate, true);
+      source_apps: 'CMS',
+      modification_date: '2026-01-02T10:00:00',
+      terms: 'editor, vim',
+      content: JSON.stringify([
+        {
+          position: 2,
+          title: 'Editors guide',
+          content: 'Pick one',
+          link: 'https://cms.example/editors',
+          type: 'Guide',
+        },
+      ]),
+    };
+    const imported = await json(vela, 'POST', '/api/sn/import?wait=true', {
+      turingDocuments: [
+        item(spotlight),
+        item({ id: 'bad', name: 'No terms', terms: '' }),
+        item({ id: 'promo-2', name: 'Other', source_apps: 'CMS', terms: 'zzz' }),
+      ],
+    });
+    t.is(imported.status, 200);
+    t.is(imported.body.accepted, 2);
+    t.deepEqual(
+      imported.body.rejected.map((r: any) => [r.index, r.reason]),
+      [[1, 'attribute "terms" must name at least one term']],
+    );
+    const list = (await json(vela, 'GET', '/api/sn/Sample/spotlight')).body;
+    t.is(list.length, 2);
+    // Both were created in one import, often in the same millisecond: the list's order between them is by id.
+    t.like(
+      list.find((s: any) => s.unmanagedId === 'promo-1'),
+      {
+        name: 'Promo',
+        managed: false,
+        unmanagedId: 'promo-1',
+        provider: 'CMS',
+        terms: ['editor', 'vim'],
+        modificationDate: '2026-01-02T10:00:00',
+      },
+    );
+    t.is(
+      (await get('/api/sn/Sample/search?q=vim%20editor&_setlocale=en_US')).body.widget.spotlights[0].title,
+      'Editors guide',
+    );
+    t.is((await get('/api/sn/Sample/search?q=editor&_setlocale=en_US')).body.results.document[1].elevate, true);
 
-  // The same id again replaces it; the documents are not in the index.
-  await json(vela, 'POST', '/api/sn/import?wait=true', { turingDocuments: [item({ ...spotlight, name: 'Promo 2', terms: 'emacs' })] });
-  const again = (await json(vela, 'GET', '/api/sn/Sample/spotlight')).body;
-  t.is(again.length, 2);
-  t.like(
-    again.find((s: any) => s.unmanagedId === 'promo-1'),
-    { name: 'Promo 2', terms: ['emacs'] },
-  );
-  t.is((await get('/api/sn/Sample/search?q=*&_setlocale=en_US&rows=1')).body.queryContext.count, 40);
+    // The same id again replaces it; the documents are not in the index.
+    await json(vela, 'POST', '/api/sn/import?wait=true', {
+      turingDocuments: [item({ ...spotlight, name: 'Promo 2', terms: 'emacs' })],
+    });
+    const again = (await json(vela, 'GET', '/api/sn/Sample/spotlight')).body;
+    t.is(again.length, 2);
+    t.like(
+      again.find((s: any) => s.unmanagedId === 'promo-1'),
+      { name: 'Promo 2', terms: ['emacs'] },
+    );
+    t.is((await get('/api/sn/Sample/search?q=*&_setlocale=en_US&rows=1')).body.queryContext.count, 40);
 
-  await json(vela, 'POST', '/api/sn/import?wait=true', { turingDocuments: [item({ id: 'promo-1' }, 'DELETE')] });
-  t.deepEqual(
-    (await json(vela, 'GET', '/api/sn/Sample/spotlight')).body.map((s: any) => s.unmanagedId),
-    ['promo-2'],
-  );
-  await json(vela, 'POST', '/api/sn/deindex?wait=true', { turingDocuments: [item({ source_apps: 'CMS' })] });
-  t.deepEqual((await json(vela, 'GET', '/api/sn/Sample/spotlight')).body, []);
-});
+    await json(vela, 'POST', '/api/sn/import?wait=true', { turingDocuments: [item({ id: 'promo-1' }, 'DELETE')] });
+    t.deepEqual(
+      (await json(vela, 'GET', '/api/sn/Sample/spotlight')).body.map((s: any) => s.unmanagedId),
+      ['promo-2'],
+    );
+    await json(vela, 'POST', '/api/sn/deindex?wait=true', { turingDocuments: [item({ source_apps: 'CMS' })] });
+    t.deepEqual((await json(vela, 'GET', '/api/sn/Sample/spotlight')).body, []);
+  },
+);
 
 test.serial('spotlights survive a restart, and go with their site', async (t) => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-spotlights-'));
   try {
     const first = await startTestRuntime({ plugins: ['search'], dataDir });
     await createSite(first, 'Temp', { locales: ['en_US'] });
-    const created = await json(first, 'POST', '/api/sn/Temp/spotlight', { name: 'Kept', terms: ['x'], documents: [{ position: 1, title: 'X' }] });
+    const created = await json(first, 'POST', '/api/sn/Temp/spotlight', {
+      name: 'Kept',
+      terms: ['x'],
+      documents: [{ position: 1, title: 'X' }],
+    });
     t.is(created.status, 201);
     await first.stop();
     const second = await startTestRuntime({ plugins: ['search'], dataDir });

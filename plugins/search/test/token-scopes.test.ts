@@ -18,11 +18,19 @@ const call = async (service: string, method: string, path: string, headers: Reco
   });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 };
-const asAdmin = (method: string, path: string, body?: unknown) => call('search', method, path, { authorization: vela.adminAuth }, body);
+const asAdmin = (method: string, path: string, body?: unknown) =>
+  call('search', method, path, { authorization: vela.adminAuth }, body);
 const token = async (scopes?: string[]) =>
-  (await asAdmin('POST', '/api/dev/token', { title: `t-${scopes?.join('-') ?? 'default'}`, ...(scopes ? { scopes } : {}) })).body;
+  (
+    await asAdmin('POST', '/api/dev/token', {
+      title: `t-${scopes?.join('-') ?? 'default'}`,
+      ...(scopes ? { scopes } : {}),
+    })
+  ).body;
 
-const importBody = { turingDocuments: [{ locale: 'en_US', siteNames: ['Sample'], attributes: { id: 'scoped-1', title: 'scoped' } }] };
+const importBody = {
+  turingDocuments: [{ locale: 'en_US', siteNames: ['Sample'], attributes: { id: 'scoped-1', title: 'scoped' } }],
+};
 
 test('a token made without scopes has the least privilege, search, as one made in the console; admin must be asked for', async (t) => {
   const plain = await token();
@@ -54,7 +62,11 @@ test('each scope opens its routes and no others: search reads, import writes doc
   t.is(write.status, 403);
   t.is(write.body.error, 'insufficient_scope');
   t.is((await call('search', 'POST', '/api/sn/import', { key: reader }, importBody)).status, 403);
-  t.is((await call('search', 'GET', '/api/dev/token', { key: reader })).status, 403, 'tokens are managed with admin only');
+  t.is(
+    (await call('search', 'GET', '/api/dev/token', { key: reader })).status,
+    403,
+    'tokens are managed with admin only',
+  );
 
   t.is((await call('search', 'POST', '/api/sn/import?wait=true', { key: importer }, importBody)).status, 200);
   t.is((await call('search', 'GET', '/api/sn', { key: importer })).status, 403);
@@ -63,7 +75,11 @@ test('each scope opens its routes and no others: search reads, import writes doc
   t.is((await call('connector', 'GET', '/api/v2/connector/source', { key: reader })).status, 403);
   t.is((await call('search', 'GET', '/api/sn', { key: connector })).status, 403);
 
-  t.is((await call('search', 'GET', '/api/sn/Sample/search?q=scoped&_setlocale=en_US', {})).body.queryContext.count, 1, 'search itself stays public');
+  t.is(
+    (await call('search', 'GET', '/api/sn/Sample/search?q=scoped&_setlocale=en_US', {})).body.queryContext.count,
+    1,
+    'search itself stays public',
+  );
 });
 
 test("narrowing a token's scopes takes effect at once, and a restricted token cannot raise its own", async (t) => {
@@ -72,6 +88,9 @@ test("narrowing a token's scopes takes effect at once, and a restricted token ca
   const narrowed = await asAdmin('PUT', `/api/dev/token/${created.id}`, { scopes: ['search'] });
   t.deepEqual(narrowed.body.scopes, ['search']);
   t.is((await call('search', 'POST', '/api/sn', { key: created.token }, { name: 'After narrowing' })).status, 403);
-  t.is((await call('search', 'PUT', `/api/dev/token/${created.id}`, { key: created.token }, { scopes: ['admin'] })).status, 403);
+  t.is(
+    (await call('search', 'PUT', `/api/dev/token/${created.id}`, { key: created.token }, { scopes: ['admin'] })).status,
+    403,
+  );
   t.is((await asAdmin('POST', '/api/dev/token', { title: 'bad', scopes: ['root'] })).status, 400);
 });

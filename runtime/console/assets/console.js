@@ -20,7 +20,12 @@ export async function api(method, path, body) {
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    });
   } catch {
     throw new ApiError(0, 'network_error', 'the service did not answer; check that it is running and try again');
   }
@@ -37,7 +42,11 @@ export async function api(method, path, body) {
   }
   if (response.status === 403 && data?.error === 'csrf_token_invalid') {
     // The session cookie changed under this page (signed in again in another tab): its token is stale.
-    throw new ApiError(403, data.error, 'This page is out of date: the session changed since it was opened. Reload the page and try again.');
+    throw new ApiError(
+      403,
+      data.error,
+      'This page is out of date: the session changed since it was opened. Reload the page and try again.',
+    );
   }
   if (!response.ok) {
     throw new ApiError(
@@ -217,7 +226,9 @@ export function formatDate(iso) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return String(iso);
   const today = date.toDateString() === new Date().toDateString();
-  return today ? date.toLocaleTimeString() : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return today
+    ? date.toLocaleTimeString()
+    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 export function formatMs(ms) {

@@ -25,7 +25,12 @@ window.ui = SwaggerUIBundle({
   dom_id: '#swagger-ui',
   deepLinking: true,
   requestInterceptor: async (request) => {
-    if (!UNSAFE.has(String(request.method).toUpperCase()) || hasHeader(request.headers, 'key') || hasHeader(request.headers, 'authorization')) return request;
+    if (
+      !UNSAFE.has(String(request.method).toUpperCase()) ||
+      hasHeader(request.headers, 'key') ||
+      hasHeader(request.headers, 'authorization')
+    )
+      return request;
     const token = await sessionToken();
     if (token) request.headers['X-CSRF-Token'] = token;
     return request;

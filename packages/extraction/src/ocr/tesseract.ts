@@ -59,7 +59,12 @@ function workerFor(languages: readonly OcrLanguage[]): Promise<Tesseract.Worker>
  * Text of one image (PNG, JPEG, TIFF, WebP, or a PGM/PPM a PDF page was rendered to), on this thread's warm
  * worker; `pixels` its size, past LARGE_IMAGE_PIXELS the worker is ended afterwards (its memory returns).
  */
-export async function recognize(image: Uint8Array, languages: readonly OcrLanguage[], deadline: number, pixels = 0): Promise<Recognized> {
+export async function recognize(
+  image: Uint8Array,
+  languages: readonly OcrLanguage[],
+  deadline: number,
+  pixels = 0,
+): Promise<Recognized> {
   const key = languages.join('+');
   const pending = workerFor(languages);
   // Recognition cannot be interrupted inside tesseract's thread: past the deadline that worker is ended.
@@ -71,10 +76,18 @@ export async function recognize(image: Uint8Array, languages: readonly OcrLangua
   let data: Tesseract.Page;
   try {
     // Always bytes, never a string: tesseract.js would fetch a string that looks like a URL.
-    ({ data } = await beforeDeadline(worker.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength)), deadline, 'image', end));
+    ({ data } = await beforeDeadline(
+      worker.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength)),
+      deadline,
+      'image',
+      end,
+    ));
   } catch (error) {
     if (error instanceof ExtractionError) throw error;
-    throw new ExtractionError('corrupt_content', `the image cannot be read: ${String((error as Error)?.message ?? error).replace(/^Error: /, '')}`);
+    throw new ExtractionError(
+      'corrupt_content',
+      `the image cannot be read: ${String((error as Error)?.message ?? error).replace(/^Error: /, '')}`,
+    );
   }
   if (pixels > LARGE_IMAGE_PIXELS) end();
   return { text: data.text, confidence: Math.round(data.confidence) };

@@ -27,9 +27,17 @@ function row(source, run) {
     h('td', { 'data-label': 'Kind', text: source.kind }),
     h('td', { 'data-label': 'Sites', text: (source.sites ?? []).join(', ') }),
     h('td', { 'data-label': 'Schedule' }, source.schedule ? h('code', { text: source.schedule }) : '—'),
-    h('td', { 'data-label': 'Last run' }, h('span', { class: `badge ${status.toLowerCase().replace(/\s+/g, '-')}`, text: status })),
+    h(
+      'td',
+      { 'data-label': 'Last run' },
+      h('span', { class: `badge ${status.toLowerCase().replace(/\s+/g, '-')}`, text: status }),
+    ),
     h('td', { 'data-label': 'Documents', class: 'num', text: run ? String(run.documents ?? 0) : '—' }),
-    h('td', { 'data-label': 'Per second', class: 'num', text: run?.documentsPerSecond ? String(run.documentsPerSecond) : '—' }),
+    h('td', {
+      'data-label': 'Per second',
+      class: 'num',
+      text: run?.documentsPerSecond ? String(run.documentsPerSecond) : '—',
+    }),
     h('td', { 'data-label': 'Ended', text: run ? formatDate(run.endTime) : '—' }),
   );
 }
@@ -38,8 +46,12 @@ async function refresh() {
   try {
     const [sources, runs] = await Promise.all([api('GET', '/api/v2/connector/source'), lastRuns()]);
     const sorted = sources.slice().sort((a, b) => String(a.name).localeCompare(String(b.name)));
-    document.querySelector('#sources tbody').replaceChildren(...sorted.map((source) => row(source, runs.get(source.name))));
-    $('sources-status').textContent = sources.length ? `${sources.length} source${sources.length === 1 ? '' : 's'}` : 'No sources yet.';
+    document
+      .querySelector('#sources tbody')
+      .replaceChildren(...sorted.map((source) => row(source, runs.get(source.name))));
+    $('sources-status').textContent = sources.length
+      ? `${sources.length} source${sources.length === 1 ? '' : 's'}`
+      : 'No sources yet.';
     $('error').hidden = true;
   } catch (error) {
     $('sources-status').textContent = '';

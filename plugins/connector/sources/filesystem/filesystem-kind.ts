@@ -12,7 +12,10 @@ type Item = SourceDocument | SourceReadError;
 // Files read and extracting at once: enough to keep two pool threads busy while the next file is read.
 const READ_AHEAD = 4;
 
-/** Documents from a folder of HTML, Markdown, text, PDF, DOCX and XLSX files and images (by OCR); id = path relative to the root. */
+/**
+ * Documents from a folder of HTML, Markdown, text, PDF, DOCX and XLSX files and images (by OCR); id = path relative to
+ * the root.
+ */
 export const filesystemSourceKind: SourceKind<FilesystemSettings> = {
   name: 'filesystem',
   description:
@@ -26,12 +29,19 @@ async function* readFilesystem(ctx: SourceReadContext<FilesystemSettings>): Asyn
   const settings = resolveFilesystemSettings(ctx.source.settings);
   const filter = new PathFilter(settings);
   const root = await stat(settings.root).catch((error: Error) => {
-    throw new Error(`filesystem source "${ctx.source.name}": cannot read root folder ${settings.root}: ${error.message}`);
+    throw new Error(
+      `filesystem source "${ctx.source.name}": cannot read root folder ${settings.root}: ${error.message}`,
+    );
   });
-  if (!root.isDirectory()) throw new Error(`filesystem source "${ctx.source.name}": root ${settings.root} is not a folder`);
+  if (!root.isDirectory())
+    throw new Error(`filesystem source "${ctx.source.name}": root ${settings.root} is not a folder`);
 
-  const found = ctx.onlyIds ? filesByIds(ctx.onlyIds, settings, filter) : walkFolder(settings.root, filter, settings.followSymlinks, ctx.signal);
-  for await (const item of readAhead(found, READ_AHEAD, (file) => ('error' in file ? Promise.resolve(folderError(file)) : readDocument(file, settings, ctx)))) {
+  const found = ctx.onlyIds
+    ? filesByIds(ctx.onlyIds, settings, filter)
+    : walkFolder(settings.root, filter, settings.followSymlinks, ctx.signal);
+  for await (const item of readAhead(found, READ_AHEAD, (file) =>
+    'error' in file ? Promise.resolve(folderError(file)) : readDocument(file, settings, ctx),
+  )) {
     // Throw rather than return: a run that stops early must not look complete (that would de-index the rest).
     ctx.signal.throwIfAborted();
     yield item;
@@ -63,14 +73,24 @@ async function* filesByIds(
   }
 }
 
-async function readDocument(file: FoundFile, settings: FilesystemSettings, ctx: SourceReadContext<FilesystemSettings>): Promise<Item> {
+async function readDocument(
+  file: FoundFile,
+  settings: FilesystemSettings,
+  ctx: SourceReadContext<FilesystemSettings>,
+): Promise<Item> {
   const id = file.relativePath;
   try {
     const info = await stat(file.absolutePath);
-    if (info.size > settings.maxFileSize) return { id, error: `file is ${info.size} bytes, over maxFileSize ${settings.maxFileSize}` };
+    if (info.size > settings.maxFileSize)
+      return { id, error: `file is ${info.size} bytes, over maxFileSize ${settings.maxFileSize}` };
     const bytes = await readFile(file.absolutePath, { signal: ctx.signal });
     const url = pathToFileURL(file.absolutePath).href;
-    const content = await ctx.extract({ bytes, fileName: path.basename(file.absolutePath), url, ocr: { languages: settings.ocrLanguages } });
+    const content = await ctx.extract({
+      bytes,
+      fileName: path.basename(file.absolutePath),
+      url,
+      ocr: { languages: settings.ocrLanguages },
+    });
     return {
       id,
       attributes: {

@@ -3,7 +3,11 @@
  * the worker pool overlaps with reading the next files. `fn` must not reject: a rejection could not be
  * reported in order, so callers turn failures into values.
  */
-export async function* readAhead<T, R>(items: AsyncIterable<T>, width: number, fn: (item: T) => Promise<R>): AsyncGenerator<R> {
+export async function* readAhead<T, R>(
+  items: AsyncIterable<T>,
+  width: number,
+  fn: (item: T) => Promise<R>,
+): AsyncGenerator<R> {
   const pending: Promise<R>[] = [];
   for await (const item of items) {
     pending.push(fn(item));

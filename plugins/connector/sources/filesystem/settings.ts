@@ -34,7 +34,8 @@ const patternList = {
   type: 'array',
   items: { type: 'string', minLength: 1 },
   default: [],
-  description: 'glob patterns (picomatch: *, **, ?, {a,b}; a pattern without / matches the file name), or regular expressions written /like this/i',
+  description:
+    'glob patterns (picomatch: *, **, ?, {a,b}; a pattern without / matches the file name), or regular expressions written /like this/i',
 } satisfies JsonSchema;
 
 export const filesystemSettingsSchema = {
@@ -48,7 +49,22 @@ export const filesystemSettingsSchema = {
     extensions: {
       type: 'array',
       items: { type: 'string', pattern: '^\\.?[A-Za-z0-9_-]+$' },
-      default: ['html', 'htm', 'md', 'markdown', 'txt', 'pdf', 'docx', 'xlsx', 'png', 'jpg', 'jpeg', 'tif', 'tiff', 'webp'],
+      default: [
+        'html',
+        'htm',
+        'md',
+        'markdown',
+        'txt',
+        'pdf',
+        'docx',
+        'xlsx',
+        'png',
+        'jpg',
+        'jpeg',
+        'tif',
+        'tiff',
+        'webp',
+      ],
       description: 'file extensions to read, without the dot; [] reads every file',
     },
     maxFileSize: {
@@ -58,15 +74,30 @@ export const filesystemSettingsSchema = {
       default: 20 * 1024 * 1024,
       description: 'bytes; larger files are reported as read errors',
     },
-    followSymlinks: { type: 'boolean', default: false, description: 'follow symbolic links to files and folders (loops are detected)' },
-    includeHidden: { type: 'boolean', default: false, description: 'read files and folders whose name starts with a dot' },
+    followSymlinks: {
+      type: 'boolean',
+      default: false,
+      description: 'follow symbolic links to files and folders (loops are detected)',
+    },
+    includeHidden: {
+      type: 'boolean',
+      default: false,
+      description: 'read files and folders whose name starts with a dot',
+    },
     ocrLanguages: OCR_LANGUAGES_SCHEMA,
   },
 } satisfies JsonSchema;
 
 /** Settings with defaults filled; a source saved with bad settings fails its run with the problems named. */
 export function resolveFilesystemSettings(settings: unknown): FilesystemSettings {
-  const { valid, value, problems } = validateAgainst<FilesystemSettings>(filesystemSettingsSchema, settings, { applyDefaults: true, root: 'settings' });
+  const { valid, value, problems } = validateAgainst<FilesystemSettings>(filesystemSettingsSchema, settings, {
+    applyDefaults: true,
+    root: 'settings',
+  });
   if (!valid) throw new Error(`invalid filesystem source settings: ${problems.join('; ')}`);
-  return { ...value, root: path.resolve(value.root), extensions: value.extensions.map((e) => e.replace(/^\./, '').toLowerCase()) };
+  return {
+    ...value,
+    root: path.resolve(value.root),
+    extensions: value.extensions.map((e) => e.replace(/^\./, '').toLowerCase()),
+  };
 }

@@ -54,7 +54,8 @@ export async function* walkFolder(
         kind = target.isFile() ? 'file' : target.isDirectory() ? 'folder' : 'other';
       }
       if (kind === 'folder' && filter.acceptsFolder(childRelative)) yield* visit(childAbsolute, childRelative);
-      else if (kind === 'file' && filter.acceptsFile(childRelative)) yield { relativePath: childRelative, absolutePath: childAbsolute };
+      else if (kind === 'file' && filter.acceptsFile(childRelative))
+        yield { relativePath: childRelative, absolutePath: childAbsolute };
     }
   }
   yield* visit(root, '');

@@ -17,19 +17,33 @@ const settingsSchema = {
   additionalProperties: false,
   required: ['path'],
   properties: {
-    path: { type: 'string', minLength: 1, description: 'the .jsonl or .jsonl.gz file (absolute, or relative to the working directory)' },
+    path: {
+      type: 'string',
+      minLength: 1,
+      description: 'the .jsonl or .jsonl.gz file (absolute, or relative to the working directory)',
+    },
     idField: { type: 'string', minLength: 1, default: 'id', description: 'the record member holding the document id' },
     fields: {
       type: 'object',
-      description: 'attribute → record member ("body", "meta.title") or {"template": "https://host/{name}"}; without it every member is sent as is',
+      description:
+        'attribute → record member ("body", "meta.title") or {"template": "https://host/{name}"}; without it every member is sent as is',
       additionalProperties: {
         oneOf: [
           { type: 'string', minLength: 1 },
-          { type: 'object', required: ['template'], additionalProperties: false, properties: { template: { type: 'string', minLength: 1 } } },
+          {
+            type: 'object',
+            required: ['template'],
+            additionalProperties: false,
+            properties: { template: { type: 'string', minLength: 1 } },
+          },
         ],
       },
     },
-    localeField: { type: 'string', minLength: 1, description: 'a record member holding the document locale (xx_XX), overriding the source locale' },
+    localeField: {
+      type: 'string',
+      minLength: 1,
+      description: 'a record member holding the document locale (xx_XX), overriding the source locale',
+    },
   },
 };
 
@@ -48,7 +62,8 @@ class LineLengthGuard extends Transform {
       for (let i = chunk.indexOf(0x0a); i >= 0 && i <= last; i = chunk.indexOf(0x0a, i + 1)) this.lines += 1;
       this.sinceBreak = chunk.length - last - 1;
     }
-    if (this.sinceBreak > MAX_LINE_BYTES) done(new Error(`line ${this.lines} is longer than ${MAX_LINE_BYTES} bytes: the file is not JSON lines`));
+    if (this.sinceBreak > MAX_LINE_BYTES)
+      done(new Error(`line ${this.lines} is longer than ${MAX_LINE_BYTES} bytes: the file is not JSON lines`));
     else done(null, chunk);
   }
 }
@@ -95,7 +110,8 @@ export const jsonlSourceKind: SourceKind<JsonlSettings> = {
     const stop = () => input.destroy();
     if (ctx.signal.aborted) stop();
     else ctx.signal.addEventListener('abort', stop, { once: true });
-    const interrupted = () => (ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error('the run was interrupted'));
+    const interrupted = () =>
+      ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error('the run was interrupted');
     const only = ctx.onlyIds ? new Set(ctx.onlyIds) : null;
     const map = recordMapper(ctx.source.settings);
     let lineNumber = 0;
@@ -110,7 +126,10 @@ export const jsonlSourceKind: SourceKind<JsonlSettings> = {
             record = JSON.parse(line);
           } catch {
             // The parser's message quotes the line; monitoring records should not copy file contents.
-            yield { id: `${path.basename(file)}:${lineNumber}`, error: `line ${lineNumber} is not valid JSON (${line.length} characters)` };
+            yield {
+              id: `${path.basename(file)}:${lineNumber}`,
+              error: `line ${lineNumber} is not valid JSON (${line.length} characters)`,
+            };
             continue;
           }
           const mapped = map(record);

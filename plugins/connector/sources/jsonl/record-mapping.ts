@@ -1,7 +1,9 @@
 /** How a record's members become a document: which member is the id, and attribute ← member. */
 export interface RecordMapping {
   idField: string;
-  /** attribute → member name (dotted for nested members) or {template: "https://x/{name}"}; absent: every member as is. */
+  /**
+   * attribute → member name (dotted for nested members) or {template: "https://x/{name}"}; absent: every member as is.
+   */
   fields?: Record<string, string | { template: string }>;
   localeField?: string;
 }
@@ -40,7 +42,8 @@ export function mapRecord(record: unknown, mapping: RecordMapping): MappedRecord
 export function recordMapper(mapping: RecordMapping): (record: unknown) => MappedRecord {
   const fields = mapping.fields ? Object.entries(mapping.fields) : null;
   return (record) => {
-    if (!record || typeof record !== 'object' || Array.isArray(record)) return { error: 'the line is not a JSON object' };
+    if (!record || typeof record !== 'object' || Array.isArray(record))
+      return { error: 'the line is not a JSON object' };
     const source = record as Record<string, unknown>;
     const id = idOf(member(source, mapping.idField));
     if (id === null) return { error: `member "${mapping.idField}" (the id) is missing or empty` };

@@ -99,7 +99,11 @@ export class Crawler {
     let started = 0;
     let nextKey = 0;
     for (;;) {
-      while (running.size < this.ctx.settings.concurrency && this.queue.length > 0 && started < this.ctx.settings.maxPages) {
+      while (
+        running.size < this.ctx.settings.concurrency &&
+        this.queue.length > 0 &&
+        started < this.ctx.settings.maxPages
+      ) {
         const { url, depth } = this.queue.shift()!;
         const key = nextKey++;
         started += 1;
@@ -135,7 +139,8 @@ export class Crawler {
         if (response.status < 300 || response.status >= 400 || !location) break;
         await response.discard();
         const target = canonicalUrl(location, url);
-        if (hop >= MAX_REDIRECTS) return { item: { id: start, error: `more than ${MAX_REDIRECTS} redirects` }, links: [] };
+        if (hop >= MAX_REDIRECTS)
+          return { item: { id: start, error: `more than ${MAX_REDIRECTS} redirects` }, links: [] };
         const refusal = target ? this.rules.refusal(target) : 'not an http(s) URL';
         if (!target || refusal) {
           this.ctx.logger.debug({ url, location, reason: refusal }, 'web source: redirect not followed');
@@ -162,7 +167,10 @@ export class Crawler {
     }
     if (response.status < 200 || response.status >= 300) {
       await response.discard();
-      return { item: { id: url, error: `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}` }, links: [] };
+      return {
+        item: { id: url, error: `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}` },
+        links: [],
+      };
     }
     const contentType = response.headers.get('content-type') ?? '';
     const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
@@ -179,9 +187,13 @@ export class Crawler {
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (!mediaType && code === 'unsupported_type') return { links: [] };
-      return { item: { id: url, error: `${typeof code === 'string' ? `${code}: ` : ''}${(error as Error).message}` }, links: [] };
+      return {
+        item: { id: url, error: `${typeof code === 'string' ? `${code}: ` : ''}${(error as Error).message}` },
+        links: [],
+      };
     }
-    if (!mediaType && content.contentType !== 'text/html' && !this.indexesFile(content.contentType)) return { links: [] };
+    if (!mediaType && content.contentType !== 'text/html' && !this.indexesFile(content.contentType))
+      return { links: [] };
     const robotsMeta = String(content.metadata.robots ?? '');
     const links = /\b(nofollow|none)\b/.test(robotsMeta) ? [] : (content.links ?? []);
     if (/\b(noindex|none)\b/.test(robotsMeta)) return { links };
@@ -197,7 +209,8 @@ export class Crawler {
 
   /** The page's <link rel=canonical> when it is a URL this crawl may fetch, else the page's own URL. */
   private canonicalOf(content: ExtractedContent, url: string): string {
-    const declared = typeof content.metadata.canonical === 'string' ? canonicalUrl(content.metadata.canonical, url) : undefined;
+    const declared =
+      typeof content.metadata.canonical === 'string' ? canonicalUrl(content.metadata.canonical, url) : undefined;
     if (!declared || declared === url || this.rules.refusal(declared)) return url;
     this.seen.add(declared); // its content is this page's: no need to fetch it again
     return declared;
@@ -262,7 +275,12 @@ export class Crawler {
   }
 }
 
-function attributesOf(content: ExtractedContent, url: string, response: Fetched, mediaType: string): Record<string, unknown> {
+function attributesOf(
+  content: ExtractedContent,
+  url: string,
+  response: Fetched,
+  mediaType: string,
+): Record<string, unknown> {
   const { description, keywords, author, language } = content.metadata;
   const lastModified = response.headers.get('last-modified');
   const modified = lastModified ? new Date(lastModified) : undefined;

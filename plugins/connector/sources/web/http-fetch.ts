@@ -34,7 +34,10 @@ export async function httpGet(fetch: OutboundFetch, url: string, options: FetchO
   try {
     response = await fetch(url, {
       signal,
-      headers: { 'user-agent': options.userAgent, accept: 'text/html,application/xhtml+xml,application/pdf;q=0.9,*/*;q=0.5' },
+      headers: {
+        'user-agent': options.userAgent,
+        accept: 'text/html,application/xhtml+xml,application/pdf;q=0.9,*/*;q=0.5',
+      },
     });
   } catch (error) {
     throw describeFailure(error, options);
@@ -80,7 +83,8 @@ async function readBody(response: OutboundResponse, maxBytes: number): Promise<U
 function describeFailure(error: unknown, options: FetchOptions): unknown {
   if (options.signal.aborted) return options.signal.reason;
   const name = (error as Error | null)?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return new Error(`no complete answer within ${options.timeoutMs} ms`);
+  if (name === 'TimeoutError' || name === 'AbortError')
+    return new Error(`no complete answer within ${options.timeoutMs} ms`);
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return new Error(`request failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
 }

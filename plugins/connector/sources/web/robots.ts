@@ -18,7 +18,10 @@ const MAX_ROBOTS_BYTES = 2 * 1024 * 1024;
 
 const ALLOW_ALL: RobotsRules = { allows: () => true, sitemaps: [] };
 
-/** robots.txt's user-agent token of a User-Agent header: its first word, before any `/` ("VelaBot/1.0 (...)" → "VelaBot"). */
+/**
+ * robots.txt's user-agent token of a User-Agent header: its first word, before any `/` ("VelaBot/1.0 (...)" →
+ * "VelaBot").
+ */
 export function robotsAgent(userAgent: string): string {
   return userAgent.trim().split(/[\s/]/)[0] || '*';
 }
@@ -32,7 +35,9 @@ export class RobotsUnreachable extends Error {
     readonly origin: string,
     readonly reason: string,
   ) {
-    super(`not fetched: robots.txt of ${origin} is unreachable (${reason}); as RFC 9309 asks, nothing is fetched from that host this run`);
+    super(
+      `not fetched: robots.txt of ${origin} is unreachable (${reason}); as RFC 9309 asks, nothing is fetched from that host this run`,
+    );
   }
 }
 
@@ -57,7 +62,8 @@ export class RobotsCache {
     let rules = this.byOrigin.get(origin);
     if (!rules) {
       rules = this.load(origin).catch((error: unknown) => {
-        if (error instanceof RobotsUnreachable) this.onNote(`${error.message} (its pages are recorded as errors, so nothing is de-indexed)`);
+        if (error instanceof RobotsUnreachable)
+          this.onNote(`${error.message} (its pages are recorded as errors, so nothing is de-indexed)`);
         throw error;
       });
       this.byOrigin.set(origin, rules);
@@ -89,7 +95,10 @@ export class RobotsCache {
       try {
         next = new URL(location, target);
       } catch {
-        throw new RobotsUnreachable(origin, `it redirects to ${JSON.stringify(location.slice(0, 200))}, which is no URL`);
+        throw new RobotsUnreachable(
+          origin,
+          `it redirects to ${JSON.stringify(location.slice(0, 200))}, which is no URL`,
+        );
       }
       if (next.protocol !== 'http:' && next.protocol !== 'https:')
         throw new RobotsUnreachable(origin, `it redirects to a ${next.protocol} URL, which is not fetched`);
@@ -101,19 +110,27 @@ export class RobotsCache {
     }
     if (response.status < 200 || response.status >= 300) {
       await response.discard();
-      throw new RobotsUnreachable(origin, target === url ? `HTTP ${response.status}` : `its redirect to ${target} answered HTTP ${response.status}`);
+      throw new RobotsUnreachable(
+        origin,
+        target === url ? `HTTP ${response.status}` : `its redirect to ${target} answered HTTP ${response.status}`,
+      );
     }
     let bytes: Uint8Array;
     try {
       bytes = await response.bytes(MAX_ROBOTS_BYTES);
     } catch (error) {
-      throw new RobotsUnreachable(origin, error instanceof PageTooLargeError ? `it is larger than ${MAX_ROBOTS_BYTES} bytes` : (error as Error).message);
+      throw new RobotsUnreachable(
+        origin,
+        error instanceof PageTooLargeError ? `it is larger than ${MAX_ROBOTS_BYTES} bytes` : (error as Error).message,
+      );
     }
     const robots = parseRobots(url, new TextDecoder().decode(bytes));
     const delay = robots.getCrawlDelay(this.agent);
     return {
       allows: (pageUrl) => robots.isAllowed(pageUrl, this.agent) !== false,
-      ...(typeof delay === 'number' && Number.isFinite(delay) && delay > 0 ? { crawlDelayMs: Math.round(delay * 1000) } : {}),
+      ...(typeof delay === 'number' && Number.isFinite(delay) && delay > 0
+        ? { crawlDelayMs: Math.round(delay * 1000) }
+        : {}),
       sitemaps: robots.getSitemaps(),
     };
   }

@@ -36,28 +36,80 @@ export interface WebSettings {
   skipExtensions: string[];
 }
 
-const regexList = { type: 'array', items: { type: 'string', format: 'regex', minLength: 1 }, default: [] } satisfies JsonSchema;
+const regexList = {
+  type: 'array',
+  items: { type: 'string', format: 'regex', minLength: 1 },
+  default: [],
+} satisfies JsonSchema;
 
 export const webSettingsSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['seeds'],
   properties: {
-    seeds: { type: 'array', minItems: 1, items: { type: 'string', format: 'uri', pattern: '^https?://' }, description: 'start URLs (http or https)' },
-    allow: { ...regexList, description: 'regular expressions tested against each absolute URL; when given, a URL must match one (seeds excepted)' },
-    deny: { ...regexList, description: 'regular expressions tested against each absolute URL; a match is never fetched' },
+    seeds: {
+      type: 'array',
+      minItems: 1,
+      items: { type: 'string', format: 'uri', pattern: '^https?://' },
+      description: 'start URLs (http or https)',
+    },
+    allow: {
+      ...regexList,
+      description:
+        'regular expressions tested against each absolute URL; when given, a URL must match one (seeds excepted)',
+    },
+    deny: {
+      ...regexList,
+      description: 'regular expressions tested against each absolute URL; a match is never fetched',
+    },
     sameHost: { type: 'boolean', default: true, description: 'follow links only to the hosts of the seeds' },
     maxDepth: { type: 'integer', minimum: 0, maximum: 100, default: 3 },
     maxPages: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1000 },
-    delayMs: { type: 'integer', minimum: 0, maximum: 60_000, default: 1000, description: 'pause between requests to one host' },
-    maxCrawlDelayMs: { type: 'integer', minimum: 0, maximum: 600_000, default: 30_000, description: 'cap on a robots.txt Crawl-delay' },
+    delayMs: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 60_000,
+      default: 1000,
+      description: 'pause between requests to one host',
+    },
+    maxCrawlDelayMs: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 600_000,
+      default: 30_000,
+      description: 'cap on a robots.txt Crawl-delay',
+    },
     concurrency: { type: 'integer', minimum: 1, maximum: 8, default: 2 },
-    timeoutMs: { type: 'integer', minimum: 100, maximum: 300_000, default: 10_000, description: 'per request, body included' },
-    userAgent: { type: 'string', minLength: 1, maxLength: 300, default: 'VelaBot/1.0', description: 'its first word (before /) is the robots.txt user agent' },
+    timeoutMs: {
+      type: 'integer',
+      minimum: 100,
+      maximum: 300_000,
+      default: 10_000,
+      description: 'per request, body included',
+    },
+    userAgent: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 300,
+      default: 'VelaBot/1.0',
+      description: 'its first word (before /) is the robots.txt user agent',
+    },
     robotsTxt: { type: 'boolean', default: true, description: 'obey robots.txt (Allow, Disallow, Crawl-delay)' },
-    sitemaps: { type: 'boolean', default: true, description: 'add the URLs of sitemaps (robots.txt Sitemap: lines and /sitemap.xml) as seeds' },
-    includePdf: { type: 'boolean', default: false, description: 'index PDF files too (scanned pages are recognized by OCR)' },
-    includeImages: { type: 'boolean', default: false, description: 'index PNG, JPEG, TIFF and WebP images too, their text recognized by OCR' },
+    sitemaps: {
+      type: 'boolean',
+      default: true,
+      description: 'add the URLs of sitemaps (robots.txt Sitemap: lines and /sitemap.xml) as seeds',
+    },
+    includePdf: {
+      type: 'boolean',
+      default: false,
+      description: 'index PDF files too (scanned pages are recognized by OCR)',
+    },
+    includeImages: {
+      type: 'boolean',
+      default: false,
+      description: 'index PNG, JPEG, TIFF and WebP images too, their text recognized by OCR',
+    },
     ocrLanguages: OCR_LANGUAGES_SCHEMA,
     maxPageBytes: { type: 'integer', minimum: 1024, maximum: 512 * 1024 * 1024, default: 10 * 1024 * 1024 },
     skipExtensions: {
@@ -117,7 +169,8 @@ export const webSettingsSchema = {
         'odt',
         'csv',
       ],
-      description: 'extensions of links never fetched; pdf is skipped too unless includePdf; png, jpg, jpeg, tif, tiff and webp are fetched when includeImages',
+      description:
+        'extensions of links never fetched; pdf is skipped too unless includePdf; png, jpg, jpeg, tif, tiff and webp are fetched when includeImages',
     },
   },
 } satisfies JsonSchema;
@@ -133,7 +186,10 @@ export function webSettingsProblems(settings: WebSettings): string[] {
 }
 
 export function resolveWebSettings(settings: unknown): WebSettings {
-  const { valid, value, problems } = validateAgainst<WebSettings>(webSettingsSchema, settings, { applyDefaults: true, root: 'settings' });
+  const { valid, value, problems } = validateAgainst<WebSettings>(webSettingsSchema, settings, {
+    applyDefaults: true,
+    root: 'settings',
+  });
   if (!valid) throw new Error(`invalid web source settings: ${problems.join('; ')}`);
   return value;
 }

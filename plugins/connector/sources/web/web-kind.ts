@@ -2,7 +2,9 @@ import type { SourceDocument, SourceKind, SourceReadContext, SourceReadError } f
 import { Crawler } from './crawler.js';
 import { resolveWebSettings, type WebSettings, webSettingsProblems, webSettingsSchema } from './settings.js';
 
-/** A crawler: pages reached from seed URLs (and sitemaps), within robots.txt and the source's rules; id = canonical URL. */
+/**
+ * A crawler: pages reached from seed URLs (and sitemaps), within robots.txt and the source's rules; id = canonical URL.
+ */
 export const webSourceKind: SourceKind<WebSettings> = {
   name: 'web',
   description:

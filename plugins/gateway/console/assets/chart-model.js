@@ -69,7 +69,11 @@ export function latencyChart(report, metric, size) {
       .map((bucket) => ({ t: toMillis(bucket.t), value: bucket[metric], count: bucket.count }))
       .filter((p) => p.t >= from - bucketMs && p.t <= to)
       .sort((a, b) => a.t - b.t)
-      .map((p) => ({ ...p, x: x(p.t + bucketMs / 2), y: typeof p.value === 'number' && p.count > 0 ? y(p.value) : null }));
+      .map((p) => ({
+        ...p,
+        x: x(p.t + bucketMs / 2),
+        y: typeof p.value === 'number' && p.count > 0 ? y(p.value) : null,
+      }));
     let path = '';
     let pen = false;
     for (const p of points) {
@@ -114,7 +118,13 @@ export function requestChart(report, size) {
       const entry = buckets.get(t) ?? { t, count: 0, errors: 0, parts: [] };
       entry.count += bucket.count;
       entry.errors += bucket.errors ?? 0;
-      entry.parts.push({ mappingId: mapping.mappingId, name: mapping.name, color: mapping.color, count: bucket.count, errors: bucket.errors ?? 0 });
+      entry.parts.push({
+        mappingId: mapping.mappingId,
+        name: mapping.name,
+        color: mapping.color,
+        count: bucket.count,
+        errors: bucket.errors ?? 0,
+      });
       buckets.set(t, entry);
     }
   }
@@ -133,7 +143,14 @@ export function requestChart(report, size) {
         base -= h;
         return { ...part, y: base, height: h };
       });
-      return { t: bucket.t, count: bucket.count, errors: bucket.errors, x: left + (right - left - width) / 2, width, segments };
+      return {
+        t: bucket.t,
+        count: bucket.count,
+        errors: bucket.errors,
+        x: left + (right - left - width) / 2,
+        width,
+        segments,
+      };
     });
   return {
     kind: 'requests',

@@ -21,13 +21,17 @@ function axes(model, formatValue) {
     h(
       'g',
       { class: 'axis y', 'aria-hidden': 'true' },
-      model.yTicks.map((tick) => h('text', { x: MARGIN.left - 8, y: tick.y + 4, 'text-anchor': 'end', text: formatValue(tick.value) })),
+      model.yTicks.map((tick) =>
+        h('text', { x: MARGIN.left - 8, y: tick.y + 4, 'text-anchor': 'end', text: formatValue(tick.value) }),
+      ),
     ),
     h(
       'g',
       { class: 'axis x', 'aria-hidden': 'true' },
       h('line', { x1: MARGIN.left, x2: width - MARGIN.right, y1: bottom, y2: bottom }),
-      model.xTicks.map((tick) => h('text', { x: tick.x, y: bottom + 17, 'text-anchor': 'middle', text: timeLabel(tick.t, span) })),
+      model.xTicks.map((tick) =>
+        h('text', { x: tick.x, y: bottom + 17, 'text-anchor': 'middle', text: timeLabel(tick.t, span) }),
+      ),
     ),
   ];
 }
@@ -38,7 +42,15 @@ function svg(model, label, ...content) {
     'svg',
     { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label },
     ...content,
-    model.empty ? h('text', { class: 'nodata', x: width / 2, y: height / 2, 'text-anchor': 'middle', text: 'No proxied requests in this window' }) : null,
+    model.empty
+      ? h('text', {
+          class: 'nodata',
+          x: width / 2,
+          y: height / 2,
+          'text-anchor': 'middle',
+          text: 'No proxied requests in this window',
+        })
+      : null,
   );
 }
 
@@ -58,7 +70,9 @@ export function drawLatencyChart(container, model, formatMs) {
             h(
               'circle',
               { cx: p.x, cy: p.y, r: 4, fill: line.color },
-              h('title', { text: `${line.context} · ${new Date(p.t).toLocaleTimeString()} · ${formatMs(p.value)} (${p.count} requests)` }),
+              h('title', {
+                text: `${line.context} · ${new Date(p.t).toLocaleTimeString()} · ${formatMs(p.value)} (${p.count} requests)`,
+              }),
             ),
           ),
         ),

@@ -6,14 +6,16 @@ const REFRESH_MS = 15000;
 let metric = 'p50Ms';
 let report = null;
 
-const percent = (rate, count) => (typeof rate === 'number' && count > 0 ? `${(rate * 100).toFixed(rate > 0 && rate < 0.1 ? 1 : 0)}%` : '—');
+const percent = (rate, count) =>
+  typeof rate === 'number' && count > 0 ? `${(rate * 100).toFixed(rate > 0 && rate < 0.1 ? 1 : 0)}%` : '—';
 
 function draw() {
   if (!report) return;
   const width = Math.max(320, Math.round($('latency-chart').clientWidth || 900));
   drawLatencyChart($('latency-chart'), latencyChart(report, metric, { width, height: 260 }), formatMs);
   drawRequestChart($('requests-chart'), requestChart(report, { width, height: 140 }));
-  $('chart-range').textContent = `${formatDate(report.window.from)} – ${formatDate(report.window.to)}, one point per ${report.window.bucketSeconds} s`;
+  $('chart-range').textContent =
+    `${formatDate(report.window.from)} – ${formatDate(report.window.to)}, one point per ${report.window.bucketSeconds} s`;
   $('legend').replaceChildren(
     ...chartSeries(report).map((s) => {
       const swatch = h('span', { class: 'swatch', 'aria-hidden': 'true' });
@@ -28,7 +30,11 @@ function summary() {
     h(
       'tr',
       { 'data-mapping-id': m.mappingId },
-      h('td', { 'data-label': 'Mapping' }, h('a', { href: `/console/mapping/${encodeURIComponent(m.mappingId)}`, text: m.name ?? m.context })),
+      h(
+        'td',
+        { 'data-label': 'Mapping' },
+        h('a', { href: `/console/mapping/${encodeURIComponent(m.mappingId)}`, text: m.name ?? m.context }),
+      ),
       h('td', { 'data-label': 'Context' }, h('code', { text: m.context })),
       h('td', { 'data-label': 'Requests', class: 'num count', text: m.count }),
       h('td', { 'data-label': 'Error rate', class: 'num', text: percent(m.errorRate, m.count) }),
@@ -39,7 +45,9 @@ function summary() {
   );
   document.querySelector('#summary tbody').replaceChildren(...rows);
   const total = report.mappings.reduce((sum, m) => sum + (m.count ?? 0), 0);
-  $('summary-status').textContent = report.mappings.length ? `${total} proxied request${total === 1 ? '' : 's'} in this window` : 'No mappings yet.';
+  $('summary-status').textContent = report.mappings.length
+    ? `${total} proxied request${total === 1 ? '' : 's'} in this window`
+    : 'No mappings yet.';
 }
 
 function monitoring(checks) {
@@ -52,7 +60,11 @@ function monitoring(checks) {
         { 'data-mapping-id': c.mappingId },
         h('td', { 'data-label': 'Mapping' }, c.name ?? ''),
         h('td', { 'data-label': 'Upstream', class: 'url' }, c.url ?? ''),
-        h('td', { 'data-label': 'Status' }, h('span', { class: `badge ${String(c.status).toLowerCase()}`, text: c.status })),
+        h(
+          'td',
+          { 'data-label': 'Status' },
+          h('span', { class: `badge ${String(c.status).toLowerCase()}`, text: c.status }),
+        ),
         h('td', { 'data-label': 'Latency', class: 'num', text: formatMs(c.latencyMs) }),
         h('td', { 'data-label': 'Last checked', text: formatDate(c.lastCheckedAt) }),
         h('td', { 'data-label': 'Since', text: formatDate(c.lastChangeAt) }),
@@ -86,12 +98,15 @@ async function load() {
 
 const refresh = keepFresh(load, REFRESH_MS);
 $('window').addEventListener('change', refresh);
-$('check-now').addEventListener('click', (event) => busy(event.currentTarget, async () => monitoring(await api('POST', '/api/v2/monitoring/check'))));
+$('check-now').addEventListener('click', (event) =>
+  busy(event.currentTarget, async () => monitoring(await api('POST', '/api/v2/monitoring/check'))),
+);
 $('refresh').addEventListener('click', refresh);
 document.querySelectorAll('.segmented button').forEach((button) => {
   button.addEventListener('click', () => {
     metric = button.dataset.metric;
-    for (const b of document.querySelectorAll('.segmented button')) b.setAttribute('aria-pressed', String(b === button));
+    for (const b of document.querySelectorAll('.segmented button'))
+      b.setAttribute('aria-pressed', String(b === button));
     draw();
   });
 });

@@ -16,7 +16,12 @@ const randomString = (size) => base64url(crypto.getRandomValues(new Uint8Array(s
 export async function startGrant(responseType, clientId) {
   const state = randomString(12);
   const receiver = responseType === 'code' ? RECEIVE_AUTHCODE : RECEIVE_IMPLICIT_TOKEN;
-  const query = new URLSearchParams({ response_type: responseType, client_id: clientId, redirect_uri: location.origin + receiver, state });
+  const query = new URLSearchParams({
+    response_type: responseType,
+    client_id: clientId,
+    redirect_uri: location.origin + receiver,
+    state,
+  });
   const remembered = { clientId };
   // crypto.subtle exists only in secure contexts (https, localhost); without it the grant runs without PKCE.
   if (responseType === 'code' && crypto.subtle) {

@@ -63,7 +63,8 @@ form.addEventListener('submit', (event) => {
 
 wireDelete($('delete'), {
   title: 'Delete this mapping?',
-  text: () => `Requests to ${toContext(form.elements.namedItem('context').value).replace(/^\/proxy/, '')} will answer 404 from now on.`,
+  text: () =>
+    `Requests to ${toContext(form.elements.namedItem('context').value).replace(/^\/proxy/, '')} will answer 404 from now on.`,
   path: `/api/v2/mapping/${encodeURIComponent(id)}`,
   next: '/console/mapping',
 });

@@ -14,11 +14,24 @@ loadList({
     h(
       'tr',
       { 'data-mapping-id': mapping.id },
-      h('td', { 'data-label': 'Name' }, h('a', { href: editLink(mapping), text: mapping.name ?? calledAs(mapping.context).split('/')[1] })),
+      h(
+        'td',
+        { 'data-label': 'Name' },
+        h('a', { href: editLink(mapping), text: mapping.name ?? calledAs(mapping.context).split('/')[1] }),
+      ),
       h('td', { 'data-label': 'Context' }, h('code', { text: mapping.context })),
       h('td', { 'data-label': 'Called as' }, h('code', { text: calledAs(mapping.context) })),
       h('td', { 'data-label': 'Proxy to', class: 'url' }, mapping.url),
       h('td', { 'data-label': 'Timeout', class: 'num' }, mapping.timeoutMs ? `${mapping.timeoutMs} ms` : '—'),
-      h('td', { 'data-label': '' }, h('a', { class: 'button subtle', href: editLink(mapping), 'aria-label': `Edit ${mapping.context}`, text: 'Edit' })),
+      h(
+        'td',
+        { 'data-label': '' },
+        h('a', {
+          class: 'button subtle',
+          href: editLink(mapping),
+          'aria-label': `Edit ${mapping.context}`,
+          text: 'Edit',
+        }),
+      ),
     ),
 });

@@ -30,7 +30,12 @@ async function exchange() {
   if (grant?.codeVerifier) body.set('code_verifier', grant.codeVerifier);
   let response;
   try {
-    response = await fetch('/api/token', { method: 'POST', body, headers: { Accept: 'application/json' }, credentials: 'omit' });
+    response = await fetch('/api/token', {
+      method: 'POST',
+      body,
+      headers: { Accept: 'application/json' },
+      credentials: 'omit',
+    });
   } catch {
     return showError('The gateway did not answer. Check that it is running and try again.');
   }
@@ -38,7 +43,12 @@ async function exchange() {
   if (!response.ok) {
     // RFC 6749 errors: {error, error_description}; the gateway's own shape: {error, message}.
     return showError(
-      h('span', {}, h('code', { text: answer.error ?? response.status }), ` ${answer.error_description ?? answer.message ?? response.statusText}`),
+      h(
+        'span',
+        {},
+        h('code', { text: answer.error ?? response.status }),
+        ` ${answer.error_description ?? answer.message ?? response.statusText}`,
+      ),
     );
   }
   forgetGrant(state);

@@ -10,7 +10,8 @@ for (const name of ['access_token', 'state', 'token_type', 'expires_in']) {
 }
 if (fragment.get('error')) {
   $('authorize-error').dataset.error = fragment.get('error');
-  $('authorize-error').textContent = `The authorization server answered ${fragment.get('error')}: ${fragment.get('error_description') ?? ''}`;
+  $('authorize-error').textContent =
+    `The authorization server answered ${fragment.get('error')}: ${fragment.get('error_description') ?? ''}`;
 }
 
 showAuthorizeError();

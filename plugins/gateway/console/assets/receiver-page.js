@@ -7,5 +7,6 @@ export function showAuthorizeError() {
 }
 
 export function showCurlExample(accessToken) {
-  $('curl-example').textContent = `curl -H "Authorization: Bearer ${accessToken}" ${location.origin}/<mapping_name>/<sub_path>`;
+  $('curl-example').textContent =
+    `curl -H "Authorization: Bearer ${accessToken}" ${location.origin}/<mapping_name>/<sub_path>`;
 }

@@ -1,5 +1,15 @@
 import { $, api, h, showError, showSaved } from './console.js';
-import { actionsCell, cell, checked, confirmDelete, countText, dialogForm, setFields, text, yesNo } from './search-console.js';
+import {
+  actionsCell,
+  cell,
+  checked,
+  confirmDelete,
+  countText,
+  dialogForm,
+  setFields,
+  text,
+  yesNo,
+} from './search-console.js';
 
 const dialog = $('integration-dialog');
 const form = $('integration-form');
@@ -46,14 +56,30 @@ const integrationDialog = dialogForm({
 function edit(item) {
   editing = item;
   $('integration-dialog-title').textContent = item ? `Integration ${item.title}` : 'New integration';
-  setFields(form, item ?? { title: '', vendor: form.elements.namedItem('vendor').options[0]?.value ?? '', endpoint: '', description: '', enabled: true });
+  setFields(
+    form,
+    item ?? {
+      title: '',
+      vendor: form.elements.namedItem('vendor').options[0]?.value ?? '',
+      endpoint: '',
+      description: '',
+      enabled: true,
+    },
+  );
   integrationDialog.open();
   form.elements.namedItem('title').focus();
 }
 
 async function remove(item) {
   const path = `/api/integration/${encodeURIComponent(item.id)}`;
-  if (await confirmDelete({ title: `Delete integration ${item.title}?`, text: 'Its proxy path answers 404 from now on.', path })) await load();
+  if (
+    await confirmDelete({
+      title: `Delete integration ${item.title}?`,
+      text: 'Its proxy path answers 404 from now on.',
+      path,
+    })
+  )
+    await load();
 }
 
 async function load() {
@@ -69,7 +95,9 @@ async function load() {
 async function start() {
   try {
     const vendors = await api('GET', '/api/integration/vendor');
-    form.elements.namedItem('vendor').replaceChildren(...vendors.map((v) => h('option', { value: v.id, text: v.title ?? v.id })));
+    form.elements
+      .namedItem('vendor')
+      .replaceChildren(...vendors.map((v) => h('option', { value: v.id, text: v.title ?? v.id })));
   } catch (error) {
     showError(error);
   }

@@ -1,5 +1,16 @@
 import { $, api, apiPaths, h, showError, showSaved } from './console.js';
-import { actionsCell, cell, checked, confirmDelete, countText, dialogForm, numCell, setFields, text, yesNo } from './search-console.js';
+import {
+  actionsCell,
+  cell,
+  checked,
+  confirmDelete,
+  countText,
+  dialogForm,
+  numCell,
+  setFields,
+  text,
+  yesNo,
+} from './search-console.js';
 
 const dialog = $('llm-dialog');
 const form = $('llm-form');
@@ -51,14 +62,30 @@ function edit(item) {
   editing = item;
   $('llm-dialog-title').textContent = item ? `LLM instance ${item.title}` : 'New LLM instance';
   const vendor = form.elements.namedItem('vendor').options[0]?.value ?? '';
-  setFields(form, { title: '', url: '', modelName: '', description: '', enabled: true, vendor, ...(item ?? {}), apiKey: '' });
+  setFields(form, {
+    title: '',
+    url: '',
+    modelName: '',
+    description: '',
+    enabled: true,
+    vendor,
+    ...(item ?? {}),
+    apiKey: '',
+  });
   llmDialog.open();
   form.elements.namedItem('title').focus();
 }
 
 async function remove(item) {
   const path = `/api/llm/${encodeURIComponent(item.id)}`;
-  if (await confirmDelete({ title: `Delete ${item.title}?`, text: 'Sites and agents that use it can no longer chat.', path })) await load();
+  if (
+    await confirmDelete({
+      title: `Delete ${item.title}?`,
+      text: 'Sites and agents that use it can no longer chat.',
+      path,
+    })
+  )
+    await load();
 }
 
 async function load() {
@@ -100,7 +127,9 @@ async function usage() {
 async function start() {
   try {
     const vendors = await api('GET', '/api/llm/vendor');
-    form.elements.namedItem('vendor').replaceChildren(...vendors.map((v) => h('option', { value: v.id, text: v.title ?? v.id })));
+    form.elements
+      .namedItem('vendor')
+      .replaceChildren(...vendors.map((v) => h('option', { value: v.id, text: v.title ?? v.id })));
   } catch (error) {
     showError(error);
   }

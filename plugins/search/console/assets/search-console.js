@@ -14,8 +14,20 @@ export const actionsCell = (name, { edit, remove }) =>
     h(
       'span',
       { class: 'row-actions' },
-      h('button', { type: 'button', class: 'button subtle', text: 'Edit', 'aria-label': `Edit ${name}`, onclick: edit }),
-      h('button', { type: 'button', class: 'button danger', text: 'Delete', 'aria-label': `Delete ${name}`, onclick: remove }),
+      h('button', {
+        type: 'button',
+        class: 'button subtle',
+        text: 'Edit',
+        'aria-label': `Edit ${name}`,
+        onclick: edit,
+      }),
+      h('button', {
+        type: 'button',
+        class: 'button danger',
+        text: 'Delete',
+        'aria-label': `Delete ${name}`,
+        onclick: remove,
+      }),
     ),
   );
 

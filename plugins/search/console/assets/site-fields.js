@@ -1,5 +1,15 @@
 import { $, api, confirmAction, h, showError } from './console.js';
-import { cell, checked, dialogForm, numberOrNull, numCell, setFields, siteMissing, sitePage, text } from './search-console.js';
+import {
+  cell,
+  checked,
+  dialogForm,
+  numberOrNull,
+  numCell,
+  setFields,
+  siteMissing,
+  sitePage,
+  text,
+} from './search-console.js';
 
 const page = sitePage();
 const dialog = $('field-dialog');
@@ -46,13 +56,26 @@ function render() {
       h(
         'tr',
         { 'data-field': field.name },
-        cell('Name', h('code', { text: field.name }), field.multiValued ? h('span', { class: 'muted small', text: ' multi' }) : null),
+        cell(
+          'Name',
+          h('code', { text: field.name }),
+          field.multiValued ? h('span', { class: 'muted small', text: ' multi' }) : null,
+        ),
         cell('Type', field.type),
         ...INLINE.slice(0, 2).map(([key, label]) => cell(label, toggle(field, key, label))),
         cell('Facet name', field.facetName ?? ''),
         numCell('Position', field.facetPosition),
         ...INLINE.slice(2).map(([key, label]) => cell(label, toggle(field, key, label))),
-        cell('', h('button', { type: 'button', class: 'button subtle', text: 'Edit', 'aria-label': `Edit ${field.name}`, onclick: () => edit(field) })),
+        cell(
+          '',
+          h('button', {
+            type: 'button',
+            class: 'button subtle',
+            text: 'Edit',
+            'aria-label': `Edit ${field.name}`,
+            onclick: () => edit(field),
+          }),
+        ),
       ),
     );
   document.querySelector('#fields tbody').replaceChildren(...rows);
@@ -89,7 +112,8 @@ function read() {
     facetLabels: labelsOf(form.elements.namedItem('facetLabels').value),
     defaultValue: text(form, 'defaultValue') || null,
   };
-  for (const key of ['enabled', 'multiValued', 'required', 'hl', 'mlt', 'facet', 'secondaryFacet', 'showAllFacetItems']) body[key] = checked(form, key);
+  for (const key of ['enabled', 'multiValued', 'required', 'hl', 'mlt', 'facet', 'secondaryFacet', 'showAllFacetItems'])
+    body[key] = checked(form, key);
   const boost = numberOrNull(form, 'boost');
   if (boost !== null) body.boost = boost;
   return body;
@@ -102,7 +126,9 @@ const fieldDialog = dialogForm({
   cancel: 'field-cancel',
   button: 'field-save',
   async submit() {
-    const saved = editing ? await api('PUT', `${page.path}/field/${encodeURIComponent(editing.id)}`, read()) : await api('POST', `${page.path}/field`, read());
+    const saved = editing
+      ? await api('PUT', `${page.path}/field/${encodeURIComponent(editing.id)}`, read())
+      : await api('POST', `${page.path}/field`, read());
     fields = [...fields.filter((f) => f.id !== saved.id), saved];
     render();
   },
@@ -112,7 +138,14 @@ function edit(field) {
   editing = field;
   $('field-dialog-title').textContent = field ? `Field ${field.name}` : 'New field';
   $('field-delete').hidden = !field;
-  const values = field ?? { type: 'STRING', enabled: true, facetType: 'DEFAULT', facetItemType: 'DEFAULT', facetSort: 'DEFAULT', boost: 1 };
+  const values = field ?? {
+    type: 'STRING',
+    enabled: true,
+    facetType: 'DEFAULT',
+    facetItemType: 'DEFAULT',
+    facetSort: 'DEFAULT',
+    boost: 1,
+  };
   setFields(form, { ...values, facetLabels: labelsText(values.facetLabels) });
   fieldDialog.open();
   form.elements.namedItem('name').focus();

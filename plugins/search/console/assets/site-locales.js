@@ -13,7 +13,13 @@ async function render() {
       { 'data-locale': locale },
       cell('Locale', h('code', { text: locale })),
       numCell('Documents', monitoring?.locales?.[locale]?.documents),
-      cell('Search', h('a', { href: `/sn/${encodeURIComponent(site.name)}?q=*&_setlocale=${encodeURIComponent(locale)}`, text: 'Sample page' })),
+      cell(
+        'Search',
+        h('a', {
+          href: `/sn/${encodeURIComponent(site.name)}?q=*&_setlocale=${encodeURIComponent(locale)}`,
+          text: 'Sample page',
+        }),
+      ),
       cell(
         '',
         h('button', {
@@ -33,7 +39,14 @@ async function render() {
 }
 
 async function remove(locale, button) {
-  if (!(await confirmAction({ title: `Remove ${locale}?`, text: `Every document of “${site.name}” in ${locale} is deleted.`, confirmLabel: 'Remove' }))) return;
+  if (
+    !(await confirmAction({
+      title: `Remove ${locale}?`,
+      text: `Every document of “${site.name}” in ${locale} is deleted.`,
+      confirmLabel: 'Remove',
+    }))
+  )
+    return;
   await busy(button, async () => {
     site = await api('DELETE', `${page.path}/locale/${encodeURIComponent(locale)}`);
     await render();

@@ -20,14 +20,22 @@ function drawTerms(container, report, kind) {
         h(
           'g',
           { class: 'term', 'data-term': bar.term, 'data-count': bar.count },
-          h('title', { text: `${bar.term}: ${bar.count} search${bar.count === 1 ? '' : 'es'}, ${bar.averageHits} results on average` }),
+          h('title', {
+            text: `${bar.term}: ${bar.count} search${bar.count === 1 ? '' : 'es'}, ${bar.averageHits} results on average`,
+          }),
           h('text', { class: 'term-label', x: bar.labelX, y: bar.textY, 'text-anchor': 'end', text: bar.label }),
           h('rect', { x: bar.x, y: bar.y, width: bar.width, height: bar.height, rx: 3 }),
           h('text', { class: 'term-count', x: bar.valueX, y: bar.textY, text: bar.count }),
         ),
       ),
       model.empty
-        ? h('text', { class: 'nodata', x: model.width / 2, y: model.height / 2 + 4, 'text-anchor': 'middle', text: 'No searches in this period' })
+        ? h('text', {
+            class: 'nodata',
+            x: model.width / 2,
+            y: model.height / 2 + 4,
+            'text-anchor': 'middle',
+            text: 'No searches in this period',
+          })
         : null,
     ),
   );
@@ -38,9 +46,12 @@ function draw() {
   drawTerms($('top-chart'), reports.top, 'Top terms');
   drawTerms($('zero-chart'), reports.zero, 'Terms that found nothing');
   const { top, zero } = reports;
-  const since = top.from ? `since ${new Date(top.from).toLocaleDateString(undefined, { dateStyle: 'medium', timeZone: 'UTC' })} (UTC)` : 'all time';
+  const since = top.from
+    ? `since ${new Date(top.from).toLocaleDateString(undefined, { dateStyle: 'medium', timeZone: 'UTC' })} (UTC)`
+    : 'all time';
   const before = top.previousPeriodSearches === null ? '' : `, ${top.previousPeriodSearches} in the period before`;
-  $('period-summary').textContent = `${top.searches} search${top.searches === 1 ? '' : 'es'} ${since}${before}; ${zero.searches} found nothing.`;
+  $('period-summary').textContent =
+    `${top.searches} search${top.searches === 1 ? '' : 'es'} ${since}${before}; ${zero.searches} found nothing.`;
 }
 
 function live(report) {

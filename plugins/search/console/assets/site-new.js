@@ -8,7 +8,11 @@ form.addEventListener('submit', (event) => {
   event.preventDefault();
   clearMessages(form);
   busy($('save'), async () => {
-    const body = { name: text(form, 'name'), description: text(form, 'description'), locales: list(text(form, 'locales')) };
+    const body = {
+      name: text(form, 'name'),
+      description: text(form, 'description'),
+      locales: list(text(form, 'locales')),
+    };
     const rows = numberOrNull(form, 'rowsPerPage');
     if (rows !== null) body.rowsPerPage = rows;
     try {

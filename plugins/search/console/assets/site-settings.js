@@ -3,8 +3,24 @@ import { checked, numberOrNull, setFields, siteMissing, sitePage, text } from '.
 
 const page = sitePage();
 const form = $('site-form');
-const SWITCHES = ['facet', 'hl', 'mlt', 'spellCheck', 'spellCheckFixes', 'spotlightWithResults', 'wildcardNoResults', 'wildcardAlways'];
-const DEFAULT_FIELDS = ['defaultTitleField', 'defaultTextField', 'defaultDescriptionField', 'defaultDateField', 'defaultImageField', 'defaultURLField'];
+const SWITCHES = [
+  'facet',
+  'hl',
+  'mlt',
+  'spellCheck',
+  'spellCheckFixes',
+  'spotlightWithResults',
+  'wildcardNoResults',
+  'wildcardAlways',
+];
+const DEFAULT_FIELDS = [
+  'defaultTitleField',
+  'defaultTextField',
+  'defaultDescriptionField',
+  'defaultDateField',
+  'defaultImageField',
+  'defaultURLField',
+];
 let siteName = '';
 
 function fill(site, fields) {
@@ -27,8 +43,12 @@ function fill(site, fields) {
   for (const name of DEFAULT_FIELDS) {
     const select = form.elements.namedItem(name);
     const current = site[name];
-    const options = [h('option', { value: '', text: '(none)' }), ...names.map((n) => h('option', { value: n, text: n }))];
-    if (current && !names.includes(current)) options.push(h('option', { value: current, text: `${current} (no such field)` }));
+    const options = [
+      h('option', { value: '', text: '(none)' }),
+      ...names.map((n) => h('option', { value: n, text: n })),
+    ];
+    if (current && !names.includes(current))
+      options.push(h('option', { value: current, text: `${current} (no such field)` }));
     select.replaceChildren(...options);
     select.value = current ?? '';
   }

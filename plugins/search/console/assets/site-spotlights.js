@@ -1,5 +1,17 @@
 import { $, ApiError, api, h, showError } from './console.js';
-import { actionsCell, cell, confirmDelete, countText, dialogForm, list, numCell, setFields, siteMissing, sitePage, text } from './search-console.js';
+import {
+  actionsCell,
+  cell,
+  confirmDelete,
+  countText,
+  dialogForm,
+  list,
+  numCell,
+  setFields,
+  siteMissing,
+  sitePage,
+  text,
+} from './search-console.js';
 
 // Spotlights: /api/sn/<site>/spotlight (list, create, update, delete; /structure, an empty one). The page
 // reads the members as the spec names them (locale, terms, documents) and as the original did (language,
@@ -15,8 +27,12 @@ let editing = null;
 let names = { locale: 'locale', terms: 'terms', documents: 'documents' };
 
 const localeOf = (s) => s.locale ?? s.language ?? '';
-const termsOf = (s) => (s.terms ?? s.turSNSiteSpotlightTerms ?? []).map((t) => (typeof t === 'string' ? t : (t?.name ?? ''))).filter(Boolean);
-const documentsOf = (s) => (s.documents ?? s.turSNSiteSpotlightDocuments ?? []).slice().sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
+const termsOf = (s) =>
+  (s.terms ?? s.turSNSiteSpotlightTerms ?? [])
+    .map((t) => (typeof t === 'string' ? t : (t?.name ?? '')))
+    .filter(Boolean);
+const documentsOf = (s) =>
+  (s.documents ?? s.turSNSiteSpotlightDocuments ?? []).slice().sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
 
 /** Member names from the service's empty spotlight, when it has one. */
 async function learnNames() {
@@ -25,7 +41,10 @@ async function learnNames() {
   names = {
     locale: 'language' in structure && !('locale' in structure) ? 'language' : 'locale',
     terms: 'turSNSiteSpotlightTerms' in structure && !('terms' in structure) ? 'turSNSiteSpotlightTerms' : 'terms',
-    documents: 'turSNSiteSpotlightDocuments' in structure && !('documents' in structure) ? 'turSNSiteSpotlightDocuments' : 'documents',
+    documents:
+      'turSNSiteSpotlightDocuments' in structure && !('documents' in structure)
+        ? 'turSNSiteSpotlightDocuments'
+        : 'documents',
   };
 }
 
@@ -58,18 +77,37 @@ function documentRow(doc = {}) {
   const row = h('div', { class: 'document-row' });
   const inputs = DOCUMENT_FIELDS.map(([key, label, type, bound]) => {
     const limits = type === 'number' ? { min: 1, max: bound } : { maxlength: bound };
-    return h('label', {}, label, h('input', { type, name: `doc-${key}`, value: doc[key] ?? '', ...limits, autocomplete: 'off' }));
+    return h(
+      'label',
+      {},
+      label,
+      h('input', { type, name: `doc-${key}`, value: doc[key] ?? '', ...limits, autocomplete: 'off' }),
+    );
   });
-  const content = h('label', { class: 'span' }, 'Content', h('textarea', { name: 'doc-content', rows: 2, maxlength: 2000 }));
+  const content = h(
+    'label',
+    { class: 'span' },
+    'Content',
+    h('textarea', { name: 'doc-content', rows: 2, maxlength: 2000 }),
+  );
   content.querySelector('textarea').value = doc.content ?? '';
-  row.append(...inputs, content, h('button', { type: 'button', class: 'button subtle', text: 'Remove document', onclick: () => row.remove() }));
+  row.append(
+    ...inputs,
+    content,
+    h('button', { type: 'button', class: 'button subtle', text: 'Remove document', onclick: () => row.remove() }),
+  );
   return row;
 }
 
 function readDocuments() {
   return [...document.querySelectorAll('#spotlight-documents .document-row')].map((row, i) => {
     const value = (key) => row.querySelector(`[name="doc-${key}"]`).value.trim();
-    const doc = { position: Number(value('position')) || i + 1, title: value('title'), type: value('type') || 'Page', content: value('content') };
+    const doc = {
+      position: Number(value('position')) || i + 1,
+      title: value('title'),
+      type: value('type') || 'Page',
+      content: value('content'),
+    };
     doc.referenceId = value('referenceId') || null;
     doc.link = value('link') || null;
     return doc;
@@ -129,7 +167,14 @@ async function reload() {
 
 async function remove(spotlight) {
   const path = `${base}/${encodeURIComponent(spotlight.id)}`;
-  if (!(await confirmDelete({ title: `Delete spotlight ${spotlight.name}?`, text: 'Its documents stop showing for its terms.', path }))) return;
+  if (
+    !(await confirmDelete({
+      title: `Delete spotlight ${spotlight.name}?`,
+      text: 'Its documents stop showing for its terms.',
+      path,
+    }))
+  )
+    return;
   try {
     await reload();
   } catch (error) {

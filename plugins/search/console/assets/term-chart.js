@@ -39,5 +39,11 @@ export function termChart(terms, width) {
       textY: y + ROW / 2 + 4,
     };
   });
-  return { width, height: PAD.top + PAD.bottom + Math.max(1, terms.length) * ROW, labelWidth, bars, empty: terms.length === 0 };
+  return {
+    width,
+    height: PAD.top + PAD.bottom + Math.max(1, terms.length) * ROW,
+    labelWidth,
+    bars,
+    empty: terms.length === 0,
+  };
 }

@@ -11,8 +11,19 @@ function render() {
     h(
       'tr',
       { 'data-token-id': token.id },
-      cell('Title', token.title, token.description ? h('div', { class: 'muted small', text: token.description }) : null),
-      cell('Scopes', h('span', { class: 'badges' }, ...token.scopes.map((scope) => h('span', { class: `badge scope-${scope}`, text: scope })))),
+      cell(
+        'Title',
+        token.title,
+        token.description ? h('div', { class: 'muted small', text: token.description }) : null,
+      ),
+      cell(
+        'Scopes',
+        h(
+          'span',
+          { class: 'badges' },
+          ...token.scopes.map((scope) => h('span', { class: `badge scope-${scope}`, text: scope })),
+        ),
+      ),
       cell('Starts with', h('code', { text: token.tokenHint })),
       cell('Created', `${formatDate(token.createdAt)} by ${token.createdBy}`),
       cell('Last used', formatDate(token.lastUsedAt)),
@@ -59,7 +70,14 @@ function edit(token) {
 
 async function remove(token) {
   const path = `/api/dev/token/${encodeURIComponent(token.id)}`;
-  if (!(await confirmDelete({ title: `Delete token ${token.title}?`, text: 'Clients that send it are refused at once.', path }))) return;
+  if (
+    !(await confirmDelete({
+      title: `Delete token ${token.title}?`,
+      text: 'Clients that send it are refused at once.',
+      path,
+    }))
+  )
+    return;
   showSaved('Token deleted.');
   await load();
 }

@@ -52,9 +52,14 @@ export class ReferenceSearch {
       const document = this.documents.get(id)!;
       if (passesSpec(document, query.filter.and, query.filter.or, [])) ids.add(id);
       for (const request of query.facets) {
-        if (request.ignoreFilters !== '*' && !passesSpec(document, query.filter.and, query.filter.or, request.ignoreFilters)) continue;
+        if (
+          request.ignoreFilters !== '*' &&
+          !passesSpec(document, query.filter.and, query.filter.or, request.ignoreFilters)
+        )
+          continue;
         const counts = facets[request.field]!;
-        for (const value of new Set(document.facets[request.field] ?? [])) counts.set(value, (counts.get(value) ?? 0) + 1);
+        for (const value of new Set(document.facets[request.field] ?? []))
+          counts.set(value, (counts.get(value) ?? 0) + 1);
       }
     }
     return { total: ids.size, ids, facets };
@@ -62,7 +67,8 @@ export class ReferenceSearch {
 }
 
 function passesSpec(document: IndexableDocument, and: FieldFilter[], or: FieldFilter[], ignored: string[]): boolean {
-  const active = (filters: FieldFilter[]) => filters.filter((f) => !ignored.includes(f.field) && (f.values.length > 0 || (f.ranges?.length ?? 0) > 0));
+  const active = (filters: FieldFilter[]) =>
+    filters.filter((f) => !ignored.includes(f.field) && (f.values.length > 0 || (f.ranges?.length ?? 0) > 0));
   const andPart = active(and);
   const orPart = active(or);
   if (andPart.length === 0 && orPart.length === 0) return true;
@@ -98,7 +104,24 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-export const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa', 'lambda', 'sigma', 'omega', 'rho', 'tau', 'phi'];
+export const WORDS = [
+  'alpha',
+  'beta',
+  'gamma',
+  'delta',
+  'epsilon',
+  'zeta',
+  'eta',
+  'theta',
+  'iota',
+  'kappa',
+  'lambda',
+  'sigma',
+  'omega',
+  'rho',
+  'tau',
+  'phi',
+];
 export const COLORS = ['red', 'green', 'blue', 'black', 'white', 'pink'];
 export const TAGS = ['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'];
 

@@ -1,6 +1,14 @@
 import test, { type ExecutionContext } from 'ava';
 import { memoryEngineFactory } from '../../engine/memory-engine.js';
-import type { EngineQuery, EngineResult, FacetRequest, FieldFilter, IndexableDocument, SearchEngine, SearchEngineFactory } from '../../engine/search-engine.js';
+import type {
+  EngineQuery,
+  EngineResult,
+  FacetRequest,
+  FieldFilter,
+  IndexableDocument,
+  SearchEngine,
+  SearchEngineFactory,
+} from '../../engine/search-engine.js';
 import { type EngineVariant, engineVariants } from './engine-variants.js';
 import { COLORS, ReferenceSearch, randomDocument, seededRandom, TAGS, WORDS } from './reference-search.js';
 
@@ -24,7 +32,15 @@ function doc(id: string, text: string, values: Values = {}): IndexableDocument {
 }
 
 function query(partial: Partial<EngineQuery> = {}): EngineQuery {
-  return { text: null, filter: { and: [], or: [] }, facets: [], sort: { by: 'relevance' }, offset: 0, limit: 100, ...partial };
+  return {
+    text: null,
+    filter: { and: [], or: [] },
+    facets: [],
+    sort: { by: 'relevance' },
+    offset: 0,
+    limit: 100,
+    ...partial,
+  };
 }
 
 function facet(field: string, options: Partial<FacetRequest> = {}): FacetRequest {
@@ -71,9 +87,21 @@ function randomQuery(random: () => number): EngineQuery {
     if (kind === 0) return { field: 'color', values: some(COLORS).concat(pick(COLORS)), itemOp };
     if (kind === 1) return { field: 'tags', values: some(TAGS).concat(pick(TAGS)), itemOp };
     const low = Math.floor(random() * 80);
-    return { field: 'size', values: [], ranges: [[random() < 0.2 ? null : low, random() < 0.2 ? null : low + Math.floor(random() * 40)]], itemOp };
+    return {
+      field: 'size',
+      values: [],
+      ranges: [[random() < 0.2 ? null : low, random() < 0.2 ? null : low + Math.floor(random() * 40)]],
+      itemOp,
+    };
   };
-  const texts = [null, '*', pick(WORDS), `${pick(WORDS)} ${pick(WORDS)}`, `${pick(WORDS)}, ${pick(WORDS)} ${pick(WORDS)}`, 'nothingmatches'];
+  const texts = [
+    null,
+    '*',
+    pick(WORDS),
+    `${pick(WORDS)} ${pick(WORDS)}`,
+    `${pick(WORDS)}, ${pick(WORDS)} ${pick(WORDS)}`,
+    'nothingmatches',
+  ];
   const ignore = (): string[] | '*' => (random() < 0.15 ? '*' : some(['color', 'tags', 'size']));
   return query({
     text: pick(texts),
@@ -88,7 +116,8 @@ function randomQuery(random: () => number): EngineQuery {
 
 /** The engine test cases, run against every SearchEngine implementation (engine-variants.ts). */
 function registerCases(variant: EngineVariant): void {
-  const it = (name: string, run: (t: ExecutionContext) => Promise<void>) => variant.test(`${variant.name}: ${name}`, run);
+  const it = (name: string, run: (t: ExecutionContext) => Promise<void>) =>
+    variant.test(`${variant.name}: ${name}`, run);
   const engineWith = (...documents: IndexableDocument[]) => makeEngine(variant.factory(), documents);
   const shop = () => shopOf(variant.factory());
 
@@ -102,11 +131,16 @@ function registerCases(variant: EngineVariant): void {
 
   it("'*', '' and null text match every live document", async (t) => {
     const engine = await shop();
-    for (const text of ['*', '', '  ', null]) t.is((await engine.query(query({ text }))).total, 6, `text ${JSON.stringify(text)}`);
+    for (const text of ['*', '', '  ', null])
+      t.is((await engine.query(query({ text }))).total, 6, `text ${JSON.stringify(text)}`);
   });
 
   it('terms match case-insensitively, split on anything but letters and digits, Unicode included', async (t) => {
-    const engine = await engineWith(doc('a', 'Café-Crème à PARIS, 2024!'), doc('b', 'ÉCOLE élève'), doc('c', 'naïve/über x86_64'));
+    const engine = await engineWith(
+      doc('a', 'Café-Crème à PARIS, 2024!'),
+      doc('b', 'ÉCOLE élève'),
+      doc('c', 'naïve/über x86_64'),
+    );
     t.deepEqual(ids(await engine.query(query({ text: 'café crème' }))), ['a']);
     t.deepEqual(ids(await engine.query(query({ text: 'paris 2024' }))), ['a']);
     t.deepEqual(ids(await engine.query(query({ text: 'école ÉLÈVE' }))), ['b']);
@@ -117,20 +151,42 @@ function registerCases(variant: EngineVariant): void {
 
   it('the last query term of 3+ characters matches as a prefix when the option is on', async (t) => {
     const engine = variant.factory({ prefixLastTerm: true }).create(SCHEMA);
-    await engine.upsert([doc('a', 'searching the web'), doc('b', 'search engine'), doc('c', 'seal of approval'), doc('d', 'web search')]);
+    await engine.upsert([
+      doc('a', 'searching the web'),
+      doc('b', 'search engine'),
+      doc('c', 'seal of approval'),
+      doc('d', 'web search'),
+    ]);
     t.deepEqual(sortedIds(await engine.query(query({ text: 'sear' }))), ['a', 'b', 'd']);
     t.deepEqual(sortedIds(await engine.query(query({ text: 'web sear' }))), ['a', 'd']);
     t.deepEqual(sortedIds(await engine.query(query({ text: 'sear web' }))), [], 'only the last term is a prefix');
     t.deepEqual(sortedIds(await engine.query(query({ text: 'se' }))), [], 'two characters are too short for a prefix');
-    t.deepEqual(sortedIds(await engine.query(query({ text: 'sea sear' }))), [], 'an earlier term still matches exactly');
+    t.deepEqual(
+      sortedIds(await engine.query(query({ text: 'sea sear' }))),
+      [],
+      'an earlier term still matches exactly',
+    );
   });
 
   it('values of one field are ORed or ANDed by itemOp', async (t) => {
     const engine = await shop();
-    t.deepEqual(sortedIds(await engine.query(query({ filter: { and: [is('color', ['green', 'blue'])], or: [] } }))), ['2', '4']);
-    t.deepEqual(sortedIds(await engine.query(query({ filter: { and: [is('tags', ['food', 'sweet'], 'AND')], or: [] } }))), ['1', '5']);
-    t.deepEqual(sortedIds(await engine.query(query({ filter: { and: [is('tags', ['food', 'sweet'], 'OR')], or: [] } }))), ['1', '2', '4', '5']);
-    t.deepEqual(ids(await engine.query(query({ filter: { and: [is('color', ['red', 'green'], 'AND')], or: [] } }))), [], 'a single value cannot be both');
+    t.deepEqual(sortedIds(await engine.query(query({ filter: { and: [is('color', ['green', 'blue'])], or: [] } }))), [
+      '2',
+      '4',
+    ]);
+    t.deepEqual(
+      sortedIds(await engine.query(query({ filter: { and: [is('tags', ['food', 'sweet'], 'AND')], or: [] } }))),
+      ['1', '5'],
+    );
+    t.deepEqual(
+      sortedIds(await engine.query(query({ filter: { and: [is('tags', ['food', 'sweet'], 'OR')], or: [] } }))),
+      ['1', '2', '4', '5'],
+    );
+    t.deepEqual(
+      ids(await engine.query(query({ filter: { and: [is('color', ['red', 'green'], 'AND')], or: [] } }))),
+      [],
+      'a single value cannot be both',
+    );
     t.deepEqual(
       ids(await engine.query(query({ filter: { and: [is('tags', ['food', 'nope'], 'AND')], or: [] } }))),
       [],
@@ -156,7 +212,11 @@ function registerCases(variant: EngineVariant): void {
   });
 
   it('a multi-valued facet counts each of its values once per document', async (t) => {
-    const engine = await engineWith(doc('a', 'x', { tags: ['p', 'q', 'p'] }), doc('b', 'x', { tags: ['q', 'r'] }), doc('c', 'x', { tags: ['s'] }));
+    const engine = await engineWith(
+      doc('a', 'x', { tags: ['p', 'q', 'p'] }),
+      doc('b', 'x', { tags: ['q', 'r'] }),
+      doc('c', 'x', { tags: ['s'] }),
+    );
     const result = await engine.query(query({ text: 'x', facets: [facet('tags')] }));
     t.deepEqual(result.facets.tags, [
       ['q', 2],
@@ -164,16 +224,23 @@ function registerCases(variant: EngineVariant): void {
       ['r', 1],
       ['s', 1],
     ]);
-    t.deepEqual(sortedIds(await engine.query(query({ filter: { and: [is('tags', ['q', 'p'], 'AND')], or: [] } }))), ['a']);
+    t.deepEqual(sortedIds(await engine.query(query({ filter: { and: [is('tags', ['q', 'p'], 'AND')], or: [] } }))), [
+      'a',
+    ]);
   });
 
   it('number ranges are inclusive, open at a null end, and never match a document without a value', async (t) => {
     const engine = await shop();
-    const sizes = async (filter: FieldFilter) => sortedIds(await engine.query(query({ filter: { and: [filter], or: [] } })));
+    const sizes = async (filter: FieldFilter) =>
+      sortedIds(await engine.query(query({ filter: { and: [filter], or: [] } })));
     t.deepEqual(await sizes(between('size', [3, 12])), ['1', '5', '6']);
     t.deepEqual(await sizes(between('size', [null, 3])), ['1', '2']);
     t.deepEqual(await sizes(between('size', [100, null])), ['3']);
-    t.deepEqual(await sizes(between('size', [null, null])), ['1', '2', '3', '5', '6'], 'an open range still needs a value');
+    t.deepEqual(
+      await sizes(between('size', [null, null])),
+      ['1', '2', '3', '5', '6'],
+      'an open range still needs a value',
+    );
     t.deepEqual(await sizes(between('size', [0, 1], [4000, 4000])), ['2', '3'], 'several ranges are ORed');
     t.deepEqual(
       await sizes({
@@ -188,7 +255,11 @@ function registerCases(variant: EngineVariant): void {
       ['5'],
       'or ANDed',
     );
-    t.deepEqual(await sizes({ field: 'size', values: ['12', 'twelve'], itemOp: 'OR' }), ['6'], 'exact values of a number field');
+    t.deepEqual(
+      await sizes({ field: 'size', values: ['12', 'twelve'], itemOp: 'OR' }),
+      ['6'],
+      'exact values of a number field',
+    );
   });
 
   it('facet counts equal a brute-force count for many random queries and filters', async (t) => {
@@ -217,7 +288,11 @@ function registerCases(variant: EngineVariant): void {
       t.is(got.total, want.total, label);
       t.deepEqual(sorted(ids(got)), sorted(want.ids), label);
       for (const request of q.facets) {
-        t.deepEqual(sorted(got.facets[request.field]!), sorted(want.facets[request.field]!), `${label} facet ${request.field}`);
+        t.deepEqual(
+          sorted(got.facets[request.field]!),
+          sorted(want.facets[request.field]!),
+          `${label} facet ${request.field}`,
+        );
       }
     }
   });
@@ -243,7 +318,8 @@ function registerCases(variant: EngineVariant): void {
       // Small pages come from the bounded heap, the full list from a sort: they must agree.
       const pageSize = 1 + Math.floor(random() * 7);
       const paged: string[] = [];
-      for (let offset = 0; offset < all.total; offset += pageSize) paged.push(...ids(await engine.query({ ...q, offset, limit: pageSize })));
+      for (let offset = 0; offset < all.total; offset += pageSize)
+        paged.push(...ids(await engine.query({ ...q, offset, limit: pageSize })));
       t.deepEqual(paged, ids(all), JSON.stringify(q.sort));
     }
   });
@@ -252,7 +328,11 @@ function registerCases(variant: EngineVariant): void {
     const engine = await shop();
     const filter = { and: [is('color', ['red']), is('tags', ['food'])], or: [] };
     const result = await engine.query(
-      query({ text: 'apple', filter, facets: [facet('color', { ignoreFilters: ['color'] }), facet('tags', { ignoreFilters: '*' })] }),
+      query({
+        text: 'apple',
+        filter,
+        facets: [facet('color', { ignoreFilters: ['color'] }), facet('tags', { ignoreFilters: '*' })],
+      }),
     );
     t.deepEqual(sortedIds(result), ['1', '5']);
     // color counts: apple hits that pass the tags filter, whatever their color.
@@ -278,7 +358,10 @@ function registerCases(variant: EngineVariant): void {
       query({
         text: 'apple',
         filter: { and: [is('color', ['green'])], or: [] },
-        facets: [facet('color', { include: ['green', 'pink', 'red'] }), facet('tags', { limit: 1, include: ['drink'] })],
+        facets: [
+          facet('color', { include: ['green', 'pink', 'red'] }),
+          facet('tags', { limit: 1, include: ['drink'] }),
+        ],
       }),
     );
     t.deepEqual(result.facets.color, [
@@ -353,14 +436,23 @@ function registerCases(variant: EngineVariant): void {
       ['blue', 1],
       ['green', 1],
     ]);
-    t.deepEqual(ids(await engine.query(query({ text: 'apple', offset: 3, limit: 5, sort: { by: 'number', field: 'size', direction: 'asc' } }))), ['4']);
+    t.deepEqual(
+      ids(
+        await engine.query(
+          query({ text: 'apple', offset: 3, limit: 5, sort: { by: 'number', field: 'size', direction: 'asc' } }),
+        ),
+      ),
+      ['4'],
+    );
     t.deepEqual((await engine.query(query({ text: 'apple', limit: 0 }))).hits, []);
     await t.throwsAsync(async () => engine.query(query({ offset: -1 })), { message: /offset must be an integer/ });
   });
 
   it('grouping orders groups by their best hit and pages the hits of each group', async (t) => {
     const engine = await shop();
-    const result = await engine.query(query({ sort: { by: 'number', field: 'size', direction: 'asc' }, group: 'tags', offset: 0, limit: 2 }));
+    const result = await engine.query(
+      query({ sort: { by: 'number', field: 'size', direction: 'asc' }, group: 'tags', offset: 0, limit: 2 }),
+    );
     t.deepEqual(
       result.groups!.map((group) => [group.value, group.total, group.hits.map((hit) => hit.id)]),
       [
@@ -370,7 +462,9 @@ function registerCases(variant: EngineVariant): void {
         ['drink', 1, ['4']],
       ],
     );
-    const second = await engine.query(query({ sort: { by: 'number', field: 'size', direction: 'asc' }, group: 'color', offset: 1, limit: 1 }));
+    const second = await engine.query(
+      query({ sort: { by: 'number', field: 'size', direction: 'asc' }, group: 'color', offset: 1, limit: 1 }),
+    );
     t.deepEqual(
       second.groups!.map((group) => [group.value, group.total, group.hits.map((hit) => hit.id)]),
       [
@@ -385,7 +479,9 @@ function registerCases(variant: EngineVariant): void {
   it('grouping returns at most 100 groups', async (t) => {
     const engine = variant.factory().create(SCHEMA);
     await engine.upsert(Array.from({ length: 150 }, (_, i) => doc(`d${i}`, 'x', { color: `c${i}`, size: i })));
-    const result = await engine.query(query({ sort: { by: 'number', field: 'size', direction: 'desc' }, group: 'color', limit: 1 }));
+    const result = await engine.query(
+      query({ sort: { by: 'number', field: 'size', direction: 'desc' }, group: 'color', limit: 1 }),
+    );
     t.is(result.groups!.length, 100);
     t.is(result.groups![0]!.value, 'c149');
     t.is(result.total, 150);
@@ -393,7 +489,9 @@ function registerCases(variant: EngineVariant): void {
 
   it('upserting an existing id replaces its text and values everywhere', async (t) => {
     const engine = await shop();
-    await engine.upsert([doc('1', 'Yellow banana bread', { color: 'yellow', tags: ['baked'], size: 7, title: 'Banana' })]);
+    await engine.upsert([
+      doc('1', 'Yellow banana bread', { color: 'yellow', tags: ['baked'], size: 7, title: 'Banana' }),
+    ]);
     t.is(engine.size, 6);
     t.deepEqual(sortedIds(await engine.query(query({ text: 'apple' }))), ['2', '4', '5']);
     t.deepEqual(ids(await engine.query(query({ text: 'banana' }))), ['1']);
@@ -440,8 +538,14 @@ function registerCases(variant: EngineVariant): void {
     // A new document takes a freed ordinal and must not inherit anything from the removed one.
     await engine.upsert([doc('7', 'plain', {})]);
     t.deepEqual(ids(await engine.query(query({ text: 'plain' }))), ['7']);
-    t.deepEqual((await engine.query(query({ text: 'plain', facets: [facet('tags'), facet('color')] }))).facets, { tags: [], color: [] });
-    t.deepEqual(ids(await engine.query(query({ text: 'plain', sort: { by: 'number', field: 'size', direction: 'asc' } }))), ['7']);
+    t.deepEqual((await engine.query(query({ text: 'plain', facets: [facet('tags'), facet('color')] }))).facets, {
+      tags: [],
+      color: [],
+    });
+    t.deepEqual(
+      ids(await engine.query(query({ text: 'plain', sort: { by: 'number', field: 'size', direction: 'asc' } }))),
+      ['7'],
+    );
   });
 
   it('many removals and re-additions keep results exact', async (t) => {
@@ -477,30 +581,56 @@ function registerCases(variant: EngineVariant): void {
 
   it('fields outside the schema are refused with the field named', async (t) => {
     const engine = await shop();
-    await t.throwsAsync(async () => engine.query(query({ filter: { and: [is('shape', ['round'])], or: [] } })), { message: /filter on "shape"/ });
-    await t.throwsAsync(async () => engine.query(query({ facets: [facet('shape')] })), { message: /facet counts on "shape"/ });
-    await t.throwsAsync(async () => engine.query(query({ sort: { by: 'number', field: 'weight', direction: 'asc' } })), { message: /sort by "weight"/ });
+    await t.throwsAsync(async () => engine.query(query({ filter: { and: [is('shape', ['round'])], or: [] } })), {
+      message: /filter on "shape"/,
+    });
+    await t.throwsAsync(async () => engine.query(query({ facets: [facet('shape')] })), {
+      message: /facet counts on "shape"/,
+    });
+    await t.throwsAsync(
+      async () => engine.query(query({ sort: { by: 'number', field: 'weight', direction: 'asc' } })),
+      { message: /sort by "weight"/ },
+    );
     await t.throwsAsync(async () => engine.query(query({ group: 'size' })), { message: /group on "size"/ });
-    await t.throwsAsync(async () => engine.query(query({ filter: { and: [between('color', [1, 2])], or: [] } })), { message: /ranges need a number field/ });
+    await t.throwsAsync(async () => engine.query(query({ filter: { and: [between('color', [1, 2])], or: [] } })), {
+      message: /ranges need a number field/,
+    });
   });
 
   it('a batch with a document of the wrong shape is refused whole', async (t) => {
     const engine = await shop();
     const bad = { ...doc('9', 'fresh'), facets: { color: 'red' } } as unknown as IndexableDocument;
-    await t.throwsAsync(async () => engine.upsert([doc('8', 'fresh'), bad]), { message: 'document "9": facets.color must be an array of strings' });
-    await t.throwsAsync(async () => engine.upsert([{ ...doc('9', 'x'), numbers: { size: '3' } } as unknown as IndexableDocument]), {
-      message: /numbers.size must be a number or null/,
+    await t.throwsAsync(async () => engine.upsert([doc('8', 'fresh'), bad]), {
+      message: 'document "9": facets.color must be an array of strings',
     });
-    await t.throwsAsync(async () => engine.upsert([doc('', 'x')]), { message: 'document id must be a non-empty string' });
+    await t.throwsAsync(
+      async () => engine.upsert([{ ...doc('9', 'x'), numbers: { size: '3' } } as unknown as IndexableDocument]),
+      {
+        message: /numbers.size must be a number or null/,
+      },
+    );
+    await t.throwsAsync(async () => engine.upsert([doc('', 'x')]), {
+      message: 'document id must be a non-empty string',
+    });
     t.false(await engine.has('8'));
     t.is((await engine.query(query({ text: 'fresh' }))).total, 0);
   });
 
   it('matchMissing also lets through documents without a value for the field', async (t) => {
     const engine = await shop();
-    const pass = async (filter: FieldFilter) => sortedIds(await engine.query(query({ filter: { and: [filter], or: [] } })));
-    t.deepEqual(await pass({ field: 'size', values: [], ranges: [[0, 4]], itemOp: 'OR', matchMissing: true }), ['1', '2', '4']);
-    t.deepEqual(await pass({ field: 'color', values: ['red'], itemOp: 'OR', matchMissing: true }), ['1', '3', '5', '6']);
+    const pass = async (filter: FieldFilter) =>
+      sortedIds(await engine.query(query({ filter: { and: [filter], or: [] } })));
+    t.deepEqual(await pass({ field: 'size', values: [], ranges: [[0, 4]], itemOp: 'OR', matchMissing: true }), [
+      '1',
+      '2',
+      '4',
+    ]);
+    t.deepEqual(await pass({ field: 'color', values: ['red'], itemOp: 'OR', matchMissing: true }), [
+      '1',
+      '3',
+      '5',
+      '6',
+    ]);
     t.deepEqual(await pass({ field: 'title', values: ['Car'], itemOp: 'OR', matchMissing: true }), ['3', '4']);
     t.deepEqual(await pass({ field: 'title', values: ['Car'], itemOp: 'OR' }), ['3'], 'exact values of a string field');
   });
@@ -603,9 +733,15 @@ test('memory: a corrupt, truncated or foreign snapshot is rejected with a clear 
   const snapshot = await (await shopOf(memoryEngineFactory)).exportSnapshot();
   const flipped = Buffer.from(snapshot);
   flipped[Math.floor(flipped.length / 2)]! ^= 0xff;
-  await t.throwsAsync(memoryEngineFactory.restore(flipped), { message: 'search engine snapshot is corrupt: checksum mismatch' });
-  await t.throwsAsync(memoryEngineFactory.restore(snapshot.subarray(0, snapshot.length - 10)), { message: /corrupt|signature/ });
-  await t.throwsAsync(memoryEngineFactory.restore(Buffer.from('{"not":"a snapshot"}')), { message: /not a search engine snapshot/ });
+  await t.throwsAsync(memoryEngineFactory.restore(flipped), {
+    message: 'search engine snapshot is corrupt: checksum mismatch',
+  });
+  await t.throwsAsync(memoryEngineFactory.restore(snapshot.subarray(0, snapshot.length - 10)), {
+    message: /corrupt|signature/,
+  });
+  await t.throwsAsync(memoryEngineFactory.restore(Buffer.from('{"not":"a snapshot"}')), {
+    message: /not a search engine snapshot/,
+  });
   await t.throwsAsync(memoryEngineFactory.restore(Buffer.alloc(0)), { message: /not a search engine snapshot/ });
   const otherVersion = Buffer.from(snapshot);
   otherVersion.writeUInt32LE(99, 8);

@@ -8,7 +8,10 @@ const CAPACITY = 400;
 
 function randomText(random: () => number): string {
   // Common words (the first four) on most documents, the rest on few: the shape that makes dense slots pay.
-  const words = Array.from({ length: 2 + Math.floor(random() * 10) }, () => WORDS[Math.floor(random() ** 3 * WORDS.length)]!);
+  const words = Array.from(
+    { length: 2 + Math.floor(random() * 10) },
+    () => WORDS[Math.floor(random() ** 3 * WORDS.length)]!,
+  );
   return words.join(' ');
 }
 
@@ -17,7 +20,9 @@ function matched(matcher: TextMatcher, postings: QueryTermPostings[]): Array<[nu
   const ordinals = new Uint32Array(CAPACITY);
   const ranks = new Uint32Array(CAPACITY);
   const found = matcher.match(postings, CAPACITY, ordinals, ranks);
-  return Array.from({ length: found }, (_, i): [number, number] => [ordinals[i]!, ranks[i]!]).sort((a, b) => a[0] - b[0]);
+  return Array.from({ length: found }, (_, i): [number, number] => [ordinals[i]!, ranks[i]!]).sort(
+    (a, b) => a[0] - b[0],
+  );
 }
 
 function lookUp(index: TextIndex, terms: string[], prefixLast: boolean): QueryTermPostings[] | null {
@@ -48,14 +53,20 @@ test('a term tested through its dense slots gives the same hits and ranks as wal
       }
     }
     for (let q = 0; q < 40; q++) {
-      const terms = [...new Set(Array.from({ length: 2 + Math.floor(random() * 2) }, () => WORDS[Math.floor(random() * WORDS.length)]!))];
+      const terms = [
+        ...new Set(
+          Array.from({ length: 2 + Math.floor(random() * 2) }, () => WORDS[Math.floor(random() * WORDS.length)]!),
+        ),
+      ];
       const prefixLast = random() < 0.3;
       const asked = terms.map((term, i) => (prefixLast && i === terms.length - 1 ? term.slice(0, 3) : term));
       const walked = lookUp(index, asked, prefixLast);
       const tested = lookUp(index, asked, prefixLast);
       if (walked === null || tested === null) continue;
       const rarest = Math.min(...tested.map((p) => p.size));
-      for (const posting of tested) if (posting.term !== undefined && posting.size > rarest) posting.dense = index.denseSlotsOf(posting.term, CAPACITY);
+      for (const posting of tested)
+        if (posting.term !== undefined && posting.size > rarest)
+          posting.dense = index.denseSlotsOf(posting.term, CAPACITY);
       if (!tested.some((p) => p.dense !== undefined)) continue;
       t.deepEqual(matched(matcher, tested), matched(matcher, walked), terms.join(' '));
       compared++;
