@@ -41,6 +41,10 @@ function coded<A extends unknown[]>(code: string, status: number, message: (...a
 export const httpErrors = {
   badRequest: coded('bad_request', 400, (message: string) => message),
   validation: coded('validation_failed', 400, (message: string) => message),
+  /** A parameter the request must give and did not: `hint` says what to give. */
+  missingParameter: coded('missing_parameter', 400, (name: string, hint: string) => `${name} is required: ${hint}`),
+  /** A parameter given with a value the route cannot take: `message` says why, after the name. */
+  invalidParameter: coded('invalid_parameter', 400, (name: string, message: string) => `${name} ${message}`),
   unauthorized: coded('unauthorized', 401, (message: string) => message),
   forbidden: coded('forbidden', 403, (message: string) => message),
   csrf: coded(

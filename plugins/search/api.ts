@@ -108,6 +108,8 @@ export interface SiteDefinition {
 export interface SearchSites {
   /** By name or id; null when there is none. */
   find(nameOrId: string): SearchSite | null;
+  /** By name or id, and with a locale one the site has: 404 site_not_found, or locale_not_found naming its locales. */
+  get(nameOrId: string, locale?: string): SearchSite;
   list(): SearchSite[];
   /** Rejects with 409 when the name is taken, 400 for a bad definition. */
   create(definition: SiteDefinition): Promise<SearchSite>;

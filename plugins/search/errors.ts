@@ -1,6 +1,6 @@
 import { VelaError } from 'vela/plugin';
 
-/** Every error the search plugin answers with: code, status, message. */
+/** Every error of its own the search plugin answers with (bad parameters are the SDK's httpErrors). */
 export const searchErrors = {
   siteNotFound: (site: string) => new VelaError('site_not_found', `no site named or with id "${site}"`, 404),
   localeNotFound: (site: string, locale: string, known: string[]) =>
@@ -20,16 +20,6 @@ export const searchErrors = {
   localeTaken: (site: string, locale: string) =>
     new VelaError('locale_exists', `site "${site}" already has locale "${locale}"`, 409),
   lastLocale: (site: string) => new VelaError('last_locale', `site "${site}" must keep at least one locale`, 409),
-  missingParameter: (name: string, hint: string) =>
-    new VelaError('missing_parameter', `${name} is required: ${hint}`, 400),
-  invalidParameter: (name: string, message: string) => new VelaError('invalid_parameter', `${name} ${message}`, 400),
-  unauthorized: (message: string) => new VelaError('unauthorized', message, 401),
-  csrf: () =>
-    new VelaError(
-      'csrf_token_invalid',
-      'a write signed in with the session cookie needs the X-CSRF-Token header from GET /api/login',
-      403,
-    ),
   spotlightNotFound: (site: string, id: string) =>
     new VelaError('spotlight_not_found', `site "${site}" has no spotlight with id "${id}"`, 404),
   localeRequired: (site: string, locales: string[]) =>

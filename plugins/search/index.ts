@@ -83,7 +83,6 @@ function createDomain(ctx: PluginContext<SearchConfig, typeof consumes>, engine:
     ),
     importer: new Importer(sites, docs, indexes, spotlights),
     tokens: new ApiTokens(db, ctx.logger),
-    logger: ctx.logger,
   };
 }
 

@@ -61,6 +61,13 @@ export { sendJson, sendJsonBytes } from '../http/json-answer.js';
 export type { ListSpec } from '../http/list-route.js';
 export { listRoute } from '../http/list-route.js';
 export type { ResponseSpec, RouteSpec } from '../http/openapi-registry.js';
+export {
+  checkTypedText,
+  normalizeLocale,
+  pathParams,
+  SITE_NAME_PATTERN,
+  siteRefSchema,
+} from '../http/request-input.js';
 export { SECURITY_HEADERS, VELA_COOKIE_PREFIX, VELA_CREDENTIAL_HEADERS } from '../http/security.js';
 export { sessionCookie } from '../http/session-routes.js';
 export { loggableText } from '../logger.js';

@@ -3,12 +3,13 @@ import {
   HOP_BY_HOP_HEADERS,
   type OutboundGuard,
   OutboundRefused,
+  pathParams,
   type Request,
   type Response,
   VelaError,
 } from 'vela/plugin';
 import type { IntegrationProxy } from '../proxy/integration-proxy.js';
-import { deletedSchema, idSchema, pathParams } from '../schemas/common.js';
+import { deletedSchema, idSchema } from '../schemas/common.js';
 import {
   DEFAULT_PROXY_METHODS,
   type IntegrationInput,

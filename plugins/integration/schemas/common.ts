@@ -6,9 +6,6 @@ import type { JsonSchema } from 'vela/plugin';
  */
 export const idSchema: JsonSchema = { type: 'string', maxLength: 36, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,35}$' };
 
-/** Path parameters, as route specs take them. */
-export const pathParams = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', properties });
-
 /** What a DELETE answers: the id of what is gone. */
 export const deletedSchema: JsonSchema = {
   type: 'object',

@@ -1,9 +1,17 @@
-import type { SearchSite, SearchSites } from '@vela/plugin-search/api';
-import { type ApiRouter, httpErrors, type JsonSchema, principalOf, validateAgainst } from 'vela/plugin';
-import { metricsErrors } from '../errors.js';
+import type { SearchSites } from '@vela/plugin-search/api';
+import {
+  type ApiRouter,
+  checkTypedText,
+  httpErrors,
+  type JsonSchema,
+  normalizeLocale,
+  pathParams,
+  principalOf,
+  siteRefSchema,
+  validateAgainst,
+} from 'vela/plugin';
 import { PERIODS, type Period } from '../metrics/periods.js';
 import type { SearchMetrics } from '../metrics/search-metrics.js';
-import { checkTypedText, normalizeLocale, pathParams, siteRefSchema } from './request-input.js';
 
 const termCount: JsonSchema = {
   type: 'object',
@@ -107,15 +115,6 @@ export interface MetricsRouteDomain {
 }
 
 export function mountMetricsRoutes(router: ApiRouter, { metrics, sites }: MetricsRouteDomain): void {
-  /** A site by id or name (404 when none); with a locale, one the site has (404 naming the ones it has). */
-  const siteOf = (ref: string, locale = ''): SearchSite => {
-    const site = sites().find(ref);
-    if (!site) throw metricsErrors.siteNotFound(ref);
-    if (locale !== '' && !site.locales.includes(locale))
-      throw metricsErrors.localeNotFound(site.name, locale, site.locales);
-    return site;
-  };
-
   router.post(
     '/api/sn/:siteName/search/latest',
     {
@@ -142,13 +141,13 @@ export function mountMetricsRoutes(router: ApiRouter, { metrics, sites }: Metric
       const query = req.query as unknown as { _setlocale?: string; locale?: string; rows: number; q?: string };
       const locale = query._setlocale || query.locale;
       if (!locale)
-        throw metricsErrors.missingParameter(
+        throw httpErrors.missingParameter(
           '_setlocale',
           'give the locale whose searches to list, e.g. _setlocale=en_US',
         );
-      const site = siteOf(String(req.params.siteName), normalizeLocale(locale));
+      const site = sites().get(String(req.params.siteName), normalizeLocale(locale));
       const userId = userIdOf(req.body) || principalOf(res)?.username;
-      if (!userId) throw metricsErrors.missingParameter('body.userId', 'give the user whose searches to list');
+      if (!userId) throw httpErrors.missingParameter('body.userId', 'give the user whose searches to list');
       const prefix = query.q && query.q.trim() !== '*' ? checkTypedText('q', query.q) : null;
       res.json(await metrics.latest(site.id, normalizeLocale(locale), userId, query.rows, prefix));
     },
@@ -171,7 +170,7 @@ export function mountMetricsRoutes(router: ApiRouter, { metrics, sites }: Metric
       responses: { 200: { description: 'the counts and the newest searches', schema: liveReport } },
     },
     async (req, res) => {
-      const site = siteOf(String(req.params.id));
+      const site = sites().get(String(req.params.id));
       res.json({ site: site.name, ...(await metrics.live(site.id, (req.query as unknown as { rows: number }).rows)) });
     },
   );
@@ -193,7 +192,7 @@ export function mountMetricsRoutes(router: ApiRouter, { metrics, sites }: Metric
         responses: { 200: { description: 'the report', schema: termsReport } },
       },
       async (req, res) => {
-        const site = siteOf(String(req.params.id));
+        const site = sites().get(String(req.params.id));
         const params = req.params as unknown as { period: Period; rows: number };
         res.json({ site: site.name, ...(await metrics.terms(site.id, params.period, params.rows, zeroOnly)) });
       },

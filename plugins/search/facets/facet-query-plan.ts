@@ -1,6 +1,6 @@
+import { httpErrors } from 'vela/plugin';
 import { MAX_FILTERS } from '../engine/filter-masks.js';
 import type { FacetRequest, FieldFilter, FilterSpec } from '../engine/search-engine.js';
-import { searchErrors } from '../errors.js';
 import type { SearchParams } from '../query/search-params.js';
 import type { Field, SiteConfig } from '../store/site-types.js';
 import { type FieldOperators, resolveOperators } from './operators.js';
@@ -49,7 +49,7 @@ function fieldFilter(
 ): FieldFilter {
   const field = config.fieldsByName.get(name);
   if (!field?.enabled)
-    throw searchErrors.invalidParameter(param, `names field "${name}", which site "${config.site.name}" does not have`);
+    throw httpErrors.invalidParameter(param, `names field "${name}", which site "${config.site.name}" does not have`);
   const exact: string[] = [];
   const ranges: Array<[number | null, number | null]> = [];
   for (const value of values) {
@@ -62,7 +62,7 @@ function fieldFilter(
           field.type === 'DATE'
             ? 'UTC date-times like 2026-03-01T00:00:00Z, days like 2026-03-01, epoch milliseconds'
             : 'numbers';
-        throw searchErrors.invalidParameter(
+        throw httpErrors.invalidParameter(
           param,
           `has a malformed range ${JSON.stringify(`${name}:${value}`)}: write ${name}:[from TO to] with ${bounds}, or * for an open end`,
         );
@@ -70,7 +70,7 @@ function fieldFilter(
       ranges.push([from, to]);
     } else if (field.facet) exact.push(unquote(value));
     else
-      throw searchErrors.invalidParameter(
+      throw httpErrors.invalidParameter(
         param,
         `filters on "${name}", which is not a facet (filter numbers and dates with ${name}:[from TO to])`,
       );
@@ -128,7 +128,7 @@ export function planFacetQuery(config: SiteConfig, params: SearchParams): FacetQ
     const [name, value] = splitFq(rule);
     const field = config.fieldsByName.get(name);
     if (!field?.facet)
-      throw searchErrors.invalidParameter(
+      throw httpErrors.invalidParameter(
         'targetingRules',
         `names "${name}", which is not a facet field of site "${site.name}"`,
       );
@@ -138,7 +138,7 @@ export function planFacetQuery(config: SiteConfig, params: SearchParams): FacetQ
     filter.and.push({ field: name, values: [...new Set(values)], itemOp: 'OR', matchMissing: true });
 
   if (filter.and.length + filter.or.length > MAX_FILTERS) {
-    throw searchErrors.invalidParameter(
+    throw httpErrors.invalidParameter(
       'fq[]',
       `names ${filter.and.length + filter.or.length} filtered fields; a search takes at most ${MAX_FILTERS} (targeting rules count too)`,
     );

@@ -1,6 +1,6 @@
+import { normalizeLocale } from 'vela/plugin';
 import type { ImportItem, ImportRejection } from '../api.js';
 import { type Attributes, toNumber } from '../query/indexable.js';
-import { normalizeLocale } from '../query/search-params.js';
 import type { SiteStore } from '../store/site-store.js';
 import type { Field, SiteConfig } from '../store/site-types.js';
 

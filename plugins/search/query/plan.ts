@@ -1,3 +1,4 @@
+import { httpErrors } from 'vela/plugin';
 import type { SearchEngine, SortSpec } from '../engine/search-engine.js';
 import { searchErrors } from '../errors.js';
 import { type FacetQueryPlan, planFacetQuery } from '../facets/facet-query-plan.js';
@@ -80,7 +81,7 @@ export async function planSearch(
   const facets = planFacetQuery(config, request);
   const sort = sortSpec(config, request.sortOrder, engine.schema);
   if (request.group && !engine.schema.facetFields.includes(request.group))
-    throw searchErrors.invalidParameter(
+    throw httpErrors.invalidParameter(
       'group',
       `must name a facet field of site "${config.site.name}", got ${JSON.stringify(request.group)}`,
     );
@@ -124,13 +125,13 @@ function sortSpec(
   if (order.by === 'newest' || order.by === 'oldest') {
     const dateField = config.site.defaultDateField;
     if (!dateField || !schema.numberFields.includes(dateField))
-      throw searchErrors.invalidParameter('sort', `${order.by} needs the site's defaultDateField to be a DATE field`);
+      throw httpErrors.invalidParameter('sort', `${order.by} needs the site's defaultDateField to be a DATE field`);
     return { by: 'number', field: dateField, direction: order.by === 'newest' ? 'desc' : 'asc' };
   }
   const { field, direction } = order;
   if (schema.numberFields.includes(field)) return { by: 'number', field, direction };
   if (schema.stringFields.includes(field)) return { by: 'string', field, direction };
-  throw searchErrors.invalidParameter(
+  throw httpErrors.invalidParameter(
     'sort',
     `names "${field}", which cannot be sorted by: sort by a number, date or single-valued string field of site "${config.site.name}"`,
   );

@@ -1,8 +1,7 @@
-import { searchErrors } from '../errors.js';
+import { checkTypedText, httpErrors, normalizeLocale } from 'vela/plugin';
 import { FQ, type LinkBase, type Param, parseQueryString, toLink } from '../links/query-string.js';
 import type { Operator } from '../store/site-types.js';
 import { parseSortOrder, type SortOrder } from './sort-order.js';
-import { checkTypedText } from './text-input.js';
 
 export const MAX_ROWS = 1000;
 /** The original reads `p` as a Java int: a larger page is refused there too, and offsets stay exact. */
@@ -102,16 +101,11 @@ function fieldListOf(raw: Raw): string[] | null {
   return names.length > 0 ? boundedList('fl', names, SEARCH_BOUNDS.maxName) : null;
 }
 
-export function normalizeLocale(value: string): string {
-  const m = /^([a-zA-Z]{2,3})[-_]([a-zA-Z]{2})$/.exec(value.trim());
-  return m ? `${m[1]!.toLowerCase()}_${m[2]!.toUpperCase()}` : value.trim();
-}
-
 function parsePage(name: string, value: string | number | undefined | null): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE)
-    throw searchErrors.invalidParameter(
+    throw httpErrors.invalidParameter(
       name,
       `must be a whole number from 1 to ${MAX_PAGE}, got ${JSON.stringify(value)}`,
     );
@@ -123,7 +117,7 @@ function parseRows(value: string | number | undefined | null): number | null | u
   if (value === undefined || value === null || value === '') return undefined;
   const n = typeof value === 'number' ? value : /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(n))
-    throw searchErrors.invalidParameter('rows', `must be a whole number, got ${JSON.stringify(value)}`);
+    throw httpErrors.invalidParameter('rows', `must be a whole number, got ${JSON.stringify(value)}`);
   return n < 0 ? null : Math.min(n, MAX_ROWS);
 }
 
@@ -139,7 +133,7 @@ function queryOperator(found: { name: string; value: string } | undefined): Oper
   if (!found) return null;
   const operator = operatorOf(bounded(found.name, found.value, SEARCH_BOUNDS.maxName));
   if (operator === undefined)
-    throw searchErrors.invalidParameter(
+    throw httpErrors.invalidParameter(
       found.name,
       `must be AND, OR, NONE or DEFAULT (NONE, DEFAULT and empty leave it to the field, else the site), got ${JSON.stringify(found.value)}`,
     );
@@ -158,14 +152,14 @@ function bodyOperator(value: string | null | undefined): Operator | undefined {
 /** A single value past `max` characters: refused naming the parameter, with its length rather than the value. */
 function bounded<T extends string | null | undefined>(name: string, value: T, max: number): T {
   if (typeof value === 'string' && value.length > max)
-    throw searchErrors.invalidParameter(name, `must be at most ${max} characters long, got ${value.length} characters`);
+    throw httpErrors.invalidParameter(name, `must be at most ${max} characters long, got ${value.length} characters`);
   return value;
 }
 
 /** A list past `maxItems` items, or with an item past `maxLength` characters: refused naming the parameter. */
 function boundedList(name: string, values: string[], maxLength: number): string[] {
   if (values.length > SEARCH_BOUNDS.maxItems)
-    throw searchErrors.invalidParameter(name, `takes at most ${SEARCH_BOUNDS.maxItems} values, got ${values.length}`);
+    throw httpErrors.invalidParameter(name, `takes at most ${SEARCH_BOUNDS.maxItems} values, got ${values.length}`);
   for (const value of values) bounded(name, value, maxLength);
   return values;
 }
@@ -178,7 +172,7 @@ function checkFilters(name: string, values: string[]): string[] {
   for (const value of values) {
     const colon = value.indexOf(':');
     if (colon <= 0 || colon === value.length - 1)
-      throw searchErrors.invalidParameter(name, `must be field:value, got ${JSON.stringify(value)}`);
+      throw httpErrors.invalidParameter(name, `must be field:value, got ${JSON.stringify(value)}`);
   }
   return values;
 }
@@ -186,7 +180,7 @@ function checkFilters(name: string, values: string[]): string[] {
 function list(value: unknown, name: string): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
-    throw searchErrors.invalidParameter(name, 'must be an array of strings');
+    throw httpErrors.invalidParameter(name, 'must be an array of strings');
   return value as string[];
 }
 
@@ -220,7 +214,7 @@ export function parseSearchParams(path: string, rawQuery: string, body: PostBody
 
   const q = b.query ?? first(raw, 'q');
   if (q === undefined || q === null)
-    throw searchErrors.missingParameter('q', 'give the text to search for, or * for every document');
+    throw httpErrors.missingParameter('q', 'give the text to search for, or * for every document');
   const qName = typeof b.query === 'string' ? 'query' : 'q';
   checkTypedText(qName, bounded(qName, q, SEARCH_BOUNDS.maxText));
   // Left out: the site's only or default locale (query/plan.ts).
@@ -259,7 +253,7 @@ export function parseSearchParams(path: string, rawQuery: string, body: PostBody
   if (body) params.linkBase = linkBaseFor(path, params);
   const link = toLink({ path: '', params: params.linkBase.params }).length - 1;
   if (link > SEARCH_BOUNDS.maxLink)
-    throw searchErrors.invalidParameter(
+    throw httpErrors.invalidParameter(
       "the search's parameters",
       `are ${link} characters long written as a link (every link of the answer repeats them); at most ${SEARCH_BOUNDS.maxLink} are taken: use fewer or shorter filters`,
     );

@@ -1,4 +1,4 @@
-import { searchErrors } from '../errors.js';
+import { httpErrors } from 'vela/plugin';
 
 /** What a `sort` value asks for, before the site says whether the field can be sorted by. */
 export type SortOrder =
@@ -23,7 +23,7 @@ export function parseSortOrder(given: string): SortOrder {
   if (colon >= 0) {
     const field = sort.slice(0, colon).trim();
     if (field === '')
-      throw searchErrors.invalidParameter(
+      throw httpErrors.invalidParameter(
         'sort',
         `names no field before the colon, got ${JSON.stringify(given)}: write field:asc or field:desc`,
       );

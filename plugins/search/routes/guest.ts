@@ -1,7 +1,6 @@
-import { type ApiRouter, type JsonSchema, listRoute } from 'vela/plugin';
+import { type ApiRouter, type JsonSchema, listRoute, pathParams, siteRefSchema } from 'vela/plugin';
 import { linkBaseFromUrl } from '../links/query-string.js';
 import { parseSearchParams } from '../query/search-params.js';
-import { pathParams, siteRefSchema } from '../schemas/common.js';
 import { searchResponseSchema } from '../schemas/search-response.js';
 import type { Site } from '../store/site-types.js';
 import { answerSearch, rawQuery, type SearchRouteDomain, searchQueryDoc } from './search.js';

@@ -1,6 +1,5 @@
-import { type ApiRouter, type Response, VelaError } from 'vela/plugin';
+import { type ApiRouter, httpErrors, type Response, VelaError } from 'vela/plugin';
 import type { AllRefusedDetails, ImportItem, ImportResult } from '../api.js';
-import { searchErrors } from '../errors.js';
 import { importBodySchema, importResultSchema } from '../schemas/import.js';
 import type { SearchDomain } from './route-context.js';
 
@@ -14,12 +13,12 @@ const query = {
 function itemsOf(body: unknown): ImportItem[] {
   const items = (body as { turingDocuments?: unknown } | undefined)?.turingDocuments;
   if (!Array.isArray(items))
-    throw searchErrors.invalidParameter(
+    throw httpErrors.invalidParameter(
       'turingDocuments',
       'must be an array of documents: {"turingDocuments": [{"locale", "turSNJobAction", "siteNames", "attributes"}]}',
     );
   if (items.some((item) => !item || typeof item !== 'object' || Array.isArray(item)))
-    throw searchErrors.invalidParameter('turingDocuments', 'must hold objects only');
+    throw httpErrors.invalidParameter('turingDocuments', 'must hold objects only');
   return items as ImportItem[];
 }
 

@@ -1,4 +1,3 @@
-import type { Logger } from 'vela/plugin';
 import type { ApiTokens } from '../auth/api-tokens.js';
 import type { Importer } from '../indexing/importer.js';
 import type { IndexManager } from '../indexing/index-manager.js';
@@ -20,5 +19,4 @@ export interface SearchDomain {
   spotlights: SpotlightStore;
   importer: Importer;
   tokens: ApiTokens;
-  logger: Logger;
 }

@@ -1,9 +1,17 @@
-import { type ApiRouter, principalOf, type Request, type Response, type SyncHook, sendJsonBytes } from 'vela/plugin';
+import {
+  type ApiRouter,
+  pathParams,
+  principalOf,
+  type Request,
+  type Response,
+  type SyncHook,
+  sendJsonBytes,
+  siteRefSchema,
+} from 'vela/plugin';
 import type { SearchedEvent } from '../api.js';
 import { linkBaseFromUrl } from '../links/query-string.js';
 import { answerBytes } from '../query/answer-cache.js';
 import { MAX_PAGE, type PostBody, parseSearchParams, type SearchParams } from '../query/search-params.js';
-import { pathParams, siteRefSchema } from '../schemas/common.js';
 import { searchResponseSchema } from '../schemas/search-response.js';
 import type { SearchDomain } from './route-context.js';
 

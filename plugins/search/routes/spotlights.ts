@@ -1,4 +1,4 @@
-import { type ApiRouter, listRoute } from 'vela/plugin';
+import { type ApiRouter, httpErrors, listRoute } from 'vela/plugin';
 import { searchErrors } from '../errors.js';
 import {
   spotlightCreateSchema,
@@ -20,7 +20,7 @@ function input(body: Body, config: SiteConfig, creating: boolean): SpotlightInpu
   const { site } = config;
   const locale = body.locale ?? (creating ? (site.defaultLocale ?? site.locales[0]!) : undefined);
   if (locale !== undefined && !site.locales.includes(locale))
-    throw searchErrors.invalidParameter(
+    throw httpErrors.invalidParameter(
       'body.locale',
       `must be one of the locales of site "${site.name}" (${site.locales.join(', ')}), got "${locale}"`,
     );

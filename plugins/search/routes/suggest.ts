@@ -1,12 +1,10 @@
 import type { ApiRouter, JsonSchema, TaskRunner } from 'vela/plugin';
+import { checkTypedText, normalizeLocale, pathParams, siteRefSchema } from 'vela/plugin';
 import type { SpellCheckerInput } from '../cognitive/spell-checker-task.js';
 import { searchErrors } from '../errors.js';
 import type { IndexManager } from '../indexing/index-manager.js';
 import { replaceParam, toLink } from '../links/query-string.js';
-import { normalizeLocale } from '../query/search-params.js';
 import type { SearchService } from '../query/search-service.js';
-import { checkTypedText } from '../query/text-input.js';
-import { pathParams, siteRefSchema } from '../schemas/common.js';
 import { AUTOCOMPLETE_DEFAULT_ROWS, AUTOCOMPLETE_MAX_ROWS, autocomplete } from '../suggest/autocomplete.js';
 import { correctText } from '../suggest/spell-check.js';
 import { stopWordsOf } from '../suggest/stop-words.js';

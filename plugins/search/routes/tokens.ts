@@ -1,6 +1,6 @@
-import { type ApiRouter, listRoute, principalOf } from 'vela/plugin';
+import { type ApiRouter, listRoute, pathParams, principalOf } from 'vela/plugin';
 import { TOKEN_SCOPES, type TokenScope } from '../auth/api-tokens.js';
-import { deletedSchema, idSchema, pathParams } from '../schemas/common.js';
+import { deletedSchema, idSchema } from '../schemas/common.js';
 import type { SearchDomain } from './route-context.js';
 
 const tags = ['api tokens'];

@@ -8,21 +8,10 @@ import type { JsonSchema } from 'vela/plugin';
 export const ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]{0,35}$';
 export const idSchema: JsonSchema = { type: 'string', maxLength: 36, pattern: ID_PATTERN };
 
-/** Site names appear in search URLs: letters, digits, space, `_`, `.` and `-`, 1 to 100 (the column's size). */
-export const SITE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9 _.-]{0,99}$';
-
 /** Field names are attribute names in imported documents: a letter or `_`, then letters, digits, `_`, `.`, `-`. */
 export const FIELD_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_.-]{0,99}$';
 
 export const LOCALE_PATTERN = '^[a-z]{2,3}_[A-Z]{2}$';
-
-/** A site in a path, by id or name: every id and every name matches this. */
-export const siteRefSchema: JsonSchema = {
-  type: 'string',
-  maxLength: 100,
-  pattern: SITE_NAME_PATTERN,
-  description: 'site id (or name)',
-};
 
 /** A field in a path, by id or name. */
 export const fieldRefSchema: JsonSchema = {
@@ -33,9 +22,6 @@ export const fieldRefSchema: JsonSchema = {
 };
 
 export const localeSchema: JsonSchema = { type: 'string', maxLength: 6, pattern: LOCALE_PATTERN };
-
-/** Path parameters, as route specs take them. */
-export const pathParams = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', properties });
 
 /** What a DELETE answers: the id (and, for what has one, the name) of what is gone. */
 export const deletedSchema: JsonSchema = {

@@ -1,5 +1,6 @@
 import type { JsonSchema } from 'vela/plugin';
-import { FIELD_NAME_PATTERN, fieldRefSchema, idSchema, LOCALE_PATTERN, pathParams, siteRefSchema } from './common.js';
+import { pathParams, siteRefSchema } from 'vela/plugin';
+import { FIELD_NAME_PATTERN, fieldRefSchema, idSchema, LOCALE_PATTERN } from './common.js';
 
 export const FIELD_TYPES = ['STRING', 'TEXT', 'INT', 'LONG', 'FLOAT', 'DATE', 'BOOL'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];

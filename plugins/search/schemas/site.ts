@@ -1,5 +1,6 @@
 import type { JsonSchema } from 'vela/plugin';
-import { idSchema, localeSchema, pathParams, SITE_NAME_PATTERN, siteRefSchema } from './common.js';
+import { pathParams, SITE_NAME_PATTERN, siteRefSchema } from 'vela/plugin';
+import { idSchema, localeSchema } from './common.js';
 import { fieldCreateSchema, fieldSchema } from './field.js';
 
 const operator = { enum: ['AND', 'OR'] };

@@ -1,5 +1,6 @@
 import type { JsonSchema } from 'vela/plugin';
-import { idSchema, localeSchema, pathParams, siteRefSchema } from '../schemas/common.js';
+import { pathParams, siteRefSchema } from 'vela/plugin';
+import { idSchema, localeSchema } from '../schemas/common.js';
 
 const term: JsonSchema = { type: 'string', minLength: 1, maxLength: 255 };
 

@@ -1,5 +1,5 @@
+import { normalizeLocale } from 'vela/plugin';
 import type { ImportItem, ImportRejection } from '../api.js';
-import { normalizeLocale } from '../query/search-params.js';
 import type { SiteStore } from '../store/site-store.js';
 import { DEFAULT_PROVIDER, type SpotlightInput, type SpotlightStore } from './spotlight-store.js';
 
