@@ -12,20 +12,24 @@ export {
   CHROMIUM_ARGS,
   layoutProblems,
   pageLayout,
+  pageLayoutProblems,
   screenshotDir,
   VIEWPORTS,
 } from '../testing/browser.js';
 export type { BrowserPage } from '../testing/browser-page.js';
 export { openBrowserPage, submitConsoleSignIn } from '../testing/browser-page.js';
 export type { JsonAnswer } from '../testing/call-service.js';
-export { callService } from '../testing/call-service.js';
+export { callService, serviceCaller } from '../testing/call-service.js';
 export type { ChildRun, ChildRuntime, PackedHome } from '../testing/child-runtime.js';
 export {
+  CHILD_ADMIN_AUTH,
+  callChild,
   childEnv,
   packedHome,
   runVela,
   startChildRuntime,
   startConfiguredChild,
+  startSharedChildren,
   VELA_BIN,
 } from '../testing/child-runtime.js';
 export { eventually, median, reportDelays, timeUntil } from '../testing/eventually.js';

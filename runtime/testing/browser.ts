@@ -125,3 +125,17 @@ function pngSize(png: Buffer): { width: number; height: number } {
 export function screenshotDir(fallback: string): string {
   return process.env.VELA_SCREENSHOT_DIR ?? fallback;
 }
+
+/**
+ * Measure `page` (pageLayout) and answer what breaks the layout rules (layoutProblems), its screenshot kept as
+ * `fileName` in the screenshot folder (screenshotDir), by default the `screenshots` folder of `vela`'s data.
+ */
+export async function pageLayoutProblems(
+  page: Page,
+  vela: { dataDir: string },
+  fileName: string,
+  onFirstScreen?: string,
+): Promise<string[]> {
+  const file = path.join(screenshotDir(path.join(vela.dataDir, 'screenshots')), fileName);
+  return layoutProblems(await pageLayout(page, file, onFirstScreen));
+}

@@ -24,10 +24,33 @@ export async function callService(
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
+  return readAnswer(res);
+}
+
+/** An answer's status, and its body parsed when it is JSON, its text otherwise. */
+export async function readAnswer(res: Response): Promise<JsonAnswer> {
   const text = await res.text();
   try {
     return { status: res.status, body: JSON.parse(text) };
   } catch {
     return { status: res.status, body: text };
   }
+}
+
+/**
+ * A caller of one service of test runtimes, sending the headers `headers` makes for the runtime called (its
+ * administrator's credentials, a key) unless a call names its own.
+ */
+export function serviceCaller(
+  service: string,
+  headers: (vela: TestRuntime) => Record<string, string>,
+): (
+  vela: TestRuntime,
+  method: string,
+  pathname: string,
+  body?: unknown,
+  own?: Record<string, string>,
+) => Promise<JsonAnswer> {
+  return (vela, method, pathname, body, own) =>
+    callService(vela, service, method, pathname, body, own ?? headers(vela));
 }

@@ -3,7 +3,8 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../paths.js';
-import type { TestTeardown } from './test-postgres.js';
+import { type JsonAnswer, readAnswer } from './call-service.js';
+import { type TestTeardown, testDatabase } from './test-postgres.js';
 
 export const VELA_BIN = path.join(packageRoot, 'bin', 'vela.mjs');
 
@@ -24,6 +25,11 @@ export interface ChildRuntime {
   output(): string;
 }
 
+const CHILD_ADMIN_PASSWORD = 'child-test-password';
+
+/** The Basic credentials of a child runtime's administrator (the password childEnv sets). */
+export const CHILD_ADMIN_AUTH = `Basic ${Buffer.from(`admin:${CHILD_ADMIN_PASSWORD}`).toString('base64')}`;
+
 /** Environment for a child runtime: every service on a free port, a known administrator password. */
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
@@ -31,7 +37,7 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
     VELA_GATEWAY_PORT: '0',
     VELA_SEARCH_PORT: '0',
     VELA_CONNECTOR_PORT: '0',
-    VELA_ADMIN_PASSWORD: 'child-test-password',
+    VELA_ADMIN_PASSWORD: CHILD_ADMIN_PASSWORD,
     ...extra,
   };
   delete env.DATABASE_URL;
@@ -140,6 +146,48 @@ export async function startConfiguredChild(
     remove();
     throw error;
   }
+}
+
+/**
+ * Two processes (startConfiguredChild with `args`) sharing a new test database: `config` says all but the
+ * database's URL. Both stop when the test ends.
+ */
+export async function startSharedChildren(
+  t: TestTeardown,
+  config: { runtime?: Record<string, unknown>; [key: string]: unknown },
+  args: string[] = [],
+): Promise<[ChildRuntime, ChildRuntime]> {
+  const pg = await testDatabase(t);
+  const shared = { ...config, runtime: { ...config.runtime, database: { url: pg.url } } };
+  const a = await startConfiguredChild(shared, args);
+  t.teardown(async () => {
+    await a.stop();
+  });
+  const b = await startConfiguredChild(shared, args);
+  t.teardown(async () => {
+    await b.stop();
+  });
+  return [a, b];
+}
+
+/**
+ * A request to one service of a child runtime, as its administrator unless `headers` say otherwise. A body goes as
+ * JSON; the answer's body is parsed when it is JSON, its text otherwise.
+ */
+export async function callChild(
+  vela: ChildRuntime,
+  service: string,
+  method: string,
+  pathname: string,
+  body?: unknown,
+  headers: Record<string, string> = { authorization: CHILD_ADMIN_AUTH },
+): Promise<JsonAnswer> {
+  const res = await fetch(`${vela.urls[service]}${pathname}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return readAnswer(res);
 }
 
 /** A home folder with a plugin packed by `vela pack` into its `plugins/`, as an operator installs one. */

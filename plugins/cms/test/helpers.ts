@@ -1,11 +1,5 @@
 import type { ExecutionContext } from 'ava';
-import {
-  callService,
-  type JsonAnswer,
-  startTestRuntime,
-  type TestRuntime,
-  type TestRuntimeOptions,
-} from 'vela/testing';
+import { serviceCaller, startTestRuntime, type TestRuntime, type TestRuntimeOptions } from 'vela/testing';
 import { ContentServer, PASSWORD, USER } from './fixtures/content-server.js';
 import { slingDate, wkndTree } from './fixtures/wknd-tree.js';
 
@@ -59,21 +53,11 @@ export async function setUpCms(
   return { server, vela, source };
 }
 
-/** Call the connector service (where the cms plugin is mounted) with the Key header. */
-export function call(
-  vela: TestRuntime,
-  method: string,
-  pathname: string,
-  body?: unknown,
-  headers: Record<string, string> = { key: KEY },
-): Promise<JsonAnswer> {
-  return callService(vela, 'connector', method, pathname, body, headers);
-}
+/** Call the connector service (where the cms plugin is mounted) with the Key header (or the headers given). */
+export const call = serviceCaller('connector', () => ({ key: KEY }));
 
 /** Call the search service as the administrator. */
-export function searchCall(vela: TestRuntime, method: string, pathname: string, body?: unknown): Promise<JsonAnswer> {
-  return callService(vela, 'search', method, pathname, body, { authorization: vela.adminAuth });
-}
+export const searchCall = serviceCaller('search', (vela) => ({ authorization: vela.adminAuth }));
 
 const FIELDS = [
   { name: 'id', type: 'STRING' },

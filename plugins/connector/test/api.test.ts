@@ -13,8 +13,8 @@ import {
   searchCall,
   startConnector,
   tempDir,
+  tempJsonl,
   waitForRun,
-  writeJsonl,
 } from './helpers.js';
 
 let vela: TestRuntime;
@@ -26,7 +26,7 @@ const ADMIN_APP = 'https://admin.example';
 test.before(async () => {
   vela = await startConnector({ config: { services: { connector: { cors: { credentialedOrigins: [ADMIN_APP] } } } } });
   await createSite(vela, 'Docs');
-  file = writeJsonl(path.join(tempDir(), 'packages.jsonl'), makePackages(120));
+  file = tempJsonl(makePackages(120), 'packages.jsonl');
   await createSource(vela, 'pkgs', file, 'Docs');
   await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
 });
@@ -128,7 +128,7 @@ test('a body that is not JSON is a 400 JSON error, and nothing is stored', async
 });
 
 test('a second full run of a running source is refused with 409 JSON', async (t) => {
-  const big = writeJsonl(path.join(tempDir(), 'big.jsonl'), makePackages(3000));
+  const big = tempJsonl(makePackages(3000), 'big.jsonl');
   await createSite(vela, 'Busy');
   await createSource(vela, 'busy', big, 'Busy');
   const first = await call(vela, 'GET', '/api/v2/connector/index/busy/all');

@@ -1,37 +1,28 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { startTestSite } from './fixtures/test-site.js';
 import {
   call,
+  createFolderSource,
   createSite,
   runAndWait,
   searchCall,
   searchIds,
   startConnector,
   startWebSource,
-  tempDir,
 } from './helpers.js';
 
 test('the filesystem kind runs through the pipeline: files extracted on the worker pool, indexed, and de-indexed when deleted', async (t) => {
   const vela = await startConnector();
   t.teardown(() => vela.stop());
   await createSite(vela, 'Files');
-  const root = path.join(tempDir(), 'docs');
-  mkdirSync(root);
-  writeFileSync(
-    path.join(root, 'guide.html'),
-    '<html><head><title>Operator guide</title></head><body><p>Rotate the flux capacitor weekly.</p><script>ignored()</script></body></html>',
-  );
-  writeFileSync(path.join(root, 'notes.md'), '# Release notes\n\nThe *zeppelin* release adds schedules.\n');
-  writeFileSync(path.join(root, 'plain.txt'), 'A plain text file about walruses.');
-  const created = await call(vela, 'POST', '/api/v2/connector/source', {
-    name: 'files',
-    kind: 'filesystem',
-    sites: ['Files'],
-    settings: { root },
+  const { root, created } = await createFolderSource(vela, 'files', 'Files', {
+    'guide.html':
+      '<html><head><title>Operator guide</title></head><body><p>Rotate the flux capacitor weekly.</p><script>ignored()</script></body></html>',
+    'notes.md': '# Release notes\n\nThe *zeppelin* release adds schedules.\n',
+    'plain.txt': 'A plain text file about walruses.',
   });
-  t.is(created.status, 201, JSON.stringify(created.body));
   t.like(created.body.settings, { root, includeHidden: false });
 
   const first = await runAndWait(vela, '/api/v2/connector/index/files/all', 'files');

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import test from 'ava';
 import {
   call,
@@ -10,7 +9,7 @@ import {
   searchIds,
   startConnector,
   startPackageSource,
-  tempDir,
+  tempJsonl,
   writeJsonl,
 } from './helpers.js';
 
@@ -76,7 +75,7 @@ test('moving a source to other sites or another locale removes its documents fro
   const added = await searchCall(vela, 'POST', '/api/sn/New/locale', { locale: 'pt_BR' });
   t.is(added.status, 201, JSON.stringify(added.body));
   const docs = makePackages(20);
-  const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), docs);
+  const file = tempJsonl(docs);
   const created = await createSource(vela, 'pkgs', file, 'Old');
   t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), { indexed: 20 });
 

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import test from 'ava';
 import {
   call,
@@ -8,12 +7,11 @@ import {
   runAndWait,
   searchIds,
   startConnector,
-  tempDir,
-  writeJsonl,
+  tempJsonl,
 } from './helpers.js';
 
 test('sources from the configuration file run like the others and are read-only through the API', async (t) => {
-  const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), makePackages(30));
+  const file = tempJsonl(makePackages(30));
   const vela = await startConnector({
     connector: {
       sources: [{ name: 'configured', kind: 'jsonl', sites: ['Docs'], settings: { path: file, ...MAPPING } }],

@@ -1,12 +1,9 @@
-import path from 'node:path';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import {
   browserAvailable,
-  layoutProblems,
   openBrowserPage,
-  pageLayout,
-  screenshotDir,
+  pageLayoutProblems,
   submitConsoleSignIn,
   type TestRuntime,
   VIEWPORTS,
@@ -47,14 +44,13 @@ browserTest(
     await row.waitFor();
     t.is((await row.locator('.badge').textContent())?.trim(), 'COMPLETED');
 
-    const shots = screenshotDir(path.join(vela.dataDir, 'screenshots'));
     const labels = ['Source', 'Kind', 'Sites', 'Schedule', 'Last run', 'Documents', 'Per second', 'Ended'];
     for (const [width, viewport] of Object.entries(VIEWPORTS)) {
       await page.setViewportSize(viewport);
       await page.reload();
       await row.waitFor();
       t.deepEqual(
-        layoutProblems(await pageLayout(page, path.join(shots, `connector-status-${width}.png`), '#sources tbody tr')),
+        await pageLayoutProblems(page, vela, `connector-status-${width}.png`, '#sources tbody tr'),
         [],
         width,
       );

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createPooledExtract, EXTRACT_TASK_FILE, type ExtractedContent, type ExtractInput } from '@vela/extraction';
@@ -14,7 +14,7 @@ import { webSourceKind } from '../sources/web/web-kind.js';
 import { makePdf } from './fixtures/documents.js';
 import { readAll } from './fixtures/read-context.js';
 import { page, startTestSite } from './fixtures/test-site.js';
-import { call, createSite, runAndWait, startConnector, tempDir } from './helpers.js';
+import { call, createFolderSource, createSite, runAndWait, startConnector } from './helpers.js';
 
 // Decompression bombs found by the filesystem and web sources, extracted on a real pool as in the connector: each is
 // that document's read error (too_large, naming the limit), found from its headers before anything is rendered or
@@ -99,18 +99,11 @@ test.serial('the connector applies plugins.connector.maxImagePixels to its sourc
   const vela = await startConnector({ connector: { maxImagePixels: 1_000_000 } });
   t.teardown(() => vela.stop());
   await createSite(vela, 'Scans');
-  const root = path.join(tempDir(), 'scans');
-  mkdirSync(root);
-  // 1.2 megapixels: far under the default limit, over the one configured here.
-  writeFileSync(path.join(root, 'scan.png'), hugePng(1200, 1000));
-  writeFileSync(path.join(root, 'notes.txt'), 'Notes beside the scan');
-  const created = await call(vela, 'POST', '/api/v2/connector/source', {
-    name: 'scans',
-    kind: 'filesystem',
-    sites: ['Scans'],
-    settings: { root },
+  await createFolderSource(vela, 'scans', 'Scans', {
+    // 1.2 megapixels: far under the default limit, over the one configured here.
+    'scan.png': hugePng(1200, 1000),
+    'notes.txt': 'Notes beside the scan',
   });
-  t.is(created.status, 201, JSON.stringify(created.body));
   t.like(await runAndWait(vela, '/api/v2/connector/index/scans/all', 'scans'), {
     status: 'COMPLETED',
     indexed: 1,

@@ -1,12 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { ExecutionContext } from 'ava';
 import {
-  callService,
   manifest,
   packageRoot,
+  serviceCaller,
   startTestRuntime,
   type TestRuntime,
   type TestRuntimeOptions,
@@ -34,6 +34,38 @@ export function startConnector(
       plugins: { ...(rest.config?.plugins ?? {}), connector: { apiKeys: [KEY], batchSize: 200, ...connector } },
     },
   });
+}
+
+/** A search service alone, with the site `site` and an import token for a connector; it stops when the test ends. */
+export async function startRemoteSearch(
+  t: ExecutionContext,
+  site: string,
+): Promise<{ search: TestRuntime; url: string; key: string }> {
+  const search = await startTestRuntime({ plugins: ['search'] });
+  t.teardown(() => search.stop());
+  await createSite(search, site);
+  const token = await searchCall(search, 'POST', '/api/dev/token', {
+    title: 'connector',
+    scopes: ['search', 'import'],
+  });
+  return { search, url: search.url('search'), key: token.body.token as string };
+}
+
+/**
+ * A connector without a co-hosted search plugin, sending to the search service at `search` (`key: null` for none)
+ * with the `connector` settings added; it stops when the test ends.
+ */
+export async function startRemoteConnector(
+  t: ExecutionContext,
+  search: { url: string; key: string | null },
+  connector: Record<string, unknown> = {},
+): Promise<TestRuntime> {
+  const vela = await startConnector({
+    plugins: ['connector'],
+    connector: { ...connector, search: { url: search.url, key: search.key } },
+  });
+  t.teardown(() => vela.stop());
+  return vela;
 }
 
 /**
@@ -71,7 +103,7 @@ export async function startPackageSource(
   const vela = await startConnector();
   t.teardown(() => vela.stop());
   await createSite(vela, 'Docs');
-  const file = writeJsonl(path.join(tempDir(), fileName), records);
+  const file = tempJsonl(records, fileName);
   await createSource(vela, 'pkgs', file, 'Docs');
   return { vela, file };
 }
@@ -101,20 +133,10 @@ export async function startWithKind(
 }
 
 /** Call the connector service with the Key header (or the headers given). */
-export function call(
-  vela: TestRuntime,
-  method: string,
-  pathname: string,
-  body?: unknown,
-  headers: Record<string, string> = { key: KEY },
-): Promise<Answer> {
-  return callService(vela, 'connector', method, pathname, body, headers);
-}
+export const call = serviceCaller('connector', () => ({ key: KEY }));
 
 /** Call the search service as the administrator. */
-export function searchCall(vela: TestRuntime, method: string, pathname: string, body?: unknown): Promise<Answer> {
-  return callService(vela, 'search', method, pathname, body, { authorization: vela.adminAuth });
-}
+export const searchCall = serviceCaller('search', (vela) => ({ authorization: vela.adminAuth }));
 
 export const SITE_FIELDS = [
   { name: 'id', type: 'STRING' },
@@ -156,6 +178,34 @@ export function makePackages(count: number, from = 0): Pkg[] {
 
 export function tempDir(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'vela-connector-'));
+}
+
+/**
+ * Write `files` (name to content) into a new folder and create the filesystem source `name` over it, targeting
+ * `site`. The folder, for the test to change, and the answer to the creation.
+ */
+export async function createFolderSource(
+  vela: TestRuntime,
+  name: string,
+  site: string,
+  files: Record<string, string | Uint8Array>,
+): Promise<{ root: string; created: Answer }> {
+  const root = path.join(tempDir(), name);
+  mkdirSync(root);
+  for (const [file, content] of Object.entries(files)) writeFileSync(path.join(root, file), content);
+  const created = await call(vela, 'POST', '/api/v2/connector/source', {
+    name,
+    kind: 'filesystem',
+    sites: [site],
+    settings: { root },
+  });
+  if (created.status !== 201) throw new Error(`source creation failed: ${JSON.stringify(created.body)}`);
+  return { root, created };
+}
+
+/** Write records as JSON lines to `fileName` in a new temporary folder (gzipped when the name ends in .gz). */
+export function tempJsonl(records: unknown[], fileName = 'p.jsonl'): string {
+  return writeJsonl(path.join(tempDir(), fileName), records);
 }
 
 /** Write records as JSON lines (gzipped when the name ends in .gz). */

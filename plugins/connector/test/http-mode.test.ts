@@ -1,37 +1,26 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import test from 'ava';
-import { startTestRuntime } from 'vela/testing';
 import {
   call,
-  createSite,
   createSource,
   makePackages,
   runAndWait,
-  searchCall,
   searchIds,
   startConnector,
-  tempDir,
+  startRemoteConnector,
+  startRemoteSearch,
+  tempJsonl,
   writeJsonl,
 } from './helpers.js';
 
 test('with a search URL, documents go over HTTP with the Key header to a separately started search service', async (t) => {
-  const search = await startTestRuntime({ plugins: ['search'] });
-  t.teardown(() => search.stop());
-  await createSite(search, 'Remote');
-  const token = await searchCall(search, 'POST', '/api/dev/token', {
-    title: 'connector',
-    scopes: ['search', 'import'],
-  });
-  const vela = await startConnector({
-    plugins: ['connector'],
-    connector: { batchSize: 150, search: { url: search.url('search'), key: token.body.token } },
-  });
-  t.teardown(() => vela.stop());
+  const remote = await startRemoteSearch(t, 'Remote');
+  const { search } = remote;
+  const vela = await startRemoteConnector(t, remote, { batchSize: 150 });
 
   const docs = makePackages(400);
-  const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), docs);
+  const file = tempJsonl(docs);
   const unknownSite = await call(vela, 'POST', '/api/v2/connector/source', {
     name: 'elsewhere',
     kind: 'jsonl',
@@ -76,17 +65,12 @@ test('with a search URL, documents go over HTTP with the Key header to a separat
 });
 
 test('a wrong key or an unreachable search service fails the run with the reason, and the next good run catches up', async (t) => {
-  const search = await startTestRuntime({ plugins: ['search'] });
-  t.teardown(() => search.stop());
-  await createSite(search, 'Remote');
+  const remote = await startRemoteSearch(t, 'Remote');
+  const { search } = remote;
   const docs = makePackages(50);
-  const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), docs);
+  const file = tempJsonl(docs);
 
-  const wrongKey = await startConnector({
-    plugins: ['connector'],
-    connector: { search: { url: search.url('search'), key: 'not-a-token' } },
-  });
-  t.teardown(() => wrongKey.stop());
+  const wrongKey = await startRemoteConnector(t, { url: remote.url, key: 'not-a-token' });
   await createSource(wrongKey, 'pkgs', file, 'Remote');
   const refused = await runAndWait(wrongKey, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.is(refused.status, 'FAILED');
@@ -99,11 +83,7 @@ test('a wrong key or an unreachable search service fails the run with the reason
   });
   t.is(errors.body.totalElements, 50, 'the refused batch is recorded, never INDEXED');
 
-  const unreachable = await startConnector({
-    plugins: ['connector'],
-    connector: { search: { url: 'http://127.0.0.1:9', key: 'x' } },
-  });
-  t.teardown(() => unreachable.stop());
+  const unreachable = await startRemoteConnector(t, { url: 'http://127.0.0.1:9', key: 'x' });
   await createSource(unreachable, 'pkgs', file, 'Remote');
   const down = await runAndWait(unreachable, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.is(down.status, 'FAILED');
@@ -113,26 +93,14 @@ test('a wrong key or an unreachable search service fails the run with the reason
   t.is(validate.body.error, 'search_unavailable');
   t.regex(validate.body.message, /cannot be reached/);
 
-  const token = await searchCall(search, 'POST', '/api/dev/token', {
-    title: 'connector',
-    scopes: ['search', 'import'],
-  });
-  const good = await startConnector({
-    plugins: ['connector'],
-    connector: { search: { url: search.url('search'), key: token.body.token } },
-  });
-  t.teardown(() => good.stop());
+  const good = await startRemoteConnector(t, remote);
   await createSource(good, 'pkgs', file, 'Remote');
   t.like(await runAndWait(good, '/api/v2/connector/index/pkgs/all', 'pkgs'), { status: 'COMPLETED', indexed: 50 });
   t.is((await searchIds(search, 'Remote')).length, 50);
 });
 
 test('without a co-hosted search plugin only the configured keys are accepted', async (t) => {
-  const vela = await startConnector({
-    plugins: ['connector'],
-    connector: { search: { url: 'http://127.0.0.1:9', key: null } },
-  });
-  t.teardown(() => vela.stop());
+  const vela = await startRemoteConnector(t, { url: 'http://127.0.0.1:9', key: null });
   t.is((await call(vela, 'GET', '/api/v2/connector/source')).status, 200);
   t.is((await call(vela, 'GET', '/api/v2/connector/source', undefined, { key: 'something-else' })).status, 401);
 });
@@ -140,7 +108,7 @@ test('without a co-hosted search plugin only the configured keys are accepted', 
 test('without a search plugin and without a search URL, runs are refused with 503 JSON saying what to configure', async (t) => {
   const vela = await startConnector({ plugins: ['connector'] });
   t.teardown(() => vela.stop());
-  const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), makePackages(3));
+  const file = tempJsonl(makePackages(3));
   await createSource(vela, 'pkgs', file, 'Remote');
   const r = await call(vela, 'GET', '/api/v2/connector/index/pkgs/all');
   t.is(r.status, 503);
@@ -157,12 +125,11 @@ test('a search service that accepts connections but never answers does not hold 
     for (const socket of sockets) socket.destroy();
     return new Promise<void>((resolve) => silent.close(() => resolve()));
   });
-  const vela = await startConnector({
-    plugins: ['connector'],
-    connector: { search: { url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, key: 'k' } },
+  const vela = await startRemoteConnector(t, {
+    url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+    key: 'k',
   });
-  t.teardown(() => vela.stop());
-  const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), makePackages(3));
+  const file = tempJsonl(makePackages(3));
   // The search service never answers: the save comes back only because the site check gives up.
   const created = await call(vela, 'POST', '/api/v2/connector/source', {
     name: 'pkgs',
@@ -174,12 +141,8 @@ test('a search service that accepts connections but never answers does not hold 
 });
 
 test('a search URL with a password in it never shows the password, in run statistics or in logs', async (t) => {
-  const vela = await startConnector({
-    plugins: ['connector'],
-    connector: { search: { url: 'http://scott:tiger-secret@127.0.0.1:9', key: 'k' } },
-  });
-  t.teardown(() => vela.stop());
-  const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), makePackages(3));
+  const vela = await startRemoteConnector(t, { url: 'http://scott:tiger-secret@127.0.0.1:9', key: 'k' });
+  const file = tempJsonl(makePackages(3));
   await createSource(vela, 'pkgs', file, 'Remote');
   const run = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.is(run.status, 'FAILED');

@@ -1,5 +1,4 @@
 import http from 'node:http';
-import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { postgresReachable, type TestRuntime, testDatabase } from 'vela/testing';
 import {
@@ -11,8 +10,7 @@ import {
   makePackages,
   runAndWait,
   startConnector,
-  tempDir,
-  writeJsonl,
+  tempJsonl,
 } from './helpers.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
@@ -42,7 +40,7 @@ const LONG_CRON = `${Array.from({ length: 60 }, (_, i) => i).join(',')} ${Array.
 
 async function withRecords(vela: TestRuntime): Promise<void> {
   await createSite(vela, 'Docs');
-  await createSource(vela, 'pkgs', writeJsonl(path.join(tempDir(), 'p.jsonl'), makePackages(30)), 'Docs');
+  await createSource(vela, 'pkgs', tempJsonl(makePackages(30)), 'Docs');
   await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
 }
 
@@ -169,7 +167,7 @@ async function checkLongDocumentId(t: ExecutionContext, vela: TestRuntime): Prom
   await createSite(vela, 'Ids');
   const records: Array<Record<string, unknown>> = makePackages(5).map((p) => ({ ...p }));
   records.splice(2, 0, { ...makePackages(1, 99)[0], id: `long-${'x'.repeat(495)}` });
-  const file = writeJsonl(path.join(tempDir(), 'ids.jsonl'), records);
+  const file = tempJsonl(records, 'ids.jsonl');
   await createSource(vela, 'ids', file, 'Ids');
   const run = await runAndWait(vela, '/api/v2/connector/index/ids/all', 'ids');
   t.like(run, { status: 'COMPLETED', documents: 6, indexed: 5, errors: 1 });

@@ -1,7 +1,6 @@
-import path from 'node:path';
 import test from 'ava';
 import type { ConnectorRuns, ConnectorSources } from '../api.js';
-import { call, createSite, createSource, searchIds, startWithKind, tempDir, writeJsonl } from './helpers.js';
+import { call, createSite, createSource, searchIds, startWithKind, tempJsonl } from './helpers.js';
 
 // A plugin whose kind reads documents from its settings, each with the version the source gives it.
 const VERSIONED_KIND = `{
@@ -59,7 +58,7 @@ test('connector.sources: a plugin saves and removes its sources; the API sees th
     message: /settings\.docs is required/,
   });
   // A name the user took is not the plugin's.
-  await createSource(vela, 'users', writeJsonl(path.join(tempDir(), 'a.jsonl'), []), 'Docs');
+  await createSource(vela, 'users', tempJsonl([], 'a.jsonl'), 'Docs');
   await t.throwsAsync(sources.put({ name: 'users', kind: 'versioned', sites: ['Docs'], settings: { docs: [] } }), {
     message: /already exists/,
   });

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import test from 'ava';
 import { postgresReachable, testDatabase } from 'vela/testing';
 import {
@@ -9,7 +8,7 @@ import {
   runAndWait,
   searchIds,
   startConnector,
-  tempDir,
+  tempJsonl,
   writeJsonl,
 } from './helpers.js';
 
@@ -24,7 +23,7 @@ pgTest(
     t.teardown(() => (firstStopped ? undefined : first.stop()));
     await createSite(first, 'Docs');
     const docs = makePackages(250);
-    const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), docs);
+    const file = tempJsonl(docs);
     await createSource(first, 'pkgs', file, 'Docs');
     await call(first, 'POST', '/api/v2/connector/indexing-rule', {
       name: 'no web',

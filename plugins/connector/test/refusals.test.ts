@@ -1,6 +1,5 @@
-import path from 'node:path';
 import test from 'ava';
-import { startTestRuntime, type TestRuntime } from 'vela/testing';
+import type { TestRuntime } from 'vela/testing';
 import {
   call,
   createSite,
@@ -9,8 +8,9 @@ import {
   runAndWait,
   searchCall,
   startConnector,
-  tempDir,
-  writeJsonl,
+  startRemoteConnector,
+  startRemoteSearch,
+  tempJsonl,
 } from './helpers.js';
 
 // A batch the search service refuses as a whole: each document's record keeps its own reason (what was wrong
@@ -44,7 +44,7 @@ test('in-process: every document of a wholly refused batch is recorded with its 
   const vela = await startConnector();
   t.teardown(() => vela.stop());
   await createSite(vela, 'Refusing');
-  await createSource(vela, 'bad', writeJsonl(path.join(tempDir(), 'bad.jsonl'), refusedDocs()), 'Refusing');
+  await createSource(vela, 'bad', tempJsonl(refusedDocs(), 'bad.jsonl'), 'Refusing');
   t.like(await runAndWait(vela, '/api/v2/connector/index/bad/all', 'bad'), {
     status: 'COMPLETED',
     indexed: 0,
@@ -55,25 +55,16 @@ test('in-process: every document of a wholly refused batch is recorded with its 
 
 test('over HTTP: the import API answers a wholly refused batch with 400 and each item’s reasons, which the connector records', async (t) => {
   t.timeout(120_000);
-  const search = await startTestRuntime({ plugins: ['search'] });
-  t.teardown(() => search.stop());
-  await createSite(search, 'Refusing');
+  const remote = await startRemoteSearch(t, 'Refusing');
+  const { search } = remote;
   const answer = await searchCall(search, 'POST', '/api/sn/import', {
     turingDocuments: [{ locale: 'en_US', siteNames: ['Ghost'], attributes: { id: 'g' } }],
   });
   t.is(answer.status, 400);
   t.deepEqual(answer.body.rejected, [{ index: 0, id: 'g', site: 'Ghost', reason: 'site "Ghost" does not exist' }]);
 
-  const token = await searchCall(search, 'POST', '/api/dev/token', {
-    title: 'connector',
-    scopes: ['search', 'import'],
-  });
-  const vela = await startConnector({
-    plugins: ['connector'],
-    connector: { search: { url: search.url('search'), key: token.body.token } },
-  });
-  t.teardown(() => vela.stop());
-  await createSource(vela, 'bad', writeJsonl(path.join(tempDir(), 'bad.jsonl'), refusedDocs()), 'Refusing');
+  const vela = await startRemoteConnector(t, remote);
+  await createSource(vela, 'bad', tempJsonl(refusedDocs(), 'bad.jsonl'), 'Refusing');
   t.like(await runAndWait(vela, '/api/v2/connector/index/bad/all', 'bad'), {
     status: 'COMPLETED',
     indexed: 0,

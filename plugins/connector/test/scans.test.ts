@@ -1,9 +1,15 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import test from 'ava';
 import { PDFDocument } from 'pdf-lib';
 import { startTestSite } from './fixtures/test-site.js';
-import { call, createSite, searchCall, startConnector, startWebSource, tempDir, waitForRun } from './helpers.js';
+import {
+  call,
+  createFolderSource,
+  createSite,
+  searchCall,
+  startConnector,
+  startWebSource,
+  waitForRun,
+} from './helpers.js';
 
 // A folder of scans (images, and a PDF of page images without a text layer) becomes searchable: the
 // filesystem and web kinds extract through the shared extraction library, OCR included, on the worker pool.
@@ -70,22 +76,12 @@ test('a folder of scans becomes searchable: images and a PDF without a text laye
   const vela = await startConnector();
   t.teardown(() => vela.stop());
   await createSite(vela, 'Scans');
-  const root = path.join(tempDir(), 'scans');
-  mkdirSync(root);
-  writeFileSync(
-    path.join(root, 'invoice.png'),
-    await renderText(['Invoice for the walrus sanctuary', 'Amount due 480 EUR']),
-  );
-  writeFileSync(path.join(root, 'receipt.jpg'), await renderText(['Receipt from the zeppelin hangar'], 'jpeg'));
-  writeFileSync(path.join(root, 'contract.pdf'), await scannedPdf(['Signed contract about lighthouse maintenance']));
-  writeFileSync(path.join(root, 'typed.txt'), 'A typed note about the walrus sanctuary.');
-  const created = await call(vela, 'POST', '/api/v2/connector/source', {
-    name: 'scans',
-    kind: 'filesystem',
-    sites: ['Scans'],
-    settings: { root },
+  const { created } = await createFolderSource(vela, 'scans', 'Scans', {
+    'invoice.png': await renderText(['Invoice for the walrus sanctuary', 'Amount due 480 EUR']),
+    'receipt.jpg': await renderText(['Receipt from the zeppelin hangar'], 'jpeg'),
+    'contract.pdf': await scannedPdf(['Signed contract about lighthouse maintenance']),
+    'typed.txt': 'A typed note about the walrus sanctuary.',
   });
-  t.is(created.status, 201, JSON.stringify(created.body));
   t.deepEqual(created.body.settings.ocrLanguages, ['eng']);
   const run = await runAll(vela, 'scans');
   t.like(run, { status: 'COMPLETED', documentCount: 4, indexed: 4, errors: 0 }, await failures(vela, 'scans'));

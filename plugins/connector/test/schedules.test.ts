@@ -1,12 +1,11 @@
-import path from 'node:path';
 import test from 'ava';
-import { call, createSite, createSource, makePackages, startConnector, tempDir, writeJsonl } from './helpers.js';
+import { call, createSite, createSource, makePackages, startConnector, tempJsonl } from './helpers.js';
 
 test('a source with a cron schedule runs on its own, runs never overlap, and clearing the schedule stops it', async (t) => {
   const vela = await startConnector();
   t.teardown(() => vela.stop());
   await createSite(vela, 'Docs');
-  const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), makePackages(2000));
+  const file = tempJsonl(makePackages(2000));
   // Every second (node-cron's six-field form): ticks come faster than a 2,000-document first run ends.
   await createSource(vela, 'ticking', file, 'Docs', { schedule: '* * * * * *' });
 

@@ -1,18 +1,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { startTestRuntime, type TestRuntime } from 'vela/testing';
+import type { TestRuntime } from 'vela/testing';
 import {
   call,
-  createSite,
   createSource,
   makePackages,
   runAndWait,
   searchCall,
   searchIds,
-  startConnector,
-  tempDir,
+  startRemoteConnector,
+  startRemoteSearch,
+  tempJsonl,
   writeJsonl,
 } from './helpers.js';
 
@@ -20,19 +19,12 @@ import {
  * A search service that fails on demand: a proxy in front of a real one that answers 500 to the import
  * calls `failImports` names (counted from 1 since the last reset), as a service that breaks mid-run does.
  */
-async function flakySearch(t: {
-  teardown(fn: () => unknown): void;
-}): Promise<{ search: TestRuntime; url: string; key: string; failImports(which: (n: number) => boolean): void }> {
-  const search = await startTestRuntime({ plugins: ['search'] });
-  t.teardown(() => search.stop());
-  await createSite(search, 'Remote');
-  const token = await searchCall(search, 'POST', '/api/dev/token', {
-    title: 'connector',
-    scopes: ['search', 'import'],
-  });
+async function flakySearch(
+  t: ExecutionContext,
+): Promise<{ search: TestRuntime; url: string; key: string; failImports(which: (n: number) => boolean): void }> {
+  const { search, url: upstream, key } = await startRemoteSearch(t, 'Remote');
   let imports = 0;
   let failing: (n: number) => boolean = () => false;
-  const upstream = search.url('search');
   const proxy = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -62,7 +54,7 @@ async function flakySearch(t: {
   return {
     search,
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-    key: token.body.token as string,
+    key,
     failImports(which) {
       imports = 0;
       failing = which;
@@ -73,13 +65,9 @@ async function flakySearch(t: {
 /** A connector sending to a search service that can be made to fail, with 400 packages indexed through it. */
 async function indexedThroughFlakySearch(t: ExecutionContext) {
   const flaky = await flakySearch(t);
-  const vela = await startConnector({
-    plugins: ['connector'],
-    connector: { batchSize: 100, search: { url: flaky.url, key: flaky.key } },
-  });
-  t.teardown(() => vela.stop());
+  const vela = await startRemoteConnector(t, flaky, { batchSize: 100 });
   const docs = makePackages(400);
-  const file = writeJsonl(path.join(tempDir(), 'p.jsonl'), docs);
+  const file = tempJsonl(docs);
   await createSource(vela, 'pkgs', file, 'Remote');
   t.like(await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs'), { status: 'COMPLETED', indexed: 400 });
   return { flaky, vela, docs, file };

@@ -1,12 +1,9 @@
-import path from 'node:path';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import {
   browserAvailable,
-  layoutProblems,
   openBrowserPage,
-  pageLayout,
-  screenshotDir,
+  pageLayoutProblems,
   submitConsoleSignIn,
   type TestRuntime,
   VIEWPORTS,
@@ -304,7 +301,6 @@ browserTest(
   'every console page fits a phone and a laptop; on a phone the navigation folds behind Menu and tables become cards',
   async (t) => {
     t.timeout(180_000);
-    const shots = screenshotDir(path.join(vela.dataDir, 'screenshots'));
     await page.goto(url('/console/mapping'));
     const mappingUrl = url((await page.getByRole('link', { name: 'Edit /proxy/echo/api' }).getAttribute('href'))!);
     // Each page with what shows it has loaded: the tables are filled by the page's script.
@@ -324,11 +320,7 @@ browserTest(
       for (const [name, address, ready] of pages) {
         await page.goto(address);
         await page.locator(ready).first().waitFor();
-        t.deepEqual(
-          layoutProblems(await pageLayout(page, path.join(shots, `${name}-${width}.png`))),
-          [],
-          `${name} at ${width}`,
-        );
+        t.deepEqual(await pageLayoutProblems(page, vela, `${name}-${width}.png`), [], `${name} at ${width}`);
       }
       const menu = page.locator('.nav-toggle');
       const nav = page.locator('.topbar nav');
@@ -353,7 +345,7 @@ browserTest(
     }
     const signInPage = await browser.newPage({ viewport: VIEWPORTS.phone });
     await signInPage.goto(url('/console/login'));
-    t.deepEqual(layoutProblems(await pageLayout(signInPage, path.join(shots, 'sign-in-phone.png'))), []);
+    t.deepEqual(await pageLayoutProblems(signInPage, vela, 'sign-in-phone.png'), []);
     await signInPage.close();
     await page.setViewportSize(VIEWPORTS.desktop);
   },

@@ -1,10 +1,10 @@
 import test from 'ava';
 import {
   type ChildRuntime,
+  callChild,
   postgresReachable,
   reportDelays,
-  startConfiguredChild,
-  testDatabase,
+  startSharedChildren,
   timeUntil,
 } from 'vela/testing';
 import { startServer } from './fixtures.js';
@@ -15,20 +15,9 @@ const pgTest = postgresReachable() ? test : test.skip;
 // refused on every process within 100 ms, on the median of seven rounds). This test asserts what holds on any
 // machine: with the polls off, the notices alone bring every change to B.
 const ROUNDS = 7;
-// Any single wait gives up here: far beyond the goal on a loaded machine, far below the poll (off here).
-const BOUND_MS = 10_000;
-const POLL_PAUSE_MS = 5;
-const auth = `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`;
 
-async function call(vela: ChildRuntime, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${vela.urls.gateway}${path}`, {
-    method,
-    headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (vela: ChildRuntime, method: string, path: string, body?: unknown) =>
+  callChild(vela, 'gateway', method, path, body);
 
 async function form(vela: ChildRuntime, path: string, fields: Record<string, string>) {
   const res = await fetch(`${vela.urls.gateway}${path}`, {
@@ -39,21 +28,21 @@ async function form(vela: ChildRuntime, path: string, fields: Record<string, str
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
-const until = (what: string, check: () => Promise<boolean>) => timeUntil(check, what, BOUND_MS, POLL_PAUSE_MS);
+// Any single wait gives up after timeUntil's 10 s: far beyond the goal on a loaded machine, far below the poll (off
+// here).
+const until = (what: string, check: () => Promise<boolean>) => timeUntil(check, what);
 
 pgTest(
   'two gateway processes on one PostgreSQL: new apps and fresh tokens work on the other at once; with the polls off, revocations reach it through the notices',
   async (t) => {
     t.timeout(180_000);
-    const pg = await testDatabase(t);
     const upstream = await startServer((_req, res) => res.end('{"ok":true}'));
     t.teardown(() => upstream.close());
     // The poll is set far out, so only the change feed (LISTEN/NOTIFY) and the store lookups can explain what B sees.
-    const config = { runtime: { database: { url: pg.url } }, plugins: { gateway: { syncMs: 600_000 } } };
-    const a = await startConfiguredChild(config, ['--plugins', 'gateway']);
-    t.teardown(() => a.stop());
-    const b = await startConfiguredChild(config, ['--plugins', 'gateway']);
-    t.teardown(() => b.stop());
+    const [a, b] = await startSharedChildren(t, { plugins: { gateway: { syncMs: 600_000 } } }, [
+      '--plugins',
+      'gateway',
+    ]);
     const viaB = async (token: string) => {
       const res = await fetch(`${b.urls.gateway}/live/v1/x`, { headers: { authorization: `Bearer ${token}` } });
       await res.text();
