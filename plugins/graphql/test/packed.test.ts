@@ -1,27 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import test from 'ava';
-import * as tar from 'tar';
-import { childEnv, packageRoot, packPlugin, startChildRuntime } from 'vela/testing';
+import {
+  archiveEntries,
+  archiveOrigins,
+  packedSite,
+  searchPost,
+  startPackedBesideSearch,
+} from '../../search/test/packed-beside-search.js';
 
 // The graphql plugin as a user deploys it: packed (graphql, graphql-http and graphql-query-complexity inside, and
 // GraphiQL's prebuilt files) and loaded from the archive in another process, beside the search plugin's folder.
 
-const admin = `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`;
-
-async function archiveEntries(archive: string): Promise<string[]> {
-  const entries: string[] = [];
-  await tar.list({ file: archive, onReadEntry: (entry) => entries.push(entry.path) });
-  return entries;
-}
-
 test('the packed graphql plugin carries its packages, loads from its archive beside the search plugin and answers queries and GraphiQL', async (t) => {
   t.timeout(180_000);
-  const home = mkdtempSync(path.join(os.tmpdir(), 'vela-graphql-packed-'));
-  t.teardown(() => rmSync(home, { recursive: true, force: true }));
-  const archive = await packPlugin(path.join(packageRoot, 'plugins', 'graphql'), path.join(home, 'plugins'));
-  t.is(path.basename(archive), 'graphql-1.0.0.tgz');
+  const { vela, archive } = await startPackedBesideSearch(t, 'graphql');
   const entries = await archiveEntries(archive);
   const has = (name: string) => entries.includes(`package/node_modules/${name}/package.json`);
   for (const name of [
@@ -48,43 +39,20 @@ test('the packed graphql plugin carries its packages, loads from its archive bes
     'tests stay out',
   );
 
-  const loaderPath = `${path.join(packageRoot, 'plugins', 'search')},${archive}`;
-  const vela = await startChildRuntime(
-    ['--loader-path', loaderPath],
-    childEnv({ VELA_DATA_DIR: path.join(home, 'data') }),
-    home,
-  );
-  t.teardown(() => vela.stop());
-  t.true(vela.output().includes('"origin":"archive"'), 'graphql loaded from its archive');
+  t.is(archiveOrigins(vela), 1, 'graphql loaded from its archive');
   t.deepEqual(vela.plugins.sort(), ['graphql', 'search']);
-  const base = vela.urls.search!;
-  const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${base}${url}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-  t.is(
-    (
-      await post(
-        '/api/sn',
-        { name: 'Packed', locales: ['en_US'], fields: [{ name: 'title', type: 'TEXT' }] },
-        { authorization: admin },
-      )
-    ).status,
-    201,
-  );
-  const documents = ['alpha', 'beta'].map((word, i) => ({
-    locale: 'en_US',
-    siteNames: ['Packed'],
-    attributes: { id: `d${i}`, title: `${word} note` },
-  }));
-  t.is((await post('/api/sn/import?wait=true', { turingDocuments: documents }, { authorization: admin })).status, 200);
+  t.deepEqual(await packedSite(vela, ['alpha', 'beta']), [201, 200]);
 
-  const found = await post('/graphql', {
-    query: '{ siteSearch(siteName: PACKED, searchParams: {q: "beta"}, locale: "en_US") { queryContext { count } } }',
-  });
+  const found = await searchPost(
+    vela,
+    '/graphql',
+    {
+      query: '{ siteSearch(siteName: PACKED, searchParams: {q: "beta"}, locale: "en_US") { queryContext { count } } }',
+    },
+    {},
+  );
   t.deepEqual(await found.json(), { data: { siteSearch: { queryContext: { count: 1 } } } });
+  const base = vela.urls.search!;
   const page = await fetch(`${base}/graphql`);
   t.is(page.status, 200);
   t.regex(await page.text(), /graphiql/i);

@@ -1,9 +1,6 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import test from 'ava';
-import { childEnv, packageRoot, runVela, startChildRuntime } from 'vela/testing';
+import { archiveOrigins, startPackedBesideSearch } from '../../search/test/packed-beside-search.js';
 
 // The ocr plugin as a user deploys it: packed with `vela pack` (the extraction library, tesseract.js with its
 // language data, and busboy inside the archive) and loaded from the archive in another process, beside the
@@ -12,28 +9,9 @@ import { childEnv, packageRoot, runVela, startChildRuntime } from 'vela/testing'
 test('the packed ocr plugin loads alone from its archive beside the search plugin and reads a scan', async (t) => {
   // The archive carries tesseract.js, its language data, pdfjs-dist and the native canvas (about 40 MB packed).
   t.timeout(240_000);
-  const home = mkdtempSync(path.join(os.tmpdir(), 'vela-ocr-packed-'));
-  t.teardown(() => rmSync(home, { recursive: true, force: true }));
-  const archives = path.join(home, 'plugins');
-  const packed = await runVela(['pack', 'ocr', '--out', archives]);
-  t.is(packed.code, 0, packed.stderr);
-  t.deepEqual(readdirSync(archives), ['ocr-1.0.0.tgz']);
-
-  const loaderPath = `${path.join(packageRoot, 'plugins', 'search')},${path.join(archives, 'ocr-1.0.0.tgz')}`;
-  const vela = await startChildRuntime(
-    ['--loader-path', loaderPath],
-    childEnv({ VELA_DATA_DIR: path.join(home, 'data') }),
-    home,
-  );
-  t.teardown(() => vela.stop());
+  const { vela } = await startPackedBesideSearch(t, 'ocr');
   t.deepEqual(vela.plugins.sort(), ['ocr', 'search']);
-  t.true(
-    vela
-      .output()
-      .split('\n')
-      .some((line) => line.includes('"bootTree"') && (line.match(/"origin":"archive"/g) ?? []).length === 1),
-    'ocr, the one archive, loads from it',
-  );
+  t.is(archiveOrigins(vela), 1, 'ocr, the one archive, loads from it');
 
   const canvas = createCanvas(900, 120);
   const g = canvas.getContext('2d');
