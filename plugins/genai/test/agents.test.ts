@@ -2,7 +2,7 @@ import test from 'ava';
 import { eventually, type TestRuntime } from 'vela/testing';
 import { NOTHING_FOUND } from '../providers/extractive.js';
 import { type FakeLlm, startFakeLlm } from './fake-llm.js';
-import { createHandbook, HANDBOOK, json, startGenai, token } from './fixtures.js';
+import { createAgent, createFakeInstance, createHandbook, HANDBOOK, json, startGenai, token } from './fixtures.js';
 import { readSse, shapeOf, textOf } from './sse-client.js';
 
 let fake: FakeLlm;
@@ -11,21 +11,8 @@ let toolsInstance: string;
 
 /** An agent on the Handbook whose instance is the fake model of that name (docs in fake-llm.ts). */
 async function agentOn(model: string, agent: Record<string, unknown> = {}): Promise<{ id: string }> {
-  const instance = await json(vela, 'POST', '/api/llm', {
-    id: `fake-${model}`,
-    vendor: 'OPENAI_COMPATIBLE',
-    url: fake.url,
-    modelName: model,
-  });
-  if (instance.status !== 201) throw new Error(JSON.stringify(instance.body));
-  const created = await json(vela, 'POST', '/api/v2/llm/agent', {
-    name: model,
-    llmInstanceId: `fake-${model}`,
-    sites: ['Handbook'],
-    ...agent,
-  });
-  if (created.status !== 201) throw new Error(JSON.stringify(created.body));
-  return created.body;
+  await createFakeInstance(vela, fake.url, model, { id: `fake-${model}` });
+  return createAgent(vela, model, `fake-${model}`, agent);
 }
 
 const agentChat = (
@@ -38,14 +25,7 @@ test.before(async () => {
   fake = await startFakeLlm();
   vela = await startGenai({ allowHosts: [fake.host] });
   await createHandbook(vela);
-  const created = await json(vela, 'POST', '/api/llm', {
-    id: 'fake-tools',
-    title: 'Fake tools',
-    vendor: 'OPENAI_COMPATIBLE',
-    url: fake.url,
-    modelName: 'tools',
-  });
-  toolsInstance = created.body.id;
+  toolsInstance = (await createFakeInstance(vela, fake.url, 'tools', { id: 'fake-tools', title: 'Fake tools' })).id;
 });
 test.after.always(async () => {
   await vela?.stop();

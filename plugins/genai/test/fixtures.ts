@@ -108,6 +108,39 @@ export async function createHandbook(vela: TestRuntime, name = 'Handbook', docs 
   if (imported.status !== 200) throw new Error(`import: ${imported.status} ${JSON.stringify(imported.body)}`);
 }
 
+/**
+ * The LLM instance of the fake model `model` served at `url` (fake-llm.ts), its id the model's name and its vendor
+ * OpenAI-compatible unless `extra` says otherwise; as stored.
+ */
+export async function createFakeInstance(
+  vela: TestRuntime,
+  url: string,
+  model: string,
+  extra: Record<string, unknown> = {},
+): Promise<any> {
+  const created = await json(vela, 'POST', '/api/llm', {
+    id: model,
+    vendor: 'OPENAI_COMPATIBLE',
+    url,
+    modelName: model,
+    ...extra,
+  });
+  if (created.status !== 201) throw new Error(`instance: ${created.status} ${JSON.stringify(created.body)}`);
+  return created.body;
+}
+
+/** The agent `name` on the Handbook site, answering through the instance `llmInstanceId`; as stored. */
+export async function createAgent(
+  vela: TestRuntime,
+  name: string,
+  llmInstanceId: string,
+  extra: Record<string, unknown> = {},
+): Promise<any> {
+  const created = await json(vela, 'POST', '/api/v2/llm/agent', { name, llmInstanceId, sites: ['Handbook'], ...extra });
+  if (created.status !== 201) throw new Error(`agent: ${created.status} ${JSON.stringify(created.body)}`);
+  return created.body;
+}
+
 /** An API token with the given scopes. */
 export async function token(vela: TestRuntime, scopes: string[]): Promise<string> {
   const created = await json(vela, 'POST', '/api/dev/token', { title: `genai ${scopes.join(' ')}`, scopes });

@@ -5,7 +5,7 @@ import test from 'ava';
 import { postgresReachable, type TestRuntime, testDatabase } from 'vela/testing';
 import { currentMonth } from '../usage/token-usage.js';
 import { startFakeLlm } from './fake-llm.js';
-import { createHandbook, json, startGenai } from './fixtures.js';
+import { createAgent, createFakeInstance, createHandbook, json, startGenai } from './fixtures.js';
 import { readSse, shapeOf } from './sse-client.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
@@ -42,15 +42,8 @@ pgTest(
     t.regex(siteDone.text, /The connector listens on port 30130\. \[1\]/);
     t.is(siteDone.sources[0].id, 'ports');
 
-    const keyed = await json(first, 'POST', '/api/llm', {
-      id: 'echo',
-      title: 'Echo',
-      vendor: 'OPENAI_COMPATIBLE',
-      url: fake.url,
-      modelName: 'echo',
-      apiKey: KEY,
-    });
-    t.like(keyed.body, { hasApiKey: true, apiKeyHint: '…5678', enabled: true, publicChat: false });
+    const keyed = await createFakeInstance(first, fake.url, 'echo', { title: 'Echo', apiKey: KEY });
+    t.like(keyed, { hasApiKey: true, apiKeyHint: '…5678', enabled: true, publicChat: false });
     const row = await first.runtime.db('genai_llm_instances').where({ id: 'echo' }).first();
     t.regex(row.api_key_encrypted, /^v1:/);
     t.false(row.api_key_encrypted.includes(KEY));
@@ -75,16 +68,8 @@ pgTest(
     t.is(settingsRows.length, 1);
     t.like(settingsRows[0], { enabled: false, llm_instance_id: 'echo', system_prompt: 'Second.' });
 
-    await json(first, 'POST', '/api/llm', {
-      id: 'tools',
-      title: 'Tools',
-      vendor: 'VLLM',
-      url: fake.url,
-      modelName: 'tools',
-    });
-    const agent = (
-      await json(first, 'POST', '/api/v2/llm/agent', { name: 'Ops', llmInstanceId: 'tools', sites: ['Handbook'] })
-    ).body;
+    await createFakeInstance(first, fake.url, 'tools', { title: 'Tools', vendor: 'VLLM' });
+    const agent = await createAgent(first, 'Ops', 'tools');
     const turn1 = await agentChat(first, agent.id, { message: 'How do I back up my data?' });
     t.deepEqual(shapeOf(turn1), ['start', 'tool_call', 'tool_result', 'delta', 'done']);
     const conversationId = turn1.events.at(-1)!.data.conversationId as string;

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { currentMonth, monthRange } from '../usage/token-usage.js';
 import { startFakeLlm } from './fake-llm.js';
-import { createHandbook, json, startGenai, token } from './fixtures.js';
+import { createAgent, createFakeInstance, createHandbook, json, startGenai, token } from './fixtures.js';
 import { readSse } from './sse-client.js';
 
 test('months: [first day, first day of the next month); anything but YYYY-MM is refused', (t) => {
@@ -20,23 +20,9 @@ test('every provider call is recorded: the monthly report sums exactly the usage
     await fake.stop();
   });
   await createHandbook(vela);
-  await json(vela, 'POST', '/api/llm', {
-    id: 'echo',
-    title: 'Echo',
-    vendor: 'OPENAI_COMPATIBLE',
-    url: fake.url,
-    modelName: 'echo',
-  });
-  await json(vela, 'POST', '/api/llm', {
-    id: 'tools',
-    title: 'Tools',
-    vendor: 'VLLM',
-    url: fake.url,
-    modelName: 'tools',
-  });
-  const agent = (
-    await json(vela, 'POST', '/api/v2/llm/agent', { name: 'Ops', llmInstanceId: 'tools', sites: ['Handbook'] })
-  ).body;
+  await createFakeInstance(vela, fake.url, 'echo', { title: 'Echo' });
+  await createFakeInstance(vela, fake.url, 'tools', { title: 'Tools', vendor: 'VLLM' });
+  const agent = await createAgent(vela, 'Ops', 'tools');
   const key = await token(vela, ['search']);
 
   // Three direct chats (17 tokens each, reported), one agent turn (two calls: 25 + 48), two built-in site chats
