@@ -14,7 +14,12 @@ export async function up(db: Knex): Promise<void> {
       await db.raw('alter index if exists search_integrations_pkey rename to integration_instances_pkey');
     return;
   }
-  await db.schema.createTable('integration_instances', (t) => {
+  await db.schema.createTable('integration_instances', instanceColumns(db));
+}
+
+/** The instances' columns, as search_integrations had them too (the upgrade test makes that table with them). */
+export function instanceColumns(db: Knex): (t: Knex.CreateTableBuilder) => void {
+  return (t) => {
     t.string('id', 36).primary();
     t.string('title', 100).notNullable();
     t.string('description', 1000).notNullable().defaultTo('');
@@ -29,7 +34,7 @@ export async function up(db: Knex): Promise<void> {
     t.text('headers').notNullable().defaultTo('[]');
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-  });
+  };
 }
 
 export async function down(db: Knex): Promise<void> {

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -6,9 +6,9 @@ import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import knexFactory from 'knex';
 import { SecretBox, secretHint } from 'vela/plugin';
-import { packageRoot, postgresReachable, startTestRuntime, testDatabase } from 'vela/testing';
+import { postgresReachable, startTestRuntime, testDatabase } from 'vela/testing';
 import { listTables } from '../../../runtime/storage/database.js';
-import { migrateOwner } from '../../../runtime/storage/migrations.js';
+import { earlierSearchDatabase } from '../../search/test/earlier-search-database.js';
 
 // A database and data folder as an earlier search plugin left them, with the integration instances in its
 // search_integrations table and their header values sealed with its key (<data>/search/secret.key): the runtime
@@ -36,27 +36,6 @@ async function startUpstream(): Promise<Upstream> {
   };
 }
 
-/** The search plugin's migrations 001 to 005 as they are, and its 006 as it made search_integrations. */
-function earlierSearchMigrations(home: string): string {
-  const dir = path.join(home, 'search-migrations');
-  mkdirSync(dir);
-  const current = path.join(packageRoot, 'plugins', 'search', 'migrations');
-  for (const file of [
-    '001_sites.ts',
-    '002_documents.ts',
-    '003_tokens.ts',
-    '004_site_name_key.ts',
-    '005_token_scopes.ts',
-  ]) {
-    copyFileSync(path.join(current, file), path.join(dir, file));
-  }
-  copyFileSync(
-    new URL('./fixtures/search-006-integrations.ts', import.meta.url),
-    path.join(dir, '006_integrations.ts'),
-  );
-  return dir;
-}
-
 async function upgradeInPlace(t: ExecutionContext, databaseUrl?: string): Promise<void> {
   t.timeout(90_000);
   const upstream = await startUpstream();
@@ -67,14 +46,10 @@ async function upgradeInPlace(t: ExecutionContext, databaseUrl?: string): Promis
   });
 
   // The earlier layout: the search plugin's tables up to its migration 006, one instance with a sealed header.
-  const db = databaseUrl
-    ? knexFactory({ client: 'pg', connection: databaseUrl })
-    : knexFactory({
-        client: 'sqlite3',
-        connection: { filename: path.join(dataDir, 'vela.sqlite') },
-        useNullAsDefault: true,
-      });
-  await migrateOwner(db, 'search', earlierSearchMigrations(dataDir));
+  const db = await earlierSearchDatabase(dataDir, databaseUrl, {
+    name: '006_integrations.ts',
+    fixture: new URL('./fixtures/search-006-integrations.ts', import.meta.url),
+  });
   const searchKey = path.join(dataDir, 'search', 'secret.key');
   const box = await SecretBox.open(path.dirname(searchKey), {});
   await db('search_integrations').insert({

@@ -25,7 +25,12 @@ export async function up(db: Knex): Promise<void> {
     }
     return;
   }
-  await db.schema.createTable('search_metrics_searches', (t) => {
+  await createSearchesTable(db, 'search_metrics_searches');
+}
+
+/** The searches table, named `table`, its indexes after it: as search_metric_searches was made too. */
+export async function createSearchesTable(db: Knex, table: string): Promise<void> {
+  await db.schema.createTable(table, (t) => {
     t.bigIncrements('id').primary();
     t.string('site_id', 36).notNullable();
     t.string('locale', 16).notNullable();
@@ -36,8 +41,8 @@ export async function up(db: Knex): Promise<void> {
     t.integer('num_found').notNullable();
     // Epoch milliseconds: period bounds compare the same way on SQLite and PostgreSQL.
     t.bigInteger('searched_at').notNullable();
-    t.index(['site_id', 'searched_at'], 'search_metrics_searches_site_time');
-    t.index(['site_id', 'user_id', 'searched_at'], 'search_metrics_searches_user_time');
+    t.index(['site_id', 'searched_at'], `${table}_site_time`);
+    t.index(['site_id', 'user_id', 'searched_at'], `${table}_user_time`);
   });
 }
 

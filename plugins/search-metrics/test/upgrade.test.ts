@@ -1,38 +1,16 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import knexFactory from 'knex';
-import { packageRoot, postgresReachable, startTestRuntime, testDatabase } from 'vela/testing';
+import { postgresReachable, startTestRuntime, testDatabase } from 'vela/testing';
 import { listTables } from '../../../runtime/storage/database.js';
-import { migrateOwner } from '../../../runtime/storage/migrations.js';
+import { earlierSearchDatabase } from '../../search/test/earlier-search-database.js';
 import { createSite, json } from '../../search/test/fixtures.js';
 
 // A database as an earlier search plugin left it, with recorded searches in its search_metric_searches table:
 // the runtime with the search and search-metrics plugins starts on it, the reports count the searches recorded
 // before, and new searches land in the same table, now the plugin's.
-
-/** The search plugin's migrations 001 to 006 as they are, and its 007 as it made search_metric_searches. */
-function earlierSearchMigrations(home: string): string {
-  const dir = path.join(home, 'search-migrations');
-  mkdirSync(dir);
-  const current = path.join(packageRoot, 'plugins', 'search', 'migrations');
-  for (const file of [
-    '001_sites.ts',
-    '002_documents.ts',
-    '003_tokens.ts',
-    '004_site_name_key.ts',
-    '005_token_scopes.ts',
-    '006_integrations.ts',
-  ]) {
-    copyFileSync(path.join(current, file), path.join(dir, file));
-  }
-  copyFileSync(
-    new URL('./fixtures/search-007-search-metrics.ts', import.meta.url),
-    path.join(dir, '007_search_metrics.ts'),
-  );
-  return dir;
-}
 
 const SITE_ID = 'site-from-before';
 
@@ -42,14 +20,10 @@ async function upgradeInPlace(t: ExecutionContext, databaseUrl?: string): Promis
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
 
   // The earlier layout: the search plugin's tables up to its migration 007, three searches of one site recorded.
-  const db = databaseUrl
-    ? knexFactory({ client: 'pg', connection: databaseUrl })
-    : knexFactory({
-        client: 'sqlite3',
-        connection: { filename: path.join(dataDir, 'vela.sqlite') },
-        useNullAsDefault: true,
-      });
-  await migrateOwner(db, 'search', earlierSearchMigrations(dataDir));
+  const db = await earlierSearchDatabase(dataDir, databaseUrl, {
+    name: '007_search_metrics.ts',
+    fixture: new URL('./fixtures/search-007-search-metrics.ts', import.meta.url),
+  });
   const at = Date.now() - 60_000;
   const row = (term: string, numFound: number, userId: string | null) => ({
     site_id: SITE_ID,
