@@ -7,13 +7,6 @@ export const gatewayErrors = {
   contextTaken: (context: string) =>
     new VelaError('mapping_exists', `a mapping with context "${context}" already exists`, 409),
   invalidField: (field: string, expectation: string) => new VelaError('invalid_field', `${field} ${expectation}`, 400),
-  unauthorized: (message: string) => new VelaError('unauthorized', message, 401),
-  csrf: () =>
-    new VelaError(
-      'csrf_token_invalid',
-      'a write signed in with the session cookie needs the X-CSRF-Token header from GET /api/login',
-      403,
-    ),
 } as const;
 
 /** Bodies of the errors the proxy writes itself (it answers before express). */

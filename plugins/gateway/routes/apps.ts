@@ -1,6 +1,6 @@
-import { type ApiRouter, listRoute } from 'vela/plugin';
+import { type ApiRouter, deleteRoute, listRoute } from 'vela/plugin';
 import { appCreateBody, appSchema, appUpdateBody } from '../schemas/app.js';
-import { deletedSchema, idParam } from '../schemas/common.js';
+import { idParam } from '../schemas/common.js';
 import type { AppInput } from '../store/app-store.js';
 import type { GatewayDomain } from './route-context.js';
 
@@ -48,19 +48,17 @@ export function mountAppRoutes(router: ApiRouter, { apps, tokens }: GatewayDomai
       res.json(await apps.update(String(req.params.id), req.body as Partial<AppInput>));
     },
   );
-  router.delete(
+  deleteRoute(
+    router,
     '/api/v2/app/:id',
     {
       access: 'admin',
       tags,
       summary: 'Delete an app; its codes and tokens stop working',
       params: idParam,
-      responses: { 200: { description: 'the app is deleted', schema: deletedSchema } },
+      description: 'the app is deleted',
     },
-    async (req, res) => {
-      const app = await apps.delete(String(req.params.id));
-      res.json({ deleted: true, id: app.id });
-    },
+    async (req) => ({ id: (await apps.delete(String(req.params.id))).id }),
   );
   router.put(
     '/api/v2/app/:id/gen_key',

@@ -1,5 +1,5 @@
-import { type ApiRouter, listRoute } from 'vela/plugin';
-import { deletedSchema, idParam } from '../schemas/common.js';
+import { type ApiRouter, deleteRoute, listRoute } from 'vela/plugin';
+import { idParam } from '../schemas/common.js';
 import { mappingCreateBody, mappingSchema, mappingUpdateBody } from '../schemas/mapping.js';
 import type { MappingInput } from '../store/mapping-store.js';
 import type { GatewayDomain } from './route-context.js';
@@ -63,18 +63,16 @@ export function mountMappingRoutes(router: ApiRouter, { mappings }: GatewayDomai
       res.json(await mappings.update(String(req.params.id), req.body as Partial<MappingInput>));
     },
   );
-  router.delete(
+  deleteRoute(
+    router,
     '/api/v2/mapping/:id',
     {
       access: 'admin',
       tags,
       summary: 'Delete a mapping (its response times and status go with it)',
       params: idParam,
-      responses: { 200: { description: 'the mapping is deleted', schema: deletedSchema } },
+      description: 'the mapping is deleted',
     },
-    async (req, res) => {
-      const mapping = await mappings.delete(String(req.params.id));
-      res.json({ deleted: true, id: mapping.id });
-    },
+    async (req) => ({ id: (await mappings.delete(String(req.params.id))).id }),
   );
 }

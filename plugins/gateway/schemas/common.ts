@@ -7,10 +7,3 @@ import type { JsonSchema } from 'vela/plugin';
 export const idSchema: JsonSchema = { type: 'string', maxLength: 36, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,35}$' };
 
 export const idParam: JsonSchema = { type: 'object', properties: { id: idSchema } };
-
-/** What a DELETE answers: the id of what is gone. */
-export const deletedSchema: JsonSchema = {
-  type: 'object',
-  required: ['deleted', 'id'],
-  properties: { deleted: { type: 'boolean', enum: [true] }, id: idSchema },
-};

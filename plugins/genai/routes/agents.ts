@@ -1,4 +1,4 @@
-import { type ApiRouter, listRoute, principalOf } from 'vela/plugin';
+import { type ApiRouter, deleteRoute, listRoute, principalOf } from 'vela/plugin';
 import { runAgentTurn } from '../agents/agent-runner.js';
 import type { Agent, AgentInput } from '../agents/agent-store.js';
 import { respond, wantsJson } from '../chat/chat-response.js';
@@ -11,7 +11,6 @@ import {
   agentTurnJsonSchema,
   agentUpdateSchema,
   conversationSchema,
-  deletedSchema,
   idSchema,
   pathParams,
   sseResponse,
@@ -86,19 +85,20 @@ export function mountAgentRoutes(router: ApiRouter, domain: GenaiDomain): void {
       res.json(await agents.update(String(req.params.agentId), input, check));
     },
   );
-  router.delete(
+  deleteRoute(
+    router,
     '/api/v2/llm/agent/:agentId',
     {
       access: 'key',
       tags,
       summary: 'Delete an AI agent and its conversations',
       params: agentParam,
-      responses: { 200: { description: 'the agent is deleted', schema: deletedSchema } },
+      description: 'the agent is deleted',
     },
-    async (req, res) => {
+    async (req) => {
       const id = String(req.params.agentId);
       await agents.remove(id);
-      res.json({ deleted: true, id });
+      return { id };
     },
   );
 

@@ -1,9 +1,8 @@
-import { type ApiRouter, listRoute, OutboundRefused } from 'vela/plugin';
+import { type ApiRouter, deleteRoute, listRoute, OutboundRefused } from 'vela/plugin';
 import type { GenaiDomain } from '../domain.js';
 import { genaiErrors } from '../errors.js';
 import { VENDORS } from '../providers/vendors.js';
 import {
-  deletedSchema,
   idSchema,
   instanceCreateSchema,
   instanceSchema,
@@ -173,22 +172,21 @@ export function mountInstanceRoutes(router: ApiRouter, domain: GenaiDomain): voi
       res.json(await instances.update(String(req.params.id), input, checkUrl));
     },
   );
-  router.delete(
+  deleteRoute(
+    router,
     '/api/llm/:id',
     {
       access: 'key',
       tags,
       summary: 'Delete an LLM instance (409 while a site or an agent uses it; the built-in one cannot be deleted)',
       params: idParam,
-      responses: {
-        200: { description: 'the instance is deleted', schema: deletedSchema },
-        409: { description: 'a site or an agent uses the instance: the message names them' },
-      },
+      description: 'the instance is deleted',
+      responses: { 409: { description: 'a site or an agent uses the instance: the message names them' } },
     },
-    async (req, res) => {
+    async (req) => {
       const id = String(req.params.id);
       await instances.remove(id, usersOf);
-      res.json({ deleted: true, id });
+      return { id };
     },
   );
 }

@@ -294,12 +294,6 @@ export const sseResponse = (json: JsonSchema, jsonWhen = 'Accept: application/js
   otherContent: { 'application/json': json },
 });
 
-export const deletedSchema: JsonSchema = {
-  type: 'object',
-  required: ['deleted', 'id'],
-  properties: { deleted: { type: 'boolean', enum: [true] }, id: { type: 'string' } },
-};
-
 export const vendorSchema: JsonSchema = {
   type: 'object',
   required: ['id', 'title', 'kind', 'defaultUrl', 'needsApiKey', 'website', 'description'],
