@@ -51,3 +51,55 @@ export function checkPaging(query: EnginePaging): void {
       throw new Error(`query ${key} must be an integer ≥ 0, got ${String(query[key])}`);
   }
 }
+
+/** A filter of an engine query (the search plugin's FieldFilter): the members that say which column it reads. */
+export interface EngineFilterValues {
+  field: string;
+  values: string[];
+  ranges?: Array<[number | null, number | null]>;
+}
+
+/** The column a filter reads; a number filter's exact values and ranges as inclusive ranges. */
+export type FilterColumn =
+  | { column: 'facet' }
+  | { column: 'number'; ranges: Array<[number, number]> }
+  | { column: 'string' };
+
+/**
+ * Which column a filter on a field reads, given the columns the field has; throws when it has none or ranges ask
+ * for a field that is not a number.
+ */
+export function filterColumn(
+  filter: EngineFilterValues,
+  has: { facet: boolean; number: boolean; string: boolean },
+): FilterColumn {
+  const hasRanges = (filter.ranges?.length ?? 0) > 0;
+  // Ranges need the number column; a field that is both a facet and a number takes ranges there.
+  if (has.facet && !(hasRanges && has.number)) {
+    if (hasRanges)
+      throw new Error(
+        `filter on "${filter.field}": ranges need a number field, and "${filter.field}" is a facet field`,
+      );
+    return { column: 'facet' };
+  }
+  if (has.number) {
+    const ranges: Array<[number, number]> = (filter.ranges ?? []).map(([low, high]) => [
+      low ?? -Infinity,
+      high ?? Infinity,
+    ]);
+    for (const value of filter.values) {
+      const exact = Number(value);
+      // A value that is not a number matches nothing; as an empty range it keeps AND/OR meaning right.
+      ranges.push(Number.isNaN(exact) ? [Infinity, -Infinity] : [exact, exact]);
+    }
+    return { column: 'number', ranges };
+  }
+  if (has.string) {
+    if (hasRanges)
+      throw new Error(
+        `filter on "${filter.field}": ranges need a number field, and "${filter.field}" is a string field`,
+      );
+    return { column: 'string' };
+  }
+  throw new Error(`filter on "${filter.field}": the engine schema has no such facet, number or string field`);
+}

@@ -6,7 +6,10 @@ export {
   checkPaging,
   checkSchema,
   type EngineFieldLists,
+  type EngineFilterValues,
   type EnginePaging,
+  type FilterColumn,
+  filterColumn,
   type QueryTerms,
   queryTerms,
 } from './engine-input.js';

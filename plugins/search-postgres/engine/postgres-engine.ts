@@ -13,7 +13,7 @@ import type {
   SearchEngineFactory,
   TermDictionary,
 } from '@vela/plugin-search/api';
-import { analyze, checkPaging, checkSchema, compareStrings, queryTerms } from '@vela/search-text';
+import { analyze, checkPaging, checkSchema, compareStrings, filterColumn, queryTerms } from '@vela/search-text';
 import { type Knex, VelaError } from 'vela/plugin';
 
 /**
@@ -586,28 +586,18 @@ export class PostgresEngine implements SearchEngine {
   /** The same rules and errors as the memory engine's filters (filter-masks.ts). */
   private compileValues(filter: FieldFilter): Compiled {
     const all = filter.itemOp === 'AND';
-    const hasRanges = (filter.ranges?.length ?? 0) > 0;
-    const isFacet = this.schema.facetFields.includes(filter.field);
-    const isNumber = this.schema.numberFields.includes(filter.field);
-    if (isFacet && !(hasRanges && isNumber)) {
-      if (hasRanges)
-        throw new Error(
-          `filter on "${filter.field}": ranges need a number field, and "${filter.field}" is a facet field`,
-        );
+    const read = filterColumn(filter, {
+      facet: this.schema.facetFields.includes(filter.field),
+      number: this.schema.numberFields.includes(filter.field),
+      string: this.schema.stringFields.includes(filter.field),
+    });
+    if (read.column === 'facet') {
       const values = [...new Set(filter.values.map((value) => `${filter.field}${SEPARATOR}${storable(value)}`))];
       return { sql: `(d.facet_terms ${all ? '@>' : '&&'} ?::text[])`, bindings: [values] };
     }
-    if (isNumber) {
-      const ranges: Array<[number, number]> = (filter.ranges ?? []).map(([low, high]) => [
-        low ?? -Infinity,
-        high ?? Infinity,
-      ]);
-      for (const value of filter.values) {
-        const exact = Number(value);
-        ranges.push(Number.isNaN(exact) ? [Infinity, -Infinity] : [exact, exact]);
-      }
+    if (read.column === 'number') {
       const bindings: Knex.RawBinding[] = [];
-      const tests = ranges.map(([low, high]) => {
+      const tests = read.ranges.map(([low, high]) => {
         if (!(low <= high)) return 'false';
         const parts = ['(d.numbers ->> ?)::float8 is not null'];
         bindings.push(filter.field);
@@ -623,17 +613,10 @@ export class PostgresEngine implements SearchEngine {
       });
       return { sql: `(${tests.join(all ? ' and ' : ' or ')})`, bindings };
     }
-    if (this.schema.stringFields.includes(filter.field)) {
-      if (hasRanges)
-        throw new Error(
-          `filter on "${filter.field}": ranges need a number field, and "${filter.field}" is a string field`,
-        );
-      const distinct = [...new Set(filter.values.map(storable))];
-      // A document has one value, so it cannot carry two different ones.
-      if (all && distinct.length > 1) return { sql: 'false', bindings: [] };
-      return { sql: '((d.strings ->> ?) = any(?::text[]))', bindings: [filter.field, distinct] };
-    }
-    throw new Error(`filter on "${filter.field}": the engine schema has no such facet, number or string field`);
+    const distinct = [...new Set(filter.values.map(storable))];
+    // A document has one value, so it cannot carry two different ones.
+    if (all && distinct.length > 1) return { sql: 'false', bindings: [] };
+    return { sql: '((d.strings ->> ?) = any(?::text[]))', bindings: [filter.field, distinct] };
   }
 
   private orderOf(sort: EngineQuery['sort']): { key: Compiled | null; direction: 'asc' | 'desc' } {

@@ -1,3 +1,4 @@
+import { filterColumn } from '@vela/search-text';
 import { NO_VALUE } from './column-codes.js';
 import type { FacetColumn } from './facet-column.js';
 import {
@@ -93,36 +94,15 @@ function missingTest(field: string, columns: ColumnLookup): (ordinal: number) =>
 
 function compileValues(filter: FieldFilter, columns: ColumnLookup): CompiledFilter {
   const all = filter.itemOp === 'AND';
-  const hasRanges = (filter.ranges?.length ?? 0) > 0;
   const facet = columns.facet(filter.field);
   const number = columns.number(filter.field);
-  // Ranges need the number column; a field that is both a facet and a number takes ranges there.
-  if (facet && !(hasRanges && number)) {
-    if (hasRanges)
-      throw new Error(
-        `filter on "${filter.field}": ranges need a number field, and "${filter.field}" is a facet field`,
-      );
-    return new FacetValueFilter(filter.field, facet, filter.values, all);
-  }
-  if (number) {
-    const ranges: Array<[number, number]> = (filter.ranges ?? []).map(([low, high]) => [
-      low ?? -Infinity,
-      high ?? Infinity,
-    ]);
-    for (const value of filter.values) {
-      const exact = Number(value);
-      // A value that is not a number matches nothing; as an empty range it keeps AND/OR meaning right.
-      ranges.push(Number.isNaN(exact) ? [Infinity, -Infinity] : [exact, exact]);
-    }
-    return new NumberRangeFilter(filter.field, number, ranges, all);
-  }
   const string = columns.string(filter.field);
-  if (string) {
-    if (hasRanges)
-      throw new Error(
-        `filter on "${filter.field}": ranges need a number field, and "${filter.field}" is a string field`,
-      );
-    return new StringValueFilter(filter.field, string, filter.values, all);
-  }
-  throw new Error(`filter on "${filter.field}": the engine schema has no such facet, number or string field`);
+  const read = filterColumn(filter, {
+    facet: facet !== undefined,
+    number: number !== undefined,
+    string: string !== undefined,
+  });
+  if (read.column === 'facet') return new FacetValueFilter(filter.field, facet!, filter.values, all);
+  if (read.column === 'number') return new NumberRangeFilter(filter.field, number!, read.ranges, all);
+  return new StringValueFilter(filter.field, string!, filter.values, all);
 }

@@ -1,4 +1,6 @@
+import type { SiteDefaultFields } from '../api.js';
 import type { PaginationItem } from '../links/pagination.js';
+import type { SpotlightDocument } from '../spotlights/spotlight-store.js';
 
 /** The search response: self-describing navigation data, every link pre-built (spec "Search response"). */
 export interface SearchResponse {
@@ -20,14 +22,7 @@ export interface QueryContext {
   pageStart: number;
   responseTime: number;
   query: { queryString: string; sort: string; locale: string };
-  defaultFields: {
-    title: string | null;
-    date: string | null;
-    description: string | null;
-    text: string | null;
-    image: string | null;
-    url: string | null;
-  };
+  defaultFields: SiteDefaultFields;
   facetType: string;
   facetItemType: string;
 }
@@ -96,17 +91,6 @@ export interface SpellCheckWidget {
   corrected: { text: string; link: string };
 }
 
-/** A matched spotlight document, as widget.spotlights lists it (by position). */
-export interface SpotlightItem {
-  id: string;
-  position: number;
-  title: string;
-  type: string;
-  referenceId: string | null;
-  content: string;
-  link: string | null;
-}
-
 export interface Widget {
   cleanUpFacets: string;
   selectedFilterQueries: string[];
@@ -116,5 +100,6 @@ export interface Widget {
   similar: SimilarDocument[];
   spellCheck: SpellCheckWidget;
   locales: Array<{ locale: string; link: string }>;
-  spotlights: SpotlightItem[];
+  /** The matched spotlight documents, by position. */
+  spotlights: SpotlightDocument[];
 }

@@ -52,6 +52,18 @@ function withDefaults<T>(properties: Record<string, JsonSchema>, value: Record<s
   return validateAgainst<T>({ type: 'object', properties }, value, { applyDefaults: true }).value;
 }
 
+/** The settings column of a stored site or field, read with the defaults of what it does not hold. */
+function storedSettings<T>(
+  table: string,
+  row: { id: string; settings: unknown },
+  properties: Record<string, JsonSchema>,
+): T {
+  return withDefaults<T>(
+    properties,
+    readJson<Record<string, unknown>>(row.settings, { table, column: 'settings', row: row.id }),
+  );
+}
+
 function pick(source: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
@@ -566,12 +578,7 @@ export class SiteStore {
   }
 
   private siteFromRow(row: SiteRow, locales: string[]): Site {
-    const stored = readJson<Record<string, unknown>>(row.settings, {
-      table: 'search_sites',
-      column: 'settings',
-      row: row.id,
-    });
-    const settings = withDefaults<SiteSettings>(siteSettingsProperties, stored);
+    const settings = storedSettings<SiteSettings>('search_sites', row, siteSettingsProperties);
     return {
       id: row.id,
       name: row.name,
@@ -583,12 +590,7 @@ export class SiteStore {
   }
 
   private fieldFromRow(row: FieldRow): Field {
-    const stored = readJson<Record<string, unknown>>(row.settings, {
-      table: 'search_fields',
-      column: 'settings',
-      row: row.id,
-    });
-    const settings = withDefaults<FieldSettings>(fieldSettingsProperties, stored);
+    const settings = storedSettings<FieldSettings>('search_fields', row, fieldSettingsProperties);
     return {
       id: row.id,
       siteId: row.site_id,
