@@ -1,11 +1,44 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { childEnv, eventually, packageRoot, packedHome, startChildRuntime, startTestRuntime } from 'vela/testing';
+import {
+  CHILD_ADMIN_AUTH,
+  type ChildRuntime,
+  childEnv,
+  eventually,
+  packageRoot,
+  packedHome,
+  startChildRuntime,
+  startTestRuntime,
+  type TestTeardown,
+} from 'vela/testing';
 import { contentServer, sourceBody } from './helpers.js';
 
 const plugins = path.join(packageRoot, 'plugins');
-const admin = `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`;
+
+/**
+ * `vela start` in `home` with `config`, the search and connector plugins' folders and `cms` (the archive or the
+ * folder holding it) on the loader path, as an operator installs the plugin; it stops when the test ends.
+ */
+async function startPackedCms(
+  t: TestTeardown,
+  home: string,
+  cms: string,
+  config: Record<string, unknown>,
+): Promise<ChildRuntime> {
+  const file = path.join(home, 'vela.json');
+  writeFileSync(file, JSON.stringify(config));
+  const loaderPath = [path.join(plugins, 'search'), path.join(plugins, 'connector'), cms].join(',');
+  const vela = await startChildRuntime(
+    ['--loader-path', loaderPath, '--config', file],
+    childEnv({ VELA_DATA_DIR: path.join(home, 'data') }),
+    home,
+  );
+  t.teardown(async () => {
+    await vela.stop();
+  });
+  return vela;
+}
 
 test('without the cms plugin on the loader path, /api/v2/cms answers 404 and is not described', async (t) => {
   const vela = await startTestRuntime({ loaderPath: [path.join(plugins, 'search'), path.join(plugins, 'connector')] });
@@ -33,22 +66,11 @@ test('vela pack cms makes an archive that loads alone from a loader-path folder 
   const server = await contentServer(t);
   const { home, archives } = await packedHome(t, 'cms');
 
-  const config = path.join(home, 'vela.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      runtime: { network: { allowHosts: [server.host] } },
-      plugins: { connector: { seedSample: false } },
-    }),
-  );
   // The folder that holds the archive, as an operator installs it.
-  const loaderPath = [path.join(plugins, 'search'), path.join(plugins, 'connector'), archives].join(',');
-  const vela = await startChildRuntime(
-    ['--loader-path', loaderPath, '--config', config],
-    childEnv({ VELA_DATA_DIR: path.join(home, 'data') }),
-    home,
-  );
-  t.teardown(() => vela.stop());
+  const vela = await startPackedCms(t, home, archives, {
+    runtime: { network: { allowHosts: [server.host] } },
+    plugins: { connector: { seedSample: false } },
+  });
   t.deepEqual(vela.plugins.sort(), ['cms', 'connector', 'search']);
   t.true(
     vela
@@ -59,7 +81,10 @@ test('vela pack cms makes an archive that loads alone from a loader-path folder 
   );
 
   const json = async (url: string, init: RequestInit = {}) => {
-    const res = await fetch(url, { ...init, headers: { authorization: admin, 'content-type': 'application/json' } });
+    const res = await fetch(url, {
+      ...init,
+      headers: { authorization: CHILD_ADMIN_AUTH, 'content-type': 'application/json' },
+    });
     return { status: res.status, body: await res.json() };
   };
   for (const name of ['wknd-author', 'wknd-publish'])
@@ -94,15 +119,7 @@ test('vela pack cms makes an archive that loads alone from a loader-path folder 
 test('the packed archive also loads when the loader path names the .tgz itself', async (t) => {
   t.timeout(120_000);
   const { home, archive } = await packedHome(t, 'cms');
-  const config = path.join(home, 'vela.json');
-  writeFileSync(config, JSON.stringify({ plugins: { connector: { seedSample: false } } }));
-  const loaderPath = [path.join(plugins, 'search'), path.join(plugins, 'connector'), archive].join(',');
-  const vela = await startChildRuntime(
-    ['--loader-path', loaderPath, '--config', config],
-    childEnv({ VELA_DATA_DIR: path.join(home, 'data') }),
-    home,
-  );
-  t.teardown(() => vela.stop());
+  const vela = await startPackedCms(t, home, archive, { plugins: { connector: { seedSample: false } } });
   t.deepEqual(vela.plugins.sort(), ['cms', 'connector', 'search']);
   const status = await fetch(`${vela.urls.connector}/api/v2/cms/status`);
   t.deepEqual(await status.json(), { status: 'ok' });

@@ -60,32 +60,19 @@ export function mountAppRoutes(router: ApiRouter, { apps, tokens }: GatewayDomai
     },
     async (req) => ({ id: (await apps.delete(String(req.params.id))).id }),
   );
-  router.put(
-    '/api/v2/app/:id/gen_key',
-    {
-      access: 'admin',
-      tags,
-      summary: 'Generate a new Consumer Key and Consumer Secret',
-      params: idParam,
-      responses: oneApp,
-    },
-    async (req, res) => {
-      res.json(await apps.genKey(String(req.params.id)));
-    },
-  );
-  router.put(
-    '/api/v2/app/:id/gen_token',
-    {
-      access: 'admin',
-      tags,
-      summary: 'Generate a new Access Token and Access Token Secret',
-      params: idParam,
-      responses: oneApp,
-    },
-    async (req, res) => {
-      res.json(await apps.genToken(String(req.params.id)));
-    },
-  );
+  const renewals = [
+    ['gen_key', 'Generate a new Consumer Key and Consumer Secret', (id: string) => apps.genKey(id)],
+    ['gen_token', 'Generate a new Access Token and Access Token Secret', (id: string) => apps.genToken(id)],
+  ] as const;
+  for (const [action, summary, renew] of renewals) {
+    router.put(
+      `/api/v2/app/:id/${action}`,
+      { access: 'admin', tags, summary, params: idParam, responses: oneApp },
+      async (req, res) => {
+        res.json(await renew(String(req.params.id)));
+      },
+    );
+  }
   router.delete(
     '/api/v2/app/:id/accessTokens',
     {
