@@ -9,6 +9,7 @@ import {
   createSource,
   KEY,
   makePackages,
+  postSource,
   runAndWait,
   searchCall,
   startConnector,
@@ -170,13 +171,7 @@ test("sources: create, read, update and delete, with the kind's settings checked
   });
   t.is(badSettings.status, 400);
   t.regex(badSettings.body.message, /settings\.path is required/);
-  const badCron = await call(vela, 'POST', '/api/v2/connector/source', {
-    name: 'x',
-    kind: 'jsonl',
-    sites: ['Docs'],
-    schedule: 'every day',
-    settings: { path: file },
-  });
+  const badCron = await postSource(vela, 'x', file, 'Docs', { schedule: 'every day' });
   t.is(badCron.status, 400);
   t.regex(badCron.body.message, /schedule must be a cron expression/);
   const noSites = await call(vela, 'POST', '/api/v2/connector/source', {
@@ -348,13 +343,7 @@ test('a source naming a site the search service lacks, or a locale its site lack
   t.is(noSite.status, 400);
   t.is(noSite.body.error, 'invalid_parameter');
   t.regex(noSite.body.message, /^sites\[1\] must name a site of the search service, got "Shop"/);
-  const noLocale = await call(vela, 'POST', '/api/v2/connector/source', {
-    name: 'shop',
-    kind: 'jsonl',
-    sites: ['Docs'],
-    locale: 'fr_FR',
-    settings: { path: file },
-  });
+  const noLocale = await postSource(vela, 'shop', file, 'Docs', { locale: 'fr_FR' });
   t.is(noLocale.status, 400);
   t.regex(noLocale.body.message, /^sites\[0\] \("Docs"\) has no locale fr_FR \(its locales: en_US\)/);
   t.is((await call(vela, 'GET', '/api/v2/connector/source/shop')).status, 404, 'nothing stored');

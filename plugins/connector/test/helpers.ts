@@ -220,6 +220,24 @@ export const MAPPING = {
   fields: { title: 'title', text: 'body', section: 'section', tags: 'tags', size: 'size' },
 };
 
+/** Ask for a jsonl source over `file` targeting `site`: the answer, whatever it is. */
+export function postSource(
+  vela: TestRuntime,
+  name: string,
+  file: string,
+  site: string,
+  extra: Record<string, unknown> = {},
+): Promise<Answer> {
+  return call(vela, 'POST', '/api/v2/connector/source', {
+    name,
+    kind: 'jsonl',
+    sites: [site],
+    locale: 'en_US',
+    settings: { path: file, ...MAPPING },
+    ...extra,
+  });
+}
+
 /** Create a jsonl source over `file` targeting `site`. */
 export async function createSource(
   vela: TestRuntime,
@@ -228,14 +246,7 @@ export async function createSource(
   site: string,
   extra: Record<string, unknown> = {},
 ): Promise<Answer> {
-  const created = await call(vela, 'POST', '/api/v2/connector/source', {
-    name,
-    kind: 'jsonl',
-    sites: [site],
-    locale: 'en_US',
-    settings: { path: file, ...MAPPING },
-    ...extra,
-  });
+  const created = await postSource(vela, name, file, site, extra);
   if (created.status !== 201) throw new Error(`source creation failed: ${JSON.stringify(created.body)}`);
   return created;
 }

@@ -5,6 +5,7 @@ import {
   call,
   createSource,
   makePackages,
+  postSource,
   runAndWait,
   searchIds,
   startConnector,
@@ -21,12 +22,7 @@ test('with a search URL, documents go over HTTP with the Key header to a separat
 
   const docs = makePackages(400);
   const file = tempJsonl(docs);
-  const unknownSite = await call(vela, 'POST', '/api/v2/connector/source', {
-    name: 'elsewhere',
-    kind: 'jsonl',
-    sites: ['Missing'],
-    settings: { path: file },
-  });
+  const unknownSite = await postSource(vela, 'elsewhere', file, 'Missing');
   t.is(unknownSite.status, 400, 'the remote search service is asked for the sites');
   t.regex(unknownSite.body.message, /^sites\[0\] must name a site of the search service, got "Missing"/);
   await createSource(vela, 'pkgs', file, 'Remote');
@@ -131,12 +127,7 @@ test('a search service that accepts connections but never answers does not hold 
   });
   const file = tempJsonl(makePackages(3));
   // The search service never answers: the save comes back only because the site check gives up.
-  const created = await call(vela, 'POST', '/api/v2/connector/source', {
-    name: 'pkgs',
-    kind: 'jsonl',
-    sites: ['Remote'],
-    settings: { path: file },
-  });
+  const created = await postSource(vela, 'pkgs', file, 'Remote');
   t.is(created.status, 201, 'saved unchecked: its runs will report the problem');
 });
 

@@ -1,6 +1,15 @@
 import { rmSync } from 'node:fs';
 import test from 'ava';
-import { call, createSite, runAndWait, searchIds, startConnector, startWithKind, tempDir } from './helpers.js';
+import {
+  call,
+  createSite,
+  postSource,
+  runAndWait,
+  searchIds,
+  startConnector,
+  startWithKind,
+  tempDir,
+} from './helpers.js';
 
 // A plugin in its own folder, as the cms plugin is: it taps the connector's hook to add a kind.
 const MEMORY_KIND = `{
@@ -76,11 +85,6 @@ test("a stored source whose kind's plugin is not loaded is skipped with a warnin
   t.teardown(() => second.stop());
   t.true(second.logs.some((l) => l.msg.startsWith('stored source skipped') && l.source === 'mem'));
   t.deepEqual((await call(second, 'GET', '/api/v2/connector/source')).body, []);
-  const again = await call(second, 'POST', '/api/v2/connector/source', {
-    name: 'mem',
-    kind: 'jsonl',
-    sites: ['Docs'],
-    settings: { path: '/nowhere.jsonl' },
-  });
+  const again = await postSource(second, 'mem', '/nowhere.jsonl', 'Docs');
   t.is(again.status, 409);
 });
