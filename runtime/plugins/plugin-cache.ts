@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import semver from 'semver';
+import { processAlive } from '../process-alive.js';
 import type { PluginDescriptor } from './manifest.js';
 
 const STAGING = /^\.staging-.+-(\d+)$/;
@@ -12,15 +13,6 @@ const UNPACKED = /^(.+)-[0-9a-f]{16}$/;
 /** The folder this process unpacks `cacheFolder`'s archive into before renaming it. */
 export function stagingFolder(cacheFolder: string): string {
   return path.join(path.dirname(cacheFolder), `.staging-${path.basename(cacheFolder)}-${process.pid}`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
@@ -36,7 +28,7 @@ export async function tidyPluginCache(cacheDir: string, archives: PluginDescript
   const names = new Set(archives.map((descriptor) => descriptor.manifest.name));
   const stale = (await readdir(cacheDir)).filter((entry) => {
     const staging = STAGING.exec(entry);
-    if (staging) return Number(staging[1]) !== process.pid && !alive(Number(staging[1]));
+    if (staging) return Number(staging[1]) !== process.pid && !processAlive(Number(staging[1]));
     return !current.has(entry) && replaced(entry, names);
   });
   // Best effort: a folder that cannot be removed now costs disk space, not a start.

@@ -90,6 +90,7 @@ export type {
 } from '../plugins/plugin-api.js';
 export { definePlugin } from '../plugins/plugin-api.js';
 export type { ServiceName, ServiceRegistry } from '../plugins/service-registry.js';
+export { processAlive } from '../process-alive.js';
 export type { RateLimitedLogOptions } from '../rate-limited-log.js';
 export { RateLimitedLog, REFUSAL_LOG_LIMIT } from '../rate-limited-log.js';
 export type { SecretBoxOptions } from '../secrets/secret-box.js';

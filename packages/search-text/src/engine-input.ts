@@ -1,5 +1,6 @@
 // What every engine checks and derives from its input the same way, so that two engines given one schema and
 // one query agree on what was asked.
+import { ownValue } from './own-property.js';
 import { tokenize } from './text-analyzer.js';
 
 /** The field lists of an engine schema (the search plugin's EngineSchema). */
@@ -102,4 +103,36 @@ export function filterColumn(
     return { column: 'string' };
   }
   throw new Error(`filter on "${filter.field}": the engine schema has no such facet, number or string field`);
+}
+
+/** A document as engines index it (the search plugin's IndexableDocument): the members checked here. */
+export interface EngineDocumentValues {
+  id: string;
+  text: string;
+  facets: Record<string, string[]>;
+  numbers: Record<string, number | null>;
+  strings: Record<string, string | null>;
+}
+
+/** Throws unless the document's id, text and values of the schema's fields have their types; other fields are ignored. */
+export function checkDocument(schema: EngineFieldLists, document: EngineDocumentValues): void {
+  if (typeof document?.id !== 'string' || document.id === '') throw new Error('document id must be a non-empty string');
+  const where = `document "${document.id}"`;
+  if (typeof document.text !== 'string') throw new Error(`${where}: text must be a string`);
+  for (const field of schema.facetFields) {
+    const values = ownValue(document.facets, field);
+    if (values !== undefined && !(Array.isArray(values) && values.every((value) => typeof value === 'string'))) {
+      throw new Error(`${where}: facets.${field} must be an array of strings`);
+    }
+  }
+  for (const field of schema.numberFields) {
+    const value = ownValue(document.numbers, field);
+    if (value !== undefined && value !== null && typeof value !== 'number')
+      throw new Error(`${where}: numbers.${field} must be a number or null`);
+  }
+  for (const field of schema.stringFields) {
+    const value = ownValue(document.strings, field);
+    if (value !== undefined && value !== null && typeof value !== 'string')
+      throw new Error(`${where}: strings.${field} must be a string or null`);
+  }
 }

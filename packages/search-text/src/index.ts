@@ -3,8 +3,10 @@
 // engine and the search-postgres plugin's engine both use it).
 export { compareStrings } from './compare-strings.js';
 export {
+  checkDocument,
   checkPaging,
   checkSchema,
+  type EngineDocumentValues,
   type EngineFieldLists,
   type EngineFilterValues,
   type EnginePaging,
@@ -13,4 +15,5 @@ export {
   type QueryTerms,
   queryTerms,
 } from './engine-input.js';
+export { ownValue, setOwn } from './own-property.js';
 export { type AnalyzedText, analyze, slotOf, tokenize } from './text-analyzer.js';

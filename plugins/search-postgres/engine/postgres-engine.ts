@@ -13,7 +13,16 @@ import type {
   SearchEngineFactory,
   TermDictionary,
 } from '@vela/plugin-search/api';
-import { analyze, checkPaging, checkSchema, compareStrings, filterColumn, queryTerms } from '@vela/search-text';
+import {
+  analyze,
+  checkDocument,
+  checkPaging,
+  checkSchema,
+  compareStrings,
+  filterColumn,
+  ownValue,
+  queryTerms,
+} from '@vela/search-text';
 import { type Knex, VelaError } from 'vela/plugin';
 
 /**
@@ -115,7 +124,7 @@ export class PostgresEngine implements SearchEngine {
    * cannot put the older version back. Without it, the last write wins (tests, benchmarks).
    */
   async upsert(documents: IndexableDocument[], version?: number): Promise<void> {
-    for (const document of documents) this.checkDocument(document);
+    for (const document of documents) checkDocument(this.schema, document);
     checkVersion(version);
     const latest = new Map<string, IndexableDocument>();
     // ON CONFLICT cannot touch one row twice in a statement: the last version of an id wins, as in memory.
@@ -637,29 +646,6 @@ export class PostgresEngine implements SearchEngine {
     if (!this.schema.facetFields.includes(field))
       throw new Error(`${use} on "${field}": the engine schema has no such facet field`);
   }
-
-  private checkDocument(document: IndexableDocument): void {
-    if (typeof document?.id !== 'string' || document.id === '')
-      throw new Error('document id must be a non-empty string');
-    const where = `document "${document.id}"`;
-    if (typeof document.text !== 'string') throw new Error(`${where}: text must be a string`);
-    for (const field of this.schema.facetFields) {
-      const values = ownValue(document.facets, field);
-      if (values !== undefined && !(Array.isArray(values) && values.every((value) => typeof value === 'string'))) {
-        throw new Error(`${where}: facets.${field} must be an array of strings`);
-      }
-    }
-    for (const field of this.schema.numberFields) {
-      const value = ownValue(document.numbers, field);
-      if (value !== undefined && value !== null && typeof value !== 'number')
-        throw new Error(`${where}: numbers.${field} must be a number or null`);
-    }
-    for (const field of this.schema.stringFields) {
-      const value = ownValue(document.strings, field);
-      if (value !== undefined && value !== null && typeof value !== 'string')
-        throw new Error(`${where}: strings.${field} must be a string or null`);
-    }
-  }
 }
 
 /** The dictionary as last read from the database: what autocomplete and spell check see between refreshes. */
@@ -791,10 +777,6 @@ function emptyResult(query: EngineQuery): EngineResult {
     facets: Object.fromEntries(query.facets.map((request) => [request.field, facetValues(request, new Map(), null)])),
     ...(query.group === undefined ? {} : { groups: [] }),
   };
-}
-
-function ownValue<T>(record: Record<string, T> | undefined, key: string): T | undefined {
-  return record !== undefined && record !== null && Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 function constrains(filter: FieldFilter): boolean {

@@ -1,4 +1,4 @@
-import { checkPaging, checkSchema, queryTerms } from '@vela/search-text';
+import { checkDocument, checkPaging, checkSchema, ownValue, queryTerms, setOwn } from '@vela/search-text';
 import { collectBits } from './bitset.js';
 import { type EngineState, readEngineSnapshot, writeEngineSnapshot } from './engine-snapshot.js';
 import { FacetColumn } from './facet-column.js';
@@ -8,7 +8,6 @@ import { groupHits } from './grouping.js';
 import { hitOrder } from './hit-order.js';
 import { NumberColumn } from './number-column.js';
 import { OrdinalMap } from './ordinals.js';
-import { ownValue, setOwn } from './own-property.js';
 import { PhraseIndex } from './phrase-index.js';
 import type {
   EngineGroup,
@@ -103,7 +102,7 @@ export class MemoryEngine implements SearchEngine {
 
   upsert(documents: IndexableDocument[]): void {
     // All checked first, so a bad document leaves the engine as it was.
-    for (const document of documents) this.checkDocument(document);
+    for (const document of documents) checkDocument(this.schema, document);
     for (const document of documents) {
       let ordinal = this.ordinals.ordinalOf(document.id);
       if (ordinal === undefined) {
@@ -324,30 +323,6 @@ export class MemoryEngine implements SearchEngine {
     const hits: EngineHit[] = [];
     for (const i of page) hits.push({ id: this.ordinals.idAt(this.hitOrdinals[i]!), rank: this.hitRanks[i]! });
     return hits;
-  }
-
-  /** Types only, per field of the schema; values of fields outside it are ignored. */
-  private checkDocument(document: IndexableDocument): void {
-    if (typeof document?.id !== 'string' || document.id === '')
-      throw new Error('document id must be a non-empty string');
-    const where = `document "${document.id}"`;
-    if (typeof document.text !== 'string') throw new Error(`${where}: text must be a string`);
-    for (const field of this.facetColumns.keys()) {
-      const values = ownValue(document.facets, field);
-      if (values !== undefined && !(Array.isArray(values) && values.every((value) => typeof value === 'string'))) {
-        throw new Error(`${where}: facets.${field} must be an array of strings`);
-      }
-    }
-    for (const field of this.numberColumns.keys()) {
-      const value = ownValue(document.numbers, field);
-      if (value !== undefined && value !== null && typeof value !== 'number')
-        throw new Error(`${where}: numbers.${field} must be a number or null`);
-    }
-    for (const field of this.stringColumns.keys()) {
-      const value = ownValue(document.strings, field);
-      if (value !== undefined && value !== null && typeof value !== 'string')
-        throw new Error(`${where}: strings.${field} must be a string or null`);
-    }
   }
 
   private facetColumn(field: string, use: string): FacetColumn {

@@ -1,4 +1,4 @@
-import { ownValue } from '../engine/own-property.js';
+import { ownValue } from '@vela/search-text';
 import type { LinkTemplate } from '../links/link-template.js';
 import { FILTER_PARAMS, fqField } from '../links/query-string.js';
 import type { FacetGroup, FacetItem } from '../query/search-response.js';

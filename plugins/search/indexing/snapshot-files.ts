@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { link, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { processAlive } from 'vela/plugin';
 
 /**
  * 2 since the change log is commit-ordered on PostgreSQL. A version-1 manifest may claim changes its
@@ -247,21 +248,12 @@ export class SnapshotLease {
       // This pid: a lease of this process that is not held any more (a runtime before a restart in a container, pid 1
       // again).
       if (holder.pid === process.pid) return !heldHere.has(holder.id);
-      if (holder.pid > 0) return !isAlive(holder.pid);
+      if (holder.pid > 0) return !processAlive(holder.pid);
     }
     const renewed = await stat(this.file).then(
       (s) => s.mtimeMs,
       () => 0,
     );
     return Date.now() - renewed > FOREIGN_LEASE_STALE_MS;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,4 +1,4 @@
-import { ownValue, setOwn } from '../engine/own-property.js';
+import { ownValue, setOwn } from '@vela/search-text';
 import type { EngineSchema, IndexableDocument } from '../engine/search-engine.js';
 import type { Field, SiteConfig } from '../store/site-types.js';
 import { phrasesOf } from '../suggest/phrases.js';

@@ -1,4 +1,4 @@
-import { ownValue, setOwn } from '../engine/own-property.js';
+import { ownValue, setOwn } from '@vela/search-text';
 import type { LinkTemplate } from '../links/link-template.js';
 import type { SiteConfig } from '../store/site-types.js';
 import { type Attributes, valueText } from './indexable.js';
