@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { parseSecretKey, SecretBox } from 'vela/plugin';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
 import { startFakeLlm } from './fake-llm.js';
@@ -9,6 +9,21 @@ import { json, startGenai, token } from './fixtures.js';
 import { readSse } from './sse-client.js';
 
 const KEY = 'sk-live-abcdefghijklmnop1234';
+
+/**
+ * A runtime that may reach a local Ollama, stopped when the test ends, with an OLLAMA instance keyed with KEY made
+ * of `fields`: the runtime and the creation's answer.
+ */
+async function withKeyedOllama(
+  t: ExecutionContext,
+  fields: Record<string, unknown>,
+): Promise<{ vela: TestRuntime; created: Awaited<ReturnType<typeof json>> }> {
+  const vela = await startGenai({ allowHosts: ['127.0.0.1:11434'] });
+  t.teardown(() => vela.stop());
+  const created = await json(vela, 'POST', '/api/llm', { vendor: 'OLLAMA', apiKey: KEY, ...fields });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  return { vela, created };
+}
 
 async function instanceRow(
   vela: TestRuntime,
@@ -49,15 +64,7 @@ test('vendors and the empty structure', async (t) => {
 });
 
 test('an API key is stored encrypted, never answered, shown as a hint; PUT keeps, replaces or removes it', async (t) => {
-  const vela = await startGenai({ allowHosts: ['127.0.0.1:11434'] });
-  t.teardown(() => vela.stop());
-  const created = await json(vela, 'POST', '/api/llm', {
-    title: 'Local Ollama',
-    vendor: 'OLLAMA',
-    modelName: 'llama3.2',
-    apiKey: KEY,
-  });
-  t.is(created.status, 201);
+  const { vela, created } = await withKeyedOllama(t, { title: 'Local Ollama', modelName: 'llama3.2' });
   const id = created.body.id as string;
   t.like(created.body, {
     url: 'http://127.0.0.1:11434/v1',
@@ -143,15 +150,7 @@ test.serial('VELA_GENAI_KEY, when set, is the key: no key file is written', asyn
   t.teardown(() => {
     delete process.env.VELA_GENAI_KEY;
   });
-  const vela = await startGenai({ allowHosts: ['127.0.0.1:11434'] });
-  t.teardown(() => vela.stop());
-  const created = await json(vela, 'POST', '/api/llm', {
-    id: 'env-keyed',
-    vendor: 'OLLAMA',
-    modelName: 'qwen2.5',
-    apiKey: KEY,
-  });
-  t.is(created.status, 201);
+  const { vela } = await withKeyedOllama(t, { id: 'env-keyed', modelName: 'qwen2.5' });
   t.false(existsSync(path.join(vela.dataDir, 'genai', 'secret.key')));
   t.is(SecretBox.withKey(key).decrypt((await instanceRow(vela, 'env-keyed')).api_key_encrypted!, 'env-keyed'), KEY);
 });
