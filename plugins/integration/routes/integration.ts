@@ -1,5 +1,6 @@
 import {
   type ApiRouter,
+  deleteRoute,
   HOP_BY_HOP_HEADERS,
   type OutboundGuard,
   OutboundRefused,
@@ -9,7 +10,7 @@ import {
   VelaError,
 } from 'vela/plugin';
 import type { IntegrationProxy } from '../proxy/integration-proxy.js';
-import { deletedSchema, idSchema } from '../schemas/common.js';
+import { idSchema } from '../schemas/common.js';
 import {
   DEFAULT_PROXY_METHODS,
   type IntegrationInput,
@@ -242,18 +243,18 @@ export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRou
       res.json(await store.update(id, changes));
     },
   );
-  router.delete(
+  deleteRoute(
+    router,
     '/api/integration/:id',
     {
       access: 'key',
       tags,
       summary: 'Delete an integration instance',
       params: idParam,
-      responses: { 200: { description: 'the instance is deleted', schema: deletedSchema } },
+      description: 'the instance is deleted',
     },
-    async (req, res) => {
-      const deleted = await store.delete(String(req.params.id));
-      res.json({ deleted: true, id: deleted.id });
+    async (req) => {
+      return { id: (await store.delete(String(req.params.id))).id };
     },
   );
 

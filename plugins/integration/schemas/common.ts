@@ -5,10 +5,3 @@ import type { JsonSchema } from 'vela/plugin';
  * `-` (the column holds 36 characters).
  */
 export const idSchema: JsonSchema = { type: 'string', maxLength: 36, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,35}$' };
-
-/** What a DELETE answers: the id of what is gone. */
-export const deletedSchema: JsonSchema = {
-  type: 'object',
-  required: ['deleted', 'id'],
-  properties: { deleted: { type: 'boolean', enum: [true] }, id: { type: 'string' } },
-};

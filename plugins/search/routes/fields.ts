@@ -1,5 +1,4 @@
-import { type ApiRouter, listRoute } from 'vela/plugin';
-import { deletedSchema } from '../schemas/common.js';
+import { type ApiRouter, deleteRoute, listRoute } from 'vela/plugin';
 import {
   fieldCreateSchema,
   fieldParams,
@@ -75,18 +74,19 @@ export function mountFieldRoutes(router: ApiRouter, { sites }: Pick<SearchDomain
       );
     },
   );
-  router.delete(
+  deleteRoute(
+    router,
     '/api/sn/:snSiteId/field/:id',
     {
       access: 'key',
       tags,
       summary: 'Delete a field (stored document attributes are kept)',
       params: fieldParams,
-      responses: { 200: { description: 'the field is deleted', schema: deletedSchema } },
+      description: 'the field is deleted',
     },
-    async (req, res) => {
+    async (req) => {
       const field = await sites.deleteField(String(req.params.snSiteId), String(req.params.id));
-      res.json({ deleted: true, id: field.id, name: field.name });
+      return { id: field.id, name: field.name };
     },
   );
 }

@@ -1,5 +1,4 @@
-import { type ApiRouter, httpErrors, listRoute } from 'vela/plugin';
-import { deletedSchema } from '../schemas/common.js';
+import { type ApiRouter, deleteRoute, httpErrors, listRoute } from 'vela/plugin';
 import {
   configExportSchema,
   siteParams as idParam,
@@ -132,18 +131,19 @@ export function mountSiteRoutes(
     },
   );
 
-  router.delete(
+  deleteRoute(
+    router,
     '/api/sn/:id',
     {
       access: 'key',
       tags,
       summary: 'Delete a site, its indexes and documents',
       params: idParam,
-      responses: { 200: { description: 'the site is deleted', schema: deletedSchema } },
+      description: 'the site is deleted',
     },
-    async (req, res) => {
+    async (req) => {
       const site = await sites.delete(String(req.params.id));
-      res.json({ deleted: true, id: site.id, name: site.name });
+      return { id: site.id, name: site.name };
     },
   );
 

@@ -1,4 +1,4 @@
-import { type ApiRouter, httpErrors, listRoute } from 'vela/plugin';
+import { type ApiRouter, deleteRoute, httpErrors, listRoute } from 'vela/plugin';
 import { searchErrors } from '../errors.js';
 import {
   spotlightCreateSchema,
@@ -136,7 +136,8 @@ export function mountSpotlightRoutes(
       );
     },
   );
-  router.delete(
+  deleteRoute(
+    router,
     '/api/sn/:snSiteId/spotlight/:id',
     {
       access: 'key',
@@ -144,17 +145,12 @@ export function mountSpotlightRoutes(
       tags,
       summary: 'Delete a spotlight',
       params: spotlightParams,
-      responses: {
-        200: {
-          description: 'deleted',
-          schema: { type: 'object', properties: { deleted: { type: 'boolean' }, id: { type: 'string' } } },
-        },
-      },
+      description: 'the spotlight is deleted',
     },
-    async (req, res) => {
+    async (req) => {
       const spotlight = found(String(req.params.snSiteId), String(req.params.id));
       await spotlights.delete(spotlight.siteId, spotlight.id);
-      res.json({ deleted: true, id: spotlight.id, name: spotlight.name });
+      return { id: spotlight.id, name: spotlight.name };
     },
   );
 }

@@ -1,6 +1,6 @@
-import { type ApiRouter, listRoute, pathParams, principalOf } from 'vela/plugin';
+import { type ApiRouter, deleteRoute, listRoute, pathParams, principalOf } from 'vela/plugin';
 import { TOKEN_SCOPES, type TokenScope } from '../auth/api-tokens.js';
-import { deletedSchema, idSchema } from '../schemas/common.js';
+import { idSchema } from '../schemas/common.js';
 import type { SearchDomain } from './route-context.js';
 
 const tags = ['api tokens'];
@@ -113,18 +113,18 @@ export function mountTokenRoutes(router: ApiRouter, { tokens }: Pick<SearchDomai
       );
     },
   );
-  router.delete(
+  deleteRoute(
+    router,
     '/api/dev/token/:id',
     {
       access: 'key',
       tags,
       summary: 'Revoke an API token',
       params: idParam,
-      responses: { 200: { description: 'the token is revoked', schema: deletedSchema } },
+      description: 'the token is revoked',
     },
-    async (req, res) => {
-      const token = await tokens.delete(String(req.params.id));
-      res.json({ deleted: true, id: token.id });
+    async (req) => {
+      return { id: (await tokens.delete(String(req.params.id))).id };
     },
   );
 }

@@ -22,10 +22,3 @@ export const fieldRefSchema: JsonSchema = {
 };
 
 export const localeSchema: JsonSchema = { type: 'string', maxLength: 6, pattern: LOCALE_PATTERN };
-
-/** What a DELETE answers: the id (and, for what has one, the name) of what is gone. */
-export const deletedSchema: JsonSchema = {
-  type: 'object',
-  required: ['deleted', 'id'],
-  properties: { deleted: { type: 'boolean', enum: [true] }, id: { type: 'string' }, name: { type: 'string' } },
-};
