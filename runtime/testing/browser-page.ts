@@ -9,13 +9,18 @@ export interface BrowserPage {
   pageErrors: string[];
 }
 
+/** Launch the browser tests' Chromium (CHROMIUM, with CHROMIUM_ARGS). */
+export async function launchChromium(): Promise<Browser> {
+  // Loaded here, not with vela/testing, so tests without a browser never load playwright.
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
 /** Launch Chromium and open one page at `viewport` (a laptop's unless told), collecting its script errors. */
 export async function openBrowserPage(
   viewport: { width: number; height: number } = VIEWPORTS.desktop,
 ): Promise<BrowserPage> {
-  // Loaded here, not with vela/testing, so tests without a browser never load playwright.
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   const page = await browser.newPage({ viewport });
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));

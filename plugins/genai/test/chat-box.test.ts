@@ -1,11 +1,9 @@
 import test from 'ava';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import {
   browserAvailable,
-  CHROMIUM,
-  CHROMIUM_ARGS,
-  layoutProblems,
-  pageLayout,
+  launchChromium,
+  pageLayoutProblems,
   startTestRuntime,
   type TestRuntime,
   VIEWPORTS,
@@ -31,7 +29,7 @@ test.before(async () => {
   if (!browserAvailable()) return;
   vela = await startGenai();
   await createHandbook(vela, 'Handbook', [...HANDBOOK, MARKUP_DOC]);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 test.after.always(async () => {
   await browser?.close();
@@ -130,7 +128,7 @@ browserTest(
     const page = await browser.newPage({ viewport: VIEWPORTS.phone });
     await page.goto(vela.url('search', '/sn/Handbook?q=*&_setlocale=en_US'));
     await page.waitForSelector('#chat:not([hidden])');
-    t.deepEqual(layoutProblems(await pageLayout(page, `${vela.dataDir}/chat-box-phone.png`)), []);
+    t.deepEqual(await pageLayoutProblems(page, vela, 'chat-box-phone.png'), []);
     const fit = await page.locator('#chat-q').evaluate((input) => {
       const style = getComputedStyle(input);
       const context = document.createElement('canvas').getContext('2d')!;
