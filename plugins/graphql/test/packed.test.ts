@@ -1,19 +1,12 @@
 import test from 'ava';
-import {
-  archiveEntries,
-  archiveOrigins,
-  packedSite,
-  searchPost,
-  startPackedBesideSearch,
-} from '../../search/test/packed-beside-search.js';
+import { packedSite, searchPost, startPackedBesideSearch } from '../../search/test/packed-beside-search.js';
 
 // The graphql plugin as a user deploys it: packed (graphql, graphql-http and graphql-query-complexity inside, and
 // GraphiQL's prebuilt files) and loaded from the archive in another process, beside the search plugin's folder.
 
 test('the packed graphql plugin carries its packages, loads from its archive beside the search plugin and answers queries and GraphiQL', async (t) => {
   t.timeout(180_000);
-  const { vela, archive } = await startPackedBesideSearch(t, 'graphql');
-  const entries = await archiveEntries(archive);
+  const { vela, entries, fromArchives } = await startPackedBesideSearch(t, 'graphql');
   const has = (name: string) => entries.includes(`package/node_modules/${name}/package.json`);
   for (const name of [
     'graphql',
@@ -39,7 +32,7 @@ test('the packed graphql plugin carries its packages, loads from its archive bes
     'tests stay out',
   );
 
-  t.is(archiveOrigins(vela), 1, 'graphql loaded from its archive');
+  t.is(fromArchives, 1, 'graphql loaded from its archive');
   t.deepEqual(vela.plugins.sort(), ['graphql', 'search']);
   t.deepEqual(await packedSite(vela, ['alpha', 'beta']), [201, 200]);
 

@@ -1,6 +1,6 @@
 import { createCanvas } from '@napi-rs/canvas';
 import test from 'ava';
-import { archiveOrigins, startPackedBesideSearch } from '../../search/test/packed-beside-search.js';
+import { startPackedBesideSearch } from '../../search/test/packed-beside-search.js';
 
 // The ocr plugin as a user deploys it: packed with `vela pack` (the extraction library, tesseract.js with its
 // language data, and busboy inside the archive) and loaded from the archive in another process, beside the
@@ -9,9 +9,9 @@ import { archiveOrigins, startPackedBesideSearch } from '../../search/test/packe
 test('the packed ocr plugin loads alone from its archive beside the search plugin and reads a scan', async (t) => {
   // The archive carries tesseract.js, its language data, pdfjs-dist and the native canvas (about 40 MB packed).
   t.timeout(240_000);
-  const { vela } = await startPackedBesideSearch(t, 'ocr');
+  const { vela, fromArchives } = await startPackedBesideSearch(t, 'ocr');
   t.deepEqual(vela.plugins.sort(), ['ocr', 'search']);
-  t.is(archiveOrigins(vela), 1, 'ocr, the one archive, loads from it');
+  t.is(fromArchives, 1, 'ocr, the one archive, loads from it');
 
   const canvas = createCanvas(900, 120);
   const g = canvas.getContext('2d');

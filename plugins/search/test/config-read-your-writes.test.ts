@@ -1,28 +1,28 @@
 import test, { type ExecutionContext } from 'ava';
-import { type ChildRuntime, postgresReachable, startConfiguredChild, testDatabase, timeUntil } from 'vela/testing';
+import {
+  CHILD_ADMIN_AUTH,
+  type ChildRuntime,
+  callChild,
+  postgresReachable,
+  startConfiguredChild,
+  startSharedChildren,
+  timeUntil,
+} from 'vela/testing';
 import { makeDocs, SITE_FIELDS } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
 
 const ROUNDS = 15;
-const auth = `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`;
-
-async function call(
+/** A request to the search service of a child, as its administrator unless `headers` say otherwise. */
+const call = (
   vela: ChildRuntime,
   method: string,
   path: string,
   body?: unknown,
-  headers: Record<string, string> = { authorization: auth },
-) {
-  const res = await fetch(`${vela.urls.search}${path}`, {
-    method,
-    // A connection per request: the workers of one port take new connections in turn.
-    headers: { ...headers, connection: 'close', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
-}
+  headers: Record<string, string> = { authorization: CHILD_ADMIN_AUTH },
+) =>
+  // A connection per request: the workers of one port take new connections in turn.
+  callChild(vela, 'search', method, path, body, { ...headers, connection: 'close' });
 
 /** Documents that carry col0..col14 before any of them is a field: red on half of them (20). */
 function colouredDocs() {
@@ -74,17 +74,10 @@ for (const engine of ['memory', 'postgres']) {
     `engine ${engine}: a field added on one process is searchable on the other as soon as the write returns`,
     async (t) => {
       t.timeout(240_000);
-      const pg = await testDatabase(t);
-      const config = {
-        runtime: { database: { url: pg.url } },
-        plugins: { search: { engine, indexer: { pollMs: 600_000 } } },
-      };
+      const config = { plugins: { search: { engine, indexer: { pollMs: 600_000 } } } };
       // The postgres engine is the search-postgres plugin's.
       const plugins = ['--plugins', engine === 'postgres' ? 'search,search-postgres' : 'search'];
-      const a = await startConfiguredChild(config, plugins);
-      t.teardown(() => a.stop());
-      const b = await startConfiguredChild(config, plugins);
-      t.teardown(() => b.stop());
+      const [a, b] = await startSharedChildren(t, config, plugins);
 
       const answers = await addFieldsAndFilter(t, a, b, 1);
       // Every answer is B's search with the new field, the 20 red documents (none a 400 for a field B had not

@@ -17,8 +17,11 @@ export const ADMIN_AUTH = `Basic ${Buffer.from('admin:child-test-password').toSt
 
 export interface PackedBesideSearch {
   vela: ChildRuntime;
-  /** The archive `vela pack` wrote. */
+  /** The archive `vela pack` wrote, and the paths inside it (`package/...`). */
   archive: string;
+  entries: string[];
+  /** How many plugins the runtime's boot tree says it loaded from an archive. */
+  fromArchives: number;
 }
 
 /** `plugin` packed and started from its archive with the search plugin's folder; stopped when the test ends. */
@@ -32,11 +35,11 @@ export async function startPackedBesideSearch(t: TestTeardown, plugin: string): 
   t.teardown(async () => {
     await vela.stop();
   });
-  return { vela, archive };
+  return { vela, archive, entries: await archiveEntries(archive), fromArchives: archiveOrigins(vela) };
 }
 
 /** The paths inside an archive (`package/...`). */
-export async function archiveEntries(archive: string): Promise<string[]> {
+async function archiveEntries(archive: string): Promise<string[]> {
   const entries: string[] = [];
   await tar.list({ file: archive, onReadEntry: (entry) => entries.push(entry.path) });
   return entries;

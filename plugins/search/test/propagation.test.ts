@@ -1,10 +1,10 @@
 import test from 'ava';
 import {
   type ChildRuntime,
+  callChild,
   postgresReachable,
   reportDelays,
-  startConfiguredChild,
-  testDatabase,
+  startSharedChildren,
   timeUntil,
 } from 'vela/testing';
 import { makeDocs, SITE_FIELDS } from './fixtures.js';
@@ -18,23 +18,9 @@ const ROUNDS = 7;
 // Any single wait gives up here: far beyond the goal on a loaded machine, far below the poll (off here).
 const BOUND_MS = 10_000;
 const POLL_PAUSE_MS = 5;
-const auth = `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`;
-
-async function call(
-  vela: ChildRuntime,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = { authorization: auth },
-) {
-  const res = await fetch(`${vela.urls.search}${path}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
-}
+/** A request to the search service of a child, as its administrator unless `headers` say otherwise. */
+const call = (vela: ChildRuntime, method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+  callChild(vela, 'search', method, path, body, headers);
 
 const until = (what: string, check: () => Promise<boolean>) => timeUntil(check, what, BOUND_MS, POLL_PAUSE_MS);
 
@@ -42,14 +28,10 @@ pgTest(
   'two search processes on one PostgreSQL: with the polls off, imports, sites, spotlights and keys reach the other through the notices',
   async (t) => {
     t.timeout(180_000);
-    const pg = await testDatabase(t);
     // The polls (sites, tokens, spotlights and the change log) are set far out, so only the change feed
     // (LISTEN/NOTIFY) and the store lookup of unknown keys can explain what B sees.
-    const config = { runtime: { database: { url: pg.url } }, plugins: { search: { indexer: { pollMs: 600_000 } } } };
-    const a = await startConfiguredChild(config, ['--plugins', 'search']);
-    t.teardown(() => a.stop());
-    const b = await startConfiguredChild(config, ['--plugins', 'search']);
-    t.teardown(() => b.stop());
+    const config = { plugins: { search: { indexer: { pollMs: 600_000 } } } };
+    const [a, b] = await startSharedChildren(t, config, ['--plugins', 'search']);
 
     // Searches are public: no credentials, so no administrator check in the way.
     const search = (vela: ChildRuntime, query: string) =>
