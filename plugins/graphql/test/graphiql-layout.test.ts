@@ -1,13 +1,9 @@
-import path from 'node:path';
 import test from 'ava';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import {
   browserAvailable,
-  CHROMIUM,
-  CHROMIUM_ARGS,
-  layoutProblems,
-  pageLayout,
-  screenshotDir,
+  launchChromium,
+  pageLayoutProblems,
   startTestRuntime,
   type TestRuntime,
   VIEWPORTS,
@@ -18,15 +14,13 @@ import { createSite, importDocs, makeDocs } from '../../search/test/fixtures.js'
 const browserTest = browserAvailable() ? test.serial : test.skip;
 let vela: TestRuntime;
 let browser: Browser;
-let shots: string;
 
 test.before(async () => {
   if (!browserAvailable()) return;
   vela = await startTestRuntime({ plugins: ['search', 'graphql'] });
   await createSite(vela, 'Sample');
   await importDocs(vela, makeDocs(5));
-  shots = screenshotDir(path.join(vela.dataDir, 'screenshots'));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 test.after.always(async () => {
   await browser?.close();
@@ -72,7 +66,7 @@ browserTest(
       size.lineHeight > 0 && size.lineHeight < 2 * size.fontLine,
       `the answer's line "siteNames": [ is one line, not wrapped (${size.lineHeight} px high)`,
     );
-    t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, 'graphiql-phone.png'))), []);
+    t.deepEqual(await pageLayoutProblems(page, vela, 'graphiql-phone.png'), []);
     t.deepEqual(errors, []);
     await page.close();
   },
@@ -83,6 +77,6 @@ browserTest('GraphiQL on a laptop keeps the query and the result side by side', 
   const size = await runFirstQuery(page);
   t.true(size.result.width >= 400, `the result pane is ${size.result.width} px wide`);
   t.true(Math.abs(size.result.top - size.query.top) < 80, 'side by side');
-  t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, 'graphiql-desktop.png'))), []);
+  t.deepEqual(await pageLayoutProblems(page, vela, 'graphiql-desktop.png'), []);
   await page.close();
 });

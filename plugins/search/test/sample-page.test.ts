@@ -1,12 +1,10 @@
 import path from 'node:path';
 import test from 'ava';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import {
   browserAvailable,
-  CHROMIUM,
-  CHROMIUM_ARGS,
-  layoutProblems,
-  pageLayout,
+  launchChromium,
+  pageLayoutProblems,
   screenshotDir,
   startTestRuntime,
   type TestRuntime,
@@ -39,7 +37,7 @@ test.before(async () => {
   await createSite(vela, 'Spelled', { rowsPerPage: 10, spellCheck: true, spellCheckFixes: true });
   await importDocs(vela, makeDocs(20, 9), 'Spelled');
   shots = screenshotDir(path.join(vela.dataDir, 'screenshots'));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 test.after.always(async () => {
   await browser?.close();
@@ -288,7 +286,7 @@ browserTest(
     const input = (await page.locator('#q').boundingBox())!;
     t.true(list.y >= input.y + input.height, 'below the box');
     t.true(list.x >= 0 && list.x + list.width <= VIEWPORTS.phone.width, 'inside the screen');
-    t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, 'sample-phone-suggestions.png'))), []);
+    t.deepEqual(await pageLayoutProblems(page, vela, 'sample-phone-suggestions.png'), []);
     const text = (await option.textContent())!;
     await option.tap().catch(() => option.click());
     await page.waitForURL((url) => url.searchParams.get('q') === text);
@@ -312,14 +310,14 @@ browserTest(
       /^\/sn\/Spelled\?.*q=pyhton.*nfpr=1/,
       'the way back searches the text as typed, uncorrected',
     );
-    t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, 'sample-spell-corrected.png'))), []);
+    t.deepEqual(await pageLayoutProblems(page, vela, 'sample-spell-corrected.png'), []);
 
     await back.click();
     await page.waitForFunction(() => document.querySelector('#spell')?.textContent === 'Did you mean python?');
     t.regex(page.url(), /nfpr=1/);
     t.is(await page.locator('#summary').textContent(), 'No results.');
     await page.setViewportSize(VIEWPORTS.phone);
-    t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, 'sample-spell-did-you-mean-phone.png'))), []);
+    t.deepEqual(await pageLayoutProblems(page, vela, 'sample-spell-did-you-mean-phone.png'), []);
     await page.setViewportSize(VIEWPORTS.desktop);
     t.is(await page.locator('#q').inputValue(), 'pyhton');
     const suggestion = spell.locator('a');
@@ -360,7 +358,7 @@ browserTest(
   'on a laptop the facets stand beside the results, the first result is on the first screen and nothing overflows',
   async (t) => {
     const page = await open(VIEWPORTS.desktop, '/sn/Sample?q=*&_setlocale=en_US');
-    t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, 'sample-desktop.png'), 'article')), []);
+    t.deepEqual(await pageLayoutProblems(page, vela, 'sample-desktop.png', 'article'), []);
     t.true(await page.locator('#facets').isVisible());
     t.true(await page.locator('#filters-toggle').isHidden(), 'no Filters button where the facets have room');
     const facets = await box(page, '#facets');
@@ -374,7 +372,7 @@ browserTest(
   'on a phone the results come first, the facets wait behind Filters, and a chosen facet stays as a chip',
   async (t) => {
     const page = await open(VIEWPORTS.phone, '/sn/Sample?q=*&_setlocale=en_US');
-    t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, 'sample-phone.png'), 'article')), []);
+    t.deepEqual(await pageLayoutProblems(page, vela, 'sample-phone.png', 'article'), []);
     t.true(await page.locator('#facets').isHidden());
     for (const locale of await page.locator('#locales a').all()) {
       t.false(
@@ -388,7 +386,7 @@ browserTest(
     await toggle.click();
     t.is(await toggle.getAttribute('aria-expanded'), 'true');
     await page.locator('section[data-facet="section"]').waitFor();
-    t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, 'sample-phone-filters.png'))), []);
+    t.deepEqual(await pageLayoutProblems(page, vela, 'sample-phone-filters.png'), []);
 
     const first = page.locator('section[data-facet="section"] li a').first();
     const label = (await first.locator('span').first().textContent())!;
@@ -396,7 +394,7 @@ browserTest(
     await page.locator('.chip', { hasText: `${label} ✕` }).waitFor();
     t.true(await page.locator('#facets').isHidden(), 'choosing a facet folds the filters away again');
     t.is(await toggle.textContent(), 'Filters (1)');
-    t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, 'sample-phone-chosen.png'), 'article')), []);
+    t.deepEqual(await pageLayoutProblems(page, vela, 'sample-phone-chosen.png', 'article'), []);
     // The chip is the chosen facet's remove control.
     await page.locator('.chip', { hasText: `${label} ✕` }).click();
     await page.waitForFunction(() => document.querySelector('#summary')?.textContent === '1–10 of 60 results');
@@ -459,7 +457,7 @@ browserTest(
       );
       t.is(await page.locator('h2').textContent(), 'No site named “No<b>Such</b>Site”');
       t.is(await page.locator('b').count(), 0, 'the name is text, not markup');
-      t.deepEqual(layoutProblems(await pageLayout(page, path.join(shots, `sample-missing-${width}.png`))), []);
+      t.deepEqual(await pageLayoutProblems(page, vela, `sample-missing-${width}.png`), []);
       await page.close();
     }
     const api = await vela.fetch('search', '/sn/NoSuchSite', { headers: { accept: 'application/json' } });
