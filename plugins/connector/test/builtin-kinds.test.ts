@@ -5,18 +5,15 @@ import { startTestSite } from './fixtures/test-site.js';
 import {
   call,
   createFolderSource,
-  createSite,
   runAndWait,
   searchCall,
   searchIds,
-  startConnector,
   startWebSource,
+  startWithSite,
 } from './helpers.js';
 
 test('the filesystem kind runs through the pipeline: files extracted on the worker pool, indexed, and de-indexed when deleted', async (t) => {
-  const vela = await startConnector();
-  t.teardown(() => vela.stop());
-  await createSite(vela, 'Files');
+  const vela = await startWithSite(t, 'Files');
   const { root, created } = await createFolderSource(vela, 'files', 'Files', {
     'guide.html':
       '<html><head><title>Operator guide</title></head><body><p>Rotate the flux capacitor weekly.</p><script>ignored()</script></body></html>',
@@ -121,9 +118,7 @@ test('a web source whose robots.txt redirects to a refused address: the run comp
 });
 
 test('a web source whose seed is an internal address is refused when saved, naming the member and the rule, unless the operator allows the host', async (t) => {
-  const vela = await startConnector();
-  t.teardown(() => vela.stop());
-  await createSite(vela, 'Web');
+  const vela = await startWithSite(t, 'Web');
   const source = (seeds: string[]) => ({
     name: 'inside',
     kind: 'web',

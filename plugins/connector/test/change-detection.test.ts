@@ -7,8 +7,9 @@ import {
   runAndWait,
   searchCall,
   searchIds,
-  startConnector,
+  searchRecords,
   startPackageSource,
+  startWithSite,
   tempJsonl,
   writeJsonl,
 } from './helpers.js';
@@ -56,21 +57,14 @@ test('a run indexes new documents, skips unchanged ones, re-sends changed ones a
     ['pkg-00000'],
   );
 
-  const records = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', {
-    source: 'pkgs',
-    status: 'INDEXED',
-    page: 0,
-    size: 1,
-  });
+  const records = await searchRecords(vela, 'pkgs', 'INDEXED', 1);
   t.is(records.body.totalElements, 295, 'one INDEXED record per document the search service holds');
   t.like(records.body.content[0], { source: 'pkgs', status: 'INDEXED', locale: 'en_US', sites: ['Docs'] });
   t.regex(records.body.content[0].checksum, /^[0-9a-f]{40}$/);
 });
 
 test('moving a source to other sites or another locale removes its documents from where they were', async (t) => {
-  const vela = await startConnector();
-  t.teardown(() => vela.stop());
-  await createSite(vela, 'Old');
+  const vela = await startWithSite(t, 'Old');
   await createSite(vela, 'New');
   const added = await searchCall(vela, 'POST', '/api/sn/New/locale', { locale: 'pt_BR' });
   t.is(added.status, 201, JSON.stringify(added.body));

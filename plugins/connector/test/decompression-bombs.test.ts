@@ -5,16 +5,16 @@ import { createPooledExtract, EXTRACT_TASK_FILE, type ExtractedContent, type Ext
 import test from 'ava';
 import { createLogger, WorkerPool } from 'vela/testing';
 import { hugePagePdf, hugePng, pdfWithHugeImage } from '../../../packages/extraction/test/fixtures/bombs.js';
+import { makePdf } from '../../../packages/extraction/test/fixtures/documents.js';
 import type { SourceDocument, SourceReadError } from '../api.js';
 import { filesystemSourceKind } from '../sources/filesystem/filesystem-kind.js';
 import type { FilesystemSettings } from '../sources/filesystem/settings.js';
 import { isReadError } from '../sources/read-error.js';
 import type { WebSettings } from '../sources/web/settings.js';
 import { webSourceKind } from '../sources/web/web-kind.js';
-import { makePdf } from './fixtures/documents.js';
 import { readAll } from './fixtures/read-context.js';
 import { page, startTestSite } from './fixtures/test-site.js';
-import { call, createFolderSource, createSite, runAndWait, startConnector } from './helpers.js';
+import { createFolderSource, runAndWait, searchRecords, startWithSite } from './helpers.js';
 
 // Decompression bombs found by the filesystem and web sources, extracted on a real pool as in the connector: each is
 // that document's read error (too_large, naming the limit), found from its headers before anything is rendered or
@@ -96,9 +96,7 @@ test.serial(
 
 test.serial('the connector applies plugins.connector.maxImagePixels to its sources', async (t) => {
   t.timeout(180_000);
-  const vela = await startConnector({ connector: { maxImagePixels: 1_000_000 } });
-  t.teardown(() => vela.stop());
-  await createSite(vela, 'Scans');
+  const vela = await startWithSite(t, 'Scans', { connector: { maxImagePixels: 1_000_000 } });
   await createFolderSource(vela, 'scans', 'Scans', {
     // 1.2 megapixels: far under the default limit, over the one configured here.
     'scan.png': hugePng(1200, 1000),
@@ -109,12 +107,7 @@ test.serial('the connector applies plugins.connector.maxImagePixels to its sourc
     indexed: 1,
     errors: 1,
   });
-  const errors = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', {
-    source: 'scans',
-    status: 'ERROR',
-    page: 0,
-    size: 10,
-  });
+  const errors = await searchRecords(vela, 'scans', 'ERROR');
   t.is(errors.body.content.length, 1, JSON.stringify(errors.body));
   t.like(errors.body.content[0], { objectId: 'scan.png' });
   t.true(

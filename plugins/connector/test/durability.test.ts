@@ -14,6 +14,7 @@ import {
   runAndWait,
   SITE_FIELDS,
   searchIds,
+  searchRecords,
   startConnector,
   startPackageSource,
   tempDir,
@@ -41,12 +42,7 @@ test('a run that fails halfway de-indexes nothing; the next complete run does', 
   const withError = await runAndWait(vela, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.like(withError, { status: 'COMPLETED', errors: 1, deindexed: 0 });
   t.is((await searchIds(vela, 'Docs')).length, 500);
-  const errors = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', {
-    source: 'pkgs',
-    status: 'ERROR',
-    page: 0,
-    size: 10,
-  });
+  const errors = await searchRecords(vela, 'pkgs', 'ERROR');
   t.is(errors.body.totalElements, 1);
   t.regex(errors.body.content[0].error, /^line 401 is not valid JSON \(17 characters\)$/);
 

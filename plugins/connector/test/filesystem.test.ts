@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import test from 'ava';
+import { makeDocx, makePdf } from '../../../packages/extraction/test/fixtures/documents.js';
 import type { SourceDocument } from '../api.js';
 import { filesystemSourceKind } from '../sources/filesystem/filesystem-kind.js';
 import type { FilesystemSettings } from '../sources/filesystem/settings.js';
 import { isReadError } from '../sources/read-error.js';
-import { makeDocx, makePdf } from './fixtures/documents.js';
 import { readAll, readContext } from './fixtures/read-context.js';
 
 type Settings = Partial<FilesystemSettings> & { root: string };

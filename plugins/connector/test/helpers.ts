@@ -36,6 +36,18 @@ export function startConnector(
   });
 }
 
+/** A runtime as startConnector makes it, with the site `site`; it stops when the test ends. */
+export async function startWithSite(
+  t: ExecutionContext,
+  site: string,
+  options: Parameters<typeof startConnector>[0] = {},
+): Promise<TestRuntime> {
+  const vela = await startConnector(options);
+  t.teardown(() => vela.stop());
+  await createSite(vela, site);
+  return vela;
+}
+
 /** A search service alone, with the site `site` and an import token for a connector; it stops when the test ends. */
 export async function startRemoteSearch(
   t: ExecutionContext,
@@ -100,9 +112,7 @@ export async function startPackageSource(
   records: unknown[],
   fileName = 'p.jsonl',
 ): Promise<{ vela: TestRuntime; file: string }> {
-  const vela = await startConnector();
-  t.teardown(() => vela.stop());
-  await createSite(vela, 'Docs');
+  const vela = await startWithSite(t, 'Docs');
   const file = tempJsonl(records, fileName);
   await createSource(vela, 'pkgs', file, 'Docs');
   return { vela, file };
@@ -239,28 +249,23 @@ export function postSource(
 }
 
 /** Create a jsonl source over `file` targeting `site`. */
-export async function createSource(
-  vela: TestRuntime,
-  name: string,
-  file: string,
-  site: string,
-  extra: Record<string, unknown> = {},
-): Promise<Answer> {
-  const created = await postSource(vela, name, file, site, extra);
+export async function createSource(...source: Parameters<typeof postSource>): Promise<Answer> {
+  const created = await postSource(...source);
   if (created.status !== 201) throw new Error(`source creation failed: ${JSON.stringify(created.body)}`);
   return created;
 }
 
 /** Poll a run's statistics until it has ended (a deadline, never a fixed sleep). */
-export async function waitForRun(vela: TestRuntime, source: string, runId: string, timeoutMs = 30_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const stats = await call(vela, 'GET', `/api/v2/connector/monitoring/indexing/stats/${source}`);
-    const run = stats.status === 200 ? (stats.body as any[]).find((r) => r.id === runId) : undefined;
-    if (run && run.status !== 'RUNNING') return run;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`run ${runId} of ${source} did not end within ${timeoutMs} ms`);
+export function waitForRun(vela: TestRuntime, source: string, runId: string, timeoutMs = 30_000): Promise<any> {
+  return until(
+    `run ${runId} of ${source} to end`,
+    async () => {
+      const stats = await call(vela, 'GET', `/api/v2/connector/monitoring/indexing/stats/${source}`);
+      const run = stats.status === 200 ? (stats.body as any[]).find((r) => r.id === runId) : undefined;
+      return run && run.status !== 'RUNNING' ? run : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /** Trigger a run and wait for its end. */
@@ -269,6 +274,11 @@ export async function runAndWait(vela: TestRuntime, pathname: string, source: st
   if (sent.status !== 200 || sent.body.status !== 'sent')
     throw new Error(`trigger failed: ${sent.status} ${JSON.stringify(sent.body)}`);
   return waitForRun(vela, source, sent.body.runId);
+}
+
+/** The first `size` monitoring records of `source` with `status` (INDEXED, ERROR, IGNORED...), as a page. */
+export function searchRecords(vela: TestRuntime, source: string, status: string, size = 10): Promise<Answer> {
+  return call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', { source, status, page: 0, size });
 }
 
 /** Ids the search service holds for a site (match-all, 1000 at a time). */

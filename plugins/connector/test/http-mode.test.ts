@@ -8,6 +8,7 @@ import {
   postSource,
   runAndWait,
   searchIds,
+  searchRecords,
   startConnector,
   startRemoteConnector,
   startRemoteSearch,
@@ -71,12 +72,7 @@ test('a wrong key or an unreachable search service fails the run with the reason
   const refused = await runAndWait(wrongKey, '/api/v2/connector/index/pkgs/all', 'pkgs');
   t.is(refused.status, 'FAILED');
   t.regex(refused.error, /answered 401/);
-  const errors = await call(wrongKey, 'POST', '/api/v2/connector/monitoring/indexing/_search', {
-    source: 'pkgs',
-    status: 'ERROR',
-    page: 0,
-    size: 1,
-  });
+  const errors = await searchRecords(wrongKey, 'pkgs', 'ERROR', 1);
   t.is(errors.body.totalElements, 50, 'the refused batch is recorded, never INDEXED');
 
   const unreachable = await startRemoteConnector(t, { url: 'http://127.0.0.1:9', key: 'x' });

@@ -1,15 +1,14 @@
 import test, { type ExecutionContext } from 'ava';
 import type { TestRuntime } from 'vela/testing';
 import {
-  call,
-  createSite,
   createSource,
   makePackages,
   runAndWait,
   searchCall,
-  startConnector,
+  searchRecords,
   startRemoteConnector,
   startRemoteSearch,
+  startWithSite,
   tempJsonl,
 } from './helpers.js';
 
@@ -22,12 +21,7 @@ function refusedDocs() {
 }
 
 async function errorsBySource(vela: TestRuntime, source: string): Promise<Record<string, string>> {
-  const page = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', {
-    source,
-    status: 'ERROR',
-    page: 0,
-    size: 10,
-  });
+  const page = await searchRecords(vela, source, 'ERROR');
   return Object.fromEntries(
     (page.body.content as Array<{ objectId: string; error: string }>).map((r) => [r.objectId, r.error]),
   );
@@ -52,9 +46,7 @@ async function runRefused(t: ExecutionContext, vela: TestRuntime): Promise<void>
 
 test('in-process: every document of a wholly refused batch is recorded with its own reason', async (t) => {
   t.timeout(120_000);
-  const vela = await startConnector();
-  t.teardown(() => vela.stop());
-  await createSite(vela, 'Refusing');
+  const vela = await startWithSite(t, 'Refusing');
   await runRefused(t, vela);
 });
 

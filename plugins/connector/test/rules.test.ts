@@ -1,6 +1,14 @@
 import test from 'ava';
 import { nestedRepetition } from '../rules/safe-regex.js';
-import { call, createSource, makePackages, runAndWait, searchIds, startPackageSource } from './helpers.js';
+import {
+  call,
+  createSource,
+  makePackages,
+  runAndWait,
+  searchIds,
+  searchRecords,
+  startPackageSource,
+} from './helpers.js';
 
 test('IGNORE rules keep matching documents out, de-index ones already indexed, and let them back when removed', async (t) => {
   const docs = makePackages(40);
@@ -35,12 +43,7 @@ test('IGNORE rules keep matching documents out, de-index ones already indexed, a
   t.like(ruled, { status: 'COMPLETED', ignored: 20, deindexed: 20, unchanged: 20, errors: 0 });
   const kept = docs.filter((d) => d.section === 'editors' || d.section === 'libs').map((d) => d.id);
   t.deepEqual(await searchIds(vela, 'Docs'), kept);
-  const ignored = await call(vela, 'POST', '/api/v2/connector/monitoring/indexing/_search', {
-    source: 'pkgs',
-    status: 'IGNORED',
-    page: 0,
-    size: 100,
-  });
+  const ignored = await searchRecords(vela, 'pkgs', 'IGNORED', 100);
   t.is(ignored.body.totalElements, 20);
 
   // Again: ignored documents stay ignored, nothing is sent.

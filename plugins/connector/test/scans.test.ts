@@ -1,46 +1,21 @@
 import test from 'ava';
-import { PDFDocument } from 'pdf-lib';
+import { makeScannedPdf, renderText } from '../../../packages/extraction/test/fixtures/documents.js';
 import { startTestSite } from './fixtures/test-site.js';
 import {
   call,
   createFolderSource,
-  createSite,
   searchCall,
-  startConnector,
+  type startConnector,
   startWebSource,
+  startWithSite,
   waitForRun,
 } from './helpers.js';
 
 // A folder of scans (images, and a PDF of page images without a text layer) becomes searchable: the
 // filesystem and web kinds extract through the shared extraction library, OCR included, on the worker pool.
 
-async function renderText(
-  lines: string[],
-  format: 'png' | 'jpeg' = 'png',
-  width = 1200,
-  fontSize = 40,
-): Promise<Uint8Array> {
-  const { createCanvas } = await import('@napi-rs/canvas');
-  const canvas = createCanvas(width, Math.round(fontSize * 1.8 * lines.length + fontSize * 1.5));
-  const g = canvas.getContext('2d');
-  g.fillStyle = '#ffffff';
-  g.fillRect(0, 0, canvas.width, canvas.height);
-  g.fillStyle = '#000000';
-  g.font = `${fontSize}px sans-serif`;
-  lines.forEach((line, i) => {
-    g.fillText(line, fontSize, Math.round(fontSize * 1.6 + i * fontSize * 1.8));
-  });
-  return new Uint8Array(format === 'png' ? await canvas.encode('png') : await canvas.encode('jpeg'));
-}
-
-async function scannedPdf(lines: string[]): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const png = await doc.embedPng(await renderText(lines, 'png', 1650, 44));
-  const page = doc.addPage([595, 842]);
-  const height = (png.height * 535) / png.width;
-  page.drawImage(png, { x: 30, y: 812 - height, width: 535, height });
-  return doc.save();
-}
+// The size of the text on the scanned images.
+const SCAN = { width: 1200, fontSize: 40 };
 
 // OCR of a few pages takes seconds on an idle machine and much longer on a loaded one: a run gets two minutes.
 const RUN_TIMEOUT_MS = 120_000;
@@ -73,13 +48,11 @@ async function hits(vela: Awaited<ReturnType<typeof startConnector>>, site: stri
 
 test('a folder of scans becomes searchable: images and a PDF without a text layer are recognized and indexed', async (t) => {
   t.timeout(TEST_TIMEOUT_MS);
-  const vela = await startConnector();
-  t.teardown(() => vela.stop());
-  await createSite(vela, 'Scans');
+  const vela = await startWithSite(t, 'Scans');
   const { created } = await createFolderSource(vela, 'scans', 'Scans', {
-    'invoice.png': await renderText(['Invoice for the walrus sanctuary', 'Amount due 480 EUR']),
-    'receipt.jpg': await renderText(['Receipt from the zeppelin hangar'], 'jpeg'),
-    'contract.pdf': await scannedPdf(['Signed contract about lighthouse maintenance']),
+    'invoice.png': await renderText(['Invoice for the walrus sanctuary', 'Amount due 480 EUR'], 'png', SCAN),
+    'receipt.jpg': await renderText(['Receipt from the zeppelin hangar'], 'jpeg', SCAN),
+    'contract.pdf': await makeScannedPdf([['Signed contract about lighthouse maintenance']]),
     'typed.txt': 'A typed note about the walrus sanctuary.',
   });
   t.deepEqual(created.body.settings.ocrLanguages, ['eng']);
@@ -95,8 +68,8 @@ test('a folder of scans becomes searchable: images and a PDF without a text laye
 
 test('a web source with includeImages and includePdf indexes the scans a crawl finds', async (t) => {
   t.timeout(TEST_TIMEOUT_MS);
-  const png = await renderText(['Poster announcing the aardvark festival']);
-  const pdf = await scannedPdf(['Minutes of the narwhal committee']);
+  const png = await renderText(['Poster announcing the aardvark festival'], 'png', SCAN);
+  const pdf = await makeScannedPdf([['Minutes of the narwhal committee']]);
   const site = await startTestSite(() => ({
     '/robots.txt': { type: 'text/plain', body: 'User-agent: *\n' },
     '/': {

@@ -1,10 +1,8 @@
 import test from 'ava';
-import { call, createSite, createSource, makePackages, startConnector, tempJsonl } from './helpers.js';
+import { call, createSource, makePackages, startWithSite, tempJsonl } from './helpers.js';
 
 test('a source with a cron schedule runs on its own, runs never overlap, and clearing the schedule stops it', async (t) => {
-  const vela = await startConnector();
-  t.teardown(() => vela.stop());
-  await createSite(vela, 'Docs');
+  const vela = await startWithSite(t, 'Docs');
   const file = tempJsonl(makePackages(2000));
   // Every second (node-cron's six-field form): ticks come faster than a 2,000-document first run ends.
   await createSource(vela, 'ticking', file, 'Docs', { schedule: '* * * * * *' });

@@ -2,12 +2,12 @@ import { gzipSync } from 'node:zlib';
 import { createPooledExtract, EXTRACT_TASK_FILE, type ExtractedContent, type ExtractInput } from '@vela/extraction';
 import test from 'ava';
 import { createLogger, OutboundGuard, WorkerPool } from 'vela/testing';
+import { makePdf } from '../../../packages/extraction/test/fixtures/documents.js';
 import type { SourceDocument, SourceReadError } from '../api.js';
 import { isReadError } from '../sources/read-error.js';
 import type { WebSettings } from '../sources/web/settings.js';
 import { parseSitemap } from '../sources/web/sitemap.js';
 import { webSourceKind } from '../sources/web/web-kind.js';
-import { makePdf } from './fixtures/documents.js';
 import { readAll, readContext } from './fixtures/read-context.js';
 import { page, type SiteResponse, startTestSite, type TestSite } from './fixtures/test-site.js';
 
