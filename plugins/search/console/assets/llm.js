@@ -1,102 +1,6 @@
-import { $, api, apiPaths, h, showError, showSaved } from './console.js';
-import {
-  actionsCell,
-  cell,
-  checked,
-  confirmDelete,
-  countText,
-  dialogForm,
-  numCell,
-  setFields,
-  text,
-  yesNo,
-} from './search-console.js';
-
-const dialog = $('llm-dialog');
-const form = $('llm-form');
-let items = [];
-let editing = null;
-
-function render() {
-  const rows = items.map((item) =>
-    h(
-      'tr',
-      { 'data-llm-id': item.id },
-      cell('Title', item.title),
-      cell('Vendor', item.vendor),
-      cell('Model', item.modelName ?? '—'),
-      cell('API key', item.hasApiKey ? `…${item.apiKeyHint ?? ''}` : '—'),
-      cell('Enabled', yesNo(item.enabled)),
-      actionsCell(item.title, { edit: () => edit(item), remove: () => remove(item) }),
-    ),
-  );
-  document.querySelector('#llms tbody').replaceChildren(...rows);
-  $('llms-status').textContent = countText(items.length, 'instance', 'No LLM instances yet.');
-}
-
-const llmDialog = dialogForm({
-  dialog,
-  form,
-  error: 'llm-error',
-  cancel: 'llm-cancel',
-  button: 'llm-save',
-  async submit() {
-    const body = {
-      title: text(form, 'title'),
-      vendor: text(form, 'vendor'),
-      url: text(form, 'url') || null,
-      modelName: text(form, 'modelName') || null,
-      description: text(form, 'description'),
-      enabled: checked(form, 'enabled'),
-    };
-    // The key is write-only: sent only when typed, so an edit keeps the stored one.
-    if (form.elements.namedItem('apiKey').value) body.apiKey = form.elements.namedItem('apiKey').value;
-    if (editing) await api('PUT', `/api/llm/${encodeURIComponent(editing.id)}`, body);
-    else await api('POST', '/api/llm', body);
-    showSaved('LLM instance saved.');
-    await load();
-  },
-});
-
-function edit(item) {
-  editing = item;
-  $('llm-dialog-title').textContent = item ? `LLM instance ${item.title}` : 'New LLM instance';
-  const vendor = form.elements.namedItem('vendor').options[0]?.value ?? '';
-  setFields(form, {
-    title: '',
-    url: '',
-    modelName: '',
-    description: '',
-    enabled: true,
-    vendor,
-    ...(item ?? {}),
-    apiKey: '',
-  });
-  llmDialog.open();
-  form.elements.namedItem('title').focus();
-}
-
-async function remove(item) {
-  const path = `/api/llm/${encodeURIComponent(item.id)}`;
-  if (
-    await confirmDelete({
-      title: `Delete ${item.title}?`,
-      text: 'Sites and agents that use it can no longer chat.',
-      path,
-    })
-  )
-    await load();
-}
-
-async function load() {
-  try {
-    items = await api('GET', '/api/llm');
-    render();
-  } catch (error) {
-    $('llms-status').textContent = '';
-    showError(error);
-  }
-}
+import { $, api, apiPaths, h, showError } from './console.js';
+import { cell, checked, numCell, text, yesNo } from './search-console.js';
+import { vendorInstancesPage } from './vendor-instances.js';
 
 /** Token usage of a month, by instance and model, when the service reports it. */
 async function usage() {
@@ -125,16 +29,39 @@ async function usage() {
 }
 
 async function start() {
-  try {
-    const vendors = await api('GET', '/api/llm/vendor');
-    form.elements
-      .namedItem('vendor')
-      .replaceChildren(...vendors.map((v) => h('option', { value: v.id, text: v.title ?? v.id })));
-  } catch (error) {
-    showError(error);
-  }
-  $('add-llm').addEventListener('click', () => edit(null));
-  await load();
+  await vendorInstancesPage({
+    name: 'llm',
+    table: 'llms',
+    path: '/api/llm',
+    noun: 'instance',
+    empty: 'No LLM instances yet.',
+    cells: (item) => [
+      cell('Title', item.title),
+      cell('Vendor', item.vendor),
+      cell('Model', item.modelName ?? '—'),
+      cell('API key', item.hasApiKey ? `…${item.apiKeyHint ?? ''}` : '—'),
+      cell('Enabled', yesNo(item.enabled)),
+    ],
+    dialogTitle: (item) => (item ? `LLM instance ${item.title}` : 'New LLM instance'),
+    defaults: { title: '', url: '', modelName: '', description: '', enabled: true },
+    cleared: { apiKey: '' },
+    body(form) {
+      const body = {
+        title: text(form, 'title'),
+        vendor: text(form, 'vendor'),
+        url: text(form, 'url') || null,
+        modelName: text(form, 'modelName') || null,
+        description: text(form, 'description'),
+        enabled: checked(form, 'enabled'),
+      };
+      // The key is write-only: sent only when typed, so an edit keeps the stored one.
+      if (form.elements.namedItem('apiKey').value) body.apiKey = form.elements.namedItem('apiKey').value;
+      return body;
+    },
+    saved: 'LLM instance saved.',
+    deleteTitle: (item) => `Delete ${item.title}?`,
+    deleteText: 'Sites and agents that use it can no longer chat.',
+  });
   if ((await apiPaths()).has('/api/v2/llm/token-usage')) {
     $('month').value = new Date().toISOString().slice(0, 7);
     $('usage-card').hidden = false;
