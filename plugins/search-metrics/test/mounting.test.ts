@@ -1,6 +1,7 @@
 import test from 'ava';
 import { startTestRuntime } from 'vela/testing';
 import { createSite, json } from '../../search/test/fixtures.js';
+import { searchAs } from './searching.js';
 
 // The search-metrics plugin on the search service: a runtime without it has neither its routes nor their
 // description, and searches there are answered the same; a config written when metrics were part of the search
@@ -34,18 +35,7 @@ test('without the search-metrics plugin, its routes answer 404 and are not descr
     t.is(res.status, 404, path);
     t.is(res.body.error, 'not_found', path);
   }
-  t.is(
-    (
-      await json(
-        vela,
-        'POST',
-        '/api/sn/Sample/search?_setlocale=en_US',
-        { query: 'editor', userId: 'ana' },
-        { authorization: '' },
-      )
-    ).status,
-    200,
-  );
+  t.is((await searchAs(vela, 'Sample', 'editor', 'ana')).status, 200);
   const docs = (await (await vela.fetch('search', '/v3/api-docs')).json()) as ApiDocument;
   t.deepEqual(
     Object.keys(docs.paths).filter((p) => p.includes('/metrics') || p.endsWith('/latest')),
@@ -93,18 +83,7 @@ test('plugins.search.metrics is read as plugins.search-metrics, with a warning, 
     ),
   );
   await createSite(vela, 'Sample');
-  t.is(
-    (
-      await json(
-        vela,
-        'POST',
-        '/api/sn/Sample/search?_setlocale=en_US',
-        { query: 'editor', userId: 'ana' },
-        { authorization: '' },
-      )
-    ).status,
-    200,
-  );
+  t.is((await searchAs(vela, 'Sample', 'editor', 'ana')).status, 200);
   const live = await json(vela, 'GET', '/api/sn/Sample/metrics/live');
   t.is(live.status, 200);
   t.is(live.body.searchesToday, 0, 'enabled: false was applied: nothing recorded');

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { postgresReachable, startTestRuntime, testDatabase } from 'vela/testing';
 import { createSite, importDocs, json, makeDocs } from '../../search/test/fixtures.js';
+import { searchAs } from './searching.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
 
@@ -14,14 +15,7 @@ pgTest('on PostgreSQL searches are recorded for latest searches and the metrics 
   await createSite(a);
   const docs = makeDocs(30);
   await importDocs(a, docs);
-  const post = (query: string, userId?: string) =>
-    json(
-      a,
-      'POST',
-      '/api/sn/Sample/search?_setlocale=en_US',
-      { query, ...(userId ? { userId } : {}) },
-      { authorization: '' },
-    );
+  const post = (query: string, userId?: string) => searchAs(a, 'Sample', query, userId);
   const hits: Record<string, number> = {};
   for (const [q, user] of [
     ['editor', 'ana'],

@@ -7,6 +7,7 @@ import { postgresReachable, startTestRuntime, testDatabase } from 'vela/testing'
 import { listTables } from '../../../runtime/storage/database.js';
 import { earlierSearchDatabase } from '../../search/test/earlier-search-database.js';
 import { createSite, json } from '../../search/test/fixtures.js';
+import { searchAs } from './searching.js';
 
 // A database as an earlier search plugin left it, with recorded searches in its search_metric_searches table:
 // the runtime with the search and search-metrics plugins starts on it, the reports count the searches recorded
@@ -61,13 +62,7 @@ async function upgradeInPlace(t: ExecutionContext, databaseUrl?: string): Promis
   ]);
 
   // A new search lands beside them (on PostgreSQL, its id from the renamed table's sequence).
-  const searched = await json(
-    vela,
-    'POST',
-    '/api/sn/Sample/search?_setlocale=en_US',
-    { query: 'audio', userId: 'ana' },
-    { authorization: '' },
-  );
+  const searched = await searchAs(vela, 'Sample', 'audio', 'ana');
   t.is(searched.status, 200);
   const after = await json(vela, 'GET', '/api/sn/Sample/metrics/live?rows=5');
   t.deepEqual(
