@@ -3,28 +3,13 @@ import test from 'ava';
 import { createLogger, OutboundGuard, WorkerPool } from 'vela/testing';
 import { type OcrConfig, OcrService, type PoolLoad } from '../recognition/ocr-service.js';
 import type { OcrTaskInput } from '../recognition/ocr-task.js';
+import { serviceConfig } from './fixtures/service-config.js';
 
 // The OCR time limit counts a document's running time on a pool thread, not its wait in the pool's queue: a
 // real piscina pool of one thread, held by another task, makes the document wait. The thread is warmed first
 // (its first extraction loads the format readers, which on a busy machine takes seconds).
 
-const base: OcrConfig = {
-  maxBytes: 1024 * 1024,
-  maxPending: 8,
-  timeoutMs: 1000,
-  queueTimeoutMs: 60_000,
-  uploadIdleMs: 30_000,
-  uploadTimeoutMs: 120_000,
-  uploadMinBytesPerSecond: 1024,
-  uploadRateWindowMs: 10_000,
-  maxTransfersPerClient: 4,
-  languages: ['eng'],
-  pdfDpi: 100,
-  maxPdfPages: 1,
-  maxImagePixels: 1_000_000,
-  urlTimeoutMs: 1000,
-  maxRedirects: 0,
-};
+const base = serviceConfig();
 
 const note = {
   bytes: new TextEncoder().encode('A short note, read as text.'),

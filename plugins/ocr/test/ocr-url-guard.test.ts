@@ -3,30 +3,22 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { OutboundGuard } from 'vela/testing';
 import { connectionSpy } from '../../../test/runtime/connection-spy.js';
-import { type OcrConfig, OcrService } from '../recognition/ocr-service.js';
+import { OcrService } from '../recognition/ocr-service.js';
+import { serviceConfig } from './fixtures/service-config.js';
 
 // OCR by URL against the address rules: host names resolve through an injected resolver (never DNS) to each
 // internal range, and IP literals come in other spellings. Each is refused with 403 naming the rule before a
 // connection is attempted: the guard's connect hook (connectionSpy) records every connection about to open
 // and stops any outside 127.0.0.0/8. The one server is on loopback, reached by a name the operator allows.
 
-const config: OcrConfig = {
-  maxBytes: 1024 * 1024,
-  maxPending: 8,
+const config = serviceConfig({
   timeoutMs: 10_000,
   queueTimeoutMs: 10_000,
   uploadIdleMs: 10_000,
   uploadTimeoutMs: 10_000,
-  uploadMinBytesPerSecond: 1024,
-  uploadRateWindowMs: 10_000,
-  maxTransfersPerClient: 4,
-  languages: ['eng'],
-  pdfDpi: 100,
-  maxPdfPages: 1,
-  maxImagePixels: 1_000_000,
   urlTimeoutMs: 5000,
   maxRedirects: 3,
-};
+});
 
 const RECORDS: Record<string, string[]> = {
   'docs.example': ['127.0.0.1'],
