@@ -59,6 +59,8 @@ export type { ApiRouter } from '../http/api-router.js';
 export type { DeleteSpec } from '../http/delete-route.js';
 export { deletedSchema, deleteRoute } from '../http/delete-route.js';
 export { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js';
+export type { ItemSpec } from '../http/item-route.js';
+export { itemRoute } from '../http/item-route.js';
 export { sendJson, sendJsonBytes } from '../http/json-answer.js';
 export type { ListSpec } from '../http/list-route.js';
 export { listRoute } from '../http/list-route.js';

@@ -1,11 +1,11 @@
-import { type ApiRouter, deleteRoute, listRoute } from 'vela/plugin';
+import { type ApiRouter, deleteRoute, itemRoute, listRoute } from 'vela/plugin';
 import { appCreateBody, appSchema, appUpdateBody } from '../schemas/app.js';
 import { idParam } from '../schemas/common.js';
 import type { AppInput } from '../store/app-store.js';
 import type { GatewayDomain } from './route-context.js';
 
 const tags = ['apps'];
-const oneApp = { 200: { description: 'the app with its four credentials', schema: appSchema } };
+const oneApp = { description: 'the app with its four credentials', schema: appSchema };
 
 export function mountAppRoutes(router: ApiRouter, { apps, tokens }: GatewayDomain): void {
   listRoute(
@@ -14,27 +14,30 @@ export function mountAppRoutes(router: ApiRouter, { apps, tokens }: GatewayDomai
     { access: 'admin', tags, summary: 'List the apps', description: 'apps', items: appSchema },
     () => apps.list(),
   );
-  router.post(
+  itemRoute(
+    router,
+    'post',
     '/api/v2/app',
     {
       access: 'admin',
       tags,
       summary: 'Create an app; its Consumer Key/Secret and Access Token/Secret are generated',
       body: appCreateBody,
-      responses: { 201: { description: 'the app with its four credentials', schema: appSchema } },
+      status: 201,
+      ...oneApp,
     },
-    async (req, res) => {
-      res.status(201).json(await apps.create(req.body as AppInput));
-    },
+    (req) => apps.create(req.body as AppInput),
   );
-  router.get(
+  itemRoute(
+    router,
+    'get',
     '/api/v2/app/:id',
-    { access: 'admin', tags, summary: 'Get an app', params: idParam, responses: oneApp },
-    (req, res) => {
-      res.json(apps.get(String(req.params.id)));
-    },
+    { access: 'admin', tags, summary: 'Get an app', params: idParam, ...oneApp },
+    (req) => apps.get(String(req.params.id)),
   );
-  router.put(
+  itemRoute(
+    router,
+    'put',
     '/api/v2/app/:id',
     {
       access: 'admin',
@@ -42,11 +45,9 @@ export function mountAppRoutes(router: ApiRouter, { apps, tokens }: GatewayDomai
       summary: "Change an app's name, description or callback URLs",
       params: idParam,
       body: appUpdateBody,
-      responses: oneApp,
+      ...oneApp,
     },
-    async (req, res) => {
-      res.json(await apps.update(String(req.params.id), req.body as Partial<AppInput>));
-    },
+    (req) => apps.update(String(req.params.id), req.body as Partial<AppInput>),
   );
   deleteRoute(
     router,
@@ -65,12 +66,12 @@ export function mountAppRoutes(router: ApiRouter, { apps, tokens }: GatewayDomai
     ['gen_token', 'Generate a new Access Token and Access Token Secret', (id: string) => apps.genToken(id)],
   ] as const;
   for (const [action, summary, renew] of renewals) {
-    router.put(
+    itemRoute(
+      router,
+      'put',
       `/api/v2/app/:id/${action}`,
-      { access: 'admin', tags, summary, params: idParam, responses: oneApp },
-      async (req, res) => {
-        res.json(await renew(String(req.params.id)));
-      },
+      { access: 'admin', tags, summary, params: idParam, ...oneApp },
+      (req) => renew(String(req.params.id)),
     );
   }
   router.delete(
@@ -80,7 +81,7 @@ export function mountAppRoutes(router: ApiRouter, { apps, tokens }: GatewayDomai
       tags,
       summary: 'Revoke every token of the app: the tokens issued by the OAuth2 endpoints and its own Access Token',
       params: idParam,
-      responses: oneApp,
+      responses: { 200: oneApp },
     },
     async (req, res) => {
       const id = String(req.params.id);

@@ -1,4 +1,4 @@
-import { type ApiRouter, deleteRoute, listRoute } from 'vela/plugin';
+import { type ApiRouter, deleteRoute, itemRoute, listRoute } from 'vela/plugin';
 import { idParam } from '../schemas/common.js';
 import { mappingCreateBody, mappingSchema, mappingUpdateBody } from '../schemas/mapping.js';
 import type { MappingInput } from '../store/mapping-store.js';
@@ -19,37 +19,35 @@ export function mountMappingRoutes(router: ApiRouter, { mappings }: GatewayDomai
     },
     () => mappings.list(),
   );
-  router.post(
+  const oneMapping = { description: 'the mapping', schema: mappingSchema };
+  itemRoute(
+    router,
+    'post',
     '/api/v2/mapping',
     {
       access: 'admin',
       tags,
       summary: 'Register an upstream under /proxy/<mapping_name>/<sub_path>',
       body: mappingCreateBody,
+      status: 201,
+      ...oneMapping,
       responses: {
-        201: { description: 'the mapping', schema: mappingSchema },
         400: { description: 'invalid context or url' },
         409: { description: 'a mapping has this context' },
       },
     },
-    async (req, res) => {
-      res.status(201).json(await mappings.create(req.body as MappingInput));
-    },
+    (req) => mappings.create(req.body as MappingInput),
   );
-  router.get(
+  itemRoute(
+    router,
+    'get',
     '/api/v2/mapping/:id',
-    {
-      access: 'admin',
-      tags,
-      summary: 'Get a mapping',
-      params: idParam,
-      responses: { 200: { description: 'the mapping', schema: mappingSchema } },
-    },
-    (req, res) => {
-      res.json(mappings.get(String(req.params.id)));
-    },
+    { access: 'admin', tags, summary: 'Get a mapping', params: idParam, ...oneMapping },
+    (req) => mappings.get(String(req.params.id)),
   );
-  router.put(
+  itemRoute(
+    router,
+    'put',
     '/api/v2/mapping/:id',
     {
       access: 'admin',
@@ -57,11 +55,9 @@ export function mountMappingRoutes(router: ApiRouter, { mappings }: GatewayDomai
       summary: 'Change a mapping (members left out keep their value)',
       params: idParam,
       body: mappingUpdateBody,
-      responses: { 200: { description: 'the mapping', schema: mappingSchema } },
+      ...oneMapping,
     },
-    async (req, res) => {
-      res.json(await mappings.update(String(req.params.id), req.body as Partial<MappingInput>));
-    },
+    (req) => mappings.update(String(req.params.id), req.body as Partial<MappingInput>),
   );
   deleteRoute(
     router,

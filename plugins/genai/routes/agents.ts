@@ -1,4 +1,4 @@
-import { type ApiRouter, deleteRoute, listRoute, principalOf } from 'vela/plugin';
+import { type ApiRouter, deleteRoute, itemRoute, listRoute, principalOf } from 'vela/plugin';
 import { runAgentTurn } from '../agents/agent-runner.js';
 import type { Agent, AgentInput } from '../agents/agent-store.js';
 import { respond, wantsJson } from '../chat/chat-response.js';
@@ -44,33 +44,31 @@ export function mountAgentRoutes(router: ApiRouter, domain: GenaiDomain): void {
     { access: 'key', tags, summary: 'List AI agents', description: 'agents', items: agentSchema },
     () => agents.list(),
   );
-  router.post(
+  itemRoute(
+    router,
+    'post',
     '/api/v2/llm/agent',
     {
       access: 'key',
       tags,
       summary: 'Create an AI agent',
       body: agentCreateSchema,
-      responses: { 201: { description: 'created', schema: agentSchema } },
+      status: 201,
+      description: 'created',
+      schema: agentSchema,
     },
-    async (req, res) => {
-      res.status(201).json(await agents.create(withoutReadOnly(req.body as AgentInput), check));
-    },
+    (req) => agents.create(withoutReadOnly(req.body as AgentInput), check),
   );
-  router.get(
+  itemRoute(
+    router,
+    'get',
     '/api/v2/llm/agent/:agentId',
-    {
-      access: 'key',
-      tags,
-      summary: 'One AI agent',
-      params: agentParam,
-      responses: { 200: { description: 'the agent', schema: agentSchema } },
-    },
-    async (req, res) => {
-      res.json(await agents.get(String(req.params.agentId)));
-    },
+    { access: 'key', tags, summary: 'One AI agent', params: agentParam, description: 'the agent', schema: agentSchema },
+    (req) => agents.get(String(req.params.agentId)),
   );
-  router.put(
+  itemRoute(
+    router,
+    'put',
     '/api/v2/llm/agent/:agentId',
     {
       access: 'key',
@@ -78,11 +76,12 @@ export function mountAgentRoutes(router: ApiRouter, domain: GenaiDomain): void {
       summary: 'Change an AI agent (members left out stay)',
       params: agentParam,
       body: agentUpdateSchema,
-      responses: { 200: { description: 'the agent', schema: agentSchema } },
+      description: 'the agent',
+      schema: agentSchema,
     },
-    async (req, res) => {
+    (req) => {
       const { id: _ignored, ...input } = withoutReadOnly(req.body as AgentInput);
-      res.json(await agents.update(String(req.params.agentId), input, check));
+      return agents.update(String(req.params.agentId), input, check);
     },
   );
   deleteRoute(

@@ -1,4 +1,4 @@
-import { type ApiRouter, deleteRoute, listRoute, OutboundRefused } from 'vela/plugin';
+import { type ApiRouter, deleteRoute, itemRoute, listRoute, OutboundRefused } from 'vela/plugin';
 import type { GenaiDomain } from '../domain.js';
 import { genaiErrors } from '../errors.js';
 import { VENDORS } from '../providers/vendors.js';
@@ -144,20 +144,23 @@ export function mountInstanceRoutes(router: ApiRouter, domain: GenaiDomain): voi
       res.status(201).json(await instances.create(input, checkUrl));
     },
   );
-  router.get(
+  itemRoute(
+    router,
+    'get',
     '/api/llm/:id',
     {
       access: 'key',
       tags,
       summary: 'One LLM instance',
       params: idParam,
-      responses: { 200: { description: 'the instance', schema: instanceSchema } },
+      description: 'the instance',
+      schema: instanceSchema,
     },
-    (req, res) => {
-      res.json(instances.get(String(req.params.id)));
-    },
+    (req) => instances.get(String(req.params.id)),
   );
-  router.put(
+  itemRoute(
+    router,
+    'put',
     '/api/llm/:id',
     {
       access: 'key',
@@ -165,11 +168,12 @@ export function mountInstanceRoutes(router: ApiRouter, domain: GenaiDomain): voi
       summary: 'Change an LLM instance (members left out stay; apiKey left out keeps the key, null removes it)',
       params: idParam,
       body: instanceUpdateSchema,
-      responses: { 200: { description: 'the instance', schema: instanceSchema } },
+      description: 'the instance',
+      schema: instanceSchema,
     },
-    async (req, res) => {
+    (req) => {
       const { id: _ignored, ...input } = withoutReadOnly(req.body as InstanceInput);
-      res.json(await instances.update(String(req.params.id), input, checkUrl));
+      return instances.update(String(req.params.id), input, checkUrl);
     },
   );
   deleteRoute(
