@@ -1,18 +1,14 @@
 import test from 'ava';
 import { getIntrospectionQuery } from 'graphql';
-import { startTestRuntime, type TestRuntime } from 'vela/testing';
-import { createSite, importDocs, json, makeDocs } from '../../search/test/fixtures.js';
+import type { TestRuntime } from 'vela/testing';
+import { json } from '../../search/test/fixtures.js';
+import { startGraphql, startGraphqlWithDocs } from './fixtures.js';
 
 // One runtime with the default limits but time, the one that depends on the machine's load (this file's tests
 // run at once): queries within the limits must not fail on a busy machine. Tests of other limits start their own.
 let vela: TestRuntime;
 test.before(async () => {
-  vela = await startTestRuntime({
-    plugins: ['search', 'graphql'],
-    config: { plugins: { graphql: { timeBudgetMs: 20_000 } } },
-  });
-  await createSite(vela);
-  await importDocs(vela, makeDocs(300));
+  vela = await startGraphqlWithDocs({ timeBudgetMs: 20_000 }, 300);
 });
 test.after.always(() => vela?.stop());
 
@@ -69,12 +65,8 @@ test('the 2,000-alias attack (a 235 KiB body, rows 50 each) is refused before it
 });
 
 test('with a larger body limit, the same attack is refused at its token count', async (t) => {
-  const roomy = await startTestRuntime({
-    plugins: ['search', 'graphql'],
-    config: { plugins: { graphql: { bodyLimit: '1mb' } } },
-  });
+  const roomy = await startGraphql({ bodyLimit: '1mb' });
   t.teardown(() => roomy.stop());
-  await createSite(roomy);
   const r = await post(roomy, { query: aliases(2000) });
   t.log(`refused in ${r.ms} ms with ${r.bytes} bytes`);
   t.is(r.status, 200);
@@ -150,13 +142,8 @@ test('fields spread through nested fragments are refused without being expanded'
 });
 
 test('a search that would start after the time budget answers time_budget_exceeded; the others their data', async (t) => {
-  const hurried = await startTestRuntime({
-    plugins: ['search', 'graphql'],
-    config: { plugins: { graphql: { timeBudgetMs: 1 } } },
-  });
+  const hurried = await startGraphqlWithDocs({ timeBudgetMs: 1 }, 300);
   t.teardown(() => hurried.stop());
-  await createSite(hurried);
-  await importDocs(hurried, makeDocs(300));
   const r = await post(hurried, { query: aliases(10, 'rows: 20') });
   t.is(r.status, 200);
   assertShape(t, r);
@@ -174,23 +161,13 @@ test('a search that would start after the time budget answers time_budget_exceed
 });
 
 test('an expensive operation is cut off at its time budget: a search past it is not written, each cut search is null with one error', async (t) => {
-  const hurried = await startTestRuntime({
-    plugins: ['search', 'graphql'],
-    config: { plugins: { graphql: { timeBudgetMs: 5 } } },
-  });
+  const hurried = await startGraphqlWithDocs({ timeBudgetMs: 5 }, 300);
   t.teardown(() => hurried.stop());
-  await createSite(hurried);
-  await importDocs(hurried, makeDocs(300));
   const full =
     'pagination { text href page } queryContext { count } results { document { source elevate fields metadata { name values { label link } } } } widget { facet { name facets { label count link } } }';
   const query = `{ ${Array.from({ length: 10 }, (_, i) => `a${i}: siteSearch(siteName: SAMPLE, locale: "en_US", searchParams: { q: "*", rows: 100 }) { ${full} }`).join(' ')} }`;
-  const roomy = await startTestRuntime({
-    plugins: ['search', 'graphql'],
-    config: { plugins: { graphql: { timeBudgetMs: 60_000 } } },
-  });
+  const roomy = await startGraphqlWithDocs({ timeBudgetMs: 60_000 }, 300);
   t.teardown(() => roomy.stop());
-  await createSite(roomy);
-  await importDocs(roomy, makeDocs(300));
   await post(roomy, { query }); // warm up, as the hurried runtime is below
   const whole = await post(roomy, { query });
   t.is(whole.body.errors, undefined);
@@ -217,13 +194,8 @@ test('an expensive operation is cut off at its time budget: a search past it is 
 });
 
 test('the answer stops growing at maxResponseBytes', async (t) => {
-  const small = await startTestRuntime({
-    plugins: ['search', 'graphql'],
-    config: { plugins: { graphql: { maxResponseBytes: 30000, timeBudgetMs: 60_000 } } },
-  });
+  const small = await startGraphqlWithDocs({ maxResponseBytes: 30000, timeBudgetMs: 60_000 }, 300);
   t.teardown(() => small.stop());
-  await createSite(small);
-  await importDocs(small, makeDocs(300));
   const r = await post(small, { query: aliases(10, 'rows: 50') });
   t.is(r.status, 200);
   t.true(codes(r).includes('response_too_large'), JSON.stringify(codes(r)));

@@ -1,15 +1,12 @@
 import test from 'ava';
-import { startTestRuntime, type TestRuntime } from 'vela/testing';
-import { createSite, importDocs, json, makeDocs, search } from '../../search/test/fixtures.js';
+import type { TestRuntime } from 'vela/testing';
+import { importDocs, json, makeDocs, search } from '../../search/test/fixtures.js';
+import { startGraphql } from './fixtures.js';
 
 let vela: TestRuntime;
 test.before(async () => {
   // The time budget has its own tests (graphql-limits, graphql-budget); here a busy machine must not cut the answers.
-  vela = await startTestRuntime({
-    plugins: ['search', 'graphql'],
-    config: { plugins: { graphql: { timeBudgetMs: 20_000 } } },
-  });
-  await createSite(vela);
+  vela = await startGraphql({ timeBudgetMs: 20_000 });
   await json(vela, 'POST', '/api/sn', { name: 'docs-2.0' });
   await importDocs(vela, makeDocs(120));
 });
