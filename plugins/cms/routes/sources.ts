@@ -1,4 +1,4 @@
-import { type ApiRouter, listRoute, OutboundRefused } from 'vela/plugin';
+import { type ApiRouter, itemRoute, listRoute, OutboundRefused } from 'vela/plugin';
 import type { CmsSource } from '../api.js';
 import { cmsErrors } from '../errors.js';
 import { idParam, sentSchema } from '../schemas/common.js';
@@ -8,10 +8,9 @@ import { API, type CmsDomain, SCOPE } from './route-context.js';
 
 const BASE = `${API}/source`;
 const tags = ['cms sources'];
-const one = {
-  200: { description: 'the source (never its password)', schema: sourceSchema },
-  404: { description: 'no such source' },
-};
+const theSource = { description: 'the source (never its password)', schema: sourceSchema };
+const missing = { 404: { description: 'no such source' } };
+const one = { 200: theSource, ...missing };
 
 export function mountSourceRoutes(router: ApiRouter, domain: CmsDomain): void {
   const { store, sync } = domain;
@@ -31,26 +30,35 @@ export function mountSourceRoutes(router: ApiRouter, domain: CmsDomain): void {
   );
 
   // Before /source/:id, which would take "structure" for an id.
-  router.get(
+  itemRoute(
+    router,
+    'get',
     `${BASE}/structure`,
     {
       access: 'key',
       scope: SCOPE,
       tags,
       summary: 'An empty source, as a model for a new one',
-      responses: { 200: { description: 'an empty source', schema: sourceStructureSchema } },
+      description: 'an empty source',
+      schema: sourceStructureSchema,
     },
-    (_req, res) => {
-      res.json(emptySource());
-    },
+    () => emptySource(),
   );
 
-  router.get(
+  itemRoute(
+    router,
+    'get',
     `${BASE}/:id`,
-    { access: 'key', scope: SCOPE, tags, summary: 'Get a cms source', params: idParam, responses: one },
-    async (req, res) => {
-      res.json(await store.get(String(req.params.id)));
+    {
+      access: 'key',
+      scope: SCOPE,
+      tags,
+      summary: 'Get a cms source',
+      params: idParam,
+      ...theSource,
+      responses: missing,
     },
+    (req) => store.get(String(req.params.id)),
   );
 
   router.post(

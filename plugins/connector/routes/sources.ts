@@ -1,4 +1,4 @@
-import { type ApiRouter, listRoute } from 'vela/plugin';
+import { type ApiRouter, itemRoute, listRoute } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import { nameParam } from '../schemas/common.js';
 import { sourceInputSchema, sourceSchema, sourceUpdateSchema } from '../schemas/source.js';
@@ -9,7 +9,9 @@ import { API, type ConnectorDomain } from './route-context.js';
 
 const tags = ['sources'];
 const BASE = `${API}/source`;
-const one = { 200: { description: 'the source', schema: sourceSchema }, 404: { description: 'no such source' } };
+const theSource = { description: 'the source', schema: sourceSchema };
+const missing = { 404: { description: 'no such source' } };
+const one = { 200: theSource, ...missing };
 
 export function mountSourceRoutes(
   router: ApiRouter,
@@ -29,18 +31,19 @@ export function mountSourceRoutes(
     () => sources.list(),
   );
 
-  router.get(
+  itemRoute(
+    router,
+    'get',
     `${BASE}/structure`,
     {
       access: 'key',
       scope: 'connector',
       tags,
       summary: 'An empty source, as a model for a new one',
-      responses: { 200: { description: 'an empty source', schema: sourceSchema } },
+      description: 'an empty source',
+      schema: sourceSchema,
     },
-    (_req, res) => {
-      res.json({ name: '', kind: 'jsonl', description: '', sites: [], locale: 'en_US', schedule: null, settings: {} });
-    },
+    () => ({ name: '', kind: 'jsonl', description: '', sites: [], locale: 'en_US', schedule: null, settings: {} }),
   );
 
   router.get(
@@ -74,12 +77,20 @@ export function mountSourceRoutes(
     },
   );
 
-  router.get(
+  itemRoute(
+    router,
+    'get',
     `${BASE}/:name`,
-    { access: 'key', scope: 'connector', tags, summary: 'Get a source', params: nameParam, responses: one },
-    (req, res) => {
-      res.json(sources.get(String(req.params.name)));
+    {
+      access: 'key',
+      scope: 'connector',
+      tags,
+      summary: 'Get a source',
+      params: nameParam,
+      ...theSource,
+      responses: missing,
     },
+    (req) => sources.get(String(req.params.name)),
   );
 
   router.post(
