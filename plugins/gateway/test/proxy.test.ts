@@ -60,13 +60,13 @@ test.before(async () => {
       return void pipeline(generated(FIFTY_MB), res).catch(() => undefined);
     }
     if (req.url!.startsWith('/api/early')) {
-      // Answers at once and streams for longer than the mapping's 1 s timeout, reading the body as it goes.
+      // Answers at once and streams for longer than the mapping's 3 s timeout, reading the body as it goes.
       res.writeHead(200, { 'content-type': 'text/plain' });
       req.resume();
       let n = 0;
       const timer = setInterval(() => {
         res.write(`chunk ${n}\n`);
-        if (++n === 15) {
+        if (++n === 25) {
           clearInterval(timer);
           res.end();
         }
@@ -115,7 +115,7 @@ test.before(async () => {
   });
   vela = await startGateway();
   // A timeout a loaded test machine never reaches by accident, short enough for the timeout tests.
-  await createMapping(vela, { context: '/proxy/shop/v1', url: `${upstream.url}/api`, timeoutMs: 1000 });
+  await createMapping(vela, { context: '/proxy/shop/v1', url: `${upstream.url}/api`, timeoutMs: 3000 });
   await createMapping(vela, { context: '/proxy/shop/v1/orders', url: `${upstream.url}/orders-service` });
   await createMapping(vela, { context: '/proxy/down/x', url: `http://127.0.0.1:${await closedPort()}/` });
   token = (await createApp(vela)).accessToken!;
@@ -372,7 +372,7 @@ test('an upstream that refuses the connection gives 502 JSON; one slower than th
   const down = await vela.fetch('gateway', '/down/x/y', { headers: bearer() });
   t.is(down.status, 502);
   t.like(await down.json(), { error: 'bad_gateway' });
-  // The upstream answers 200 after 6 s: a 504 means the gateway gave up at the mapping's 1 s timeout, before it.
+  // The upstream answers 200 after 6 s: a 504 means the gateway gave up at the mapping's 3 s timeout, before it.
   const slow = await vela.fetch('gateway', '/shop/v1/slow', { headers: bearer() });
   t.is(slow.status, 504);
   t.like(await slow.json(), { error: 'gateway_timeout' });
@@ -427,14 +427,14 @@ test('an upstream that stops reading the request body gives 504 after the mappin
 });
 
 test('an upstream that switches protocols unasked gets 502 JSON at once, not a client left waiting', async (t) => {
-  // A client left waiting would get the mapping's 504 after its 1 s timeout, not this 502.
+  // A client left waiting would get the mapping's 504 after its 3 s timeout, not this 502.
   const res = await vela.fetch('gateway', '/shop/v1/switch', { headers: bearer(), signal: AbortSignal.timeout(5000) });
   t.is(res.status, 502);
   t.like(await res.json(), { error: 'bad_gateway' });
 });
 
 test('an upstream that answers before reading the whole request may stream past the timeout', async (t) => {
-  // The body trickles in for 500 ms while the answer streams for 2.25 s: the request ends after the answer began.
+  // The body trickles in for 500 ms while the answer streams for 3.75 s: the request ends after the answer began.
   let sent = 0;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -450,7 +450,7 @@ test('an upstream that answers before reading the whole request may stream past 
     duplex: 'half',
   } as RequestInit);
   t.is(res.status, 200);
-  t.is((await res.text()).split('\n').filter(Boolean).length, 15);
+  t.is((await res.text()).split('\n').filter(Boolean).length, 25);
 });
 
 test('an upstream 204 or 304 passes through with its headers and no body', async (t) => {

@@ -387,26 +387,21 @@ test('a stop ends the chats in flight with a failed event instead of waiting for
   });
   t.is(created.status, 201);
   let stopping: Promise<void> | undefined;
-  let stoppedIn = 0;
   const run = await readSse(own.url('search', '/api/v2/llm/slow-stop/chat'), {
     method: 'POST',
     headers: { authorization: own.adminAuth },
     body: { messages: [{ role: 'user', content: 'until the stop' }] },
     onEvent: (event) => {
-      if (event.type === 'delta' && !stopping) {
-        const started = Date.now();
-        stopping = own.stop().then(() => {
-          stoppedIn = Date.now() - started;
-        });
-      }
+      if (event.type === 'delta' && !stopping) stopping = own.stop();
     },
   });
   await stopping;
+  // The plugin's stop ended the chat with this event; a stop that waited for the chat would have had its
+  // connection cut at the shutdown timeout, with no event.
   t.like(run.events.at(-1), {
     type: 'failed',
     data: { error: 'service_unavailable', message: 'the server is stopping' },
   });
-  t.true(stoppedIn < 2500, `the stop took ${stoppedIn} ms (shutdownTimeoutMs is 3000)`);
   await eventually(
     () => requestsOf('slow').find((r) => r.body.messages[0].content === 'until the stop')?.closedAt !== undefined,
     'the upstream request to end',
