@@ -48,6 +48,15 @@ test.serial(
     t.is(refused.status, 404);
 
     const count = (await first.json()).queryContext.count;
+    const editorSearch = {
+      site: 'Sample',
+      q: 'editor',
+      locale: 'en_US',
+      fq: ['section:editors'],
+      userId: null,
+      populateMetrics: true,
+      count,
+    };
     t.deepEqual(
       heard.map(({ site, params, count, principal }) => ({
         site: site.name,
@@ -60,26 +69,9 @@ test.serial(
         principal: principal?.via ?? null,
       })),
       [
-        {
-          site: 'Sample',
-          q: 'editor',
-          locale: 'en_US',
-          fq: ['section:editors'],
-          userId: null,
-          populateMetrics: true,
-          count,
-          principal: null,
-        },
-        {
-          site: 'Sample',
-          q: 'editor',
-          locale: 'en_US',
-          fq: ['section:editors'],
-          userId: null,
-          populateMetrics: true,
-          count,
-          principal: 'key',
-        },
+        { ...editorSearch, principal: null },
+        // The cached answer is told too, with its own caller.
+        { ...editorSearch, principal: 'key' },
         {
           site: 'Sample',
           q: 'nothinghere',
