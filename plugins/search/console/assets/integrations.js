@@ -1,5 +1,5 @@
 import { h } from './console.js';
-import { cell, checked, text, yesNo } from './search-console.js';
+import { cell, checked, text } from './search-console.js';
 import { vendorInstancesPage } from './vendor-instances.js';
 
 vendorInstancesPage({
@@ -8,12 +8,7 @@ vendorInstancesPage({
   path: '/api/integration',
   noun: 'integration',
   empty: 'No integrations yet.',
-  cells: (item) => [
-    cell('Title', item.title),
-    cell('Vendor', item.vendor),
-    cell('Endpoint', h('code', { text: item.endpoint })),
-    cell('Enabled', yesNo(item.enabled)),
-  ],
+  cells: (item) => [cell('Endpoint', h('code', { text: item.endpoint }))],
   dialogTitle: (item) => (item ? `Integration ${item.title}` : 'New integration'),
   defaults: { title: '', endpoint: '', description: '', enabled: true },
   body: (form) => ({

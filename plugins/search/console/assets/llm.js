@@ -1,5 +1,5 @@
 import { $, api, apiPaths, h, showError } from './console.js';
-import { cell, checked, numCell, text, yesNo } from './search-console.js';
+import { cell, checked, numCell, text } from './search-console.js';
 import { vendorInstancesPage } from './vendor-instances.js';
 
 /** Token usage of a month, by instance and model, when the service reports it. */
@@ -36,11 +36,8 @@ async function start() {
     noun: 'instance',
     empty: 'No LLM instances yet.',
     cells: (item) => [
-      cell('Title', item.title),
-      cell('Vendor', item.vendor),
       cell('Model', item.modelName ?? '—'),
       cell('API key', item.hasApiKey ? `…${item.apiKeyHint ?? ''}` : '—'),
-      cell('Enabled', yesNo(item.enabled)),
     ],
     dialogTitle: (item) => (item ? `LLM instance ${item.title}` : 'New LLM instance'),
     defaults: { title: '', url: '', modelName: '', description: '', enabled: true },

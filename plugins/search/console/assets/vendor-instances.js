@@ -1,11 +1,11 @@
 import { $, api, h, showError, showSaved } from './console.js';
-import { actionsCell, confirmDelete, countText, dialogForm, setFields } from './search-console.js';
+import { actionsCell, cell, confirmDelete, countText, dialogForm, setFields, yesNo } from './search-console.js';
 
 /**
  * A page of instances that each talk to a vendor (the LLM instances, the integrations): a table of them, a dialog
  * that creates or edits one, and deletion. `name` prefixes the page's ids (`<name>-dialog`, `<name>-form`,
  * `<name>-error`, `<name>-cancel`, `<name>-save`, `<name>-dialog-title`, `add-<name>`, `data-<name>-id`), `table`
- * the table's id and `<table>-status`'s; `path` is the collection in the API, whose `<path>/vendor` lists the choices
+ * the table's id and `<table>-status`'s; each row shows the title, the vendor, `cells(item)` and whether it is enabled; `path` is the collection in the API, whose `<path>/vendor` lists the choices
  * of the form's `vendor` select. The dialog shows an item over `defaults` (a new one: `defaults` and the first vendor),
  * with `cleared` emptied (write-only members); `body(form)` is what a save sends. Resolves when the list is first
  * shown.
@@ -36,7 +36,10 @@ export async function vendorInstancesPage({
       h(
         'tr',
         { [`data-${name}-id`]: item.id },
+        cell('Title', item.title),
+        cell('Vendor', item.vendor),
         ...cells(item),
+        cell('Enabled', yesNo(item.enabled)),
         actionsCell(item.title, { edit: () => edit(item), remove: () => remove(item) }),
       ),
     );
