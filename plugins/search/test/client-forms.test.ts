@@ -18,6 +18,7 @@ test.before(async () => {
 test.after.always(() => vela?.stop());
 
 const get = (path: string) => json(vela, 'GET', path, undefined, { authorization: '' });
+const postSearch = (path: string, body: unknown) => json(vela, 'POST', path, body, { authorization: '' });
 const idsOf = (r: any) => r.body.results.document.map((d: any) => d.fields.id);
 
 test('sort written field desc, field:desc or field,desc', async (t) => {
@@ -27,13 +28,7 @@ test('sort written field desc, field:desc or field,desc', async (t) => {
     t.is(r.status, 200, sort);
     t.deepEqual(idsOf(r), expected, sort);
   }
-  const post = await json(
-    vela,
-    'POST',
-    '/api/sn/Sample/search',
-    { query: '*', locale: 'en_US', rows: 3, sort: 'size asc' },
-    { authorization: '' },
-  );
+  const post = await postSearch('/api/sn/Sample/search', { query: '*', locale: 'en_US', rows: 3, sort: 'size asc' });
   t.deepEqual(
     idsOf(post),
     [...docs]
@@ -64,13 +59,12 @@ test('sort values as the original reads them: field:<not asc> descending, anythi
     'echoed as given',
   );
   t.is((await get('/api/sn/Sample/search?q=*&_setlocale=en_US&sort=')).body.queryContext.query.sort, 'relevance');
-  const post = await json(
-    vela,
-    'POST',
-    '/api/sn/Sample/search?sort=size:asc',
-    { query: '*', locale: 'en_US', rows: 30, sort: '' },
-    { authorization: '' },
-  );
+  const post = await postSearch('/api/sn/Sample/search?sort=size:asc', {
+    query: '*',
+    locale: 'en_US',
+    rows: 30,
+    sort: '',
+  });
   t.is(post.status, 200);
   t.deepEqual(idsOf(post), relevance, 'an empty body sort overrides the query string with relevance');
   const noField = await get('/api/sn/Sample/search?q=*&_setlocale=en_US&sort=:desc');
@@ -83,13 +77,13 @@ test('sort values as the original reads them: field:<not asc> descending, anythi
 
 test("the body's fqOperator and fqItemOperator: AND and OR are honoured, other values ignored as the original ignores them", async (t) => {
   const body = (extra: Record<string, unknown>) =>
-    json(
-      vela,
-      'POST',
-      '/api/sn/Sample/search',
-      { query: '*', locale: 'en_US', rows: 0, fq: ['section:editors', 'arch:all'], ...extra },
-      { authorization: '' },
-    );
+    postSearch('/api/sn/Sample/search', {
+      query: '*',
+      locale: 'en_US',
+      rows: 0,
+      fq: ['section:editors', 'arch:all'],
+      ...extra,
+    });
   const and = docs.filter((d) => d.section === 'editors' && d.arch === 'all').length;
   const or = docs.filter((d) => d.section === 'editors' || d.arch === 'all').length;
   for (const [extra, count] of [
@@ -101,13 +95,13 @@ test("the body's fqOperator and fqItemOperator: AND and OR are honoured, other v
     t.is(r.status, 200, JSON.stringify(extra));
     t.is(r.body.queryContext.count, count, JSON.stringify(extra));
   }
-  const queryOr = await json(
-    vela,
-    'POST',
-    '/api/sn/Sample/search?fq.op=OR',
-    { query: '*', locale: 'en_US', rows: 0, fq: ['section:editors', 'arch:all'], fqOperator: 'XOR' },
-    { authorization: '' },
-  );
+  const queryOr = await postSearch('/api/sn/Sample/search?fq.op=OR', {
+    query: '*',
+    locale: 'en_US',
+    rows: 0,
+    fq: ['section:editors', 'arch:all'],
+    fqOperator: 'XOR',
+  });
   t.is(queryOr.body.queryContext.count, or, "an ignored body value leaves the query string's operator in force");
 });
 
@@ -122,21 +116,9 @@ test('rows 0: counts and widgets only; rows below 0: the site default', async (t
   t.is(negative.status, 200);
   t.is(negative.body.queryContext.limit, 4);
   t.is(negative.body.results.document.length, 4);
-  const post = await json(
-    vela,
-    'POST',
-    '/api/sn/Sample/search',
-    { query: '*', locale: 'en_US', rows: -5 },
-    { authorization: '' },
-  );
+  const post = await postSearch('/api/sn/Sample/search', { query: '*', locale: 'en_US', rows: -5 });
   t.is(post.body.queryContext.limit, 4);
-  const postZero = await json(
-    vela,
-    'POST',
-    '/api/sn/Sample/search',
-    { query: '*', locale: 'en_US', rows: 0 },
-    { authorization: '' },
-  );
+  const postZero = await postSearch('/api/sn/Sample/search', { query: '*', locale: 'en_US', rows: 0 });
   t.is(postZero.body.results.document.length, 0);
   const groups = await get('/api/sn/Sample/search?q=*&_setlocale=en_US&rows=0&group=section');
   t.true(groups.body.groups.every((g: any) => g.results.document.length === 0 && g.count > 0));
@@ -161,13 +143,7 @@ test('body members the original ignores are ignored', async (t) => {
   );
   t.is(r.status, 200, JSON.stringify(r.body));
   t.is(r.body.queryContext.count, 30);
-  const wrong = await json(
-    vela,
-    'POST',
-    '/api/sn/Sample/search',
-    { query: '*', locale: 'en_US', rows: 'ten', page: 0 },
-    { authorization: '' },
-  );
+  const wrong = await postSearch('/api/sn/Sample/search', { query: '*', locale: 'en_US', rows: 'ten', page: 0 });
   t.is(wrong.status, 400);
   t.regex(wrong.body.message, /body\.page must be at least 1, got 0; body\.rows must be of type integer or null/);
 });
@@ -184,13 +160,9 @@ test('_setlocale may be left out with one locale or a defaultLocale; otherwise a
   const post = await json(vela, 'POST', '/api/sn/Solo/search', { query: '*' }, { authorization: '' });
   t.is(post.body.queryContext.count, 5);
   t.is(post.body.pagination[0].href, '/api/sn/Solo/search?q=*&p=1');
-  const graphql = await json(
-    vela,
-    'POST',
-    '/graphql',
-    { query: '{ siteSearch(siteName: "Solo") { queryContext { count query { locale } } } }' },
-    { authorization: '' },
-  );
+  const graphql = await postSearch('/graphql', {
+    query: '{ siteSearch(siteName: "Solo") { queryContext { count query { locale } } } }',
+  });
   t.deepEqual(graphql.body, { data: { siteSearch: { queryContext: { count: 5, query: { locale: 'en_US' } } } } });
   const several = await get('/api/sn/Sample/search?q=*');
   t.is(several.status, 400);
@@ -231,13 +203,7 @@ test('bad values the original refuses stay 400, naming the member', async (t) =>
   ]) {
     t.is((await get(`/api/sn/Sample/search?${query}`)).status, 200, query);
   }
-  const bigPage = await json(
-    vela,
-    'POST',
-    '/api/sn/Sample/search',
-    { query: '*', locale: 'en_US', page: 1e20 },
-    { authorization: '' },
-  );
+  const bigPage = await postSearch('/api/sn/Sample/search', { query: '*', locale: 'en_US', page: 1e20 });
   t.is(bigPage.status, 400);
   t.regex(bigPage.body.message, /^body\.page must be at most 2147483647/);
 });
