@@ -62,33 +62,14 @@ const pages = (current: number, count: number) =>
   buildPagination(base('/s?q=x'), current, count).map((i) => `${i.type}:${i.page}`);
 
 test('pagination on page 2 of 5: FIRST, PREVIOUS, pages 1 to 5, NEXT, LAST', (t) => {
-  t.deepEqual(pages(2, 5), [
-    'FIRST:1',
-    'PREVIOUS:1',
-    'PAGE:1',
-    'CURRENT:2',
-    'PAGE:3',
-    'PAGE:4',
-    'PAGE:5',
-    'NEXT:3',
-    'LAST:5',
-  ]);
+  t.is(pages(2, 5).join(' '), 'FIRST:1 PREVIOUS:1 PAGE:1 CURRENT:2 PAGE:3 PAGE:4 PAGE:5 NEXT:3 LAST:5');
 });
 
 test('pagination shows three pages each side of the current one', (t) => {
-  t.deepEqual(pages(10, 20), [
-    'FIRST:1',
-    'PREVIOUS:9',
-    'PAGE:7',
-    'PAGE:8',
-    'PAGE:9',
-    'CURRENT:10',
-    'PAGE:11',
-    'PAGE:12',
-    'PAGE:13',
-    'NEXT:11',
-    'LAST:20',
-  ]);
+  t.is(
+    pages(10, 20).join(' '),
+    'FIRST:1 PREVIOUS:9 PAGE:7 PAGE:8 PAGE:9 CURRENT:10 PAGE:11 PAGE:12 PAGE:13 NEXT:11 LAST:20',
+  );
 });
 
 test('pagination edge cases: first page, last page, one page, no results, beyond the end', (t) => {
