@@ -1,6 +1,6 @@
-import http from 'node:http';
 import test from 'ava';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
+import { heldUpload } from './fixtures/held-upload.js';
 
 // Uploads that start and then stall, from many client addresses (the loopback range 127.0.0.0/8, each socket
 // bound to an address of its own) and from one: they take no place of the OCR queue (a place is taken once a
@@ -34,42 +34,8 @@ test.after.always(async () => {
   await vela?.stop();
 });
 
-interface Stalled {
-  request: http.ClientRequest;
-  /** The answer, or null while there is none. */
-  answered: () => { status: number; headers: http.IncomingHttpHeaders; body: string } | null;
-  answer: Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>;
-}
-
 /** An upload from `localAddress` that sends the multipart head of its file part and then nothing. */
-function stalledUpload(localAddress: string): Stalled {
-  const url = new URL(vela.url('search', '/api/ocr/file'));
-  const request = http.request({
-    host: url.hostname,
-    port: url.port,
-    path: url.pathname,
-    method: 'POST',
-    localAddress,
-    agent: false,
-    headers: { 'content-type': 'multipart/form-data; boundary=stall', 'transfer-encoding': 'chunked' },
-  });
-  request.on('error', () => {});
-  let result: { status: number; headers: http.IncomingHttpHeaders; body: string } | null = null;
-  const answer = new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve) =>
-    request.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        result = { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() };
-        resolve(result);
-      });
-    }),
-  );
-  request.write(
-    '--stall\r\ncontent-disposition: form-data; name="file"; filename="scan.png"\r\ncontent-type: image/png\r\n\r\n',
-  );
-  return { request, answer, answered: () => result };
-}
+const stalledUpload = (localAddress: string) => heldUpload(vela, 'scan.png', localAddress);
 
 async function normalUpload(): Promise<{ status: number; body: any; ms: number }> {
   const form = new FormData();

@@ -4,6 +4,7 @@ import test from 'ava';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
 import { characterAccuracy, makeDocx, makePdf, makeScannedPdf, makeXlsx, renderText } from './fixtures/documents.js';
 import { makeEncryptedPdf } from './fixtures/encrypted-pdf.js';
+import { heldUpload } from './fixtures/held-upload.js';
 
 // OCR over HTTP: documents the test makes with known text go through POST /api/ocr/file and /api/ocr/url, on
 // the runtime's worker pool. Fetched documents come from a loopback server the test starts (allowed by the
@@ -42,33 +43,6 @@ async function documentServer(
     requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-/** A multipart upload of `slow.png` whose first part header is sent, the rest left to the caller; and its answer. */
-function slowUpload(runtime: TestRuntime): {
-  request: http.ClientRequest;
-  answer: Promise<{ status: number; body: string }>;
-} {
-  const url = new URL(runtime.url('search', '/api/ocr/file'));
-  const request = http.request({
-    host: url.hostname,
-    port: url.port,
-    path: url.pathname,
-    method: 'POST',
-    headers: { 'content-type': 'multipart/form-data; boundary=stall', 'transfer-encoding': 'chunked' },
-  });
-  request.on('error', () => {});
-  const answer = new Promise<{ status: number; body: string }>((resolve) =>
-    request.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-    }),
-  );
-  request.write(
-    '--stall\r\ncontent-disposition: form-data; name="file"; filename="slow.png"\r\ncontent-type: image/png\r\n\r\n',
-  );
-  return { request, answer };
 }
 
 let vela: TestRuntime;
@@ -445,7 +419,7 @@ test.serial(
     });
 
     // An upload that sends its first bytes and then nothing holds the one place only until uploadIdleMs.
-    const stalled = slowUpload(bounded);
+    const stalled = heldUpload(bounded, 'slow.png');
     stalled.request.write(Buffer.from(png.subarray(0, 100)));
     const timedOut = await stalled.answer;
     stalled.request.destroy();
@@ -456,7 +430,7 @@ test.serial(
     });
 
     // One that trickles (a few bytes every 100 ms, never idle for uploadIdleMs) is ended at uploadTimeoutMs.
-    const trickling = slowUpload(bounded);
+    const trickling = heldUpload(bounded, 'slow.png');
     let offset = 0;
     const drip = setInterval(() => {
       if (!trickling.request.destroyed) trickling.request.write(Buffer.from(png.subarray(offset, offset + 8)));
