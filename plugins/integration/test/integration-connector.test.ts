@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
+import { json } from '../../search/test/fixtures.js';
 
 // The default configuration allows the local connector (plugins.integration.allowHosts ["self:connector"]), at
 // whatever port it listens on: here an ephemeral one. A CONNECTOR instance takes its endpoint from the
@@ -23,14 +24,7 @@ test.after.always(() => vela?.stop());
 
 const admin = () => ({ authorization: vela.adminAuth, 'content-type': 'application/json' });
 
-async function createInstance(body: Record<string, unknown>): Promise<{ status: number; body: any }> {
-  const res = await vela.fetch('search', '/api/integration', {
-    method: 'POST',
-    headers: admin(),
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
+const createInstance = (body: Record<string, unknown>) => json(vela, 'POST', '/api/integration', body);
 
 /** A token with the connector scope, made as docs/search-guide.md makes it. */
 async function connectorToken(): Promise<string> {

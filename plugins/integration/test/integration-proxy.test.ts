@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
+import { json } from '../../search/test/fixtures.js';
 
 // The integration instances and their proxy against an upstream on 127.0.0.1 that the test starts (allowed by
 // the operator's allowlist). Paths are sent with node:http, byte for byte, so no client normalizes them first.
@@ -93,14 +94,7 @@ test.after.always(async () => {
   await upstream?.close();
 });
 
-async function admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await vela.fetch('search', path, {
-    method,
-    headers: { authorization: vela.adminAuth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
+const admin = (method: string, path: string, body?: unknown) => json(vela, method, path, body);
 
 /** A raw HTTP request through the proxy: the path goes out exactly as written. */
 function raw(
@@ -529,16 +523,12 @@ test.serial(
     t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
     const config = { runtime: { network: { allowHosts: [`127.0.0.1:${upstream.port}`] } } };
     const first = await startTestRuntime({ plugins: ['integration'], dataDir, config });
-    const created = await first.fetch('search', '/api/integration', {
-      method: 'POST',
-      headers: { authorization: first.adminAuth, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        id: 'sealed',
-        title: 'Sealed',
-        vendor: 'HTTP',
-        endpoint: `http://127.0.0.1:${upstream.port}/api/v2`,
-        headers: [{ name: 'Key', value: SECRET }],
-      }),
+    const created = await json(first, 'POST', '/api/integration', {
+      id: 'sealed',
+      title: 'Sealed',
+      vendor: 'HTTP',
+      endpoint: `http://127.0.0.1:${upstream.port}/api/v2`,
+      headers: [{ name: 'Key', value: SECRET }],
     });
     t.is(created.status, 201);
     await first.stop();

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { startTestRuntime } from 'vela/testing';
+import { json } from '../../search/test/fixtures.js';
 
 // The integration plugin on the search service: a runtime without it has neither its routes nor their
 // description, and a config written when the proxy was part of the search plugin (plugins.search.integration)
@@ -67,18 +68,14 @@ test('plugins.search.integration is read as plugins.integration, with a warning,
     ),
   );
   // A name that does not resolve is checked again on each request; the body's size is refused before any.
-  const created = await vela.fetch('search', '/api/integration', {
-    method: 'POST',
-    headers: { authorization: vela.adminAuth, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      id: 'writes',
-      title: 'Writes',
-      vendor: 'HTTP',
-      endpoint: 'https://upstream.invalid/api',
-      allowedMethods: ['POST'],
-    }),
+  const created = await json(vela, 'POST', '/api/integration', {
+    id: 'writes',
+    title: 'Writes',
+    vendor: 'HTTP',
+    endpoint: 'https://upstream.invalid/api',
+    allowedMethods: ['POST'],
   });
-  t.is(created.status, 201, await created.clone().text());
+  t.is(created.status, 201, JSON.stringify(created.body));
   const refused = await vela.fetch('search', '/api/v2/integration/writes/items', {
     method: 'POST',
     headers: { 'content-type': 'text/plain' },
