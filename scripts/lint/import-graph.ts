@@ -126,7 +126,15 @@ function cycleThrough(graph: ImportGraph, group: Set<string>): string[] {
  * over the layers below it (the lifecycle hands it to plugins); the testing entry sits over the test runtime.
  */
 export const RUNTIME_LAYERS: readonly (readonly string[])[] = [
-  ['errors.ts', 'paths.ts', 'secret-values.ts', 'logger.ts', 'rate-limited-log.ts', 'module-resolution'],
+  [
+    'errors.ts',
+    'paths.ts',
+    'secret-values.ts',
+    'logger.ts',
+    'rate-limited-log.ts',
+    'process-alive.ts',
+    'module-resolution',
+  ],
   ['config', 'di', 'secrets'],
   ['storage', 'changes', 'migrations', 'scheduler', 'workers', 'network'],
   ['auth'],
