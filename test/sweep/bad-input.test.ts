@@ -7,7 +7,6 @@ import path from 'node:path';
 import test from 'ava';
 import fc from 'fast-check';
 import { hugePagePdf, hugePng, pdfWithHugeImage } from '../../packages/extraction/test/fixtures/bombs.js';
-import { makePdf } from '../../plugins/ocr/test/fixtures/documents.js';
 import { type Database, dialectOf, listTables } from '../../runtime/storage/database.js';
 import { eventually } from '../../runtime/testing/eventually.js';
 import { createTestPostgres, postgresReachable } from '../../runtime/testing/test-postgres.js';
@@ -855,19 +854,11 @@ function fileUpload(name: string, type: string, bytes: Uint8Array): { body: Buff
 /**
  * Decompression bombs uploaded to OCR, anonymously: a PNG of 7,990 × 7,990 pixels (79 KB), a PDF of one
  * 14,400 × 14,400 pt page (400 bytes) and a PDF drawing an image of 7,990 × 7,990 pixels. Each is refused with
- * 413 in the error shape, from its headers, within a second (timed alone, then sent through the prober, which
- * checks the shape and that nothing stored changed).
+ * 413 in the error shape, from its headers (sent alone, then through the prober, which checks the shape and that
+ * nothing stored changed). How fast is measured by scripts/bench/ocr-bombs.ts.
  */
 async function sweepBombs(prober: Prober, vela: TestRuntime): Promise<void> {
   const url = vela.url('search', '/api/ocr/file');
-  // The pool's threads and the PDF reader load on the first PDF (seconds on a busy machine): not the bombs' time.
-  const warm = new FormData();
-  warm.append(
-    'file',
-    new Blob([new Uint8Array(await makePdf({ pages: [['warm']] }))], { type: 'application/pdf' }),
-    'warm.pdf',
-  );
-  await (await vela.fetch('search', '/api/ocr/file', { method: 'POST', body: warm })).arrayBuffer();
   const bombs: Array<[string, string, Uint8Array]> = [
     ['bomb.png', 'image/png', hugePng()],
     ['page.pdf', 'application/pdf', hugePagePdf()],
@@ -876,13 +867,12 @@ async function sweepBombs(prober: Prober, vela: TestRuntime): Promise<void> {
   for (const [name, type, bytes] of bombs) {
     const { body, contentType } = fileUpload(name, type, bytes);
     const described = `POST search/api/ocr/file: a decompression bomb, ${name} (${bytes.byteLength} bytes)`;
-    const began = performance.now();
-    const timed = await send(url, 'POST', { 'content-type': contentType }, body);
-    const ms = performance.now() - began;
-    if (timed.status !== 413)
-      prober.failures.push({ request: described, problem: `answered ${timed.status}: ${timed.text.slice(0, 200)}` });
-    if (ms > 1000)
-      prober.failures.push({ request: described, problem: `answered in ${Math.round(ms)} ms, not within 1 s` });
+    const refused = await send(url, 'POST', { 'content-type': contentType }, body);
+    if (refused.status !== 413)
+      prober.failures.push({
+        request: described,
+        problem: `answered ${refused.status}: ${refused.text.slice(0, 200)}`,
+      });
     const answer = await prober.send({
       service: 'search',
       method: 'POST',
