@@ -383,6 +383,11 @@ browserTest('plugin pages are offered only when their API is served', async (t) 
   if ('/api/integration' in doc.paths) {
     await page.getByRole('link', { name: 'Integrations' }).click();
     await page.waitForURL(url('/console/integrations'));
+    // The page's script takes the button's clicks once the vendors are in the form: on a loaded machine a click
+    // before that opens nothing.
+    await page.waitForFunction(
+      () => (document.querySelector('#integration-form [name=vendor]') as HTMLSelectElement | null)?.options.length,
+    );
     await page.click('#add-integration');
     await page.fill('#integration-title', 'Connector');
     await page.fill('#integration-endpoint', 'https://connector.example.org');
