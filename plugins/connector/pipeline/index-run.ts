@@ -96,7 +96,9 @@ export class IndexRun {
    * lease); `hooks.beforeFinish` as it ends, before its statistics say so (a client that sees them may
    * start the next).
    */
-  async execute(hooks: { beforeRun?: () => Promise<void>; beforeFinish?: () => void } = {}): Promise<RunStats> {
+  async execute(
+    hooks: { beforeRun?: () => Promise<void>; beforeFinish?: () => Promise<void> } = {},
+  ): Promise<RunStats> {
     const { runs, logger } = this.deps;
     await runs.begin({
       id: this.id,
@@ -121,7 +123,7 @@ export class IndexRun {
         'indexing run did not complete; nothing vanished is de-indexed',
       );
     }
-    hooks.beforeFinish?.();
+    await hooks.beforeFinish?.();
     await runs.finish(this.id, status, this.counts, error, [...this.notes]);
     const stats = (await runs.get(this.id))!;
     logger.info(

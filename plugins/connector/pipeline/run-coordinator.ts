@@ -127,7 +127,13 @@ export class RunCoordinator {
           }, this.leases.ttlMs / 3);
           renewal.unref();
         },
-        beforeFinish: release,
+        // The lease goes with the in-process mark, before the statistics say the run ended: a client in another
+        // process that sees them may start the next run at once.
+        beforeFinish: async () => {
+          release();
+          clearInterval(renewal);
+          await this.releaseLease(source.name, run.id);
+        },
       });
     } catch (error) {
       // Only the bookkeeping itself (the database) can fail here; the run's own errors are in its stats.
@@ -135,12 +141,14 @@ export class RunCoordinator {
       throw error;
     } finally {
       clearInterval(renewal);
-      await this.leases
-        .release(source.name, run.id)
-        .catch((error: Error) =>
-          this.logger.warn({ source: source.name, err: error }, 'releasing the run lease failed'),
-        );
+      await this.releaseLease(source.name, run.id);
     }
+  }
+
+  private releaseLease(source: string, runId: string): Promise<void> {
+    return this.leases
+      .release(source, runId)
+      .catch((error: Error) => this.logger.warn({ source, err: error }, 'releasing the run lease failed'));
   }
 
   /** Another process may be running the source (a run by ids, or a full run that raced this one): wait. */
