@@ -33,8 +33,12 @@ export {
   VELA_BIN,
 } from '../testing/child-runtime.js';
 export { eventually, median, reportDelays, timeUntil } from '../testing/eventually.js';
+export type { RawAnswer, RawRequestOptions } from '../testing/raw-request.js';
+export { rawRequest } from '../testing/raw-request.js';
 export type { TcpProxy } from '../testing/tcp-proxy.js';
 export { startTcpProxy } from '../testing/tcp-proxy.js';
+export type { Teardowns } from '../testing/test-folder.js';
+export { testFolder } from '../testing/test-folder.js';
 export type { TempFolders } from '../testing/temp-folders.js';
 export { tempFolders } from '../testing/temp-folders.js';
 export type { TestPostgres, TestTeardown } from '../testing/test-postgres.js';

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import http from 'node:http';
 import test from 'ava';
-import { startTestRuntime, type TestRuntime } from 'vela/testing';
+import { rawRequest, startTestRuntime, type TestRuntime } from 'vela/testing';
 import { TokenStore } from '../oauth/token-store.js';
 import type { App, AppStore } from '../store/app-store.js';
 import {
@@ -57,48 +56,27 @@ async function location(
   return { status: res.status, location: res.headers.get('location'), body: await res.text() };
 }
 
-function getWithBody(
-  url: string,
-  form: string,
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method: 'GET',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form) },
-      },
-      (res) => {
-        let body = '';
-        res
-          .setEncoding('utf8')
-          .on('data', (c) => (body += c))
-          .on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end(form);
+/** The original's documented token call (curl -X GET -d ...): GET with a form-encoded body, which fetch cannot send. */
+const getToken = (form: string) =>
+  rawRequest(vela.url('gateway'), '/api/token', {
+    method: 'GET',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form,
   });
-}
 
 const proxyStatus = async (token: string) =>
   (await vela.fetch('gateway', '/data/v1/x', { headers: { authorization: `Bearer ${token}` } })).status;
 const redirectUri = () => `${callback.url}/cb`;
 
+/** The app's own grant of `response_type` to its first callback, through the real redirect. */
+const grant = (response_type: string, extra: Record<string, string> = {}) =>
+  authorizeVia({ response_type, client_id: app.apiKey, redirect_uri: redirectUri(), ...extra });
+
 test('authorization-code grant end to end: redirect to the callback, code for a token, token through the proxy', async (t) => {
-  const got = await authorizeVia({
-    response_type: 'code',
-    client_id: app.apiKey,
-    redirect_uri: redirectUri(),
-    state: 'xyz',
-  });
+  const got = await grant('code', { state: 'xyz' });
   t.regex(got.get('code')!, /^[0-9a-f]{32}$/);
   t.is(got.get('state'), 'xyz');
-  // The original's documented call (curl -X GET -d ...): GET with a form-encoded body, which fetch cannot send.
-  const res = await getWithBody(
-    vela.url('gateway', '/api/token'),
-    `grant_type=authorization_code&code=${got.get('code')}`,
-  );
+  const res = await getToken(`grant_type=authorization_code&code=${got.get('code')}`);
   t.is(res.status, 200);
   t.is(res.headers['cache-control'], 'no-store');
   const token = JSON.parse(res.body) as {
@@ -114,12 +92,7 @@ test('authorization-code grant end to end: redirect to the callback, code for a 
 });
 
 test('implicit grant end to end: access_token, state, token_type and expires_in arrive as query parameters', async (t) => {
-  const got = await authorizeVia({
-    response_type: 'token',
-    client_id: app.apiKey,
-    redirect_uri: redirectUri(),
-    state: 's1',
-  });
+  const got = await grant('token', { state: 's1' });
   t.regex(got.get('access_token')!, /^[0-9a-f]{32}$/);
   t.is(got.get('state'), 's1');
   t.is(got.get('token_type'), 'bearer');
@@ -128,7 +101,7 @@ test('implicit grant end to end: access_token, state, token_type and expires_in 
 });
 
 test('state is generated when the request has none', async (t) => {
-  const got = await authorizeVia({ response_type: 'token', client_id: app.apiKey, redirect_uri: redirectUri() });
+  const got = await grant('token');
   t.regex(got.get('state')!, /^[0-9a-f]{32}$/);
 });
 
@@ -225,9 +198,7 @@ test('an unknown client, a bad response_type or an unregistered redirect_uri ans
 });
 
 async function newCode(extra: Record<string, string> = {}, uri = redirectUri()): Promise<string> {
-  return (await authorizeVia({ response_type: 'code', client_id: app.apiKey, redirect_uri: uri, ...extra })).get(
-    'code',
-  )!;
+  return (await grant('code', { redirect_uri: uri, ...extra })).get('code')!;
 }
 
 test('a code works once; its reuse is refused and revokes the token it bought', async (t) => {
@@ -318,7 +289,7 @@ test('a body the token, revoke or introspect endpoint cannot take still answers 
         .then(async (r) => ({ status: r.status, body: await r.text() })),
       413,
     ],
-    ['GET /api/token too large', getWithBody(vela.url('gateway', '/api/token'), big), 413],
+    ['GET /api/token too large', getToken(big), 413],
     [
       'POST /api/revoke too large',
       vela
@@ -488,23 +459,11 @@ test("RFC 8414 metadata names the endpoints on the gateway's own origin", async 
 });
 
 /** A GET with the Host header a client chose (fetch does not let a caller set it). */
-function getWithHost(url: string, host: string): Promise<{ status: number; location?: string; body: string }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers: { host } }, (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => {
-          body += c;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body }));
-      })
-      .on('error', reject);
-  });
-}
+const getWithHost = (target: string, host: string) => rawRequest(vela.url('gateway'), target, { headers: { host } });
 
 test('a forged Host header moves neither the issuer nor the console receivers: the public base URL decides', async (t) => {
   const meta = JSON.parse(
-    (await getWithHost(vela.url('gateway', '/.well-known/oauth-authorization-server'), 'evil.example')).body,
+    (await getWithHost('/.well-known/oauth-authorization-server', 'evil.example')).body,
   ) as Record<string, unknown>;
   t.is(meta.issuer, vela.url('gateway'));
   t.is(meta.authorization_endpoint, vela.url('gateway', '/api/authorize'));
@@ -513,9 +472,9 @@ test('a forged Host header moves neither the issuer nor the console receivers: t
     client_id: app.apiKey,
     redirect_uri: 'http://evil.example/console/oauth2/receive_authcode',
   });
-  const answer = await getWithHost(vela.url('gateway', `/api/authorize?${forged}`), 'evil.example');
+  const answer = await getWithHost(`/api/authorize?${forged}`, 'evil.example');
   t.is(answer.status, 400, 'a receiver on the forged host is no receiver');
-  t.is(answer.location, undefined, 'no code is sent anywhere');
+  t.is(answer.headers.location, undefined, 'no code is sent anywhere');
 
   const behindProxy = await startTestRuntime({
     plugins: ['gateway'],

@@ -1,13 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import test from 'ava';
-import { startTestRuntime, type TestRuntime } from 'vela/testing';
+import { rawRequest, startTestRuntime, type TestRuntime, testFolder } from 'vela/testing';
 import {
   admin,
   closedPort,
@@ -127,6 +124,8 @@ test.after.always(async () => {
 });
 
 const bearer = () => ({ authorization: `Bearer ${token}` });
+/** A GET through node:http, its target sent as written (fetch would normalize the dots away). */
+const rawGet = (target: string) => rawRequest(vela.url('gateway'), target, { headers: bearer() });
 
 test('GET /<name>/<sub>/more?x=1 reaches the upstream URL + /more?x=1 with the upstream status and headers', async (t) => {
   const res = await vela.fetch('gateway', '/shop/v1/items/42?x=1&y=a%20b', {
@@ -179,20 +178,10 @@ test("a client's X-Forwarded-For is extended, its X-Forwarded-Host replaced, and
 });
 
 test('a request target in absolute form (GET http://host/<name>/... HTTP/1.1) is proxied like its path', async (t) => {
-  const { host, port } = new URL(vela.url('gateway'));
-  const answer = await new Promise<{ status: number; body: { url: string } }>((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path: `http://${host}/shop/v1/absolute?x=1`, headers: bearer() }, (res) => {
-        let text = '';
-        res
-          .setEncoding('utf8')
-          .on('data', (c) => (text += c))
-          .on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-      })
-      .on('error', reject);
-  });
+  const { host } = new URL(vela.url('gateway'));
+  const answer = await rawGet(`http://${host}/shop/v1/absolute?x=1`);
   t.is(answer.status, 200);
-  t.is(answer.body.url, '/api/absolute?x=1');
+  t.is(JSON.parse(answer.body).url, '/api/absolute?x=1');
 });
 
 test('the longest matching sub-path wins, and the original /proxy/ prefix is accepted too', async (t) => {
@@ -323,32 +312,13 @@ test('a path no mapping of the name serves gets 404 JSON; an unknown name falls 
   const other = await vela.fetch('gateway', '/nothing-here/a', { headers: bearer() });
   t.is(other.status, 404);
   t.like(await other.json(), { error: 'not_found' });
-  // node:http sends the path as written (fetch would normalize the dots away).
-  const { port } = new URL(vela.url('gateway'));
   for (const path of ['/shop/v1/../secret', '/shop/v1/%2E%2e/secret']) {
-    const status = await new Promise<number>((resolve, reject) => {
-      http
-        .get({ host: '127.0.0.1', port, path, headers: bearer() }, (res) => {
-          res.resume();
-          resolve(res.statusCode!);
-        })
-        .on('error', reject);
-    });
-    t.is(status, 400, path);
+    t.is((await rawGet(path)).status, 400, path);
   }
 });
 
 test('dot segments hidden behind encoded slashes, backslashes or a ";" parameter get 400, and cannot leave the upstream base path', async (t) => {
-  const { port } = new URL(vela.url('gateway'));
-  const get = (path: string) =>
-    new Promise<number>((resolve, reject) => {
-      http
-        .get({ host: '127.0.0.1', port, path, headers: bearer() }, (res) => {
-          res.resume();
-          resolve(res.statusCode!);
-        })
-        .on('error', reject);
-    });
+  const get = async (path: string) => (await rawGet(path)).status;
   for (const path of [
     '/shop/v1/a/..%2f..%2fsecret',
     '/shop/v1/a/..%2F..%2Fsecret',
@@ -497,8 +467,7 @@ test('a client that goes away mid-upload takes the upstream request with it', as
 });
 
 test('a stored mapping whose context a later rule refuses does not stop the gateway from starting; the others are served', async (t) => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-gateway-'));
-  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = testFolder(t, 'gateway');
   const first = await startTestRuntime({ plugins: ['gateway'], dataDir });
   await createMapping(first, { context: '/proxy/kept/a', url: `${upstream.url}/api` });
   const stamp = new Date().toISOString();
