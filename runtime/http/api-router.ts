@@ -10,6 +10,7 @@ import {
   refuseMalformedText,
   validateRequest,
 } from './request-validation.js';
+import { type RouteDefaults, type RouteGroup, routeGroup } from './route-group.js';
 
 type Route = (path: string, spec: RouteSpec, ...handlers: RequestHandler[]) => ApiRouter;
 
@@ -31,6 +32,8 @@ export interface ApiRouter {
   use(...handlers: RequestHandler[]): ApiRouter;
   /** The service's sign-in page: browsers asking for a page without credentials go there, never to a Basic dialog. */
   useSignInPage(path: string): ApiRouter;
+  /** The routes that share `defaults` (access, scope, tags): their specs say only what differs. */
+  withDefaults(defaults: RouteDefaults): RouteGroup;
   readonly raw: Router;
 }
 
@@ -124,6 +127,7 @@ export function createApiRouter(
       access.useSignInPage(path);
       return api;
     },
+    withDefaults: (defaults) => routeGroup(api, defaults),
     raw,
   };
   return api;

@@ -3,6 +3,9 @@ import type { JsonSchema } from '../config/schema-validation.js';
 import type { ApiRouter } from './api-router.js';
 import type { RouteSpec } from './openapi-registry.js';
 
+/** The methods of an item route: each answers one thing (what it read, created, changed or deleted). */
+export type ItemMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
 /** An item route's spec: a route's, with its answer said as the schema of the one thing it answers. */
 export interface ItemSpec extends Omit<RouteSpec, 'responses'> {
   /** The schema of what the route answers. */
@@ -16,12 +19,12 @@ export interface ItemSpec extends Omit<RouteSpec, 'responses'> {
 }
 
 /**
- * `method` `path`: the one thing `answer` gives for the request (reads it, creates it, changes it; or throws the
- * error that says why not), answered as JSON with `status`, documented from `schema`.
+ * `method` `path`: the one thing `answer` gives for the request (reads it, creates it, changes it, tells what a
+ * deletion did; or throws the error that says why not), answered as JSON with `status`, documented from `schema`.
  */
 export function itemRoute(
   router: ApiRouter,
-  method: 'get' | 'post' | 'put' | 'patch',
+  method: ItemMethod,
   path: string,
   { schema, description, status = 200, responses, ...spec }: ItemSpec,
   answer: (req: Request) => unknown,

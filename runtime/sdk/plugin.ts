@@ -59,7 +59,7 @@ export type { ApiRouter } from '../http/api-router.js';
 export type { DeleteSpec } from '../http/delete-route.js';
 export { deletedSchema, deleteRoute } from '../http/delete-route.js';
 export { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js';
-export type { ItemSpec } from '../http/item-route.js';
+export type { ItemMethod, ItemSpec } from '../http/item-route.js';
 export { itemRoute } from '../http/item-route.js';
 export { sendJson, sendJsonBytes } from '../http/json-answer.js';
 export type { ListSpec } from '../http/list-route.js';
@@ -72,6 +72,8 @@ export {
   SITE_NAME_PATTERN,
   siteRefSchema,
 } from '../http/request-input.js';
+export type { InGroup, RouteDefaults, RouteGroup } from '../http/route-group.js';
+export { answers, routeGroup } from '../http/route-group.js';
 export { SECURITY_HEADERS, VELA_COOKIE_PREFIX, VELA_CREDENTIAL_HEADERS } from '../http/security.js';
 export { sessionCookie } from '../http/session-routes.js';
 export { loggableText } from '../logger.js';

@@ -1,4 +1,4 @@
-import { type ApiRouter, deleteRoute, httpErrors, listRoute } from 'vela/plugin';
+import { type ApiRouter, answers, httpErrors, type Response } from 'vela/plugin';
 import {
   configExportSchema,
   siteParams as idParam,
@@ -30,42 +30,33 @@ export function mountSiteRoutes(
   router: ApiRouter,
   { sites, indexes, docs }: Pick<SearchDomain, 'sites' | 'indexes' | 'docs'>,
 ): void {
-  listRoute(
-    router,
-    '/api/sn',
-    { access: 'key', scope: 'search', tags, summary: 'List sites', description: 'sites', items: siteSchema },
-    () => sites.list(),
-  );
+  // Reading takes a key with the search scope; changing a site, an admin one.
+  const reads = router.withDefaults({ access: 'key', scope: 'search', tags });
+  const writes = router.withDefaults({ access: 'key', tags });
+  const theSite = { description: 'the site', schema: siteSchema };
+  const anExport = answers('the export file (as an attachment)', configExportSchema);
 
-  router.post(
+  reads.list('/api/sn', { summary: 'List sites', description: 'sites', items: siteSchema }, () => sites.list());
+
+  writes.item(
+    'post',
     '/api/sn',
     {
-      access: 'key',
-      tags,
       summary:
         'Create a site (with the template fields unless `fields` is given, and locale en_US unless `locales` is given)',
       body: siteCreateSchema,
-      responses: { 201: { description: 'the created site', schema: siteSchema } },
+      description: 'the created site',
+      schema: siteSchema,
+      status: 201,
     },
-    async (req, res) => {
-      res.status(201).json(await sites.create(req.body as Record<string, unknown>));
-    },
+    (req) => sites.create(req.body as Record<string, unknown>),
   );
 
-  router.get(
+  reads.get(
     '/api/sn/export',
-    {
-      access: 'key',
-      scope: 'search',
-      tags,
-      summary: 'Export every site configuration (sites, locales, fields)',
-      responses: { 200: { description: 'the export file (as an attachment)', schema: configExportSchema } },
-    },
+    { summary: 'Export every site configuration (sites, locales, fields)', responses: anExport },
     (_req, res) => {
-      res.setHeader(
-        'Content-Disposition',
-        `attachment; filename="sn-sites-all_${new Date().toISOString().slice(0, 10)}.json"`,
-      );
+      attachment(res, `sn-sites-all_${today()}.json`);
       res.json(
         exportOf(
           { sites },
@@ -75,16 +66,16 @@ export function mountSiteRoutes(
     },
   );
 
-  router.post(
+  writes.item(
+    'post',
     '/api/sn/import-config',
     {
-      access: 'key',
-      tags,
       summary: 'Restore site configurations from an export: sites are matched by name, created or replaced',
       body: importConfigSchema,
-      responses: { 200: { description: 'what was done with each site', schema: importConfigResultSchema } },
+      description: 'what was done with each site',
+      schema: importConfigResultSchema,
     },
-    async (req, res) => {
+    async (req) => {
       const entries = (req.body as { sites: Array<Record<string, unknown>> }).sites;
       const problems = importConfigProblems(entries);
       if (problems.length > 0) throw httpErrors.validation(problems.join('; '));
@@ -97,75 +88,51 @@ export function mountSiteRoutes(
         const { action } = await sites.restore({ ...site, fields });
         restored.push({ name: entry.name, action });
       }
-      res.json({ restored });
+      return { restored };
     },
   );
 
-  router.get(
+  reads.item(
+    'get',
     '/api/sn/:id',
-    {
-      access: 'key',
-      scope: 'search',
-      tags,
-      summary: 'Get a site',
-      params: idParam,
-      responses: { 200: { description: 'the site', schema: siteSchema } },
-    },
-    (req, res) => {
-      res.json(sites.get(String(req.params.id)).site);
-    },
+    { summary: 'Get a site', params: idParam, ...theSite },
+    (req) => sites.get(String(req.params.id)).site,
   );
 
-  router.put(
+  writes.item(
+    'put',
     '/api/sn/:id',
     {
-      access: 'key',
-      tags,
       summary: 'Update a site (members left out keep their values)',
       params: idParam,
       body: siteUpdateSchema,
-      responses: { 200: { description: 'the site', schema: siteSchema } },
+      ...theSite,
     },
-    async (req, res) => {
-      res.json(await sites.update(String(req.params.id), req.body as Record<string, unknown>));
-    },
+    (req) => sites.update(String(req.params.id), req.body as Record<string, unknown>),
   );
 
-  deleteRoute(
-    router,
+  writes.remove(
     '/api/sn/:id',
-    {
-      access: 'key',
-      tags,
-      summary: 'Delete a site, its indexes and documents',
-      params: idParam,
-      description: 'the site is deleted',
-    },
+    { summary: 'Delete a site, its indexes and documents', params: idParam, description: 'the site is deleted' },
     async (req) => {
       const site = await sites.delete(String(req.params.id));
       return { id: site.id, name: site.name };
     },
   );
 
-  router.get(
+  reads.item(
+    'get',
     '/api/sn/:id/monitoring',
     {
-      access: 'key',
-      scope: 'search',
-      tags,
       summary: 'Document count and indexing queue size, in all and per locale',
       params: idParam,
-      responses: {
-        200: {
-          description: 'monitoring',
-          schema: {
-            type: 'object',
-            properties: { documents: { type: 'integer' }, queue: { type: 'integer' }, locales: { type: 'object' } },
-          },
-        },
+      description: 'monitoring',
+      schema: {
+        type: 'object',
+        properties: { documents: { type: 'integer' }, queue: { type: 'integer' }, locales: { type: 'object' } },
       },
     },
-    async (req, res) => {
+    async (req) => {
       const { site } = sites.get(String(req.params.id));
       const queue = await indexes.queueSizes(site.id);
       const locales: Record<string, { documents: number; indexed: number; queue: number }> = {};
@@ -177,80 +144,49 @@ export function mountSiteRoutes(
         };
       }
       const sum = (key: 'documents' | 'queue') => Object.values(locales).reduce((n, l) => n + l[key], 0);
-      res.json({ documents: sum('documents'), queue: sum('queue'), locales });
+      return { documents: sum('documents'), queue: sum('queue'), locales };
     },
   );
 
-  router.get(
+  reads.get(
     '/api/sn/:id/export',
-    {
-      access: 'key',
-      scope: 'search',
-      tags,
-      summary: 'Export one site configuration',
-      params: idParam,
-      responses: { 200: { description: 'the export file (as an attachment)', schema: configExportSchema } },
-    },
+    { summary: 'Export one site configuration', params: idParam, responses: anExport },
     (req, res) => {
       const { site } = sites.get(String(req.params.id));
-      res.setHeader(
-        'Content-Disposition',
-        `attachment; filename="sn-site-${site.name.replace(/[^\w.-]/g, '_')}_${new Date().toISOString().slice(0, 10)}.json"`,
-      );
+      attachment(res, `sn-site-${site.name.replace(/[^\w.-]/g, '_')}_${today()}.json`);
       res.json(exportOf({ sites }, [site.id]));
     },
   );
 
-  router.get(
+  reads.list(
     '/api/sn/:id/locale',
     {
-      access: 'key',
-      scope: 'search',
-      tags,
       summary: 'List the locales of a site',
       params: idParam,
-      responses: {
-        200: {
-          description: 'the locales',
-          schema: {
-            type: 'array',
-            items: { type: 'object', required: ['locale'], properties: { locale: { type: 'string' } } },
-          },
-        },
-      },
+      description: 'the locales',
+      items: { type: 'object', required: ['locale'], properties: { locale: { type: 'string' } } },
     },
-    (req, res) => {
-      const { site } = sites.get(String(req.params.id));
-      res.json(site.locales.map((locale) => ({ locale })));
-    },
+    (req) => sites.get(String(req.params.id)).site.locales.map((locale) => ({ locale })),
   );
 
-  router.post(
+  writes.item(
+    'post',
     '/api/sn/:id/locale',
-    {
-      access: 'key',
-      tags,
-      summary: 'Add a locale to a site',
-      params: idParam,
-      body: localeBodySchema,
-      responses: { 201: { description: 'the site', schema: siteSchema } },
-    },
-    async (req, res) => {
-      res.status(201).json(await sites.addLocale(String(req.params.id), (req.body as { locale: string }).locale));
-    },
+    { summary: 'Add a locale to a site', params: idParam, body: localeBodySchema, ...theSite, status: 201 },
+    (req) => sites.addLocale(String(req.params.id), (req.body as { locale: string }).locale),
   );
 
-  router.delete(
+  writes.item(
+    'delete',
     '/api/sn/:id/locale/:locale',
-    {
-      access: 'key',
-      tags,
-      summary: 'Remove a locale (and its documents) from a site',
-      params: siteLocaleParams,
-      responses: { 200: { description: 'the site', schema: siteSchema } },
-    },
-    async (req, res) => {
-      res.json(await sites.removeLocale(String(req.params.id), String(req.params.locale)));
-    },
+    { summary: 'Remove a locale (and its documents) from a site', params: siteLocaleParams, ...theSite },
+    (req) => sites.removeLocale(String(req.params.id), String(req.params.locale)),
   );
+}
+
+/** Today's date, as export file names carry it. */
+const today = () => new Date().toISOString().slice(0, 10);
+
+function attachment(res: Response, filename: string): void {
+  res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
 }

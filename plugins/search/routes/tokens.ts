@@ -1,4 +1,4 @@
-import { type ApiRouter, deleteRoute, listRoute, pathParams, principalOf } from 'vela/plugin';
+import { type ApiRouter, pathParams, principalOf } from 'vela/plugin';
 import { TOKEN_SCOPES, type TokenScope } from '../auth/api-tokens.js';
 import { idSchema } from '../schemas/common.js';
 import type { SearchDomain } from './route-context.js';
@@ -50,23 +50,16 @@ const patch = {
 };
 
 export function mountTokenRoutes(router: ApiRouter, { tokens }: Pick<SearchDomain, 'tokens'>): void {
-  listRoute(
-    router,
+  const admin = router.withDefaults({ access: 'key', tags });
+  const theToken = { description: 'the token', schema: tokenSchema };
+  admin.list(
     '/api/dev/token',
-    {
-      access: 'key',
-      tags,
-      summary: 'List API tokens (values are never shown again)',
-      description: 'tokens',
-      items: tokenSchema,
-    },
+    { summary: 'List API tokens (values are never shown again)', description: 'tokens', items: tokenSchema },
     () => tokens.list(),
   );
-  router.post(
+  admin.post(
     '/api/dev/token',
     {
-      access: 'key',
-      tags,
       summary: 'Create an API token; the answer carries its value, shown this once',
       body,
       responses: {
@@ -81,50 +74,19 @@ export function mountTokenRoutes(router: ApiRouter, { tokens }: Pick<SearchDomai
       res.status(201).json(await tokens.create(title, description, principalOf(res)?.username ?? 'admin', scopes));
     },
   );
-  router.get(
-    '/api/dev/token/:id',
-    {
-      access: 'key',
-      tags,
-      summary: 'Get an API token',
-      params: idParam,
-      responses: { 200: { description: 'the token', schema: tokenSchema } },
-    },
-    async (req, res) => {
-      res.json(await tokens.get(String(req.params.id)));
-    },
+  admin.item('get', '/api/dev/token/:id', { summary: 'Get an API token', params: idParam, ...theToken }, (req) =>
+    tokens.get(String(req.params.id)),
   );
-  router.put(
+  admin.item(
+    'put',
     '/api/dev/token/:id',
-    {
-      access: 'key',
-      tags,
-      summary: "Change a token's title or description",
-      params: idParam,
-      body: patch,
-      responses: { 200: { description: 'the token', schema: tokenSchema } },
-    },
-    async (req, res) => {
-      res.json(
-        await tokens.update(
-          String(req.params.id),
-          req.body as { title?: string; description?: string; scopes?: TokenScope[] },
-        ),
-      );
-    },
+    { summary: "Change a token's title or description", params: idParam, body: patch, ...theToken },
+    (req) =>
+      tokens.update(String(req.params.id), req.body as { title?: string; description?: string; scopes?: TokenScope[] }),
   );
-  deleteRoute(
-    router,
+  admin.remove(
     '/api/dev/token/:id',
-    {
-      access: 'key',
-      tags,
-      summary: 'Revoke an API token',
-      params: idParam,
-      description: 'the token is revoked',
-    },
-    async (req) => {
-      return { id: (await tokens.delete(String(req.params.id))).id };
-    },
+    { summary: 'Revoke an API token', params: idParam, description: 'the token is revoked' },
+    async (req) => ({ id: (await tokens.delete(String(req.params.id))).id }),
   );
 }
