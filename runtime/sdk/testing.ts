@@ -18,6 +18,7 @@ export {
 } from '../testing/browser.js';
 export type { BrowserPage } from '../testing/browser-page.js';
 export { launchChromium, openBrowserPage, submitConsoleSignIn } from '../testing/browser-page.js';
+export { onBothDatabases } from '../testing/both-databases.js';
 export type { JsonAnswer } from '../testing/call-service.js';
 export { callService, serviceCaller } from '../testing/call-service.js';
 export type { ChildRun, ChildRuntime, PackedHome } from '../testing/child-runtime.js';

@@ -1,6 +1,5 @@
-import http from 'node:http';
 import test, { type ExecutionContext } from 'ava';
-import { postgresReachable, type TestRuntime, testDatabase } from 'vela/testing';
+import { onBothDatabases, postgresReachable, rawRequest, type TestRuntime, testDatabase } from 'vela/testing';
 import {
   type Answer,
   call,
@@ -16,23 +15,10 @@ import {
 const pgTest = postgresReachable() ? test : test.skip;
 
 /** A request with any method and a raw body (fetch refuses a body on GET; the reindex route takes one). */
-function raw(vela: TestRuntime, method: string, pathname: string, body: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      vela.url('connector', pathname),
-      { method, headers: { key: KEY, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => {
-          text += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-      },
-    );
-    request.on('error', reject);
-    request.end(body);
-  });
+async function raw(vela: TestRuntime, method: string, pathname: string, body: string): Promise<Answer> {
+  const headers = { key: KEY, 'content-type': 'application/json' };
+  const answer = await rawRequest(vela.url('connector'), pathname, { method, headers, body });
+  return { status: answer.status, body: JSON.parse(answer.body) };
 }
 
 /** A valid cron expression of 231 characters: every minute and hour listed one by one. */
@@ -173,17 +159,11 @@ async function checkLongDocumentId(t: ExecutionContext, vela: TestRuntime): Prom
   t.like(run, { status: 'COMPLETED', documents: 6, indexed: 5, errors: 1 });
 }
 
-test('a source document whose id is too long to record is an error of that document, not of the run (SQLite)', async (t) => {
-  const vela = await startConnector();
-  t.teardown(() => vela.stop());
-  await checkLongDocumentId(t, vela);
-});
-
-pgTest(
-  'a source document whose id is too long to record is an error of that document, not of the run (PostgreSQL)',
-  async (t) => {
-    const pg = await testDatabase(t);
-    const vela = await startConnector({ databaseUrl: pg.url });
+onBothDatabases(
+  test,
+  'a source document whose id is too long to record is an error of that document, not of the run',
+  async (t, databaseUrl) => {
+    const vela = await startConnector({ databaseUrl });
     t.teardown(() => vela.stop());
     await checkLongDocumentId(t, vela);
   },

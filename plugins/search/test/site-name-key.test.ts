@@ -1,10 +1,8 @@
 import test, { type ExecutionContext } from 'ava';
 import knexFactory, { type Knex } from 'knex';
-import { postgresReachable, testDatabase } from 'vela/testing';
+import { onBothDatabases } from 'vela/testing';
 import * as sites from '../migrations/001_sites.js';
 import * as nameKey from '../migrations/004_site_name_key.js';
-
-const pgTest = postgresReachable() ? test : test.skip;
 
 /** Names an earlier version could store (a race let "news" in beside "News"), then the migration. */
 async function migrateDuplicates(t: ExecutionContext, db: Knex): Promise<void> {
@@ -40,22 +38,18 @@ async function migrateDuplicates(t: ExecutionContext, db: Knex): Promise<void> {
   await db('search_sites').insert(row('f', 'OTHER', 5));
 }
 
-test('004 renames names stored twice ignoring case, then keeps names unique ignoring case (SQLite)', async (t) => {
-  const db = knexFactory({
-    client: 'sqlite3',
-    connection: { filename: ':memory:' },
-    useNullAsDefault: true,
-    pool: { min: 1, max: 1 },
-  });
-  t.teardown(() => db.destroy());
-  await migrateDuplicates(t, db);
-});
-
-pgTest(
-  '004 renames names stored twice ignoring case, then keeps names unique ignoring case (PostgreSQL)',
-  async (t) => {
-    const pg = await testDatabase(t);
-    const db = knexFactory({ client: 'pg', connection: pg.url, pool: { min: 0, max: 2 } });
+onBothDatabases(
+  test,
+  '004 renames names stored twice ignoring case, then keeps names unique ignoring case',
+  async (t, databaseUrl) => {
+    const db = databaseUrl
+      ? knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 2 } })
+      : knexFactory({
+          client: 'sqlite3',
+          connection: { filename: ':memory:' },
+          useNullAsDefault: true,
+          pool: { min: 1, max: 1 },
+        });
     t.teardown(() => db.destroy());
     await migrateDuplicates(t, db);
   },
