@@ -1,8 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { startTestRuntime, type TestRuntime } from 'vela/testing';
+import { startTestRuntime, type TestRuntime, testFolder } from 'vela/testing';
 import { json } from '../../search/test/fixtures.js';
 
 // The default configuration allows the local connector (plugins.integration.allowHosts ["self:connector"]), at
@@ -83,8 +82,7 @@ test.serial(
   'the connector cannot be taken over through an instance with its Key: an anonymous source rooted at a secret folder is refused',
   async (t) => {
     t.timeout(60_000);
-    const secret = mkdtempSync(path.join(os.tmpdir(), 'vela-secret-'));
-    t.teardown(() => rmSync(secret, { recursive: true, force: true }));
+    const secret = testFolder(t, 'secret');
     mkdirSync(path.join(secret, 'private'));
     writeFileSync(path.join(secret, 'private', 'passwords.txt'), 'the vault combination is 31-41-59');
     const token = await connectorToken();

@@ -1,10 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { startTestRuntime, type TestRuntime } from 'vela/testing';
+import {
+  type RawAnswer,
+  type RawRequestOptions,
+  rawRequest,
+  startTestRuntime,
+  type TestRuntime,
+  testFolder,
+} from 'vela/testing';
 import { json } from '../../search/test/fixtures.js';
 
 // The integration instances and their proxy against an upstream on 127.0.0.1 that the test starts (allowed by
@@ -97,29 +103,8 @@ test.after.always(async () => {
 const admin = (method: string, path: string, body?: unknown) => json(vela, method, path, body);
 
 /** A raw HTTP request through the proxy: the path goes out exactly as written. */
-function raw(
-  method: string,
-  path: string,
-  options: { body?: string; headers?: Record<string, string> } = {},
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
-  const url = new URL(vela.url('search', '/'));
-  return new Promise((resolve, reject) => {
-    const headers = {
-      ...options.headers,
-      ...(options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) }),
-    };
-    const req = http.request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }),
-      );
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
+const raw = (method: string, target: string, options: RawRequestOptions = {}): Promise<RawAnswer> =>
+  rawRequest(vela.url('search', '/'), target, { method, ...options });
 
 async function createInstance(extra: Record<string, unknown> = {}): Promise<string> {
   const created = await admin('POST', '/api/integration', {
@@ -197,37 +182,26 @@ test.serial(
   'endpoints at internal addresses are refused when saved unless the operator allows the host; bad header names are refused',
   async (t) => {
     t.timeout(30_000);
-    const refused = await admin('POST', '/api/integration', {
-      title: 'Metadata',
-      vendor: 'HTTP',
-      endpoint: 'http://169.254.169.254/latest',
-    });
-    t.is(refused.status, 400);
-    t.regex(
-      refused.body.message,
-      /body\.endpoint is refused by the outbound address guard \(cloud metadata\).*runtime\.network\.allowHosts/,
-    );
-    const loopback = await admin('POST', '/api/integration', {
-      title: 'Other port',
-      vendor: 'HTTP',
-      endpoint: 'http://127.0.0.1:1/',
-    });
-    t.regex(loopback.body.message, /loopback/);
-    const host = await admin('POST', '/api/integration', {
-      title: 'Host header',
-      vendor: 'HTTP',
-      endpoint: `http://127.0.0.1:${upstream.port}/`,
-      headers: [{ name: 'Host', value: 'x' }],
-    });
-    t.is(host.status, 400);
-    t.regex(host.body.message, /Host is set by the proxy itself/);
-    const crlf = await admin('POST', '/api/integration', {
-      title: 'Split',
-      vendor: 'HTTP',
-      endpoint: `http://127.0.0.1:${upstream.port}/`,
-      headers: [{ name: 'X-A', value: 'a\r\nX-B: b' }],
-    });
-    t.is(crlf.status, 400);
+    const upstreamAt = `http://127.0.0.1:${upstream.port}/`;
+    const cases: Array<[string, Record<string, unknown>, RegExp | null]> = [
+      [
+        'Metadata',
+        { endpoint: 'http://169.254.169.254/latest' },
+        /body\.endpoint is refused by the outbound address guard \(cloud metadata\).*runtime\.network\.allowHosts/,
+      ],
+      ['Other port', { endpoint: 'http://127.0.0.1:1/' }, /loopback/],
+      [
+        'Host header',
+        { endpoint: upstreamAt, headers: [{ name: 'Host', value: 'x' }] },
+        /Host is set by the proxy itself/,
+      ],
+      ['Split', { endpoint: upstreamAt, headers: [{ name: 'X-A', value: 'a\r\nX-B: b' }] }, null],
+    ];
+    for (const [title, instance, message] of cases) {
+      const refused = await admin('POST', '/api/integration', { title, vendor: 'HTTP', ...instance });
+      t.is(refused.status, 400, title);
+      if (message) t.regex(refused.body.message, message, title);
+    }
   },
 );
 
@@ -519,8 +493,7 @@ test.serial(
   'headers sealed with another key make the instance unavailable: 503 integration_secret_unreadable, the secret never shown',
   async (t) => {
     t.timeout(30_000);
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-integration-key-'));
-    t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+    const dataDir = testFolder(t, 'integration-key');
     const config = { runtime: { network: { allowHosts: [`127.0.0.1:${upstream.port}`] } } };
     const first = await startTestRuntime({ plugins: ['integration'], dataDir, config });
     const created = await json(first, 'POST', '/api/integration', {
