@@ -9,6 +9,7 @@ import {
   createSource,
   KEY,
   makePackages,
+  postKindSource,
   postSource,
   runAndWait,
   searchCall,
@@ -163,12 +164,7 @@ test("sources: create, read, update and delete, with the kind's settings checked
   const badKind = await call(vela, 'POST', '/api/v2/connector/source', { name: 'x', kind: 'ftp', sites: ['Docs'] });
   t.is(badKind.status, 400);
   t.regex(badKind.body.message, /kind must be one of .*jsonl/);
-  const badSettings = await call(vela, 'POST', '/api/v2/connector/source', {
-    name: 'x',
-    kind: 'jsonl',
-    sites: ['Docs'],
-    settings: { idField: 'id' },
-  });
+  const badSettings = await postKindSource(vela, 'x', 'jsonl', ['Docs'], { idField: 'id' });
   t.is(badSettings.status, 400);
   t.regex(badSettings.body.message, /settings\.path is required/);
   const badCron = await postSource(vela, 'x', file, 'Docs', { schedule: 'every day' });
@@ -182,23 +178,12 @@ test("sources: create, read, update and delete, with the kind's settings checked
   t.is(noSites.status, 400);
   // GET /source/structure, /source/kinds and /monitoring/indexing/stats could never reach such a source.
   for (const name of ['structure', 'Kinds', 'STATS']) {
-    const reserved = await call(vela, 'POST', '/api/v2/connector/source', {
-      name,
-      kind: 'jsonl',
-      sites: ['Docs'],
-      settings: { path: file },
-    });
+    const reserved = await postKindSource(vela, name, 'jsonl', ['Docs'], { path: file });
     t.is(reserved.status, 400, name);
     t.regex(reserved.body.message, /^name must not be "structure", "kinds", "stats"/, name);
   }
 
-  const created = await call(vela, 'POST', '/api/v2/connector/source', {
-    name: 'crud',
-    kind: 'jsonl',
-    sites: ['Docs'],
-    settings: { path: file },
-    schedule: '0 3 * * *',
-  });
+  const created = await postKindSource(vela, 'crud', 'jsonl', ['Docs'], { path: file }, { schedule: '0 3 * * *' });
   t.is(created.status, 201);
   t.like(created.body, {
     name: 'crud',
@@ -334,12 +319,7 @@ test('indexing rules: CRUD, structure, rules per source, and DELETE of an unknow
 });
 
 test('a source naming a site the search service lacks, or a locale its site lacks, is refused with 400 naming sites[i]', async (t) => {
-  const noSite = await call(vela, 'POST', '/api/v2/connector/source', {
-    name: 'shop',
-    kind: 'jsonl',
-    sites: ['Docs', 'Shop'],
-    settings: { path: file },
-  });
+  const noSite = await postKindSource(vela, 'shop', 'jsonl', ['Docs', 'Shop'], { path: file });
   t.is(noSite.status, 400);
   t.is(noSite.body.error, 'invalid_parameter');
   t.regex(noSite.body.message, /^sites\[1\] must name a site of the search service, got "Shop"/);
@@ -364,19 +344,16 @@ test('a regular expression that could backtrack exponentially, as (a+)+$, is ref
   t.is(rule.status, 400);
   t.is(rule.body.error, 'invalid_parameter');
   t.regex(rule.body.message, /^values\[1\] repeats a group that itself holds a repetition/);
-  const web = await call(vela, 'POST', '/api/v2/connector/source', {
-    name: 'crawl',
-    kind: 'web',
-    sites: ['Docs'],
-    settings: { seeds: ['http://127.0.0.1:9/'], deny: ['\\.zip$', '(\\w+\\s?)*x'] },
+  const web = await postKindSource(vela, 'crawl', 'web', ['Docs'], {
+    seeds: ['http://127.0.0.1:9/'],
+    deny: ['\\.zip$', '(\\w+\\s?)*x'],
   });
   t.is(web.status, 400);
   t.regex(web.body.message, /settings\.deny\[1\] repeats a group/);
-  const files = await call(vela, 'POST', '/api/v2/connector/source', {
-    name: 'files',
-    kind: 'filesystem',
-    sites: ['Docs'],
-    settings: { root: tempDir(), include: ['*.md', '/(a*)*$/'], exclude: ['/(unclosed/'] },
+  const files = await postKindSource(vela, 'files', 'filesystem', ['Docs'], {
+    root: tempDir(),
+    include: ['*.md', '/(a*)*$/'],
+    exclude: ['/(unclosed/'],
   });
   t.is(files.status, 400);
   t.regex(files.body.message, /settings\.include\[1\]: pattern \/\(a\*\)\*\$\/ repeats a group/);

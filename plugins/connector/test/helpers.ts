@@ -93,11 +93,11 @@ export async function startWebSource(
   const vela = await startConnector({ config: { runtime: { network: { allowHosts: [new URL(site.origin).host] } } } });
   t.teardown(() => vela.stop());
   await createSite(vela, 'Web');
-  const created = await call(vela, 'POST', '/api/v2/connector/source', {
-    name: 'web',
-    kind: 'web',
-    sites: ['Web'],
-    settings: { seeds: [`${site.origin}/`], delayMs: 0, sitemaps: false, ...settings },
+  const created = await postKindSource(vela, 'web', 'web', ['Web'], {
+    seeds: [`${site.origin}/`],
+    delayMs: 0,
+    sitemaps: false,
+    ...settings,
   });
   if (created.status !== 201) throw new Error(`the web source was refused: ${JSON.stringify(created.body)}`);
   return vela;
@@ -246,6 +246,18 @@ export function postSource(
     settings: { path: file, ...MAPPING },
     ...extra,
   });
+}
+
+/** Ask for the source `name` of `kind` targeting `sites` with `settings`: the answer, whatever it is. */
+export function postKindSource(
+  vela: TestRuntime,
+  name: string,
+  kind: string,
+  sites: string[],
+  settings: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<Answer> {
+  return call(vela, 'POST', '/api/v2/connector/source', { name, kind, sites, settings, ...extra });
 }
 
 /** Create a jsonl source over `file` targeting `site`. */

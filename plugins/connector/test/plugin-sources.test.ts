@@ -27,10 +27,21 @@ const docs = (title: string, version: string) => [
   { id: 'v2', title: 'two', version: '1' },
 ];
 
+type SourceInput = Parameters<ConnectorSources['put']>[0];
+
+/** The plugin's source "owned" of the versioned kind on Docs, listing no documents unless `changes` says. */
+const owned = (changes: Partial<SourceInput> = {}): SourceInput => ({
+  name: 'owned',
+  kind: 'versioned',
+  sites: ['Docs'],
+  settings: { docs: [] },
+  ...changes,
+});
+
 test('connector.sources: a plugin saves and removes its sources; the API sees them but cannot change them', async (t) => {
   const vela = await start(t);
   const sources = vela.runtime.resolve('connector.sources') as ConnectorSources;
-  await sources.put({ name: 'owned', kind: 'versioned', sites: ['Docs'], settings: { docs: docs('one', '1') } });
+  await sources.put(owned({ settings: { docs: docs('one', '1') } }));
   const listed = await call(vela, 'GET', '/api/v2/connector/source/owned');
   t.like(listed.body, { name: 'owned', kind: 'versioned', origin: 'plugin', sites: ['Docs'] });
   const refusedPut = await call(vela, 'PUT', '/api/v2/connector/source/owned', {
@@ -43,45 +54,30 @@ test('connector.sources: a plugin saves and removes its sources; the API sees th
   t.is((await call(vela, 'DELETE', '/api/v2/connector/source/owned')).status, 409);
 
   // Replaced by its owner, with the same checks as the API's.
-  await sources.put({
-    name: 'owned',
-    kind: 'versioned',
-    sites: ['Docs'],
-    description: 'changed',
-    settings: { docs: docs('one', '1') },
-  });
+  await sources.put(owned({ description: 'changed', settings: { docs: docs('one', '1') } }));
   t.is((await call(vela, 'GET', '/api/v2/connector/source/owned')).body.description, 'changed');
-  await t.throwsAsync(sources.put({ name: 'owned', kind: 'versioned', sites: ['Nope'], settings: { docs: [] } }), {
+  await t.throwsAsync(sources.put(owned({ sites: ['Nope'] })), {
     message: /sites\[0\] must name a site/,
   });
-  await t.throwsAsync(sources.put({ name: 'owned', kind: 'versioned', sites: ['Docs'], settings: {} }), {
+  await t.throwsAsync(sources.put(owned({ settings: {} })), {
     message: /settings\.docs is required/,
   });
   // A name the user took is not the plugin's.
   await createSource(vela, 'users', tempJsonl([], 'a.jsonl'), 'Docs');
-  await t.throwsAsync(sources.put({ name: 'users', kind: 'versioned', sites: ['Docs'], settings: { docs: [] } }), {
+  await t.throwsAsync(sources.put(owned({ name: 'users' })), {
     message: /already exists/,
   });
   t.false(await sources.remove('users', 'jsonl'), "nor is it the plugin's to delete");
   t.is((await call(vela, 'GET', '/api/v2/connector/source/users')).status, 200);
   // A source belongs to the kind it was made with: a caller naming another kind (another plugin's) cannot touch it.
-  await t.throwsAsync(sources.put({ name: 'owned', kind: 'jsonl', sites: ['Docs'], settings: { path: 'x.jsonl' } }), {
+  await t.throwsAsync(sources.put(owned({ kind: 'jsonl', settings: { path: 'x.jsonl' } })), {
     message: /already exists/,
   });
   t.false(await sources.remove('owned', 'jsonl'));
   // Every locale its documents may carry is checked against the sites, named as sent.
-  await t.throwsAsync(
-    sources.put({
-      name: 'owned',
-      kind: 'versioned',
-      sites: ['Docs'],
-      locales: ['en_US', 'fr_FR'],
-      settings: { docs: [] },
-    }),
-    {
-      message: /^locales\[1\] is fr_FR, which sites\[0\] \("Docs"\) does not have/,
-    },
-  );
+  await t.throwsAsync(sources.put(owned({ locales: ['en_US', 'fr_FR'] })), {
+    message: /^locales\[1\] is fr_FR, which sites\[0\] \("Docs"\) does not have/,
+  });
 
   t.true(await sources.remove('owned', 'versioned'));
   t.false(await sources.remove('owned', 'versioned'));
@@ -92,24 +88,16 @@ test('DEINDEX_IDS removes the given documents without reading; a version decides
   const vela = await start(t);
   const sources = vela.runtime.resolve('connector.sources') as ConnectorSources;
   const runs = vela.runtime.resolve('connector.runs') as ConnectorRuns;
-  await sources.put({ name: 'owned', kind: 'versioned', sites: ['Docs'], settings: { docs: docs('one', '1') } });
-  t.like(await (await runs.trigger('owned', 'INDEX_ALL', 'api')).done, { status: 'COMPLETED', indexed: 2 });
+  /** The source saved with `title` and `version` for its first document, then read in full: the run. */
+  const indexAll = async (title: string, version: string) => {
+    await sources.put(owned({ settings: { docs: docs(title, version) } }));
+    return (await runs.trigger('owned', 'INDEX_ALL', 'api')).done;
+  };
+  t.like(await indexAll('one', '1'), { status: 'COMPLETED', indexed: 2 });
 
   // Same version, other attributes: unchanged (the source says its version did not move); a new version is sent.
-  await sources.put({
-    name: 'owned',
-    kind: 'versioned',
-    sites: ['Docs'],
-    settings: { docs: docs('one, retitled', '1') },
-  });
-  t.like(await (await runs.trigger('owned', 'INDEX_ALL', 'api')).done, { indexed: 0, unchanged: 2 });
-  await sources.put({
-    name: 'owned',
-    kind: 'versioned',
-    sites: ['Docs'],
-    settings: { docs: docs('one, retitled', '2') },
-  });
-  t.like(await (await runs.trigger('owned', 'INDEX_ALL', 'api')).done, { indexed: 1, unchanged: 1 });
+  t.like(await indexAll('one, retitled', '1'), { indexed: 0, unchanged: 2 });
+  t.like(await indexAll('one, retitled', '2'), { indexed: 1, unchanged: 1 });
 
   // The ids it tracks, by exact prefix (case counts, on SQLite too) or among given ones.
   t.deepEqual(await sources.trackedIds('owned', { prefix: 'v', limit: 10 }), ['v1', 'v2']);

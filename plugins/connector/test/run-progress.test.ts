@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Logger } from 'vela/plugin';
 import { RunProgress } from '../pipeline/run-progress.js';
-import { call, createSite, runAndWait, startWithKind } from './helpers.js';
+import { createSite, postKindSource, runAndWait, startWithKind } from './helpers.js';
 
 function recorder() {
   const lines: Array<{ fields: Record<string, unknown>; msg: string }> = [];
@@ -48,12 +48,7 @@ test('a real run logs its progress, and a reindex says of about how many', async
   const vela = await startWithKind('slow', SLOW_KIND, { connector: { progressMs: 50 } });
   t.teardown(() => vela.stop());
   await createSite(vela, 'Slow');
-  const created = await call(vela, 'POST', '/api/v2/connector/source', {
-    name: 'slow',
-    kind: 'slow',
-    sites: ['Slow'],
-    settings: { count: 40, delayMs: 10 },
-  });
+  const created = await postKindSource(vela, 'slow', 'slow', ['Slow'], { count: 40, delayMs: 10 });
   t.is(created.status, 201);
 
   const progressOf = (run: { id: string }) =>

@@ -3,6 +3,7 @@ import test from 'ava';
 import {
   call,
   createSite,
+  postKindSource,
   postSource,
   runAndWait,
   searchIds,
@@ -37,26 +38,16 @@ test('a plugin adds a source kind through the connector.sourceKinds hook, and it
     { name: 'connector.sourceKinds', owner: 'connector', taps: ['memory-kind:memory'] },
   );
 
-  const bad = await call(vela, 'POST', '/api/v2/connector/source', {
-    name: 'mem',
-    kind: 'memory',
-    sites: ['Docs'],
-    settings: {},
-  });
+  const bad = await postKindSource(vela, 'mem', 'memory', ['Docs'], {});
   t.is(bad.status, 400);
   t.regex(bad.body.message, /settings\.docs is required/);
 
   await createSite(vela, 'Docs');
-  const created = await call(vela, 'POST', '/api/v2/connector/source', {
-    name: 'mem',
-    kind: 'memory',
-    sites: ['Docs'],
-    settings: {
-      docs: [
-        { id: 'm1', title: 'one' },
-        { id: 'm2', title: 'two' },
-      ],
-    },
+  const created = await postKindSource(vela, 'mem', 'memory', ['Docs'], {
+    docs: [
+      { id: 'm1', title: 'one' },
+      { id: 'm2', title: 'two' },
+    ],
   });
   t.is(created.status, 201);
   t.like(await runAndWait(vela, '/api/v2/connector/index/mem/all', 'mem'), { status: 'COMPLETED', indexed: 2 });
