@@ -7,8 +7,9 @@ import { toErrorResponse } from '../../runtime/http/error-response.js';
 import { createLogger, type Logger } from '../../runtime/logger.js';
 import { CachedTable } from '../../runtime/storage/cached-table.js';
 import { createDatabase, type Database } from '../../runtime/storage/database.js';
-import { CorruptRowError, readJson, writeJson } from '../../runtime/storage/json-column.js';
-import { nowIso, toBool, toIso, toMillis } from '../../runtime/storage/row-values.js';
+import { CorruptRowError, writeJson } from '../../runtime/storage/json-column.js';
+import { col, rowCodec } from '../../runtime/storage/row-codec.js';
+import { nowIso, toIso, toMillis } from '../../runtime/storage/row-values.js';
 import { StoreRefresh } from '../../runtime/storage/store-refresh.js';
 import { conflictError, isUniqueViolation, refuseDuplicate } from '../../runtime/storage/unique-conflict.js';
 import { eventually } from '../../runtime/testing/eventually.js';
@@ -74,20 +75,18 @@ interface Thing {
   createdAt: string;
 }
 
-const fromRow = (row: ThingRow): Thing => ({
-  id: row.id,
-  name: row.name,
-  enabled: toBool(row.enabled),
-  settings: readJson<{ size: number }>(row.settings, { table: 'kit_things', column: 'settings', row: row.id }),
-  createdAt: toIso(row.created_at),
+/** The store's one declaration of its rows: what reads them, what writes them, and what a CachedTable takes. */
+const things = rowCodec<Thing, ThingRow>('kit_things', {
+  id: 'id',
+  name: 'name',
+  enabled: col.bool('enabled'),
+  settings: col.json('settings'),
+  createdAt: col.timestamp('created_at'),
 });
+const fromRow = things.fromRow;
 
 const thingRow = (id: string, name: string, extra: Partial<ThingRow> = {}) => ({
-  id,
-  name,
-  enabled: true,
-  settings: writeJson({ size: 1 }),
-  created_at: nowIso(),
+  ...things.toRow({ id, name, enabled: true, settings: { size: 1 }, createdAt: nowIso() }),
   ...extra,
 });
 
@@ -145,6 +144,42 @@ function relayedFeeds(): { a: Changes; b: Changes; drop: (on: boolean) => void; 
     },
   };
 }
+
+test('a row codec maps each field both ways; a patch writes only the fields it sets; a corrupt column names its row', (t) => {
+  interface Note {
+    id: string;
+    text: string;
+    tags: string[];
+    pinned: boolean;
+    seenAt: string | null;
+    expiresAt: number;
+  }
+  const notes = rowCodec<Note>('kit_notes', {
+    id: 'id',
+    text: col.text('body'),
+    tags: col.json('tags'),
+    pinned: col.bool('pinned'),
+    seenAt: col.timestampOrNull('seen_at'),
+    expiresAt: col.millis('expires_at'),
+  });
+  const row = { id: 'n1', body: null, tags: '["a"]', pinned: 1, seen_at: null, expires_at: '1800000000000' };
+  t.deepEqual(notes.fromRow(row), {
+    id: 'n1',
+    text: '',
+    tags: ['a'],
+    pinned: true,
+    seenAt: null,
+    expiresAt: 1_800_000_000_000,
+  });
+  t.is(notes.keyOf(row), 'n1');
+  t.deepEqual(notes.toColumns({ tags: ['b'], pinned: false, text: undefined, seenAt: null }), {
+    tags: '["b"]',
+    pinned: false,
+    seen_at: null,
+  });
+  const error = t.throws(() => notes.fromRow({ ...row, id: 'n2', tags: '["a"' }), { instanceOf: CorruptRowError });
+  t.deepEqual(error?.place, { table: 'kit_notes', column: 'tags', row: 'n2' });
+});
 
 for (const dialect of ['sqlite', 'postgres'] as const) {
   const each = dialect === 'postgres' ? pgTest : test;
@@ -221,13 +256,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       t.notRegex(answer.body.message, /Unexpected|position/);
 
       const { logger, warnings } = recordingLogger();
-      const table = new CachedTable<ThingRow, Thing>({
-        db: a,
-        table: 'kit_things',
-        keyOf: (r) => r.id,
-        fromRow,
-        logger,
-      });
+      const table = new CachedTable<ThingRow, Thing>({ db: a, ...things, logger });
       await table.load();
       await table.load();
       t.deepEqual(
@@ -266,13 +295,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         feedB = relay.b;
         resync = relay.resync;
       }
-      const tableB = new CachedTable<ThingRow, Thing>({
-        db: b,
-        table: 'kit_things',
-        keyOf: (r) => r.id,
-        fromRow,
-        logger: silent,
-      });
+      const tableB = new CachedTable<ThingRow, Thing>({ db: b, ...things, logger: silent });
       let reloads = 0;
       const refreshB = new StoreRefresh({
         what: 'things',
@@ -321,13 +344,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     const { a, b } = await twoHandles(t, dialect);
     const relay = relayedFeeds();
     relay.drop(true);
-    const tableB = new CachedTable<ThingRow, Thing>({
-      db: b,
-      table: 'kit_things',
-      keyOf: (r) => r.id,
-      fromRow,
-      logger: silent,
-    });
+    const tableB = new CachedTable<ThingRow, Thing>({ db: b, ...things, logger: silent });
     const refreshB = new StoreRefresh({
       what: 'things',
       channels: ['kit.things'],

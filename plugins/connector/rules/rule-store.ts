@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Database, nowIso, readJson, writeJson } from 'vela/plugin';
+import { col, type Database, nowIso, rowCodec, type TableRow } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import { type IndexingRule, ruleValueProblem } from './indexing-rule.js';
 import { nestedRepetition } from './safe-regex.js';
@@ -9,43 +9,31 @@ export type RuleInput = Omit<IndexingRule, 'id' | 'lastModifiedDate' | 'descript
   ruleType?: 'IGNORE';
 };
 
-interface RuleRow {
-  id: string;
-  name: string;
-  description: string;
-  source: string;
-  attribute: string;
-  rule_type: string;
-  values: unknown;
-  last_modified: string;
-}
-
-const TABLE = 'connector_rules';
-
-const fromRow = (r: RuleRow): IndexingRule => ({
-  id: r.id,
-  name: r.name,
-  description: r.description,
-  source: r.source,
-  attribute: r.attribute,
-  ruleType: r.rule_type as 'IGNORE',
-  values: readJson<string[]>(r.values, { table: TABLE, column: 'values', row: r.id }),
-  lastModifiedDate: r.last_modified,
+const rules = rowCodec<IndexingRule>('connector_rules', {
+  id: 'id',
+  name: 'name',
+  description: 'description',
+  source: 'source',
+  attribute: 'attribute',
+  ruleType: 'rule_type',
+  values: col.json('values'),
+  lastModifiedDate: 'last_modified',
 });
+const TABLE = rules.table;
 
 /** Indexing rules, stored; runs read the rules of their source when they begin. */
 export class RuleStore {
   constructor(private readonly db: Database) {}
 
   async list(source?: string): Promise<IndexingRule[]> {
-    const query = this.db<RuleRow>(TABLE).select().orderBy('name').orderBy('id');
+    const query = this.db(TABLE).select().orderBy('name').orderBy('id');
     if (source !== undefined) query.where({ source });
-    return ((await query) as RuleRow[]).map(fromRow);
+    return ((await query) as TableRow[]).map(rules.fromRow);
   }
 
   async find(id: string): Promise<IndexingRule | undefined> {
-    const row = (await this.db<RuleRow>(TABLE).where({ id }).first()) as RuleRow | undefined;
-    return row ? fromRow(row) : undefined;
+    const row = (await this.db(TABLE).where({ id }).first()) as TableRow | undefined;
+    return row ? rules.fromRow(row) : undefined;
   }
 
   async get(id: string): Promise<IndexingRule> {
@@ -56,14 +44,14 @@ export class RuleStore {
 
   async create(input: RuleInput): Promise<IndexingRule> {
     const rule = this.check(randomUUID(), input);
-    await this.db(TABLE).insert(this.toRow(rule));
+    await this.db(TABLE).insert(rules.toRow(rule));
     return rule;
   }
 
   async update(id: string, input: RuleInput): Promise<IndexingRule> {
     await this.get(id);
     const rule = this.check(id, input);
-    await this.db(TABLE).where({ id }).update(this.toRow(rule));
+    await this.db(TABLE).where({ id }).update(rules.toRow(rule));
     return rule;
   }
 
@@ -88,19 +76,6 @@ export class RuleStore {
       ruleType: input.ruleType ?? 'IGNORE',
       values: [...input.values],
       lastModifiedDate: nowIso(),
-    };
-  }
-
-  private toRow(rule: IndexingRule): RuleRow {
-    return {
-      id: rule.id,
-      name: rule.name,
-      description: rule.description,
-      source: rule.source,
-      attribute: rule.attribute,
-      rule_type: rule.ruleType,
-      values: writeJson(rule.values),
-      last_modified: rule.lastModifiedDate,
     };
   }
 }

@@ -1,4 +1,4 @@
-import { type Database, toMillis } from 'vela/plugin';
+import { col, type Database, rowCodec } from 'vela/plugin';
 import { newSecret, SECRET_PATTERN, sha256Hex } from './secrets.js';
 
 export interface AuthorizationCode {
@@ -10,15 +10,19 @@ export interface AuthorizationCode {
   expiresAt: number;
 }
 
-interface CodeRow {
-  code_hash: string;
-  app_id: string;
-  redirect_uri: string;
-  code_challenge: string | null;
-  scope: string | null;
-  expires_at: unknown;
-  used_at: unknown;
-}
+/** A code's row; its `used_at` (null until it is redeemed) is the store's own. */
+const codes = rowCodec<AuthorizationCode>(
+  'gateway_codes',
+  {
+    codeHash: 'code_hash',
+    appId: 'app_id',
+    redirectUri: 'redirect_uri',
+    codeChallenge: 'code_challenge',
+    scope: 'scope',
+    expiresAt: col.millis('expires_at'),
+  },
+  'code_hash',
+);
 
 export type Redemption =
   | { outcome: 'redeemed'; code: AuthorizationCode }
@@ -46,15 +50,14 @@ export class CodeStore {
     await this.db('gateway_codes')
       .where('expires_at', '<', now - 3_600_000)
       .delete();
-    await this.db('gateway_codes').insert({
-      code_hash: sha256Hex(code),
-      app_id: appId,
-      redirect_uri: redirectUri,
-      code_challenge: extra.codeChallenge,
-      scope: extra.scope,
-      expires_at: now + ttlSeconds * 1000,
-      used_at: null,
+    const row = codes.toRow({
+      codeHash: sha256Hex(code),
+      appId,
+      redirectUri,
+      ...extra,
+      expiresAt: now + ttlSeconds * 1000,
     });
+    await this.db('gateway_codes').insert({ ...row, used_at: null });
     return code;
   }
 
@@ -62,9 +65,9 @@ export class CodeStore {
   async redeem(code: string, check: (found: AuthorizationCode) => void): Promise<Redemption> {
     if (!SECRET_PATTERN.test(code)) return { outcome: 'unknown' };
     const codeHash = sha256Hex(code);
-    const row = await this.db<CodeRow>('gateway_codes').where({ code_hash: codeHash }).first();
+    const row = await this.db('gateway_codes').where({ code_hash: codeHash }).first();
     if (!row) return { outcome: 'unknown' };
-    const found = toCode(row);
+    const found = codes.fromRow(row);
     if (row.used_at !== null && row.used_at !== undefined) return { outcome: 'replayed', code: found };
     if (found.expiresAt <= Date.now()) return { outcome: 'expired' };
     check(found);
@@ -74,15 +77,4 @@ export class CodeStore {
       .update({ used_at: Date.now() });
     return Number(claimed) === 1 ? { outcome: 'redeemed', code: found } : { outcome: 'replayed', code: found };
   }
-}
-
-function toCode(row: CodeRow): AuthorizationCode {
-  return {
-    codeHash: row.code_hash,
-    appId: row.app_id,
-    redirectUri: row.redirect_uri,
-    codeChallenge: row.code_challenge ?? null,
-    scope: row.scope ?? null,
-    expiresAt: toMillis(row.expires_at),
-  };
 }

@@ -1,4 +1,4 @@
-import { type Changes, type Database, toBool, toMillis } from 'vela/plugin';
+import { type Changes, col, type Database, rowCodec, toBool, toMillis } from 'vela/plugin';
 import type { AppStore } from '../store/app-store.js';
 import { newSecret, SECRET_PATTERN, sha256Hex } from './secrets.js';
 
@@ -29,6 +29,23 @@ interface TokenRow {
   created_at: unknown;
   changed_at: unknown;
 }
+
+/** An issued token's row; its `changed_at` (the last issue or revocation) is the store's own, for `sync`. */
+const tokens = rowCodec<IssuedToken>(
+  'gateway_tokens',
+  {
+    tokenHash: 'token_hash',
+    kind: 'kind',
+    appId: 'app_id',
+    grantType: 'grant_type',
+    codeHash: 'code_hash',
+    scope: 'scope',
+    expiresAt: col.millis('expires_at'),
+    revoked: col.bool('revoked'),
+    createdAt: col.millis('created_at'),
+  },
+  'token_hash',
+);
 
 // Another process's clock may lag ours a little: look back this far for its changes.
 const SYNC_OVERLAP_MS = 5000;
@@ -193,18 +210,9 @@ export class TokenStore {
     const now = Date.now();
     const expiresAt = now + ttlSeconds * 1000;
     const tokenHash = sha256Hex(token);
-    await this.db('gateway_tokens').insert({
-      token_hash: tokenHash,
-      kind,
-      app_id: appId,
-      grant_type: grantType,
-      code_hash: extra.codeHash ?? null,
-      scope: extra.scope ?? null,
-      expires_at: expiresAt,
-      revoked: false,
-      created_at: now,
-      changed_at: now,
-    });
+    const issued = { tokenHash, kind, appId, grantType, expiresAt, revoked: false, createdAt: now };
+    const row = tokens.toRow({ ...issued, codeHash: extra.codeHash ?? null, scope: extra.scope ?? null });
+    await this.db('gateway_tokens').insert({ ...row, changed_at: now });
     if (kind === 'access') this.live.set(tokenHash, { appId, expiresAt });
     return { token, expiresAt };
   }
@@ -212,10 +220,10 @@ export class TokenStore {
   /** The stored record of a token value, if it was ever issued. */
   async find(token: string): Promise<IssuedToken | null> {
     if (!SECRET_PATTERN.test(token)) return null;
-    const row = await this.db<TokenRow>('gateway_tokens')
+    const row = await this.db(tokens.table)
       .where({ token_hash: sha256Hex(token) })
       .first();
-    return row ? toIssued(row) : null;
+    return row ? tokens.fromRow(row) : null;
   }
 
   /** Delete tokens that expired more than a day ago (none of them can be used or introspected as active). */
@@ -280,18 +288,4 @@ export class TokenStore {
     await this.announce(revoked.filter((row) => toMillis(row.changed_at) >= at).map((row) => row.token_hash));
     return changed;
   }
-}
-
-function toIssued(row: TokenRow): IssuedToken {
-  return {
-    tokenHash: row.token_hash,
-    kind: row.kind,
-    appId: row.app_id,
-    grantType: row.grant_type,
-    codeHash: row.code_hash ?? null,
-    scope: row.scope ?? null,
-    expiresAt: toMillis(row.expires_at),
-    revoked: toBool(row.revoked),
-    createdAt: toMillis(row.created_at),
-  };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CachedTable, type Database, type Logger, nowIso, readJson, toIso, writeJson } from 'vela/plugin';
+import { CachedTable, col, type Database, type Logger, nowIso, rowCodec, type TableRow } from 'vela/plugin';
 import { gatewayErrors } from '../errors.js';
 import { newSecret, sha256Hex } from '../oauth/secrets.js';
 import type { ChangeVersions } from './change-versions.js';
@@ -27,18 +27,18 @@ export interface AppInput {
   callbackUrls?: string[];
 }
 
-interface AppRow {
-  id: string;
-  name: string;
-  description: string;
-  callback_urls: string;
-  api_key: string;
-  api_secret: string;
-  access_token: string | null;
-  access_token_secret: string | null;
-  created_at: string;
-  updated_at: string;
-}
+const apps = rowCodec<App>('gateway_apps', {
+  id: 'id',
+  name: 'name',
+  description: col.text('description'),
+  callbackUrls: col.json('callback_urls'),
+  apiKey: 'api_key',
+  apiSecret: 'api_secret',
+  accessToken: 'access_token',
+  accessTokenSecret: 'access_token_secret',
+  createdAt: col.timestamp('created_at'),
+  updatedAt: col.timestamp('updated_at'),
+});
 
 /**
  * The apps, in the store and in memory: the authorize and token endpoints find a client by its
@@ -48,7 +48,7 @@ export class AppStore {
   private byId = new Map<string, App>();
   private byApiKey = new Map<string, App>();
   private byOwnTokenHash = new Map<string, string>();
-  private readonly table: CachedTable<AppRow, App>;
+  private readonly table: CachedTable<TableRow, App>;
 
   constructor(
     private readonly db: Database,
@@ -57,9 +57,7 @@ export class AppStore {
   ) {
     this.table = new CachedTable({
       db,
-      table: 'gateway_apps',
-      keyOf: (row) => row.id,
-      fromRow: toApp,
+      ...apps,
       logger,
       query: (q) => q.orderBy('created_at'),
     });
@@ -105,7 +103,7 @@ export class AppStore {
     if ((this.checkedAt.get(apiKey) ?? 0) > at - 1000) return;
     if (this.checkedAt.size >= 10_000) this.checkedAt.clear();
     this.checkedAt.set(apiKey, at);
-    const row = await this.db<AppRow>('gateway_apps').select('id', 'api_secret').where({ api_key: apiKey }).first();
+    const row = await this.db(apps.table).select('id', 'api_secret').where({ api_key: apiKey }).first();
     if (row && (!known || known.apiSecret !== row.api_secret)) await this.load();
   }
 
@@ -118,45 +116,41 @@ export class AppStore {
 
   async create(input: AppInput): Promise<App> {
     const stamp = nowIso();
-    const row: AppRow = {
+    const app: App = {
       id: randomUUID(),
       name: input.name,
       description: input.description ?? '',
-      callback_urls: writeJson(checkCallbackUrls(input.callbackUrls ?? [])),
-      api_key: newSecret(),
-      api_secret: newSecret(),
-      access_token: newSecret(),
-      access_token_secret: newSecret(),
-      created_at: stamp,
-      updated_at: stamp,
+      callbackUrls: checkCallbackUrls(input.callbackUrls ?? []),
+      apiKey: newSecret(),
+      apiSecret: newSecret(),
+      accessToken: newSecret(),
+      accessTokenSecret: newSecret(),
+      createdAt: stamp,
+      updatedAt: stamp,
     };
-    await this.db('gateway_apps').insert(row);
+    await this.db(apps.table).insert(apps.toRow(app));
     await this.changed();
-    return this.get(row.id);
+    return this.get(app.id);
   }
 
-  async update(id: string, input: Partial<AppInput>): Promise<App> {
+  async update(id: string, { name, description, callbackUrls }: Partial<AppInput>): Promise<App> {
     this.get(id);
-    const changes: Partial<AppRow> = { updated_at: nowIso() };
-    if (input.name !== undefined) changes.name = input.name;
-    if (input.description !== undefined) changes.description = input.description;
-    if (input.callbackUrls !== undefined) changes.callback_urls = writeJson(checkCallbackUrls(input.callbackUrls));
-    return this.change(id, changes);
+    return this.change(id, { name, description, callbackUrls: callbackUrls && checkCallbackUrls(callbackUrls) });
   }
 
   /** New Consumer Key and Secret; tokens already issued to the app stay valid. */
   genKey(id: string): Promise<App> {
-    return this.change(id, { api_key: newSecret(), api_secret: newSecret(), updated_at: nowIso() });
+    return this.change(id, { apiKey: newSecret(), apiSecret: newSecret() });
   }
 
   /** New own Access Token and its secret; the old one stops working at once. */
   genToken(id: string): Promise<App> {
-    return this.change(id, { access_token: newSecret(), access_token_secret: newSecret(), updated_at: nowIso() });
+    return this.change(id, { accessToken: newSecret(), accessTokenSecret: newSecret() });
   }
 
   /** Withdraw the app's own Access Token (issued tokens are revoked by the token store). */
   clearOwnToken(id: string): Promise<App> {
-    return this.change(id, { access_token: null, access_token_secret: null, updated_at: nowIso() });
+    return this.change(id, { accessToken: null, accessTokenSecret: null });
   }
 
   async delete(id: string): Promise<App> {
@@ -170,9 +164,12 @@ export class AppStore {
     return app;
   }
 
-  private async change(id: string, changes: Partial<AppRow>): Promise<App> {
+  /** Sets the fields `patch` gives (undefined ones keep their value) and the update time. */
+  private async change(id: string, patch: Partial<App>): Promise<App> {
     this.get(id);
-    await this.db('gateway_apps').where({ id }).update(changes);
+    await this.db(apps.table)
+      .where({ id })
+      .update(apps.toColumns({ ...patch, updatedAt: nowIso() }));
     await this.changed();
     return this.get(id);
   }
@@ -205,23 +202,4 @@ function checkCallbackUrls(urls: string[]): string[] {
       throw gatewayErrors.invalidField(`callbackUrls[${i}]`, `must not use the ${url.protocol} scheme`);
   });
   return urls;
-}
-
-function toApp(row: AppRow): App {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description ?? '',
-    callbackUrls: readJson<string[]>(row.callback_urls, {
-      table: 'gateway_apps',
-      column: 'callback_urls',
-      row: row.id,
-    }),
-    apiKey: row.api_key,
-    apiSecret: row.api_secret,
-    accessToken: row.access_token ?? null,
-    accessTokenSecret: row.access_token_secret ?? null,
-    createdAt: toIso(row.created_at),
-    updatedAt: toIso(row.updated_at),
-  };
 }

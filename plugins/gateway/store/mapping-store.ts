@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { CachedTable, type Database, type Logger, nowIso, refuseDuplicate, toIso } from 'vela/plugin';
+import {
+  CachedTable,
+  col,
+  type Database,
+  type Logger,
+  nowIso,
+  refuseDuplicate,
+  rowCodec,
+  type TableRow,
+} from 'vela/plugin';
 import { gatewayErrors } from '../errors.js';
 import { checkHealthCheckPath, parseContext, parseUpstreamUrl } from '../mappings/mapping-fields.js';
 import type { ChangeVersions } from './change-versions.js';
@@ -25,17 +34,17 @@ export interface MappingInput {
   healthCheckPath?: string | null;
 }
 
-interface MappingRow {
-  id: string;
-  name: string;
-  context: string;
-  url: string;
-  description: string;
-  timeout_ms: number | null;
-  health_check_path: string | null;
-  created_at: string;
-  updated_at: string;
-}
+const mappings = rowCodec<Mapping>('gateway_mappings', {
+  id: 'id',
+  name: 'name',
+  context: 'context',
+  url: 'url',
+  description: col.text('description'),
+  timeoutMs: col.number('timeout_ms'),
+  healthCheckPath: 'health_check_path',
+  createdAt: col.timestamp('created_at'),
+  updatedAt: col.timestamp('updated_at'),
+});
 
 /**
  * The mappings, in the store and in memory (the proxy routes from memory). Every write updates
@@ -44,7 +53,7 @@ interface MappingRow {
 export class MappingStore {
   private mappings: Mapping[] = [];
   private readonly listeners: Array<(mappings: readonly Mapping[]) => void> = [];
-  private readonly table: CachedTable<MappingRow, Mapping>;
+  private readonly table: CachedTable<TableRow, Mapping>;
 
   constructor(
     private readonly db: Database,
@@ -54,9 +63,7 @@ export class MappingStore {
   ) {
     this.table = new CachedTable({
       db,
-      table: 'gateway_mappings',
-      keyOf: (row) => row.id,
-      fromRow: toMapping,
+      ...mappings,
       logger,
       query: (q) => q.orderBy('context'),
     });
@@ -84,10 +91,10 @@ export class MappingStore {
 
   async create(input: MappingInput): Promise<Mapping> {
     const stamp = nowIso();
-    const row = this.toRow(input, randomUUID(), stamp, stamp);
-    this.refuseDuplicate(row.context, null);
-    await this.write(() => this.db('gateway_mappings').insert(row), row.context);
-    return this.get(row.id);
+    const mapping = this.toMapping(input, randomUUID(), stamp, stamp);
+    this.refuseDuplicate(mapping.context, null);
+    await this.write(() => this.db(mappings.table).insert(mappings.toRow(mapping)), mapping.context);
+    return this.get(mapping.id);
   }
 
   /** Replace a mapping's fields (members left out keep their value). */
@@ -100,9 +107,9 @@ export class MappingStore {
       timeoutMs: input.timeoutMs ?? current.timeoutMs,
       healthCheckPath: input.healthCheckPath === undefined ? current.healthCheckPath : input.healthCheckPath,
     };
-    const row = this.toRow(merged, id, current.createdAt, nowIso());
-    this.refuseDuplicate(row.context, id);
-    await this.write(() => this.db('gateway_mappings').where({ id }).update(row), row.context);
+    const mapping = this.toMapping(merged, id, current.createdAt, nowIso());
+    this.refuseDuplicate(mapping.context, id);
+    await this.write(() => this.db(mappings.table).where({ id }).update(mappings.toRow(mapping)), mapping.context);
     return this.get(id);
   }
 
@@ -117,19 +124,18 @@ export class MappingStore {
     return mapping;
   }
 
-  private toRow(input: MappingInput, id: string, createdAt: string, updatedAt: string): MappingRow {
+  private toMapping(input: MappingInput, id: string, createdAt: string, updatedAt: string): Mapping {
     const { context, name } = parseContext(input.context);
-    const url = parseUpstreamUrl(input.url);
     return {
       id,
       name,
       context,
-      url: url.toString(),
+      url: parseUpstreamUrl(input.url).toString(),
       description: input.description ?? '',
-      timeout_ms: input.timeoutMs ?? this.defaultTimeoutMs,
-      health_check_path: checkHealthCheckPath(input.healthCheckPath ?? null),
-      created_at: createdAt,
-      updated_at: updatedAt,
+      timeoutMs: input.timeoutMs ?? this.defaultTimeoutMs,
+      healthCheckPath: checkHealthCheckPath(input.healthCheckPath ?? null),
+      createdAt,
+      updatedAt,
     };
   }
 
@@ -148,18 +154,4 @@ export class MappingStore {
     await this.versions.bump('mappings');
     await this.load();
   }
-}
-
-function toMapping(row: MappingRow): Mapping {
-  return {
-    id: row.id,
-    name: row.name,
-    context: row.context,
-    url: row.url,
-    description: row.description ?? '',
-    timeoutMs: Number(row.timeout_ms),
-    healthCheckPath: row.health_check_path ?? null,
-    createdAt: toIso(row.created_at),
-    updatedAt: toIso(row.updated_at),
-  };
 }

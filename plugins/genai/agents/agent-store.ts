@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Database, nowIso, readJson, refuseDuplicate, toBool, toIso, writeJson } from 'vela/plugin';
+import { col, type Database, nowIso, refuseDuplicate, rowCodec, type TableRow } from 'vela/plugin';
 import { genaiErrors } from '../errors.js';
 
 /** The tools an agent may be given: a site search (with filters) and a stored document by id. */
@@ -25,62 +25,32 @@ export interface Agent {
 
 export type AgentInput = Partial<Omit<Agent, 'createdAt' | 'updatedAt'>>;
 
-interface Row {
-  id: string;
-  name: string;
-  description: string | null;
-  instructions: string;
-  llm_instance_id: string;
-  sites: unknown;
-  tools: unknown;
-  max_steps: number;
-  enabled: unknown;
-  created_at: unknown;
-  updated_at: unknown;
-}
-
-function fromRow(row: Row): Agent {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description ?? '',
-    instructions: row.instructions,
-    llmInstanceId: row.llm_instance_id,
-    sites: readJson<string[]>(row.sites, { table: 'genai_agents', column: 'sites', row: row.id }),
-    tools: readJson<AgentTool[]>(row.tools, { table: 'genai_agents', column: 'tools', row: row.id }),
-    maxSteps: Number(row.max_steps),
-    enabled: toBool(row.enabled),
-    createdAt: toIso(row.created_at),
-    updatedAt: toIso(row.updated_at),
-  };
-}
-
-function toRow(agent: Agent): Omit<Row, 'created_at'> {
-  return {
-    id: agent.id,
-    name: agent.name,
-    description: agent.description,
-    instructions: agent.instructions,
-    llm_instance_id: agent.llmInstanceId,
-    sites: writeJson(agent.sites),
-    tools: writeJson(agent.tools),
-    max_steps: agent.maxSteps,
-    enabled: agent.enabled,
-    updated_at: agent.updatedAt,
-  };
-}
+const agents = rowCodec<Agent>('genai_agents', {
+  id: 'id',
+  name: 'name',
+  description: col.text('description'),
+  instructions: 'instructions',
+  llmInstanceId: 'llm_instance_id',
+  sites: col.json('sites'),
+  tools: col.json('tools'),
+  maxSteps: col.number('max_steps'),
+  enabled: col.bool('enabled'),
+  createdAt: col.timestamp('created_at'),
+  updatedAt: col.timestamp('updated_at'),
+});
+const TABLE = agents.table;
 
 /** AI agents (`genai_agents`), read from the database on each use: agent chats are not a hot path. */
 export class AgentStore {
   constructor(private readonly db: Database) {}
 
   async list(): Promise<Agent[]> {
-    return ((await this.db('genai_agents').select().orderBy('name').orderBy('id')) as Row[]).map(fromRow);
+    return ((await this.db(TABLE).select().orderBy('name').orderBy('id')) as TableRow[]).map(agents.fromRow);
   }
 
   async find(id: string): Promise<Agent | null> {
-    const row = (await this.db('genai_agents').where({ id }).first()) as Row | undefined;
-    return row ? fromRow(row) : null;
+    const row = (await this.db(TABLE).where({ id }).first()) as TableRow | undefined;
+    return row ? agents.fromRow(row) : null;
   }
 
   async get(id: string): Promise<Agent> {
@@ -108,7 +78,7 @@ export class AgentStore {
     check(agent);
     if (await this.find(agent.id)) throw genaiErrors.idTaken('an agent', agent.id);
     await refuseDuplicate(
-      () => this.db('genai_agents').insert({ ...toRow(agent), created_at: stamp }),
+      () => this.db(TABLE).insert(agents.toRow(agent)),
       () => genaiErrors.idTaken('an agent', agent.id),
     );
     return agent;
@@ -123,7 +93,10 @@ export class AgentStore {
       updatedAt: nowIso(),
     };
     check(next);
-    const updated = await this.db('genai_agents').where({ id }).update(toRow(next));
+    // The creation time stays as it was written.
+    const updated = await this.db(TABLE)
+      .where({ id })
+      .update(agents.toColumns({ ...next, createdAt: undefined }));
     if (updated === 0) throw genaiErrors.agentNotFound(id);
     return next;
   }
@@ -131,7 +104,7 @@ export class AgentStore {
   /** Deletes the agent and its conversations. */
   async remove(id: string): Promise<void> {
     await this.db.transaction(async (trx) => {
-      const deleted = await trx('genai_agents').where({ id }).delete();
+      const deleted = await trx(TABLE).where({ id }).delete();
       if (deleted === 0) throw genaiErrors.agentNotFound(id);
       const conversations = trx('genai_conversations').select('id').where({ agent_id: id });
       await trx('genai_messages').whereIn('conversation_id', conversations).delete();
@@ -140,7 +113,7 @@ export class AgentStore {
   }
 
   async namesUsing(instanceId: string): Promise<string[]> {
-    const rows = (await this.db('genai_agents').select('name').where({ llm_instance_id: instanceId })) as Array<{
+    const rows = (await this.db(TABLE).select('name').where({ llm_instance_id: instanceId })) as Array<{
       name: string;
     }>;
     return rows.map((r) => r.name);

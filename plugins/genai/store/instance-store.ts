@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import {
   CachedTable,
+  col,
   type Database,
   type Logger,
   nowIso,
-  readJson,
   refuseDuplicate,
+  rowCodec,
   type SecretBox,
   secretHint,
-  toBool,
-  toIso,
-  writeJson,
+  type TableRow,
 } from 'vela/plugin';
 import { genaiErrors } from '../errors.js';
 import { type Vendor, vendorOf } from '../providers/vendors.js';
@@ -67,21 +66,28 @@ interface Stored {
   apiKeyEncrypted: string | null;
 }
 
-interface Row {
-  id: string;
-  title: string;
-  description: string | null;
-  vendor: string;
-  url: string | null;
-  model_name: string | null;
-  api_key_encrypted: string | null;
-  api_key_hint: string | null;
-  options: unknown;
-  enabled: unknown;
-  public_chat: unknown;
-  created_at: unknown;
-  updated_at: unknown;
-}
+/** An instance as its row holds it: the generation options in one JSON column, the API key sealed. */
+type InstanceRow = Omit<LlmInstance, keyof LlmOptions | 'hasApiKey'> & {
+  apiKeyEncrypted: string | null;
+  options: Partial<LlmOptions>;
+};
+
+const instances = rowCodec<InstanceRow>('genai_llm_instances', {
+  id: 'id',
+  title: 'title',
+  description: col.text('description'),
+  vendor: 'vendor',
+  url: 'url',
+  modelName: 'model_name',
+  apiKeyEncrypted: 'api_key_encrypted',
+  apiKeyHint: 'api_key_hint',
+  options: col.json('options'),
+  enabled: col.bool('enabled'),
+  publicChat: col.bool('public_chat'),
+  createdAt: col.timestamp('created_at'),
+  updatedAt: col.timestamp('updated_at'),
+});
+const TABLE = instances.table;
 
 const OPTION_NAMES = ['temperature', 'topP', 'maxTokens', 'timeoutMs', 'idleTimeoutMs', 'maxConcurrent'] as const;
 
@@ -98,7 +104,7 @@ export function defaultOptions(vendor: Vendor | undefined): LlmOptions {
  * encrypted with the SecretBox before they are written and decrypted only to make a request.
  */
 export class InstanceStore {
-  private readonly byId: CachedTable<Row, Stored>;
+  private readonly byId: CachedTable<TableRow, Stored>;
 
   constructor(
     private readonly db: Database,
@@ -107,13 +113,7 @@ export class InstanceStore {
     /** Tells the other processes after a committed write. */
     private readonly announce: () => Promise<unknown> = async () => undefined,
   ) {
-    this.byId = new CachedTable({
-      db,
-      table: 'genai_llm_instances',
-      keyOf: (row) => row.id,
-      fromRow: (row) => this.fromRow(row),
-      logger,
-    });
+    this.byId = new CachedTable({ db, ...instances, fromRow: storedOf, logger });
   }
 
   load(): Promise<void> {
@@ -179,7 +179,7 @@ export class InstanceStore {
     await this.checkComplete(instance, vendor, checkUrl);
     const apiKeyEncrypted = this.applyKey(instance, input.apiKey, null);
     await refuseDuplicate(
-      () => this.db('genai_llm_instances').insert({ ...this.toRow(instance, apiKeyEncrypted), created_at: stamp }),
+      () => this.db(TABLE).insert(rowOf(instance, apiKeyEncrypted)),
       () => genaiErrors.idTaken('an LLM instance', id),
     );
     this.byId.set(id, { instance, apiKeyEncrypted });
@@ -217,7 +217,9 @@ export class InstanceStore {
     }
     await this.checkComplete(next, vendor, checkUrl);
     const apiKeyEncrypted = this.applyKey(next, input.apiKey, current.apiKeyEncrypted);
-    const updated = await this.db('genai_llm_instances').where({ id }).update(this.toRow(next, apiKeyEncrypted));
+    // The creation time stays as it was written.
+    const { created_at: _created, ...changes } = rowOf(next, apiKeyEncrypted);
+    const updated = await this.db(TABLE).where({ id }).update(changes);
     if (updated === 0) throw genaiErrors.instanceNotFound(id);
     this.byId.set(id, { instance: next, apiKeyEncrypted });
     await this.announce();
@@ -230,7 +232,7 @@ export class InstanceStore {
     if (!this.byId.has(id)) throw genaiErrors.instanceNotFound(id);
     const users = await usersOf(id);
     if (users.length > 0) throw genaiErrors.instanceInUse(id, users);
-    await this.db('genai_llm_instances').where({ id }).delete();
+    await this.db(TABLE).where({ id }).delete();
     this.byId.delete(id);
     await this.announce();
   }
@@ -269,52 +271,20 @@ export class InstanceStore {
     instance.apiKeyHint = secretHint(apiKey);
     return this.secrets().encrypt(apiKey, instance.id);
   }
+}
 
-  private toRow(instance: LlmInstance, apiKeyEncrypted: string | null): Omit<Row, 'created_at'> {
-    return {
-      id: instance.id,
-      title: instance.title,
-      description: instance.description,
-      vendor: instance.vendor,
-      url: instance.url,
-      model_name: instance.modelName,
-      api_key_encrypted: apiKeyEncrypted,
-      api_key_hint: instance.apiKeyHint,
-      options: writeJson(Object.fromEntries(OPTION_NAMES.map((name) => [name, instance[name]]))),
-      enabled: instance.enabled,
-      public_chat: instance.publicChat,
-      updated_at: instance.updatedAt,
-    };
-  }
+function rowOf(instance: LlmInstance, apiKeyEncrypted: string | null): TableRow {
+  const options = Object.fromEntries(OPTION_NAMES.map((name) => [name, instance[name]]));
+  return instances.toRow({ ...instance, apiKeyEncrypted, options });
+}
 
-  private fromRow(row: Row): Stored {
-    const vendor = vendorOf(row.vendor);
-    const stored = readJson<Partial<LlmOptions>>(row.options, {
-      table: 'genai_llm_instances',
-      column: 'options',
-      row: row.id,
-    });
-    const options = { ...defaultOptions(vendor) };
-    for (const name of OPTION_NAMES)
-      if (stored[name] !== undefined && stored[name] !== null)
-        (options as unknown as Record<string, unknown>)[name] = stored[name];
-    return {
-      apiKeyEncrypted: row.api_key_encrypted,
-      instance: {
-        id: row.id,
-        title: row.title,
-        description: row.description ?? '',
-        vendor: row.vendor,
-        url: row.url,
-        modelName: row.model_name,
-        hasApiKey: !!row.api_key_encrypted,
-        apiKeyHint: row.api_key_encrypted ? row.api_key_hint : null,
-        ...options,
-        enabled: toBool(row.enabled),
-        publicChat: toBool(row.public_chat),
-        createdAt: toIso(row.created_at),
-        updatedAt: toIso(row.updated_at),
-      },
-    };
-  }
+/** Options the row leaves out (or null) take the vendor's defaults. */
+function storedOf(row: TableRow): Stored {
+  const { apiKeyEncrypted, options: stored, ...fields } = instances.fromRow(row);
+  const options = { ...defaultOptions(vendorOf(fields.vendor)) };
+  for (const name of OPTION_NAMES)
+    if (stored[name] !== undefined && stored[name] !== null)
+      (options as unknown as Record<string, unknown>)[name] = stored[name];
+  const apiKeyHint = apiKeyEncrypted ? fields.apiKeyHint : null;
+  return { apiKeyEncrypted, instance: { ...fields, hasApiKey: !!apiKeyEncrypted, apiKeyHint, ...options } };
 }

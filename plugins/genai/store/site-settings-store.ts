@@ -1,5 +1,5 @@
 import type { SearchSites } from '@vela/plugin-search/api';
-import { CachedTable, type Database, type Logger, nowIso, toBool, toIso } from 'vela/plugin';
+import { CachedTable, col, type Database, type Logger, nowIso, rowCodec, type TableRow } from 'vela/plugin';
 import { BUILTIN_ID } from './instance-store.js';
 
 /**
@@ -18,13 +18,18 @@ export interface SiteSettings {
   updatedAt: string | null;
 }
 
-interface Row {
-  site_id: string;
-  enabled: unknown;
-  llm_instance_id: string;
-  system_prompt: string;
-  updated_at: unknown;
-}
+/** What a site's row holds; `custom` is true for every site that has one. */
+const settingsRows = rowCodec<Omit<SiteSettings, 'custom'>>(
+  'genai_site_settings',
+  {
+    enabled: col.bool('enabled'),
+    llmInstanceId: 'llm_instance_id',
+    systemPrompt: 'system_prompt',
+    updatedAt: col.timestamp('updated_at'),
+  },
+  'site_id',
+);
+const TABLE = settingsRows.table;
 
 /** Whether the search service still has a site, by id. */
 export const siteExists =
@@ -42,7 +47,7 @@ const PRUNE_BATCH = 500;
  * administrator names one for it.
  */
 export class SiteSettingsStore {
-  private readonly bySite: CachedTable<Row, SiteSettings>;
+  private readonly bySite: CachedTable<TableRow, SiteSettings>;
 
   constructor(
     private readonly db: Database,
@@ -51,19 +56,8 @@ export class SiteSettingsStore {
     /** Tells the other processes after a committed write. */
     private readonly announce: () => Promise<unknown> = async () => undefined,
   ) {
-    this.bySite = new CachedTable({
-      db,
-      table: 'genai_site_settings',
-      keyOf: (row) => row.site_id,
-      fromRow: (row) => ({
-        enabled: toBool(row.enabled),
-        llmInstanceId: row.llm_instance_id,
-        systemPrompt: row.system_prompt,
-        custom: true,
-        updatedAt: toIso(row.updated_at),
-      }),
-      logger,
-    });
+    const fromRow = (row: TableRow): SiteSettings => ({ ...settingsRows.fromRow(row), custom: true });
+    this.bySite = new CachedTable({ db, ...settingsRows, fromRow, logger });
   }
 
   load(): Promise<void> {
@@ -94,13 +88,8 @@ export class SiteSettingsStore {
       custom: true,
       updatedAt: nowIso(),
     };
-    const row = {
-      enabled: next.enabled,
-      llm_instance_id: next.llmInstanceId,
-      system_prompt: next.systemPrompt,
-      updated_at: next.updatedAt,
-    };
-    await this.db('genai_site_settings')
+    const row = settingsRows.toRow(next);
+    await this.db(TABLE)
       .insert({ site_id: siteId, ...row })
       .onConflict('site_id')
       .merge(row);
@@ -111,7 +100,7 @@ export class SiteSettingsStore {
 
   /** Back to the defaults. */
   async reset(siteId: string): Promise<SiteSettings> {
-    await this.db('genai_site_settings').where({ site_id: siteId }).delete();
+    await this.db(TABLE).where({ site_id: siteId }).delete();
     this.bySite.delete(siteId);
     await this.announce();
     return this.forSite(siteId);
@@ -122,10 +111,10 @@ export class SiteSettingsStore {
    * their ids. Read from the database, so rows other processes wrote count too.
    */
   async prune(siteExists: (siteId: string) => boolean): Promise<string[]> {
-    const rows = (await this.db('genai_site_settings').select('site_id')) as Array<{ site_id: string }>;
+    const rows = (await this.db(TABLE).select('site_id')) as Array<{ site_id: string }>;
     const gone = rows.map((r) => r.site_id).filter((siteId) => !siteExists(siteId));
     for (let i = 0; i < gone.length; i += PRUNE_BATCH)
-      await this.db('genai_site_settings')
+      await this.db(TABLE)
         .whereIn('site_id', gone.slice(i, i + PRUNE_BATCH))
         .delete();
     for (const siteId of gone) this.bySite.delete(siteId);
@@ -135,9 +124,9 @@ export class SiteSettingsStore {
 
   /** Ids of the sites whose settings name the instance (from the database: other processes' writes count). */
   async sitesUsing(instanceId: string): Promise<string[]> {
-    const rows = (await this.db('genai_site_settings')
-      .select('site_id')
-      .where({ llm_instance_id: instanceId })) as Array<{ site_id: string }>;
+    const rows = (await this.db(TABLE).select('site_id').where({ llm_instance_id: instanceId })) as Array<{
+      site_id: string;
+    }>;
     return rows.map((r) => r.site_id);
   }
 }

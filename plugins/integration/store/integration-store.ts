@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import {
   CachedTable,
+  col,
   type Database,
   type Logger,
   nowIso,
-  readJson,
   refuseDuplicate,
+  rowCodec,
   type SecretBox,
   secretHint,
-  toBool,
-  toIso,
+  type TableRow,
   VelaError,
-  writeJson,
 } from 'vela/plugin';
 import type { VendorId } from '../vendors.js';
 
@@ -73,19 +72,25 @@ interface StoredHeader {
   hint: string;
 }
 
-interface Row {
-  id: string;
-  title: string;
-  description: string;
-  vendor: string;
-  endpoint: string;
-  enabled: unknown;
-  allowed_paths: unknown;
-  allowed_methods: unknown;
-  headers: unknown;
-  created_at: unknown;
-  updated_at: unknown;
-}
+/** An instance as its row holds it: the headers with their sealed values. */
+type IntegrationRow = Omit<Integration, 'headers'> & { headers: StoredHeader[] };
+
+/** The table of integration instances. */
+export const INSTANCES_TABLE = 'integration_instances';
+
+const instances = rowCodec<IntegrationRow>(INSTANCES_TABLE, {
+  id: 'id',
+  title: 'title',
+  description: col.text('description'),
+  vendor: 'vendor',
+  endpoint: 'endpoint',
+  enabled: col.bool('enabled'),
+  allowedPaths: col.json('allowed_paths'),
+  allowedMethods: col.json('allowed_methods'),
+  headers: col.json('headers'),
+  createdAt: col.timestamp('created_at'),
+  updatedAt: col.timestamp('updated_at'),
+});
 
 export const integrationErrors = {
   notFound: (id: string) => new VelaError('integration_not_found', `no integration instance with id "${id}"`, 404),
@@ -108,16 +113,13 @@ export const integrationErrors = {
     ),
 };
 
-/** The table of integration instances. */
-export const INSTANCES_TABLE = 'integration_instances';
-
 /**
  * Integration instances, written to `integration_instances` and held in memory (the proxy looks them up on
  * every request without a database round trip; other processes' writes arrive with `load`, on their notice and at
  * each poll).
  */
 export class IntegrationStore {
-  private readonly byId: CachedTable<Row, Entry>;
+  private readonly byId: CachedTable<TableRow, Entry>;
 
   constructor(
     private readonly db: Database,
@@ -126,7 +128,7 @@ export class IntegrationStore {
     /** Tells the other processes sharing the database that a write committed (they reload at once). */
     private readonly announce: () => Promise<unknown> = async () => undefined,
   ) {
-    this.byId = new CachedTable({ db, table: INSTANCES_TABLE, keyOf: (row) => row.id, fromRow, logger });
+    this.byId = new CachedTable({ db, ...instances, fromRow: entryOf, logger });
   }
 
   load(): Promise<void> {
@@ -164,26 +166,25 @@ export class IntegrationStore {
     const id = input.id ?? randomUUID();
     if (this.byId.has(id)) throw integrationErrors.idTaken(id);
     const stamp = nowIso();
-    const headers = this.sealHeaders(id, input.headers ?? [], []);
-    const row = {
+    const row = instances.toRow({
       id,
       title: input.title,
       description: input.description ?? '',
       vendor: input.vendor,
       endpoint: input.endpoint,
       enabled: input.enabled ?? true,
-      allowed_paths: writeJson(input.allowedPaths ?? []),
-      allowed_methods: writeJson(input.allowedMethods ?? DEFAULT_PROXY_METHODS),
-      headers: writeJson(headers),
-      created_at: stamp,
-      updated_at: stamp,
-    };
+      allowedPaths: input.allowedPaths ?? [],
+      allowedMethods: [...(input.allowedMethods ?? DEFAULT_PROXY_METHODS)],
+      headers: this.sealHeaders(id, input.headers ?? [], []),
+      createdAt: stamp,
+      updatedAt: stamp,
+    });
     // Another process may have created the id since this one last loaded: its primary key refuses the row.
     await refuseDuplicate(
       () => this.db(INSTANCES_TABLE).insert(row),
       () => integrationErrors.idTaken(id),
     );
-    const entry = fromRow(row);
+    const entry = entryOf(row);
     this.byId.set(id, entry);
     await this.announce();
     return entry.integration;
@@ -192,19 +193,21 @@ export class IntegrationStore {
   async update(id: string, patch: Partial<IntegrationInput>): Promise<Integration> {
     const current = this.byId.get(id);
     if (!current) throw integrationErrors.notFound(id);
-    const changes: Partial<Row> & { updated_at: string } = { updated_at: nowIso() };
-    if (patch.title !== undefined) changes.title = patch.title;
-    if (patch.description !== undefined) changes.description = patch.description;
-    if (patch.vendor !== undefined) changes.vendor = patch.vendor;
-    if (patch.endpoint !== undefined) changes.endpoint = patch.endpoint;
-    if (patch.enabled !== undefined) changes.enabled = patch.enabled;
-    if (patch.allowedPaths !== undefined) changes.allowed_paths = writeJson(patch.allowedPaths);
-    if (patch.allowedMethods !== undefined) changes.allowed_methods = writeJson(patch.allowedMethods);
-    if (patch.headers !== undefined) changes.headers = writeJson(this.sealHeaders(id, patch.headers, current.headers));
+    const { title, description, vendor, endpoint, enabled, allowedPaths, allowedMethods, headers } = patch;
+    const changes = instances.toColumns({
+      title,
+      description,
+      vendor,
+      endpoint,
+      enabled,
+      allowedPaths,
+      allowedMethods,
+      headers: headers && this.sealHeaders(id, headers, current.headers),
+      updatedAt: nowIso(),
+    });
     const updated = await this.db(INSTANCES_TABLE).where({ id }).update(changes);
     if (updated === 0) throw integrationErrors.notFound(id);
-    const row = await this.db<Row>(INSTANCES_TABLE).where({ id }).first();
-    const entry = fromRow(row!);
+    const entry = entryOf(await this.db(INSTANCES_TABLE).where({ id }).first());
     this.byId.set(id, entry);
     await this.announce();
     return entry.integration;
@@ -245,23 +248,7 @@ interface Entry {
   headers: StoredHeader[];
 }
 
-function fromRow(row: Row): Entry {
-  const column = (name: string) => ({ table: INSTANCES_TABLE, column: name, row: row.id });
-  const headers = readJson<StoredHeader[]>(row.headers, column('headers'));
-  return {
-    integration: {
-      id: row.id,
-      title: row.title,
-      description: row.description ?? '',
-      vendor: row.vendor as VendorId,
-      endpoint: row.endpoint,
-      enabled: toBool(row.enabled),
-      allowedPaths: readJson<string[]>(row.allowed_paths, column('allowed_paths')),
-      allowedMethods: readJson<ProxyMethod[]>(row.allowed_methods, column('allowed_methods')),
-      headers: headers.map((h) => ({ name: h.name, hint: h.hint })),
-      createdAt: toIso(row.created_at),
-      updatedAt: toIso(row.updated_at),
-    },
-    headers,
-  };
+function entryOf(row: TableRow): Entry {
+  const { headers, ...fields } = instances.fromRow(row);
+  return { integration: { ...fields, headers: headers.map((h) => ({ name: h.name, hint: h.hint })) }, headers };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CachedTable, type Database, type Logger, nowIso, readJson, toBool, toIso, writeJson } from 'vela/plugin';
+import { CachedTable, col, type Database, type Logger, nowIso, rowCodec, type TableRow } from 'vela/plugin';
 import type { SiteStore } from '../store/site-store.js';
 
 export interface SpotlightDocument {
@@ -45,23 +45,22 @@ export interface SpotlightInput {
   modificationDate?: string | null;
 }
 
-interface SpotlightRow {
-  id: string;
-  site_id: string;
-  name: string;
-  description: string;
-  locale: string;
-  managed: unknown;
-  unmanaged_id: string | null;
-  provider: string;
-  modification_date: string | null;
-  terms: unknown;
-  documents: unknown;
-  created_at: unknown;
-  updated_at: unknown;
-}
-
-const TABLE = 'search_spotlights';
+const spotlights = rowCodec<Spotlight>('search_spotlights', {
+  id: 'id',
+  siteId: 'site_id',
+  name: 'name',
+  description: 'description',
+  locale: 'locale',
+  managed: col.bool('managed'),
+  unmanagedId: 'unmanaged_id',
+  provider: 'provider',
+  modificationDate: 'modification_date',
+  terms: col.json('terms'),
+  documents: col.json('documents'),
+  createdAt: col.timestamp('created_at'),
+  updatedAt: col.timestamp('updated_at'),
+});
+const TABLE = spotlights.table;
 
 /** A matched spotlight document as widget.spotlights lists it: the document as stored (a copy). */
 export type SpotlightWidgetItem = SpotlightDocument;
@@ -80,7 +79,7 @@ interface Matcher {
  */
 export class SpotlightStore {
   /** Every spotlight by id; `bySite` is what searches read, made from it after each load. */
-  private readonly byId: CachedTable<SpotlightRow, Spotlight>;
+  private readonly byId: CachedTable<TableRow, Spotlight>;
   private bySite = new Map<string, Spotlight[]>();
   private matchers = new Map<string, Matcher>();
   /** Called after each committed write of this process: announce it to the others. */
@@ -94,9 +93,7 @@ export class SpotlightStore {
   ) {
     this.byId = new CachedTable({
       db,
-      table: TABLE,
-      keyOf: (row) => row.id,
-      fromRow,
+      ...spotlights,
       logger,
       query: (q) => q.orderBy('created_at').orderBy('id'),
     });
@@ -161,7 +158,7 @@ export class SpotlightStore {
       createdAt: at,
       updatedAt: at,
     };
-    await this.db(TABLE).insert(toRow(spotlight));
+    await this.db(TABLE).insert(spotlights.toRow(spotlight));
     this.put(spotlight);
     this.onWrite?.();
     return spotlight;
@@ -181,7 +178,7 @@ export class SpotlightStore {
       documents: input.documents ? withIds(input.documents) : current.documents,
       updatedAt: nowIso(),
     };
-    const { id: _id, site_id: _site, created_at: _created, ...changed } = toRow(spotlight);
+    const { id: _id, site_id: _site, created_at: _created, ...changed } = spotlights.toRow(spotlight);
     await this.db(TABLE).where({ id, site_id: siteId }).update(changed);
     this.put(spotlight);
     this.onWrite?.();
@@ -318,42 +315,6 @@ function withIds(documents: NonNullable<SpotlightInput['documents']>): Spotlight
     content: d.content ?? '',
     link: d.link || null,
   }));
-}
-
-function fromRow(row: SpotlightRow): Spotlight {
-  return {
-    id: row.id,
-    siteId: row.site_id,
-    name: row.name,
-    description: row.description,
-    locale: row.locale,
-    managed: toBool(row.managed),
-    unmanagedId: row.unmanaged_id,
-    provider: row.provider,
-    modificationDate: row.modification_date,
-    terms: readJson<string[]>(row.terms, { table: TABLE, column: 'terms', row: row.id }),
-    documents: readJson<SpotlightDocument[]>(row.documents, { table: TABLE, column: 'documents', row: row.id }),
-    createdAt: toIso(row.created_at),
-    updatedAt: toIso(row.updated_at),
-  };
-}
-
-function toRow(s: Spotlight): SpotlightRow {
-  return {
-    id: s.id,
-    site_id: s.siteId,
-    name: s.name,
-    description: s.description,
-    locale: s.locale,
-    managed: s.managed,
-    unmanaged_id: s.unmanagedId,
-    provider: s.provider,
-    modification_date: s.modificationDate,
-    terms: writeJson(s.terms),
-    documents: writeJson(s.documents),
-    created_at: s.createdAt,
-    updated_at: s.updatedAt,
-  };
 }
 
 /** What tells one load of a site's spotlights from another: all of them (two writes may share a millisecond). */
