@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { CachedTable, type Database } from 'vela/plugin';
 import { createLogger, startTestRuntime } from 'vela/testing';
 import { ApiTokens } from '../auth/api-tokens.js';
@@ -6,6 +6,13 @@ import { SiteStore } from '../store/site-store.js';
 import { heldRead } from './fixtures.js';
 
 const silent = createLogger({ level: 'silent' });
+
+/** The database of a search runtime started for the test, its next read of `table` held back on demand. */
+async function heldDatabase(t: ExecutionContext, table: string): Promise<ReturnType<typeof heldRead>> {
+  const vela = await startTestRuntime({ plugins: ['search'] });
+  t.teardown(() => vela.stop());
+  return heldRead(vela.runtime.resolve('db') as Database, table);
+}
 
 test("a cached table's load during whose read the store wrote reads again; writes during every read keep the map", async (t) => {
   let reads = 0;
@@ -40,10 +47,7 @@ test("a cached table's load during whose read the store wrote reads again; write
 });
 
 test("a reload of the API tokens whose read began before a token's deletion does not bring the token back", async (t) => {
-  const vela = await startTestRuntime({ plugins: ['search'] });
-  t.teardown(() => vela.stop());
-  const db = vela.runtime.resolve('db') as Database;
-  const late = heldRead(db, 'search_api_tokens');
+  const late = await heldDatabase(t, 'search_api_tokens');
   const tokens = new ApiTokens(late.db, silent);
   await tokens.load();
   const created = await tokens.create('short-lived', '', 'admin');
@@ -58,10 +62,7 @@ test("a reload of the API tokens whose read began before a token's deletion does
 });
 
 test('a refresh of the sites whose read began before this process created a site neither drops nor announces it deleted', async (t) => {
-  const vela = await startTestRuntime({ plugins: ['search'] });
-  t.teardown(() => vela.stop());
-  const db = vela.runtime.resolve('db') as Database;
-  const late = heldRead(db, 'search_sites');
+  const late = await heldDatabase(t, 'search_sites');
   const sites = new SiteStore(late.db, silent);
   await sites.load();
   const changes: string[] = [];
