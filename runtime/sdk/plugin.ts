@@ -62,6 +62,7 @@ export { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js';
 export type { ItemMethod, ItemSpec } from '../http/item-route.js';
 export { itemRoute } from '../http/item-route.js';
 export { sendJson, sendJsonBytes } from '../http/json-answer.js';
+export { livenessRoute } from '../http/liveness-route.js';
 export type { ListSpec } from '../http/list-route.js';
 export { listRoute } from '../http/list-route.js';
 export type { ResponseSpec, RouteSpec } from '../http/openapi-registry.js';

@@ -1,4 +1,4 @@
-import { type ApiRouter, itemRoute, listRoute, OutboundRefused } from 'vela/plugin';
+import { type ApiRouter, OutboundRefused } from 'vela/plugin';
 import type { CmsSource } from '../api.js';
 import { cmsErrors } from '../errors.js';
 import { idParam, sentSchema } from '../schemas/common.js';
@@ -10,34 +10,18 @@ const BASE = `${API}/source`;
 const tags = ['cms sources'];
 const theSource = { description: 'the source (never its password)', schema: sourceSchema };
 const missing = { 404: { description: 'no such source' } };
-const one = { 200: theSource, ...missing };
 
 export function mountSourceRoutes(router: ApiRouter, domain: CmsDomain): void {
   const { store, sync } = domain;
 
-  listRoute(
-    router,
-    BASE,
-    {
-      access: 'key',
-      scope: SCOPE,
-      tags,
-      summary: 'List the cms sources',
-      description: 'sources',
-      items: sourceSchema,
-    },
-    () => store.list(),
-  );
+  const api = router.withDefaults({ access: 'key', scope: SCOPE, tags });
+  api.list(BASE, { summary: 'List the cms sources', description: 'sources', items: sourceSchema }, () => store.list());
 
   // Before /source/:id, which would take "structure" for an id.
-  itemRoute(
-    router,
+  api.item(
     'get',
     `${BASE}/structure`,
     {
-      access: 'key',
-      scope: SCOPE,
-      tags,
       summary: 'An empty source, as a model for a new one',
       description: 'an empty source',
       schema: sourceStructureSchema,
@@ -45,36 +29,25 @@ export function mountSourceRoutes(router: ApiRouter, domain: CmsDomain): void {
     () => emptySource(),
   );
 
-  itemRoute(
-    router,
+  api.item(
     'get',
     `${BASE}/:id`,
-    {
-      access: 'key',
-      scope: SCOPE,
-      tags,
-      summary: 'Get a cms source',
-      params: idParam,
-      ...theSource,
-      responses: missing,
-    },
+    { summary: 'Get a cms source', params: idParam, ...theSource, responses: missing },
     (req) => store.get(String(req.params.id)),
   );
 
-  router.post(
+  api.item(
+    'post',
     BASE,
     {
-      access: 'key',
-      scope: SCOPE,
-      tags,
       summary: 'Create a cms source, with its connector sources (<name>-author, <name>-publish)',
       body: sourceInputSchema,
-      responses: {
-        201: { description: 'the source', schema: sourceSchema },
-        409: { description: 'the name is taken' },
-      },
+      description: 'the source',
+      schema: sourceSchema,
+      status: 201,
+      responses: { 409: { description: 'the name is taken' } },
     },
-    async (req, res) => {
+    async (req) => {
       const input = normalized(req.body as CmsSourceInput & { password: string });
       // The source's own problems first: they say more than the outbound guard's refusal of the same URL.
       const problems = checkSource(input);
@@ -90,22 +63,21 @@ export function mountSourceRoutes(router: ApiRouter, domain: CmsDomain): void {
         await store.delete(source.id);
         throw error;
       }
-      res.status(201).json(source);
+      return source;
     },
   );
 
-  router.put(
+  api.item(
+    'put',
     `${BASE}/:id`,
     {
-      access: 'key',
-      scope: SCOPE,
-      tags,
       summary: 'Replace a cms source (its name stays; without a password the stored one stays)',
       params: idParam,
       body: sourceUpdateSchema,
-      responses: { ...one, 400: { description: 'the body names another id, or is invalid' } },
+      ...theSource,
+      responses: { ...missing, 400: { description: 'the body names another id, or is invalid' } },
     },
-    async (req, res) => {
+    async (req) => {
       const id = String(req.params.id);
       const body = req.body as CmsSourceInput & { id?: string };
       if (body.id !== undefined && body.id !== '' && body.id !== id) throw cmsErrors.idMismatch(id, body.id);
@@ -120,49 +92,38 @@ export function mountSourceRoutes(router: ApiRouter, domain: CmsDomain): void {
       await checkEndpoint(domain, input);
       // The connector first: it checks the sites, so a refused change leaves the stored source as it was.
       await sync.save({ ...existing, ...input, id });
-      res.json(await store.update(id, input));
+      return store.update(id, input);
     },
   );
 
-  router.delete(
+  api.item(
+    'delete',
     `${BASE}/:id`,
     {
-      access: 'key',
-      scope: SCOPE,
-      tags,
       summary: 'Delete a cms source and its connector sources (its documents stay in the search index)',
       params: idParam,
-      responses: {
-        200: { description: 'true', schema: { type: 'boolean' } },
-        404: { description: 'no such source' },
-        409: { description: 'one of its runs is going' },
-      },
+      description: 'true',
+      schema: { type: 'boolean' },
+      responses: { ...missing, 409: { description: 'one of its runs is going' } },
     },
-    async (req, res) => {
+    async (req) => {
       const source = await store.get(String(req.params.id));
       await sync.remove(source);
-      res.json(await store.delete(source.id));
+      return store.delete(source.id);
     },
   );
 
-  router.get(
+  api.item(
+    'get',
     `${BASE}/:id/indexAll`,
     {
-      access: 'key',
-      scope: SCOPE,
-      tags,
       summary: 'Index the whole source, in the background: a full connector run per environment',
       params: idParam,
-      responses: {
-        200: { description: 'the runs are queued', schema: sentSchema },
-        404: { description: 'no such source' },
-        409: { description: 'a full run is going' },
-      },
+      description: 'the runs are queued',
+      schema: sentSchema,
+      responses: { ...missing, 409: { description: 'a full run is going' } },
     },
-    async (req, res) => {
-      const source = await store.get(String(req.params.id));
-      res.json({ status: 'sent', runIds: await indexAll(domain, source) });
-    },
+    async (req) => ({ status: 'sent', runIds: await indexAll(domain, await store.get(String(req.params.id))) }),
   );
 }
 

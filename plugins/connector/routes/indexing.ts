@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler } from 'express';
-import { type ApiRouter, httpErrors } from 'vela/plugin';
+import { type ApiRouter, httpErrors, itemRoute, livenessRoute } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import type { RunOperation } from '../monitoring/run-store.js';
 import { validateSource } from '../monitoring/validate-source.js';
@@ -32,6 +32,30 @@ const waitProperty = {
 const waitQuery = { type: 'object', properties: waitProperty };
 // What every route that starts a run shares: a key with the connector scope, the source it runs, the answer.
 const runRoute = { access: 'key', scope: 'connector', tags, params: nameParam, responses: sent } as const;
+
+/** What a source's comparison with the search index answers: ids per "<site>/<locale>", and how many. */
+const validationSchema = {
+  type: 'object',
+  required: ['source', 'missing', 'extra', 'counts'],
+  properties: {
+    source: { type: 'string' },
+    missing: {
+      type: 'object',
+      additionalProperties: idList,
+      description: '"<site>/<locale>" → ids indexed by the connector that the search index does not hold',
+    },
+    extra: {
+      type: 'object',
+      additionalProperties: idList,
+      description: '"<site>/<locale>" → ids in the search index that no connector source tracks',
+    },
+    // Each an integer: the ids the connector indexed, those the search index holds, and the two differences.
+    counts: {
+      type: 'object',
+      properties: Object.fromEntries(['indexed', 'inSearch', 'missing', 'extra'].map((n) => [n, { type: 'integer' }])),
+    },
+  },
+};
 
 /** `?wait=true`: validated on routes that validate their query, read here on those that read their body themselves. */
 function waits(req: Request): boolean {
@@ -121,60 +145,48 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
   const jsonBody = express.json({ limit: ID_LIST_LIMIT, type: () => true });
 
   // /status answers too, as an alias: a health check or client that knows only the bare path still reaches it.
-  for (const path of [`${API}/status`, '/status']) {
-    router.get(
+  for (const path of [`${API}/status`, '/status'])
+    livenessRoute(router, path, {
+      tags: ['status'],
+      summary:
+        path === '/status'
+          ? 'Liveness of the connector (the older path of /api/v2/connector/status)'
+          : 'Liveness of the connector (no authentication)',
+      answer: 'the connector answers',
+    });
+
+  const runs = router.withDefaults(runRoute);
+  /** GET `path`: a run of the whole source, `operation`. */
+  const wholeSource = (path: string, summary: string, operation: RunOperation) =>
+    runs.get(path, { summary, query: waitQuery }, async (req, res) => {
+      res.json(await start(req, operation));
+    });
+  /** `path` by `method`: a run of the documents whose ids the body (or ?id=) gives; `parsers` read a GET's body. */
+  const byIds = (
+    method: 'get' | 'post',
+    path: string,
+    summary: string,
+    operation: RunOperation,
+    ...parsers: RequestHandler[]
+  ) =>
+    runs[method](
       path,
-      {
-        access: 'public',
-        tags: ['status'],
-        summary:
-          path === '/status'
-            ? 'Liveness of the connector (the older path of /api/v2/connector/status)'
-            : 'Liveness of the connector (no authentication)',
-        responses: {
-          200: {
-            description: 'the connector answers',
-            schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } },
-          },
-        },
-      },
-      (_req, res) => {
-        res.json({ status: 'ok' });
+      { summary, query: waitQuery, body: idListSchema, validate: false, bodyLimit: ID_LIST_LIMIT },
+      ...parsers,
+      async (req, res) => {
+        res.json(await start(req, operation, idsOf(req)));
       },
     );
-  }
 
-  router.get(
+  wholeSource(
     `${API}/index/:name/all`,
-    {
-      ...runRoute,
-      summary: 'Index every document of a source (new and changed ones are sent)',
-      query: waitQuery,
-    },
-    async (req, res) => {
-      res.json(await start(req, 'INDEX_ALL'));
-    },
+    'Index every document of a source (new and changed ones are sent)',
+    'INDEX_ALL',
   );
-
-  router.post(
+  byIds('post', `${API}/index/:name`, 'Index the documents with these ids', 'INDEX_IDS');
+  runs.get(
     `${API}/index/:name`,
     {
-      ...runRoute,
-      summary: 'Index the documents with these ids',
-      query: waitQuery,
-      body: idListSchema,
-      validate: false,
-      bodyLimit: ID_LIST_LIMIT,
-    },
-    async (req, res) => {
-      res.json(await start(req, 'INDEX_IDS', idsOf(req)));
-    },
-  );
-
-  router.get(
-    `${API}/index/:name`,
-    {
-      ...runRoute,
       summary: 'Index one document: ?id=',
       query: { type: 'object', properties: { id: { type: 'string' }, ...waitProperty } },
       validate: false,
@@ -183,39 +195,24 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
       res.json(await start(req, 'INDEX_IDS', idsOf(req)));
     },
   );
-
-  router.get(
+  wholeSource(
     `${API}/reindex/:name/all`,
-    {
-      ...runRoute,
-      summary: "Delete the source's documents from the index, then index all of them again",
-      query: waitQuery,
-    },
-    async (req, res) => {
-      res.json(await start(req, 'REINDEX_ALL'));
-    },
+    "Delete the source's documents from the index, then index all of them again",
+    'REINDEX_ALL',
   );
-
-  for (const method of ['get', 'post'] as const) {
-    router[method](
+  for (const method of ['get', 'post'] as const)
+    byIds(
+      method,
       `${API}/reindex/:name`,
-      {
-        ...runRoute,
-        summary: 'Delete and index again the documents with these ids (JSON array body, or ?id=)',
-        query: waitQuery,
-        body: idListSchema,
-        validate: false,
-        bodyLimit: ID_LIST_LIMIT,
-      },
+      'Delete and index again the documents with these ids (JSON array body, or ?id=)',
+      'REINDEX_IDS',
       jsonBody,
       refuseDeepBody,
-      async (req, res) => {
-        res.json(await start(req, 'REINDEX_IDS', idsOf(req)));
-      },
     );
-  }
 
-  router.get(
+  itemRoute(
+    router,
+    'get',
     `${API}/validate/:source`,
     {
       access: 'key',
@@ -223,44 +220,17 @@ export function mountIndexingRoutes(router: ApiRouter, domain: ConnectorDomain):
       tags: ['monitoring'],
       summary: 'Compare a source with the search index: documents missing from the index, and extra ones',
       params: sourceParam,
+      description: 'missing and extra ids per "<site>/<locale>"',
+      schema: validationSchema,
       responses: {
-        200: {
-          description: 'missing and extra ids per "<site>/<locale>"',
-          schema: {
-            type: 'object',
-            required: ['source', 'missing', 'extra', 'counts'],
-            properties: {
-              source: { type: 'string' },
-              missing: {
-                type: 'object',
-                additionalProperties: idList,
-                description: '"<site>/<locale>" → ids indexed by the connector that the search index does not hold',
-              },
-              extra: {
-                type: 'object',
-                additionalProperties: idList,
-                description: '"<site>/<locale>" → ids in the search index that no connector source tracks',
-              },
-              counts: {
-                type: 'object',
-                properties: {
-                  indexed: { type: 'integer' },
-                  inSearch: { type: 'integer' },
-                  missing: { type: 'integer' },
-                  extra: { type: 'integer' },
-                },
-              },
-            },
-          },
-        },
         404: { description: 'no such source' },
         502: { description: 'the search service failed or did not answer' },
       },
     },
-    async (req, res) => {
+    async (req) => {
       const source = domain.sources.get(String(req.params.source));
       try {
-        res.json(await validateSource(source, domain.statuses, domain.target()));
+        return await validateSource(source, domain.statuses, domain.target());
       } catch (error) {
         throw error instanceof SearchServiceError ? connectorErrors.searchFailed(error.message) : error;
       }

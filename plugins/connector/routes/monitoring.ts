@@ -1,4 +1,4 @@
-import { type ApiRouter, listRoute } from 'vela/plugin';
+import type { ApiRouter } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import {
   idListSchema,
@@ -14,8 +14,6 @@ import { API, type ConnectorDomain } from './route-context.js';
 const tags = ['monitoring'];
 const BASE = `${API}/monitoring`;
 const LATEST = 50;
-// The lists of the newest records: a key with the connector scope.
-const newest = { access: 'key', scope: 'connector', tags } as const;
 
 /** A list of the newest records, or the 404 `refusal` when there is none. */
 function nonEmpty<T>(list: T[], refusal: () => Error): T[] {
@@ -40,11 +38,12 @@ export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sourc
     if (!sources.find(name) && !(await statuses.sources()).includes(name)) throw connectorErrors.sourceNotFound(name);
   };
 
-  listRoute(
-    router,
+  const api = router.withDefaults({ access: 'key', scope: 'connector', tags });
+  const monitoringData = { description: 'monitoring data', schema: monitoringSchema };
+
+  api.list(
     `${BASE}/index/:source`,
     {
-      ...newest,
       summary: 'The newest 50 status records of a source (404 when it has none)',
       params: sourceParam,
       description: 'status records, newest first',
@@ -57,33 +56,23 @@ export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sourc
       ),
   );
 
-  router.get(
+  api.item(
+    'get',
     `${BASE}/indexing`,
-    {
-      access: 'key',
-      scope: 'connector',
-      tags,
-      summary: 'Sources with records, and the newest 50 records of all sources',
-      responses: { 200: { description: 'monitoring data', schema: monitoringSchema } },
-    },
-    async (_req, res) => {
-      res.json({ sources: await statuses.sources(), indexing: await statuses.latest(undefined, LATEST) });
-    },
+    { summary: 'Sources with records, and the newest 50 records of all sources', ...monitoringData },
+    async () => ({ sources: await statuses.sources(), indexing: await statuses.latest(undefined, LATEST) }),
   );
 
-  router.post(
+  api.item(
+    'post',
     `${BASE}/indexing/_search`,
     {
-      access: 'key',
-      scope: 'connector',
-      tags,
       summary: 'Search the status records: filter by source and status, page from 0',
       body: monitoringSearchSchema,
-      responses: {
-        200: { description: 'one page of records, newest change first, with the total', schema: monitoringPageSchema },
-      },
+      description: 'one page of records, newest change first, with the total',
+      schema: monitoringPageSchema,
     },
-    async (req, res) => {
+    async (req) => {
       const body = req.body as SearchBody;
       const wanted = [...(body.statuses ?? []), ...(body.status ? [body.status] : [])];
       const { content, total } = await statuses.search(
@@ -97,20 +86,19 @@ export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sourc
         body.page,
         body.size,
       );
-      res.json({
+      return {
         sources: await statuses.sources(),
         content,
         page: body.page,
         size: body.size,
         totalElements: total,
         totalPages: Math.ceil(total / body.size),
-      });
+      };
     },
   );
 
-  const newestRuns = { ...newest, description: 'runs, newest first', items: runStatsSchema } as const;
-  listRoute(
-    router,
+  const newestRuns = { description: 'runs, newest first', items: runStatsSchema } as const;
+  api.list(
     `${BASE}/indexing/stats`,
     {
       ...newestRuns,
@@ -120,8 +108,7 @@ export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sourc
     async () => nonEmpty(await runs.list(undefined, LATEST), () => connectorErrors.noStats()),
   );
 
-  listRoute(
-    router,
+  api.list(
     `${BASE}/indexing/stats/:source`,
     {
       ...newestRuns,
@@ -135,40 +122,34 @@ export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sourc
       ),
   );
 
-  router.get(
+  api.item(
+    'get',
     `${BASE}/indexing/:source`,
     {
-      access: 'key',
-      scope: 'connector',
-      tags,
       summary: 'The newest 50 records of a source',
       params: sourceParam,
-      responses: {
-        200: { description: 'monitoring data', schema: monitoringSchema },
-        404: { description: 'no such source' },
-      },
+      ...monitoringData,
+      responses: { 404: { description: 'no such source' } },
     },
-    async (req, res) => {
+    async (req) => {
       const source = String(req.params.source);
       await knownSource(source);
-      res.json({ sources: [source], indexing: await statuses.latest(source, LATEST) });
+      return { sources: [source], indexing: await statuses.latest(source, LATEST) };
     },
   );
 
-  router.post(
+  api.item(
+    'post',
     `${BASE}/indexing`,
     {
-      access: 'key',
-      scope: 'connector',
-      tags,
       summary: 'The records of these content ids (of every source)',
       body: idListSchema,
       bodyLimit: '50mb',
-      responses: { 200: { description: 'monitoring data', schema: monitoringSchema } },
+      ...monitoringData,
     },
-    async (req, res) => {
+    async (req) => {
       const records = await statuses.byObjectIds([...new Set(req.body as string[])]);
-      res.json({ sources: [...new Set(records.map((r) => r.source))].sort(), indexing: records });
+      return { sources: [...new Set(records.map((r) => r.source))].sort(), indexing: records };
     },
   );
 }

@@ -1,4 +1,4 @@
-import { type ApiRouter, listRoute } from 'vela/plugin';
+import type { ApiRouter } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import type { RuleInput } from '../rules/rule-store.js';
 import { sourceParam } from '../schemas/common.js';
@@ -18,34 +18,29 @@ export function mountRuleRoutes(router: ApiRouter, { rules, sources }: Connector
       );
   };
 
-  const listed = { access: 'key', scope: 'connector', tags, description: 'rules', items: ruleSchema } as const;
-  listRoute(router, BASE, { ...listed, summary: 'List every indexing rule' }, () => rules.list());
+  const rulesApi = router.withDefaults({ access: 'key', scope: 'connector', tags });
+  const theRule = { description: 'the rule', schema: ruleSchema };
+  const missing = { 404: { description: 'no such rule' } };
+  const listed = { description: 'rules', items: ruleSchema };
+  rulesApi.list(BASE, { ...listed, summary: 'List every indexing rule' }, () => rules.list());
 
-  router.get(
+  rulesApi.item(
+    'get',
     `${BASE}/structure`,
-    {
-      access: 'key',
-      scope: 'connector',
-      tags,
-      summary: 'An empty rule, as a model for a new one',
-      responses: { 200: { description: 'an empty rule', schema: ruleStructureSchema } },
-    },
-    (_req, res) => {
-      res.json({
-        id: null,
-        name: '',
-        description: '',
-        source: '',
-        attribute: '',
-        ruleType: 'IGNORE',
-        values: [],
-        lastModifiedDate: null,
-      });
-    },
+    { summary: 'An empty rule, as a model for a new one', description: 'an empty rule', schema: ruleStructureSchema },
+    () => ({
+      id: null,
+      name: '',
+      description: '',
+      source: '',
+      attribute: '',
+      ruleType: 'IGNORE',
+      values: [],
+      lastModifiedDate: null,
+    }),
   );
 
-  listRoute(
-    router,
+  rulesApi.list(
     `${BASE}/source/:source`,
     {
       ...listed,
@@ -61,49 +56,28 @@ export function mountRuleRoutes(router: ApiRouter, { rules, sources }: Connector
     },
   );
 
-  router.get(
+  rulesApi.item(
+    'get',
     `${BASE}/:id`,
-    {
-      access: 'key',
-      scope: 'connector',
-      tags,
-      summary: 'Get a rule',
-      params: ruleIdParam,
-      responses: { 200: { description: 'the rule', schema: ruleSchema }, 404: { description: 'no such rule' } },
-    },
-    async (req, res) => {
-      res.json(await rules.get(String(req.params.id)));
-    },
+    { summary: 'Get a rule', params: ruleIdParam, ...theRule, responses: missing },
+    (req) => rules.get(String(req.params.id)),
   );
 
-  router.post(
+  rulesApi.item(
+    'post',
     BASE,
-    {
-      access: 'key',
-      scope: 'connector',
-      tags,
-      summary: 'Create a rule',
-      body: ruleInputSchema,
-      responses: { 201: { description: 'the rule', schema: ruleSchema } },
-    },
-    async (req, res) => {
+    { summary: 'Create a rule', body: ruleInputSchema, ...theRule, status: 201 },
+    async (req) => {
       knownSource(req.body as RuleInput);
-      res.status(201).json(await rules.create(req.body as RuleInput));
+      return rules.create(req.body as RuleInput);
     },
   );
 
-  router.put(
+  rulesApi.item(
+    'put',
     `${BASE}/:id`,
-    {
-      access: 'key',
-      scope: 'connector',
-      tags,
-      summary: 'Replace a rule',
-      params: ruleIdParam,
-      body: ruleInputSchema,
-      responses: { 200: { description: 'the rule', schema: ruleSchema }, 404: { description: 'no such rule' } },
-    },
-    async (req, res) => {
+    { summary: 'Replace a rule', params: ruleIdParam, body: ruleInputSchema, ...theRule, responses: missing },
+    async (req) => {
       const id = String(req.params.id);
       const bodyId = (req.body as { id?: unknown }).id;
       if (typeof bodyId === 'string' && bodyId !== '' && bodyId !== id)
@@ -113,22 +87,19 @@ export function mountRuleRoutes(router: ApiRouter, { rules, sources }: Connector
         );
       await rules.get(id);
       knownSource(req.body as RuleInput);
-      res.json(await rules.update(id, req.body as RuleInput));
+      return rules.update(id, req.body as RuleInput);
     },
   );
 
-  router.delete(
+  rulesApi.item(
+    'delete',
     `${BASE}/:id`,
     {
-      access: 'key',
-      scope: 'connector',
-      tags,
       summary: 'Delete a rule: true, or false when no rule has that id',
       params: ruleIdParam,
-      responses: { 200: { description: 'whether a rule was deleted', schema: { type: 'boolean' } } },
+      description: 'whether a rule was deleted',
+      schema: { type: 'boolean' },
     },
-    async (req, res) => {
-      res.json(await rules.delete(String(req.params.id)));
-    },
+    (req) => rules.delete(String(req.params.id)),
   );
 }

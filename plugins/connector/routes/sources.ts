@@ -1,4 +1,4 @@
-import { type ApiRouter, itemRoute, listRoute } from 'vela/plugin';
+import type { ApiRouter } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import { nameParam } from '../schemas/common.js';
 import { sourceInputSchema, sourceSchema, sourceUpdateSchema } from '../schemas/source.js';
@@ -11,124 +11,79 @@ const tags = ['sources'];
 const BASE = `${API}/source`;
 const theSource = { description: 'the source', schema: sourceSchema };
 const missing = { 404: { description: 'no such source' } };
-const one = { 200: theSource, ...missing };
 
 export function mountSourceRoutes(
   router: ApiRouter,
   { sources, kinds, statuses, runs, coordinator, target, outbound, logger }: ConnectorDomain,
 ): void {
-  listRoute(
-    router,
-    BASE,
-    {
-      access: 'key',
-      scope: 'connector',
-      tags,
-      summary: 'List the sources',
-      description: 'sources',
-      items: sourceSchema,
-    },
-    () => sources.list(),
-  );
+  const api = router.withDefaults({ access: 'key', scope: 'connector', tags });
+  api.list(BASE, { summary: 'List the sources', description: 'sources', items: sourceSchema }, () => sources.list());
 
-  itemRoute(
-    router,
+  api.item(
     'get',
     `${BASE}/structure`,
-    {
-      access: 'key',
-      scope: 'connector',
-      tags,
-      summary: 'An empty source, as a model for a new one',
-      description: 'an empty source',
-      schema: sourceSchema,
-    },
+    { summary: 'An empty source, as a model for a new one', description: 'an empty source', schema: sourceSchema },
     () => ({ name: '', kind: 'jsonl', description: '', sites: [], locale: 'en_US', schedule: null, settings: {} }),
   );
 
-  router.get(
+  api.list(
     `${BASE}/kinds`,
     {
-      access: 'key',
-      scope: 'connector',
-      tags,
       summary: 'The kinds of source, with the JSON Schema of their settings',
-      responses: {
-        200: {
-          description: 'the kinds',
-          schema: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['name', 'description', 'settingsSchema'],
-              properties: {
-                name: { type: 'string' },
-                description: { type: 'string' },
-                settingsSchema: { type: 'object', description: "the JSON Schema a source's settings must match" },
-                pluginOnly: { type: 'boolean', description: 'true: only a plugin can create sources of this kind' },
-              },
-            },
-          },
+      description: 'the kinds',
+      items: {
+        type: 'object',
+        required: ['name', 'description', 'settingsSchema'],
+        properties: {
+          name: { type: 'string' },
+          description: { type: 'string' },
+          settingsSchema: { type: 'object', description: "the JSON Schema a source's settings must match" },
+          pluginOnly: { type: 'boolean', description: 'true: only a plugin can create sources of this kind' },
         },
       },
     },
-    (_req, res) => {
-      res.json(kinds.describe());
-    },
+    () => kinds.describe(),
   );
 
-  itemRoute(
-    router,
+  api.item(
     'get',
     `${BASE}/:name`,
-    {
-      access: 'key',
-      scope: 'connector',
-      tags,
-      summary: 'Get a source',
-      params: nameParam,
-      ...theSource,
-      responses: missing,
-    },
+    { summary: 'Get a source', params: nameParam, ...theSource, responses: missing },
     (req) => sources.get(String(req.params.name)),
   );
 
-  router.post(
+  api.item(
+    'post',
     BASE,
     {
-      access: 'key',
-      scope: 'connector',
-      tags,
       summary: "Create a source (settings are checked against its kind's schema)",
       body: sourceInputSchema,
-      responses: {
-        201: { description: 'the source', schema: sourceSchema },
-        409: { description: 'the name is taken' },
-      },
+      ...theSource,
+      status: 201,
+      responses: { 409: { description: 'the name is taken' } },
     },
-    async (req, res) => {
+    async (req) => {
       const body = req.body as SourceInput;
       // The kind, the name and the settings first (cheap, and a taken name says so), then the sites.
       kinds.checkOffered(body.kind);
       if (sources.find(body.name)) throw connectorErrors.sourceExists(body.name);
       await checkFetchTargets(kinds.get(body.kind), kinds.checkSettings(body.kind, body.settings), outbound());
       await checkSites(target, body.sites, body.locale ?? 'en_US', logger);
-      res.status(201).json(await sources.create(body));
+      return sources.create(body);
     },
   );
 
-  router.put(
+  api.item(
+    'put',
     `${BASE}/:name`,
     {
-      access: 'key',
-      scope: 'connector',
-      tags,
       summary: 'Replace a source (its name stays)',
       params: nameParam,
       body: sourceUpdateSchema,
-      responses: one,
+      ...theSource,
+      responses: missing,
     },
-    async (req, res) => {
+    async (req) => {
       const name = String(req.params.name);
       const body = req.body as SourceInput;
       if (body.name !== undefined && body.name !== name) throw connectorErrors.nameMismatch(name, body.name);
@@ -136,25 +91,24 @@ export function mountSourceRoutes(
       kinds.checkOffered(body.kind);
       await checkFetchTargets(kinds.get(body.kind), kinds.checkSettings(body.kind, body.settings), outbound());
       await checkSites(target, body.sites, body.locale ?? 'en_US', logger);
-      res.json(await sources.update(name, { ...body, name }));
+      return sources.update(name, { ...body, name });
     },
   );
 
-  router.delete(
+  api.item(
+    'delete',
     `${BASE}/:name`,
     {
-      access: 'key',
-      scope: 'connector',
-      tags,
       summary: 'Delete a source with its status records and statistics (its documents stay in the search index)',
       params: nameParam,
+      description: 'true',
+      schema: { type: 'boolean' },
       responses: {
-        200: { description: 'true', schema: { type: 'boolean' } },
-        404: { description: 'no such source' },
+        ...missing,
         409: { description: 'a run is going, or the source comes from the configuration file' },
       },
     },
-    async (req, res) => {
+    async (req) => {
       const name = String(req.params.name);
       sources.checkWritable(sources.get(name));
       // Any run: one by ids would go on recording statuses of a source that is gone.
@@ -163,7 +117,7 @@ export function mountSourceRoutes(
       await sources.delete(name);
       await statuses.removeSource(name);
       await runs.removeSource(name);
-      res.json(true);
+      return true;
     },
   );
 }
