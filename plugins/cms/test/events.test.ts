@@ -206,24 +206,19 @@ test('a recursive UNPUBLISHING or DEINDEXING after the repository deleted the tr
   t.like((await waitForRuns(vela, 'wknd-author', 1))[0], { indexed: 3 });
   t.like((await waitForRuns(vela, 'wknd-publish', 1))[0], { indexed: 3 });
 
+  /** The removal `event` of the tree: its second run on `source` de-indexes the three pages, and `site` is empty. */
+  const removeTree = async (event: string, source: string, site: string) => {
+    await post(vela, { paths: [ADVENTURES], recursive: true, event });
+    const done = { operationType: 'DEINDEX_IDS', status: 'COMPLETED', deindexed: 3 };
+    t.like((await waitForRuns(vela, source, 2))[0], done, event);
+    t.deepEqual(await searchIds(vela, site), [], event);
+  };
   // AEM deleted the tree first and reported it afterwards: there is nothing left to walk.
   server.remove(ADVENTURES);
-  await post(vela, { paths: [ADVENTURES], recursive: true, event: 'UNPUBLISHING' });
-  t.like((await waitForRuns(vela, 'wknd-publish', 2))[0], {
-    operationType: 'DEINDEX_IDS',
-    status: 'COMPLETED',
-    deindexed: 3,
-  });
-  t.deepEqual(await searchIds(vela, PUBLISH_SITE), []);
+  await removeTree('UNPUBLISHING', 'wknd-publish', PUBLISH_SITE);
   // Removal needs no repository at all: even while it is down, the subtree goes.
   server.unavailable = true;
-  await post(vela, { paths: [ADVENTURES], recursive: true, event: 'DEINDEXING' });
-  t.like((await waitForRuns(vela, 'wknd-author', 2))[0], {
-    operationType: 'DEINDEX_IDS',
-    status: 'COMPLETED',
-    deindexed: 3,
-  });
-  t.deepEqual(await searchIds(vela, AUTHOR_SITE), []);
+  await removeTree('DEINDEXING', 'wknd-author', AUTHOR_SITE);
 });
 
 test('a recursive path list whose walk fails still sends its paths, says so, and its retry is not taken for a repeat', async (t) => {
