@@ -101,7 +101,29 @@ export interface ConsolePage {
   section: string;
   template: string;
   script: string;
-  tabs?: ConsoleTabs;
+  /** Its tabs, or the label of a tab set that pages of the console it joins declare ("Site"). */
+  tabs?: ConsoleTabs | string;
+}
+
+/**
+ * What a plugin adds to the console of another plugin on its service: its pages (mounted on its own router, so a
+ * runtime without the plugin has none of them), their templates and assets (beside the console's, names not
+ * shared), navigation entries (after the console's own, by label) and tabs added to the console's tab sets.
+ */
+export interface ConsoleExtension {
+  /** Its page templates; they may use the console's and the kit's as partials. */
+  templates: URL;
+  /** Its scripts, served under /console/assets/ with the console's; they may import the console's and the kit's. */
+  assets: URL;
+  pages: ConsolePage[];
+  navigation?: ConsoleNavItem[];
+  /** Tabs for the console's tab sets, by the set's label (`to: 'Site'`), after the set's own. */
+  tabs?: (ConsoleTabs['tabs'][number] & { to: string })[];
+}
+
+/** The console a plugin offers the other plugins of its service (as a service of its own, e.g. `search.console`). */
+export interface ConsoleExtensions {
+  extend(router: ApiRouter, extension: ConsoleExtension): void;
 }
 
 export const escapeHtml = (value: string): string =>
@@ -114,8 +136,19 @@ function fill(text: string, values: Record<string, string>, markup: Record<strin
     .replace(/\{\{(\w+)\}\}/g, (_m, key: string) => escapeHtml(values[key] ?? ''));
 }
 
-/** `{{> name.html}}` in a template stands for that template of the console: markup pages share. */
-const PARTIAL = /\{\{>\s*([\w.-]+)\s*\}\}/g;
+/**
+ * Markup pages share. `{{> name.html}}` in a template stands for that template of the console or of the kit,
+ * `{{> name.html key="text"}}` with the partial's `{{key}}` filled (escaped), and `{{#> name.html key="text"}}...
+ * {{/name.html}}` also with the markup between in place of the partial's `{{> @block}}` (a table's header cells, a
+ * dialog's fields). A partial's other `{{placeholders}}` are the page's values.
+ */
+const PARTIAL_ARGS = '((?:\\s+\\w+="[^"]*")*)';
+const PARTIAL = new RegExp(`\\{\\{>\\s*([\\w.-]+)${PARTIAL_ARGS}\\s*\\}\\}`, 'g');
+const BLOCK_PARTIAL = new RegExp(`\\{\\{#>\\s*([\\w.-]+)${PARTIAL_ARGS}\\s*\\}\\}([\\s\\S]*?)\\{\\{/\\1\\}\\}`, 'g');
+const PARTIAL_ARG = /(\w+)="([^"]*)"/g;
+const PARTIAL_BLOCK = '{{> @block}}';
+// Partials may include partials; deeper than this is a loop.
+const MAX_PARTIAL_DEPTH = 8;
 
 /** The tabs' navigation, with the page at `current` marked; `:name` in a tab's path is the value `name`. */
 function tabsMarkup({ label, tabs }: ConsoleTabs, current: string | undefined, values: Record<string, string>): string {
@@ -158,20 +191,45 @@ export function safeNext(value: unknown, home: string): string {
 const wantsJson = (req: Request) => req.accepts(['html', 'json']) === 'json';
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
-export class ConsoleKit {
+interface Asset {
+  body: Buffer;
+  type: string;
+  etag: string;
+}
+
+function readAssets(folder: URL): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  for (const [name, body] of readFolder(folder, Object.keys(ASSET_TYPES))) {
+    const type = ASSET_TYPES[name.slice(name.lastIndexOf('.'))]!;
+    assets.set(name, { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` });
+  }
+  return assets;
+}
+
+const readTemplates = (folder: URL) =>
+  new Map([...readFolder(folder, ['.html'])].map(([name, body]) => [name, body.toString('utf8')]));
+
+/** Add files of an extension, refusing a name the console already has: no plugin replaces another's page. */
+function addNew<T>(to: Map<string, T>, files: Map<string, T>, what: string): void {
+  for (const name of files.keys()) if (to.has(name)) throw new Error(`the console already has the ${what} ${name}`);
+  for (const [name, file] of files) to.set(name, file);
+}
+
+export class ConsoleKit implements ConsoleExtensions {
   private readonly templates: Map<string, string>;
+  private readonly assets: Map<string, Asset>;
+  /** The tab sets of the console's pages, by label, and the tabs extensions add to them. */
+  private readonly tabSets = new Map<string, ConsoleTabs>();
+  private readonly addedTabs = new Map<string, ConsoleTabs['tabs']>();
+  private readonly addedNavigation: ConsoleNavItem[] = [];
 
   constructor(
     private readonly accounts: Accounts,
     private readonly options: ConsoleOptions,
   ) {
-    const decode = (files: Map<string, Buffer>) =>
-      new Map([...files].map(([name, body]) => [name, body.toString('utf8')]));
-    // The console's own templates may not replace the kit's layout and sign-in page.
-    this.templates = new Map([
-      ...decode(readFolder(options.templates, ['.html'])),
-      ...decode(readFolder(KIT_TEMPLATES, ['.html'])),
-    ]);
+    // The console's own templates may not replace the kit's layout and sign-in page; its files may replace the kit's.
+    this.templates = new Map([...readTemplates(options.templates), ...readTemplates(KIT_TEMPLATES)]);
+    this.assets = new Map([...readAssets(KIT_ASSETS), ...readAssets(options.assets)]);
   }
 
   get home(): string {
@@ -190,7 +248,7 @@ export class ConsoleKit {
 
   render(view: ConsoleView): string {
     const values = view.values ?? {};
-    const template = this.template(view.template).replace(PARTIAL, (_m, name: string) => this.template(name));
+    const template = this.expand(this.template(view.template));
     const body = fill(template, values, { tabs: view.tabs ? tabsMarkup(view.tabs, view.path, values) : '' });
     const script = view.script
       ? `<script type="module" src="${CONSOLE_ASSETS}${escapeHtml(view.script)}"></script>`
@@ -226,19 +284,59 @@ export class ConsoleKit {
     for (const path of ['/', '/console', CONSOLE_PREFIX]) {
       router.get(path, { access: 'public', hidden: true }, (_req, res) => res.redirect(302, this.options.home));
     }
-    for (const page of pages) {
-      router.get(page.path, { access: 'public', hidden: true, summary: `Console: ${page.title}` }, async (req, res) => {
-        const user = await this.user(req);
-        if (!user) {
-          if (wantsJson(req)) throw consoleErrors.signedOut();
-          return res.redirect(302, this.signInLocation(req));
-        }
-        const values: Record<string, string> = {};
-        for (const [name, value] of Object.entries(req.params as Record<string, unknown>)) values[name] = text(value);
-        const { title, section, template, script, tabs, path } = page;
-        this.send(res, 200, { title, section, user, template, script, values, tabs, path });
-      });
-    }
+    for (const page of pages) this.mountPage(router, page);
+  }
+
+  /**
+   * Pages of another plugin on this console: mounted on that plugin's router, with its files beside the console's,
+   * its navigation entries and the tabs it adds to the console's tab sets.
+   */
+  extend(router: ApiRouter, extension: ConsoleExtension): void {
+    addNew(this.templates, readTemplates(extension.templates), 'template');
+    addNew(this.assets, readAssets(extension.assets), 'file');
+    this.addedNavigation.push(...(extension.navigation ?? []));
+    this.addedNavigation.sort((a, b) => a.label.localeCompare(b.label));
+    for (const { to, ...tab } of extension.tabs ?? []) this.addedTabs.set(to, [...(this.addedTabs.get(to) ?? []), tab]);
+    for (const page of extension.pages) this.mountPage(router, page);
+  }
+
+  private mountPage(router: ApiRouter, page: ConsolePage): void {
+    if (typeof page.tabs === 'object') this.tabSets.set(page.tabs.label, page.tabs);
+    router.get(page.path, { access: 'public', hidden: true, summary: `Console: ${page.title}` }, async (req, res) => {
+      const user = await this.user(req);
+      if (!user) {
+        if (wantsJson(req)) throw consoleErrors.signedOut();
+        return res.redirect(302, this.signInLocation(req));
+      }
+      const values: Record<string, string> = {};
+      for (const [name, value] of Object.entries(req.params as Record<string, unknown>)) values[name] = text(value);
+      const { title, section, template, script, path } = page;
+      this.send(res, 200, { title, section, user, template, script, values, tabs: this.tabsOf(page), path });
+    });
+  }
+
+  /** A page's tabs with those extensions added to its set. */
+  private tabsOf(page: ConsolePage): ConsoleTabs | undefined {
+    if (!page.tabs) return undefined;
+    const set = typeof page.tabs === 'string' ? this.tabSets.get(page.tabs) : page.tabs;
+    if (!set) throw new Error(`the console has no tab set ${page.tabs as string}`);
+    return { label: set.label, tabs: [...set.tabs, ...(this.addedTabs.get(set.label) ?? [])] };
+  }
+
+  /** A template with its partials in place (see PARTIAL). */
+  private expand(text: string, depth = 0): string {
+    if (depth > MAX_PARTIAL_DEPTH) throw new Error(`console partials nest deeper than ${MAX_PARTIAL_DEPTH}`);
+    const partial = (name: string, args: string, block: string) => {
+      const values = new Map([...args.matchAll(PARTIAL_ARG)].map(([, key, value]) => [key!, value!]));
+      // The arguments fill the partial's own text; the block is the page's, left for the page's values.
+      const body = this.template(name)
+        .replace(/\{\{(\w+)\}\}/g, (found, key: string) => (values.has(key) ? escapeHtml(values.get(key)!) : found))
+        .replace(PARTIAL_BLOCK, () => block);
+      return this.expand(body, depth + 1);
+    };
+    return text
+      .replace(BLOCK_PARTIAL, (_m, name: string, args: string, block: string) => partial(name, args, block))
+      .replace(PARTIAL, (_m, name: string, args: string) => partial(name, args, ''));
   }
 
   private template(name: string): string {
@@ -250,7 +348,7 @@ export class ConsoleKit {
   private navigation(view: ConsoleView): string {
     if (!view.user)
       return view.template === 'login.html' ? '' : `<a class="signin-link" href="${CONSOLE_SIGN_IN}">Sign in</a>`;
-    const links = this.options.navigation
+    const links = [...this.options.navigation, ...this.addedNavigation]
       .map(({ section, href, label, requires }) => {
         const current = section === view.section ? ' aria-current="page"' : '';
         const gate = requires ? ` data-requires="${escapeHtml(requires)}" hidden` : '';
@@ -268,23 +366,14 @@ export class ConsoleKit {
   </div>`;
   }
 
-  /** The console's files and the kit's, read once: a fixed set of names, so no path can reach other files. */
+  /**
+   * The console's files, the kit's and those of extensions, read once: a fixed set of names, so no path can reach
+   * other files.
+   */
   private mountAssets(router: ApiRouter): void {
-    const assets = new Map<string, { body: Buffer; type: string; etag: string }>();
-    // The console's own files come last, so a console may replace a kit file.
-    for (const folder of [KIT_ASSETS, this.options.assets]) {
-      for (const [name, body] of readFolder(folder, Object.keys(ASSET_TYPES))) {
-        const type = ASSET_TYPES[name.slice(name.lastIndexOf('.'))]!;
-        assets.set(name, {
-          body,
-          type,
-          etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
-        });
-      }
-    }
     router.get(`${CONSOLE_ASSETS}:name`, { access: 'public', hidden: true }, (req, res) => {
       const name = String(req.params.name);
-      const asset = assets.get(name);
+      const asset = this.assets.get(name);
       if (!asset) throw consoleErrors.assetNotFound(name);
       // Revalidate every time: a restarted service with new files must never run stale scripts.
       res.set({ 'Content-Type': asset.type, 'Cache-Control': 'no-cache', ETag: asset.etag });

@@ -34,6 +34,8 @@ export type { ChangeFeedMode, ChangeInfo, ChangeListener, Changes } from '../cha
 export type { JsonSchema, ValidationResult } from '../config/schema-validation.js';
 export { validateAgainst } from '../config/schema-validation.js';
 export type {
+  ConsoleExtension,
+  ConsoleExtensions,
   ConsoleNavItem,
   ConsoleOptions,
   ConsolePage,
