@@ -19,6 +19,8 @@ export {
 export type { BrowserPage } from '../testing/browser-page.js';
 export { launchChromium, openBrowserPage, submitConsoleSignIn } from '../testing/browser-page.js';
 export { onBothDatabases } from '../testing/both-databases.js';
+export type { BrowserSuite, BrowserSuiteOptions } from '../testing/browser-suite.js';
+export { browserSuite } from '../testing/browser-suite.js';
 export type { JsonAnswer } from '../testing/call-service.js';
 export { callService, serviceCaller } from '../testing/call-service.js';
 export type { ChildRun, ChildRuntime, PackedHome } from '../testing/child-runtime.js';

@@ -1,21 +1,9 @@
 import test from 'ava';
-import type { Browser } from 'playwright-core';
-import {
-  browserAvailable,
-  launchChromium,
-  pageLayoutProblems,
-  startTestRuntime,
-  type TestRuntime,
-  VIEWPORTS,
-} from 'vela/testing';
+import { browserSuite, pageLayoutProblems, startTestRuntime, VIEWPORTS } from 'vela/testing';
 import { createHandbook, HANDBOOK, json, startGenai } from './fixtures.js';
 
 // The sample page's chat box (a file of the search plugin's page, plugins/search/page/sample-chat.js) in
 // headless Chromium, against the genai plugin's site chat with the built-in provider.
-
-const browserTest = browserAvailable() ? test : test.skip;
-let vela: TestRuntime;
-let browser: Browser;
 
 const MARKUP_DOC = {
   id: 'markup',
@@ -25,25 +13,24 @@ const MARKUP_DOC = {
   url: 'https://docs.example/health',
 };
 
-test.before(async () => {
-  if (!browserAvailable()) return;
-  vela = await startGenai();
-  await createHandbook(vela, 'Handbook', [...HANDBOOK, MARKUP_DOC]);
-  browser = await launchChromium();
-});
-test.after.always(async () => {
-  await browser?.close();
-  await vela?.stop();
-});
+const ui = browserSuite(
+  test,
+  async () => {
+    const vela = await startGenai();
+    await createHandbook(vela, 'Handbook', [...HANDBOOK, MARKUP_DOC]);
+    return vela;
+  },
+  { serial: false },
+);
 
-browserTest('the chat box streams a grounded answer from the site chat, with its sources as links', async (t) => {
-  const page = await browser.newPage();
+ui.test('the chat box streams a grounded answer from the site chat, with its sources as links', async (t) => {
+  const page = await ui.browser.newPage();
   const chatRequests: string[] = [];
   page.on('request', (r) => {
     if (r.url().includes('/chat'))
       chatRequests.push(`${r.headers().accept ?? ''} ${new URL(r.url()).pathname}${new URL(r.url()).search}`);
   });
-  await page.goto(vela.url('search', '/sn/Handbook'));
+  await page.goto(ui.vela.url('search', '/sn/Handbook'));
   await page.waitForSelector('#chat:not([hidden])');
   // Record every state of the answer as it grows, to see it stream.
   await page.evaluate(() => {
@@ -77,23 +64,23 @@ browserTest('the chat box streams a grounded answer from the site chat, with its
     'application/json /api/sn/Handbook/chat?_setlocale=en_US',
     `text/event-stream /api/sn/Handbook/chat?q=Which+port+does+the+connector+listen+on%3F&_setlocale=en_US`,
   ]);
-  await page.screenshot({ path: `${vela.dataDir}/chat-box.png`, fullPage: true });
+  await page.screenshot({ path: `${ui.vela.dataDir}/chat-box.png`, fullPage: true });
 
   // The search page still works beside it.
   t.is(await page.locator('article').count(), HANDBOOK.length + 1);
   await page.close();
 });
 
-browserTest(
+ui.test(
   'sources and answers are text: markup in a document runs nothing, and a javascript: URL is no link',
   async (t) => {
-    const page = await browser.newPage();
+    const page = await ui.browser.newPage();
     const dialogs: string[] = [];
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
     });
-    await page.goto(vela.url('search', '/sn/Handbook?q=*&_setlocale=en_US'));
+    await page.goto(ui.vela.url('search', '/sn/Handbook?q=*&_setlocale=en_US'));
     await page.waitForSelector('#chat:not([hidden])');
 
     await page.fill('#chat-q', 'How often do health checks run?');
@@ -122,13 +109,13 @@ browserTest(
   },
 );
 
-browserTest(
+ui.test(
   'on a phone the chat box fits: its whole placeholder shows and the Ask button stays on the screen',
   async (t) => {
-    const page = await browser.newPage({ viewport: VIEWPORTS.phone });
-    await page.goto(vela.url('search', '/sn/Handbook?q=*&_setlocale=en_US'));
+    const page = await ui.browser.newPage({ viewport: VIEWPORTS.phone });
+    await page.goto(ui.vela.url('search', '/sn/Handbook?q=*&_setlocale=en_US'));
     await page.waitForSelector('#chat:not([hidden])');
-    t.deepEqual(await pageLayoutProblems(page, vela, 'chat-box-phone.png'), []);
+    t.deepEqual(await pageLayoutProblems(page, ui.vela, 'chat-box-phone.png'), []);
     const fit = await page.locator('#chat-q').evaluate((input) => {
       const style = getComputedStyle(input);
       const context = document.createElement('canvas').getContext('2d')!;
@@ -146,12 +133,12 @@ browserTest(
   },
 );
 
-browserTest('the chat box stays hidden when the site does not chat, and when no plugin serves chat', async (t) => {
-  await createHandbook(vela, 'Quiet');
-  await json(vela, 'PUT', '/api/sn/Quiet/genai', { enabled: false });
-  const page = await browser.newPage();
+ui.test('the chat box stays hidden when the site does not chat, and when no plugin serves chat', async (t) => {
+  await createHandbook(ui.vela, 'Quiet');
+  await json(ui.vela, 'PUT', '/api/sn/Quiet/genai', { enabled: false });
+  const page = await ui.browser.newPage();
   const probe = page.waitForResponse((r) => r.url().includes('/api/sn/Quiet/chat'));
-  await page.goto(vela.url('search', '/sn/Quiet?q=*&_setlocale=en_US'));
+  await page.goto(ui.vela.url('search', '/sn/Quiet?q=*&_setlocale=en_US'));
   t.like(await (await probe).json(), { enabled: false });
   await page.waitForSelector('article');
   t.true(await page.locator('#chat').isHidden());

@@ -1,35 +1,19 @@
 import test from 'ava';
-import type { Browser, Page } from 'playwright-core';
-import {
-  browserAvailable,
-  launchChromium,
-  pageLayoutProblems,
-  startTestRuntime,
-  type TestRuntime,
-  VIEWPORTS,
-} from 'vela/testing';
+import type { Page } from 'playwright-core';
+import { browserSuite, pageLayoutProblems, startTestRuntime, VIEWPORTS } from 'vela/testing';
 import { createSite, importDocs, makeDocs } from '../../search/test/fixtures.js';
 
 // GraphiQL in a real browser, on a laptop and on a phone: the query and its result must both be readable.
-const browserTest = browserAvailable() ? test.serial : test.skip;
-let vela: TestRuntime;
-let browser: Browser;
-
-test.before(async () => {
-  if (!browserAvailable()) return;
-  vela = await startTestRuntime({ plugins: ['search', 'graphql'] });
+const ui = browserSuite(test, async () => {
+  const vela = await startTestRuntime({ plugins: ['search', 'graphql'] });
   await createSite(vela, 'Sample');
   await importDocs(vela, makeDocs(5));
-  browser = await launchChromium();
-});
-test.after.always(async () => {
-  await browser?.close();
-  await vela?.stop();
+  return vela;
 });
 
 /** Open GraphiQL, run its first query, and measure the editor and the result pane once the answer is shown. */
 async function runFirstQuery(page: Page) {
-  await page.goto(vela.url('search', '/graphql'));
+  await page.goto(ui.vela.url('search', '/graphql'));
   await page.waitForSelector('.graphiql-container');
   await page.locator('.graphiql-execute-button').click();
   await page.waitForFunction(() => document.querySelector('.result-window')?.textContent?.includes('Sample'));
@@ -50,10 +34,10 @@ async function runFirstQuery(page: Page) {
   });
 }
 
-browserTest(
+ui.test(
   'GraphiQL on a 390 px phone: the query editor and the result pane are each as wide as the screen allows, one above the other',
   async (t) => {
-    const page = await browser.newPage({ viewport: VIEWPORTS.phone });
+    const page = await ui.browser.newPage({ viewport: VIEWPORTS.phone });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     const size = await runFirstQuery(page);
@@ -66,17 +50,17 @@ browserTest(
       size.lineHeight > 0 && size.lineHeight < 2 * size.fontLine,
       `the answer's line "siteNames": [ is one line, not wrapped (${size.lineHeight} px high)`,
     );
-    t.deepEqual(await pageLayoutProblems(page, vela, 'graphiql-phone.png'), []);
+    t.deepEqual(await pageLayoutProblems(page, ui.vela, 'graphiql-phone.png'), []);
     t.deepEqual(errors, []);
     await page.close();
   },
 );
 
-browserTest('GraphiQL on a laptop keeps the query and the result side by side', async (t) => {
-  const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+ui.test('GraphiQL on a laptop keeps the query and the result side by side', async (t) => {
+  const page = await ui.browser.newPage({ viewport: VIEWPORTS.desktop });
   const size = await runFirstQuery(page);
   t.true(size.result.width >= 400, `the result pane is ${size.result.width} px wide`);
   t.true(Math.abs(size.result.top - size.query.top) < 80, 'side by side');
-  t.deepEqual(await pageLayoutProblems(page, vela, 'graphiql-desktop.png'), []);
+  t.deepEqual(await pageLayoutProblems(page, ui.vela, 'graphiql-desktop.png'), []);
   await page.close();
 });

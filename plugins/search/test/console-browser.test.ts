@@ -1,88 +1,70 @@
 import test from 'ava';
-import type { Browser, Page } from 'playwright-core';
-import {
-  browserAvailable,
-  openBrowserPage,
-  startTestRuntime,
-  submitConsoleSignIn,
-  type TestRuntime,
-} from 'vela/testing';
+import { browserSuite, startTestRuntime, submitConsoleSignIn } from 'vela/testing';
 import { importDocs, json, makeDocs } from './fixtures.js';
 
-const browserTest = browserAvailable() ? test.serial : test.skip;
 // Set VELA_SCREENSHOT_DIR to keep a picture of every page the test visits.
 const screenshots = process.env.VELA_SCREENSHOT_DIR;
 
-let vela: TestRuntime;
-let browser: Browser;
-let page: Page;
 let siteId: string;
-let pageErrors: string[] = [];
 
-test.before(async () => {
-  if (!browserAvailable()) return;
-  // The Integrations and Metrics pages are this console's; their APIs are the integration and search-metrics
-  // plugins', loaded so the pages are offered.
-  vela = await startTestRuntime({
+// The Integrations and Metrics pages are this console's; their APIs are the integration and search-metrics
+// plugins', loaded so the pages are offered.
+const ui = browserSuite(test, () =>
+  startTestRuntime({
     plugins: ['search', 'integration', 'search-metrics'],
     config: { plugins: { 'search-metrics': { flushMs: 50 } } },
-  });
-  ({ browser, page, pageErrors } = await openBrowserPage());
-});
-test.after.always(async () => {
-  await browser?.close();
-  await vela?.stop();
-});
+  }),
+);
 
-const url = (path: string) => vela.url('search', path);
-const text = async (selector: string) => ((await page.locator(selector).textContent()) ?? '').trim();
+const url = (path: string) => ui.vela.url('search', path);
+const text = async (selector: string) => ((await ui.page.locator(selector).textContent()) ?? '').trim();
 const shot = async (name: string) => {
-  if (screenshots) await page.screenshot({ path: `${screenshots}/search-${name}.png`, fullPage: true });
+  if (screenshots) await ui.page.screenshot({ path: `${screenshots}/search-${name}.png`, fullPage: true });
 };
-const apiGet = async (path: string) => (await json(vela, 'GET', path)).body;
+const apiGet = async (path: string) => (await json(ui.vela, 'GET', path)).body;
 
-browserTest('a browser that is not signed in gets the sign-in page, then the page it asked for', async (t) => {
-  await page.goto(url('/'));
-  await page.waitForURL(/\/console\/login\?next=%2Fconsole%2Fsites$/);
-  t.is(await page.title(), 'Sign in · Vela Search');
+ui.test('a browser that is not signed in gets the sign-in page, then the page it asked for', async (t) => {
+  await ui.page.goto(url('/'));
+  await ui.page.waitForURL(/\/console\/login\?next=%2Fconsole%2Fsites$/);
+  t.is(await ui.page.title(), 'Sign in · Vela Search');
   await shot('sign-in');
-  await submitConsoleSignIn(page, 'not the password');
-  await page.waitForSelector('text=The user name or password is not right.');
-  await submitConsoleSignIn(page);
-  await page.waitForURL(url('/console/sites'));
-  await page.waitForFunction(() => document.getElementById('sites-status')?.textContent?.startsWith('No sites yet'));
+  await submitConsoleSignIn(ui.page, 'not the password');
+  await ui.page.waitForSelector('text=The user name or password is not right.');
+  await submitConsoleSignIn(ui.page);
+  await ui.page.waitForURL(url('/console/sites'));
+  await ui.page.waitForFunction(() => document.getElementById('sites-status')?.textContent?.startsWith('No sites yet'));
   t.is(await text('.topbar .user'), 'admin');
 });
 
-browserTest('a site is created from the form, its switches and settings saved through the API', async (t) => {
-  await page.getByRole('link', { name: 'New site' }).click();
-  await page.waitForURL(url('/console/sites/new'));
-  await page.fill('#name', 'bad/name');
-  await page.click('#save');
-  await page.waitForSelector('#error:not([hidden])');
-  t.is(await page.getAttribute('#name', 'aria-invalid'), 'true', 'the member the API named is marked');
-  await page.fill('#name', 'Handbook');
-  await page.fill('#description', 'Product handbook');
-  await page.fill('#locales', 'en_US, pt_BR');
+ui.test('a site is created from the form, its switches and settings saved through the API', async (t) => {
+  await ui.page.getByRole('link', { name: 'New site' }).click();
+  await ui.page.waitForURL(url('/console/sites/new'));
+  await ui.page.fill('#name', 'bad/name');
+  await ui.page.click('#save');
+  await ui.page.waitForSelector('#error:not([hidden])');
+  t.is(await ui.page.getAttribute('#name', 'aria-invalid'), 'true', 'the member the API named is marked');
+  await ui.page.fill('#name', 'Handbook');
+  await ui.page.fill('#description', 'Product handbook');
+  await ui.page.fill('#locales', 'en_US, pt_BR');
   await shot('site-new');
-  await page.click('#save');
-  await page.waitForURL(/\/console\/sites\/(?!new$)[\w-]+$/);
-  siteId = page.url().split('/').pop()!;
-  await page.waitForFunction(() => document.body.dataset.loaded === 'true');
+  await ui.page.click('#save');
+  await ui.page.waitForURL(/\/console\/sites\/(?!new$)[\w-]+$/);
+  siteId = ui.page.url().split('/').pop()!;
+  await ui.page.waitForFunction(() => document.body.dataset.loaded === 'true');
   t.is(await text('#site-name'), 'Handbook');
-  t.is(await page.inputValue('#description'), 'Product handbook');
-  t.true(await page.isChecked('input[name="facet"]'));
-  t.false(await page.isChecked('input[name="mlt"]'));
-  t.is(await page.inputValue('#defaultTitleField'), 'title');
+  t.is(await ui.page.inputValue('#description'), 'Product handbook');
+  t.true(await ui.page.isChecked('input[name="facet"]'));
+  t.false(await ui.page.isChecked('input[name="mlt"]'));
+  t.is(await ui.page.inputValue('#defaultTitleField'), 'title');
 
-  await page.check('input[name="mlt"]');
-  await page.check('input[name="spotlightWithResults"]');
-  await page.uncheck('input[name="wildcardNoResults"]');
-  await page.fill('#rowsPerPage', '5');
-  await page.selectOption('#facetItemType', 'OR');
-  await page.selectOption('#defaultDescriptionField', 'text');
-  await page.click('#save');
-  await page.waitForSelector('text=Site saved.');
+  await ui.page.check('input[name="mlt"]');
+  await ui.page.check('input[name="spotlightWithResults"]');
+  await ui.page.uncheck('input[name="wildcardNoResults"]');
+  await ui.page.fill('#rowsPerPage', '5');
+  await ui.page.selectOption('#facetItemType', 'OR');
+  await ui.page.selectOption('#defaultDescriptionField', 'text');
+  await ui.page.click('#save');
+  await ui.page.waitForSelector('text=Site saved.');
   await shot('site-settings');
   const site = await apiGet(`/api/sn/${siteId}`);
   t.like(site, {
@@ -95,29 +77,29 @@ browserTest('a site is created from the form, its switches and settings saved th
   });
   t.deepEqual(site.locales, ['en_US', 'pt_BR']);
 
-  await page.getByRole('link', { name: 'Sites', exact: true }).click();
-  await page.waitForSelector('#sites tbody tr');
+  await ui.page.getByRole('link', { name: 'Sites', exact: true }).click();
+  await ui.page.waitForSelector('#sites tbody tr');
   t.is(await text('#sites tbody tr td:first-child'), 'Handbook');
   t.is(await text('#sites tbody tr td:nth-child(2)'), 'en_US, pt_BR');
   await shot('site-list');
 });
 
-browserTest(
+ui.test(
   'fields: a facet and a secondary facet are switched on in the table, a field is added and edited in the dialog',
   async (t) => {
-    await page.goto(url(`/console/sites/${siteId}/fields`));
-    const typeRow = page.locator('#fields tbody tr[data-field="type"]');
+    await ui.page.goto(url(`/console/sites/${siteId}/fields`));
+    const typeRow = ui.page.locator('#fields tbody tr[data-field="type"]');
     await typeRow.waitFor();
     t.true(await typeRow.locator('input[data-member="secondaryFacet"]').isDisabled(), 'secondary waits for facet');
     await typeRow.locator('input[data-member="facet"]').check();
-    await page.waitForFunction(
+    await ui.page.waitForFunction(
       () =>
         !(document.querySelector('tr[data-field="type"] input[data-member="secondaryFacet"]') as HTMLInputElement)
           .disabled,
     );
-    await page.locator('#fields tbody tr[data-field="type"] input[data-member="secondaryFacet"]').check();
+    await ui.page.locator('#fields tbody tr[data-field="type"] input[data-member="secondaryFacet"]').check();
     // Saved and drawn again: the new checkbox is ticked and enabled.
-    await page.waitForFunction(() => {
+    await ui.page.waitForFunction(() => {
       const input = document.querySelector(
         'tr[data-field="type"] input[data-member="secondaryFacet"]',
       ) as HTMLInputElement;
@@ -134,130 +116,130 @@ browserTest(
       { facet: true, secondaryFacet: true },
     );
 
-    await page.click('#add-field');
-    await page.fill('#field-name', 'tags');
-    await page.check('#field-form input[name="multiValued"]');
-    await page.check('#field-form input[name="facet"]');
-    await page.fill('#field-facetName', 'Tags');
-    await page.fill('#field-facetPosition', '2');
-    await page.fill('#field-facetLabels', 'pt_BR = Etiquetas');
+    await ui.page.click('#add-field');
+    await ui.page.fill('#field-name', 'tags');
+    await ui.page.check('#field-form input[name="multiValued"]');
+    await ui.page.check('#field-form input[name="facet"]');
+    await ui.page.fill('#field-facetName', 'Tags');
+    await ui.page.fill('#field-facetPosition', '2');
+    await ui.page.fill('#field-facetLabels', 'pt_BR = Etiquetas');
     await shot('field-dialog');
-    await page.click('#field-save');
-    await page.locator('#fields tbody tr[data-field="tags"]').waitFor();
+    await ui.page.click('#field-save');
+    await ui.page.locator('#fields tbody tr[data-field="tags"]').waitFor();
     fields = await apiGet(`/api/sn/${siteId}/field`);
     t.like(
       fields.find((f) => f.name === 'tags'),
       { facet: true, multiValued: true, facetName: 'Tags', facetPosition: 2, facetLabels: { pt_BR: 'Etiquetas' } },
     );
-    await page.getByRole('button', { name: 'Edit tags' }).click();
-    t.is(await page.inputValue('#field-facetLabels'), 'pt_BR = Etiquetas');
-    await page.fill('#field-facetName', 'Labels');
-    await page.click('#field-save');
-    await page.waitForFunction(
+    await ui.page.getByRole('button', { name: 'Edit tags' }).click();
+    t.is(await ui.page.inputValue('#field-facetLabels'), 'pt_BR = Etiquetas');
+    await ui.page.fill('#field-facetName', 'Labels');
+    await ui.page.click('#field-save');
+    await ui.page.waitForFunction(
       () => document.querySelector('tr[data-field="tags"] td:nth-child(5)')?.textContent === 'Labels',
     );
     // A refused write is shown in the dialog, the member marked.
-    await page.getByRole('button', { name: 'Edit tags' }).click();
-    await page.fill('#field-name', 'title');
-    await page.click('#field-save');
-    await page.waitForSelector('#field-error:not([hidden])');
+    await ui.page.getByRole('button', { name: 'Edit tags' }).click();
+    await ui.page.fill('#field-name', 'title');
+    await ui.page.click('#field-save');
+    await ui.page.waitForSelector('#field-error:not([hidden])');
     t.regex(await text('#field-error'), /already has a field named "title"/);
-    await page.click('#field-cancel');
+    await ui.page.click('#field-cancel');
     await shot('site-fields');
   },
 );
 
-browserTest('locales: one is added and one removed', async (t) => {
-  await page.goto(url(`/console/sites/${siteId}/locales`));
-  await page.waitForSelector('#locales tbody tr[data-locale="pt_BR"]');
-  await page.fill('#locale', 'es_ES');
-  await page.click('#add-locale');
-  await page.waitForSelector('#locales tbody tr[data-locale="es_ES"]');
-  await page.getByRole('button', { name: 'Remove pt_BR' }).click();
-  await page.locator('dialog[open]').waitFor();
-  await page.click('#confirm-button');
-  await page.waitForSelector('text=pt_BR removed.');
+ui.test('locales: one is added and one removed', async (t) => {
+  await ui.page.goto(url(`/console/sites/${siteId}/locales`));
+  await ui.page.waitForSelector('#locales tbody tr[data-locale="pt_BR"]');
+  await ui.page.fill('#locale', 'es_ES');
+  await ui.page.click('#add-locale');
+  await ui.page.waitForSelector('#locales tbody tr[data-locale="es_ES"]');
+  await ui.page.getByRole('button', { name: 'Remove pt_BR' }).click();
+  await ui.page.locator('dialog[open]').waitFor();
+  await ui.page.click('#confirm-button');
+  await ui.page.waitForSelector('text=pt_BR removed.');
   t.deepEqual((await apiGet(`/api/sn/${siteId}`)).locales, ['en_US', 'es_ES']);
   await shot('site-locales');
 });
 
-browserTest(
-  'spotlights: one is created, edited and deleted through the page, each write checked in the API',
-  async (t) => {
-    await page.goto(url(`/console/sites/${siteId}/spotlights`));
-    await page.waitForFunction(() => document.body.dataset.loaded === 'true');
-    const stored = async () => (await json(vela, 'GET', `/api/sn/${siteId}/spotlight`)).body as any[];
-    t.deepEqual(await stored(), [], 'the spotlight API answers: no spotlights yet');
-    t.is(await text('#spotlights-status'), 'No spotlights yet.');
+ui.test('spotlights: one is created, edited and deleted through the page, each write checked in the API', async (t) => {
+  await ui.page.goto(url(`/console/sites/${siteId}/spotlights`));
+  await ui.page.waitForFunction(() => document.body.dataset.loaded === 'true');
+  const stored = async () => (await json(ui.vela, 'GET', `/api/sn/${siteId}/spotlight`)).body as any[];
+  t.deepEqual(await stored(), [], 'the spotlight API answers: no spotlights yet');
+  t.is(await text('#spotlights-status'), 'No spotlights yet.');
 
-    await page.click('#add-spotlight');
-    t.is(await page.getAttribute('#spotlight-name', 'maxlength'), '100', 'the name takes what the API takes');
-    await page.fill('#spotlight-name', 'Install');
-    await page.fill('#spotlight-terms', 'install, setup');
-    await page.fill('#spotlight-documents [name="doc-title"]', 'Installation guide');
-    await page.fill('#spotlight-documents [name="doc-link"]', 'https://example.org/install');
-    await page.click('#spotlight-save');
-    await page.waitForSelector('#spotlights tbody tr');
-    t.regex(await text('#spotlights tbody tr td:nth-child(3)'), /install, setup/);
-    let [created] = await stored();
-    t.like(created, { name: 'Install', locale: 'en_US', terms: ['install', 'setup'] });
-    t.like(created.documents[0], { position: 1, title: 'Installation guide', link: 'https://example.org/install' });
-    await shot('site-spotlights');
+  await ui.page.click('#add-spotlight');
+  t.is(await ui.page.getAttribute('#spotlight-name', 'maxlength'), '100', 'the name takes what the API takes');
+  await ui.page.fill('#spotlight-name', 'Install');
+  await ui.page.fill('#spotlight-terms', 'install, setup');
+  await ui.page.fill('#spotlight-documents [name="doc-title"]', 'Installation guide');
+  await ui.page.fill('#spotlight-documents [name="doc-link"]', 'https://example.org/install');
+  await ui.page.click('#spotlight-save');
+  await ui.page.waitForSelector('#spotlights tbody tr');
+  t.regex(await text('#spotlights tbody tr td:nth-child(3)'), /install, setup/);
+  let [created] = await stored();
+  t.like(created, { name: 'Install', locale: 'en_US', terms: ['install', 'setup'] });
+  t.like(created.documents[0], { position: 1, title: 'Installation guide', link: 'https://example.org/install' });
+  await shot('site-spotlights');
 
-    await page.getByRole('button', { name: 'Edit Install' }).click();
-    t.is(await page.inputValue('#spotlight-terms'), 'install, setup', 'the dialog opens with the stored values');
-    await page.fill('#spotlight-name', 'Installing');
-    await page.fill('#spotlight-terms', 'installation');
-    await page.click('#add-document');
-    await page.fill('#spotlight-documents .document-row:nth-child(2) [name="doc-title"]', 'Upgrade notes');
-    await page.fill('#spotlight-documents .document-row:nth-child(2) [name="doc-referenceId"]', 'doc-0003');
-    await page.click('#spotlight-save');
-    await page.waitForFunction(
-      () => document.querySelector('#spotlights tbody tr td:first-child')?.textContent === 'Installing',
-    );
-    [created] = await stored();
-    t.like(created, { name: 'Installing', terms: ['installation'] });
-    t.deepEqual(
-      created.documents.map((d: any) => [d.position, d.title, d.referenceId]),
-      [
-        [1, 'Installation guide', null],
-        [2, 'Upgrade notes', 'doc-0003'],
-      ],
-    );
-    t.is(await text('#spotlights tbody tr td:nth-child(4)'), '2');
+  await ui.page.getByRole('button', { name: 'Edit Install' }).click();
+  t.is(await ui.page.inputValue('#spotlight-terms'), 'install, setup', 'the dialog opens with the stored values');
+  await ui.page.fill('#spotlight-name', 'Installing');
+  await ui.page.fill('#spotlight-terms', 'installation');
+  await ui.page.click('#add-document');
+  await ui.page.fill('#spotlight-documents .document-row:nth-child(2) [name="doc-title"]', 'Upgrade notes');
+  await ui.page.fill('#spotlight-documents .document-row:nth-child(2) [name="doc-referenceId"]', 'doc-0003');
+  await ui.page.click('#spotlight-save');
+  await ui.page.waitForFunction(
+    () => document.querySelector('#spotlights tbody tr td:first-child')?.textContent === 'Installing',
+  );
+  [created] = await stored();
+  t.like(created, { name: 'Installing', terms: ['installation'] });
+  t.deepEqual(
+    created.documents.map((d: any) => [d.position, d.title, d.referenceId]),
+    [
+      [1, 'Installation guide', null],
+      [2, 'Upgrade notes', 'doc-0003'],
+    ],
+  );
+  t.is(await text('#spotlights tbody tr td:nth-child(4)'), '2');
 
-    // A refused write is shown in the dialog.
-    await page.getByRole('button', { name: 'Edit Installing' }).click();
-    await page.fill('#spotlight-documents .document-row:nth-child(1) [name="doc-position"]', '100001');
-    await page.click('#spotlight-save');
-    await page.waitForSelector('#spotlight-error:not([hidden])');
-    t.regex(await text('#spotlight-error'), /position must be at most 100000/);
-    await page.click('#spotlight-cancel');
+  // A refused write is shown in the dialog.
+  await ui.page.getByRole('button', { name: 'Edit Installing' }).click();
+  await ui.page.fill('#spotlight-documents .document-row:nth-child(1) [name="doc-position"]', '100001');
+  await ui.page.click('#spotlight-save');
+  await ui.page.waitForSelector('#spotlight-error:not([hidden])');
+  t.regex(await text('#spotlight-error'), /position must be at most 100000/);
+  await ui.page.click('#spotlight-cancel');
 
-    await page.getByRole('button', { name: 'Delete Installing' }).click();
-    await page.locator('dialog[open]').waitFor();
-    await page.click('#confirm-button');
-    await page.waitForFunction(
-      () => document.getElementById('spotlights-status')?.textContent === 'No spotlights yet.',
-    );
-    t.deepEqual(await stored(), []);
-  },
-);
+  await ui.page.getByRole('button', { name: 'Delete Installing' }).click();
+  await ui.page.locator('dialog[open]').waitFor();
+  await ui.page.click('#confirm-button');
+  await ui.page.waitForFunction(
+    () => document.getElementById('spotlights-status')?.textContent === 'No spotlights yet.',
+  );
+  t.deepEqual(await stored(), []);
+});
 
-browserTest(
+ui.test(
   'spotlights: the page of a site that does not exist; a spotlight deleted elsewhere while the page shows it',
   async (t) => {
     t.timeout(60_000);
-    await page.goto(url('/console/sites/no-such-site/spotlights'));
-    await page.waitForSelector('#error:not([hidden])');
+    await ui.page.goto(url('/console/sites/no-such-site/spotlights'));
+    await ui.page.waitForSelector('#error:not([hidden])');
     t.is(await text('#error'), 'no site named or with id "no-such-site"');
-    t.true(await page.locator('#spotlights-card').isHidden(), 'nothing that would act on the missing site is offered');
-    t.true(await page.locator('#add-spotlight').isHidden());
-    t.is(await page.evaluate(() => document.body.dataset.loaded ?? null), null);
+    t.true(
+      await ui.page.locator('#spotlights-card').isHidden(),
+      'nothing that would act on the missing site is offered',
+    );
+    t.true(await ui.page.locator('#add-spotlight').isHidden());
+    t.is(await ui.page.evaluate(() => document.body.dataset.loaded ?? null), null);
 
     const make = async (name: string) =>
       (
-        await json(vela, 'POST', `/api/sn/${siteId}/spotlight`, {
+        await json(ui.vela, 'POST', `/api/sn/${siteId}/spotlight`, {
           name,
           terms: [name.toLowerCase()],
           documents: [{ position: 1, title: name }],
@@ -265,39 +247,39 @@ browserTest(
       ).body;
     const gone = await make('Gone');
     const stays = await make('Stays');
-    await page.goto(url(`/console/sites/${siteId}/spotlights`));
-    await page.waitForFunction(() => document.body.dataset.loaded === 'true');
-    t.is(await page.locator('#spotlights tbody tr').count(), 2);
+    await ui.page.goto(url(`/console/sites/${siteId}/spotlights`));
+    await ui.page.waitForFunction(() => document.body.dataset.loaded === 'true');
+    t.is(await ui.page.locator('#spotlights tbody tr').count(), 2);
 
     // Saved after someone else deleted it: the dialog names the missing spotlight, the list drops it.
-    await json(vela, 'DELETE', `/api/sn/${siteId}/spotlight/${gone.id}`);
-    await page.getByRole('button', { name: 'Edit Gone' }).click();
-    await page.fill('#spotlight-terms', 'vanished');
-    await page.click('#spotlight-save');
-    await page.waitForSelector('#spotlight-error:not([hidden])');
+    await json(ui.vela, 'DELETE', `/api/sn/${siteId}/spotlight/${gone.id}`);
+    await ui.page.getByRole('button', { name: 'Edit Gone' }).click();
+    await ui.page.fill('#spotlight-terms', 'vanished');
+    await ui.page.click('#spotlight-save');
+    await ui.page.waitForSelector('#spotlight-error:not([hidden])');
     t.is(await text('#spotlight-error'), `site "Handbook" has no spotlight with id "${gone.id}"`);
-    await page.click('#spotlight-cancel');
-    await page.waitForFunction(() => document.querySelectorAll('#spotlights tbody tr').length === 1);
+    await ui.page.click('#spotlight-cancel');
+    await ui.page.waitForFunction(() => document.querySelectorAll('#spotlights tbody tr').length === 1);
     t.is(await text('#spotlights tbody tr td:first-child'), 'Stays');
 
     // Deleted when it is already gone: what was asked for holds, so no error, and the row goes.
-    await json(vela, 'DELETE', `/api/sn/${siteId}/spotlight/${stays.id}`);
-    await page.getByRole('button', { name: 'Delete Stays' }).click();
-    await page.locator('dialog[open]').waitFor();
-    await page.click('#confirm-button');
-    await page.waitForFunction(
+    await json(ui.vela, 'DELETE', `/api/sn/${siteId}/spotlight/${stays.id}`);
+    await ui.page.getByRole('button', { name: 'Delete Stays' }).click();
+    await ui.page.locator('dialog[open]').waitFor();
+    await ui.page.click('#confirm-button');
+    await ui.page.waitForFunction(
       () => document.getElementById('spotlights-status')?.textContent === 'No spotlights yet.',
     );
-    t.true(await page.locator('#error').isHidden());
-    t.deepEqual((await json(vela, 'GET', `/api/sn/${siteId}/spotlight`)).body, []);
+    t.true(await ui.page.locator('#error').isHidden());
+    t.deepEqual((await json(ui.vela, 'GET', `/api/sn/${siteId}/spotlight`)).body, []);
   },
 );
 
-browserTest('metrics: top and zero-result terms as SVG bars, and the latest searches', async (t) => {
-  await importDocs(vela, makeDocs(30), 'Handbook');
+ui.test('metrics: top and zero-result terms as SVG bars, and the latest searches', async (t) => {
+  await importDocs(ui.vela, makeDocs(30), 'Handbook');
   const search = (q: string, userId?: string) =>
     json(
-      vela,
+      ui.vela,
       'POST',
       '/api/sn/Handbook/search?_setlocale=en_US',
       { query: q, ...(userId ? { userId } : {}) },
@@ -305,14 +287,14 @@ browserTest('metrics: top and zero-result terms as SVG bars, and the latest sear
     );
   for (const q of ['editor', 'editor', 'editor', 'audio', 'audio', 'qqqzz', 'qqqzz', 'nothing-at-all'])
     await search(q, 'ana');
-  await page.goto(url(`/console/sites/${siteId}/metrics`));
-  await page.waitForSelector('#top-chart svg g.term');
-  await page
+  await ui.page.goto(url(`/console/sites/${siteId}/metrics`));
+  await ui.page.waitForSelector('#top-chart svg g.term');
+  await ui.page
     .getByRole('navigation', { name: 'Site' })
     .getByRole('link', { name: 'Metrics' })
     .waitFor({ state: 'visible' });
   const bars = (selector: string) =>
-    page
+    ui.page
       .locator(`${selector} svg g.term`)
       .evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-term'), Number(n.getAttribute('data-count'))]));
   t.deepEqual(await bars('#top-chart'), [
@@ -327,79 +309,81 @@ browserTest('metrics: top and zero-result terms as SVG bars, and the latest sear
   ]);
   t.is(await text('#stat-today'), '8');
   t.is(await text('#stat-zero'), '3');
-  t.is(await page.locator('#latest tbody tr').count(), 8);
+  t.is(await ui.page.locator('#latest tbody tr').count(), 8);
   t.is(await text('#latest tbody tr:first-child td:first-child'), 'nothing-at-all');
   t.regex(await text('#period-summary'), /^8 searches since/);
-  await page.selectOption('#period', 'all-time');
-  await page.waitForFunction(() => document.getElementById('period-summary')?.textContent?.includes('all time'));
+  await ui.page.selectOption('#period', 'all-time');
+  await ui.page.waitForFunction(() => document.getElementById('period-summary')?.textContent?.includes('all time'));
   await shot('site-metrics');
 });
 
-browserTest('API tokens: one is created with scopes, shown once, narrowed, and deleted', async (t) => {
-  await page.getByRole('link', { name: 'API tokens' }).click();
-  await page.waitForURL(url('/console/tokens'));
-  await page.waitForFunction(
+ui.test('API tokens: one is created with scopes, shown once, narrowed, and deleted', async (t) => {
+  await ui.page.getByRole('link', { name: 'API tokens' }).click();
+  await ui.page.waitForURL(url('/console/tokens'));
+  await ui.page.waitForFunction(
     () => document.getElementById('tokens-status')?.textContent === 'No tokens yet. Create one with “New token”.',
   );
-  await page.click('#add-token');
-  await page.fill('#token-title', 'Front end');
-  await page.check('#token-form input[value="import"]');
-  await page.click('#token-save');
-  await page.waitForSelector('#new-token:not([hidden])');
+  await ui.page.click('#add-token');
+  await ui.page.fill('#token-title', 'Front end');
+  await ui.page.check('#token-form input[value="import"]');
+  await ui.page.click('#token-save');
+  await ui.page.waitForSelector('#new-token:not([hidden])');
   const token = await text('#token-value');
   t.regex(token, /^[\w-]{32}$/);
-  await page.waitForSelector('#tokens tbody tr');
+  await ui.page.waitForSelector('#tokens tbody tr');
   t.is(await text('#tokens tbody tr td:nth-child(2)'), 'searchimport');
-  const read = (key: string) => json(vela, 'GET', '/api/sn', undefined, { key, authorization: '' });
+  const read = (key: string) => json(ui.vela, 'GET', '/api/sn', undefined, { key, authorization: '' });
   t.is((await read(token)).status, 200, 'the token reads sites');
   await shot('tokens');
 
-  await page.getByRole('button', { name: 'Edit Front end' }).click();
-  await page.uncheck('#token-form input[value="search"]');
-  await page.click('#token-save');
-  await page.waitForFunction(
+  await ui.page.getByRole('button', { name: 'Edit Front end' }).click();
+  await ui.page.uncheck('#token-form input[value="search"]');
+  await ui.page.click('#token-save');
+  await ui.page.waitForFunction(
     () => document.querySelector('#tokens tbody tr td:nth-child(2)')?.textContent === 'import',
   );
   t.is((await read(token)).status, 403, 'narrowed at once');
-  await page.getByRole('button', { name: 'Delete Front end' }).click();
-  await page.locator('dialog[open]').waitFor();
-  await page.click('#confirm-button');
-  await page.waitForFunction(() => document.getElementById('tokens-status')?.textContent?.startsWith('No tokens yet'));
+  await ui.page.getByRole('button', { name: 'Delete Front end' }).click();
+  await ui.page.locator('dialog[open]').waitFor();
+  await ui.page.click('#confirm-button');
+  await ui.page.waitForFunction(() =>
+    document.getElementById('tokens-status')?.textContent?.startsWith('No tokens yet'),
+  );
   t.is((await read(token)).status, 401);
 });
 
-browserTest('plugin pages are offered only when their API is served', async (t) => {
-  await page.goto(url('/console/sites'));
+ui.test('plugin pages are offered only when their API is served', async (t) => {
+  await ui.page.goto(url('/console/sites'));
   const doc = await apiGet('/v3/api-docs');
-  await page.waitForFunction(() => document.readyState === 'complete');
-  await page.waitForTimeout(200);
+  await ui.page.waitForFunction(() => document.readyState === 'complete');
+  await ui.page.waitForTimeout(200);
   for (const [label, path] of [
     ['Integrations', '/api/integration'],
     ['LLM', '/api/llm'],
   ]) {
-    const visible = await page.locator('.topbar nav a', { hasText: label }).isVisible();
+    const visible = await ui.page.locator('.topbar nav a', { hasText: label }).isVisible();
     t.is(visible, path! in doc.paths, label);
   }
   if ('/api/integration' in doc.paths) {
-    await page.getByRole('link', { name: 'Integrations' }).click();
-    await page.waitForURL(url('/console/integrations'));
+    await ui.page.getByRole('link', { name: 'Integrations' }).click();
+    await ui.page.waitForURL(url('/console/integrations'));
     // The page's script takes the button's clicks once the vendors are in the form: on a loaded machine a click
     // before that opens nothing.
-    await page.waitForFunction(
+    await ui.page.waitForFunction(
       () => (document.querySelector('#integration-form [name=vendor]') as HTMLSelectElement | null)?.options.length,
     );
-    await page.click('#add-integration');
-    await page.fill('#integration-title', 'Connector');
-    await page.fill('#integration-endpoint', 'https://connector.example.org');
-    await page.click('#integration-save');
-    await page.waitForSelector('#integrations tbody tr');
+    await ui.page.click('#add-integration');
+    await ui.page.fill('#integration-title', 'Connector');
+    await ui.page.fill('#integration-endpoint', 'https://connector.example.org');
+    await ui.page.click('#integration-save');
+    await ui.page.waitForSelector('#integrations tbody tr');
     t.is(await text('#integrations tbody tr td:first-child'), 'Connector');
     await shot('integrations');
   }
 });
 
-browserTest('at 390 px wide nothing overflows: the navigation collapses and tables become cards', async (t) => {
-  await page.setViewportSize({ width: 390, height: 844 });
+ui.test('at 390 px wide nothing overflows: the navigation collapses and tables become cards', async (t) => {
+  await ui.page.setViewportSize({ width: 390, height: 844 });
   const pages = [
     '/console/sites',
     '/console/sites/new',
@@ -412,42 +396,42 @@ browserTest('at 390 px wide nothing overflows: the navigation collapses and tabl
     '/console/integrations',
   ];
   for (const path of pages) {
-    await page.goto(url(path));
-    await page.waitForLoadState('networkidle');
-    const overflow = await page.evaluate(
+    await ui.page.goto(url(path));
+    await ui.page.waitForLoadState('networkidle');
+    const overflow = await ui.page.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
     t.true(overflow <= 0, `${path} overflows by ${overflow} px`);
-    t.true(await page.locator('.topbar nav').isHidden(), `${path}: the navigation is behind the menu`);
+    t.true(await ui.page.locator('.topbar nav').isHidden(), `${path}: the navigation is behind the menu`);
     await shot(`phone${path.replaceAll('/', '-').replace(siteId, 'site')}`);
   }
-  await page.goto(url(`/console/sites/${siteId}/fields`));
-  await page.waitForSelector('#fields tbody tr');
-  t.true(await page.locator('#fields thead').isHidden(), 'the table is a list of cards');
-  t.is(await page.locator('#fields tbody tr[data-field="type"] td[data-label="Type"]').textContent(), 'STRING');
-  await page.getByRole('button', { name: 'Menu' }).click();
-  await page.getByRole('link', { name: 'API tokens' }).click();
-  await page.waitForURL(url('/console/tokens'));
-  t.is(await page.getAttribute('.nav-toggle', 'aria-expanded'), 'false', 'a new page starts with the menu closed');
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await ui.page.goto(url(`/console/sites/${siteId}/fields`));
+  await ui.page.waitForSelector('#fields tbody tr');
+  t.true(await ui.page.locator('#fields thead').isHidden(), 'the table is a list of cards');
+  t.is(await ui.page.locator('#fields tbody tr[data-field="type"] td[data-label="Type"]').textContent(), 'STRING');
+  await ui.page.getByRole('button', { name: 'Menu' }).click();
+  await ui.page.getByRole('link', { name: 'API tokens' }).click();
+  await ui.page.waitForURL(url('/console/tokens'));
+  t.is(await ui.page.getAttribute('.nav-toggle', 'aria-expanded'), 'false', 'a new page starts with the menu closed');
+  await ui.page.setViewportSize({ width: 1280, height: 900 });
 });
 
-browserTest('stored values are shown as text, never run', async (t) => {
-  await json(vela, 'POST', '/api/dev/token', { title: '<img src=x onerror=alert(1)>', scopes: ['search'] });
-  await page.goto(url('/console/tokens'));
-  await page.waitForSelector('#tokens tbody tr');
+ui.test('stored values are shown as text, never run', async (t) => {
+  await json(ui.vela, 'POST', '/api/dev/token', { title: '<img src=x onerror=alert(1)>', scopes: ['search'] });
+  await ui.page.goto(url('/console/tokens'));
+  await ui.page.waitForSelector('#tokens tbody tr');
   t.is(await text('#tokens tbody tr td:first-child'), '<img src=x onerror=alert(1)>');
-  t.is(await page.locator('#tokens img').count(), 0);
+  t.is(await ui.page.locator('#tokens img').count(), 0);
 });
 
-browserTest('signing out ends the session: pages go back to sign-in', async (t) => {
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.waitForURL(/\/console\/login$/);
-  await page.goto(url('/console/tokens'));
-  await page.waitForURL(/\/console\/login\?next=%2Fconsole%2Ftokens$/);
-  t.is(await page.locator('.topbar .user').count(), 0);
+ui.test('signing out ends the session: pages go back to sign-in', async (t) => {
+  await ui.page.getByRole('button', { name: 'Sign out' }).click();
+  await ui.page.waitForURL(/\/console\/login$/);
+  await ui.page.goto(url('/console/tokens'));
+  await ui.page.waitForURL(/\/console\/login\?next=%2Fconsole%2Ftokens$/);
+  t.is(await ui.page.locator('.topbar .user').count(), 0);
 });
 
-browserTest('no page script failed on any page of the run', (t) => {
-  t.deepEqual(pageErrors, []);
+ui.test('no page script failed on any page of the run', (t) => {
+  t.deepEqual(ui.pageErrors, []);
 });

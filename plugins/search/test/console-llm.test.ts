@@ -1,71 +1,49 @@
 import { existsSync } from 'node:fs';
 import test from 'ava';
-import type { Browser, Page } from 'playwright-core';
-import {
-  browserAvailable,
-  openBrowserPage,
-  startTestRuntime,
-  submitConsoleSignIn,
-  type TestRuntime,
-} from 'vela/testing';
+import { browserSuite, startTestRuntime, submitConsoleSignIn } from 'vela/testing';
 import { json } from './fixtures.js';
 
 // The console's LLM page against the genai plugin's API (/api/llm), when that plugin is on the loader path.
 const genai = existsSync(new URL('../../genai/plugin.json', import.meta.url));
-const browserTest = browserAvailable() && genai ? test.serial : test.skip;
+const ui = browserSuite(test, () => startTestRuntime({ plugins: ['search', 'genai'] }), { when: genai });
 
-let vela: TestRuntime;
-let browser: Browser;
-let page: Page;
-let pageErrors: string[] = [];
-
-test.before(async () => {
-  if (!browserAvailable() || !genai) return;
-  vela = await startTestRuntime({ plugins: ['search', 'genai'] });
-  ({ browser, page, pageErrors } = await openBrowserPage());
-});
-test.after.always(async () => {
-  await browser?.close();
-  await vela?.stop();
-});
-
-browserTest(
+ui.test(
   'with the genai plugin, the LLM page is offered and creates, edits and deletes an instance through /api/llm',
   async (t) => {
-    await page.goto(vela.url('search', '/console/login?next=/console/sites'));
-    await submitConsoleSignIn(page);
-    await page.waitForURL(/\/console\/sites$/);
-    await page.getByRole('link', { name: 'LLM' }).click();
-    await page.waitForURL(/\/console\/llm$/);
-    await page.waitForFunction(() => /instance/.test(document.getElementById('llms-status')?.textContent ?? ''));
-    const before = ((await json(vela, 'GET', '/api/llm')).body as unknown[]).length;
+    await ui.page.goto(ui.vela.url('search', '/console/login?next=/console/sites'));
+    await submitConsoleSignIn(ui.page);
+    await ui.page.waitForURL(/\/console\/sites$/);
+    await ui.page.getByRole('link', { name: 'LLM' }).click();
+    await ui.page.waitForURL(/\/console\/llm$/);
+    await ui.page.waitForFunction(() => /instance/.test(document.getElementById('llms-status')?.textContent ?? ''));
+    const before = ((await json(ui.vela, 'GET', '/api/llm')).body as unknown[]).length;
 
-    await page.click('#add-llm');
-    await page.fill('#llm-title', 'Team model');
-    const vendors = await page
+    await ui.page.click('#add-llm');
+    await ui.page.fill('#llm-title', 'Team model');
+    const vendors = await ui.page
       .locator('#llm-vendor option')
       .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
     t.true(vendors.length > 0);
-    if (vendors.includes('OPENAI_COMPATIBLE')) await page.selectOption('#llm-vendor', 'OPENAI_COMPATIBLE');
-    await page.fill('#llm-url', 'https://llm.example.org/v1');
-    await page.fill('#llm-modelName', 'model-x');
-    await page.fill('#llm-apiKey', 'sk-test-secret-9876');
-    await page.click('#llm-save');
-    const row = page.locator('#llms tbody tr', { hasText: 'Team model' });
+    if (vendors.includes('OPENAI_COMPATIBLE')) await ui.page.selectOption('#llm-vendor', 'OPENAI_COMPATIBLE');
+    await ui.page.fill('#llm-url', 'https://llm.example.org/v1');
+    await ui.page.fill('#llm-modelName', 'model-x');
+    await ui.page.fill('#llm-apiKey', 'sk-test-secret-9876');
+    await ui.page.click('#llm-save');
+    const row = ui.page.locator('#llms tbody tr', { hasText: 'Team model' });
     await row.waitFor();
     t.regex((await row.locator('td').nth(3).textContent()) ?? '', /9876/, 'the key shows as its hint only');
     const created = (
-      (await json(vela, 'GET', '/api/llm')).body as Array<{ title: string; modelName: string; hasApiKey: boolean }>
+      (await json(ui.vela, 'GET', '/api/llm')).body as Array<{ title: string; modelName: string; hasApiKey: boolean }>
     ).find((i) => i.title === 'Team model');
     t.like(created, { modelName: 'model-x', hasApiKey: true });
 
-    await page.getByRole('button', { name: 'Edit Team model' }).click();
-    t.is(await page.inputValue('#llm-apiKey'), '', 'the stored key is never sent back');
-    await page.fill('#llm-title', 'Team model, renamed');
-    await page.click('#llm-save');
-    await page.locator('#llms tbody tr', { hasText: 'Team model, renamed' }).waitFor();
+    await ui.page.getByRole('button', { name: 'Edit Team model' }).click();
+    t.is(await ui.page.inputValue('#llm-apiKey'), '', 'the stored key is never sent back');
+    await ui.page.fill('#llm-title', 'Team model, renamed');
+    await ui.page.click('#llm-save');
+    await ui.page.locator('#llms tbody tr', { hasText: 'Team model, renamed' }).waitFor();
     t.like(
-      ((await json(vela, 'GET', '/api/llm')).body as Array<{ title: string; hasApiKey: boolean }>).find(
+      ((await json(ui.vela, 'GET', '/api/llm')).body as Array<{ title: string; hasApiKey: boolean }>).find(
         (i) => i.title === 'Team model, renamed',
       ),
       {
@@ -73,19 +51,19 @@ browserTest(
       },
     );
 
-    await page.getByRole('button', { name: 'Delete Team model, renamed' }).click();
-    await page.locator('dialog[open]').waitFor();
-    await page.click('#confirm-button');
-    await page.waitForFunction((n) => document.querySelectorAll('#llms tbody tr').length === n, before);
-    t.false(await page.locator('#usage-card').isHidden(), 'token usage is shown when the service reports it');
-    t.deepEqual(pageErrors, []);
+    await ui.page.getByRole('button', { name: 'Delete Team model, renamed' }).click();
+    await ui.page.locator('dialog[open]').waitFor();
+    await ui.page.click('#confirm-button');
+    await ui.page.waitForFunction((n) => document.querySelectorAll('#llms tbody tr').length === n, before);
+    t.false(await ui.page.locator('#usage-card').isHidden(), 'token usage is shown when the service reports it');
+    t.deepEqual(ui.pageErrors, []);
   },
 );
 
-browserTest(
+ui.test(
   'at 390 px wide the LLM page does not overflow, its dialog included, and its table becomes cards',
   async (t) => {
-    const created = await json(vela, 'POST', '/api/llm', {
+    const created = await json(ui.vela, 'POST', '/api/llm', {
       title: 'A model with a rather long title to wrap',
       vendor: 'OPENAI_COMPATIBLE',
       url: 'https://llm.example.org/v1/a/long/path/to/the/endpoint',
@@ -93,20 +71,20 @@ browserTest(
       apiKey: 'sk-test-secret-1234',
     });
     t.is(created.status, 201, JSON.stringify(created.body));
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(vela.url('search', '/console/llm'));
-    await page.waitForLoadState('networkidle');
-    await page.locator('#llms tbody tr').first().waitFor();
+    await ui.page.setViewportSize({ width: 390, height: 844 });
+    await ui.page.goto(ui.vela.url('search', '/console/llm'));
+    await ui.page.waitForLoadState('networkidle');
+    await ui.page.locator('#llms tbody tr').first().waitFor();
     const overflow = () =>
-      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      ui.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     t.true((await overflow()) <= 0, `the page overflows by ${await overflow()} px`);
-    t.true(await page.locator('.topbar nav').isHidden(), 'the navigation is behind the menu');
-    t.true(await page.locator('#llms thead').isHidden(), 'the table is a list of cards');
-    await page.click('#add-llm');
-    await page.locator('dialog[open]').waitFor();
+    t.true(await ui.page.locator('.topbar nav').isHidden(), 'the navigation is behind the menu');
+    t.true(await ui.page.locator('#llms thead').isHidden(), 'the table is a list of cards');
+    await ui.page.click('#add-llm');
+    await ui.page.locator('dialog[open]').waitFor();
     t.true((await overflow()) <= 0, `with the dialog open the page overflows by ${await overflow()} px`);
-    const dialogWidth = await page.locator('dialog[open]').evaluate((d) => d.getBoundingClientRect().right);
+    const dialogWidth = await ui.page.locator('dialog[open]').evaluate((d) => d.getBoundingClientRect().right);
     t.true(dialogWidth <= 390, `the dialog ends at ${dialogWidth} px`);
-    t.deepEqual(pageErrors, []);
+    t.deepEqual(ui.pageErrors, []);
   },
 );

@@ -1,58 +1,45 @@
 import path from 'node:path';
 import test from 'ava';
-import type { Browser, Page } from 'playwright-core';
-import {
-  browserAvailable,
-  launchChromium,
-  pageLayoutProblems,
-  screenshotDir,
-  startTestRuntime,
-  type TestRuntime,
-  VIEWPORTS,
-} from 'vela/testing';
+import type { Page } from 'playwright-core';
+import { browserSuite, pageLayoutProblems, screenshotDir, startTestRuntime, VIEWPORTS } from 'vela/testing';
 import { createSite, importDocs, makeDocs } from './fixtures.js';
 
-const browserTest = browserAvailable() ? test : test.skip;
-let vela: TestRuntime;
-let browser: Browser;
-let shots: string;
 const docs = makeDocs(60);
 // Descriptions as imported documents have them: paragraphs, line breaks, more text than a result shows.
 const longText = (i: number) =>
   `First paragraph of note ${i}.\n\nSecond paragraph, after a blank line.\nA line of its own. ${'More words to read. '.repeat(40)}`;
 
-test.before(async () => {
-  if (!browserAvailable()) return;
-  vela = await startTestRuntime({ plugins: ['search'] });
-  await createSite(vela, 'Sample', { rowsPerPage: 10 });
-  await importDocs(vela, docs);
-  await createSite(vela, 'Notes', { rowsPerPage: 10 });
-  await importDocs(
-    vela,
-    makeDocs(4, 3).map((d, i) => ({ ...d, text: longText(i) })),
-    'Notes',
-  );
-  await createSite(vela, 'Single', { rowsPerPage: 10 });
-  await importDocs(vela, makeDocs(1, 5), 'Single');
-  await createSite(vela, 'Spelled', { rowsPerPage: 10, spellCheck: true, spellCheckFixes: true });
-  await importDocs(vela, makeDocs(20, 9), 'Spelled');
-  shots = screenshotDir(path.join(vela.dataDir, 'screenshots'));
-  browser = await launchChromium();
-});
-test.after.always(async () => {
-  await browser?.close();
-  await vela?.stop();
-});
+const ui = browserSuite(
+  test,
+  async () => {
+    const vela = await startTestRuntime({ plugins: ['search'] });
+    await createSite(vela, 'Sample', { rowsPerPage: 10 });
+    await importDocs(vela, docs);
+    await createSite(vela, 'Notes', { rowsPerPage: 10 });
+    await importDocs(
+      vela,
+      makeDocs(4, 3).map((d, i) => ({ ...d, text: longText(i) })),
+      'Notes',
+    );
+    await createSite(vela, 'Single', { rowsPerPage: 10 });
+    await importDocs(vela, makeDocs(1, 5), 'Single');
+    await createSite(vela, 'Spelled', { rowsPerPage: 10, spellCheck: true, spellCheckFixes: true });
+    await importDocs(vela, makeDocs(20, 9), 'Spelled');
+    return vela;
+  },
+  { serial: false },
+);
+const shots = () => screenshotDir(path.join(ui.vela.dataDir, 'screenshots'));
 
-browserTest(
+ui.test(
   "the sample page renders results, facets, pagination and locales, and follows the response's links",
   async (t) => {
-    const page = await browser.newPage();
+    const page = await ui.browser.newPage();
     const apiCalls: string[] = [];
     page.on('request', (r) => {
       if (r.url().includes('/api/')) apiCalls.push(new URL(r.url()).pathname + new URL(r.url()).search);
     });
-    await page.goto(vela.url('search', '/sn/Sample'));
+    await page.goto(ui.vela.url('search', '/sn/Sample'));
     t.regex(page.url(), /\/sn\/Sample\?q=\*&_setlocale=en_US$/, 'a bare page URL starts from the match-all search');
     await page.waitForSelector('article');
     t.is(await page.locator('article').count(), 10);
@@ -74,7 +61,7 @@ browserTest(
     t.deepEqual(await page.locator('.chip').allTextContents(), [`${label} ✕`, 'Clear all']);
 
     // Page 2 through the pagination links.
-    await page.goto(vela.url('search', '/sn/Sample?q=*&_setlocale=en_US'));
+    await page.goto(ui.vela.url('search', '/sn/Sample?q=*&_setlocale=en_US'));
     await page.waitForSelector('.pagination a');
     await page.locator('.pagination a', { hasText: 'Next' }).click();
     await page.waitForFunction(() => document.querySelector('#summary')?.textContent === '11–20 of 60 results');
@@ -104,15 +91,15 @@ browserTest(
       `the page only called the search API: ${apiCalls.join(', ')}`,
     );
     t.true(await page.locator('#chat').isHidden());
-    await page.screenshot({ path: `${vela.dataDir}/sample-page.png` });
+    await page.screenshot({ path: `${ui.vela.dataDir}/sample-page.png` });
     await page.close();
   },
 );
 
-browserTest(
+ui.test(
   'a stored javascript: or data: URL is never a link target, and no injected script runs under the page CSP',
   async (t) => {
-    await createSite(vela, 'Hostile', { rowsPerPage: 20 });
+    await createSite(ui.vela, 'Hostile', { rowsPerPage: 20 });
     const hostile = [
       'javascript:window.__ran=1',
       'JaVaScRiPt:window.__ran=1',
@@ -127,15 +114,15 @@ browserTest(
       title: `entry ${i} <img src=x onerror="window.__ran=1">`,
       url,
     }));
-    await importDocs(vela, stored, 'Hostile');
+    await importDocs(ui.vela, stored, 'Hostile');
 
-    const page = await browser.newPage();
+    const page = await ui.browser.newPage();
     const dialogs: string[] = [];
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
     });
-    const response = await page.goto(vela.url('search', '/sn/Hostile?q=*&_setlocale=en_US'));
+    const response = await page.goto(ui.vela.url('search', '/sn/Hostile?q=*&_setlocale=en_US'));
     t.notRegex(response!.headers()['content-security-policy'] ?? '', /unsafe-inline/);
     await page.waitForSelector('article');
     t.is(await page.locator('article').count(), stored.length);
@@ -170,15 +157,15 @@ browserTest(
   },
 );
 
-browserTest(
+ui.test(
   'the search box suggests completions as a combobox: debounced, escaped, and used with the arrow keys, Enter and Escape',
   async (t) => {
-    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    const page = await ui.browser.newPage({ viewport: VIEWPORTS.desktop });
     const suggestCalls: string[] = [];
     page.on('request', (r) => {
       if (new URL(r.url()).pathname === '/api/sn/Sample/ac') suggestCalls.push(new URL(r.url()).search);
     });
-    await page.goto(vela.url('search', '/sn/Sample?q=*&_setlocale=en_US'));
+    await page.goto(ui.vela.url('search', '/sn/Sample?q=*&_setlocale=en_US'));
     await page.waitForSelector('article');
     const box = page.locator('#q');
     const list = page.locator('#q-suggestions');
@@ -199,7 +186,7 @@ browserTest(
     await list.locator('[role="option"]').first().waitFor();
     t.is(await box.getAttribute('aria-expanded'), 'true');
     const expected = (await (
-      await vela.fetch('search', '/api/sn/Sample/ac?q=python%20&_setlocale=en_US&rows=8')
+      await ui.vela.fetch('search', '/api/sn/Sample/ac?q=python%20&_setlocale=en_US&rows=8')
     ).json()) as string[];
     const shown = await list.locator('[role="option"]').allTextContents();
     t.deepEqual(shown, expected, "the options are the API's suggestions, in its order");
@@ -256,7 +243,7 @@ browserTest(
     t.is(await box.inputValue(), chosen);
     const count = (
       await (
-        await vela.fetch('search', `/api/sn/Sample/search?q=${encodeURIComponent(chosen)}&_setlocale=en_US`)
+        await ui.vela.fetch('search', `/api/sn/Sample/search?q=${encodeURIComponent(chosen)}&_setlocale=en_US`)
       ).json()
     ).queryContext.count;
     t.regex((await page.locator('#summary').textContent())!, new RegExp(`(^| of )${count} results?$`));
@@ -272,33 +259,30 @@ browserTest(
   },
 );
 
-browserTest(
-  'on a phone the suggestions open under the box, inside the screen, and a tap on one searches it',
-  async (t) => {
-    const page = await browser.newPage({ viewport: VIEWPORTS.phone });
-    await page.goto(vela.url('search', '/sn/Sample?q=*&_setlocale=en_US'));
-    await page.waitForSelector('article');
-    await page.locator('#q').click();
-    await page.locator('#q').pressSequentially('python ', { delay: 30 });
-    const option = page.locator('#q-suggestions [role="option"]').first();
-    await option.waitFor();
-    const list = (await page.locator('#q-suggestions').boundingBox())!;
-    const input = (await page.locator('#q').boundingBox())!;
-    t.true(list.y >= input.y + input.height, 'below the box');
-    t.true(list.x >= 0 && list.x + list.width <= VIEWPORTS.phone.width, 'inside the screen');
-    t.deepEqual(await pageLayoutProblems(page, vela, 'sample-phone-suggestions.png'), []);
-    const text = (await option.textContent())!;
-    await option.tap().catch(() => option.click());
-    await page.waitForURL((url) => url.searchParams.get('q') === text);
-    await page.close();
-  },
-);
+ui.test('on a phone the suggestions open under the box, inside the screen, and a tap on one searches it', async (t) => {
+  const page = await ui.browser.newPage({ viewport: VIEWPORTS.phone });
+  await page.goto(ui.vela.url('search', '/sn/Sample?q=*&_setlocale=en_US'));
+  await page.waitForSelector('article');
+  await page.locator('#q').click();
+  await page.locator('#q').pressSequentially('python ', { delay: 30 });
+  const option = page.locator('#q-suggestions [role="option"]').first();
+  await option.waitFor();
+  const list = (await page.locator('#q-suggestions').boundingBox())!;
+  const input = (await page.locator('#q').boundingBox())!;
+  t.true(list.y >= input.y + input.height, 'below the box');
+  t.true(list.x >= 0 && list.x + list.width <= VIEWPORTS.phone.width, 'inside the screen');
+  t.deepEqual(await pageLayoutProblems(page, ui.vela, 'sample-phone-suggestions.png'), []);
+  const text = (await option.textContent())!;
+  await option.tap().catch(() => option.click());
+  await page.waitForURL((url) => url.searchParams.get('q') === text);
+  await page.close();
+});
 
-browserTest(
+ui.test(
   'spell check on the page: "Showing results for" the corrected text with the way back, and "Did you mean" as a link to the corrected search',
   async (t) => {
-    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
-    await page.goto(vela.url('search', '/sn/Spelled?q=pyhton&_setlocale=en_US'));
+    const page = await ui.browser.newPage({ viewport: VIEWPORTS.desktop });
+    await page.goto(ui.vela.url('search', '/sn/Spelled?q=pyhton&_setlocale=en_US'));
     const spell = page.locator('#spell');
     await spell.waitFor();
     // The site searches the corrected text when the typed one finds nothing, and the answer says so.
@@ -310,14 +294,14 @@ browserTest(
       /^\/sn\/Spelled\?.*q=pyhton.*nfpr=1/,
       'the way back searches the text as typed, uncorrected',
     );
-    t.deepEqual(await pageLayoutProblems(page, vela, 'sample-spell-corrected.png'), []);
+    t.deepEqual(await pageLayoutProblems(page, ui.vela, 'sample-spell-corrected.png'), []);
 
     await back.click();
     await page.waitForFunction(() => document.querySelector('#spell')?.textContent === 'Did you mean python?');
     t.regex(page.url(), /nfpr=1/);
     t.is(await page.locator('#summary').textContent(), 'No results.');
     await page.setViewportSize(VIEWPORTS.phone);
-    t.deepEqual(await pageLayoutProblems(page, vela, 'sample-spell-did-you-mean-phone.png'), []);
+    t.deepEqual(await pageLayoutProblems(page, ui.vela, 'sample-spell-did-you-mean-phone.png'), []);
     await page.setViewportSize(VIEWPORTS.desktop);
     t.is(await page.locator('#q').inputValue(), 'pyhton');
     const suggestion = spell.locator('a');
@@ -328,11 +312,11 @@ browserTest(
     await page.waitForURL((url) => url.searchParams.get('q') === 'python');
     await page.waitForSelector('article');
     t.true(await spell.isHidden(), 'a query spelled right gets no suggestion');
-    await page.screenshot({ path: path.join(shots, 'sample-spell.png') });
+    await page.screenshot({ path: path.join(shots(), 'sample-spell.png') });
 
     // What a visitor typed is text on the page, never markup.
     await page.goto(
-      vela.url(
+      ui.vela.url(
         'search',
         `/sn/Spelled?q=${encodeURIComponent('pyhton <img src=x onerror=window.__ran=1>')}&_setlocale=en_US&nfpr=1`,
       ),
@@ -345,8 +329,8 @@ browserTest(
 );
 
 const open = async (viewport: { width: number; height: number }, pagePath: string): Promise<Page> => {
-  const page = await browser.newPage({ viewport });
-  await page.goto(vela.url('search', pagePath));
+  const page = await ui.browser.newPage({ viewport });
+  await page.goto(ui.vela.url('search', pagePath));
   await page.waitForSelector('article');
   return page;
 };
@@ -354,11 +338,11 @@ const box = async (page: Page, selector: string) => (await page.locator(selector
 const overlap = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-browserTest(
+ui.test(
   'on a laptop the facets stand beside the results, the first result is on the first screen and nothing overflows',
   async (t) => {
     const page = await open(VIEWPORTS.desktop, '/sn/Sample?q=*&_setlocale=en_US');
-    t.deepEqual(await pageLayoutProblems(page, vela, 'sample-desktop.png', 'article'), []);
+    t.deepEqual(await pageLayoutProblems(page, ui.vela, 'sample-desktop.png', 'article'), []);
     t.true(await page.locator('#facets').isVisible());
     t.true(await page.locator('#filters-toggle').isHidden(), 'no Filters button where the facets have room');
     const facets = await box(page, '#facets');
@@ -368,11 +352,11 @@ browserTest(
   },
 );
 
-browserTest(
+ui.test(
   'on a phone the results come first, the facets wait behind Filters, and a chosen facet stays as a chip',
   async (t) => {
     const page = await open(VIEWPORTS.phone, '/sn/Sample?q=*&_setlocale=en_US');
-    t.deepEqual(await pageLayoutProblems(page, vela, 'sample-phone.png', 'article'), []);
+    t.deepEqual(await pageLayoutProblems(page, ui.vela, 'sample-phone.png', 'article'), []);
     t.true(await page.locator('#facets').isHidden());
     for (const locale of await page.locator('#locales a').all()) {
       t.false(
@@ -386,7 +370,7 @@ browserTest(
     await toggle.click();
     t.is(await toggle.getAttribute('aria-expanded'), 'true');
     await page.locator('section[data-facet="section"]').waitFor();
-    t.deepEqual(await pageLayoutProblems(page, vela, 'sample-phone-filters.png'), []);
+    t.deepEqual(await pageLayoutProblems(page, ui.vela, 'sample-phone-filters.png'), []);
 
     const first = page.locator('section[data-facet="section"] li a').first();
     const label = (await first.locator('span').first().textContent())!;
@@ -394,7 +378,7 @@ browserTest(
     await page.locator('.chip', { hasText: `${label} ✕` }).waitFor();
     t.true(await page.locator('#facets').isHidden(), 'choosing a facet folds the filters away again');
     t.is(await toggle.textContent(), 'Filters (1)');
-    t.deepEqual(await pageLayoutProblems(page, vela, 'sample-phone-chosen.png', 'article'), []);
+    t.deepEqual(await pageLayoutProblems(page, ui.vela, 'sample-phone-chosen.png', 'article'), []);
     // The chip is the chosen facet's remove control.
     await page.locator('.chip', { hasText: `${label} ✕` }).click();
     await page.waitForFunction(() => document.querySelector('#summary')?.textContent === '1–10 of 60 results');
@@ -403,7 +387,7 @@ browserTest(
   },
 );
 
-browserTest(
+ui.test(
   "result titles take the page's colours, descriptions are one paragraph of at most three lines, one page has no pager",
   async (t) => {
     for (const viewport of Object.values(VIEWPORTS)) {
@@ -443,12 +427,12 @@ browserTest(
   },
 );
 
-browserTest(
+ui.test(
   'an unknown site gets an HTML page naming it (escaped, under the page CSP); API clients get the JSON error',
   async (t) => {
     for (const [width, viewport] of Object.entries(VIEWPORTS)) {
-      const page = await browser.newPage({ viewport });
-      const response = (await page.goto(vela.url('search', `/sn/${encodeURIComponent('No<b>Such</b>Site')}`)))!;
+      const page = await ui.browser.newPage({ viewport });
+      const response = (await page.goto(ui.vela.url('search', `/sn/${encodeURIComponent('No<b>Such</b>Site')}`)))!;
       t.is(response.status(), 404);
       t.regex(response.headers()['content-type'] ?? '', /^text\/html/);
       t.regex(
@@ -457,24 +441,24 @@ browserTest(
       );
       t.is(await page.locator('h2').textContent(), 'No site named “No<b>Such</b>Site”');
       t.is(await page.locator('b').count(), 0, 'the name is text, not markup');
-      t.deepEqual(await pageLayoutProblems(page, vela, `sample-missing-${width}.png`), []);
+      t.deepEqual(await pageLayoutProblems(page, ui.vela, `sample-missing-${width}.png`), []);
       await page.close();
     }
-    const api = await vela.fetch('search', '/sn/NoSuchSite', { headers: { accept: 'application/json' } });
+    const api = await ui.vela.fetch('search', '/sn/NoSuchSite', { headers: { accept: 'application/json' } });
     t.is(api.status, 404);
     t.like(await api.json(), { error: 'site_not_found' });
   },
 );
 
-browserTest(
+ui.test(
   "a value with $-patterns reaches the page as it is: markers like $` and $' copy no part of the template",
   async (t) => {
     // String.replace reads `$&`, `` $` `` and `$'` in a replacement string as patterns: these values would
     // have pulled parts of the template, unescaped, into the page.
-    await createSite(vela, 'Dollars', { rowsPerPage: 10, hlPre: '$`<b>', hlPost: "</b>$'" });
-    await importDocs(vela, makeDocs(5, 5), 'Dollars');
-    const page = await browser.newPage({ viewport: VIEWPORTS.phone });
-    await page.goto(vela.url('search', '/sn/Dollars?q=package&_setlocale=en_US'));
+    await createSite(ui.vela, 'Dollars', { rowsPerPage: 10, hlPre: '$`<b>', hlPost: "</b>$'" });
+    await importDocs(ui.vela, makeDocs(5, 5), 'Dollars');
+    const page = await ui.browser.newPage({ viewport: VIEWPORTS.phone });
+    await page.goto(ui.vela.url('search', '/sn/Dollars?q=package&_setlocale=en_US'));
     await page.waitForSelector('article mark');
     t.deepEqual(await page.evaluate(() => ({ ...document.body.dataset })), {
       site: 'Dollars',
@@ -485,7 +469,7 @@ browserTest(
     t.is(await page.locator('article b').count(), 0);
     t.is(await page.locator('h1').count(), 1, 'no copy of the header');
 
-    await page.goto(vela.url('search', `/sn/${encodeURIComponent("a$&b$'c")}`));
+    await page.goto(ui.vela.url('search', `/sn/${encodeURIComponent("a$&b$'c")}`));
     t.is(await page.locator('h2').textContent(), "No site named “a$&b$'c”");
     t.is(await page.title(), "No site named a$&b$'c");
     await page.close();
