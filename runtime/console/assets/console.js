@@ -166,6 +166,25 @@ export function confirmAction({ title, text, confirmLabel }) {
   });
 }
 
+/**
+ * A page's form that writes through the API: on submit the messages go and `button` is busy while `save` runs; an
+ * API error is shown, with the field it names marked.
+ */
+export function wireSubmit(form, button, save) {
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    clearMessages(form);
+    busy(button, async () => {
+      try {
+        await save();
+      } catch (error) {
+        markInvalid(form, error);
+        throw error;
+      }
+    });
+  });
+}
+
 /** A Delete button: confirm, DELETE the resource, then go back to its list. */
 export function wireDelete(button, { title, text, path, next }) {
   button.addEventListener('click', async () => {
@@ -177,8 +196,11 @@ export function wireDelete(button, { title, text, path, next }) {
   });
 }
 
-/** Fill a list page's table from an API list, with a status line that counts or explains emptiness. */
-export async function loadList({ path, table, status, sortBy, row, noun, empty }) {
+/**
+ * Fill a list page's table from an API list, with a status line (`<table>-status` unless named) that counts or
+ * explains emptiness.
+ */
+export async function loadList({ path, table, status = `${table}-status`, sortBy, row, noun, empty }) {
   try {
     const items = await api('GET', path);
     const sorted = items.slice().sort((a, b) => String(sortBy(a)).localeCompare(String(sortBy(b))));

@@ -1,5 +1,5 @@
 import { fillAppForm, readAppForm } from './app-form.js';
-import { $, api, busy, clearMessages, markInvalid, showLoadError, showSaved, wireDelete } from './console.js';
+import { $, api, showLoadError, showSaved, wireDelete, wireSubmit } from './console.js';
 
 const form = $('app-form');
 const path = `/api/v2/app/${encodeURIComponent(form.dataset.appId)}`;
@@ -10,18 +10,9 @@ function show(app) {
   document.title = `${app.name} · Vela Gateway`;
 }
 
-form.addEventListener('submit', (event) => {
-  event.preventDefault();
-  clearMessages(form);
-  busy(form.querySelector('button[type="submit"]'), async () => {
-    try {
-      show(await api('PUT', path, readAppForm(form)));
-      showSaved('App saved.');
-    } catch (error) {
-      markInvalid(form, error);
-      throw error;
-    }
-  });
+wireSubmit(form, form.querySelector('button[type="submit"]'), async () => {
+  show(await api('PUT', path, readAppForm(form)));
+  showSaved('App saved.');
 });
 
 wireDelete($('delete'), {

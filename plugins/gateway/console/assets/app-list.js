@@ -1,9 +1,9 @@
 import { formatDate, h, loadList } from './console.js';
+import { cell } from './console-tables.js';
 
 loadList({
   path: '/api/v2/app',
   table: 'apps',
-  status: 'apps-status',
   sortBy: (app) => app.name,
   noun: 'app',
   empty: 'No apps yet. Create one with “New app”.',
@@ -11,9 +11,9 @@ loadList({
     h(
       'tr',
       { 'data-app-id': app.id },
-      h('td', { 'data-label': 'Name' }, h('a', { href: `/console/app/${encodeURIComponent(app.id)}`, text: app.name })),
-      h('td', { 'data-label': 'Description' }, app.description ?? ''),
-      h('td', { 'data-label': 'Consumer Key' }, app.apiKey ? h('code', { text: app.apiKey }) : '—'),
-      h('td', { 'data-label': 'Created' }, formatDate(app.createdAt)),
+      cell('Name', h('a', { href: `/console/app/${encodeURIComponent(app.id)}`, text: app.name })),
+      cell('Description', app.description ?? ''),
+      cell('Consumer Key', app.apiKey ? h('code', { text: app.apiKey }) : '—'),
+      cell('Created', formatDate(app.createdAt)),
     ),
 });

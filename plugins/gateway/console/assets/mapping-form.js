@@ -1,4 +1,4 @@
-import { $, api, busy, clearMessages, markInvalid, showLoadError, showSaved, wireDelete } from './console.js';
+import { $, api, showLoadError, showSaved, wireDelete, wireSubmit } from './console.js';
 
 const form = $('mapping-form');
 const id = form.dataset.mappingId;
@@ -42,23 +42,14 @@ async function start() {
   }
 }
 
-form.addEventListener('submit', (event) => {
-  event.preventDefault();
-  clearMessages(form);
-  busy($('save'), async () => {
-    try {
-      if (id) {
-        fill(await api('PUT', `/api/v2/mapping/${encodeURIComponent(id)}`, read()));
-        showSaved('Mapping saved.');
-      } else {
-        await api('POST', '/api/v2/mapping', read());
-        location.assign('/console/mapping');
-      }
-    } catch (error) {
-      markInvalid(form, error);
-      throw error;
-    }
-  });
+wireSubmit(form, $('save'), async () => {
+  if (id) {
+    fill(await api('PUT', `/api/v2/mapping/${encodeURIComponent(id)}`, read()));
+    showSaved('Mapping saved.');
+  } else {
+    await api('POST', '/api/v2/mapping', read());
+    location.assign('/console/mapping');
+  }
 });
 
 wireDelete($('delete'), {

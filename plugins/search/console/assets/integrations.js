@@ -1,5 +1,6 @@
 import { h } from './console.js';
-import { cell, checked, text } from './search-console.js';
+import { checked, text } from './console-forms.js';
+import { cell } from './console-tables.js';
 import { vendorInstancesPage } from './vendor-instances.js';
 
 vendorInstancesPage({

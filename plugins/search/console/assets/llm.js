@@ -1,5 +1,6 @@
 import { $, api, apiPaths, h, showError } from './console.js';
-import { cell, checked, numCell, text } from './search-console.js';
+import { checked, text } from './console-forms.js';
+import { cell, numCell } from './console-tables.js';
 import { vendorInstancesPage } from './vendor-instances.js';
 
 /** Token usage of a month, by instance and model, when the service reports it. */

@@ -1,15 +1,7 @@
 import { $, api, confirmAction, h, showError } from './console.js';
-import {
-  cell,
-  checked,
-  dialogForm,
-  numberOrNull,
-  numCell,
-  setFields,
-  siteMissing,
-  sitePage,
-  text,
-} from './search-console.js';
+import { checked, dialogForm, numberOrNull, setFields, text } from './console-forms.js';
+import { cell, numCell } from './console-tables.js';
+import { siteMissing, sitePage } from './search-console.js';
 
 const page = sitePage();
 const dialog = $('field-dialog');

@@ -1,5 +1,5 @@
 import { $, api, formatDate, h, showError } from './console.js';
-import { cell, numCell } from './search-console.js';
+import { cell, numCell } from './console-tables.js';
 
 const SWITCHES = [
   ['facet', 'Facet'],

@@ -1,5 +1,7 @@
 import { $, api, busy, confirmAction, h, markInvalid, showError, showSaved } from './console.js';
-import { cell, numCell, siteMissing, sitePage, text } from './search-console.js';
+import { text } from './console-forms.js';
+import { cell, numCell } from './console-tables.js';
+import { siteMissing, sitePage } from './search-console.js';
 
 const page = sitePage();
 const form = $('locale-form');

@@ -1,5 +1,6 @@
 import { $, api, formatDate, h, keepFresh, redrawOnResize, showError } from './console.js';
-import { cell, numCell, siteMissing, sitePage } from './search-console.js';
+import { cell, numCell } from './console-tables.js';
+import { siteMissing, sitePage } from './search-console.js';
 import { termChart } from './term-chart.js';
 
 const page = sitePage();

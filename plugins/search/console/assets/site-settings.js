@@ -1,5 +1,6 @@
-import { $, api, busy, clearMessages, h, markInvalid, showError, showSaved, wireDelete } from './console.js';
-import { checked, numberOrNull, setFields, siteMissing, sitePage, text } from './search-console.js';
+import { $, api, h, showError, showSaved, wireDelete, wireSubmit } from './console.js';
+import { checked, numberOrNull, setFields, text } from './console-forms.js';
+import { siteMissing, sitePage } from './search-console.js';
 
 const page = sitePage();
 const form = $('site-form');
@@ -84,19 +85,10 @@ async function start() {
   }
 }
 
-form.addEventListener('submit', (event) => {
-  event.preventDefault();
-  clearMessages(form);
-  busy($('save'), async () => {
-    try {
-      const site = await api('PUT', page.path, read());
-      fill(site, await api('GET', `${page.path}/field`));
-      showSaved('Site saved.');
-    } catch (error) {
-      markInvalid(form, error);
-      throw error;
-    }
-  });
+wireSubmit(form, $('save'), async () => {
+  const site = await api('PUT', page.path, read());
+  fill(site, await api('GET', `${page.path}/field`));
+  showSaved('Site saved.');
 });
 
 wireDelete($('delete'), {

@@ -1,17 +1,7 @@
 import { $, ApiError, api, h, showError } from './console.js';
-import {
-  actionsCell,
-  cell,
-  confirmDelete,
-  countText,
-  dialogForm,
-  list,
-  numCell,
-  setFields,
-  siteMissing,
-  sitePage,
-  text,
-} from './search-console.js';
+import { dialogForm, list, setFields, text } from './console-forms.js';
+import { actionsCell, cell, confirmDelete, countText, numCell } from './console-tables.js';
+import { siteMissing, sitePage } from './search-console.js';
 
 // Spotlights: /api/sn/<site>/spotlight (list, create, update, delete; /structure, an empty one). The page
 // reads the members as the spec names them (locale, terms, documents) and as the original did (language,
@@ -167,19 +157,12 @@ async function reload() {
 
 async function remove(spotlight) {
   const path = `${base}/${encodeURIComponent(spotlight.id)}`;
-  if (
-    !(await confirmDelete({
-      title: `Delete spotlight ${spotlight.name}?`,
-      text: 'Its documents stop showing for its terms.',
-      path,
-    }))
-  )
-    return;
-  try {
-    await reload();
-  } catch (error) {
-    showError(error);
-  }
+  await confirmDelete({
+    title: `Delete spotlight ${spotlight.name}?`,
+    text: 'Its documents stop showing for its terms.',
+    path,
+    deleted: reload,
+  });
 }
 
 $('add-spotlight').addEventListener('click', () => edit(null));

@@ -1,5 +1,6 @@
 import { $, api, formatDate, h, showError, showSaved, wireCopyButtons } from './console.js';
-import { actionsCell, cell, confirmDelete, countText, dialogForm, setFields, text } from './search-console.js';
+import { dialogForm, setFields, text } from './console-forms.js';
+import { actionsCell, cell, confirmDelete, countText } from './console-tables.js';
 
 const dialog = $('token-dialog');
 const form = $('token-form');
@@ -70,16 +71,15 @@ function edit(token) {
 
 async function remove(token) {
   const path = `/api/dev/token/${encodeURIComponent(token.id)}`;
-  if (
-    !(await confirmDelete({
-      title: `Delete token ${token.title}?`,
-      text: 'Clients that send it are refused at once.',
-      path,
-    }))
-  )
-    return;
-  showSaved('Token deleted.');
-  await load();
+  await confirmDelete({
+    title: `Delete token ${token.title}?`,
+    text: 'Clients that send it are refused at once.',
+    path,
+    async deleted() {
+      showSaved('Token deleted.');
+      await load();
+    },
+  });
 }
 
 async function load() {

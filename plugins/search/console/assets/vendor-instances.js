@@ -1,5 +1,6 @@
 import { $, api, h, showError, showSaved } from './console.js';
-import { actionsCell, cell, confirmDelete, countText, dialogForm, setFields, yesNo } from './search-console.js';
+import { dialogForm, setFields } from './console-forms.js';
+import { actionsCell, cell, confirmDelete, countText, yesNo } from './console-tables.js';
 
 /**
  * A page of instances that each talk to a vendor (the LLM instances, the integrations): a table of them, a dialog
@@ -8,7 +9,7 @@ import { actionsCell, cell, confirmDelete, countText, dialogForm, setFields, yes
  * the table's id and `<table>-status`'s; each row shows the title, the vendor, `cells(item)` and whether it is enabled; `path` is the collection in the API, whose `<path>/vendor` lists the choices
  * of the form's `vendor` select. The dialog shows an item over `defaults` (a new one: `defaults` and the first vendor),
  * with `cleared` emptied (write-only members); `body(form)` is what a save sends. Resolves when the list is first
- * shown.
+ * shown. The page's template has the table (`table.html`) and the dialog (`vendor-instance-dialog.html`).
  */
 export async function vendorInstancesPage({
   name,
@@ -81,7 +82,7 @@ export async function vendorInstancesPage({
   }
 
   async function remove(item) {
-    if (await confirmDelete({ title: deleteTitle(item), text: deleteText, path: itemPath(item) })) await load();
+    await confirmDelete({ title: deleteTitle(item), text: deleteText, path: itemPath(item), deleted: load });
   }
 
   try {
