@@ -1,4 +1,4 @@
-import { type ApiRouter, deleteRoute, itemRoute, listRoute } from 'vela/plugin';
+import type { ApiRouter } from 'vela/plugin';
 import { appCreateBody, appSchema, appUpdateBody } from '../schemas/app.js';
 import { idParam } from '../schemas/common.js';
 import type { AppInput } from '../store/app-store.js';
@@ -8,19 +8,12 @@ const tags = ['apps'];
 const oneApp = { description: 'the app with its four credentials', schema: appSchema };
 
 export function mountAppRoutes(router: ApiRouter, { apps, tokens }: GatewayDomain): void {
-  listRoute(
-    router,
-    '/api/v2/app',
-    { access: 'admin', tags, summary: 'List the apps', description: 'apps', items: appSchema },
-    () => apps.list(),
-  );
-  itemRoute(
-    router,
+  const admin = router.withDefaults({ access: 'admin', tags });
+  admin.list('/api/v2/app', { summary: 'List the apps', description: 'apps', items: appSchema }, () => apps.list());
+  admin.item(
     'post',
     '/api/v2/app',
     {
-      access: 'admin',
-      tags,
       summary: 'Create an app; its Consumer Key/Secret and Access Token/Secret are generated',
       body: appCreateBody,
       status: 201,
@@ -28,66 +21,41 @@ export function mountAppRoutes(router: ApiRouter, { apps, tokens }: GatewayDomai
     },
     (req) => apps.create(req.body as AppInput),
   );
-  itemRoute(
-    router,
-    'get',
-    '/api/v2/app/:id',
-    { access: 'admin', tags, summary: 'Get an app', params: idParam, ...oneApp },
-    (req) => apps.get(String(req.params.id)),
+  admin.item('get', '/api/v2/app/:id', { summary: 'Get an app', params: idParam, ...oneApp }, (req) =>
+    apps.get(String(req.params.id)),
   );
-  itemRoute(
-    router,
+  admin.item(
     'put',
     '/api/v2/app/:id',
-    {
-      access: 'admin',
-      tags,
-      summary: "Change an app's name, description or callback URLs",
-      params: idParam,
-      body: appUpdateBody,
-      ...oneApp,
-    },
+    { summary: "Change an app's name, description or callback URLs", params: idParam, body: appUpdateBody, ...oneApp },
     (req) => apps.update(String(req.params.id), req.body as Partial<AppInput>),
   );
-  deleteRoute(
-    router,
+  admin.remove(
     '/api/v2/app/:id',
-    {
-      access: 'admin',
-      tags,
-      summary: 'Delete an app; its codes and tokens stop working',
-      params: idParam,
-      description: 'the app is deleted',
-    },
+    { summary: 'Delete an app; its codes and tokens stop working', params: idParam, description: 'the app is deleted' },
     async (req) => ({ id: (await apps.delete(String(req.params.id))).id }),
   );
   const renewals = [
     ['gen_key', 'Generate a new Consumer Key and Consumer Secret', (id: string) => apps.genKey(id)],
     ['gen_token', 'Generate a new Access Token and Access Token Secret', (id: string) => apps.genToken(id)],
   ] as const;
-  for (const [action, summary, renew] of renewals) {
-    itemRoute(
-      router,
-      'put',
-      `/api/v2/app/:id/${action}`,
-      { access: 'admin', tags, summary, params: idParam, ...oneApp },
-      (req) => renew(String(req.params.id)),
+  for (const [action, summary, renew] of renewals)
+    admin.item('put', `/api/v2/app/:id/${action}`, { summary, params: idParam, ...oneApp }, (req) =>
+      renew(String(req.params.id)),
     );
-  }
-  router.delete(
+  admin.item(
+    'delete',
     '/api/v2/app/:id/accessTokens',
     {
-      access: 'admin',
-      tags,
       summary: 'Revoke every token of the app: the tokens issued by the OAuth2 endpoints and its own Access Token',
       params: idParam,
-      responses: { 200: oneApp },
+      ...oneApp,
     },
-    async (req, res) => {
+    async (req) => {
       const id = String(req.params.id);
       apps.get(id);
       await tokens.revokeApp(id);
-      res.json(await apps.clearOwnToken(id));
+      return apps.clearOwnToken(id);
     },
   );
 }

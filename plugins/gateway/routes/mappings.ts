@@ -1,4 +1,4 @@
-import { type ApiRouter, deleteRoute, itemRoute, listRoute } from 'vela/plugin';
+import type { ApiRouter } from 'vela/plugin';
 import { idParam } from '../schemas/common.js';
 import { mappingCreateBody, mappingSchema, mappingUpdateBody } from '../schemas/mapping.js';
 import type { MappingInput } from '../store/mapping-store.js';
@@ -7,26 +7,17 @@ import type { GatewayDomain } from './route-context.js';
 const tags = ['mappings'];
 
 export function mountMappingRoutes(router: ApiRouter, { mappings }: GatewayDomain): void {
-  listRoute(
-    router,
+  const admin = router.withDefaults({ access: 'admin', tags });
+  const oneMapping = { description: 'the mapping', schema: mappingSchema };
+  admin.list(
     '/api/v2/mapping',
-    {
-      access: 'admin',
-      tags,
-      summary: 'List the mappings',
-      description: 'mappings by context',
-      items: mappingSchema,
-    },
+    { summary: 'List the mappings', description: 'mappings by context', items: mappingSchema },
     () => mappings.list(),
   );
-  const oneMapping = { description: 'the mapping', schema: mappingSchema };
-  itemRoute(
-    router,
+  admin.item(
     'post',
     '/api/v2/mapping',
     {
-      access: 'admin',
-      tags,
       summary: 'Register an upstream under /proxy/<mapping_name>/<sub_path>',
       body: mappingCreateBody,
       status: 201,
@@ -38,20 +29,13 @@ export function mountMappingRoutes(router: ApiRouter, { mappings }: GatewayDomai
     },
     (req) => mappings.create(req.body as MappingInput),
   );
-  itemRoute(
-    router,
-    'get',
-    '/api/v2/mapping/:id',
-    { access: 'admin', tags, summary: 'Get a mapping', params: idParam, ...oneMapping },
-    (req) => mappings.get(String(req.params.id)),
+  admin.item('get', '/api/v2/mapping/:id', { summary: 'Get a mapping', params: idParam, ...oneMapping }, (req) =>
+    mappings.get(String(req.params.id)),
   );
-  itemRoute(
-    router,
+  admin.item(
     'put',
     '/api/v2/mapping/:id',
     {
-      access: 'admin',
-      tags,
       summary: 'Change a mapping (members left out keep their value)',
       params: idParam,
       body: mappingUpdateBody,
@@ -59,12 +43,9 @@ export function mountMappingRoutes(router: ApiRouter, { mappings }: GatewayDomai
     },
     (req) => mappings.update(String(req.params.id), req.body as Partial<MappingInput>),
   );
-  deleteRoute(
-    router,
+  admin.remove(
     '/api/v2/mapping/:id',
     {
-      access: 'admin',
-      tags,
       summary: 'Delete a mapping (its response times and status go with it)',
       params: idParam,
       description: 'the mapping is deleted',

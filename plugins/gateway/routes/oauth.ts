@@ -1,5 +1,5 @@
 import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
-import type { ApiRouter, RouteSpec } from 'vela/plugin';
+import { type ApiRouter, answers, type JsonSchema } from 'vela/plugin';
 import { type AuthorizeParams, authorize } from '../oauth/authorize.js';
 import { OAuthError } from '../oauth/oauth-error.js';
 import { serverMetadata } from '../oauth/server-metadata.js';
@@ -9,6 +9,7 @@ import type { GatewayDomain } from './route-context.js';
 const tags = ['oauth2'];
 // The token endpoint takes GET with a form body too (the original's documented call).
 const FORM_LIMIT = '16kb';
+const FORM = 'application/x-www-form-urlencoded';
 const formBody = express.urlencoded({ extended: false, limit: FORM_LIMIT });
 const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
@@ -59,6 +60,16 @@ const oauthError = {
       message: { type: 'string', description: 'the same text, in the shape of every other Vela error' },
     },
   },
+};
+/** The answers of an endpoint that takes client credentials: `schema`, or an RFC 6749 error. */
+const clientAnswers = (description: string, schema: JsonSchema) =>
+  answers(description, schema, { 400: oauthError, 401: oauthError });
+/** A form body naming a token, with the client's credentials (revocation, introspection). */
+const tokenForm = {
+  body: stringParams(['token', 'token_type_hint', 'client_id', 'client_secret']),
+  bodyContentTypes: [FORM],
+  bodyLimit: FORM_LIMIT,
+  validate: false,
 };
 const introspection = {
   type: 'object',
@@ -146,12 +157,12 @@ async function answer(res: Response, work: () => Promise<unknown>, status = 200)
 
 export function mountOAuthRoutes(router: ApiRouter, domain: GatewayDomain): void {
   const { apps, codes, tokens, config, tokenEndpoint, publicUrls } = domain;
+  // The OAuth2 endpoints authenticate the client themselves (its credentials are parameters): public routes.
+  const oauth = router.withDefaults({ access: 'public', tags });
 
-  router.get(
+  oauth.get(
     '/api/authorize',
     {
-      access: 'public',
-      tags,
       summary: 'Start the authorization-code (response_type=code) or implicit (response_type=token) grant',
       description:
         'Redirects to redirect_uri with code and state, or with access_token, state, token_type and expires_in as query parameters. An unknown client_id, an unregistered redirect_uri or a bad response_type answer 400 JSON, never a redirect.',
@@ -189,39 +200,24 @@ export function mountOAuthRoutes(router: ApiRouter, domain: GatewayDomain): void
 
   const token = async (req: Request, res: Response) =>
     answer(res, () => tokenEndpoint.token(oauthParams(req), req.headers.authorization));
-  const tokenSpec: RouteSpec = {
-    access: 'public',
-    tags,
+  const tokenSpec = {
     summary: 'Token endpoint: authorization_code (with PKCE), refresh_token and client_credentials grants',
     description:
       "Parameters form-encoded in the body (GET or POST) or in the query. A client secret, when sent (form or HTTP Basic), must be the app's Consumer Secret.",
     query: tokenParams,
-    bodyContentTypes: ['application/x-www-form-urlencoded'],
+    bodyContentTypes: [FORM],
     validate: false,
-    responses: {
-      200: { description: 'RFC 6749 token response', schema: tokenResponse },
-      400: oauthError,
-      401: oauthError,
-    },
+    responses: clientAnswers('RFC 6749 token response', tokenResponse),
   };
-  router.get('/api/token', tokenSpec, formBody, token);
-  router.post('/api/token', { ...tokenSpec, body: tokenParams, bodyLimit: FORM_LIMIT }, token);
+  oauth.get('/api/token', tokenSpec, formBody, token);
+  oauth.post('/api/token', { ...tokenSpec, body: tokenParams, bodyLimit: FORM_LIMIT }, token);
 
-  router.post(
+  oauth.post(
     '/api/revoke',
     {
-      access: 'public',
-      tags,
       summary: 'RFC 7009 token revocation (client credentials required); unknown tokens also answer 200',
-      body: stringParams(['token', 'token_type_hint', 'client_id', 'client_secret']),
-      bodyContentTypes: ['application/x-www-form-urlencoded'],
-      bodyLimit: FORM_LIMIT,
-      validate: false,
-      responses: {
-        200: { description: 'revoked (or not a token of this client)', schema: { type: 'object', maxProperties: 0 } },
-        400: oauthError,
-        401: oauthError,
-      },
+      ...tokenForm,
+      responses: clientAnswers('revoked (or not a token of this client)', { type: 'object', maxProperties: 0 }),
     },
     async (req, res) =>
       answer(res, async () => {
@@ -230,37 +226,22 @@ export function mountOAuthRoutes(router: ApiRouter, domain: GatewayDomain): void
       }),
   );
 
-  router.post(
+  oauth.post(
     '/api/introspect',
     {
-      access: 'public',
-      tags,
       summary: "RFC 7662 token introspection of the calling client's tokens (client credentials required)",
-      body: stringParams(['token', 'token_type_hint', 'client_id', 'client_secret']),
-      bodyContentTypes: ['application/x-www-form-urlencoded'],
-      bodyLimit: FORM_LIMIT,
-      validate: false,
-      responses: {
-        200: { description: '{"active": true, ...} or {"active": false}', schema: introspection },
-        400: oauthError,
-        401: oauthError,
-      },
+      ...tokenForm,
+      responses: clientAnswers('{"active": true, ...} or {"active": false}', introspection),
     },
     async (req, res) => answer(res, () => tokenEndpoint.introspect(oauthParams(req), req.headers.authorization)),
   );
 
   router.raw.use(['/api/token', '/api/revoke', '/api/introspect'], oauthBodyErrors);
 
-  router.get(
+  oauth.item(
+    'get',
     '/.well-known/oauth-authorization-server',
-    {
-      access: 'public',
-      tags,
-      summary: 'RFC 8414 authorization-server metadata',
-      responses: { 200: { description: 'the metadata', schema: metadata } },
-    },
-    (_req, res) => {
-      res.json(serverMetadata(publicUrls()[0]!));
-    },
+    { summary: 'RFC 8414 authorization-server metadata', description: 'the metadata', schema: metadata },
+    () => serverMetadata(publicUrls()[0]!),
   );
 }

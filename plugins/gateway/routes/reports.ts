@@ -3,10 +3,11 @@ import { monitoringSchema, responseTimeReportSchema } from '../schemas/reports.j
 import type { GatewayDomain } from './route-context.js';
 
 export function mountReportRoutes(router: ApiRouter, { reports, mappings, monitor }: GatewayDomain): void {
-  router.get(
+  const admin = router.withDefaults({ access: 'admin', tags: ['monitoring'] });
+  admin.item(
+    'get',
     '/api/v2/access/response_time',
     {
-      access: 'admin',
       tags: ['response times'],
       summary: 'Response times per mapping over a window: count, error rate, p50/p95/p99 and a series',
       query: {
@@ -22,36 +23,23 @@ export function mountReportRoutes(router: ApiRouter, { reports, mappings, monito
           },
         },
       },
-      responses: { 200: { description: 'the report', schema: responseTimeReportSchema } },
+      description: 'the report',
+      schema: responseTimeReportSchema,
     },
-    async (req, res) => {
-      res.json(await reports.report((req.query as unknown as { window: number }).window, mappings.list()));
-    },
+    (req) => reports.report((req.query as unknown as { window: number }).window, mappings.list()),
   );
 
-  router.get(
+  const statuses = { description: 'one entry per mapping', schema: monitoringSchema };
+  admin.item(
+    'get',
     '/api/v2/monitoring',
-    {
-      access: 'admin',
-      tags: ['monitoring'],
-      summary: "Status of every mapping's upstream from the last health check",
-      responses: { 200: { description: 'one entry per mapping', schema: monitoringSchema } },
-    },
-    (_req, res) => {
-      res.json(monitor.list());
-    },
+    { summary: "Status of every mapping's upstream from the last health check", ...statuses },
+    () => monitor.list(),
   );
-
-  router.post(
+  admin.item(
+    'post',
     '/api/v2/monitoring/check',
-    {
-      access: 'admin',
-      tags: ['monitoring'],
-      summary: 'Check every upstream now (as the scheduled job does) and answer the new statuses',
-      responses: { 200: { description: 'one entry per mapping', schema: monitoringSchema } },
-    },
-    async (_req, res) => {
-      res.json(await monitor.checkAll());
-    },
+    { summary: 'Check every upstream now (as the scheduled job does) and answer the new statuses', ...statuses },
+    () => monitor.checkAll(),
   );
 }
