@@ -56,13 +56,14 @@ async function location(
   return { status: res.status, location: res.headers.get('location'), body: await res.text() };
 }
 
+const FORM = 'application/x-www-form-urlencoded';
+
+/** `body` sent as it stands to `path` with `method`, as of `type`: the status and the text of the answer. */
+const sendBody = (method: string, path: string, body: string, type = FORM) =>
+  rawRequest(vela.url('gateway'), path, { method, headers: { 'content-type': type }, body });
+
 /** The original's documented token call (curl -X GET -d ...): GET with a form-encoded body, which fetch cannot send. */
-const getToken = (form: string) =>
-  rawRequest(vela.url('gateway'), '/api/token', {
-    method: 'GET',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form,
-  });
+const getToken = (form: string) => sendBody('GET', '/api/token', form);
 
 const proxyStatus = async (token: string) =>
   (await vela.fetch('gateway', '/data/v1/x', { headers: { authorization: `Bearer ${token}` } })).status;
@@ -278,38 +279,12 @@ test('a parameter sent twice, in the query and the body or twice in one, is refu
 test('a body the token, revoke or introspect endpoint cannot take still answers RFC 6749 JSON: too large, or in an unknown charset', async (t) => {
   const big = `grant_type=client_credentials&pad=${'a'.repeat(20_000)}`;
   const checks: Array<[string, Promise<{ status: number; body: string }>, number]> = [
-    [
-      'POST /api/token too large',
-      vela
-        .fetch('gateway', '/api/token', {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: big,
-        })
-        .then(async (r) => ({ status: r.status, body: await r.text() })),
-      413,
-    ],
+    ['POST /api/token too large', sendBody('POST', '/api/token', big), 413],
     ['GET /api/token too large', getToken(big), 413],
-    [
-      'POST /api/revoke too large',
-      vela
-        .fetch('gateway', '/api/revoke', {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: big,
-        })
-        .then(async (r) => ({ status: r.status, body: await r.text() })),
-      413,
-    ],
+    ['POST /api/revoke too large', sendBody('POST', '/api/revoke', big), 413],
     [
       'POST /api/introspect unknown charset',
-      vela
-        .fetch('gateway', '/api/introspect', {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded; charset=x-unknown' },
-          body: 'token=a',
-        })
-        .then(async (r) => ({ status: r.status, body: await r.text() })),
+      sendBody('POST', '/api/introspect', 'token=a', `${FORM}; charset=x-unknown`),
       415,
     ],
   ];

@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { rawRequest, startTestRuntime, type TestRuntime, testFolder } from 'vela/testing';
 import {
   admin,
@@ -126,6 +126,18 @@ test.after.always(async () => {
 const bearer = () => ({ authorization: `Bearer ${token}` });
 /** A GET through node:http, its target sent as written (fetch would normalize the dots away). */
 const rawGet = (target: string) => rawRequest(vela.url('gateway'), target, { headers: bearer() });
+
+/** `path` asked for through the gateway as the app answers `status` with the JSON `error`. */
+async function answersError(t: ExecutionContext, path: string, status: number, error: string): Promise<void> {
+  const res = await vela.fetch('gateway', path, { headers: bearer() });
+  t.is(res.status, status, path);
+  t.like(await res.json(), { error }, path);
+}
+
+/** Each of `paths`, sent as written, is refused with 400. */
+async function refusesEach(t: ExecutionContext, paths: string[]): Promise<void> {
+  for (const path of paths) t.is((await rawGet(path)).status, 400, path);
+}
 
 test('GET /<name>/<sub>/more?x=1 reaches the upstream URL + /more?x=1 with the upstream status and headers', async (t) => {
   const res = await vela.fetch('gateway', '/shop/v1/items/42?x=1&y=a%20b', {
@@ -306,46 +318,33 @@ test('a missing, malformed, unknown or revoked token gets 401 with an empty body
 });
 
 test('a path no mapping of the name serves gets 404 JSON; an unknown name falls through to the 404 of the service', async (t) => {
-  const res = await vela.fetch('gateway', '/shop/v2/a', { headers: bearer() });
-  t.is(res.status, 404);
-  t.like(await res.json(), { error: 'mapping_not_found' });
-  const other = await vela.fetch('gateway', '/nothing-here/a', { headers: bearer() });
-  t.is(other.status, 404);
-  t.like(await other.json(), { error: 'not_found' });
-  for (const path of ['/shop/v1/../secret', '/shop/v1/%2E%2e/secret']) {
-    t.is((await rawGet(path)).status, 400, path);
-  }
+  await answersError(t, '/shop/v2/a', 404, 'mapping_not_found');
+  await answersError(t, '/nothing-here/a', 404, 'not_found');
+  await refusesEach(t, ['/shop/v1/../secret', '/shop/v1/%2E%2e/secret']);
 });
 
 test('dot segments hidden behind encoded slashes, backslashes or a ";" parameter get 400, and cannot leave the upstream base path', async (t) => {
-  const get = async (path: string) => (await rawGet(path)).status;
-  for (const path of [
+  await refusesEach(t, [
     '/shop/v1/a/..%2f..%2fsecret',
     '/shop/v1/a/..%2F..%2Fsecret',
     '/shop/v1/a/..\\..\\secret',
     '/shop/v1/a/..%5c..%5csecret',
     '/shop/v1/..;x=1/secret',
     '/shop/v1/a/%2e%2e%2fsecret',
-  ]) {
-    t.is(await get(path), 400, path);
-  }
+  ]);
   t.false(
     seen.some((s) => s.url.includes('secret')),
     'none of them reached the upstream',
   );
   // An encoded slash inside a name, or dots inside a segment, are no dot segments.
-  t.is(await get('/shop/v1/files/a%2Fb'), 200);
-  t.is(await get('/shop/v1/files/v1..2;x=..'), 200);
+  t.is((await rawGet('/shop/v1/files/a%2Fb')).status, 200);
+  t.is((await rawGet('/shop/v1/files/v1..2;x=..')).status, 200);
 });
 
 test('an upstream that refuses the connection gives 502 JSON; one slower than the mapping timeout gives 504 JSON', async (t) => {
-  const down = await vela.fetch('gateway', '/down/x/y', { headers: bearer() });
-  t.is(down.status, 502);
-  t.like(await down.json(), { error: 'bad_gateway' });
+  await answersError(t, '/down/x/y', 502, 'bad_gateway');
   // The upstream answers 200 after 6 s: a 504 means the gateway gave up at the mapping's 3 s timeout, before it.
-  const slow = await vela.fetch('gateway', '/shop/v1/slow', { headers: bearer() });
-  t.is(slow.status, 504);
-  t.like(await slow.json(), { error: 'gateway_timeout' });
+  await answersError(t, '/shop/v1/slow', 504, 'gateway_timeout');
 });
 
 test('an upstream that stops reading the request body gives 504 after the mapping timeout without progress', async (t) => {
