@@ -1,4 +1,4 @@
-import { type ApiRouter, deleteRoute, itemRoute, listRoute, principalOf } from 'vela/plugin';
+import { type ApiRouter, answers, principalOf } from 'vela/plugin';
 import { runAgentTurn } from '../agents/agent-runner.js';
 import type { Agent, AgentInput } from '../agents/agent-store.js';
 import { respond, wantsJson } from '../chat/chat-response.js';
@@ -38,19 +38,17 @@ export function mountAgentRoutes(router: ApiRouter, domain: GenaiDomain): void {
       throw genaiErrors.invalidParameter('sites', 'must name at least one site for the tools to search');
   };
 
-  listRoute(
-    router,
-    '/api/v2/llm/agent',
-    { access: 'key', tags, summary: 'List AI agents', description: 'agents', items: agentSchema },
-    () => agents.list(),
+  // Agents are administered with the admin scope; their chat takes the search scope.
+  const admin = router.withDefaults({ access: 'key', tags });
+  const chat = router.withDefaults({ access: 'key', scope: 'search', tags });
+  const theAgent = { description: 'the agent', schema: agentSchema };
+  admin.list('/api/v2/llm/agent', { summary: 'List AI agents', description: 'agents', items: agentSchema }, () =>
+    agents.list(),
   );
-  itemRoute(
-    router,
+  admin.item(
     'post',
     '/api/v2/llm/agent',
     {
-      access: 'key',
-      tags,
       summary: 'Create an AI agent',
       body: agentCreateSchema,
       status: 201,
@@ -59,41 +57,21 @@ export function mountAgentRoutes(router: ApiRouter, domain: GenaiDomain): void {
     },
     (req) => agents.create(withoutReadOnly(req.body as AgentInput), check),
   );
-  itemRoute(
-    router,
-    'get',
-    '/api/v2/llm/agent/:agentId',
-    { access: 'key', tags, summary: 'One AI agent', params: agentParam, description: 'the agent', schema: agentSchema },
-    (req) => agents.get(String(req.params.agentId)),
+  admin.item('get', '/api/v2/llm/agent/:agentId', { summary: 'One AI agent', params: agentParam, ...theAgent }, (req) =>
+    agents.get(String(req.params.agentId)),
   );
-  itemRoute(
-    router,
+  admin.item(
     'put',
     '/api/v2/llm/agent/:agentId',
-    {
-      access: 'key',
-      tags,
-      summary: 'Change an AI agent (members left out stay)',
-      params: agentParam,
-      body: agentUpdateSchema,
-      description: 'the agent',
-      schema: agentSchema,
-    },
+    { summary: 'Change an AI agent (members left out stay)', params: agentParam, body: agentUpdateSchema, ...theAgent },
     (req) => {
       const { id: _ignored, ...input } = withoutReadOnly(req.body as AgentInput);
       return agents.update(String(req.params.agentId), input, check);
     },
   );
-  deleteRoute(
-    router,
+  admin.remove(
     '/api/v2/llm/agent/:agentId',
-    {
-      access: 'key',
-      tags,
-      summary: 'Delete an AI agent and its conversations',
-      params: agentParam,
-      description: 'the agent is deleted',
-    },
+    { summary: 'Delete an AI agent and its conversations', params: agentParam, description: 'the agent is deleted' },
     async (req) => {
       const id = String(req.params.agentId);
       await agents.remove(id);
@@ -101,12 +79,9 @@ export function mountAgentRoutes(router: ApiRouter, domain: GenaiDomain): void {
     },
   );
 
-  router.post(
+  chat.post(
     '/api/v2/llm/agent/:agentId/chat',
     {
-      access: 'key',
-      scope: 'search',
-      tags,
       summary: 'Send an agent a message; its tool calls and answer stream as Server-Sent Events',
       description:
         'conversationId continues a conversation of the same agent and user (its earlier messages go to the model); without it a new one starts, its id in the start and done events.',
@@ -164,15 +139,12 @@ export function mountAgentRoutes(router: ApiRouter, domain: GenaiDomain): void {
       });
     },
   );
-  router.get(
+  chat.get(
     '/api/v2/llm/agent/:agentId/conversation/:conversationId',
     {
-      access: 'key',
-      scope: 'search',
-      tags,
       summary: "A conversation's messages, tool calls and results included (the caller's own conversations only)",
       params: pathParams({ agentId: idSchema, conversationId: idSchema }),
-      responses: { 200: { description: 'the conversation', schema: conversationSchema } },
+      responses: answers('the conversation', conversationSchema),
     },
     async (req, res) => {
       const agent = await agents.get(String(req.params.agentId));

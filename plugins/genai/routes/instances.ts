@@ -1,4 +1,4 @@
-import { type ApiRouter, deleteRoute, itemRoute, listRoute, OutboundRefused } from 'vela/plugin';
+import { type ApiRouter, OutboundRefused } from 'vela/plugin';
 import type { GenaiDomain } from '../domain.js';
 import { genaiErrors } from '../errors.js';
 import { VENDORS } from '../providers/vendors.js';
@@ -77,111 +77,88 @@ export function mountInstanceRoutes(router: ApiRouter, domain: GenaiDomain): voi
     return [...sites, ...agents];
   };
 
-  listRoute(
-    router,
+  const admin = router.withDefaults({ access: 'key', tags });
+  const theInstance = { description: 'the instance', schema: instanceSchema };
+  admin.list(
     '/api/llm',
     {
-      access: 'key',
-      tags,
       summary: 'List LLM instances (API keys are never shown: hasApiKey and apiKeyHint say whether there is one)',
       description: 'instances',
       items: instanceSchema,
     },
     () => instances.list(),
   );
-  router.get(
+  admin.item(
+    'get',
     '/api/llm/structure',
     {
-      access: 'key',
-      tags,
       summary: 'An empty instance: every member with its default',
-      responses: { 200: { description: 'the empty instance', schema: instanceStructureSchema } },
+      description: 'the empty instance',
+      schema: instanceStructureSchema,
     },
-    (_req, res) => {
-      res.json({
-        id: null,
-        title: '',
-        description: '',
-        vendor: 'OPENAI_COMPATIBLE',
-        url: null,
-        modelName: null,
-        hasApiKey: false,
-        apiKeyHint: null,
-        ...defaultOptions(VENDORS.find((v) => v.id === 'OPENAI_COMPATIBLE')),
-        enabled: true,
-        publicChat: false,
-      });
-    },
+    () => ({
+      id: null,
+      title: '',
+      description: '',
+      vendor: 'OPENAI_COMPATIBLE',
+      url: null,
+      modelName: null,
+      hasApiKey: false,
+      apiKeyHint: null,
+      ...defaultOptions(VENDORS.find((v) => v.id === 'OPENAI_COMPATIBLE')),
+      enabled: true,
+      publicChat: false,
+    }),
   );
-  listRoute(
-    router,
+  admin.list(
     '/api/llm/vendor',
     {
-      access: 'key',
-      tags,
       summary: 'The vendors an instance can name, with their provider kind and default base URL',
       description: 'the vendors',
       items: vendorSchema,
     },
     () => VENDORS,
   );
-  router.post(
+  admin.item(
+    'post',
     '/api/llm',
     {
-      access: 'key',
-      tags,
       summary: 'Create an LLM instance',
       body: instanceCreateSchema,
-      responses: { 201: { description: 'created', schema: instanceSchema } },
+      status: 201,
+      description: 'created',
+      schema: instanceSchema,
     },
-    async (req, res) => {
+    (req) => {
       const input = withoutReadOnly(req.body as InstanceInput);
       if (input.id && RESERVED_INSTANCE_IDS.includes(input.id))
         throw genaiErrors.invalidParameter(
           'body.id',
           `must not be ${RESERVED_INSTANCE_IDS.map((r) => `"${r}"`).join(' or ')}: GET /api/llm/${input.id} is another route`,
         );
-      res.status(201).json(await instances.create(input, checkUrl));
+      return instances.create(input, checkUrl);
     },
   );
-  itemRoute(
-    router,
-    'get',
-    '/api/llm/:id',
-    {
-      access: 'key',
-      tags,
-      summary: 'One LLM instance',
-      params: idParam,
-      description: 'the instance',
-      schema: instanceSchema,
-    },
-    (req) => instances.get(String(req.params.id)),
+  admin.item('get', '/api/llm/:id', { summary: 'One LLM instance', params: idParam, ...theInstance }, (req) =>
+    instances.get(String(req.params.id)),
   );
-  itemRoute(
-    router,
+  admin.item(
     'put',
     '/api/llm/:id',
     {
-      access: 'key',
-      tags,
       summary: 'Change an LLM instance (members left out stay; apiKey left out keeps the key, null removes it)',
       params: idParam,
       body: instanceUpdateSchema,
-      description: 'the instance',
-      schema: instanceSchema,
+      ...theInstance,
     },
     (req) => {
       const { id: _ignored, ...input } = withoutReadOnly(req.body as InstanceInput);
       return instances.update(String(req.params.id), input, checkUrl);
     },
   );
-  deleteRoute(
-    router,
+  admin.remove(
     '/api/llm/:id',
     {
-      access: 'key',
-      tags,
       summary: 'Delete an LLM instance (409 while a site or an agent uses it; the built-in one cannot be deleted)',
       params: idParam,
       description: 'the instance is deleted',

@@ -1,4 +1,4 @@
-import type { ApiRouter } from 'vela/plugin';
+import { type ApiRouter, itemRoute } from 'vela/plugin';
 import type { GenaiDomain } from '../domain.js';
 import { currentMonth } from '../usage/token-usage.js';
 
@@ -13,9 +13,25 @@ const line = {
   requestCount: { type: 'integer' },
 };
 
+const reportSchema = {
+  type: 'object',
+  properties: {
+    periodStart: { type: 'string' },
+    periodEnd: { type: 'string', description: 'exclusive' },
+    daily: { type: 'array', items: { type: 'object', properties: { date: { type: 'string' }, ...line } } },
+    summary: { type: 'array', items: { type: 'object', properties: line } },
+    totalInputTokens: { type: 'integer' },
+    totalOutputTokens: { type: 'integer' },
+    totalTokens: { type: 'integer' },
+    totalRequests: { type: 'integer' },
+  },
+};
+
 /** GET /api/v2/llm/token-usage?month=YYYY-MM: the month's tokens by day and by model (admin scope). */
 export function mountTokenUsageRoutes(router: ApiRouter, domain: GenaiDomain): void {
-  router.get(
+  itemRoute(
+    router,
+    'get',
     '/api/v2/llm/token-usage',
     {
       access: 'key',
@@ -27,28 +43,12 @@ export function mountTokenUsageRoutes(router: ApiRouter, domain: GenaiDomain): v
           month: { type: 'string', maxLength: 40, description: 'YYYY-MM (default: the current month, UTC)' },
         },
       },
-      responses: {
-        200: {
-          description: 'the report',
-          schema: {
-            type: 'object',
-            properties: {
-              periodStart: { type: 'string' },
-              periodEnd: { type: 'string', description: 'exclusive' },
-              daily: { type: 'array', items: { type: 'object', properties: { date: { type: 'string' }, ...line } } },
-              summary: { type: 'array', items: { type: 'object', properties: line } },
-              totalInputTokens: { type: 'integer' },
-              totalOutputTokens: { type: 'integer' },
-              totalTokens: { type: 'integer' },
-              totalRequests: { type: 'integer' },
-            },
-          },
-        },
-      },
+      description: 'the report',
+      schema: reportSchema,
     },
-    async (req, res) => {
+    (req) => {
       const month = (req.query as { month?: string }).month;
-      res.json(await domain.usage.report(month === undefined || month === '' ? currentMonth() : month));
+      return domain.usage.report(month === undefined || month === '' ? currentMonth() : month);
     },
   );
 }

@@ -1,6 +1,5 @@
 import {
   type ApiRouter,
-  deleteRoute,
   HOP_BY_HOP_HEADERS,
   type OutboundGuard,
   OutboundRefused,
@@ -137,75 +136,52 @@ export interface IntegrationRoutes {
 
 export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRoutes): void {
   const { store, proxy } = routes;
-  router.get(
+  const admin = router.withDefaults({ access: 'key', tags });
+  const theInstance = { description: 'the instance', schema: integrationSchema };
+  admin.list(
     '/api/integration',
-    {
-      access: 'key',
-      tags,
-      summary: 'List integration instances, by title',
-      responses: { 200: { description: 'instances', schema: { type: 'array', items: integrationSchema } } },
-    },
-    (_req, res) => {
-      res.json(store.list());
-    },
+    { summary: 'List integration instances, by title', description: 'instances', items: integrationSchema },
+    () => store.list(),
   );
-  router.get(
+  admin.item(
+    'get',
     '/api/integration/structure',
     {
-      access: 'key',
-      tags,
       summary: 'An empty integration instance, as a form starts from',
-      responses: { 200: { description: 'the empty instance', schema: structureSchema } },
+      description: 'the empty instance',
+      schema: structureSchema,
     },
-    (_req, res) => {
-      res.json({
-        id: '',
-        title: '',
-        description: '',
-        vendor: 'HTTP',
-        endpoint: '',
-        enabled: true,
-        allowedPaths: [],
-        allowedMethods: [...DEFAULT_PROXY_METHODS],
-        headers: [],
-      });
-    },
+    () => ({
+      id: '',
+      title: '',
+      description: '',
+      vendor: 'HTTP',
+      endpoint: '',
+      enabled: true,
+      allowedPaths: [],
+      allowedMethods: [...DEFAULT_PROXY_METHODS],
+      headers: [],
+    }),
   );
-  router.get(
+  admin.list(
     '/api/integration/vendor',
-    {
-      access: 'key',
-      tags,
-      summary: 'The vendors integration instances can have',
-      responses: { 200: { description: 'the vendors', schema: { type: 'array', items: vendorSchema } } },
-    },
-    (_req, res) => {
-      res.json(vendors(routes.connectorUrl()));
-    },
+    { summary: 'The vendors integration instances can have', description: 'the vendors', items: vendorSchema },
+    () => vendors(routes.connectorUrl()),
   );
-  router.get(
+  admin.item(
+    'get',
     '/api/integration/:id',
-    {
-      access: 'key',
-      tags,
-      summary: 'Get an integration instance',
-      params: idParam,
-      responses: { 200: { description: 'the instance', schema: integrationSchema } },
-    },
-    (req, res) => {
-      res.json(store.get(String(req.params.id)));
-    },
+    { summary: 'Get an integration instance', params: idParam, ...theInstance },
+    (req) => store.get(String(req.params.id)),
   );
-  router.post(
+  admin.post(
     '/api/integration',
     {
-      access: 'key',
-      tags,
       summary: 'Create an integration instance',
       description:
         'Header values are stored encrypted (AES-256-GCM) and answered as a hint only. An endpoint at an internal address is refused unless the operator allows its host.',
       body: createBody,
-      responses: { 201: { description: 'the instance', schema: integrationSchema } },
+      responses: { 201: theInstance },
     },
     async (req, res) => {
       const input = req.body as IntegrationInput & { endpoint?: string };
@@ -222,17 +198,16 @@ export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRou
       res.status(201).json(await store.create({ ...input, endpoint }));
     },
   );
-  router.put(
+  admin.item(
+    'put',
     '/api/integration/:id',
     {
-      access: 'key',
-      tags,
       summary: 'Change an integration instance (the members given)',
       params: idParam,
       body: updateBody,
-      responses: { 200: { description: 'the instance', schema: integrationSchema } },
+      ...theInstance,
     },
-    async (req, res) => {
+    async (req) => {
       const patch = req.body as Partial<IntegrationInput>;
       const id = String(req.params.id);
       if (patch.id !== undefined && patch.id !== id)
@@ -240,22 +215,13 @@ export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRou
       checkHeaders(patch.headers);
       if (patch.endpoint !== undefined) await checkEndpoint(routes.outbound(), patch.endpoint);
       const { id: _ignored, ...changes } = patch;
-      res.json(await store.update(id, changes));
+      return store.update(id, changes);
     },
   );
-  deleteRoute(
-    router,
+  admin.remove(
     '/api/integration/:id',
-    {
-      access: 'key',
-      tags,
-      summary: 'Delete an integration instance',
-      params: idParam,
-      description: 'the instance is deleted',
-    },
-    async (req) => {
-      return { id: (await store.delete(String(req.params.id))).id };
-    },
+    { summary: 'Delete an integration instance', params: idParam, description: 'the instance is deleted' },
+    async (req) => ({ id: (await store.delete(String(req.params.id))).id }),
   );
 
   // The proxy: public, as the specification lists it; each method an instance may forward, HEAD with GET.
@@ -286,13 +252,8 @@ export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRou
     },
   };
   const forward = (req: Request, res: Response) => proxy.forward(req, res);
-  for (const path of ['/api/v2/integration/:integrationId', '/api/v2/integration/:integrationId/*rest']) {
-    router.get(path, spec, forward);
-    router.post(path, spec, forward);
-    router.put(path, spec, forward);
-    router.delete(path, spec, forward);
-    router.patch(path, spec, forward);
-  }
+  for (const path of ['/api/v2/integration/:integrationId', '/api/v2/integration/:integrationId/*rest'])
+    for (const method of ['get', 'post', 'put', 'delete', 'patch'] as const) router[method](path, spec, forward);
 }
 
 function checkHeaders(headers: Array<{ name: string }> | undefined): void {
