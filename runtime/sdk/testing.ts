@@ -23,19 +23,21 @@ export type { BrowserSuite, BrowserSuiteOptions } from '../testing/browser-suite
 export { browserSuite } from '../testing/browser-suite.js';
 export type { JsonAnswer } from '../testing/call-service.js';
 export { callService, serviceCaller } from '../testing/call-service.js';
-export type { ChildRun, ChildRuntime, PackedHome } from '../testing/child-runtime.js';
+export type { ChildRun, ChildRuntime, PackedHome, SharedChildrenOptions } from '../testing/child-runtime.js';
 export {
   CHILD_ADMIN_AUTH,
   callChild,
+  childCaller,
   childEnv,
   packedHome,
   runVela,
+  sharedDatabaseTest,
   startChildRuntime,
   startConfiguredChild,
   startSharedChildren,
   VELA_BIN,
 } from '../testing/child-runtime.js';
-export { eventually, median, reportDelays, timeUntil } from '../testing/eventually.js';
+export { DELAY_ROUNDS, eventually, measureRounds, median, reportDelays, timeUntil } from '../testing/eventually.js';
 export type { RawAnswer, RawRequestOptions } from '../testing/raw-request.js';
 export { rawRequest } from '../testing/raw-request.js';
 export type { TcpProxy } from '../testing/tcp-proxy.js';

@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ExecutionContext, TestFn } from 'ava';
 import { packageRoot } from '../paths.js';
 import { type JsonAnswer, readAnswer } from './call-service.js';
-import { type TestTeardown, testDatabase } from './test-postgres.js';
+import { postgresReachable, type TestTeardown, testDatabase } from './test-postgres.js';
 
 export const VELA_BIN = path.join(packageRoot, 'bin', 'vela.mjs');
 
@@ -170,6 +171,32 @@ export async function startSharedChildren(
   return [a, b];
 }
 
+/** What sharedDatabaseTest starts: the configuration and `vela start` arguments of both processes. */
+export interface SharedChildrenOptions {
+  /** All but the database's URL (startSharedChildren). */
+  config: { runtime?: Record<string, unknown>; [key: string]: unknown };
+  args?: string[];
+  /** The test's timeout: starting two processes and waiting on what passes between them takes a while. */
+  timeoutMs?: number;
+}
+
+/**
+ * Declare a test of two processes on one new PostgreSQL database (startSharedChildren), A and B, skipped where no
+ * PostgreSQL answers: what one writes and the other must see.
+ */
+export function sharedDatabaseTest(
+  test: TestFn,
+  title: string,
+  { config, args = [], timeoutMs = 180_000 }: SharedChildrenOptions,
+  body: (t: ExecutionContext, a: ChildRuntime, b: ChildRuntime) => Promise<void>,
+): void {
+  (postgresReachable() ? test : test.skip)(title, async (t) => {
+    t.timeout(timeoutMs);
+    const [a, b] = await startSharedChildren(t, config, args);
+    await body(t, a, b);
+  });
+}
+
 /**
  * A request to one service of a child runtime, as its administrator unless `headers` say otherwise. A body goes as
  * JSON; the answer's body is parsed when it is JSON, its text otherwise.
@@ -188,6 +215,24 @@ export async function callChild(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return readAnswer(res);
+}
+
+/**
+ * A caller of one service of child runtimes (callChild): as their administrator unless a call names its own
+ * headers, and always with `fixed` (a `connection: close` that sends each request on a connection of its own).
+ */
+export function childCaller(
+  service: string,
+  fixed: Record<string, string> = {},
+): (
+  vela: ChildRuntime,
+  method: string,
+  pathname: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<JsonAnswer> {
+  return (vela, method, pathname, body, headers = { authorization: CHILD_ADMIN_AUTH }) =>
+    callChild(vela, service, method, pathname, body, { ...headers, ...fixed });
 }
 
 /** A home folder with a plugin packed by `vela pack` into its `plugins/`, as an operator installs one. */

@@ -1,4 +1,5 @@
 import { appendFileSync } from 'node:fs';
+import type { ExecutionContext } from 'ava';
 
 /** Poll until `check` holds or the deadline passes: tests wait for real work with a bound, never a fixed sleep. */
 export async function eventually(
@@ -53,4 +54,24 @@ export function reportDelays(log: (message: string) => void, measure: string, de
   log(`${measure} (ms): ${delaysMs.map((ms) => ms.toFixed(1)).join(', ')}; median ${medianMs.toFixed(1)}`);
   const file = process.env.VELA_DELAYS_FILE;
   if (file) appendFileSync(file, `${JSON.stringify({ measure, delaysMs, medianMs })}\n`);
+}
+
+/** How many rounds a delay is measured over: its goals (scripts/bench) are stated on the median of seven. */
+export const DELAY_ROUNDS = 7;
+
+/**
+ * Measure a delay DELAY_ROUNDS times, one round after the other (`round` answers the delay of round n, from
+ * timeUntil), check on `t` that every round gave one, and report them as `measure` (reportDelays, logged on `t`):
+ * the delays, in the order measured.
+ */
+export async function measureRounds(
+  t: Pick<ExecutionContext, 'is' | 'log'>,
+  measure: string,
+  round: (n: number) => Promise<number>,
+): Promise<number[]> {
+  const delaysMs: number[] = [];
+  for (let n = 0; n < DELAY_ROUNDS; n++) delaysMs.push(await round(n));
+  t.is(delaysMs.length, DELAY_ROUNDS, `${measure}: a delay from every round`);
+  reportDelays((message) => t.log(message), measure, delaysMs);
+  return delaysMs;
 }

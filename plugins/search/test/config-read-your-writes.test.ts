@@ -1,28 +1,10 @@
 import test, { type ExecutionContext } from 'ava';
-import {
-  CHILD_ADMIN_AUTH,
-  type ChildRuntime,
-  callChild,
-  postgresReachable,
-  startConfiguredChild,
-  startSharedChildren,
-  timeUntil,
-} from 'vela/testing';
+import { type ChildRuntime, childCaller, sharedDatabaseTest, startConfiguredChild, timeUntil } from 'vela/testing';
 import { makeDocs, SITE_FIELDS } from './fixtures.js';
 
-const pgTest = postgresReachable() ? test : test.skip;
-
 const ROUNDS = 15;
-/** A request to the search service of a child, as its administrator unless `headers` say otherwise. */
-const call = (
-  vela: ChildRuntime,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = { authorization: CHILD_ADMIN_AUTH },
-) =>
-  // A connection per request: the workers of one port take new connections in turn.
-  callChild(vela, 'search', method, path, body, { ...headers, connection: 'close' });
+// A connection per request: the workers of one port take new connections in turn.
+const call = childCaller('search', { connection: 'close' });
 
 /** Documents that carry col0..col14 before any of them is a field: red on half of them (20). */
 function colouredDocs() {
@@ -70,15 +52,16 @@ async function addFieldsAndFilter(
  * and is rebuilding its engine for it (the search waits for the rebuild): either way the answer is A's.
  */
 for (const engine of ['memory', 'postgres']) {
-  pgTest(
+  sharedDatabaseTest(
+    test,
     `engine ${engine}: a field added on one process is searchable on the other as soon as the write returns`,
-    async (t) => {
-      t.timeout(240_000);
-      const config = { plugins: { search: { engine, indexer: { pollMs: 600_000 } } } };
+    {
+      config: { plugins: { search: { engine, indexer: { pollMs: 600_000 } } } },
       // The postgres engine is the search-postgres plugin's.
-      const plugins = ['--plugins', engine === 'postgres' ? 'search,search-postgres' : 'search'];
-      const [a, b] = await startSharedChildren(t, config, plugins);
-
+      args: ['--plugins', engine === 'postgres' ? 'search,search-postgres' : 'search'],
+      timeoutMs: 240_000,
+    },
+    async (t, a, b) => {
       const answers = await addFieldsAndFilter(t, a, b, 1);
       // Every answer is B's search with the new field, the 20 red documents (none a 400 for a field B had not
       // heard of yet, none a 500 from an engine not yet rebuilt for it).

@@ -1,38 +1,22 @@
 import test from 'ava';
-import {
-  type ChildRuntime,
-  callChild,
-  postgresReachable,
-  reportDelays,
-  startSharedChildren,
-  timeUntil,
-} from 'vela/testing';
+import { type ChildRuntime, childCaller, measureRounds, sharedDatabaseTest, timeUntil } from 'vela/testing';
 import { makeDocs, SITE_FIELDS } from './fixtures.js';
-
-const pgTest = postgresReachable() ? test : test.skip;
 
 // The delays are measured here and judged by scripts/bench/propagation.ts (the goal: an import
 // searchable on every process within 250 ms, on the median of seven rounds). This test asserts what holds on any
 // machine: with the polls off, the notices alone bring every change to B.
-const ROUNDS = 7;
-// Any single wait gives up here: far beyond the goal on a loaded machine, far below the poll (off here).
-const BOUND_MS = 10_000;
-const POLL_PAUSE_MS = 5;
-/** A request to the search service of a child, as its administrator unless `headers` say otherwise. */
-const call = (vela: ChildRuntime, method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
-  callChild(vela, 'search', method, path, body, headers);
+// Any single wait (timeUntil) gives up after 10 s: far beyond the goal on a loaded machine, far below the poll (off
+// here).
 
-const until = (what: string, check: () => Promise<boolean>) => timeUntil(check, what, BOUND_MS, POLL_PAUSE_MS);
+const call = childCaller('search');
 
-pgTest(
+sharedDatabaseTest(
+  test,
   'two search processes on one PostgreSQL: with the polls off, imports, sites, spotlights and keys reach the other through the notices',
-  async (t) => {
-    t.timeout(180_000);
-    // The polls (sites, tokens, spotlights and the change log) are set far out, so only the change feed
-    // (LISTEN/NOTIFY) and the store lookup of unknown keys can explain what B sees.
-    const config = { plugins: { search: { indexer: { pollMs: 600_000 } } } };
-    const [a, b] = await startSharedChildren(t, config, ['--plugins', 'search']);
-
+  // The polls (sites, tokens, spotlights and the change log) are set far out, so only the change feed
+  // (LISTEN/NOTIFY) and the store lookup of unknown keys can explain what B sees.
+  { config: { plugins: { search: { indexer: { pollMs: 600_000 } } } }, args: ['--plugins', 'search'] },
+  async (t, a, b) => {
     // Searches are public: no credentials, so no administrator check in the way.
     const search = (vela: ChildRuntime, query: string) =>
       call(vela, 'GET', `/api/sn/Shared/search?${query}&_setlocale=en_US`, undefined, {});
@@ -41,26 +25,24 @@ pgTest(
 
     const created = await call(a, 'POST', '/api/sn', { name: 'Shared', fields: SITE_FIELDS, locales: ['en_US'] });
     t.is(created.status, 201, JSON.stringify(created.body));
-    const siteMs = await until('B knowing the site created on A', async () => (await search(b, 'q=*')).status === 200);
+    const siteMs = await timeUntil(
+      async () => (await search(b, 'q=*')).status === 200,
+      'B knowing the site created on A',
+    );
 
     // Each round: 20 documents with a word of their own, acknowledged on A (not waited for), then searched on B.
-    const importMs: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
+    await measureRounds(t, 'import searchable on the other process', async (round) => {
       const word = `zyxround${round}word`;
       const docs = makeDocs(20, round + 3).map((d, i) => ({ ...d, id: `r${round}-${i}`, title: `${word} ${d.title}` }));
       const imported = await call(a, 'POST', '/api/sn/import', {
         turingDocuments: docs.map((attributes) => ({ locale: 'en_US', siteNames: ['Shared'], attributes })),
       });
       t.is(imported.status, 200, JSON.stringify(imported.body));
-      importMs.push(
-        await until(
-          `B finding round ${round}`,
-          async () => (await search(b, `q=${word}`)).body.queryContext?.count === 20,
-        ),
+      return timeUntil(
+        async () => (await search(b, `q=${word}`)).body.queryContext?.count === 20,
+        `B finding round ${round}`,
       );
-    }
-    t.is(importMs.length, ROUNDS);
-    reportDelays((message) => t.log(message), 'import searchable on the other process', importMs);
+    });
 
     // A spotlight made on A shows on B.
     const spot = await call(a, 'POST', '/api/sn/Shared/spotlight', {
@@ -73,7 +55,7 @@ pgTest(
     const showsSpotlight = async (vela: ChildRuntime) =>
       JSON.stringify((await search(vela, 'q=zyxround0word')).body).includes(spot.body.documents[0].id);
     t.true(await showsSpotlight(a));
-    const spotlightMs = await until('B showing the spotlight made on A', () => showsSpotlight(b));
+    const spotlightMs = await timeUntil(() => showsSpotlight(b), 'B showing the spotlight made on A');
 
     // An API token created on A works on B at once (looked up before refused), and stops when deleted on A.
     const token = await call(a, 'POST', '/api/dev/token', { title: 'fresh', description: '' });
@@ -81,7 +63,7 @@ pgTest(
     const withKey = async () => (await call(b, 'GET', '/api/sn', undefined, { key: token.body.token })).status;
     t.is(await withKey(), 200);
     t.is((await call(a, 'DELETE', `/api/dev/token/${token.body.id}`)).status, 200);
-    const revokedMs = await until('B refusing the token deleted on A', async () => (await withKey()) === 401);
+    const revokedMs = await timeUntil(async () => (await withKey()) === 401, 'B refusing the token deleted on A');
     t.log(
       `measured on B: site ${siteMs.toFixed(1)} ms, spotlight ${spotlightMs.toFixed(1)} ms, token deletion ${revokedMs.toFixed(1)} ms`,
     );
