@@ -38,8 +38,7 @@ test.after.always(() => vela?.stop());
 test('status is public; every other connector endpoint needs the Key header (401 JSON)', async (t) => {
   t.deepEqual((await call(vela, 'GET', '/api/v2/connector/status', undefined, {})).body, { status: 'ok' });
   const none = await call(vela, 'GET', '/api/v2/connector/source', undefined, {});
-  t.is(none.status, 401);
-  t.is(none.body.error, 'unauthorized');
+  t.like(none, { status: 401, body: { error: 'unauthorized' } });
   t.regex(none.body.message, /Key header/);
   const wrong = await call(vela, 'GET', '/api/v2/connector/monitoring/indexing', undefined, { key: 'not-a-key' });
   t.is(wrong.status, 401);
@@ -83,8 +82,7 @@ test('unknown sources answer 404 JSON on triggers, validation and monitoring', a
     t.is(r.body.error, 'source_not_found', `${method} ${p}`);
   }
   const records = await call(vela, 'GET', '/api/v2/connector/monitoring/index/nope');
-  t.is(records.status, 404);
-  t.is(records.body.error, 'not_found');
+  t.like(records, { status: 404, body: { error: 'not_found' } });
   const stats = await call(vela, 'GET', '/api/v2/connector/monitoring/indexing/stats/nope');
   t.is(stats.status, 404);
 });
@@ -137,8 +135,7 @@ test('a second full run of a running source is refused with 409 JSON', async (t)
   t.is(first.status, 200);
   t.is(first.body.status, 'sent');
   const second = await call(vela, 'GET', '/api/v2/connector/reindex/busy/all');
-  t.is(second.status, 409);
-  t.is(second.body.error, 'source_running');
+  t.like(second, { status: 409, body: { error: 'source_running' } });
   // Runs by id are queued behind it, not refused.
   const byId = await call(vela, 'POST', '/api/v2/connector/index/busy', ['pkg-00001']);
   t.is(byId.status, 200);
@@ -153,8 +150,7 @@ test('a source cannot be deleted while a run by ids is going (409); once it ende
   const writer = createWriteStream(fifo);
   writer.on('error', () => undefined);
   const busy = await call(vela, 'DELETE', '/api/v2/connector/source/piped');
-  t.is(busy.status, 409);
-  t.is(busy.body.error, 'source_running');
+  t.like(busy, { status: 409, body: { error: 'source_running' } });
   writer.end(`${JSON.stringify(makePackages(2)[1])}\n`);
   t.like(await waitForRun(vela, 'piped', run.body.runId), { status: 'COMPLETED', indexed: 1 });
   t.true((await call(vela, 'DELETE', '/api/v2/connector/source/piped')).body);
@@ -320,8 +316,7 @@ test('indexing rules: CRUD, structure, rules per source, and DELETE of an unknow
 
 test('a source naming a site the search service lacks, or a locale its site lacks, is refused with 400 naming sites[i]', async (t) => {
   const noSite = await postKindSource(vela, 'shop', 'jsonl', ['Docs', 'Shop'], { path: file });
-  t.is(noSite.status, 400);
-  t.is(noSite.body.error, 'invalid_parameter');
+  t.like(noSite, { status: 400, body: { error: 'invalid_parameter' } });
   t.regex(noSite.body.message, /^sites\[1\] must name a site of the search service, got "Shop"/);
   const noLocale = await postSource(vela, 'shop', file, 'Docs', { locale: 'fr_FR' });
   t.is(noLocale.status, 400);
@@ -341,8 +336,7 @@ test('a regular expression that could backtrack exponentially, as (a+)+$, is ref
     attribute: 'title',
     values: ['draft', '(a+)+$'],
   });
-  t.is(rule.status, 400);
-  t.is(rule.body.error, 'invalid_parameter');
+  t.like(rule, { status: 400, body: { error: 'invalid_parameter' } });
   t.regex(rule.body.message, /^values\[1\] repeats a group that itself holds a repetition/);
   const web = await postKindSource(vela, 'crawl', 'web', ['Docs'], {
     seeds: ['http://127.0.0.1:9/'],
