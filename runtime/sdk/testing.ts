@@ -50,6 +50,7 @@ export type { TestPostgres, TestTeardown } from '../testing/test-postgres.js';
 export {
   createTestPostgres,
   POSTGRES_ADMIN_URL,
+  postgresClient,
   postgresProxy,
   postgresReachable,
   testDatabase,

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import knexFactory from 'knex';
+import knexFactory, { type Knex } from 'knex';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 /** The server the PostgreSQL tests use: TEST_DATABASE_URL, else the local trust-auth cluster. */
@@ -61,6 +61,13 @@ export async function testDatabase(t: TestTeardown): Promise<TestPostgres> {
   if (!pg) throw new Error(`PostgreSQL at ${POSTGRES_ADMIN_URL} refused to create a test database`);
   t.teardown(() => pg.drop());
   return pg;
+}
+
+/** A connection pool to the PostgreSQL database at `url` (a test's own), closed when the test ends. */
+export function postgresClient(t: TestTeardown, url: string): Knex {
+  const db = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 2 } });
+  t.teardown(() => db.destroy());
+  return db;
 }
 
 /**

@@ -1,12 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import knexFactory from 'knex';
 import { SecretBox, secretHint } from 'vela/plugin';
-import { postgresReachable, startTestRuntime, testDatabase } from 'vela/testing';
+import { onBothDatabases, postgresClient, startTestRuntime, testFolder } from 'vela/testing';
 import { listTables } from '../../../runtime/storage/database.js';
 import { earlierSearchDatabase } from '../../search/test/earlier-search-database.js';
 
@@ -39,11 +37,8 @@ async function startUpstream(): Promise<Upstream> {
 async function upgradeInPlace(t: ExecutionContext, databaseUrl?: string): Promise<void> {
   t.timeout(90_000);
   const upstream = await startUpstream();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-integration-upgrade-'));
-  t.teardown(async () => {
-    await upstream.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  t.teardown(() => upstream.close());
+  const dataDir = testFolder(t, 'integration-upgrade');
 
   // The earlier layout: the search plugin's tables up to its migration 006, one instance with a sealed header.
   const db = await earlierSearchDatabase(dataDir, databaseUrl, {
@@ -104,18 +99,14 @@ async function upgradeInPlace(t: ExecutionContext, databaseUrl?: string): Promis
   t.deepEqual(upstream.keys, [SECRET, SECRET]);
 }
 
-test('SQLite: the search plugin instances, sealed with its key, answer and forward through the integration plugin', (t) =>
-  upgradeInPlace(t));
-
-const pgTest = postgresReachable() ? test : test.skip;
-pgTest(
-  'PostgreSQL: the search plugin instances, sealed with its key, answer and forward through the integration plugin',
-  async (t) => {
-    const pg = await testDatabase(t);
-    await upgradeInPlace(t, pg.url);
+onBothDatabases(
+  test,
+  'the search plugin instances, sealed with its key, answer and forward through the integration plugin',
+  async (t, databaseUrl) => {
+    await upgradeInPlace(t, databaseUrl);
+    if (!databaseUrl) return;
     // The primary key's index follows the table's name.
-    const db = knexFactory({ client: 'pg', connection: pg.url });
-    t.teardown(() => db.destroy());
+    const db = postgresClient(t, databaseUrl);
     const indexes = await db('pg_indexes').where({ tablename: 'integration_instances' }).pluck('indexname');
     t.deepEqual(indexes, ['integration_instances_pkey']);
   },

@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import knexFactory from 'knex';
-import { postgresReachable, startTestRuntime, testDatabase } from 'vela/testing';
+import { onBothDatabases, postgresClient, startTestRuntime, testFolder } from 'vela/testing';
 import { listTables } from '../../../runtime/storage/database.js';
 import { earlierSearchDatabase } from '../../search/test/earlier-search-database.js';
 import { createSite, json } from '../../search/test/fixtures.js';
@@ -17,8 +13,7 @@ const SITE_ID = 'site-from-before';
 
 async function upgradeInPlace(t: ExecutionContext, databaseUrl?: string): Promise<void> {
   t.timeout(90_000);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-search-metrics-upgrade-'));
-  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = testFolder(t, 'search-metrics-upgrade');
 
   // The earlier layout: the search plugin's tables up to its migration 007, three searches of one site recorded.
   const db = await earlierSearchDatabase(dataDir, databaseUrl, {
@@ -77,18 +72,14 @@ async function upgradeInPlace(t: ExecutionContext, databaseUrl?: string): Promis
   t.false(tables.includes('search_metric_searches'));
 }
 
-test('SQLite: the searches the search plugin recorded are counted by the search-metrics plugin, and new ones join them', (t) =>
-  upgradeInPlace(t));
-
-const pgTest = postgresReachable() ? test : test.skip;
-pgTest(
-  'PostgreSQL: the searches the search plugin recorded are counted by the search-metrics plugin, and new ones join them',
-  async (t) => {
-    const pg = await testDatabase(t);
-    await upgradeInPlace(t, pg.url);
+onBothDatabases(
+  test,
+  'the searches the search plugin recorded are counted by the search-metrics plugin, and new ones join them',
+  async (t, databaseUrl) => {
+    await upgradeInPlace(t, databaseUrl);
+    if (!databaseUrl) return;
     // The primary key, the indexes and the id's sequence follow the table's name.
-    const db = knexFactory({ client: 'pg', connection: pg.url });
-    t.teardown(() => db.destroy());
+    const db = postgresClient(t, databaseUrl);
     const indexes = await db('pg_indexes')
       .where({ tablename: 'search_metrics_searches' })
       .orderBy('indexname')
