@@ -5,6 +5,7 @@ import { ConversationStore } from './agents/conversation-store.js';
 import { ActiveChats } from './chat/chat-response.js';
 import { GenerationSlots } from './chat/generation-slots.js';
 import { ProviderCalls } from './chat/provider-call.js';
+import { mountConsolePages } from './console/mount-console.js';
 import type { GenaiConfig, GenaiDomain } from './domain.js';
 import { genaiErrors } from './errors.js';
 import type { ComposeInput } from './providers/extractive.js';
@@ -68,7 +69,7 @@ function createDomain(ctx: PluginContext<GenaiConfig, typeof consumes>, secrets:
 }
 
 /** What it resolves, as plugin.json lists it (the loader checks they match): types ctx.resolve to these names. */
-const consumes = ['db', 'outbound', 'workers', 'changes', 'search.service', 'search.sites'] as const;
+const consumes = ['db', 'outbound', 'workers', 'changes', 'search.service', 'search.sites', 'search.console'] as const;
 
 export default definePlugin<GenaiConfig, typeof consumes>({
   consumes,
@@ -85,6 +86,7 @@ export default definePlugin<GenaiConfig, typeof consumes>({
       mountDirectChatRoutes(router, domain);
       mountAgentRoutes(router, domain);
       mountTokenUsageRoutes(router, domain);
+      mountConsolePages(router, ctx.resolve('search.console'));
     });
     ctx.health('llm-instances', () => ({
       status: 'UP',

@@ -1,5 +1,7 @@
 import path from 'node:path';
+import type {} from '@vela/plugin-search/api';
 import { definePlugin, type OutboundGuard, SecretBox, StoreRefresh } from 'vela/plugin';
+import { mountConsolePages } from './console/mount-console.js';
 import { IntegrationProxy, type ProxyLimits } from './proxy/integration-proxy.js';
 import { mountIntegrationRoutes } from './routes/integration.js';
 import { IntegrationStore } from './store/integration-store.js';
@@ -11,7 +13,7 @@ interface IntegrationConfig extends ProxyLimits {
 }
 
 /** What it resolves, as plugin.json lists it (the loader checks they match): types ctx.resolve to these names. */
-const consumes = ['db', 'outbound', 'changes'] as const;
+const consumes = ['db', 'outbound', 'changes', 'search.console'] as const;
 
 export default definePlugin<IntegrationConfig, typeof consumes>({
   consumes,
@@ -46,6 +48,7 @@ export default definePlugin<IntegrationConfig, typeof consumes>({
     });
     ctx.routes((router) => {
       mountIntegrationRoutes(router, { store, proxy, outbound, connectorUrl: () => connectorUrl });
+      mountConsolePages(router, ctx.resolve('search.console'));
     });
 
     return {

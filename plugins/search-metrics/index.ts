@@ -1,9 +1,11 @@
+import type {} from '@vela/plugin-search/api';
 import { definePlugin } from 'vela/plugin';
+import { mountConsolePages } from './console/mount-console.js';
 import { type MetricsConfig, SearchMetrics } from './metrics/search-metrics.js';
 import { mountMetricsRoutes } from './routes/metrics.js';
 
 /** What it resolves, as plugin.json lists it (the loader checks they match): types ctx.resolve to these names. */
-const consumes = ['db', 'search.sites'] as const;
+const consumes = ['db', 'search.sites', 'search.console'] as const;
 
 export default definePlugin<MetricsConfig, typeof consumes>({
   consumes,
@@ -14,6 +16,7 @@ export default definePlugin<MetricsConfig, typeof consumes>({
     ctx.hooks.tapPromise('search.siteDeleted', 'search-metrics', ({ siteId }) => metrics.forgetSite(siteId));
     ctx.routes((router) => {
       mountMetricsRoutes(router, { metrics, sites: () => ctx.resolve('search.sites') });
+      mountConsolePages(router, ctx.resolve('search.console'));
     });
 
     return {

@@ -1,7 +1,7 @@
 // The search plugin's published contract: what other plugins may use, as types and service names only.
 // Import it with `import type` (it has no values); at run time a plugin reaches the search plugin
 // through the services named here, never through its files.
-import type { AsyncSeriesHook, Principal, SyncHook } from 'vela/plugin';
+import type { AsyncSeriesHook, ConsoleExtensions, Principal, SyncHook } from 'vela/plugin';
 import type { SearchEngineFactory } from './engine/search-engine.js';
 
 // The engine interface (docs/ARCHITECTURE.md, "Search engines"): what an engine plugin implements and
@@ -251,5 +251,7 @@ declare module 'vela/plugin' {
     'search.importer': SearchImporter;
     'search.sites': SearchSites;
     'search.keys': SearchKeys;
+    /** The console at /console/: plugins on the search service add their pages (and site tabs) to it. */
+    'search.console': ConsoleExtensions;
   }
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { definePlugin, type PluginContext } from 'vela/plugin';
 import { ApiTokens } from './auth/api-tokens.js';
 import { SPELL_CHECKER_LOCALES, type SpellCheckerInput } from './cognitive/spell-checker-task.js';
-import { mountConsole } from './console/mount-console.js';
+import { mountConsole, searchConsole } from './console/mount-console.js';
 import { ChosenEngineFactory, EngineRegistry } from './engine/engine-registry.js';
 import { memoryEngineFactory } from './engine/memory-engine.js';
 import { createSearchHooks } from './hooks.js';
@@ -106,6 +106,9 @@ export default definePlugin<SearchConfig, typeof consumes>({
     ctx.provide('search.service', () => siteSearch(domain.search, domain.docs));
     ctx.provide('search.importer', () => domain.importer);
     ctx.provide('search.keys', () => tokens);
+    // The console at /console/, which plugins on the search service extend with their pages.
+    const consoleKit = searchConsole(ctx.resolve('accounts'));
+    ctx.provide('search.console', () => consoleKit);
     // The Key header on the search service (and every plugin mounted on it) means one of these tokens.
     ctx.access.acceptKeys((key) => tokens.verifyOrLookup(key));
     ctx.routes((router) => {
@@ -115,7 +118,7 @@ export default definePlugin<SearchConfig, typeof consumes>({
       // is the hot one (the walk over the routes before it was 3 to 6% of a search in a CPU profile).
       mountSearchRoutes(router, searching);
       mountGuestRoutes(router, searching);
-      mountConsole(router, ctx.resolve('accounts'));
+      mountConsole(router, consoleKit);
       mountImportRoutes(router, { importer: domain.importer });
       mountSiteRoutes(router, { sites, indexes, docs: domain.docs });
       mountFieldRoutes(router, { sites });

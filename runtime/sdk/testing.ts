@@ -21,6 +21,7 @@ export { launchChromium, openBrowserPage, submitConsoleSignIn } from '../testing
 export { onBothDatabases } from '../testing/both-databases.js';
 export type { BrowserSuite, BrowserSuiteOptions } from '../testing/browser-suite.js';
 export { browserSuite } from '../testing/browser-suite.js';
+export { consoleSession, setCookie } from '../testing/console-session.js';
 export type { JsonAnswer } from '../testing/call-service.js';
 export { callService, serviceCaller } from '../testing/call-service.js';
 export type { ChildRun, ChildRuntime, PackedHome, SharedChildrenOptions } from '../testing/child-runtime.js';

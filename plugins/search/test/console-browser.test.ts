@@ -1,20 +1,15 @@
 import test from 'ava';
 import { browserSuite, startTestRuntime, submitConsoleSignIn } from 'vela/testing';
-import { importDocs, json, makeDocs } from './fixtures.js';
+import { json } from './fixtures.js';
 
 // Set VELA_SCREENSHOT_DIR to keep a picture of every page the test visits.
 const screenshots = process.env.VELA_SCREENSHOT_DIR;
 
 let siteId: string;
 
-// The Integrations and Metrics pages are this console's; their APIs are the integration and search-metrics
-// plugins', loaded so the pages are offered.
-const ui = browserSuite(test, () =>
-  startTestRuntime({
-    plugins: ['search', 'integration', 'search-metrics'],
-    config: { plugins: { 'search-metrics': { flushMs: 50 } } },
-  }),
-);
+// The search plugin's own pages; the Integrations, LLM and Metrics pages are tested with their plugins
+// (plugins/integration, genai and search-metrics, test/console-browser.test.ts and console-llm.test.ts).
+const ui = browserSuite(test, () => startTestRuntime({ plugins: ['search'] }));
 
 const url = (path: string) => ui.vela.url('search', path);
 const text = async (selector: string) => ((await ui.page.locator(selector).textContent()) ?? '').trim();
@@ -275,48 +270,6 @@ ui.test(
   },
 );
 
-ui.test('metrics: top and zero-result terms as SVG bars, and the latest searches', async (t) => {
-  await importDocs(ui.vela, makeDocs(30), 'Handbook');
-  const search = (q: string, userId?: string) =>
-    json(
-      ui.vela,
-      'POST',
-      '/api/sn/Handbook/search?_setlocale=en_US',
-      { query: q, ...(userId ? { userId } : {}) },
-      { authorization: '' },
-    );
-  for (const q of ['editor', 'editor', 'editor', 'audio', 'audio', 'qqqzz', 'qqqzz', 'nothing-at-all'])
-    await search(q, 'ana');
-  await ui.page.goto(url(`/console/sites/${siteId}/metrics`));
-  await ui.page.waitForSelector('#top-chart svg g.term');
-  await ui.page
-    .getByRole('navigation', { name: 'Site' })
-    .getByRole('link', { name: 'Metrics' })
-    .waitFor({ state: 'visible' });
-  const bars = (selector: string) =>
-    ui.page
-      .locator(`${selector} svg g.term`)
-      .evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-term'), Number(n.getAttribute('data-count'))]));
-  t.deepEqual(await bars('#top-chart'), [
-    ['editor', 3],
-    ['qqqzz', 2],
-    ['audio', 2],
-    ['nothing-at-all', 1],
-  ]);
-  t.deepEqual(await bars('#zero-chart'), [
-    ['qqqzz', 2],
-    ['nothing-at-all', 1],
-  ]);
-  t.is(await text('#stat-today'), '8');
-  t.is(await text('#stat-zero'), '3');
-  t.is(await ui.page.locator('#latest tbody tr').count(), 8);
-  t.is(await text('#latest tbody tr:first-child td:first-child'), 'nothing-at-all');
-  t.regex(await text('#period-summary'), /^8 searches since/);
-  await ui.page.selectOption('#period', 'all-time');
-  await ui.page.waitForFunction(() => document.getElementById('period-summary')?.textContent?.includes('all time'));
-  await shot('site-metrics');
-});
-
 ui.test('API tokens: one is created with scopes, shown once, narrowed, and deleted', async (t) => {
   await ui.page.getByRole('link', { name: 'API tokens' }).click();
   await ui.page.waitForURL(url('/console/tokens'));
@@ -352,36 +305,6 @@ ui.test('API tokens: one is created with scopes, shown once, narrowed, and delet
   t.is((await read(token)).status, 401);
 });
 
-ui.test('plugin pages are offered only when their API is served', async (t) => {
-  await ui.page.goto(url('/console/sites'));
-  const doc = await apiGet('/v3/api-docs');
-  await ui.page.waitForFunction(() => document.readyState === 'complete');
-  await ui.page.waitForTimeout(200);
-  for (const [label, path] of [
-    ['Integrations', '/api/integration'],
-    ['LLM', '/api/llm'],
-  ]) {
-    const visible = await ui.page.locator('.topbar nav a', { hasText: label }).isVisible();
-    t.is(visible, path! in doc.paths, label);
-  }
-  if ('/api/integration' in doc.paths) {
-    await ui.page.getByRole('link', { name: 'Integrations' }).click();
-    await ui.page.waitForURL(url('/console/integrations'));
-    // The page's script takes the button's clicks once the vendors are in the form: on a loaded machine a click
-    // before that opens nothing.
-    await ui.page.waitForFunction(
-      () => (document.querySelector('#integration-form [name=vendor]') as HTMLSelectElement | null)?.options.length,
-    );
-    await ui.page.click('#add-integration');
-    await ui.page.fill('#integration-title', 'Connector');
-    await ui.page.fill('#integration-endpoint', 'https://connector.example.org');
-    await ui.page.click('#integration-save');
-    await ui.page.waitForSelector('#integrations tbody tr');
-    t.is(await text('#integrations tbody tr td:first-child'), 'Connector');
-    await shot('integrations');
-  }
-});
-
 ui.test('at 390 px wide nothing overflows: the navigation collapses and tables become cards', async (t) => {
   await ui.page.setViewportSize({ width: 390, height: 844 });
   const pages = [
@@ -391,9 +314,7 @@ ui.test('at 390 px wide nothing overflows: the navigation collapses and tables b
     `/console/sites/${siteId}/fields`,
     `/console/sites/${siteId}/locales`,
     `/console/sites/${siteId}/spotlights`,
-    `/console/sites/${siteId}/metrics`,
     '/console/tokens',
-    '/console/integrations',
   ];
   for (const path of pages) {
     await ui.page.goto(url(path));

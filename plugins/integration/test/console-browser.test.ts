@@ -1,0 +1,65 @@
+import test from 'ava';
+import { browserSuite, startTestRuntime, submitConsoleSignIn } from 'vela/testing';
+import { json } from '../../search/test/fixtures.js';
+
+// The Integrations page of the search console, this plugin's page, in a browser.
+
+// Set VELA_SCREENSHOT_DIR to keep a picture of every page the test visits.
+const screenshots = process.env.VELA_SCREENSHOT_DIR;
+
+const ui = browserSuite(test, () => startTestRuntime({ plugins: ['integration'] }));
+
+const url = (path: string) => ui.vela.url('search', path);
+const text = async (selector: string) => ((await ui.page.locator(selector).textContent()) ?? '').trim();
+const shot = async (name: string) => {
+  if (screenshots) await ui.page.screenshot({ path: `${screenshots}/search-${name}.png`, fullPage: true });
+};
+
+ui.test('plugin pages are offered only when their API is served', async (t) => {
+  const { page, vela } = ui;
+  await page.goto(url('/console/login?next=/console/sites'));
+  await submitConsoleSignIn(page);
+  await page.waitForURL(url('/console/sites'));
+  const doc = (await json(vela, 'GET', '/v3/api-docs')).body;
+  await page.waitForFunction(() => document.readyState === 'complete');
+  await page.waitForTimeout(200);
+  for (const [label, path] of [
+    ['Integrations', '/api/integration'],
+    ['LLM', '/api/llm'],
+  ]) {
+    const visible = await page.locator('.topbar nav a', { hasText: label }).isVisible();
+    t.is(visible, path! in doc.paths, label);
+  }
+  await page.getByRole('link', { name: 'Integrations' }).click();
+  await page.waitForURL(url('/console/integrations'));
+  // The page's script takes the button's clicks once the vendors are in the form: on a loaded machine a click
+  // before that opens nothing.
+  await page.waitForFunction(
+    () => (document.querySelector('#integration-form [name=vendor]') as HTMLSelectElement | null)?.options.length,
+  );
+  await page.click('#add-integration');
+  await page.fill('#integration-title', 'Connector');
+  await page.fill('#integration-endpoint', 'https://connector.example.org');
+  await page.click('#integration-save');
+  await page.waitForSelector('#integrations tbody tr');
+  t.is(await text('#integrations tbody tr td:first-child'), 'Connector');
+  await shot('integrations');
+});
+
+ui.test('at 390 px wide the Integrations page does not overflow and the navigation collapses', async (t) => {
+  const { page } = ui;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(url('/console/integrations'));
+  await page.waitForLoadState('networkidle');
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  t.true(overflow <= 0, `the page overflows by ${overflow} px`);
+  t.true(await page.locator('.topbar nav').isHidden(), 'the navigation is behind the menu');
+  await shot('phone-console-integrations');
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+ui.test('no page script failed on any page of the run', (t) => {
+  t.deepEqual(ui.pageErrors, []);
+});

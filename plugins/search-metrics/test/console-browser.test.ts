@@ -1,0 +1,89 @@
+import test from 'ava';
+import { browserSuite, startTestRuntime, submitConsoleSignIn } from 'vela/testing';
+import { createSite, importDocs, json, makeDocs } from '../../search/test/fixtures.js';
+
+// A site's Metrics tab of the search console, this plugin's page, in a browser.
+
+// Set VELA_SCREENSHOT_DIR to keep a picture of every page the test visits.
+const screenshots = process.env.VELA_SCREENSHOT_DIR;
+
+let siteId: string;
+
+const ui = browserSuite(test, async () => {
+  const vela = await startTestRuntime({
+    plugins: ['search-metrics'],
+    config: { plugins: { 'search-metrics': { flushMs: 50 } } },
+  });
+  siteId = (await createSite(vela, 'Handbook')).id;
+  return vela;
+});
+
+const url = (path: string) => ui.vela.url('search', path);
+const text = async (selector: string) => ((await ui.page.locator(selector).textContent()) ?? '').trim();
+const shot = async (name: string) => {
+  if (screenshots) await ui.page.screenshot({ path: `${screenshots}/search-${name}.png`, fullPage: true });
+};
+
+ui.test('metrics: top and zero-result terms as SVG bars, and the latest searches', async (t) => {
+  const { page, vela } = ui;
+  await page.goto(url('/console/login?next=/console/sites'));
+  await submitConsoleSignIn(page);
+  await page.waitForURL(url('/console/sites'));
+  await importDocs(vela, makeDocs(30), 'Handbook');
+  const search = (q: string, userId?: string) =>
+    json(
+      vela,
+      'POST',
+      '/api/sn/Handbook/search?_setlocale=en_US',
+      { query: q, ...(userId ? { userId } : {}) },
+      { authorization: '' },
+    );
+  for (const q of ['editor', 'editor', 'editor', 'audio', 'audio', 'qqqzz', 'qqqzz', 'nothing-at-all'])
+    await search(q, 'ana');
+  await page.goto(url(`/console/sites/${siteId}/metrics`));
+  await page.waitForSelector('#top-chart svg g.term');
+  await page
+    .getByRole('navigation', { name: 'Site' })
+    .getByRole('link', { name: 'Metrics' })
+    .waitFor({ state: 'visible' });
+  const bars = (selector: string) =>
+    page
+      .locator(`${selector} svg g.term`)
+      .evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-term'), Number(n.getAttribute('data-count'))]));
+  t.deepEqual(await bars('#top-chart'), [
+    ['editor', 3],
+    ['qqqzz', 2],
+    ['audio', 2],
+    ['nothing-at-all', 1],
+  ]);
+  t.deepEqual(await bars('#zero-chart'), [
+    ['qqqzz', 2],
+    ['nothing-at-all', 1],
+  ]);
+  t.is(await text('#stat-today'), '8');
+  t.is(await text('#stat-zero'), '3');
+  t.is(await page.locator('#latest tbody tr').count(), 8);
+  t.is(await text('#latest tbody tr:first-child td:first-child'), 'nothing-at-all');
+  t.regex(await text('#period-summary'), /^8 searches since/);
+  await page.selectOption('#period', 'all-time');
+  await page.waitForFunction(() => document.getElementById('period-summary')?.textContent?.includes('all time'));
+  await shot('site-metrics');
+});
+
+ui.test('at 390 px wide the metrics page does not overflow and the navigation collapses', async (t) => {
+  const { page } = ui;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(url(`/console/sites/${siteId}/metrics`));
+  await page.waitForLoadState('networkidle');
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  t.true(overflow <= 0, `the page overflows by ${overflow} px`);
+  t.true(await page.locator('.topbar nav').isHidden(), 'the navigation is behind the menu');
+  await shot('phone-console-sites-site-metrics');
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+ui.test('no page script failed on any page of the run', (t) => {
+  t.deepEqual(ui.pageErrors, []);
+});
