@@ -75,6 +75,8 @@ export {
   SITE_NAME_PATTERN,
   siteRefSchema,
 } from '../http/request-input.js';
+export type { MemberSchema, ShortSchema } from '../http/record-schemas.js';
+export { bodySchema, ignoredMembers, memberSchema, recordSchema, withoutDefaults } from '../http/record-schemas.js';
 export type { InGroup, RouteDefaults, RouteGroup } from '../http/route-group.js';
 export { answers, routeGroup } from '../http/route-group.js';
 export { SECURITY_HEADERS, VELA_COOKIE_PREFIX, VELA_CREDENTIAL_HEADERS } from '../http/security.js';

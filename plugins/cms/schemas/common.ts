@@ -1,4 +1,4 @@
-import type { JsonSchema } from 'vela/plugin';
+import { type JsonSchema, pathParams, recordSchema, SITE_NAME_PATTERN } from 'vela/plugin';
 
 /**
  * A content path as the repository names nodes: absolute, segments without `.`/`..`, control characters,
@@ -25,11 +25,7 @@ export const SOURCE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$';
 export const sourceNameSchema: JsonSchema = { type: 'string', maxLength: 80, pattern: SOURCE_NAME_PATTERN };
 
 /** Search site names, as the search service takes them. */
-export const siteNameSchema: JsonSchema = {
-  type: 'string',
-  maxLength: 100,
-  pattern: '^[A-Za-z0-9][A-Za-z0-9 _.-]{0,99}$',
-};
+export const siteNameSchema: JsonSchema = { type: 'string', maxLength: 100, pattern: SITE_NAME_PATTERN };
 
 export const LOCALE_PATTERN = '^[a-z]{2,3}_[A-Z]{2}$';
 
@@ -40,16 +36,11 @@ export const fieldNameSchema: JsonSchema = {
   pattern: '^[A-Za-z_][A-Za-z0-9_.-]{0,99}$',
 };
 
-export const idParam: JsonSchema = {
-  type: 'object',
-  properties: { id: { type: 'string', maxLength: 36, pattern: '^[A-Za-z0-9-]{1,36}$' } },
-};
-export const sourceParam: JsonSchema = { type: 'object', properties: { source: sourceNameSchema } };
+export const idParam = pathParams({ id: { type: 'string', maxLength: 36, pattern: '^[A-Za-z0-9-]{1,36}$' } });
+export const sourceParam = pathParams({ source: sourceNameSchema });
 
-export const sentSchema: JsonSchema = {
-  type: 'object',
-  required: ['status'],
-  properties: {
+export const sentSchema = recordSchema(
+  {
     status: { const: 'sent' },
     runIds: {
       type: 'array',
@@ -57,4 +48,5 @@ export const sentSchema: JsonSchema = {
       description: 'the connector runs started (indexAll); their statistics are under the connector monitoring',
     },
   },
-};
+  { required: ['status'] },
+);

@@ -1,4 +1,4 @@
-import type { JsonSchema } from 'vela/plugin';
+import { bodySchema, ignoredMembers, type JsonSchema, recordSchema } from 'vela/plugin';
 import { DEFAULT_FIELDS } from '../sources/cms-source.js';
 import { contentPathSchema, fieldNameSchema, LOCALE_PATTERN, siteNameSchema, sourceNameSchema } from './common.js';
 
@@ -46,12 +46,7 @@ const properties: Record<string, JsonSchema> = {
     maxItems: 200,
     default: [],
     description: 'the locale of the content below each path (the longest matching path wins)',
-    items: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['path', 'locale'],
-      properties: { path: contentPathSchema, locale: localeSchema },
-    },
+    items: bodySchema(['path', 'locale'], { path: contentPathSchema, locale: localeSchema }),
   },
   author: {
     type: 'boolean',
@@ -81,44 +76,31 @@ const properties: Record<string, JsonSchema> = {
   },
   // What GET answers may be sent back as it is: set by the server, ignored here (but a PUT's id must match).
   id: { type: 'string', maxLength: 36, description: 'ignored on POST; on PUT it must match the path' },
-  passwordSet: { description: 'ignored (set by the server)' },
-  created: { description: 'ignored (set by the server)' },
-  modified: { description: 'ignored (set by the server)' },
+  ...ignoredMembers(['passwordSet', 'created', 'modified'], 'ignored (set by the server)'),
 };
 
 /** Body of POST /api/v2/cms/source. */
-export const sourceInputSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name', 'endpoint', 'username', 'password'],
-  properties,
-};
+export const sourceInputSchema = bodySchema(['name', 'endpoint', 'username', 'password'], properties);
 
 /** Body of PUT /api/v2/cms/source/{id}: the same, the password optional. */
 export const sourceUpdateSchema: JsonSchema = { ...sourceInputSchema, required: ['name', 'endpoint', 'username'] };
 
 const { password: _password, ...answered } = properties;
 /** A source as answered: never its password. */
-export const sourceSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    ...answered,
-    id: { type: 'string' },
-    passwordSet: { type: 'boolean' },
-    created: { type: 'string' },
-    modified: { type: 'string' },
-  },
-};
+export const sourceSchema = recordSchema({
+  ...answered,
+  id: 'string',
+  passwordSet: 'boolean',
+  created: 'string',
+  modified: 'string',
+});
 
 /** The empty source a form starts from: its members blank, so none of their rules apply yet. */
-export const sourceStructureSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    ...answered,
-    id: { type: 'string', description: 'empty: the service gives a new source its id' },
-    name: { type: 'string' },
-    endpoint: { type: 'string' },
-    username: { type: 'string' },
-    password: { type: 'string', description: 'empty: a new source must be given one' },
-  },
-};
+export const sourceStructureSchema = recordSchema({
+  ...answered,
+  id: { type: 'string', description: 'empty: the service gives a new source its id' },
+  name: 'string',
+  endpoint: 'string',
+  username: 'string',
+  password: { type: 'string', description: 'empty: a new source must be given one' },
+});

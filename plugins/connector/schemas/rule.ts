@@ -1,4 +1,4 @@
-import type { JsonSchema } from 'vela/plugin';
+import { type JsonSchema, pathParams, recordSchema } from 'vela/plugin';
 import { idSchema, sourceNameSchema } from './common.js';
 
 /** Body of POST and PUT /api/v2/connector/indexing-rule: an indexing rule without id. */
@@ -36,19 +36,16 @@ export const ruleInputSchema: JsonSchema = {
   },
 };
 
-export const ruleSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    description: { type: 'string' },
-    source: { type: 'string' },
-    attribute: { type: 'string' },
-    ruleType: { type: 'string' },
-    values: { type: 'array', items: { type: 'string' } },
-    lastModifiedDate: { type: 'string', format: 'date-time' },
-  },
-};
+export const ruleSchema = recordSchema({
+  id: 'string',
+  name: 'string',
+  description: 'string',
+  source: 'string',
+  attribute: 'string',
+  ruleType: 'string',
+  values: 'string[]',
+  lastModifiedDate: 'date-time',
+});
 
 /** The empty rule a form starts from: no id and no date yet. */
 export const ruleStructureSchema: JsonSchema = {
@@ -60,4 +57,4 @@ export const ruleStructureSchema: JsonSchema = {
   },
 };
 
-export const ruleIdParam: JsonSchema = { type: 'object', properties: { id: idSchema } };
+export const ruleIdParam = pathParams({ id: idSchema });

@@ -1,4 +1,4 @@
-import type { JsonSchema } from 'vela/plugin';
+import { type JsonSchema, pathParams } from 'vela/plugin';
 
 /**
  * Ids of mappings and apps: UUIDs as the gateway makes them (the original's were too). A path that cannot
@@ -6,4 +6,4 @@ import type { JsonSchema } from 'vela/plugin';
  */
 export const idSchema: JsonSchema = { type: 'string', maxLength: 36, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,35}$' };
 
-export const idParam: JsonSchema = { type: 'object', properties: { id: idSchema } };
+export const idParam = pathParams({ id: idSchema });

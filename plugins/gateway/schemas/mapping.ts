@@ -1,22 +1,19 @@
-import type { JsonSchema } from 'vela/plugin';
+import { bodySchema, ignoredMembers, recordSchema } from 'vela/plugin';
 
-export const mappingSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    name: { type: 'string', description: 'the <mapping_name> of the context: the first path segment it is called by' },
-    context: { type: 'string', description: '/proxy/<mapping_name>/<sub_path>; called as /<mapping_name>/<sub_path>' },
-    url: { type: 'string', description: 'upstream URL; the rest of the request path and its query are appended' },
-    description: { type: 'string' },
-    timeoutMs: { type: 'integer', description: "longest wait for the upstream's answer before 504" },
-    healthCheckPath: {
-      type: ['string', 'null'],
-      description: "path on the upstream's host the monitor GETs (HEAD of url when null)",
-    },
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
+export const mappingSchema = recordSchema({
+  id: 'string',
+  name: { type: 'string', description: 'the <mapping_name> of the context: the first path segment it is called by' },
+  context: { type: 'string', description: '/proxy/<mapping_name>/<sub_path>; called as /<mapping_name>/<sub_path>' },
+  url: { type: 'string', description: 'upstream URL; the rest of the request path and its query are appended' },
+  description: 'string',
+  timeoutMs: { type: 'integer', description: "longest wait for the upstream's answer before 504" },
+  healthCheckPath: {
+    type: ['string', 'null'],
+    description: "path on the upstream's host the monitor GETs (HEAD of url when null)",
   },
-};
+  createdAt: 'string',
+  updatedAt: 'string',
+});
 
 const fields = {
   context: { type: 'string', minLength: 1, maxLength: 600 },
@@ -26,16 +23,10 @@ const fields = {
   healthCheckPath: { type: ['string', 'null'], maxLength: 1000 },
 };
 
-export const mappingCreateBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['context', 'url'],
-  properties: fields,
-};
+export const mappingCreateBody = bodySchema(['context', 'url'], fields);
 
 /** PUT takes the same members; those left out keep their value (id, name and timestamps are read-only and ignored). */
-export const mappingUpdateBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { ...fields, id: {}, name: {}, createdAt: {}, updatedAt: {} },
-};
+export const mappingUpdateBody = bodySchema([], {
+  ...fields,
+  ...ignoredMembers(['id', 'name', 'createdAt', 'updatedAt']),
+});

@@ -1,16 +1,12 @@
-import type { JsonSchema } from 'vela/plugin';
+import { bodySchema, type JsonSchema, recordSchema, SITE_NAME_PATTERN } from 'vela/plugin';
 import { AGENT_TOOLS } from '../agents/agent-store.js';
 import { VENDOR_IDS } from '../providers/vendors.js';
 
 /** Ids as the search plugin shapes them: 1 to 36 letters, digits, `_` and `-` (the columns hold 36). */
 export const idSchema: JsonSchema = { type: 'string', maxLength: 36, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,35}$' };
 /** Sites by name or id, as the search plugin's paths take them. */
-export const siteRefSchema: JsonSchema = {
-  type: 'string',
-  maxLength: 100,
-  pattern: '^[A-Za-z0-9][A-Za-z0-9 _.-]{0,99}$',
-};
-export const pathParams = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', properties });
+export const siteRefSchema: JsonSchema = { type: 'string', maxLength: 100, pattern: SITE_NAME_PATTERN };
+export { pathParams } from 'vela/plugin';
 
 const instanceProperties: Record<string, JsonSchema> = {
   title: { type: 'string', minLength: 1, maxLength: 100 },
@@ -77,67 +73,48 @@ export function withoutReadOnly<T extends object>(body: T): T {
 /** GET /api/llm/vendor and GET /api/llm/structure are routes: an instance with such an id could not be read back. */
 export const RESERVED_INSTANCE_IDS: readonly string[] = ['vendor', 'structure'];
 
-export const instanceCreateSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['vendor'],
-  properties: {
-    // null (as GET /api/llm/structure shows it): a UUID is made.
-    id: { ...idSchema, type: ['string', 'null'] },
-    ...instanceProperties,
-    title: {
-      type: 'string',
-      maxLength: 100,
-      description: "empty (as GET /api/llm/structure shows it): the vendor's title",
-    },
-    ...instanceReadOnly,
+export const instanceCreateSchema = bodySchema(['vendor'], {
+  // null (as GET /api/llm/structure shows it): a UUID is made.
+  id: { ...idSchema, type: ['string', 'null'] },
+  ...instanceProperties,
+  title: {
+    type: 'string',
+    maxLength: 100,
+    description: "empty (as GET /api/llm/structure shows it): the vendor's title",
   },
-};
+  ...instanceReadOnly,
+});
 
-export const instanceUpdateSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { id: readOnly({}), ...instanceProperties, ...instanceReadOnly },
-};
+export const instanceUpdateSchema = bodySchema([], { id: readOnly({}), ...instanceProperties, ...instanceReadOnly });
 
-export const instanceSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    ...instanceProperties,
-    hasApiKey: { type: 'boolean' },
-    apiKeyHint: { type: ['string', 'null'], description: 'the last four characters of the key' },
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
+export const instanceSchema = recordSchema({
+  id: 'string',
+  ...instanceProperties,
+  hasApiKey: 'boolean',
+  apiKeyHint: { type: ['string', 'null'], description: 'the last four characters of the key' },
+  createdAt: 'string',
+  updatedAt: 'string',
+});
+
+export const siteSettingsSchema = recordSchema({
+  site: 'string',
+  siteId: 'string',
+  enabled: 'boolean',
+  llmInstanceId: 'string',
+  systemPrompt: 'string',
+  custom: { type: 'boolean', description: 'false: the site has no settings of its own and these are the defaults' },
+  updatedAt: 'string?',
+});
+
+export const siteSettingsBody = bodySchema([], {
+  enabled: 'boolean',
+  llmInstanceId: idSchema,
+  systemPrompt: {
+    type: 'string',
+    maxLength: 20_000,
+    description: 'empty: the default; {question} and {information} make it the whole prompt',
   },
-};
-
-export const siteSettingsSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    site: { type: 'string' },
-    siteId: { type: 'string' },
-    enabled: { type: 'boolean' },
-    llmInstanceId: { type: 'string' },
-    systemPrompt: { type: 'string' },
-    custom: { type: 'boolean', description: 'false: the site has no settings of its own and these are the defaults' },
-    updatedAt: { type: ['string', 'null'] },
-  },
-};
-
-export const siteSettingsBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    enabled: { type: 'boolean' },
-    llmInstanceId: idSchema,
-    systemPrompt: {
-      type: 'string',
-      maxLength: 20_000,
-      description: 'empty: the default; {question} and {information} make it the whole prompt',
-    },
-  },
-};
+});
 
 const agentProperties: Record<string, JsonSchema> = {
   name: { type: 'string', minLength: 1, maxLength: 100 },
@@ -161,83 +138,47 @@ const agentProperties: Record<string, JsonSchema> = {
   enabled: { type: 'boolean' },
 };
 
-export const agentCreateSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name'],
-  properties: { id: idSchema, ...agentProperties, ...agentReadOnly },
-};
-export const agentUpdateSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { id: readOnly({}), ...agentProperties, ...agentReadOnly },
-};
-export const agentSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    ...agentProperties,
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
-  },
-};
+export const agentCreateSchema = bodySchema(['name'], { id: idSchema, ...agentProperties, ...agentReadOnly });
+export const agentUpdateSchema = bodySchema([], { id: readOnly({}), ...agentProperties, ...agentReadOnly });
+export const agentSchema = recordSchema({ id: 'string', ...agentProperties, createdAt: 'string', updatedAt: 'string' });
 
 export const messagesSchema: JsonSchema = {
   type: 'array',
   minItems: 1,
   maxItems: 100,
-  items: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['role', 'content'],
-    properties: {
-      role: { type: 'string', enum: ['system', 'user', 'assistant'] },
-      content: { type: 'string', maxLength: 32_000 },
-    },
-  },
+  items: bodySchema(['role', 'content'], {
+    role: { type: 'string', enum: ['system', 'user', 'assistant'] },
+    content: { type: 'string', maxLength: 32_000 },
+  }),
 };
 
 // The answers of the chats (api.ts has their types).
-const instanceRefSchema: JsonSchema = {
-  type: 'object',
-  required: ['id', 'title', 'vendor', 'model'],
-  properties: {
-    id: { type: 'string' },
-    title: { type: 'string' },
-    vendor: { type: 'string' },
-    model: { type: ['string', 'null'] },
-  },
-};
-const usageSchema: JsonSchema = {
-  type: ['object', 'null'],
-  properties: {
-    inputTokens: { type: 'integer' },
-    outputTokens: { type: 'integer' },
-    totalTokens: { type: 'integer' },
+const instanceRefSchema = recordSchema(
+  { id: 'string', title: 'string', vendor: 'string', model: 'string?' },
+  { required: ['id', 'title', 'vendor', 'model'] },
+);
+const usageSchema = recordSchema(
+  {
+    inputTokens: 'integer',
+    outputTokens: 'integer',
+    totalTokens: 'integer',
     reported: { type: 'boolean', description: 'false: Vela counted the tokens, the server did not report them' },
   },
-};
+  { type: ['object', 'null'] },
+);
 const sourcesSchema: JsonSchema = {
   type: 'array',
   description: 'the documents the text cites as [n]; show url as a link only when it is http: or https:',
-  items: {
-    type: 'object',
-    required: ['n', 'id', 'title', 'url'],
-    properties: {
-      n: { type: 'integer' },
-      id: { type: 'string' },
-      title: { type: 'string' },
-      url: { type: ['string', 'null'] },
-    },
-  },
+  items: recordSchema(
+    { n: 'integer', id: 'string', title: 'string', url: 'string?' },
+    { required: ['n', 'id', 'title', 'url'] },
+  ),
 };
 
 /** Site chat as JSON: an answer, whether the site chats (no question), or why it does not. */
-export const siteChatJsonSchema: JsonSchema = {
-  type: 'object',
-  required: ['enabled', 'text', 'sources'],
-  properties: {
-    enabled: { type: 'boolean' },
+export const siteChatJsonSchema = recordSchema(
+  {
+    enabled: 'boolean',
     text: {
       type: ['string', 'null'],
       description: 'the answer; null without a question, or when the site does not chat',
@@ -245,39 +186,38 @@ export const siteChatJsonSchema: JsonSchema = {
     sources: sourcesSchema,
     usage: usageSchema,
     instance: instanceRefSchema,
-    site: { type: 'string' },
-    locale: { type: 'string' },
+    site: 'string',
+    locale: 'string',
     message: { type: 'string', description: 'why the site does not chat' },
   },
-};
+  { required: ['enabled', 'text', 'sources'] },
+);
 
 /** Direct chat as JSON (stream: false): the original's {role, content}, with what Vela adds. */
-export const directChatJsonSchema: JsonSchema = {
-  type: 'object',
-  required: ['role', 'content', 'finishReason', 'usage', 'instance'],
-  properties: {
+export const directChatJsonSchema = recordSchema(
+  {
     role: { type: 'string', enum: ['assistant'] },
-    content: { type: 'string' },
-    finishReason: { type: 'string' },
+    content: 'string',
+    finishReason: 'string',
     usage: usageSchema,
     instance: instanceRefSchema,
   },
-};
+  { required: ['role', 'content', 'finishReason', 'usage', 'instance'] },
+);
 
 /** An agent's turn as JSON: the data of its done event. */
-export const agentTurnJsonSchema: JsonSchema = {
-  type: 'object',
-  required: ['conversationId', 'text', 'sources', 'steps', 'finishReason', 'usage', 'instance'],
-  properties: {
+export const agentTurnJsonSchema = recordSchema(
+  {
     conversationId: { type: 'string', description: 'send it back to continue the conversation' },
-    text: { type: 'string' },
+    text: 'string',
     sources: sourcesSchema,
     steps: { type: 'integer', description: 'model calls made' },
-    finishReason: { type: 'string' },
+    finishReason: 'string',
     usage: usageSchema,
     instance: instanceRefSchema,
   },
-};
+  { required: ['conversationId', 'text', 'sources', 'steps', 'finishReason', 'usage', 'instance'] },
+);
 
 /**
  * A chat's answer: Server-Sent Events (see docs/genai.md, "The events"), or, for a client that asks for
@@ -294,19 +234,18 @@ export const sseResponse = (json: JsonSchema, jsonWhen = 'Accept: application/js
   otherContent: { 'application/json': json },
 });
 
-export const vendorSchema: JsonSchema = {
-  type: 'object',
-  required: ['id', 'title', 'kind', 'defaultUrl', 'needsApiKey', 'website', 'description'],
-  properties: {
-    id: { type: 'string' },
-    title: { type: 'string' },
+export const vendorSchema = recordSchema(
+  {
+    id: 'string',
+    title: 'string',
     kind: { type: 'string', enum: ['extractive', 'openai-compatible'] },
     defaultUrl: { type: ['string', 'null'], description: 'the base URL an instance gets when it names none' },
-    needsApiKey: { type: 'boolean' },
-    website: { type: ['string', 'null'] },
-    description: { type: 'string' },
+    needsApiKey: 'boolean',
+    website: 'string?',
+    description: 'string',
   },
-};
+  { required: ['id', 'title', 'kind', 'defaultUrl', 'needsApiKey', 'website', 'description'] },
+);
 
 /** The empty instance a form starts from: every member with its default, no id yet. */
 export const instanceStructureSchema: JsonSchema = {
@@ -318,38 +257,26 @@ export const instanceStructureSchema: JsonSchema = {
   },
 };
 
-export const conversationSchema: JsonSchema = {
-  type: 'object',
-  required: ['id', 'agent', 'messages'],
-  properties: {
-    id: { type: 'string' },
-    agent: {
-      type: 'object',
-      required: ['id', 'name'],
-      properties: { id: { type: 'string' }, name: { type: 'string' } },
-    },
-    messages: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['role', 'content'],
-        properties: {
-          role: { type: 'string', enum: ['system', 'user', 'assistant', 'tool'] },
-          content: { type: ['string', 'null'], description: 'null for an assistant message that only called tools' },
-          toolCalls: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                id: { type: 'string' },
-                name: { type: 'string' },
-                arguments: { type: 'string', description: 'as the model wrote them (JSON text)' },
-              },
-            },
-          },
-          toolCallId: { type: 'string', description: 'a tool message: the call it answers' },
-        },
-      },
-    },
+const toolCallSchema = recordSchema({
+  id: 'string',
+  name: 'string',
+  arguments: { type: 'string', description: 'as the model wrote them (JSON text)' },
+});
+const messageSchema = recordSchema(
+  {
+    role: { type: 'string', enum: ['system', 'user', 'assistant', 'tool'] },
+    content: { type: ['string', 'null'], description: 'null for an assistant message that only called tools' },
+    toolCalls: { type: 'array', items: toolCallSchema },
+    toolCallId: { type: 'string', description: 'a tool message: the call it answers' },
   },
-};
+  { required: ['role', 'content'] },
+);
+
+export const conversationSchema = recordSchema(
+  {
+    id: 'string',
+    agent: recordSchema({ id: 'string', name: 'string' }, { required: ['id', 'name'] }),
+    messages: { type: 'array', items: messageSchema },
+  },
+  { required: ['id', 'agent', 'messages'] },
+);

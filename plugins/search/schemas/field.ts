@@ -1,5 +1,12 @@
-import type { JsonSchema } from 'vela/plugin';
-import { pathParams, siteRefSchema } from 'vela/plugin';
+import {
+  bodySchema,
+  ignoredMembers,
+  type JsonSchema,
+  pathParams,
+  recordSchema,
+  siteRefSchema,
+  withoutDefaults,
+} from 'vela/plugin';
 import { FIELD_NAME_PATTERN, fieldRefSchema, idSchema, LOCALE_PATTERN } from './common.js';
 
 export const FIELD_TYPES = ['STRING', 'TEXT', 'INT', 'LONG', 'FLOAT', 'DATE', 'BOOL'] as const;
@@ -60,29 +67,18 @@ const name = {
   description: 'attribute name in imported documents',
 };
 
-export const fieldCreateSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name'],
-  properties: { id: idSchema, name, ...fieldSettingsProperties, createdAt: {}, updatedAt: {} },
-};
+const readOnly = ignoredMembers(['createdAt', 'updatedAt']);
 
-export const fieldUpdateSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    id: idSchema,
-    name,
-    ...Object.fromEntries(Object.entries(fieldSettingsProperties).map(([k, v]) => [k, { ...v, default: undefined }])),
-    createdAt: {},
-    updatedAt: {},
-  },
-};
+export const fieldCreateSchema = bodySchema(['name'], { id: idSchema, name, ...fieldSettingsProperties, ...readOnly });
 
-export const fieldSchema: JsonSchema = {
-  type: 'object',
-  properties: { id: { type: 'string' }, name: { type: 'string' }, ...fieldSettingsProperties },
-};
+export const fieldUpdateSchema = bodySchema([], {
+  id: idSchema,
+  name,
+  ...withoutDefaults(fieldSettingsProperties),
+  ...readOnly,
+});
+
+export const fieldSchema = recordSchema({ id: 'string', name: 'string', ...fieldSettingsProperties });
 
 export const fieldSiteParams = pathParams({ snSiteId: siteRefSchema });
 export const fieldParams = pathParams({ snSiteId: siteRefSchema, id: fieldRefSchema });

@@ -1,5 +1,13 @@
-import type { JsonSchema } from 'vela/plugin';
-import { pathParams, SITE_NAME_PATTERN, siteRefSchema } from 'vela/plugin';
+import {
+  bodySchema,
+  ignoredMembers,
+  type JsonSchema,
+  pathParams,
+  recordSchema,
+  SITE_NAME_PATTERN,
+  siteRefSchema,
+  withoutDefaults,
+} from 'vela/plugin';
 import { idSchema, localeSchema } from './common.js';
 import { fieldCreateSchema, fieldSchema } from './field.js';
 
@@ -63,56 +71,37 @@ const name = {
   description: 'used in search URLs: letters, digits, space, _ . -',
 };
 
-export const siteCreateSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name'],
-  properties: {
-    id: idSchema,
-    name,
-    ...siteSettingsProperties,
-    locales: { type: 'array', items: localeSchema, uniqueItems: true, minItems: 1, maxItems: 100, default: ['en_US'] },
-    fields: { type: 'array', description: 'fields to create instead of the template fields', items: fieldCreateSchema },
-    createdAt: {},
-    updatedAt: {},
-  },
-};
+export const siteCreateSchema = bodySchema(['name'], {
+  id: idSchema,
+  name,
+  ...siteSettingsProperties,
+  locales: { type: 'array', items: localeSchema, uniqueItems: true, minItems: 1, maxItems: 100, default: ['en_US'] },
+  fields: { type: 'array', description: 'fields to create instead of the template fields', items: fieldCreateSchema },
+  ...ignoredMembers(['createdAt', 'updatedAt']),
+});
 
 /** PUT replaces the settings it names; members left out keep their values. */
-export const siteUpdateSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    id: idSchema,
-    name,
-    ...Object.fromEntries(Object.entries(siteSettingsProperties).map(([k, v]) => [k, { ...v, default: undefined }])),
-    locales: { type: 'array', items: localeSchema, uniqueItems: true, minItems: 1, maxItems: 100 },
-    createdAt: {},
-    updatedAt: {},
-  },
-};
+export const siteUpdateSchema = bodySchema([], {
+  id: idSchema,
+  name,
+  ...withoutDefaults(siteSettingsProperties),
+  locales: { type: 'array', items: localeSchema, uniqueItems: true, minItems: 1, maxItems: 100 },
+  ...ignoredMembers(['createdAt', 'updatedAt']),
+});
 
-export const siteSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    ...siteSettingsProperties,
-    locales: { type: 'array', items: { type: 'string' } },
-    createdAt: { type: 'string', format: 'date-time' },
-    updatedAt: { type: 'string', format: 'date-time' },
-  },
-};
+export const siteSchema = recordSchema({
+  id: 'string',
+  name: 'string',
+  ...siteSettingsProperties,
+  locales: 'string[]',
+  createdAt: 'date-time',
+  updatedAt: 'date-time',
+});
 
 export const siteParams = pathParams({ id: siteRefSchema });
 export const siteLocaleParams = pathParams({ id: siteRefSchema, locale: localeSchema });
 
-export const localeBodySchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['locale'],
-  properties: { locale: localeSchema, id: {}, createdAt: {} },
-};
+export const localeBodySchema = bodySchema(['locale'], { locale: localeSchema, id: {}, createdAt: {} });
 
 /** One site of an export: its settings and fields, as GET /api/sn/export writes them. */
 export const siteExportSchema: JsonSchema = {
@@ -127,40 +116,32 @@ export const siteExportSchema: JsonSchema = {
 };
 
 /** An export file, as GET /api/sn/export and GET /api/sn/{id}/export answer it (and import-config takes it). */
-export const configExportSchema: JsonSchema = {
-  type: 'object',
-  required: ['version', 'exportedAt', 'sites'],
-  properties: {
+export const configExportSchema = recordSchema(
+  {
     version: { type: 'integer', enum: [1] },
-    exportedAt: { type: 'string', format: 'date-time' },
+    exportedAt: 'date-time',
     sites: {
       type: 'array',
       items: { ...siteSchema, properties: { ...siteSchema.properties, fields: { type: 'array', items: fieldSchema } } },
     },
   },
-};
+  { required: ['version', 'exportedAt', 'sites'] },
+);
 
 /** What POST /api/sn/import-config did with each site of the file. */
-export const importConfigResultSchema: JsonSchema = {
-  type: 'object',
-  required: ['restored'],
-  properties: {
-    restored: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['name', 'action'],
-        properties: { name: { type: 'string' }, action: { type: 'string', enum: ['created', 'replaced'] } },
-      },
-    },
-  },
-};
+const restoredSchema = recordSchema(
+  { name: 'string', action: { type: 'string', enum: ['created', 'replaced'] } },
+  { required: ['name', 'action'] },
+);
+export const importConfigResultSchema = recordSchema(
+  { restored: { type: 'array', items: restoredSchema } },
+  { required: ['restored'] },
+);
 
-export const importConfigSchema: JsonSchema = {
-  type: 'object',
-  required: ['sites'],
-  properties: { version: { type: 'integer' }, exportedAt: {}, sites: { type: 'array', items: siteExportSchema } },
-};
+export const importConfigSchema = recordSchema(
+  { version: 'integer', exportedAt: {}, sites: { type: 'array', items: siteExportSchema } },
+  { required: ['sites'] },
+);
 
 /**
  * What the schema cannot say about an import-config file: a site named twice (names ignore case) or a

@@ -1,32 +1,26 @@
-import type { JsonSchema } from 'vela/plugin';
-import { pathParams, siteRefSchema } from 'vela/plugin';
+import { bodySchema, ignoredMembers, type JsonSchema, pathParams, recordSchema, siteRefSchema } from 'vela/plugin';
 import { idSchema, localeSchema } from '../schemas/common.js';
 
 const term: JsonSchema = { type: 'string', minLength: 1, maxLength: 255 };
 
-const documentSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['position'],
-  properties: {
-    id: { type: ['string', 'null'], maxLength: 36, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,35}$' },
-    position: {
-      type: 'integer',
-      minimum: 1,
-      maximum: 100000,
-      description: '1-based position in the whole result list, across pages',
-    },
-    title: { type: 'string', maxLength: 500, default: '' },
-    type: { type: 'string', maxLength: 100, default: 'Page' },
-    referenceId: {
-      type: ['string', 'null'],
-      maxLength: 400,
-      description: 'id of an indexed document shown in the spotlight slot',
-    },
-    content: { type: 'string', maxLength: 2000, default: '' },
-    link: { type: ['string', 'null'], maxLength: 2000 },
+const documentSchema = bodySchema(['position'], {
+  id: { type: ['string', 'null'], maxLength: 36, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,35}$' },
+  position: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 100000,
+    description: '1-based position in the whole result list, across pages',
   },
-};
+  title: { type: 'string', maxLength: 500, default: '' },
+  type: { type: 'string', maxLength: 100, default: 'Page' },
+  referenceId: {
+    type: ['string', 'null'],
+    maxLength: 400,
+    description: 'id of an indexed document shown in the spotlight slot',
+  },
+  content: { type: 'string', maxLength: 2000, default: '' },
+  link: { type: ['string', 'null'], maxLength: 2000 },
+});
 
 const properties: Record<string, JsonSchema> = {
   name: { type: 'string', minLength: 1, maxLength: 100 },
@@ -48,57 +42,39 @@ const properties: Record<string, JsonSchema> = {
     },
   },
   documents: { type: 'array', maxItems: 100, items: documentSchema },
-  // Read-only members a client may send back as it got them.
-  id: {},
-  siteId: {},
-  managed: {},
-  unmanagedId: {},
   provider: { type: 'string', minLength: 1, maxLength: 100 },
-  modificationDate: {},
-  createdAt: {},
-  updatedAt: {},
+  // Read-only members a client may send back as it got them.
+  ...ignoredMembers(['id', 'siteId', 'managed', 'unmanagedId', 'modificationDate', 'createdAt', 'updatedAt']),
 };
 
-export const spotlightCreateSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name'],
-  properties,
-};
-export const spotlightUpdateSchema: JsonSchema = { type: 'object', additionalProperties: false, properties };
+export const spotlightCreateSchema = bodySchema(['name'], properties);
+export const spotlightUpdateSchema = bodySchema([], properties);
 
-export const spotlightSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    siteId: { type: 'string' },
-    name: { type: 'string' },
-    description: { type: 'string' },
-    locale: { type: 'string' },
-    managed: { type: 'boolean' },
-    unmanagedId: { type: ['string', 'null'] },
-    provider: { type: 'string' },
-    modificationDate: { type: ['string', 'null'] },
-    terms: { type: 'array', items: { type: 'string' } },
-    documents: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          id: { type: 'string' },
-          position: { type: 'integer' },
-          title: { type: 'string' },
-          type: { type: 'string' },
-          referenceId: { type: ['string', 'null'] },
-          content: { type: 'string' },
-          link: { type: ['string', 'null'] },
-        },
-      },
-    },
-    createdAt: { type: 'string', format: 'date-time' },
-    updatedAt: { type: 'string', format: 'date-time' },
-  },
-};
+const documentAnswer = recordSchema({
+  id: 'string',
+  position: 'integer',
+  title: 'string',
+  type: 'string',
+  referenceId: 'string?',
+  content: 'string',
+  link: 'string?',
+});
+
+export const spotlightSchema = recordSchema({
+  id: 'string',
+  siteId: 'string',
+  name: 'string',
+  description: 'string',
+  locale: 'string',
+  managed: 'boolean',
+  unmanagedId: 'string?',
+  provider: 'string',
+  modificationDate: 'string?',
+  terms: 'string[]',
+  documents: { type: 'array', items: documentAnswer },
+  createdAt: 'date-time',
+  updatedAt: 'date-time',
+});
 
 export const spotlightSiteParams = pathParams({ snSiteId: siteRefSchema });
 export const spotlightParams = pathParams({ snSiteId: siteRefSchema, id: idSchema });
