@@ -1,6 +1,7 @@
 import type { SearchSites } from '@vela/plugin-search/api';
 import {
   type ApiRouter,
+  answers,
   checkTypedText,
   httpErrors,
   type JsonSchema,
@@ -115,11 +116,11 @@ export interface MetricsRouteDomain {
 }
 
 export function mountMetricsRoutes(router: ApiRouter, { metrics, sites }: MetricsRouteDomain): void {
-  router.post(
+  // Reading what was searched takes a key with the search scope.
+  const reads = router.withDefaults({ access: 'key', scope: 'search', tags: ['metrics'] });
+  reads.post(
     '/api/sn/:siteName/search/latest',
     {
-      access: 'key',
-      scope: 'search',
       tags: ['search'],
       summary: "A user's latest distinct search terms on a site, newest first",
       description:
@@ -135,7 +136,7 @@ export function mountMetricsRoutes(router: ApiRouter, { metrics, sites }: Metric
         },
       },
       bodyContentTypes: ['application/json'],
-      responses: { 200: { description: 'terms, newest first', schema: { type: 'array', items: { type: 'string' } } } },
+      responses: answers('terms, newest first', { type: 'array', items: { type: 'string' } }),
     },
     async (req, res) => {
       const query = req.query as unknown as { _setlocale?: string; locale?: string; rows: number; q?: string };
@@ -153,12 +154,10 @@ export function mountMetricsRoutes(router: ApiRouter, { metrics, sites }: Metric
     },
   );
 
-  router.get(
+  reads.item(
+    'get',
     '/api/sn/:id/metrics/live',
     {
-      access: 'key',
-      scope: 'search',
-      tags: ['metrics'],
       summary: 'Searches of a site as they happen: counts for the last minute, hour and day, and the newest searches',
       params: pathParams({ id: siteRefSchema }),
       query: {
@@ -167,11 +166,12 @@ export function mountMetricsRoutes(router: ApiRouter, { metrics, sites }: Metric
           rows: { type: 'integer', minimum: 1, maximum: 1000, default: 20, description: 'newest searches to list' },
         },
       },
-      responses: { 200: { description: 'the counts and the newest searches', schema: liveReport } },
+      description: 'the counts and the newest searches',
+      schema: liveReport,
     },
-    async (req, res) => {
+    async (req) => {
       const site = sites().get(String(req.params.id));
-      res.json({ site: site.name, ...(await metrics.live(site.id, (req.query as unknown as { rows: number }).rows)) });
+      return { site: site.name, ...(await metrics.live(site.id, (req.query as unknown as { rows: number }).rows)) };
     },
   );
 
@@ -179,22 +179,21 @@ export function mountMetricsRoutes(router: ApiRouter, { metrics, sites }: Metric
     ['top-terms', false],
     ['zero-result-terms', true],
   ] as const) {
-    router.get(
+    reads.item(
+      'get',
       `/api/sn/:id/metrics/${kind}/:period/:rows`,
       {
-        access: 'key',
-        scope: 'search',
-        tags: ['metrics'],
         summary: zeroOnly
           ? 'The terms whose searches found nothing, most searched first, in a period'
           : 'The most searched terms of a site in a period, with their counts and average hits',
         params: reportParams,
-        responses: { 200: { description: 'the report', schema: termsReport } },
+        description: 'the report',
+        schema: termsReport,
       },
-      async (req, res) => {
+      async (req) => {
         const site = sites().get(String(req.params.id));
         const params = req.params as unknown as { period: Period; rows: number };
-        res.json({ site: site.name, ...(await metrics.terms(site.id, params.period, params.rows, zeroOnly)) });
+        return { site: site.name, ...(await metrics.terms(site.id, params.period, params.rows, zeroOnly)) };
       },
     );
   }

@@ -1,4 +1,4 @@
-import { type ApiRouter, deleteRoute, listRoute } from 'vela/plugin';
+import type { ApiRouter } from 'vela/plugin';
 import {
   fieldCreateSchema,
   fieldParams,
@@ -11,75 +11,42 @@ import type { SearchDomain } from './route-context.js';
 const tags = ['fields'];
 
 export function mountFieldRoutes(router: ApiRouter, { sites }: Pick<SearchDomain, 'sites'>): void {
-  listRoute(
-    router,
+  // Reading takes a key with the search scope; changing a field, an admin one.
+  const reads = router.withDefaults({ access: 'key', scope: 'search', tags });
+  const writes = router.withDefaults({ access: 'key', tags });
+  const theField = { description: 'the field', schema: fieldSchema };
+  reads.list(
     '/api/sn/:snSiteId/field',
-    {
-      access: 'key',
-      scope: 'search',
-      tags,
-      summary: 'List the fields of a site',
-      params: siteParam,
-      description: 'fields',
-      items: fieldSchema,
-    },
+    { summary: 'List the fields of a site', params: siteParam, description: 'fields', items: fieldSchema },
     (req) => sites.get(String(req.params.snSiteId)).fields,
   );
-  router.get(
+  reads.item(
+    'get',
     '/api/sn/:snSiteId/field/:id',
-    {
-      access: 'key',
-      scope: 'search',
-      tags,
-      summary: 'Get a field',
-      params: fieldParams,
-      responses: { 200: { description: 'the field', schema: fieldSchema } },
-    },
-    (req, res) => {
-      res.json(sites.field(String(req.params.snSiteId), String(req.params.id)));
-    },
+    { summary: 'Get a field', params: fieldParams, ...theField },
+    (req) => sites.field(String(req.params.snSiteId), String(req.params.id)),
   );
-  router.post(
+  writes.item(
+    'post',
     '/api/sn/:snSiteId/field',
-    {
-      access: 'key',
-      tags,
-      summary: 'Create a field',
-      params: siteParam,
-      body: fieldCreateSchema,
-      responses: { 201: { description: 'the field', schema: fieldSchema } },
-    },
-    async (req, res) => {
-      res.status(201).json(await sites.createField(String(req.params.snSiteId), req.body as Record<string, unknown>));
-    },
+    { summary: 'Create a field', params: siteParam, body: fieldCreateSchema, ...theField, status: 201 },
+    (req) => sites.createField(String(req.params.snSiteId), req.body as Record<string, unknown>),
   );
-  router.put(
+  writes.item(
+    'put',
     '/api/sn/:snSiteId/field/:id',
     {
-      access: 'key',
-      tags,
       summary:
         "Update a field (members left out keep their values); the site's index is rebuilt when what it indexes changes",
       params: fieldParams,
       body: fieldUpdateSchema,
-      responses: { 200: { description: 'the field', schema: fieldSchema } },
+      ...theField,
     },
-    async (req, res) => {
-      res.json(
-        await sites.updateField(
-          String(req.params.snSiteId),
-          String(req.params.id),
-          req.body as Record<string, unknown>,
-        ),
-      );
-    },
+    (req) => sites.updateField(String(req.params.snSiteId), String(req.params.id), req.body as Record<string, unknown>),
   );
-  deleteRoute(
-    router,
+  writes.remove(
     '/api/sn/:snSiteId/field/:id',
     {
-      access: 'key',
-      tags,
       summary: 'Delete a field (stored document attributes are kept)',
       params: fieldParams,
       description: 'the field is deleted',

@@ -1,9 +1,7 @@
-import { type ApiRouter, type JsonSchema, listRoute, pathParams, siteRefSchema } from 'vela/plugin';
+import { type ApiRouter, type JsonSchema, pathParams, siteRefSchema } from 'vela/plugin';
 import { linkBaseFromUrl } from '../links/query-string.js';
-import { parseSearchParams } from '../query/search-params.js';
-import { searchResponseSchema } from '../schemas/search-response.js';
 import type { Site } from '../store/site-types.js';
-import { answerSearch, rawQuery, type SearchRouteDomain, searchQueryDoc } from './search.js';
+import { queryStringSearch, type SearchRouteDomain, searchByQueryString } from './search.js';
 
 const tags = ['guest'];
 export const GUEST_PREFIX = '/api/v2/guest/sn';
@@ -43,49 +41,35 @@ export function mountGuestRoutes(router: ApiRouter, domain: SearchRouteDomain): 
     ),
   });
 
-  listRoute(
-    router,
+  const guest = router.withDefaults({ access: 'public', tags });
+  const siteParams = pathParams({ siteName: siteRefSchema });
+  guest.list(
     GUEST_PREFIX,
-    {
-      access: 'public',
-      tags,
-      summary: 'Every site, by name, with its locales (guest access)',
-      description: 'sites',
-      items: guestSiteSchema,
-    },
+    { summary: 'Every site, by name, with its locales (guest access)', description: 'sites', items: guestSiteSchema },
     () => sites.list().map(guestSite),
   );
 
-  router.get(
+  guest.item(
+    'get',
     `${GUEST_PREFIX}/:siteName`,
     {
-      access: 'public',
-      tags,
       summary: 'One site, with its locales (guest access)',
-      params: pathParams({ siteName: siteRefSchema }),
-      responses: { 200: { description: 'the site', schema: guestSiteSchema } },
+      params: siteParams,
+      description: 'the site',
+      schema: guestSiteSchema,
     },
-    (req, res) => {
-      res.json(guestSite(sites.get(String(req.params.siteName)).site));
-    },
+    (req) => guestSite(sites.get(String(req.params.siteName)).site),
   );
 
-  router.get(
+  guest.get(
     `${GUEST_PREFIX}/:siteName/search`,
     {
-      access: 'public',
-      tags,
       summary: 'Search a site (guest access): the same parameters and answer as GET /api/sn/{siteName}/search',
-      params: pathParams({ siteName: siteRefSchema }),
-      query: searchQueryDoc,
-      validate: false,
+      params: siteParams,
+      ...queryStringSearch,
       description:
         'Query parameters are read from the raw query string (repeatable fq[]); links in the answer stay under /api/v2/guest/sn.',
-      responses: { 200: { description: 'the search response', schema: searchResponseSchema } },
     },
-    (req, res) =>
-      answerSearch(domain, req, res, `GET ${req.originalUrl}`, () =>
-        parseSearchParams(req.path, rawQuery(req.originalUrl)),
-      ),
+    searchByQueryString(domain),
   );
 }

@@ -1,4 +1,4 @@
-import { type ApiRouter, httpErrors, type Response, VelaError } from 'vela/plugin';
+import { type ApiRouter, answers, httpErrors, type Response, VelaError } from 'vela/plugin';
 import type { AllRefusedDetails, ImportItem, ImportResult } from '../api.js';
 import { importBodySchema, importResultSchema } from '../schemas/import.js';
 import type { SearchDomain } from './route-context.js';
@@ -58,7 +58,7 @@ export function mountImportRoutes(router: ApiRouter, { importer }: Pick<SearchDo
         body: importBodySchema,
         validate: false,
         bodyLimit,
-        responses: { 200: { description: 'what was accepted and rejected', schema: importResultSchema } },
+        responses: answers('what was accepted and rejected', importResultSchema),
       },
       async (req, res) => {
         await answer(res, importer.import(itemsOf(req.body), { wait: waitOf(req.query), deleteAll }));

@@ -1,8 +1,10 @@
 import {
   type ApiRouter,
+  answers,
   pathParams,
   principalOf,
   type Request,
+  type RequestHandler,
   type Response,
   type SyncHook,
   sendJsonBytes,
@@ -153,35 +155,44 @@ const HIT = { 'X-Cache': 'HIT' };
 const MISS = { 'X-Cache': 'MISS' };
 const NO_CACHE = {};
 
+/**
+ * The search by query string, as GET /api/sn/<site>/search and the guest search serve it: the spec members they
+ * share (the query read from the raw query string, the answer) and the handler.
+ */
+export const queryStringSearch = {
+  query: searchQueryDoc,
+  validate: false,
+  responses: answers('the search response', searchResponseSchema),
+} as const;
+
+export const searchByQueryString =
+  (domain: SearchRouteDomain): RequestHandler =>
+  (req, res) =>
+    answerSearch(domain, req, res, `GET ${req.originalUrl}`, () =>
+      parseSearchParams(req.path, rawQuery(req.originalUrl)),
+    );
+
 export function mountSearchRoutes(router: ApiRouter, domain: SearchRouteDomain): void {
-  router.get(
+  const search = router.withDefaults({ access: 'public', tags });
+  search.get(
     '/api/sn/:siteName/search',
     {
-      access: 'public',
-      tags,
       summary: 'Search a site: results, facets and every navigation link pre-built',
       params: siteParam,
-      query: searchQueryDoc,
-      validate: false,
+      ...queryStringSearch,
       description:
         'Query parameters are read from the raw query string (repeatable fq[]); see docs/search-reference.md.',
-      responses: { 200: { description: 'the search response', schema: searchResponseSchema } },
     },
-    (req, res) =>
-      answerSearch(domain, req, res, `GET ${req.originalUrl}`, () =>
-        parseSearchParams(req.path, rawQuery(req.originalUrl)),
-      ),
+    searchByQueryString(domain),
   );
 
-  router.post(
+  search.post(
     '/api/sn/:siteName/search',
     {
-      access: 'public',
-      tags,
       summary: 'Search with a JSON body (its non-null members override the query parameters)',
       params: siteParam,
       body: postBody,
-      responses: { 200: { description: 'the search response', schema: searchResponseSchema } },
+      responses: queryStringSearch.responses,
     },
     (req, res) =>
       answerSearch(domain, req, res, `POST ${req.originalUrl}\u0000${JSON.stringify(req.body)}`, () =>
@@ -189,31 +200,20 @@ export function mountSearchRoutes(router: ApiRouter, domain: SearchRouteDomain):
       ),
   );
 
-  router.get(
+  search.list(
     '/api/sn/:siteName/search/locales',
     {
-      access: 'public',
-      tags,
       summary: 'The locales of a site, each with a link to the match-all search in it',
       params: siteParam,
-      responses: {
-        200: {
-          description: 'locales',
-          schema: {
-            type: 'array',
-            items: { type: 'object', properties: { locale: { type: 'string' }, link: { type: 'string' } } },
-          },
-        },
-      },
+      description: 'locales',
+      items: { type: 'object', properties: { locale: { type: 'string' }, link: { type: 'string' } } },
     },
-    (req, res) => {
+    (req) => {
       const config = domain.sites.get(String(req.params.siteName));
       // q=* so that following a link is a valid search (q is required).
-      res.json(
-        domain.search.localeLinks(
-          config,
-          linkBaseFromUrl(`/api/sn/${encodeURIComponent(config.site.name)}/search?q=*`),
-        ),
+      return domain.search.localeLinks(
+        config,
+        linkBaseFromUrl(`/api/sn/${encodeURIComponent(config.site.name)}/search?q=*`),
       );
     },
   );

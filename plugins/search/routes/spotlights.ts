@@ -1,4 +1,4 @@
-import { type ApiRouter, deleteRoute, httpErrors, listRoute } from 'vela/plugin';
+import { type ApiRouter, httpErrors } from 'vela/plugin';
 import { searchErrors } from '../errors.js';
 import {
   spotlightCreateSchema,
@@ -45,13 +45,12 @@ export function mountSpotlightRoutes(
     if (!spotlight) throw searchErrors.spotlightNotFound(config.site.name, id);
     return spotlight;
   };
-  listRoute(
-    router,
+  const reads = router.withDefaults({ access: 'key', scope: 'search', tags });
+  const writes = router.withDefaults({ access: 'key', scope: 'admin', tags });
+  const theSpotlight = { description: 'the spotlight', schema: spotlightSchema };
+  reads.list(
     '/api/sn/:snSiteId/spotlight',
     {
-      access: 'key',
-      scope: 'search',
-      tags,
       summary: 'List the spotlights of a site',
       params: spotlightSiteParams,
       description: 'spotlights',
@@ -59,19 +58,18 @@ export function mountSpotlightRoutes(
     },
     (req) => spotlights.list(sites.get(String(req.params.snSiteId)).site.id),
   );
-  router.get(
+  reads.item(
+    'get',
     '/api/sn/:snSiteId/spotlight/structure',
     {
-      access: 'key',
-      scope: 'search',
-      tags,
       summary: 'An empty spotlight of the site, as a form starts from',
       params: spotlightSiteParams,
-      responses: { 200: { description: 'an empty spotlight', schema: spotlightSchema } },
+      description: 'an empty spotlight',
+      schema: spotlightSchema,
     },
-    (req, res) => {
+    (req) => {
       const { site } = sites.get(String(req.params.snSiteId));
-      res.json({
+      return {
         name: '',
         description: '',
         locale: site.defaultLocale ?? site.locales[0],
@@ -80,73 +78,52 @@ export function mountSpotlightRoutes(
         provider: 'VELA',
         terms: [],
         documents: [],
-      });
+      };
     },
   );
-  router.get(
+  reads.item(
+    'get',
     '/api/sn/:snSiteId/spotlight/:id',
-    {
-      access: 'key',
-      scope: 'search',
-      tags,
-      summary: 'Get a spotlight',
-      params: spotlightParams,
-      responses: { 200: { description: 'the spotlight', schema: spotlightSchema } },
-    },
-    (req, res) => {
-      res.json(found(String(req.params.snSiteId), String(req.params.id)));
-    },
+    { summary: 'Get a spotlight', params: spotlightParams, ...theSpotlight },
+    (req) => found(String(req.params.snSiteId), String(req.params.id)),
   );
-  router.post(
+  writes.item(
+    'post',
     '/api/sn/:snSiteId/spotlight',
     {
-      access: 'key',
-      scope: 'admin',
-      tags,
       summary: 'Create a spotlight',
       params: spotlightSiteParams,
       body: spotlightCreateSchema,
-      responses: { 201: { description: 'the spotlight', schema: spotlightSchema } },
+      ...theSpotlight,
+      status: 201,
     },
-    async (req, res) => {
+    (req) => {
       const config = sites.get(String(req.params.snSiteId));
       const body = input(req.body as Body, config, true) as SpotlightInput & { name: string; locale: string };
-      res.status(201).json(await spotlights.create(config.site.id, body));
+      return spotlights.create(config.site.id, body);
     },
   );
-  router.put(
+  writes.item(
+    'put',
     '/api/sn/:snSiteId/spotlight/:id',
     {
-      access: 'key',
-      scope: 'admin',
-      tags,
       summary: 'Update a spotlight (terms and documents, when given, replace the lists whole)',
       params: spotlightParams,
       body: spotlightUpdateSchema,
-      responses: { 200: { description: 'the spotlight', schema: spotlightSchema } },
+      ...theSpotlight,
     },
-    async (req, res) => {
+    (req) => {
       const spotlight = found(String(req.params.snSiteId), String(req.params.id));
-      res.json(
-        await spotlights.update(
-          spotlight.siteId,
-          spotlight.id,
-          input(req.body as Body, sites.get(spotlight.siteId), false),
-        ),
+      return spotlights.update(
+        spotlight.siteId,
+        spotlight.id,
+        input(req.body as Body, sites.get(spotlight.siteId), false),
       );
     },
   );
-  deleteRoute(
-    router,
+  writes.remove(
     '/api/sn/:snSiteId/spotlight/:id',
-    {
-      access: 'key',
-      scope: 'admin',
-      tags,
-      summary: 'Delete a spotlight',
-      params: spotlightParams,
-      description: 'the spotlight is deleted',
-    },
+    { summary: 'Delete a spotlight', params: spotlightParams, description: 'the spotlight is deleted' },
     async (req) => {
       const spotlight = found(String(req.params.snSiteId), String(req.params.id));
       await spotlights.delete(spotlight.siteId, spotlight.id);

@@ -1,5 +1,5 @@
 import type { ApiRouter, JsonSchema, TaskRunner } from 'vela/plugin';
-import { checkTypedText, normalizeLocale, pathParams, siteRefSchema } from 'vela/plugin';
+import { checkTypedText, itemRoute, normalizeLocale, pathParams, siteRefSchema } from 'vela/plugin';
 import type { SpellCheckerInput } from '../cognitive/spell-checker-task.js';
 import { searchErrors } from '../errors.js';
 import type { IndexManager } from '../indexing/index-manager.js';
@@ -35,11 +35,11 @@ const localeOf = (query: Record<string, unknown>) => {
 
 /** Autocomplete and the site spell check: public, like the search (the spec's list). */
 export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: SuggestDomain): void {
-  router.get(
+  const suggest = router.withDefaults({ access: 'public', tags });
+  suggest.item(
+    'get',
     '/api/sn/:siteName/ac',
     {
-      access: 'public',
-      tags,
       summary: 'Autocomplete: the query completed from the words and title phrases of the site, most documents first',
       params: pathParams({ siteName: siteRefSchema }),
       query: {
@@ -62,28 +62,26 @@ export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: Sugge
           },
         },
       },
-      responses: { 200: { description: 'suggestions, each the whole query completed', schema: strings } },
+      description: 'suggestions, each the whole query completed',
+      schema: strings,
     },
-    (req, res) => {
+    (req) => {
       const config = search.resolve(String(req.params.siteName), localeOf(req.query));
       const locale = search.localeOf(config, localeOf(req.query));
       const engine = indexes.engine(config.site.id, locale);
-      res.json(
-        autocomplete(
-          engine.terms,
-          checkTypedText('q', String(req.query.q)),
-          Number(req.query.rows),
-          stopWordsOf(locale),
-        ),
+      return autocomplete(
+        engine.terms,
+        checkTypedText('q', String(req.query.q)),
+        Number(req.query.rows),
+        stopWordsOf(locale),
       );
     },
   );
 
-  router.get(
+  suggest.item(
+    'get',
     '/api/sn/:siteName/:locale/spell-check',
     {
-      access: 'public',
-      tags,
       summary: "Spell check against the site's own vocabulary: widget.spellCheck for this text",
       params: pathParams({ siteName: siteRefSchema, locale: localePath }),
       query: {
@@ -95,15 +93,11 @@ export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: Sugge
           _setlocale: { type: 'string', maxLength: 16, description: 'accepted and ignored: the path names the locale' },
         },
       },
-      responses: {
-        200: {
-          description:
-            'correctedText, usingCorrectedText (false here), original and corrected, each {text, link to the search}',
-          schema: { type: 'object' },
-        },
-      },
+      description:
+        'correctedText, usingCorrectedText (false here), original and corrected, each {text, link to the search}',
+      schema: { type: 'object' },
     },
-    (req, res) => {
+    (req) => {
       const locale = normalizeLocale(String(req.params.locale));
       const config = search.resolve(String(req.params.siteName), locale);
       const q = checkTypedText('q', String(req.query.q));
@@ -113,12 +107,12 @@ export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: Sugge
         params: [['_setlocale', locale] as const],
       };
       const corrected = correction.corrected ? correction.text : '';
-      res.json({
+      return {
         correctedText: correction.corrected,
         usingCorrectedText: false,
         original: { text: q, link: toLink(replaceParam(replaceParam(base, 'q', q), 'nfpr', '1')) },
         corrected: { text: corrected, link: toLink(replaceParam(base, 'q', corrected)) },
-      });
+      };
     },
   );
 }
@@ -129,7 +123,9 @@ export function mountCognitiveRoutes(
   check: TaskRunner<SpellCheckerInput, string[]>,
   locales: readonly string[],
 ): void {
-  router.get(
+  itemRoute(
+    router,
+    'get',
     '/api/cognitive/spell-checker/:locale',
     {
       access: 'key',
@@ -139,13 +135,14 @@ export function mountCognitiveRoutes(
         'Spelling suggestions for a text in a language (en_US, pt_BR): the text with its misspelled words replaced',
       params: pathParams({ locale: localePath }),
       query: { type: 'object', required: ['text'], properties: { text: { type: 'string', maxLength: 1000 } } },
-      responses: { 200: { description: 'candidate sentences; [] when every word is spelled right', schema: strings } },
+      description: 'candidate sentences; [] when every word is spelled right',
+      schema: strings,
     },
-    async (req, res) => {
+    (req) => {
       const locale = normalizeLocale(String(req.params.locale));
       if (!locales.includes(locale))
         throw searchErrors.unknownSpellCheckLocale(String(req.params.locale), [...locales]);
-      res.json(await check({ locale, text: String(req.query.text) }));
+      return check({ locale, text: String(req.query.text) });
     },
   );
 }

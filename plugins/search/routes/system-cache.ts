@@ -39,23 +39,17 @@ export function mountSystemCacheRoutes(
     answers: answers.stats(),
     pageDocuments: { entries: docs.pages.size, maxEntries: docs.pages.maxSize },
   });
-  router.get(
+  const admin = router.withDefaults({ access: 'key', tags });
+  admin.item(
+    'get',
     '/api/system/cache',
-    {
-      access: 'key',
-      tags,
-      summary: "The search's caches in this process",
-      responses: { 200: { description: 'the caches', schema: cachesSchema } },
-    },
-    (_req, res) => {
-      res.json(report());
-    },
+    { summary: "The search's caches in this process", description: 'the caches', schema: cachesSchema },
+    report,
   );
-  router.post(
+  admin.item(
+    'post',
     '/api/system/cache/clear',
     {
-      access: 'key',
-      tags,
       summary: "Empty the search's caches in this process",
       query: {
         type: 'object',
@@ -67,21 +61,17 @@ export function mountSystemCacheRoutes(
           },
         },
       },
-      responses: {
-        200: {
-          description: 'what was removed',
-          schema: {
-            type: 'object',
-            properties: { answers: count('answers removed'), pageDocuments: count('documents removed') },
-          },
-        },
+      description: 'what was removed',
+      schema: {
+        type: 'object',
+        properties: { answers: count('answers removed'), pageDocuments: count('documents removed') },
       },
     },
-    (req, res) => {
+    (req) => {
       const only = (req.query as { cache?: 'answers' | 'pageDocuments' }).cache;
       const pageDocuments = only === 'answers' ? 0 : docs.pages.size;
       if (only !== 'answers') docs.pages.clear();
-      res.json({ answers: only === 'pageDocuments' ? 0 : answers.clear(), pageDocuments });
+      return { answers: only === 'pageDocuments' ? 0 : answers.clear(), pageDocuments };
     },
   );
 }
