@@ -5,6 +5,8 @@ export { createLogger } from '../logger.js';
 export { OutboundGuard } from '../network/outbound-guard.js';
 export { packageRoot } from '../paths.js';
 export { packPlugin } from '../plugins/pack-plugin.js';
+export type { ApiDocument } from '../testing/api-document.js';
+export { apiDocument, describedPaths, pluginTraces } from '../testing/api-document.js';
 export type { PageLayout } from '../testing/browser.js';
 export {
   browserAvailable,
@@ -52,6 +54,7 @@ export {
   createTestPostgres,
   POSTGRES_ADMIN_URL,
   postgresClient,
+  postgresIndexes,
   postgresProxy,
   postgresReachable,
   testDatabase,

@@ -70,6 +70,16 @@ export function postgresClient(t: TestTeardown, url: string): Knex {
   return db;
 }
 
+/** The names of `table`'s indexes in the PostgreSQL database at `url`, sorted: its primary key's among them. */
+export async function postgresIndexes(url: string, table: string): Promise<string[]> {
+  const db = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+  try {
+    return await db('pg_indexes').where({ tablename: table }).orderBy('indexname').pluck('indexname');
+  } finally {
+    await db.destroy();
+  }
+}
+
 /**
  * A TCP proxy in front of the test server, closed after the test: connect through `proxy.url(pg.url)`, and `cut()` for
  * an outage.

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { SecretBox, secretHint } from 'vela/plugin';
-import { onBothDatabases, postgresClient, startTestRuntime, testFolder } from 'vela/testing';
+import { onBothDatabases, postgresIndexes, startTestRuntime, testFolder } from 'vela/testing';
 import { listTables } from '../../../runtime/storage/database.js';
 import { earlierSearchDatabase } from '../../search/test/earlier-search-database.js';
 
@@ -106,8 +106,6 @@ onBothDatabases(
     await upgradeInPlace(t, databaseUrl);
     if (!databaseUrl) return;
     // The primary key's index follows the table's name.
-    const db = postgresClient(t, databaseUrl);
-    const indexes = await db('pg_indexes').where({ tablename: 'integration_instances' }).pluck('indexname');
-    t.deepEqual(indexes, ['integration_instances_pkey']);
+    t.deepEqual(await postgresIndexes(databaseUrl, 'integration_instances'), ['integration_instances_pkey']);
   },
 );

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { startTestRuntime } from 'vela/testing';
+import { apiDocument, describedPaths, pluginTraces, startTestRuntime } from 'vela/testing';
 import { createSite, json } from '../../search/test/fixtures.js';
 import { searchAs } from './searching.js';
 
@@ -7,11 +7,6 @@ import { searchAs } from './searching.js';
 // description, and searches there are answered the same; a config written when metrics were part of the search
 // plugin (plugins.search.metrics) still starts and still applies, with a warning saying where the settings
 // belong now.
-
-interface ApiDocument {
-  paths: Record<string, Record<string, { tags?: string[]; security?: unknown[] }>>;
-  tags?: Array<{ name: string }>;
-}
 
 const METRICS_PATHS = [
   '/api/sn/{id}/metrics/live',
@@ -36,12 +31,11 @@ test('without the search-metrics plugin, its routes answer 404 and are not descr
     t.is(res.body.error, 'not_found', path);
   }
   t.is((await searchAs(vela, 'Sample', 'editor', 'ana')).status, 200);
-  const docs = (await (await vela.fetch('search', '/v3/api-docs')).json()) as ApiDocument;
+  const docs = await apiDocument(vela, 'search');
   t.deepEqual(
-    Object.keys(docs.paths).filter((p) => p.includes('/metrics') || p.endsWith('/latest')),
+    pluginTraces(docs, (p) => p.includes('/metrics') || p.endsWith('/latest'), 'metrics'),
     [],
   );
-  t.false((docs.tags ?? []).some((tag) => tag.name === 'metrics'));
   t.truthy(docs.paths['/api/sn/{siteName}/search'], 'the search routes are described');
 });
 
@@ -49,11 +43,9 @@ test('with it, its routes are described on the search service, behind a key with
   const vela = await startTestRuntime({ plugins: ['search-metrics'] });
   t.teardown(() => vela.stop());
   t.deepEqual([...vela.runtime.pluginNames].sort(), ['search', 'search-metrics'], 'the search plugin comes with it');
-  const docs = (await (await vela.fetch('search', '/v3/api-docs')).json()) as ApiDocument;
+  const docs = await apiDocument(vela, 'search');
   t.deepEqual(
-    Object.keys(docs.paths)
-      .filter((p) => p.includes('/metrics') || p.endsWith('/latest'))
-      .sort(),
+    describedPaths(docs, (p) => p.includes('/metrics') || p.endsWith('/latest')),
     METRICS_PATHS,
   );
   t.deepEqual(docs.paths['/api/sn/{id}/metrics/live']?.get?.tags, ['metrics']);

@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { onBothDatabases, postgresClient, startTestRuntime, testFolder } from 'vela/testing';
+import { onBothDatabases, postgresClient, postgresIndexes, startTestRuntime, testFolder } from 'vela/testing';
 import { listTables } from '../../../runtime/storage/database.js';
 import { earlierSearchDatabase } from '../../search/test/earlier-search-database.js';
 import { createSite, json } from '../../search/test/fixtures.js';
@@ -79,16 +79,12 @@ onBothDatabases(
     await upgradeInPlace(t, databaseUrl);
     if (!databaseUrl) return;
     // The primary key, the indexes and the id's sequence follow the table's name.
-    const db = postgresClient(t, databaseUrl);
-    const indexes = await db('pg_indexes')
-      .where({ tablename: 'search_metrics_searches' })
-      .orderBy('indexname')
-      .pluck('indexname');
-    t.deepEqual(indexes, [
+    t.deepEqual(await postgresIndexes(databaseUrl, 'search_metrics_searches'), [
       'search_metrics_searches_pkey',
       'search_metrics_searches_site_time',
       'search_metrics_searches_user_time',
     ]);
+    const db = postgresClient(t, databaseUrl);
     const sequences = await db('pg_class')
       .where({ relkind: 'S' })
       .where('relname', 'like', '%searches_id_seq')
