@@ -1,5 +1,6 @@
 import test from 'ava';
-import { browserSuite, startTestRuntime, submitConsoleSignIn } from 'vela/testing';
+import { browserSuite, startTestRuntime } from 'vela/testing';
+import { searchConsolePage } from '../../search/test/console-page.js';
 import { json } from './fixtures.js';
 
 // The LLM page this plugin adds to the search service's console, against its API (/api/llm).
@@ -8,9 +9,7 @@ const ui = browserSuite(test, () => startTestRuntime({ plugins: ['search', 'gena
 ui.test(
   'with the genai plugin, the LLM page is offered and creates, edits and deletes an instance through /api/llm',
   async (t) => {
-    await ui.page.goto(ui.vela.url('search', '/console/login?next=/console/sites'));
-    await submitConsoleSignIn(ui.page);
-    await ui.page.waitForURL(/\/console\/sites$/);
+    await searchConsolePage(ui).signIn();
     await ui.page.getByRole('link', { name: 'LLM' }).click();
     await ui.page.waitForURL(/\/console\/llm$/);
     await ui.page.waitForFunction(() => /instance/.test(document.getElementById('llms-status')?.textContent ?? ''));

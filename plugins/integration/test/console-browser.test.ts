@@ -1,25 +1,17 @@
 import test from 'ava';
-import { browserSuite, pageLayoutProblems, startTestRuntime, submitConsoleSignIn, VIEWPORTS } from 'vela/testing';
+import { browserSuite, pageLayoutProblems, startTestRuntime, VIEWPORTS } from 'vela/testing';
+import { searchConsolePage } from '../../search/test/console-page.js';
 import { json } from '../../search/test/fixtures.js';
 
 // The Integrations page of the search console, this plugin's page, in a browser.
 
-// Set VELA_SCREENSHOT_DIR to keep a picture of every page the test visits.
-const screenshots = process.env.VELA_SCREENSHOT_DIR;
-
 const ui = browserSuite(test, () => startTestRuntime({ plugins: ['integration'] }));
 
-const url = (path: string) => ui.vela.url('search', path);
-const text = async (selector: string) => ((await ui.page.locator(selector).textContent()) ?? '').trim();
-const shot = async (name: string) => {
-  if (screenshots) await ui.page.screenshot({ path: `${screenshots}/search-${name}.png`, fullPage: true });
-};
+const { url, text, shot, signIn } = searchConsolePage(ui);
 
 ui.test('plugin pages are offered only when their API is served', async (t) => {
   const { page, vela } = ui;
-  await page.goto(url('/console/login?next=/console/sites'));
-  await submitConsoleSignIn(page);
-  await page.waitForURL(url('/console/sites'));
+  await signIn();
   const doc = (await json(vela, 'GET', '/v3/api-docs')).body;
   await page.waitForFunction(() => document.readyState === 'complete');
   await page.waitForTimeout(200);

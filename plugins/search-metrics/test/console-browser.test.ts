@@ -1,11 +1,9 @@
 import test from 'ava';
-import { browserSuite, pageLayoutProblems, startTestRuntime, submitConsoleSignIn, VIEWPORTS } from 'vela/testing';
+import { browserSuite, pageLayoutProblems, startTestRuntime, VIEWPORTS } from 'vela/testing';
+import { searchConsolePage } from '../../search/test/console-page.js';
 import { createSite, importDocs, json, makeDocs } from '../../search/test/fixtures.js';
 
 // A site's Metrics tab of the search console, this plugin's page, in a browser.
-
-// Set VELA_SCREENSHOT_DIR to keep a picture of every page the test visits.
-const screenshots = process.env.VELA_SCREENSHOT_DIR;
 
 let siteId: string;
 
@@ -18,17 +16,11 @@ const ui = browserSuite(test, async () => {
   return vela;
 });
 
-const url = (path: string) => ui.vela.url('search', path);
-const text = async (selector: string) => ((await ui.page.locator(selector).textContent()) ?? '').trim();
-const shot = async (name: string) => {
-  if (screenshots) await ui.page.screenshot({ path: `${screenshots}/search-${name}.png`, fullPage: true });
-};
+const { url, text, shot, signIn } = searchConsolePage(ui);
 
 ui.test('metrics: top and zero-result terms as SVG bars, and the latest searches', async (t) => {
   const { page, vela } = ui;
-  await page.goto(url('/console/login?next=/console/sites'));
-  await submitConsoleSignIn(page);
-  await page.waitForURL(url('/console/sites'));
+  await signIn();
   await importDocs(vela, makeDocs(30), 'Handbook');
   const search = (q: string, userId?: string) =>
     json(

@@ -1,9 +1,7 @@
 import test from 'ava';
 import { browserSuite, startTestRuntime, submitConsoleSignIn } from 'vela/testing';
+import { searchConsolePage } from './console-page.js';
 import { json } from './fixtures.js';
-
-// Set VELA_SCREENSHOT_DIR to keep a picture of every page the test visits.
-const screenshots = process.env.VELA_SCREENSHOT_DIR;
 
 let siteId: string;
 
@@ -11,11 +9,7 @@ let siteId: string;
 // (plugins/integration, genai and search-metrics, test/console-browser.test.ts and console-llm.test.ts).
 const ui = browserSuite(test, () => startTestRuntime({ plugins: ['search'] }));
 
-const url = (path: string) => ui.vela.url('search', path);
-const text = async (selector: string) => ((await ui.page.locator(selector).textContent()) ?? '').trim();
-const shot = async (name: string) => {
-  if (screenshots) await ui.page.screenshot({ path: `${screenshots}/search-${name}.png`, fullPage: true });
-};
+const { url, text, shot } = searchConsolePage(ui);
 const apiGet = async (path: string) => (await json(ui.vela, 'GET', path)).body;
 
 ui.test('a browser that is not signed in gets the sign-in page, then the page it asked for', async (t) => {
