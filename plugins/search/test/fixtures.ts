@@ -1,5 +1,5 @@
 import type { Database } from 'vela/plugin';
-import type { TestRuntime } from 'vela/testing';
+import { callService, type JsonAnswer, startTestRuntime, type TestRuntime } from 'vela/testing';
 
 export interface Doc {
   id: string;
@@ -93,27 +93,19 @@ export const SITE_FIELDS = [
   { name: 'url', type: 'STRING' },
 ];
 
+/**
+ * A call to the search service as its administrator; the headers given are added, and win. Every body goes as
+ * JSON, a string too (a JSON string: how a test sends a body of the wrong type).
+ */
 export function json(
   vela: TestRuntime,
   method: string,
   path: string,
   body?: unknown,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: any }> {
-  return vela
-    .fetch('search', path, {
-      method,
-      headers: {
-        authorization: vela.adminAuth,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...headers,
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    .then(async (r) => ({
-      status: r.status,
-      body: r.headers.get('content-type')?.includes('json') ? await r.json() : await r.text(),
-    }));
+): Promise<JsonAnswer> {
+  const sent = body === undefined ? undefined : JSON.stringify(body);
+  return callService(vela, 'search', method, path, sent, { authorization: vela.adminAuth, ...headers });
 }
 
 /** A JSON call to the search service of a runtime at an address (a child process's). */
@@ -166,6 +158,14 @@ export async function createSite(
   });
   if (created.status !== 201) throw new Error(`site creation failed: ${JSON.stringify(created.body)}`);
   return created.body;
+}
+
+/** A search runtime with the Sample site (`settings` added to what createSite gives it) holding `docs`. */
+export async function startSample(docs: Doc[], settings: Record<string, unknown> = {}): Promise<TestRuntime> {
+  const vela = await startTestRuntime({ plugins: ['search'] });
+  await createSite(vela, 'Sample', settings);
+  await importDocs(vela, docs);
+  return vela;
 }
 
 export async function importDocs(vela: TestRuntime, docs: Doc[], site = 'Sample', locale = 'en_US'): Promise<any> {

@@ -1,16 +1,14 @@
 import test from 'ava';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
 import { searchResponseSchema } from '../schemas/search-response.js';
-import { createSite, type Doc, importDocs, json, makeDocs, rng, search } from './fixtures.js';
+import { createSite, type Doc, importDocs, json, makeDocs, rng, search, startSample } from './fixtures.js';
 
 let vela: TestRuntime;
 const docs = makeDocs(300);
 
 test.before(async () => {
-  vela = await startTestRuntime({ plugins: ['search'] });
   // Exact matching only, so that the brute-force model's text rule holds; the prefix retry has its own test.
-  await createSite(vela, 'Sample', { wildcardNoResults: false });
-  await importDocs(vela, docs);
+  vela = await startSample(docs, { wildcardNoResults: false });
 });
 test.after.always(() => vela?.stop());
 

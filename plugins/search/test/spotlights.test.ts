@@ -6,15 +6,13 @@ import type { Database } from 'vela/plugin';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
 import { SpotlightStore } from '../spotlights/spotlight-store.js';
 import { SiteStore } from '../store/site-store.js';
-import { createSite, heldRead, importDocs, json, makeDocs } from './fixtures.js';
+import { createSite, heldRead, json, makeDocs, startSample } from './fixtures.js';
 
 let vela: TestRuntime;
 const docs = makeDocs(40);
 
 test.before(async () => {
-  vela = await startTestRuntime({ plugins: ['search'] });
-  await createSite(vela, 'Sample', { spotlightWithResults: true });
-  await importDocs(vela, docs);
+  vela = await startSample(docs, { spotlightWithResults: true });
 });
 test.after.always(() => vela?.stop());
 
