@@ -1,5 +1,5 @@
 import test from 'ava';
-import { browserSuite, pageLayoutProblems, startTestRuntime, VIEWPORTS } from 'vela/testing';
+import { browserSuite, startTestRuntime } from 'vela/testing';
 import { searchConsolePage } from '../../search/test/console-page.js';
 import { json } from '../../search/test/fixtures.js';
 
@@ -7,7 +7,7 @@ import { json } from '../../search/test/fixtures.js';
 
 const ui = browserSuite(test, () => startTestRuntime({ plugins: ['integration'] }));
 
-const { url, text, shot, signIn } = searchConsolePage(ui);
+const { url, text, shot, signIn, onPhone } = searchConsolePage(ui);
 
 ui.test('plugin pages are offered only when their API is served', async (t) => {
   const { page, vela } = ui;
@@ -39,13 +39,10 @@ ui.test('plugin pages are offered only when their API is served', async (t) => {
 });
 
 ui.test('on a phone the Integrations page fits and the navigation folds behind the menu', async (t) => {
-  const { page, vela } = ui;
-  await page.setViewportSize(VIEWPORTS.phone);
-  await page.goto(url('/console/integrations'));
-  await page.waitForLoadState('networkidle');
-  t.deepEqual(await pageLayoutProblems(page, vela, 'search-phone-integrations.png'), []);
-  t.true(await page.locator('.topbar nav').isHidden(), 'the navigation is behind the menu');
-  await page.setViewportSize(VIEWPORTS.desktop);
+  t.deepEqual(await onPhone('/console/integrations', 'search-phone-integrations.png'), {
+    problems: [],
+    navigationFolded: true,
+  });
 });
 
 ui.test('no page script failed on any page of the run', (t) => {

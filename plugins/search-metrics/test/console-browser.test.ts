@@ -1,5 +1,5 @@
 import test from 'ava';
-import { browserSuite, pageLayoutProblems, startTestRuntime, VIEWPORTS } from 'vela/testing';
+import { browserSuite, startTestRuntime } from 'vela/testing';
 import { searchConsolePage } from '../../search/test/console-page.js';
 import { createSite, importDocs, json, makeDocs } from '../../search/test/fixtures.js';
 
@@ -16,7 +16,7 @@ const ui = browserSuite(test, async () => {
   return vela;
 });
 
-const { url, text, shot, signIn } = searchConsolePage(ui);
+const { url, text, shot, signIn, onPhone } = searchConsolePage(ui);
 
 ui.test('metrics: top and zero-result terms as SVG bars, and the latest searches', async (t) => {
   const { page, vela } = ui;
@@ -63,13 +63,10 @@ ui.test('metrics: top and zero-result terms as SVG bars, and the latest searches
 });
 
 ui.test('on a phone the metrics page fits and the navigation folds behind the menu', async (t) => {
-  const { page, vela } = ui;
-  await page.setViewportSize(VIEWPORTS.phone);
-  await page.goto(url(`/console/sites/${siteId}/metrics`));
-  await page.waitForLoadState('networkidle');
-  t.deepEqual(await pageLayoutProblems(page, vela, 'search-phone-site-metrics.png'), []);
-  t.true(await page.locator('.topbar nav').isHidden(), 'the navigation is behind the menu');
-  await page.setViewportSize(VIEWPORTS.desktop);
+  t.deepEqual(await onPhone(`/console/sites/${siteId}/metrics`, 'search-phone-site-metrics.png'), {
+    problems: [],
+    navigationFolded: true,
+  });
 });
 
 ui.test('no page script failed on any page of the run', (t) => {

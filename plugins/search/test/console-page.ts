@@ -1,4 +1,4 @@
-import { type BrowserSuite, submitConsoleSignIn } from 'vela/testing';
+import { type BrowserSuite, pageLayoutProblems, submitConsoleSignIn, VIEWPORTS } from 'vela/testing';
 
 // Set VELA_SCREENSHOT_DIR to keep a picture of every page the tests visit.
 const screenshots = process.env.VELA_SCREENSHOT_DIR;
@@ -20,6 +20,21 @@ export function searchConsolePage(ui: BrowserSuite) {
       await ui.page.goto(url('/console/login?next=/console/sites'));
       await submitConsoleSignIn(ui.page);
       await ui.page.waitForURL(url('/console/sites'));
+    },
+    /**
+     * Open `path` on a phone: what breaks the layout rules (its picture kept as `picture`), and whether the navigation
+     * folded behind the menu; the viewport goes back to a laptop's.
+     */
+    async onPhone(path: string, picture: string) {
+      await ui.page.setViewportSize(VIEWPORTS.phone);
+      try {
+        await ui.page.goto(url(path));
+        await ui.page.waitForLoadState('networkidle');
+        const problems = await pageLayoutProblems(ui.page, ui.vela, picture);
+        return { problems, navigationFolded: await ui.page.locator('.topbar nav').isHidden() };
+      } finally {
+        await ui.page.setViewportSize(VIEWPORTS.desktop);
+      }
     },
   };
 }
