@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler } from 'express';
-import { type ApiRouter, httpErrors, itemRoute, livenessRoute } from 'vela/plugin';
+import { type ApiRouter, httpErrors, itemRoute, livenessRoute, recordSchema } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import type { RunOperation } from '../monitoring/run-store.js';
 import { validateSource } from '../monitoring/validate-source.js';
@@ -49,11 +49,7 @@ const validationSchema = {
       additionalProperties: idList,
       description: '"<site>/<locale>" → ids in the search index that no connector source tracks',
     },
-    // Each an integer: the ids the connector indexed, those the search index holds, and the two differences.
-    counts: {
-      type: 'object',
-      properties: Object.fromEntries(['indexed', 'inSearch', 'missing', 'extra'].map((n) => [n, { type: 'integer' }])),
-    },
+    counts: recordSchema({ indexed: 'integer', inSearch: 'integer', missing: 'integer', extra: 'integer' }),
   },
 };
 

@@ -1,4 +1,4 @@
-import type { ApiRouter } from 'vela/plugin';
+import type { ApiRouter, InGroup, ListSpec } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import {
   idListSchema,
@@ -14,12 +14,6 @@ import { API, type ConnectorDomain } from './route-context.js';
 const tags = ['monitoring'];
 const BASE = `${API}/monitoring`;
 const LATEST = 50;
-
-/** A list of the newest records, or the 404 `refusal` when there is none. */
-function nonEmpty<T>(list: T[], refusal: () => Error): T[] {
-  if (list.length === 0) throw refusal();
-  return list;
-}
 
 interface SearchBody {
   source?: string | null;
@@ -41,19 +35,35 @@ export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sourc
   const api = router.withDefaults({ access: 'key', scope: 'connector', tags });
   const monitoringData = { description: 'monitoring data', schema: monitoringSchema };
 
-  api.list(
+  /**
+   * GET `path`: the newest records (or runs) of the path's source, or of all without one, as `newest` reads them;
+   * a 404 said as `none` (the error `refusal` gives) when there is none.
+   */
+  const newestOrNone = (
+    path: string,
+    spec: Omit<InGroup<ListSpec>, 'responses'>,
+    none: string,
+    newest: (source: string | undefined) => Promise<unknown[]>,
+    refusal: (source: string | undefined) => Error,
+  ) =>
+    api.list(path, { ...spec, responses: { 404: { description: none } } }, async (req) => {
+      const source = req.params.source === undefined ? undefined : String(req.params.source);
+      const found = await newest(source);
+      if (found.length === 0) throw refusal(source);
+      return found;
+    });
+
+  newestOrNone(
     `${BASE}/index/:source`,
     {
       summary: 'The newest 50 status records of a source (404 when it has none)',
       params: sourceParam,
       description: 'status records, newest first',
       items: statusRecordSchema,
-      responses: { 404: { description: 'no status records' } },
     },
-    async (req) =>
-      nonEmpty(await statuses.latest(String(req.params.source), LATEST), () =>
-        connectorErrors.noStatusRecords(String(req.params.source)),
-      ),
+    'no status records',
+    (source) => statuses.latest(source, LATEST),
+    (source) => connectorErrors.noStatusRecords(String(source)),
   );
 
   api.item(
@@ -98,28 +108,24 @@ export function mountMonitoringRoutes(router: ApiRouter, { statuses, runs, sourc
   );
 
   const newestRuns = { description: 'runs, newest first', items: runStatsSchema } as const;
-  api.list(
+  const runsOf = (source: string | undefined) => runs.list(source, LATEST);
+  newestOrNone(
     `${BASE}/indexing/stats`,
-    {
-      ...newestRuns,
-      summary: 'Statistics of the newest 50 runs of all sources (404 when none ran)',
-      responses: { 404: { description: 'no run yet' } },
-    },
-    async () => nonEmpty(await runs.list(undefined, LATEST), () => connectorErrors.noStats()),
+    { ...newestRuns, summary: 'Statistics of the newest 50 runs of all sources (404 when none ran)' },
+    'no run yet',
+    runsOf,
+    connectorErrors.noStats,
   );
-
-  api.list(
+  newestOrNone(
     `${BASE}/indexing/stats/:source`,
     {
       ...newestRuns,
       summary: 'Statistics of the newest 50 runs of a source (404 when it never ran)',
       params: sourceParam,
-      responses: { 404: { description: 'no run of this source' } },
     },
-    async (req) =>
-      nonEmpty(await runs.list(String(req.params.source), LATEST), () =>
-        connectorErrors.noStats(String(req.params.source)),
-      ),
+    'no run of this source',
+    runsOf,
+    connectorErrors.noStats,
   );
 
   api.item(

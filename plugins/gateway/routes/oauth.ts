@@ -1,5 +1,5 @@
 import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
-import { type ApiRouter, answers, type JsonSchema } from 'vela/plugin';
+import { type ApiRouter, answers, type JsonSchema, recordSchema } from 'vela/plugin';
 import { type AuthorizeParams, authorize } from '../oauth/authorize.js';
 import { OAuthError } from '../oauth/oauth-error.js';
 import { serverMetadata } from '../oauth/server-metadata.js';
@@ -36,16 +36,13 @@ const tokenParams = stringParams([
   'refresh_token',
   'scope',
 ]);
-const tokenResponse = {
-  type: 'object',
-  properties: {
-    access_token: { type: 'string' },
-    token_type: { type: 'string', enum: ['bearer'] },
-    expires_in: { type: 'integer' },
-    refresh_token: { type: 'string' },
-    scope: { type: 'string' },
-  },
-};
+const tokenResponse = recordSchema({
+  access_token: 'string',
+  token_type: { type: 'string', enum: ['bearer'] },
+  expires_in: 'integer',
+  refresh_token: 'string',
+  scope: 'string',
+});
 const oauthError = {
   description: 'RFC 6749 error: {"error", "error_description", "message"}',
   schema: {
@@ -71,22 +68,21 @@ const tokenForm = {
   bodyLimit: FORM_LIMIT,
   validate: false,
 };
-const introspection = {
-  type: 'object',
-  required: ['active'],
-  properties: {
+const introspection = recordSchema(
+  {
     active: {
       type: 'boolean',
       description:
         'false for a token that is unknown, expired, revoked or of another client; nothing else is said then',
     },
-    client_id: { type: 'string' },
+    client_id: 'string',
     token_type: { type: 'string', enum: ['bearer', 'refresh_token'] },
     exp: { type: 'integer', description: 'expiry, seconds since the epoch' },
     iat: { type: 'integer', description: 'issue time, seconds since the epoch' },
-    scope: { type: 'string' },
+    scope: 'string',
   },
-};
+  { required: ['active'] },
+);
 const stringList = { type: 'array', items: { type: 'string' } };
 const metadata = {
   type: 'object',

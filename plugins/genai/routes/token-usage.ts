@@ -1,31 +1,29 @@
-import { type ApiRouter, itemRoute } from 'vela/plugin';
+import { type ApiRouter, itemRoute, recordSchema } from 'vela/plugin';
 import type { GenaiDomain } from '../domain.js';
 import { currentMonth } from '../usage/token-usage.js';
 
+/** One line of the report: an instance and model's tokens and requests. */
 const line = {
-  instanceId: { type: 'string' },
-  instanceTitle: { type: 'string' },
-  vendorId: { type: 'string' },
-  modelName: { type: 'string' },
-  inputTokens: { type: 'integer' },
-  outputTokens: { type: 'integer' },
-  totalTokens: { type: 'integer' },
-  requestCount: { type: 'integer' },
-};
+  instanceId: 'string',
+  instanceTitle: 'string',
+  vendorId: 'string',
+  modelName: 'string',
+  inputTokens: 'integer',
+  outputTokens: 'integer',
+  totalTokens: 'integer',
+  requestCount: 'integer',
+} as const;
 
-const reportSchema = {
-  type: 'object',
-  properties: {
-    periodStart: { type: 'string' },
-    periodEnd: { type: 'string', description: 'exclusive' },
-    daily: { type: 'array', items: { type: 'object', properties: { date: { type: 'string' }, ...line } } },
-    summary: { type: 'array', items: { type: 'object', properties: line } },
-    totalInputTokens: { type: 'integer' },
-    totalOutputTokens: { type: 'integer' },
-    totalTokens: { type: 'integer' },
-    totalRequests: { type: 'integer' },
-  },
-};
+const reportSchema = recordSchema({
+  periodStart: 'string',
+  periodEnd: { type: 'string', description: 'exclusive' },
+  daily: { type: 'array', items: recordSchema({ date: 'string', ...line }) },
+  summary: { type: 'array', items: recordSchema(line) },
+  totalInputTokens: 'integer',
+  totalOutputTokens: 'integer',
+  totalTokens: 'integer',
+  totalRequests: 'integer',
+});
 
 /** GET /api/v2/llm/token-usage?month=YYYY-MM: the month's tokens by day and by model (admin scope). */
 export function mountTokenUsageRoutes(router: ApiRouter, domain: GenaiDomain): void {

@@ -6,6 +6,7 @@ import {
   pathParams,
   type Request,
   type Response,
+  recordSchema,
   VelaError,
 } from 'vela/plugin';
 import type { IntegrationProxy } from '../proxy/integration-proxy.js';
@@ -76,24 +77,15 @@ const properties = {
 const createBody = { type: 'object', additionalProperties: false, required: ['title', 'vendor'], properties };
 const updateBody = { type: 'object', additionalProperties: false, properties };
 
-const integrationSchema = {
-  type: 'object',
-  properties: {
-    ...properties,
-    headers: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          name: { type: 'string' },
-          hint: { type: 'string', description: 'the last characters of the value' },
-        },
-      },
-    },
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
+const integrationSchema = recordSchema({
+  ...properties,
+  headers: {
+    type: 'array',
+    items: recordSchema({ name: 'string', hint: { type: 'string', description: 'the last characters of the value' } }),
   },
-};
+  createdAt: 'string',
+  updatedAt: 'string',
+});
 
 /** The empty instance a form starts from: no id yet, so none of the members' rules apply. */
 const structureSchema = {

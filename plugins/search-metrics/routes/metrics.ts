@@ -8,21 +8,19 @@ import {
   normalizeLocale,
   pathParams,
   principalOf,
+  recordSchema,
   siteRefSchema,
   validateAgainst,
 } from 'vela/plugin';
 import { PERIODS, type Period } from '../metrics/periods.js';
 import type { SearchMetrics } from '../metrics/search-metrics.js';
 
-const termCount: JsonSchema = {
-  type: 'object',
-  properties: {
-    term: { type: 'string', description: 'the term as grouped: accents stripped, spaces collapsed, lower case' },
-    count: { type: 'integer', description: 'searches in the period' },
-    averageHits: { type: 'number', description: 'average number of results those searches found' },
-    lastSearchedAt: { type: 'string' },
-  },
-};
+const termCount = recordSchema({
+  term: { type: 'string', description: 'the term as grouped: accents stripped, spaces collapsed, lower case' },
+  count: { type: 'integer', description: 'searches in the period' },
+  averageHits: { type: 'number', description: 'average number of results those searches found' },
+  lastSearchedAt: 'string',
+});
 const termsReport: JsonSchema = {
   type: 'object',
   properties: {
@@ -62,16 +60,13 @@ const liveReport: JsonSchema = {
     latest: {
       type: 'array',
       description: 'the newest searches, newest first',
-      items: {
-        type: 'object',
-        properties: {
-          term: { type: 'string' },
-          locale: { type: 'string' },
-          userId: { type: ['string', 'null'] },
-          numFound: { type: 'integer' },
-          searchedAt: { type: 'string' },
-        },
-      },
+      items: recordSchema({
+        term: 'string',
+        locale: 'string',
+        userId: 'string?',
+        numFound: 'integer',
+        searchedAt: 'string',
+      }),
     },
     recorder: {
       type: 'object',

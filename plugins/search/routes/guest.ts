@@ -1,4 +1,4 @@
-import { type ApiRouter, type JsonSchema, pathParams, siteRefSchema } from 'vela/plugin';
+import { type ApiRouter, pathParams, recordSchema, siteRefSchema } from 'vela/plugin';
 import { linkBaseFromUrl } from '../links/query-string.js';
 import type { Site } from '../store/site-types.js';
 import { queryStringSearch, type SearchRouteDomain, searchByQueryString } from './search.js';
@@ -6,23 +6,17 @@ import { queryStringSearch, type SearchRouteDomain, searchByQueryString } from '
 const tags = ['guest'];
 export const GUEST_PREFIX = '/api/v2/guest/sn';
 
-const guestSiteSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    name: { type: 'string' },
-    description: { type: 'string' },
-    locales: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          locale: { type: 'string' },
-          link: { type: 'string', description: 'the match-all guest search in that locale' },
-        },
-      },
-    },
+const guestSiteSchema = recordSchema({
+  name: 'string',
+  description: 'string',
+  locales: {
+    type: 'array',
+    items: recordSchema({
+      locale: 'string',
+      link: { type: 'string', description: 'the match-all guest search in that locale' },
+    }),
   },
-};
+});
 
 /**
  * Guest access (`/api/v2/guest/**`, public, read only): what a public search page needs without a

@@ -1,24 +1,21 @@
-import { type ApiRouter, pathParams, principalOf } from 'vela/plugin';
+import { type ApiRouter, pathParams, principalOf, recordSchema } from 'vela/plugin';
 import { TOKEN_SCOPES, type TokenScope } from '../auth/api-tokens.js';
 import { idSchema } from '../schemas/common.js';
 import type { SearchDomain } from './route-context.js';
 
 const tags = ['api tokens'];
 const idParam = pathParams({ id: idSchema });
-const tokenSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    title: { type: 'string' },
-    description: { type: 'string' },
-    tokenHint: { type: 'string', description: 'first characters of the token' },
-    createdBy: { type: 'string' },
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
-    lastUsedAt: { type: ['string', 'null'] },
-    scopes: { type: 'array', items: { type: 'string' } },
-  },
-};
+const tokenSchema = recordSchema({
+  id: 'string',
+  title: 'string',
+  description: 'string',
+  tokenHint: { type: 'string', description: 'first characters of the token' },
+  createdBy: 'string',
+  createdAt: 'string',
+  updatedAt: 'string',
+  lastUsedAt: 'string?',
+  scopes: 'string[]',
+});
 const scopesSchema = {
   type: 'array',
   items: { type: 'string', enum: [...TOKEN_SCOPES] },
