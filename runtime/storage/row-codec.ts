@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { type RowPlace, readJson, writeJson } from './json-column.js';
 import { toBool, toIso, toIsoOrNull, toMillis } from './row-values.js';
 
@@ -12,6 +13,7 @@ export interface ColumnCodec<V> {
 }
 
 const asIs = (value: unknown): unknown => value;
+const isEmpty = (value: unknown): boolean => value === null || value === undefined || value === '';
 
 function codec<V>(
   column: string,
@@ -36,8 +38,16 @@ export const col = {
   number: (column: string) => codec(column, Number),
   /** Text whose null (an older row, a hand-written one) reads as `fallback`. */
   text: (column: string, fallback = '') => codec(column, (value) => (value ?? fallback) as string),
-  /** A JSON column: written as text, read back with readJson (a corrupt value names table, column and row). */
-  json: <V>(column: string) => codec<V>(column, (value, place) => readJson<V>(value, place), writeJson),
+  /**
+   * A JSON column: written as text, read back with readJson (a corrupt value names table, column and row). With a
+   * `fallback`, a column left empty (null) reads as it; without one, an empty column is corrupt.
+   */
+  json: <V>(column: string, fallback?: V) =>
+    codec<V>(
+      column,
+      (value, place) => (fallback !== undefined && isEmpty(value) ? fallback : readJson<V>(value, place)),
+      writeJson,
+    ),
 };
 
 /** Each field of `T`: its column's name (taken as it is) or its ColumnCodec. */
@@ -55,6 +65,10 @@ export interface RowCodec<T, Row extends object = TableRow> {
   readonly toRow: (item: T) => Row;
   /** The columns of the fields `patch` sets (undefined ones are left out): the changes of an update. */
   readonly toColumns: (patch: Partial<T>) => Partial<Row>;
+  /** The items of the rows a query answers (`codec.all(db(codec.table).where(...))`). */
+  readonly all: (query: PromiseLike<unknown>) => Promise<T[]>;
+  /** The item of the query's first row; undefined when it finds none. */
+  readonly first: (query: Knex.QueryBuilder) => Promise<T | undefined>;
 }
 
 /**
@@ -85,5 +99,10 @@ export function rowCodec<T, Row extends object = TableRow>(
     return row as Partial<Row>;
   };
   const toRow = (item: T): Row => toColumns(item) as Row;
-  return { table, keyOf, fromRow, toRow, toColumns };
+  const all = async (query: PromiseLike<unknown>) => ((await query) as Row[]).map(fromRow);
+  const first = async (query: Knex.QueryBuilder) => {
+    const row = (await query.first()) as Row | undefined;
+    return row ? fromRow(row) : undefined;
+  };
+  return { table, keyOf, fromRow, toRow, toColumns, all, first };
 }

@@ -153,6 +153,7 @@ test('a row codec maps each field both ways; a patch writes only the fields it s
     pinned: boolean;
     seenAt: string | null;
     expiresAt: number;
+    links: string[];
   }
   const notes = rowCodec<Note>('kit_notes', {
     id: 'id',
@@ -161,8 +162,17 @@ test('a row codec maps each field both ways; a patch writes only the fields it s
     pinned: col.bool('pinned'),
     seenAt: col.timestampOrNull('seen_at'),
     expiresAt: col.millis('expires_at'),
+    links: col.json('links', []),
   });
-  const row = { id: 'n1', body: null, tags: '["a"]', pinned: 1, seen_at: null, expires_at: '1800000000000' };
+  const row = {
+    id: 'n1',
+    body: null,
+    tags: '["a"]',
+    pinned: 1,
+    seen_at: null,
+    expires_at: '1800000000000',
+    links: null,
+  };
   t.deepEqual(notes.fromRow(row), {
     id: 'n1',
     text: '',
@@ -170,6 +180,7 @@ test('a row codec maps each field both ways; a patch writes only the fields it s
     pinned: true,
     seenAt: null,
     expiresAt: 1_800_000_000_000,
+    links: [],
   });
   t.is(notes.keyOf(row), 'n1');
   t.deepEqual(notes.toColumns({ tags: ['b'], pinned: false, text: undefined, seenAt: null }), {

@@ -1,24 +1,32 @@
-import { type Database, nowIso, readJson, writeJson } from 'vela/plugin';
+import { col, type Database, nowIso, rowCodec, writeJson } from 'vela/plugin';
 
 import type { RunCounts, RunOperation, RunStats, RunStatus, RunTrigger } from '../api.js';
 
 export type { RunCounts, RunOperation, RunStats, RunStatus, RunTrigger };
 
-interface Row {
-  id: string;
-  source: string;
-  kind: string;
-  operation: RunOperation;
-  trigger: RunTrigger;
-  status: RunStatus;
-  start_time: string;
-  end_time: string | null;
-  counts: unknown;
+/** A run as its row holds it; the rates are worked out when it is read. */
+interface Run extends Pick<RunStats, 'id' | 'source' | 'provider' | 'operationType' | 'trigger' | 'status'> {
+  startTime: string;
+  endTime: string | null;
+  counts: Partial<RunCounts>;
   error: string | null;
-  notes: string | null;
+  notes: string[];
 }
 
-const TABLE = 'connector_runs';
+const runs = rowCodec<Run>('connector_runs', {
+  id: 'id',
+  source: 'source',
+  provider: 'kind',
+  operationType: 'operation',
+  trigger: 'trigger',
+  status: 'status',
+  startTime: 'start_time',
+  endTime: 'end_time',
+  counts: col.json('counts'),
+  error: 'error',
+  notes: col.json('notes', []),
+});
+const TABLE = runs.table;
 
 export const emptyCounts = (): RunCounts => ({
   documents: 0,
@@ -29,33 +37,30 @@ export const emptyCounts = (): RunCounts => ({
   errors: 0,
 });
 
-function fromRow(r: Row): RunStats {
-  const counts = {
-    ...emptyCounts(),
-    ...readJson<Partial<RunCounts>>(r.counts, { table: TABLE, column: 'counts', row: r.id }),
-  };
-  const durationMs = r.end_time ? Math.max(0, Date.parse(r.end_time) - Date.parse(r.start_time)) : null;
+function statsOf(run: Run): RunStats {
+  const counts = { ...emptyCounts(), ...run.counts };
+  const durationMs = run.endTime ? Math.max(0, Date.parse(run.endTime) - Date.parse(run.startTime)) : null;
   const perSecond = durationMs
     ? Math.round((counts.documents / (durationMs / 1000)) * 10) / 10
     : durationMs === 0
       ? counts.documents
       : null;
   return {
-    id: r.id,
-    source: r.source,
-    provider: r.kind,
-    operationType: r.operation,
-    trigger: r.trigger,
-    status: r.status,
-    startTime: r.start_time,
-    endTime: r.end_time,
+    id: run.id,
+    source: run.source,
+    provider: run.provider,
+    operationType: run.operationType,
+    trigger: run.trigger,
+    status: run.status,
+    startTime: run.startTime,
+    endTime: run.endTime,
     ...counts,
     documentCount: counts.documents,
     durationMs,
     documentsPerSecond: perSecond,
     documentsPerMinute: perSecond === null ? null : Math.round(perSecond * 60),
-    error: r.error,
-    notes: r.notes ? readJson<string[]>(r.notes, { table: TABLE, column: 'notes', row: r.id }) : [],
+    error: run.error,
+    notes: run.notes,
   };
 }
 
@@ -71,16 +76,9 @@ export class RunStore {
     trigger: RunTrigger;
   }): Promise<string> {
     const start = nowIso();
-    await this.db(TABLE).insert({
-      id: run.id,
-      source: run.source,
-      kind: run.kind,
-      operation: run.operation,
-      trigger: run.trigger,
-      status: 'RUNNING',
-      start_time: start,
-      counts: writeJson(emptyCounts()),
-    });
+    const { id, source, kind: provider, operation: operationType, trigger } = run;
+    const started = { id, source, provider, operationType, trigger, startTime: start, counts: emptyCounts() };
+    await this.db(TABLE).insert(runs.toColumns({ ...started, status: 'RUNNING' }));
     return start;
   }
 
@@ -93,11 +91,9 @@ export class RunStore {
   ): Promise<void> {
     await this.db(TABLE)
       .where({ id })
+      // A run without notes leaves the column empty.
       .update({
-        status,
-        end_time: nowIso(),
-        counts: writeJson(counts),
-        error,
+        ...runs.toColumns({ status, endTime: nowIso(), counts, error }),
         notes: notes.length > 0 ? writeJson(notes) : null,
       });
   }
@@ -112,14 +108,14 @@ export class RunStore {
   }
 
   async list(source: string | undefined, limit = 50): Promise<RunStats[]> {
-    const query = this.db<Row>(TABLE).select().orderBy('start_time', 'desc').limit(limit);
+    const query = this.db(TABLE).select().orderBy('start_time', 'desc').limit(limit);
     if (source !== undefined) query.where({ source });
-    return ((await query) as Row[]).map(fromRow);
+    return (await runs.all(query)).map(statsOf);
   }
 
   async get(id: string): Promise<RunStats | undefined> {
-    const row = (await this.db<Row>(TABLE).where({ id }).first()) as Row | undefined;
-    return row ? fromRow(row) : undefined;
+    const run = await runs.first(this.db(TABLE).where({ id }));
+    return run && statsOf(run);
   }
 
   async removeSource(source: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { col, type Database, nowIso, rowCodec, type TableRow } from 'vela/plugin';
+import { col, type Database, nowIso, rowCodec } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import { type IndexingRule, ruleValueProblem } from './indexing-rule.js';
 import { nestedRepetition } from './safe-regex.js';
@@ -28,12 +28,11 @@ export class RuleStore {
   async list(source?: string): Promise<IndexingRule[]> {
     const query = this.db(TABLE).select().orderBy('name').orderBy('id');
     if (source !== undefined) query.where({ source });
-    return ((await query) as TableRow[]).map(rules.fromRow);
+    return rules.all(query);
   }
 
-  async find(id: string): Promise<IndexingRule | undefined> {
-    const row = (await this.db(TABLE).where({ id }).first()) as TableRow | undefined;
-    return row ? rules.fromRow(row) : undefined;
+  find(id: string): Promise<IndexingRule | undefined> {
+    return rules.first(this.db(TABLE).where({ id }));
   }
 
   async get(id: string): Promise<IndexingRule> {

@@ -220,10 +220,7 @@ export class TokenStore {
   /** The stored record of a token value, if it was ever issued. */
   async find(token: string): Promise<IssuedToken | null> {
     if (!SECRET_PATTERN.test(token)) return null;
-    const row = await this.db(tokens.table)
-      .where({ token_hash: sha256Hex(token) })
-      .first();
-    return row ? tokens.fromRow(row) : null;
+    return (await tokens.first(this.db(tokens.table).where({ token_hash: sha256Hex(token) }))) ?? null;
   }
 
   /** Delete tokens that expired more than a day ago (none of them can be used or introspected as active). */

@@ -55,12 +55,7 @@ export class AppStore {
     private readonly versions: ChangeVersions,
     logger: Logger,
   ) {
-    this.table = new CachedTable({
-      db,
-      ...apps,
-      logger,
-      query: (q) => q.orderBy('created_at'),
-    });
+    this.table = new CachedTable({ db, ...apps, logger, query: (q) => q.orderBy('created_at') });
   }
 
   async load(): Promise<void> {

@@ -61,12 +61,7 @@ export class MappingStore {
     private readonly defaultTimeoutMs: number,
     logger: Logger,
   ) {
-    this.table = new CachedTable({
-      db,
-      ...mappings,
-      logger,
-      query: (q) => q.orderBy('context'),
-    });
+    this.table = new CachedTable({ db, ...mappings, logger, query: (q) => q.orderBy('context') });
   }
 
   onChange(listener: (mappings: readonly Mapping[]) => void): void {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { col, type Database, nowIso, refuseDuplicate, rowCodec, type TableRow } from 'vela/plugin';
+import { col, type Database, nowIso, refuseDuplicate, rowCodec } from 'vela/plugin';
 import { genaiErrors } from '../errors.js';
 
 /** The tools an agent may be given: a site search (with filters) and a stored document by id. */
@@ -44,13 +44,12 @@ const TABLE = agents.table;
 export class AgentStore {
   constructor(private readonly db: Database) {}
 
-  async list(): Promise<Agent[]> {
-    return ((await this.db(TABLE).select().orderBy('name').orderBy('id')) as TableRow[]).map(agents.fromRow);
+  list(): Promise<Agent[]> {
+    return agents.all(this.db(TABLE).select().orderBy('name').orderBy('id'));
   }
 
   async find(id: string): Promise<Agent | null> {
-    const row = (await this.db(TABLE).where({ id }).first()) as TableRow | undefined;
-    return row ? agents.fromRow(row) : null;
+    return (await agents.first(this.db(TABLE).where({ id }))) ?? null;
   }
 
   async get(id: string): Promise<Agent> {

@@ -91,12 +91,7 @@ export class SpotlightStore {
     sites: SiteStore,
     logger: Logger,
   ) {
-    this.byId = new CachedTable({
-      db,
-      ...spotlights,
-      logger,
-      query: (q) => q.orderBy('created_at').orderBy('id'),
-    });
+    this.byId = new CachedTable({ db, ...spotlights, logger, query: (q) => q.orderBy('created_at').orderBy('id') });
     sites.onChange((change) => {
       if (change.kind === 'site-deleted') this.forgetSite(change.siteId);
     });
