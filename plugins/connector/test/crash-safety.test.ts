@@ -1,8 +1,15 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { type ChildRuntime, childEnv, postgresReachable, startChildRuntime, testDatabase } from 'vela/testing';
-import { KEY, MAPPING, makePackages, SITE_FIELDS, tempDir, until, writeJsonl } from './helpers.js';
+import {
+  type ChildRuntime,
+  childEnv,
+  postgresReachable,
+  startChildRuntime,
+  testDatabase,
+  testFolder,
+} from 'vela/testing';
+import { KEY, MAPPING, makePackages, SITE_FIELDS, until, writeJsonl } from './helpers.js';
 
 // kill -9 during a connector run, then a restart on the same data: the connector never records INDEXED
 // what the index lacks, and the next run makes the index equal to the source, on SQLite and PostgreSQL.
@@ -83,8 +90,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
     async (t) => {
       // Child processes killed and started again, and two connector runs.
       t.timeout(240_000);
-      const dir = tempDir();
-      t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+      const dir = testFolder(t, 'connector');
       const file = writeJsonl(path.join(dir, 'feed.jsonl'), makePackages(RECORDS));
       const source = { name: 'feed', kind: 'jsonl', sites: ['Feed'], settings: { path: file, ...MAPPING } };
       const settings: Record<string, unknown> = {

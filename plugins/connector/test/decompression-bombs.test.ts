@@ -1,9 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createPooledExtract, EXTRACT_TASK_FILE, type ExtractedContent, type ExtractInput } from '@vela/extraction';
 import test from 'ava';
-import { createLogger, WorkerPool } from 'vela/testing';
+import { createLogger, testFolder, WorkerPool } from 'vela/testing';
 import { hugePagePdf, hugePng, pdfWithHugeImage } from '../../../packages/extraction/test/fixtures/bombs.js';
 import { makePdf } from '../../../packages/extraction/test/fixtures/documents.js';
 import type { SourceDocument, SourceReadError } from '../api.js';
@@ -45,8 +44,7 @@ const EXPECTED = {
 };
 
 test.serial('a filesystem source records each bomb as a read error from its headers, and reads the rest', async (t) => {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'vela-fs-bombs-'));
-  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  const root = testFolder(t, 'fs-bombs');
   writeFileSync(path.join(root, 'bomb.png'), hugePng());
   writeFileSync(path.join(root, 'page.pdf'), hugePagePdf());
   writeFileSync(path.join(root, 'image.pdf'), pdfWithHugeImage());

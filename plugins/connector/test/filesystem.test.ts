@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
+import { testFolder } from 'vela/testing';
 import { makeDocx, makePdf } from '../../../packages/extraction/test/fixtures/documents.js';
 import type { SourceDocument } from '../api.js';
 import { filesystemSourceKind } from '../sources/filesystem/filesystem-kind.js';
@@ -13,8 +14,8 @@ import { readAll, readContext } from './fixtures/read-context.js';
 type Settings = Partial<FilesystemSettings> & { root: string };
 
 /** A folder of every format, nested folders, a hidden file and a file of another type. */
-async function makeTree(): Promise<string> {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'vela-fs-source-'));
+async function makeTree(t: ExecutionContext): Promise<string> {
+  const root = testFolder(t, 'fs-source');
   const write = (relative: string, content: string | Uint8Array) => {
     mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
     writeFileSync(path.join(root, relative), content);
@@ -41,8 +42,7 @@ const docs = (items: Awaited<ReturnType<typeof readAll>>) => items.filter((i): i
 const ids = (items: Awaited<ReturnType<typeof readAll>>) => items.map((i) => i.id);
 
 test('every supported file becomes a document with id = path relative to the root, in name order', async (t) => {
-  const root = await makeTree();
-  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  const root = await makeTree(t);
   const items = await readAll<Settings>(filesystemSourceKind, { root });
   t.deepEqual(
     ids(items),
@@ -53,8 +53,7 @@ test('every supported file becomes a document with id = path relative to the roo
 });
 
 test('a document carries title, text, file URL, path, content type, modification date, size and metadata', async (t) => {
-  const root = await makeTree();
-  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  const root = await makeTree(t);
   const when = new Date('2024-03-01T10:00:00.000Z');
   utimesSync(path.join(root, 'reports/2024.pdf'), when, when);
   const items = docs(await readAll<Settings>(filesystemSourceKind, { root }));
@@ -94,8 +93,7 @@ test('a document carries title, text, file URL, path, content type, modification
 });
 
 test('include and exclude take globs and /regular expressions/; an excluded folder is not entered', async (t) => {
-  const root = await makeTree();
-  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  const root = await makeTree(t);
   t.deepEqual(ids(await readAll<Settings>(filesystemSourceKind, { root, include: ['**/*.md'] })), [
     'drafts/wip.md',
     'guide/install.md',
@@ -117,8 +115,7 @@ test('include and exclude take globs and /regular expressions/; an excluded fold
 });
 
 test('unreadable files are yielded as read errors, and the rest of the folder is still read', async (t) => {
-  const root = await makeTree();
-  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  const root = await makeTree(t);
   writeFileSync(path.join(root, 'guide/broken.pdf'), '%PDF-1.7 this is not really a PDF');
   writeFileSync(path.join(root, 'big.txt'), 'x'.repeat(100_000));
   const items = await readAll<Settings>(filesystemSourceKind, { root, maxFileSize: 50_000 });
@@ -133,8 +130,7 @@ test('unreadable files are yielded as read errors, and the rest of the folder is
 });
 
 test('symbolic links are skipped by default; when followed, a link loop ends and each folder is read once', async (t) => {
-  const root = await makeTree();
-  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  const root = await makeTree(t);
   symlinkSync(path.join(root, 'guide/notes.txt'), path.join(root, 'linked-notes.txt'));
   symlinkSync(root, path.join(root, 'guide/loop'));
   symlinkSync(path.join(root, 'missing.txt'), path.join(root, 'dangling.txt'));
@@ -151,8 +147,7 @@ test('symbolic links are skipped by default; when followed, a link loop ends and
 });
 
 test('onlyIds reads just those files; a vanished one is not yielded and a path outside the root is an error', async (t) => {
-  const root = await makeTree();
-  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  const root = await makeTree(t);
   const items = await readAll<Settings>(
     filesystemSourceKind,
     { root },
@@ -164,8 +159,7 @@ test('onlyIds reads just those files; a vanished one is not yielded and a path o
 });
 
 test('a cancelled run throws instead of ending as if complete', async (t) => {
-  const root = await makeTree();
-  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  const root = await makeTree(t);
   const controller = new AbortController();
   const seen: string[] = [];
   await t.throwsAsync(

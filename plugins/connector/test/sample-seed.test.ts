@@ -1,10 +1,9 @@
-import { rmSync } from 'node:fs';
 import test from 'ava';
-import { call, createSite, searchCall, startConnector, tempDir, until, waitForRun } from './helpers.js';
+import { testFolder } from 'vela/testing';
+import { call, createSite, searchCall, startConnector, until, waitForRun } from './helpers.js';
 
 test('the first start seeds the sample source into a Sample site with facets; a restart does not seed again', async (t) => {
-  const dataDir = tempDir();
-  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = testFolder(t, 'connector');
   const vela = await startConnector({ dataDir, config: { runtime: { seed: true } } });
   let stopped = false;
   t.teardown(() => (stopped ? undefined : vela.stop()));
@@ -50,8 +49,7 @@ test('with seeding off (--no-seed, and in test runtimes) nothing is seeded', asy
 });
 
 test('an existing site named Sample is left alone: no sample source is seeded into it', async (t) => {
-  const dataDir = tempDir();
-  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = testFolder(t, 'connector');
   const before = await startConnector({ dataDir });
   await createSite(before, 'Sample');
   await before.stop();

@@ -1,5 +1,5 @@
-import { rmSync } from 'node:fs';
 import test from 'ava';
+import { testFolder } from 'vela/testing';
 import {
   call,
   createSite,
@@ -9,7 +9,6 @@ import {
   searchIds,
   startConnector,
   startWithKind,
-  tempDir,
 } from './helpers.js';
 
 // A plugin in its own folder, as the cms plugin is: it taps the connector's hook to add a kind.
@@ -55,8 +54,7 @@ test('a plugin adds a source kind through the connector.sourceKinds hook, and it
 });
 
 test("a stored source whose kind's plugin is not loaded is skipped with a warning, and its name stays taken", async (t) => {
-  const dataDir = tempDir();
-  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = testFolder(t, 'connector');
   const first = await startWithKind('memory', MEMORY_KIND, { dataDir });
   await createSite(first, 'Docs');
   t.is(
