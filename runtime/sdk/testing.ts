@@ -18,8 +18,8 @@ export {
   screenshotDir,
   VIEWPORTS,
 } from '../testing/browser.js';
-export type { BrowserPage } from '../testing/browser-page.js';
-export { launchChromium, openBrowserPage, submitConsoleSignIn } from '../testing/browser-page.js';
+export type { BrowserPage, InjectionWatch } from '../testing/browser-page.js';
+export { launchChromium, openBrowserPage, submitConsoleSignIn, watchInjections } from '../testing/browser-page.js';
 export { onBothDatabases } from '../testing/both-databases.js';
 export type { BrowserSuite, BrowserSuiteOptions } from '../testing/browser-suite.js';
 export { browserSuite } from '../testing/browser-suite.js';

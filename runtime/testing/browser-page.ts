@@ -27,6 +27,34 @@ export async function openBrowserPage(
   return { browser, page, pageErrors };
 }
 
+/** What watchInjections saw of the scripts planted in what a page shows. */
+export interface InjectionWatch {
+  /** The messages of the dialogs the page opened (each dismissed at once): an `alert` that ran opens one. */
+  dialogs: string[];
+  /**
+   * After `settleMs` (the time a planted handler a click set off has to run), what shows a planted script ran:
+   * each dialog opened, and the marker the tests' planted scripts set (`window.__ran = 1`). Empty when none ran.
+   */
+  traces(settleMs?: number): Promise<string[]>;
+}
+
+/** Watch `page` for scripts planted in the data it shows (`onerror="window.__ran=1"`, `javascript:` links). */
+export function watchInjections(page: Page): InjectionWatch {
+  const dialogs: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  return {
+    dialogs,
+    traces: async (settleMs = 0) => {
+      if (settleMs > 0) await page.waitForTimeout(settleMs);
+      const marked = await page.evaluate(() => (window as unknown as { __ran?: number }).__ran !== undefined);
+      return [...dialogs.map((message) => `a dialog: ${message}`), ...(marked ? ['window.__ran was set'] : [])];
+    },
+  };
+}
+
 /** Fill in and send a console's sign-in form as the test administrator, with `password` (the right one unless told). */
 export async function submitConsoleSignIn(page: Page, password: string = TEST_ADMIN.password): Promise<void> {
   await page.fill('#username', TEST_ADMIN.user);

@@ -1,6 +1,6 @@
 import type { ImplementationFn, TestFn } from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { browserAvailable } from './browser.js';
+import { browserAvailable, VIEWPORTS } from './browser.js';
 import { openBrowserPage } from './browser-page.js';
 import type { TestRuntime } from './test-runtime.js';
 
@@ -15,7 +15,14 @@ export interface BrowserSuite {
   browser: Browser;
   page: Page;
   pageErrors: string[];
+  /**
+   * A new page of the suite's Chromium at `viewport` (a laptop's unless told) showing `pathname` of the runtime's
+   * `service`, once `ready` (a selector) is on it. The test closes it.
+   */
+  open(service: string, pathname: string, ready: string, viewport?: Viewport): Promise<Page>;
 }
+
+type Viewport = { width: number; height: number };
 
 export interface BrowserSuiteOptions {
   /** Run the tests one after the other, each going on from where the page of the one before was left (default). */
@@ -35,7 +42,15 @@ export function browserSuite(
 ): BrowserSuite {
   const runs = when && browserAvailable();
   const declare = runs ? (serial ? test.serial : test) : test.skip;
-  const suite = { test: (title, implementation) => declare(title, implementation) } as BrowserSuite;
+  const suite = {
+    test: (title, implementation) => declare(title, implementation),
+    open: async (service, pathname, ready, viewport = VIEWPORTS.desktop) => {
+      const page = await suite.browser.newPage({ viewport });
+      await page.goto(suite.vela.url(service, pathname));
+      await page.waitForSelector(ready);
+      return page;
+    },
+  } as BrowserSuite;
   test.before(async () => {
     if (!runs) return;
     const [vela, opened] = await Promise.allSettled([start(), openBrowserPage()]);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { browserSuite, pageLayoutProblems, startTestRuntime, VIEWPORTS } from 'vela/testing';
+import { browserSuite, pageLayoutProblems, startTestRuntime, VIEWPORTS, watchInjections } from 'vela/testing';
 import { createHandbook, HANDBOOK, json, startGenai } from './fixtures.js';
 
 // The sample page's chat box (a file of the search plugin's page, plugins/search/page/sample-chat.js) in
@@ -75,11 +75,7 @@ ui.test(
   'sources and answers are text: markup in a document runs nothing, and a javascript: URL is no link',
   async (t) => {
     const page = await ui.browser.newPage();
-    const dialogs: string[] = [];
-    page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
+    const planted = watchInjections(page);
     await page.goto(ui.vela.url('search', '/sn/Handbook?q=*&_setlocale=en_US'));
     await page.waitForSelector('#chat:not([hidden])');
 
@@ -102,9 +98,7 @@ ui.test(
     t.is(await monitoring.locator('a').count(), 0, 'javascript: stays text');
     t.is(await monitoring.locator('span').textContent(), 'Monitoring');
     await monitoring.click();
-    await page.waitForTimeout(100);
-    t.is(await page.evaluate(() => (window as unknown as { __ran?: number }).__ran), undefined);
-    t.deepEqual(dialogs, []);
+    t.deepEqual(await planted.traces(100), []);
     await page.close();
   },
 );
@@ -112,9 +106,7 @@ ui.test(
 ui.test(
   'on a phone the chat box fits: its whole placeholder shows and the Ask button stays on the screen',
   async (t) => {
-    const page = await ui.browser.newPage({ viewport: VIEWPORTS.phone });
-    await page.goto(ui.vela.url('search', '/sn/Handbook?q=*&_setlocale=en_US'));
-    await page.waitForSelector('#chat:not([hidden])');
+    const page = await ui.open('search', '/sn/Handbook?q=*&_setlocale=en_US', '#chat:not([hidden])', VIEWPORTS.phone);
     t.deepEqual(await pageLayoutProblems(page, ui.vela, 'chat-box-phone.png'), []);
     const fit = await page.locator('#chat-q').evaluate((input) => {
       const style = getComputedStyle(input);

@@ -1,7 +1,14 @@
 import path from 'node:path';
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { browserSuite, pageLayoutProblems, screenshotDir, startTestRuntime, VIEWPORTS } from 'vela/testing';
+import {
+  browserSuite,
+  pageLayoutProblems,
+  screenshotDir,
+  startTestRuntime,
+  VIEWPORTS,
+  watchInjections,
+} from 'vela/testing';
 import { createSite, importDocs, makeDocs } from './fixtures.js';
 
 const docs = makeDocs(60);
@@ -117,11 +124,7 @@ ui.test(
     await importDocs(ui.vela, stored, 'Hostile');
 
     const page = await ui.browser.newPage();
-    const dialogs: string[] = [];
-    page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
+    const planted = watchInjections(page);
     const response = await page.goto(ui.vela.url('search', '/sn/Hostile?q=*&_setlocale=en_US'));
     t.notRegex(response!.headers()['content-security-policy'] ?? '', /unsafe-inline/);
     await page.waitForSelector('article');
@@ -150,9 +153,7 @@ ui.test(
       a.setAttribute('onclick', 'window.__ran=1');
       a.click();
     });
-    await page.waitForTimeout(200);
-    t.is(await page.evaluate(() => (window as unknown as { __ran?: number }).__ran), undefined);
-    t.deepEqual(dialogs, []);
+    t.deepEqual(await planted.traces(200), []);
     await page.close();
   },
 );
@@ -260,9 +261,7 @@ ui.test(
 );
 
 ui.test('on a phone the suggestions open under the box, inside the screen, and a tap on one searches it', async (t) => {
-  const page = await ui.browser.newPage({ viewport: VIEWPORTS.phone });
-  await page.goto(ui.vela.url('search', '/sn/Sample?q=*&_setlocale=en_US'));
-  await page.waitForSelector('article');
+  const page = await ui.open('search', '/sn/Sample?q=*&_setlocale=en_US', 'article', VIEWPORTS.phone);
   await page.locator('#q').click();
   await page.locator('#q').pressSequentially('python ', { delay: 30 });
   const option = page.locator('#q-suggestions [role="option"]').first();
@@ -281,10 +280,9 @@ ui.test('on a phone the suggestions open under the box, inside the screen, and a
 ui.test(
   'spell check on the page: "Showing results for" the corrected text with the way back, and "Did you mean" as a link to the corrected search',
   async (t) => {
-    const page = await ui.browser.newPage({ viewport: VIEWPORTS.desktop });
-    await page.goto(ui.vela.url('search', '/sn/Spelled?q=pyhton&_setlocale=en_US'));
+    const page = await ui.open('search', '/sn/Spelled?q=pyhton&_setlocale=en_US', '#spell');
+    const planted = watchInjections(page);
     const spell = page.locator('#spell');
-    await spell.waitFor();
     // The site searches the corrected text when the typed one finds nothing, and the answer says so.
     t.is(await spell.textContent(), 'Showing results for python. Search instead for pyhton.');
     t.not(await page.locator('#summary').textContent(), 'No results.');
@@ -323,17 +321,13 @@ ui.test(
     );
     await page.waitForSelector('#summary:not(:empty)');
     t.is(await page.locator('#spell img, #spell b').count(), 0);
-    t.is(await page.evaluate(() => (window as unknown as { __ran?: number }).__ran), undefined);
+    t.deepEqual(await planted.traces(), []);
     await page.close();
   },
 );
 
-const open = async (viewport: { width: number; height: number }, pagePath: string): Promise<Page> => {
-  const page = await ui.browser.newPage({ viewport });
-  await page.goto(ui.vela.url('search', pagePath));
-  await page.waitForSelector('article');
-  return page;
-};
+const open = (viewport: { width: number; height: number }, pagePath: string) =>
+  ui.open('search', pagePath, 'article', viewport);
 const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())!;
 const overlap = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
@@ -457,9 +451,7 @@ ui.test(
     // have pulled parts of the template, unescaped, into the page.
     await createSite(ui.vela, 'Dollars', { rowsPerPage: 10, hlPre: '$`<b>', hlPost: "</b>$'" });
     await importDocs(ui.vela, makeDocs(5, 5), 'Dollars');
-    const page = await ui.browser.newPage({ viewport: VIEWPORTS.phone });
-    await page.goto(ui.vela.url('search', '/sn/Dollars?q=package&_setlocale=en_US'));
-    await page.waitForSelector('article mark');
+    const page = await ui.open('search', '/sn/Dollars?q=package&_setlocale=en_US', 'article mark', VIEWPORTS.phone);
     t.deepEqual(await page.evaluate(() => ({ ...document.body.dataset })), {
       site: 'Dollars',
       hlPre: '$`<b>',
