@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import type { Database } from 'vela/plugin';
+import { testFolder } from 'vela/testing';
 import { PASSWORD } from './fixtures/content-server.js';
 import {
   AUTHOR_SITE,
@@ -186,8 +187,7 @@ test('the OpenAPI description of the connector service lists the nine cms endpoi
 
 /** A jsonl source of the connector's API, with one document for `site`. */
 async function userSource(t: any, vela: any, name: string, site: string): Promise<void> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'vela-cms-user-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = testFolder(t, 'cms-user');
   const file = path.join(dir, 'docs.jsonl');
   writeFileSync(file, `${JSON.stringify({ id: `${name}-doc`, title: 'a document of the user' })}\n`);
   const created = await call(vela, 'POST', '/api/v2/connector/source', {

@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import test from 'ava';
-import { startTestRuntime } from 'vela/testing';
+import { startTestRuntime, testFolder } from 'vela/testing';
 import type { ResponseTimeReport as Report } from '../metrics/response-time-report.js';
 import { admin, closedPort, createApp, createMapping, startServer } from './fixtures.js';
 
@@ -18,8 +15,7 @@ test('the report counts every proxied request per mapping, with error rate, perc
   t.teardown(() => upstream.close());
   const config = { plugins: { gateway: { responseTimes: { flushMs: 600000 } } } };
   // Our own data folder, so it outlives the first runtime.
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-gateway-'));
-  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = testFolder(t, 'gateway');
   const vela = await startTestRuntime({ plugins: ['gateway'], config: config as never, dataDir });
   const fast = await createMapping(vela, { context: '/proxy/fast/a', url: upstream.url });
   const slow = await createMapping(vela, { context: '/proxy/slow/a', url: upstream.url });

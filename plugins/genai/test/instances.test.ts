@@ -1,9 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { parseSecretKey, SecretBox } from 'vela/plugin';
-import { startTestRuntime, type TestRuntime } from 'vela/testing';
+import { startTestRuntime, type TestRuntime, testFolder } from 'vela/testing';
 import { startFakeLlm } from './fake-llm.js';
 import { json, startGenai, token } from './fixtures.js';
 import { readSse } from './sse-client.js';
@@ -105,11 +104,8 @@ test('an API key is stored encrypted, never answered, shown as a hint; PUT keeps
 
 test('the key survives a restart; a ciphertext moved to another instance does not decrypt there', async (t) => {
   const fake = await startFakeLlm();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-genai-keys-'));
-  t.teardown(async () => {
-    await fake.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const dataDir = testFolder(t, 'genai-keys');
+  t.teardown(() => fake.stop());
   const config = { runtime: { network: { allowHosts: [fake.host] } } };
   const first = await startTestRuntime({ plugins: ['search', 'genai'], dataDir, config });
   await json(first, 'POST', '/api/llm', {
@@ -224,8 +220,7 @@ test('instances are checked when saved; deletion keeps the built-in one and thos
 });
 
 test('a deleted site does not hold on to its LLM instance: its settings are pruned, then and at the next start', async (t) => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-genai-prune-'));
-  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = testFolder(t, 'genai-prune');
   const config = { runtime: { network: { allowHosts: ['127.0.0.1:11434'] } } };
   const first = await startTestRuntime({ plugins: ['search', 'genai'], dataDir, config });
   let firstStopped = false;
@@ -326,8 +321,7 @@ test('instance ids vendor and structure are reserved: GET /api/llm/<id> could no
 });
 
 test('two creates of one id at once: one 201, one 409 conflict; a corrupt row is left out at the next load while the others serve', async (t) => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-genai-rows-'));
-  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = testFolder(t, 'genai-rows');
   const first = await startGenai({ dataDir, allowHosts: ['127.0.0.1:11434'] });
   const create = () => json(first, 'POST', '/api/llm', { id: 'twice', vendor: 'OLLAMA', modelName: 'qwen2.5' });
   const answers = await Promise.all([create(), create()]);
