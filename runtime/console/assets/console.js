@@ -198,9 +198,10 @@ export function wireDelete(button, { title, text, path, next }) {
 
 /**
  * Fill a list page's table from an API list, with a status line (`<table>-status` unless named) that counts or
- * explains emptiness.
+ * explains emptiness: a row an item, its `cells(item)`, marked `data-<noun>-id` with the item's id.
  */
-export async function loadList({ path, table, status = `${table}-status`, sortBy, row, noun, empty }) {
+export async function loadList({ path, table, status = `${table}-status`, sortBy, cells, noun, empty }) {
+  const row = (item) => h('tr', { [`data-${noun}-id`]: item.id }, ...cells(item));
   try {
     const items = await api('GET', path);
     const sorted = items.slice().sort((a, b) => String(sortBy(a)).localeCompare(String(sortBy(b))));

@@ -7,13 +7,10 @@ loadList({
   sortBy: (app) => app.name,
   noun: 'app',
   empty: 'No apps yet. Create one with “New app”.',
-  row: (app) =>
-    h(
-      'tr',
-      { 'data-app-id': app.id },
-      cell('Name', h('a', { href: `/console/app/${encodeURIComponent(app.id)}`, text: app.name })),
-      cell('Description', app.description ?? ''),
-      cell('Consumer Key', app.apiKey ? h('code', { text: app.apiKey }) : '—'),
-      cell('Created', formatDate(app.createdAt)),
-    ),
+  cells: (app) => [
+    cell('Name', h('a', { href: `/console/app/${encodeURIComponent(app.id)}`, text: app.name })),
+    cell('Description', app.description ?? ''),
+    cell('Consumer Key', app.apiKey ? h('code', { text: app.apiKey }) : '—'),
+    cell('Created', formatDate(app.createdAt)),
+  ],
 });

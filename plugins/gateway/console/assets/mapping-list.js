@@ -10,23 +10,20 @@ loadList({
   sortBy: (mapping) => mapping.context,
   noun: 'mapping',
   empty: 'No mappings yet. Register an upstream with “New mapping”.',
-  row: (mapping) =>
-    h(
-      'tr',
-      { 'data-mapping-id': mapping.id },
-      cell('Name', h('a', { href: editLink(mapping), text: mapping.name ?? calledAs(mapping.context).split('/')[1] })),
-      cell('Context', h('code', { text: mapping.context })),
-      cell('Called as', h('code', { text: calledAs(mapping.context) })),
-      h('td', { 'data-label': 'Proxy to', class: 'url' }, mapping.url),
-      numCell('Timeout', mapping.timeoutMs ? `${mapping.timeoutMs} ms` : null),
-      cell(
-        '',
-        h('a', {
-          class: 'button subtle',
-          href: editLink(mapping),
-          'aria-label': `Edit ${mapping.context}`,
-          text: 'Edit',
-        }),
-      ),
+  cells: (mapping) => [
+    cell('Name', h('a', { href: editLink(mapping), text: mapping.name ?? calledAs(mapping.context).split('/')[1] })),
+    cell('Context', h('code', { text: mapping.context })),
+    cell('Called as', h('code', { text: calledAs(mapping.context) })),
+    h('td', { 'data-label': 'Proxy to', class: 'url' }, mapping.url),
+    numCell('Timeout', mapping.timeoutMs ? `${mapping.timeoutMs} ms` : null),
+    cell(
+      '',
+      h('a', {
+        class: 'button subtle',
+        href: editLink(mapping),
+        'aria-label': `Edit ${mapping.context}`,
+        text: 'Edit',
+      }),
     ),
+  ],
 });
