@@ -66,28 +66,23 @@ export function makeDocs(count: number, seed = 7): Doc[] {
   });
 }
 
+/** A string field shown as the facet `facetName`, at `facetPosition` among the site's facets. */
+const facetField = (name: string, facetName: string, facetPosition: number, more: Record<string, unknown> = {}) => ({
+  name,
+  type: 'STRING',
+  facet: true,
+  facetName,
+  facetPosition,
+  ...more,
+});
+
 export const SITE_FIELDS = [
   { name: 'id', type: 'STRING' },
   { name: 'title', type: 'TEXT', hl: true },
   { name: 'text', type: 'TEXT', hl: true },
-  {
-    name: 'section',
-    type: 'STRING',
-    facet: true,
-    facetName: 'Sections',
-    facetLabels: { pt_BR: 'Seções' },
-    facetPosition: 1,
-  },
-  { name: 'arch', type: 'STRING', facet: true, facetName: 'Architectures', facetPosition: 2 },
-  {
-    name: 'tags',
-    type: 'STRING',
-    multiValued: true,
-    facet: true,
-    facetName: 'Tags',
-    facetItemType: 'OR',
-    facetPosition: 3,
-  },
+  facetField('section', 'Sections', 1, { facetLabels: { pt_BR: 'Seções' } }),
+  facetField('arch', 'Architectures', 2),
+  facetField('tags', 'Tags', 3, { multiValued: true, facetItemType: 'OR' }),
   { name: 'size', type: 'INT' },
   { name: 'publication_date', type: 'DATE' },
   { name: 'url', type: 'STRING' },
