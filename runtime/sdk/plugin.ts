@@ -109,6 +109,7 @@ export type { CachedTableOptions } from '../storage/cached-table.js';
 export { CachedTable } from '../storage/cached-table.js';
 export type { RowPlace } from '../storage/json-column.js';
 export { CorruptRowError, isCorruptRow, readJson, writeJson } from '../storage/json-column.js';
+export { dropTables } from '../storage/migrations.js';
 export type { ColumnCodec, RowCodec, RowMapping, TableRow } from '../storage/row-codec.js';
 export { col, rowCodec } from '../storage/row-codec.js';
 export { nowIso, toBool, toIso, toIsoOrNull, toMillis } from '../storage/row-values.js';

@@ -69,3 +69,8 @@ export async function migrateOwner(db: Database, owner: string, dir: string): Pr
     throw bootErrors.migration(owner, (error as Error).message);
   }
 }
+
+/** A migration's `down`: drops `tables` in the order given (those that refer to others first), each if it exists. */
+export async function dropTables(db: Knex, tables: readonly string[]): Promise<void> {
+  for (const table of tables) await db.schema.dropTableIfExists(table);
+}

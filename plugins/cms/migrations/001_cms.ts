@@ -1,4 +1,4 @@
-import type { Knex } from 'vela/plugin';
+import { dropTables, type Knex } from 'vela/plugin';
 
 // Content-repository sources (their settings as JSON, the password sealed apart) and the path-list requests
 // of the last moments, kept here rather than in memory so that a restart does not forget them.
@@ -19,6 +19,5 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  await db.schema.dropTableIfExists('cms_requests');
-  await db.schema.dropTableIfExists('cms_sources');
+  await dropTables(db, ['cms_requests', 'cms_sources']);
 }

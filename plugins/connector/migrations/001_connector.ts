@@ -1,4 +1,4 @@
-import type { Knex } from 'vela/plugin';
+import { dropTables, type Knex } from 'vela/plugin';
 
 // Sources, their documents' indexing status, run statistics and indexing rules.
 export async function up(db: Knex): Promise<void> {
@@ -62,12 +62,11 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  for (const table of [
+  await dropTables(db, [
     'connector_meta',
     'connector_rules',
     'connector_runs',
     'connector_documents',
     'connector_sources',
-  ])
-    await db.schema.dropTableIfExists(table);
+  ]);
 }

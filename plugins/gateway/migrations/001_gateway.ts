@@ -1,4 +1,4 @@
-import type { Knex } from 'vela/plugin';
+import { dropTables, type Knex } from 'vela/plugin';
 
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('gateway_mappings', (t) => {
@@ -80,7 +80,7 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  for (const table of [
+  await dropTables(db, [
     'gateway_upstream_status',
     'gateway_response_times',
     'gateway_versions',
@@ -88,7 +88,5 @@ export async function down(db: Knex): Promise<void> {
     'gateway_codes',
     'gateway_apps',
     'gateway_mappings',
-  ]) {
-    await db.schema.dropTableIfExists(table);
-  }
+  ]);
 }

@@ -1,4 +1,4 @@
-import type { Knex } from 'vela/plugin';
+import { dropTables, type Knex } from 'vela/plugin';
 
 /** LLM instances (with the built-in one), site settings, agents and their conversations, token usage. */
 export async function up(db: Knex): Promise<void> {
@@ -97,14 +97,12 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  for (const table of [
+  await dropTables(db, [
     'genai_token_usage',
     'genai_messages',
     'genai_conversations',
     'genai_agents',
     'genai_site_settings',
     'genai_llm_instances',
-  ]) {
-    await db.schema.dropTableIfExists(table);
-  }
+  ]);
 }

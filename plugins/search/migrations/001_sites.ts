@@ -1,4 +1,4 @@
-import type { Knex } from 'vela/plugin';
+import { dropTables, type Knex } from 'vela/plugin';
 
 // Site and field settings are JSON documents validated by schemas/site.json and schemas/field.json,
 // so adding a setting needs no migration; names that are looked up get their own columns.
@@ -29,7 +29,5 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  await db.schema.dropTableIfExists('search_fields');
-  await db.schema.dropTableIfExists('search_site_locales');
-  await db.schema.dropTableIfExists('search_sites');
+  await dropTables(db, ['search_fields', 'search_site_locales', 'search_sites']);
 }

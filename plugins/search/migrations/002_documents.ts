@@ -1,4 +1,4 @@
-import type { Knex } from 'vela/plugin';
+import { dropTables, type Knex } from 'vela/plugin';
 
 // Documents are stored so an index can always be rebuilt; the change log orders what the indexer
 // applies to the in-memory engines (and lets a snapshot catch up from its sequence number).
@@ -26,6 +26,5 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  await db.schema.dropTableIfExists('search_changes');
-  await db.schema.dropTableIfExists('search_documents');
+  await dropTables(db, ['search_changes', 'search_documents']);
 }
