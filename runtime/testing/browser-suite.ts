@@ -20,6 +20,13 @@ export interface BrowserSuite {
    * `service`, once `ready` (a selector) is on it. The test closes it.
    */
   open(service: string, pathname: string, ready: string, viewport?: Viewport): Promise<Page>;
+  /**
+   * Declare the test that the console the shared page is signed in to ends its session on Sign out: the page
+   * goes to sign-in, and so does `pathname` (a page of the console of `service`) opened afterwards.
+   */
+  testSignOut(service: string, pathname: string): void;
+  /** Declare the file's last test: no script of the shared page failed on any page the tests before it opened. */
+  testNoPageErrors(): void;
 }
 
 type Viewport = { width: number; height: number };
@@ -50,6 +57,19 @@ export function browserSuite(
       await page.waitForSelector(ready);
       return page;
     },
+    testSignOut: (service, pathname) =>
+      suite.test('signing out ends the session: pages go back to sign-in', async (t) => {
+        await suite.page.getByRole('button', { name: 'Sign out' }).click();
+        await suite.page.waitForURL(/\/console\/login$/);
+        await suite.page.goto(suite.vela.url(service, pathname));
+        const next = encodeURIComponent(pathname).replace(/[.*()]/g, '\\$&');
+        await suite.page.waitForURL(new RegExp(`/console/login\\?next=${next}$`));
+        t.is(await suite.page.locator('.topbar .user').count(), 0);
+      }),
+    testNoPageErrors: () =>
+      suite.test('no page script failed on any page of the run', (t) => {
+        t.deepEqual(suite.pageErrors, []);
+      }),
   } as BrowserSuite;
   test.before(async () => {
     if (!runs) return;

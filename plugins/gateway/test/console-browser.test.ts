@@ -44,6 +44,18 @@ let codeToken: string;
 let codePageUrl: string;
 let implicitToken: string;
 
+/** The app's keys tab, once it shows the consumer key it has now. */
+async function openAppKeys() {
+  await ui.page.goto(appKeysUrl);
+  await ui.page.waitForFunction((v) => document.getElementById('apiKey')?.textContent === v, credentials.apiKey);
+}
+
+/** Start a grant from the console: its link on the app's keys tab, then the page the grant lands on. */
+async function startGrant(link: string, landing: RegExp) {
+  await ui.page.getByRole('link', { name: link }).click();
+  await ui.page.waitForURL(landing);
+}
+
 ui.test('the administrator signs in and lands on the page first asked for', async (t) => {
   await ui.page.goto(url('/console/mapping'));
   await ui.page.waitForURL(/\/console\/login\?next=%2Fconsole%2Fmapping$/);
@@ -150,8 +162,7 @@ ui.test('regenerating the consumer key gives a new key and secret', async (t) =>
 });
 
 ui.test('the authorization-code grant lands on receive_authcode, which exchanges the code for a token', async (t) => {
-  await ui.page.getByRole('link', { name: 'Authorization-code grant' }).click();
-  await ui.page.waitForURL(/\/console\/oauth2\/receive_authcode\?code=/);
+  await startGrant('Authorization-code grant', /\/console\/oauth2\/receive_authcode\?code=/);
   const code = await text('#code');
   t.regex(code, HEX32);
   t.truthy(await text('#state'), 'the state the console sent comes back');
@@ -177,10 +188,8 @@ ui.test('the authorization-code grant lands on receive_authcode, which exchanges
 ui.test(
   'the implicit grant lands on receive_implicit_token, which shows the token, state, type and lifetime',
   async (t) => {
-    await ui.page.goto(appKeysUrl);
-    await ui.page.waitForFunction((v) => document.getElementById('apiKey')?.textContent === v, credentials.apiKey);
-    await ui.page.getByRole('link', { name: 'Implicit grant' }).click();
-    await ui.page.waitForURL(/\/console\/oauth2\/receive_implicit_token\?/);
+    await openAppKeys();
+    await startGrant('Implicit grant', /\/console\/oauth2\/receive_implicit_token\?/);
     const query = new URL(ui.page.url()).searchParams;
     implicitToken = await text('#access_token');
     t.regex(implicitToken, HEX32);
@@ -196,10 +205,8 @@ ui.test(
 ui.test(
   'a code grant started from the console is exchanged with its PKCE verifier alone, no secret typed',
   async (t) => {
-    await ui.page.goto(appKeysUrl);
-    await ui.page.waitForFunction((v) => document.getElementById('apiKey')?.textContent === v, credentials.apiKey);
-    await ui.page.getByRole('link', { name: 'Authorization-code grant' }).click();
-    await ui.page.waitForURL(/\/console\/oauth2\/receive_authcode\?code=/);
+    await openAppKeys();
+    await startGrant('Authorization-code grant', /\/console\/oauth2\/receive_authcode\?code=/);
     t.is(await ui.page.inputValue('#client_secret'), '');
     await ui.page.getByRole('button', { name: 'Get access token' }).click();
     await ui.page.waitForSelector('#token-result:not([hidden])');
@@ -349,8 +356,7 @@ ui.test('a code used twice is refused on the receiver page, and the token it gav
 });
 
 ui.test('revoking all access tokens stops every token of the app at the proxy', async (t) => {
-  await ui.page.goto(appKeysUrl);
-  await ui.page.waitForFunction((v) => document.getElementById('apiKey')?.textContent === v, credentials.apiKey);
+  await openAppKeys();
   await ui.page.getByRole('button', { name: 'Revoke all access tokens' }).click();
   await confirm('#confirm-button');
   await ui.page.waitForSelector('text=All access tokens of this app were revoked.');
@@ -432,14 +438,5 @@ ui.test('a mapping is edited and deleted from its page', async (t) => {
   );
 });
 
-ui.test('signing out ends the session: pages go back to sign-in', async (t) => {
-  await ui.page.getByRole('button', { name: 'Sign out' }).click();
-  await ui.page.waitForURL(/\/console\/login$/);
-  await ui.page.goto(url('/console/app'));
-  await ui.page.waitForURL(/\/console\/login\?next=%2Fconsole%2Fapp$/);
-  t.is(await ui.page.locator('.topbar .user').count(), 0);
-});
-
-ui.test('no page script failed on any page of the run', (t) => {
-  t.deepEqual(ui.pageErrors, []);
-});
+ui.testSignOut('gateway', '/console/app');
+ui.testNoPageErrors();

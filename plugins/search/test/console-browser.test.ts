@@ -339,14 +339,5 @@ ui.test('stored values are shown as text, never run', async (t) => {
   t.is(await ui.page.locator('#tokens img').count(), 0);
 });
 
-ui.test('signing out ends the session: pages go back to sign-in', async (t) => {
-  await ui.page.getByRole('button', { name: 'Sign out' }).click();
-  await ui.page.waitForURL(/\/console\/login$/);
-  await ui.page.goto(url('/console/tokens'));
-  await ui.page.waitForURL(/\/console\/login\?next=%2Fconsole%2Ftokens$/);
-  t.is(await ui.page.locator('.topbar .user').count(), 0);
-});
-
-ui.test('no page script failed on any page of the run', (t) => {
-  t.deepEqual(ui.pageErrors, []);
-});
+ui.testSignOut('search', '/console/tokens');
+ui.testNoPageErrors();
