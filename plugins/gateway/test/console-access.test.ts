@@ -15,6 +15,16 @@ test.after.always(async () => {
 const get = (path: string, headers: Record<string, string> = {}) =>
   vela.fetch('gateway', path, { redirect: 'manual', headers });
 
+const AS_JSON = { accept: 'application/json' };
+const ADMIN = { username: TEST_ADMIN.user, password: TEST_ADMIN.password };
+
+/** Send the sign-in form of `page` (a sign-in page opened before) with `fields`, its CSRF cookie and field. */
+const submit = (
+  page: { cookie: string; csrf: string },
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+) => postSignIn(vela, { ...fields, csrf: page.csrf }, { cookie: page.cookie, ...headers });
+
 const PAGES = [
   '/console/dashboard',
   '/console/mapping',
@@ -48,11 +58,7 @@ test('a stale or foreign session cookie is no session', async (t) => {
 test('signing in with the administrator opens a session and returns to the page asked for', async (t) => {
   const page = await openSignIn(vela, '/console/app/new');
   t.regex(page.html, /name="next" value="\/console\/app\/new"/);
-  const res = await postSignIn(
-    vela,
-    { username: TEST_ADMIN.user, password: TEST_ADMIN.password, csrf: page.csrf, next: '/console/app/new' },
-    { cookie: page.cookie },
-  );
+  const res = await submit(page, { ...ADMIN, next: '/console/app/new' });
   t.is(res.status, 303);
   t.is(res.headers.get('location'), '/console/app/new');
   const session = setCookie(res, 'vela_session');
@@ -89,11 +95,7 @@ test('sign-in only returns to console pages, never to another site', async (t) =
     '/console/%2E%2E/x',
   ]) {
     const page = await openSignIn(vela);
-    const res = await postSignIn(
-      vela,
-      { username: TEST_ADMIN.user, password: TEST_ADMIN.password, csrf: page.csrf, next },
-      { cookie: page.cookie },
-    );
+    const res = await submit(page, { ...ADMIN, next });
     t.is(res.status, 303, next);
     t.is(res.headers.get('location'), '/console/dashboard', next);
   }
@@ -102,17 +104,13 @@ test('sign-in only returns to console pages, never to another site', async (t) =
 test('a sign-in form without its CSRF token and cookie is refused and opens no session', async (t) => {
   const page = await openSignIn(vela);
   const attempts: Array<[string, Record<string, string>, Record<string, string>]> = [
-    ['no token, no cookie', { username: TEST_ADMIN.user, password: TEST_ADMIN.password }, {}],
-    ['token without its cookie', { username: TEST_ADMIN.user, password: TEST_ADMIN.password, csrf: page.csrf }, {}],
-    ['cookie without the token', { username: TEST_ADMIN.user, password: TEST_ADMIN.password }, { cookie: page.cookie }],
-    [
-      'another token',
-      { username: TEST_ADMIN.user, password: TEST_ADMIN.password, csrf: `${page.csrf}x` },
-      { cookie: page.cookie },
-    ],
+    ['no token, no cookie', ADMIN, {}],
+    ['token without its cookie', { ...ADMIN, csrf: page.csrf }, {}],
+    ['cookie without the token', ADMIN, { cookie: page.cookie }],
+    ['another token', { ...ADMIN, csrf: `${page.csrf}x` }, { cookie: page.cookie }],
   ];
   for (const [what, form, headers] of attempts) {
-    const json = await postSignIn(vela, form, { ...headers, accept: 'application/json' });
+    const json = await postSignIn(vela, form, { ...headers, ...AS_JSON });
     t.is(json.status, 403, what);
     t.deepEqual(Object.keys(await json.json()).sort(), ['error', 'message'], what);
     t.is(setCookie(json, 'vela_session'), undefined, what);
@@ -121,21 +119,13 @@ test('a sign-in form without its CSRF token and cookie is refused and opens no s
     t.regex(await html.text(), /The sign-in form had expired/, what);
     t.is(setCookie(html, 'vela_session'), undefined, what);
   }
-  const res = await postSignIn(
-    vela,
-    { username: TEST_ADMIN.user, password: TEST_ADMIN.password },
-    { accept: 'application/json' },
-  );
+  const res = await postSignIn(vela, ADMIN, AS_JSON);
   t.like(await res.json(), { error: 'csrf_token_invalid' });
 });
 
 test('a wrong password answers 401 with the form again, and opens no session', async (t) => {
   const page = await openSignIn(vela);
-  const res = await postSignIn(
-    vela,
-    { username: TEST_ADMIN.user, password: 'wrong', csrf: page.csrf },
-    { cookie: page.cookie },
-  );
+  const res = await submit(page, { ...ADMIN, password: 'wrong' });
   t.is(res.status, 401);
   t.is(setCookie(res, 'vela_session'), undefined);
   const html = await res.text();
@@ -143,31 +133,17 @@ test('a wrong password answers 401 with the form again, and opens no session', a
   t.regex(html, /name="username"[^>]*value="admin"/, 'the user name is kept');
 
   const again = await openSignIn(vela);
-  const json = await postSignIn(
-    vela,
-    { username: 'nobody', password: 'x', csrf: again.csrf },
-    { cookie: again.cookie, accept: 'application/json' },
-  );
+  const json = await submit(again, { username: 'nobody', password: 'x' }, AS_JSON);
   t.is(json.status, 401);
   t.like(await json.json(), { error: 'unauthorized' });
-  const empty = await postSignIn(
-    vela,
-    { username: '', password: '', csrf: again.csrf },
-    { cookie: again.cookie, accept: 'application/json' },
-  );
+  const empty = await submit(again, { username: '', password: '' }, AS_JSON);
   t.is(empty.status, 400);
   t.like(await empty.json(), { error: 'missing_parameter' });
 });
 
 test('repeated failed sign-ins for one user are refused for a while, without locking out other users', async (t) => {
-  const attempt = async (username: string, password: string) => {
-    const page = await openSignIn(vela);
-    return postSignIn(
-      vela,
-      { username, password, csrf: page.csrf },
-      { cookie: page.cookie, accept: 'application/json' },
-    );
-  };
+  const attempt = async (username: string, password: string) =>
+    submit(await openSignIn(vela), { username, password }, AS_JSON);
   for (let i = 0; i < 10; i += 1) t.is((await attempt('guesser', `guess-${i}`)).status, 401);
   const refused = await attempt('guesser', 'guess-10');
   t.is(refused.status, 429);
