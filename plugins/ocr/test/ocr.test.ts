@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
 import { characterAccuracy, makeDocx, makePdf, makeScannedPdf, makeXlsx, renderText } from './fixtures/documents.js';
 import { makeEncryptedPdf } from './fixtures/encrypted-pdf.js';
@@ -71,15 +71,43 @@ test.after.always(async () => {
   await served?.close();
 });
 
+/** A multipart form whose part "file" is `bytes`, named `name`, of `type` when given. */
+function fileForm(bytes: Uint8Array | string, name: string, type?: string): FormData {
+  const form = new FormData();
+  form.append(
+    'file',
+    new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], type ? { type } : {}),
+    name,
+  );
+  return form;
+}
+
+/** Four scanned pages of twenty lines: seconds of recognition per page. */
+async function longScanForm(): Promise<FormData> {
+  const lines = Array.from(
+    { length: 20 },
+    (_, i) => `Line ${i + 1} of a long scanned page about lighthouse maintenance`,
+  );
+  return fileForm(await makeScannedPdf([lines, lines, lines, lines]), 'long.pdf', 'application/pdf');
+}
+
+/** A runtime of the test's own with the OCR settings `ocr`; it stops when the test ends. */
+async function startOcr(t: ExecutionContext, ocr: Record<string, unknown>): Promise<TestRuntime> {
+  const runtime = await startTestRuntime({ plugins: ['search', 'ocr'], config: { plugins: { ocr } } });
+  t.teardown(() => runtime.stop());
+  return runtime;
+}
+
 async function upload(
   bytes: Uint8Array,
   name: string,
   type?: string,
   query = '',
 ): Promise<{ status: number; body: any; headers: Headers }> {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)], type ? { type } : {}), name);
-  const res = await vela.fetch('search', `/api/ocr/file${query}`, { method: 'POST', body: form });
+  const res = await vela.fetch('search', `/api/ocr/file${query}`, {
+    method: 'POST',
+    body: fileForm(bytes, name, type),
+  });
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
@@ -312,44 +340,24 @@ test.serial(
   'an upload still arriving holds no place; past maxPending documents in progress, a whole upload is answered 503 with Retry-After',
   async (t) => {
     t.timeout(180_000);
-    const busy = await startTestRuntime({
-      plugins: ['search', 'ocr'],
-      // The held upload below sends nothing for as long as the test needs: the minimum rate is not tested here, nor
-      // the time limit (four scanned pages take a minute on a machine busy with other work).
-      config: {
-        plugins: {
-          ocr: {
-            maxPending: 1,
-            timeoutMs: 150_000,
-            queueTimeoutMs: 150_000,
-            uploadMinBytesPerSecond: 1,
-            uploadRateWindowMs: 600_000,
-            uploadIdleMs: 600_000,
-          },
-        },
-      },
+    // The held upload below sends nothing for as long as the test needs: the minimum rate is not tested here, nor
+    // the time limits (four scanned pages take a minute on a machine busy with other work).
+    const busy = await startOcr(t, {
+      maxPending: 1,
+      timeoutMs: 150_000,
+      queueTimeoutMs: 150_000,
+      uploadMinBytesPerSecond: 1,
+      uploadRateWindowMs: 600_000,
+      uploadIdleMs: 600_000,
+      uploadTimeoutMs: 600_000,
     });
-    t.teardown(() => busy.stop());
-    const url = new URL(busy.url('search', '/api/ocr/file'));
     // An upload that starts and does not finish: it takes no place of the one, as its file has not arrived.
-    const boundary = 'held-upload';
-    const holder = http.request({
-      host: url.hostname,
-      port: url.port,
-      path: url.pathname,
-      method: 'POST',
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' },
-    });
-    holder.on('error', () => {});
-    t.teardown(() => holder.destroy());
-    holder.write(
-      `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="slow.png"\r\ncontent-type: image/png\r\n\r\n`,
-    );
-    holder.write(Buffer.from(png.subarray(0, 100)));
+    const holder = heldUpload(busy, 'slow.png');
+    t.teardown(() => holder.request.destroy());
+    holder.request.write(Buffer.from(png.subarray(0, 100)));
     await new Promise((resolve) => setTimeout(resolve, 300));
 
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'scan.png');
+    const form = fileForm(png, 'scan.png', 'image/png');
     t.is(
       (await busy.fetch('search', '/api/ocr/file', { method: 'POST', body: form })).status,
       200,
@@ -357,16 +365,7 @@ test.serial(
     );
 
     // A document being recognized (four scanned pages: seconds) holds the one place.
-    const lines = Array.from(
-      { length: 20 },
-      (_, i) => `Line ${i + 1} of a long scanned page about lighthouse maintenance`,
-    );
-    const long = new FormData();
-    long.append(
-      'file',
-      new Blob([new Uint8Array(await makeScannedPdf([lines, lines, lines, lines]))], { type: 'application/pdf' }),
-      'long.pdf',
-    );
+    const long = await longScanForm();
     const first = busy.fetch('search', '/api/ocr/file', { method: 'POST', body: long });
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const refused = await busy.fetch('search', '/api/ocr/file', { method: 'POST', body: form });
@@ -379,14 +378,8 @@ test.serial(
     t.is(firstAnswer.status, 200, await firstAnswer.text());
 
     // The held upload completes: it takes the place that is free again.
-    const answered = new Promise<number>((resolve) =>
-      holder.on('response', (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      }),
-    );
-    holder.end(Buffer.concat([Buffer.from(png.subarray(100)), Buffer.from(`\r\n--${boundary}--\r\n`)]));
-    t.is(await answered, 200);
+    holder.request.end(Buffer.concat([Buffer.from(png.subarray(100)), Buffer.from('\r\n--stall--\r\n')]));
+    t.is((await holder.answer).status, 200);
   },
 );
 
@@ -394,23 +387,9 @@ test.serial(
   'time bounds: a document over timeoutMs is 422 extraction_timeout; an upload that stalls or trickles is 408 and gives its place back',
   async (t) => {
     t.timeout(180_000);
-    const bounded = await startTestRuntime({
-      plugins: ['search', 'ocr'],
-      config: { plugins: { ocr: { timeoutMs: 1000, uploadIdleMs: 1000, uploadTimeoutMs: 3000, maxPending: 1 } } },
-    });
-    t.teardown(() => bounded.stop());
-    // Four scanned pages of twenty lines: seconds of recognition per page, far over one second.
-    const lines = Array.from(
-      { length: 20 },
-      (_, i) => `Line ${i + 1} of a long scanned page about lighthouse maintenance`,
-    );
-    const form = new FormData();
-    form.append(
-      'file',
-      new Blob([new Uint8Array(await makeScannedPdf([lines, lines, lines, lines]))], { type: 'application/pdf' }),
-      'long.pdf',
-    );
-    const slow = await bounded.fetch('search', '/api/ocr/file', { method: 'POST', body: form });
+    const bounded = await startOcr(t, { timeoutMs: 1000, uploadIdleMs: 1000, uploadTimeoutMs: 3000, maxPending: 1 });
+    // Seconds of recognition per page, far over one second.
+    const slow = await bounded.fetch('search', '/api/ocr/file', { method: 'POST', body: await longScanForm() });
     const body = await slow.json();
     t.is(slow.status, 422, JSON.stringify(body));
     t.deepEqual(body, {
@@ -446,8 +425,7 @@ test.serial(
       message: 'the upload took longer than 3000 ms (plugins.ocr.uploadTimeoutMs)',
     });
 
-    const text = new FormData();
-    text.append('file', new Blob(['a short note'], { type: 'text/plain' }), 'note.txt');
+    const text = fileForm('a short note', 'note.txt', 'text/plain');
     const next = await bounded.fetch('search', '/api/ocr/file', { method: 'POST', body: text });
     const nextBody = await next.clone().text();
     t.is(next.status, 200, `the place of maxPending (1) was given back: ${nextBody}`);
