@@ -1,20 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import { type Database, nowIso, readJson, refuseDuplicate, type SecretBox, toIso, writeJson } from 'vela/plugin';
+import { col, type Database, nowIso, refuseDuplicate, rowCodec, type SecretBox } from 'vela/plugin';
 import { cmsErrors } from '../errors.js';
 import { type CmsSource, type CmsSourceInput, checkSource } from './cms-source.js';
 
-const TABLE = 'cms_sources';
+type Settings = Omit<CmsSourceInput, 'password'>;
 
-interface SourceRow {
+/** A source as its row holds it: the settings in one JSON column, the password sealed. */
+interface StoredSource {
   id: string;
   name: string;
-  settings: unknown;
+  settings: Omit<Settings, 'name'>;
   password: string;
-  created_at: string;
-  updated_at: string;
+  created: string;
+  modified: string;
 }
 
-type Settings = Omit<CmsSourceInput, 'password'>;
+const sources = rowCodec<StoredSource>('cms_sources', {
+  id: 'id',
+  name: 'name',
+  settings: col.json('settings'),
+  password: 'password',
+  created: col.timestamp('created_at'),
+  modified: col.timestamp('updated_at'),
+});
+const TABLE = sources.table;
 
 /**
  * The content-repository sources, in the database only (every read goes there, so processes sharing it agree).
@@ -28,13 +37,12 @@ export class CmsSourceStore {
   ) {}
 
   async list(): Promise<CmsSource[]> {
-    const rows = (await this.db<SourceRow>(TABLE).select().orderBy('name')) as SourceRow[];
-    return rows.map((row) => this.fromRow(row));
+    return (await sources.all(this.db(TABLE).select().orderBy('name'))).map(sourceOf);
   }
 
   async find(id: string): Promise<CmsSource | undefined> {
-    const row = (await this.db<SourceRow>(TABLE).where({ id }).first()) as SourceRow | undefined;
-    return row && this.fromRow(row);
+    const stored = await sources.first(this.db(TABLE).where({ id }));
+    return stored && sourceOf(stored);
   }
 
   async get(id: string): Promise<CmsSource> {
@@ -44,13 +52,13 @@ export class CmsSourceStore {
   }
 
   async findByName(name: string): Promise<CmsSource | undefined> {
-    const row = (await this.db<SourceRow>(TABLE).where({ name }).first()) as SourceRow | undefined;
-    return row && this.fromRow(row);
+    const stored = await sources.first(this.db(TABLE).where({ name }));
+    return stored && sourceOf(stored);
   }
 
   /** The repository password of a source; null when it cannot be opened (another key, or altered). */
   async password(id: string): Promise<string | null> {
-    const row = (await this.db<SourceRow>(TABLE).where({ id }).first()) as SourceRow | undefined;
+    const row = (await this.db(TABLE).select('password').where({ id }).first()) as { password: string } | undefined;
     return row ? this.secrets().decrypt(row.password, binding(id)) : null;
   }
 
@@ -63,14 +71,16 @@ export class CmsSourceStore {
     // Two creates of one name at once: the second meets the unique index.
     await refuseDuplicate(
       () =>
-        this.db(TABLE).insert({
-          id,
-          name: input.name,
-          settings: writeJson(settingsOf(input)),
-          password: this.secrets().encrypt(input.password, binding(id)),
-          created_at: stamp,
-          updated_at: stamp,
-        }),
+        this.db(TABLE).insert(
+          sources.toRow({
+            id,
+            name: input.name,
+            settings: settingsOf(input),
+            password: this.secrets().encrypt(input.password, binding(id)),
+            created: stamp,
+            modified: stamp,
+          }),
+        ),
       () => cmsErrors.sourceExists(input.name),
     );
     return this.get(id);
@@ -80,8 +90,8 @@ export class CmsSourceStore {
   async update(id: string, input: CmsSourceInput): Promise<CmsSource> {
     const problems = checkSource(input);
     if (problems.length > 0) throw cmsErrors.invalid(problems);
-    const changes: Partial<SourceRow> = { settings: writeJson(settingsOf(input)), updated_at: nowIso() };
-    if (input.password !== undefined) changes.password = this.secrets().encrypt(input.password, binding(id));
+    const password = input.password === undefined ? undefined : this.secrets().encrypt(input.password, binding(id));
+    const changes = sources.toColumns({ settings: settingsOf(input), password, modified: nowIso() });
     const changed = await this.db(TABLE).where({ id }).update(changes);
     if (changed === 0) throw cmsErrors.idNotFound(id);
     return this.get(id);
@@ -90,18 +100,11 @@ export class CmsSourceStore {
   async delete(id: string): Promise<boolean> {
     return (await this.db(TABLE).where({ id }).delete()) > 0;
   }
+}
 
-  private fromRow(row: SourceRow): CmsSource {
-    const settings = readJson<Settings>(row.settings, { table: TABLE, column: 'settings', row: row.id });
-    return {
-      id: row.id,
-      ...settings,
-      name: row.name,
-      passwordSet: row.password.length > 0,
-      created: toIso(row.created_at),
-      modified: toIso(row.updated_at),
-    };
-  }
+/** A source as the API shows it: never its password, only whether it has one. */
+function sourceOf({ id, name, settings, password, created, modified }: StoredSource): CmsSource {
+  return { id, ...settings, name, passwordSet: password.length > 0, created, modified };
 }
 
 /** A sealed password opens only for the source it was written for. */
