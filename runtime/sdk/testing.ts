@@ -27,6 +27,7 @@ export { consoleSession, setCookie } from '../testing/console-session.js';
 export type { JsonAnswer } from '../testing/call-service.js';
 export { callService, serviceCaller } from '../testing/call-service.js';
 export type { ChildRun, ChildRuntime, PackedHome, SharedChildrenOptions } from '../testing/child-runtime.js';
+export { childStartArgs } from '../testing/child-start-args.js';
 export {
   CHILD_ADMIN_AUTH,
   callChild,

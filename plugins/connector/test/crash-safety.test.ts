@@ -1,12 +1,11 @@
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import {
   type ChildRuntime,
   childEnv,
+  childStartArgs,
   postgresReachable,
   startChildRuntime,
-  testDatabase,
   testFolder,
 } from 'vela/testing';
 import { KEY, MAPPING, makePackages, SITE_FIELDS, until, writeJsonl } from './helpers.js';
@@ -99,21 +98,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
           connector: { apiKeys: [KEY], batchSize: 25, sources: [source] },
         },
       };
-      if (database === 'postgres') {
-        const pg = await testDatabase(t);
-        settings.runtime = { database: { url: pg.url } };
-      }
-      const config = path.join(dir, 'vela.json');
-      writeFileSync(config, JSON.stringify(settings));
-      const args = [
-        '--plugins',
-        'search,connector',
-        '--data-dir',
-        path.join(dir, 'data'),
-        '--config',
-        config,
-        '--no-seed',
-      ];
+      const args = [...(await childStartArgs(t, dir, ['search', 'connector'], settings, database)), '--no-seed'];
 
       let vela = await startChildRuntime(args, childEnv());
       t.teardown(() => vela.stop('SIGKILL'));

@@ -1,14 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import test from 'ava';
 import {
   type ChildRuntime,
   childEnv,
+  childStartArgs,
   eventually,
   postgresReachable,
   startChildRuntime,
-  testDatabase,
+  testFolder,
 } from 'vela/testing';
 import { adminCalls, type Doc, indexedIds, makeDocs, SITE_FIELDS, sampleImport } from './fixtures.js';
 
@@ -60,18 +58,8 @@ for (const database of ['sqlite', 'postgres'] as const) {
     async (t) => {
       // Two starts of a child process, thousands of imports and a search of all of them.
       t.timeout(240_000);
-      const dir = mkdtempSync(path.join(os.tmpdir(), 'vela-crash-'));
-      t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-      const settings: Record<string, unknown> = {
-        plugins: { search: { indexer: { snapshotDelayMs: 100, pollMs: 200 } } },
-      };
-      if (database === 'postgres') {
-        const pg = await testDatabase(t);
-        settings.runtime = { database: { url: pg.url } };
-      }
-      const config = path.join(dir, 'vela.json');
-      writeFileSync(config, JSON.stringify(settings));
-      const args = ['--plugins', 'search', '--data-dir', path.join(dir, 'data'), '--config', config];
+      const settings = { plugins: { search: { indexer: { snapshotDelayMs: 100, pollMs: 200 } } } };
+      const args = await childStartArgs(t, testFolder(t, 'crash'), ['search'], settings, database);
 
       let vela: ChildRuntime = await startChildRuntime(args, childEnv());
       t.teardown(() => vela.stop('SIGKILL'));
