@@ -1,13 +1,14 @@
 import cron from 'node-cron';
 import {
+  col,
   type Database,
   type Logger,
   nowIso,
-  readJson,
   refuseDuplicate,
+  rowCodec,
+  type TableRow,
   toIso,
   VelaError,
-  writeJson,
 } from 'vela/plugin';
 import { connectorErrors } from '../errors.js';
 import type { SourceKindRegistry } from './source-kind-registry.js';
@@ -32,20 +33,25 @@ export interface Source {
 export type SourceInput = Pick<Source, 'name' | 'kind' | 'sites'> &
   Partial<Pick<Source, 'description' | 'locale' | 'schedule' | 'settings'>>;
 
-interface SourceRow {
-  name: string;
-  kind: string;
-  description: string;
-  sites: unknown;
-  locale: string;
-  schedule: string | null;
-  settings: unknown;
-  origin: SourceOrigin;
-  created_at: string;
-  updated_at: string;
-}
-
-const TABLE = 'connector_sources';
+const sourceRows = rowCodec<Source>(
+  'connector_sources',
+  {
+    name: 'name',
+    kind: 'kind',
+    description: 'description',
+    sites: col.json('sites'),
+    locale: 'locale',
+    schedule: 'schedule',
+    settings: col.json('settings'),
+    origin: 'origin',
+    created: col.timestamp('created_at'),
+    modified: col.timestamp('updated_at'),
+  },
+  'name',
+);
+const TABLE = sourceRows.table;
+/** What the loads read of a row before the codec does. */
+type SourceRow = TableRow & { name: string; kind: string; updated_at: unknown };
 /**
  * Names that are paths of the API next to a source name (GET /source/structure, /source/kinds,
  * /monitoring/indexing/stats): a source of that name could not be reached there. Express matches
@@ -79,7 +85,7 @@ export class SourceStore {
   async load(configured: SourceInput[]): Promise<void> {
     this.sources.clear();
     this.unloadable.clear();
-    for (const row of (await this.db<SourceRow>(TABLE).select()) as SourceRow[]) {
+    for (const row of (await this.db(TABLE).select()) as SourceRow[]) {
       try {
         this.sources.set(row.name, this.fromRow(row));
       } catch (error) {
@@ -117,7 +123,7 @@ export class SourceStore {
    */
   async refresh(): Promise<void> {
     const startedAt = nowIso();
-    const rows = (await this.db<SourceRow>(TABLE).select()) as SourceRow[];
+    const rows = (await this.db(TABLE).select()) as SourceRow[];
     const stored = new Set(rows.map((r) => r.name));
     for (const row of rows) {
       const known = this.sources.get(row.name);
@@ -167,7 +173,7 @@ export class SourceStore {
     const source = this.check(input, origin, stamp, stamp);
     // Two creates of one name at once (here or in another process): the second meets the primary key.
     await refuseDuplicate(
-      () => this.db(TABLE).insert(this.toRow(source)),
+      () => this.db(TABLE).insert(sourceRows.toRow(source)),
       () => connectorErrors.sourceExists(source.name),
     );
     this.sources.set(source.name, source);
@@ -181,7 +187,7 @@ export class SourceStore {
     const existing = this.get(name);
     this.checkWritable(existing, byOwner);
     const source = this.check({ ...input, name }, existing.origin, existing.created, nowIso());
-    await this.db(TABLE).where({ name }).update(this.toRow(source));
+    await this.db(TABLE).where({ name }).update(sourceRows.toRow(source));
     this.sources.set(name, source);
     this.emit(name, source);
     await this.announce();
@@ -246,42 +252,10 @@ export class SourceStore {
     };
   }
 
+  /** A stored source, checked as a written one is (its kind's settings, its schedule). */
   private fromRow(row: SourceRow): Source {
-    const sites = readJson<string[]>(row.sites, { table: TABLE, column: 'sites', row: row.name });
-    const settings = readJson<Record<string, unknown>>(row.settings, {
-      table: TABLE,
-      column: 'settings',
-      row: row.name,
-    });
-    return this.check(
-      {
-        name: row.name,
-        kind: row.kind,
-        description: row.description,
-        sites,
-        locale: row.locale,
-        schedule: row.schedule,
-        settings,
-      },
-      row.origin,
-      toIso(row.created_at),
-      toIso(row.updated_at),
-    );
-  }
-
-  private toRow(source: Source): SourceRow {
-    return {
-      name: source.name,
-      kind: source.kind,
-      description: source.description,
-      sites: writeJson(source.sites),
-      locale: source.locale,
-      schedule: source.schedule,
-      settings: writeJson(source.settings),
-      origin: source.origin,
-      created_at: source.created,
-      updated_at: source.modified,
-    };
+    const stored = sourceRows.fromRow(row);
+    return this.check(stored, stored.origin, stored.created, stored.modified);
   }
 
   private emit(name: string, source: Source | null): void {
