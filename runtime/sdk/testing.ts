@@ -44,6 +44,8 @@ export {
 export { DELAY_ROUNDS, eventually, measureRounds, median, reportDelays, timeUntil } from '../testing/eventually.js';
 export type { RawAnswer, RawRequestOptions } from '../testing/raw-request.js';
 export { rawRequest } from '../testing/raw-request.js';
+export type { PackedRun } from '../testing/packed-plugin.js';
+export { archiveEntries, archiveOrigins, packedProblems, startPacked } from '../testing/packed-plugin.js';
 export type { TcpProxy } from '../testing/tcp-proxy.js';
 export { startTcpProxy } from '../testing/tcp-proxy.js';
 export type { Teardowns } from '../testing/test-folder.js';

@@ -1,6 +1,5 @@
-import path from 'node:path';
 import test from 'ava';
-import { childEnv, packageRoot, packedHome, startChildRuntime } from 'vela/testing';
+import { CHILD_ADMIN_AUTH, packedProblems, startPacked } from 'vela/testing';
 import { HANDBOOK, HANDBOOK_FIELDS } from './fixtures.js';
 import { readSse } from './sse-client.js';
 
@@ -8,25 +7,16 @@ import { readSse } from './sse-client.js';
 // gpt-tokenizer, inside the archive) and loaded from the archive in another process, beside the search
 // plugin's folder (test/runtime/packed-plugins.test.ts packs that one).
 
-const admin = `Basic ${Buffer.from('admin:child-test-password').toString('base64')}`;
-
 test('the packed genai plugin loads from its archive and answers a site chat', async (t) => {
   t.timeout(180_000);
-  const { home, archive } = await packedHome(t, 'genai');
-  const loaderPath = `${path.join(packageRoot, 'plugins', 'search')},${archive}`;
-  const vela = await startChildRuntime(
-    ['--loader-path', loaderPath],
-    childEnv({ VELA_DATA_DIR: path.join(home, 'data') }),
-    home,
-  );
-  t.true(vela.output().includes('"origin":"archive"'), 'genai loaded from its archive');
-  t.teardown(() => vela.stop());
-  t.deepEqual(vela.plugins.sort(), ['genai', 'search']);
+  const packed = await startPacked(t, 'genai', ['search']);
+  const { vela } = packed;
+  t.deepEqual(packedProblems(packed, ['genai', 'search']), []);
   const base = vela.urls.search!;
   const post = (url: string, body: unknown) =>
     fetch(`${base}${url}`, {
       method: 'POST',
-      headers: { authorization: admin, 'content-type': 'application/json' },
+      headers: { authorization: CHILD_ADMIN_AUTH, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
   t.is(

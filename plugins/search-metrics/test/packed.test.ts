@@ -1,19 +1,16 @@
 import test from 'ava';
-import { ADMIN_AUTH, packedSite, searchPost, startPackedBesideSearch } from '../../search/test/packed-beside-search.js';
+import { packedProblems, startPacked } from 'vela/testing';
+import { ADMIN_AUTH, packedSite, searchPost } from '../../search/test/packed-beside-search.js';
 
 // The search-metrics plugin as a user deploys it: packed with its migrations and loaded from the archive in
 // another process, beside the search plugin's folder; searches there are recorded and reported.
 
 test('the packed search-metrics plugin loads from its archive beside the search plugin, records searches and reports them', async (t) => {
   t.timeout(120_000);
-  const { vela, entries, fromArchives } = await startPackedBesideSearch(t, 'search-metrics');
-  t.true(entries.includes('package/migrations/001_searches.ts'));
-  t.false(
-    entries.some((e) => e.startsWith('package/test/')),
-    'tests stay out',
-  );
-  t.is(fromArchives, 1, 'search-metrics loaded from its archive');
-  t.deepEqual(vela.plugins.sort(), ['search', 'search-metrics']);
+  const packed = await startPacked(t, 'search-metrics', ['search']);
+  const { vela } = packed;
+  t.true(packed.entries.includes('package/migrations/001_searches.ts'));
+  t.deepEqual(packedProblems(packed, ['search', 'search-metrics']), []);
   t.deepEqual(await packedSite(vela, ['alpha', 'beta']), [201, 200]);
   const base = vela.urls.search!;
 

@@ -2,10 +2,9 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { childEnv, postgresReachable, runVela, startChildRuntime, testDatabase } from 'vela/testing';
+import { archiveOrigins, childEnv, postgresReachable, runVela, startChildRuntime, testDatabase } from 'vela/testing';
 import { checkPluginBoundaries } from '../../../scripts/lint/plugin-boundaries.js';
 import { makeDocs, SITE_FIELDS } from '../../search/test/fixtures.js';
-import { archiveOrigins } from '../../search/test/packed-beside-search.js';
 
 // The plugin as a user deploys it: `vela pack` of it and of the search plugin, then `vela start` from a folder
 // outside the repository with only those archives on the loader path, over PostgreSQL with `"engine": "postgres"`.
