@@ -163,7 +163,7 @@ export async function startSample(docs: Doc[], settings: Record<string, unknown>
   return vela;
 }
 
-export async function importDocs(vela: TestRuntime, docs: Doc[], site = 'Sample', locale = 'en_US'): Promise<any> {
+export async function importDocs(vela: TestRuntime, docs: object[], site = 'Sample', locale = 'en_US'): Promise<any> {
   const result = await json(vela, 'POST', '/api/sn/import?wait=true', {
     turingDocuments: docs.map((attributes) => ({ locale, turSNJobAction: 'CREATE', siteNames: [site], attributes })),
   });
@@ -171,8 +171,9 @@ export async function importDocs(vela: TestRuntime, docs: Doc[], site = 'Sample'
   return result.body;
 }
 
-export const search = (vela: TestRuntime, query: string) =>
-  json(vela, 'GET', `/api/sn/Sample/search?${query}`, undefined, { authorization: '' });
+/** A search of `site` as anyone may send it (no credentials), `query` its query string. */
+export const search = (vela: TestRuntime, query: string, site = 'Sample') =>
+  json(vela, 'GET', `/api/sn/${site}/search?${query}`, undefined, { authorization: '' });
 
 /**
  * `db` whose next read of `table` after `hold()` is sent at once but answered only at `release()`, as a poll's

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
-import { createSite, importDocs, json, makeDocs } from './fixtures.js';
+import { createSite, importDocs, makeDocs, search } from './fixtures.js';
 
 let vela: TestRuntime;
 const docs = makeDocs(25);
@@ -59,9 +59,7 @@ test('a guest searches any site; the links of the answer stay on the guest path'
   t.true(facetLink.startsWith('/api/v2/guest/sn/Sample/search?'));
   t.is((await guest(facetLink)).status, 200);
   // The same search as the public one.
-  const plain = (
-    await json(vela, 'GET', '/api/sn/Sample/search?q=*&_setlocale=en_US&rows=10', undefined, { authorization: '' })
-  ).body;
+  const plain = (await search(vela, 'q=*&_setlocale=en_US&rows=10')).body;
   t.deepEqual(
     body.results.document.map((d: { fields: { id: string } }) => d.fields.id),
     plain.results.document.map((d: { fields: { id: string } }) => d.fields.id),

@@ -556,23 +556,15 @@ test('a facet that shows all items lists values without hits too', async (t) => 
       { name: 'kind', facet: true },
     ],
   });
-  await json(vela, 'POST', '/api/sn/import?wait=true', {
-    turingDocuments: [
-      {
-        locale: 'en_US',
-        siteNames: ['ShowAll'],
-        attributes: { id: '1', title: 'docker guide', type: 'Guide', kind: 'a' },
-      },
-      {
-        locale: 'en_US',
-        siteNames: ['ShowAll'],
-        attributes: { id: '2', title: 'kubernetes reference', type: 'Reference', kind: 'b' },
-      },
+  await importDocs(
+    vela,
+    [
+      { id: '1', title: 'docker guide', type: 'Guide', kind: 'a' },
+      { id: '2', title: 'kubernetes reference', type: 'Reference', kind: 'b' },
     ],
-  });
-  const r = await json(vela, 'GET', '/api/sn/ShowAll/search?q=docker&_setlocale=en_US', undefined, {
-    authorization: '',
-  });
+    'ShowAll',
+  );
+  const r = await search(vela, 'q=docker&_setlocale=en_US', 'ShowAll');
   const facet = (name: string) =>
     r.body.widget.facet.find((g: any) => g.name === name).facets.map((f: any) => [f.label, f.count]);
   t.deepEqual(facet('type'), [
@@ -587,29 +579,22 @@ test('a range on a number field that is also a facet filters by value', async (t
     name: 'Views',
     fields: [{ name: 'id' }, { name: 'views', type: 'INT', facet: true }],
   });
-  await json(vela, 'POST', '/api/sn/import?wait=true', {
-    turingDocuments: [5, 50, 500, 5000].map((views, i) => ({
-      locale: 'en_US',
-      siteNames: ['Views'],
-      attributes: { id: String(i), views },
-    })),
-  });
-  const r = await json(vela, 'GET', '/api/sn/Views/search?q=*&_setlocale=en_US&fq[]=views:[10 TO 1000]', undefined, {
-    authorization: '',
-  });
+  await importDocs(
+    vela,
+    [5, 50, 500, 5000].map((views, i) => ({ id: String(i), views })),
+    'Views',
+  );
+  const r = await search(vela, 'q=*&_setlocale=en_US&fq[]=views:[10 TO 1000]', 'Views');
   t.is(r.status, 200);
   t.is(r.body.queryContext.count, 2);
-  const exact = await json(vela, 'GET', '/api/sn/Views/search?q=*&_setlocale=en_US&fq[]=views:500', undefined, {
-    authorization: '',
-  });
+  const exact = await search(vela, 'q=*&_setlocale=en_US&fq[]=views:500', 'Views');
   t.is(exact.body.queryContext.count, 1);
 });
 
 test('a query that finds nothing is retried with its last word as a prefix; wildcardAlways does that always', async (t) => {
   await createSite(vela, 'Retry');
   await importDocs(vela, docs, 'Retry');
-  const retry = (q: string) =>
-    json(vela, 'GET', `/api/sn/Retry/search?q=${q}&_setlocale=en_US&rows=300`, undefined, { authorization: '' });
+  const retry = (q: string) => search(vela, `q=${q}&_setlocale=en_US&rows=300`, 'Retry');
   const prefix = await retry('edi');
   const searchable = (d: Doc) => `${d.title} ${d.text} ${d.section} ${d.arch} ${d.tags.join(' ')}`;
   t.is(prefix.body.queryContext.count, docs.filter((d) => /(^|[^\p{L}\p{N}])edi/iu.test(searchable(d))).length);
@@ -625,15 +610,11 @@ test('a query that finds nothing is retried with its last word as a prefix; wild
     wildcardAlways: true,
     fields: [{ name: 'id' }, { name: 'title', type: 'TEXT', hl: true }],
   });
-  await json(vela, 'POST', '/api/sn/import?wait=true', {
-    turingDocuments: ['editor', 'editors', 'editing'].map((title, i) => ({
-      locale: 'en_US',
-      siteNames: ['Typeahead'],
-      attributes: { id: String(i), title },
-    })),
-  });
-  const always = await json(vela, 'GET', '/api/sn/Typeahead/search?q=editor&_setlocale=en_US', undefined, {
-    authorization: '',
-  });
+  await importDocs(
+    vela,
+    ['editor', 'editors', 'editing'].map((title, i) => ({ id: String(i), title })),
+    'Typeahead',
+  );
+  const always = await search(vela, 'q=editor&_setlocale=en_US', 'Typeahead');
   t.is(always.body.queryContext.count, 2);
 });
