@@ -1,15 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import {
   childEnv,
   eventually,
+  onBothDatabases,
   postgresReachable,
   startChildRuntime,
   startTestRuntime,
   TEST_ADMIN,
   testDatabase,
+  testFolder,
 } from 'vela/testing';
 import {
   adminCalls,
@@ -74,7 +75,7 @@ pgTest(
     t.teardown(() => (aStopped ? undefined : a.stop()));
     await createSite(a);
 
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'vela-feed-'));
+    const dir = testFolder(t, 'feed');
     const config = path.join(dir, 'vela.json');
     writeFileSync(config, JSON.stringify({ runtime: { database: { url: pg.url } }, plugins: { search: { indexer } } }));
     const b = await startChildRuntime(
@@ -83,7 +84,6 @@ pgTest(
     );
     t.teardown(async () => {
       await b.stop('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
     });
     const baseA = a.url('search');
     const baseB = b.urls.search!;
@@ -132,45 +132,38 @@ pgTest(
   },
 );
 
-for (const database of ['sqlite', 'postgres'] as const) {
-  const dbTest = database === 'sqlite' || postgresReachable() ? test : test.skip;
-  dbTest(
-    `${database}: a process whose unread changes another process pruned rebuilds its indexes from the stored documents`,
-    async (t) => {
-      t.timeout(90_000);
-      const dir = mkdtempSync(path.join(os.tmpdir(), 'vela-feed-'));
-      t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-      let url = `sqlite://${path.join(dir, 'shared.sqlite')}`;
-      if (database === 'postgres') {
-        const pg = await testDatabase(t);
-        url = pg.url;
-      }
-      // A snapshots (and prunes the log) soon after each import; B never polls, so it reads only when it imports.
-      const a = await startTestRuntime({
-        plugins: ['search'],
-        databaseUrl: url,
-        config: { plugins: { search: { indexer: { pollMs: 0, snapshotDelayMs: 50 } } } },
-      });
-      t.teardown(() => a.stop());
-      await createSite(a);
-      const b = await startTestRuntime({
-        plugins: ['search'],
-        databaseUrl: url,
-        config: { plugins: { search: { indexer: { pollMs: 0, snapshotDelayMs: 0 } } } },
-      });
-      t.teardown(() => b.stop());
+onBothDatabases(
+  test,
+  'a process whose unread changes another process pruned rebuilds its indexes from the stored documents',
+  async (t, databaseUrl) => {
+    t.timeout(90_000);
+    // On SQLite, both processes open one file.
+    const url = databaseUrl ?? `sqlite://${path.join(testFolder(t, 'feed'), 'shared.sqlite')}`;
+    // A snapshots (and prunes the log) soon after each import; B never polls, so it reads only when it imports.
+    const a = await startTestRuntime({
+      plugins: ['search'],
+      databaseUrl: url,
+      config: { plugins: { search: { indexer: { pollMs: 0, snapshotDelayMs: 50 } } } },
+    });
+    t.teardown(() => a.stop());
+    await createSite(a);
+    const b = await startTestRuntime({
+      plugins: ['search'],
+      databaseUrl: url,
+      config: { plugins: { search: { indexer: { pollMs: 0, snapshotDelayMs: 0 } } } },
+    });
+    t.teardown(() => b.stop());
 
-      const docs = makeDocs(120);
-      // Only a snapshot written after this import has pruned its changes (one may follow the site's creation).
-      const logsBefore = a.logs.length;
-      await importDocs(a, docs.slice(0, 100));
-      await eventually(
-        async () => a.logs.slice(logsBefore).some((l) => l.msg === 'search index snapshot written'),
-        'A writing a snapshot',
-      );
-      await importDocs(b, docs.slice(100));
-      t.is((await search(b, 'q=*&_setlocale=en_US&rows=1')).body.queryContext.count, 120, "B holds A's documents too");
-      t.true(b.logs.some((l) => l.msg === 'changes not yet applied were pruned by another process; rebuilding'));
-    },
-  );
-}
+    const docs = makeDocs(120);
+    // Only a snapshot written after this import has pruned its changes (one may follow the site's creation).
+    const logsBefore = a.logs.length;
+    await importDocs(a, docs.slice(0, 100));
+    await eventually(
+      async () => a.logs.slice(logsBefore).some((l) => l.msg === 'search index snapshot written'),
+      'A writing a snapshot',
+    );
+    await importDocs(b, docs.slice(100));
+    t.is((await search(b, 'q=*&_setlocale=en_US&rows=1')).body.queryContext.count, 120, "B holds A's documents too");
+    t.true(b.logs.some((l) => l.msg === 'changes not yet applied were pruned by another process; rebuilding'));
+  },
+);
