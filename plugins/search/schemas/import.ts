@@ -1,4 +1,4 @@
-import type { JsonSchema } from 'vela/plugin';
+import { type JsonSchema, recordSchema } from 'vela/plugin';
 
 /**
  * The original's job-item batch. It documents the route; items are checked one by one in code
@@ -30,24 +30,13 @@ export const importBodySchema: JsonSchema = {
   },
 };
 
-export const importResultSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    accepted: { type: 'integer', description: 'items stored for indexing' },
-    rejected: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          index: { type: 'integer' },
-          id: { type: ['string', 'null'] },
-          site: { type: ['string', 'null'] },
-          reason: { type: 'string' },
-        },
-      },
-    },
-    commits: { type: 'integer' },
-    seq: { type: 'integer', description: 'change sequence number of the batch; monitoring shows when it is indexed' },
-    indexed: { type: 'boolean', description: 'true when ?wait=true and the batch is searchable' },
+export const importResultSchema = recordSchema({
+  accepted: { type: 'integer', description: 'items stored for indexing' },
+  rejected: {
+    type: 'array',
+    items: recordSchema({ index: 'integer', id: 'string?', site: 'string?', reason: 'string' }),
   },
-};
+  commits: 'integer',
+  seq: { type: 'integer', description: 'change sequence number of the batch; monitoring shows when it is indexed' },
+  indexed: { type: 'boolean', description: 'true when ?wait=true and the batch is searchable' },
+});
