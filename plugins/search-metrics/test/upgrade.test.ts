@@ -11,6 +11,7 @@ import { searchAs } from './searching.js';
 
 const SITE_ID = 'site-from-before';
 
+/** The runtime started on the earlier layout, on SQLite or on the PostgreSQL database at `databaseUrl`. */
 async function upgradeInPlace(t: ExecutionContext, databaseUrl?: string): Promise<void> {
   t.timeout(90_000);
   const dataDir = testFolder(t, 'search-metrics-upgrade');
@@ -70,25 +71,23 @@ async function upgradeInPlace(t: ExecutionContext, databaseUrl?: string): Promis
   const tables = await listTables(vela.runtime.resolve('db') as never);
   t.true(tables.includes('search_metrics_searches'));
   t.false(tables.includes('search_metric_searches'));
+  if (!databaseUrl) return;
+  // The primary key, the indexes and the id's sequence follow the table's name.
+  t.deepEqual(await postgresIndexes(databaseUrl, 'search_metrics_searches'), [
+    'search_metrics_searches_pkey',
+    'search_metrics_searches_site_time',
+    'search_metrics_searches_user_time',
+  ]);
+  const catalog = postgresClient(t, databaseUrl);
+  const sequences = await catalog('pg_class')
+    .where({ relkind: 'S' })
+    .where('relname', 'like', '%searches_id_seq')
+    .pluck('relname');
+  t.deepEqual(sequences, ['search_metrics_searches_id_seq']);
 }
 
 onBothDatabases(
   test,
   'the searches the search plugin recorded are counted by the search-metrics plugin, and new ones join them',
-  async (t, databaseUrl) => {
-    await upgradeInPlace(t, databaseUrl);
-    if (!databaseUrl) return;
-    // The primary key, the indexes and the id's sequence follow the table's name.
-    t.deepEqual(await postgresIndexes(databaseUrl, 'search_metrics_searches'), [
-      'search_metrics_searches_pkey',
-      'search_metrics_searches_site_time',
-      'search_metrics_searches_user_time',
-    ]);
-    const db = postgresClient(t, databaseUrl);
-    const sequences = await db('pg_class')
-      .where({ relkind: 'S' })
-      .where('relname', 'like', '%searches_id_seq')
-      .pluck('relname');
-    t.deepEqual(sequences, ['search_metrics_searches_id_seq']);
-  },
+  upgradeInPlace,
 );
