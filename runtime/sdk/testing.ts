@@ -63,5 +63,12 @@ export {
   testDatabase,
 } from '../testing/test-postgres.js';
 export type { LogLine, PluginFixture, TestRuntime, TestRuntimeOptions } from '../testing/test-runtime.js';
-export { copyPlugin, manifest, startTestRuntime, TEST_ADMIN, writePlugins } from '../testing/test-runtime.js';
+export {
+  copyPlugin,
+  manifest,
+  startTestRuntime,
+  startTestRuntimeFor,
+  TEST_ADMIN,
+  writePlugins,
+} from '../testing/test-runtime.js';
 export { WorkerPool } from '../workers/worker-pool.js';

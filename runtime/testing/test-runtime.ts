@@ -98,6 +98,16 @@ export async function startTestRuntime(options: TestRuntimeOptions = {}): Promis
   };
 }
 
+/** startTestRuntime for one test: the runtime stops when the test `t` ends. */
+export async function startTestRuntimeFor(
+  t: { teardown(fn: () => Promise<void>): void },
+  options: TestRuntimeOptions = {},
+): Promise<TestRuntime> {
+  const vela = await startTestRuntime(options);
+  t.teardown(() => vela.stop());
+  return vela;
+}
+
 export interface PluginFixture {
   manifest: Record<string, unknown>;
   /** File name → content, relative to the plugin folder (index.ts, migrations/001_x.ts, ...). */

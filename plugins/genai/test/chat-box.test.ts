@@ -1,5 +1,5 @@
 import test from 'ava';
-import { browserSuite, pageLayoutProblems, startTestRuntime, VIEWPORTS, watchInjections } from 'vela/testing';
+import { browserSuite, pageLayoutProblems, startTestRuntimeFor, VIEWPORTS, watchInjections } from 'vela/testing';
 import { createHandbook, HANDBOOK, json, startGenai } from './fixtures.js';
 
 // The sample page's chat box (a file of the search plugin's page, plugins/search/page/sample-chat.js) in
@@ -136,8 +136,7 @@ ui.test('the chat box stays hidden when the site does not chat, and when no plug
   t.true(await page.locator('#chat').isHidden());
 
   // Only the search plugin: GET /api/sn/<site>/chat is a 404, and the page shows no chat box.
-  const searchOnly = await startTestRuntime({ plugins: ['search'] });
-  t.teardown(() => searchOnly.stop());
+  const searchOnly = await startTestRuntimeFor(t, { plugins: ['search'] });
   await createHandbook(searchOnly);
   const alone = page.waitForResponse((r) => r.url().includes('/chat'));
   await page.goto(searchOnly.url('search', '/sn/Handbook?q=*&_setlocale=en_US'));

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { apiDocument, pluginTraces, startTestRuntime, type TestRuntime } from 'vela/testing';
+import { apiDocument, pluginTraces, startTestRuntimeFor, type TestRuntime } from 'vela/testing';
 import { createSite } from '../../search/test/fixtures.js';
 
 // The graphql plugin adds its routes and their OpenAPI entries to the search service; the search plugin alone has
@@ -13,8 +13,7 @@ const postQuery = (vela: TestRuntime, query: string) =>
   });
 
 test('without the graphql plugin the search service has no /graphql route, no GraphiQL and no GraphQL entry in its document', async (t) => {
-  const vela = await startTestRuntime({ plugins: ['search'] });
-  t.teardown(() => vela.stop());
+  const vela = await startTestRuntimeFor(t, { plugins: ['search'] });
   const post = await postQuery(vela, '{ siteNames }');
   t.is(post.status, 404);
   t.like(await post.json(), { error: 'not_found' });
@@ -29,8 +28,7 @@ test('without the graphql plugin the search service has no /graphql route, no Gr
 });
 
 test('with it, POST /graphql answers on the search service and is described under the graphql tag', async (t) => {
-  const vela = await startTestRuntime({ plugins: ['search', 'graphql'] });
-  t.teardown(() => vela.stop());
+  const vela = await startTestRuntimeFor(t, { plugins: ['search', 'graphql'] });
   await createSite(vela);
   const post = await postQuery(vela, '{ siteNames }');
   t.is(post.status, 200);
@@ -44,11 +42,10 @@ test('with it, POST /graphql answers on the search service and is described unde
 });
 
 test('limits written at their former place, plugins.search.graphql, still apply, and the log says where they belong now', async (t) => {
-  const vela = await startTestRuntime({
+  const vela = await startTestRuntimeFor(t, {
     plugins: ['search', 'graphql'],
     config: { plugins: { search: { graphql: { maxAliases: 2 } } } },
   });
-  t.teardown(() => vela.stop());
   await createSite(vela);
   const twice = await postQuery(vela, '{ a: siteNames b: siteNames }');
   t.deepEqual(await twice.json(), { data: { a: ['Sample'], b: ['Sample'] } });

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { apiDocument, describedPaths, pluginTraces, startTestRuntime } from 'vela/testing';
+import { apiDocument, describedPaths, pluginTraces, startTestRuntimeFor } from 'vela/testing';
 import { json } from '../../search/test/fixtures.js';
 
 // The integration plugin on the search service: a runtime without it has neither its routes nor their
@@ -7,8 +7,7 @@ import { json } from '../../search/test/fixtures.js';
 // still starts and still applies, with a warning saying where the settings belong now.
 
 test('without the integration plugin, /api/integration and the proxy answer 404 and are not described', async (t) => {
-  const vela = await startTestRuntime({ plugins: ['search'] });
-  t.teardown(() => vela.stop());
+  const vela = await startTestRuntimeFor(t, { plugins: ['search'] });
   t.deepEqual(vela.runtime.pluginNames, ['search']);
   for (const path of ['/api/integration', '/api/integration/vendor', '/api/v2/integration/some-id/connector/status']) {
     const res = await vela.fetch('search', path, { headers: { authorization: vela.adminAuth } });
@@ -24,8 +23,7 @@ test('without the integration plugin, /api/integration and the proxy answer 404 
 });
 
 test('with it, its routes are described on the search service: the administration behind a key, the proxy public', async (t) => {
-  const vela = await startTestRuntime({ plugins: ['integration'] });
-  t.teardown(() => vela.stop());
+  const vela = await startTestRuntimeFor(t, { plugins: ['integration'] });
   t.deepEqual([...vela.runtime.pluginNames].sort(), ['integration', 'search'], 'the search plugin comes with it');
   const docs = await apiDocument(vela, 'search');
   t.deepEqual(
@@ -46,11 +44,10 @@ test('with it, its routes are described on the search service: the administratio
 });
 
 test('plugins.search.integration is read as plugins.integration, with a warning, and its limits apply', async (t) => {
-  const vela = await startTestRuntime({
+  const vela = await startTestRuntimeFor(t, {
     plugins: ['search', 'integration'],
     config: { plugins: { search: { integration: { maxRequestBytes: 10 } } } },
   });
-  t.teardown(() => vela.stop());
   t.true(
     vela.logs.some(
       (line) =>

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { apiDocument, pluginTraces, startConfiguredChild, startTestRuntime } from 'vela/testing';
+import { apiDocument, pluginTraces, startConfiguredChild, startTestRuntimeFor } from 'vela/testing';
 
 // OCR is a plugin of its own on the search service: a runtime without it has neither its routes nor their
 // description, one with it serves them to anyone (a search API key in the Key header included), and a config
@@ -12,8 +12,7 @@ const upload = (text: string) => {
 };
 
 test('without the ocr plugin, /api/ocr/file and /api/ocr/url answer 404 and are not described', async (t) => {
-  const vela = await startTestRuntime({ plugins: ['search'] });
-  t.teardown(() => vela.stop());
+  const vela = await startTestRuntimeFor(t, { plugins: ['search'] });
   t.deepEqual(vela.runtime.pluginNames, ['search']);
   const file = await vela.fetch('search', '/api/ocr/file', { method: 'POST', body: upload('a note') });
   t.is(file.status, 404);
@@ -34,8 +33,7 @@ test('without the ocr plugin, /api/ocr/file and /api/ocr/url answer 404 and are 
 });
 
 test('with it, the OCR routes are described on the search service and take a search API key in the Key header', async (t) => {
-  const vela = await startTestRuntime({ plugins: ['search', 'ocr'] });
-  t.teardown(() => vela.stop());
+  const vela = await startTestRuntimeFor(t, { plugins: ['search', 'ocr'] });
   const docs = await apiDocument(vela, 'search');
   for (const path of ['/api/ocr/file', '/api/ocr/url']) t.deepEqual(docs.paths[path]?.post?.tags, ['ocr'], path);
   const made = await vela.fetch('search', '/api/dev/token', {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { apiDocument, describedPaths, pluginTraces, startTestRuntime } from 'vela/testing';
+import { apiDocument, describedPaths, pluginTraces, startTestRuntimeFor } from 'vela/testing';
 import { createSite, json } from '../../search/test/fixtures.js';
 import { searchAs } from './searching.js';
 
@@ -16,8 +16,7 @@ const METRICS_PATHS = [
 ];
 
 test('without the search-metrics plugin, its routes answer 404 and are not described; searches are answered', async (t) => {
-  const vela = await startTestRuntime({ plugins: ['search'] });
-  t.teardown(() => vela.stop());
+  const vela = await startTestRuntimeFor(t, { plugins: ['search'] });
   t.deepEqual(vela.runtime.pluginNames, ['search']);
   await createSite(vela, 'Sample');
   for (const [method, path] of [
@@ -40,8 +39,7 @@ test('without the search-metrics plugin, its routes answer 404 and are not descr
 });
 
 test('with it, its routes are described on the search service, behind a key with the search scope', async (t) => {
-  const vela = await startTestRuntime({ plugins: ['search-metrics'] });
-  t.teardown(() => vela.stop());
+  const vela = await startTestRuntimeFor(t, { plugins: ['search-metrics'] });
   t.deepEqual([...vela.runtime.pluginNames].sort(), ['search', 'search-metrics'], 'the search plugin comes with it');
   const docs = await apiDocument(vela, 'search');
   t.deepEqual(
@@ -61,11 +59,10 @@ test('with it, its routes are described on the search service, behind a key with
 });
 
 test('plugins.search.metrics is read as plugins.search-metrics, with a warning, and its settings apply', async (t) => {
-  const vela = await startTestRuntime({
+  const vela = await startTestRuntimeFor(t, {
     plugins: ['search', 'search-metrics'],
     config: { plugins: { search: { metrics: { enabled: false } } } },
   });
-  t.teardown(() => vela.stop());
   t.true(
     vela.logs.some(
       (line) =>

@@ -1,7 +1,7 @@
 import type { SearchEngine } from '@vela/plugin-search/api';
 import test, { type ExecutionContext } from 'ava';
 import knex from 'knex';
-import { eventually, postgresReachable, startTestRuntime, testDatabase } from 'vela/testing';
+import { eventually, postgresReachable, startTestRuntime, startTestRuntimeFor, testDatabase } from 'vela/testing';
 import { answersAsMemory, sampleOnEach } from '../../search/test/engine-answers.js';
 import { createSite, importDocs, json, makeDocs, search } from '../../search/test/fixtures.js';
 import { createPostgresEngineFactory, type PostgresEngine } from '../engine/postgres-engine.js';
@@ -16,14 +16,12 @@ const POSTGRES_ENGINE = { plugins: { search: { engine: 'postgres' as const, inde
 pgTest('the PostgreSQL engine answers searches, filters, facets and sorts as the memory engine does', async (t) => {
   t.timeout(120_000);
   const docs = makeDocs(300);
-  const memory = await startTestRuntime({ plugins: ['search'] });
-  t.teardown(() => memory.stop());
-  const postgres = await startTestRuntime({
+  const memory = await startTestRuntimeFor(t, { plugins: ['search'] });
+  const postgres = await startTestRuntimeFor(t, {
     plugins: ['search', 'search-postgres'],
     databaseUrl: (await testDatabase(t)).url,
     config: POSTGRES_ENGINE,
   });
-  t.teardown(() => postgres.stop());
   await sampleOnEach(t, [memory, postgres], docs);
   await answersAsMemory(t, memory, postgres);
   // The prefix retry (wildcardNoResults) found "python" for "pyth" on both.
@@ -87,12 +85,11 @@ pgTest(
       await db.destroy();
     }
 
-    const c = await startTestRuntime({
+    const c = await startTestRuntimeFor(t, {
       plugins: ['search', 'search-postgres'],
       databaseUrl: url,
       config: POSTGRES_ENGINE,
     });
-    t.teardown(() => c.stop());
     t.is((await search(c, 'q=*&_setlocale=en_US')).body.queryContext.count, 59);
     t.false(
       c.logs.some((line) => line.msg === 'search index rebuilt'),
@@ -111,8 +108,7 @@ test('"engine": "postgres" over SQLite is refused with a clear configuration err
   );
   t.regex(String(error?.message), /search-postgres plugin/);
   // Over SQLite the plugin registers nothing: with another engine chosen, it is loaded and harmless.
-  const memory = await startTestRuntime({ plugins: ['search', 'search-postgres'] });
-  t.teardown(() => memory.stop());
+  const memory = await startTestRuntimeFor(t, { plugins: ['search', 'search-postgres'] });
   t.deepEqual(
     memory.runtime.hookBus.describe().find((h) => h.name === 'search.engines'),
     { name: 'search.engines', owner: 'search', taps: ['search-postgres:postgres'] },

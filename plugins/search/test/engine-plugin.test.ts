@@ -2,7 +2,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { manifest, packageRoot, startTestRuntime, type TestRuntime, writePlugins } from 'vela/testing';
+import {
+  manifest,
+  packageRoot,
+  startTestRuntime,
+  startTestRuntimeFor,
+  type TestRuntime,
+  writePlugins,
+} from 'vela/testing';
 import { checkPluginBoundaries } from '../../../scripts/lint/plugin-boundaries.js';
 import { answersAsMemory, sampleOnEach } from './engine-answers.js';
 import { QUERIES } from './fixtures/engine-parity.js';
@@ -49,10 +56,12 @@ test('an engine plugin registers its engine through search.engines, and the sear
   // The plugin keeps the boundary rule: the search plugin only through `import type` of its contract.
   t.deepEqual(checkPluginBoundaries(path.join(paths[1]!, 'brute-engine')), []);
 
-  const memory = await startTestRuntime({ plugins: ['search'] });
-  t.teardown(() => memory.stop());
-  const brute = await startTestRuntime({ plugins: ['search', 'brute-engine'], loaderPath: paths, config: BRUTE_FORCE });
-  t.teardown(() => brute.stop());
+  const memory = await startTestRuntimeFor(t, { plugins: ['search'] });
+  const brute = await startTestRuntimeFor(t, {
+    plugins: ['search', 'brute-engine'],
+    loaderPath: paths,
+    config: BRUTE_FORCE,
+  });
   t.deepEqual(
     brute.runtime.hookBus.describe().find((h) => h.name === 'search.engines'),
     { name: 'search.engines', owner: 'search', taps: ['brute-engine:brute-force'] },
@@ -98,8 +107,12 @@ test("an engine plugin's indexes are snapshotted in their own folder and restore
   t.true(existsSync(path.join(dataDir, 'search', 'snapshots-brute-force')));
   t.false(existsSync(path.join(dataDir, 'search', 'snapshots')));
 
-  const second = await startTestRuntime({ plugins: ['search', 'brute-engine'], loaderPath: paths, config, dataDir });
-  t.teardown(() => second.stop());
+  const second = await startTestRuntimeFor(t, {
+    plugins: ['search', 'brute-engine'],
+    loaderPath: paths,
+    config,
+    dataDir,
+  });
   const loaded = second.logs.find((l) => l.msg === 'search indexes loaded');
   t.not(loaded?.snapshot, null, JSON.stringify(loaded));
   // Every engine (one per locale of the site) restored by the plugin's factory, none rebuilt from the store.
