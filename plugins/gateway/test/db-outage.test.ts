@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Changes } from 'vela/plugin';
 import { postgresProxy, postgresReachable, testDatabase } from 'vela/testing';
-import { admin, createApp, createMapping, postForm, startGateway, startServer } from './fixtures.js';
+import { admin, clientCredentials, createApp, createMapping, startGateway, startServer } from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
 
@@ -19,11 +19,7 @@ pgTest(
 
     await createMapping(vela, { context: '/proxy/orders/v1', url: upstream.url });
     const app = await createApp(vela, { name: 'outage' });
-    const issued = await postForm(vela, '/api/token', {
-      grant_type: 'client_credentials',
-      client_id: app.apiKey,
-      client_secret: app.apiSecret,
-    });
+    const issued = await clientCredentials(vela, app);
     const call = (token: string) =>
       vela.fetch('gateway', '/orders/v1/x', { headers: { authorization: `Bearer ${token}` } });
     t.is((await call(issued.body.access_token)).status, 200);
@@ -43,11 +39,7 @@ pgTest(
     t.is(write.status, 503, JSON.stringify(write.body));
     t.is(write.body.error, 'service_unavailable');
     t.truthy(write.headers.get('retry-after'));
-    const token = await postForm(vela, '/api/token', {
-      grant_type: 'client_credentials',
-      client_id: app.apiKey,
-      client_secret: app.apiSecret,
-    });
+    const token = await clientCredentials(vela, app);
     t.is(token.status, 503, JSON.stringify(token.body));
     // Health says the database is down.
     t.is((await vela.fetch('gateway', '/health')).status, 503);
@@ -67,11 +59,7 @@ pgTest(
     t.log(`recovered in ${Date.now() - restoredAt} ms`);
     const list = (await admin(vela, 'GET', '/api/v2/mapping')).body as Array<{ context: string }>;
     t.deepEqual(list.map((m) => m.context).sort(), ['/proxy/after/v1', '/proxy/orders/v1']);
-    const again = await postForm(vela, '/api/token', {
-      grant_type: 'client_credentials',
-      client_id: app.apiKey,
-      client_secret: app.apiSecret,
-    });
+    const again = await clientCredentials(vela, app);
     t.is(again.status, 200);
     t.is((await call(again.body.access_token)).status, 200);
     t.is((await call(issued.body.access_token)).status, 200);

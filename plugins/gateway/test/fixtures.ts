@@ -77,6 +77,15 @@ export async function postForm(
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 }
 
+/** The client-credentials grant of `app`, with its key and secret: the token endpoint's answer. */
+export function clientCredentials(vela: TestRuntime, app: Pick<App, 'apiKey' | 'apiSecret'>): Promise<JsonAnswer> {
+  return postForm(vela, '/api/token', {
+    grant_type: 'client_credentials',
+    client_id: app.apiKey,
+    client_secret: app.apiSecret,
+  });
+}
+
 export interface LocalServer {
   url: string;
   port: number;

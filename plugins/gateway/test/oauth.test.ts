@@ -5,6 +5,7 @@ import { TokenStore } from '../oauth/token-store.js';
 import type { App, AppStore } from '../store/app-store.js';
 import {
   admin,
+  clientCredentials,
   createApp,
   createMapping,
   eventually,
@@ -378,11 +379,7 @@ test('client_credentials needs the right secret and gives a token without a refr
     (await postForm(vela, '/api/token', { grant_type: 'client_credentials', client_id: app.apiKey })).body.error,
     'invalid_client',
   );
-  const res = await postForm(vela, '/api/token', {
-    grant_type: 'client_credentials',
-    client_id: app.apiKey,
-    client_secret: app.apiSecret,
-  });
+  const res = await clientCredentials(vela, app);
   t.is(res.status, 200);
   t.is(res.body.refresh_token, undefined);
   t.is(await proxyStatus(res.body.access_token), 200);
@@ -486,14 +483,7 @@ test('an issued token stops working at the proxy once it expires, and when its a
   t.teardown(() => fast.stop());
   await admin(fast, 'POST', '/api/v2/mapping', { context: '/proxy/data/v1', url: upstream.url });
   const own = (await admin(fast, 'POST', '/api/v2/app', { name: 'expiring' })).body as App;
-  const issue = async () =>
-    (
-      await postForm(fast, '/api/token', {
-        grant_type: 'client_credentials',
-        client_id: own.apiKey,
-        client_secret: own.apiSecret,
-      })
-    ).body.access_token as string;
+  const issue = async () => (await clientCredentials(fast, own)).body.access_token as string;
   const status = async (token: string) =>
     (await fast.fetch('gateway', '/data/v1/x', { headers: { authorization: `Bearer ${token}` } })).status;
   const token = await issue();

@@ -1,6 +1,15 @@
 import test from 'ava';
 import { postgresReachable, testDatabase } from 'vela/testing';
-import { admin, createApp, createMapping, eventually, postForm, startGateway, startServer } from './fixtures.js';
+import {
+  admin,
+  clientCredentials,
+  createApp,
+  createMapping,
+  eventually,
+  postForm,
+  startGateway,
+  startServer,
+} from './fixtures.js';
 
 const pgTest = postgresReachable() ? test : test.skip;
 
@@ -50,11 +59,7 @@ pgTest('on PostgreSQL two gateway processes share mappings, apps, issued tokens 
     'A knowing the replay revoked the token',
   );
 
-  const cc = await postForm(a, '/api/token', {
-    grant_type: 'client_credentials',
-    client_id: app.apiKey,
-    client_secret: app.apiSecret,
-  });
+  const cc = await clientCredentials(a, app);
   await eventually(async () => (await viaB(cc.body.access_token)) === 200, 'B accepting a token issued on A');
   t.is((await admin(a, 'DELETE', `/api/v2/app/${app.id}/accessTokens`)).status, 200);
   await eventually(
