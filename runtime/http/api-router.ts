@@ -1,4 +1,4 @@
-import express, { type RequestHandler, type Router } from 'express';
+import express, { type RequestHandler } from 'express';
 import type { AccessPolicy, RouteAccess } from '../auth/access-policy.js';
 import { bootErrors, httpErrors } from '../errors.js';
 import type { CorsPolicy } from './cors.js';
@@ -10,32 +10,10 @@ import {
   refuseMalformedText,
   validateRequest,
 } from './request-validation.js';
-import { type RouteDefaults, type RouteGroup, routeGroup } from './route-group.js';
+import { routeGroup } from './route-group.js';
+import type { ApiRouter, Route } from './route-types.js';
 
-type Route = (path: string, spec: RouteSpec, ...handlers: RequestHandler[]) => ApiRouter;
-
-/**
- * A plugin's router: each route states who may call it and its schemas once; the runtime enforces the
- * access, and the schemas both validate the request and describe it in the service's OpenAPI
- * document. Routes with a body method parse JSON and form bodies up to the service's limit (or the
- * route's `bodyLimit`). `raw` is the plain express router for what is not an API (static pages,
- * console); it parses no bodies and checks no access.
- */
-export interface ApiRouter {
-  get: Route;
-  post: Route;
-  put: Route;
-  patch: Route;
-  delete: Route;
-  head: Route;
-  options: Route;
-  use(...handlers: RequestHandler[]): ApiRouter;
-  /** The service's sign-in page: browsers asking for a page without credentials go there, never to a Basic dialog. */
-  useSignInPage(path: string): ApiRouter;
-  /** The routes that share `defaults` (access, scope, tags): their specs say only what differs. */
-  withDefaults(defaults: RouteDefaults): RouteGroup;
-  readonly raw: Router;
-}
+export type { ApiRouter } from './route-types.js';
 
 const WITH_BODY = new Set<HttpMethod>(['post', 'put', 'patch', 'delete']);
 

@@ -1,7 +1,8 @@
 import type { Request } from 'express';
 import type { JsonSchema } from '../config/schema-validation.js';
-import type { ApiRouter } from './api-router.js';
-import type { RouteSpec } from './openapi-registry.js';
+import type { ApiRouter, DeleteSpec } from './route-types.js';
+
+export type { DeleteSpec } from './route-types.js';
 
 /** The answer to a deletion: `deleted` is always true, with the id (and the name, where there is one) of what went. */
 export const deletedSchema: JsonSchema = {
@@ -9,14 +10,6 @@ export const deletedSchema: JsonSchema = {
   required: ['deleted', 'id'],
   properties: { deleted: { type: 'boolean', enum: [true] }, id: { type: 'string' }, name: { type: 'string' } },
 };
-
-/** A deletion route's spec: a route's, with its 200 answer said in words. */
-export interface DeleteSpec extends Omit<RouteSpec, 'responses'> {
-  /** What the 200 answer means: "the app is deleted". */
-  description: string;
-  /** The route's other answers (a 409 while something still uses it). */
-  responses?: RouteSpec['responses'];
-}
 
 /**
  * DELETE `path`: `remove` deletes what the request names (or throws the error that says why not) and tells what

@@ -1,39 +1,12 @@
-import type { Request, RequestHandler } from 'express';
-import type { RouteAccess } from '../auth/access-policy.js';
 import type { JsonSchema } from '../config/schema-validation.js';
-import type { ApiRouter } from './api-router.js';
-import { type DeleteSpec, deleteRoute } from './delete-route.js';
-import { type ItemMethod, type ItemSpec, itemRoute } from './item-route.js';
-import { type ListSpec, listRoute } from './list-route.js';
+import { collectionRoutes } from './collection-routes.js';
+import { deleteRoute } from './delete-route.js';
+import { itemRoute } from './item-route.js';
+import { listRoute } from './list-route.js';
 import type { RouteSpec } from './openapi-registry.js';
+import type { ApiRouter, GroupRoute, InGroup, RouteDefaults, RouteGroup } from './route-types.js';
 
-/** What the routes of a group say alike: who may call them (always), and any other member of a spec. */
-export type RouteDefaults = Pick<RouteSpec, 'access'> & Partial<Omit<RouteSpec, 'access'>>;
-
-/** A spec within a group: the group's defaults fill what it leaves out, its access among them. */
-export type InGroup<S extends { access: RouteAccess }> = Omit<S, 'access'> & { access?: RouteAccess };
-
-type GroupRoute = (path: string, spec: InGroup<RouteSpec>, ...handlers: RequestHandler[]) => RouteGroup;
-
-/**
- * Routes that share their access, scope and tags (a file's reading routes, say): each spec says only what
- * differs, and a member it gives wins over the group's. The route kinds of the SDK come with it: `item`
- * (itemRoute), `list` (listRoute), `remove` (deleteRoute).
- */
-export interface RouteGroup {
-  get: GroupRoute;
-  post: GroupRoute;
-  put: GroupRoute;
-  patch: GroupRoute;
-  delete: GroupRoute;
-  item(method: ItemMethod, path: string, spec: InGroup<ItemSpec>, answer: (req: Request) => unknown): RouteGroup;
-  list(path: string, spec: InGroup<ListSpec>, list: (req: Request) => unknown): RouteGroup;
-  remove(
-    path: string,
-    spec: InGroup<DeleteSpec>,
-    remove: (req: Request) => Promise<{ id: string; name?: string }>,
-  ): RouteGroup;
-}
+export type { InGroup, RouteDefaults, RouteGroup } from './route-types.js';
 
 /** A group of `router`'s routes whose specs start from `defaults`. */
 export function routeGroup(router: ApiRouter, defaults: RouteDefaults): RouteGroup {
@@ -66,6 +39,7 @@ export function routeGroup(router: ApiRouter, defaults: RouteDefaults): RouteGro
       deleteRoute(router, path, full(spec), remove);
       return group;
     },
+    collection: (spec) => collectionRoutes(group, spec),
   };
   return group;
 }

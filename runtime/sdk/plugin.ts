@@ -60,6 +60,8 @@ export type {
 export type { ApiRouter } from '../http/api-router.js';
 export type { DeleteSpec } from '../http/delete-route.js';
 export { deletedSchema, deleteRoute } from '../http/delete-route.js';
+export type { Collection, CollectionSpec } from '../http/collection-routes.js';
+export { collectionRoutes } from '../http/collection-routes.js';
 export { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js';
 export type { ItemMethod, ItemSpec } from '../http/item-route.js';
 export { itemRoute } from '../http/item-route.js';

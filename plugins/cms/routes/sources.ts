@@ -15,7 +15,8 @@ export function mountSourceRoutes(router: ApiRouter, domain: CmsDomain): void {
   const { store, sync } = domain;
 
   const api = router.withDefaults({ access: 'key', scope: SCOPE, tags });
-  api.list(BASE, { summary: 'List the cms sources', description: 'sources', items: sourceSchema }, () => store.list());
+  const source = api.collection({ path: BASE, id: 'id', params: idParam, ...theSource, responses: missing });
+  source.list({ summary: 'List the cms sources', description: 'sources' }, () => store.list());
 
   // Before /source/:id, which would take "structure" for an id.
   api.item(
@@ -29,22 +30,13 @@ export function mountSourceRoutes(router: ApiRouter, domain: CmsDomain): void {
     () => emptySource(),
   );
 
-  api.item(
-    'get',
-    `${BASE}/:id`,
-    { summary: 'Get a cms source', params: idParam, ...theSource, responses: missing },
-    (req) => store.get(String(req.params.id)),
-  );
+  source.read({ summary: 'Get a cms source' }, (id) => store.get(id));
 
-  api.item(
-    'post',
-    BASE,
+  source.create(
     {
       summary: 'Create a cms source, with its connector sources (<name>-author, <name>-publish)',
       body: sourceInputSchema,
       description: 'the source',
-      schema: sourceSchema,
-      status: 201,
       responses: { 409: { description: 'the name is taken' } },
     },
     async (req) => {
@@ -67,18 +59,13 @@ export function mountSourceRoutes(router: ApiRouter, domain: CmsDomain): void {
     },
   );
 
-  api.item(
-    'put',
-    `${BASE}/:id`,
+  source.replace(
     {
       summary: 'Replace a cms source (its name stays; without a password the stored one stays)',
-      params: idParam,
       body: sourceUpdateSchema,
-      ...theSource,
-      responses: { ...missing, 400: { description: 'the body names another id, or is invalid' } },
+      responses: { 400: { description: 'the body names another id, or is invalid' } },
     },
-    async (req) => {
-      const id = String(req.params.id);
+    async (id, req) => {
       const body = req.body as CmsSourceInput & { id?: string };
       if (body.id !== undefined && body.id !== '' && body.id !== id) throw cmsErrors.idMismatch(id, body.id);
       const existing = await store.get(id);

@@ -21,8 +21,8 @@ export function mountRuleRoutes(router: ApiRouter, { rules, sources }: Connector
   const rulesApi = router.withDefaults({ access: 'key', scope: 'connector', tags });
   const theRule = { description: 'the rule', schema: ruleSchema };
   const missing = { 404: { description: 'no such rule' } };
-  const listed = { description: 'rules', items: ruleSchema };
-  rulesApi.list(BASE, { ...listed, summary: 'List every indexing rule' }, () => rules.list());
+  const rule = rulesApi.collection({ path: BASE, id: 'id', params: ruleIdParam, ...theRule, responses: missing });
+  rule.list({ summary: 'List every indexing rule', description: 'rules' }, () => rules.list());
 
   rulesApi.item(
     'get',
@@ -43,7 +43,8 @@ export function mountRuleRoutes(router: ApiRouter, { rules, sources }: Connector
   rulesApi.list(
     `${BASE}/source/:source`,
     {
-      ...listed,
+      description: 'rules',
+      items: ruleSchema,
       summary: 'List the rules of a source (404 for an unknown source without rules)',
       params: sourceParam,
       responses: { 404: { description: 'no such source' } },
@@ -56,40 +57,21 @@ export function mountRuleRoutes(router: ApiRouter, { rules, sources }: Connector
     },
   );
 
-  rulesApi.item(
-    'get',
-    `${BASE}/:id`,
-    { summary: 'Get a rule', params: ruleIdParam, ...theRule, responses: missing },
-    (req) => rules.get(String(req.params.id)),
-  );
+  rule.read({ summary: 'Get a rule' }, (id) => rules.get(id));
 
-  rulesApi.item(
-    'post',
-    BASE,
-    { summary: 'Create a rule', body: ruleInputSchema, ...theRule, status: 201 },
-    async (req) => {
-      knownSource(req.body as RuleInput);
-      return rules.create(req.body as RuleInput);
-    },
-  );
+  rule.create({ summary: 'Create a rule', body: ruleInputSchema }, async (req) => {
+    knownSource(req.body as RuleInput);
+    return rules.create(req.body as RuleInput);
+  });
 
-  rulesApi.item(
-    'put',
-    `${BASE}/:id`,
-    { summary: 'Replace a rule', params: ruleIdParam, body: ruleInputSchema, ...theRule, responses: missing },
-    async (req) => {
-      const id = String(req.params.id);
-      const bodyId = (req.body as { id?: unknown }).id;
-      if (typeof bodyId === 'string' && bodyId !== '' && bodyId !== id)
-        throw connectorErrors.invalidParameter(
-          'id',
-          `in the body ("${bodyId}") must match the id in the path ("${id}")`,
-        );
-      await rules.get(id);
-      knownSource(req.body as RuleInput);
-      return rules.update(id, req.body as RuleInput);
-    },
-  );
+  rule.replace({ summary: 'Replace a rule', body: ruleInputSchema }, async (id, req) => {
+    const bodyId = (req.body as { id?: unknown }).id;
+    if (typeof bodyId === 'string' && bodyId !== '' && bodyId !== id)
+      throw connectorErrors.invalidParameter('id', `in the body ("${bodyId}") must match the id in the path ("${id}")`);
+    await rules.get(id);
+    knownSource(req.body as RuleInput);
+    return rules.update(id, req.body as RuleInput);
+  });
 
   rulesApi.item(
     'delete',

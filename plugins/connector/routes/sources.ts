@@ -17,7 +17,8 @@ export function mountSourceRoutes(
   { sources, kinds, statuses, runs, coordinator, target, outbound, logger }: ConnectorDomain,
 ): void {
   const api = router.withDefaults({ access: 'key', scope: 'connector', tags });
-  api.list(BASE, { summary: 'List the sources', description: 'sources', items: sourceSchema }, () => sources.list());
+  const source = api.collection({ path: BASE, id: 'name', params: nameParam, ...theSource, responses: missing });
+  source.list({ summary: 'List the sources', description: 'sources' }, () => sources.list());
 
   api.item(
     'get',
@@ -45,21 +46,12 @@ export function mountSourceRoutes(
     () => kinds.describe(),
   );
 
-  api.item(
-    'get',
-    `${BASE}/:name`,
-    { summary: 'Get a source', params: nameParam, ...theSource, responses: missing },
-    (req) => sources.get(String(req.params.name)),
-  );
+  source.read({ summary: 'Get a source' }, (name) => sources.get(name));
 
-  api.item(
-    'post',
-    BASE,
+  source.create(
     {
       summary: "Create a source (settings are checked against its kind's schema)",
       body: sourceInputSchema,
-      ...theSource,
-      status: 201,
       responses: { 409: { description: 'the name is taken' } },
     },
     async (req) => {
@@ -73,27 +65,15 @@ export function mountSourceRoutes(
     },
   );
 
-  api.item(
-    'put',
-    `${BASE}/:name`,
-    {
-      summary: 'Replace a source (its name stays)',
-      params: nameParam,
-      body: sourceUpdateSchema,
-      ...theSource,
-      responses: missing,
-    },
-    async (req) => {
-      const name = String(req.params.name);
-      const body = req.body as SourceInput;
-      if (body.name !== undefined && body.name !== name) throw connectorErrors.nameMismatch(name, body.name);
-      sources.checkWritable(sources.get(name));
-      kinds.checkOffered(body.kind);
-      await checkFetchTargets(kinds.get(body.kind), kinds.checkSettings(body.kind, body.settings), outbound());
-      await checkSites(target, body.sites, body.locale ?? 'en_US', logger);
-      return sources.update(name, { ...body, name });
-    },
-  );
+  source.replace({ summary: 'Replace a source (its name stays)', body: sourceUpdateSchema }, async (name, req) => {
+    const body = req.body as SourceInput;
+    if (body.name !== undefined && body.name !== name) throw connectorErrors.nameMismatch(name, body.name);
+    sources.checkWritable(sources.get(name));
+    kinds.checkOffered(body.kind);
+    await checkFetchTargets(kinds.get(body.kind), kinds.checkSettings(body.kind, body.settings), outbound());
+    await checkSites(target, body.sites, body.locale ?? 'en_US', logger);
+    return sources.update(name, { ...body, name });
+  });
 
   api.item(
     'delete',

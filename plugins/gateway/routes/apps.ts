@@ -9,32 +9,21 @@ const oneApp = { description: 'the app with its four credentials', schema: appSc
 
 export function mountAppRoutes(router: ApiRouter, { apps, tokens }: GatewayDomain): void {
   const admin = router.withDefaults({ access: 'admin', tags });
-  admin.list('/api/v2/app', { summary: 'List the apps', description: 'apps', items: appSchema }, () => apps.list());
-  admin.item(
-    'post',
-    '/api/v2/app',
-    {
-      summary: 'Create an app; its Consumer Key/Secret and Access Token/Secret are generated',
-      body: appCreateBody,
-      status: 201,
-      ...oneApp,
-    },
-    (req) => apps.create(req.body as AppInput),
-  );
-  admin.item('get', '/api/v2/app/:id', { summary: 'Get an app', params: idParam, ...oneApp }, (req) =>
-    apps.get(String(req.params.id)),
-  );
-  admin.item(
-    'put',
-    '/api/v2/app/:id',
-    { summary: "Change an app's name, description or callback URLs", params: idParam, body: appUpdateBody, ...oneApp },
-    (req) => apps.update(String(req.params.id), req.body as Partial<AppInput>),
-  );
-  admin.remove(
-    '/api/v2/app/:id',
-    { summary: 'Delete an app; its codes and tokens stop working', params: idParam, description: 'the app is deleted' },
-    async (req) => ({ id: (await apps.delete(String(req.params.id))).id }),
-  );
+  admin
+    .collection({ path: '/api/v2/app', id: 'id', params: idParam, ...oneApp })
+    .list({ summary: 'List the apps', description: 'apps' }, () => apps.list())
+    .create(
+      { summary: 'Create an app; its Consumer Key/Secret and Access Token/Secret are generated', body: appCreateBody },
+      (req) => apps.create(req.body as AppInput),
+    )
+    .read({ summary: 'Get an app' }, (id) => apps.get(id))
+    .replace({ summary: "Change an app's name, description or callback URLs", body: appUpdateBody }, (id, req) =>
+      apps.update(id, req.body as Partial<AppInput>),
+    )
+    .remove(
+      { summary: 'Delete an app; its codes and tokens stop working', description: 'the app is deleted' },
+      async (id) => ({ id: (await apps.delete(id)).id }),
+    );
   const renewals = [
     ['gen_key', 'Generate a new Consumer Key and Consumer Secret', (id: string) => apps.genKey(id)],
     ['gen_token', 'Generate a new Access Token and Access Token Secret', (id: string) => apps.genToken(id)],

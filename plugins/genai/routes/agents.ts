@@ -41,43 +41,30 @@ export function mountAgentRoutes(router: ApiRouter, domain: GenaiDomain): void {
   // Agents are administered with the admin scope; their chat takes the search scope.
   const admin = router.withDefaults({ access: 'key', tags });
   const chat = router.withDefaults({ access: 'key', scope: 'search', tags });
-  const theAgent = { description: 'the agent', schema: agentSchema };
-  admin.list('/api/v2/llm/agent', { summary: 'List AI agents', description: 'agents', items: agentSchema }, () =>
-    agents.list(),
-  );
-  admin.item(
-    'post',
-    '/api/v2/llm/agent',
-    {
-      summary: 'Create an AI agent',
-      body: agentCreateSchema,
-      status: 201,
-      description: 'created',
+  admin
+    .collection({
+      path: '/api/v2/llm/agent',
+      id: 'agentId',
+      params: agentParam,
+      description: 'the agent',
       schema: agentSchema,
-    },
-    (req) => agents.create(withoutReadOnly(req.body as AgentInput), check),
-  );
-  admin.item('get', '/api/v2/llm/agent/:agentId', { summary: 'One AI agent', params: agentParam, ...theAgent }, (req) =>
-    agents.get(String(req.params.agentId)),
-  );
-  admin.item(
-    'put',
-    '/api/v2/llm/agent/:agentId',
-    { summary: 'Change an AI agent (members left out stay)', params: agentParam, body: agentUpdateSchema, ...theAgent },
-    (req) => {
+    })
+    .list({ summary: 'List AI agents', description: 'agents' }, () => agents.list())
+    .create({ summary: 'Create an AI agent', body: agentCreateSchema, description: 'created' }, (req) =>
+      agents.create(withoutReadOnly(req.body as AgentInput), check),
+    )
+    .read({ summary: 'One AI agent' }, (id) => agents.get(id))
+    .replace({ summary: 'Change an AI agent (members left out stay)', body: agentUpdateSchema }, (id, req) => {
       const { id: _ignored, ...input } = withoutReadOnly(req.body as AgentInput);
-      return agents.update(String(req.params.agentId), input, check);
-    },
-  );
-  admin.remove(
-    '/api/v2/llm/agent/:agentId',
-    { summary: 'Delete an AI agent and its conversations', params: agentParam, description: 'the agent is deleted' },
-    async (req) => {
-      const id = String(req.params.agentId);
-      await agents.remove(id);
-      return { id };
-    },
-  );
+      return agents.update(id, input, check);
+    })
+    .remove(
+      { summary: 'Delete an AI agent and its conversations', description: 'the agent is deleted' },
+      async (id) => {
+        await agents.remove(id);
+        return { id };
+      },
+    );
 
   chat.post(
     '/api/v2/llm/agent/:agentId/chat',

@@ -78,13 +78,17 @@ export function mountInstanceRoutes(router: ApiRouter, domain: GenaiDomain): voi
   };
 
   const admin = router.withDefaults({ access: 'key', tags });
-  const theInstance = { description: 'the instance', schema: instanceSchema };
-  admin.list(
-    '/api/llm',
+  const instance = admin.collection({
+    path: '/api/llm',
+    id: 'id',
+    params: idParam,
+    description: 'the instance',
+    schema: instanceSchema,
+  });
+  instance.list(
     {
       summary: 'List LLM instances (API keys are never shown: hasApiKey and apiKeyHint say whether there is one)',
       description: 'instances',
-      items: instanceSchema,
     },
     () => instances.list(),
   );
@@ -119,17 +123,8 @@ export function mountInstanceRoutes(router: ApiRouter, domain: GenaiDomain): voi
     },
     () => VENDORS,
   );
-  admin.item(
-    'post',
-    '/api/llm',
-    {
-      summary: 'Create an LLM instance',
-      body: instanceCreateSchema,
-      status: 201,
-      description: 'created',
-      schema: instanceSchema,
-    },
-    (req) => {
+  instance
+    .create({ summary: 'Create an LLM instance', body: instanceCreateSchema, description: 'created' }, (req) => {
       const input = withoutReadOnly(req.body as InstanceInput);
       if (input.id && RESERVED_INSTANCE_IDS.includes(input.id))
         throw genaiErrors.invalidParameter(
@@ -137,37 +132,27 @@ export function mountInstanceRoutes(router: ApiRouter, domain: GenaiDomain): voi
           `must not be ${RESERVED_INSTANCE_IDS.map((r) => `"${r}"`).join(' or ')}: GET /api/llm/${input.id} is another route`,
         );
       return instances.create(input, checkUrl);
-    },
-  );
-  admin.item('get', '/api/llm/:id', { summary: 'One LLM instance', params: idParam, ...theInstance }, (req) =>
-    instances.get(String(req.params.id)),
-  );
-  admin.item(
-    'put',
-    '/api/llm/:id',
-    {
-      summary: 'Change an LLM instance (members left out stay; apiKey left out keeps the key, null removes it)',
-      params: idParam,
-      body: instanceUpdateSchema,
-      ...theInstance,
-    },
-    (req) => {
-      const { id: _ignored, ...input } = withoutReadOnly(req.body as InstanceInput);
-      return instances.update(String(req.params.id), input, checkUrl);
-    },
-  );
-  admin.remove(
-    '/api/llm/:id',
-    {
-      summary: 'Delete an LLM instance (409 while a site or an agent uses it; the built-in one cannot be deleted)',
-      params: idParam,
-      description: 'the instance is deleted',
-      responses: { 409: { description: 'a site or an agent uses the instance: the message names them' } },
-    },
-    async (req) => {
-      const id = String(req.params.id);
-      await instances.remove(id, usersOf);
-      return { id };
-    },
-  );
+    })
+    .read({ summary: 'One LLM instance' }, (id) => instances.get(id))
+    .replace(
+      {
+        summary: 'Change an LLM instance (members left out stay; apiKey left out keeps the key, null removes it)',
+        body: instanceUpdateSchema,
+      },
+      (id, req) => {
+        const { id: _ignored, ...input } = withoutReadOnly(req.body as InstanceInput);
+        return instances.update(id, input, checkUrl);
+      },
+    )
+    .remove(
+      {
+        summary: 'Delete an LLM instance (409 while a site or an agent uses it; the built-in one cannot be deleted)',
+        description: 'the instance is deleted',
+        responses: { 409: { description: 'a site or an agent uses the instance: the message names them' } },
+      },
+      async (id) => {
+        await instances.remove(id, usersOf);
+        return { id };
+      },
+    );
 }

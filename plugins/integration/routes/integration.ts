@@ -130,11 +130,8 @@ export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRou
   const { store, proxy } = routes;
   const admin = router.withDefaults({ access: 'key', tags });
   const theInstance = { description: 'the instance', schema: integrationSchema };
-  admin.list(
-    '/api/integration',
-    { summary: 'List integration instances, by title', description: 'instances', items: integrationSchema },
-    () => store.list(),
-  );
+  const instance = admin.collection({ path: '/api/integration', id: 'id', params: idParam, ...theInstance });
+  instance.list({ summary: 'List integration instances, by title', description: 'instances' }, () => store.list());
   admin.item(
     'get',
     '/api/integration/structure',
@@ -160,12 +157,8 @@ export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRou
     { summary: 'The vendors integration instances can have', description: 'the vendors', items: vendorSchema },
     () => vendors(routes.connectorUrl()),
   );
-  admin.item(
-    'get',
-    '/api/integration/:id',
-    { summary: 'Get an integration instance', params: idParam, ...theInstance },
-    (req) => store.get(String(req.params.id)),
-  );
+  instance.read({ summary: 'Get an integration instance' }, (id) => store.get(id));
+  // Created by hand: the operation has a description of its own.
   admin.post(
     '/api/integration',
     {
@@ -190,31 +183,19 @@ export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRou
       res.status(201).json(await store.create({ ...input, endpoint }));
     },
   );
-  admin.item(
-    'put',
-    '/api/integration/:id',
-    {
-      summary: 'Change an integration instance (the members given)',
-      params: idParam,
-      body: updateBody,
-      ...theInstance,
-    },
-    async (req) => {
+  instance
+    .replace({ summary: 'Change an integration instance (the members given)', body: updateBody }, async (id, req) => {
       const patch = req.body as Partial<IntegrationInput>;
-      const id = String(req.params.id);
       if (patch.id !== undefined && patch.id !== id)
         throw new VelaError('validation_failed', `body.id must be "${id}" (an instance keeps its id)`, 400);
       checkHeaders(patch.headers);
       if (patch.endpoint !== undefined) await checkEndpoint(routes.outbound(), patch.endpoint);
       const { id: _ignored, ...changes } = patch;
       return store.update(id, changes);
-    },
-  );
-  admin.remove(
-    '/api/integration/:id',
-    { summary: 'Delete an integration instance', params: idParam, description: 'the instance is deleted' },
-    async (req) => ({ id: (await store.delete(String(req.params.id))).id }),
-  );
+    })
+    .remove({ summary: 'Delete an integration instance', description: 'the instance is deleted' }, async (id) => ({
+      id: (await store.delete(id)).id,
+    }));
 
   // The proxy: public, as the specification lists it; each method an instance may forward, HEAD with GET.
   const spec = {

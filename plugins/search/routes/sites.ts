@@ -34,20 +34,19 @@ export function mountSiteRoutes(
   const reads = router.withDefaults({ access: 'key', scope: 'search', tags });
   const writes = router.withDefaults({ access: 'key', tags });
   const theSite = { description: 'the site', schema: siteSchema };
+  const collection = { path: '/api/sn', id: 'id', params: idParam, ...theSite };
   const anExport = answers('the export file (as an attachment)', configExportSchema);
 
-  reads.list('/api/sn', { summary: 'List sites', description: 'sites', items: siteSchema }, () => sites.list());
+  const readSites = reads.collection(collection);
+  const writeSites = writes.collection(collection);
+  readSites.list({ summary: 'List sites', description: 'sites' }, () => sites.list());
 
-  writes.item(
-    'post',
-    '/api/sn',
+  writeSites.create(
     {
       summary:
         'Create a site (with the template fields unless `fields` is given, and locale en_US unless `locales` is given)',
       body: siteCreateSchema,
       description: 'the created site',
-      schema: siteSchema,
-      status: 201,
     },
     (req) => sites.create(req.body as Record<string, unknown>),
   );
@@ -92,33 +91,15 @@ export function mountSiteRoutes(
     },
   );
 
-  reads.item(
-    'get',
-    '/api/sn/:id',
-    { summary: 'Get a site', params: idParam, ...theSite },
-    (req) => sites.get(String(req.params.id)).site,
-  );
-
-  writes.item(
-    'put',
-    '/api/sn/:id',
-    {
-      summary: 'Update a site (members left out keep their values)',
-      params: idParam,
-      body: siteUpdateSchema,
-      ...theSite,
-    },
-    (req) => sites.update(String(req.params.id), req.body as Record<string, unknown>),
-  );
-
-  writes.remove(
-    '/api/sn/:id',
-    { summary: 'Delete a site, its indexes and documents', params: idParam, description: 'the site is deleted' },
-    async (req) => {
-      const site = await sites.delete(String(req.params.id));
+  readSites.read({ summary: 'Get a site' }, (id) => sites.get(id).site);
+  writeSites
+    .replace({ summary: 'Update a site (members left out keep their values)', body: siteUpdateSchema }, (id, req) =>
+      sites.update(id, req.body as Record<string, unknown>),
+    )
+    .remove({ summary: 'Delete a site, its indexes and documents', description: 'the site is deleted' }, async (id) => {
+      const site = await sites.delete(id);
       return { id: site.id, name: site.name };
-    },
-  );
+    });
 
   reads.item(
     'get',

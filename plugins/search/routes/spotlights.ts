@@ -1,4 +1,4 @@
-import { type ApiRouter, httpErrors } from 'vela/plugin';
+import { type ApiRouter, httpErrors, type Request } from 'vela/plugin';
 import { searchErrors } from '../errors.js';
 import {
   spotlightCreateSchema,
@@ -39,24 +39,27 @@ export function mountSpotlightRoutes(
   router: ApiRouter,
   { sites, spotlights }: { sites: SiteStore; spotlights: SpotlightStore },
 ): void {
-  const found = (siteRef: string, id: string) => {
-    const config = sites.get(siteRef);
+  const siteOf = (req: Request) => String(req.params.snSiteId);
+  /** The spotlight of the request's site with this id, or the 404 that names both. */
+  const found = (req: Request, id: string) => {
+    const config = sites.get(siteOf(req));
     const spotlight = spotlights.find(config.site.id, id);
     if (!spotlight) throw searchErrors.spotlightNotFound(config.site.name, id);
     return spotlight;
   };
   const reads = router.withDefaults({ access: 'key', scope: 'search', tags });
   const writes = router.withDefaults({ access: 'key', scope: 'admin', tags });
-  const theSpotlight = { description: 'the spotlight', schema: spotlightSchema };
-  reads.list(
-    '/api/sn/:snSiteId/spotlight',
-    {
-      summary: 'List the spotlights of a site',
-      params: spotlightSiteParams,
-      description: 'spotlights',
-      items: spotlightSchema,
-    },
-    (req) => spotlights.list(sites.get(String(req.params.snSiteId)).site.id),
+  const collection = {
+    path: '/api/sn/:snSiteId/spotlight',
+    id: 'id',
+    params: spotlightParams,
+    description: 'the spotlight',
+    schema: spotlightSchema,
+  };
+  const spotlightsOf = reads.collection(collection);
+  spotlightsOf.list(
+    { summary: 'List the spotlights of a site', params: spotlightSiteParams, description: 'spotlights' },
+    (req) => spotlights.list(sites.get(siteOf(req)).site.id),
   );
   reads.item(
     'get',
@@ -68,7 +71,7 @@ export function mountSpotlightRoutes(
       schema: spotlightSchema,
     },
     (req) => {
-      const { site } = sites.get(String(req.params.snSiteId));
+      const { site } = sites.get(siteOf(req));
       return {
         name: '',
         description: '',
@@ -81,53 +84,31 @@ export function mountSpotlightRoutes(
       };
     },
   );
-  reads.item(
-    'get',
-    '/api/sn/:snSiteId/spotlight/:id',
-    { summary: 'Get a spotlight', params: spotlightParams, ...theSpotlight },
-    (req) => found(String(req.params.snSiteId), String(req.params.id)),
-  );
-  writes.item(
-    'post',
-    '/api/sn/:snSiteId/spotlight',
-    {
-      summary: 'Create a spotlight',
-      params: spotlightSiteParams,
-      body: spotlightCreateSchema,
-      ...theSpotlight,
-      status: 201,
-    },
-    (req) => {
-      const config = sites.get(String(req.params.snSiteId));
+  spotlightsOf.read({ summary: 'Get a spotlight' }, (id, req) => found(req, id));
+  writes
+    .collection(collection)
+    .create({ summary: 'Create a spotlight', params: spotlightSiteParams, body: spotlightCreateSchema }, (req) => {
+      const config = sites.get(siteOf(req));
       const body = input(req.body as Body, config, true) as SpotlightInput & { name: string; locale: string };
       return spotlights.create(config.site.id, body);
-    },
-  );
-  writes.item(
-    'put',
-    '/api/sn/:snSiteId/spotlight/:id',
-    {
-      summary: 'Update a spotlight (terms and documents, when given, replace the lists whole)',
-      params: spotlightParams,
-      body: spotlightUpdateSchema,
-      ...theSpotlight,
-    },
-    (req) => {
-      const spotlight = found(String(req.params.snSiteId), String(req.params.id));
-      return spotlights.update(
-        spotlight.siteId,
-        spotlight.id,
-        input(req.body as Body, sites.get(spotlight.siteId), false),
-      );
-    },
-  );
-  writes.remove(
-    '/api/sn/:snSiteId/spotlight/:id',
-    { summary: 'Delete a spotlight', params: spotlightParams, description: 'the spotlight is deleted' },
-    async (req) => {
-      const spotlight = found(String(req.params.snSiteId), String(req.params.id));
+    })
+    .replace(
+      {
+        summary: 'Update a spotlight (terms and documents, when given, replace the lists whole)',
+        body: spotlightUpdateSchema,
+      },
+      (id, req) => {
+        const spotlight = found(req, id);
+        return spotlights.update(
+          spotlight.siteId,
+          spotlight.id,
+          input(req.body as Body, sites.get(spotlight.siteId), false),
+        );
+      },
+    )
+    .remove({ summary: 'Delete a spotlight', description: 'the spotlight is deleted' }, async (id, req) => {
+      const spotlight = found(req, id);
       await spotlights.delete(spotlight.siteId, spotlight.id);
       return { id: spotlight.id, name: spotlight.name };
-    },
-  );
+    });
 }

@@ -48,12 +48,15 @@ const patch = {
 
 export function mountTokenRoutes(router: ApiRouter, { tokens }: Pick<SearchDomain, 'tokens'>): void {
   const admin = router.withDefaults({ access: 'key', tags });
-  const theToken = { description: 'the token', schema: tokenSchema };
-  admin.list(
-    '/api/dev/token',
-    { summary: 'List API tokens (values are never shown again)', description: 'tokens', items: tokenSchema },
-    () => tokens.list(),
-  );
+  const token = admin.collection({
+    path: '/api/dev/token',
+    id: 'id',
+    params: idParam,
+    description: 'the token',
+    schema: tokenSchema,
+  });
+  token.list({ summary: 'List API tokens (values are never shown again)', description: 'tokens' }, () => tokens.list());
+  // Created by hand: the answer is the token with its value, and its creator is the caller.
   admin.post(
     '/api/dev/token',
     {
@@ -71,19 +74,12 @@ export function mountTokenRoutes(router: ApiRouter, { tokens }: Pick<SearchDomai
       res.status(201).json(await tokens.create(title, description, principalOf(res)?.username ?? 'admin', scopes));
     },
   );
-  admin.item('get', '/api/dev/token/:id', { summary: 'Get an API token', params: idParam, ...theToken }, (req) =>
-    tokens.get(String(req.params.id)),
-  );
-  admin.item(
-    'put',
-    '/api/dev/token/:id',
-    { summary: "Change a token's title or description", params: idParam, body: patch, ...theToken },
-    (req) =>
-      tokens.update(String(req.params.id), req.body as { title?: string; description?: string; scopes?: TokenScope[] }),
-  );
-  admin.remove(
-    '/api/dev/token/:id',
-    { summary: 'Revoke an API token', params: idParam, description: 'the token is revoked' },
-    async (req) => ({ id: (await tokens.delete(String(req.params.id))).id }),
-  );
+  token
+    .read({ summary: 'Get an API token' }, (id) => tokens.get(id))
+    .replace({ summary: "Change a token's title or description", body: patch }, (id, req) =>
+      tokens.update(id, req.body as { title?: string; description?: string; scopes?: TokenScope[] }),
+    )
+    .remove({ summary: 'Revoke an API token', description: 'the token is revoked' }, async (id) => ({
+      id: (await tokens.delete(id)).id,
+    }));
 }
