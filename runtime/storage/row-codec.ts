@@ -87,9 +87,9 @@ export function rowCodec<T, Row extends object = TableRow>(
   const keyOf = (row: Row) => String((row as TableRow)[key]);
   const fromRow = (row: Row): T => {
     const values = row as TableRow;
+    const rowKey = keyOf(row);
     const item: Record<string, unknown> = {};
-    for (const [field, c] of fields)
-      item[field] = c.read(values[c.column], { table, column: c.column, row: keyOf(row) });
+    for (const [field, c] of fields) item[field] = c.read(values[c.column], { table, column: c.column, row: rowKey });
     return item as T;
   };
   const toColumns = (patch: Partial<T>): Partial<Row> => {
