@@ -4,7 +4,7 @@ import test, { type ExecutionContext } from 'ava';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
 import { characterAccuracy, makeDocx, makePdf, makeScannedPdf, makeXlsx, renderText } from './fixtures/documents.js';
 import { makeEncryptedPdf } from './fixtures/encrypted-pdf.js';
-import { heldUpload } from './fixtures/held-upload.js';
+import { assertTimedOut, heldUpload } from './fixtures/held-upload.js';
 
 // OCR over HTTP: documents the test makes with known text go through POST /api/ocr/file and /api/ocr/url, on
 // the runtime's worker pool. Fetched documents come from a loopback server the test starts (allowed by the
@@ -402,11 +402,7 @@ test.serial(
     stalled.request.write(Buffer.from(png.subarray(0, 100)));
     const timedOut = await stalled.answer;
     stalled.request.destroy();
-    t.is(timedOut.status, 408);
-    t.deepEqual(JSON.parse(timedOut.body), {
-      error: 'request_timeout',
-      message: 'the upload sent nothing for 1000 ms (plugins.ocr.uploadIdleMs)',
-    });
+    assertTimedOut(t, timedOut, 'the upload sent nothing for 1000 ms (plugins.ocr.uploadIdleMs)');
 
     // One that trickles (a few bytes every 100 ms, never idle for uploadIdleMs) is ended at uploadTimeoutMs.
     const trickling = heldUpload(bounded, 'slow.png');
@@ -419,11 +415,7 @@ test.serial(
     const cut = await trickling.answer;
     clearInterval(drip);
     trickling.request.destroy();
-    t.is(cut.status, 408);
-    t.deepEqual(JSON.parse(cut.body), {
-      error: 'request_timeout',
-      message: 'the upload took longer than 3000 ms (plugins.ocr.uploadTimeoutMs)',
-    });
+    assertTimedOut(t, cut, 'the upload took longer than 3000 ms (plugins.ocr.uploadTimeoutMs)');
 
     const text = fileForm('a short note', 'note.txt', 'text/plain');
     const next = await bounded.fetch('search', '/api/ocr/file', { method: 'POST', body: text });
