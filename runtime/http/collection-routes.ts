@@ -5,7 +5,7 @@ export type { Collection, CollectionSpec } from './route-types.js';
 
 /** The collection `spec` describes, its routes in `group` (which says their access, scope and tags). */
 export function collectionRoutes(group: RouteGroup, spec: CollectionSpec): Collection {
-  const { path, id, params, description, schema, responses } = spec;
+  const { path, id = 'id', params, description, schema, responses } = spec;
   const member = `${path}/:${id}`;
   const idOf = (req: Request) => String(req.params[id]);
   const one = (own: MemberSpec) => ({
@@ -30,6 +30,10 @@ export function collectionRoutes(group: RouteGroup, spec: CollectionSpec): Colle
     },
     replace: (own, replace) => {
       group.item('put', member, one(own), (req) => replace(idOf(req), req));
+      return collection;
+    },
+    delete: (own, remove) => {
+      group.item('delete', member, one(own), (req) => remove(idOf(req), req));
       return collection;
     },
     remove: (own, remove) => {

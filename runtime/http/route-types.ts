@@ -98,8 +98,8 @@ export interface RouteGroup {
 export interface CollectionSpec {
   /** The collection's path ("/api/v2/app"); a member's is `${path}/:${id}`. */
   path: string;
-  /** The member path's parameter that names one ("id"). */
-  id: string;
+  /** The member path's parameter that names one (default "id"). */
+  id?: string;
   /** The member path's parameters (the id's schema, and those the collection's path has). */
   params: JsonSchema;
   /** What one member is, in the API description ("the app"), and its schema. */
@@ -114,13 +114,15 @@ export type MemberSpec = Partial<InGroup<ItemSpec>>;
 
 /**
  * The usual routes of a collection: list it, create in it (201), read, replace and delete a member. Each says its
- * summary (and body), and what it does with the member's id; the rest is the collection's.
+ * summary (and body), and what it does with the member's id; the rest is the collection's. A deletion answers
+ * `{"deleted": true, "id", "name"?}` (`remove`), or what its function returns (`delete`, documented as `read` is).
  */
 export interface Collection {
   list(spec: Omit<InGroup<ListSpec>, 'items'>, list: (req: Request) => unknown): Collection;
   create(spec: MemberSpec, create: (req: Request) => unknown): Collection;
   read(spec: MemberSpec, read: (id: string, req: Request) => unknown): Collection;
   replace(spec: MemberSpec, replace: (id: string, req: Request) => unknown): Collection;
+  delete(spec: MemberSpec, remove: (id: string, req: Request) => unknown): Collection;
   remove(
     spec: InGroup<DeleteSpec>,
     remove: (id: string, req: Request) => Promise<{ id: string; name?: string }>,

@@ -141,3 +141,16 @@ test("a collection's member routes hand their answers the id the path names", as
     [200, { deleted: true, id: 'a1', name: 'A' }],
   ]);
 });
+
+test("a collection's members are named by :id unless it says otherwise; delete answers what its function returns", async (t) => {
+  const { router, calls } = recordingRouter();
+  routeGroup(router, { access: 'admin' })
+    .collection({ path: '/rules', params: {}, description: 'the rule', schema })
+    .delete({ description: 'whether a rule was deleted', schema: { type: 'boolean' } }, (id) => id === 'r1');
+  const [[method, path, spec, handler]] = calls as [Call];
+  t.deepEqual(
+    [method, path, spec.responses],
+    ['delete', '/rules/:id', { 200: { description: 'whether a rule was deleted', schema: { type: 'boolean' } } }],
+  );
+  t.deepEqual(await answerOf(handler, { id: 'r1' }), [200, true]);
+});

@@ -15,7 +15,7 @@ export function mountSourceRoutes(router: ApiRouter, domain: CmsDomain): void {
   const { store, sync } = domain;
 
   const api = router.withDefaults({ access: 'key', scope: SCOPE, tags });
-  const source = api.collection({ path: BASE, id: 'id', params: idParam, ...theSource, responses: missing });
+  const source = api.collection({ path: BASE, params: idParam, ...theSource, responses: missing });
   source.list({ summary: 'List the cms sources', description: 'sources' }, () => store.list());
 
   // Before /source/:id, which would take "structure" for an id.
@@ -83,18 +83,15 @@ export function mountSourceRoutes(router: ApiRouter, domain: CmsDomain): void {
     },
   );
 
-  api.item(
-    'delete',
-    `${BASE}/:id`,
+  source.delete(
     {
       summary: 'Delete a cms source and its connector sources (its documents stay in the search index)',
-      params: idParam,
       description: 'true',
       schema: { type: 'boolean' },
-      responses: { ...missing, 409: { description: 'one of its runs is going' } },
+      responses: { 409: { description: 'one of its runs is going' } },
     },
-    async (req) => {
-      const source = await store.get(String(req.params.id));
+    async (id) => {
+      const source = await store.get(id);
       await sync.remove(source);
       return store.delete(source.id);
     },

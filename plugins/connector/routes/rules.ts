@@ -21,7 +21,7 @@ export function mountRuleRoutes(router: ApiRouter, { rules, sources }: Connector
   const rulesApi = router.withDefaults({ access: 'key', scope: 'connector', tags });
   const theRule = { description: 'the rule', schema: ruleSchema };
   const missing = { 404: { description: 'no such rule' } };
-  const rule = rulesApi.collection({ path: BASE, id: 'id', params: ruleIdParam, ...theRule, responses: missing });
+  const rule = rulesApi.collection({ path: BASE, params: ruleIdParam, ...theRule, responses: missing });
   rule.list({ summary: 'List every indexing rule', description: 'rules' }, () => rules.list());
 
   rulesApi.item(

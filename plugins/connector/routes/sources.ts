@@ -10,14 +10,19 @@ import { API, type ConnectorDomain } from './route-context.js';
 const tags = ['sources'];
 const BASE = `${API}/source`;
 const theSource = { description: 'the source', schema: sourceSchema };
-const missing = { 404: { description: 'no such source' } };
 
 export function mountSourceRoutes(
   router: ApiRouter,
   { sources, kinds, statuses, runs, coordinator, target, outbound, logger }: ConnectorDomain,
 ): void {
   const api = router.withDefaults({ access: 'key', scope: 'connector', tags });
-  const source = api.collection({ path: BASE, id: 'name', params: nameParam, ...theSource, responses: missing });
+  const source = api.collection({
+    path: BASE,
+    id: 'name',
+    params: nameParam,
+    ...theSource,
+    responses: { 404: { description: 'no such source' } },
+  });
   source.list({ summary: 'List the sources', description: 'sources' }, () => sources.list());
 
   api.item(
@@ -75,21 +80,14 @@ export function mountSourceRoutes(
     return sources.update(name, { ...body, name });
   });
 
-  api.item(
-    'delete',
-    `${BASE}/:name`,
+  source.delete(
     {
       summary: 'Delete a source with its status records and statistics (its documents stay in the search index)',
-      params: nameParam,
       description: 'true',
       schema: { type: 'boolean' },
-      responses: {
-        ...missing,
-        409: { description: 'a run is going, or the source comes from the configuration file' },
-      },
+      responses: { 409: { description: 'a run is going, or the source comes from the configuration file' } },
     },
-    async (req) => {
-      const name = String(req.params.name);
+    async (name) => {
       sources.checkWritable(sources.get(name));
       // Any run: one by ids would go on recording statuses of a source that is gone.
       if (coordinator.isBusy(name)) throw connectorErrors.sourceBusy(name);

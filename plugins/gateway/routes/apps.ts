@@ -10,7 +10,7 @@ const oneApp = { description: 'the app with its four credentials', schema: appSc
 export function mountAppRoutes(router: ApiRouter, { apps, tokens }: GatewayDomain): void {
   const admin = router.withDefaults({ access: 'admin', tags });
   admin
-    .collection({ path: '/api/v2/app', id: 'id', params: idParam, ...oneApp })
+    .collection({ path: '/api/v2/app', params: idParam, ...oneApp })
     .list({ summary: 'List the apps', description: 'apps' }, () => apps.list())
     .create(
       { summary: 'Create an app; its Consumer Key/Secret and Access Token/Secret are generated', body: appCreateBody },

@@ -9,13 +9,7 @@ const tags = ['mappings'];
 export function mountMappingRoutes(router: ApiRouter, { mappings }: GatewayDomain): void {
   router
     .withDefaults({ access: 'admin', tags })
-    .collection({
-      path: '/api/v2/mapping',
-      id: 'id',
-      params: idParam,
-      description: 'the mapping',
-      schema: mappingSchema,
-    })
+    .collection({ path: '/api/v2/mapping', params: idParam, description: 'the mapping', schema: mappingSchema })
     .list({ summary: 'List the mappings', description: 'mappings by context' }, () => mappings.list())
     .create(
       {

@@ -80,7 +80,6 @@ export function mountInstanceRoutes(router: ApiRouter, domain: GenaiDomain): voi
   const admin = router.withDefaults({ access: 'key', tags });
   const instance = admin.collection({
     path: '/api/llm',
-    id: 'id',
     params: idParam,
     description: 'the instance',
     schema: instanceSchema,

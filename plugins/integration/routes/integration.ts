@@ -130,7 +130,7 @@ export function mountIntegrationRoutes(router: ApiRouter, routes: IntegrationRou
   const { store, proxy } = routes;
   const admin = router.withDefaults({ access: 'key', tags });
   const theInstance = { description: 'the instance', schema: integrationSchema };
-  const instance = admin.collection({ path: '/api/integration', id: 'id', params: idParam, ...theInstance });
+  const instance = admin.collection({ path: '/api/integration', params: idParam, ...theInstance });
   instance.list({ summary: 'List integration instances, by title', description: 'instances' }, () => store.list());
   admin.item(
     'get',

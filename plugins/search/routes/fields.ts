@@ -16,7 +16,6 @@ export function mountFieldRoutes(router: ApiRouter, { sites }: Pick<SearchDomain
   const writes = router.withDefaults({ access: 'key', tags });
   const collection = {
     path: '/api/sn/:snSiteId/field',
-    id: 'id',
     params: fieldParams,
     description: 'the field',
     schema: fieldSchema,

@@ -34,7 +34,7 @@ export function mountSiteRoutes(
   const reads = router.withDefaults({ access: 'key', scope: 'search', tags });
   const writes = router.withDefaults({ access: 'key', tags });
   const theSite = { description: 'the site', schema: siteSchema };
-  const collection = { path: '/api/sn', id: 'id', params: idParam, ...theSite };
+  const collection = { path: '/api/sn', params: idParam, ...theSite };
   const anExport = answers('the export file (as an attachment)', configExportSchema);
 
   const readSites = reads.collection(collection);

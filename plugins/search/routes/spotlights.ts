@@ -51,7 +51,6 @@ export function mountSpotlightRoutes(
   const writes = router.withDefaults({ access: 'key', scope: 'admin', tags });
   const collection = {
     path: '/api/sn/:snSiteId/spotlight',
-    id: 'id',
     params: spotlightParams,
     description: 'the spotlight',
     schema: spotlightSchema,

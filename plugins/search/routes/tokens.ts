@@ -50,7 +50,6 @@ export function mountTokenRoutes(router: ApiRouter, { tokens }: Pick<SearchDomai
   const admin = router.withDefaults({ access: 'key', tags });
   const token = admin.collection({
     path: '/api/dev/token',
-    id: 'id',
     params: idParam,
     description: 'the token',
     schema: tokenSchema,
