@@ -1,5 +1,6 @@
 // What every engine checks and derives from its input the same way, so that two engines given one schema and
 // one query agree on what was asked.
+import type { TextField } from './bm25f.js';
 import { ownValue } from './own-property.js';
 import { tokenize } from './text-analyzer.js';
 
@@ -109,6 +110,7 @@ export function filterColumn(
 export interface EngineDocumentValues {
   id: string;
   text: string;
+  fields?: TextField[];
   facets: Record<string, string[]>;
   numbers: Record<string, number | null>;
   strings: Record<string, string | null>;
@@ -119,6 +121,8 @@ export function checkDocument(schema: EngineFieldLists, document: EngineDocument
   if (typeof document?.id !== 'string' || document.id === '') throw new Error('document id must be a non-empty string');
   const where = `document "${document.id}"`;
   if (typeof document.text !== 'string') throw new Error(`${where}: text must be a string`);
+  if (document.fields !== undefined && !(Array.isArray(document.fields) && document.fields.every(isTextField)))
+    throw new Error(`${where}: fields must be an array of {name, text, boost ≥ 0, b from 0 to 1}`);
   for (const field of schema.facetFields) {
     const values = ownValue(document.facets, field);
     if (values !== undefined && !(Array.isArray(values) && values.every((value) => typeof value === 'string'))) {
@@ -135,4 +139,14 @@ export function checkDocument(schema: EngineFieldLists, document: EngineDocument
     if (value !== undefined && value !== null && typeof value !== 'string')
       throw new Error(`${where}: strings.${field} must be a string or null`);
   }
+}
+
+function isTextField(field: TextField): boolean {
+  return (
+    typeof field?.name === 'string' &&
+    typeof field.text === 'string' &&
+    Number.isFinite(field.boost) &&
+    field.boost >= 0 &&
+    (field.b === undefined || (Number.isFinite(field.b) && field.b >= 0 && field.b <= 1))
+  );
 }

@@ -12,8 +12,9 @@ const KIND = 'search engine';
 /**
  * Bump when the layout below changes; an older snapshot is then refused and the index rebuilt.
  * 2: autocomplete phrases (meta `phrases`, sections `phrase.counts` and `phrase.ids`).
+ * 3: BM25F weight classes in place of first-position slots (meta `resolution` counts classes), meta `fieldLengths`.
  */
-const VERSION = 2;
+const VERSION = 3;
 
 /** Everything a MemoryEngine holds besides its options and scratch space. */
 export interface EngineState {
@@ -32,6 +33,7 @@ interface SnapshotMeta {
   /** External id per ordinal, null for a free ordinal. */
   ids: Array<string | null>;
   terms: string[];
+  fieldLengths: Array<[string, number, number]>;
   phrases: string[];
   facetValues: string[][];
   stringValues: string[][];
@@ -64,6 +66,7 @@ export function writeEngineSnapshot(schema: EngineSchema, state: EngineState): B
     resolution: state.text.resolution,
     ids: state.ordinals.export(),
     terms: text.terms,
+    fieldLengths: text.fieldLengths,
     phrases: phrases.phrases,
     facetValues,
     stringValues,
@@ -84,7 +87,12 @@ export function readEngineSnapshot(buffer: Buffer): { schema: EngineSchema; stat
     return array;
   };
   const text = TextIndex.restore(
-    { terms: meta.terms, slotCounts: reader.u32('text.slotCounts'), ordinals: reader.u32('text.ordinals') },
+    {
+      terms: meta.terms,
+      fieldLengths: meta.fieldLengths,
+      slotCounts: reader.u32('text.slotCounts'),
+      ordinals: reader.u32('text.ordinals'),
+    },
     meta.resolution,
     end,
     (ordinal) => hasBit(ordinals.live, ordinal),
@@ -137,6 +145,15 @@ function checkMeta(value: unknown): SnapshotMeta {
     Array.isArray(meta.ids) &&
     meta.ids.every((id) => id === null || typeof id === 'string') &&
     strings(meta.terms) &&
+    Array.isArray(meta.fieldLengths) &&
+    meta.fieldLengths.every(
+      (entry) =>
+        Array.isArray(entry) &&
+        typeof entry[0] === 'string' &&
+        Number.isFinite(entry[1]) &&
+        Number.isFinite(entry[2]) &&
+        entry[2] > 0,
+    ) &&
     strings(meta.phrases) &&
     Array.isArray(meta.facetValues) &&
     meta.facetValues.length === schema.facetFields.length &&

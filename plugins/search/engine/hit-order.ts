@@ -4,12 +4,12 @@ import type { SortSpec } from './search-engine.js';
 import type { Compare } from './top-k.js';
 
 /**
- * The result order over hit indexes i (hit i is ordinals[i] with rank ranks[i]): the requested key with
- * documents lacking a value last in either direction, then relevance, then ordinal, so equal keys still
- * give one stable order.
+ * The result order over hit indexes i (hit i is ordinals[i] with score scores[i]): the requested key with
+ * documents lacking a value last in either direction, then relevance (higher score first), then ordinal, so
+ * equal keys still give one stable order.
  */
-export function hitOrder(sort: SortSpec, ordinals: Uint32Array, ranks: Uint32Array, columns: ColumnLookup): Compare {
-  const byRelevance: Compare = (a, b) => ranks[a]! - ranks[b]! || ordinals[a]! - ordinals[b]!;
+export function hitOrder(sort: SortSpec, ordinals: Uint32Array, scores: Float64Array, columns: ColumnLookup): Compare {
+  const byRelevance: Compare = (a, b) => scores[b]! - scores[a]! || ordinals[a]! - ordinals[b]!;
   if (sort.by === 'relevance') return byRelevance;
   const sign = sort.direction === 'desc' ? -1 : 1;
   if (sort.by === 'number') {

@@ -1,4 +1,15 @@
-import { checkDocument, checkPaging, checkSchema, ownValue, queryTerms, setOwn } from '@vela/search-text';
+import {
+  checkBm25,
+  checkDocument,
+  checkPaging,
+  checkSchema,
+  classScores,
+  DEFAULT_BM25,
+  inverseDocumentFrequency,
+  ownValue,
+  queryTerms,
+  setOwn,
+} from '@vela/search-text';
 import { collectBits } from './bitset.js';
 import { type EngineState, readEngineSnapshot, writeEngineSnapshot } from './engine-snapshot.js';
 import { FacetColumn } from './facet-column.js';
@@ -32,12 +43,13 @@ export interface MemoryEngineOptions {
    */
   prefixLastTerm?: boolean;
   /**
-   * Relevance slots per term (flexsearch `resolution`, 1-255): a term's first position in the text, scaled
-   * to this many buckets. Default 5 rather than flexsearch's 9: on the Debian corpus (63k documents) it
-   * takes 8 MB less heap (fewer small slot arrays) at the same speed, and the top 10 of two-word queries
-   * share 84% of their documents with those at 9 (ties between coarser buckets go by indexing order).
+   * Weight classes per term (1-255): a document's BM25F weight for a term (tf~), rounded to one of this many
+   * classes (see @vela/search-text's bm25f). Default 5: tf~ of 4, 2, 1, ½ and ¼, past which saturation and
+   * short fields leave little to tell apart; each class is a posting list per term, so more cost heap.
    */
   resolution?: number;
+  /** BM25 saturation of a query that names none (EngineQuery.k1). Default DEFAULT_BM25.k1. */
+  k1?: number;
 }
 
 const MIN_PREFIX_LENGTH = 3;
@@ -57,6 +69,7 @@ const DEFAULT_RESOLUTION = 5;
 export class MemoryEngine implements SearchEngine {
   readonly schema: EngineSchema;
   private readonly prefixLastTerm: boolean;
+  private readonly k1: number;
   private readonly ordinals: OrdinalMap;
   private readonly text: TextIndex;
   private readonly phrases: PhraseIndex;
@@ -66,15 +79,17 @@ export class MemoryEngine implements SearchEngine {
   private readonly stringColumns: Map<string, StringColumn>;
   private readonly columns: ColumnLookup;
   private readonly matcher = new TextMatcher();
-  /** Query scratch: candidate ordinals and ranks, compacted in place to the hits. */
+  /** Query scratch: candidate ordinals and scores, compacted in place to the hits. */
   private hitOrdinals = new Uint32Array(0);
-  private hitRanks = new Uint32Array(0);
+  private hitScores = new Float64Array(0);
   /** More Like This scratch: a score per ordinal, back to 0 after each call. */
   private similarScores = new Float64Array(0);
 
   constructor(schema: EngineSchema, options: MemoryEngineOptions = {}, state?: EngineState) {
     this.schema = checkSchema(schema);
     this.prefixLastTerm = options.prefixLastTerm ?? false;
+    checkBm25({ k1: options.k1 });
+    this.k1 = options.k1 ?? DEFAULT_BM25.k1;
     this.ordinals = state?.ordinals ?? new OrdinalMap();
     this.text = state?.text ?? new TextIndex(checkResolution(options.resolution ?? DEFAULT_RESOLUTION));
     this.phrases = state?.phrases ?? new PhraseIndex();
@@ -112,7 +127,7 @@ export class MemoryEngine implements SearchEngine {
         this.text.remove(ordinal);
         this.phrases.remove(ordinal);
       }
-      this.text.add(ordinal, document.text);
+      this.text.add(ordinal, document.fields ?? [{ name: '', text: document.text, boost: 1 }]);
       this.phrases.add(ordinal, document.phrases);
       for (const [field, column] of this.facetColumns) column.set(ordinal, ownValue(document.facets, field) ?? []);
       for (const [field, column] of this.numberColumns) column.set(ordinal, ownValue(document.numbers, field));
@@ -137,15 +152,17 @@ export class MemoryEngine implements SearchEngine {
 
   query(query: EngineQuery): EngineResult {
     checkPaging(query);
+    checkBm25({ k1: query.k1 });
     const masks = compileFilters(query.filter, query.facets, this.columns);
     const facetColumns = query.facets.map((request) => this.facetColumn(request.field, 'facet counts'));
     const groupColumn = query.group === undefined ? null : this.facetColumn(query.group, 'group');
     const counts = facetColumns.map((column) => new Uint32Array(column.dictionary.size));
 
-    const candidates = this.findCandidates(query.text, masks, query.prefixLastTerm ?? this.prefixLastTerm);
+    const prefixLastTerm = query.prefixLastTerm ?? this.prefixLastTerm;
+    const candidates = this.findCandidates(query.text, masks, prefixLastTerm, query.k1 ?? this.k1);
     const ordinals = this.hitOrdinals;
     // Built before the scan (the scratch arrays are final by now) so a bad sort field fails early.
-    const order = hitOrder(query.sort, ordinals, this.hitRanks, this.columns);
+    const order = hitOrder(query.sort, ordinals, this.hitScores, this.columns);
     const total = this.filterAndCount(candidates, masks, facetColumns, counts);
     const top = selectTop(total, query.offset + query.limit, order);
     const result: EngineResult = {
@@ -182,15 +199,15 @@ export class MemoryEngine implements SearchEngine {
     if (this.similarScores.length < capacity) this.similarScores = new Float64Array(capacity);
     const scores = this.similarScores;
     const touched: number[] = [];
-    const resolution = this.text.resolution;
+    const classes = this.text.resolution;
     for (const [term, weight] of terms) {
       const slots = this.text.slotsOf(term);
       if (slots === undefined) continue;
       for (let slot = 0; slot < slots.length; slot++) {
         const list: ArrayLike<number> | undefined = slots[slot];
         if (!list) continue;
-        // A term near the start of a document (its title) says more about it than one deep in a long text.
-        const scaled = (weight * (resolution - slot)) / resolution;
+        // A term that weighs more in a document (often, in a short or boosted field) says more about it.
+        const scaled = (weight * (classes - slot)) / classes;
         for (let i = 0; i < list.length; i++) {
           const ordinal = list[i]!;
           if (scores[ordinal] === 0) touched.push(ordinal);
@@ -230,29 +247,35 @@ export class MemoryEngine implements SearchEngine {
    * document is a candidate, narrowed first by the postings of filters that every consumer applies; those
    * filters are then `settled` (every candidate passes them).
    */
-  private findCandidates(text: string | null, masks: FilterMasks, prefixLastTerm: boolean): Candidates {
+  private findCandidates(text: string | null, masks: FilterMasks, prefixLastTerm: boolean, k1: number): Candidates {
     const capacity = this.ordinals.capacity;
     if (this.hitOrdinals.length < capacity) {
       this.hitOrdinals = new Uint32Array(capacity);
-      this.hitRanks = new Uint32Array(capacity);
+      this.hitScores = new Float64Array(capacity);
     }
     const { terms, lastTypedLast } = queryTerms(text);
     if (terms.length === 0) {
       const { bits, settled } = this.requiredBits(masks);
       const count = collectBits(bits, this.hitOrdinals);
-      this.hitRanks.fill(0, 0, count);
+      this.hitScores.fill(0, 0, count);
       return { count, settled };
     }
     const postings: QueryTermPostings[] = [];
+    const idfs: number[] = [];
     for (let i = 0; i < terms.length; i++) {
       const term = terms[i]!;
       const prefix = prefixLastTerm && lastTypedLast && i === terms.length - 1 && term.length >= MIN_PREFIX_LENGTH;
       const found = this.text.lookup(term, prefix);
       if (found === null) return { count: 0, settled: 0 };
+      // A prefix's idf counts a document once per index term it expands to: at most every document.
+      idfs.push(inverseDocumentFrequency(this.size, found.size));
+      found.scores = classScores(idfs[i]!, k1, this.text.resolution);
       postings.push(found);
     }
     this.chooseDense(postings, capacity);
-    return { count: this.matcher.match(postings, capacity, this.hitOrdinals, this.hitRanks), settled: 0 };
+    const count = this.matcher.match(postings, capacity, this.hitOrdinals, this.hitScores);
+    this.phrases.addBonus(terms, idfs, this.hitOrdinals.subarray(0, count), this.hitScores);
+    return { count, settled: 0 };
   }
 
   /**
@@ -295,7 +318,7 @@ export class MemoryEngine implements SearchEngine {
     counts: Uint32Array[],
   ): number {
     const ordinals = this.hitOrdinals;
-    const ranks = this.hitRanks;
+    const scores = this.hitScores;
     const bits: number[] = [];
     for (let bit = 0; bit < masks.filters.length; bit++) if ((candidates.settled & (1 << bit)) === 0) bits.push(bit);
     const tests = bits.map((bit) => masks.filters[bit]!);
@@ -310,7 +333,7 @@ export class MemoryEngine implements SearchEngine {
       for (let t = 0; t < tests.length; t++) if (!tests[t]!.test(ordinal)) failed |= 1 << bits[t]!;
       if (pass(masks.main, failed)) {
         ordinals[hits] = ordinal;
-        ranks[hits] = ranks[i]!;
+        scores[hits] = scores[i]!;
         hits++;
       }
       for (let r = 0; r < columns.length; r++)
@@ -321,7 +344,8 @@ export class MemoryEngine implements SearchEngine {
 
   private toHits(page: Uint32Array): EngineHit[] {
     const hits: EngineHit[] = [];
-    for (const i of page) hits.push({ id: this.ordinals.idAt(this.hitOrdinals[i]!), rank: this.hitRanks[i]! });
+    // Rank: lower is better, so minus the score (0 - score: no -0 for an unscored hit).
+    for (const i of page) hits.push({ id: this.ordinals.idAt(this.hitOrdinals[i]!), rank: 0 - this.hitScores[i]! });
     return hits;
   }
 

@@ -1,3 +1,4 @@
+import { phraseBonus } from '@vela/search-text';
 import { lowerBound, SortedStrings } from './sorted-strings.js';
 
 /** What a snapshot keeps of the phrase index: the distinct phrases and, per ordinal, the ones it has. */
@@ -13,8 +14,8 @@ export interface PhraseIndexData {
  * Phrases (a word and the next one, as the document's title has them: see suggest/phrases.ts) with the
  * number of live documents that have each, kept in step with the documents: a document's phrases are
  * counted when it is added and uncounted when it is removed or replaced. Autocomplete reads it to complete
- * the last word of a query after the word before it. Phrases are opaque strings here; the engine does not
- * make them.
+ * the last word of a query after the word before it, and relevance gives a bonus to a document whose title
+ * has two query terms side by side. Phrases are opaque strings here; the engine does not make them.
  */
 export class PhraseIndex {
   private readonly numbers = new Map<string, number>();
@@ -80,6 +81,34 @@ export class PhraseIndex {
       const phrase = sorted[i]!;
       const frequency = this.frequencies[this.numbers.get(phrase)!]!;
       if (frequency > 0 && visit(phrase, frequency) === false) return;
+    }
+  }
+
+  /**
+   * Adds @vela/search-text's phraseBonus to `scores[i]` when hit ordinals[i] has the phrase of two query terms
+   * next to each other (`idfs`: the terms' idf).
+   */
+  addBonus(terms: readonly string[], idfs: readonly number[], ordinals: Uint32Array, scores: Float64Array): void {
+    const ids: number[] = [];
+    const bonuses: number[] = [];
+    for (let t = 0; t + 1 < terms.length; t++) {
+      const id = this.numbers.get(`${terms[t]} ${terms[t + 1]}`);
+      if (id === undefined || this.frequencies[id] === 0) continue;
+      ids.push(id);
+      bonuses.push(phraseBonus(idfs[t]!, idfs[t + 1]!));
+    }
+    if (ids.length === 0) return;
+    for (let i = 0; i < ordinals.length; i++) {
+      const ordinal = ordinals[i]!;
+      const start = this.starts[ordinal] ?? 0;
+      const end = start + (this.counts[ordinal] ?? 0);
+      for (let p = 0; p < ids.length; p++) {
+        for (let at = start; at < end; at++) {
+          if (this.pool[at] !== ids[p]) continue;
+          scores[i]! += bonuses[p]!;
+          break;
+        }
+      }
     }
   }
 

@@ -1,6 +1,8 @@
+import type { TextField } from '@vela/search-text';
+
 /**
  * The search engine behind the search service, one instance per site + locale. It knows documents
- * only as an id, a combined text, facet values and sortable values; everything Vela-specific
+ * only as an id, a combined text (and its fields), facet values and sortable values; everything Vela-specific
  * (links, operators, spotlights, highlighting) lives above it. See ../../../docs/ARCHITECTURE.md.
  */
 
@@ -9,6 +11,11 @@ export interface IndexableDocument {
   id: string;
   /** Combined searchable text (title, abstract, text and the other text/string fields). */
   text: string;
+  /**
+   * The same text by field, each with its boost and length normalisation, for relevance (BM25F, see
+   * @vela/search-text's bm25f); without it `text` is one field of boost 1.
+   */
+  fields?: TextField[];
   /** Facet field → its values (a single-valued field has at most one). Values are compared exactly. */
   facets: Record<string, string[]>;
   /** Numeric sort/range field → value (DATE as epoch milliseconds); null when absent. */
@@ -75,11 +82,16 @@ export interface EngineQuery {
   group?: string;
   /** Match the last query term as a prefix too (when it has 3+ characters); default: the engine's option. */
   prefixLastTerm?: boolean;
+  /** BM25 saturation (k1 ≥ 0) for relevance; default the engine's (1.2). */
+  k1?: number;
 }
 
 export interface EngineHit {
   id: string;
-  /** 0 for the best match; lower is better. Only meaningful for relevance order. */
+  /**
+   * Lower is better; only meaningful for relevance order. The memory engine gives minus the BM25F score (0
+   * without query text), the PostgreSQL engine the sum of the terms' relevance slots (0 for the best match).
+   */
   rank: number;
 }
 

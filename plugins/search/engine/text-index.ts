@@ -1,9 +1,16 @@
-import { slotOf, tokenize } from '@vela/search-text';
+import {
+  DEFAULT_BM25,
+  type FieldLength,
+  lengthNormalisation,
+  type TextField,
+  tokenize,
+  weightClass,
+} from '@vela/search-text';
 import { DenseSlots } from './dense-slots.js';
 import { ListPool } from './list-pool.js';
 import { lowerBound, SortedStrings } from './sorted-strings.js';
 
-/** One index term's documents by relevance slot: lists[slot] = ordinals (slot 0 is the best). */
+/** One index term's documents by weight class (see @vela/search-text's bm25f): lists[class] = ordinals (0 weighs most). */
 export type SlotLists = ReadonlyArray<ArrayLike<number> | undefined>;
 
 /** What a query term matches: one index term, or every index term it is a prefix of. */
@@ -13,17 +20,21 @@ export interface QueryTermPostings {
   size: number;
   /** The index term, when the query term matches exactly one (not as a prefix). */
   term?: string;
+  /** What a document adds to its score per class of its lists (see @vela/search-text's classScores). */
+  scores: Float64Array;
   /**
-   * The term's slot + 1 per ordinal (0: not on it), when the engine chose to test candidates against it (see
+   * The term's class (slot) + 1 per ordinal (0: not on it), when the engine chose to test candidates against it (see
    * DenseSlots).
    */
   dense?: Uint8Array;
 }
 
-/** What a snapshot keeps of the text index: every term's ordinals, slot by slot. */
+/** What a snapshot keeps of the text index: every term's ordinals, class by class, and the field lengths. */
 export interface TextIndexData {
   terms: string[];
-  /** terms.length × resolution counts: how many ordinals each term has in each slot. */
+  /** Per field: name, tokens and documents (see FieldLength). */
+  fieldLengths: Array<[string, number, number]>;
+  /** terms.length × resolution counts: how many ordinals each term has in each class (slot). */
   slotCounts: Uint32Array;
   /** The ordinals, term by term, slot by slot. */
   ordinals: Uint32Array;
@@ -32,17 +43,21 @@ export interface TextIndexData {
 /** Bytes of DenseSlots arrays kept: 128 terms of a 63k-document index. */
 const DENSE_BUDGET_BYTES = 8 * 1024 * 1024;
 
+/** Scores until the engine sets them (lookup knows no idf). */
+const EMPTY_SCORES = new Float64Array(0);
+
 /** Terms longer than this are copied before being kept (see `canonical`). */
 const SLICED_STRING_MIN = 13;
 
 /**
- * The full-text side of the engine: per index term and relevance slot, the ordinals of the documents that
- * have the term, in the order they were added (a tie between equal ranks goes by it). Each (term, slot) is
- * one list of a ListPool (list number term id × resolution + slot); a second pool keeps, per ordinal, the
+ * The full-text side of the engine: per index term and weight class (the document's BM25F term weight tf~,
+ * rounded on a log scale: see @vela/search-text's bm25f), the ordinals of the documents that have the term,
+ * in the order they were added (a tie between equal scores goes by it). Each (term, class) is
+ * one list of a ListPool (list number term id × resolution + class, the class named `slot` below); a second pool keeps, per ordinal, the
  * lists its document is on, so a removal touches only that document's lists.
  *
  * The engine keeps these lists itself rather than in a general-purpose text index (flexsearch's `Index`, say):
- * it needs only a map from term to slot arrays (documents arrive analysed, see @vela/search-text; queries
+ * it needs only a map from term to slot arrays (documents arrive as fields, weighed as @vela/search-text says; queries
  * intersect the slot arrays in TextMatcher), and on the Debian corpus (63k documents, 2.9 million postings) JS
  * arrays of numbers, each with growth slack, plus a register of per-document references take 106 MB of heap,
  * against ~35 MB here.
@@ -64,6 +79,14 @@ export class TextIndex {
   private stamp = 0;
   /** Every term, in code-unit order, for prefix lookups. */
   private readonly termsSorted = new SortedStrings();
+  /** Per term id, its tf~ in the document being added. */
+  private weights = new Float64Array(1024);
+  private termScratch = new Uint32Array(256);
+  /**
+   * Per field, the tokens and documents it had over every document added: replaced and removed documents stay
+   * counted (per-document lengths would cost a number per field and ordinal), which moves the averages little.
+   */
+  private readonly fieldLengths = new Map<string, FieldLength>();
   private documents = 0;
   private removedSinceCleanup = 0;
   /** Changes on every add and remove: what callers cached about the terms holds while it stays the same. */
@@ -74,29 +97,55 @@ export class TextIndex {
   }
 
   /**
-   * Indexes a document's text (replacing what the ordinal had): its distinct terms, each on the slot of its
-   * first occurrence, as @vela/search-text's `analyze` gives them. Done here rather than through `analyze` so
-   * each token costs one map lookup: a per-term stamp finds repeats instead of a Set per document (the
-   * import profile had the Set and the lookup at a quarter of the engine's time).
+   * Indexes a document's fields (replacing what the ordinal had): its distinct terms, each in the class of its
+   * tf~, as @vela/search-text's `weightedFrequencies` gives them. Done here rather than through it so each
+   * token costs one map lookup: a per-term stamp finds repeats instead of a Map per document (the import
+   * profile had a Set and the lookup at a quarter of the engine's time).
    */
-  add(ordinal: number, text: string): void {
+  add(ordinal: number, fields: readonly TextField[]): void {
     if (this.register.length(ordinal) > 0) this.remove(ordinal);
-    const tokens = tokenize(text);
-    if (this.listScratch.length < tokens.length) this.listScratch = new Uint32Array(tokens.length * 2);
-    const lists = this.listScratch;
     const stamp = this.nextStamp();
     let count = 0;
-    for (let position = 0; position < tokens.length; position++) {
-      const id = this.termId(tokens[position]!);
-      if (this.seen[id] === stamp) continue;
-      this.seen[id] = stamp;
-      const list = id * this.resolution + slotOf(position, tokens.length, this.resolution);
+    for (const field of fields) {
+      const tokens = tokenize(field.text);
+      if (tokens.length === 0) continue;
+      const unit = field.boost / this.normalisation(field, tokens.length);
+      if (this.termScratch.length < count + tokens.length)
+        this.termScratch = grownTo(this.termScratch, (count + tokens.length) * 2);
+      for (let position = 0; position < tokens.length; position++) {
+        const id = this.termId(tokens[position]!);
+        if (this.seen[id] === stamp) {
+          this.weights[id]! += unit;
+          continue;
+        }
+        this.seen[id] = stamp;
+        this.weights[id] = unit;
+        this.termScratch[count++] = id;
+      }
+    }
+    if (this.listScratch.length < count) this.listScratch = new Uint32Array(count * 2);
+    const lists = this.listScratch;
+    for (let i = 0; i < count; i++) {
+      const id = this.termScratch[i]!;
+      const list = id * this.resolution + weightClass(this.weights[id]!, this.resolution);
       this.postings.append(list, ordinal);
-      lists[count++] = list;
+      lists[i] = list;
     }
     this.register.set(ordinal, lists.subarray(0, count));
     this.documents++;
     this.generation++;
+  }
+
+  /** The field's length normalisation for this document, the field's statistics counting it first. */
+  private normalisation(field: TextField, length: number): number {
+    let stats = this.fieldLengths.get(field.name);
+    if (stats === undefined) {
+      stats = { tokens: 0, documents: 0 };
+      this.fieldLengths.set(field.name, stats);
+    }
+    stats.tokens += length;
+    stats.documents++;
+    return lengthNormalisation(length, stats.tokens / stats.documents, field.b ?? DEFAULT_BM25.b);
   }
 
   remove(ordinal: number): void {
@@ -115,7 +164,7 @@ export class TextIndex {
     this.register.trim();
   }
 
-  /** The term's slot lists, or undefined when no document has it. Read only, and only until the next write. */
+  /** The term's class lists, or undefined when no document has it. Read only, and only until the next write. */
   slotsOf(term: string): SlotLists | undefined {
     const id = this.termIds.get(term);
     if (id === undefined) return undefined;
@@ -140,7 +189,8 @@ export class TextIndex {
       size += sizeOf(slots);
     }
     if (size === 0) return null;
-    return prefix ? { lists, size } : { lists, size, term };
+    const scores = EMPTY_SCORES;
+    return prefix ? { lists, size, scores } : { lists, size, term, scores };
   }
 
   /**
@@ -204,7 +254,12 @@ export class TextIndex {
         at += list.length;
       }
     }
-    return { terms, slotCounts: Uint32Array.from(counts), ordinals };
+    const fieldLengths = [...this.fieldLengths].map(([name, { tokens, documents }]): [string, number, number] => [
+      name,
+      tokens,
+      documents,
+    ]);
+    return { terms, fieldLengths, slotCounts: Uint32Array.from(counts), ordinals };
   }
 
   /** Rebuilds the index from export() output, every list in its exported order. */
@@ -226,6 +281,7 @@ export class TextIndex {
     }
     for (let ordinal = 0; ordinal < ordinalEnd; ordinal++) perDocument[ordinal + 1]! += perDocument[ordinal]!;
     const text = new TextIndex(resolution);
+    for (const [name, tokens, documents] of data.fieldLengths) text.fieldLengths.set(name, { tokens, documents });
     // The per-ordinal register, in CSR form, filled while the lists are.
     const fill = perDocument.slice(0, ordinalEnd);
     const listsOf = new Uint32Array(ordinals.length);
@@ -277,9 +333,10 @@ export class TextIndex {
     const kept = canonical(term);
     const id = this.freeTermIds.length > 0 ? this.freeTermIds.pop()! : this.termById.length;
     if (id >= this.seen.length) {
-      const seen = new Uint32Array(this.seen.length * 2);
-      seen.set(this.seen);
-      this.seen = seen;
+      this.seen = grownTo(this.seen, this.seen.length * 2);
+      const weights = new Float64Array(this.seen.length);
+      weights.set(this.weights);
+      this.weights = weights;
     }
     this.termById[id] = kept;
     this.termIds.set(kept, id);
@@ -315,6 +372,12 @@ export class TextIndex {
  */
 function canonical(term: string): string {
   return term.length >= SLICED_STRING_MIN ? Buffer.from(term, 'utf8').toString('utf8') : term;
+}
+
+function grownTo(array: Uint32Array, length: number): Uint32Array<ArrayBuffer> {
+  const grown = new Uint32Array(length);
+  grown.set(array);
+  return grown;
 }
 
 function sizeOf(slots: SlotLists): number {

@@ -9,38 +9,39 @@ const MARK_LIMIT = 0xffffffff - 1024;
  * are walked once each, rarest first, and only ordinals that matched every earlier term go on. The
  * candidates so far are kept in `ordinals`; a later term given as dense slots (see DenseSlots) is tested
  * on them alone instead of walking its lists.
- * A document's rank is the sum of its per-term slots (each 0..resolution-1, 0 = the term is near the start
- * of its text); for a prefix term the best slot among the index terms it expands to counts.
+ * A document's score is the sum over the terms of the term's score for the document's class (slot) on it (see
+ * QueryTermPostings.scores); for a prefix term the best class among the index terms it expands to counts.
  */
 export class TextMatcher {
   private mark = new Uint32Array(0);
-  private score = new Uint32Array(0);
+  private score = new Float64Array(0);
   private termSlot = new Uint8Array(0);
   private base = 0;
 
-  /** Writes the matching ordinals to `ordinals` and their ranks to `ranks`; returns how many. */
-  match(terms: QueryTermPostings[], capacity: number, ordinals: Uint32Array, ranks: Uint32Array): number {
+  /** Writes the matching ordinals to `ordinals` and their scores to `scores`; returns how many. */
+  match(terms: QueryTermPostings[], capacity: number, ordinals: Uint32Array, scores: Float64Array): number {
     this.reserve(capacity);
     const ordered = terms.slice().sort((a, b) => a.size - b.size);
     const base = this.nextBase(ordered.length);
     let found = 0;
-    for (const lists of ordered[0]!.lists) found = this.first(lists, base, ordinals, found);
+    const rarest = ordered[0]!;
+    for (const lists of rarest.lists) found = this.first(lists, rarest.scores, base, ordinals, found);
     for (let t = 1; t < ordered.length && found > 0; t++) {
-      const { dense, lists } = ordered[t]!;
+      const { dense, lists, scores: weights } = ordered[t]!;
       if (dense !== undefined) {
-        found = this.testDense(dense, base + t, ordinals, found);
+        found = this.testDense(dense, weights, base + t, ordinals, found);
         continue;
       }
       for (const slotLists of lists) this.next(slotLists, base + t);
-      found = this.keepMarked(base + t + 1, ordinals, found);
+      found = this.keepMarked(base + t + 1, weights, ordinals, found);
     }
     const score = this.score;
-    for (let i = 0; i < found; i++) ranks[i] = score[ordinals[i]!]!;
+    for (let i = 0; i < found; i++) scores[i] = score[ordinals[i]!]!;
     return found;
   }
 
   /** First (rarest) term: every listed ordinal starts a candidate. */
-  private first(lists: SlotLists, base: number, out: Uint32Array, found: number): number {
+  private first(lists: SlotLists, weights: Float64Array, base: number, out: Uint32Array, found: number): number {
     const { mark, score, termSlot } = this;
     const matched = base + 1;
     for (let slot = 0; slot < lists.length; slot++) {
@@ -50,20 +51,27 @@ export class TextMatcher {
         const o = ids[i]!;
         if (mark[o] === matched) {
           // Same query term through another prefix expansion: keep the better slot.
-          if (slot < termSlot[o]!) score[o] = termSlot[o] = slot;
+          if (slot < termSlot[o]!) {
+            termSlot[o] = slot;
+            score[o] = weights[slot]!;
+          }
           continue;
         }
         mark[o] = matched;
-        score[o] = termSlot[o] = slot;
+        termSlot[o] = slot;
+        score[o] = weights[slot]!;
         out[found++] = o;
       }
     }
     return found;
   }
 
-  /** A later term's lists: ordinals that matched all earlier terms (mark === want) are marked want + 1. */
+  /**
+   * A later term's lists: ordinals that matched all earlier terms (mark === want) are marked want + 1, with
+   * their best slot, scored in keepMarked (one addition per term, so equal scores come out equal).
+   */
   private next(lists: SlotLists, want: number): void {
-    const { mark, score, termSlot } = this;
+    const { mark, termSlot } = this;
     const matched = want + 1;
     for (let slot = 0; slot < lists.length; slot++) {
       const ids = lists[slot];
@@ -74,28 +82,34 @@ export class TextMatcher {
         if (m === want) {
           mark[o] = matched;
           termSlot[o] = slot;
-          score[o]! += slot;
         } else if (m === matched && slot < termSlot[o]!) {
-          score[o]! -= termSlot[o]! - slot;
           termSlot[o] = slot;
         }
       }
     }
   }
 
-  /** Keeps the candidates the last term marked. */
-  private keepMarked(matched: number, candidates: Uint32Array, found: number): number {
-    const mark = this.mark;
+  /** Keeps the candidates the last term marked, adding the term's score for their slot. */
+  private keepMarked(matched: number, weights: Float64Array, candidates: Uint32Array, found: number): number {
+    const { mark, score, termSlot } = this;
     let kept = 0;
     for (let i = 0; i < found; i++) {
       const o = candidates[i]!;
-      if (mark[o] === matched) candidates[kept++] = o;
+      if (mark[o] !== matched) continue;
+      score[o]! += weights[termSlot[o]!]!;
+      candidates[kept++] = o;
     }
     return kept;
   }
 
   /** A later term as dense slots: keeps the candidates on it, marked `want + 1` for the terms after it. */
-  private testDense(dense: Uint8Array, want: number, candidates: Uint32Array, found: number): number {
+  private testDense(
+    dense: Uint8Array,
+    weights: Float64Array,
+    want: number,
+    candidates: Uint32Array,
+    found: number,
+  ): number {
     const { mark, score } = this;
     const matched = want + 1;
     let kept = 0;
@@ -104,7 +118,7 @@ export class TextMatcher {
       const slot = dense[o]!;
       if (slot === 0) continue;
       mark[o] = matched;
-      score[o]! += slot - 1;
+      score[o]! += weights[slot - 1]!;
       candidates[kept++] = o;
     }
     return kept;
@@ -125,7 +139,7 @@ export class TextMatcher {
     const mark = new Uint32Array(capacity);
     mark.set(this.mark);
     this.mark = mark;
-    this.score = new Uint32Array(capacity);
+    this.score = new Float64Array(capacity);
     this.termSlot = new Uint8Array(capacity);
   }
 }

@@ -65,11 +65,11 @@ function cachedIndexKey(config: SiteConfig): string {
   return key;
 }
 
-/** What decides an engine's content beyond the documents: columns, and which fields feed the text. */
+/** What decides an engine's content beyond the documents: columns, which fields feed the text and their weights. */
 export function indexKeyOf(config: SiteConfig): string {
   const schema = engineSchemaFor(config);
-  const fields = config.fields.map((f) => [f.name, f.type, f.enabled, f.multiValued]).sort();
-  return JSON.stringify({ schema, fields, title: config.site.defaultTitleField });
+  const fields = config.fields.map((f) => [f.name, f.type, f.enabled, f.multiValued, f.boost]).sort();
+  return JSON.stringify({ schema, fields, title: config.site.defaultTitleField, b: config.site.bm25B });
 }
 
 /**

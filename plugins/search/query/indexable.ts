@@ -1,4 +1,4 @@
-import { ownValue, setOwn } from '@vela/search-text';
+import { ownValue, setOwn, type TextField } from '@vela/search-text';
 import type { EngineSchema, IndexableDocument } from '../engine/search-engine.js';
 import type { Field, SiteConfig } from '../store/site-types.js';
 import { phrasesOf } from '../suggest/phrases.js';
@@ -9,6 +9,8 @@ export type Attributes = Record<string, unknown>;
 const NUMERIC = new Set(['INT', 'LONG', 'FLOAT', 'DATE']);
 /** Attributes that identify rather than describe: kept out of the searchable text. */
 const NOT_TEXT = new Set(['id', 'image', 'url', 'source_apps']);
+/** The relevance weight of an attribute the site has no field for (a field's default boost). */
+const DEFAULT_BOOST = 1;
 
 /** Which columns an engine of this site keeps: facets, numbers and string sort keys. */
 export function engineSchemaFor(config: SiteConfig): EngineSchema {
@@ -84,16 +86,22 @@ export function toIndexable(
   locale?: string,
 ): IndexableDocument {
   const text: string[] = [];
+  // Relevance weighs each field by its boost and normalises it by its length (BM25F, with the site's b).
+  const fields: TextField[] = [];
+  const b = config.site.bm25B;
   // Every stored document passes here on its way into the index: no array per value (as `values` makes).
   for (const name of Object.keys(attributes)) {
     if (NOT_TEXT.has(name)) continue;
     const field = config.fieldsByName.get(name);
     if (field && (!field.enabled || NUMERIC.has(field.type) || field.type === 'BOOL')) continue;
     const value = attributes[name];
+    const from = text.length;
     if (typeof value === 'string') text.push(value);
     else if (typeof value === 'number') text.push(String(value));
     else if (Array.isArray(value))
       for (const v of value) if (typeof v === 'string' || typeof v === 'number') text.push(String(v));
+    if (text.length > from)
+      fields.push({ name, text: text.slice(from).join('\n'), boost: field?.boost ?? DEFAULT_BOOST, b });
   }
   const facets: Record<string, string[]> = {};
   for (const name of schema.facetFields) {
@@ -112,7 +120,7 @@ export function toIndexable(
     const first = firstValue(ownValue(attributes, name));
     setOwn(strings, name, first === undefined ? null : String(first));
   }
-  const indexable: IndexableDocument = { id, text: text.join('\n'), facets, numbers, strings };
+  const indexable: IndexableDocument = { id, text: text.join('\n'), fields, facets, numbers, strings };
   const titleField = config.site.defaultTitleField;
   if (locale !== undefined && titleField !== null && config.fieldsByName.get(titleField)?.enabled !== false) {
     const title = values(ownValue(attributes, titleField)).filter((v) => typeof v === 'string');

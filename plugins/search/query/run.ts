@@ -62,6 +62,7 @@ async function tries(
     offset: Math.max(0, plan.firstSlot - 1 - spotlightsBefore),
     limit: plan.rows + spotlightsBefore,
     prefixLastTerm: site.wildcardAlways,
+    k1: site.bm25K1,
   };
   if (plan.group) query.group = plan.group;
   const found = await plan.engine.query(query);

@@ -57,7 +57,13 @@ export const fieldSettingsProperties: Record<string, JsonSchema> = {
   showAllFacetItems: { type: 'boolean', default: false, description: 'show facet values with zero hits too' },
   hl: { type: 'boolean', default: false, description: 'highlight matched terms in this field' },
   mlt: { type: 'boolean', default: false, description: 'use this field for More Like This' },
-  boost: { type: 'number', minimum: 0, maximum: 100, default: 1 },
+  boost: {
+    type: 'number',
+    minimum: 0,
+    maximum: 100,
+    default: 1,
+    description: "relevance weight of the field's text (BM25F); 0: its terms match without weight",
+  },
 };
 
 const name = {
@@ -90,9 +96,11 @@ export const TEMPLATE_FIELDS: Array<{
   multiValued?: boolean;
   facetName: string;
   hl?: boolean;
+  boost?: number;
 }> = [
   { name: 'id', type: 'STRING', facetName: 'Ids' },
-  { name: 'title', type: 'TEXT', facetName: 'Titles', hl: true },
+  // Relevance weighs a term in the title twice one in the body.
+  { name: 'title', type: 'TEXT', facetName: 'Titles', hl: true, boost: 2 },
   { name: 'text', type: 'TEXT', facetName: 'Texts', hl: true },
   { name: 'abstract', type: 'TEXT', facetName: 'Abstracts', hl: true },
   { name: 'type', type: 'STRING', facetName: 'Types' },

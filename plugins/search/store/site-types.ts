@@ -21,6 +21,10 @@ export interface SiteSettings {
   defaultLocale: string | null;
   wildcardAlways: boolean;
   wildcardNoResults: boolean;
+  /** BM25 saturation of relevance (k1). */
+  bm25K1: number;
+  /** BM25 length normalisation of relevance (b), for every field. */
+  bm25B: number;
   defaultTitleField: string | null;
   defaultTextField: string | null;
   defaultDescriptionField: string | null;
