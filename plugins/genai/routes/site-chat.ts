@@ -1,5 +1,5 @@
 import type { SearchSite } from '@vela/plugin-search/api';
-import { type ApiRouter, principalOf, VelaError } from 'vela/plugin';
+import { type ApiRouter, principalOf, type Request, VelaError } from 'vela/plugin';
 import { respond, wantsJson } from '../chat/chat-response.js';
 import { answerOnSite, instanceSummary, siteAndLocale, siteChatStatus } from '../chat/site-chat.js';
 import type { GenaiDomain } from '../domain.js';
@@ -106,54 +106,49 @@ export function mountSiteChatRoutes(router: ApiRouter, domain: GenaiDomain): voi
     return site;
   };
   const view = (site: SearchSite, settings: SiteSettings) => ({ site: site.name, siteId: site.id, ...settings });
-  router.get(
-    '/api/sn/:siteName/genai',
-    {
-      access: 'key',
-      scope: 'search',
-      tags: ['chat'],
-      summary: "A site's GenAI settings: enabled, LLM instance, system prompt",
-      params: siteParam,
-      responses: { 200: { description: 'the settings', schema: siteSettingsSchema } },
-    },
-    (req, res) => {
-      const site = siteOf(String(req.params.siteName));
-      res.json(view(site, domain.settings.forSite(site.id)));
-    },
-  );
-  router.put(
-    '/api/sn/:siteName/genai',
-    {
-      access: 'key',
-      tags: ['chat'],
-      summary: "Change a site's GenAI settings (members left out stay)",
-      params: siteParam,
-      body: siteSettingsBody,
-      responses: { 200: { description: 'the settings', schema: siteSettingsSchema } },
-    },
-    async (req, res) => {
-      const site = siteOf(String(req.params.siteName));
-      const body = req.body as { enabled?: boolean; llmInstanceId?: string; systemPrompt?: string };
-      if (body.llmInstanceId !== undefined && !domain.instances.find(body.llmInstanceId))
-        throw genaiErrors.invalidParameter(
-          'llmInstanceId',
-          `names no LLM instance: ${JSON.stringify(body.llmInstanceId)}`,
-        );
-      res.json(view(site, await domain.settings.save(site.id, body)));
-    },
-  );
-  router.delete(
-    '/api/sn/:siteName/genai',
-    {
-      access: 'key',
-      tags: ['chat'],
-      summary: "Drop a site's GenAI settings: back to the defaults",
-      params: siteParam,
-      responses: { 200: { description: 'the default settings', schema: siteSettingsSchema } },
-    },
-    async (req, res) => {
-      const site = siteOf(String(req.params.siteName));
-      res.json(view(site, await domain.settings.reset(site.id)));
-    },
-  );
+  // The settings of a site: read with the search scope, changed with the admin one.
+  const path = '/api/sn/:siteName/genai';
+  const settings = { params: siteParam, description: 'the settings', schema: siteSettingsSchema };
+  const siteIn = (req: Request) => siteOf(String(req.params.siteName));
+  router
+    .withDefaults({ access: 'key', scope: 'search', tags: ['chat'] })
+    .item(
+      'get',
+      path,
+      { summary: "A site's GenAI settings: enabled, LLM instance, system prompt", ...settings },
+      (req) => {
+        const site = siteIn(req);
+        return view(site, domain.settings.forSite(site.id));
+      },
+    );
+  router
+    .withDefaults({ access: 'key', tags: ['chat'] })
+    .item(
+      'put',
+      path,
+      { summary: "Change a site's GenAI settings (members left out stay)", body: siteSettingsBody, ...settings },
+      async (req) => {
+        const site = siteIn(req);
+        const body = req.body as { enabled?: boolean; llmInstanceId?: string; systemPrompt?: string };
+        if (body.llmInstanceId !== undefined && !domain.instances.find(body.llmInstanceId))
+          throw genaiErrors.invalidParameter(
+            'llmInstanceId',
+            `names no LLM instance: ${JSON.stringify(body.llmInstanceId)}`,
+          );
+        return view(site, await domain.settings.save(site.id, body));
+      },
+    )
+    .item(
+      'delete',
+      path,
+      {
+        summary: "Drop a site's GenAI settings: back to the defaults",
+        ...settings,
+        description: 'the default settings',
+      },
+      async (req) => {
+        const site = siteIn(req);
+        return view(site, await domain.settings.reset(site.id));
+      },
+    );
 }

@@ -1,5 +1,5 @@
 import { OCR_LANGUAGES, SUPPORTED_MEDIA_TYPES } from '@vela/extraction';
-import { type ApiRouter, addressKey, type Request, type Response } from 'vela/plugin';
+import { type ApiRouter, addressKey, answers, type Request, type Response } from 'vela/plugin';
 import type { OcrService } from '../recognition/ocr-service.js';
 import { readUpload } from '../upload/multipart.js';
 
@@ -60,23 +60,21 @@ const refusals = {
  * them.
  */
 export function mountOcrRoutes(router: ApiRouter, ocr: OcrService): void {
-  router.post(
+  // Both take a ?language and answer a document's attributes, or one of the refusals.
+  const recognition = router.withDefaults({ access: 'public', tags, description, query: languageQuery });
+  recognition.post(
     '/api/ocr/file',
     {
-      access: 'public',
-      tags,
       summary: 'Text and attributes of an uploaded document or image (OCR)',
-      description,
       rawBody: true,
       validate: false,
-      query: languageQuery,
       bodyContentTypes: ['multipart/form-data'],
       body: {
         type: 'object',
         required: ['file'],
         properties: { file: { type: 'string', format: 'binary' }, language: { type: 'string' } },
       },
-      responses: { 200: { description: 'the file attributes', schema: attributesSchema }, ...refusals },
+      responses: answers('the file attributes', attributesSchema, refusals),
     },
     async (req: Request, res: Response) => {
       let release = () => {};
@@ -105,14 +103,10 @@ export function mountOcrRoutes(router: ApiRouter, ocr: OcrService): void {
       }
     },
   );
-  router.post(
+  recognition.post(
     '/api/ocr/url',
     {
-      access: 'public',
-      tags,
       summary: 'Text and attributes of a document fetched from a URL (OCR), through the outbound guard',
-      description,
-      query: languageQuery,
       body: {
         type: 'object',
         additionalProperties: false,
@@ -127,12 +121,11 @@ export function mountOcrRoutes(router: ApiRouter, ocr: OcrService): void {
           language: { type: 'string', maxLength: 100 },
         },
       },
-      responses: {
-        200: { description: 'the file attributes', schema: attributesSchema },
+      responses: answers('the file attributes', attributesSchema, {
         ...refusals,
         403: { description: 'the outbound guard refused the URL (an internal address)' },
         502: { description: 'the URL did not answer a document' },
-      },
+      }),
     },
     async (req: Request, res: Response) => {
       const { url, language } = req.body as { url: string; language?: string };
