@@ -1,4 +1,3 @@
-import type { JsonSchema } from '../config/schema-validation.js';
 import { collectionRoutes } from './collection-routes.js';
 import { deleteRoute } from './delete-route.js';
 import { itemRoute } from './item-route.js';
@@ -10,6 +9,7 @@ export type { InGroup, RouteDefaults, RouteGroup } from './route-types.js';
 
 /** A group of `router`'s routes whose specs start from `defaults`. */
 export function routeGroup(router: ApiRouter, defaults: RouteDefaults): RouteGroup {
+  // A spec's own members win; its access only when it gives one (undefined keeps the group's).
   const full = <S>(spec: S) => ({
     ...defaults,
     ...spec,
@@ -42,13 +42,4 @@ export function routeGroup(router: ApiRouter, defaults: RouteDefaults): RouteGro
     collection: (spec) => collectionRoutes(group, spec),
   };
   return group;
-}
-
-/** The common answer of a route: 200 with `schema`, said as `description` ("the site"), with the route's `others`. */
-export function answers(
-  description: string,
-  schema: JsonSchema,
-  others?: RouteSpec['responses'],
-): NonNullable<RouteSpec['responses']> {
-  return { 200: { description, schema }, ...others };
 }

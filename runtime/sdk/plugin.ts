@@ -58,18 +58,20 @@ export type {
   RuntimeHooks,
 } from '../hooks/runtime-hooks.js';
 export type { ApiRouter } from '../http/api-router.js';
-export type { DeleteSpec } from '../http/delete-route.js';
-export { deletedSchema, deleteRoute } from '../http/delete-route.js';
 export type { Collection, CollectionSpec } from '../http/collection-routes.js';
 export { collectionRoutes } from '../http/collection-routes.js';
+export type { DeleteSpec } from '../http/delete-route.js';
+export { deletedSchema, deleteRoute } from '../http/delete-route.js';
 export { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js';
 export type { ItemMethod, ItemSpec } from '../http/item-route.js';
 export { itemRoute } from '../http/item-route.js';
 export { sendJson, sendJsonBytes } from '../http/json-answer.js';
-export { livenessRoute } from '../http/liveness-route.js';
 export type { ListSpec } from '../http/list-route.js';
 export { listRoute } from '../http/list-route.js';
+export { livenessRoute } from '../http/liveness-route.js';
 export type { ResponseSpec, RouteSpec } from '../http/openapi-registry.js';
+export type { MemberSchema, ShortSchema } from '../http/record-schemas.js';
+export { bodySchema, ignoredMembers, memberSchema, recordSchema, withoutDefaults } from '../http/record-schemas.js';
 export {
   checkTypedText,
   normalizeLocale,
@@ -77,10 +79,9 @@ export {
   SITE_NAME_PATTERN,
   siteRefSchema,
 } from '../http/request-input.js';
-export type { MemberSchema, ShortSchema } from '../http/record-schemas.js';
-export { bodySchema, ignoredMembers, memberSchema, recordSchema, withoutDefaults } from '../http/record-schemas.js';
+export { answers } from '../http/route-answers.js';
 export type { InGroup, RouteDefaults, RouteGroup } from '../http/route-group.js';
-export { answers, routeGroup } from '../http/route-group.js';
+export { routeGroup } from '../http/route-group.js';
 export { SECURITY_HEADERS, VELA_COOKIE_PREFIX, VELA_CREDENTIAL_HEADERS } from '../http/security.js';
 export { sessionCookie } from '../http/session-routes.js';
 export { loggableText } from '../logger.js';

@@ -3,7 +3,8 @@ import type { RequestHandler } from 'express';
 import type { ApiRouter } from '../../runtime/http/api-router.js';
 import { deletedSchema } from '../../runtime/http/delete-route.js';
 import type { RouteSpec } from '../../runtime/http/openapi-registry.js';
-import { answers, routeGroup } from '../../runtime/http/route-group.js';
+import { answers } from '../../runtime/http/route-answers.js';
+import { routeGroup } from '../../runtime/http/route-group.js';
 
 type Call = [method: string, path: string, spec: RouteSpec, handler: RequestHandler];
 
