@@ -15,6 +15,7 @@ const BENCHMARKS: Array<{ name: string; corpus: boolean }> = [
   { name: 'search-engine', corpus: true },
   { name: 'autocomplete', corpus: true },
   { name: 'search-service', corpus: true },
+  { name: 'relevance', corpus: true },
   { name: 'search-http-parts', corpus: true },
   { name: 'search-workers', corpus: true },
   { name: 'connector-index', corpus: true },
