@@ -168,8 +168,8 @@ export interface SearchEngine {
   readonly terms: TermDictionary;
   /**
    * More Like This: the documents that have the most of these weighted terms (score: the sum of the weights
-   * of the terms a document has, each scaled down the later the term first comes in it), best first, leaving
-   * out `exclude` (ids).
+   * of the terms a document has, each scaled down the less the term weighs in it: by its relevance class in
+   * the memory engine, the later it first comes in the PostgreSQL engine), best first, leaving out `exclude`.
    */
   similar(
     terms: ReadonlyArray<readonly [term: string, weight: number]>,

@@ -50,6 +50,8 @@ ui.test('a site is created from the form, its switches and settings saved throug
   await ui.page.check('input[name="spotlightWithResults"]');
   await ui.page.uncheck('input[name="wildcardNoResults"]');
   await ui.page.fill('#rowsPerPage', '5');
+  t.is(await ui.page.inputValue('#bm25K1'), '1.2');
+  await ui.page.fill('#bm25B', '0.5');
   await ui.page.selectOption('#facetItemType', 'OR');
   await ui.page.selectOption('#defaultDescriptionField', 'text');
   await ui.page.click('#save');
@@ -61,6 +63,8 @@ ui.test('a site is created from the form, its switches and settings saved throug
     spotlightWithResults: true,
     wildcardNoResults: false,
     rowsPerPage: 5,
+    bm25K1: 1.2,
+    bm25B: 0.5,
     facetItemType: 'OR',
     defaultDescriptionField: 'text',
   });

@@ -32,6 +32,8 @@ function fill(site, fields) {
     description: site.description,
     rowsPerPage: site.rowsPerPage,
     itemsPerFacet: site.itemsPerFacet,
+    bm25K1: site.bm25K1,
+    bm25B: site.bm25B,
     facetType: site.facetType,
     facetItemType: site.facetItemType,
     facetSort: site.facetSort,
@@ -65,7 +67,7 @@ function read() {
     hlPre: form.elements.namedItem('hlPre').value,
     hlPost: form.elements.namedItem('hlPost').value,
   };
-  for (const name of ['rowsPerPage', 'itemsPerFacet']) {
+  for (const name of ['rowsPerPage', 'itemsPerFacet', 'bm25K1', 'bm25B']) {
     const value = numberOrNull(form, name);
     if (value !== null) body[name] = value;
   }
