@@ -79,8 +79,8 @@ export class TextIndex {
   private stamp = 0;
   /** Every term, in code-unit order, for prefix lookups. */
   private readonly termsSorted = new SortedStrings();
-  /** Per term id, its tf~ in the document being added. */
-  private weights = new Float64Array(1024);
+  /** Per term id, its tf~ in the document being added (single precision: a class is a factor of 2 wide). */
+  private weights = new Float32Array(1024);
   private termScratch = new Uint32Array(256);
   /**
    * Per field, the tokens and documents it had over every document added: replaced and removed documents stay
@@ -334,7 +334,7 @@ export class TextIndex {
     const id = this.freeTermIds.length > 0 ? this.freeTermIds.pop()! : this.termById.length;
     if (id >= this.seen.length) {
       this.seen = grownTo(this.seen, this.seen.length * 2);
-      const weights = new Float64Array(this.seen.length);
+      const weights = new Float32Array(this.seen.length);
       weights.set(this.weights);
       this.weights = weights;
     }
