@@ -14,14 +14,20 @@ import type {
   TermDictionary,
 } from '@vela/plugin-search/api';
 import {
-  analyze,
+  checkBm25,
   checkDocument,
   checkPaging,
   checkSchema,
+  classScores,
   compareStrings,
+  DEFAULT_BM25,
   filterColumn,
+  inverseDocumentFrequency,
   ownValue,
+  phraseBonus,
   queryTerms,
+  weightClass,
+  weightedFrequencies,
 } from '@vela/search-text';
 import { type Knex, VelaError } from 'vela/plugin';
 
@@ -32,9 +38,9 @@ import { type Knex, VelaError } from 'vela/plugin';
  * One row per document of a (site, locale, field configuration) index in search_postgres_documents:
  *   - tsv: a tsvector built here, not by to_tsvector, from the same analyzer as the in-memory engine
  *     (@vela/search-text: NFC, lower case, split on non-letters/digits, no stemming, no accent folding), so a
- *     term matches in exactly the same documents. Each distinct term gets one position, its relevance slot + 1
- *     (resolution 5, as the memory engine), and a weight from that slot (A = 0, B = 1, C = 2, D = 3 or 4): a
- *     weight-restricted tsquery ('term':A) then tells a term's slot in the GIN-indexed match itself.
+ *     term matches in exactly the same documents. Each distinct term gets one position, its BM25F weight class + 1
+ *     (five classes, as the memory engine), and a weight from that class (A = 0, B = 1, C = 2, D = 3 or 4): a
+ *     weight-restricted tsquery ('term':A) then tells a term's class in the GIN-indexed match itself.
  *   - facet_terms (text[] of "field<US>value", GIN) for filtering, counting and grouping; numbers and strings
  *     as jsonb.
  *   - version and deleted_at: writes are fenced by the change-log seq (see upsert), removals leave tombstones.
@@ -42,8 +48,10 @@ import { type Knex, VelaError } from 'vela/plugin';
  * WHERE so the GIN indexes serve them) are materialised once, narrow, then the total, the page, every facet's
  * counts (one pass over the rows' facet terms, a count column per distinct filter mask) and the groups are
  * computed from them; a page in indexing order is read straight from the (index_id, seq) index.
- * Relevance is the memory engine's rule (sum of the query terms' slots, ties in indexing order), with slots 3
- * and 4 merged: four tsvector weights, five slots. docs/BENCHMARKS.md ("PostgreSQL engine") has the plans.
+ * Relevance is the memory engine's BM25F (@vela/search-text's bm25f; ties in indexing order) but for three
+ * things: classes 3 and 4 merged (four tsvector weights), no length normalisation (a row must not depend on
+ * the averages of the index, so every process writes the same row for a document), and idf from the term
+ * dictionary as of its last refresh. docs/BENCHMARKS.md ("PostgreSQL engine") has the plans.
  */
 
 const DOCUMENTS = 'search_postgres_documents';
@@ -58,6 +66,8 @@ const SEPARATOR = '\u001f';
 /** Rows per INSERT: 9 bindings each stays below PostgreSQL's 65535. */
 const INSERT_CHUNK = 1000;
 const WEIGHTS = ['A', 'B', 'C', 'D', 'D'];
+/** A field's terms as they are, whatever the lengths of the index (see the class note). */
+const NO_LENGTHS = () => undefined;
 const FOREIGN_KEY_VIOLATION = '23503';
 const TOMBSTONE_PURGE_EVERY_MS = 10 * 60_000;
 
@@ -66,6 +76,8 @@ export interface PostgresEngineOptions {
   prefixLastTerm?: boolean;
   /** Quiet time after a write before the term dictionary (autocomplete, spell check) is read again. */
   termsRefreshMs?: number;
+  /** As MemoryEngineOptions.k1. */
+  k1?: number;
 }
 
 interface Compiled {
@@ -77,6 +89,7 @@ export class PostgresEngine implements SearchEngine {
   readonly schema: EngineSchema;
   private readonly prefixLastTerm: boolean;
   private readonly refreshMs: number;
+  private readonly k1: number;
   private documentCount = 0;
   private dictionary: CachedDictionary = new CachedDictionary(0, 0, new Map(), []);
   private refreshTimer: NodeJS.Timeout | null = null;
@@ -98,6 +111,8 @@ export class PostgresEngine implements SearchEngine {
     this.schema = checkSchema(schema);
     this.prefixLastTerm = options.prefixLastTerm ?? false;
     this.refreshMs = options.termsRefreshMs ?? 250;
+    checkBm25({ k1: options.k1 });
+    this.k1 = options.k1 ?? DEFAULT_BM25.k1;
     // A failed insert of the index row surfaces at the first call that awaits it.
     indexId.catch(() => {});
   }
@@ -224,6 +239,7 @@ export class PostgresEngine implements SearchEngine {
    */
   async query(query: EngineQuery): Promise<EngineResult> {
     checkPaging(query);
+    checkBm25({ k1: query.k1 });
     for (const request of query.facets) this.requireFacet(request.field, 'facet counts');
     if (query.group !== undefined) this.requireFacet(query.group, 'group');
     const { terms, lastTypedLast } = queryTerms(query.text);
@@ -323,15 +339,26 @@ export class PostgresEngine implements SearchEngine {
     // The rows every part reads, narrow (no document text), computed once.
     const columns = ['d.doc_id', 'd.seq'];
     if (parts.length > 0) {
-      const slotCases = parts.map(({ term, prefix }) => {
+      // Minus the score, so that lower ranks first as ever; each term's score for its class, then the bonus.
+      const idfs = parts.map(({ term, prefix }) => inverseDocumentFrequency(this.size, this.frequencyOf(term, prefix)));
+      const classCases = parts.map(({ term, prefix }, i) => {
+        const scores = classScores(idfs[i]!, query.k1 ?? this.k1, WEIGHTS.length);
         bindings.push(
           tsqueryTerm(term, prefix, 'A'),
+          scores[0]!,
           tsqueryTerm(term, prefix, 'AB'),
+          scores[1]!,
           tsqueryTerm(term, prefix, 'ABC'),
+          scores[2]!,
+          scores[3]!,
         );
-        return 'case when d.tsv @@ ?::tsquery then 0 when d.tsv @@ ?::tsquery then 1 when d.tsv @@ ?::tsquery then 2 else 3 end';
+        return 'case when d.tsv @@ ?::tsquery then ?::float8 when d.tsv @@ ?::tsquery then ?::float8 when d.tsv @@ ?::tsquery then ?::float8 else ?::float8 end';
       });
-      columns.push(`(${slotCases.join(' + ')}) as rank`);
+      for (let i = 0; i + 1 < parts.length; i++) {
+        classCases.push('case when d.phrases @> ?::text[] then ?::float8 else 0 end');
+        bindings.push([`${parts[i]!.term} ${parts[i + 1]!.term}`], phraseBonus(idfs[i]!, idfs[i + 1]!));
+      }
+      columns.push(`-(${classCases.join(' + ')}) as rank`);
     } else {
       columns.push('0 as rank');
     }
@@ -451,7 +478,7 @@ export class PostgresEngine implements SearchEngine {
     const usable = terms.filter(([term]) => term !== '' && Buffer.byteLength(term) <= MAX_LEXEME_BYTES);
     if (limit <= 0 || usable.length === 0) return [];
     const indexId = await this.indexId;
-    // A term near the start of a document (its title) says more about it: its position is its slot + 1.
+    // A term that weighs more in a document says more about it: its position is its weight class + 1.
     const { rows } = await this.db.raw(
       `select d.doc_id from ${DOCUMENTS} d
          cross join lateral unnest(d.tsv) u
@@ -561,7 +588,7 @@ export class PostgresEngine implements SearchEngine {
     return {
       index_id: indexId,
       doc_id: storable(document.id),
-      tsv: tsvectorOf(document.text),
+      tsv: tsvectorOf(document),
       facet_terms: facetTerms,
       numbers: JSON.stringify(numbers),
       strings: JSON.stringify(strings),
@@ -640,6 +667,16 @@ export class PostgresEngine implements SearchEngine {
     // Byte order of UTF-8, which is code point order: the memory engine's UTF-16 order but for characters
     // past U+FFFF against U+E000..U+FFFF.
     return { key: { sql: '((d.strings ->> ?) collate "C")', bindings: [sort.field] }, direction: sort.direction };
+  }
+
+  /** Documents with the term, or with a term it starts (counted once per term), as of the last refresh. */
+  private frequencyOf(term: string, prefix: boolean): number {
+    if (!prefix) return this.dictionary.documentFrequency(term);
+    const sorted = this.dictionary.sortedTerms();
+    let frequency = 0;
+    for (let at = lowerBound(sorted, term); at < sorted.length && sorted[at]!.startsWith(term); at++)
+      frequency += this.dictionary.documentFrequency(sorted[at]!);
+    return frequency;
   }
 
   private requireFacet(field: string, use: string): void {
@@ -731,16 +768,27 @@ function facetValues(
   return out.sort(order);
 }
 
-/** tsvector input: each distinct term once, at position slot + 1 with the slot's weight. */
-function tsvectorOf(text: string): string {
-  const { terms, slots } = analyze(text, RESOLUTION);
+/** tsvector input: each distinct term once, at position class + 1 with the class's weight. */
+function tsvectorOf(document: IndexableDocument): string {
+  const fields = document.fields ?? [{ name: '', text: document.text, boost: 1 }];
   const parts: string[] = [];
-  for (let i = 0; i < terms.length; i++) {
-    const term = terms[i]!;
+  for (const [term, weight] of weightedFrequencies(fields, NO_LENGTHS)) {
     if (Buffer.byteLength(term) > MAX_LEXEME_BYTES) continue;
-    parts.push(`${quoteLexeme(term)}:${slots[i]! + 1}${WEIGHTS[slots[i]!]}`);
+    const c = weightClass(weight, RESOLUTION);
+    parts.push(`${quoteLexeme(term)}:${c + 1}${WEIGHTS[c]}`);
   }
   return parts.join(' ');
+}
+
+function lowerBound(sorted: readonly string[], value: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** One tsquery operand: the exact term, or every term it starts, restricted to these weights. */

@@ -89,8 +89,7 @@ export interface EngineQuery {
 export interface EngineHit {
   id: string;
   /**
-   * Lower is better; only meaningful for relevance order. The memory engine gives minus the BM25F score (0
-   * without query text), the PostgreSQL engine the sum of the terms' relevance slots (0 for the best match).
+   * Lower is better; only meaningful for relevance order: minus the BM25F score (0 without query text).
    */
   rank: number;
 }
@@ -168,8 +167,8 @@ export interface SearchEngine {
   readonly terms: TermDictionary;
   /**
    * More Like This: the documents that have the most of these weighted terms (score: the sum of the weights
-   * of the terms a document has, each scaled down the less the term weighs in it: by its relevance class in
-   * the memory engine, the later it first comes in the PostgreSQL engine), best first, leaving out `exclude`.
+   * of the terms a document has, each scaled down the less the term weighs in it, by its BM25F class), best
+   * first, leaving out `exclude` (ids).
    */
   similar(
     terms: ReadonlyArray<readonly [term: string, weight: number]>,

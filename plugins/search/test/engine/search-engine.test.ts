@@ -419,10 +419,10 @@ function registerCases(variant: EngineVariant): void {
       t.true(ranks[2]! <= ranks[3]!);
       return;
     }
-    // The PostgreSQL engine: the slot of the term's first occurrence, near the start first.
-    t.deepEqual(ids(result), ['early', 'early2', 'middle', 'late']);
-    t.deepEqual(ranks.slice(0, 2), [0, 0]);
-    t.true(ranks[2]! < ranks[3]!);
+    // The PostgreSQL engine's BM25F has no length normalisation: "rocket" once weighs the same in every text.
+    t.deepEqual(ids(result), ['late', 'early', 'middle', 'early2']);
+    t.is(new Set(ranks).size, 1);
+    t.true(ranks[0]! < 0, 'minus the score');
   });
 
   it('paging beyond the end gives no hits and the right total', async (t) => {
