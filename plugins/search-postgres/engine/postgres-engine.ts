@@ -674,7 +674,8 @@ export class PostgresEngine implements SearchEngine {
     if (!prefix) return this.dictionary.documentFrequency(term);
     const sorted = this.dictionary.sortedTerms();
     let frequency = 0;
-    for (let at = lowerBound(sorted, term); at < sorted.length && sorted[at]!.startsWith(term); at++)
+    const from = lowerBound(sorted.length, (at) => sorted[at]!, term);
+    for (let at = from; at < sorted.length && sorted[at]!.startsWith(term); at++)
       frequency += this.dictionary.documentFrequency(sorted[at]!);
     return frequency;
   }
@@ -719,14 +720,7 @@ class CachedDictionary implements TermDictionary {
   }
 
   private lowerBound(value: string): number {
-    let low = 0;
-    let high = this.phrases.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.phrases[middle]![0] < value) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    return lowerBound(this.phrases.length, (at) => this.phrases[at]![0], value);
   }
 }
 
@@ -780,12 +774,13 @@ function tsvectorOf(document: IndexableDocument): string {
   return parts.join(' ');
 }
 
-function lowerBound(sorted: readonly string[], value: string): number {
+/** The first of `length` strings in code-unit order (the one at `at` is keyAt(at)) not below `value`. */
+function lowerBound(length: number, keyAt: (at: number) => string, value: string): number {
   let low = 0;
-  let high = sorted.length;
+  let high = length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (sorted[middle]! < value) low = middle + 1;
+    if (keyAt(middle) < value) low = middle + 1;
     else high = middle;
   }
   return low;
