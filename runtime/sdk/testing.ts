@@ -7,6 +7,7 @@ export { packageRoot } from '../paths.js';
 export { packPlugin } from '../plugins/pack-plugin.js';
 export type { ApiDocument } from '../testing/api-document.js';
 export { apiDocument, describedPaths, pluginTraces } from '../testing/api-document.js';
+export { onBothDatabases } from '../testing/both-databases.js';
 export type { PageLayout } from '../testing/browser.js';
 export {
   browserAvailable,
@@ -20,14 +21,11 @@ export {
 } from '../testing/browser.js';
 export type { BrowserPage, InjectionWatch } from '../testing/browser-page.js';
 export { launchChromium, openBrowserPage, submitConsoleSignIn, watchInjections } from '../testing/browser-page.js';
-export { onBothDatabases } from '../testing/both-databases.js';
 export type { BrowserSuite, BrowserSuiteOptions } from '../testing/browser-suite.js';
 export { browserSuite } from '../testing/browser-suite.js';
-export { consoleSession, setCookie } from '../testing/console-session.js';
 export type { JsonAnswer } from '../testing/call-service.js';
 export { callService, serviceCaller } from '../testing/call-service.js';
 export type { ChildRun, ChildRuntime, PackedHome, SharedChildrenOptions } from '../testing/child-runtime.js';
-export { childStartArgs } from '../testing/child-start-args.js';
 export {
   CHILD_ADMIN_AUTH,
   callChild,
@@ -41,17 +39,19 @@ export {
   startSharedChildren,
   VELA_BIN,
 } from '../testing/child-runtime.js';
+export { childStartArgs } from '../testing/child-start-args.js';
+export { consoleSession, setCookie } from '../testing/console-session.js';
 export { DELAY_ROUNDS, eventually, measureRounds, median, reportDelays, timeUntil } from '../testing/eventually.js';
-export type { RawAnswer, RawRequestOptions } from '../testing/raw-request.js';
-export { rawRequest } from '../testing/raw-request.js';
 export type { PackedRun } from '../testing/packed-plugin.js';
 export { archiveEntries, archiveOrigins, packedProblems, startPacked } from '../testing/packed-plugin.js';
+export type { RawAnswer, RawRequestOptions } from '../testing/raw-request.js';
+export { rawRequest } from '../testing/raw-request.js';
 export type { TcpProxy } from '../testing/tcp-proxy.js';
 export { startTcpProxy } from '../testing/tcp-proxy.js';
-export type { Teardowns } from '../testing/test-folder.js';
-export { testFolder } from '../testing/test-folder.js';
 export type { TempFolders } from '../testing/temp-folders.js';
 export { tempFolders } from '../testing/temp-folders.js';
+export type { Teardowns } from '../testing/test-folder.js';
+export { testFolder } from '../testing/test-folder.js';
 export type { TestPostgres, TestTeardown } from '../testing/test-postgres.js';
 export {
   createTestPostgres,
