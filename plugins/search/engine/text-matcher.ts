@@ -24,15 +24,14 @@ export class TextMatcher {
     const ordered = terms.slice().sort((a, b) => a.size - b.size);
     const base = this.nextBase(ordered.length);
     let found = 0;
-    const rarest = ordered[0]!;
-    for (const lists of rarest.lists) found = this.first(lists, rarest.scores, base, ordinals, found);
-    for (let t = 1; t < ordered.length && found > 0; t++) {
+    for (let t = 0; t < ordered.length && (t === 0 || found > 0); t++) {
       const { dense, lists, scores: weights } = ordered[t]!;
-      if (dense !== undefined) {
+      if (t > 0 && dense !== undefined) {
         found = this.testDense(dense, weights, base + t, ordinals, found);
         continue;
       }
-      for (const slotLists of lists) this.next(slotLists, base + t);
+      for (const slotLists of lists) found = this.walk(slotLists, base + t, t === 0, ordinals, found);
+      if (t === 0) for (let i = 0; i < found; i++) this.score[ordinals[i]!] = 0;
       found = this.keepMarked(base + t + 1, weights, ordinals, found);
     }
     const score = this.score;
@@ -40,37 +39,12 @@ export class TextMatcher {
     return found;
   }
 
-  /** First (rarest) term: every listed ordinal starts a candidate. */
-  private first(lists: SlotLists, weights: Float64Array, base: number, out: Uint32Array, found: number): number {
-    const { mark, score, termSlot } = this;
-    const matched = base + 1;
-    for (let slot = 0; slot < lists.length; slot++) {
-      const ids = lists[slot];
-      if (ids === undefined) continue;
-      for (let i = 0; i < ids.length; i++) {
-        const o = ids[i]!;
-        if (mark[o] === matched) {
-          // Same query term through another prefix expansion: keep the better slot.
-          if (slot < termSlot[o]!) {
-            termSlot[o] = slot;
-            score[o] = weights[slot]!;
-          }
-          continue;
-        }
-        mark[o] = matched;
-        termSlot[o] = slot;
-        score[o] = weights[slot]!;
-        out[found++] = o;
-      }
-    }
-    return found;
-  }
-
   /**
-   * A later term's lists: ordinals that matched all earlier terms (mark === want) are marked want + 1, with
-   * their best slot, scored in keepMarked (one addition per term, so equal scores come out equal).
+   * A term's lists: the ordinals that matched every earlier term (mark === want) are marked want + 1 with their
+   * best slot (a prefix term's expansions may list one twice), scored in keepMarked (one addition per term, so
+   * equal scores come out equal). The first (rarest) term's ordinals start the candidates, appended to `out`.
    */
-  private next(lists: SlotLists, want: number): void {
+  private walk(lists: SlotLists, want: number, first: boolean, out: Uint32Array, found: number): number {
     const { mark, termSlot } = this;
     const matched = want + 1;
     for (let slot = 0; slot < lists.length; slot++) {
@@ -79,14 +53,17 @@ export class TextMatcher {
       for (let i = 0; i < ids.length; i++) {
         const o = ids[i]!;
         const m = mark[o];
-        if (m === want) {
-          mark[o] = matched;
-          termSlot[o] = slot;
-        } else if (m === matched && slot < termSlot[o]!) {
-          termSlot[o] = slot;
+        if (m === matched) {
+          if (slot < termSlot[o]!) termSlot[o] = slot;
+          continue;
         }
+        if (!first && m !== want) continue;
+        mark[o] = matched;
+        termSlot[o] = slot;
+        if (first) out[found++] = o;
       }
     }
+    return found;
   }
 
   /** Keeps the candidates the last term marked, adding the term's score for their slot. */
