@@ -79,7 +79,7 @@ async function runBlocks(
         const difference = matchOutput(sandbox.rewrite(command.expected), result.output);
         if (difference)
           failures.push(
-            `${where}: the output differs from the one shown at line ${command.expectedLine}: ${difference}\ncommand: ${clip(text, 300)}`,
+            `${where}: the output differs from the one shown at line ${command.expectedLine}: ${difference}\ncommand: ${clip(text, 300)}\noutput: ${clip(result.output, 2000)}`,
           );
       }
     }

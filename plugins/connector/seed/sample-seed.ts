@@ -22,7 +22,7 @@ export const SAMPLE_SITE: SiteDefinition = {
   defaultURLField: 'url',
   fields: [
     { name: 'id', type: 'STRING' },
-    { name: 'title', type: 'TEXT', hl: true },
+    { name: 'title', type: 'TEXT', hl: true, boost: 2 },
     { name: 'text', type: 'TEXT', hl: true },
     { name: 'section', type: 'STRING', facet: true, facetName: 'Sections', facetPosition: 1 },
     { name: 'arch', type: 'STRING', facet: true, facetName: 'Architectures', facetPosition: 2 },
