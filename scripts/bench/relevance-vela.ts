@@ -8,9 +8,19 @@ import { SiteStore } from '../../plugins/search/store/site-store.js';
 import type { SiteConfig } from '../../plugins/search/store/site-types.js';
 import { loadConfig } from '../../runtime/config/load-config.js';
 import { Runtime } from '../../runtime/lifecycle/runtime.js';
+import { FIELD_WEIGHTS } from './relevance-systems.js';
 import { type CorpusDocument, debianSiteFields } from './search-corpus.js';
 import { writeSearchSnapshot } from './search-snapshot.js';
 import { asAttributes } from './search-systems.js';
+
+/** The site's fields, those the peers weigh above the rest (FIELD_WEIGHTS) boosted as they are. */
+function boosted(fields: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+  const weights: Record<string, number> = FIELD_WEIGHTS;
+  return fields.map((field) => {
+    const weight = weights[field.name as string];
+    return weight !== undefined && weight !== 1 ? { ...field, boost: weight } : field;
+  });
+}
 
 /** Starts the service, makes the site and imports the corpus; `engine()`: the site's engine as the service built it. */
 export async function startVela(documents: CorpusDocument[]) {
@@ -36,7 +46,7 @@ export async function startVela(documents: CorpusDocument[]) {
   };
   await post(`${base}/api/sn`, {
     name: 'Debian',
-    fields: debianSiteFields('body'),
+    fields: boosted(debianSiteFields('body')),
     defaultTitleField: 'title',
     defaultTextField: 'body',
     defaultDescriptionField: 'body',
