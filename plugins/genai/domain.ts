@@ -5,6 +5,7 @@ import type { ConversationStore } from './agents/conversation-store.js';
 import type { ActiveChats } from './chat/chat-response.js';
 import type { GenerationSlots } from './chat/generation-slots.js';
 import type { ProviderCalls } from './chat/provider-call.js';
+import type { EmbeddingService } from './embeddings/embedding-service.js';
 import type { Compose } from './providers/extractive.js';
 import type { ChatProvider } from './providers/provider.js';
 import type { Retriever } from './rag/retriever.js';
@@ -32,6 +33,8 @@ export interface GenaiDomain {
   conversations: ConversationStore;
   usage: TokenUsageStore;
   calls: ProviderCalls;
+  /** The embeddings instances offer. */
+  embeddings: EmbeddingService;
   slots: GenerationSlots;
   active: ActiveChats;
   retriever: Retriever;

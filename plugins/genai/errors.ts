@@ -15,6 +15,18 @@ export const genaiErrors = {
     ),
   instanceInUse: (id: string, users: string[]) =>
     new VelaError('llm_instance_in_use', `LLM instance "${id}" is used by ${users.join(', ')}`, 409),
+  chatUnsupported: (id: string, vendor: string) =>
+    new VelaError(
+      'chat_not_supported',
+      `LLM instance "${id}" is of vendor ${vendor}, which offers embeddings only: choose an instance that chats`,
+      400,
+    ),
+  embeddingsNotOffered: (id: string) =>
+    new VelaError(
+      'embeddings_not_offered',
+      `LLM instance "${id}" offers no embeddings: set its embeddingModel (its vendor must have an embeddings protocol, GET /api/llm/vendor)`,
+      409,
+    ),
   builtinInstance: () =>
     new VelaError('builtin_instance', 'the built-in instance cannot be deleted (disable it instead)', 409),
   anonymousTooLong: (chars: number, max: number) =>

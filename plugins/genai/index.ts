@@ -7,12 +7,14 @@ import { GenerationSlots } from './chat/generation-slots.js';
 import { ProviderCalls } from './chat/provider-call.js';
 import { mountConsolePages } from './console/mount-console.js';
 import type { GenaiConfig, GenaiDomain } from './domain.js';
+import { EmbeddingService } from './embeddings/embedding-service.js';
 import { genaiErrors } from './errors.js';
 import type { ComposeInput } from './providers/extractive.js';
 import { providerFor } from './providers/provider-factory.js';
 import { Retriever } from './rag/retriever.js';
 import { mountAgentRoutes } from './routes/agents.js';
 import { mountDirectChatRoutes } from './routes/direct-chat.js';
+import { mountEmbeddingRoutes } from './routes/embeddings.js';
 import { mountInstanceRoutes } from './routes/instances.js';
 import { mountSiteChatRoutes } from './routes/site-chat.js';
 import { mountTokenUsageRoutes } from './routes/token-usage.js';
@@ -57,6 +59,7 @@ function createDomain(ctx: PluginContext<GenaiConfig, typeof consumes>, secrets:
     conversations: new ConversationStore(db),
     usage,
     calls: new ProviderCalls(usage, counter, ctx.logger),
+    embeddings: new EmbeddingService({ instances, outbound, usage, counter, logger: ctx.logger }),
     slots: new GenerationSlots(),
     active: new ActiveChats(),
     retriever: new Retriever(search),
@@ -86,6 +89,7 @@ export default definePlugin<GenaiConfig, typeof consumes>({
       mountDirectChatRoutes(router, domain);
       mountAgentRoutes(router, domain);
       mountTokenUsageRoutes(router, domain);
+      mountEmbeddingRoutes(router, domain);
       mountConsolePages(router, ctx.resolve('search.console'));
     });
     ctx.health('llm-instances', () => ({

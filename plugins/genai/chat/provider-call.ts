@@ -3,7 +3,7 @@ import { genaiErrors } from '../errors.js';
 import type { ChatProvider, ProviderRequest, ToolCall, Usage } from '../providers/provider.js';
 import type { LlmInstance } from '../store/instance-store.js';
 import type { TokenCounter } from '../usage/token-counter.js';
-import type { TokenUsageStore, UsageEndpoint } from '../usage/token-usage.js';
+import { recordUsage, type TokenUsageStore, type UsageEndpoint } from '../usage/token-usage.js';
 import type { ChatSink } from './chat-response.js';
 
 export interface CallResult {
@@ -106,21 +106,13 @@ export class ProviderCalls {
       const outputTokens = await this.counter.tokens(text + toolCalls.map((c) => `${c.name}(${c.arguments})`).join(''));
       usage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
     }
-    const { instance } = context;
-    try {
-      await this.usage.record({
-        instanceId: instance.id,
-        instanceTitle: instance.title,
-        vendorId: instance.vendor,
-        modelName: instance.modelName ?? model ?? '',
-        username: context.username,
-        endpoint: context.endpoint,
-        usage,
-        reported: reported !== null,
-      });
-    } catch (error) {
-      this.logger.warn({ err: error }, 'token usage not recorded');
-    }
+    await recordUsage(this.usage, this.logger, context.instance, {
+      modelName: context.instance.modelName ?? model ?? '',
+      username: context.username,
+      endpoint: context.endpoint,
+      usage,
+      reported: reported !== null,
+    });
     return { usage, reported: reported !== null };
   }
 }

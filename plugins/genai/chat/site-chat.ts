@@ -3,6 +3,7 @@ import { VelaError } from 'vela/plugin';
 import type { ChatInstanceRef } from '../api.js';
 import type { GenaiDomain } from '../domain.js';
 import type { Passage } from '../providers/provider.js';
+import { vendorOf } from '../providers/vendors.js';
 import { sitePrompt } from '../rag/prompt.js';
 import { keywords } from '../rag/text.js';
 import type { LlmInstance } from '../store/instance-store.js';
@@ -55,6 +56,11 @@ export function siteChatStatus(domain: GenaiDomain, site: SearchSite): SiteChatS
     };
   if (!instance.enabled)
     return { enabled: false, message: `the LLM instance "${instance.title}" of site "${site.name}" is disabled` };
+  if (vendorOf(instance.vendor)?.kind === 'embeddings-only')
+    return {
+      enabled: false,
+      message: `the LLM instance "${instance.title}" of site "${site.name}" offers embeddings only, no chat`,
+    };
   return { enabled: true, instance, systemPrompt: settings.systemPrompt };
 }
 

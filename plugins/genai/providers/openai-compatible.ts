@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { type OutboundFetch, OutboundRefused } from 'vela/plugin';
+import type { OutboundFetch } from 'vela/plugin';
 import {
   type ChatMessage,
   type ChatProvider,
@@ -9,6 +9,7 @@ import {
   UpstreamError,
   type Usage,
 } from './provider.js';
+import { ERROR_EXCERPT, postUpstream } from './upstream-request.js';
 
 export interface OpenAiSettings {
   /** The base URL, the part before /chat/completions (http://127.0.0.1:11434/v1). */
@@ -41,8 +42,6 @@ interface Chunk {
   error?: { message?: string } | string;
 }
 
-const ERROR_EXCERPT = 300;
-
 function toWire(message: ChatMessage): Record<string, unknown> {
   if (message.role === 'tool')
     return { role: 'tool', tool_call_id: message.toolCallId, content: message.content ?? '' };
@@ -66,18 +65,6 @@ function usageOf(raw: Chunk['usage']): Usage | null {
   const output = raw.completion_tokens ?? 0;
   if (input === 0 && output === 0 && !raw.total_tokens) return null;
   return { inputTokens: input, outputTokens: output, totalTokens: raw.total_tokens ?? input + output };
-}
-
-/** The message of an error answer: OpenAI's {"error":{"message"}}, Ollama's {"error":"..."}, or the text. */
-function errorMessage(text: string): string {
-  try {
-    const body = JSON.parse(text) as { error?: { message?: string } | string; message?: string };
-    const message = typeof body.error === 'string' ? body.error : (body.error?.message ?? body.message);
-    if (message) return message.slice(0, ERROR_EXCERPT);
-  } catch {
-    // not JSON
-  }
-  return text.slice(0, ERROR_EXCERPT) || '(no body)';
 }
 
 /**
@@ -113,28 +100,9 @@ export class OpenAiCompatibleProvider implements ChatProvider {
         function: { name: t.name, description: t.description, parameters: t.parameters },
       }));
     }
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (settings.apiKey) headers.authorization = `Bearer ${settings.apiKey}`;
-
-    let response: Awaited<ReturnType<OutboundFetch>>;
-    try {
-      response = await settings.fetch(endpoint, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(body),
-        signal: request.signal,
-      });
-    } catch (error) {
-      if (request.signal.aborted) throw request.signal.reason;
-      if (error instanceof OutboundRefused)
-        throw new UpstreamError(`${error.message}; an operator can allow the host in runtime.network.allowHosts`);
-      const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
-      throw new UpstreamError(`cannot reach the LLM server at ${new URL(endpoint).origin}: ${cause}`);
-    }
-    if (!response.ok) {
-      const text = await response.text().catch(() => '');
-      throw new UpstreamError(`the LLM server answered ${response.status}: ${errorMessage(text)}`, response.status);
-    }
+    const response = await postUpstream(settings.fetch, endpoint, { headers, body, signal: request.signal });
     if ((response.headers.get('content-type') ?? '').includes('application/json')) {
       // A server that ignored stream: true answers one completion.
       yield* this.completion((await response.json()) as Chunk);

@@ -72,6 +72,8 @@ export class UpstreamError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    /** The Retry-After header of the answer, as sent (seconds or an HTTP date). */
+    readonly retryAfter?: string | null,
   ) {
     super(message);
     this.name = 'UpstreamError';

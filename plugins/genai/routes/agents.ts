@@ -5,6 +5,7 @@ import { respond, wantsJson } from '../chat/chat-response.js';
 import { instanceSummary } from '../chat/site-chat.js';
 import type { GenaiDomain } from '../domain.js';
 import { genaiErrors } from '../errors.js';
+import { refuseChatless } from '../providers/provider-factory.js';
 import {
   agentCreateSchema,
   agentSchema,
@@ -91,6 +92,7 @@ export function mountAgentRoutes(router: ApiRouter, domain: GenaiDomain): void {
       if (!agent.enabled) throw genaiErrors.agentDisabled(agent.name);
       const instance = domain.instances.get(agent.llmInstanceId);
       if (!instance.enabled) throw genaiErrors.instanceDisabled(instance.id);
+      refuseChatless(instance);
       if (asked && !(await conversations.owns(asked, agent.id, username)))
         throw genaiErrors.conversationNotFound(asked);
       const history = asked ? await conversations.history(asked, domain.config.agents.historyMessages) : [];

@@ -4,6 +4,7 @@ import { instanceSummary } from '../chat/site-chat.js';
 import type { GenaiDomain } from '../domain.js';
 import { genaiErrors } from '../errors.js';
 import type { ChatMessage } from '../providers/provider.js';
+import { refuseChatless } from '../providers/provider-factory.js';
 import { directChatJsonSchema, idSchema, messagesSchema, pathParams, sseResponse } from '../schemas/common.js';
 import type { LlmInstance } from '../store/instance-store.js';
 
@@ -28,6 +29,7 @@ async function directChat(domain: GenaiDomain, req: Request, res: Response, inst
   if (chars > domain.config.directChat.maxChars)
     throw genaiErrors.promptTooLong(chars, domain.config.directChat.maxChars);
   if (!instance.enabled) throw genaiErrors.instanceDisabled(instance.id);
+  refuseChatless(instance);
   const release = domain.slots.acquire(instance);
   const username = principalOf(res)?.username ?? 'anonymous';
   await respond({

@@ -106,6 +106,7 @@ export function mountInstanceRoutes(router: ApiRouter, domain: GenaiDomain): voi
       vendor: 'OPENAI_COMPATIBLE',
       url: null,
       modelName: null,
+      embeddingModel: null,
       hasApiKey: false,
       apiKeyHint: null,
       ...defaultOptions(VENDORS.find((v) => v.id === 'OPENAI_COMPATIBLE')),

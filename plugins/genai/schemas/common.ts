@@ -23,6 +23,13 @@ const instanceProperties: Record<string, JsonSchema> = {
     description: 'base URL before /chat/completions, e.g. http://127.0.0.1:11434/v1',
   },
   modelName: { type: ['string', 'null'], minLength: 1, maxLength: 200 },
+  embeddingModel: {
+    type: ['string', 'null'],
+    minLength: 1,
+    maxLength: 200,
+    description:
+      'the model that computes embeddings (Azure OpenAI: the deployment name); null: the instance offers none',
+  },
   apiKey: {
     type: ['string', 'null'],
     maxLength: 4000,
@@ -44,6 +51,18 @@ const instanceProperties: Record<string, JsonSchema> = {
     minimum: 1,
     maximum: 1000,
     description: 'chats answered at once; past it, 503 with Retry-After',
+  },
+  embeddingBatchSize: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 2048,
+    description: 'most texts in one embeddings request',
+  },
+  embeddingMaxChars: {
+    type: 'integer',
+    minimum: 1000,
+    maximum: 10_000_000,
+    description: 'most characters in one embeddings request (a longer text goes alone)',
   },
   enabled: { type: 'boolean' },
   publicChat: { type: 'boolean', description: 'whether anonymous callers of POST /api/genai/chat may use it' },
@@ -238,13 +257,22 @@ export const vendorSchema = recordSchema(
   {
     id: 'string',
     title: 'string',
-    kind: { type: 'string', enum: ['extractive', 'openai-compatible'] },
+    kind: {
+      type: 'string',
+      enum: ['extractive', 'openai-compatible', 'embeddings-only'],
+      description: 'how its instances chat; embeddings-only: they do not',
+    },
     defaultUrl: { type: ['string', 'null'], description: 'the base URL an instance gets when it names none' },
     needsApiKey: 'boolean',
+    embeddings: {
+      type: ['string', 'null'],
+      enum: ['openai', 'ollama', 'azure-openai', 'gemini', null],
+      description: 'the embeddings protocol of its instances that name an embeddingModel; null: none',
+    },
     website: 'string?',
     description: 'string',
   },
-  { required: ['id', 'title', 'kind', 'defaultUrl', 'needsApiKey', 'website', 'description'] },
+  { required: ['id', 'title', 'kind', 'defaultUrl', 'needsApiKey', 'embeddings', 'website', 'description'] },
 );
 
 /** The empty instance a form starts from: every member with its default, no id yet. */
@@ -279,4 +307,31 @@ export const conversationSchema = recordSchema(
     messages: { type: 'array', items: messageSchema },
   },
   { required: ['id', 'agent', 'messages'] },
+);
+
+/** Most texts, and characters of one text, that POST /api/v2/llm/instance/{id}/embeddings takes. */
+export const EMBEDDING_INPUT_LIMITS = { texts: 512, chars: 32_000 } as const;
+
+export const embeddingsBodySchema = bodySchema(['input'], {
+  input: {
+    type: 'array',
+    minItems: 1,
+    maxItems: EMBEDDING_INPUT_LIMITS.texts,
+    items: { type: 'string', minLength: 1, maxLength: EMBEDDING_INPUT_LIMITS.chars },
+    description: 'the texts to embed',
+  },
+});
+
+export const embeddingsSchema = recordSchema(
+  {
+    model: 'string',
+    dimensions: 'integer',
+    vectors: {
+      type: 'array',
+      description: 'one per text, in the order of input',
+      items: { type: 'array', items: { type: 'number' } },
+    },
+    usage: usageSchema,
+  },
+  { required: ['model', 'dimensions', 'vectors', 'usage'] },
 );

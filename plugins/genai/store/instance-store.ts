@@ -28,6 +28,10 @@ export interface LlmOptions {
   idleTimeoutMs: number;
   /** Chats this instance answers at once; past it, 503 with Retry-After. */
   maxConcurrent: number;
+  /** Most texts in one embeddings request. */
+  embeddingBatchSize: number;
+  /** Most characters in one embeddings request (a longer text goes alone). */
+  embeddingMaxChars: number;
 }
 
 /** An LLM instance as the API shows it: the API key never, only whether there is one and its last characters. */
@@ -38,6 +42,8 @@ export interface LlmInstance extends LlmOptions {
   vendor: string;
   url: string | null;
   modelName: string | null;
+  /** The model (Azure OpenAI: the deployment) that computes embeddings; null: the instance offers none. */
+  embeddingModel: string | null;
   hasApiKey: boolean;
   apiKeyHint: string | null;
   enabled: boolean;
@@ -56,6 +62,7 @@ export interface InstanceInput extends Partial<LlmOptions> {
   vendor?: string;
   url?: string | null;
   modelName?: string | null;
+  embeddingModel?: string | null;
   apiKey?: string | null;
   enabled?: boolean;
   publicChat?: boolean;
@@ -79,6 +86,7 @@ const instances = rowCodec<InstanceRow>('genai_llm_instances', {
   vendor: 'vendor',
   url: 'url',
   modelName: 'model_name',
+  embeddingModel: 'embedding_model',
   apiKeyEncrypted: 'api_key_encrypted',
   apiKeyHint: 'api_key_hint',
   options: col.json('options'),
@@ -89,13 +97,25 @@ const instances = rowCodec<InstanceRow>('genai_llm_instances', {
 });
 const TABLE = instances.table;
 
-const OPTION_NAMES = ['temperature', 'topP', 'maxTokens', 'timeoutMs', 'idleTimeoutMs', 'maxConcurrent'] as const;
+const OPTION_NAMES = [
+  'temperature',
+  'topP',
+  'maxTokens',
+  'timeoutMs',
+  'idleTimeoutMs',
+  'maxConcurrent',
+  'embeddingBatchSize',
+  'embeddingMaxChars',
+] as const;
+
+const EMBEDDING_DEFAULTS = { embeddingBatchSize: 64, embeddingMaxChars: 200_000 };
 
 /** Defaults by kind: the built-in answers in milliseconds and in process; a model server may think for a while. */
 export function defaultOptions(vendor: Vendor | undefined): LlmOptions {
+  const unset = { temperature: null, topP: null, maxTokens: null, ...EMBEDDING_DEFAULTS };
   return vendor?.kind === 'extractive'
-    ? { temperature: null, topP: null, maxTokens: null, timeoutMs: 10_000, idleTimeoutMs: 10_000, maxConcurrent: 16 }
-    : { temperature: null, topP: null, maxTokens: null, timeoutMs: 120_000, idleTimeoutMs: 30_000, maxConcurrent: 4 };
+    ? { ...unset, timeoutMs: 10_000, idleTimeoutMs: 10_000, maxConcurrent: 16 }
+    : { ...unset, timeoutMs: 120_000, idleTimeoutMs: 30_000, maxConcurrent: 4 };
 }
 
 /**
@@ -168,6 +188,7 @@ export class InstanceStore {
       vendor: vendor.id,
       url: vendor.kind === 'extractive' ? null : (input.url ?? vendor.defaultUrl),
       modelName: vendor.kind === 'extractive' ? 'extractive' : (input.modelName ?? null),
+      embeddingModel: vendor.embeddings ? (input.embeddingModel ?? null) : null,
       hasApiKey: false,
       apiKeyHint: null,
       ...options,
@@ -215,6 +236,8 @@ export class InstanceStore {
       if (!next.url) next.url = vendor.defaultUrl;
       if (next.modelName === 'extractive' && current.instance.vendor === 'BUILTIN') next.modelName = null;
     }
+    if (input.embeddingModel !== undefined) next.embeddingModel = input.embeddingModel;
+    if (!vendor.embeddings) next.embeddingModel = null;
     await this.checkComplete(next, vendor, checkUrl);
     const apiKeyEncrypted = this.applyKey(next, input.apiKey, current.apiKeyEncrypted);
     // The creation time stays as it was written.
@@ -248,10 +271,15 @@ export class InstanceStore {
         'url',
         `is required for vendor ${vendor.id} (the server's base URL, e.g. http://127.0.0.1:11434/v1)`,
       );
-    if (!instance.modelName)
+    if (!instance.modelName && vendor.kind === 'openai-compatible')
       throw genaiErrors.invalidParameter(
         'modelName',
         `is required for vendor ${vendor.id} (e.g. llama3.2 or gpt-4o-mini)`,
+      );
+    if (!instance.embeddingModel && vendor.kind === 'embeddings-only')
+      throw genaiErrors.invalidParameter(
+        'embeddingModel',
+        `is required for vendor ${vendor.id}, which offers embeddings only (e.g. text-embedding-3-small)`,
       );
     await checkUrl(instance.url);
   }

@@ -226,12 +226,19 @@ export async function startFakeLlm(port = 0): Promise<FakeLlm> {
       answer(res, record).catch(() => res.destroy());
     });
   });
+  const { host, stop } = await listenLocally(server, port);
+  return { url: `http://${host}/v1`, host, requests, stop };
+}
+
+/** A test server listening on 127.0.0.1 (`port` 0: any free one): its host:port, and how to stop it. */
+export async function listenLocally(
+  server: http.Server,
+  port = 0,
+): Promise<{ host: string; stop: () => Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${bound}/v1`,
     host: `127.0.0.1:${bound}`,
-    requests,
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

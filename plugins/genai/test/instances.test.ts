@@ -41,7 +41,17 @@ test('vendors and the empty structure', async (t) => {
   }>;
   t.deepEqual(
     vendors.map((v) => v.id),
-    ['BUILTIN', 'OPENAI', 'OLLAMA', 'VLLM', 'LLAMA_CPP', 'GEMINI_OPENAI', 'OPENAI_COMPATIBLE'],
+    [
+      'BUILTIN',
+      'OPENAI',
+      'OLLAMA',
+      'VLLM',
+      'LLAMA_CPP',
+      'GEMINI_OPENAI',
+      'OPENAI_COMPATIBLE',
+      'AZURE_OPENAI',
+      'GEMINI',
+    ],
   );
   t.like(
     vendors.find((v) => v.id === 'OLLAMA'),

@@ -1,9 +1,9 @@
-import type { Database } from 'vela/plugin';
+import type { Database, Logger } from 'vela/plugin';
 import { genaiErrors } from '../errors.js';
 import type { Usage } from '../providers/provider.js';
 
 /** Which API a provider call served. */
-export type UsageEndpoint = 'site-chat' | 'chat' | 'agent';
+export type UsageEndpoint = 'site-chat' | 'chat' | 'agent' | 'embeddings';
 
 export interface UsageRecord {
   instanceId: string;
@@ -16,6 +16,29 @@ export interface UsageRecord {
   usage: Usage;
   /** true: the provider reported the numbers; false: counted here with the tokenizer. */
   reported: boolean;
+}
+
+/** The instance a call used, as its usage record names it. */
+export interface UsageInstance {
+  id: string;
+  title: string;
+  vendor: string;
+}
+
+/**
+ * Records one call's usage; a failed write is logged, never the call's failure (the answer was given).
+ */
+export async function recordUsage(
+  store: TokenUsageStore,
+  logger: Logger,
+  instance: UsageInstance,
+  call: Omit<UsageRecord, 'instanceId' | 'instanceTitle' | 'vendorId'>,
+): Promise<void> {
+  try {
+    await store.record({ instanceId: instance.id, instanceTitle: instance.title, vendorId: instance.vendor, ...call });
+  } catch (error) {
+    logger.warn({ err: error }, 'token usage not recorded');
+  }
 }
 
 export interface UsageLine {
