@@ -37,24 +37,28 @@ export interface EmbedCall {
  * error, since vectors of two dimensions cannot be compared. A change of the instance forgets it.
  */
 export class EmbeddingService {
-  private readonly dimensions = new Map<string, number>();
+  /** By instance id: the dimension its model answered with, as of the instance's updatedAt. */
+  private readonly dimensions = new Map<string, { updatedAt: string; dimensions: number }>();
 
   constructor(private readonly deps: EmbeddingServiceDeps) {}
 
   async embed(instance: LlmInstance, texts: string[], call: EmbedCall): Promise<Embeddings> {
     const embedder = this.embedderOf(instance);
-    const key = `${instance.id}\n${instance.updatedAt}`;
+    const known = this.dimensions.get(instance.id);
     const limit = AbortSignal.timeout(instance.timeoutMs);
     const signal = AbortSignal.any([call.signal, limit]);
     let result: EmbedResult;
     try {
-      result = await embedder.embed(texts, { signal, dimensions: this.dimensions.get(key) });
+      result = await embedder.embed(texts, {
+        signal,
+        dimensions: known?.updatedAt === instance.updatedAt ? known.dimensions : null,
+      });
     } catch (error) {
       if (limit.aborted)
         throw genaiErrors.upstreamTimeout(`the embeddings took longer than ${instance.timeoutMs} ms (timeoutMs)`);
       throw error instanceof UpstreamError ? genaiErrors.upstream(error.message) : error;
     }
-    this.dimensions.set(key, result.dimensions);
+    this.dimensions.set(instance.id, { updatedAt: instance.updatedAt, dimensions: result.dimensions });
     const usage = await this.record(instance, texts, result.usage, call.username);
     return { model: instance.embeddingModel ?? '', dimensions: result.dimensions, vectors: result.vectors, usage };
   }

@@ -168,6 +168,17 @@ test.serial('a server that changes the dimension is an error naming the instance
   t.regex(answer.body.message, /LLM instance "Shifty" \(sh\) changed the embedding dimension from 3 to 4/);
 });
 
+test.serial('the dimension is remembered from one call to the next, until the instance changes', async (t) => {
+  const { vela } = t.context;
+  await openAi(t, 'sh2', 'shifty-calls');
+  t.like((await embed(vela, 'sh2', ['a'])).body, { dimensions: 3 });
+  const changed = await embed(vela, 'sh2', ['b']);
+  t.is(changed.status, 502);
+  t.regex(changed.body.message, /\(sh2\) changed the embedding dimension from 3 to 4/);
+  t.is((await json(vela, 'PUT', '/api/llm/sh2', { embeddingModel: 'shifty-calls' })).status, 200);
+  t.like((await embed(vela, 'sh2', ['c'])).body, { dimensions: 4 });
+});
+
 test.serial('the route validates its body and the instance', async (t) => {
   const { vela } = t.context;
   for (const body of [{}, { input: [] }, { input: [''] }, { input: [1] }, { input: 'text' }]) {

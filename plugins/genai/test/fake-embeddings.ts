@@ -12,7 +12,7 @@ import { listenLocally } from './fake-llm.js';
 //
 //   rate-limited   the first request 429 with Retry-After: 1, then as any other
 //   broken         503 every time
-//   shifty         vectors of 3 numbers in the first answer, 4 after
+//   shifty...      vectors of 3 numbers in the first answer of the model, 4 after
 //   any other      vectorOf(text) for each text; usage: one token per text
 
 export interface EmbeddingRequestRecord {
@@ -98,7 +98,7 @@ export async function startFakeEmbeddings(): Promise<FakeEmbeddings> {
     if (model === 'rate-limited' && count === 1)
       return reply(res, 429, { error: { message: 'slow down' } }, { 'retry-after': '1' });
     if (model === 'broken') return reply(res, 503, { error: { message: 'overloaded' } });
-    const dimensions = model === 'shifty' && count > 1 ? 4 : 3;
+    const dimensions = model.startsWith('shifty') && count > 1 ? 4 : 3;
     reply(
       res,
       200,
