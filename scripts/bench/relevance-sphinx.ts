@@ -142,8 +142,8 @@ export class SphinxSystem implements RankingSystem {
   }
 
   /** The same, with the counts of the site's single-valued facets over all hits (as a search answer has them). */
-  async faceted(text: string, limit: number): Promise<number> {
-    return (await this.client!.query(`${this.statement(text, limit)} ${FACET_CLAUSE}`)).length;
+  faceted(text: string, limit: number): Promise<Array<Array<Array<string | null>>>> {
+    return this.client!.query(`${this.statement(text, limit)} ${FACET_CLAUSE}`);
   }
 
   private statement(text: string, limit: number): string {
