@@ -1,6 +1,6 @@
 import { TEST_ADMIN, type TestRuntime } from './test-runtime.js';
 
-/** The value of a cookie an answer sets. */
+/** The value a Set-Cookie header gives one cookie ("" when it clears it, undefined when it is not set). */
 export function setCookie(res: Response, name: string): string | undefined {
   for (const line of res.headers.getSetCookie()) {
     const [pair] = line.split(';');

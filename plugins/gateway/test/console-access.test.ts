@@ -1,6 +1,6 @@
 import test from 'ava';
-import { TEST_ADMIN, type TestRuntime } from 'vela/testing';
-import { openSignIn, postSignIn, setCookie, signIn } from './console-sign-in.js';
+import { setCookie, TEST_ADMIN, type TestRuntime } from 'vela/testing';
+import { openSignIn, postSignIn, signIn } from './console-sign-in.js';
 import { startGateway } from './fixtures.js';
 
 let vela: TestRuntime;

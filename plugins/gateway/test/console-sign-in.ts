@@ -1,14 +1,4 @@
-import { TEST_ADMIN, type TestRuntime } from 'vela/testing';
-
-/** The value a Set-Cookie header gives one cookie ("" when it clears it, undefined when it is not set). */
-export function setCookie(res: Response, name: string): string | undefined {
-  for (const line of res.headers.getSetCookie()) {
-    const [pair] = line.split(';');
-    const eq = pair!.indexOf('=');
-    if (pair!.slice(0, eq).trim() === name) return pair!.slice(eq + 1).trim();
-  }
-  return undefined;
-}
+import { setCookie, TEST_ADMIN, type TestRuntime } from 'vela/testing';
 
 /** The console's sign-in page: its login-CSRF cookie and the same token in its form. */
 export async function openSignIn(
