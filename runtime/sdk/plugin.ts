@@ -81,7 +81,6 @@ export {
 } from '../http/request-input.js';
 export { answers } from '../http/route-answers.js';
 export type { InGroup, RouteDefaults, RouteGroup } from '../http/route-group.js';
-export { routeGroup } from '../http/route-group.js';
 export { SECURITY_HEADERS, VELA_COOKIE_PREFIX, VELA_CREDENTIAL_HEADERS } from '../http/security.js';
 export { sessionCookie } from '../http/session-routes.js';
 export { loggableText } from '../logger.js';
