@@ -19,6 +19,7 @@ export type {
   IndexableDocument,
   MaybePromise,
   PersistentEngines,
+  RankedCandidate,
   SearchEngine,
   SearchEngineFactory,
   SortSpec,
@@ -216,6 +217,52 @@ export interface SearchedEvent {
   principal: Principal | null;
 }
 
+/** How a search finds its documents: `keyword` (the text index alone, the default), `hybrid` or `vector`. */
+export type SemanticMode = 'keyword' | 'hybrid' | 'vector';
+
+/** A document a retriever found near a text. `score`: cosine similarity, higher is better. */
+export interface VectorMatch {
+  id: string;
+  score: number;
+}
+
+/**
+ * Whether a site and locale can be searched by vectors now. When not, a `hybrid` or `vector` search runs as
+ * `keyword` and says `reason` in its queryContext.semantic.
+ */
+export type VectorStatus =
+  /** rrfK: the k of reciprocal rank fusion; window: how many results each side (keyword, vector) contributes. */
+  { ready: true; rrfK: number; window: number } | { ready: false; reason: string };
+
+/** What keeps vectors of a site's documents (the semantic plugin), as the search plugin asks it. */
+export interface VectorRetriever {
+  /** Synchronous and cheap (read from memory): asked by every `hybrid` and `vector` search. */
+  status(siteId: string, locale: string): VectorStatus;
+  /** The documents (their ids) nearest to a text, best first, at most k. */
+  nearest(siteId: string, locale: string, text: string, k: number): Promise<VectorMatch[]>;
+  /** More Like This by vectors: the documents nearest to these ones, best first, at most k, never these. */
+  similar(siteId: string, locale: string, ids: string[], k: number): Promise<VectorMatch[]>;
+}
+
+/** The registry the `search.vectors` hook hands its taps: at most one retriever, a second `register` throws. */
+export interface VectorRetrievers {
+  register(name: string, retriever: VectorRetriever): void;
+}
+
+/**
+ * What one indexer step changed in a site and locale's index, in this process: the ids it upserted and those it
+ * removed. `rebuilt`: the index was built, restored or opened as a whole (at start, after a field change, after
+ * another process pruned changes this one had not read) or dropped (the locale or site is gone); the ids are then
+ * empty and a tap reconciles what it keeps for the site and locale with the stored documents.
+ */
+export interface IndexedChanges {
+  siteId: string;
+  locale: string;
+  upserted: string[];
+  removed: string[];
+  rebuilt: boolean;
+}
+
 /** Every hook the search plugin owns. */
 export interface SearchHooks {
   /**
@@ -238,6 +285,17 @@ export interface SearchHooks {
    * kept about it.
    */
   siteDeleted: AsyncSeriesHook<[{ siteId: string }]>;
+  /**
+   * Called once at the search plugin's start, after `engines`, with the registry of vector retrievers: the plugin
+   * that keeps vectors (semantic) registers its retriever, and `hybrid` and `vector` searches ask it.
+   */
+  vectors: SyncHook<[VectorRetrievers]>;
+  /**
+   * Called after each step the index manager applied (the ids upserted and removed per site and locale), each
+   * rebuild and each drop (`rebuilt`), in this process. A tap runs on the indexer's path: it only queues what it
+   * wants to do; one that throws is logged and indexing goes on. Nothing is built for it while nobody taps it.
+   */
+  indexed: SyncHook<[IndexedChanges]>;
 }
 
 declare module 'vela/plugin' {
@@ -245,6 +303,8 @@ declare module 'vela/plugin' {
     'search.engines': SearchHooks['engines'];
     'search.searched': SearchHooks['searched'];
     'search.siteDeleted': SearchHooks['siteDeleted'];
+    'search.vectors': SearchHooks['vectors'];
+    'search.indexed': SearchHooks['indexed'];
   }
   interface ServiceRegistry {
     'search.service': SiteSearch;

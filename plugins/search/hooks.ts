@@ -1,5 +1,5 @@
 import { AsyncSeriesHook, SyncHook } from 'vela/plugin';
-import type { SearchEngines, SearchedEvent, SearchHooks } from './api.js';
+import type { IndexedChanges, SearchEngines, SearchedEvent, SearchHooks, VectorRetrievers } from './api.js';
 
 /** The search plugin's hooks (the manifest lists them as search.<key>; their types are in api.ts). */
 export function createSearchHooks(): SearchHooks {
@@ -7,5 +7,7 @@ export function createSearchHooks(): SearchHooks {
     engines: new SyncHook<[SearchEngines]>(['engines']),
     searched: new SyncHook<[SearchedEvent]>(['event']),
     siteDeleted: new AsyncSeriesHook<[{ siteId: string }]>(['event']),
+    vectors: new SyncHook<[VectorRetrievers]>(['retrievers']),
+    indexed: new SyncHook<[IndexedChanges]>(['changes']),
   };
 }

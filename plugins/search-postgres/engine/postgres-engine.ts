@@ -242,7 +242,8 @@ export class PostgresEngine implements SearchEngine {
     checkBm25({ k1: query.k1 });
     for (const request of query.facets) this.requireFacet(request.field, 'facet counts');
     if (query.group !== undefined) this.requireFacet(query.group, 'group');
-    const { terms, lastTypedLast } = queryTerms(query.text);
+    // Ranked candidates were found elsewhere (by vectors): the text is not matched.
+    const { terms, lastTypedLast } = query.ranked ? { terms: [], lastTypedLast: false } : queryTerms(query.text);
     // A term PostgreSQL cannot hold as a lexeme is in no document.
     if (terms.some((term) => Buffer.byteLength(term) > MAX_LEXEME_BYTES)) {
       // Compiled anyway: a bad filter or sort is refused as with any other text.
@@ -319,6 +320,7 @@ export class PostgresEngine implements SearchEngine {
       prefix: prefixLast && i === terms.length - 1 && term.length >= MIN_PREFIX_LENGTH,
     }));
     const wantsTerms = query.facets.length > 0 || query.group !== undefined;
+    const ranked = query.ranked ? rankedInOrder(query.ranked) : null;
 
     const bindings: Knex.RawBinding[] = [];
     const maskColumns: number[] = [];
@@ -336,8 +338,9 @@ export class PostgresEngine implements SearchEngine {
       return where;
     };
 
-    // The rows every part reads, narrow (no document text), computed once.
-    const columns = ['d.doc_id', 'd.seq'];
+    // The rows every part reads, narrow (no document text), computed once. Ranked candidates take their place in
+    // the order given as their seq, so ties of their score keep it.
+    const columns = ['d.doc_id', ranked ? 'r.pos as seq' : 'd.seq'];
     if (parts.length > 0) {
       // Minus the score, so that lower ranks first as ever; each term's score for its class, then the bonus.
       const idfs = parts.map(({ term, prefix }) => inverseDocumentFrequency(this.size, this.frequencyOf(term, prefix)));
@@ -359,6 +362,8 @@ export class PostgresEngine implements SearchEngine {
         bindings.push([`${parts[i]!.term} ${parts[i + 1]!.term}`], phraseBonus(idfs[i]!, idfs[i + 1]!));
       }
       columns.push(`-(${classCases.join(' + ')}) as rank`);
+    } else if (ranked) {
+      columns.push('-r.score as rank');
     } else {
       columns.push('0 as rank');
     }
@@ -374,13 +379,18 @@ export class PostgresEngine implements SearchEngine {
     if (wantsTerms) columns.push('d.facet_terms');
     const selects: string[] = [];
     selects.push(`exists (select 1 from ${INDEXES} where id = ?) as live`);
-    const baseSql = `with base as materialized (select ${columns.join(', ')} from ${DOCUMENTS} d where ${scan('d')})`;
+    let from = `${DOCUMENTS} d`;
+    if (ranked) {
+      from += ' join unnest(?::text[], ?::float8[]) with ordinality r(id, score, pos) on r.id = d.doc_id';
+      bindings.push(ranked.ids, ranked.scores);
+    }
+    const baseSql = `with base as materialized (select ${columns.join(', ')} from ${from} where ${scan('d')})`;
     // (Bindings are positional: the CTE's come first, then the select list's in order.)
     bindings.push(indexId);
     const mainSql = pass(main);
     selects.push(`(select count(*)::int from base where ${mainSql}) as total`);
     const orderBy = order.key ? `sortkey ${order.direction} nulls last, rank, seq` : 'rank, seq';
-    if (parts.length === 0 && !order.key && mainSql === 'true') {
+    if (parts.length === 0 && !ranked && !order.key && mainSql === 'true') {
       // Every row ranks alike: the page is the first rows in indexing order, read in order from the
       // (index_id, seq) index, the scan stopping at the page's end.
       selects.push(`(select coalesce(json_agg(json_build_array(h.doc_id, 0) order by h.seq), '[]'::json)
@@ -810,6 +820,24 @@ function storable(value: string): string {
 function checkVersion(version: number | undefined): void {
   if (version !== undefined && !(Number.isSafeInteger(version) && version >= 0))
     throw new Error(`write version must be an integer ≥ 0, got ${version}`);
+}
+
+/**
+ * EngineQuery.ranked as the two arrays a query binds, best first: each id once (at its first place), sorted by score
+ * (higher first; the sort is stable, so ties keep the order given).
+ */
+function rankedInOrder(ranked: NonNullable<EngineQuery['ranked']>): { ids: string[]; scores: number[] } {
+  const seen = new Set<string>();
+  const unique: Array<{ id: string; score: number }> = [];
+  for (const { id, score } of ranked) {
+    if (!Number.isFinite(score)) throw new Error(`ranked: the score of "${id}" must be a finite number, got ${score}`);
+    const stored = storable(id);
+    if (seen.has(stored)) continue;
+    seen.add(stored);
+    unique.push({ id: stored, score });
+  }
+  unique.sort((a, b) => b.score - a.score);
+  return { ids: unique.map((c) => c.id), scores: unique.map((c) => c.score) };
 }
 
 /** What a query finds in an index without the documents it asks for. */

@@ -27,6 +27,7 @@ import type {
   EngineResult,
   EngineSchema,
   IndexableDocument,
+  RankedCandidate,
   SearchEngine,
   SearchEngineFactory,
   TermDictionary,
@@ -159,15 +160,18 @@ export class MemoryEngine implements SearchEngine {
     const counts = facetColumns.map((column) => new Uint32Array(column.dictionary.size));
 
     const prefixLastTerm = query.prefixLastTerm ?? this.prefixLastTerm;
-    const candidates = this.findCandidates(query.text, masks, prefixLastTerm, query.k1 ?? this.k1);
+    const candidates = query.ranked
+      ? this.rankedCandidates(query.ranked)
+      : this.findCandidates(query.text, masks, prefixLastTerm, query.k1 ?? this.k1);
     const ordinals = this.hitOrdinals;
     // Built before the scan (the scratch arrays are final by now) so a bad sort field fails early.
     const order = hitOrder(query.sort, ordinals, this.hitScores, this.columns);
     const total = this.filterAndCount(candidates, masks, facetColumns, counts);
     const top = selectTop(total, query.offset + query.limit, order);
+    const given = candidates.givenScores;
     const result: EngineResult = {
       total,
-      hits: this.toHits(top.subarray(Math.min(query.offset, top.length))),
+      hits: this.toHits(top.subarray(Math.min(query.offset, top.length)), given),
       facets: {},
     };
     query.facets.forEach((request, r) => {
@@ -178,7 +182,7 @@ export class MemoryEngine implements SearchEngine {
         (group): EngineGroup => ({
           value: groupColumn.dictionary.values[group.code]!,
           total: group.total,
-          hits: this.toHits(group.page),
+          hits: this.toHits(group.page, given),
         }),
       );
     }
@@ -279,6 +283,38 @@ export class MemoryEngine implements SearchEngine {
   }
 
   /**
+   * Fills the scratch arrays with the live documents of `ranked`, each scored by its place (0 for the first, -1 for
+   * the next...) once sorted by the given score (ties in the order given), so the relevance order, which breaks ties
+   * by ordinal, is exactly that order; the given scores are reported as the hits' ranks (see toHits).
+   */
+  private rankedCandidates(ranked: ReadonlyArray<RankedCandidate>): Candidates {
+    const seen = new Set<number>();
+    const live: Array<{ ordinal: number; score: number }> = [];
+    for (const { id, score } of ranked) {
+      if (!Number.isFinite(score))
+        throw new Error(`ranked: the score of "${id}" must be a finite number, got ${score}`);
+      const ordinal = this.ordinals.ordinalOf(id);
+      if (ordinal === undefined || seen.has(ordinal)) continue;
+      seen.add(ordinal);
+      live.push({ ordinal, score });
+    }
+    // Array.prototype.sort is stable: equal scores keep the order given.
+    live.sort((a, b) => b.score - a.score);
+    const capacity = this.ordinals.capacity;
+    if (this.hitOrdinals.length < capacity) {
+      this.hitOrdinals = new Uint32Array(capacity);
+      this.hitScores = new Float64Array(capacity);
+    }
+    const givenScores = new Float64Array(live.length);
+    live.forEach(({ ordinal, score }, place) => {
+      this.hitOrdinals[place] = ordinal;
+      this.hitScores[place] = -place;
+      givenScores[place] = score;
+    });
+    return { count: live.length, settled: 0, givenScores };
+  }
+
+  /**
    * Gives the frequent terms after the rarest their dense slots, so the matcher tests its candidates against
    * them rather than walking their lists: a term qualifies when it is on at least one ordinal in
    * DENSE_MIN_SHARE (its array, a byte per ordinal, is then at most 4 × its list, 4 bytes per entry).
@@ -342,10 +378,14 @@ export class MemoryEngine implements SearchEngine {
     return hits;
   }
 
-  private toHits(page: Uint32Array): EngineHit[] {
+  /** `given`: the scores of ranked candidates by place (their hit scores are minus their places). */
+  private toHits(page: Uint32Array, given?: Float64Array): EngineHit[] {
     const hits: EngineHit[] = [];
     // Rank: lower is better, so minus the score (0 - score: no -0 for an unscored hit).
-    for (const i of page) hits.push({ id: this.ordinals.idAt(this.hitOrdinals[i]!), rank: 0 - this.hitScores[i]! });
+    for (const i of page) {
+      const score = given ? given[0 - this.hitScores[i]!]! : this.hitScores[i]!;
+      hits.push({ id: this.ordinals.idAt(this.hitOrdinals[i]!), rank: 0 - score });
+    }
     return hits;
   }
 
@@ -391,10 +431,14 @@ export function createMemoryEngineFactory(options: MemoryEngineOptions = {}): Se
 
 export const memoryEngineFactory: SearchEngineFactory = createMemoryEngineFactory();
 
-/** How many candidates the scratch arrays hold, and the filters they are known to pass (bits). */
+/**
+ * How many candidates the scratch arrays hold, and the filters they are known to pass (bits); for ranked
+ * candidates, their given scores by place.
+ */
 interface Candidates {
   count: number;
   settled: number;
+  givenScores?: Float64Array;
 }
 
 function checkResolution(resolution: number): number {

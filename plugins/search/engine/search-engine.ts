@@ -84,12 +84,26 @@ export interface EngineQuery {
   prefixLastTerm?: boolean;
   /** BM25 saturation (k1 ≥ 0) for relevance; default the engine's (1.2). */
   k1?: number;
+  /**
+   * The candidates, found elsewhere (by vectors: query/semantic.ts): only these documents are hits, still filtered by
+   * `filter`, and `text` is not matched. Relevance order is `score`, higher first, ties in the order given; an id
+   * given twice counts at its first place; unknown and removed ids are left out. Facets count over them, and the
+   * other sorts and `group` work as ever.
+   */
+  ranked?: ReadonlyArray<RankedCandidate>;
+}
+
+/** A candidate of EngineQuery.ranked: higher scores rank first. */
+export interface RankedCandidate {
+  id: string;
+  score: number;
 }
 
 export interface EngineHit {
   id: string;
   /**
-   * Lower is better; only meaningful for relevance order: minus the BM25F score (0 without query text).
+   * Lower is better; only meaningful for relevance order: minus the BM25F score (0 without query text), or minus
+   * the score given in EngineQuery.ranked.
    */
   rank: number;
 }

@@ -672,6 +672,81 @@ function registerCases(variant: EngineVariant): void {
     t.deepEqual(await engine.similar([['apple', 1]], [], 0), []);
   });
 
+  it('ranked candidates: only those live ids, by score (ties in the order given), the text not matched', async (t) => {
+    const engine = await shop();
+    await engine.remove(['2']);
+    const ranked = [
+      { id: '3', score: 0.2 },
+      { id: 'unknown', score: 0.9 },
+      { id: '5', score: 0.5 },
+      { id: '1', score: 0.5 },
+      { id: '3', score: 0.99 },
+      { id: '2', score: 0.1 },
+    ];
+    const result = await engine.query(query({ text: 'bicycle', ranked }));
+    t.is(result.total, 3);
+    t.deepEqual(ids(result), ['5', '1', '3'], 'an id given twice counts at its first place');
+    t.deepEqual(
+      result.hits.map((hit) => hit.rank),
+      [-0.5, -0.5, -0.2],
+    );
+    const none = await engine.query(query({ ranked: [], facets: [facet('color')] }));
+    t.is(none.total, 0);
+    t.deepEqual(none.facets.color, []);
+  });
+
+  it('ranked candidates are filtered, counted by facets and paged like any hits', async (t) => {
+    const engine = await shop();
+    const ranked = ['6', '4', '1', '5', '3', '2'].map((id, i) => ({ id, score: 0.9 - i / 10 }));
+    const result = await engine.query(
+      query({
+        ranked,
+        filter: { and: [is('tags', ['food'])], or: [] },
+        facets: [facet('color'), facet('tags', { ignoreFilters: ['tags'] })],
+        offset: 1,
+        limit: 2,
+      }),
+    );
+    t.is(result.total, 4);
+    t.deepEqual(ids(result), ['1', '5']);
+    t.deepEqual(result.facets.color, [
+      ['red', 2],
+      ['blue', 1],
+      ['green', 1],
+    ]);
+    t.deepEqual(result.facets.tags, [
+      ['food', 4],
+      ['sweet', 2],
+      ['drink', 1],
+      ['fast', 1],
+    ]);
+  });
+
+  it('ranked candidates sort by a field and group as any hits', async (t) => {
+    const engine = await shop();
+    const bySize = await engine.query(
+      query({
+        ranked: [
+          { id: '3', score: 3 },
+          { id: '6', score: 2 },
+          { id: '4', score: 1 },
+        ],
+        sort: { by: 'number', field: 'size', direction: 'asc' },
+      }),
+    );
+    t.deepEqual(ids(bySize), ['6', '3', '4'], 'a document without the value last');
+    const ranked = ['6', '4', '1', '5', '3', '2'].map((id, i) => ({ id, score: 0.9 - i / 10 }));
+    const grouped = await engine.query(query({ ranked, group: 'color', limit: 1 }));
+    t.deepEqual(
+      grouped.groups!.map((group) => [group.value, group.total, group.hits.map((hit) => hit.id)]),
+      [
+        ['blue', 1, ['4']],
+        ['red', 3, ['1']],
+        ['green', 1, ['2']],
+      ],
+    );
+  });
+
   it('the term dictionary has the live terms, their document frequencies and the phrases', async (t) => {
     const engine = await engineWith(
       { ...doc('a', 'apple pie'), phrases: ['apple pie'] },
