@@ -1,7 +1,8 @@
-// The genai plugin's published contract: types only. genai provides no service and declares no hook; it
-// consumes `db`, `outbound`, `search.service` and `search.sites`. What other code builds on is its HTTP API,
-// above all the Server-Sent Events of every chat stream, whose payloads are typed here so that a client or
-// another plugin written in TypeScript reads them without guessing (docs/genai.md, "The events").
+// The genai plugin's published contract: types only. genai provides one service, `genai.embeddings` (the
+// embeddings of LLM instances, for semantic search), and declares no hook. Import this file with `import type`.
+// What clients build on is its HTTP API, above all the Server-Sent Events of every chat stream, whose payloads
+// are typed here so that a client or another plugin written in TypeScript reads them without guessing
+// (docs/genai.md, "The events").
 
 export type {
   ChatMessage,
@@ -68,3 +69,50 @@ export interface ChatEvents {
 }
 
 export type ChatEventName = keyof ChatEvents;
+
+/** An LLM instance that offers embeddings: it names an embeddingModel, and its vendor has an embeddings protocol. */
+export interface EmbeddingInstance {
+  id: string;
+  title: string;
+  vendor: string;
+  /** Its embeddingModel (Azure OpenAI: the deployment). */
+  model: string;
+  /** A disabled instance embeds nothing (409 llm_instance_disabled). */
+  enabled: boolean;
+}
+
+/** The vectors of a list of texts, one per text, in order; every vector has `dimensions` numbers. */
+export interface EmbeddedTexts {
+  model: string;
+  dimensions: number;
+  vectors: number[][];
+}
+
+/**
+ * The `genai.embeddings` service: LLM instances' embedding models, for other plugins (the semantic plugin embeds
+ * documents and queries with the instance a site names). Errors are VelaErrors with these codes: 404
+ * `llm_instance_not_found`; 409 `embeddings_not_offered`, `llm_instance_disabled`; 502 `upstream_error` (the
+ * server failed after the retries, or answered vectors of another dimension than before: a dimension is fixed
+ * until the instance is changed); 504 `upstream_timeout` (past the instance's timeoutMs, which bounds the whole
+ * call: send a few hundred texts at a time, not a site).
+ */
+export interface GenaiEmbeddings {
+  /** The instances that offer embeddings, enabled or not, by title. */
+  instances(): EmbeddingInstance[];
+  /**
+   * The vectors of `texts` by that instance's embedding model: in batches of its embeddingBatchSize and
+   * embeddingMaxChars, each retried on 429 and 5xx; the tokens recorded under `username` (endpoint
+   * `embeddings`). An empty list asks the server nothing (`dimensions` is then the last known one, or 0).
+   */
+  embed(
+    instanceId: string,
+    texts: string[],
+    options: { username: string; signal?: AbortSignal },
+  ): Promise<EmbeddedTexts>;
+}
+
+declare module 'vela/plugin' {
+  interface ServiceRegistry {
+    'genai.embeddings': GenaiEmbeddings;
+  }
+}

@@ -8,6 +8,7 @@ import { ProviderCalls } from './chat/provider-call.js';
 import { mountConsolePages } from './console/mount-console.js';
 import type { GenaiConfig, GenaiDomain } from './domain.js';
 import { EmbeddingService } from './embeddings/embedding-service.js';
+import { embeddingsProvider } from './embeddings/embeddings-provider.js';
 import { genaiErrors } from './errors.js';
 import type { ComposeInput } from './providers/extractive.js';
 import { providerFor } from './providers/provider-factory.js';
@@ -83,6 +84,7 @@ export default definePlugin<GenaiConfig, typeof consumes>({
       return secretBox;
     };
     const domain = createDomain(ctx, secrets);
+    ctx.provide('genai.embeddings', () => embeddingsProvider(domain.instances, domain.embeddings));
     ctx.routes((router) => {
       mountInstanceRoutes(router, domain);
       mountSiteChatRoutes(router, domain);

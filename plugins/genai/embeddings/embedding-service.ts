@@ -26,9 +26,13 @@ export interface Embeddings {
 }
 
 export interface EmbedCall {
+  /** Whose tokens these are, in the usage records. */
   username: string;
-  signal: AbortSignal;
+  /** Ends the requests (the caller left, or stops). */
+  signal?: AbortSignal;
 }
+
+const NO_USAGE = { inputTokens: 0, outputTokens: 0, totalTokens: 0, reported: false };
 
 /**
  * The embeddings an instance offers: its vendor's protocol with its embeddingModel, within the instance's time
@@ -45,14 +49,15 @@ export class EmbeddingService {
   async embed(instance: LlmInstance, texts: string[], call: EmbedCall): Promise<Embeddings> {
     const embedder = this.embedderOf(instance);
     const known = this.dimensions.get(instance.id);
+    const dimensions = known?.updatedAt === instance.updatedAt ? known.dimensions : null;
+    // Nothing to ask the server (and no usage to record): a caller's empty batch is not an error.
+    if (texts.length === 0)
+      return { model: instance.embeddingModel ?? '', dimensions: dimensions ?? 0, vectors: [], usage: NO_USAGE };
     const limit = AbortSignal.timeout(instance.timeoutMs);
-    const signal = AbortSignal.any([call.signal, limit]);
+    const signal = call.signal ? AbortSignal.any([call.signal, limit]) : limit;
     let result: EmbedResult;
     try {
-      result = await embedder.embed(texts, {
-        signal,
-        dimensions: known?.updatedAt === instance.updatedAt ? known.dimensions : null,
-      });
+      result = await embedder.embed(texts, { signal, dimensions });
     } catch (error) {
       if (limit.aborted)
         throw genaiErrors.upstreamTimeout(`the embeddings took longer than ${instance.timeoutMs} ms (timeoutMs)`);

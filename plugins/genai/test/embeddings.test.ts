@@ -1,5 +1,7 @@
 import anyTest, { type TestFn } from 'ava';
+import type { VelaError } from 'vela/plugin';
 import type { TestRuntime } from 'vela/testing';
+import type { GenaiEmbeddings } from '../api.js';
 import { batchesOf } from '../providers/embedder.js';
 import { AZURE_API_VERSION } from '../providers/embedding-protocols.js';
 import { UpstreamError } from '../providers/provider.js';
@@ -200,6 +202,61 @@ test.serial('the route validates its body and the instance', async (t) => {
     body: JSON.stringify({ input: ['a'] }),
   });
   t.is(anonymous.status, 401);
+});
+
+test.serial('the genai.embeddings service: the instances that offer embeddings, and their vectors', async (t) => {
+  const { vela, fake } = t.context;
+  const service = vela.runtime.container.resolve<GenaiEmbeddings>('genai.embeddings');
+  await openAi(t, 'svc', 'svc-embed', { title: 'Service model', embeddingBatchSize: 2 });
+  await openAi(t, 'svc-off', 'svc-off-embed', { enabled: false });
+  await openAi(t, 'svc-none', 'unused', { embeddingModel: null });
+  const offered = service.instances();
+  t.deepEqual(
+    offered.find((i) => i.id === 'svc'),
+    { id: 'svc', title: 'Service model', vendor: 'OPENAI_COMPATIBLE', model: 'svc-embed', enabled: true },
+  );
+  t.like(
+    offered.find((i) => i.id === 'svc-off'),
+    { enabled: false },
+  );
+  t.false(
+    offered.some((i) => i.id === 'svc-none' || i.id === 'builtin'),
+    'an instance without embeddingModel offers none',
+  );
+
+  const input = ['alpha', 'beta', 'gamma'];
+  const embedded = await service.embed('svc', input, { username: 'semantic' });
+  t.deepEqual(embedded, { model: 'svc-embed', dimensions: 3, vectors: input.map((text) => vectorOf(text)) });
+  t.deepEqual(
+    requestsOf(fake, 'svc-embed').map((r) => r.texts.length),
+    [2, 1],
+    'batched by the instance',
+  );
+  const usage = await vela.runtime.db('genai_token_usage').where({ instance_id: 'svc', endpoint: 'embeddings' });
+  t.is(usage.length, 1);
+  t.like(usage[0], { username: 'semantic' });
+  t.deepEqual(await service.embed('svc', [], { username: 'semantic' }), {
+    model: 'svc-embed',
+    dimensions: 3,
+    vectors: [],
+  });
+  t.is(requestsOf(fake, 'svc-embed').length, 2, 'an empty list asks the server nothing');
+
+  const refused = async (id: string) =>
+    (await t.throwsAsync<VelaError>(service.embed(id, ['x'], { username: 'semantic' })))!;
+  t.like(await refused('nobody'), { code: 'llm_instance_not_found', status: 404 });
+  t.like(await refused('svc-none'), { code: 'embeddings_not_offered', status: 409 });
+  t.like(await refused('svc-off'), { code: 'llm_instance_disabled', status: 409 });
+  t.like(await refused('builtin'), { code: 'embeddings_not_offered', status: 409 });
+  await openAi(t, 'svc-broken', 'broken', { vendor: 'OPENAI' });
+  t.like(await refused('svc-broken'), { code: 'upstream_error', status: 502 });
+});
+
+test.serial('the genai.embeddings service: an aborted signal ends the call with its reason', async (t) => {
+  const { vela } = t.context;
+  const service = vela.runtime.container.resolve<GenaiEmbeddings>('genai.embeddings');
+  const signal = AbortSignal.abort(new Error('the job stopped'));
+  await t.throwsAsync(service.embed('svc', ['late'], { username: 'semantic', signal }), { message: 'the job stopped' });
 });
 
 test('Retry-After as seconds or an HTTP date', (t) => {
