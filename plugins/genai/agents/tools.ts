@@ -1,7 +1,7 @@
 import { VelaError } from 'vela/plugin';
 import type { GenaiDomain } from '../domain.js';
 import type { Passage, ToolCall, ToolSpec } from '../providers/provider.js';
-import { describe } from '../rag/retriever.js';
+import { describe, SEMANTIC_MODES, type SemanticMode } from '../rag/retriever.js';
 import type { Agent } from './agent-store.js';
 
 const MAX_FIELD_CHARS = 2000;
@@ -46,6 +46,12 @@ export function toolSpecs(agent: Agent): ToolSpec[] {
             description: 'facet filters as field:value, e.g. section:editors',
           },
           rows: { type: 'integer', minimum: 1, maximum: 10, description: 'how many documents (default 5)' },
+          semantic: {
+            type: 'string',
+            enum: [...SEMANTIC_MODES],
+            description:
+              'how to match: keyword (the words), vector (the meaning), hybrid (both, the default; keyword on a site without vectors)',
+          },
         },
         required: ['query'],
       },
@@ -86,6 +92,16 @@ export function displayArguments(call: ToolCall): unknown {
   }
 }
 
+function semanticArgument(value: unknown): SemanticMode {
+  if (value === undefined || value === null || value === '') return 'hybrid';
+  const mode = SEMANTIC_MODES.find((m) => m === value);
+  if (!mode)
+    throw new ToolError(
+      `semantic must be one of ${SEMANTIC_MODES.join(', ')}, got ${JSON.stringify(value).slice(0, 100)}`,
+    );
+  return mode;
+}
+
 function siteArgument(agent: Agent, value: unknown): string {
   const site = typeof value === 'string' && value ? value : agent.sites[0];
   if (!site) throw new ToolError('this agent has no site to search');
@@ -119,12 +135,14 @@ export async function runTool(
         ? args.filters.filter((f): f is string => typeof f === 'string').slice(0, 10)
         : [];
       const rows = Number.isInteger(args.rows) ? Math.min(10, Math.max(1, args.rows as number)) : 5;
+      const semantic = semanticArgument(args.semantic);
       const { passageChars, passages } = domain.config.siteChat;
       const retrieval = await domain.retriever.retrieve(site, locale, args.query.slice(0, 500), {
         documents: rows,
         passages,
         passageChars,
         filters,
+        semantic,
       });
       const byDoc = new Map<string, { n: number; id: string; title: string; url: string | null; passages: string[] }>();
       for (const p of retrieval.passages) {

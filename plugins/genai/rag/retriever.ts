@@ -11,7 +11,15 @@ export interface RetrievalOptions {
   passageChars: number;
   /** `field:value` filters, as the search's fq[]. */
   filters?: readonly string[];
+  /**
+   * How the first search ranks (the search's `semantic` parameter); default `hybrid`: keyword and vector results
+   * fused, which the search runs as `keyword` by itself on a site without vectors.
+   */
+  semantic?: SemanticMode;
 }
+
+export const SEMANTIC_MODES = ['keyword', 'hybrid', 'vector'] as const;
+export type SemanticMode = (typeof SEMANTIC_MODES)[number];
 
 export interface RetrievedDocument {
   id: string;
@@ -65,10 +73,11 @@ export function describe(doc: StoredDocument, fields: SiteDefaultFields): Omit<R
 }
 
 /**
- * Retrieval through the search plugin's published service: the question's keywords all at once (the
- * engine ANDs them), and, when that finds too few documents, each keyword (and its stem) alone, ranked by
- * how rare it is; then the stored documents are read, split into passages, and the passages ranked against
- * the question with BM25.
+ * Retrieval through the search plugin's published service: the question's keywords all at once, by hybrid
+ * search (keyword and vector results fused) unless told otherwise, and, when that finds too few documents (a
+ * site without vectors, whose search ANDs the keywords), each keyword (and its stem) alone, ranked by how
+ * rare it is; then the stored documents are read, split into passages, and the passages ranked against the
+ * question with BM25.
  */
 export class Retriever {
   constructor(private readonly search: () => SiteSearch) {}
@@ -76,14 +85,18 @@ export class Retriever {
   async retrieve(site: string, locale: string, question: string, options: RetrievalOptions): Promise<Retrieval> {
     const service = this.search();
     const wanted = options.documents;
-    const query = (q: string) => {
+    const query = (q: string, semantic: SemanticMode = 'keyword') => {
       const params = new URLSearchParams({ q, _setlocale: locale, rows: String(wanted), fl: 'id' });
+      if (semantic !== 'keyword') params.set('semantic', semantic);
       for (const filter of options.filters ?? []) params.append('fq[]', filter);
       return params.toString();
     };
     const words = keywords(question);
     let searches = 1;
-    const first = await service.search(site, query(words.length > 0 ? words.join(' ') : '*'));
+    const first = await service.search(
+      site,
+      query(words.length > 0 ? words.join(' ') : '*', options.semantic ?? 'hybrid'),
+    );
     const resolvedLocale = first.queryContext.query.locale;
     const defaults = first.queryContext.defaultFields;
     const score = new Map<string, number>();

@@ -2,12 +2,22 @@ import test from 'ava';
 import { eventually, type TestRuntime } from 'vela/testing';
 import { NOTHING_FOUND } from '../providers/extractive.js';
 import { type FakeLlm, startFakeLlm } from './fake-llm.js';
-import { createAgent, createFakeInstance, createHandbook, HANDBOOK, json, startGenai, token } from './fixtures.js';
+import {
+  createAgent,
+  createFakeInstance,
+  createHandbook,
+  HANDBOOK,
+  json,
+  recordSearches,
+  startGenai,
+  token,
+} from './fixtures.js';
 import { readSse, shapeOf, textOf } from './sse-client.js';
 
 let fake: FakeLlm;
 let vela: TestRuntime;
 let toolsInstance: string;
+let searches: URLSearchParams[];
 
 /** An agent on the Handbook whose instance is the fake model of that name (docs in fake-llm.ts). */
 async function agentOn(model: string, agent: Record<string, unknown> = {}): Promise<{ id: string }> {
@@ -25,6 +35,7 @@ test.before(async () => {
   fake = await startFakeLlm();
   vela = await startGenai({ allowHosts: [fake.host] });
   await createHandbook(vela);
+  searches = recordSearches(vela);
   toolsInstance = (await createFakeInstance(vela, fake.url, 'tools', { id: 'fake-tools', title: 'Fake tools' })).id;
 });
 test.after.always(async () => {
@@ -290,6 +301,39 @@ test('search_site filters: field:value narrows the search; a filter the search r
   t.is(done.text, `The search said: ${result.error}`, 'the model read the error and answered');
   t.is(done.steps, 2);
   t.deepEqual(done.sources, []);
+});
+
+test('search_site takes semantic (keyword, hybrid, vector; default hybrid) and passes it to the search; another value is the tool result {error}', async (t) => {
+  const keyword = await agentChat((await agentOn('keyword')).id, { message: 'How do I restore?' });
+  t.deepEqual(shapeOf(keyword), ['start', 'tool_call', 'tool_result', 'delta', 'done']);
+  const spec = fake.requests.find((r) => r.model === 'keyword')!.body.tools;
+  t.deepEqual(spec.find((s: any) => s.function.name === 'search_site').function.parameters.properties.semantic.enum, [
+    'keyword',
+    'hybrid',
+    'vector',
+  ]);
+  t.like(keyword.events[1]!.data.arguments, { semantic: 'keyword' });
+  const asked = searches.filter((q) => q.get('q') === 'restore backup');
+  t.true(asked.length > 0);
+  t.false(asked[0]!.has('semantic'), 'keyword is the search without the parameter');
+
+  const refused = await agentChat((await agentOn('bad-semantic')).id, { message: 'Ports?' });
+  const { result } = refused.events[2]!.data;
+  t.deepEqual(Object.keys(result), ['error']);
+  t.regex(result.error, /semantic must be one of keyword, hybrid, vector, got "sideways"/);
+  t.is(refused.events.at(-1)!.data.text, `The search said: ${result.error}`);
+
+  const offline = (
+    await json(vela, 'POST', '/api/v2/llm/agent', {
+      name: 'Offline too',
+      llmInstanceId: 'builtin',
+      sites: ['Handbook'],
+    })
+  ).body;
+  await agentChat(offline.id, { message: 'Where do PostgreSQL databases go?' });
+  t.like(Object.fromEntries(searches.find((q) => q.get('q') === 'postgresql databases go') ?? []), {
+    semantic: 'hybrid',
+  });
 });
 
 test('the texts of two model calls are joined with a blank line, in the deltas as in done.text; the history keeps the final one', async (t) => {

@@ -11,6 +11,8 @@ import type { AddressInfo } from 'node:net';
 //   get-doc      first call: get_document {id: "backup"}; with its result: "Read <title> [n]." (usage 20 + 5, 40 + 8)
 //   filter       first call: search_site {query: "data folder", filters: ["section:Setup"]}; with its result: "Setup: <ids>."
 //   bad-filter   first call: search_site with the filter "Setup" (not field:value); with its result: "The search said: <error>"
+//   keyword      first call: search_site {query: "restore a backup", semantic: "keyword"}; with its result: as tools
+//   bad-semantic first call: search_site with semantic "sideways"; with its result: "The search said: <error>"
 //   chatty       first call: "Let me search." and the search_site call of tools; with its result: as tools
 //   loop         a search_site call whenever the request offers tools; without tools: "Out of steps: <title> [n]."
 //   stubborn     a search_site call on every request, tools offered or not (a model that ignores their absence)
@@ -120,6 +122,12 @@ const ONE_TOOL: Record<string, OneTool> = {
     args: { query: 'port', filters: ['Setup'] },
     answer: (r) => ['The search said: ', r.error ?? 'nothing'],
   },
+  keyword: { ...FOUND_IT, args: { query: 'restore a backup', semantic: 'keyword' } },
+  'bad-semantic': {
+    name: 'search_site',
+    args: { query: 'port', semantic: 'sideways' },
+    answer: (r) => ['The search said: ', r.error ?? 'nothing'],
+  },
 };
 
 function lastToolResult(body: any): any {
@@ -156,6 +164,8 @@ async function answer(res: http.ServerResponse, record: RecordedRequest): Promis
     case 'get-doc':
     case 'filter':
     case 'bad-filter':
+    case 'keyword':
+    case 'bad-semantic':
     case 'chatty': {
       const plan = ONE_TOOL[model]!;
       const result = lastToolResult(body);

@@ -1,3 +1,4 @@
+import type { SiteSearch } from '@vela/plugin-search/api';
 import { startTestRuntime, type TestRuntime } from 'vela/testing';
 
 /** A small handbook where each answer is in exactly one document. */
@@ -146,4 +147,19 @@ export async function token(vela: TestRuntime, scopes: string[]): Promise<string
   const created = await json(vela, 'POST', '/api/dev/token', { title: `genai ${scopes.join(' ')}`, scopes });
   if (created.status !== 201) throw new Error(JSON.stringify(created.body));
   return created.body.token as string;
+}
+
+/**
+ * The query strings of the searches the genai plugin makes through search.service, from now on until the runtime
+ * stops (the service is a singleton: its search is wrapped in place). Call it once per runtime.
+ */
+export function recordSearches(vela: TestRuntime): URLSearchParams[] {
+  const service = vela.runtime.container.resolve<SiteSearch>('search.service');
+  const original = service.search;
+  const queries: URLSearchParams[] = [];
+  service.search = (site, queryString) => {
+    queries.push(new URLSearchParams(queryString));
+    return original(site, queryString);
+  };
+  return queries;
 }

@@ -1,17 +1,19 @@
 import test from 'ava';
 import type { TestRuntime } from 'vela/testing';
 import { NOTHING_FOUND } from '../providers/extractive.js';
-import { createHandbook, json, startGenai, token } from './fixtures.js';
+import { createHandbook, json, recordSearches, startGenai, token } from './fixtures.js';
 import { readSse, shapeOf, textOf } from './sse-client.js';
 
 // Site chat with the built-in extractive provider, which is what a fresh install has: no model configured.
 
 let vela: TestRuntime;
+let searches: URLSearchParams[];
 const chat = (q: string, extra = '') => vela.url('search', `/api/sn/Handbook/chat?q=${encodeURIComponent(q)}${extra}`);
 
 test.before(async () => {
   vela = await startGenai();
   await createHandbook(vela);
+  searches = recordSearches(vela);
 });
 test.after.always(() => vela?.stop());
 
@@ -39,6 +41,18 @@ test('a question streams start, deltas and done, and the answer cites the docume
   t.like(done.usage, { reported: false });
   t.true(done.usage.inputTokens > 0 && done.usage.outputTokens > 0);
   t.is(done.usage.totalTokens, done.usage.inputTokens + done.usage.outputTokens);
+});
+
+test('retrieval asks for hybrid search first; the keyword-by-keyword searches after it are keyword searches', async (t) => {
+  const run = await readSse(chat('Which disk holds the copies of the data folder?'));
+  t.is(run.events.at(-1)!.data.sources[0].id, 'backup');
+  const mine = searches.filter((q) => /disk|copies|holds/.test(q.get('q') ?? ''));
+  t.like(Object.fromEntries(mine[0]!), { q: 'disk holds copies data folder', semantic: 'hybrid', _setlocale: 'en_US' });
+  t.true(mine.length > 1, 'the keywords together found too few documents on a site without vectors');
+  t.true(
+    mine.slice(1).every((q) => !q.has('semantic')),
+    'each keyword alone is a keyword search',
+  );
 });
 
 test('another question finds another document, and the answer quotes its sentence', async (t) => {
