@@ -25,28 +25,52 @@ ui.test(
     await ui.page.fill('#llm-url', 'https://llm.example.org/v1');
     await ui.page.fill('#llm-modelName', 'model-x');
     await ui.page.fill('#llm-apiKey', 'sk-test-secret-9876');
+    t.is(await ui.page.inputValue('#llm-embeddingBatchSize'), '64', 'a new instance shows the defaults');
+    t.is(await ui.page.inputValue('#llm-embeddingMaxChars'), '200000');
+    await ui.page.fill('#llm-embeddingModel', 'embed-<b>x</b>');
+    await ui.page.fill('#llm-embeddingBatchSize', '16');
     await ui.page.click('#llm-save');
     const row = ui.page.locator('#llms tbody tr', { hasText: 'Team model' });
     await row.waitFor();
-    t.regex((await row.locator('td').nth(3).textContent()) ?? '', /9876/, 'the key shows as its hint only');
-    const created = (
-      (await json(ui.vela, 'GET', '/api/llm')).body as Array<{ title: string; modelName: string; hasApiKey: boolean }>
-    ).find((i) => i.title === 'Team model');
-    t.like(created, { modelName: 'model-x', hasApiKey: true });
+    t.is(await row.locator('td').nth(3).textContent(), 'embed-<b>x</b>', 'the embedding model, as text');
+    t.regex((await row.locator('td').nth(4).textContent()) ?? '', /9876/, 'the key shows as its hint only');
+    const stored = async (title: string) =>
+      ((await json(ui.vela, 'GET', '/api/llm')).body as Array<Record<string, unknown>>).find((i) => i.title === title);
+    t.like(await stored('Team model'), {
+      modelName: 'model-x',
+      hasApiKey: true,
+      embeddingModel: 'embed-<b>x</b>',
+      embeddingBatchSize: 16,
+      embeddingMaxChars: 200_000,
+    });
 
     await ui.page.getByRole('button', { name: 'Edit Team model' }).click();
     t.is(await ui.page.inputValue('#llm-apiKey'), '', 'the stored key is never sent back');
+    t.is(await ui.page.inputValue('#llm-embeddingModel'), 'embed-<b>x</b>');
+    t.is(await ui.page.inputValue('#llm-embeddingBatchSize'), '16');
     await ui.page.fill('#llm-title', 'Team model, renamed');
+    await ui.page.fill('#llm-embeddingModel', 'nomic-embed-text');
+    await ui.page.fill('#llm-embeddingMaxChars', '50000');
     await ui.page.click('#llm-save');
     await ui.page.locator('#llms tbody tr', { hasText: 'Team model, renamed' }).waitFor();
-    t.like(
-      ((await json(ui.vela, 'GET', '/api/llm')).body as Array<{ title: string; hasApiKey: boolean }>).find(
-        (i) => i.title === 'Team model, renamed',
-      ),
-      {
-        hasApiKey: true,
-      },
-    );
+    t.like(await stored('Team model, renamed'), {
+      hasApiKey: true,
+      embeddingModel: 'nomic-embed-text',
+      embeddingBatchSize: 16,
+      embeddingMaxChars: 50_000,
+    });
+
+    await ui.page.getByRole('button', { name: 'Edit Team model, renamed' }).click();
+    await ui.page.fill('#llm-embeddingModel', '');
+    await ui.page.fill('#llm-embeddingMaxChars', '10');
+    await ui.page.click('#llm-save');
+    await ui.page.locator('#llm-error:not([hidden])').waitFor();
+    t.regex((await ui.page.textContent('#llm-error')) ?? '', /embeddingMaxChars/, 'a value out of bounds is refused');
+    t.is(await ui.page.getAttribute('#llm-embeddingMaxChars', 'aria-invalid'), 'true');
+    await ui.page.fill('#llm-embeddingMaxChars', '50000');
+    await ui.page.click('#llm-save');
+    await ui.page.waitForFunction(() => !document.querySelector('#llm-dialog')?.hasAttribute('open'));
+    t.like(await stored('Team model, renamed'), { embeddingModel: null }, 'an empty embedding model offers none');
 
     await ui.page.getByRole('button', { name: 'Delete Team model, renamed' }).click();
     await ui.page.locator('dialog[open]').waitFor();

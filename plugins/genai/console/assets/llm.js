@@ -1,5 +1,5 @@
 import { $, api, apiPaths, h, showError } from './console.js';
-import { checked, text } from './console-forms.js';
+import { checked, numberOrNull, text } from './console-forms.js';
 import { cell, numCell } from './console-tables.js';
 import { vendorInstancesPage } from './vendor-instances.js';
 
@@ -38,10 +38,20 @@ async function start() {
     empty: 'No LLM instances yet.',
     cells: (item) => [
       cell('Model', item.modelName ?? '—'),
+      cell('Embeddings', item.embeddingModel ?? '—'),
       cell('API key', item.hasApiKey ? `…${item.apiKeyHint ?? ''}` : '—'),
     ],
     dialogTitle: (item) => (item ? `LLM instance ${item.title}` : 'New LLM instance'),
-    defaults: { title: '', url: '', modelName: '', description: '', enabled: true },
+    defaults: {
+      title: '',
+      url: '',
+      modelName: '',
+      embeddingModel: '',
+      embeddingBatchSize: 64,
+      embeddingMaxChars: 200000,
+      description: '',
+      enabled: true,
+    },
     cleared: { apiKey: '' },
     body(form) {
       const body = {
@@ -49,9 +59,15 @@ async function start() {
         vendor: text(form, 'vendor'),
         url: text(form, 'url') || null,
         modelName: text(form, 'modelName') || null,
+        embeddingModel: text(form, 'embeddingModel') || null,
         description: text(form, 'description'),
         enabled: checked(form, 'enabled'),
       };
+      // An empty number keeps what the instance has (a new one: the default).
+      for (const name of ['embeddingBatchSize', 'embeddingMaxChars']) {
+        const value = numberOrNull(form, name);
+        if (value !== null) body[name] = value;
+      }
       // The key is write-only: sent only when typed, so an edit keeps the stored one.
       if (form.elements.namedItem('apiKey').value) body.apiKey = form.elements.namedItem('apiKey').value;
       return body;
