@@ -143,6 +143,7 @@ export interface SiteSearchResult {
     pageCount: number;
     query: { queryString: string; sort: string; locale: string };
     defaultFields: SiteDefaultFields;
+    semantic: SemanticContext;
   };
   results?: { document: Array<{ source: string | null; elevate: boolean; fields: Record<string, unknown> }> };
 }
@@ -219,6 +220,18 @@ export interface SearchedEvent {
 
 /** How a search finds its documents: `keyword` (the text index alone, the default), `hybrid` or `vector`. */
 export type SemanticMode = 'keyword' | 'hybrid' | 'vector';
+
+/**
+ * queryContext.semantic of every search answer: the mode asked for and the one that ran; `reason` when it fell back
+ * to keyword, `rrfK` when hybrid ran, `window` when hybrid or vector ran (docs/search-reference.md, "Semantic search").
+ */
+export interface SemanticContext {
+  requested: SemanticMode;
+  mode: SemanticMode;
+  reason?: string;
+  rrfK?: number;
+  window?: number;
+}
 
 /** A document a retriever found near a text. `score`: cosine similarity, higher is better. */
 export interface VectorMatch {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { definePlugin, type PluginContext } from 'vela/plugin';
+import type { SearchHooks } from './api.js';
 import { ApiTokens } from './auth/api-tokens.js';
 import { SPELL_CHECKER_LOCALES, type SpellCheckerInput } from './cognitive/spell-checker-task.js';
 import { mountConsole, searchConsole } from './console/mount-console.js';
@@ -12,6 +13,7 @@ import { SnapshotFiles, SnapshotLease } from './indexing/snapshot-files.js';
 import { AnswerCache, followSiteChanges } from './query/answer-cache.js';
 import { SearchService } from './query/search-service.js';
 import { siteSearch } from './query/site-search.js';
+import { VectorRetrieverSlot } from './query/vector-retrievers.js';
 import { mountFieldRoutes } from './routes/fields.js';
 import { mountGuestRoutes } from './routes/guest.js';
 import { mountImportRoutes } from './routes/import.js';
@@ -51,7 +53,12 @@ function builtInEngines(ctx: PluginContext<SearchConfig, typeof consumes>): Engi
 }
 
 /** Build the plugin's objects; constructors do no I/O, so this is fine in register. */
-function createDomain(ctx: PluginContext<SearchConfig, typeof consumes>, engine: ChosenEngineFactory): SearchDomain {
+function createDomain(
+  ctx: PluginContext<SearchConfig, typeof consumes>,
+  engine: ChosenEngineFactory,
+  hooks: Pick<SearchHooks, 'indexed'>,
+  vectors: VectorRetrieverSlot,
+): SearchDomain {
   const db = ctx.resolve('db');
   const sites = new SiteStore(db, ctx.logger);
   const docs = new DocumentStore(db, ctx.config.pageCache.documents);
@@ -63,7 +70,7 @@ function createDomain(ctx: PluginContext<SearchConfig, typeof consumes>, engine:
     ctx.config.engine === 'memory' ? 'snapshots' : `snapshots-${ctx.config.engine}`,
   );
   const snapshots = new SnapshotFiles(folder, new SnapshotLease(folder, ctx.runtime.worker?.owner ?? true));
-  const indexes = new IndexManager(sites, docs, engine, snapshots, ctx.logger, ctx.config.indexer);
+  const indexes = new IndexManager(sites, docs, engine, snapshots, ctx.logger, ctx.config.indexer, hooks.indexed);
   const spotlights = new SpotlightStore(db, sites, ctx.logger);
   const answers = new AnswerCache(ctx.config.answerCache.megabytes * 2 ** 20);
   followSiteChanges(answers, { sites, indexes, spotlights });
@@ -80,6 +87,7 @@ function createDomain(ctx: PluginContext<SearchConfig, typeof consumes>, engine:
       indexes,
       spotlights,
       () => ctx.config.indexer.pollMs > 0 && ctx.resolve('changes').mode !== 'process',
+      vectors,
     ),
     importer: new Importer(sites, docs, indexes, spotlights),
     tokens: new ApiTokens(db, ctx.logger),
@@ -95,7 +103,8 @@ export default definePlugin<SearchConfig, typeof consumes>({
     const hooks = ctx.hooks.declare(createSearchHooks());
     const engines = builtInEngines(ctx);
     const engine = new ChosenEngineFactory();
-    const domain = createDomain(ctx, engine);
+    const vectors = new VectorRetrieverSlot();
+    const domain = createDomain(ctx, engine, hooks, vectors);
     const { sites, tokens, indexes } = domain;
     // Taps that keep something per site forget it when the site goes, deleted here or by another process.
     sites.onChange(async (change) => {
@@ -154,6 +163,8 @@ export default definePlugin<SearchConfig, typeof consumes>({
         // Engines of other plugins join here: every plugin's taps are applied before start.
         hooks.engines.call(engines);
         engine.bind(engines.get(ctx.config.engine));
+        // The plugin that keeps vectors (semantic) registers its retriever: hybrid and vector searches ask it.
+        hooks.vectors.call(vectors);
         await sites.load();
         await tokens.load();
         await domain.spotlights.load();

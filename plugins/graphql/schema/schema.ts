@@ -1,7 +1,9 @@
 import type { SearchSites, SiteSearch } from '@vela/plugin-search/api';
 import {
   GraphQLBoolean,
+  GraphQLEnumType,
   type GraphQLFieldConfigMap,
+  GraphQLFloat,
   GraphQLInputObjectType,
   GraphQLInt,
   GraphQLList,
@@ -36,6 +38,26 @@ const DefaultFields = new GraphQLObjectType({
   name: 'SearchDefaultFields',
   fields: { title: str, date: str, description: str, text: str, image: str, url: str },
 });
+const SemanticInfo = new GraphQLObjectType({
+  name: 'SearchSemantic',
+  description: 'The search mode asked for and the one that ran',
+  fields: {
+    requested: str,
+    mode: str,
+    reason: { type: GraphQLString, description: 'why a hybrid or vector search ran as keyword' },
+    rrfK: { type: GraphQLFloat, description: 'the k of reciprocal rank fusion (hybrid)' },
+    window: { type: GraphQLInt, description: 'documents each side contributed (hybrid, vector)' },
+  },
+});
+const SemanticMode = new GraphQLEnumType({
+  name: 'SearchSemanticMode',
+  description: 'How a search finds its documents (the REST semantic parameter)',
+  values: {
+    keyword: { description: 'the text index alone (default)' },
+    hybrid: { description: 'the text index fused with the documents nearest in meaning' },
+    vector: { description: 'the documents nearest in meaning alone' },
+  },
+});
 const QueryContext = new GraphQLObjectType({
   name: 'SearchQueryContext',
   fields: {
@@ -52,6 +74,7 @@ const QueryContext = new GraphQLObjectType({
     defaultFields: { type: DefaultFields },
     facetType: str,
     facetItemType: str,
+    semantic: { type: SemanticInfo },
   },
 });
 const MetadataValue = new GraphQLObjectType({ name: 'SearchMetadataValue', fields: { label: str, link: str } });
@@ -169,6 +192,7 @@ const SearchParamsInput = new GraphQLInputObjectType({
 interface SearchArgs {
   siteName: string;
   locale?: string | null;
+  semantic?: string | null;
   searchParams?: {
     q?: string | null;
     rows?: number | null;
@@ -205,6 +229,7 @@ function toQueryString(args: SearchArgs): string {
   for (const fq of sp.fqOr ?? []) params.push(['fq.or[]', fq]);
   if (sp.fl && sp.fl.length > 0) params.push(['fl', sp.fl.join(',')]);
   if (sp.nfpr === 1) params.push(['nfpr', '1']);
+  if (args.semantic) params.push(['semantic', args.semantic]);
   return params.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join('&');
 }
 
@@ -263,6 +288,7 @@ export function buildSchema(sites: () => SearchSites, search: () => SiteSearch):
         siteName: { type: new GraphQLNonNull(SiteName) },
         searchParams: { type: SearchParamsInput },
         locale: { type: GraphQLString },
+        semantic: { type: SemanticMode, description: 'keyword (default), hybrid or vector' },
       },
       resolve: (_root, args, context) => {
         const a = args as SearchArgs;

@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'vela/plugin';
+import type { IndexedChanges } from '../api.js';
 import type {
   EngineSchema,
   EngineScope,
@@ -38,6 +39,12 @@ const scopeOf = (config: SiteConfig, locale: string): EngineScope => ({
   locale,
   indexKey: indexKeyOf(config),
 });
+/** Who hears what each step changed (the search.indexed hook): asked first whether anyone listens. */
+export interface IndexedListeners {
+  isUsed(): boolean;
+  call(changes: IndexedChanges): void;
+}
+
 /** Documents of one indexer step up to which their versions go into the page cache as they are indexed. */
 const PRIME_PAGE_CACHE_MAX = 100;
 /**
@@ -98,6 +105,7 @@ export class IndexManager {
     private readonly snapshots: SnapshotFiles,
     private readonly logger: Logger,
     private readonly options: IndexManagerOptions,
+    private readonly indexed?: IndexedListeners,
   ) {}
 
   get appliedSeq(): number {
@@ -111,6 +119,28 @@ export class IndexManager {
 
   private changed(siteId: string | null): void {
     for (const listener of this.changeListeners) listener(siteId);
+  }
+
+  /**
+   * Tells the search.indexed taps what a step, rebuild or drop changed; built only when someone listens. A tap
+   * that throws is logged: what it keeps is its own business, the index goes on.
+   */
+  private tellIndexed(changes: () => IndexedChanges): void {
+    if (!this.indexed?.isUsed()) return;
+    const told = changes();
+    try {
+      this.indexed.call(told);
+    } catch (error) {
+      this.logger.error(
+        { err: error, siteId: told.siteId, locale: told.locale },
+        'a search.indexed tap failed; indexing goes on',
+      );
+    }
+  }
+
+  /** The whole index of a site and locale was built, restored, opened or dropped. */
+  private tellRebuilt(siteId: string, locale: string): void {
+    this.tellIndexed(() => ({ siteId, locale, upserted: [], removed: [], rebuilt: true }));
   }
 
   /**
@@ -312,8 +342,10 @@ export class IndexManager {
       for (const locale of site.locales) {
         const saved = manifest?.engines.find((e) => e.siteId === site.id && e.locale === locale);
         const restored = saved && saved.indexKey === indexKeyOf(config) ? await this.restore(saved.file) : null;
-        if (restored) this.install(config, locale, restored);
-        else await this.rebuildLocale(config, locale);
+        if (restored) {
+          this.install(config, locale, restored);
+          this.tellRebuilt(site.id, locale);
+        } else await this.rebuildLocale(config, locale);
       }
     }
   }
@@ -333,6 +365,7 @@ export class IndexManager {
         const opened = await persistent.open(scopeOf(config, locale), engineSchemaFor(config));
         if (opened && opened.appliedSeq <= maxSeq && (await this.docs.holdsChangesAfter(opened.appliedSeq))) {
           this.install(config, locale, opened.engine);
+          this.tellRebuilt(site.id, locale);
           from = Math.min(from, opened.appliedSeq);
         } else {
           if (opened) disposeEngine(opened.engine);
@@ -433,8 +466,8 @@ export class IndexManager {
     const current = await this.docs.currentVersions(siteId, locale, latest);
     const generation = this.docs.pages.currentGeneration();
     const schema = entry.engine.schema;
-    const upserts = [];
-    const removals = [];
+    const upserts: IndexableDocument[] = [];
+    const removals: string[] = [];
     // Only a few documents prime the page cache (below): a bulk step keeps no map of them.
     const indexed = current.size <= PRIME_PAGE_CACHE_MAX ? new Map<string, Attributes>() : null;
     for (const [id, attributes] of current) {
@@ -464,6 +497,13 @@ export class IndexManager {
       // Also after a failure part way: the engine may hold part of the step, and searches between its slices saw less.
       this.changed(siteId);
     }
+    this.tellIndexed(() => ({
+      siteId,
+      locale,
+      upserted: upserts.map((document) => document.id),
+      removed: removals,
+      rebuilt: false,
+    }));
     // A few documents at a time is an edit someone is about to search for: their page needs no database
     // read (exactly the versions just indexed). A bulk import would only push the hot pages out.
     if (indexed && indexed.size > 0) this.docs.pages.fill(siteId, locale, indexed, generation);
@@ -523,6 +563,7 @@ export class IndexManager {
       const stored = await persistent.open(scope, schema);
       if (stored && stored.appliedSeq >= this.applied) {
         this.install(config, locale, stored.engine);
+        this.tellRebuilt(config.site.id, locale);
         return;
       }
       if (stored) disposeEngine(stored.engine);
@@ -549,6 +590,7 @@ export class IndexManager {
     }
     this.install(config, locale, engine);
     this.dirty = true;
+    this.tellRebuilt(config.site.id, locale);
     if (count > 0) this.logger.info({ site: config.site.name, locale, documents: count }, 'search index rebuilt');
   }
 
@@ -565,6 +607,7 @@ export class IndexManager {
         await this.snapshots.remove(siteId, entry.locale);
         this.dirty = true;
         this.changed(siteId);
+        this.tellRebuilt(siteId, entry.locale);
       }
     }
     for (const locale of config.site.locales) {
@@ -575,15 +618,18 @@ export class IndexManager {
   }
 
   private async dropSite(siteId: string): Promise<void> {
+    const dropped: string[] = [];
     for (const [k, entry] of this.engines) {
       if (entry.siteId !== siteId) continue;
       this.engines.delete(k);
       disposeEngine(entry.engine);
       await this.snapshots.remove(siteId, entry.locale);
+      dropped.push(entry.locale);
     }
     await this.factory.persistent?.drop(siteId);
     this.dirty = true;
     this.changed(siteId);
+    for (const locale of dropped) this.tellRebuilt(siteId, locale);
     this.scheduleSnapshot();
   }
 

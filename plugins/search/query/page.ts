@@ -1,3 +1,4 @@
+import type { VectorRetriever } from '../api.js';
 import type { EngineGroup } from '../engine/search-engine.js';
 import {
   buildFacetGroups,
@@ -35,8 +36,14 @@ function paging(plan: SearchPlan, total: number) {
 /**
  * The response of a run: the page's documents read, every link derived from the request's query string
  * encoded once (the corrected text's when the results are the correction's), members in the spec's order.
+ * `retriever`: More Like This by vectors, where the site has them.
  */
-export async function pageOf(plan: SearchPlan, run: SearchRun, docs: DocumentStore): Promise<SearchResponse> {
+export async function pageOf(
+  plan: SearchPlan,
+  run: SearchRun,
+  docs: DocumentStore,
+  retriever: VectorRetriever | null = null,
+): Promise<SearchResponse> {
   const { config, request, rows, locale } = plan;
   const { site } = config;
   const { found } = run;
@@ -59,7 +66,7 @@ export async function pageOf(plan: SearchPlan, run: SearchRun, docs: DocumentSto
     const { document, stored, pageIds } = await pageDocuments(plan, run, injected, docs, options);
     results = { document };
     if (site.mlt && pageIds.length > 0)
-      similar = await similarDocuments(docs, config, plan.engine, locale, stored, pageIds);
+      similar = await similarDocuments({ docs, config, engine: plan.engine, locale, retriever }, stored, pageIds);
   }
 
   const siteOps = resolveOperators(site, undefined, request.fqOperator, request.fqItemOperator);
@@ -100,6 +107,7 @@ export async function pageOf(plan: SearchPlan, run: SearchRun, docs: DocumentSto
     },
     facetType: siteOps.facetType,
     facetItemType: siteOps.itemType,
+    semantic: run.semantic,
   };
   // Members in the spec's order: pagination, queryContext, results, widget, groups.
   return groups ? { queryContext, widget, groups } : { pagination, queryContext, results, widget };

@@ -1,6 +1,8 @@
 import { checkTypedText, httpErrors, normalizeLocale } from 'vela/plugin';
+import type { SemanticMode } from '../api.js';
 import { FQ, type LinkBase, type Param, parseQueryString, toLink } from '../links/query-string.js';
 import type { Operator } from '../store/site-types.js';
+import { parseSemanticMode } from './semantic.js';
 import { parseSortOrder, type SortOrder } from './sort-order.js';
 
 export const MAX_ROWS = 1000;
@@ -59,6 +61,8 @@ export interface SearchParams {
    * sets).
    */
   autoCorrect: boolean;
+  /** keyword (default), hybrid or vector: see query/semantic.ts. */
+  semantic: SemanticMode;
   /** The link every pre-built link of the response is derived from. */
   linkBase: LinkBase;
 }
@@ -201,6 +205,7 @@ export interface PostBody {
   disableAutoComplete?: boolean | null;
   populateMetrics?: boolean | null;
   targetingRules?: string[] | null;
+  semantic?: string | null;
 }
 
 /**
@@ -248,6 +253,7 @@ export function parseSearchParams(path: string, rawQuery: string, body: PostBody
     populateMetrics: b.populateMetrics ?? true,
     disableAutoComplete: b.disableAutoComplete ?? false,
     autoCorrect: nfpr?.trim() !== '1' && noCorrection?.trim() !== '1' && noCorrection?.trim().toLowerCase() !== 'true',
+    semantic: parseSemanticMode('semantic', b.semantic ?? first(raw, 'semantic')),
     linkBase: { path, params: queryParams },
   };
   if (body) params.linkBase = linkBaseFor(path, params);
@@ -279,5 +285,6 @@ function linkBaseFor(path: string, p: SearchParams): LinkBase {
   for (const tr of p.targetingRules) out.push(['tr[]', tr]);
   if (p.fieldList) out.push(['fl', p.fieldList.join(',')]);
   if (!p.autoCorrect) out.push(['nfpr', '1']);
+  if (p.semantic !== 'keyword') out.push(['semantic', p.semantic]);
   return { path, params: out };
 }

@@ -1,4 +1,4 @@
-import type { SiteDefaultFields } from '../api.js';
+import type { SemanticContext, SiteDefaultFields } from '../api.js';
 import type { PaginationItem } from '../links/pagination.js';
 import type { SpotlightDocument } from '../spotlights/spotlight-store.js';
 
@@ -25,6 +25,8 @@ export interface QueryContext {
   defaultFields: SiteDefaultFields;
   facetType: string;
   facetItemType: string;
+  /** The search mode asked for and the one that ran (query/semantic.ts). */
+  semantic: SemanticContext;
 }
 
 export interface MetadataEntry {

@@ -12,6 +12,7 @@ import { planSearch, resolveSite, searchLocale } from './plan.js';
 import { runSearch } from './run.js';
 import type { SearchParams } from './search-params.js';
 import type { SearchResponse } from './search-response.js';
+import type { VectorRetrieverSlot } from './vector-retrievers.js';
 
 /**
  * The one search code path: REST GET and POST, GraphQL and the sample page all come through here. A search
@@ -20,6 +21,9 @@ import type { SearchResponse } from './search-response.js';
  * and links).
  */
 export class SearchService {
+  /** Answers that read the site's vectors (see keepable). */
+  private readonly readVectors = new WeakSet<SearchResponse>();
+
   constructor(
     private readonly sites: SiteStore,
     private readonly docs: DocumentStore,
@@ -27,6 +31,8 @@ export class SearchService {
     private readonly spotlights?: SpotlightStore,
     /** Whether other processes may change the sites (a shared database): then a refusal is checked against it first. */
     private readonly othersWrite: () => boolean = () => false,
+    /** The vector retriever, when a plugin registered one: hybrid and vector searches, More Like This. */
+    private readonly vectors?: VectorRetrieverSlot,
   ) {}
 
   /**
@@ -63,9 +69,21 @@ export class SearchService {
     }
   }
 
+  /**
+   * Whether an answer may be kept by the answer cache. One that read the site's vectors (or fell back for want of
+   * them) is not: vectors change after the index does (they are embedded off the request path), and nothing tells
+   * the cache when.
+   */
+  keepable(response: SearchResponse): boolean {
+    return !this.readVectors.has(response);
+  }
+
   private async searchOnce(siteName: string, request: SearchParams): Promise<SearchResponse> {
+    const retriever = this.vectors?.retriever ?? null;
     const plan = await planSearch({ sites: this.sites, indexes: this.indexes }, siteName, request);
-    return pageOf(plan, await runSearch(plan, this.spotlights), this.docs);
+    const response = await pageOf(plan, await runSearch(plan, this.spotlights, retriever), this.docs, retriever);
+    if (retriever && (request.semantic !== 'keyword' || plan.config.site.mlt)) this.readVectors.add(response);
+    return response;
   }
 
   /** Locale switchers: the same search in each of the site's locales. */

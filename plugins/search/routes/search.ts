@@ -65,6 +65,11 @@ export const searchQueryDoc = {
     'tr[]': { type: 'array', items: { type: 'string' }, description: 'targeting rule field:value' },
     group: { type: 'string', description: 'group results by a facet field' },
     fl: { type: 'string', description: 'comma-separated fields to return' },
+    semantic: {
+      type: 'string',
+      description:
+        'keyword (default) | hybrid | vector: by the text index, by it fused with the documents nearest in meaning, or by those alone; a mode that cannot run falls back to keyword (queryContext.semantic says why)',
+    },
   },
 };
 /** Strings of a search are short; the bounds keep a body from carrying megabytes into the parser. */
@@ -94,6 +99,7 @@ const postBody = {
     disableAutoComplete: { type: ['boolean', 'null'] },
     populateMetrics: { type: ['boolean', 'null'] },
     targetingRules: texts(2000),
+    semantic: { ...text(16), description: 'keyword (default) | hybrid | vector, as the semantic parameter' },
     targetingRulesWithCondition: { type: ['object', 'null'] },
     targetingRulesWithConditionAND: { type: ['object', 'null'] },
     targetingRulesWithConditionOR: { type: ['object', 'null'] },
@@ -134,7 +140,8 @@ export async function answerSearch(
   const { locale } = response.queryContext.query;
   const searched = params.locale === locale ? params : { ...params, locale };
   const site = domain.sites.find(siteName);
-  if (site) answers.put(key, ticket, site.site.id, body, searched, response.queryContext.count);
+  if (site && domain.search.keepable(response))
+    answers.put(key, ticket, site.site.id, body, searched, response.queryContext.count);
   tellSearched(domain, res, siteName, searched, response.queryContext.count);
 }
 

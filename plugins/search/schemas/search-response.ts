@@ -179,6 +179,7 @@ export const searchResponseSchema: JsonSchema = {
         'defaultFields',
         'facetType',
         'facetItemType',
+        'semantic',
       ],
       properties: {
         count: { type: 'integer', description: 'documents found' },
@@ -209,6 +210,19 @@ export const searchResponseSchema: JsonSchema = {
         },
         facetType: string,
         facetItemType: string,
+        semantic: {
+          type: 'object',
+          description:
+            'the search mode asked for (the semantic parameter) and the one that ran; reason when it fell back to keyword',
+          required: ['requested', 'mode'],
+          properties: {
+            requested: { type: 'string', enum: ['keyword', 'hybrid', 'vector'] },
+            mode: { type: 'string', enum: ['keyword', 'hybrid', 'vector'] },
+            reason: { type: 'string', description: 'why a hybrid or vector search ran as keyword' },
+            rrfK: { type: 'number', description: 'the k of reciprocal rank fusion (hybrid)' },
+            window: { type: 'integer', description: 'documents each side contributed (hybrid, vector)' },
+          },
+        },
       },
     },
     results,
