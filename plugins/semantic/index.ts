@@ -2,6 +2,7 @@ import path from 'node:path';
 import type {} from '@vela/plugin-genai/api';
 import type {} from '@vela/plugin-search/api';
 import { definePlugin, StoreRefresh } from 'vela/plugin';
+import { mountConsolePages } from './console/mount-console.js';
 import type { EmbedInput, TrainInput, TrainOutput } from './embedders/builtin-task.js';
 import { EmbedderCache } from './embedders/embedder-cache.js';
 import { EmbeddingJob } from './indexing/embedding-job.js';
@@ -158,7 +159,8 @@ export default definePlugin<SemanticConfig, typeof consumes>({
       await indexer?.forgetSite(siteId);
       await settings.prune((id) => sites().find(id) !== null);
     });
-    ctx.routes((router) =>
+    ctx.routes((router) => {
+      mountConsolePages(router, ctx.resolve('search.console'));
       mountSemanticRoutes(router, {
         sites,
         settings,
@@ -169,8 +171,8 @@ export default definePlugin<SemanticConfig, typeof consumes>({
         },
         planner,
         genai,
-      }),
-    );
+      });
+    });
 
     return {
       async start() {
