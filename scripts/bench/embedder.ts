@@ -18,15 +18,20 @@ console.log(`cpu: ${os.cpus()[0]?.model} × ${os.cpus().length}, node ${process.
 console.log(`corpus: ${texts.length} documents`);
 
 const started = performance.now();
+const cpuBefore = process.cpuUsage();
 const embedder = TextEmbedder.train(texts);
 const trainMs = performance.now() - started;
+const cpu = process.cpuUsage(cpuBefore);
 const memory = process.memoryUsage();
+// CPU time as well as wall time: on a shared machine the wall time includes waiting for a core.
+const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 console.log(
-  `train: ${(trainMs / 1000).toFixed(1)} s, vocabulary ${embedder.vocabularySize}, ${embedder.dimensions} dimensions`,
+  `train: ${(trainMs / 1000).toFixed(1)} s wall, ${cpuSeconds.toFixed(1)} s CPU, vocabulary ${embedder.vocabularySize}, ${embedder.dimensions} dimensions`,
 );
 console.log(
   `memory after training: rss ${megabytes(memory.rss)}, heap ${megabytes(memory.heapUsed)}, buffers ${megabytes(memory.arrayBuffers)}`,
 );
+console.log(`peak rss: ${megabytes(process.resourceUsage().maxRSS * 1024)}`);
 console.log(`model: ${megabytes(embedder.serialize().length)}, version ${embedder.version}`);
 
 const vectors: Array<Float32Array | null> = [];
