@@ -9,6 +9,12 @@ import { textVector } from './text-vector.js';
 import { normalizeInPlace } from './vector-math.js';
 import { chooseVocabulary, type Vocabulary } from './vocabulary.js';
 
+/**
+ * Terms per learned dimension at least: a site of 40 learned terms gets 10 dimensions. With as many dimensions as
+ * terms, each word would be its own direction and no two words alike.
+ */
+const TERMS_PER_DIMENSION = 4;
+
 /** At most this many training texts (evenly spread) estimate the common direction: more changes little. */
 const DIRECTION_SAMPLE = 10000;
 
@@ -32,7 +38,8 @@ export function trainModel(texts: Iterable<string>, options?: EmbedderOptions): 
     settings.vocabulary,
     settings.minCount,
   );
-  const d = settings.dimensions;
+  // Every direction weighs alike (rows of U), so none may be noise: a small vocabulary gets fewer dimensions.
+  const d = Math.max(1, Math.min(settings.dimensions, Math.floor(vocabulary.terms.length / TERMS_PER_DIMENSION)));
   const counts = countCooccurrences(vocabulary.tokens, vocabulary.starts, vocabulary.terms.length, settings.window);
   const svd = truncatedSvd(positivePmi(counts), d, { seed: settings.seed });
   const weights = Float64Array.from(svd.values, (value) => (value > NOISE * svd.values[0]! ? 1 : 0));
