@@ -63,6 +63,8 @@ export class ModelPlanner {
     settings: SemanticSettings,
     models: ModelInfo[],
     liveDocuments: number,
+    /** Documents are still coming in: a model learned now would be learned again soon. */
+    settling = false,
   ): Promise<ModelPlan> {
     const mine = models.filter((m) => m.siteId === site.id && m.locale === locale && m.state !== 'retired');
     const active = mine.find((m) => m.state === 'active') ?? null;
@@ -71,6 +73,13 @@ export class ModelPlanner {
     if (next?.kind === 'builtin') return { active, target: next, created: false };
     if (active?.kind === 'builtin' && !this.stale(active, liveDocuments))
       return { active, target: active, created: false };
+    if (settling)
+      return {
+        active,
+        target: active?.kind === 'builtin' ? active : null,
+        reason: 'waiting for the import to settle before learning the built-in model',
+        created: false,
+      };
     if (liveDocuments === 0)
       return {
         active,

@@ -34,6 +34,8 @@ export interface ScopeStatus {
 
 /** Time one step spends embedding before it looks at the notices again. */
 const EMBED_BUDGET_MS = 2000;
+/** A site whose documents changed this recently is still being imported: its built-in model waits. */
+const SETTLE_MS = 3000;
 /** Snapshots of changed vector indexes are written at most this often. */
 const SNAPSHOT_MS = 30_000;
 
@@ -47,6 +49,8 @@ const scopeOf = (siteId: string, locale: string) => `${siteId}\u0001${locale}`;
  */
 export class SemanticIndexer {
   private notices: IndexedChanges[] = [];
+  /** When each site and locale last had documents change. */
+  private readonly changedAt = new Map<string, number>();
   private readonly backfill = new Set<string>();
   private readonly statuses = new Map<string, ScopeStatus>();
   private readonly abort = new AbortController();
@@ -70,6 +74,7 @@ export class SemanticIndexer {
   /** The search plugin applied index changes (a tap of `search.indexed`): kept for the next step. */
   onIndexed(change: IndexedChanges): void {
     this.notices.push(change);
+    this.changedAt.set(scopeOf(change.siteId, change.locale), performance.now());
     this.kick();
   }
 
@@ -90,10 +95,8 @@ export class SemanticIndexer {
   async start(): Promise<void> {
     this.stopped = false;
     await this.deps.indexes?.start();
-    // Whatever changed while no process was running comes in as one look at every enabled site.
-    for (const site of this.deps.sites().list())
-      if (this.deps.settings(site.id).enabled)
-        for (const locale of site.locales) this.backfill.add(scopeOf(site.id, locale));
+    // What changed while no process was running comes in with the search plugin's notices of the indexes it loaded
+    // at its start (rebuilt: true), each a look at every document of the site.
     this.kick();
   }
 
@@ -159,7 +162,8 @@ export class SemanticIndexer {
       this.lastSnapshot = performance.now();
       await indexes.saveSnapshots();
     }
-    return embedded > 0 || this.notices.length > 0;
+    const settling = [...this.changedAt.values()].some((at) => performance.now() - at < SETTLE_MS);
+    return embedded > 0 || this.notices.length > 0 || settling;
   }
 
   /** The model each enabled site and locale embeds into, planned and activated; their statuses updated. */
@@ -183,6 +187,10 @@ export class SemanticIndexer {
         if (plan.target) targets.set(key, plan.target);
         if (plan.created) this.backfill.add(key);
         if (plan.active) searched.push({ siteId: site.id, locale, modelKey: plan.active.modelKey });
+        // The index of a model replacing the active one follows its vectors as they come, so searches switch to it
+        // without a gap once it is activated.
+        if (plan.target && plan.target.modelKey !== plan.active?.modelKey)
+          searched.push({ siteId: site.id, locale, modelKey: plan.target.modelKey });
         this.statuses.set(key, await this.statusFor(site, locale, settings, plan.active, plan.reason));
       }
     }
@@ -193,9 +201,18 @@ export class SemanticIndexer {
 
   private async planScope(site: SearchSite, locale: string, settings: SemanticSettings, models: ModelInfo[]) {
     const { documents } = await this.deps.documents.overview(site, locale);
-    const plan = await this.deps.planner.plan(site, locale, settings, models, documents);
+    const settling = performance.now() - (this.changedAt.get(scopeOf(site.id, locale)) ?? -Infinity) < SETTLE_MS;
+    const plan = await this.deps.planner.plan(site, locale, settings, models, documents, settling);
     const { active, target } = plan;
-    if (active && target && target.modelKey !== active.modelKey && (await this.complete(site.id, locale, target))) {
+    const loaded =
+      !this.deps.indexes || !!this.deps.indexes.get({ siteId: site.id, locale, modelKey: target?.modelKey ?? '' });
+    if (
+      active &&
+      target &&
+      target.modelKey !== active.modelKey &&
+      loaded &&
+      (await this.complete(site.id, locale, target))
+    ) {
       await this.deps.models.activate(site.id, locale, target.modelKey);
       this.deps.logger.info({ site: site.name, locale, model: target.modelKey }, 'embedding model activated');
       return { ...plan, active: target };
@@ -233,7 +250,12 @@ export class SemanticIndexer {
     const documents = this.deps.indexes
       ? (this.deps.indexes.get({ siteId: site.id, locale, modelKey: active.modelKey })?.documents ?? 0)
       : (await this.deps.vectors.count(site.id, locale, active.modelKey)).documents;
-    if (documents === 0) return notReady(`the documents of site "${site.name}" (${locale}) are being embedded`);
+    if (documents === 0)
+      return notReady(
+        this.deps.indexes && !this.deps.indexes.get({ siteId: site.id, locale, modelKey: active.modelKey })
+          ? `the vector index of site "${site.name}" (${locale}) is being loaded`
+          : `the documents of site "${site.name}" (${locale}) are being embedded`,
+      );
     return { status: { ready: true, rrfK: settings.rrfK, window: settings.window }, active };
   }
 

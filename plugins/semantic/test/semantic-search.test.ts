@@ -28,11 +28,13 @@ async function searchesByMeaning(t: import('ava').ExecutionContext, databaseUrl?
 
   const vector = await searchIds(vela, 'Toolbox', 'q=emacs&semantic=vector&rows=50');
   t.is(vector.body.queryContext.semantic.mode, 'vector');
-  t.true(vector.ids.includes('vim'), 'the vector search finds it by the company its words keep');
-  const editorsFirst = vector.ids.slice(0, 10);
+  // vim's words keep company with "emacs" in the other editors' texts: it ranks among the editors, above every
+  // archiver and network tool, though it never says "emacs".
+  const firstOther = vector.ids.findIndex((id: string) => !id.startsWith('editor-') && id !== 'vim');
+  t.true(vector.ids.indexOf('vim') >= 0, 'the vector search finds it by the company its words keep');
   t.true(
-    editorsFirst.every((id) => id === 'vim' || id.startsWith('editor-')),
-    `the nearest are editors: ${editorsFirst.join(', ')}`,
+    vector.ids.indexOf('vim') < firstOther,
+    `vim before the first document of another kind: ${vector.ids.slice(0, 16).join(', ')}`,
   );
 
   const hybrid = await searchIds(vela, 'Toolbox', 'q=emacs&semantic=hybrid&rows=100');
@@ -98,6 +100,5 @@ test('a restart searches the stored vectors without embedding again', async (t) 
   const status = (await call(again, 'GET', '/api/sn/Toolbox/semantic/status')).body;
   t.is(status.models.length, 1, 'the same model');
   const after = await searchIds(again, 'Toolbox', 'q=emacs&semantic=vector&rows=50');
-  t.log(after.body.queryContext.semantic, after.ids.length);
   t.true(after.ids.includes('vim'));
 });
