@@ -31,11 +31,15 @@ const DOCS: Record<string, DocSetup> = {
   },
   'docs/scaling.md': { plugins: [], password: 'change-me-please' },
   'docs/search-guide.md': {
-    plugins: ['search', 'connector', 'genai', 'graphql', 'ocr', 'integration', 'search-metrics'],
+    plugins: ['search', 'connector', 'genai', 'graphql', 'ocr', 'integration', 'search-metrics', 'semantic'],
     password: 'change-me-please',
     seed: true,
   },
-  'docs/search-reference.md': { plugins: ['search', 'connector', 'graphql'], password: 'change-me-please', seed: true },
+  'docs/search-reference.md': {
+    plugins: ['search', 'connector', 'graphql', 'semantic'],
+    password: 'change-me-please',
+    seed: true,
+  },
 };
 
 /** One command may take this long (a connector run waited for, fourteen OCR uploads on a busy machine). */
