@@ -309,6 +309,18 @@ export interface SearchHooks {
    * wants to do; one that throws is logged and indexing goes on. Nothing is built for it while nobody taps it.
    */
   indexed: SyncHook<[IndexedChanges]>;
+  /**
+   * Called by `GET /api/sn/{id}/monitoring` before it answers: a tap adds a member of its own to the report (the
+   * semantic plugin: `semantic`, the embedding progress). Nothing is called while nobody taps it.
+   */
+  monitoring: AsyncSeriesHook<[SiteMonitoring]>;
+}
+
+/** The monitoring report of one site, which `search.monitoring` taps add their members to. */
+export interface SiteMonitoring {
+  siteId: string;
+  /** `documents`, `queue` and `locales` are the search plugin's; a tap adds one member named after itself. */
+  report: Record<string, unknown>;
 }
 
 declare module 'vela/plugin' {
@@ -318,6 +330,7 @@ declare module 'vela/plugin' {
     'search.siteDeleted': SearchHooks['siteDeleted'];
     'search.vectors': SearchHooks['vectors'];
     'search.indexed': SearchHooks['indexed'];
+    'search.monitoring': SearchHooks['monitoring'];
   }
   interface ServiceRegistry {
     'search.service': SiteSearch;

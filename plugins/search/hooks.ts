@@ -1,5 +1,12 @@
 import { AsyncSeriesHook, SyncHook } from 'vela/plugin';
-import type { IndexedChanges, SearchEngines, SearchedEvent, SearchHooks, VectorRetrievers } from './api.js';
+import type {
+  IndexedChanges,
+  SearchEngines,
+  SearchedEvent,
+  SearchHooks,
+  SiteMonitoring,
+  VectorRetrievers,
+} from './api.js';
 
 /** The search plugin's hooks (the manifest lists them as search.<key>; their types are in api.ts). */
 export function createSearchHooks(): SearchHooks {
@@ -9,5 +16,6 @@ export function createSearchHooks(): SearchHooks {
     siteDeleted: new AsyncSeriesHook<[{ siteId: string }]>(['event']),
     vectors: new SyncHook<[VectorRetrievers]>(['retrievers']),
     indexed: new SyncHook<[IndexedChanges]>(['changes']),
+    monitoring: new AsyncSeriesHook<[SiteMonitoring]>(['monitoring']),
   };
 }

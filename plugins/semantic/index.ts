@@ -12,6 +12,7 @@ import { SiteDocuments } from './indexing/site-documents.js';
 import { SemanticRetriever } from './retrieval/semantic-retriever.js';
 import { VectorIndexes } from './retrieval/vector-indexes.js';
 import { mountSemanticRoutes } from './routes/semantic-routes.js';
+import { monitoringOf } from './routes/site-monitoring.js';
 import { seedSampleSite } from './sample-site.js';
 import { EmbeddingStates } from './store/embedding-states.js';
 import { ModelStore } from './store/model-store.js';
@@ -154,6 +155,12 @@ export default definePlugin<SemanticConfig, typeof consumes>({
       }
       if (indexer) indexer.onIndexed(change);
       else early.push(change);
+    });
+    ctx.hooks.tapPromise('search.monitoring', 'semantic', async ({ siteId, report }) => {
+      // A site that never had semantic search on keeps the report it had without this plugin.
+      const mine = settings.forSite(siteId);
+      if (indexer && (mine.enabled || mine.custom))
+        report.semantic = await monitoringOf(mine, states, indexer, siteId, sites());
     });
     ctx.hooks.tapPromise('search.siteDeleted', 'semantic', async ({ siteId }) => {
       await indexer?.forgetSite(siteId);

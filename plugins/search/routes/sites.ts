@@ -1,4 +1,5 @@
 import { type ApiRouter, answers, httpErrors, type Response } from 'vela/plugin';
+import type { SearchHooks } from '../api.js';
 import {
   configExportSchema,
   siteParams as idParam,
@@ -28,7 +29,12 @@ export function exportOf({ sites }: Pick<SearchDomain, 'sites'>, siteIds: string
 
 export function mountSiteRoutes(
   router: ApiRouter,
-  { sites, indexes, docs }: Pick<SearchDomain, 'sites' | 'indexes' | 'docs'>,
+  {
+    sites,
+    indexes,
+    docs,
+    monitoring,
+  }: Pick<SearchDomain, 'sites' | 'indexes' | 'docs'> & { monitoring: SearchHooks['monitoring'] },
 ): void {
   // Reading takes a key with the search scope; changing a site, an admin one.
   const reads = router.withDefaults({ access: 'key', scope: 'search', tags });
@@ -110,6 +116,7 @@ export function mountSiteRoutes(
       description: 'monitoring',
       schema: {
         type: 'object',
+        description: 'plugins add members of their own (the semantic plugin: semantic, the embedding progress)',
         properties: { documents: { type: 'integer' }, queue: { type: 'integer' }, locales: { type: 'object' } },
       },
     },
@@ -125,7 +132,9 @@ export function mountSiteRoutes(
         };
       }
       const sum = (key: 'documents' | 'queue') => Object.values(locales).reduce((n, l) => n + l[key], 0);
-      return { documents: sum('documents'), queue: sum('queue'), locales };
+      const report: Record<string, unknown> = { documents: sum('documents'), queue: sum('queue'), locales };
+      if (monitoring.isUsed()) await monitoring.promise({ siteId: site.id, report });
+      return report;
     },
   );
 

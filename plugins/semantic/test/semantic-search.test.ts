@@ -46,6 +46,29 @@ async function searchesByMeaning(t: import('ava').ExecutionContext, databaseUrl?
   const filtered = await searchIds(vela, 'Toolbox', 'q=emacs&semantic=hybrid&rows=100&fq[]=kind:archive');
   t.true(filtered.ids.every((id) => id.startsWith('archive-')));
 
+  // The site's monitoring says how far the embedding is.
+  const monitoring = await call(vela, 'GET', '/api/sn/Toolbox/monitoring');
+  t.deepEqual(monitoring.body.semantic, {
+    enabled: true,
+    locales: { en_US: { ready: true, pending: 0, done: toolboxDocuments().length, failed: 0 } },
+  });
+
+  // A changed document is embedded again: vim now speaks of archives.
+  const changed = await call(vela, 'POST', '/api/sn/import?wait=true', {
+    turingDocuments: [
+      {
+        locale: 'en_US',
+        siteNames: ['Toolbox'],
+        attributes: { id: 'vim', title: 'vim', text: 'gzip compression of a tarball archive', kind: 'editor' },
+      },
+    ],
+  });
+  t.is(changed.status, 200);
+  await eventually(async () => {
+    const ids = (await searchIds(vela, 'Toolbox', 'q=emacs&semantic=vector&rows=50')).ids;
+    return ids.indexOf('vim') > ids.findIndex((id: string) => id.startsWith('archive-'));
+  }, 'vim embedded again, among the archivers');
+
   // A deleted document leaves the vector results.
   const removed = await call(vela, 'POST', '/api/sn/import?wait=true', {
     turingDocuments: [{ locale: 'en_US', siteNames: ['Toolbox'], turSNJobAction: 'DELETE', attributes: { id: 'vim' } }],
