@@ -22,17 +22,30 @@ function boosted(fields: Array<Record<string, unknown>>): Array<Record<string, u
   });
 }
 
+/** What a benchmark may run beyond the search plugin: more plugins, and where the runtime's log goes. */
+export interface VelaOptions {
+  plugins?: string[];
+  /** The runtime's JSON log lines at `info` (default: none below `warn`, on stdout). */
+  logDestination?: NodeJS.WritableStream;
+}
+
 /** Starts the service, makes the site and imports the corpus; `engine()`: the site's engine as the service built it. */
-export async function startVela(documents: CorpusDocument[]) {
+export async function startVela(documents: CorpusDocument[], options: VelaOptions = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vela-relevance-'));
   const config = loadConfig({
     env: {},
     overrides: {
-      runtime: { dataDir, logLevel: 'warn', admin: { user: 'admin', password: 'bench-password' }, plugins: ['search'] },
+      runtime: {
+        dataDir,
+        logLevel: options.logDestination ? 'info' : 'warn',
+        logFormat: options.logDestination ? 'json' : 'auto',
+        admin: { user: 'admin', password: 'bench-password' },
+        plugins: options.plugins ?? ['search'],
+      },
       services: { search: { port: 0, host: '127.0.0.1' } },
     },
   });
-  const runtime = new Runtime({ config });
+  const runtime = new Runtime({ config, logDestination: options.logDestination });
   await runtime.start();
   const base = runtime.url('search');
   const headers = {
@@ -73,5 +86,5 @@ export async function startVela(documents: CorpusDocument[]) {
     await runtime.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
-  return { runtime, base, site, engine, clearAnswers, stop };
+  return { runtime, base, headers, dataDir, site, engine, clearAnswers, stop };
 }

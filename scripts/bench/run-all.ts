@@ -16,6 +16,7 @@ const BENCHMARKS: Array<{ name: string; corpus: boolean }> = [
   { name: 'autocomplete', corpus: true },
   { name: 'search-service', corpus: true },
   { name: 'relevance', corpus: true },
+  { name: 'semantic', corpus: true },
   { name: 'search-http-parts', corpus: true },
   { name: 'search-workers', corpus: true },
   { name: 'connector-index', corpus: true },
