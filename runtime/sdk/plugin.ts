@@ -115,6 +115,8 @@ export { dropTables } from '../storage/migrations.js';
 export type { ColumnCodec, RowCodec, RowMapping, TableRow } from '../storage/row-codec.js';
 export { col, rowCodec } from '../storage/row-codec.js';
 export { nowIso, toBool, toIso, toIsoOrNull, toMillis } from '../storage/row-values.js';
+export type { SiteSettingsMeta, SiteSettingsTableOptions } from '../storage/site-settings-table.js';
+export { SiteSettingsTable } from '../storage/site-settings-table.js';
 export { cachedBy, chunks, valuesRows } from '../storage/sql-rows.js';
 export type { StoreRefreshOptions } from '../storage/store-refresh.js';
 export { StoreRefresh } from '../storage/store-refresh.js';

@@ -1,33 +1,17 @@
+import { seededGaussian, seededUniform } from '@vela/embedding';
 import test from 'ava';
 import { createVectorIndex, restoreVectorIndex, type VectorIndexKind } from '../vector-index/index.js';
 
 const KINDS: VectorIndexKind[] = ['exact', 'ann'];
 
-/** Deterministic PRNG (mulberry32), so every run sees the same vectors. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function gaussian(random: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-}
-
 /** `count` vectors around `clusters` random centres: the clustered shape text embeddings have. */
 function clustered(count: number, dimensions: number, clusters: number, seed: number, spread = 0.5): Float32Array[] {
-  const random = seeded(seed);
-  const centres = Array.from({ length: clusters }, () =>
-    Float32Array.from({ length: dimensions }, () => gaussian(random)),
-  );
+  const random = seededUniform(seed);
+  const gaussian = seededGaussian(seed + 1);
+  const centres = Array.from({ length: clusters }, () => Float32Array.from({ length: dimensions }, () => gaussian()));
   return Array.from({ length: count }, () => {
     const centre = centres[Math.floor(random() * clusters)]!;
-    return centre.map((value) => value + spread * gaussian(random));
+    return centre.map((value) => value + spread * gaussian());
   });
 }
 
