@@ -58,7 +58,7 @@ export class HeldIndex {
     const accept = skip && skip.size > 0 ? (key: string) => !skip.has(docIdOf(key)) : undefined;
     // Several passages of one document may be among the nearest: ask for more than k documents' worth.
     const perDocument = index.size / Math.max(1, this.documents);
-    const wanted = Math.min(index.size, Math.ceil(k * perDocument * 2) + 8);
+    const wanted = Math.min(index.size, Math.ceil(k * perDocument * 1.25) + 8);
     const best = new Map<string, number>();
     for (const { key, score } of index.search(query, wanted, accept)) {
       const id = docIdOf(key);
