@@ -67,9 +67,12 @@ export function runVela(args: string[], env = childEnv(), cwd = packageRoot, inp
   });
 }
 
-/** Start `vela start <args>` as a separate process and resolve once its boot tree is logged. */
 /** How long a stopping child may take before it is killed. */
 const STOP_PATIENCE_MS = 60_000;
+/** How long a starting child may take to log its boot tree before it is killed and its output reported. */
+const START_PATIENCE_MS = 180_000;
+
+/** Start `vela start <args>` as a separate process and resolve once its boot tree is logged. */
 
 export function startChildRuntime(args: string[], env = childEnv(), cwd = packageRoot): Promise<ChildRuntime> {
   return new Promise((resolve, reject) => {
@@ -83,12 +86,24 @@ export function startChildRuntime(args: string[], env = childEnv(), cwd = packag
     child.stderr.on('data', (d: Buffer) => {
       stderr += d;
     });
+    // A start that hangs must fail its test with what the child said, never leave the child (and the test run) waiting.
+    const patience = setTimeout(() => {
+      if (ready) return;
+      child.kill('SIGKILL');
+      reject(
+        new Error(
+          `vela did not finish starting within ${START_PATIENCE_MS} ms; its last output: ${stdout.slice(-3000)} ${stderr.slice(-2000)}`,
+        ),
+      );
+    }, START_PATIENCE_MS);
+    patience.unref();
     child.stdout.on('data', (d: Buffer) => {
       stdout += d;
       if (ready) return;
       for (const line of stdout.split('\n')) {
         if (!line.includes('"bootTree"')) continue;
         ready = true;
+        clearTimeout(patience);
         const tree = (
           JSON.parse(line) as {
             bootTree: { services: Array<{ name: string; url: string; plugins: Array<{ plugin: string }> }> };

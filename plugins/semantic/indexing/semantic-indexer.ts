@@ -36,6 +36,8 @@ export interface ScopeStatus {
 const EMBED_BUDGET_MS = 2000;
 /** A site whose documents changed this recently is still being imported: its built-in model waits. */
 const SETTLE_MS = 3000;
+/** The pause between steps while an import settles. */
+const SOON_MS = 200;
 /** Snapshots of changed vector indexes are written at most this often. */
 const SNAPSHOT_MS = 30_000;
 
@@ -63,19 +65,31 @@ export class SemanticIndexer {
   constructor(private readonly deps: SemanticIndexerDeps) {}
 
   statusOf(siteId: string, locale: string): ScopeStatus {
-    return (
-      this.statuses.get(scopeOf(siteId, locale)) ?? {
-        status: { ready: false, reason: 'semantic search is starting' },
-        active: null,
-      }
-    );
+    const known = this.statuses.get(scopeOf(siteId, locale));
+    if (known) return known;
+    const off = !this.deps.settings(siteId).enabled;
+    const name = this.deps.sites().find(siteId)?.name ?? siteId;
+    return {
+      status: {
+        ready: false,
+        reason: off ? `semantic search is off for site "${name}"` : 'semantic search is starting',
+      },
+      active: null,
+    };
   }
 
   /** The search plugin applied index changes (a tap of `search.indexed`): kept for the next step. */
   onIndexed(change: IndexedChanges): void {
+    if (!this.concerns(change.siteId)) return;
     this.notices.push(change);
     this.changedAt.set(scopeOf(change.siteId, change.locale), performance.now());
     this.kick();
+  }
+
+  /** Whether the site has or had semantic search: a site that never had it leaves no vectors to follow. */
+  private concerns(siteId: string): boolean {
+    const settings = this.deps.settings(siteId);
+    return settings.enabled || settings.custom;
   }
 
   /** A site's settings changed, or an administrator asked: every document of it is looked at again. */
@@ -108,16 +122,6 @@ export class SemanticIndexer {
     await this.deps.indexes?.saveSnapshots().catch((err: unknown) => this.deps.logger.warn({ err }, 'vector snapshot'));
   }
 
-  /** Resolves once nothing is pending: for tests and the benchmark. */
-  async idle(): Promise<void> {
-    for (;;) {
-      this.kick();
-      await this.running;
-      if (!this.running && this.notices.length === 0 && this.backfill.size === 0 && !this.again) return;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-
   private kick(): void {
     if (this.stopped) return;
     if (this.running) {
@@ -134,17 +138,23 @@ export class SemanticIndexer {
     this.running = this.step()
       .catch((err: unknown) => {
         if (!this.stopped) this.deps.logger.warn({ err }, 'semantic indexing step failed');
-        return false;
+        return 'idle' as const;
       })
-      .then((more) => {
+      .then((next) => {
         this.running = null;
         if (this.stopped) return;
-        this.timer = setTimeout(() => this.run(), more || this.again ? 0 : this.deps.pollMs);
+        const delay = next === 'now' || this.again ? 0 : next === 'soon' ? SOON_MS : this.deps.pollMs;
+        this.timer = setTimeout(() => this.run(), delay);
       });
   }
 
-  /** One step; true when work is left. */
-  private async step(): Promise<boolean> {
+  /** One step; when the next one is due: at once (work is left), soon (an import is settling), or at the poll. */
+  private async step(): Promise<'now' | 'soon' | 'idle'> {
+    const sites = this.deps.sites().list();
+    if (!sites.some((site) => this.concerns(site.id))) {
+      this.notices = [];
+      return 'idle';
+    }
     const targets = await this.plan();
     await this.applyNotices(targets);
     await this.applyBackfill(targets);
@@ -162,8 +172,8 @@ export class SemanticIndexer {
       this.lastSnapshot = performance.now();
       await indexes.saveSnapshots();
     }
-    const settling = [...this.changedAt.values()].some((at) => performance.now() - at < SETTLE_MS);
-    return embedded > 0 || this.notices.length > 0 || settling;
+    if (embedded > 0 || this.notices.length > 0) return 'now';
+    return [...this.changedAt.values()].some((at) => performance.now() - at < SETTLE_MS) ? 'soon' : 'idle';
   }
 
   /** The model each enabled site and locale embeds into, planned and activated; their statuses updated. */

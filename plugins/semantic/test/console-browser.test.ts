@@ -103,8 +103,8 @@ ui.test('one query searched by keyword, hybrid and vector, side by side', async 
   t.true((await ids('keyword')).length > 0, 'the keyword search finds the documents that say emacs');
   for (const mode of ['keyword', 'hybrid', 'vector']) t.is((await ids(mode)).length, 10, `${mode}: ten rows`);
   t.true(
-    (await ids('vector')).every((id) => id!.startsWith('editor-')),
-    'the nearest documents by meaning are editors',
+    (await ids('vector')).every((id) => id!.startsWith('editor-') || id === 'vim'),
+    'the nearest documents by meaning are editors (vim is one)',
   );
   t.regex(await text('#keyword-mode'), /^Ran keyword: \d+ results?\.$/);
   t.regex(
