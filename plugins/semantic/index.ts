@@ -61,8 +61,6 @@ export default definePlugin<SemanticConfig, typeof consumes>({
     const settings = new SemanticSettingsStore(db, ctx.logger, ctx.config.enabledByDefault, () => refresh.announce());
     const models = new ModelStore(db);
     const states = new EmbeddingStates(db);
-    // Set at start, once pgvector's presence is known; until then nothing reads or writes vectors.
-    let vectors = new VectorStore(db);
     const embedTask = ctx.task<EmbedInput, Array<Float32Array | null>>(
       new URL('./embedders/builtin-task.ts', import.meta.url),
       'embed',
@@ -94,8 +92,9 @@ export default definePlugin<SemanticConfig, typeof consumes>({
     });
     let indexer: SemanticIndexer | null = null;
     let retriever: SemanticRetriever | null = null;
+    // Made at start, once pgvector's presence is known; until then nothing reads or writes vectors.
     const build = (pgvector: boolean) => {
-      vectors = new VectorStore(db, { pgvector });
+      const vectors = new VectorStore(db, { pgvector });
       const indexes = inSql ? null : new VectorIndexes(vectors, path.join(ctx.dataDir, 'indexes'), ctx.logger);
       const job = new EmbeddingJob({
         db,
@@ -146,9 +145,9 @@ export default definePlugin<SemanticConfig, typeof consumes>({
       if (!sampleSeeded && indexer) {
         sampleSeeded = true;
         void seedSample().then(
-          (done) => {
-            sampleSeeded = done;
-            if (done) indexer?.refreshSite(change.siteId);
+          (siteId) => {
+            sampleSeeded = siteId !== null;
+            if (siteId) indexer?.refreshSite(siteId);
           },
           (err: unknown) => ctx.logger.warn({ err }, 'sample site: semantic search not turned on'),
         );
@@ -186,7 +185,7 @@ export default definePlugin<SemanticConfig, typeof consumes>({
         await settings.load();
         refresh.start();
         build(db.client.dialect === 'postgresql' && inSql ? await detectPgvector(db) : false);
-        sampleSeeded = !ctx.runtime.seed || !ctx.config.sampleSite || (await seedSample());
+        sampleSeeded = !ctx.runtime.seed || !ctx.config.sampleSite || (await seedSample()) !== null;
         for (const change of early.splice(0)) indexer!.onIndexed(change);
         await indexer!.start();
       },
