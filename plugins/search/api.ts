@@ -112,6 +112,8 @@ export interface SearchSites {
   /** By name or id, and with a locale one the site has: 404 site_not_found, or locale_not_found naming its locales. */
   get(nameOrId: string, locale?: string): SearchSite;
   list(): SearchSite[];
+  /** The site's default title, description, text... fields (as answers state them); null when there is no such site. */
+  defaultFields(nameOrId: string): SiteDefaultFields | null;
   /** Rejects with 409 when the name is taken, 400 for a bad definition. */
   create(definition: SiteDefinition): Promise<SearchSite>;
 }

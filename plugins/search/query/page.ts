@@ -10,6 +10,7 @@ import { resolveOperators } from '../facets/operators.js';
 import { LinkTemplate } from '../links/link-template.js';
 import { paginationItems } from '../links/pagination.js';
 import type { DocumentStore } from '../store/document-store.js';
+import { defaultFieldsOf } from '../store/site-types.js';
 import { highlighter, queryTerms } from './highlight.js';
 import { localeLinks } from './locale-links.js';
 import { pageDocuments, resultDocuments } from './page-documents.js';
@@ -97,14 +98,7 @@ export async function pageOf(
     pageStart: pages.pageStart,
     responseTime: Math.round(performance.now() - plan.started),
     query: { queryString: run.searched, sort: request.sort, locale },
-    defaultFields: {
-      title: site.defaultTitleField,
-      date: site.defaultDateField,
-      description: site.defaultDescriptionField,
-      text: site.defaultTextField,
-      image: site.defaultImageField,
-      url: site.defaultURLField,
-    },
+    defaultFields: defaultFieldsOf(site),
     facetType: siteOps.facetType,
     facetItemType: siteOps.itemType,
     semantic: run.semantic,

@@ -1,3 +1,4 @@
+import type { SiteDefaultFields } from '../api.js';
 import type { FieldType } from '../schemas/field.js';
 
 export type Operator = 'AND' | 'OR';
@@ -75,4 +76,16 @@ export interface SiteConfig {
   site: Site;
   fields: Field[];
   fieldsByName: Map<string, Field>;
+}
+
+/** The site fields that play a part in every result, as answers and other plugins name them. */
+export function defaultFieldsOf(site: SiteSettings): SiteDefaultFields {
+  return {
+    title: site.defaultTitleField,
+    date: site.defaultDateField,
+    description: site.defaultDescriptionField,
+    text: site.defaultTextField,
+    image: site.defaultImageField,
+    url: site.defaultURLField,
+  };
 }

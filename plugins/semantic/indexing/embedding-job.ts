@@ -50,8 +50,7 @@ export class EmbeddingJob {
     }
     try {
       const settings = this.deps.settings(siteId);
-      const { defaults } = await this.deps.documents.overview(site, locale);
-      const texts = await this.deps.documents.texts(site, locale, ids, settings, defaults);
+      const texts = await this.deps.documents.texts(site, locale, ids, settings);
       const cut = texts.map((t) => ({ ...t, passages: passages(t.text, settings) }));
       const embedder = await this.deps.embedders.of(siteId, locale, modelKey);
       const flat = await embedder.embedPassages(

@@ -141,17 +141,10 @@ export class ModelPlanner {
     this.training.add(scope);
     try {
       const started = performance.now();
-      const { defaults } = await this.deps.documents.overview(site, locale);
       const texts: string[] = [];
       const limit = this.deps.builtin.maxTrainingDocuments;
       for await (const ids of this.deps.documents.ids(site, locale)) {
-        const page = await this.deps.documents.texts(
-          site,
-          locale,
-          ids.slice(0, limit - texts.length),
-          settings,
-          defaults,
-        );
+        const page = await this.deps.documents.texts(site, locale, ids.slice(0, limit - texts.length), settings);
         texts.push(...page.map((d) => d.text));
         if (texts.length >= limit) break;
       }

@@ -4,7 +4,7 @@ import type { EmbedderCache } from '../embedders/embedder-cache.js';
 import type { IndexScope, VectorIndexes } from '../retrieval/vector-indexes.js';
 import type { EmbeddingStates } from '../store/embedding-states.js';
 import type { ModelInfo, ModelStore } from '../store/model-store.js';
-import type { SemanticSettings } from '../store/settings-store.js';
+import { BUILTIN_EMBEDDER, type SemanticSettings } from '../store/settings-store.js';
 import type { VectorStore } from '../store/vector-store.js';
 import type { EmbeddingJob } from './embedding-job.js';
 import type { ModelPlanner } from './model-planner.js';
@@ -210,7 +210,8 @@ export class SemanticIndexer {
   }
 
   private async planScope(site: SearchSite, locale: string, settings: SemanticSettings, models: ModelInfo[]) {
-    const { documents } = await this.deps.documents.overview(site, locale);
+    // Only the built-in model depends on the number of documents (it is learned again when that doubles or halves).
+    const documents = settings.embedder === BUILTIN_EMBEDDER ? await this.deps.documents.count(site, locale) : 0;
     const settling = performance.now() - (this.changedAt.get(scopeOf(site.id, locale)) ?? -Infinity) < SETTLE_MS;
     const plan = await this.deps.planner.plan(site, locale, settings, models, documents, settling);
     const { active, target } = plan;
@@ -257,15 +258,12 @@ export class SemanticIndexer {
   ): Promise<ScopeStatus> {
     const notReady = (why: string): ScopeStatus => ({ status: { ready: false, reason: why }, active });
     if (!active) return notReady(reason ?? `site "${site.name}" has no embedding model yet`);
-    const documents = this.deps.indexes
-      ? (this.deps.indexes.get({ siteId: site.id, locale, modelKey: active.modelKey })?.documents ?? 0)
-      : (await this.deps.vectors.count(site.id, locale, active.modelKey)).documents;
-    if (documents === 0)
-      return notReady(
-        this.deps.indexes && !this.deps.indexes.get({ siteId: site.id, locale, modelKey: active.modelKey })
-          ? `the vector index of site "${site.name}" (${locale}) is being loaded`
-          : `the documents of site "${site.name}" (${locale}) are being embedded`,
-      );
+    const scope = { siteId: site.id, locale, modelKey: active.modelKey };
+    const held = this.deps.indexes?.get(scope);
+    if (this.deps.indexes && !held)
+      return notReady(`the vector index of site "${site.name}" (${locale}) is being loaded`);
+    const searchable = held ? held.documents > 0 : await this.deps.vectors.hasVectors(site.id, locale, active.modelKey);
+    if (!searchable) return notReady(`the documents of site "${site.name}" (${locale}) are being embedded`);
     return { status: { ready: true, rrfK: settings.rrfK, window: settings.window }, active };
   }
 
@@ -309,8 +307,7 @@ export class SemanticIndexer {
     const site = this.deps.sites().find(siteId);
     if (!site) return;
     const settings = this.deps.settings(siteId);
-    const { defaults } = await this.deps.documents.overview(site, locale);
-    const texts = await this.deps.documents.texts(site, locale, ids, settings, defaults);
+    const texts = await this.deps.documents.texts(site, locale, ids, settings);
     await this.deps.states.markPending(
       siteId,
       locale,

@@ -34,11 +34,17 @@ export class SiteDocuments {
     return this.sites().find(siteId);
   }
 
-  /** The site's default fields and how many documents it has, as every search answer states them. */
-  async overview(site: SearchSite, locale: string): Promise<{ defaults: SiteDefaultFields; documents: number }> {
+  /** The site's default title, description and text fields (held in memory by the search plugin). */
+  defaults(site: SearchSite): SiteDefaultFields {
+    const fields = this.sites().defaultFields(site.id);
+    if (!fields) throw new Error(`site "${site.name}" is gone`);
+    return fields;
+  }
+
+  /** How many documents the site has in the locale: a search of every document, no row read. */
+  async count(site: SearchSite, locale: string): Promise<number> {
     const params = new URLSearchParams({ q: '*', rows: '0', _setlocale: locale });
-    const { queryContext } = await this.service().search(site.name, params.toString());
-    return { defaults: queryContext.defaultFields, documents: queryContext.count };
+    return (await this.service().search(site.name, params.toString())).queryContext.count;
   }
 
   /** Every document id of the site and locale, a page at a time. */
@@ -51,9 +57,8 @@ export class SiteDocuments {
     locale: string,
     ids: readonly string[],
     settings: SemanticSettings,
-    defaults: SiteDefaultFields,
   ): Promise<DocumentText[]> {
-    const fields = embeddedFields(settings, defaults);
+    const fields = embeddedFields(settings, this.defaults(site));
     const out: DocumentText[] = [];
     for (let i = 0; i < ids.length; i += READ_IDS) {
       const docs: StoredDocument[] = await this.service().documents(site.name, locale, ids.slice(i, i + READ_IDS));

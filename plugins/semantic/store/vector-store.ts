@@ -208,6 +208,14 @@ export class VectorStore {
     return { documents: Number(row?.documents ?? 0), passages: Number(row?.passages ?? 0) };
   }
 
+  /** Whether a model has any vector for the site and locale: one row looked up, not counted. */
+  async hasVectors(siteId: string, locale: string, modelKey: string): Promise<boolean> {
+    const row = await this.db('semantic_vectors')
+      .where({ site_id: siteId, locale, model_key: modelKey })
+      .first('doc_id');
+    return row !== undefined;
+  }
+
   /** The writes after `seq`, in seq order: with the log commit-ordered, none below them is still to come. */
   async changesAfter(seq: number, limit: number): Promise<VectorChange[]> {
     const rows = (await this.db('semantic_vector_changes')
