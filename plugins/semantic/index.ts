@@ -16,7 +16,7 @@ import { monitoringOf } from './routes/site-monitoring.js';
 import { seedSampleSite } from './sample-site.js';
 import { EmbeddingStates } from './store/embedding-states.js';
 import { ModelStore } from './store/model-store.js';
-import { detectPgvector } from './store/pgvector.js';
+import { openVectorStore } from './store/pgvector.js';
 import { SemanticSettingsStore } from './store/settings-store.js';
 import { VectorStore } from './store/vector-store.js';
 
@@ -93,8 +93,7 @@ export default definePlugin<SemanticConfig, typeof consumes>({
     let indexer: SemanticIndexer | null = null;
     let retriever: SemanticRetriever | null = null;
     // Made at start, once pgvector's presence is known; until then nothing reads or writes vectors.
-    const build = (pgvector: boolean) => {
-      const vectors = new VectorStore(db, { pgvector });
+    const build = (vectors: VectorStore) => {
       const indexes = inSql ? null : new VectorIndexes(vectors, path.join(ctx.dataDir, 'indexes'), ctx.logger);
       const job = new EmbeddingJob({
         db,
@@ -184,7 +183,8 @@ export default definePlugin<SemanticConfig, typeof consumes>({
       async start() {
         await settings.load();
         refresh.start();
-        build(db.client.dialect === 'postgresql' && inSql ? await detectPgvector(db) : false);
+        // pgvector serves only searches in SQL: with vectors in memory its column would be written for nothing.
+        build(inSql ? await openVectorStore(db) : new VectorStore(db));
         sampleSeeded = !ctx.runtime.seed || !ctx.config.sampleSite || (await seedSample()) !== null;
         for (const change of early.splice(0)) indexer!.onIndexed(change);
         await indexer!.start();
