@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { seededUniform } from '@vela/embedding';
 import { tokenize } from '@vela/search-text';
 
 /** One Debian package record of the benchmark corpus (shared/corpus/build-debian-corpus.mjs). */
@@ -37,16 +38,7 @@ export function searchableText(document: CorpusDocument): string {
 }
 
 /** Deterministic 32-bit PRNG (mulberry32), so every run and every system gets the same queries. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seededRandom = seededUniform;
 
 export function makeQueries(documents: CorpusDocument[], count: number, seed: number): BenchQuery[] {
   const random = seededRandom(seed);

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { callChild, eventually, packedProblems, startPacked } from 'vela/testing';
-import { TOOLBOX_FIELDS, toolboxDocuments } from './toolbox.js';
+import { toolboxDocuments, toolboxImport, toolboxSite } from './toolbox.js';
 
 // The semantic plugin as a user deploys it: packed with `vela pack` (the built-in embedder's package inside the
 // archive; usearch's native build is the host's) and loaded from the archive in another process, beside the search
@@ -16,28 +16,10 @@ test('the packed semantic plugin loads from its archive, learns its model on the
     'the built-in embedder travels in the archive',
   );
   const search = (method: string, path: string, body?: unknown) => callChild(vela, 'search', method, path, body);
-  t.is(
-    (
-      await search('POST', '/api/sn', {
-        name: 'Toolbox',
-        locales: ['en_US'],
-        fields: TOOLBOX_FIELDS,
-        defaultTitleField: 'title',
-        defaultTextField: 'text',
-      })
-    ).status,
-    201,
-  );
+  t.is((await search('POST', '/api/sn', toolboxSite())).status, 201);
   t.is((await search('PUT', '/api/sn/Toolbox/semantic', { enabled: true })).status, 200);
   const docs = toolboxDocuments();
-  t.is(
-    (
-      await search('POST', '/api/sn/import?wait=true', {
-        turingDocuments: docs.map((attributes) => ({ locale: 'en_US', siteNames: ['Toolbox'], attributes })),
-      })
-    ).status,
-    200,
-  );
+  t.is((await search('POST', '/api/sn/import?wait=true', toolboxImport())).status, 200);
   await eventually(
     async () => {
       const status = (await search('GET', '/api/sn/Toolbox/semantic/status')).body;

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { type ChildRuntime, callChild, eventually, sharedDatabaseTest } from 'vela/testing';
-import { TOOLBOX_FIELDS, toolboxDocuments } from './toolbox.js';
+import { toolboxDocuments, toolboxImport, toolboxSite } from './toolbox.js';
 
 const search = (vela: ChildRuntime, method: string, path: string, body?: unknown) =>
   callChild(vela, 'search', method, path, body);
@@ -19,23 +19,10 @@ sharedDatabaseTest(
   'two processes on one database embed each document once between them, and each searches every vector either made',
   { config: { runtime: { plugins: ['search', 'semantic'] }, plugins: { semantic: { pollMs: 100, batchSize: 4 } } } },
   async (t, a, b) => {
-    t.is(
-      (
-        await search(a, 'POST', '/api/sn', {
-          name: 'Toolbox',
-          locales: ['en_US'],
-          fields: TOOLBOX_FIELDS,
-          defaultTitleField: 'title',
-          defaultTextField: 'text',
-        })
-      ).status,
-      201,
-    );
+    t.is((await search(a, 'POST', '/api/sn', toolboxSite())).status, 201);
     t.is((await search(a, 'PUT', '/api/sn/Toolbox/semantic', { enabled: true })).status, 200);
     const docs = toolboxDocuments();
-    const imported = await search(b, 'POST', '/api/sn/import?wait=true', {
-      turingDocuments: docs.map((attributes) => ({ locale: 'en_US', siteNames: ['Toolbox'], attributes })),
-    });
+    const imported = await search(b, 'POST', '/api/sn/import?wait=true', toolboxImport());
     t.is(imported.status, 200);
     await eventually(
       async () => {

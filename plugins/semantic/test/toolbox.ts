@@ -50,22 +50,28 @@ export const TOOLBOX_FIELDS = [
   { name: 'kind', type: 'STRING', facet: true, facetName: 'Kinds' },
 ];
 
+/** The body of POST /api/sn that makes the Toolbox site. */
+export const toolboxSite = (name = 'Toolbox') => ({
+  name,
+  locales: ['en_US'],
+  fields: TOOLBOX_FIELDS,
+  defaultTitleField: 'title',
+  defaultTextField: 'text',
+});
+
+/** The body of POST /api/sn/import that brings the Toolbox documents. */
+export const toolboxImport = (name = 'Toolbox') => ({
+  turingDocuments: toolboxDocuments().map((attributes) => ({ locale: 'en_US', siteNames: [name], attributes })),
+});
+
 /** The Toolbox site with semantic search on, every document embedded when this resolves. */
 export async function createToolbox(vela: TestRuntime, name = 'Toolbox'): Promise<void> {
-  const site = await call(vela, 'POST', '/api/sn', {
-    name,
-    locales: ['en_US'],
-    fields: TOOLBOX_FIELDS,
-    defaultTitleField: 'title',
-    defaultTextField: 'text',
-  });
+  const site = await call(vela, 'POST', '/api/sn', toolboxSite(name));
   if (site.status !== 201) throw new Error(`site: ${site.status} ${JSON.stringify(site.body)}`);
   const on = await call(vela, 'PUT', `/api/sn/${name}/semantic`, { enabled: true });
   if (on.status !== 200) throw new Error(`semantic: ${on.status} ${JSON.stringify(on.body)}`);
   const docs = toolboxDocuments();
-  const imported = await call(vela, 'POST', '/api/sn/import?wait=true', {
-    turingDocuments: docs.map((attributes) => ({ locale: 'en_US', siteNames: [name], attributes })),
-  });
+  const imported = await call(vela, 'POST', '/api/sn/import?wait=true', toolboxImport(name));
   if (imported.status !== 200) throw new Error(`import: ${imported.status} ${JSON.stringify(imported.body)}`);
   await embedded(vela, name, docs.length);
 }
