@@ -53,6 +53,8 @@ export class SemanticIndexer {
   private notices: IndexedChanges[] = [];
   /** When each site and locale last had documents change. */
   private readonly changedAt = new Map<string, number>();
+  /** Each site and locale's number of documents, as of its last change (an index notice drops it). */
+  private readonly documentCounts = new Map<string, number>();
   private readonly backfill = new Set<string>();
   private readonly statuses = new Map<string, ScopeStatus>();
   private readonly abort = new AbortController();
@@ -82,7 +84,9 @@ export class SemanticIndexer {
   onIndexed(change: IndexedChanges): void {
     if (!this.concerns(change.siteId)) return;
     this.notices.push(change);
-    this.changedAt.set(scopeOf(change.siteId, change.locale), performance.now());
+    const scope = scopeOf(change.siteId, change.locale);
+    this.changedAt.set(scope, performance.now());
+    this.documentCounts.delete(scope);
     this.kick();
   }
 
@@ -100,7 +104,8 @@ export class SemanticIndexer {
   }
 
   async forgetSite(siteId: string): Promise<void> {
-    for (const key of [...this.statuses.keys()]) if (key.startsWith(`${siteId}\u0001`)) this.statuses.delete(key);
+    for (const map of [this.statuses, this.documentCounts, this.changedAt])
+      for (const key of [...map.keys()]) if (key.startsWith(`${siteId}\u0001`)) map.delete(key);
     await this.deps.states.forgetSite(siteId);
     await this.deps.vectors.forgetSite(siteId);
     await this.deps.models.forgetSite(siteId);
@@ -211,7 +216,7 @@ export class SemanticIndexer {
 
   private async planScope(site: SearchSite, locale: string, settings: SemanticSettings, models: ModelInfo[]) {
     // Only the built-in model depends on the number of documents (it is learned again when that doubles or halves).
-    const documents = settings.embedder === BUILTIN_EMBEDDER ? await this.deps.documents.count(site, locale) : 0;
+    const documents = settings.embedder === BUILTIN_EMBEDDER ? await this.documentCount(site, locale) : 0;
     const settling = performance.now() - (this.changedAt.get(scopeOf(site.id, locale)) ?? -Infinity) < SETTLE_MS;
     const plan = await this.deps.planner.plan(site, locale, settings, models, documents, settling);
     const { active, target } = plan;
@@ -229,6 +234,19 @@ export class SemanticIndexer {
       return { ...plan, active: target };
     }
     return plan;
+  }
+
+  /** The site's number of documents in the locale: searched once after each change, not at every step. */
+  private async documentCount(site: SearchSite, locale: string): Promise<number> {
+    const scope = scopeOf(site.id, locale);
+    let count = this.documentCounts.get(scope);
+    if (count === undefined) {
+      const changed = this.changedAt.get(scope);
+      count = await this.deps.documents.count(site, locale);
+      // A change that came during the search may not be counted: then the next step searches again.
+      if (this.changedAt.get(scope) === changed) this.documentCounts.set(scope, count);
+    }
+    return count;
   }
 
   /** Every document of the site has been embedded with the model (none pending, none held). */
