@@ -34,7 +34,11 @@ export class EmbeddingJob {
   async runOnce(signal: AbortSignal): Promise<number> {
     const claimed = await this.deps.states.claim(this.deps.batchSize, this.deps.claimMs);
     const groups = new Map<string, ClaimedDocument[]>();
-    for (const c of claimed) groups.set(groupKey(c), [...(groups.get(groupKey(c)) ?? []), c]);
+    for (const c of claimed) {
+      const group = groups.get(groupKey(c));
+      if (group) group.push(c);
+      else groups.set(groupKey(c), [c]);
+    }
     for (const group of groups.values()) await this.embedGroup(group, signal);
     return claimed.length;
   }

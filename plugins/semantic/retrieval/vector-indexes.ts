@@ -94,7 +94,10 @@ export class VectorIndexes {
     const byScope = new Map<string, VectorChange[]>();
     for (const c of changes) {
       const key = scopeKey(c);
-      if (this.settled.has(key)) byScope.set(key, [...(byScope.get(key) ?? []), c]);
+      if (!this.settled.has(key)) continue;
+      const list = byScope.get(key);
+      if (list) list.push(c);
+      else byScope.set(key, [c]);
     }
     for (const [key, list] of byScope) await this.applyTo(this.settled.get(key)!, list);
   }
