@@ -263,18 +263,27 @@ interface DigestQuery {
 }
 
 /**
- * What is stored, as one hash: every table but the moving ones, each as the sorted set of its rows (moving
+ * What is stored, a hash per table: every table but the moving ones, each as the sorted set of its rows (moving
  * columns left out). The database renders and sorts the rows, all tables in one query (`digestQuery`): read
  * through knex a table at a time, 26 round trips a digest, it was most of the sweep's CPU.
  */
-async function digest(db: Database, { tables, text }: DigestQuery): Promise<string> {
+async function digest(db: Database, { tables, text }: DigestQuery): Promise<Map<string, string>> {
   const answer = (await db.raw(text)) as unknown;
   // sqlite3 answers with the rows, pg with a result that holds them.
   const row = (Array.isArray(answer) ? answer[0] : (answer as { rows: unknown[] }).rows[0]) as Record<string, unknown>;
-  const hash = createHash('sha256');
-  for (const [i, table] of tables.entries()) hash.update(`${table}\u0000${String(row[`t${i}`] ?? '')}\u0000`);
-  return hash.digest('hex');
+  return new Map(
+    tables.map((table, i) => [
+      table,
+      createHash('sha256')
+        .update(String(row[`t${i}`] ?? ''))
+        .digest('hex'),
+    ]),
+  );
 }
+
+/** The tables whose rows differ between two digests. */
+const changedTables = (before: Map<string, string>, after: Map<string, string>) =>
+  [...after].filter(([table, hash]) => before.get(table) !== hash).map(([table]) => table);
 
 /** The digest's query, made once per runtime: no request creates a table. */
 async function digestQuery(db: Database): Promise<DigestQuery> {
@@ -587,26 +596,33 @@ class Prober {
    * The digest after the last refused request, which changed nothing: the next request's "before", without reading
    * every table again.
    */
-  private unchanged: string | null = null;
+  private unchanged: Map<string, string> | null = null;
   private query: Promise<DigestQuery> | null = null;
+  /** Whether the last request was accepted, and so may have started a connector run. */
+  private accepted = true;
 
   constructor(private readonly vela: TestRuntime) {
     this.connectorRuns = vela.runtime.container.resolve<{ isBusy(source: string): boolean }>('connector.runs');
   }
 
-  private async digest(): Promise<string> {
+  private async digest(): Promise<Map<string, string>> {
     this.query ??= digestQuery(this.vela.runtime.db);
     return digest(this.vela.runtime.db, await this.query);
   }
 
   async send(probe: Probe): Promise<{ status: number; text: string } | null> {
-    // A run an earlier request started records its work in the background: it ends before the comparison.
-    await eventually(
-      () => !this.connectorRuns.isBusy('sweepsrc'),
-      'the connector run started by an earlier request to end',
-    );
+    // A run an earlier (accepted) request started records its work in the background: it ends, its statistics
+    // written (after the source is free again), before the comparison.
+    if (this.accepted)
+      await eventually(
+        async () =>
+          !this.connectorRuns.isBusy('sweepsrc') &&
+          (await this.vela.runtime.db('connector_runs').where({ status: 'RUNNING' }).first()) === undefined,
+        'the connector run started by an earlier request to end',
+      );
     const before = this.unchanged ?? (await this.digest());
     this.unchanged = null;
+    this.accepted = true;
     this.sent += 1;
     let res: { status: number; text: string };
     try {
@@ -625,6 +641,7 @@ class Prober {
       return null;
     }
     const { status, text } = res;
+    this.accepted = status < 400;
     this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
     if (status >= 500) this.failures.push({ request: probe.described, problem: `${status} ${text.slice(0, 200)}` });
     if (status >= 400 && status < 500) {
@@ -642,8 +659,9 @@ class Prober {
         });
       }
       const after = await this.digest();
-      if (after !== before)
-        this.failures.push({ request: probe.described, problem: `${status} but something stored changed` });
+      const changed = changedTables(before, after);
+      if (changed.length > 0)
+        this.failures.push({ request: probe.described, problem: `${status} but ${changed.join(', ')} changed` });
       else this.unchanged = after;
     }
     return res;
