@@ -20,6 +20,7 @@ import { mountInstanceRoutes } from './routes/instances.js';
 import { mountSiteChatRoutes } from './routes/site-chat.js';
 import { mountTokenUsageRoutes } from './routes/token-usage.js';
 import { InstanceStore } from './store/instance-store.js';
+import { exportSiteSettings, importSiteSettings } from './store/site-settings-exchange.js';
 import { SiteSettingsStore, siteExists } from './store/site-settings-store.js';
 import { TokenCounter } from './usage/token-counter.js';
 import { TokenUsageStore } from './usage/token-usage.js';
@@ -102,6 +103,11 @@ export default definePlugin<GenaiConfig, typeof consumes>({
         activeChats: domain.active.size,
       },
     }));
+    // A site's settings travel with its export (member `genai`), its instance by id and title, never its key.
+    ctx.hooks.tap('search.siteExport', 'genai', (site) => exportSiteSettings(domain.settings, domain.instances, site));
+    ctx.hooks.tapPromise('search.siteImport', 'genai', (site) =>
+      importSiteSettings(domain.settings, domain.instances, site),
+    );
     // A stop ends the chats in flight at once (a `failed` event, then the end of each stream), so the
     // listeners close without waiting out shutdownTimeoutMs for slow model servers.
     ctx.hooks.tapPromise('runtime.shutdown', 'end-chats', async () => {

@@ -316,6 +316,36 @@ export interface SearchHooks {
    * semantic plugin: `semantic`, the embedding progress). Nothing is called while nobody taps it.
    */
   monitoring: AsyncSeriesHook<[SiteMonitoring]>;
+  /**
+   * Called by the site exports (`GET /api/sn/export`, `GET /api/sn/{id}/export`) for each site: a tap adds the
+   * site's settings it keeps as one member named after itself (the genai plugin: `genai`), never a secret, and
+   * none while the site has only the defaults. Not called while untapped.
+   */
+  siteExport: AsyncSeriesHook<[SiteExport]>;
+  /**
+   * Called by `POST /api/sn/import-config` after each site of the file was restored (settings, locales, fields,
+   * spotlights): a tap reads its member of the entry and replaces what it keeps for the site with it (its defaults
+   * when the member is absent: the site is restored whole). What it cannot restore as exported (a reference to
+   * something this install lacks) it restores as best it can and says in `warnings`; it throws only on a failure.
+   */
+  siteImport: AsyncSeriesHook<[SiteImport]>;
+}
+
+/** One site of an export, which `search.siteExport` taps add their members to. */
+export interface SiteExport {
+  siteId: string;
+  /** The site's entry of the export file: its settings, locales, fields and spotlights are the search plugin's. */
+  entry: Record<string, unknown>;
+}
+
+/** One site of an imported export file, restored: what `search.siteImport` taps read. */
+export interface SiteImport {
+  /** The restored site's id on this install (a new one when the file's site was created here). */
+  siteId: string;
+  /** The site's entry of the file, as sent. */
+  entry: Readonly<Record<string, unknown>>;
+  /** What could not be restored as exported, each a sentence: the import answers them with the site. */
+  warnings: string[];
 }
 
 /** The monitoring report of one site, which `search.monitoring` taps add their members to. */
@@ -333,6 +363,8 @@ declare module 'vela/plugin' {
     'search.vectors': SearchHooks['vectors'];
     'search.indexed': SearchHooks['indexed'];
     'search.monitoring': SearchHooks['monitoring'];
+    'search.siteExport': SearchHooks['siteExport'];
+    'search.siteImport': SearchHooks['siteImport'];
   }
   interface ServiceRegistry {
     'search.service': SiteSearch;

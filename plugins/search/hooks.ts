@@ -4,6 +4,8 @@ import type {
   SearchEngines,
   SearchedEvent,
   SearchHooks,
+  SiteExport,
+  SiteImport,
   SiteMonitoring,
   VectorRetrievers,
 } from './api.js';
@@ -17,5 +19,7 @@ export function createSearchHooks(): SearchHooks {
     vectors: new SyncHook<[VectorRetrievers]>(['retrievers']),
     indexed: new SyncHook<[IndexedChanges]>(['changes']),
     monitoring: new AsyncSeriesHook<[SiteMonitoring]>(['monitoring']),
+    siteExport: new AsyncSeriesHook<[SiteExport]>(['site']),
+    siteImport: new AsyncSeriesHook<[SiteImport]>(['site']),
   };
 }

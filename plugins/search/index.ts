@@ -129,7 +129,7 @@ export default definePlugin<SearchConfig, typeof consumes>({
       mountGuestRoutes(router, searching);
       mountConsole(router, consoleKit);
       mountImportRoutes(router, { importer: domain.importer });
-      mountSiteRoutes(router, { sites, indexes, docs: domain.docs, monitoring: hooks.monitoring });
+      mountSiteRoutes(router, { sites, indexes, docs: domain.docs, spotlights: domain.spotlights, hooks });
       mountFieldRoutes(router, { sites });
       mountSpotlightRoutes(router, { sites, spotlights: domain.spotlights });
       // After the other /api/sn/<site>/<segment>/... routes: /api/sn/<site>/<locale>/spell-check takes any segment.

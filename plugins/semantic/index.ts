@@ -17,6 +17,7 @@ import { seedSampleSite } from './sample-site.js';
 import { EmbeddingStates } from './store/embedding-states.js';
 import { ModelStore } from './store/model-store.js';
 import { openVectorStore } from './store/pgvector.js';
+import { exportSemanticSettings, importSemanticSettings } from './store/settings-exchange.js';
 import { SemanticSettingsStore } from './store/settings-store.js';
 import { VectorStore } from './store/vector-store.js';
 
@@ -159,6 +160,15 @@ export default definePlugin<SemanticConfig, typeof consumes>({
       const mine = settings.forSite(siteId);
       if (indexer && (mine.enabled || mine.custom))
         report.semantic = await monitoringOf(mine, states, indexer, siteId, sites());
+    });
+    // A site's settings travel with its export (member `semantic`), an LLM instance as embedder by id and title.
+    const embeddingInstances = () => genai()?.instances() ?? [];
+    ctx.hooks.tap('search.siteExport', 'semantic', (site) =>
+      exportSemanticSettings(settings, embeddingInstances, site),
+    );
+    ctx.hooks.tapPromise('search.siteImport', 'semantic', async (site) => {
+      await importSemanticSettings(settings, embeddingInstances, site);
+      indexer?.refreshSite(site.siteId);
     });
     ctx.hooks.tapPromise('search.siteDeleted', 'semantic', async ({ siteId }) => {
       await indexer?.forgetSite(siteId);

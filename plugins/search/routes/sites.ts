@@ -1,31 +1,22 @@
 import { type ApiRouter, answers, httpErrors, type Response } from 'vela/plugin';
 import type { SearchHooks } from '../api.js';
+import { exportSites, importSites } from '../exchange/site-exchange.js';
 import {
   configExportSchema,
+  fromOriginalForm,
   siteParams as idParam,
   importConfigProblems,
   importConfigResultSchema,
   importConfigSchema,
   localeBodySchema,
-  siteCreateSchema,
+  siteCreateBodySchema,
   siteLocaleParams,
   siteSchema,
-  siteUpdateSchema,
+  siteUpdateBodySchema,
 } from '../schemas/site.js';
 import type { SearchDomain } from './route-context.js';
 
 const tags = ['sites'];
-
-export function exportOf({ sites }: Pick<SearchDomain, 'sites'>, siteIds: string[]) {
-  return {
-    version: 1,
-    exportedAt: new Date().toISOString(),
-    sites: siteIds.map((id) => {
-      const { site, fields } = sites.get(id);
-      return { ...site, fields: fields.map(({ siteId: _siteId, ...field }) => field) };
-    }),
-  };
-}
 
 export function mountSiteRoutes(
   router: ApiRouter,
@@ -33,9 +24,14 @@ export function mountSiteRoutes(
     sites,
     indexes,
     docs,
-    monitoring,
-  }: Pick<SearchDomain, 'sites' | 'indexes' | 'docs'> & { monitoring: SearchHooks['monitoring'] },
+    spotlights,
+    hooks,
+  }: Pick<SearchDomain, 'sites' | 'indexes' | 'docs' | 'spotlights'> & {
+    hooks: Pick<SearchHooks, 'monitoring' | 'siteExport' | 'siteImport'>;
+  },
 ): void {
+  const { monitoring } = hooks;
+  const exchange = { sites, spotlights, hooks };
   // Reading takes a key with the search scope; changing a site, an admin one.
   const reads = router.withDefaults({ access: 'key', scope: 'search', tags });
   const writes = router.withDefaults({ access: 'key', tags });
@@ -51,23 +47,25 @@ export function mountSiteRoutes(
     {
       summary:
         'Create a site (with the template fields unless `fields` is given, and locale en_US unless `locales` is given)',
-      body: siteCreateSchema,
+      body: siteCreateBodySchema,
       description: 'the created site',
     },
-    (req) => sites.create(req.body as Record<string, unknown>),
+    (req) => sites.create(fromOriginalForm(req.body as Record<string, unknown>)),
   );
 
   reads.get(
     '/api/sn/export',
-    { summary: 'Export every site configuration (sites, locales, fields)', responses: anExport },
-    (_req, res) => {
-      attachment(res, `sn-sites-all_${today()}.json`);
-      res.json(
-        exportOf(
-          { sites },
-          sites.list().map((s) => s.id),
-        ),
+    {
+      summary: 'Export every site configuration (settings, locales, fields, spotlights, the plugins’ site settings)',
+      responses: anExport,
+    },
+    async (_req, res) => {
+      const file = await exportSites(
+        exchange,
+        sites.list().map((s) => s.id),
       );
+      attachment(res, `sn-sites-all_${today()}.json`);
+      res.json(file);
     },
   );
 
@@ -84,23 +82,14 @@ export function mountSiteRoutes(
       const entries = (req.body as { sites: Array<Record<string, unknown>> }).sites;
       const problems = importConfigProblems(entries);
       if (problems.length > 0) throw httpErrors.validation(problems.join('; '));
-      const restored = [];
-      for (const entry of entries) {
-        const { id: _id, createdAt: _c, updatedAt: _u, ...site } = entry;
-        const fields = ((site.fields as Array<Record<string, unknown>> | undefined) ?? []).map(
-          ({ id: _fid, siteId: _s, createdAt: _fc, updatedAt: _fu, ...f }) => f,
-        );
-        const { action } = await sites.restore({ ...site, fields });
-        restored.push({ name: entry.name, action });
-      }
-      return { restored };
+      return importSites(exchange, entries);
     },
   );
 
   readSites.read({ summary: 'Get a site' }, (id) => sites.get(id).site);
   writeSites
-    .replace({ summary: 'Update a site (members left out keep their values)', body: siteUpdateSchema }, (id, req) =>
-      sites.update(id, req.body as Record<string, unknown>),
+    .replace({ summary: 'Update a site (members left out keep their values)', body: siteUpdateBodySchema }, (id, req) =>
+      sites.update(id, fromOriginalForm(req.body as Record<string, unknown>)),
     )
     .remove({ summary: 'Delete a site, its indexes and documents', description: 'the site is deleted' }, async (id) => {
       const site = await sites.delete(id);
@@ -141,10 +130,11 @@ export function mountSiteRoutes(
   reads.get(
     '/api/sn/:id/export',
     { summary: 'Export one site configuration', params: idParam, responses: anExport },
-    (req, res) => {
+    async (req, res) => {
       const { site } = sites.get(String(req.params.id));
+      const file = await exportSites(exchange, [site.id]);
       attachment(res, `sn-site-${site.name.replace(/[^\w.-]/g, '_')}_${today()}.json`);
-      res.json(exportOf({ sites }, [site.id]));
+      res.json(file);
     },
   );
 

@@ -1,5 +1,6 @@
-import { type ApiRouter, httpErrors, type Request } from 'vela/plugin';
+import type { ApiRouter, Request } from 'vela/plugin';
 import { searchErrors } from '../errors.js';
+import { type SpotlightBody, spotlightInput, spotlightView } from '../spotlights/spotlight-input.js';
 import {
   spotlightCreateSchema,
   spotlightParams,
@@ -7,32 +8,10 @@ import {
   spotlightSiteParams,
   spotlightUpdateSchema,
 } from '../spotlights/spotlight-schemas.js';
-import type { SpotlightInput, SpotlightStore } from '../spotlights/spotlight-store.js';
+import type { Spotlight, SpotlightInput, SpotlightStore } from '../spotlights/spotlight-store.js';
 import type { SiteStore } from '../store/site-store.js';
-import type { SiteConfig } from '../store/site-types.js';
 
 const tags = ['spotlights'];
-
-type Body = Omit<SpotlightInput, 'terms'> & { terms?: Array<string | { name: string }> };
-
-/** The members a client may set; terms may come as the original wrote them ({"name": ...}). */
-function input(body: Body, config: SiteConfig, creating: boolean): SpotlightInput {
-  const { site } = config;
-  const locale = body.locale ?? (creating ? (site.defaultLocale ?? site.locales[0]!) : undefined);
-  if (locale !== undefined && !site.locales.includes(locale))
-    throw httpErrors.invalidParameter(
-      'body.locale',
-      `must be one of the locales of site "${site.name}" (${site.locales.join(', ')}), got "${locale}"`,
-    );
-  const out: SpotlightInput = {};
-  if (body.name !== undefined) out.name = body.name;
-  if (body.description !== undefined) out.description = body.description;
-  if (locale !== undefined) out.locale = locale;
-  if (body.provider !== undefined) out.provider = body.provider;
-  if (body.terms !== undefined) out.terms = body.terms.map((t) => (typeof t === 'string' ? t : t.name));
-  if (body.documents !== undefined) out.documents = body.documents;
-  return out;
-}
 
 /** Spotlight administration: `/api/sn/<site>/spotlight` (the site by id or name). */
 export function mountSpotlightRoutes(
@@ -47,6 +26,7 @@ export function mountSpotlightRoutes(
     if (!spotlight) throw searchErrors.spotlightNotFound(config.site.name, id);
     return spotlight;
   };
+  const view = (spotlight: Spotlight) => spotlightView(spotlight, sites.get(spotlight.siteId));
   const reads = router.withDefaults({ access: 'key', scope: 'search', tags });
   const writes = router.withDefaults({ access: 'key', scope: 'admin', tags });
   const collection = {
@@ -58,7 +38,7 @@ export function mountSpotlightRoutes(
   const spotlightsOf = reads.collection(collection);
   spotlightsOf.list(
     { summary: 'List the spotlights of a site', params: spotlightSiteParams, description: 'spotlights' },
-    (req) => spotlights.list(sites.get(siteOf(req)).site.id),
+    (req) => spotlights.list(sites.get(siteOf(req)).site.id).map(view),
   );
   reads.item(
     'get',
@@ -71,38 +51,47 @@ export function mountSpotlightRoutes(
     },
     (req) => {
       const { site } = sites.get(siteOf(req));
+      const locale = site.defaultLocale ?? site.locales[0];
       return {
         name: '',
         description: '',
-        locale: site.defaultLocale ?? site.locales[0],
+        locale,
         siteId: site.id,
         managed: true,
         provider: 'VELA',
         terms: [],
         documents: [],
+        language: locale,
+        turSNSiteSpotlightTerms: [],
+        turSNSiteSpotlightDocuments: [],
+        turSNSite: { id: site.id, name: site.name },
       };
     },
   );
-  spotlightsOf.read({ summary: 'Get a spotlight' }, (id, req) => found(req, id));
+  spotlightsOf.read({ summary: 'Get a spotlight' }, (id, req) => view(found(req, id)));
   writes
     .collection(collection)
-    .create({ summary: 'Create a spotlight', params: spotlightSiteParams, body: spotlightCreateSchema }, (req) => {
-      const config = sites.get(siteOf(req));
-      const body = input(req.body as Body, config, true) as SpotlightInput & { name: string; locale: string };
-      return spotlights.create(config.site.id, body);
-    })
+    .create(
+      { summary: 'Create a spotlight', params: spotlightSiteParams, body: spotlightCreateSchema },
+      async (req) => {
+        const config = sites.get(siteOf(req));
+        const body = spotlightInput(req.body as SpotlightBody, config) as SpotlightInput & {
+          name: string;
+          locale: string;
+        };
+        return view(await spotlights.create(config.site.id, body));
+      },
+    )
     .replace(
       {
         summary: 'Update a spotlight (terms and documents, when given, replace the lists whole)',
         body: spotlightUpdateSchema,
       },
-      (id, req) => {
+      async (id, req) => {
         const spotlight = found(req, id);
-        return spotlights.update(
-          spotlight.siteId,
-          spotlight.id,
-          input(req.body as Body, sites.get(spotlight.siteId), false),
-        );
+        const input = spotlightInput(req.body as SpotlightBody, sites.get(spotlight.siteId), spotlight);
+        const updated = await spotlights.update(spotlight.siteId, spotlight.id, input);
+        return updated && view(updated);
       },
     )
     .remove({ summary: 'Delete a spotlight', description: 'the spotlight is deleted' }, async (id, req) => {

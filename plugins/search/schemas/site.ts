@@ -8,6 +8,7 @@ import {
   siteRefSchema,
   withoutDefaults,
 } from 'vela/plugin';
+import { spotlightExportSchema, spotlightSchema } from '../spotlights/spotlight-schemas.js';
 import { idSchema, localeSchema } from './common.js';
 import { fieldCreateSchema, fieldSchema } from './field.js';
 
@@ -103,6 +104,93 @@ export const siteUpdateSchema = bodySchema([], {
   ...ignoredMembers(['createdAt', 'updatedAt']),
 });
 
+/** Switches the original's site form sends as integers 0/1 (and its exports as booleans). */
+const ORIGINAL_FLAGS = [
+  'facet',
+  'hl',
+  'mlt',
+  'spellCheck',
+  'spellCheckFixes',
+  'spotlightWithResults',
+  'wildcardAlways',
+  'wildcardNoResults',
+];
+/** Members of the original's site form that name no setting of Vela: accepted and ignored. */
+const ORIGINAL_ONLY = [
+  'thesaurus',
+  'defaultField',
+  'exactMatch',
+  'exactMatchField',
+  'turSEInstance',
+  'turSNSiteGenAi',
+  'turSNSiteLocales',
+  'createdBy',
+  'creationDate',
+  'lastModifiedBy',
+  'lastModifiedDate',
+].filter((member) => !siteSettingKeys.includes(member));
+
+const allowsNull = (schema: JsonSchema) =>
+  (Array.isArray(schema.type) && schema.type.includes('null')) ||
+  (schema.enum as unknown[] | undefined)?.includes(null);
+
+/** Settings the original's site form leaves null until they are set (its entity gives them no default). */
+const ORIGINAL_NULLS = ['description', 'hlPre', 'hlPost', 'itemsPerFacet'];
+
+/**
+ * A setting as the original's site form may send it: a switch as 0 or 1 too, an operator or sort as DEFAULT, and
+ * null for those it may leave unset (then left out: the default, or the value before an update).
+ */
+function originalFormOf(setting: string, schema: JsonSchema): JsonSchema {
+  if (ORIGINAL_FLAGS.includes(setting))
+    return {
+      ...schema,
+      type: ['boolean', 'integer', 'null'],
+      minimum: 0,
+      maximum: 1,
+      description: `${schema.description ?? setting} (true or 1)`,
+    };
+  if (schema.enum) return { ...schema, enum: [...(schema.enum as unknown[]), 'DEFAULT'] };
+  if (allowsNull(schema) || !ORIGINAL_NULLS.includes(setting)) return schema;
+  return { ...schema, type: [...[schema.type].flat(), 'null'] };
+}
+
+const originalForm = (members: Record<string, JsonSchema>) =>
+  Object.fromEntries(Object.entries(members).map(([setting, schema]) => [setting, originalFormOf(setting, schema)]));
+
+const ignoredOriginalMembers = ignoredMembers(
+  ORIGINAL_ONLY,
+  "a member of the original's site form Vela has no setting for: ignored",
+);
+
+/** POST /api/sn's body: a site as siteCreateSchema takes it, or as the original's site form sends it. */
+export const siteCreateBodySchema = bodySchema(['name'], {
+  ...ignoredOriginalMembers,
+  ...(siteCreateSchema.properties as Record<string, JsonSchema>),
+  id: { ...idSchema, type: ['string', 'null'] },
+  ...originalForm(siteSettingsProperties),
+});
+
+/** PUT /api/sn/{id}'s body: as siteUpdateSchema takes it, or as the original's site form sends it. */
+export const siteUpdateBodySchema = bodySchema([], {
+  ...ignoredOriginalMembers,
+  ...(siteUpdateSchema.properties as Record<string, JsonSchema>),
+  id: { ...idSchema, type: ['string', 'null'] },
+  ...withoutDefaults(originalForm(siteSettingsProperties)),
+});
+
+/** A site body in Vela's terms: the original's switches as booleans, its other members and the nulls left out. */
+export function fromOriginalForm(body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [member, value] of Object.entries(body)) {
+    if (ORIGINAL_ONLY.includes(member) || value === 'DEFAULT') continue;
+    const schema = siteSettingsProperties[member] ?? (member === 'id' ? idSchema : undefined);
+    if (value === null && schema && !allowsNull(schema)) continue;
+    out[member] = ORIGINAL_FLAGS.includes(member) && typeof value === 'number' ? value === 1 : value;
+  }
+  return out;
+}
+
 export const siteSchema = recordSchema({
   id: 'string',
   name: 'string',
@@ -117,15 +205,20 @@ export const siteLocaleParams = pathParams({ id: siteRefSchema, locale: localeSc
 
 export const localeBodySchema = bodySchema(['locale'], { locale: localeSchema, id: {}, createdAt: {} });
 
-/** One site of an export: its settings and fields, as GET /api/sn/export writes them. */
+/**
+ * One site of an export: its settings, fields and spotlights, as GET /api/sn/export writes them, and the members
+ * plugins add (objects: `genai`, `semantic`), which they read back on import.
+ */
 export const siteExportSchema: JsonSchema = {
   ...siteCreateSchema,
+  additionalProperties: { type: 'object', description: "a plugin's settings for the site, named after the plugin" },
   properties: {
     ...siteCreateSchema.properties,
     fields: {
       type: 'array',
       items: { ...fieldCreateSchema, properties: { ...fieldCreateSchema.properties, siteId: {} } },
     },
+    spotlights: { type: 'array', items: spotlightExportSchema },
   },
 };
 
@@ -136,7 +229,14 @@ export const configExportSchema = recordSchema(
     exportedAt: 'date-time',
     sites: {
       type: 'array',
-      items: { ...siteSchema, properties: { ...siteSchema.properties, fields: { type: 'array', items: fieldSchema } } },
+      items: {
+        ...siteSchema,
+        properties: {
+          ...siteSchema.properties,
+          fields: { type: 'array', items: fieldSchema },
+          spotlights: { type: 'array', items: spotlightSchema },
+        },
+      },
     },
   },
   { required: ['version', 'exportedAt', 'sites'] },
@@ -144,7 +244,16 @@ export const configExportSchema = recordSchema(
 
 /** What POST /api/sn/import-config did with each site of the file. */
 const restoredSchema = recordSchema(
-  { name: 'string', action: { type: 'string', enum: ['created', 'replaced'] } },
+  {
+    name: 'string',
+    action: { type: 'string', enum: ['created', 'replaced'] },
+    warnings: {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        'what could not be restored as exported (a plugin setting naming what this install lacks); absent when none',
+    },
+  },
   { required: ['name', 'action'] },
 );
 export const importConfigResultSchema = recordSchema(
@@ -161,7 +270,9 @@ export const importConfigSchema = recordSchema(
  * What the schema cannot say about an import-config file: a site named twice (names ignore case) or a
  * field named twice in one site. Checked before anything is written, so a bad file changes nothing.
  */
-export function importConfigProblems(sites: Array<{ name?: unknown; fields?: unknown }>): string[] {
+export function importConfigProblems(
+  sites: Array<{ name?: unknown; fields?: unknown; locales?: unknown; spotlights?: unknown }>,
+): string[] {
   const problems: string[] = [];
   const siteAt = new Map<string, number>();
   sites.forEach((site, i) => {
@@ -178,6 +289,13 @@ export function importConfigProblems(sites: Array<{ name?: unknown; fields?: unk
           `body.sites[${i}].fields[${j}].name ${JSON.stringify(field.name)} repeats body.sites[${i}].fields[${earlier}]`,
         );
       else fieldAt.set(String(field.name), j);
+    });
+    const locales = Array.isArray(site.locales) ? (site.locales as string[]) : ['en_US'];
+    (Array.isArray(site.spotlights) ? (site.spotlights as Array<{ locale?: unknown }>) : []).forEach((spotlight, j) => {
+      if (spotlight.locale !== undefined && !locales.includes(String(spotlight.locale)))
+        problems.push(
+          `body.sites[${i}].spotlights[${j}].locale ${JSON.stringify(spotlight.locale)} is not one of the site's locales (${locales.join(', ')})`,
+        );
     });
   });
   return problems;

@@ -11,21 +11,34 @@ const documentSchema = bodySchema(['position'], {
     maximum: 100000,
     description: '1-based position in the whole result list, across pages',
   },
-  title: { type: 'string', maxLength: 500, default: '' },
-  type: { type: 'string', maxLength: 100, default: 'Page' },
+  title: { type: ['string', 'null'], maxLength: 500, default: '' },
+  type: { type: ['string', 'null'], maxLength: 100, default: 'Page' },
   referenceId: {
     type: ['string', 'null'],
     maxLength: 400,
     description: 'id of an indexed document shown in the spotlight slot',
   },
-  content: { type: 'string', maxLength: 2000, default: '' },
+  content: { type: ['string', 'null'], maxLength: 2000, default: '' },
   link: { type: ['string', 'null'], maxLength: 2000 },
+  // The original's back-reference, which its clients send back.
+  ...ignoredMembers(['turSNSiteSpotlight']),
 });
+
+const termObject: JsonSchema = {
+  type: 'object',
+  required: ['name'],
+  properties: { name: term, id: {}, turSNSiteSpotlight: {} },
+};
 
 const properties: Record<string, JsonSchema> = {
   name: { type: 'string', minLength: 1, maxLength: 100 },
-  description: { type: 'string', maxLength: 1000 },
+  description: { type: ['string', 'null'], maxLength: 1000 },
   locale: { ...localeSchema, description: 'one of the site locales (default: its default locale, else its first)' },
+  language: {
+    type: 'string',
+    maxLength: 16,
+    description: "the original's name for locale (en_US, en-US): give either",
+  },
   terms: {
     type: 'array',
     maxItems: 100,
@@ -41,13 +54,37 @@ const properties: Record<string, JsonSchema> = {
       properties: { name: term, id: {} },
     },
   },
+  turSNSiteSpotlightTerms: {
+    type: 'array',
+    maxItems: 100,
+    description: "the original's name for terms, as {id?, name}: give either",
+    items: termObject,
+  },
   documents: { type: 'array', maxItems: 100, items: documentSchema },
-  provider: { type: 'string', minLength: 1, maxLength: 100 },
-  // Read-only members a client may send back as it got them.
-  ...ignoredMembers(['id', 'siteId', 'managed', 'unmanagedId', 'modificationDate', 'createdAt', 'updatedAt']),
+  turSNSiteSpotlightDocuments: {
+    type: 'array',
+    maxItems: 100,
+    description: "the original's name for documents: give either",
+    items: documentSchema,
+  },
+  provider: { type: ['string', 'null'], minLength: 1, maxLength: 100 },
+  modificationDate: {
+    type: ['string', 'null'],
+    maxLength: 40,
+    description: 'when the spotlight last changed at its source, a date-time kept as given',
+  },
+  // Read-only members a client may send back as it got them (turSNSite: the path names the site).
+  ...ignoredMembers(['id', 'siteId', 'managed', 'unmanagedId', 'createdAt', 'updatedAt', 'turSNSite']),
 };
 
 export const spotlightCreateSchema = bodySchema(['name'], properties);
+
+/** A spotlight in a site's export: as created, with whether it is managed and its importer's id. */
+export const spotlightExportSchema = bodySchema(['name'], {
+  ...properties,
+  managed: { type: 'boolean', default: true, description: 'false for a spotlight the import API made' },
+  unmanagedId: { type: ['string', 'null'], maxLength: 400, description: "the import API's id of an unmanaged one" },
+});
 export const spotlightUpdateSchema = bodySchema([], properties);
 
 const documentAnswer = recordSchema({
@@ -74,6 +111,18 @@ export const spotlightSchema = recordSchema({
   documents: { type: 'array', items: documentAnswer },
   createdAt: 'date-time',
   updatedAt: 'date-time',
+  language: { type: 'string', description: 'locale, by its name in the original' },
+  turSNSiteSpotlightTerms: {
+    type: 'array',
+    description: 'terms, as the original gives them',
+    items: recordSchema({ name: 'string' }),
+  },
+  turSNSiteSpotlightDocuments: {
+    type: 'array',
+    description: 'documents, by their name in the original',
+    items: documentAnswer,
+  },
+  turSNSite: recordSchema({ id: 'string', name: 'string' }, { description: 'the site, as the original names it' }),
 });
 
 export const spotlightSiteParams = pathParams({ snSiteId: siteRefSchema });

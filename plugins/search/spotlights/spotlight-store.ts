@@ -189,6 +189,12 @@ export class SpotlightStore {
     return current;
   }
 
+  /** A site's spotlights replaced by these (a site restored from an export), each with a new id. */
+  async replaceSite(siteId: string, inputs: ReadonlyArray<SpotlightInput & { name: string; locale: string }>) {
+    for (const spotlight of this.list(siteId)) await this.delete(siteId, spotlight.id);
+    for (const input of inputs) await this.create(siteId, input);
+  }
+
   /**
    * An unmanaged spotlight from the import API: created, or replaced when one with its id exists in that site and
    * locale.
