@@ -6,8 +6,9 @@ import type { AdminAccess } from './admin-access.js';
 import { challengeBasic, wantsPage } from './browser-requests.js';
 
 /**
- * Who may call a route, declared in its route spec: anyone; an API key (the Key header, as checked by
- * the key verifiers plugins register on the service) or the administrator; the administrator only
+ * Who may call a route, declared in its route spec: anyone; an API key (the Key header, or an
+ * `Authorization: Bearer` header, as checked by the key verifiers plugins register on the service) or the
+ * administrator; the administrator only
  * (Basic credentials, or a console session whose writes carry its CSRF token).
  */
 export type RouteAccess = 'public' | 'key' | 'admin';
@@ -30,7 +31,10 @@ export interface Principal {
 /** The scope that covers every other one. */
 export const ADMIN_SCOPE = 'admin';
 
-/** Checks the value of a Key header: the principal it stands for, or null when it is no key this verifier knows. */
+/**
+ * Checks the value of a Key header (or of a Bearer one): the principal it stands for, or null when it is no key this
+ * verifier knows.
+ */
 export type KeyVerifier = (key: string) => Principal | null | Promise<Principal | null>;
 
 /** The principal the access guard found for this request (public routes too, when credentials were sent). */
@@ -44,10 +48,15 @@ function sentCredentials(req: IncomingMessage): boolean {
   );
 }
 
+const BEARER = /^bearer +(\S+) *$/i;
+
 /**
  * One service's access policy, enforced by the runtime on every route by the access its spec declares.
  * Key headers go to the verifiers that plugins mounted on the service register (in registration
  * order, the first that knows the key wins); everything else to the runtime's administrator access.
+ * On a service that takes keys, `Authorization: Bearer <token>` is read as `Key: <token>`: the original's
+ * SDK sends its API token that way. Where no plugin takes keys a Bearer value is no key of this service (the
+ * gateway's OAuth tokens, which its proxy reads before any route), so it is left to the administrator access.
  */
 export class AccessPolicy {
   private readonly verifiers: Array<{ plugin: string; verify: KeyVerifier }> = [];
@@ -71,8 +80,8 @@ export class AccessPolicy {
   }
 
   async authenticate(req: IncomingMessage): Promise<Principal | null> {
-    const key = req.headers.key;
-    if (typeof key === 'string' && key) {
+    const key = this.apiKeyOf(req);
+    if (key) {
       for (const { verify } of this.verifiers) {
         const principal = await verify(key);
         if (principal) return principal;
@@ -80,6 +89,14 @@ export class AccessPolicy {
       return null;
     }
     return this.admin().authenticate(req);
+  }
+
+  /** The API key a request carries: its Key header, else (on a service that takes keys) its Bearer token. */
+  private apiKeyOf(req: IncomingMessage): string | undefined {
+    const key = req.headers.key;
+    if (typeof key === 'string' && key) return key;
+    if (!this.acceptsKeys || !req.headers.authorization) return undefined;
+    return BEARER.exec(req.headers.authorization)?.[1];
   }
 
   /** Express middleware enforcing `access` for one route; an API key also needs `scope` (default: admin). */

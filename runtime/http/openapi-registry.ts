@@ -183,7 +183,12 @@ export class OpenApiRegistry {
     };
     if (access === 'admin') return [{ Basic: [] }];
     this.securitySchemes.Key ??= { type: 'apiKey', in: 'header', name: 'Key', description: 'an API token' };
-    return [{ Key: [] }, { Basic: [] }];
+    this.securitySchemes.Bearer ??= {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'an API token, as in the Key header (Authorization: Bearer <token>)',
+    };
+    return [{ Key: [] }, { Bearer: [] }, { Basic: [] }];
   }
 
   addSchema(name: string, schema: JsonSchema): void {

@@ -56,8 +56,9 @@ export interface PluginHooks {
 /** The access policy of the plugin's service (routes declare theirs in their specs: `access`). */
 export interface PluginAccess {
   /**
-   * Accept API keys on this plugin's service: `verify` gets the Key header's value and answers the
-   * principal it stands for, or null. Routes declaring `access: 'key'` then let such callers in.
+   * Accept API keys on this plugin's service: `verify` gets the Key header's value (or an `Authorization: Bearer`
+   * token's) and answers the principal it stands for, or null. Routes declaring `access: 'key'` then let such
+   * callers in.
    */
   acceptKeys(verify: KeyVerifier): void;
   /** Who is calling (Key header, administrator's Basic credentials or console session), for pages and raw routes. */

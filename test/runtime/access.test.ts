@@ -73,6 +73,19 @@ test('a key route takes a key another plugin of the service accepts, or the admi
   });
 });
 
+test('Authorization: Bearer carries an API key as the Key header does; a Bearer value no plugin knows is a 401', async (t) => {
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  t.like(await get('/notes/keyed', bearer('good-key')), { status: 200, body: { username: 'robot', via: 'key' } });
+  t.like(await get('/notes/keyed', { authorization: 'bearer   good-key' }), { status: 200, body: { via: 'key' } });
+  t.like(await get('/notes/open', bearer('good-key')), { status: 200, body: { username: 'robot' } });
+  const wrong = await get('/notes/keyed', bearer('wrong-key'));
+  t.like(wrong, { status: 401, body: { error: 'unauthorized' } });
+  t.false(JSON.stringify(wrong.body).includes('wrong-key'), 'the token is not echoed');
+  t.like(await get('/notes/keyed', { key: 'wrong', ...bearer('good-key') }), { status: 401 }, 'a Key header decides');
+  t.like(await get('/notes/admin', bearer('good-key')), { status: 403, body: { error: 'forbidden' } });
+  t.like(await get('/notes/open', bearer('wrong-key')), { status: 200, body: { username: null } });
+});
+
 test('an admin route takes the administrator only: an API key is forbidden', async (t) => {
   t.like(await get('/notes/admin', { authorization: vela.adminAuth }), {
     status: 200,
@@ -122,9 +135,9 @@ test('each operation of the OpenAPI document carries the security its access dec
     components: { securitySchemes: Record<string, unknown> };
   };
   t.deepEqual(doc.paths['/notes/open']!.get!.security, []);
-  t.deepEqual(doc.paths['/notes/keyed']!.get!.security, [{ Key: [] }, { Basic: [] }]);
+  t.deepEqual(doc.paths['/notes/keyed']!.get!.security, [{ Key: [] }, { Bearer: [] }, { Basic: [] }]);
   t.deepEqual(doc.paths['/notes/admin']!.get!.security, [{ Basic: [] }]);
-  t.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['Basic', 'Key']);
+  t.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['Basic', 'Bearer', 'Key']);
 });
 
 test('a route without its access, start and stop beside register, or a register that returns something else stop the start by name', async (t) => {
