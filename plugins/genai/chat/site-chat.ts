@@ -1,5 +1,4 @@
 import type { SearchSite } from '@vela/plugin-search/api';
-import { VelaError } from 'vela/plugin';
 import type { ChatInstanceRef } from '../api.js';
 import type { GenaiDomain } from '../domain.js';
 import type { Passage } from '../providers/provider.js';
@@ -22,21 +21,22 @@ export function normalizeLocale(value: string): string {
   return m ? `${m[1]!.toLowerCase()}_${m[2]!.toUpperCase()}` : value.trim();
 }
 
-/** The site and locale a chat names (the site's first locale when none is given); 404 as the search answers. */
+/**
+ * The site and locale a chat names (the site's first locale when none is given), or why there is none: the
+ * original answers a chat on an unknown site or locale as one that is not enabled, not with a 404.
+ */
 export function siteAndLocale(
   domain: GenaiDomain,
   siteName: string,
   locale: string | undefined,
-): { site: SearchSite; locale: string } {
+): { site: SearchSite; locale: string } | { missing: string } {
   const site = domain.sites().find(siteName);
-  if (!site) throw new VelaError('site_not_found', `no site named or with id "${siteName.slice(0, 100)}"`, 404);
+  if (!site) return { missing: `no site named or with id "${siteName.slice(0, 100)}"` };
   const wanted = locale ? normalizeLocale(locale) : (site.locales[0] ?? 'en_US');
   if (!site.locales.includes(wanted))
-    throw new VelaError(
-      'locale_not_found',
-      `site "${site.name}" has no locale "${wanted.slice(0, 20)}" (it has: ${site.locales.join(', ')})`,
-      404,
-    );
+    return {
+      missing: `site "${site.name}" has no locale "${wanted.slice(0, 20)}" (it has: ${site.locales.join(', ')})`,
+    };
   return { site, locale: wanted };
 }
 

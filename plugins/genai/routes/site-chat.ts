@@ -1,5 +1,5 @@
 import type { SearchSite } from '@vela/plugin-search/api';
-import { type ApiRouter, principalOf, type Request, VelaError } from 'vela/plugin';
+import { type ApiRouter, principalOf, type Request, type Response, VelaError } from 'vela/plugin';
 import { respond, wantsJson } from '../chat/chat-response.js';
 import { answerOnSite, instanceSummary, siteAndLocale, siteChatStatus } from '../chat/site-chat.js';
 import type { GenaiDomain } from '../domain.js';
@@ -16,6 +16,19 @@ import type { SiteSettings } from '../store/site-settings-store.js';
 
 const siteParam = pathParams({ siteName: siteRefSchema });
 
+/** A chat that cannot run: its reason as JSON, or as the one `disabled` event of a stream. */
+function answerDisabled(res: Response, json: boolean, body: Record<string, unknown>): void {
+  if (json) {
+    res.json(body);
+    return;
+  }
+  res
+    .status(200)
+    .type('text/event-stream')
+    .set('Cache-Control', 'no-cache')
+    .send(`event: disabled\ndata: ${JSON.stringify(body)}\n\n`);
+}
+
 /** GET /api/sn/{site}/chat (public, the spec's SSE stream) and the site's GenAI settings. */
 export function mountSiteChatRoutes(router: ApiRouter, domain: GenaiDomain): void {
   router.get(
@@ -25,7 +38,7 @@ export function mountSiteChatRoutes(router: ApiRouter, domain: GenaiDomain): voi
       tags: ['chat'],
       summary: "Ask a site a question: an answer grounded in the site's documents, streamed as Server-Sent Events",
       description:
-        'Without q (or with q=*): whether the site chats, as JSON {enabled, text: null, sources: []}. With Accept: application/json (and not text/event-stream): one JSON answer {enabled, text, sources, usage, instance}.',
+        'Without q (or with q=*): whether the site chats, as JSON {enabled, text: null, sources: []}. With Accept: application/json (and not text/event-stream): one JSON answer {enabled, text, sources, usage, instance}. An unknown site or locale is a chat that is not enabled: {enabled: false, text: null, sources: [], message}.',
       params: siteParam,
       query: {
         type: 'object',
@@ -42,10 +55,15 @@ export function mountSiteChatRoutes(router: ApiRouter, domain: GenaiDomain): voi
     },
     async (req, res) => {
       const query = req.query as { q?: string; _setlocale?: string };
-      const { site, locale } = siteAndLocale(domain, String(req.params.siteName), query._setlocale || undefined);
-      const status = siteChatStatus(domain, site);
       const question = (query.q ?? '').trim();
       const json = wantsJson(req);
+      const found = siteAndLocale(domain, String(req.params.siteName), query._setlocale || undefined);
+      if ('missing' in found) {
+        const body = { enabled: false, text: null, sources: [], message: found.missing };
+        return answerDisabled(res, json || !question || question === '*', body);
+      }
+      const { site, locale } = found;
+      const status = siteChatStatus(domain, site);
       if (!question || question === '*') {
         res.json(
           status.enabled
@@ -61,19 +79,14 @@ export function mountSiteChatRoutes(router: ApiRouter, domain: GenaiDomain): voi
         );
         return;
       }
-      if (!status.enabled) {
-        const body = { enabled: false, text: null, sources: [], site: site.name, message: status.message };
-        if (json) {
-          res.json(body);
-        } else {
-          res
-            .status(200)
-            .type('text/event-stream')
-            .set('Cache-Control', 'no-cache')
-            .send(`event: disabled\ndata: ${JSON.stringify(body)}\n\n`);
-        }
-        return;
-      }
+      if (!status.enabled)
+        return answerDisabled(res, json, {
+          enabled: false,
+          text: null,
+          sources: [],
+          site: site.name,
+          message: status.message,
+        });
       const { instance, systemPrompt } = status;
       const release = domain.slots.acquire(instance);
       const username = principalOf(res)?.username ?? 'anonymous';

@@ -79,7 +79,7 @@ test('Accept: application/json gets one answer {enabled, text, sources} as the o
   t.truthy(res.body.usage);
 });
 
-test('without a question the endpoint says whether the site chats; unknown sites and locales are 404', async (t) => {
+test('without a question the endpoint says whether the site chats; an unknown site or locale does not chat', async (t) => {
   const status = await json(vela, 'GET', '/api/sn/Handbook/chat');
   t.is(status.status, 200);
   t.like(status.body, {
@@ -93,12 +93,14 @@ test('without a question the endpoint says whether the site chats; unknown sites
   t.like((await json(vela, 'GET', '/api/sn/Handbook/chat?q=*')).body, { enabled: true, text: null });
   t.like((await json(vela, 'GET', '/api/sn/Handbook/chat?_setlocale=pt-BR')).body, { locale: 'pt_BR' });
 
+  // As the original answers them: 200, not enabled, no text.
   const unknown = await json(vela, 'GET', '/api/sn/Nowhere/chat?q=hello');
-  t.is(unknown.status, 404);
-  t.is(unknown.body.error, 'site_not_found');
+  t.is(unknown.status, 200);
+  t.like(unknown.body, { enabled: false, text: null, sources: [], message: 'no site named or with id "Nowhere"' });
   const locale = await json(vela, 'GET', '/api/sn/Handbook/chat?q=hello&_setlocale=fr_FR');
-  t.is(locale.status, 404);
-  t.is(locale.body.error, 'locale_not_found');
+  t.is(locale.status, 200);
+  t.like(locale.body, { enabled: false, text: null });
+  t.regex(locale.body.message, /has no locale "fr_FR"/);
   const long = await json(vela, 'GET', `/api/sn/Handbook/chat?q=${'x'.repeat(2001)}`);
   t.is(long.status, 400);
   t.is(long.body.error, 'validation_failed');
