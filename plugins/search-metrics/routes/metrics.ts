@@ -111,15 +111,15 @@ export interface MetricsRouteDomain {
 }
 
 export function mountMetricsRoutes(router: ApiRouter, { metrics, sites }: MetricsRouteDomain): void {
-  // Reading what was searched takes a key with the search scope.
-  const reads = router.withDefaults({ access: 'key', scope: 'search', tags: ['metrics'] });
-  reads.post(
+  // Public like the search whose userId it reads back (the original's /api/sn/*/search/**).
+  router.post(
     '/api/sn/:siteName/search/latest',
     {
+      access: 'public',
       tags: ['search'],
-      summary: "A user's latest distinct search terms on a site, newest first",
+      summary: "A user's latest distinct search terms on a site, newest first ([] for an unknown site or locale)",
       description:
-        'JSON body {"userId": "..."} (optional: without it, the user behind the Key or the session). Searches are recorded by POST /api/sn/{siteName}/search with a userId when populateMetrics is true (the default) and q is not *.',
+        'JSON body {"userId": "..."}: optional with credentials (Key, Authorization: Bearer, the session), whose user it then is; required without (401 otherwise). Searches are recorded by POST /api/sn/{siteName}/search with a userId when populateMetrics is true (the default) and q is not *.',
       params: pathParams({ siteName: siteRefSchema }),
       query: {
         type: 'object',
@@ -131,7 +131,11 @@ export function mountMetricsRoutes(router: ApiRouter, { metrics, sites }: Metric
         },
       },
       bodyContentTypes: ['application/json'],
-      responses: answers('terms, newest first', { type: 'array', items: { type: 'string' } }),
+      responses: answers(
+        'terms, newest first',
+        { type: 'array', items: { type: 'string' } },
+        { 401: { description: 'neither body.userId nor valid credentials were sent' } },
+      ),
     },
     async (req, res) => {
       const query = req.query as unknown as { _setlocale?: string; locale?: string; rows: number; q?: string };
@@ -141,13 +145,22 @@ export function mountMetricsRoutes(router: ApiRouter, { metrics, sites }: Metric
           '_setlocale',
           'give the locale whose searches to list, e.g. _setlocale=en_US',
         );
-      const site = sites().get(String(req.params.siteName), normalizeLocale(locale));
       const userId = userIdOf(req.body) || principalOf(res)?.username;
-      if (!userId) throw httpErrors.missingParameter('body.userId', 'give the user whose searches to list');
+      if (!userId)
+        throw httpErrors.unauthorized(
+          'give the user whose searches to list (body.userId), or credentials (Key, Authorization: Bearer)',
+        );
       const prefix = query.q && query.q.trim() !== '*' ? checkTypedText('q', query.q) : null;
-      res.json(await metrics.latest(site.id, normalizeLocale(locale), userId, query.rows, prefix));
+      const site = sites().find(String(req.params.siteName));
+      const asked = normalizeLocale(locale);
+      // No site or locale of that name has searches: [], as the original answers.
+      if (!site?.locales.includes(asked)) return void res.json([]);
+      res.json(await metrics.latest(site.id, asked, userId, query.rows, prefix));
     },
   );
+
+  // Reading what was searched takes a key with the search scope.
+  const reads = router.withDefaults({ access: 'key', scope: 'search', tags: ['metrics'] });
 
   reads.item(
     'get',
