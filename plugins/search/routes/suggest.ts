@@ -1,13 +1,21 @@
 import type { ApiRouter, JsonSchema, TaskRunner } from 'vela/plugin';
-import { checkTypedText, itemRoute, normalizeLocale, pathParams, siteRefSchema } from 'vela/plugin';
+import { checkTypedText, itemRoute, normalizeLocale, pathParams, siteRefSchema, VelaError } from 'vela/plugin';
 import type { SpellCheckerInput } from '../cognitive/spell-checker-task.js';
 import { searchErrors } from '../errors.js';
 import type { IndexManager } from '../indexing/index-manager.js';
 import { replaceParam, toLink } from '../links/query-string.js';
 import type { SearchService } from '../query/search-service.js';
-import { AUTOCOMPLETE_DEFAULT_ROWS, AUTOCOMPLETE_MAX_ROWS, autocomplete } from '../suggest/autocomplete.js';
+import type { SiteConfig } from '../store/site-types.js';
+import {
+  AUTOCOMPLETE_DEFAULT_ROWS,
+  AUTOCOMPLETE_MAX_ROWS,
+  autocomplete,
+  autocompleteFiltered,
+} from '../suggest/autocomplete.js';
+import { autocompleteFilters, countFiltered } from '../suggest/autocomplete-filters.js';
 import { correctText } from '../suggest/spell-check.js';
 import { stopWordsOf } from '../suggest/stop-words.js';
+import { rawQuery } from './search.js';
 
 const tags = ['search'];
 const strings: JsonSchema = { type: 'array', items: { type: 'string' } };
@@ -17,8 +25,8 @@ const localeQuery: JsonSchema = {
   description: "locale, e.g. en_US (default: the site's only locale, or its defaultLocale)",
 };
 /**
- * A locale in a path, read like `_setlocale` (normalizeLocale: en_US, en-US, en-us); one the site or the
- * spell checker lacks is a 404, as an unknown `_setlocale` is.
+ * A locale in a path, read like `_setlocale` (normalizeLocale: en_US, en-US, en-us); one the spell checker lacks
+ * is a 404, as an unknown `_setlocale` is (one a site lacks is answered as the original does, see knownSite).
  */
 const localePath: JsonSchema = { type: 'string', maxLength: 16, description: 'en_US (en-US, en-us work too)' };
 
@@ -33,6 +41,20 @@ const localeOf = (query: Record<string, unknown>) => {
   return typeof given === 'string' ? normalizeLocale(given) : '';
 };
 
+/**
+ * The site and locale of a suggestion, or null when no site has that name or the site lacks that locale: the
+ * original answers those with nothing (200), not with a 404 as the search does.
+ */
+function knownSite(search: SearchService, siteName: string, locale: string): SiteConfig | null {
+  try {
+    return search.resolve(siteName, locale);
+  } catch (error) {
+    if (error instanceof VelaError && (error.code === 'site_not_found' || error.code === 'locale_not_found'))
+      return null;
+    throw error;
+  }
+}
+
 /** Autocomplete and the site spell check: public, like the search (the spec's list). */
 export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: SuggestDomain): void {
   const suggest = router.withDefaults({ access: 'public', tags });
@@ -40,7 +62,8 @@ export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: Sugge
     'get',
     '/api/sn/:siteName/ac',
     {
-      summary: 'Autocomplete: the query completed from the words and title phrases of the site, most documents first',
+      summary:
+        'Autocomplete: the query completed from the words and title phrases of the site, most documents first ([] for an unknown site or locale)',
       params: pathParams({ siteName: siteRefSchema }),
       query: {
         type: 'object',
@@ -66,15 +89,17 @@ export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: Sugge
       schema: strings,
     },
     (req) => {
-      const config = search.resolve(String(req.params.siteName), localeOf(req.query));
+      const config = knownSite(search, String(req.params.siteName), localeOf(req.query));
+      if (!config) return [];
       const locale = search.localeOf(config, localeOf(req.query));
       const engine = indexes.engine(config.site.id, locale);
-      return autocomplete(
-        engine.terms,
-        checkTypedText('q', String(req.query.q)),
-        Number(req.query.rows),
-        stopWordsOf(locale),
-      );
+      const typed = checkTypedText('q', String(req.query.q));
+      const filter = autocompleteFilters(config, locale, req.path, rawQuery(req.originalUrl));
+      if (filter)
+        return autocompleteFiltered(engine.terms, typed, Number(req.query.rows), stopWordsOf(locale), (text) =>
+          countFiltered(engine, filter, text),
+        );
+      return autocomplete(engine.terms, typed, Number(req.query.rows), stopWordsOf(locale));
     },
   );
 
@@ -82,7 +107,8 @@ export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: Sugge
     'get',
     '/api/sn/:siteName/:locale/spell-check',
     {
-      summary: "Spell check against the site's own vocabulary: widget.spellCheck for this text",
+      summary:
+        "Spell check against the site's own vocabulary: widget.spellCheck for this text ({} for an unknown site or locale)",
       params: pathParams({ siteName: siteRefSchema, locale: localePath }),
       query: {
         type: 'object',
@@ -99,8 +125,9 @@ export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: Sugge
     },
     (req) => {
       const locale = normalizeLocale(String(req.params.locale));
-      const config = search.resolve(String(req.params.siteName), locale);
       const q = checkTypedText('q', String(req.query.q));
+      const config = knownSite(search, String(req.params.siteName), locale);
+      if (!config) return {};
       const correction = correctText(indexes.engine(config.site.id, locale).terms, q);
       const base = {
         path: `/api/sn/${encodeURIComponent(config.site.name)}/search`,

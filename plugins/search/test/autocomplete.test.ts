@@ -125,8 +125,11 @@ test('suggestions follow imports and deletes', async (t) => {
   t.deepEqual((await ac('q=zeb')).body, ['zebu']);
 });
 
-test('unknown site 404; a site with several locales and no default needs _setlocale', async (t) => {
-  t.is((await json(vela, 'GET', '/api/sn/Nope/ac?q=py', undefined, { authorization: '' })).status, 404);
+test('an unknown site or locale has no suggestions (200 [], as the original); a site with several locales and no default needs _setlocale', async (t) => {
+  for (const path of ['/api/sn/Nope/ac?q=py', '/api/sn/Sample/ac?q=py&_setlocale=fr_FR']) {
+    const none = await json(vela, 'GET', path, undefined, { authorization: '' });
+    t.deepEqual([none.status, none.body], [200, []], path);
+  }
   await createSite(vela, 'Twin', { locales: ['en_US', 'pt_BR'] });
   const r = await json(vela, 'GET', '/api/sn/Twin/ac?q=py', undefined, { authorization: '' });
   t.is(r.status, 400);
