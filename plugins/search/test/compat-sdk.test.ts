@@ -105,31 +105,22 @@ test.after.always(async () => {
   }
 });
 
-/** The headers axios sends for the call, with the credentials and headers the example configured. */
-function headersOf(call: SdkCall, token: string, hasBody: boolean): Record<string, string> {
+/** The headers axios sends for the call (its JSON content type comes with a body), with what the example configured. */
+function headersOf(call: SdkCall, token: string): Record<string, string> {
   return {
     accept: 'application/json, text/plain, */*',
     'user-agent': 'axios/1.11.0',
-    ...(hasBody ? { 'content-type': 'application/json' } : {}),
     ...(call.auth === 'bearer' ? { authorization: `Bearer ${call.token ?? token}` } : {}),
     ...(call.auth === 'key' ? { key: token } : {}),
     ...call.headers,
   };
 }
 
-async function send(setup: Setup, call: SdkCall, path?: string): Promise<JsonAnswer> {
-  const request = sdkRequest(call.call);
-  const res = await setup.vela.fetch('search', path ?? request.path, {
-    method: path ? 'GET' : request.method,
-    headers: headersOf(call, setup.token, !path && request.body !== undefined),
-    body: path || request.body === undefined ? undefined : JSON.stringify(request.body),
-  });
-  const text = await res.text();
-  try {
-    return { status: res.status, body: JSON.parse(text) };
-  } catch {
-    return { status: res.status, body: text };
-  }
+/** The call as the SDK sends it; with `path`, a GET of that path with the same headers. */
+function send(setup: Setup, call: SdkCall, path?: string): Promise<JsonAnswer> {
+  const request = path ? { method: 'GET', path, body: undefined } : sdkRequest(call.call);
+  const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+  return callService(setup.vela, 'search', request.method, request.path, body, headersOf(call, setup.token));
 }
 
 /** The type of a JSON value, as the shape checks name it. */
@@ -238,6 +229,8 @@ function facetGroupShape(s: Shape, path: string, group: any): void {
       facets: ARRAY,
       label: OBJECT,
       name: STRING,
+      description: TEXT,
+      type: STRING,
       multiValued: BOOL,
       cleanUpLink: STRING,
       selectedFilterQueries: ARRAY,
