@@ -304,6 +304,8 @@ async function checkSearch(t: ExecutionContext, setup: Setup, call: SdkCall, ans
   const found = corpusOf(expect.locale).filter(expect.finds ?? (() => true));
   const qc = answer.queryContext ?? {};
   s.equal('queryContext.count', qc.count, found.length);
+  if (found.length > 0)
+    s.check("widget.facet: the site's facets expected, got none", (answer.widget?.facet ?? []).length > 0);
   if (expect.locale) s.equal('queryContext.query.locale', qc.query?.locale, expect.locale);
   if (expect.page) s.equal('queryContext.page', qc.page, expect.page);
   if (expect.warns)
