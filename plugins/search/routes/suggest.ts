@@ -6,9 +6,16 @@ import type { IndexManager } from '../indexing/index-manager.js';
 import { replaceParam, toLink } from '../links/query-string.js';
 import type { SearchService } from '../query/search-service.js';
 import type { SiteConfig } from '../store/site-types.js';
-import { AUTOCOMPLETE_DEFAULT_ROWS, AUTOCOMPLETE_MAX_ROWS, autocomplete } from '../suggest/autocomplete.js';
+import {
+  AUTOCOMPLETE_DEFAULT_ROWS,
+  AUTOCOMPLETE_MAX_ROWS,
+  autocomplete,
+  autocompleteFiltered,
+} from '../suggest/autocomplete.js';
+import { autocompleteFilters, countFiltered } from '../suggest/autocomplete-filters.js';
 import { correctText } from '../suggest/spell-check.js';
 import { stopWordsOf } from '../suggest/stop-words.js';
+import { rawQuery } from './search.js';
 
 const tags = ['search'];
 const strings: JsonSchema = { type: 'array', items: { type: 'string' } };
@@ -86,12 +93,13 @@ export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: Sugge
       if (!config) return [];
       const locale = search.localeOf(config, localeOf(req.query));
       const engine = indexes.engine(config.site.id, locale);
-      return autocomplete(
-        engine.terms,
-        checkTypedText('q', String(req.query.q)),
-        Number(req.query.rows),
-        stopWordsOf(locale),
-      );
+      const typed = checkTypedText('q', String(req.query.q));
+      const filter = autocompleteFilters(config, locale, req.path, rawQuery(req.originalUrl));
+      if (filter)
+        return autocompleteFiltered(engine.terms, typed, Number(req.query.rows), stopWordsOf(locale), (text) =>
+          countFiltered(engine, filter, text),
+        );
+      return autocomplete(engine.terms, typed, Number(req.query.rows), stopWordsOf(locale));
     },
   );
 

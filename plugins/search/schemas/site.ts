@@ -152,7 +152,7 @@ function originalFormOf(setting: string, schema: JsonSchema): JsonSchema {
     };
   if (schema.enum) return { ...schema, enum: [...(schema.enum as unknown[]), 'DEFAULT'] };
   if (allowsNull(schema) || !ORIGINAL_NULLS.includes(setting)) return schema;
-  return { ...schema, type: [...[schema.type].flat(), 'null'] };
+  return { ...schema, type: [...[schema.type ?? []].flat(), 'null'] as string[] };
 }
 
 const originalForm = (members: Record<string, JsonSchema>) =>

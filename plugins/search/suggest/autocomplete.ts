@@ -1,5 +1,5 @@
 import { tokenize } from '@vela/search-text';
-import type { TermDictionary } from '../engine/search-engine.js';
+import type { MaybePromise, TermDictionary } from '../engine/search-engine.js';
 import { lowerBound, successor } from '../engine/sorted-strings.js';
 import { TopList } from './top-list.js';
 
@@ -116,6 +116,68 @@ function best(
     if (stopWords.has(term)) continue;
     const frequency = terms.documentFrequency(term);
     if (frequency > 0) found.offer(term, frequency);
+  }
+  return found.values();
+}
+
+/** How many documents passing a request's filters have every word of a text (the engine counts them). */
+export type FilteredCount = (text: string) => MaybePromise<number>;
+
+/**
+ * Most candidate completions one filtered autocomplete counts: a short prefix under a narrow filter could otherwise
+ * count thousands of rare words; the best-known ones are counted first.
+ */
+export const MAX_FILTERED_PROBES = 2000;
+
+/**
+ * Autocomplete restricted to the documents that pass a request's filters: the same completions (the words that
+ * complete the last one typed, and those that follow the word before it in the titles), each counted over the
+ * filtered documents (those that have every word of the suggestion, as a search for it finds them) and ranked by
+ * that count; completions no filtered document has are left out. Words are counted most frequent in the site first,
+ * and the counting stops once no word left can rank (a word's count in the site bounds its filtered count).
+ */
+export async function autocompleteFiltered(
+  terms: TermDictionary,
+  q: string,
+  rows: number,
+  stopWords: ReadonlySet<string>,
+  count: FilteredCount,
+): Promise<string[]> {
+  if (q.trim().length <= 1 || rows <= 0) return [];
+  const words = tokenize(q);
+  if (words.length === 0) return [];
+  const completesLast = !ENDS_WITH_SEPARATOR.test(q);
+  const prefix = completesLast ? words[words.length - 1]! : '';
+  const before = completesLast ? words.slice(0, -1) : words;
+  const head = before.length === 0 ? '' : `${before.join(' ')} `;
+  const candidates = new Set<string>();
+  if (before.length > 0)
+    terms.forEachPhrase(`${before[before.length - 1]} ${prefix}`, (phrase) => {
+      candidates.add(phrase.slice(phrase.indexOf(' ') + 1));
+      return undefined;
+    });
+  if (prefix !== '') {
+    const sorted = terms.sortedTerms();
+    const high = lowerBound(sorted, successor(prefix));
+    for (let i = lowerBound(sorted, prefix); i < high; i++) candidates.add(sorted[i]!);
+  }
+  const ranked = [...candidates]
+    .filter((word) => !stopWords.has(word))
+    .map((word) => ({ word, bound: terms.documentFrequency(word) }))
+    .filter((c) => c.bound > 0)
+    .sort((a, b) => b.bound - a.bound || (a.word < b.word ? -1 : 1))
+    .slice(0, MAX_FILTERED_PROBES);
+  const found = new TopList(rows);
+  /** The counts of the suggestions kept, highest first: the last is the one a word must beat. */
+  const kept: number[] = [];
+  for (const { word, bound } of ranked) {
+    if (kept.length === rows && bound < kept[rows - 1]!) break;
+    const n = await count(head + word);
+    if (n === 0) continue;
+    found.offer(head + word, n);
+    kept.push(n);
+    kept.sort((a, b) => b - a);
+    kept.length = Math.min(kept.length, rows);
   }
   return found.values();
 }
