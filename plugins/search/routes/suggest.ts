@@ -83,6 +83,13 @@ export function mountSuggestRoutes(router: ApiRouter, { search, indexes }: Sugge
             default: AUTOCOMPLETE_DEFAULT_ROWS,
             description: 'most suggestions',
           },
+          'fq[]': {
+            type: 'array',
+            items: { type: 'string' },
+            description: 'filter field:value, as the search takes it: only documents that pass complete the query',
+          },
+          'fq.and[]': { type: 'array', items: { type: 'string' } },
+          'fq.or[]': { type: 'array', items: { type: 'string' } },
         },
       },
       description: 'suggestions, each the whole query completed',
