@@ -9,11 +9,12 @@ const MEMBER = 'genai';
 
 const memberSchema = {
   ...siteSettingsBody,
+  required: ['enabled'],
   properties: { ...siteSettingsBody.properties, llmInstanceTitle: { type: 'string', maxLength: 200 } },
 };
 
 interface Member {
-  enabled?: boolean;
+  enabled: boolean;
   llmInstanceId?: string;
   llmInstanceTitle?: string;
   systemPrompt?: string;
@@ -67,10 +68,10 @@ export async function importSiteSettings(
     warnings.push(
       `${MEMBER}: LLM instance ${JSON.stringify(llmInstanceTitle ?? llmInstanceId)} (id ${llmInstanceId}) does not exist here: the site chats with the built-in instance until another is chosen`,
     );
-  await settings.reset(siteId);
+  // One write, a member left out at its default: chat never runs on the settings of neither file nor defaults.
   await settings.save(siteId, {
     enabled,
     llmInstanceId: instance?.id ?? BUILTIN_ID,
-    systemPrompt,
+    systemPrompt: systemPrompt ?? '',
   });
 }

@@ -2,13 +2,19 @@ import type { GenaiEmbeddings } from '@vela/plugin-genai/api';
 import type { SiteExport, SiteImport } from '@vela/plugin-search/api';
 import { validateAgainst } from 'vela/plugin';
 import { settingsBody } from '../routes/semantic-schemas.js';
-import { BUILTIN_EMBEDDER, type SemanticSettingsPatch, type SemanticSettingsStore } from './settings-store.js';
+import {
+  BUILTIN_EMBEDDER,
+  DEFAULT_SETTINGS,
+  type SemanticSettingsPatch,
+  type SemanticSettingsStore,
+} from './settings-store.js';
 
 /** The member of a site's export that holds its semantic settings. */
 const MEMBER = 'semantic';
 
 const memberSchema = {
   ...settingsBody,
+  required: ['enabled'],
   properties: { ...settingsBody.properties, embedderTitle: { type: ['string', 'null'], maxLength: 200 } },
 };
 
@@ -64,8 +70,8 @@ export async function importSemanticSettings(
       );
     patch.embedder = instance?.id ?? BUILTIN_EMBEDDER;
   }
-  await settings.reset(siteId);
-  await settings.save(siteId, patch);
+  // One write, what the member leaves out at its default: the indexer never sees the site without settings between.
+  await settings.save(siteId, { ...DEFAULT_SETTINGS, ...patch });
 }
 
 function overlapProblem({ passageChars, passageOverlap }: SemanticSettingsPatch): string[] {
