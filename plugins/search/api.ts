@@ -15,6 +15,7 @@ export type {
   EngineScope,
   FacetRequest,
   FieldFilter,
+  FilterCondition,
   FilterSpec,
   IndexableDocument,
   MaybePromise,

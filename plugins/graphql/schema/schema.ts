@@ -58,6 +58,11 @@ const SemanticMode = new GraphQLEnumType({
     vector: { description: 'the documents nearest in meaning alone' },
   },
 });
+const Warning = new GraphQLObjectType({
+  name: 'SearchWarning',
+  description: 'A part of the request ignored or changed, where the original takes it without an error',
+  fields: { code: str, parameter: str, message: str },
+});
 const QueryContext = new GraphQLObjectType({
   name: 'SearchQueryContext',
   fields: {
@@ -75,6 +80,7 @@ const QueryContext = new GraphQLObjectType({
     facetType: str,
     facetItemType: str,
     semantic: { type: SemanticInfo },
+    warnings: { type: new GraphQLList(Warning), description: '[] when nothing was ignored or changed' },
   },
 });
 const MetadataValue = new GraphQLObjectType({ name: 'SearchMetadataValue', fields: { label: str, link: str } });

@@ -7,6 +7,7 @@ import type {
   EngineScope,
   FacetRequest,
   FieldFilter,
+  FilterCondition,
   IndexableDocument,
   PersistentEngines,
   SearchEngine,
@@ -292,6 +293,8 @@ export class PostgresEngine implements SearchEngine {
       this.compileFilter(filter),
     );
     const andCount = query.filter.and.filter(constrains).length;
+    // Conditions every consumer applies: in the scan, as the required filters.
+    const conditions = (query.filter.require ?? []).map((condition) => this.compileCondition(condition));
     const order = this.orderOf(query.sort);
     const maskOf = (ignore: string[] | '*'): Mask => {
       const and: number[] = [];
@@ -331,9 +334,9 @@ export class PostgresEngine implements SearchEngine {
         where += ` and ${alias}.tsv @@ ?::tsquery`;
         bindings.push(parts.map(({ term, prefix }) => tsqueryTerm(term, prefix, '')).join(' & '));
       }
-      for (const i of required) {
-        where += ` and ${filters[i]!.sql.replaceAll('d.', `${alias}.`)}`;
-        bindings.push(...filters[i]!.bindings);
+      for (const filter of [...[...required].map((i) => filters[i]!), ...conditions]) {
+        where += ` and ${filter.sql.replaceAll('d.', `${alias}.`)}`;
+        bindings.push(...filter.bindings);
       }
       return where;
     };
@@ -606,6 +609,19 @@ export class PostgresEngine implements SearchEngine {
     };
   }
 
+  private compileCondition(condition: FilterCondition): Compiled {
+    if ('filter' in condition) return this.compileFilter(condition.filter);
+    const parts = ('all' in condition ? condition.all : 'any' in condition ? condition.any : condition.none).map(
+      (part) => this.compileCondition(part),
+    );
+    const joined = parts.map((part) => part.sql).join('all' in condition ? ' and ' : ' or ');
+    const sql = parts.length === 0 ? ('any' in condition ? 'false' : 'true') : `(${joined})`;
+    return {
+      sql: 'none' in condition && parts.length > 0 ? `(not ${sql})` : sql,
+      bindings: parts.flatMap((part) => part.bindings),
+    };
+  }
+
   private compileFilter(filter: FieldFilter): Compiled & { field: string } {
     const inner = this.compileValues(filter);
     if (!filter.matchMissing) return { field: filter.field, ...inner };
@@ -632,11 +648,14 @@ export class PostgresEngine implements SearchEngine {
   /** The same rules and errors as the memory engine's filters (filter-masks.ts). */
   private compileValues(filter: FieldFilter): Compiled {
     const all = filter.itemOp === 'AND';
-    const read = filterColumn(filter, {
+    const has = {
       facet: this.schema.facetFields.includes(filter.field),
       number: this.schema.numberFields.includes(filter.field),
       string: this.schema.stringFields.includes(filter.field),
-    });
+    };
+    // No column: no document has a value for the field (FilterSpec).
+    if (!has.facet && !has.number && !has.string) return { sql: 'false', bindings: [] };
+    const read = filterColumn(filter, has);
     if (read.column === 'facet') {
       const values = [...new Set(filter.values.map((value) => `${filter.field}${SEPARATOR}${storable(value)}`))];
       return { sql: `(d.facet_terms ${all ? '@>' : '&&'} ?::text[])`, bindings: [values] };

@@ -144,3 +144,36 @@ export class OrMissingFilter implements CompiledFilter {
     return null;
   }
 }
+
+/** A filter on a field without a column: no document has a value for it, so none passes. */
+export class NoValueFilter implements CompiledFilter {
+  constructor(readonly field: string) {}
+
+  test(): boolean {
+    return false;
+  }
+
+  bitset(live: Uint32Array): Uint32Array {
+    return new Uint32Array(live.length);
+  }
+}
+
+/** Every, some or none of several filters (FilterSpec.require): named by no field, so no facet count ignores it. */
+export class ConditionFilter implements CompiledFilter {
+  readonly field = '';
+
+  constructor(
+    private readonly parts: CompiledFilter[],
+    private readonly mode: 'all' | 'any' | 'none',
+  ) {}
+
+  test(ordinal: number): boolean {
+    if (this.mode === 'all') return this.parts.every((part) => part.test(ordinal));
+    const some = this.parts.some((part) => part.test(ordinal));
+    return this.mode === 'any' ? some : !some;
+  }
+
+  bitset(): null {
+    return null;
+  }
+}

@@ -3,13 +3,15 @@ import { NO_VALUE } from './column-codes.js';
 import type { FacetColumn } from './facet-column.js';
 import {
   type CompiledFilter,
+  ConditionFilter,
   FacetValueFilter,
+  NoValueFilter,
   NumberRangeFilter,
   OrMissingFilter,
   StringValueFilter,
 } from './field-filters.js';
 import type { NumberColumn } from './number-column.js';
-import type { FacetRequest, FieldFilter, FilterSpec } from './search-engine.js';
+import type { FacetRequest, FieldFilter, FilterCondition, FilterSpec } from './search-engine.js';
 import type { StringColumn } from './string-column.js';
 
 /** The bit of each filter is its index in FilterMasks.filters, so a document's failures fit one integer. */
@@ -25,6 +27,8 @@ export interface ColumnLookup {
 export interface ConsumerMask {
   readonly and: number;
   readonly or: number;
+  /** The `require` conditions, which every consumer applies whatever its `and` and `or`. */
+  readonly must: number;
 }
 
 /** One query's filters, compiled against the columns, and which of them each consumer of the hits applies. */
@@ -42,6 +46,7 @@ export interface FilterMasks {
  * `and` filter passes or some `or` filter passes; a part with no filters is left out; no filters → pass.
  */
 export function passes(mask: ConsumerMask, failed: number): boolean {
+  if ((failed & mask.must) !== 0) return false;
   if (mask.and === 0 && mask.or === 0) return true;
   return (mask.and !== 0 && (failed & mask.and) === 0) || (mask.or !== 0 && (~failed & mask.or) !== 0);
 }
@@ -49,26 +54,29 @@ export function passes(mask: ConsumerMask, failed: number): boolean {
 export function compileFilters(spec: FilterSpec, requests: FacetRequest[], columns: ColumnLookup): FilterMasks {
   const and = spec.and.filter(constrains);
   const or = spec.or.filter(constrains);
-  if (and.length + or.length > MAX_FILTERS) {
-    throw new Error(`a query takes at most ${MAX_FILTERS} field filters, got ${and.length + or.length}`);
-  }
-  const filters = [...and, ...or].map((filter) => compileFilter(filter, columns));
+  const conditions = spec.require ?? [];
+  const count = and.length + or.length + conditions.length;
+  if (count > MAX_FILTERS) throw new Error(`a query takes at most ${MAX_FILTERS} field filters, got ${count}`);
+  const fieldFilters = [...and, ...or].map((filter) => compileFilter(filter, columns));
+  const filters = [...fieldFilters, ...conditions.map((condition) => compileCondition(condition, columns))];
+  let must = 0;
+  for (let bit = fieldFilters.length; bit < filters.length; bit++) must |= 1 << bit;
   const maskOf = (ignore: string[] | '*'): ConsumerMask => {
-    if (ignore === '*') return { and: 0, or: 0 };
+    if (ignore === '*') return { and: 0, or: 0, must };
     let andMask = 0;
     let orMask = 0;
-    filters.forEach((filter, bit) => {
+    fieldFilters.forEach((filter, bit) => {
       if (ignore.includes(filter.field)) return;
       if (bit < and.length) andMask |= 1 << bit;
       else orMask |= 1 << bit;
     });
-    return { and: andMask, or: orMask };
+    return { and: andMask, or: orMask, must };
   };
   const main = maskOf([]);
   const facets = requests.map((request) => maskOf(request.ignoreFilters));
   let required = main.or === 0 ? main.and : 0;
   for (const mask of facets) required &= mask.or === 0 ? mask.and : 0;
-  return { filters, main, facets, required };
+  return { filters, main, facets, required: required | must };
 }
 
 /** A FieldFilter with neither values nor ranges constrains nothing and is left out. */
@@ -92,11 +100,20 @@ function missingTest(field: string, columns: ColumnLookup): (ordinal: number) =>
   return () => true;
 }
 
+function compileCondition(condition: FilterCondition, columns: ColumnLookup): CompiledFilter {
+  if ('filter' in condition) return compileFilter(condition.filter, columns);
+  const parts = ('all' in condition ? condition.all : 'any' in condition ? condition.any : condition.none).map((part) =>
+    compileCondition(part, columns),
+  );
+  return new ConditionFilter(parts, 'all' in condition ? 'all' : 'any' in condition ? 'any' : 'none');
+}
+
 function compileValues(filter: FieldFilter, columns: ColumnLookup): CompiledFilter {
   const all = filter.itemOp === 'AND';
   const facet = columns.facet(filter.field);
   const number = columns.number(filter.field);
   const string = columns.string(filter.field);
+  if (!facet && !number && !string) return new NoValueFilter(filter.field);
   const read = filterColumn(filter, {
     facet: facet !== undefined,
     number: number !== undefined,

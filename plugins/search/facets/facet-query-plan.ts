@@ -1,7 +1,8 @@
 import { httpErrors } from 'vela/plugin';
 import { MAX_FILTERS } from '../engine/filter-masks.js';
-import type { FacetRequest, FieldFilter, FilterSpec } from '../engine/search-engine.js';
+import type { FacetRequest, FieldFilter, FilterCondition, FilterSpec } from '../engine/search-engine.js';
 import type { SearchParams } from '../query/search-params.js';
+import type { SearchWarning } from '../query/search-response.js';
 import type { Field, SiteConfig } from '../store/site-types.js';
 import { type FieldOperators, resolveOperators } from './operators.js';
 
@@ -15,6 +16,8 @@ export interface FacetQueryPlan {
   filteredFacetFields: Set<string>;
   /** Raw fq[] values per field. */
   selectedByField: Map<string, string[]>;
+  /** Filters and rules on fields the site does not have, and rules left out (queryContext.warnings). */
+  warnings: SearchWarning[];
 }
 
 const BOUND = '\\*|-?\\d+(?:\\.\\d+)?|\\d{4}-\\d{2}-\\d{2}(?:T[\\d:.]+(?:Z|[+-]\\d{2}:?\\d{2})?)?';
@@ -40,16 +43,9 @@ function bound(text: string, end: 'from' | 'to'): number | null {
 
 const NUMERIC = new Set(['INT', 'LONG', 'FLOAT', 'DATE']);
 
-function fieldFilter(
-  config: SiteConfig,
-  name: string,
-  values: string[],
-  itemOp: 'AND' | 'OR',
-  param: string,
-): FieldFilter {
-  const field = config.fieldsByName.get(name);
-  if (!field?.enabled)
-    throw httpErrors.invalidParameter(param, `names field "${name}", which site "${config.site.name}" does not have`);
+/** A filter of a field the site has and filters by (a facet, or a number or date range). */
+function fieldFilter(field: Field, values: string[], itemOp: 'AND' | 'OR', param: string): FieldFilter {
+  const name = field.name;
   const exact: string[] = [];
   const ranges: Array<[number | null, number | null]> = [];
   for (const value of values) {
@@ -78,18 +74,35 @@ function fieldFilter(
   return ranges.length > 0 ? { field: name, values: exact, ranges, itemOp } : { field: name, values: exact, itemOp };
 }
 
+/** The site's enabled field of that name; undefined for one it does not have. */
+function knownField(config: SiteConfig, name: string): Field | undefined {
+  const field = config.fieldsByName.get(name);
+  return field?.enabled ? field : undefined;
+}
+
+function unknownField(config: SiteConfig, param: string, name: string, outcome: string): SearchWarning {
+  return {
+    code: 'unknown_field',
+    parameter: param,
+    message: `${param} names field "${name}", which site "${config.site.name}" does not have: ${outcome}`,
+  };
+}
+
 function byPosition(a: Field, b: Field): number {
   return (a.facetPosition ?? Number.MAX_SAFE_INTEGER) - (b.facetPosition ?? Number.MAX_SAFE_INTEGER);
 }
 
 /**
- * Group the request's filters by field and operator into the engine's FilterSpec, and say for each
- * facet what its counts ignore: an OR-within facet is counted with its own filter removed
- * (multi-select); an OR-between facet as the original did (every filter removed while it is not
- * itself filtered).
+ * Group the request's filters by field into the engine's FilterSpec, as the original builds its one Solr filter
+ * query: each field's values joined by its item operator; a field's group is in the AND or the OR part by its
+ * first filter (fq[] by the operators in force, fq.and[] AND, fq.or[] OR); the two parts are joined by OR. A
+ * field the site does not have matches no document (the original's Solr finds none with it), in the part of the
+ * site's operator. Facet counts: an OR-within facet is counted with its own filter removed (multi-select); an
+ * OR-between facet as the original did (every filter removed while it is not itself filtered).
  */
 export function planFacetQuery(config: SiteConfig, params: SearchParams): FacetQueryPlan {
   const { site } = config;
+  const warnings: SearchWarning[] = [];
   const groups = new Map<
     string,
     { facetType: 'AND' | 'OR'; itemType: 'AND' | 'OR'; values: string[]; param: string }
@@ -97,12 +110,15 @@ export function planFacetQuery(config: SiteConfig, params: SearchParams): FacetQ
   const selectedByField = new Map<string, string[]>();
   const add = (fq: string, param: string, forcedFacetType: 'AND' | 'OR' | null) => {
     const [name, value] = splitFq(fq);
-    const ops = resolveOperators(site, config.fieldsByName.get(name), params.fqOperator, params.fqItemOperator);
-    const facetType = forcedFacetType ?? ops.facetType;
-    const key = `${facetType}\u0000${name}`;
-    const group = groups.get(key) ?? { facetType, itemType: ops.itemType, values: [], param };
+    const field = knownField(config, name);
+    const ops = resolveOperators(site, field, params.fqOperator, params.fqItemOperator);
+    let group = groups.get(name);
+    if (!group) {
+      if (!field) warnings.push(unknownField(config, param, name, 'the filter matches no document'));
+      group = { facetType: (field && forcedFacetType) || ops.facetType, itemType: ops.itemType, values: [], param };
+      groups.set(name, group);
+    }
     if (!group.values.includes(value)) group.values.push(value);
-    groups.set(key, group);
   };
   for (const fq of params.fq) {
     add(fq, 'fq[]', null);
@@ -113,34 +129,22 @@ export function planFacetQuery(config: SiteConfig, params: SearchParams): FacetQ
   for (const fq of params.fqOr) add(fq, 'fqOr', 'OR');
 
   const filter: FilterSpec = { and: [], or: [] };
-  const filteredFields = new Set<string>();
-  for (const [key, group] of groups) {
-    const name = key.slice(key.indexOf('\u0000') + 1);
-    filteredFields.add(name);
+  for (const [name, group] of groups) {
+    const field = knownField(config, name);
     filter[group.facetType === 'AND' ? 'and' : 'or'].push(
-      fieldFilter(config, name, group.values, group.itemType, group.param),
+      field
+        ? fieldFilter(field, group.values, group.itemType, group.param)
+        : { field: name, values: group.values, itemOp: group.itemType },
     );
   }
-  // Targeting rules: per attribute, a document passes with one of the rule values or without the
-  // attribute at all; attributes are ANDed (after the original's rule form).
-  const rules = new Map<string, string[]>();
-  for (const rule of params.targetingRules) {
-    const [name, value] = splitFq(rule);
-    const field = config.fieldsByName.get(name);
-    if (!field?.facet)
-      throw httpErrors.invalidParameter(
-        'targetingRules',
-        `names "${name}", which is not a facet field of site "${site.name}"`,
-      );
-    rules.set(name, [...(rules.get(name) ?? []), unquote(value)]);
-  }
-  for (const [name, values] of rules)
-    filter.and.push({ field: name, values: [...new Set(values)], itemOp: 'OR', matchMissing: true });
+  const targeting = targetingCondition(config, params, warnings);
+  if (targeting) filter.require = [targeting];
 
-  if (filter.and.length + filter.or.length > MAX_FILTERS) {
+  const filterCount = filter.and.length + filter.or.length + (targeting ? 1 : 0);
+  if (filterCount > MAX_FILTERS) {
     throw httpErrors.invalidParameter(
       'fq[]',
-      `names ${filter.and.length + filter.or.length} filtered fields; a search takes at most ${MAX_FILTERS} (targeting rules count too)`,
+      `names ${filterCount} filtered fields; a search takes at most ${MAX_FILTERS} (targeting rules count too)`,
     );
   }
 
@@ -149,7 +153,8 @@ export function planFacetQuery(config: SiteConfig, params: SearchParams): FacetQ
     .filter((f) => f.facet && f.enabled && (site.facet || f.secondaryFacet))
     .sort(byPosition)
     .map((field) => ({ field, ops: resolveOperators(site, field, params.fqOperator, params.fqItemOperator) }));
-  const filteredFacetFields = new Set([...filteredFields].filter((name) => config.fieldsByName.get(name)?.facet));
+  const filteredFacetFields = new Set([...groups.keys()].filter((name) => knownField(config, name)?.facet));
+  const filteredFields = new Set(groups.keys());
   const facetRequests: FacetRequest[] = facets.map(({ field, ops }) => ({
     field: field.name,
     ignoreFilters: ignoredFor(field.name, ops, filteredFields),
@@ -158,7 +163,118 @@ export function planFacetQuery(config: SiteConfig, params: SearchParams): FacetQ
     sort: (field.facetSort === 'DEFAULT' ? site.facetSort : field.facetSort) === 'ALPHABETICAL' ? 'index' : 'count',
     include: (selectedByField.get(field.name) ?? []).map((fq) => unquote(splitFq(fq)[1])),
   }));
-  return { filter, facetRequests, facets, filteredFacetFields, selectedByField };
+  return { filter, facetRequests, facets, filteredFacetFields, selectedByField, warnings };
+}
+
+/**
+ * The targeting rules as one condition every document must meet, whatever the filters' parts and the facet counts:
+ * the original adds them as a filter query of their own. null without rules.
+ */
+function targetingCondition(
+  config: SiteConfig,
+  params: SearchParams,
+  warnings: SearchWarning[],
+): FilterCondition | null {
+  if (params.targetingRules.length > 0) {
+    const rules = andRules(config, 'targetingRules', params.targetingRules, warnings);
+    return rules.length > 0 ? { all: rules } : null;
+  }
+  const conditional = params.conditionalRules;
+  if (!conditional) return null;
+  // Per condition: a document meeting it passes its rules; one meeting none of the conditions passes.
+  const conditions = [...new Set([...conditional.and.keys(), ...conditional.or.keys()])];
+  const branches: FilterCondition[] = conditions.map((condition) => {
+    const parts = [ruleCondition(config, condition, warnings)];
+    const and = conditional.and.get(condition);
+    if (and) parts.push(...andRules(config, 'targetingRulesWithConditionAND', and, warnings));
+    const or = conditional.or.get(condition);
+    if (or) parts.push(orRules(config, or, warnings));
+    return { all: parts };
+  });
+  branches.push({ none: conditions.map((condition) => ruleCondition(config, condition, [])) });
+  return { any: branches };
+}
+
+/** Rules `field:value` by field (the original's AND method): a document passes one of a field's values or has none. */
+function andRules(config: SiteConfig, param: string, rules: string[], warnings: SearchWarning[]): FilterCondition[] {
+  const byField = new Map<string, string[]>();
+  for (const rule of ruleList(param, rules, warnings)) {
+    const [name, value] = splitFq(rule);
+    byField.set(name, [...(byField.get(name) ?? []), unquote(value)]);
+  }
+  const conditions: FilterCondition[] = [];
+  for (const [name, values] of byField) {
+    if (!ruleField(config, param, name, warnings)) continue; // nobody has the field: every document passes
+    conditions.push({ filter: { field: name, values: [...new Set(values)], itemOp: 'OR', matchMissing: true } });
+  }
+  return conditions;
+}
+
+/** The original's OR method: a document passes one of the rules, or has none of their fields. */
+function orRules(config: SiteConfig, rules: string[], warnings: SearchWarning[]): FilterCondition {
+  const param = 'targetingRulesWithConditionOR';
+  const valid = ruleList(param, rules, warnings);
+  const fields = new Set(valid.map((rule) => splitFq(rule)[0]));
+  for (const name of fields) ruleField(config, param, name, warnings);
+  return {
+    any: [
+      ...valid.map((rule): FilterCondition => {
+        const [name, value] = splitFq(rule);
+        return { filter: { field: name, values: [unquote(value)], itemOp: 'OR' } };
+      }),
+      { all: [...fields].map((name) => ({ filter: { field: name, values: [], itemOp: 'OR', matchMissing: true } })) },
+    ],
+  };
+}
+
+/** The rules of a with-condition map that are `field:value`; the others are left out, as the original leaves them. */
+function ruleList(param: string, rules: string[], warnings: SearchWarning[]): string[] {
+  return rules.filter((rule) => {
+    const colon = rule.indexOf(':');
+    if (colon > 0 && colon < rule.length - 1) return true;
+    warnings.push({
+      code: 'rule_ignored',
+      parameter: param,
+      message: `${param} item ${JSON.stringify(rule)} is not field:value, so it filters nothing (as in the original)`,
+    });
+    return false;
+  });
+}
+
+/** Whether a rule's field is one the site has (a facet, else 400); a warning for one it does not have. */
+function ruleField(config: SiteConfig, param: string, name: string, warnings: SearchWarning[]): boolean {
+  const field = knownField(config, name);
+  if (!field) {
+    warnings.push(
+      unknownField(
+        config,
+        param,
+        name,
+        'no document has it, so the rule lets every document through (as in the original)',
+      ),
+    );
+    return false;
+  }
+  if (!field.facet)
+    throw httpErrors.invalidParameter(
+      param,
+      `names "${name}", which is not a facet field of site "${config.site.name}"`,
+    );
+  return true;
+}
+
+/** A condition of targetingRulesWithCondition*: `field:value` on a facet field; any other one no document meets. */
+function ruleCondition(config: SiteConfig, condition: string, warnings: SearchWarning[]): FilterCondition {
+  const colon = condition.indexOf(':');
+  const field = colon > 0 ? knownField(config, condition.slice(0, colon)) : undefined;
+  if (field?.facet && colon < condition.length - 1)
+    return { filter: { field: field.name, values: [unquote(condition.slice(colon + 1))], itemOp: 'OR' } };
+  warnings.push({
+    code: 'rule_ignored',
+    parameter: 'targetingRulesWithCondition',
+    message: `condition ${JSON.stringify(condition)} is not field:value on a facet field of site "${config.site.name}": no document is taken as meeting it`,
+  });
+  return { any: [] };
 }
 
 function ignoredFor(field: string, ops: FieldOperators, filtered: Set<string>): string[] | '*' {

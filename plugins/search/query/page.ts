@@ -102,6 +102,7 @@ export async function pageOf(
     facetType: siteOps.facetType,
     facetItemType: siteOps.itemType,
     semantic: run.semantic,
+    warnings: [...plan.warnings],
   };
   // Members in the spec's order: pagination, queryContext, results, widget, groups.
   return groups ? { queryContext, widget, groups } : { pagination, queryContext, results, widget };

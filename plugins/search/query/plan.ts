@@ -6,6 +6,7 @@ import type { IndexManager } from '../indexing/index-manager.js';
 import type { SiteStore } from '../store/site-store.js';
 import type { SiteConfig } from '../store/site-types.js';
 import type { SearchParams } from './search-params.js';
+import type { SearchWarning } from './search-response.js';
 import type { SortOrder } from './sort-order.js';
 
 /** Rebuilds of a site's engines a search waits for before it gives up (its fields keep changing). */
@@ -34,6 +35,8 @@ export interface SearchPlan {
   readonly group: string | null;
   /** When the search began (performance.now()), for queryContext.responseTime. */
   readonly started: number;
+  /** What of the request was ignored or changed (queryContext.warnings): the request's, then the plan's. */
+  readonly warnings: readonly SearchWarning[];
 }
 
 export interface PlanSources {
@@ -79,7 +82,11 @@ export async function planSearch(
   const { config, engine, locale } = await settledEngine(sources, siteName, request.locale);
   const rows = request.rows ?? config.site.rowsPerPage;
   const facets = planFacetQuery(config, request);
-  const sort = sortSpec(config, request.sortOrder, engine.schema);
+  const sorted = sortSpec(config, request.sortOrder, engine.schema);
+  const sort = typeof sorted === 'string' ? RELEVANCE : sorted;
+  const planned =
+    typeof sorted === 'string' ? [...facets.warnings, sortWarning(request.sort, sorted)] : facets.warnings;
+  const warnings = planned.length > 0 ? [...request.warnings, ...planned] : request.warnings;
   if (request.group && !engine.schema.facetFields.includes(request.group))
     throw httpErrors.invalidParameter(
       'group',
@@ -97,6 +104,7 @@ export async function planSearch(
     sort,
     group: request.group,
     started,
+    warnings,
   });
 }
 
@@ -116,23 +124,33 @@ async function settledEngine({ sites, indexes }: PlanSources, siteName: string, 
   }
 }
 
+const RELEVANCE: SortSpec = { by: 'relevance' };
+
+/** The original's Solr fails on a sort it cannot use and the original then answers anyway: relevance, said so. */
+function sortWarning(sort: string, why: string): SearchWarning {
+  return {
+    code: 'sort_ignored',
+    parameter: 'sort',
+    message: `${JSON.stringify(sort)} ${why}: relevance order is used`,
+  };
+}
+
+/** The engine's order for a sort, or why the site cannot sort so. */
 function sortSpec(
   config: SiteConfig,
   order: SortOrder,
   schema: { numberFields: string[]; stringFields: string[] },
-): SortSpec {
-  if (order.by === 'relevance') return { by: 'relevance' };
+): SortSpec | string {
+  if (order.by === 'relevance') return RELEVANCE;
   if (order.by === 'newest' || order.by === 'oldest') {
     const dateField = config.site.defaultDateField;
     if (!dateField || !schema.numberFields.includes(dateField))
-      throw httpErrors.invalidParameter('sort', `${order.by} needs the site's defaultDateField to be a DATE field`);
+      return `needs the defaultDateField of site "${config.site.name}" to be a DATE field`;
     return { by: 'number', field: dateField, direction: order.by === 'newest' ? 'desc' : 'asc' };
   }
   const { field, direction } = order;
+  if (field === '') return 'names no field before the colon';
   if (schema.numberFields.includes(field)) return { by: 'number', field, direction };
   if (schema.stringFields.includes(field)) return { by: 'string', field, direction };
-  throw httpErrors.invalidParameter(
-    'sort',
-    `names "${field}", which cannot be sorted by: sort by a number, date or single-valued string field of site "${config.site.name}"`,
-  );
+  return `names "${field}", which site "${config.site.name}" cannot sort by (it sorts by a number, date or single-valued string field)`;
 }

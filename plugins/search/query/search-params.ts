@@ -2,6 +2,7 @@ import { checkTypedText, httpErrors, normalizeLocale } from 'vela/plugin';
 import type { SemanticMode } from '../api.js';
 import { FQ, type LinkBase, type Param, parseQueryString, toLink } from '../links/query-string.js';
 import type { Operator } from '../store/site-types.js';
+import type { SearchWarning } from './search-response.js';
 import { parseSemanticMode } from './semantic.js';
 import { parseSortOrder, type SortOrder } from './sort-order.js';
 
@@ -52,7 +53,10 @@ export interface SearchParams {
   fqOperator: Operator | null;
   fqItemOperator: Operator | null;
   fieldList: string[] | null;
+  /** `field:value` rules; items without a colon are left out (with a warning), as the original leaves them out. */
   targetingRules: string[];
+  /** The POST body's targetingRulesWithCondition maps: used only when targetingRules is empty, as in the original. */
+  conditionalRules: ConditionalRules | null;
   userId: string | null;
   populateMetrics: boolean;
   disableAutoComplete: boolean;
@@ -65,6 +69,17 @@ export interface SearchParams {
   semantic: SemanticMode;
   /** The link every pre-built link of the response is derived from. */
   linkBase: LinkBase;
+  /** What reading the request ignored or changed (queryContext.warnings, with the plan's). */
+  warnings: SearchWarning[];
+}
+
+/**
+ * Targeting rules by condition: each condition (`field:value`) with the rules a document meeting it must pass,
+ * AND rules (targetingRulesWithCondition and ...AND) and OR rules (...OR).
+ */
+export interface ConditionalRules {
+  and: Map<string, string[]>;
+  or: Map<string, string[]>;
 }
 
 type Raw = Map<string, string[]>;
@@ -105,15 +120,29 @@ function fieldListOf(raw: Raw): string[] | null {
   return names.length > 0 ? boundedList('fl', names, SEARCH_BOUNDS.maxName) : null;
 }
 
-function parsePage(name: string, value: string | number | undefined | null): number | undefined {
+/**
+ * A page below 1 is page 1, with a warning: the original reads any Java int and does not refuse one below 1. A value
+ * that is not a whole number, or past an int, is refused there too.
+ */
+function parsePage(
+  name: string,
+  value: string | number | undefined | null,
+  warnings: SearchWarning[],
+): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE)
+  const n = typeof value === 'number' ? value : /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < -MAX_PAGE - 1 || n > MAX_PAGE)
     throw httpErrors.invalidParameter(
       name,
       `must be a whole number from 1 to ${MAX_PAGE}, got ${JSON.stringify(value)}`,
     );
-  return n;
+  if (n >= 1) return n;
+  warnings.push({
+    code: 'page_changed',
+    parameter: name,
+    message: `${name} must be 1 or more, got ${JSON.stringify(value)}: page 1 is answered`,
+  });
+  return 1;
 }
 
 /** rows: a whole number; below 0 means the site's rowsPerPage (as in the original), 0 counts and widgets only. */
@@ -181,6 +210,51 @@ function checkFilters(name: string, values: string[]): string[] {
   return values;
 }
 
+/** Targeting rules: an item without `field:value` is left out with a warning (the original leaves it out). */
+function targetingRulesOf(name: string, values: string[], warnings: SearchWarning[]): string[] {
+  boundedList(name, values, SEARCH_BOUNDS.maxText);
+  return values.filter((value) => {
+    const colon = value.indexOf(':');
+    if (colon > 0 && colon < value.length - 1) return true;
+    warnings.push({
+      code: 'rule_ignored',
+      parameter: name,
+      message: `${name} item ${JSON.stringify(value)} is not field:value, so it filters nothing (as in the original)`,
+    });
+    return false;
+  });
+}
+
+/** A map of conditions to rule lists, as the original's targetingRulesWithCondition members are. */
+function ruleMap(value: unknown, name: string): Map<string, string[]> {
+  const rules = new Map<string, string[]>();
+  if (value === undefined || value === null) return rules;
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw httpErrors.invalidParameter(name, 'must be an object of conditions to arrays of field:value rules');
+  const entries = Object.entries(value);
+  if (entries.length > SEARCH_BOUNDS.maxItems)
+    throw httpErrors.invalidParameter(
+      name,
+      `takes at most ${SEARCH_BOUNDS.maxItems} conditions, got ${entries.length}`,
+    );
+  for (const [condition, list] of entries) {
+    bounded(name, condition, SEARCH_BOUNDS.maxText);
+    if (!Array.isArray(list) || list.some((rule) => typeof rule !== 'string'))
+      throw httpErrors.invalidParameter(name, `${JSON.stringify(condition)} must map to an array of field:value rules`);
+    rules.set(condition, boundedList(name, list as string[], SEARCH_BOUNDS.maxText));
+  }
+  return rules;
+}
+
+/** The with-condition maps, null when all are empty; the first two both hold AND rules, as in the original. */
+function conditionalRulesOf(body: PostBody): ConditionalRules | null {
+  const and = ruleMap(body.targetingRulesWithCondition, 'targetingRulesWithCondition');
+  for (const [condition, rules] of ruleMap(body.targetingRulesWithConditionAND, 'targetingRulesWithConditionAND'))
+    and.set(condition, [...(and.get(condition) ?? []), ...rules]);
+  const or = ruleMap(body.targetingRulesWithConditionOR, 'targetingRulesWithConditionOR');
+  return and.size + or.size > 0 ? { and, or } : null;
+}
+
 function list(value: unknown, name: string): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
@@ -205,6 +279,9 @@ export interface PostBody {
   disableAutoComplete?: boolean | null;
   populateMetrics?: boolean | null;
   targetingRules?: string[] | null;
+  targetingRulesWithCondition?: Record<string, string[]> | null;
+  targetingRulesWithConditionAND?: Record<string, string[]> | null;
+  targetingRulesWithConditionOR?: Record<string, string[]> | null;
   semantic?: string | null;
 }
 
@@ -228,7 +305,8 @@ export function parseSearchParams(path: string, rawQuery: string, body: PostBody
     b.locale ?? first(raw, '_setlocale', 'locale') ?? '',
     SEARCH_BOUNDS.maxLocale,
   );
-  const page = parsePage(typeof b.page === 'number' ? 'page' : 'p', b.page ?? first(raw, 'p')) ?? 1;
+  const warnings: SearchWarning[] = [];
+  const page = parsePage(typeof b.page === 'number' ? 'page' : 'p', b.page ?? first(raw, 'p'), warnings) ?? 1;
   const rowsRequested = parseRows(b.rows ?? first(raw, 'rows'));
   const sort = bounded('sort', b.sort ?? first(raw, 'sort') ?? '', SEARCH_BOUNDS.maxSort).trim() || 'relevance';
   const nfpr = first(raw, 'nfpr');
@@ -248,14 +326,21 @@ export function parseSearchParams(path: string, rawQuery: string, body: PostBody
     fqOperator: bodyOperator(b.fqOperator) ?? queryOperator(given(raw, 'fq.op', 'fqOp', 'fqOperator')),
     fqItemOperator: bodyOperator(b.fqItemOperator) ?? queryOperator(given(raw, 'fqi.op', 'fqiOp', 'fqItemOperator')),
     fieldList: boundedNames(list(b.fieldList, 'fieldList')) ?? fieldListOf(raw),
-    targetingRules: checkFilters('targetingRules', list(b.targetingRules, 'targetingRules') ?? all(raw, 'tr[]', 'tr')),
+    targetingRules: targetingRulesOf(
+      'targetingRules',
+      list(b.targetingRules, 'targetingRules') ?? all(raw, 'tr[]', 'tr'),
+      warnings,
+    ),
+    conditionalRules: null,
     userId: b.userId ?? null,
     populateMetrics: b.populateMetrics ?? true,
     disableAutoComplete: b.disableAutoComplete ?? false,
     autoCorrect: nfpr?.trim() !== '1' && noCorrection?.trim() !== '1' && noCorrection?.trim().toLowerCase() !== 'true',
     semantic: parseSemanticMode('semantic', b.semantic ?? first(raw, 'semantic')),
     linkBase: { path, params: queryParams },
+    warnings,
   };
+  if (params.targetingRules.length === 0) params.conditionalRules = conditionalRulesOf(b);
   if (body) params.linkBase = linkBaseFor(path, params);
   const link = toLink({ path: '', params: params.linkBase.params }).length - 1;
   if (link > SEARCH_BOUNDS.maxLink)

@@ -27,8 +27,23 @@ export interface QueryContext {
   facetItemType: string;
   /** The search mode asked for and the one that ran (query/semantic.ts). */
   semantic: SemanticContext;
+  /** What of the request was ignored or changed, where the original takes it without an error; [] when nothing. */
+  warnings: SearchWarning[];
 }
 
+/**
+ * A part of the request answered otherwise than asked: the original takes these without an error (its Solr
+ * matches nothing, or it falls back), so Vela answers too and says what it did.
+ */
+export interface SearchWarning {
+  /** `unknown_field`, `sort_ignored`, `page_changed` or `rule_ignored`. */
+  code: string;
+  /** The parameter or body member, as sent. */
+  parameter: string;
+  message: string;
+}
+
+/** One facet field of a result and its values, each with the search filtered by it (the grouped form). */
 export interface MetadataEntry {
   name: string;
   values: Array<{ label: string; link: string }>;

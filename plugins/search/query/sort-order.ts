@@ -1,5 +1,3 @@
-import { httpErrors } from 'vela/plugin';
-
 /** What a `sort` value asks for, before the site says whether the field can be sorted by. */
 export type SortOrder =
   | { by: 'relevance' }
@@ -12,8 +10,8 @@ const SPACED = /^([^\s,:]+)(?:\s+|\s*,\s*)(asc|desc)$/i;
 
 /**
  * A sort value read as the original reads it (reference §3.2): `field:asc` ascending, `field:<anything
- * else>` descending, `newest`/`oldest` by date, anything else (`title`, `size up`, empty) relevance. A
- * colon with no field before it names nothing to sort by, which the original's Solr refuses too.
+ * else>` descending, `newest`/`oldest` by date, anything else (`title`, `size up`, empty) relevance. Whether the
+ * site can sort by the field (a colon with none before it names none) is the plan's to say (query/plan.ts).
  */
 export function parseSortOrder(given: string): SortOrder {
   const sort = given.trim();
@@ -22,11 +20,6 @@ export function parseSortOrder(given: string): SortOrder {
   const colon = sort.indexOf(':');
   if (colon >= 0) {
     const field = sort.slice(0, colon).trim();
-    if (field === '')
-      throw httpErrors.invalidParameter(
-        'sort',
-        `names no field before the colon, got ${JSON.stringify(given)}: write field:asc or field:desc`,
-      );
     return {
       by: 'field',
       field,

@@ -85,7 +85,12 @@ const postBody = {
     userId: text(100),
     query: text(2000),
     locale: text(16),
-    page: { type: ['integer', 'null'], minimum: 1, maximum: MAX_PAGE },
+    page: {
+      type: ['integer', 'null'],
+      minimum: -MAX_PAGE - 1,
+      maximum: MAX_PAGE,
+      description: 'below 1: page 1, as the original answers it (queryContext.warnings says so)',
+    },
     rows: { type: ['integer', 'null'], description: '0: counts and widgets only; below 0: the site rowsPerPage' },
     sort: text(200),
     group: text(100),

@@ -180,6 +180,7 @@ export const searchResponseSchema: JsonSchema = {
         'facetType',
         'facetItemType',
         'semantic',
+        'warnings',
       ],
       properties: {
         count: { type: 'integer', description: 'documents found' },
@@ -221,6 +222,20 @@ export const searchResponseSchema: JsonSchema = {
             reason: { type: 'string', description: 'why a hybrid or vector search ran as keyword' },
             rrfK: { type: 'number', description: 'the k of reciprocal rank fusion (hybrid)' },
             window: { type: 'integer', description: 'documents each side contributed (hybrid, vector)' },
+          },
+        },
+        warnings: {
+          type: 'array',
+          description:
+            'what of the request was ignored or changed where the original takes it without an error (a filter on a field the site does not have, a sort it cannot use, p below 1, a rule not field:value); [] when nothing',
+          items: {
+            type: 'object',
+            required: ['code', 'parameter', 'message'],
+            properties: {
+              code: { type: 'string', enum: ['unknown_field', 'sort_ignored', 'page_changed', 'rule_ignored'] },
+              parameter: { type: 'string', description: 'the parameter or body member, as sent' },
+              message: string,
+            },
           },
         },
       },
