@@ -84,9 +84,29 @@ const QueryContext = new GraphQLObjectType({
   },
 });
 const MetadataValue = new GraphQLObjectType({ name: 'SearchMetadataValue', fields: { label: str, link: str } });
+const MetadataFormat = new GraphQLEnumType({
+  name: 'SearchMetadataFormat',
+  description: "How a result lists the facet values it carries (the REST metadata parameter; default: the site's)",
+  values: {
+    grouped: { description: 'one entry per facet field: name and values' },
+    flat: { description: "one entry per value: href and text (value too), as the original's" },
+  },
+});
+/** One entry of either form: the members of the other form are null. */
 const Metadata = new GraphQLObjectType({
   name: 'SearchDocumentMetadata',
-  fields: { name: str, values: list(MetadataValue) },
+  description: 'A facet field and its values (grouped), or one value (flat)',
+  fields: {
+    name: { type: GraphQLString, description: 'grouped: the facet field' },
+    values: { ...list(MetadataValue), description: 'grouped: its values, each with the search filtered by it' },
+    href: { type: GraphQLString, description: 'flat: the search filtered by this value' },
+    text: { type: GraphQLString, description: 'flat: the value' },
+    value: {
+      type: GraphQLString,
+      description: "flat: the value, as text (the member the original's schema names)",
+      resolve: (entry: { text?: string }) => entry.text ?? null,
+    },
+  },
 });
 const Document = new GraphQLObjectType({
   name: 'SearchDocument',
@@ -199,6 +219,7 @@ interface SearchArgs {
   siteName: string;
   locale?: string | null;
   semantic?: string | null;
+  metadata?: string | null;
   searchParams?: {
     q?: string | null;
     rows?: number | null;
@@ -236,6 +257,7 @@ function toQueryString(args: SearchArgs): string {
   if (sp.fl && sp.fl.length > 0) params.push(['fl', sp.fl.join(',')]);
   if (sp.nfpr === 1) params.push(['nfpr', '1']);
   if (args.semantic) params.push(['semantic', args.semantic]);
+  if (args.metadata) params.push(['metadata', args.metadata]);
   return params.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join('&');
 }
 
@@ -295,6 +317,7 @@ export function buildSchema(sites: () => SearchSites, search: () => SiteSearch):
         searchParams: { type: SearchParamsInput },
         locale: { type: GraphQLString },
         semantic: { type: SemanticMode, description: 'keyword (default), hybrid or vector' },
+        metadata: { type: MetadataFormat, description: "grouped or flat (default: the site's metadataFormat)" },
       },
       resolve: (_root, args, context) => {
         const a = args as SearchArgs;

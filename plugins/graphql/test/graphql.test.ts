@@ -119,7 +119,7 @@ test('introspection works and a new site can be searched without a restart', asy
   );
   t.deepEqual(
     fields[1].args.map((a: any) => a.name),
-    ['siteName', 'searchParams', 'locale', 'semantic'],
+    ['siteName', 'searchParams', 'locale', 'semantic', 'metadata'],
   );
   await json(vela, 'POST', '/api/sn', { name: 'Late Site' });
   const after = await gql('{ siteSearch(siteName: LATE_SITE, locale: "en_US") { queryContext { count index } } }');

@@ -53,7 +53,12 @@ export async function pageOf(
   const highlight = site.hl
     ? highlighter(queryTerms(run.searched), site.hlPre, site.hlPost, run.query.prefixLastTerm)
     : null;
-  const options: DocumentOptions = { base: links, highlight, fieldList: request.fieldList };
+  const options: DocumentOptions = {
+    base: links,
+    highlight,
+    fieldList: request.fieldList,
+    metadata: request.metadata ?? site.metadataFormat,
+  };
 
   const { injecting, slots } = run.spotlights;
   const injected = injecting ? slots.filter((slot, k) => slot - k <= found.total) : [];

@@ -1,19 +1,33 @@
 import { ownValue, setOwn } from '@vela/search-text';
+import { httpErrors } from 'vela/plugin';
 import type { LinkTemplate } from '../links/link-template.js';
-import type { SiteConfig } from '../store/site-types.js';
+import type { MetadataFormat, SiteConfig } from '../store/site-types.js';
 import { type Attributes, valueText } from './indexable.js';
-import type { MetadataEntry, ResultDocument } from './search-response.js';
+import type { FlatMetadataEntry, MetadataEntry, ResultDocument } from './search-response.js';
 
 export interface DocumentOptions {
   base: LinkTemplate;
   highlight: ((text: string) => string) | null;
   fieldList: string[] | null;
+  /** The request's metadata form, else the site's. */
+  metadata: MetadataFormat;
+}
+
+/**
+ * The metadata parameter (GET `metadata`, the POST body's `metadata`): grouped or flat, in any case; null when the
+ * request leaves it to the site.
+ */
+export function parseMetadataFormat(value: string | null | undefined): MetadataFormat | null {
+  const format = (value ?? '').trim().toLowerCase();
+  if (format === '') return null;
+  if (format === 'grouped' || format === 'flat') return format;
+  throw httpErrors.invalidParameter('metadata', `must be grouped or flat, got ${JSON.stringify(value)}`);
 }
 
 /**
  * One result: its stored fields (matched terms highlighted in hl fields, required fields filled
  * with their default), its URL as `source`, and `metadata` linking each facet value it carries to
- * the search filtered by it.
+ * the search filtered by it, in the form asked for.
  */
 export function toResultDocument(attributes: Attributes, config: SiteConfig, options: DocumentOptions): ResultDocument {
   const { site } = config;
@@ -44,6 +58,14 @@ export function toResultDocument(attributes: Attributes, config: SiteConfig, opt
       setOwn(fields, field.name, field.defaultValue);
     }
   }
+  const grouped = groupedMetadata(attributes, config, options.base);
+  const metadata = options.metadata === 'flat' ? flatMetadata(grouped) : grouped;
+  const url = site.defaultURLField ? ownValue(attributes, site.defaultURLField) : undefined;
+  return { source: typeof url === 'string' ? url : null, elevate: false, fields, metadata };
+}
+
+/** Each enabled facet field the document has a value of, with its values and the searches filtered by them. */
+function groupedMetadata(attributes: Attributes, config: SiteConfig, base: LinkTemplate): MetadataEntry[] {
   const metadata: MetadataEntry[] = [];
   for (const field of config.fields) {
     if (!field.facet || !field.enabled) continue;
@@ -59,9 +81,13 @@ export function toResultDocument(attributes: Attributes, config: SiteConfig, opt
     const indexed = field.multiValued ? [...new Set(labels)] : labels.slice(0, 1);
     metadata.push({
       name: field.name,
-      values: indexed.map((label) => ({ label, link: options.base.addFq(`${field.name}:${label}`) })),
+      values: indexed.map((label) => ({ label, link: base.addFq(`${field.name}:${label}`) })),
     });
   }
-  const url = site.defaultURLField ? ownValue(attributes, site.defaultURLField) : undefined;
-  return { source: typeof url === 'string' ? url : null, elevate: false, fields, metadata };
+  return metadata;
+}
+
+/** The same values and links, one entry each, field after field: the original's `{href, text}`. */
+function flatMetadata(grouped: MetadataEntry[]): FlatMetadataEntry[] {
+  return grouped.flatMap((entry) => entry.values.map(({ label, link }) => ({ href: link, text: label })));
 }

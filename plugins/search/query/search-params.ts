@@ -1,7 +1,8 @@
 import { checkTypedText, httpErrors, normalizeLocale } from 'vela/plugin';
 import type { SemanticMode } from '../api.js';
 import { FQ, type LinkBase, type Param, parseQueryString, toLink } from '../links/query-string.js';
-import type { Operator } from '../store/site-types.js';
+import type { MetadataFormat, Operator } from '../store/site-types.js';
+import { parseMetadataFormat } from './result-documents.js';
 import type { SearchWarning } from './search-response.js';
 import { parseSemanticMode } from './semantic.js';
 import { parseSortOrder, type SortOrder } from './sort-order.js';
@@ -67,6 +68,8 @@ export interface SearchParams {
   autoCorrect: boolean;
   /** keyword (default), hybrid or vector: see query/semantic.ts. */
   semantic: SemanticMode;
+  /** The form of results' metadata (grouped or flat); null: the site's metadataFormat. */
+  metadata: MetadataFormat | null;
   /** The link every pre-built link of the response is derived from. */
   linkBase: LinkBase;
   /** What reading the request ignored or changed (queryContext.warnings, with the plan's). */
@@ -283,6 +286,7 @@ export interface PostBody {
   targetingRulesWithConditionAND?: Record<string, string[]> | null;
   targetingRulesWithConditionOR?: Record<string, string[]> | null;
   semantic?: string | null;
+  metadata?: string | null;
 }
 
 /**
@@ -337,6 +341,7 @@ export function parseSearchParams(path: string, rawQuery: string, body: PostBody
     disableAutoComplete: b.disableAutoComplete ?? false,
     autoCorrect: nfpr?.trim() !== '1' && noCorrection?.trim() !== '1' && noCorrection?.trim().toLowerCase() !== 'true',
     semantic: parseSemanticMode('semantic', b.semantic ?? first(raw, 'semantic')),
+    metadata: parseMetadataFormat(b.metadata ?? first(raw, 'metadata')),
     linkBase: { path, params: queryParams },
     warnings,
   };
@@ -371,5 +376,6 @@ function linkBaseFor(path: string, p: SearchParams): LinkBase {
   if (p.fieldList) out.push(['fl', p.fieldList.join(',')]);
   if (!p.autoCorrect) out.push(['nfpr', '1']);
   if (p.semantic !== 'keyword') out.push(['semantic', p.semantic]);
+  if (p.metadata) out.push(['metadata', p.metadata]);
   return { path, params: out };
 }

@@ -44,16 +44,23 @@ export interface SearchWarning {
 }
 
 /** One facet field of a result and its values, each with the search filtered by it (the grouped form). */
+/** One facet field of a result and its values, each with the search filtered by it (the grouped form). */
 export interface MetadataEntry {
   name: string;
   values: Array<{ label: string; link: string }>;
+}
+
+/** One facet value of a result and the search filtered by it (the flat form, the original's). */
+export interface FlatMetadataEntry {
+  href: string;
+  text: string;
 }
 
 export interface ResultDocument {
   source: string | null;
   elevate: boolean;
   fields: Record<string, unknown>;
-  metadata: MetadataEntry[];
+  metadata: MetadataEntry[] | FlatMetadataEntry[];
 }
 
 export interface ResultGroup {

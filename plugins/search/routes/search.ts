@@ -70,6 +70,11 @@ export const searchQueryDoc = {
       description:
         'keyword (default) | hybrid | vector: by the text index, by it fused with the documents nearest in meaning, or by those alone; a mode that cannot run falls back to keyword (queryContext.semantic says why)',
     },
+    metadata: {
+      type: 'string',
+      description:
+        "grouped | flat: results' metadata grouped by field ({name, values: [{label, link}]}) or one {href, text} per value, as the original sends it (default: the site's metadataFormat)",
+    },
   },
 };
 /** Strings of a search are short; the bounds keep a body from carrying megabytes into the parser. */
@@ -105,6 +110,7 @@ const postBody = {
     populateMetrics: { type: ['boolean', 'null'] },
     targetingRules: texts(2000),
     semantic: { ...text(16), description: 'keyword (default) | hybrid | vector, as the semantic parameter' },
+    metadata: { ...text(16), description: 'grouped | flat, as the metadata parameter' },
     targetingRulesWithCondition: { type: ['object', 'null'] },
     targetingRulesWithConditionAND: { type: ['object', 'null'] },
     targetingRulesWithConditionOR: { type: ['object', 'null'] },

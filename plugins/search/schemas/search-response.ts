@@ -34,20 +34,33 @@ const resultDocument: JsonSchema = {
     },
     metadata: {
       type: 'array',
+      description:
+        "the facet values the document carries, each with the search filtered by it: grouped by field, or flat (the metadata parameter, else the site's metadataFormat)",
       items: {
-        type: 'object',
-        required: ['name', 'values'],
-        properties: {
-          name: string,
-          values: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['label', 'link'],
-              properties: { label: string, link: link('the search filtered by this value') },
+        oneOf: [
+          {
+            type: 'object',
+            description: 'grouped: one facet field and its values',
+            required: ['name', 'values'],
+            properties: {
+              name: string,
+              values: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['label', 'link'],
+                  properties: { label: string, link: link('the search filtered by this value') },
+                },
+              },
             },
           },
-        },
+          {
+            type: 'object',
+            description: "flat: one value, as the original's",
+            required: ['href', 'text'],
+            properties: { href: link('the search filtered by this value'), text: string },
+          },
+        ],
       },
     },
   },

@@ -34,9 +34,23 @@ export const siteSettingsProperties: Record<string, JsonSchema> = {
   hlPre: { type: 'string', maxLength: 50, default: '<mark>' },
   hlPost: { type: 'string', maxLength: 50, default: '</mark>' },
   mlt: { type: 'boolean', default: false, description: 'More Like This (widget.similar)' },
-  spellCheck: { type: 'boolean', default: false, description: 'spell check (widget.spellCheck)' },
-  spellCheckFixes: { type: 'boolean', default: false, description: 'search the corrected text automatically' },
+  spellCheck: {
+    type: 'boolean',
+    default: false,
+    description: 'with spellCheckFixes: search the corrected text (widget.spellCheck offers it either way)',
+  },
+  spellCheckFixes: {
+    type: 'boolean',
+    default: false,
+    description: 'with spellCheck: search the corrected text when the query finds nothing',
+  },
   spotlightWithResults: { type: 'boolean', default: false, description: 'inject spotlight documents into the results' },
+  metadataFormat: {
+    enum: ['grouped', 'flat'],
+    default: 'grouped',
+    description:
+      "results' metadata when the request names none: grouped by field ({name, values: [{label, link}]}), or flat ({href, text} per value, as the original sends it)",
+  },
   defaultLocale: {
     type: ['string', 'null'],
     maxLength: 6,

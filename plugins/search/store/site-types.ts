@@ -3,6 +3,12 @@ import type { FieldType } from '../schemas/field.js';
 
 export type Operator = 'AND' | 'OR';
 
+/**
+ * How a result lists the facet values it carries: `grouped` by field (`{name, values: [{label, link}]}`), or `flat`,
+ * one `{href, text}` per value, as the original sends them.
+ */
+export type MetadataFormat = 'grouped' | 'flat';
+
 export interface SiteSettings {
   description: string;
   rowsPerPage: number;
@@ -18,6 +24,8 @@ export interface SiteSettings {
   spellCheck: boolean;
   spellCheckFixes: boolean;
   spotlightWithResults: boolean;
+  /** The form of results' metadata when the request names none (the metadata parameter). */
+  metadataFormat: MetadataFormat;
   /** The locale of a search that names none, when the site has several. */
   defaultLocale: string | null;
   wildcardAlways: boolean;

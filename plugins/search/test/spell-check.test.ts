@@ -31,10 +31,10 @@ const spellCheck = (site: string, typed: string, fixed: string, using: boolean, 
   corrected: { text: fixed, link: `/api/sn/${site}/search?q=${fixed}${locale && `&_setlocale=${locale}`}` },
 });
 
-test('widget.spellCheck is in every response, with the original shape, also with spell check off', async (t) => {
+test('widget.spellCheck is in every response, with the original shape, offering the correction also with spell check off', async (t) => {
   const r = await get('/api/sn/Plain/search?q=pyhton&_setlocale=en_US');
   t.is(r.status, 200);
-  t.deepEqual(r.body.widget.spellCheck, spellCheck('Plain', 'pyhton', '', false, 'en_US'));
+  t.deepEqual(r.body.widget.spellCheck, spellCheck('Plain', 'pyhton', 'python', false, 'en_US'));
   t.deepEqual(r.body.widget.similar, [], 'More Like This is off on this site');
   t.deepEqual(r.body.widget.spotlights, []);
   // In the original's order, which the response schema lists.
@@ -86,7 +86,7 @@ test('spellCheckFixes decides whether the corrected text is searched; without it
   t.is((await json(vela, 'PUT', '/api/sn/Offered', { spellCheck: false })).status, 200);
   const off = await get('/api/sn/Offered/search?q=pyhton');
   t.is(off.body.queryContext.count, 0);
-  t.false(off.body.widget.spellCheck.correctedText);
+  t.like(off.body.widget.spellCheck, { correctedText: true, usingCorrectedText: false }, 'offered, not searched');
 });
 
 test('corrections: edits, swaps, several words; known words and short words stay', async (t) => {
