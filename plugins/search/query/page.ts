@@ -84,7 +84,7 @@ export async function pageOf(
     secondaryFacet: facets.secondaryFacet,
     facetToRemove: buildFacetToRemove(plan.facets, links),
     similar,
-    spellCheck: spellCheckWidget(plan, run, requested),
+    ...(site.spellCheck ? { spellCheck: spellCheckWidget(plan, run, requested) } : {}),
     locales: localeLinks(config, links),
     spotlights: run.spotlights.items,
   };

@@ -15,7 +15,7 @@ export interface SearchRun {
   readonly searched: string;
   /** Whether `found` is the correction's (the links then carry it as q). */
   readonly corrected: boolean;
-  /** The spelling correction offered (widget.spellCheck), null when every word is known. */
+  /** The spelling correction offered (widget.spellCheck), null when every word is known or spell check is off. */
   readonly correction: string | null;
   readonly spotlights: SpotlightMatch;
   /** The mode asked for and the one that ran (queryContext.semantic). */
@@ -24,10 +24,10 @@ export interface SearchRun {
 
 /**
  * Runs a plan: the request's text, then (the site's wildcardNoResults) its last word as a prefix when that
- * finds nothing. Spell check against the site's vocabulary runs for every search, as in the original, whose
- * widget.spellCheck offers the correction whatever the site's switches: with the site's spellCheck and
- * spellCheckFixes, a query that finds nothing is searched corrected when the corrected text finds something (unless
- * nfpr=1: the link back to the original sets it); without them, the correction is only offered. A hybrid or vector
+ * finds nothing. With the site's spellCheck, the query is checked against the site's vocabulary (the original checks
+ * every search whatever the switch; the spec has the widget follow it): with spellCheckFixes too, a query that finds
+ * nothing is searched corrected when the corrected text finds something (unless nfpr=1: the link back to the
+ * original sets it); without it, the correction is only offered. A hybrid or vector
  * search (semantic.ts) runs its candidates in one query instead, with no retry: the prefix and the correction are
  * the keyword search's remedies.
  */
@@ -39,7 +39,7 @@ export async function runSearch(
   const { site } = plan.config;
   const { q, autoCorrect } = plan.request;
   const matched = matchSpotlights(plan, spotlights, q);
-  const found = plan.text !== null ? correctText(plan.engine.terms, q) : null;
+  const found = site.spellCheck && plan.text !== null ? correctText(plan.engine.terms, q) : null;
   const correction = found?.corrected ? found.text : null;
   const asAsked = engineQuery(plan, plan.text, matched.before);
   const semantic = await semanticCandidates(plan, retriever, asAsked);
@@ -49,7 +49,7 @@ export async function runSearch(
     return Object.freeze({ query, found: await plan.engine.query(query), ...unchanged });
   }
   const asked = await tries(plan, plan.text, matched.before);
-  if (correction !== null && asked.found.total === 0 && site.spellCheck && site.spellCheckFixes && autoCorrect) {
+  if (correction !== null && asked.found.total === 0 && site.spellCheckFixes && autoCorrect) {
     let fixed = await tries(plan, correction, matched.before);
     if (fixed.found.total > 0) {
       // Spotlights follow the text searched; when theirs take other slots, the page is read again around them.

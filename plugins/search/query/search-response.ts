@@ -105,7 +105,7 @@ export interface SimilarDocument {
   url: string | null;
 }
 
-/** widget.spellCheck, in every response (the original's shape). */
+/** widget.spellCheck (the original's shape), present when the site's spellCheck is on. */
 export interface SpellCheckWidget {
   /** Whether a correction was found (corrected.text holds it). */
   correctedText: boolean;
@@ -122,7 +122,7 @@ export interface Widget {
   secondaryFacet: FacetGroup[];
   facetToRemove: FacetGroup;
   similar: SimilarDocument[];
-  spellCheck: SpellCheckWidget;
+  spellCheck?: SpellCheckWidget;
   locales: Array<{ locale: string; link: string }>;
   /** The matched spotlight documents, by position. */
   spotlights: SpotlightDocument[];

@@ -117,7 +117,6 @@ const widget: JsonSchema = {
     'secondaryFacet',
     'facetToRemove',
     'similar',
-    'spellCheck',
     'locales',
     'spotlights',
   ],
@@ -138,6 +137,7 @@ const widget: JsonSchema = {
     },
     spellCheck: {
       type: 'object',
+      description: "present when the site's spellCheck is on",
       required: ['correctedText', 'usingCorrectedText', 'original', 'corrected'],
       properties: {
         correctedText: { type: 'boolean', description: 'a correction was found (corrected.text)' },
