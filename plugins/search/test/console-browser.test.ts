@@ -53,6 +53,8 @@ ui.test('a site is created from the form, its switches and settings saved throug
   t.is(await ui.page.inputValue('#bm25K1'), '1.2');
   await ui.page.fill('#bm25B', '0.5');
   await ui.page.selectOption('#facetItemType', 'OR');
+  t.is(await ui.page.inputValue('#metadataFormat'), 'grouped');
+  await ui.page.selectOption('#metadataFormat', 'flat');
   await ui.page.selectOption('#defaultDescriptionField', 'text');
   await ui.page.click('#save');
   await ui.page.waitForSelector('text=Site saved.');
@@ -66,6 +68,7 @@ ui.test('a site is created from the form, its switches and settings saved throug
     bm25K1: 1.2,
     bm25B: 0.5,
     facetItemType: 'OR',
+    metadataFormat: 'flat',
     defaultDescriptionField: 'text',
   });
   t.deepEqual(site.locales, ['en_US', 'pt_BR']);

@@ -37,6 +37,7 @@ function fill(site, fields) {
     facetType: site.facetType,
     facetItemType: site.facetItemType,
     facetSort: site.facetSort,
+    metadataFormat: site.metadataFormat,
     hlPre: site.hlPre,
     hlPost: site.hlPost,
   });
@@ -64,6 +65,7 @@ function read() {
     facetType: text(form, 'facetType'),
     facetItemType: text(form, 'facetItemType'),
     facetSort: text(form, 'facetSort'),
+    metadataFormat: text(form, 'metadataFormat'),
     hlPre: form.elements.namedItem('hlPre').value,
     hlPost: form.elements.namedItem('hlPost').value,
   };
