@@ -50,9 +50,10 @@ export async function pageOf(
   const { found } = run;
   const requested = LinkTemplate.of(request.linkBase);
   const links = run.corrected ? requested.replaced('q', run.searched) : requested;
-  const highlight = site.hl
-    ? highlighter(queryTerms(run.searched), site.hlPre, site.hlPost, run.query.prefixLastTerm)
-    : null;
+  const highlight =
+    site.hl && request.highlight !== false
+      ? highlighter(queryTerms(run.searched), site.hlPre, site.hlPost, run.query.prefixLastTerm)
+      : null;
   const options: DocumentOptions = {
     base: links,
     highlight,

@@ -68,6 +68,8 @@ export interface SearchParams {
   autoCorrect: boolean;
   /** keyword (default), hybrid or vector: see query/semantic.ts. */
   semantic: SemanticMode;
+  /** false: matched terms are not marked, whatever the site's hl (the list search answers plain values). */
+  highlight?: boolean;
   /** The form of results' metadata (grouped or flat); null: the site's metadataFormat. */
   metadata: MetadataFormat | null;
   /** The link every pre-built link of the response is derived from. */

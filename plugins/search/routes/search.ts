@@ -190,6 +190,45 @@ export const searchByQueryString =
       parseSearchParams(req.path, rawQuery(req.originalUrl)),
     );
 
+/** The field a list answers when fl names none, as the original's. */
+const LIST_FIELD = 'title';
+
+/**
+ * GET /api/sn/<site>/search/list: the search, answered as the fl fields of its results (spotlights placed among
+ * them left out, as the original lists the engine's results only), not highlighted, grouping ignored.
+ */
+const listSearch =
+  (domain: SearchRouteDomain): RequestHandler =>
+  async (req, res) => {
+    const siteName = String(req.params.siteName);
+    const parsed = parseSearchParams(req.path, rawQuery(req.originalUrl));
+    const fields = parsed.fieldList ?? [LIST_FIELD];
+    const params: SearchParams = { ...parsed, fieldList: fields, group: null, highlight: false };
+    const response = await domain.search.search(siteName, params);
+    const documents = (response.results?.document ?? []).filter((doc) => !doc.elevate);
+    res.json(fields.length > 1 ? documents.map((doc) => pick(doc.fields, fields)) : valuesOf(documents, fields[0]!));
+    tellSearched(
+      domain,
+      res,
+      siteName,
+      { ...params, locale: response.queryContext.query.locale },
+      response.queryContext.count,
+    );
+  };
+
+/** The fields named that a result has (null ones left out). */
+function pick(fields: Record<string, unknown>, names: string[]): Record<string, unknown> {
+  return Object.fromEntries(
+    names.filter((name) => Object.hasOwn(fields, name) && fields[name] != null).map((name) => [name, fields[name]]),
+  );
+}
+
+function valuesOf(documents: Array<{ fields: Record<string, unknown> }>, name: string): unknown[] {
+  return documents
+    .map((doc) => (Object.hasOwn(doc.fields, name) ? doc.fields[name] : undefined))
+    .filter((value) => value !== undefined && value !== null);
+}
+
 export function mountSearchRoutes(router: ApiRouter, domain: SearchRouteDomain): void {
   const search = router.withDefaults({ access: 'public', tags });
   search.get(
@@ -218,16 +257,33 @@ export function mountSearchRoutes(router: ApiRouter, domain: SearchRouteDomain):
       ),
   );
 
+  search.get(
+    '/api/sn/:siteName/search/list',
+    {
+      summary:
+        'Search a site and answer one field of each result (fl, default title), or objects of the fields fl names',
+      params: siteParam,
+      query: searchQueryDoc,
+      validate: false,
+      description:
+        'The parameters of GET /api/sn/{siteName}/search. One field: its value per result (results without it are skipped); two or more: an object of those fields per result. Not highlighted.',
+      responses: answers('the values, in result order', { type: 'array', items: {} }),
+    },
+    listSearch(domain),
+  );
+
   search.list(
     '/api/sn/:siteName/search/locales',
     {
-      summary: 'The locales of a site, each with a link to the match-all search in it',
+      summary: 'The locales of a site, each with a link to the match-all search in it ([] for an unknown site)',
       params: siteParam,
       description: 'locales',
       items: { type: 'object', properties: { locale: { type: 'string' }, link: { type: 'string' } } },
     },
     (req) => {
-      const config = domain.sites.get(String(req.params.siteName));
+      // An unknown site has no locales: [], as the original answers.
+      const config = domain.sites.find(String(req.params.siteName));
+      if (!config) return [];
       // q=* so that following a link is a valid search (q is required).
       return domain.search.localeLinks(
         config,
