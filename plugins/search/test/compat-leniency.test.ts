@@ -216,6 +216,14 @@ for (const { name, start, skip } of VARIANTS) {
     ]);
     // Targeting rules are a filter of their own: they narrow the OR part too.
     t.deepEqual(ids((await get(vela, 'q=*&fq.or[]=section:python&tr[]=arch:all')).body), ['py-all', 'py-noarch']);
+    // ...and every facet count, even one that leaves out every filter (OR between facets and between values).
+    const counted = await get(vela, 'q=*&tr[]=arch:all&fq[]=section:net&fq.op=OR&fqi.op=OR');
+    const sections = counted.body.widget.facet.find((f: any) => f.name === 'section');
+    t.deepEqual(Object.fromEntries(sections.facets.map((f: any) => [f.label, f.count])), {
+      python: 2,
+      editors: 1,
+      net: 1,
+    });
   });
 
   variant(`${name}: targeting rules with conditions are applied as the original applies them`, async (t) => {
