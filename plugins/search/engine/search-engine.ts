@@ -57,7 +57,11 @@ export interface FilterSpec {
   require?: FilterCondition[];
 }
 
-/** A filter, or every (`all`) or some (`any`) of several conditions, or none of them (`none`). */
+/**
+ * A filter, or every (`all`) or some (`any`) of several conditions, or none of them (`none`). A filter here is never
+ * left out: one with `itemOp` OR and no values or ranges matches no document (with `matchMissing`: the documents
+ * without the field).
+ */
 export type FilterCondition =
   | { filter: FieldFilter }
   | { all: FilterCondition[] }
