@@ -633,6 +633,38 @@ function registerCases(variant: EngineVariant): void {
     t.deepEqual(await pass({ field: 'title', values: ['Car'], itemOp: 'OR' }), ['3'], 'exact values of a string field');
   });
 
+  it('require conditions hold for the hits and every facet count, whatever the and and or parts', async (t) => {
+    const engine = await shop();
+    const missing = (field: string): FieldFilter => ({ field, values: [], itemOp: 'OR', matchMissing: true });
+    // Red documents must be tagged sweet (or carry no tags); the others pass.
+    const targeted = {
+      any: [
+        { all: [{ filter: is('color', ['red']) }, { filter: { ...is('tags', ['sweet']), matchMissing: true } }] },
+        { none: [{ filter: is('color', ['red']) }] },
+      ],
+    };
+    const result = await engine.query(
+      query({
+        filter: { and: [is('color', ['blue'])], or: [is('tags', ['food', 'fast'])], require: [targeted] },
+        facets: [facet('color', { ignoreFilters: '*' }), facet('tags', { ignoreFilters: ['tags'] })],
+      }),
+    );
+    t.deepEqual(sortedIds(result), ['1', '2', '4', '5'], 'the OR part found 3, which the condition keeps out');
+    t.deepEqual(sorted(result.facets.color!), [
+      ['blue', 1],
+      ['green', 1],
+      ['red', 2],
+    ]);
+    const lacking = await engine.query(
+      query({ filter: { and: [], or: [], require: [{ all: [{ filter: missing('color') }] }] } }),
+    );
+    t.deepEqual(sortedIds(lacking), ['6'], 'a filter of a condition without values: the documents without the field');
+    const none = await engine.query(query({ filter: { and: [], or: [], require: [{ any: [] }] } }));
+    t.is(none.total, 0, 'any of no conditions: no document');
+    const unknown = await engine.query(query({ filter: { and: [], or: [], require: [{ filter: missing('shape') }] } }));
+    t.is(unknown.total, 6, 'no document has a field without a column');
+  });
+
   it('allValues reports every value of the field, counted or not, within the limit', async (t) => {
     const engine = await shop();
     const filter = { and: [is('color', ['green'])], or: [] };
