@@ -148,6 +148,6 @@ export class AccessPolicy {
     if (req.headers.authorization) return 'the credentials in the Authorization header are not valid';
     if (access === 'admin' || !this.acceptsKeys)
       return "this endpoint needs the administrator's Basic credentials or a console session";
-    return "this endpoint needs the Key header with an API token (or the administrator's Basic credentials)";
+    return "this endpoint needs an API token in the Key header or as Authorization: Bearer (or the administrator's Basic credentials)";
   }
 }

@@ -80,7 +80,7 @@ export function createApiRouter(
           : handlers;
       raw[method](
         path,
-        cors.route(method.toUpperCase(), path, spec.access),
+        cors.route(method.toUpperCase(), path, spec.crossOrigin ?? spec.access),
         access.guard(spec.access, spec.scope),
         ...parsers,
         refuseMalformedText,

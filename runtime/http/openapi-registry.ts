@@ -21,6 +21,12 @@ export interface RouteSpec {
   access: RouteAccess;
   /** For `key` routes: the scope an API key needs (default `admin`, which every other scope falls under). */
   scope?: string;
+  /**
+   * 'public': pages on the public origins (`cors.origins`) may call this `key` route as they call public routes,
+   * with an API token in a header (Key, Authorization: Bearer) and never with credentials: a token a page holds
+   * gives nothing away that it would not give from a server, and cookies are not sent.
+   */
+  crossOrigin?: 'public';
   summary?: string;
   description?: string;
   tags?: string[];

@@ -65,7 +65,7 @@ test('a key route takes a key another plugin of the service accepts, or the admi
   t.like(await get('/notes/keyed', { authorization: vela.adminAuth }), { status: 200, body: { username: 'admin' } });
   const none = await get('/notes/keyed');
   t.like(none, { status: 401, body: { error: 'unauthorized' } });
-  t.regex(String(none.body.message), /needs the Key header/);
+  t.regex(String(none.body.message), /needs an API token in the Key header/);
   t.regex(none.challenge ?? '', /^Basic realm="Vela"/);
   t.like(await get('/notes/keyed', { key: 'wrong' }), {
     status: 401,

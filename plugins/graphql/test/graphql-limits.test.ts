@@ -233,7 +233,7 @@ test('search errors carry the REST error code', async (t) => {
   t.is(r.body.data.siteSearch, null);
   t.deepEqual(codes(r), ['locale_not_found']);
   const rows = await gql(
-    '{ siteSearch(siteName: SAMPLE, locale: "en_US", searchParams: { p: 0 }) { queryContext { count } } }',
+    '{ siteSearch(siteName: SAMPLE, locale: "en_US", searchParams: { fq: ["nocolon"] }) { queryContext { count } } }',
   );
   t.deepEqual(codes(rows), ['invalid_parameter']);
   const variable = await gql(

@@ -78,18 +78,15 @@ test.serial('a search seen again moves to the front', async (t) => {
   t.deepEqual((await latest('Sample', { userId: 'carla' })).body, ['editor', 'audio']);
 });
 
-test.serial('latest searches are public: a userId or credentials name the user; the locale is required', async (t) => {
-  const anyone = await latest('Sample', { userId: 'bob' }, '_setlocale=en_US', anonymous);
-  t.deepEqual([anyone.status, anyone.body], [200, ['font']]);
-  const nobody = await latest('Sample', {}, '_setlocale=en_US', anonymous);
-  t.is(nobody.status, 401);
-  t.is(nobody.body.error, 'unauthorized');
-  t.regex(nobody.body.message, /body\.userId/);
-  const imported = await latest('Sample', { userId: 'bob' }, '_setlocale=en_US', {
-    key: importKey,
-    authorization: '',
-  });
-  t.deepEqual(imported.body, ['font'], 'any token, whatever its scopes');
+test.serial('latest searches need a search token or the administrator, and the locale', async (t) => {
+  for (const body of [{ userId: 'bob' }, {}]) {
+    const anyone = await latest('Sample', body, '_setlocale=en_US', anonymous);
+    t.is(anyone.status, 401, 'a caller the service does not know, whatever user it names');
+    t.is(anyone.body.error, 'unauthorized');
+  }
+  const refused = await latest('Sample', { userId: 'ana' }, '_setlocale=en_US', { key: importKey, authorization: '' });
+  t.is(refused.status, 403);
+  t.is(refused.body.error, 'insufficient_scope');
   t.is(
     (await json(vela, 'POST', '/api/sn/Sample/search/latest?_setlocale=en_US', { userId: 'ana' })).status,
     200,

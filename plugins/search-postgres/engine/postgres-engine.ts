@@ -309,13 +309,13 @@ export class PostgresEngine implements SearchEngine {
     };
     const main = maskOf([]);
     const facetMasks = query.facets.map((request) => maskOf(request.ignoreFilters));
-    // Filters every consumer applies in its `and` part (and has no `or` part) narrow the rows themselves, in
-    // the scan's WHERE, where the GIN index on facet_terms serves them; the others become flag columns.
+    // Filters every consumer applies in its `and` part narrow the rows themselves, in the scan's WHERE, where the
+    // GIN index on facet_terms serves them; the others become flag columns.
     const required = new Set(
-      [main, ...facetMasks].reduce<number[] | null>((common, mask) => {
-        const own = mask.or.length === 0 ? mask.and : [];
-        return common === null ? own : common.filter((i) => own.includes(i));
-      }, null)!,
+      [main, ...facetMasks].reduce<number[] | null>(
+        (common, mask) => (common === null ? mask.and : common.filter((i) => mask.and.includes(i))),
+        null,
+      )!,
     );
     const pass = (mask: Mask) => passSql(mask, required);
     const parts = terms.map((term, i) => ({
@@ -759,16 +759,15 @@ interface Mask {
 }
 
 /**
- * The FilterSpec rule over the filter columns f<i> of base (filter-masks.ts `passes`). A `required` filter
- * held in the scan itself is true of every row (and is only ever in a mask's `and` part, with no `or` part).
+ * The FilterSpec rule over the filter columns f<i> of base (filter-masks.ts `passes`): every `and` filter and
+ * some `or` filter. A `required` filter held in the scan itself is true of every row (it is in every mask's `and`).
  */
 function passSql(mask: Mask, required: ReadonlySet<number>): string {
   const and = mask.and.filter((i) => !required.has(i));
-  if ((mask.and.length > 0 && and.length === 0) || (mask.and.length === 0 && mask.or.length === 0)) return 'true';
   const parts: string[] = [];
   if (and.length > 0) parts.push(`(${and.map((i) => `f${i}`).join(' and ')})`);
   if (mask.or.length > 0) parts.push(`(${mask.or.map((i) => `f${i}`).join(' or ')})`);
-  return parts.join(' or ');
+  return parts.length > 0 ? parts.join(' and ') : 'true';
 }
 
 /** facet-values.ts over counts from SQL: sorted, cut to the limit, then the included values added. */

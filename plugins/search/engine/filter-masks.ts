@@ -37,18 +37,17 @@ export interface FilterMasks {
   readonly main: ConsumerMask;
   /** One per FacetRequest, in request order: the filters left after its ignoreFilters. */
   readonly facets: ConsumerMask[];
-  /** Filters every consumer needs (it uses them in its `and` part and has no `or` part). */
+  /** Filters every consumer needs (each has them in its `and` part). */
   readonly required: number;
 }
 
 /**
  * The FilterSpec rule for a document whose failed filters are the bits of `failed`: it passes when every
- * `and` filter passes or some `or` filter passes; a part with no filters is left out; no filters → pass.
+ * `and` filter passes and some `or` filter passes; a part with no filters is left out; no filters → pass.
  */
 export function passes(mask: ConsumerMask, failed: number): boolean {
-  if ((failed & mask.must) !== 0) return false;
-  if (mask.and === 0 && mask.or === 0) return true;
-  return (mask.and !== 0 && (failed & mask.and) === 0) || (mask.or !== 0 && (~failed & mask.or) !== 0);
+  if ((failed & (mask.must | mask.and)) !== 0) return false;
+  return mask.or === 0 || (~failed & mask.or) !== 0;
 }
 
 export function compileFilters(spec: FilterSpec, requests: FacetRequest[], columns: ColumnLookup): FilterMasks {
@@ -74,8 +73,8 @@ export function compileFilters(spec: FilterSpec, requests: FacetRequest[], colum
   };
   const main = maskOf([]);
   const facets = requests.map((request) => maskOf(request.ignoreFilters));
-  let required = main.or === 0 ? main.and : 0;
-  for (const mask of facets) required &= mask.or === 0 ? mask.and : 0;
+  let required = main.and;
+  for (const mask of facets) required &= mask.and;
   return { filters, main, facets, required: required | must };
 }
 

@@ -46,8 +46,8 @@ export interface FieldFilter {
 }
 
 /**
- * A document passes when (every `and` filter passes) OR (some `or` filter passes); a part with no
- * filters is left out, and no filters at all lets every document pass. It must also meet every `require`
+ * A document passes when every `and` filter passes AND some `or` filter passes; a part with no filters is left
+ * out, and no filters at all lets every document pass. It must also meet every `require`
  * condition, which no facet count ignores (targeting rules). A filter on a field the engine has no column for
  * matches no document (nobody has a value for it), as a Solr filter on a field no document has.
  */

@@ -93,30 +93,35 @@ function byPosition(a: Field, b: Field): number {
 }
 
 /**
- * Group the request's filters by field into the engine's FilterSpec, as the original builds its one Solr filter
- * query: each field's values joined by its item operator; a field's group is in the AND or the OR part by its
- * first filter (fq[] by the operators in force, fq.and[] AND, fq.or[] OR); the two parts are joined by OR. A
- * field the site does not have matches no document (the original's Solr finds none with it), in the part of the
- * site's operator. Facet counts: an OR-within facet is counted with its own filter removed (multi-select); an
- * OR-between facet as the original did (every filter removed while it is not itself filtered).
+ * Group the request's filters by part and field into the engine's FilterSpec: fq[] in the part of the operators in
+ * force (AND between facets: the AND part; OR: the OR part), each field's values joined by its item operator;
+ * fq.and[] in the AND part, a field's values all required; fq.or[] in the OR part, any of its values enough. A
+ * document must pass the whole AND part and, when there is one, some filter of the OR part: the AND filters narrow
+ * the OR ones, as the parameters' names say (the original joins the two parts by OR instead, and joins fq.or[]
+ * values by the item operator, so that `fqAnd` widened the search and two `fqOr` values of one field found nothing
+ * on a site whose values are ANDed). A field the site does not have matches no document (the original's Solr
+ * finds none with it). Facet counts: an OR-within facet is counted with its own filter removed (multi-select); an
+ * OR-between facet without the OR part's filters while it is not itself filtered.
  */
 export function planFacetQuery(config: SiteConfig, params: SearchParams): FacetQueryPlan {
   const { site } = config;
   const warnings: SearchWarning[] = [];
-  const groups = new Map<
-    string,
-    { facetType: 'AND' | 'OR'; itemType: 'AND' | 'OR'; values: string[]; param: string }
-  >();
+  type Part = 'AND' | 'OR';
+  const groups = new Map<string, { name: string; part: Part; itemType: Part; values: string[]; param: string }>();
   const selectedByField = new Map<string, string[]>();
-  const add = (fq: string, param: string, forcedFacetType: 'AND' | 'OR' | null) => {
+  const add = (fq: string, param: string, forced: Part | null) => {
     const [name, value] = splitFq(fq);
     const field = knownField(config, name);
     const ops = resolveOperators(site, field, params.fqOperator, params.fqItemOperator);
-    let group = groups.get(name);
+    const part = forced ?? ops.facetType;
+    // fq[] values of a field join by its item operator; fq.and[] and fq.or[] ones are a filter of their own.
+    const key = `${forced ?? 'fq'}\u0000${part}\u0000${name}`;
+    let group = groups.get(key);
     if (!group) {
-      if (!field) warnings.push(unknownField(config, param, name, 'the filter matches no document'));
-      group = { facetType: (field && forcedFacetType) || ops.facetType, itemType: ops.itemType, values: [], param };
-      groups.set(name, group);
+      if (![...groups.values()].some((g) => g.name === name) && !field)
+        warnings.push(unknownField(config, param, name, 'the filter matches no document'));
+      group = { name, part, itemType: forced ?? ops.itemType, values: [], param };
+      groups.set(key, group);
     }
     if (!group.values.includes(value)) group.values.push(value);
   };
@@ -129,12 +134,12 @@ export function planFacetQuery(config: SiteConfig, params: SearchParams): FacetQ
   for (const fq of params.fqOr) add(fq, 'fqOr', 'OR');
 
   const filter: FilterSpec = { and: [], or: [] };
-  for (const [name, group] of groups) {
-    const field = knownField(config, name);
-    filter[group.facetType === 'AND' ? 'and' : 'or'].push(
+  for (const group of groups.values()) {
+    const field = knownField(config, group.name);
+    filter[group.part === 'AND' ? 'and' : 'or'].push(
       field
         ? fieldFilter(field, group.values, group.itemType, group.param)
-        : { field: name, values: group.values, itemOp: group.itemType },
+        : { field: group.name, values: group.values, itemOp: group.itemType },
     );
   }
   const targeting = targetingCondition(config, params, warnings);
@@ -153,11 +158,12 @@ export function planFacetQuery(config: SiteConfig, params: SearchParams): FacetQ
     .filter((f) => f.facet && f.enabled && (site.facet || f.secondaryFacet))
     .sort(byPosition)
     .map((field) => ({ field, ops: resolveOperators(site, field, params.fqOperator, params.fqItemOperator) }));
-  const filteredFacetFields = new Set([...groups.keys()].filter((name) => knownField(config, name)?.facet));
-  const filteredFields = new Set(groups.keys());
+  const filteredFields = new Set([...groups.values()].map((group) => group.name));
+  const filteredFacetFields = new Set([...filteredFields].filter((name) => knownField(config, name)?.facet));
+  const orFields = [...new Set(filter.or.map((f) => f.field))];
   const facetRequests: FacetRequest[] = facets.map(({ field, ops }) => ({
     field: field.name,
-    ignoreFilters: ignoredFor(field.name, ops, filteredFields),
+    ignoreFilters: ignoredFor(field.name, ops, filteredFields, orFields),
     limit: site.itemsPerFacet,
     allValues: field.showAllFacetItems,
     sort: (field.facetSort === 'DEFAULT' ? site.facetSort : field.facetSort) === 'ALPHABETICAL' ? 'index' : 'count',
@@ -277,8 +283,13 @@ function ruleCondition(config: SiteConfig, condition: string, warnings: SearchWa
   return { any: [] };
 }
 
-function ignoredFor(field: string, ops: FieldOperators, filtered: Set<string>): string[] | '*' {
-  if (ops.facetType === 'OR' && (ops.itemType === 'OR' || !filtered.has(field))) return '*';
-  if (ops.itemType === 'OR') return [field];
-  return [];
+/**
+ * The filters left out when counting a facet: its own when its values are ORed (multi-select), and the OR part's
+ * when facets are ORed and it is not narrowed by its own AND filter (its counts say what choosing a value adds).
+ */
+function ignoredFor(field: string, ops: FieldOperators, filtered: Set<string>, orFields: string[]): string[] {
+  const own = ops.itemType === 'OR' ? [field] : [];
+  if (ops.facetType === 'OR' && (ops.itemType === 'OR' || !filtered.has(field)))
+    return [...new Set([...orFields, ...own])];
+  return own;
 }

@@ -44,7 +44,6 @@ export interface SearchWarning {
 }
 
 /** One facet field of a result and its values, each with the search filtered by it (the grouped form). */
-/** One facet field of a result and its values, each with the search filtered by it (the grouped form). */
 export interface MetadataEntry {
   name: string;
   values: Array<{ label: string; link: string }>;

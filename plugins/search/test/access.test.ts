@@ -73,7 +73,10 @@ test('every other endpoint answers 401 JSON without a valid Key, and serves it w
       t.is(refused.status, 401, `${method} ${path} ${JSON.stringify(headers)}`);
       const error = (await refused.json()) as { error: string; message: string };
       t.is(error.error, 'unauthorized');
-      t.regex(error.message, 'key' in headers ? /does not match any API token/ : /needs the Key header/);
+      t.regex(
+        error.message,
+        'key' in headers ? /does not match any API token/ : /needs an API token in the Key header/,
+      );
     }
     const allowed = await call(method, path, { key }, body);
     t.not(allowed.status, 401, `${method} ${path} with the key`);

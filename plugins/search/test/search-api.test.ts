@@ -319,15 +319,25 @@ test('facet links, visibility and counts in each operator combination: AND-AND, 
   }
 });
 
-test('fqAnd and fqOr filters combine as (AND part) OR (OR part)', async (t) => {
-  const r = await search(vela, 'q=*&_setlocale=en_US&fq.and[]=section:web&fq.and[]=arch:all&fq.or[]=tags:use::editing');
-  t.is(
-    r.body.queryContext.count,
-    docs.filter((d) => (d.section === 'web' && d.arch === 'all') || d.tags.includes('use::editing')).length,
+test('fqAnd filters narrow the fqOr ones, whose values are alternatives whatever the item operator', async (t) => {
+  const r = await search(
+    vela,
+    'q=*&_setlocale=en_US&fq.and[]=arch:all&fq.or[]=section:web&fq.or[]=section:sound&fq.or[]=tags:use::editing',
   );
-  // As in the original, a field's filters form one group, in the part of its first: section:(web AND sound).
-  const merged = await search(vela, 'q=*&_setlocale=en_US&fq.and[]=section:web&fq.or[]=section:sound');
-  t.is(merged.body.queryContext.count, 0);
+  const expected = docs.filter(
+    (d) => d.arch === 'all' && (d.section === 'web' || d.section === 'sound' || d.tags.includes('use::editing')),
+  );
+  t.true(expected.length > 0);
+  t.is(r.body.queryContext.count, expected.length);
+  // fqAnd values all hold: one section cannot be both.
+  const both = await search(vela, 'q=*&_setlocale=en_US&fq.and[]=section:web&fq.and[]=section:sound');
+  t.is(both.body.queryContext.count, 0);
+  // One field in both parts: section web, and sound or web.
+  const split = await search(
+    vela,
+    'q=*&_setlocale=en_US&fq.and[]=section:web&fq.or[]=section:sound&fq.or[]=section:web',
+  );
+  t.is(split.body.queryContext.count, docs.filter((d) => d.section === 'web').length);
 });
 
 test('fq.and[] and fq.or[] filters show in the widget like fq[] and are removed by its links', async (t) => {

@@ -71,10 +71,10 @@ function passesSpec(document: IndexableDocument, and: FieldFilter[], or: FieldFi
     filters.filter((f) => !ignored.includes(f.field) && (f.values.length > 0 || (f.ranges?.length ?? 0) > 0));
   const andPart = active(and);
   const orPart = active(or);
-  if (andPart.length === 0 && orPart.length === 0) return true;
-  const andOk = andPart.length > 0 && andPart.every((f) => passesField(document, f));
-  const orOk = orPart.length > 0 && orPart.some((f) => passesField(document, f));
-  return andOk || orOk;
+  return (
+    andPart.every((f) => passesField(document, f)) &&
+    (orPart.length === 0 || orPart.some((f) => passesField(document, f)))
+  );
 }
 
 function passesField(document: IndexableDocument, filter: FieldFilter): boolean {

@@ -192,8 +192,10 @@ function registerCases(variant: EngineVariant): void {
     t.deepEqual(sortedIds(await engine.query(query({ filter: { and: [red, sweet], or: [] } }))), ['1', '5']);
     // Some `or` filter must pass.
     t.deepEqual(sortedIds(await engine.query(query({ filter: { and: [], or: [red, drink] } }))), ['1', '3', '4', '5']);
-    // Both parts: (all `and` pass) OR (some `or` passes).
-    t.deepEqual(sortedIds(await engine.query(query({ filter: { and: [red, sweet], or: [drink] } }))), ['1', '4', '5']);
+    // Both parts: every `and` passes AND some `or` passes.
+    const food = is('tags', ['food']);
+    t.deepEqual(sortedIds(await engine.query(query({ filter: { and: [food], or: [red, drink] } }))), ['1', '4', '5']);
+    t.deepEqual(sortedIds(await engine.query(query({ filter: { and: [red, sweet], or: [drink] } }))), []);
     // A filter with no values and no ranges constrains nothing.
     t.is((await engine.query(query({ filter: { and: [is('color', [])], or: [is('tags', [])] } }))).total, 6);
     // Filters narrow the text hits.
@@ -645,7 +647,7 @@ function registerCases(variant: EngineVariant): void {
     };
     const result = await engine.query(
       query({
-        filter: { and: [is('color', ['blue'])], or: [is('tags', ['food', 'fast'])], require: [targeted] },
+        filter: { and: [], or: [is('color', ['blue']), is('tags', ['food', 'fast'])], require: [targeted] },
         facets: [facet('color', { ignoreFilters: '*' }), facet('tags', { ignoreFilters: ['tags'] })],
       }),
     );
