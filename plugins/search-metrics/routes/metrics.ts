@@ -8,6 +8,7 @@ import {
   normalizeLocale,
   pathParams,
   principalOf,
+  type RouteGroup,
   recordSchema,
   siteRefSchema,
   validateAgainst,
@@ -114,44 +115,8 @@ export function mountMetricsRoutes(router: ApiRouter, { metrics, sites }: Metric
   // Reading what was searched takes an API token (Key or Bearer) with the search scope, as the original refuses a
   // caller it does not know; pages on the public origins may call it with one, as they call the search.
   const reads = router.withDefaults({ access: 'key', scope: 'search', tags: ['metrics'] });
-  reads.post(
-    '/api/sn/:siteName/search/latest',
-    {
-      crossOrigin: 'public',
-      tags: ['search'],
-      summary: "A user's latest distinct search terms on a site, newest first ([] for an unknown site or locale)",
-      description:
-        'JSON body {"userId": "..."} (optional: without it, the user behind the Key, the Bearer token or the session). Searches are recorded by POST /api/sn/{siteName}/search with a userId when populateMetrics is true (the default) and q is not *.',
-      params: pathParams({ siteName: siteRefSchema }),
-      query: {
-        type: 'object',
-        properties: {
-          _setlocale: { type: 'string', maxLength: 20, description: 'the locale (required; `locale` is accepted too)' },
-          locale: { type: 'string', maxLength: 20 },
-          rows: { type: 'integer', minimum: 1, maximum: 100, default: 5, description: 'terms to answer' },
-          q: { type: 'string', maxLength: 1000, description: 'only terms starting with this text; empty or * for all' },
-        },
-      },
-      bodyContentTypes: ['application/json'],
-      responses: answers('terms, newest first', { type: 'array', items: { type: 'string' } }),
-    },
-    async (req, res) => {
-      const query = req.query as unknown as { _setlocale?: string; locale?: string; rows: number; q?: string };
-      const locale = query._setlocale || query.locale;
-      if (!locale)
-        throw httpErrors.missingParameter(
-          '_setlocale',
-          'give the locale whose searches to list, e.g. _setlocale=en_US',
-        );
-      const userId = userIdOf(req.body) || principalOf(res)!.username;
-      const prefix = query.q && query.q.trim() !== '*' ? checkTypedText('q', query.q) : null;
-      const site = sites().find(String(req.params.siteName));
-      const asked = normalizeLocale(locale);
-      // No site or locale of that name has searches: [], as the original answers.
-      if (!site?.locales.includes(asked)) return void res.json([]);
-      res.json(await metrics.latest(site.id, asked, userId, query.rows, prefix));
-    },
-  );
+  // Also at the original's v2 path of the search.
+  for (const base of ['/api/sn', '/api/v2/sn']) mountLatest(reads, base, sites, metrics);
 
   reads.item(
     'get',
@@ -196,4 +161,46 @@ export function mountMetricsRoutes(router: ApiRouter, { metrics, sites }: Metric
       },
     );
   }
+}
+
+/** Latest searches at one base path. */
+function mountLatest(reads: RouteGroup, base: string, sites: () => SearchSites, metrics: SearchMetrics): void {
+  reads.post(
+    `${base}/:siteName/search/latest`,
+    {
+      crossOrigin: 'public',
+      tags: ['search'],
+      summary: "A user's latest distinct search terms on a site, newest first ([] for an unknown site or locale)",
+      description:
+        'JSON body {"userId": "..."} (optional: without it, the user behind the Key, the Bearer token or the session). Searches are recorded by POST /api/sn/{siteName}/search with a userId when populateMetrics is true (the default) and q is not *.',
+      params: pathParams({ siteName: siteRefSchema }),
+      query: {
+        type: 'object',
+        properties: {
+          _setlocale: { type: 'string', maxLength: 20, description: 'the locale (required; `locale` is accepted too)' },
+          locale: { type: 'string', maxLength: 20 },
+          rows: { type: 'integer', minimum: 1, maximum: 100, default: 5, description: 'terms to answer' },
+          q: { type: 'string', maxLength: 1000, description: 'only terms starting with this text; empty or * for all' },
+        },
+      },
+      bodyContentTypes: ['application/json'],
+      responses: answers('terms, newest first', { type: 'array', items: { type: 'string' } }),
+    },
+    async (req, res) => {
+      const query = req.query as unknown as { _setlocale?: string; locale?: string; rows: number; q?: string };
+      const locale = query._setlocale || query.locale;
+      if (!locale)
+        throw httpErrors.missingParameter(
+          '_setlocale',
+          'give the locale whose searches to list, e.g. _setlocale=en_US',
+        );
+      const userId = userIdOf(req.body) || principalOf(res)!.username;
+      const prefix = query.q && query.q.trim() !== '*' ? checkTypedText('q', query.q) : null;
+      const site = sites().find(String(req.params.siteName));
+      const asked = normalizeLocale(locale);
+      // No site or locale of that name has searches: [], as the original answers.
+      if (!site?.locales.includes(asked)) return void res.json([]);
+      res.json(await metrics.latest(site.id, asked, userId, query.rows, prefix));
+    },
+  );
 }

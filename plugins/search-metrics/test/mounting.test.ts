@@ -13,6 +13,7 @@ const METRICS_PATHS = [
   '/api/sn/{id}/metrics/top-terms/{period}/{rows}',
   '/api/sn/{id}/metrics/zero-result-terms/{period}/{rows}',
   '/api/sn/{siteName}/search/latest',
+  '/api/v2/sn/{siteName}/search/latest',
 ];
 
 test('without the search-metrics plugin, its routes answer 404 and are not described; searches are answered', async (t) => {

@@ -6,6 +6,7 @@ import {
   type Request,
   type RequestHandler,
   type Response,
+  type RouteGroup,
   type SyncHook,
   sendJsonBytes,
   siteRefSchema,
@@ -229,12 +230,25 @@ function valuesOf(documents: Array<{ fields: Record<string, unknown> }>, name: s
     .filter((value) => value !== undefined && value !== null);
 }
 
+/**
+ * The search routes, at the original's public paths (/api/sn/...) and at its v2 paths (/api/v2/sn/..., which the
+ * original serves the same search to authenticated callers only).
+ */
 export function mountSearchRoutes(router: ApiRouter, domain: SearchRouteDomain): void {
-  const search = router.withDefaults({ access: 'public', tags });
+  mountSearchRoutesAt(router.withDefaults({ access: 'public', tags }), '/api/sn', '', domain);
+  mountSearchRoutesAt(
+    router.withDefaults({ access: 'key', scope: 'search', tags }),
+    '/api/v2/sn',
+    " (the original's v2 path: an API token with the search scope)",
+    domain,
+  );
+}
+
+function mountSearchRoutesAt(search: RouteGroup, base: string, note: string, domain: SearchRouteDomain): void {
   search.get(
-    '/api/sn/:siteName/search',
+    `${base}/:siteName/search`,
     {
-      summary: 'Search a site: results, facets and every navigation link pre-built',
+      summary: `Search a site: results, facets and every navigation link pre-built${note}`,
       params: siteParam,
       ...queryStringSearch,
       description:
@@ -244,9 +258,9 @@ export function mountSearchRoutes(router: ApiRouter, domain: SearchRouteDomain):
   );
 
   search.post(
-    '/api/sn/:siteName/search',
+    `${base}/:siteName/search`,
     {
-      summary: 'Search with a JSON body (its non-null members override the query parameters)',
+      summary: `Search with a JSON body (its non-null members override the query parameters)${note}`,
       params: siteParam,
       body: postBody,
       responses: queryStringSearch.responses,
@@ -258,10 +272,9 @@ export function mountSearchRoutes(router: ApiRouter, domain: SearchRouteDomain):
   );
 
   search.get(
-    '/api/sn/:siteName/search/list',
+    `${base}/:siteName/search/list`,
     {
-      summary:
-        'Search a site and answer one field of each result (fl, default title), or objects of the fields fl names',
+      summary: `Search a site and answer one field of each result (fl, default title), or objects of the fields fl names${note}`,
       params: siteParam,
       query: searchQueryDoc,
       validate: false,
@@ -273,9 +286,9 @@ export function mountSearchRoutes(router: ApiRouter, domain: SearchRouteDomain):
   );
 
   search.list(
-    '/api/sn/:siteName/search/locales',
+    `${base}/:siteName/search/locales`,
     {
-      summary: 'The locales of a site, each with a link to the match-all search in it ([] for an unknown site)',
+      summary: `The locales of a site, each with a link to the match-all search in it ([] for an unknown site)${note}`,
       params: siteParam,
       description: 'locales',
       items: { type: 'object', properties: { locale: { type: 'string' }, link: { type: 'string' } } },
@@ -287,7 +300,7 @@ export function mountSearchRoutes(router: ApiRouter, domain: SearchRouteDomain):
       // q=* so that following a link is a valid search (q is required).
       return domain.search.localeLinks(
         config,
-        linkBaseFromUrl(`/api/sn/${encodeURIComponent(config.site.name)}/search?q=*`),
+        linkBaseFromUrl(`${base}/${encodeURIComponent(config.site.name)}/search?q=*`),
       );
     },
   );

@@ -32,7 +32,34 @@ onBothDatabases(test, 'routes of the original answer its clients as it does', as
   await bearerTokens(t, vela, token);
   await unknownSites(t, vela);
   await fromAnotherOrigin(t, vela, token);
+  await versionTwoPaths(t, vela, token);
 });
+
+/** The original's /api/v2/sn/... search paths: the same answers, for callers with a token only. */
+async function versionTwoPaths(t: ExecutionContext, vela: TestRuntime, token: string): Promise<void> {
+  const key = { authorization: '', key: token };
+  const v2 = await json(vela, 'GET', '/api/v2/sn/Sample/search?q=editor&_setlocale=en_US&fqOp=AND', undefined, key);
+  const v1 = await json(vela, 'GET', '/api/sn/Sample/search?q=editor&_setlocale=en_US&fqOp=AND', undefined, anonymous);
+  t.is(v2.status, 200);
+  t.is(v2.body.queryContext.count, v1.body.queryContext.count);
+  t.regex(v2.body.pagination[0].href, /^\/api\/v2\/sn\/Sample\/search\?/, 'its links stay on the v2 path');
+  const posted = await json(vela, 'POST', '/api/v2/sn/Sample/search', { query: 'editor', locale: 'en_US' }, key);
+  t.is(posted.body.queryContext.count, v1.body.queryContext.count);
+  const list = await json(vela, 'GET', '/api/v2/sn/Sample/search/list?q=editor&fl=id', undefined, key);
+  t.is(list.body.length, Math.min(v1.body.queryContext.count, v1.body.queryContext.limit));
+  const locales = await json(vela, 'GET', '/api/v2/sn/Sample/search/locales', undefined, key);
+  t.regex(locales.body[0].link, /^\/api\/v2\/sn\/Sample\/search\?q=\*/);
+  const latest = await json(vela, 'POST', '/api/v2/sn/Sample/search/latest?locale=en_US', { userId: 'ana' }, key);
+  t.deepEqual(latest.body, ['audio', 'editor']);
+  for (const [method, path] of [
+    ['GET', '/api/v2/sn/Sample/search?q=editor'],
+    ['GET', '/api/v2/sn/Sample/search/list?q=editor'],
+    ['GET', '/api/v2/sn/Sample/search/locales'],
+  ] as const) {
+    const refused = await json(vela, method, path, undefined, anonymous);
+    t.is(refused.status, 401, `${path}: a token is needed, as in the original`);
+  }
+}
 
 async function listSearch(t: ExecutionContext, vela: TestRuntime): Promise<void> {
   const list = (query: string, site = 'Sample') =>
