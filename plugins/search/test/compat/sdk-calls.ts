@@ -723,12 +723,31 @@ export const SDK_CALLS: SdkCall[] = [
     },
     auth: USAGE_AUTH,
     wire: 'GET /api/sn/yourSiteName/search?q=artificial+intelligence&p=1&fqAnd%5B%5D=category:technology&fqAnd%5B%5D=status:published&fqOr%5B%5D=tag:ai&fqOr%5B%5D=tag:ml&fqOperator=AND&sort=date+desc&rows=20&_setlocale=en_US',
-    // The original's filter: (category:technology AND status:published) OR (tag:ai AND tag:ml), the values of
-    // one field joined by the site's item operator (AND); no document has a status, so the first part keeps none.
+    // As the SDK documents the names (the original ORs the two parts, see the reference's differences):
+    // category:technology AND status:published AND (tag:ai OR tag:ml). No document has a status: none is found.
+    expect: { answer: 'search', finds: () => false, warns: true },
+  },
+  {
+    name: 'advanced search filters, on fields the site has',
+    source: `${USAGE}:47`,
+    call: {
+      method: 'search',
+      site: 'yourSiteName',
+      params: {
+        q: '*',
+        rows: 36,
+        currentPage: 1,
+        filterQueriesAnd: ['category:technology'],
+        filterQueriesOr: ['tag:ai', 'tag:ml'],
+        fqOperator: 'AND',
+        localeRequest: 'en_US',
+      },
+    },
+    auth: USAGE_AUTH,
+    wire: 'GET /api/sn/yourSiteName/search?q=*&p=1&fqAnd%5B%5D=category:technology&fqOr%5B%5D=tag:ai&fqOr%5B%5D=tag:ml&fqOperator=AND&rows=36&_setlocale=en_US',
     expect: {
       answer: 'search',
-      finds: (d) => d.topic === 'artificial intelligence' && d.tag.includes('ai') && d.tag.includes('ml'),
-      warns: true,
+      finds: (d) => d.category === 'technology' && (d.tag.includes('ai') || d.tag.includes('ml')),
     },
   },
   {
