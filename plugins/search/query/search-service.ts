@@ -14,6 +14,9 @@ import type { SearchParams } from './search-params.js';
 import type { SearchResponse } from './search-response.js';
 import type { VectorRetrieverSlot } from './vector-retrievers.js';
 
+/** Warnings a newer read of the site may lift: a field another process has just added. */
+const FIELD_WARNINGS = new Set(['unknown_field', 'sort_ignored']);
+
 /**
  * The one search code path: REST GET and POST, GraphQL and the sample page all come through here. A search
  * is three steps over the request, which none of them changes: plan (plan.ts: site, locale, engine, filters,
@@ -51,22 +54,34 @@ export class SearchService {
   /** Runs the search; the answer's queryContext.query.locale is the locale it ran in (the request may leave it out). */
   async search(siteName: string, request: SearchParams): Promise<SearchResponse> {
     const seen = this.sites.find(siteName);
+    let response: SearchResponse;
     try {
-      return await this.searchOnce(siteName, request);
+      response = await this.searchOnce(siteName, request);
     } catch (error) {
       // A site, locale or field this process does not know yet may be one another process has just written and
       // acknowledged (its notice is on the way): read the sites again before refusing, and search once more if
-      // that changed what this search depends on. The store coalesces these reads: one at a time, whatever comes.
-      if (!(error instanceof VelaError) || error.status < 400 || error.status >= 500 || !this.othersWrite())
-        throw error;
-      // Unable to read them (the database is away), the refusal stands: it is what this process knows.
-      const refreshed = await this.sites.refreshSoon().then(
-        () => true,
-        () => false,
-      );
-      if (!refreshed || this.sites.find(siteName) === seen) throw error;
+      // that changed what this search depends on.
+      if (!(error instanceof VelaError) || error.status < 400 || error.status >= 500) throw error;
+      if (!(await this.sitesChangedSince(siteName, seen))) throw error;
       return this.searchOnce(siteName, request);
     }
+    // The same for a field answered leniently as unknown (a filter matching nothing, a sort left out).
+    if (!response.queryContext.warnings.some((w) => FIELD_WARNINGS.has(w.code))) return response;
+    return (await this.sitesChangedSince(siteName, seen)) ? this.searchOnce(siteName, request) : response;
+  }
+
+  /**
+   * Whether the site another process may have just changed reads otherwise from the database than `seen`. The
+   * store coalesces these reads: one at a time, whatever comes. Unable to read them (the database is away), what
+   * this process knows stands.
+   */
+  private async sitesChangedSince(siteName: string, seen: SiteConfig | null | undefined): Promise<boolean> {
+    if (!this.othersWrite()) return false;
+    const refreshed = await this.sites.refreshSoon().then(
+      () => true,
+      () => false,
+    );
+    return refreshed && this.sites.find(siteName) !== seen;
   }
 
   /**
