@@ -1,7 +1,7 @@
 import { httpErrors } from 'vela/plugin';
 import { MAX_FILTERS } from '../engine/filter-masks.js';
 import type { FacetRequest, FieldFilter, FilterCondition, FilterSpec } from '../engine/search-engine.js';
-import type { SearchParams } from '../query/search-params.js';
+import { fieldValueRules, type SearchParams } from '../query/search-params.js';
 import type { SearchWarning } from '../query/search-response.js';
 import type { Field, SiteConfig } from '../store/site-types.js';
 import { type FieldOperators, resolveOperators } from './operators.js';
@@ -204,7 +204,7 @@ function targetingCondition(
 /** Rules `field:value` by field (the original's AND method): a document passes one of a field's values or has none. */
 function andRules(config: SiteConfig, param: string, rules: string[], warnings: SearchWarning[]): FilterCondition[] {
   const byField = new Map<string, string[]>();
-  for (const rule of ruleList(param, rules, warnings)) {
+  for (const rule of fieldValueRules(param, rules, warnings)) {
     const [name, value] = splitFq(rule);
     byField.set(name, [...(byField.get(name) ?? []), unquote(value)]);
   }
@@ -219,7 +219,7 @@ function andRules(config: SiteConfig, param: string, rules: string[], warnings: 
 /** The original's OR method: a document passes one of the rules, or has none of their fields. */
 function orRules(config: SiteConfig, rules: string[], warnings: SearchWarning[]): FilterCondition {
   const param = 'targetingRulesWithConditionOR';
-  const valid = ruleList(param, rules, warnings);
+  const valid = fieldValueRules(param, rules, warnings);
   const fields = new Set(valid.map((rule) => splitFq(rule)[0]));
   for (const name of fields) ruleField(config, param, name, warnings);
   return {
@@ -231,20 +231,6 @@ function orRules(config: SiteConfig, rules: string[], warnings: SearchWarning[])
       { all: [...fields].map((name) => ({ filter: { field: name, values: [], itemOp: 'OR', matchMissing: true } })) },
     ],
   };
-}
-
-/** The rules of a with-condition map that are `field:value`; the others are left out, as the original leaves them. */
-function ruleList(param: string, rules: string[], warnings: SearchWarning[]): string[] {
-  return rules.filter((rule) => {
-    const colon = rule.indexOf(':');
-    if (colon > 0 && colon < rule.length - 1) return true;
-    warnings.push({
-      code: 'rule_ignored',
-      parameter: param,
-      message: `${param} item ${JSON.stringify(rule)} is not field:value, so it filters nothing (as in the original)`,
-    });
-    return false;
-  });
 }
 
 /** Whether a rule's field is one the site has (a facet, else 400); a warning for one it does not have. */

@@ -217,7 +217,11 @@ function checkFilters(name: string, values: string[]): string[] {
 
 /** Targeting rules: an item without `field:value` is left out with a warning (the original leaves it out). */
 function targetingRulesOf(name: string, values: string[], warnings: SearchWarning[]): string[] {
-  boundedList(name, values, SEARCH_BOUNDS.maxText);
+  return fieldValueRules(name, boundedList(name, values, SEARCH_BOUNDS.maxText), warnings);
+}
+
+/** The rules that are `field:value`; each other one is left out with a warning, as the original leaves it out. */
+export function fieldValueRules(name: string, values: string[], warnings: SearchWarning[]): string[] {
   return values.filter((value) => {
     const colon = value.indexOf(':');
     if (colon > 0 && colon < value.length - 1) return true;

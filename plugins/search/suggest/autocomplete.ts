@@ -32,12 +32,9 @@ const CACHED_PREFIXES = 4096;
  * lower case (the original's suggester worked the same way: lower-cased shingles of the title and text).
  */
 export function autocomplete(terms: TermDictionary, q: string, rows: number, stopWords: ReadonlySet<string>): string[] {
-  if (q.trim().length <= 1 || rows <= 0) return [];
-  const words = tokenize(q);
-  if (words.length === 0) return [];
-  const completesLast = !ENDS_WITH_SEPARATOR.test(q);
-  const prefix = completesLast ? words[words.length - 1]! : '';
-  const before = completesLast ? words.slice(0, -1) : words;
+  const typed = rows > 0 ? typedText(q) : null;
+  if (!typed) return [];
+  const { prefix, before } = typed;
   if (before.length === 0) return wordsStartingWith(terms, prefix, rows, stopWords, '');
 
   const lead = before.slice(0, -1).join(' ');
@@ -124,6 +121,21 @@ function best(
 export type FilteredCount = (text: string) => MaybePromise<number>;
 
 /**
+ * What was typed: the word being completed (the last one, '' after a separator) and the words before it; null for
+ * one character or none, which has no suggestions.
+ */
+function typedText(q: string): { prefix: string; before: string[] } | null {
+  if (q.trim().length <= 1) return null;
+  const words = tokenize(q);
+  if (words.length === 0) return null;
+  const completesLast = !ENDS_WITH_SEPARATOR.test(q);
+  return {
+    prefix: completesLast ? words[words.length - 1]! : '',
+    before: completesLast ? words.slice(0, -1) : words,
+  };
+}
+
+/**
  * Most candidate completions one filtered autocomplete counts: a short prefix under a narrow filter could otherwise
  * count thousands of rare words; the best-known ones are counted first.
  */
@@ -143,12 +155,9 @@ export async function autocompleteFiltered(
   stopWords: ReadonlySet<string>,
   count: FilteredCount,
 ): Promise<string[]> {
-  if (q.trim().length <= 1 || rows <= 0) return [];
-  const words = tokenize(q);
-  if (words.length === 0) return [];
-  const completesLast = !ENDS_WITH_SEPARATOR.test(q);
-  const prefix = completesLast ? words[words.length - 1]! : '';
-  const before = completesLast ? words.slice(0, -1) : words;
+  const typed = rows > 0 ? typedText(q) : null;
+  if (!typed) return [];
+  const { prefix, before } = typed;
   const head = before.length === 0 ? '' : `${before.join(' ')} `;
   const candidates = new Set<string>();
   if (before.length > 0)
